@@ -1,0 +1,24 @@
+# Warning, sanitizer and helper settings shared by every Xenotrace target.
+add_library(xnt_options INTERFACE)
+target_compile_options(xnt_options INTERFACE -Wall -Wextra)
+if(XNT_WERROR)
+  target_compile_options(xnt_options INTERFACE -Werror)
+endif()
+if(XNT_SANITIZE)
+  target_compile_options(xnt_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                               -fno-sanitize-recover=undefined)
+  target_link_options(xnt_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(XNT_FUZZ)
+  # Instrument every library for coverage; the fuzz executables add -fsanitize=fuzzer at link.
+  target_compile_options(xnt_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
+  target_link_options(xnt_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# xnt_library(NAME folder SOURCES...) — a library whose public headers live in <folder>/include.
+function(xnt_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE xnt_options ${ARG_PRIVATE_DEPS})
+endfunction()

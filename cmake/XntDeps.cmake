@@ -1,0 +1,22 @@
+# Third-party dependencies, all from Debian 12 packages (scripts/install-deps.sh installs them).
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+find_package(flatbuffers CONFIG REQUIRED)
+find_program(FLATC flatc REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(Snappy CONFIG REQUIRED)
+find_path(STB_INCLUDE_DIR stb_image.h PATH_SUFFIXES stb REQUIRED)
+if(XNT_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(XNT_VULKAN)
+  find_package(Vulkan REQUIRED)
+  pkg_check_modules(SHADERC REQUIRED IMPORTED_TARGET shaderc)
+endif()
+
+# stb_image / stb_image_write implementations are compiled once, in xnt_stb.
+add_library(xnt_stb STATIC ${CMAKE_SOURCE_DIR}/cmake/stb_impl.c)
+target_include_directories(xnt_stb SYSTEM PUBLIC ${STB_INCLUDE_DIR})
+set_target_properties(xnt_stb PROPERTIES POSITION_INDEPENDENT_CODE ON)

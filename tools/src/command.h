@@ -1,0 +1,43 @@
+// Sub-command registry of the `xenotrace` CLI. Each command lives in its own cmd_*.cpp file and
+// registers itself with a static XNT_COMMAND(...) object; tools/CMakeLists.txt globs those files
+// straight into the executable, so registration cannot be dropped by the linker.
+//
+// Exit codes, for every command: 0 success / pass, 1 the answer is "no" (invalid trace, images
+// differ, ...), 2 usage or input error.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace xnt::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitNo = 1;
+inline constexpr int kExitError = 2;
+
+struct Command {
+  std::string name;
+  std::string description;
+  int order;  // position in --help
+  // Adds options to `sub`; returns the function run when this sub-command is chosen.
+  std::function<std::function<int()>(CLI::App& sub)> setup;
+};
+
+std::vector<Command>& Registry();
+
+struct Registrar {
+  explicit Registrar(Command c) { Registry().push_back(std::move(c)); }
+};
+
+// True when stdout/stderr is a terminal (progress bars only then).
+bool StderrIsTerminal();
+
+}  // namespace xnt::cli
+
+#define XNT_CONCAT_INNER(a, b) a##b
+#define XNT_CONCAT(a, b) XNT_CONCAT_INNER(a, b)
+#define XNT_COMMAND(...) \
+  static ::xnt::cli::Registrar XNT_CONCAT(xnt_command_registrar_, __LINE__)(::xnt::cli::Command{__VA_ARGS__})
