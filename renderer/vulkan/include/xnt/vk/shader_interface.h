@@ -1,0 +1,142 @@
+// The binding contract between the Vulkan renderer core and the translated guest shaders:
+// descriptor sets, uniform-buffer layouts, system-constant flag bits, vertex inputs and fragment
+// outputs. Both sides include this header; changes are additive and documented here.
+//
+// Owner: the shader translator (renderer/vulkan/src/shader_translator*.cpp, glsl_*.cpp).
+// The renderer core fills the buffers and binds the sets; the translator's GLSL declares exactly
+// the same layout (glsl_prelude.cpp mirrors every struct below, and tests check it compiles).
+//
+//   set 0 binding 0  storage buffer[4]  XeSharedMemory   guest physical memory, raw big-endian bytes
+//   set 1 binding 0  uniform buffer     XeConstants      float/fetch/bool/loop constant registers
+//   set 1 binding 1  uniform buffer     XeSystemConstants  per-draw state the core derives
+//   set 2 binding 0  sampler2D[32]      xe_textures      one per texture fetch constant slot
+//
+// Vertex stage: gl_VertexIndex is the guest vertex index after the primitive processor, already
+// endian-swapped by the core. The shader adds XeSystemConstants::vertex_base_index (the core puts
+// VGT_INDX_OFFSET there, or 0 if it already added it, e.g. through vkCmdDrawIndexed's
+// vertexOffset) and writes the sum as a float into r0.x, which is what the Xenos sequencer does
+// for vertex shaders (the XDK listing shows it as `dcl_index r0.x`).
+// Interpolators: `layout(location = 0) out vec4 xe_interpolators[16]` (locations 0..15).
+// Position goes through the VTE transform below into gl_Position; point size (oPts.x) into
+// gl_PointSize when the shader exports it (clamped to point_size_min_max.xy).
+//
+// Fragment stage: `layout(location = 0) in vec4 xe_interpolators[16]`; they are copied into
+// r0..r15 (as many as TranslationOptions::ps_interpolator_count says; Xenos loads interpolators into
+// the first pixel-shader registers, the XDK listing shows it as `dcl_texcoord r0.xy`).
+// `layout(location = N) out vec4 xe_color[N]` for N = 0..3 (only those the shader writes are
+// declared); gl_FragDepth when oDepth is written; kill -> `discard`.
+//
+// Build hooks (note to the renderer core): renderer/vulkan/CMakeLists.txt includes
+// renderer/vulkan/translator.cmake when it exists; tests/renderer/CMakeLists.txt should contain
+// `if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/translator/CMakeLists.txt) add_subdirectory(translator)`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace xnt::vk {
+
+// ---- Descriptor set 0: shared memory ------------------------------------------------------------
+inline constexpr uint32_t kSharedMemorySet = 0;
+inline constexpr uint32_t kSharedMemoryBinding = 0;
+// lavapipe's maxStorageBufferRange is 128 MiB, so 512 MiB of guest memory is bound as 4 ranges.
+inline constexpr uint32_t kSharedMemoryBindingCount = 4;
+inline constexpr uint64_t kSharedMemoryBindingSize = uint64_t(128) << 20;
+inline constexpr uint64_t kSharedMemorySize = kSharedMemoryBindingSize * kSharedMemoryBindingCount;
+
+// ---- Descriptor set 1: constants ----------------------------------------------------------------
+inline constexpr uint32_t kConstantsSet = 1;
+inline constexpr uint32_t kGuestConstantsBinding = 0;
+inline constexpr uint32_t kSystemConstantsBinding = 1;
+
+inline constexpr uint32_t kFloatConstantCount = 512;       // SHADER_CONSTANT_000_X = 0x4000
+inline constexpr uint32_t kFetchConstantDwords = 32 * 6;   // SHADER_CONSTANT_FETCH_00_0 = 0x4800
+inline constexpr uint32_t kBoolConstantDwords = 8;         // SHADER_CONSTANT_BOOL_000_031 = 0x4900
+inline constexpr uint32_t kLoopConstantDwords = 32;        // SHADER_CONSTANT_LOOP_00 = 0x4908
+// Pixel shaders address c# as float constant 256 + #; vertex shaders from 0. Xenia does the same
+// split: src/xenia/gpu/d3d12/d3d12_command_processor.cc (WriteRegister) treats float constant
+// indices >= 256 as the pixel shader's.
+inline constexpr uint32_t kPixelShaderFloatConstantBase = 256;
+
+// std140 image of the register ranges above, copied straight from the register file each draw
+// (dwords in host order, as the register file holds them).
+struct XeConstants {
+  float float_constants[kFloatConstantCount][4];  // vec4  float_constants[512]
+  uint32_t fetch_constants[kFetchConstantDwords];  // uvec4 fetch_constants[48]
+  uint32_t bool_constants[kBoolConstantDwords];    // uvec4 bool_constants[2]
+  uint32_t loop_constants[kLoopConstantDwords];    // uvec4 loop_constants[8]
+};
+static_assert(offsetof(XeConstants, float_constants) == 0);
+static_assert(offsetof(XeConstants, fetch_constants) == 8192);
+static_assert(offsetof(XeConstants, bool_constants) == 8192 + 768);
+static_assert(offsetof(XeConstants, loop_constants) == 8192 + 768 + 32);
+static_assert(sizeof(XeConstants) == 9120);
+
+// XeSystemConstants::flags bits.
+enum XeSystemFlag : uint32_t {
+  // PA_CL_VTE_CNTL vtx_xy_fmt = 1: the shader's oPos.xy is already divided by W, so the shader
+  // multiplies it back by W before the host divides (Xenia: kSysFlag_XYDividedByW).
+  kXeSysFlagXyDividedByW = 1u << 0,
+  // PA_CL_VTE_CNTL vtx_z_fmt = 1: likewise for Z.
+  kXeSysFlagZDividedByW = 1u << 1,
+  // PA_CL_VTE_CNTL vtx_w0_fmt = 1: oPos.w is W itself; when this bit is clear the shader exported
+  // 1/W and the translated shader takes the reciprocal (Xenia's command processors set
+  // kSysFlag_WNotReciprocal from vtx_w0_fmt the same way).
+  kXeSysFlagWNotReciprocal = 1u << 2,
+  // The draw's primitive is a point list: gl_PointSize is always written (default
+  // point_size_min_max.z when the shader does not export oPts).
+  kXeSysFlagPrimitivePoint = 1u << 3,
+  // Alpha test enabled (RB_COLORCONTROL alpha_func != ALWAYS): colour target 0's alpha is
+  // compared with alpha_test_reference using alpha_test_func, failures are discarded.
+  kXeSysFlagAlphaTest = 1u << 4,
+  // Set by the core when the viewport transform is not done by the host viewport (the shader's
+  // output after ndc_scale/offset is in host NDC either way; this bit is informational).
+  kXeSysFlagViewportInShader = 1u << 5,
+};
+
+// std140 layout of `XeSystemConstants` (set 1, binding 1).
+// ndc_scale/ndc_offset: gl_Position.xyz = pos.xyz * ndc_scale.xyz + ndc_offset.xyz * pos.w, applied
+// after the W/XY/Z format fix-ups above. The core folds PA_CL_VPORT_*, the render-target size and
+// the Direct3D half-pixel offset into these two vectors (so no separate half-pixel flag exists).
+// point_size_min_max: x = min, y = max, z = default size (PA_SU_POINT_SIZE), w = unused.
+// color_exp_bias[i]: RB_COLOR*_INFO color_exp_bias (6-bit signed, sign-extended): the fragment
+// shader multiplies colour output i by 2^bias. Declared in GLSL as `ivec4 color_exp_bias`.
+// alpha_test_func: RB_COLORCONTROL alpha_func (0 never, 1 less, 2 equal, 3 lequal, 4 greater,
+// 5 notequal, 6 gequal, 7 always).
+struct XeSystemConstants {
+  uint32_t flags;
+  uint32_t vertex_index_endian;  // informational: the core swaps indices before the draw
+  int32_t vertex_base_index;
+  uint32_t pad0;
+  float ndc_scale[4];
+  float ndc_offset[4];
+  float point_size_min_max[4];
+  int32_t color_exp_bias[4];
+  float alpha_test_reference;
+  uint32_t alpha_test_func;
+  uint32_t pad1;
+  uint32_t pad2;
+};
+static_assert(offsetof(XeSystemConstants, flags) == 0);
+static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
+static_assert(offsetof(XeSystemConstants, vertex_base_index) == 8);
+static_assert(offsetof(XeSystemConstants, ndc_scale) == 16);
+static_assert(offsetof(XeSystemConstants, ndc_offset) == 32);
+static_assert(offsetof(XeSystemConstants, point_size_min_max) == 48);
+static_assert(offsetof(XeSystemConstants, color_exp_bias) == 64);
+static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
+static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
+static_assert(sizeof(XeSystemConstants) == 96);
+
+// ---- Descriptor set 2: textures -----------------------------------------------------------------
+inline constexpr uint32_t kTexturesSet = 2;
+inline constexpr uint32_t kTexturesBinding = 0;
+// One combined image sampler per texture fetch constant slot; the core binds a 1x1 dummy image to
+// every slot that has no texture (the real texture cache is a separate issue).
+inline constexpr uint32_t kTextureBindingCount = 32;
+
+// ---- Stage interface ----------------------------------------------------------------------------
+inline constexpr uint32_t kInterpolatorCount = 16;  // VS o0..o15 / PS interpolators, locations 0..15
+inline constexpr uint32_t kColorTargetCount = 4;    // PS oC0..oC3, locations 0..3
+
+}  // namespace xnt::vk
