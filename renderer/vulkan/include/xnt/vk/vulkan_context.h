@@ -1,0 +1,132 @@
+// The Vulkan instance, physical device, logical device and queue that every renderer piece
+// shares, plus the capability record that decides which paths (sparse shared memory, fsi, stencil
+// export...) a device can take. Headless: no surface or swapchain; frames leave as PNG files.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace xnt::vk {
+
+struct ContextOptions {
+  // Index into the instance's physical device list; -1 picks the first discrete GPU, else the
+  // first device with a graphics queue.
+  int device_index = -1;
+  // Enables VK_LAYER_KHRONOS_validation and a debug-utils messenger that counts its messages.
+  bool validate = false;
+};
+
+// What the chosen device can do, as far as the renderer's choices are concerned.
+struct Capabilities {
+  std::string device_name;
+  std::string driver_name;
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  uint32_t api_version = 0;
+  VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+
+  bool fragment_shader_interlock = false;  // VK_EXT_fragment_shader_interlock, pixel+sample
+  bool sparse_binding = false;             // sparseBinding + sparseResidencyBuffer
+  uint64_t sparse_address_space_size = 0;
+  uint64_t max_storage_buffer_range = 0;
+  uint32_t max_storage_buffers_per_stage = 0;
+  bool depth_range_unrestricted = false;   // VK_EXT_depth_range_unrestricted
+  bool shader_stencil_export = false;      // VK_EXT_shader_stencil_export
+  bool geometry_shader = false;
+  bool independent_blend = false;
+  bool large_points = false;
+  bool wide_lines = false;
+  bool shader_demote = false;              // demoteToHelperInvocation (core 1.3)
+  // Float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit floats).
+  bool float_denorm_flush_to_zero_32 = false;
+  bool float_denorm_preserve_32 = false;
+  bool float_rounding_rte_32 = false;
+  bool float_signed_zero_inf_nan_preserve_32 = false;
+  // D24S8 is optional for sampled/attachment use (many AMD GPUs lack it); the renderer falls back
+  // to D32_SFLOAT_S8_UINT.
+  VkFormat depth_stencil_format = VK_FORMAT_UNDEFINED;
+  bool d24s8_supported = false;
+  uint64_t non_coherent_atom_size = 1;
+  uint64_t min_storage_buffer_offset_alignment = 1;
+  uint64_t min_uniform_buffer_offset_alignment = 1;
+};
+
+// One line per device the loader reports, for `--device N` and error messages.
+struct PhysicalDeviceSummary {
+  int index;
+  std::string name;
+  VkPhysicalDeviceType type;
+  uint32_t api_version;
+};
+
+class VulkanContext {
+ public:
+  explicit VulkanContext(const ContextOptions& options = {});
+  ~VulkanContext();
+  VulkanContext(const VulkanContext&) = delete;
+  VulkanContext& operator=(const VulkanContext&) = delete;
+
+  // Lists devices without creating a logical device (throws xnt::Error without a loader/ICD).
+  static std::vector<PhysicalDeviceSummary> ListDevices();
+
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physical_device() const { return physical_device_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queue_family() const { return queue_family_; }
+  // True when the (single) queue also supports sparse binding operations.
+  bool queue_supports_sparse() const { return queue_sparse_; }
+  const Capabilities& capabilities() const { return caps_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+
+  // Memory type index with all `required` flags among `type_bits`; throws if none.
+  uint32_t FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
+                          VkMemoryPropertyFlags preferred = 0) const;
+
+  // Records `record` into a one-time command buffer, submits it and waits for completion.
+  void SubmitAndWait(const std::function<void(VkCommandBuffer)>& record);
+
+  // Validation layer messages (errors and warnings) since creation, or since the last Reset.
+  uint32_t validation_message_count() const;
+  std::vector<std::string> validation_messages() const;
+  void ResetValidationMessages();
+  bool validation_enabled() const { return validation_enabled_; }
+
+ private:
+  static VKAPI_ATTR VkBool32 VKAPI_CALL DebugCallback(
+      VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+  void ChoosePhysicalDevice(int device_index);
+  void QueryCapabilities();
+  void CreateDevice();
+  void Destroy();
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  bool queue_sparse_ = false;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  Capabilities caps_;
+  VkPhysicalDeviceMemoryProperties memory_properties_{};
+  std::vector<const char*> enabled_extensions_;
+  bool validation_enabled_ = false;
+
+  mutable std::mutex messages_mutex_;
+  std::vector<std::string> messages_;
+  uint32_t message_count_ = 0;
+};
+
+// Throws xnt::Error naming `what` when `result` is not VK_SUCCESS.
+void CheckVk(VkResult result, const char* what);
+const char* VkResultName(VkResult result);
+
+}  // namespace xnt::vk

@@ -1,0 +1,457 @@
+// Instance/device creation and the capability record (see vulkan_context.h).
+#include "xnt/vk/vulkan_context.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "xnt/base/error.h"
+
+namespace xnt::vk {
+
+const char* VkResultName(VkResult result) {
+  switch (result) {
+    case VK_SUCCESS: return "VK_SUCCESS";
+    case VK_NOT_READY: return "VK_NOT_READY";
+    case VK_TIMEOUT: return "VK_TIMEOUT";
+    case VK_INCOMPLETE: return "VK_INCOMPLETE";
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
+    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
+    case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
+    default: return "VkResult error";
+  }
+}
+
+void CheckVk(VkResult result, const char* what) {
+  if (result != VK_SUCCESS) {
+    throw Error(std::string("Vulkan: ") + what + " failed: " + VkResultName(result) + " (" +
+                std::to_string(int(result)) + ")");
+  }
+}
+
+namespace {
+
+bool HasExtension(const std::vector<VkExtensionProperties>& list, const char* name) {
+  return std::any_of(list.begin(), list.end(), [&](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, name) == 0;
+  });
+}
+
+VkInstance CreateBareInstance(bool validate, bool* debug_utils_enabled) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "xenotrace";
+  app.applicationVersion = VK_MAKE_VERSION(0, 1, 0);
+  app.pEngineName = "xenotrace";
+  app.apiVersion = VK_API_VERSION_1_3;
+
+  std::vector<const char*> layers;
+  std::vector<const char*> extensions;
+  *debug_utils_enabled = false;
+  if (validate) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> available(count);
+    vkEnumerateInstanceLayerProperties(&count, available.data());
+    bool found = std::any_of(available.begin(), available.end(), [](const VkLayerProperties& l) {
+      return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    });
+    if (!found) {
+      throw Error("--validate: VK_LAYER_KHRONOS_validation is not installed "
+                  "(Debian: apt install vulkan-validationlayers)");
+    }
+    layers.push_back("VK_LAYER_KHRONOS_validation");
+    uint32_t ext_count = 0;
+    vkEnumerateInstanceExtensionProperties(nullptr, &ext_count, nullptr);
+    std::vector<VkExtensionProperties> exts(ext_count);
+    vkEnumerateInstanceExtensionProperties(nullptr, &ext_count, exts.data());
+    if (!HasExtension(exts, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+      // The layer provides the extension itself.
+      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &ext_count, nullptr);
+      exts.resize(ext_count);
+      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &ext_count,
+                                             exts.data());
+    }
+    if (HasExtension(exts, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      *debug_utils_enabled = true;
+    }
+  }
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = uint32_t(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    throw Error("Vulkan: no Vulkan 1.3 driver found (install Mesa lavapipe: mesa-vulkan-drivers, "
+                "or set VK_DRIVER_FILES to an ICD json)");
+  }
+  CheckVk(r, "vkCreateInstance");
+  return instance;
+}
+
+std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
+  uint32_t count = 0;
+  CheckVk(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  CheckVk(vkEnumeratePhysicalDevices(instance, &count, devices.data()),
+          "vkEnumeratePhysicalDevices");
+  devices.resize(count);
+  return devices;
+}
+
+}  // namespace
+
+std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
+  bool debug_utils = false;
+  VkInstance instance = CreateBareInstance(false, &debug_utils);
+  std::vector<PhysicalDeviceSummary> out;
+  try {
+    auto devices = EnumerateDevices(instance);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(devices[i], &p);
+      out.push_back({int(i), p.deviceName, p.deviceType, p.apiVersion});
+    }
+  } catch (...) {
+    vkDestroyInstance(instance, nullptr);
+    throw;
+  }
+  vkDestroyInstance(instance, nullptr);
+  return out;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  (void)types;
+  auto* self = static_cast<VulkanContext*>(user);
+  std::lock_guard<std::mutex> lock(self->messages_mutex_);
+  ++self->message_count_;
+  // Keep the first messages verbatim; a runaway error would otherwise eat memory.
+  if (self->messages_.size() < 256) {
+    const char* level =
+        (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
+    self->messages_.push_back(std::string("validation ") + level + ": " +
+                              (data && data->pMessage ? data->pMessage : "(no message)"));
+  }
+  return VK_FALSE;
+}
+
+VulkanContext::VulkanContext(const ContextOptions& options) {
+  bool debug_utils = false;
+  instance_ = CreateBareInstance(options.validate, &debug_utils);
+  validation_enabled_ = options.validate;
+  try {
+    if (debug_utils) {
+      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+      if (create) {
+        VkDebugUtilsMessengerCreateInfoEXT info{
+            VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        info.pfnUserCallback = &VulkanContext::DebugCallback;
+        info.pUserData = this;
+        CheckVk(create(instance_, &info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+      }
+    }
+    ChoosePhysicalDevice(options.device_index);
+    QueryCapabilities();
+    CreateDevice();
+  } catch (...) {
+    Destroy();
+    throw;
+  }
+}
+
+VulkanContext::~VulkanContext() { Destroy(); }
+
+void VulkanContext::Destroy() {
+  if (device_) {
+    vkDeviceWaitIdle(device_);
+    if (fence_) vkDestroyFence(device_, fence_, nullptr);
+    if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
+    vkDestroyDevice(device_, nullptr);
+    device_ = VK_NULL_HANDLE;
+  }
+  if (messenger_) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(instance_, messenger_, nullptr);
+    messenger_ = VK_NULL_HANDLE;
+  }
+  if (instance_) {
+    vkDestroyInstance(instance_, nullptr);
+    instance_ = VK_NULL_HANDLE;
+  }
+}
+
+void VulkanContext::ChoosePhysicalDevice(int device_index) {
+  auto devices = EnumerateDevices(instance_);
+  if (devices.empty()) throw Error("Vulkan: no physical devices");
+  auto has_graphics = [](VkPhysicalDevice d) {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> families(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(d, &n, families.data());
+    for (auto& f : families) {
+      if (f.queueFlags & VK_QUEUE_GRAPHICS_BIT) return true;
+    }
+    return false;
+  };
+  if (device_index >= 0) {
+    if (size_t(device_index) >= devices.size()) {
+      throw Error("--device " + std::to_string(device_index) + ": only " +
+                  std::to_string(devices.size()) + " Vulkan device(s) present");
+    }
+    physical_device_ = devices[size_t(device_index)];
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(physical_device_, &p);
+    if (p.apiVersion < VK_API_VERSION_1_3) {
+      throw Error(std::string("--device: ") + p.deviceName + " supports only Vulkan " +
+                  std::to_string(VK_API_VERSION_MAJOR(p.apiVersion)) + "." +
+                  std::to_string(VK_API_VERSION_MINOR(p.apiVersion)) + "; 1.3 is required");
+    }
+    if (!has_graphics(physical_device_)) {
+      throw Error(std::string("--device: ") + p.deviceName + " has no graphics queue");
+    }
+    return;
+  }
+  VkPhysicalDevice fallback = VK_NULL_HANDLE;
+  for (auto d : devices) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(d, &p);
+    if (p.apiVersion < VK_API_VERSION_1_3 || !has_graphics(d)) continue;
+    if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) {
+      physical_device_ = d;
+      return;
+    }
+    if (!fallback) fallback = d;
+  }
+  if (!fallback) throw Error("Vulkan: no device with Vulkan 1.3 and a graphics queue");
+  physical_device_ = fallback;
+}
+
+void VulkanContext::QueryCapabilities() {
+  uint32_t ext_count = 0;
+  vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &ext_count, nullptr);
+  std::vector<VkExtensionProperties> exts(ext_count);
+  vkEnumerateDeviceExtensionProperties(physical_device_, nullptr, &ext_count, exts.data());
+
+  VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT fsi{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_INTERLOCK_FEATURES_EXT};
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.pNext = &f13;
+  bool has_fsi_ext = HasExtension(exts, VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME);
+  if (has_fsi_ext) f13.pNext = &fsi;
+  vkGetPhysicalDeviceFeatures2(physical_device_, &f2);
+
+  VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  p2.pNext = &p12;
+  vkGetPhysicalDeviceProperties2(physical_device_, &p2);
+  const auto& props = p2.properties;
+
+  caps_.device_name = props.deviceName;
+  caps_.driver_name = p12.driverName;
+  caps_.vendor_id = props.vendorID;
+  caps_.device_id = props.deviceID;
+  caps_.api_version = props.apiVersion;
+  caps_.device_type = props.deviceType;
+  caps_.fragment_shader_interlock =
+      has_fsi_ext && fsi.fragmentShaderPixelInterlock && fsi.fragmentShaderSampleInterlock;
+  caps_.sparse_binding = f2.features.sparseBinding && f2.features.sparseResidencyBuffer;
+  caps_.sparse_address_space_size = props.limits.sparseAddressSpaceSize;
+  caps_.max_storage_buffer_range = props.limits.maxStorageBufferRange;
+  caps_.max_storage_buffers_per_stage = props.limits.maxPerStageDescriptorStorageBuffers;
+  caps_.depth_range_unrestricted =
+      HasExtension(exts, VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME);
+  caps_.shader_stencil_export = HasExtension(exts, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME);
+  caps_.geometry_shader = f2.features.geometryShader;
+  caps_.independent_blend = f2.features.independentBlend;
+  caps_.large_points = f2.features.largePoints;
+  caps_.wide_lines = f2.features.wideLines;
+  caps_.shader_demote = f13.shaderDemoteToHelperInvocation;
+  caps_.float_denorm_flush_to_zero_32 = p12.shaderDenormFlushToZeroFloat32;
+  caps_.float_denorm_preserve_32 = p12.shaderDenormPreserveFloat32;
+  caps_.float_rounding_rte_32 = p12.shaderRoundingModeRTEFloat32;
+  caps_.float_signed_zero_inf_nan_preserve_32 = p12.shaderSignedZeroInfNanPreserveFloat32;
+  caps_.non_coherent_atom_size = props.limits.nonCoherentAtomSize;
+  caps_.min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;
+  caps_.min_uniform_buffer_offset_alignment = props.limits.minUniformBufferOffsetAlignment;
+
+  auto depth_ok = [&](VkFormat format) {
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(physical_device_, format, &fp);
+    return (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0;
+  };
+  caps_.d24s8_supported = depth_ok(VK_FORMAT_D24_UNORM_S8_UINT);
+  if (caps_.d24s8_supported) {
+    caps_.depth_stencil_format = VK_FORMAT_D24_UNORM_S8_UINT;
+  } else if (depth_ok(VK_FORMAT_D32_SFLOAT_S8_UINT)) {
+    // Required by the spec when D24S8 is absent.
+    caps_.depth_stencil_format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  } else {
+    throw Error(std::string("Vulkan: ") + props.deviceName +
+                " supports neither D24_UNORM_S8_UINT nor D32_SFLOAT_S8_UINT attachments");
+  }
+  vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+
+  if (caps_.depth_range_unrestricted) {
+    enabled_extensions_.push_back(VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME);
+  }
+  if (caps_.shader_stencil_export) {
+    enabled_extensions_.push_back(VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME);
+  }
+  if (caps_.fragment_shader_interlock) {
+    enabled_extensions_.push_back(VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME);
+  }
+}
+
+void VulkanContext::CreateDevice() {
+  uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> families(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &n, families.data());
+  // One queue does everything; prefer a family that can also do sparse binding.
+  int chosen = -1;
+  for (uint32_t i = 0; i < n; ++i) {
+    VkQueueFlags f = families[i].queueFlags;
+    if ((f & VK_QUEUE_GRAPHICS_BIT) && (f & VK_QUEUE_COMPUTE_BIT)) {
+      if (chosen < 0) chosen = int(i);
+      if (f & VK_QUEUE_SPARSE_BINDING_BIT) {
+        chosen = int(i);
+        break;
+      }
+    }
+  }
+  if (chosen < 0) throw Error("Vulkan: no queue family with graphics and compute");
+  queue_family_ = uint32_t(chosen);
+  queue_sparse_ = (families[queue_family_].queueFlags & VK_QUEUE_SPARSE_BINDING_BIT) != 0;
+  if (!queue_sparse_) caps_.sparse_binding = false;
+
+  VkPhysicalDeviceFeatures supported;
+  vkGetPhysicalDeviceFeatures(physical_device_, &supported);
+  VkPhysicalDeviceFeatures enable{};
+  enable.geometryShader = supported.geometryShader;
+  enable.independentBlend = supported.independentBlend;
+  enable.largePoints = supported.largePoints;
+  enable.wideLines = supported.wideLines;
+  enable.fillModeNonSolid = supported.fillModeNonSolid;
+  enable.depthClamp = supported.depthClamp;
+  enable.depthBiasClamp = supported.depthBiasClamp;
+  enable.shaderStorageBufferArrayDynamicIndexing = supported.shaderStorageBufferArrayDynamicIndexing;
+  enable.shaderSampledImageArrayDynamicIndexing = supported.shaderSampledImageArrayDynamicIndexing;
+  enable.vertexPipelineStoresAndAtomics = supported.vertexPipelineStoresAndAtomics;
+  enable.fragmentStoresAndAtomics = supported.fragmentStoresAndAtomics;
+  enable.shaderClipDistance = supported.shaderClipDistance;
+  enable.samplerAnisotropy = supported.samplerAnisotropy;
+  enable.dualSrcBlend = supported.dualSrcBlend;
+  enable.sparseBinding = caps_.sparse_binding ? VK_TRUE : VK_FALSE;
+  enable.sparseResidencyBuffer = caps_.sparse_binding ? VK_TRUE : VK_FALSE;
+
+  VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT fsi{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_INTERLOCK_FEATURES_EXT};
+  fsi.fragmentShaderPixelInterlock = VK_TRUE;
+  fsi.fragmentShaderSampleInterlock = VK_TRUE;
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  f13.shaderDemoteToHelperInvocation = caps_.shader_demote ? VK_TRUE : VK_FALSE;
+  if (caps_.fragment_shader_interlock) f13.pNext = &fsi;
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.features = enable;
+  f2.pNext = &f13;
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = queue_family_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &f2;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  info.enabledExtensionCount = uint32_t(enabled_extensions_.size());
+  info.ppEnabledExtensionNames = enabled_extensions_.data();
+  CheckVk(vkCreateDevice(physical_device_, &info, nullptr, &device_), "vkCreateDevice");
+  vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = queue_family_;
+  CheckVk(vkCreateCommandPool(device_, &pool, nullptr, &command_pool_), "vkCreateCommandPool");
+  VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
+}
+
+uint32_t VulkanContext::FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
+                                       VkMemoryPropertyFlags preferred) const {
+  int fallback = -1;
+  for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    VkMemoryPropertyFlags f = memory_properties_.memoryTypes[i].propertyFlags;
+    if ((f & required) != required) continue;
+    if ((f & preferred) == preferred) return i;
+    if (fallback < 0) fallback = int(i);
+  }
+  if (fallback < 0) throw Error("Vulkan: no memory type with the required properties");
+  return uint32_t(fallback);
+}
+
+void VulkanContext::SubmitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = command_pool_;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  CheckVk(vkAllocateCommandBuffers(device_, &alloc, &cmd), "vkAllocateCommandBuffers");
+  try {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    CheckVk(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    record(cmd);
+    CheckVk(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    CheckVk(vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+    CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  } catch (...) {
+    vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+    throw;
+  }
+  vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+}
+
+uint32_t VulkanContext::validation_message_count() const {
+  std::lock_guard<std::mutex> lock(messages_mutex_);
+  return message_count_;
+}
+
+std::vector<std::string> VulkanContext::validation_messages() const {
+  std::lock_guard<std::mutex> lock(messages_mutex_);
+  return messages_;
+}
+
+void VulkanContext::ResetValidationMessages() {
+  std::lock_guard<std::mutex> lock(messages_mutex_);
+  messages_.clear();
+  message_count_ = 0;
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,45 @@
+#include "test_env.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace xnt::vk::test {
+
+std::string LavapipeIcd() {
+  for (const char* p : {"/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+                        "/usr/share/vulkan/icd.d/lvp_icd.json",
+                        "/usr/local/share/vulkan/icd.d/lvp_icd.x86_64.json"}) {
+    if (std::filesystem::exists(p)) return p;
+  }
+  return {};
+}
+
+void UseLavapipe() {
+  static bool done = [] {
+    std::string icd = LavapipeIcd();
+    if (!icd.empty()) {
+      setenv("VK_DRIVER_FILES", icd.c_str(), 1);
+      setenv("VK_ICD_FILENAMES", icd.c_str(), 1);
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+std::unique_ptr<VulkanContext> MakeLavapipeContext() {
+  UseLavapipe();
+  EXPECT_FALSE(LavapipeIcd().empty()) << "Mesa lavapipe (mesa-vulkan-drivers) is not installed";
+  ContextOptions options;
+  options.validate = true;
+  return std::make_unique<VulkanContext>(options);
+}
+
+std::string ValidationReport(const VulkanContext& context) {
+  std::string out = std::to_string(context.validation_message_count()) + " validation message(s)";
+  for (const auto& m : context.validation_messages()) out += "\n  " + m;
+  return out;
+}
+
+}  // namespace xnt::vk::test
