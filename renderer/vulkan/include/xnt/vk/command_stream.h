@@ -1,0 +1,67 @@
+// The renderer's command buffer stream: one primary command buffer being recorded at a time, a
+// host-visible ring for per-submission data (uploads, uniforms, indices), and Flush(), which
+// submits, waits and starts again. Replay is offline, so a synchronous flush at resolves and
+// swaps (which read results back on the CPU) costs little and keeps lifetimes trivial.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+class CommandStream {
+ public:
+  // `ring_size`: bytes of host-visible memory for data consumed by one submission.
+  CommandStream(VulkanContext& context, uint64_t ring_size);
+  ~CommandStream();
+  CommandStream(const CommandStream&) = delete;
+  CommandStream& operator=(const CommandStream&) = delete;
+
+  // The command buffer being recorded (begun lazily).
+  VkCommandBuffer cmd();
+  bool has_commands() const { return recording_; }
+
+  struct Allocation {
+    VkBuffer buffer;
+    uint64_t offset;
+    uint8_t* data;
+  };
+  // Space for `size` bytes at `alignment` in the ring, valid until the next Flush; nullopt when
+  // the ring is full (flush and retry). Throws xnt::Error when size exceeds the whole ring.
+  std::optional<Allocation> TryAllocate(uint64_t size, uint64_t alignment);
+  // Like TryAllocate but flushes by itself when full. Invalidates cmd() when it flushes, so
+  // callers that already opened a render pass must not use it; `on_flush` runs before it does.
+  Allocation Allocate(uint64_t size, uint64_t alignment);
+
+  // Runs before every submission (the renderer ends its render pass here).
+  void set_before_submit(std::function<void(VkCommandBuffer)> fn) { before_submit_ = std::move(fn); }
+
+  // Submits what was recorded, waits for the GPU, resets the ring.
+  void Flush();
+  uint64_t submission_count() const { return submissions_; }
+  uint64_t ring_size() const { return ring_size_; }
+
+ private:
+  VulkanContext& context_;
+  VkDevice device_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  bool recording_ = false;
+  VkBuffer ring_ = VK_NULL_HANDLE;
+  VkDeviceMemory ring_memory_ = VK_NULL_HANDLE;
+  uint8_t* ring_data_ = nullptr;
+  uint64_t ring_size_ = 0;
+  uint64_t ring_used_ = 0;
+  bool ring_coherent_ = true;
+  uint64_t submissions_ = 0;
+  std::function<void(VkCommandBuffer)> before_submit_;
+};
+
+}  // namespace xnt::vk

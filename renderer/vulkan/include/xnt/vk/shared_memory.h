@@ -1,0 +1,88 @@
+// Shared memory: the 512 MiB of guest physical memory mirrored in one device buffer that every
+// translated shader reads (descriptor set 0, shader_interface.h). Only pages the trace recorded
+// (or the GPU resolved into) are uploaded, and only again when their write generation changes.
+//
+// Two ways to back the buffer, chosen from the device's capabilities:
+//  - sparse (sparseBinding + sparseResidencyBuffer, e.g. lavapipe and NVIDIA): memory is bound
+//    in chunks of max(64 KiB, the sparse block size) when a page inside is first uploaded;
+//    unbound chunks are never read by a valid trace (and read as zero where residency is strict);
+//  - whole: one 512 MiB allocation, zero-filled at start.
+// Either way the buffer is exposed as 4 descriptor ranges of 128 MiB, because lavapipe's
+// maxStorageBufferRange is 128 MiB.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+// What SharedMemory needs from guest memory (replay::GuestMemory provides exactly this).
+struct GuestPageSource {
+  static constexpr uint32_t kPageSize = 4096;
+  static constexpr uint32_t kPageCount = uint32_t((512ull << 20) / kPageSize);
+  // Bumped on every write anywhere (lets an unchanged memory skip the page scan).
+  std::function<uint64_t()> generation;
+  // Per page: 0 = never written.
+  std::function<uint64_t(uint32_t page)> page_generation;
+  // The page's 4 KiB, or nullptr if never written.
+  std::function<const uint8_t*(uint32_t page)> page_data;
+};
+
+class SharedMemory {
+ public:
+  static constexpr uint64_t kSize = uint64_t(512) << 20;
+  static constexpr uint32_t kPageSize = 4096;
+
+  // `force_whole` disables sparse binding even where supported (tests cover both paths).
+  SharedMemory(VulkanContext& context, CommandStream& stream, bool force_whole = false);
+  ~SharedMemory();
+  SharedMemory(const SharedMemory&) = delete;
+  SharedMemory& operator=(const SharedMemory&) = delete;
+
+  // Uploads every page whose generation changed since its last upload. Records copies into the
+  // stream's command buffer (and a barrier making them visible to shaders and transfers); must be
+  // called outside a render pass. Returns the number of pages uploaded.
+  uint32_t Sync(const GuestPageSource& source);
+
+  VkBuffer buffer() const { return buffer_; }
+  bool is_sparse() const { return sparse_; }
+  uint64_t bound_bytes() const { return bound_bytes_; }
+  uint64_t uploaded_pages_total() const { return uploaded_pages_total_; }
+  // Descriptor set 0 (binding 0 = 4 storage buffer ranges) and its layout.
+  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  VkDescriptorSet descriptor_set() const { return set_; }
+
+ private:
+  void EnsureBound(uint64_t offset, uint64_t size);
+  void Destroy();
+
+  VulkanContext& context_;
+  CommandStream& stream_;
+  VkDevice device_;
+  bool sparse_ = false;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  uint32_t memory_type_ = 0;
+  uint64_t chunk_size_ = 0;
+  std::vector<bool> chunk_bound_;
+  // Sparse: memory pools chunks are carved from.
+  std::vector<VkDeviceMemory> pools_;
+  uint64_t pool_size_ = 0;
+  uint64_t pool_used_ = 0;
+  uint64_t bound_bytes_ = 0;
+
+  std::vector<uint64_t> uploaded_generation_;
+  uint64_t last_generation_ = ~uint64_t(0);
+  uint64_t uploaded_pages_total_ = 0;
+
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,107 @@
+// Command buffer + per-submission ring (see command_stream.h).
+#include "xnt/vk/command_stream.h"
+
+#include "xnt/base/error.h"
+
+namespace xnt::vk {
+
+CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
+    : context_(context), device_(context.device()), ring_size_(ring_size) {
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = context.queue_family();
+  CheckVk(vkCreateCommandPool(device_, &pool, nullptr, &pool_), "vkCreateCommandPool");
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool_;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  CheckVk(vkAllocateCommandBuffers(device_, &alloc, &cmd_), "vkAllocateCommandBuffers");
+  VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
+
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = ring_size;
+  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+               VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &ring_), "vkCreateBuffer(ring)");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, ring_, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+                             VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  ring_coherent_ = (context.memory_properties().memoryTypes[mem.memoryTypeIndex].propertyFlags &
+                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &ring_memory_), "vkAllocateMemory(ring)");
+  CheckVk(vkBindBufferMemory(device_, ring_, ring_memory_, 0), "vkBindBufferMemory(ring)");
+  void* mapped = nullptr;
+  CheckVk(vkMapMemory(device_, ring_memory_, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory(ring)");
+  ring_data_ = static_cast<uint8_t*>(mapped);
+}
+
+CommandStream::~CommandStream() {
+  vkDeviceWaitIdle(device_);
+  if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
+  if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
+  if (fence_) vkDestroyFence(device_, fence_, nullptr);
+  if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+}
+
+VkCommandBuffer CommandStream::cmd() {
+  if (!recording_) {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    CheckVk(vkBeginCommandBuffer(cmd_, &begin), "vkBeginCommandBuffer");
+    recording_ = true;
+  }
+  return cmd_;
+}
+
+std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t size,
+                                                                    uint64_t alignment) {
+  if (size > ring_size_) {
+    throw Error("upload of " + std::to_string(size) + " bytes exceeds the " +
+                std::to_string(ring_size_) + "-byte upload ring");
+  }
+  if (alignment == 0) alignment = 1;
+  uint64_t offset = (ring_used_ + alignment - 1) / alignment * alignment;
+  if (offset + size > ring_size_) return std::nullopt;
+  ring_used_ = offset + size;
+  return Allocation{ring_, offset, ring_data_ + offset};
+}
+
+CommandStream::Allocation CommandStream::Allocate(uint64_t size, uint64_t alignment) {
+  if (auto a = TryAllocate(size, alignment)) return *a;
+  Flush();
+  return *TryAllocate(size, alignment);
+}
+
+void CommandStream::Flush() {
+  if (!recording_) {
+    ring_used_ = 0;
+    return;
+  }
+  if (before_submit_) before_submit_(cmd_);
+  if (!ring_coherent_ && ring_used_) {
+    VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+    range.memory = ring_memory_;
+    range.size = VK_WHOLE_SIZE;
+    CheckVk(vkFlushMappedMemoryRanges(device_, 1, &range), "vkFlushMappedMemoryRanges");
+  }
+  CheckVk(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+  recording_ = false;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd_;
+  CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
+  CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  CheckVk(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer");
+  ring_used_ = 0;
+  ++submissions_;
+}
+
+}  // namespace xnt::vk

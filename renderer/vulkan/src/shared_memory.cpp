@@ -1,0 +1,225 @@
+// Guest memory mirror (see shared_memory.h).
+#include "xnt/vk/shared_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "xnt/base/error.h"
+#include "xnt/vk/shader_interface.h"
+
+namespace xnt::vk {
+
+namespace {
+constexpr uint64_t kMinChunkSize = 64 * 1024;
+constexpr uint64_t kPoolSize = 32ull << 20;
+}  // namespace
+
+SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool force_whole)
+    : context_(context), stream_(stream), device_(context.device()) {
+  static_assert(kSize == kSharedMemorySize);
+  const Capabilities& caps = context.capabilities();
+  sparse_ = caps.sparse_binding && context.queue_supports_sparse() && !force_whole;
+
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = kSize;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (sparse_) {
+    info.flags = VK_BUFFER_CREATE_SPARSE_BINDING_BIT | VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT;
+  }
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &buffer_), "vkCreateBuffer(shared memory)");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, buffer_, &req);
+  memory_type_ = context.FindMemoryType(req.memoryTypeBits, 0,
+                                        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  try {
+    if (sparse_) {
+      chunk_size_ = std::max<uint64_t>(kMinChunkSize, req.alignment);
+      // Chunks must tile 128 MiB exactly, so a chunk never straddles two descriptor ranges.
+      if (kSharedMemoryBindingSize % chunk_size_ != 0) {
+        throw Error("sparse block size " + std::to_string(req.alignment) +
+                    " does not divide 128 MiB");
+      }
+      pool_size_ = std::max(kPoolSize, chunk_size_);
+      chunk_bound_.assign(size_t(kSize / chunk_size_), false);
+    } else {
+      VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      mem.allocationSize = req.size;
+      mem.memoryTypeIndex = memory_type_;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      CheckVk(vkAllocateMemory(device_, &mem, nullptr, &memory),
+              "vkAllocateMemory(512 MiB shared memory)");
+      pools_.push_back(memory);
+      CheckVk(vkBindBufferMemory(device_, buffer_, memory, 0), "vkBindBufferMemory");
+      bound_bytes_ = kSize;
+      // Pages the trace never wrote read as zero, as in replay::GuestMemory.
+      vkCmdFillBuffer(stream_.cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
+    }
+    uploaded_generation_.assign(GuestPageSource::kPageCount, 0);
+
+    VkDescriptorSetLayoutBinding binding{};
+    binding.binding = kSharedMemoryBinding;
+    binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    binding.descriptorCount = kSharedMemoryBindingCount;
+    binding.stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_COMPUTE_BIT;
+    VkDescriptorSetLayoutCreateInfo layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    layout.bindingCount = 1;
+    layout.pBindings = &binding;
+    CheckVk(vkCreateDescriptorSetLayout(device_, &layout, nullptr, &set_layout_),
+            "vkCreateDescriptorSetLayout(shared memory)");
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount};
+    VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool.maxSets = 1;
+    pool.poolSizeCount = 1;
+    pool.pPoolSizes = &size;
+    CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
+            "vkCreateDescriptorPool(shared memory)");
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = descriptor_pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &set_layout_;
+    CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set_), "vkAllocateDescriptorSets");
+    VkDescriptorBufferInfo ranges[kSharedMemoryBindingCount];
+    for (uint32_t i = 0; i < kSharedMemoryBindingCount; ++i) {
+      ranges[i] = {buffer_, i * kSharedMemoryBindingSize, kSharedMemoryBindingSize};
+    }
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set_;
+    write.dstBinding = kSharedMemoryBinding;
+    write.descriptorCount = kSharedMemoryBindingCount;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = ranges;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  } catch (...) {
+    Destroy();
+    throw;
+  }
+}
+
+SharedMemory::~SharedMemory() { Destroy(); }
+
+void SharedMemory::Destroy() {
+  if (!device_) return;
+  vkDeviceWaitIdle(device_);
+  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+  if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+  if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
+  for (VkDeviceMemory m : pools_) vkFreeMemory(device_, m, nullptr);
+  descriptor_pool_ = VK_NULL_HANDLE;
+  set_layout_ = VK_NULL_HANDLE;
+  buffer_ = VK_NULL_HANDLE;
+  pools_.clear();
+  device_ = VK_NULL_HANDLE;
+}
+
+void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
+  if (!sparse_ || size == 0) return;
+  uint64_t first = offset / chunk_size_;
+  uint64_t last = (offset + size - 1) / chunk_size_;
+  std::vector<VkSparseMemoryBind> binds;
+  for (uint64_t c = first; c <= last; ++c) {
+    if (chunk_bound_[size_t(c)]) continue;
+    if (pools_.empty() || pool_used_ + chunk_size_ > pool_size_) {
+      VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      mem.allocationSize = pool_size_;
+      mem.memoryTypeIndex = memory_type_;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      CheckVk(vkAllocateMemory(device_, &mem, nullptr, &memory),
+              "vkAllocateMemory(shared memory sparse pool)");
+      pools_.push_back(memory);
+      pool_used_ = 0;
+    }
+    VkSparseMemoryBind bind{};
+    bind.resourceOffset = c * chunk_size_;
+    bind.size = chunk_size_;
+    bind.memory = pools_.back();
+    bind.memoryOffset = pool_used_;
+    pool_used_ += chunk_size_;
+    binds.push_back(bind);
+    chunk_bound_[size_t(c)] = true;
+    bound_bytes_ += chunk_size_;
+  }
+  if (binds.empty()) return;
+  VkSparseBufferMemoryBindInfo buffer_bind{buffer_, uint32_t(binds.size()), binds.data()};
+  VkBindSparseInfo info{VK_STRUCTURE_TYPE_BIND_SPARSE_INFO};
+  info.bufferBindCount = 1;
+  info.pBufferBinds = &buffer_bind;
+  // Waiting here orders the binding before the submission that uses it (it has not been
+  // submitted yet) without semaphores.
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence = VK_NULL_HANDLE;
+  CheckVk(vkCreateFence(device_, &fence_info, nullptr, &fence), "vkCreateFence");
+  VkResult r = vkQueueBindSparse(context_.queue(), 1, &info, fence);
+  if (r == VK_SUCCESS) r = vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+  vkDestroyFence(device_, fence, nullptr);
+  CheckVk(r, "vkQueueBindSparse(shared memory)");
+  // Fresh chunks hold garbage; zero them so unrecorded bytes next to recorded pages read as 0.
+  for (const auto& b : binds) {
+    vkCmdFillBuffer(stream_.cmd(), buffer_, b.resourceOffset, b.size, 0);
+  }
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+uint32_t SharedMemory::Sync(const GuestPageSource& source) {
+  uint64_t generation = source.generation();
+  if (generation == last_generation_) return 0;
+  uint32_t uploaded = 0;
+  uint32_t page = 0;
+  const uint32_t count = GuestPageSource::kPageCount;
+  while (page < count) {
+    if (source.page_generation(page) == uploaded_generation_[page]) {
+      ++page;
+      continue;
+    }
+    // A run of changed pages becomes one copy region, as long as the ring has room.
+    uint32_t run_end = page;
+    while (run_end < count && source.page_generation(run_end) != uploaded_generation_[run_end] &&
+           run_end - page < 4096) {
+      ++run_end;
+    }
+    uint64_t bytes = uint64_t(run_end - page) * kPageSize;
+    EnsureBound(uint64_t(page) * kPageSize, bytes);
+    auto alloc = stream_.TryAllocate(bytes, 16);
+    if (!alloc) {
+      // Flushing submits the copies recorded so far; the ring is empty afterwards.
+      stream_.Flush();
+      alloc = stream_.TryAllocate(bytes, 16);
+    }
+    for (uint32_t p = page; p < run_end; ++p) {
+      const uint8_t* data = source.page_data(p);
+      uint8_t* dst = alloc->data + uint64_t(p - page) * kPageSize;
+      if (data) {
+        std::memcpy(dst, data, kPageSize);
+      } else {
+        std::memset(dst, 0, kPageSize);
+      }
+      uploaded_generation_[p] = source.page_generation(p);
+    }
+    VkBufferCopy region{alloc->offset, uint64_t(page) * kPageSize, bytes};
+    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, buffer_, 1, &region);
+    uploaded += run_end - page;
+    page = run_end;
+  }
+  last_generation_ = generation;
+  if (uploaded) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask =
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+                             VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT |
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+  }
+  uploaded_pages_total_ += uploaded;
+  return uploaded;
+}
+
+}  // namespace xnt::vk
