@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,18 @@ struct ChunkSummary {
 struct ReaderOptions {
   // When false, a missing footer is an error instead of a recovered prefix.
   bool allow_recovery = true;
+  // Chunks decompressed ahead of the consumer by worker threads; 0 = hardware concurrency
+  // (at most 8), 1 = decompress on the calling thread only.
+  unsigned threads = 0;
 };
 
 class Reader {
  public:
   // Opens and indexes the file (reads chunk headers; verifies the footer). Throws xnt::Error.
   static std::unique_ptr<Reader> Open(const std::string& path, const ReaderOptions& options = {});
+  // Same over bytes in memory (tests, fuzzing); the bytes are copied.
+  static std::unique_ptr<Reader> OpenMemory(std::span<const uint8_t> bytes,
+                                            const ReaderOptions& options = {});
   virtual ~Reader() = default;
 
   virtual const TraceInfo& info() const = 0;
@@ -63,6 +70,21 @@ class Reader {
   // Reads and checks every chunk, cross-references (every page a memory event names exists, the
   // footer agrees with the chunks). Returns the problems found; empty = valid.
   virtual std::vector<std::string> Validate() = 0;
+
+  // --- Additions beyond the first API (additive).
+
+  // Memory state before frame `frame`: every MemoryEvent, RegisterSnapshot, EdramSnapshot and
+  // GammaRamp record of frames [0, frame), in stream order, without the PM4 submissions. A replay
+  // that starts at frame N with ForEachRecord(cb, N) applies these first, since memory written in
+  // earlier frames is not repeated in frame N.
+  virtual void ForEachStateRecordBefore(const RecordCallback& callback, uint64_t frame) = 0;
+
+  // The verified raw (decompressed) payload of chunk `index` of chunks(): the FlatBuffer bytes.
+  // For tools and benchmarks; throws xnt::Error on damage.
+  virtual std::vector<uint8_t> ReadChunkRaw(size_t index) = 0;
+
+  // Size of the whole file in bytes.
+  virtual uint64_t file_size() const = 0;
 };
 
 }  // namespace xnt::format

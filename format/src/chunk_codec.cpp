@@ -1,0 +1,83 @@
+// Chunk payload compression and its checked inverse (chunk_codec.h).
+#include "chunk_codec.h"
+
+#include <xxhash.h>
+
+#include <cstring>
+#include <string>
+
+#include "xnt/base/error.h"
+
+namespace xnt::format {
+
+void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, ZSTD_CCtx* cctx,
+                 std::vector<uint8_t>* out) {
+  if (raw.size() > layout::kMaxChunkRawSize) {
+    throw Error("chunk of " + std::to_string(raw.size()) + " bytes exceeds the chunk size limit");
+  }
+  layout::ChunkHeader h;
+  h.type = type;
+  h.raw_size = static_cast<uint32_t>(raw.size());
+  h.raw_hash = XXH3_64bits(raw.data(), raw.size());
+  size_t bound = ZSTD_compressBound(raw.size());
+  out->resize(layout::kChunkHeaderSize + bound);
+  size_t n = ZSTD_compressCCtx(cctx, out->data() + layout::kChunkHeaderSize, bound, raw.data(),
+                               raw.size(), zstd_level);
+  if (!ZSTD_isError(n) && n < raw.size()) {
+    h.codec = layout::kCodecZstd;
+    h.stored_size = static_cast<uint32_t>(n);
+  } else {
+    h.codec = layout::kCodecStored;
+    h.stored_size = h.raw_size;
+    if (!raw.empty()) std::memcpy(out->data() + layout::kChunkHeaderSize, raw.data(), raw.size());
+  }
+  out->resize(layout::kChunkHeaderSize + h.stored_size);
+  h.stored_hash = XXH3_64bits(out->data() + layout::kChunkHeaderSize, h.stored_size);
+  layout::EncodeChunkHeader(h, out->data());
+}
+
+std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t* payload,
+                                     uint64_t chunk_offset, ZSTD_DCtx* dctx,
+                                     std::vector<uint8_t>* scratch) {
+  const uint64_t payload_offset = chunk_offset + layout::kChunkHeaderSize;
+  std::span<const uint8_t> raw;
+  if (XXH3_64bits(payload, h.stored_size) != h.stored_hash) {
+    throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the stored payload does not match the header",
+                chunk_offset + 24);
+  }
+  if (h.codec == layout::kCodecStored) {
+    raw = {payload, h.raw_size};
+  } else {
+    unsigned long long declared = ZSTD_getFrameContentSize(payload, h.stored_size);
+    if (declared == ZSTD_CONTENTSIZE_ERROR || declared == ZSTD_CONTENTSIZE_UNKNOWN) {
+      throw Error(std::string(ChunkTypeName(h.type)) + " chunk: payload is not a zstd frame with a declared size",
+                  payload_offset);
+    }
+    if (declared != h.raw_size) {
+      throw Error(std::string(ChunkTypeName(h.type)) + " chunk: zstd frame declares " +
+                      std::to_string(declared) + " bytes but the header says " +
+                      std::to_string(h.raw_size),
+                  payload_offset);
+    }
+    size_t frame = ZSTD_findFrameCompressedSize(payload, h.stored_size);
+    if (ZSTD_isError(frame) || frame != h.stored_size) {
+      throw Error(std::string(ChunkTypeName(h.type)) + " chunk: zstd frame does not fill the stored size",
+                  payload_offset);
+    }
+    scratch->resize(h.raw_size);  // bounded by kMaxChunkRawSize in CheckChunkHeader
+    size_t n = ZSTD_decompressDCtx(dctx, scratch->data(), h.raw_size, payload, h.stored_size);
+    if (ZSTD_isError(n) || n != h.raw_size) {
+      throw Error(std::string(ChunkTypeName(h.type)) + " chunk: zstd decompression failed (" +
+                      (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output") + ")",
+                  payload_offset);
+    }
+    raw = {scratch->data(), h.raw_size};
+  }
+  if (XXH3_64bits(raw.data(), raw.size()) != h.raw_hash) {
+    throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the raw payload does not match the header",
+                chunk_offset + 16);
+  }
+  return raw;
+}
+
+}  // namespace xnt::format

@@ -1,0 +1,689 @@
+// .xnt reader (reader.h). Open() trusts nothing: the footer is used only when the trailer, its
+// chunk header, checksum, FlatBuffer and every chunk header it lists agree; otherwise the chunks
+// are found by scanning from the start, stopping at the first damaged or incomplete one.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+#include <unordered_map>
+
+#include "chunk_codec.h"
+#include "chunk_parse.h"
+#include "layout.h"
+#include "prefetcher.h"
+#include "xnt/base/error.h"
+#include "xnt/format/reader.h"
+
+namespace xnt::format {
+namespace {
+
+// Decoded Pages chunks kept for page lookups; least recently used ones go first.
+constexpr uint64_t kPageCacheBudget = 256ull << 20;
+// Validate stops listing after this many problems (a badly damaged file would list thousands).
+constexpr size_t kMaxProblems = 200;
+
+struct PageLoc {
+  uint32_t chunk = 0, slot = 0;
+};
+using PageIndex = std::unordered_map<PageHash, PageLoc, PageHashHasher>;
+
+std::string HashText(const PageHash& h) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%016llx%016llx", (unsigned long long)h.hi, (unsigned long long)h.lo);
+  return buf;
+}
+
+// What a pass over the chunks learns: totals, the frame index and where each page is. Used by
+// the recovery scan (which rebuilds the footer's content) and by Validate (which compares).
+struct Tally {
+  TraceTotals totals;
+  std::vector<uint32_t> frame_first_chunk;
+  PageIndex pages;
+  std::vector<std::string>* problems = nullptr;  // null: stop at the first problem (throw)
+  bool check_page_content = false;
+
+  void Problem(const std::string& what, uint64_t offset) {
+    if (!problems) throw Error(what, offset);
+    if (problems->size() < kMaxProblems) {
+      problems->push_back("at byte offset " + std::to_string(offset) + ": " + what);
+    }
+  }
+
+  void Add(const ChunkSummary& c, uint32_t index, std::span<const uint8_t> raw) {
+    totals.bytes_raw += c.raw_size;
+    totals.bytes_compressed += c.stored_size;
+    if (index == 0 && c.type != ChunkType::kInfo) Problem("first chunk is not the info chunk", c.file_offset);
+    if (frame_first_chunk.empty()) frame_first_chunk.push_back(1);
+    switch (c.type) {
+      case ChunkType::kInfo:
+        if (index != 0) Problem("info chunk after the first chunk", c.file_offset);
+        break;
+      case ChunkType::kPages: AddPages(c, index, raw); break;
+      case ChunkType::kCommands: AddCommands(c, index, raw); break;
+      case ChunkType::kEdram:
+      case ChunkType::kFooter: break;
+    }
+  }
+
+  void AddPages(const ChunkSummary& c, uint32_t index, std::span<const uint8_t> raw) {
+    const auto* p = ChunkRoot<fb::PageChunk>(raw);
+    if (!p->hashes()) return;
+    const uint8_t* data = p->data() ? p->data()->data() : nullptr;
+    for (uint32_t slot = 0; slot < p->hashes()->size(); ++slot) {
+      PageHash h = ToPageHash(*p->hashes()->Get(slot));
+      if (check_page_content) {
+        XXH128_hash_t actual = XXH3_128bits(data + uint64_t(slot) * kPageSize, kPageSize);
+        if (actual.low64 != h.lo || actual.high64 != h.hi) {
+          Problem("pages chunk: page #" + std::to_string(slot) + " does not hash to its key " + HashText(h),
+                  c.file_offset);
+        }
+      }
+      if (!pages.try_emplace(h, PageLoc{index, slot}).second) {
+        Problem("pages chunk: page " + HashText(h) + " is stored twice", c.file_offset);
+      }
+      ++totals.pages_distinct;
+    }
+  }
+
+  void AddCommands(const ChunkSummary& c, uint32_t index, std::span<const uint8_t> raw) {
+    const auto* cmd = ChunkRoot<fb::CommandChunk>(raw);
+    if (cmd->first_frame() != totals.frames) {
+      Problem("commands chunk says it starts in frame " + std::to_string(cmd->first_frame()) +
+                  ", but " + std::to_string(totals.frames) + " frames precede it",
+              c.file_offset);
+    }
+    if (!cmd->records()) return;
+    const auto* types = cmd->records_type();
+    for (uint32_t i = 0; i < cmd->records()->size(); ++i) {
+      auto type = static_cast<fb::RecordBody>(types->Get(i));
+      const void* body = cmd->records()->Get(i);
+      std::string bad = CheckRecord(type, body);
+      if (!bad.empty()) {
+        Problem(RecordWhere(c.file_offset, i) + ": " + bad, c.file_offset);
+        continue;
+      }
+      switch (type) {
+        case fb::RecordBody_Submission: {
+          auto* s = static_cast<const fb::Submission*>(body);
+          ++totals.submissions;
+          totals.pm4_dwords += s->dwords() ? s->dwords()->size() : 0;
+          break;
+        }
+        case fb::RecordBody_MemoryEvent: {
+          auto* m = static_cast<const fb::MemoryEvent*>(body);
+          ++totals.memory_events;
+          if (!m->pages()) break;
+          totals.pages_referenced += m->pages()->size();
+          for (const fb::PageHash* h : *m->pages()) {
+            if (!pages.count(ToPageHash(*h))) {
+              Problem(RecordWhere(c.file_offset, i) + ": memory event names page " +
+                          HashText(ToPageHash(*h)) + ", which no earlier pages chunk holds",
+                      c.file_offset);
+              break;
+            }
+          }
+          break;
+        }
+        case fb::RecordBody_FrameMarker: {
+          auto* f = static_cast<const fb::FrameMarker*>(body);
+          if (f->frame_index() != totals.frames) {
+            Problem(RecordWhere(c.file_offset, i) + ": frame marker " + std::to_string(f->frame_index()) +
+                        " where frame " + std::to_string(totals.frames) + " ends",
+                    c.file_offset);
+          }
+          ++totals.frames;
+          frame_first_chunk.push_back(index + 1);
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+};
+
+class ReaderImpl final : public Reader {
+ public:
+  ReaderImpl(const ReaderOptions& options) : options_(options) {
+    threads_ = options.threads ? options.threads : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  }
+  ~ReaderImpl() override {
+    if (map_) ::munmap(map_, map_size_);
+  }
+
+  void MapFile(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw Error(path + " is not a regular file");
+    }
+    size_ = uint64_t(st.st_size);
+    if (size_ > 0) {
+      map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map_ == MAP_FAILED) {
+        map_ = nullptr;
+        ::close(fd);
+        throw Error("cannot map " + path + ": " + std::strerror(errno));
+      }
+      map_size_ = size_;
+      data_ = static_cast<const uint8_t*>(map_);
+    }
+    ::close(fd);
+  }
+
+  void UseMemory(std::span<const uint8_t> bytes) {
+    owned_.assign(bytes.begin(), bytes.end());
+    data_ = owned_.data();
+    size_ = owned_.size();
+  }
+
+  void Index() {
+    static const uint8_t kEmpty[1] = {0};
+    if (!data_) data_ = kEmpty;
+    layout::FileHeader header = layout::DecodeFileHeader(data_, size_);
+    info_.writer_name = header.writer_name;
+    info_.writer_version = header.writer_version;
+    info_.format_major = header.major;
+    info_.format_minor = header.minor;
+
+    std::string footer_problem;
+    try {
+      LoadFooter();
+    } catch (const Error& e) {
+      footer_problem = e.what();
+    }
+    if (!footer_problem.empty()) {
+      if (!options_.allow_recovery) throw Error("no usable footer (" + footer_problem + ")");
+      chunks_.clear();
+      footer_pages_ = nullptr;
+      Scan(footer_problem);
+    }
+    if (chunks_.empty() && recovered_) {
+      throw Error("no whole chunk in the file: " + scan_stop_reason_, scan_stop_offset_);
+    }
+    if (chunks_.empty() || chunks_[0].type != ChunkType::kInfo) {
+      throw Error("no trace info chunk at the start of the file", layout::kFileHeaderSize);
+    }
+    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    auto info_chunk = DecodeOrThrow(0, dctx.get());
+    const auto* ti = ChunkRoot<fb::TraceInfo>(info_chunk->raw);
+    info_.title_id = ti->title_id();
+    info_.capture_source = ti->capture_source() ? ti->capture_source()->str() : "";
+    info_.creation_time_unix = ti->creation_time_unix();
+    info_.guest_memory_size = ti->guest_memory_size();
+  }
+
+  // --- Reader
+  const TraceInfo& info() const override { return info_; }
+  bool recovered() const override { return recovered_; }
+  const std::string& recovery_note() const override { return recovery_note_; }
+  uint64_t frame_count() const override { return totals_.frames; }
+  const TraceTotals& totals() const override { return totals_; }
+  const std::vector<ChunkSummary>& chunks() const override { return chunks_; }
+  uint64_t file_size() const override { return size_; }
+
+  void ForEachRecord(const RecordCallback& callback, uint64_t first_frame,
+                     std::optional<uint64_t> last_frame) override {
+    if (first_frame > totals_.frames) {
+      throw Error("frame " + std::to_string(first_frame) + " is past the end of the trace (" +
+                  std::to_string(totals_.frames) + " frames)");
+    }
+    if (last_frame && *last_frame < first_frame) {
+      throw Error("last frame " + std::to_string(*last_frame) + " is before first frame " +
+                  std::to_string(first_frame));
+    }
+    uint32_t begin = first_frame == 0 ? 0 : frame_first_chunk_[first_frame];
+    Walk(begin, uint32_t(chunks_.size()), callback, last_frame, false);
+  }
+
+  void ForEachStateRecordBefore(const RecordCallback& callback, uint64_t frame) override {
+    if (frame > totals_.frames) {
+      throw Error("frame " + std::to_string(frame) + " is past the end of the trace (" +
+                  std::to_string(totals_.frames) + " frames)");
+    }
+    if (frame == 0) return;
+    Walk(0, frame_first_chunk_[frame], callback, std::nullopt, true);
+  }
+
+  std::vector<uint8_t> ReadChunkRaw(size_t index) override {
+    if (index >= chunks_.size()) throw Error("chunk index " + std::to_string(index) + " out of range");
+    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    auto c = DecodeOrThrow(uint32_t(index), dctx.get());
+    return std::vector<uint8_t>(c->raw.begin(), c->raw.end());
+  }
+
+  std::vector<std::string> Validate() override {
+    std::vector<std::string> problems;
+    if (recovered_) problems.push_back("file has no valid footer: " + recovery_note_);
+    Tally tally;
+    tally.problems = &problems;
+    tally.check_page_content = true;
+    std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>> dctxs;
+    Prefetcher prefetch(0, uint32_t(chunks_.size()), threads_, MakeDecodeFn(dctxs));
+    for (uint32_t i = 0; i < chunks_.size(); ++i) {
+      auto c = prefetch.Get(i);
+      if (c->error) {
+        try {
+          std::rethrow_exception(c->error);
+        } catch (const Error& e) {
+          if (problems.size() < kMaxProblems) problems.push_back(e.what());
+        }
+        // Count the sizes anyway so that the footer comparison below reports only real mismatches.
+        tally.totals.bytes_raw += chunks_[i].raw_size;
+        tally.totals.bytes_compressed += chunks_[i].stored_size;
+        continue;
+      }
+      tally.Add(chunks_[i], i, c->raw);
+    }
+    if (!recovered_) CompareFooter(tally, &problems);
+    return problems;
+  }
+
+ private:
+  // --- Opening
+  void LoadFooter() {
+    if (size_ < layout::kFileHeaderSize + layout::kChunkHeaderSize + layout::kTrailerSize) {
+      throw Error("file too short to hold a footer and trailer", size_);
+    }
+    const uint64_t trailer_at = size_ - layout::kTrailerSize;
+    auto footer_at = layout::DecodeTrailer(data_ + trailer_at);
+    if (!footer_at) throw Error("no valid trailer at the end of the file", trailer_at);
+    if (*footer_at < layout::kFileHeaderSize || *footer_at + layout::kChunkHeaderSize > trailer_at) {
+      throw Error("trailer points outside the file", trailer_at);
+    }
+    layout::ChunkHeader h;
+    std::string bad = layout::CheckChunkHeader(data_ + *footer_at,
+                                               trailer_at - *footer_at - layout::kChunkHeaderSize, &h);
+    if (!bad.empty()) throw Error("footer chunk: " + bad, *footer_at);
+    if (h.type != ChunkType::kFooter) throw Error("trailer does not point at a footer chunk", *footer_at);
+    if (*footer_at + layout::kChunkHeaderSize + h.stored_size != trailer_at) {
+      throw Error("footer chunk does not end at the trailer", *footer_at);
+    }
+    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    auto raw = DecodeAt(h, *footer_at, dctx.get(), &footer_storage_);
+    VerifyChunkPayload(ChunkType::kFooter, raw, *footer_at);
+    const auto* f = ChunkRoot<fb::Footer>(raw);
+    if (!f->chunks() || !f->frame_first_chunk() || !f->totals()) {
+      throw Error("footer lacks its chunk list, frame index or totals", *footer_at);
+    }
+    // Every listed chunk must tile the file exactly, header to footer, and agree with its header.
+    uint64_t expect = layout::kFileHeaderSize;
+    for (uint32_t i = 0; i < f->chunks()->size(); ++i) {
+      const fb::ChunkRef* ref = f->chunks()->Get(i);
+      if (ref->offset() != expect) {
+        throw Error("footer lists chunk #" + std::to_string(i) + " at " + std::to_string(ref->offset()) +
+                        " but the previous chunk ends at " + std::to_string(expect),
+                    *footer_at);
+      }
+      if (expect + layout::kChunkHeaderSize > *footer_at) {
+        throw Error("footer lists chunk #" + std::to_string(i) + " past the footer", *footer_at);
+      }
+      layout::ChunkHeader ch;
+      std::string why = layout::CheckChunkHeader(data_ + expect, *footer_at - expect - layout::kChunkHeaderSize, &ch);
+      if (!why.empty()) throw Error("chunk #" + std::to_string(i) + ": " + why, expect);
+      if (uint8_t(ch.type) != ref->type() || ch.codec != ref->codec() ||
+          ch.stored_size != ref->stored_size() || ch.raw_size != ref->raw_size()) {
+        throw Error("chunk #" + std::to_string(i) + " header disagrees with the footer", expect);
+      }
+      if (ch.type == ChunkType::kFooter) throw Error("footer chunk listed among the chunks", expect);
+      chunks_.push_back({expect, ch.type, ch.codec, ch.stored_size, ch.raw_size});
+      expect += layout::kChunkHeaderSize + ch.stored_size;
+    }
+    if (expect != *footer_at) throw Error("chunks listed by the footer do not reach the footer", *footer_at);
+    const fb::Totals* t = f->totals();
+    totals_ = {t->frames(), t->submissions(), t->pm4_dwords(), t->memory_events(),
+               t->pages_distinct(), t->pages_referenced(), t->bytes_raw(), t->bytes_compressed()};
+    const auto* ffc = f->frame_first_chunk();
+    if (ffc->size() != totals_.frames + 1) {
+      throw Error("footer frame index has " + std::to_string(ffc->size()) + " entries for " +
+                      std::to_string(totals_.frames) + " frames",
+                  *footer_at);
+    }
+    uint32_t prev = 0;
+    for (uint32_t v : *ffc) {
+      if (v < prev || v > chunks_.size()) throw Error("footer frame index is out of order or range", *footer_at);
+      prev = v;
+    }
+    frame_first_chunk_.assign(ffc->begin(), ffc->end());
+    if (f->pages()) {
+      for (const fb::PageLocation* loc : *f->pages()) {
+        if (loc->chunk() >= chunks_.size() || chunks_[loc->chunk()].type != ChunkType::kPages) {
+          throw Error("footer page index names chunk " + std::to_string(loc->chunk()) +
+                          ", which is not a pages chunk",
+                      *footer_at);
+        }
+      }
+    }
+    footer_pages_ = f->pages();
+    footer_offset_ = *footer_at;
+  }
+
+  void Scan(const std::string& footer_problem) {
+    recovered_ = true;
+    Tally tally;
+    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    uint64_t offset = layout::kFileHeaderSize;
+    std::string stop;
+    std::vector<uint8_t> storage;
+    while (offset < size_) {
+      if (size_ - offset < layout::kChunkHeaderSize) {
+        stop = "incomplete chunk header (" + std::to_string(size_ - offset) + " bytes)";
+        break;
+      }
+      layout::ChunkHeader h;
+      std::string bad = layout::CheckChunkHeader(data_ + offset, size_ - offset - layout::kChunkHeaderSize, &h);
+      if (!bad.empty()) {
+        stop = bad;
+        break;
+      }
+      if (h.type == ChunkType::kFooter) {
+        stop = "footer chunk (not usable: see above)";
+        break;
+      }
+      ChunkSummary c{offset, h.type, h.codec, h.stored_size, h.raw_size};
+      try {
+        auto raw = DecodeAt(h, offset, dctx.get(), &storage);
+        VerifyChunkPayload(h.type, raw, offset);
+        tally.Add(c, uint32_t(chunks_.size()), raw);
+      } catch (const Error& e) {
+        stop = e.bare_message();
+        break;
+      }
+      chunks_.push_back(c);
+      offset += layout::kChunkHeaderSize + h.stored_size;
+    }
+    scan_stop_offset_ = offset;
+    scan_stop_reason_ = stop.empty() ? "end of file" : stop;
+    totals_ = tally.totals;
+    frame_first_chunk_ = tally.frame_first_chunk;
+    if (frame_first_chunk_.empty()) frame_first_chunk_.push_back(uint32_t(chunks_.size()));
+    page_index_ = std::move(tally.pages);
+    page_index_ready_ = true;
+    recovery_note_ = "footer unusable (" + footer_problem + "); recovered " +
+                     std::to_string(chunks_.size()) + " whole chunks by scanning; " +
+                     (stop.empty() ? "reached the end of the file"
+                                   : "stopped at byte offset " + std::to_string(offset) + ": " + stop);
+  }
+
+  // --- Chunk decoding
+  // Returns the verified raw payload of the chunk whose (checked) header is `h`; copies a stored
+  // payload that sits misaligned in the file so that the FlatBuffers verifier can check alignment.
+  std::span<const uint8_t> DecodeAt(const layout::ChunkHeader& h, uint64_t offset, ZSTD_DCtx* dctx,
+                                    std::vector<uint8_t>* storage) const {
+    const uint8_t* payload = data_ + offset + layout::kChunkHeaderSize;
+    auto raw = DecodeChunk(h, payload, offset, dctx, storage);
+    if (raw.data() == payload && (reinterpret_cast<uintptr_t>(payload) & 7) != 0) {
+      storage->assign(raw.begin(), raw.end());
+      raw = {storage->data(), storage->size()};
+    }
+    return raw;
+  }
+
+  std::shared_ptr<DecodedChunk> Decode(uint32_t index, ZSTD_DCtx* dctx) const {
+    auto out = std::make_shared<DecodedChunk>();
+    out->index = index;
+    const ChunkSummary& c = chunks_[index];
+    try {
+      layout::ChunkHeader h;
+      std::string bad = layout::CheckChunkHeader(data_ + c.file_offset,
+                                                 size_ - c.file_offset - layout::kChunkHeaderSize, &h);
+      if (!bad.empty()) throw Error(bad, c.file_offset);
+      out->raw = DecodeAt(h, c.file_offset, dctx, &out->storage);
+      VerifyChunkPayload(h.type, out->raw, c.file_offset);
+    } catch (...) {
+      out->error = std::current_exception();
+      out->raw = {};
+    }
+    return out;
+  }
+
+  DecodedChunkPtr DecodeOrThrow(uint32_t index, ZSTD_DCtx* dctx) const {
+    auto c = Decode(index, dctx);
+    if (c->error) std::rethrow_exception(c->error);
+    return c;
+  }
+
+  Prefetcher::DecodeFn MakeDecodeFn(std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>>& dctxs) const {
+    for (unsigned i = 0; i <= threads_; ++i) dctxs.emplace_back(ZSTD_createDCtx());
+    return [this, &dctxs](uint32_t index, unsigned worker) { return Decode(index, dctxs[worker].get()); };
+  }
+
+  // --- Pages
+  void EnsurePageIndex() {
+    if (page_index_ready_) return;
+    if (footer_pages_) {
+      page_index_.reserve(footer_pages_->size());
+      for (const fb::PageLocation* loc : *footer_pages_) {
+        page_index_.try_emplace(ToPageHash(loc->hash()), PageLoc{loc->chunk(), loc->slot()});
+      }
+    }
+    page_index_ready_ = true;
+  }
+
+  struct CachedPages {
+    DecodedChunkPtr chunk;
+    const fb::PageChunk* root = nullptr;
+    uint64_t last_use = 0;
+  };
+
+  const CachedPages& CachePages(DecodedChunkPtr chunk) {
+    auto it = page_cache_.find(chunk->index);
+    if (it != page_cache_.end()) return it->second;
+    while (page_cache_bytes_ + chunk->raw.size() > kPageCacheBudget && !page_cache_.empty()) {
+      auto victim = std::min_element(page_cache_.begin(), page_cache_.end(), [](const auto& a, const auto& b) {
+        return a.second.last_use < b.second.last_use;
+      });
+      page_cache_bytes_ -= victim->second.chunk->raw.size();
+      page_cache_.erase(victim);
+    }
+    page_cache_bytes_ += chunk->raw.size();
+    CachedPages entry{chunk, ChunkRoot<fb::PageChunk>(chunk->raw), ++use_clock_};
+    return page_cache_.emplace(chunk->index, std::move(entry)).first->second;
+  }
+
+  // Returns the page's 4096 bytes; `keep` holds its chunk alive until the caller is done.
+  const uint8_t* ResolvePage(const PageHash& hash, uint64_t where, std::vector<DecodedChunkPtr>* keep) {
+    auto loc_it = page_index_.find(hash);
+    if (loc_it == page_index_.end()) {
+      throw Error("memory event names page " + HashText(hash) + ", which the file does not hold", where);
+    }
+    PageLoc loc = loc_it->second;
+    auto it = page_cache_.find(loc.chunk);
+    const CachedPages* cached;
+    if (it != page_cache_.end()) {
+      cached = &it->second;
+    } else {
+      if (!main_dctx_) main_dctx_.reset(ZSTD_createDCtx());
+      cached = &CachePages(DecodeOrThrow(loc.chunk, main_dctx_.get()));
+    }
+    const_cast<CachedPages*>(cached)->last_use = ++use_clock_;
+    const auto* hashes = cached->root->hashes();
+    if (!hashes || loc.slot >= hashes->size() || !(ToPageHash(*hashes->Get(loc.slot)) == hash)) {
+      throw Error("page index points at the wrong page for " + HashText(hash), chunks_[loc.chunk].file_offset);
+    }
+    if (keep->empty() || keep->back() != cached->chunk) keep->push_back(cached->chunk);
+    return cached->root->data()->data() + uint64_t(loc.slot) * kPageSize;
+  }
+
+  MemoryEvent ToMemoryEvent(const fb::MemoryEvent& m, uint64_t where) {
+    MemoryEvent ev;
+    ev.kind = static_cast<MemoryEventKind>(m.kind());
+    ev.guest_address = m.guest_address();
+    if (m.size() == 0) return ev;
+    // Resolve every page before allocating: the allocation is then backed by pages that exist.
+    page_ptrs_.clear();
+    keep_.clear();
+    for (const fb::PageHash* h : *m.pages()) page_ptrs_.push_back(ResolvePage(ToPageHash(*h), where, &keep_));
+    ev.bytes.reserve(m.size());
+    uint32_t in_page = m.guest_address() & (kPageSize - 1);
+    uint64_t left = m.size();
+    for (const uint8_t* page : page_ptrs_) {
+      uint64_t n = std::min<uint64_t>(kPageSize - in_page, left);
+      ev.bytes.insert(ev.bytes.end(), page + in_page, page + in_page + n);
+      left -= n;
+      in_page = 0;
+    }
+    keep_.clear();
+    return ev;
+  }
+
+  // --- Streaming
+  void Walk(uint32_t begin, uint32_t end, const RecordCallback& callback,
+            std::optional<uint64_t> last_frame, bool state_only) {
+    EnsurePageIndex();
+    std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>> dctxs;
+    Prefetcher prefetch(begin, end, threads_, MakeDecodeFn(dctxs));
+    for (uint32_t i = begin; i < end; ++i) {
+      auto chunk = prefetch.Get(i);
+      if (chunk->error) std::rethrow_exception(chunk->error);
+      const ChunkSummary& c = chunks_[i];
+      switch (c.type) {
+        case ChunkType::kPages: CachePages(chunk); break;
+        case ChunkType::kEdram: {
+          const auto* e = ChunkRoot<fb::EdramChunk>(chunk->raw);
+          EdramSnapshot snap;
+          if (e->bytes()) snap.bytes.assign(e->bytes()->begin(), e->bytes()->end());
+          if (!callback(Record(std::move(snap)))) return;
+          break;
+        }
+        case ChunkType::kCommands:
+          if (!WalkCommands(c, chunk->raw, callback, last_frame, state_only)) return;
+          break;
+        case ChunkType::kInfo:
+        case ChunkType::kFooter: break;
+      }
+    }
+  }
+
+  // Returns false when the walk should stop (callback said so, or last_frame ended).
+  bool WalkCommands(const ChunkSummary& c, std::span<const uint8_t> raw, const RecordCallback& callback,
+                    std::optional<uint64_t> last_frame, bool state_only) {
+    const auto* cmd = ChunkRoot<fb::CommandChunk>(raw);
+    if (!cmd->records()) return true;
+    const auto* types = cmd->records_type();
+    for (uint32_t i = 0; i < cmd->records()->size(); ++i) {
+      auto type = static_cast<fb::RecordBody>(types->Get(i));
+      const void* body = cmd->records()->Get(i);
+      std::string bad = CheckRecord(type, body);
+      if (!bad.empty()) {
+        if (type > fb::RecordBody_MAX) continue;  // a newer writer's record kind: skip it
+        throw Error(RecordWhere(c.file_offset, i) + ": " + bad, c.file_offset);
+      }
+      bool keep_going = true;
+      switch (type) {
+        case fb::RecordBody_Submission:
+          if (!state_only) keep_going = callback(Record(ToSubmission(*static_cast<const fb::Submission*>(body))));
+          break;
+        case fb::RecordBody_MemoryEvent:
+          keep_going = callback(Record(ToMemoryEvent(*static_cast<const fb::MemoryEvent*>(body), c.file_offset)));
+          break;
+        case fb::RecordBody_RegisterSnapshot:
+          keep_going = callback(Record(ToRegisterSnapshot(*static_cast<const fb::RegisterSnapshot*>(body))));
+          break;
+        case fb::RecordBody_GammaRamp:
+          keep_going = callback(Record(ToGammaRamp(*static_cast<const fb::GammaRamp*>(body))));
+          break;
+        case fb::RecordBody_FrameMarker: {
+          auto marker = ToFrameMarker(*static_cast<const fb::FrameMarker*>(body));
+          if (!state_only) keep_going = callback(Record(marker));
+          if (last_frame && marker.frame_index >= *last_frame) return false;
+          break;
+        }
+        case fb::RecordBody_Annotation:
+          if (!state_only) keep_going = callback(Record(ToAnnotation(*static_cast<const fb::Annotation*>(body))));
+          break;
+        case fb::RecordBody_NONE: break;
+      }
+      if (!keep_going) return false;
+    }
+    return true;
+  }
+
+  // --- Validation against the footer
+  void CompareFooter(const Tally& t, std::vector<std::string>* problems) const {
+    auto cmp = [&](const char* what, uint64_t footer, uint64_t actual) {
+      if (footer != actual) {
+        problems->push_back("at byte offset " + std::to_string(footer_offset_) + ": footer says " +
+                            std::to_string(footer) + " " + what + ", the chunks hold " + std::to_string(actual));
+      }
+    };
+    cmp("frames", totals_.frames, t.totals.frames);
+    cmp("submissions", totals_.submissions, t.totals.submissions);
+    cmp("PM4 dwords", totals_.pm4_dwords, t.totals.pm4_dwords);
+    cmp("memory events", totals_.memory_events, t.totals.memory_events);
+    cmp("distinct pages", totals_.pages_distinct, t.totals.pages_distinct);
+    cmp("page references", totals_.pages_referenced, t.totals.pages_referenced);
+    cmp("raw bytes", totals_.bytes_raw, t.totals.bytes_raw);
+    cmp("compressed bytes", totals_.bytes_compressed, t.totals.bytes_compressed);
+    if (frame_first_chunk_ != t.frame_first_chunk && t.totals.frames == totals_.frames) {
+      problems->push_back("at byte offset " + std::to_string(footer_offset_) +
+                          ": footer frame index disagrees with the frame markers in the chunks");
+    }
+    uint64_t listed = footer_pages_ ? footer_pages_->size() : 0;
+    cmp("indexed pages", listed, t.pages.size());
+    if (footer_pages_) {
+      for (const fb::PageLocation* loc : *footer_pages_) {
+        auto it = t.pages.find(ToPageHash(loc->hash()));
+        if (it == t.pages.end() || it->second.chunk != loc->chunk() || it->second.slot != loc->slot()) {
+          problems->push_back("at byte offset " + std::to_string(footer_offset_) + ": footer page index entry for " +
+                              HashText(ToPageHash(loc->hash())) + " does not match the pages chunks");
+          break;
+        }
+      }
+    }
+  }
+
+  ReaderOptions options_;
+  unsigned threads_ = 1;
+  std::vector<uint8_t> owned_;
+  void* map_ = nullptr;
+  size_t map_size_ = 0;
+  const uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+
+  TraceInfo info_;
+  bool recovered_ = false;
+  std::string recovery_note_;
+  uint64_t scan_stop_offset_ = 0;
+  std::string scan_stop_reason_;
+  TraceTotals totals_;
+  std::vector<ChunkSummary> chunks_;
+  std::vector<uint32_t> frame_first_chunk_;
+  uint64_t footer_offset_ = 0;
+  std::vector<uint8_t> footer_storage_;
+  const flatbuffers::Vector<const fb::PageLocation*>* footer_pages_ = nullptr;
+
+  PageIndex page_index_;
+  bool page_index_ready_ = false;
+  std::unordered_map<uint32_t, CachedPages> page_cache_;
+  uint64_t page_cache_bytes_ = 0;
+  uint64_t use_clock_ = 0;
+  std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> main_dctx_;
+  std::vector<const uint8_t*> page_ptrs_;
+  std::vector<DecodedChunkPtr> keep_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reader> Reader::Open(const std::string& path, const ReaderOptions& options) {
+  auto r = std::make_unique<ReaderImpl>(options);
+  r->MapFile(path);
+  r->Index();
+  return r;
+}
+
+std::unique_ptr<Reader> Reader::OpenMemory(std::span<const uint8_t> bytes, const ReaderOptions& options) {
+  auto r = std::make_unique<ReaderImpl>(options);
+  r->UseMemory(bytes);
+  r->Index();
+  return r;
+}
+
+}  // namespace xnt::format
