@@ -1,0 +1,113 @@
+// Sparse page table: one pointer per 4 KiB page (131072 of them, 1 MiB of table) so a lookup is
+// an index, and only touched pages cost memory.
+#include "xnt/replay/guest_memory.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+
+namespace xnt::replay {
+
+namespace {
+[[noreturn]] void ThrowRange(const char* what, uint64_t address, uint64_t size) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "guest memory %s of %llu bytes at 0x%08llX leaves the 512 MiB physical range", what,
+                static_cast<unsigned long long>(size), static_cast<unsigned long long>(address));
+  throw Error(buf);
+}
+}  // namespace
+
+GuestMemory::GuestMemory() : pages_(kPageCount), generations_(kPageCount, 0) {}
+GuestMemory::~GuestMemory() = default;
+
+uint8_t* GuestMemory::PageForWrite(uint32_t page_index) {
+  auto& page = pages_[page_index];
+  if (!page) {
+    page = std::make_unique<uint8_t[]>(kPageSize);  // value-initialised: zeros
+    ++recorded_pages_;
+  }
+  generations_[page_index] = ++generation_;
+  return page.get();
+}
+
+void GuestMemory::Write(uint32_t address, std::span<const uint8_t> bytes) {
+  if (!InRange(address, bytes.size())) ThrowRange("write", address, bytes.size());
+  uint64_t pos = address;
+  size_t done = 0;
+  while (done < bytes.size()) {
+    uint32_t page = uint32_t(pos >> kPageShift);
+    uint32_t in_page = uint32_t(pos & (kPageSize - 1));
+    size_t n = std::min<size_t>(kPageSize - in_page, bytes.size() - done);
+    std::memcpy(PageForWrite(page) + in_page, bytes.data() + done, n);
+    done += n;
+    pos += n;
+  }
+}
+
+void GuestMemory::Read(uint32_t address, std::span<uint8_t> out) const {
+  if (!InRange(address, out.size())) ThrowRange("read", address, out.size());
+  uint64_t pos = address;
+  size_t done = 0;
+  while (done < out.size()) {
+    uint32_t page = uint32_t(pos >> kPageShift);
+    uint32_t in_page = uint32_t(pos & (kPageSize - 1));
+    size_t n = std::min<size_t>(kPageSize - in_page, out.size() - done);
+    if (const uint8_t* p = pages_[page].get()) {
+      std::memcpy(out.data() + done, p + in_page, n);
+    } else {
+      std::memset(out.data() + done, 0, n);
+    }
+    done += n;
+    pos += n;
+  }
+}
+
+uint32_t GuestMemory::LoadBE32(uint32_t address) const { return ByteSwap32(LoadLE32(address)); }
+void GuestMemory::StoreBE32(uint32_t address, uint32_t value) { StoreLE32(address, ByteSwap32(value)); }
+
+uint32_t GuestMemory::LoadLE32(uint32_t address) const {
+  uint8_t b[4];
+  Read(address, b);
+  return xnt::LoadLE32(b);
+}
+
+void GuestMemory::StoreLE32(uint32_t address, uint32_t value) {
+  uint8_t b[4];
+  xnt::StoreLE32(b, value);
+  Write(address, b);
+}
+
+void GuestMemory::LoadBE32Array(uint32_t address, std::span<uint32_t> out) const {
+  uint64_t size = uint64_t(out.size()) * 4;
+  if (!InRange(address, size)) ThrowRange("read", address, size);
+  Read(address, std::span<uint8_t>(reinterpret_cast<uint8_t*>(out.data()), size_t(size)));
+  for (uint32_t& v : out) v = ByteSwap32(v);
+}
+
+bool GuestMemory::IsRecorded(uint32_t address, uint64_t size) const {
+  if (!InRange(address, size)) return false;
+  if (size == 0) return true;
+  uint32_t first = address >> kPageShift;
+  uint32_t last = uint32_t((uint64_t(address) + size - 1) >> kPageShift);
+  for (uint32_t p = first; p <= last; ++p) {
+    if (!pages_[p]) return false;
+  }
+  return true;
+}
+
+const uint8_t* GuestMemory::PageData(uint32_t page_index) const {
+  return page_index < kPageCount ? pages_[page_index].get() : nullptr;
+}
+
+void GuestMemory::Clear() {
+  for (auto& p : pages_) p.reset();
+  std::fill(generations_.begin(), generations_.end(), 0);
+  recorded_pages_ = 0;
+  ++generation_;
+}
+
+}  // namespace xnt::replay

@@ -1,0 +1,66 @@
+// Shared between the disassembler and the assembler: spellings, and the default values of fields
+// the XDK syntax does not show (the assembler fills them in; the disassembler prints an explicit
+// `Name=value` option whenever the microcode differs from them).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "xnt/ucode/container.h"
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::ucode::syntax {
+
+// ALU source slot not read by either op: what the XDK compiler leaves there (all 8 corpus
+// shaders: temp r0, identity swizzle, no negate).
+inline bool IsDefaultSource(const AluSource& s) {
+  return s.is_temp && s.reg == 0 && s.swizzle == 0 && !s.negate;
+}
+inline AluSource DefaultSource() { return AluSource{}; }
+
+// Which constant-address flag (0: const_0_rel, 1: const_1_rel) source i uses when it is a
+// constant (Xenia ucode.h AluInstruction::src_const_is_addressed).
+inline uint32_t ConstSlot(const AluInstruction& a, uint32_t i) {
+  if (i == 0) return 0;
+  if (i == 1) return a.src[0].is_temp ? 0 : 1;
+  return (a.src[0].is_temp && a.src[1].is_temp) ? 0 : 1;
+}
+
+// Vector half of an instruction that only runs a scalar op. Not observed in the corpus; chosen as
+// `max` with default sources and nothing written.
+inline constexpr VectorOp kNopVectorOp = VectorOp::kMax;
+
+// Fetch defaults not observed in the corpus (texture-state ops have no destination).
+inline constexpr uint32_t kNoDestSwizzle = 0xFFF;
+inline constexpr TextureDimension kDefaultDimension = TextureDimension::k2D;
+
+std::string_view ExportName(ShaderType type, uint32_t reg, bool* indexed);
+std::optional<uint32_t> ParseExportName(ShaderType type, std::string_view name,
+                                        std::optional<uint32_t> index);
+
+std::string_view FilterName(uint32_t v);      // point, linear, basemap, keep
+std::string_view AnisoName(uint32_t v);       // disabled, max1to1 .. max16to1, keep
+std::string_view ArbitraryName(uint32_t v);   // 2x4sym .. 4x4asym, keep
+std::string_view VertexFormatName(uint32_t v);  // FMT_32_32_FLOAT, ... ("" if unnamed)
+std::optional<uint32_t> ParseFilter(std::string_view s);
+std::optional<uint32_t> ParseAniso(std::string_view s);
+std::optional<uint32_t> ParseArbitrary(std::string_view s);
+std::optional<uint32_t> ParseVertexFormat(std::string_view s);
+
+// D3DDECLUSAGE names as the XDK prints them in `dcl_` and `vfetch` (position, texcoord, color...).
+std::string_view UsageName(uint32_t usage);
+std::optional<uint32_t> ParseUsage(std::string_view s);
+// "texcoord1" <-> {5, 1}
+std::string SemanticName(const Semantic& s);
+std::optional<Semantic> ParseSemantic(std::string_view s);
+
+// Fetch mnemonics (Xenia shader_translator.cc ParseTextureFetchInstruction names).
+std::string TextureMnemonic(const FetchInstruction& f);
+bool TextureMnemonicHasDimension(FetchOp op);
+uint32_t TextureSourceComponents(FetchOp op, TextureDimension dim);
+
+std::string FormatFloat(float v);
+
+}  // namespace xnt::ucode::syntax
