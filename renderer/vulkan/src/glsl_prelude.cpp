@@ -1,0 +1,371 @@
+// Xenos ALU, fetch and constant semantics as GLSL functions. Facts are taken from Xenia (cited per
+// function); the code is ours. Every function is `xe_`-prefixed so emitted code cannot collide.
+#include "glsl_prelude.h"
+
+#include <string>
+
+namespace xnt::vk {
+
+namespace {
+
+// Resource declarations: must match shader_interface.h exactly.
+constexpr const char* kResources = R"GLSL(
+layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory {
+  uint words[];
+} xe_shared_memory[4];
+
+layout(std140, set = 1, binding = 0) uniform XeConstants {
+  vec4 float_constants[512];
+  uvec4 fetch_constants[48];
+  uvec4 bool_constants[2];
+  uvec4 loop_constants[8];
+} xe_constants;
+
+layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
+  uint flags;
+  uint vertex_index_endian;
+  int vertex_base_index;
+  uint pad0;
+  vec4 ndc_scale;
+  vec4 ndc_offset;
+  vec4 point_size_min_max;
+  ivec4 color_exp_bias;
+  float alpha_test_reference;
+  uint alpha_test_func;
+  uint pad1;
+  uint pad2;
+} xe_system;
+
+layout(set = 2, binding = 0) uniform sampler2D xe_textures[32];
+
+const uint kXeSysFlagXyDividedByW = 1u;
+const uint kXeSysFlagZDividedByW = 2u;
+const uint kXeSysFlagWNotReciprocal = 4u;
+const uint kXeSysFlagPrimitivePoint = 8u;
+const uint kXeSysFlagAlphaTest = 16u;
+
+const float XE_FLT_MAX = 3.402823466e+38;
+const float XE_FLT_MIN = 1.175494351e-38;
+)GLSL";
+
+constexpr const char* kHelpers = R"GLSL(
+// ---- Guest memory -------------------------------------------------------------------------------
+// 512 MiB of guest physical memory as 4 bindings of 128 MiB. Constant indices only: dynamic
+// indexing of storage-buffer arrays would need shaderStorageBufferArrayDynamicIndexing.
+uint xe_load_word(uint byte_address) {
+  uint index = (byte_address & 0x7FFFFFFu) >> 2u;
+  switch (byte_address >> 27u) {
+    case 0u: return index < uint(xe_shared_memory[0].words.length()) ? xe_shared_memory[0].words[index] : 0u;
+    case 1u: return index < uint(xe_shared_memory[1].words.length()) ? xe_shared_memory[1].words[index] : 0u;
+    case 2u: return index < uint(xe_shared_memory[2].words.length()) ? xe_shared_memory[2].words[index] : 0u;
+    case 3u: return index < uint(xe_shared_memory[3].words.length()) ? xe_shared_memory[3].words[index] : 0u;
+    default: return 0u;
+  }
+}
+
+// xenos::Endian (Xenia src/xenia/gpu/xenos.h): 0 none, 1 8in16, 2 8in32, 3 16in32. Memory words
+// are loaded as little-endian host dwords, so big-endian guest data needs 8in32.
+uint xe_endian_swap(uint v, uint endian) {
+  if (endian == 1u || endian == 2u) {
+    v = ((v & 0x00FF00FFu) << 8u) | ((v >> 8u) & 0x00FF00FFu);
+  }
+  if (endian == 2u || endian == 3u) {
+    v = (v << 16u) | (v >> 16u);
+  }
+  return v;
+}
+
+// ---- Constant registers -------------------------------------------------------------------------
+uint xe_fetch_dword(uint dword_index) {
+  return xe_constants.fetch_constants[(dword_index >> 2u) % 48u][dword_index & 3u];
+}
+// Bool constant i of 256 (SHADER_CONSTANT_BOOL_000_031 ...).
+bool xe_bool_constant(uint i) {
+  uint word = xe_constants.bool_constants[(i >> 7u) & 1u][(i >> 5u) & 3u];
+  return ((word >> (i & 31u)) & 1u) != 0u;
+}
+// Loop constant i of 32: count 8 bits @0, start 8 bits @8, step 8 bits signed @16
+// (Xenia src/xenia/gpu/xenos.h, SHADER_CONSTANT_LOOP_00 = 0x4908).
+uint xe_loop_constant(uint i) {
+  return xe_constants.loop_constants[(i >> 2u) & 7u][i & 3u];
+}
+
+// ---- ALU semantics ------------------------------------------------------------------------------
+// Shader Model 3 / Xenos multiplication: +-0 (or a denormal, which the ALU flushes) times anything,
+// infinity and NaN included, is +0 (Xenia spirv_shader_translator_alu.cc, MUL/MAD/DP/MULS:
+// "+0 or denormal * anything = +-0", implemented there as a select on min(|a|,|b|) == 0). Written
+// with ordered comparisons so a NaN operand is never mistaken for zero.
+bool xe_is_zero(float a) { return abs(a) < XE_FLT_MIN; }
+bvec4 xe_is_zero(vec4 a) { return lessThan(abs(a), vec4(XE_FLT_MIN)); }
+float xe_mul(float a, float b) {
+  precise float product = a * b;
+  return (xe_is_zero(a) || xe_is_zero(b)) ? 0.0 : product;
+}
+vec4 xe_mul(vec4 a, vec4 b) {
+  precise vec4 product = a * b;
+  bvec4 zero = bvec4(uvec4(xe_is_zero(a)) | uvec4(xe_is_zero(b)));
+  return mix(product, vec4(0.0), zero);
+}
+vec4 xe_mad(vec4 a, vec4 b, vec4 c) {
+  // Not a fused multiply-add: the product is rounded first (precise forbids contraction).
+  precise vec4 sum = xe_mul(a, b) + c;
+  return sum;
+}
+float xe_dp(vec4 a, vec4 b, int n) {
+  precise float sum = xe_mul(a.x, b.x);
+  if (n >= 2) sum = sum + xe_mul(a.y, b.y);
+  if (n >= 3) sum = sum + xe_mul(a.z, b.z);
+  if (n >= 4) sum = sum + xe_mul(a.w, b.w);
+  return sum;
+}
+
+// SM3 max/min: `a >= b ? a : b` / `a < b ? a : b`, not IEEE fmax/fmin, so a NaN in b is returned
+// and a NaN in a yields b (Xenia spirv_shader_translator_alu.cc, kMax/kMin). -0 vs +0 compare
+// equal, so max(-0, +0) is -0 and min(-0, +0) is +0, as on the hardware.
+vec4 xe_max(vec4 a, vec4 b) { return mix(b, a, greaterThanEqual(a, b)); }
+vec4 xe_min(vec4 a, vec4 b) { return mix(b, a, lessThan(a, b)); }
+float xe_max(float a, float b) { return a >= b ? a : b; }
+float xe_min(float a, float b) { return a < b ? a : b; }
+
+// Set-if ops return 1.0/0.0. SNE is unordered (NaN != x is true), the others ordered.
+vec4 xe_seq(vec4 a, vec4 b) { return vec4(equal(a, b)); }
+vec4 xe_sgt(vec4 a, vec4 b) { return vec4(greaterThan(a, b)); }
+vec4 xe_sge(vec4 a, vec4 b) { return vec4(greaterThanEqual(a, b)); }
+vec4 xe_sne(vec4 a, vec4 b) { return vec4(not(equal(a, b))); }
+vec4 xe_frc(vec4 a) { return a - floor(a); }
+float xe_frc(float a) { return a - floor(a); }
+vec4 xe_cndeq(vec4 a, vec4 b, vec4 c) { return mix(c, b, equal(a, vec4(0.0))); }
+vec4 xe_cndge(vec4 a, vec4 b, vec4 c) { return mix(c, b, greaterThanEqual(a, vec4(0.0))); }
+vec4 xe_cndgt(vec4 a, vec4 b, vec4 c) { return mix(c, b, greaterThan(a, vec4(0.0))); }
+
+// Saturation: NaN becomes 0 (clamp() is undefined for NaN).
+float xe_sat(float a) { return a > 0.0 ? (a < 1.0 ? a : 1.0) : 0.0; }
+vec4 xe_sat(vec4 a) { return vec4(xe_sat(a.x), xe_sat(a.y), xe_sat(a.z), xe_sat(a.w)); }
+
+// CUBE (src0 = r.zzxy, src1 = r.yxzz in the listing): result = (tc, sc, 2 * major axis, face id).
+// Face selection as in Xenia spirv_shader_translator_alu.cc kCube: Z major if |z| >= |x| and
+// |z| >= |y|, else Y major if |y| >= |x|, else X major.
+vec4 xe_cube(vec3 v) {
+  vec3 a = abs(v);
+  if (a.z >= a.x && a.z >= a.y) {
+    return vec4(-v.y, v.z < 0.0 ? -v.x : v.x, 2.0 * v.z, v.z < 0.0 ? 5.0 : 4.0);
+  }
+  if (a.y >= a.x) {
+    return vec4(v.y < 0.0 ? -v.z : v.z, v.x, 2.0 * v.y, v.y < 0.0 ? 3.0 : 2.0);
+  }
+  return vec4(-v.y, v.x < 0.0 ? v.z : -v.z, 2.0 * v.x, v.x < 0.0 ? 1.0 : 0.0);
+}
+
+// MAX4: the largest component (NaNs are skipped, as Xenia does with NMax).
+float xe_max4(vec4 a) {
+  float m = a.x;
+  if (a.y > m || isnan(m)) m = a.y;
+  if (a.z > m || isnan(m)) m = a.z;
+  if (a.w > m || isnan(m)) m = a.w;
+  return m;
+}
+
+// a0 from MAXA / MOVAS: floor(x + 0.5) clamped to [-256, 255]; MOVA_FLOORS uses floor(x).
+int xe_a0_round(float x) {
+  float f = floor(x + 0.5);
+  return int(isnan(f) ? -256.0 : (f < -256.0 ? -256.0 : (f > 255.0 ? 255.0 : f)));
+}
+int xe_a0_floor(float x) {
+  float f = floor(x);
+  return int(isnan(f) ? -256.0 : (f < -256.0 ? -256.0 : (f > 255.0 ? 255.0 : f)));
+}
+
+// Reciprocal/rsq variants (Xenia dxbc_shader_translator_alu.cc, kRcpc/kRcpf/kRsqc/kRsqf):
+// "c" clamps +-infinity to +-FLT_MAX, "f" flushes +-infinity to +-0, the IEEE forms do neither.
+float xe_rcp(float a) { return 1.0 / a; }
+float xe_rsq(float a) { return inversesqrt(a); }
+float xe_clamp_inf(float r) { return isinf(r) ? (r < 0.0 ? -XE_FLT_MAX : XE_FLT_MAX) : r; }
+float xe_flush_inf(float r) { return isinf(r) ? (r < 0.0 ? -0.0 : 0.0) : r; }
+// LOG_CLAMP: log2 with -infinity replaced by -FLT_MAX.
+float xe_logc(float a) {
+  float l = log2(a);
+  return (isinf(l) && l < 0.0) ? -XE_FLT_MAX : l;
+}
+// MUL_PREV2 (Xenia dxbc_shader_translator_alu.cc kMulsPrev2): src0.a * ps when ps is neither
+// -FLT_MAX nor infinite/NaN and src0.b is finite and positive, else -FLT_MAX.
+float xe_mul_prev2(float a, float b, float ps) {
+  bool take = ps != -XE_FLT_MAX && abs(ps) <= XE_FLT_MAX && abs(b) <= XE_FLT_MAX && b > 0.0;
+  return take ? xe_mul(a, ps) : -XE_FLT_MAX;
+}
+
+// ---- Vertex fetch -------------------------------------------------------------------------------
+// Xenos 16-bit floats have no infinity/NaN: exponent 31 is an ordinary exponent (Xenia
+// xenos_half_to_float in src/xenia/base/math.h / xenos.h).
+float xe_half_to_float(uint h) {
+  uint sign = (h >> 15u) & 1u;
+  uint exponent = (h >> 10u) & 0x1Fu;
+  uint mantissa = h & 0x3FFu;
+  float magnitude;
+  if (exponent == 0u) {
+    magnitude = float(mantissa) * exp2(-24.0);
+  } else {
+    magnitude = (1.0 + float(mantissa) / 1024.0) * exp2(float(exponent) - 15.0);
+  }
+  return sign != 0u ? -magnitude : magnitude;
+}
+
+// One packed component: `width` bits at `offset`, unsigned or two's-complement signed, optionally
+// normalised. Signed normalisation: `signed_rf_no_zero` (num_format "signed repeating fraction"
+// mode 1, Xenia SignedRepeatingFractionMode::kNoZero) maps to (2x + 1) / (2^w - 1); otherwise
+// x / (2^(w-1) - 1) clamped to -1 (Xenia shader_interpreter.cc, vertex fetch).
+float xe_unpack_component(uint word, uint offset, uint width, bool is_signed, bool normalized,
+                          bool signed_rf_no_zero) {
+  if (is_signed) {
+    float v = float(bitfieldExtract(int(word), int(offset), int(width)));
+    if (!normalized) return v;
+    if (signed_rf_no_zero) return (v + 0.5) * 2.0 / float((1u << width) - 1u);
+    return max(-1.0, v / float((1u << (width - 1u)) - 1u));
+  }
+  float v = float(bitfieldExtract(word, int(offset), int(width)));
+  return normalized ? v / float((1u << width) - 1u) : v;
+}
+float xe_unpack_32(uint word, bool is_signed, bool normalized, bool signed_rf_no_zero) {
+  if (is_signed) {
+    float v = float(int(word));
+    if (!normalized) return v;
+    return signed_rf_no_zero ? (v + 0.5) / 2147483647.5 : v / 2147483647.0;
+  }
+  float v = float(word);
+  return normalized ? v / 4294967295.0 : v;
+}
+
+// Decodes one vertex element. `format` is xenos::VertexFormat (Xenia src/xenia/gpu/xenos.h):
+// 6 8_8_8_8, 7 2_10_10_10, 16 10_11_11, 17 11_11_10, 25 16_16, 26 16_16_16_16, 31 16_16_FLOAT,
+// 32 16_16_16_16_FLOAT, 33 32, 34 32_32, 35 32_32_32_32, 36 32_FLOAT, 37 32_32_FLOAT,
+// 38 32_32_32_32_FLOAT, 57 32_32_32_FLOAT. Bit layouts as in Xenia shader_interpreter.cc.
+// `address_dwords` is the element's first dword; dwords outside [base, base + size) of the fetch
+// constant read as 0, which is what the hardware returns. Components the format lacks are
+// (0, 0, 0, 1).
+vec4 xe_vertex_fetch(uint fetch_slot, uint address_dwords, uint format, bool is_signed,
+                     bool normalized, bool signed_rf_no_zero, int exp_adjust) {
+  uint d0 = xe_fetch_dword(fetch_slot * 2u);
+  uint d1 = xe_fetch_dword(fetch_slot * 2u + 1u);
+  uint base = d0 >> 2u;            // address in dwords, 30 bits
+  uint endian = d1 & 3u;
+  uint size = (d1 >> 2u) & 0xFFFFFFu;  // in dwords
+  uint words[4];
+  for (uint i = 0u; i < 4u; ++i) {
+    uint a = address_dwords + i;
+    words[i] = (a >= base && a - base < size) ? xe_endian_swap(xe_load_word(a << 2u), endian) : 0u;
+  }
+  vec4 r = vec4(0.0, 0.0, 0.0, 1.0);
+  uint w0 = words[0];
+  // Components the format has; exp_adjust scales only those, not the (0, 0, 0, 1) defaults.
+  uint n = 4u;
+  switch (format) {
+    case 6u:
+      r = vec4(xe_unpack_component(w0, 0u, 8u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 8u, 8u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 16u, 8u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 24u, 8u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 7u:
+      r = vec4(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 10u, 10u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 20u, 10u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 30u, 2u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 16u:
+      n = 3u;
+      r.xyz = vec3(xe_unpack_component(w0, 0u, 11u, is_signed, normalized, signed_rf_no_zero),
+                   xe_unpack_component(w0, 11u, 11u, is_signed, normalized, signed_rf_no_zero),
+                   xe_unpack_component(w0, 22u, 10u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 17u:
+      n = 3u;
+      r.xyz = vec3(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),
+                   xe_unpack_component(w0, 10u, 11u, is_signed, normalized, signed_rf_no_zero),
+                   xe_unpack_component(w0, 21u, 11u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 25u:
+      n = 2u;
+      r.xy = vec2(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),
+                  xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 26u:
+      r = vec4(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(words[1], 0u, 16u, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_component(words[1], 16u, 16u, is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 31u:
+      n = 2u;
+      r.xy = vec2(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u));
+      break;
+    case 32u:
+      r = vec4(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u),
+               xe_half_to_float(words[1] & 0xFFFFu), xe_half_to_float(words[1] >> 16u));
+      break;
+    case 33u:
+      n = 1u;
+      r.x = xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero);
+      break;
+    case 34u:
+      n = 2u;
+      r.xy = vec2(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),
+                  xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 35u:
+      r = vec4(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_32(words[2], is_signed, normalized, signed_rf_no_zero),
+               xe_unpack_32(words[3], is_signed, normalized, signed_rf_no_zero));
+      break;
+    case 36u:
+      n = 1u;
+      r.x = uintBitsToFloat(w0);
+      break;
+    case 37u:
+      n = 2u;
+      r.xy = vec2(uintBitsToFloat(w0), uintBitsToFloat(words[1]));
+      break;
+    case 38u:
+      r = vec4(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]),
+               uintBitsToFloat(words[3]));
+      break;
+    case 57u:
+      n = 3u;
+      r.xyz = vec3(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]));
+      break;
+    default:
+      // Not a vertex format: the fetch returns zeros.
+      r = vec4(0.0);
+      break;
+  }
+  if (exp_adjust != 0) {
+    float scale = exp2(float(exp_adjust));
+    for (uint i = 0u; i < n; ++i) r[i] *= scale;
+  }
+  return r;
+}
+
+// ---- Texture fetch ------------------------------------------------------------------------------
+// Applies the texture fetch constant's swizzle (dword 3 bits 1..12, 3 bits per component:
+// 0..3 = x..w, 4 = 0, 5 = 1; Xenia src/xenia/gpu/xenos.h xe_gpu_texture_fetch_t).
+vec4 xe_texture_swizzle(vec4 texel, uint slot) {
+  uint swizzle = (xe_fetch_dword(slot * 6u + 3u) >> 1u) & 0xFFFu;
+  vec4 r;
+  for (int i = 0; i < 4; ++i) {
+    uint s = (swizzle >> (3u * uint(i))) & 7u;
+    r[i] = s < 4u ? texel[int(s)] : (s == 5u ? 1.0 : 0.0);
+  }
+  return r;
+}
+)GLSL";
+
+}  // namespace
+
+std::string GlslPrelude(GlslShaderKind kind) {
+  std::string text = "#version 450\n";
+  text += kind == GlslShaderKind::kPixel ? "// Xenos pixel shader\n" : "// Xenos vertex shader\n";
+  text += kResources;
+  text += kHelpers;
+  return text;
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,16 @@
+// The fixed GLSL text every translated shader starts with: the resource declarations of
+// shader_interface.h and the Xenos semantics the emitted code calls (legacy multiply, SM3 min/max,
+// clamped reciprocals, endian swaps, vertex-format decoding, constant-register access).
+#pragma once
+
+#include <string>
+
+namespace xnt::vk {
+
+enum class GlslShaderKind { kVertex, kPixel };
+
+// `#version` line, extensions, descriptor declarations and helper functions. The translator
+// appends the stage's inputs/outputs and `main`.
+std::string GlslPrelude(GlslShaderKind kind);
+
+}  // namespace xnt::vk

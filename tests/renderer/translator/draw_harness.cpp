@@ -1,0 +1,377 @@
+#include "draw_harness.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace xnt::vk::test {
+
+DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(context.device()) {
+  const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  VkDescriptorSetLayoutBinding memory_binding{kSharedMemoryBinding,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              kSharedMemoryBindingCount, stages, nullptr};
+  VkDescriptorSetLayoutBinding constant_bindings[2] = {
+      {kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
+      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr}};
+  VkDescriptorSetLayoutBinding texture_binding{kTexturesBinding,
+                                               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                               kTextureBindingCount, stages, nullptr};
+  const VkDescriptorSetLayoutBinding* bindings[3] = {&memory_binding, constant_bindings,
+                                                     &texture_binding};
+  const uint32_t counts[3] = {1, 2, 1};
+  for (int i = 0; i < 3; ++i) {
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = counts[i];
+    info.pBindings = bindings[i];
+    CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layouts_[i]),
+            "vkCreateDescriptorSetLayout");
+  }
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 3;
+  layout_info.pSetLayouts = set_layouts_.data();
+  CheckVk(vkCreatePipelineLayout(device_, &layout_info, nullptr, &pipeline_layout_),
+          "vkCreatePipelineLayout");
+
+  VkDescriptorPoolSize sizes[3] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount},
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
+      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount}};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 3;
+  pool_info.poolSizeCount = 3;
+  pool_info.pPoolSizes = sizes;
+  CheckVk(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool_), "vkCreateDescriptorPool");
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool_;
+  alloc.descriptorSetCount = 3;
+  alloc.pSetLayouts = set_layouts_.data();
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets_.data()), "vkAllocateDescriptorSets");
+
+  for (auto& b : memory_buffers_) b = MakeBuffer(kMemoryBindingBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  constants_buffer_ = MakeBuffer(sizeof(XeConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  system_buffer_ = MakeBuffer(sizeof(XeSystemConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  texture_staging_ = MakeBuffer(sizeof(texels), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+
+  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  image.imageType = VK_IMAGE_TYPE_2D;
+  image.format = VK_FORMAT_R8G8B8A8_UNORM;
+  image.extent = {2, 2, 1};
+  image.mipLevels = 1;
+  image.arrayLayers = 1;
+  image.samples = VK_SAMPLE_COUNT_1_BIT;
+  image.tiling = VK_IMAGE_TILING_OPTIMAL;
+  image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  CheckVk(vkCreateImage(device_, &image, nullptr, &texture_), "vkCreateImage");
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device_, texture_, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context_.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &texture_memory_), "vkAllocateMemory");
+  CheckVk(vkBindImageMemory(device_, texture_, texture_memory_, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.image = texture_;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.format = VK_FORMAT_R8G8B8A8_UNORM;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  CheckVk(vkCreateImageView(device_, &view, nullptr, &texture_view_), "vkCreateImageView");
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler.magFilter = VK_FILTER_NEAREST;
+  sampler.minFilter = VK_FILTER_NEAREST;
+  sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
+      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  sampler.maxLod = 0.0f;
+  CheckVk(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler");
+
+  VkDescriptorBufferInfo memory_infos[kSharedMemoryBindingCount];
+  for (uint32_t i = 0; i < kSharedMemoryBindingCount; ++i) {
+    memory_infos[i] = {memory_buffers_[i].buffer, 0, VK_WHOLE_SIZE};
+  }
+  VkDescriptorBufferInfo constants_info{constants_buffer_.buffer, 0, VK_WHOLE_SIZE};
+  VkDescriptorBufferInfo system_info{system_buffer_.buffer, 0, VK_WHOLE_SIZE};
+  VkDescriptorImageInfo image_infos[kTextureBindingCount];
+  for (auto& info : image_infos) {
+    info = {sampler_, texture_view_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  }
+  VkWriteDescriptorSet writes[4] = {};
+  for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+  writes[0].dstSet = sets_[0];
+  writes[0].dstBinding = kSharedMemoryBinding;
+  writes[0].descriptorCount = kSharedMemoryBindingCount;
+  writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[0].pBufferInfo = memory_infos;
+  writes[1].dstSet = sets_[1];
+  writes[1].dstBinding = kGuestConstantsBinding;
+  writes[1].descriptorCount = 1;
+  writes[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  writes[1].pBufferInfo = &constants_info;
+  writes[2].dstSet = sets_[1];
+  writes[2].dstBinding = kSystemConstantsBinding;
+  writes[2].descriptorCount = 1;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  writes[2].pBufferInfo = &system_info;
+  writes[3].dstSet = sets_[2];
+  writes[3].dstBinding = kTexturesBinding;
+  writes[3].descriptorCount = kTextureBindingCount;
+  writes[3].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  writes[3].pImageInfo = image_infos;
+  vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
+
+  // Identity VTE: ndc = position.
+  for (int i = 0; i < 3; ++i) system.ndc_scale[i] = 1.0f;
+  system.ndc_scale[3] = 1.0f;
+  system.flags = kXeSysFlagWNotReciprocal;
+  system.point_size_min_max[0] = 1.0f;
+  system.point_size_min_max[1] = 1.0f;
+  system.point_size_min_max[2] = 1.0f;
+}
+
+DrawHarness::~DrawHarness() {
+  vkDeviceWaitIdle(device_);
+  vkDestroySampler(device_, sampler_, nullptr);
+  vkDestroyImageView(device_, texture_view_, nullptr);
+  vkDestroyImage(device_, texture_, nullptr);
+  vkFreeMemory(device_, texture_memory_, nullptr);
+  for (auto& b : memory_buffers_) DestroyBuffer(b);
+  DestroyBuffer(constants_buffer_);
+  DestroyBuffer(system_buffer_);
+  DestroyBuffer(texture_staging_);
+  vkDestroyDescriptorPool(device_, pool_, nullptr);
+  vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
+  for (auto l : set_layouts_) vkDestroyDescriptorSetLayout(device_, l, nullptr);
+}
+
+DrawHarness::Buffer DrawHarness::MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
+  Buffer b;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex = context_.FindMemoryType(
+      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &b.memory), "vkAllocateMemory");
+  CheckVk(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  CheckVk(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+  return b;
+}
+
+void DrawHarness::DestroyBuffer(Buffer& b) {
+  if (b.memory) vkUnmapMemory(device_, b.memory);
+  vkDestroyBuffer(device_, b.buffer, nullptr);
+  vkFreeMemory(device_, b.memory, nullptr);
+  b = {};
+}
+
+VkShaderModule DrawHarness::MakeModule(const std::vector<uint32_t>& spirv) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size() * sizeof(uint32_t);
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  return module;
+}
+
+std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
+                                     const std::vector<uint32_t>& fragment_spirv,
+                                     VkPrimitiveTopology topology, uint32_t vertex_count,
+                                     uint32_t width, uint32_t height) {
+  std::memcpy(memory_buffers_[0].mapped, memory.data(),
+              std::min<size_t>(memory.size(), kMemoryBindingBytes));
+  std::memcpy(constants_buffer_.mapped, &constants, sizeof(constants));
+  std::memcpy(system_buffer_.mapped, &system, sizeof(system));
+  std::memcpy(texture_staging_.mapped, texels.data(), sizeof(texels));
+
+  const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  image.imageType = VK_IMAGE_TYPE_2D;
+  image.format = format;
+  image.extent = {width, height, 1};
+  image.mipLevels = 1;
+  image.arrayLayers = 1;
+  image.samples = VK_SAMPLE_COUNT_1_BIT;
+  image.tiling = VK_IMAGE_TILING_OPTIMAL;
+  image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkImage target = VK_NULL_HANDLE;
+  CheckVk(vkCreateImage(device_, &image, nullptr, &target), "vkCreateImage");
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device_, target, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context_.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  VkDeviceMemory target_memory = VK_NULL_HANDLE;
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &target_memory), "vkAllocateMemory");
+  CheckVk(vkBindImageMemory(device_, target, target_memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view_info.image = target;
+  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view_info.format = format;
+  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  VkImageView view = VK_NULL_HANDLE;
+  CheckVk(vkCreateImageView(device_, &view_info, nullptr, &view), "vkCreateImageView");
+
+  VkAttachmentDescription attachment{};
+  attachment.format = format;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &ref;
+  VkSubpassDependency dependency{};
+  dependency.srcSubpass = 0;
+  dependency.dstSubpass = VK_SUBPASS_EXTERNAL;
+  dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  dependency.dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  dependency.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  VkRenderPassCreateInfo rp_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  rp_info.attachmentCount = 1;
+  rp_info.pAttachments = &attachment;
+  rp_info.subpassCount = 1;
+  rp_info.pSubpasses = &subpass;
+  rp_info.dependencyCount = 1;
+  rp_info.pDependencies = &dependency;
+  VkRenderPass render_pass = VK_NULL_HANDLE;
+  CheckVk(vkCreateRenderPass(device_, &rp_info, nullptr, &render_pass), "vkCreateRenderPass");
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = render_pass;
+  fb_info.attachmentCount = 1;
+  fb_info.pAttachments = &view;
+  fb_info.width = width;
+  fb_info.height = height;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  CheckVk(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), "vkCreateFramebuffer");
+
+  VkShaderModule vs = MakeModule(vertex_spirv);
+  VkShaderModule fs = MakeModule(fragment_spirv);
+  VkPipelineShaderStageCreateInfo stages[2] = {};
+  stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stages[0].module = vs;
+  stages[0].pName = "main";
+  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stages[1].module = fs;
+  stages[1].pName = "main";
+  VkPipelineVertexInputStateCreateInfo vertex_input{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  assembly.topology = topology;
+  VkViewport viewport{0.0f, 0.0f, float(width), float(height), 0.0f, 1.0f};
+  VkRect2D scissor{{0, 0}, {width, height}};
+  VkPipelineViewportStateCreateInfo viewport_state{
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport_state.viewportCount = 1;
+  viewport_state.pViewports = &viewport;
+  viewport_state.scissorCount = 1;
+  viewport_state.pScissors = &scissor;
+  VkPipelineRasterizationStateCreateInfo raster{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = VK_CULL_MODE_NONE;
+  raster.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineColorBlendAttachmentState blend_attachment{};
+  blend_attachment.colorWriteMask = 0xF;
+  VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blend.attachmentCount = 1;
+  blend.pAttachments = &blend_attachment;
+  VkGraphicsPipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  pipeline_info.stageCount = 2;
+  pipeline_info.pStages = stages;
+  pipeline_info.pVertexInputState = &vertex_input;
+  pipeline_info.pInputAssemblyState = &assembly;
+  pipeline_info.pViewportState = &viewport_state;
+  pipeline_info.pRasterizationState = &raster;
+  pipeline_info.pMultisampleState = &multisample;
+  pipeline_info.pColorBlendState = &blend;
+  pipeline_info.layout = pipeline_layout_;
+  pipeline_info.renderPass = render_pass;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline),
+          "vkCreateGraphicsPipelines");
+
+  const VkDeviceSize readback_size = VkDeviceSize(width) * height * 16;
+  Buffer readback = MakeBuffer(readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+
+  context_.SubmitAndWait([&](VkCommandBuffer cmd) {
+    VkImageMemoryBarrier to_dst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    to_dst.srcAccessMask = 0;
+    to_dst.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_dst.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    to_dst.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    to_dst.srcQueueFamilyIndex = to_dst.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    to_dst.image = texture_;
+    to_dst.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         0, nullptr, 0, nullptr, 1, &to_dst);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {2, 2, 1};
+    vkCmdCopyBufferToImage(cmd, texture_staging_.buffer, texture_,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    VkImageMemoryBarrier to_read = to_dst;
+    to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_read.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    to_read.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    to_read.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &to_read);
+
+    VkClearValue clear{};
+    for (float& c : clear.color.float32) c = clear_value;
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = render_pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = scissor;
+    begin.clearValueCount = 1;
+    begin.pClearValues = &clear;
+    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 3,
+                            sets_.data(), 0, nullptr);
+    vkCmdDraw(cmd, vertex_count, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    VkBufferImageCopy out{};
+    out.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    out.imageExtent = {width, height, 1};
+    vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
+                           &out);
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                         &host, 0, nullptr, 0, nullptr);
+  });
+
+  std::vector<float> result(size_t(width) * height * 4);
+  std::memcpy(result.data(), readback.mapped, readback_size);
+  DestroyBuffer(readback);
+  vkDestroyPipeline(device_, pipeline, nullptr);
+  vkDestroyShaderModule(device_, vs, nullptr);
+  vkDestroyShaderModule(device_, fs, nullptr);
+  vkDestroyFramebuffer(device_, framebuffer, nullptr);
+  vkDestroyRenderPass(device_, render_pass, nullptr);
+  vkDestroyImageView(device_, view, nullptr);
+  vkDestroyImage(device_, target, nullptr);
+  vkFreeMemory(device_, target_memory, nullptr);
+  return result;
+}
+
+}  // namespace xnt::vk::test
