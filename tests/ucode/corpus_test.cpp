@@ -1,0 +1,153 @@
+// The 8 real XDK-compiled shaders: container loading, disassembly identical to fxc's own listing,
+// exact assembler round trip, analysis results.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_util.h"
+#include "xnt/base/error.h"
+#include "xnt/ucode/analysis.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/ucode/container.h"
+#include "xnt/ucode/disasm.h"
+
+namespace xnt::ucode {
+namespace {
+
+using test::CorpusDir;
+using test::CorpusShaders;
+
+TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
+  const auto names = CorpusShaders();
+  if (names.empty()) GTEST_SKIP() << "corpus not found under " << CorpusDir();
+  ASSERT_EQ(names.size(), 8u);
+  size_t total = 0, matched = 0, lines_total = 0, lines_matched = 0;
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    const ContainerFile c = LoadContainer(bytes);
+    const auto expected = test::ListingBody(test::ReadText(CorpusDir() / name / "disasm.txt"));
+    auto actual = test::Lines(Disassemble(c));
+    while (!actual.empty() && actual.back().empty()) actual.pop_back();
+    // Instruction lines: the indented ones.
+    std::vector<std::string> ei, ai;
+    for (const auto& l : expected) if (l.rfind("    ", 0) == 0) ei.push_back(l);
+    for (const auto& l : actual) if (l.rfind("    ", 0) == 0) ai.push_back(l);
+    total += ei.size();
+    for (size_t i = 0; i < std::min(ei.size(), ai.size()); ++i) matched += ei[i] == ai[i];
+    lines_total += expected.size();
+    for (size_t i = 0; i < std::min(expected.size(), actual.size()); ++i) {
+      lines_matched += expected[i] == actual[i];
+    }
+    EXPECT_EQ(actual, expected);
+  }
+  std::printf("corpus: %zu/%zu instruction lines identical, %zu/%zu listing lines identical\n",
+              matched, total, lines_matched, lines_total);
+  EXPECT_EQ(matched, total);
+}
+
+TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
+  const auto names = CorpusShaders();
+  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
+    const std::string text = Disassemble(c);
+    ShaderType type;
+    AssembledShader a = AssembleShader(text);
+    EXPECT_EQ(a.type, c.type);
+    EXPECT_EQ(a.microcode, c.microcode);
+    // Declarations survive too.
+    ASSERT_EQ(a.literals.size(), c.literals.size());
+    for (size_t i = 0; i < a.literals.size(); ++i) {
+      EXPECT_EQ(a.literals[i].register_index, c.literals[i].register_index);
+      EXPECT_EQ(a.literals[i].value, c.literals[i].value);
+    }
+    ASSERT_EQ(a.vertex_fetches.size(), c.vertex_fetches.size());
+    for (size_t i = 0; i < a.vertex_fetches.size(); ++i) {
+      EXPECT_EQ(a.vertex_fetches[i].slot, c.vertex_fetches[i].slot);
+      EXPECT_EQ(a.vertex_fetches[i].semantic.usage, c.vertex_fetches[i].semantic.usage);
+    }
+    (void)type;
+  }
+}
+
+TEST(UcodeCorpus, CompilerListingAssemblesToTheContainerMicrocode) {
+  // The fxc text itself (not our output) is valid assembler input.
+  const auto names = CorpusShaders();
+  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
+    const std::string listing = test::ReadText(CorpusDir() / name / "disasm.txt");
+    EXPECT_EQ(Assemble(listing), c.microcode);
+  }
+}
+
+TEST(UcodeCorpus, ContainerFields) {
+  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  const ContainerFile vs = LoadContainer(
+      test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
+  EXPECT_EQ(vs.type, ShaderType::kVertex);
+  EXPECT_EQ(vs.target, "vs_3_0");
+  EXPECT_EQ(vs.creator, "2.0.21256.0");
+  ASSERT_EQ(vs.constants.size(), 1u);
+  EXPECT_EQ(vs.constants[0].name, "XYWidthHeight");
+  EXPECT_EQ(vs.constants[0].register_set, 2u);
+  ASSERT_EQ(vs.literals.size(), 4u);
+  EXPECT_EQ(vs.literals[3].register_index, 255u);
+  EXPECT_EQ(vs.literals[3].value[0], -2.0f);
+  EXPECT_EQ(vs.literals[3].value[3], 1.0f);
+  ASSERT_EQ(vs.vertex_fetches.size(), 3u);
+  EXPECT_EQ(vs.vertex_fetches[1].semantic.usage, 5u);  // texcoord
+  EXPECT_EQ(vs.vertex_fetches[1].slot, 4u);
+  ASSERT_EQ(vs.interpolators.size(), 2u);
+  EXPECT_EQ(vs.interpolators[1].semantic.usage, 10u);  // color
+  EXPECT_EQ(vs.interpolators[1].reg, 1u);
+  EXPECT_EQ(vs.microcode.size(), 33u);
+
+  const ContainerFile ps =
+      LoadContainer(test::ReadBytes(CorpusDir() / "pstex2clr4360" / "container.bin"));
+  EXPECT_EQ(ps.type, ShaderType::kPixel);
+  ASSERT_EQ(ps.interpolators.size(), 2u);
+  EXPECT_FALSE(ps.interpolators[0].centroid);
+  EXPECT_TRUE(ps.interpolators[1].centroid);
+  EXPECT_EQ(ps.interpolators[0].mask, 0x3u);
+}
+
+TEST(UcodeCorpus, TruncatedContainersAreRejected) {
+  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  for (const auto& name : CorpusShaders()) {
+    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    for (size_t n = 0; n < bytes.size(); n += 3) {
+      std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
+      EXPECT_THROW(LoadContainer(cut), Error) << name << " cut at " << n;
+    }
+  }
+}
+
+TEST(UcodeCorpus, Analysis) {
+  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  const ContainerFile vs = LoadContainer(
+      test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
+  const Analysis a = Analyze(Decode(vs.microcode, vs.type));
+  EXPECT_EQ(a.position_mask, 0xFu);
+  EXPECT_EQ(a.interpolator_mask, 0x3u);
+  EXPECT_EQ(a.interpolator_components[0], 0x3u);
+  EXPECT_EQ(a.max_temp, 2u);
+  EXPECT_EQ(a.vertex_fetch_constants[2], 1u << 31);  // fetch constant 95
+  EXPECT_EQ(a.float_constants[0], 1u);               // c0
+  EXPECT_EQ(a.float_constants[3], uint64_t(1) << 63);  // c255
+  ASSERT_EQ(a.blocks.size(), 1u);
+  EXPECT_TRUE(a.blocks[0].is_exit);
+
+  const ContainerFile ps =
+      LoadContainer(test::ReadBytes(CorpusDir() / "pstex2clr4360" / "container.bin"));
+  const Analysis p = Analyze(Decode(ps.microcode, ps.type));
+  EXPECT_EQ(p.color_mask, 1u);
+  EXPECT_EQ(p.ps_input_mask, 0x3u);  // r0 (texcoord), r1 (color)
+  EXPECT_EQ(p.texture_fetch_constants, 1u);
+}
+
+}  // namespace
+}  // namespace xnt::ucode
