@@ -2,6 +2,8 @@
 #include "xnt/vk/vulkan_context.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "xnt/base/error.h"
@@ -135,6 +137,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   (void)types;
   auto* self = static_cast<VulkanContext*>(user);
+  if (std::getenv("XNT_VK_PRINT_VALIDATION")) {
+    std::fprintf(stderr, "[vulkan] %s\n", data && data->pMessage ? data->pMessage : "");
+  }
   std::lock_guard<std::mutex> lock(self->messages_mutex_);
   ++self->message_count_;
   // Keep the first messages verbatim; a runaway error would otherwise eat memory.
@@ -160,9 +165,10 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
             VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
         info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        // Performance hints (e.g. an interpolator written but not read) are not API misuse and
+        // are not counted.
         info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
         info.pfnUserCallback = &VulkanContext::DebugCallback;
         info.pUserData = this;
         CheckVk(create(instance_, &info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
@@ -370,6 +376,8 @@ void VulkanContext::CreateDevice() {
   fsi.fragmentShaderSampleInterlock = VK_TRUE;
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   f13.shaderDemoteToHelperInvocation = caps_.shader_demote ? VK_TRUE : VK_FALSE;
+  // Required by Vulkan 1.3; the renderer uses dynamic rendering instead of render passes.
+  f13.dynamicRendering = VK_TRUE;
   if (caps_.fragment_shader_interlock) f13.pNext = &fsi;
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   f2.features = enable;

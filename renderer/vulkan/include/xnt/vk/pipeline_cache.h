@@ -1,0 +1,73 @@
+// Graphics pipelines for guest draws, keyed by what cannot be dynamic state: the shader modules,
+// the topology class (rectangle lists add the geometry shader), attachment formats, per-target
+// blending and write masks, and the polygon mode. Everything Vulkan 1.3 makes dynamic without
+// extensions (viewport, scissor, cull mode, front face, topology, depth test/write/compare,
+// stencil test/ops/masks/reference, blend constants) is set per draw instead, which keeps the
+// number of pipelines per shader pair small. Rendering uses VK_KHR_dynamic_rendering (core 1.3),
+// so no render pass objects exist.
+//
+// The pipeline layout is the shader_interface.h contract: set 0 shared memory, set 1 the guest
+// and system constants as two dynamic uniform buffers, set 2 the 32 texture slots.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+#include <unordered_map>
+
+#include "xnt/vk/primitive_processor.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct PipelineKey {
+  VkShaderModule vertex_shader = VK_NULL_HANDLE;
+  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: depth-only draw
+  uint32_t topology = 0;                         // HostTopology
+  uint32_t polygon_mode = 0;                     // VkPolygonMode
+  std::array<uint32_t, 4> color_formats{};       // VkFormat, 0 = no target in the slot
+  uint32_t depth_format = 0;                     // VkFormat, 0 = none
+  std::array<VkPipelineColorBlendAttachmentState, 4> blend{};
+  uint32_t reserved = 0;  // makes the struct padding-free, so memcmp/hashing are exact
+
+  bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
+};
+static_assert(std::has_unique_object_representations_v<PipelineKey>);
+
+struct PipelineKeyHash {
+  size_t operator()(const PipelineKey& k) const;
+};
+
+class PipelineCache {
+ public:
+  PipelineCache(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout);
+  ~PipelineCache();
+  PipelineCache(const PipelineCache&) = delete;
+  PipelineCache& operator=(const PipelineCache&) = delete;
+
+  // Keys must be built from a zero-initialised PipelineKey (the hash covers padding bytes).
+  VkPipeline Get(const PipelineKey& key);
+  VkPipelineLayout layout() const { return layout_; }
+  VkDescriptorSetLayout constants_layout() const { return constants_layout_; }
+  VkDescriptorSetLayout textures_layout() const { return textures_layout_; }
+  size_t size() const { return pipelines_.size(); }
+
+  // Wraps SPIR-V in a module owned by the cache (freed with it).
+  VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
+
+ private:
+  VulkanContext& context_;
+  VkDevice device_;
+  VkDescriptorSetLayout constants_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout textures_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
+  std::vector<VkShaderModule> modules_;
+  std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,115 @@
+// The fbo render path's engine: executes guest draws, resolves and swaps on Vulkan with host
+// render targets. It knows registers, translated shader modules and guest memory, but not the
+// trace player or the translator (vulkan_backend.cpp connects those).
+//
+// Per draw: RB_MODECONTROL picks colour+depth / depth-only / copy; colour targets are bound only
+// when the pixel shader writes them and RB_COLOR_MASK lets something through, the depth target
+// only with depth or stencil testing on (DESIGN.md: a binding is not a use). Guest memory is
+// mirrored first (shared_memory), indices are converted (primitive_processor), constants copied
+// straight from the register file into a ring, and the draw recorded with dynamic rendering.
+// Resolves and swaps flush and read back on the CPU (resolve.h, swap.h).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/guest_access.h"
+#include "xnt/vk/pipeline_cache.h"
+#include "xnt/vk/primitive_processor.h"
+#include "xnt/vk/render_targets.h"
+#include "xnt/vk/resolve.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/vk/swap.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct DrawInput {
+  RegisterValues regs;
+  VkShaderModule vertex_shader = VK_NULL_HANDLE;
+  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth only)
+  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
+};
+
+struct RendererStats {
+  uint64_t draws = 0;          // recorded on the GPU
+  uint64_t draws_skipped = 0;  // nothing to draw (see notes)
+  uint64_t resolves = 0;
+  uint64_t swaps = 0;
+  uint64_t submissions = 0;
+  uint64_t pages_uploaded = 0;
+};
+
+class XenosRenderer {
+ public:
+  explicit XenosRenderer(VulkanContext& context);
+  ~XenosRenderer();
+  XenosRenderer(const XenosRenderer&) = delete;
+  XenosRenderer& operator=(const XenosRenderer&) = delete;
+
+  // A module for translated SPIR-V, cached by the caller's key (e.g. microcode hash + options).
+  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
+
+  // Returns false when the draw was skipped (reason counted in notes()).
+  bool Draw(const DrawInput& draw, const GuestMemoryAccess& memory);
+  void Resolve(RegisterValues regs, const GuestMemoryAccess& memory);
+  SwapImage Swap(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                 uint32_t height, const GuestMemoryAccess& memory);
+  // Submits pending work and waits.
+  void Flush();
+
+  const RendererStats& stats() const { return stats_; }
+  // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
+  const std::map<std::string, uint64_t>& notes() const { return notes_; }
+  RenderTargetCache& render_targets() { return render_targets_; }
+  SharedMemory& shared_memory() { return shared_memory_; }
+
+ private:
+  struct Attachments {
+    std::array<const RenderTarget*, 4> color{};
+    const RenderTarget* depth = nullptr;
+    bool operator==(const Attachments& o) const { return color == o.color && depth == o.depth; }
+  };
+  void Note(const std::string& what) { ++notes_[what]; }
+  void BeginRendering(const Attachments& attachments);
+  void EndRendering();
+  void BarrierAttachmentsToTransfer(const RenderTarget& rt);
+  void BarrierTransferToAttachments(const RenderTarget& rt);
+  void ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value);
+  void CreateDummyTexture();
+
+  VulkanContext& context_;
+  VkDevice device_;
+  CommandStream stream_;
+  SharedMemory shared_memory_;
+  RenderTargetCache render_targets_;
+  PipelineCache pipelines_;
+  std::unordered_map<uint64_t, VkShaderModule> modules_;
+
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
+  VkImage dummy_image_ = VK_NULL_HANDLE;
+  VkDeviceMemory dummy_memory_ = VK_NULL_HANDLE;
+  VkImageView dummy_view_ = VK_NULL_HANDLE;
+  VkSampler dummy_sampler_ = VK_NULL_HANDLE;
+
+  bool rendering_ = false;
+  Attachments current_;
+  uint32_t render_width_ = 0, render_height_ = 0;
+
+  RendererStats stats_;
+  std::map<std::string, uint64_t> notes_;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,241 @@
+// Register -> host draw state (see draw_state.h).
+#include "xnt/vk/draw_state.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "xnt/base/error.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+
+using xenos::Reg;
+using xenos::RegIndex;
+
+namespace {
+uint32_t R(RegisterValues regs, Reg r) {
+  uint32_t i = RegIndex(r);
+  return i < regs.size() ? regs[i] : 0;
+}
+template <class T>
+T Decode(RegisterValues regs) {
+  return T::Decode(R(regs, T::kReg));
+}
+}  // namespace
+
+float RegisterFloat(RegisterValues regs, uint32_t index) {
+  return std::bit_cast<float>(index < regs.size() ? regs[index] : 0u);
+}
+
+HostViewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height) {
+  auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
+  auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
+  auto window_offset = Decode<xenos::reg::PA_SC_WINDOW_OFFSET>(regs);
+  // PA_SU_VTX_CNTL pix_center (bit 0): 0 = Direct3D (centres on integers), 1 = OpenGL.
+  bool half_pixel = (R(regs, Reg::PA_SU_VTX_CNTL) & 1u) == 0;
+
+  float scale[3] = {
+      vte.vport_x_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_XSCALE)) : 1.0f,
+      vte.vport_y_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_YSCALE)) : 1.0f,
+      vte.vport_z_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_ZSCALE)) : 1.0f};
+  float offset[3] = {
+      vte.vport_x_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_XOFFSET)) : 0.0f,
+      vte.vport_y_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_YOFFSET)) : 0.0f,
+      vte.vport_z_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_ZOFFSET)) : 0.0f};
+  if (mode.vtx_window_offset_enable) {
+    offset[0] += float(window_offset.window_x_offset);
+    offset[1] += float(window_offset.window_y_offset);
+  }
+  if (half_pixel) {
+    offset[0] += 0.5f;
+    offset[1] += 0.5f;
+  }
+  HostViewport v{};
+  float w = float(std::max(1u, target_width));
+  float h = float(std::max(1u, target_height));
+  v.ndc_scale[0] = scale[0] * 2.0f / w;
+  v.ndc_offset[0] = offset[0] * 2.0f / w - 1.0f;
+  v.ndc_scale[1] = scale[1] * 2.0f / h;
+  v.ndc_offset[1] = offset[1] * 2.0f / h - 1.0f;
+  v.ndc_scale[2] = scale[2];
+  v.ndc_offset[2] = offset[2];
+
+  // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
+  auto wtl = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);
+  auto wbr = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_BR>(regs);
+  auto stl = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_TL>(regs);
+  auto sbr = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_BR>(regs);
+  int64_t x0 = wtl.tl_x, y0 = wtl.tl_y, x1 = wbr.br_x, y1 = wbr.br_y;
+  if (!wtl.window_offset_disable) {
+    x0 += window_offset.window_x_offset;
+    x1 += window_offset.window_x_offset;
+    y0 += window_offset.window_y_offset;
+    y1 += window_offset.window_y_offset;
+  }
+  x0 = std::max<int64_t>({x0, stl.tl_x, 0});
+  y0 = std::max<int64_t>({y0, stl.tl_y, 0});
+  x1 = std::min<int64_t>({x1, sbr.br_x, int64_t(target_width)});
+  y1 = std::min<int64_t>({y1, sbr.br_y, int64_t(target_height)});
+  if (x1 <= x0 || y1 <= y0) {
+    v.scissor = {{0, 0}, {0, 0}};
+  } else {
+    v.scissor = {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
+  }
+  return v;
+}
+
+XeSystemConstants ComputeSystemConstants(RegisterValues regs, const HostViewport& viewport,
+                                         HostTopology topology) {
+  XeSystemConstants c{};
+  auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
+  if (vte.vtx_xy_fmt) c.flags |= kXeSysFlagXyDividedByW;
+  if (vte.vtx_z_fmt) c.flags |= kXeSysFlagZDividedByW;
+  if (vte.vtx_w0_fmt) c.flags |= kXeSysFlagWNotReciprocal;
+  if (topology == HostTopology::kPointList) c.flags |= kXeSysFlagPrimitivePoint;
+  c.flags |= kXeSysFlagViewportInShader;
+  auto colorcontrol = Decode<xenos::reg::RB_COLORCONTROL>(regs);
+  if (colorcontrol.alpha_test_enable &&
+      colorcontrol.alpha_func != xenos::CompareFunction::kAlways) {
+    c.flags |= kXeSysFlagAlphaTest;
+  }
+  c.alpha_test_func = uint32_t(colorcontrol.alpha_func);
+  c.alpha_test_reference = RegisterFloat(regs, RegIndex(Reg::RB_ALPHA_REF));
+  auto dma = Decode<xenos::reg::VGT_DMA_SIZE>(regs);
+  c.vertex_index_endian = uint32_t(dma.swap_mode);
+  // VGT_INDX_OFFSET is added by the shader (the primitive processor leaves indices as read).
+  c.vertex_base_index = int32_t(R(regs, Reg::VGT_INDX_OFFSET));
+  for (int i = 0; i < 3; ++i) {
+    c.ndc_scale[i] = viewport.ndc_scale[i];
+    c.ndc_offset[i] = viewport.ndc_offset[i];
+  }
+  // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half-sizes in 12.4 fixed point (Xenia
+  // draw_util / the d3d12 command processor multiply by 2/16); converted to diameters.
+  uint32_t point_size = R(regs, Reg::PA_SU_POINT_SIZE);
+  uint32_t point_minmax = R(regs, Reg::PA_SU_POINT_MINMAX);
+  c.point_size_min_max[0] = float(point_minmax & 0xFFFF) * (2.0f / 16.0f);
+  c.point_size_min_max[1] = float(point_minmax >> 16) * (2.0f / 16.0f);
+  c.point_size_min_max[2] = float(point_size >> 16) * (2.0f / 16.0f);
+  for (uint32_t i = 0; i < 4; ++i) {
+    auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    c.color_exp_bias[i] = info.color_exp_bias;
+  }
+  return c;
+}
+
+HostDepthStencil ComputeDepthStencil(RegisterValues regs, bool has_depth_target) {
+  HostDepthStencil s;
+  if (!has_depth_target) return s;
+  auto dc = Decode<xenos::reg::RB_DEPTHCONTROL>(regs);
+  s.depth_test = dc.z_enable;
+  s.depth_write = dc.z_enable && dc.z_write_enable;
+  // CompareFunction and VkCompareOp share their order (never, less, equal, ... always).
+  s.depth_compare = VkCompareOp(uint32_t(dc.zfunc));
+  s.stencil_test = dc.stencil_enable;
+  auto front_mask = Decode<xenos::reg::RB_STENCILREFMASK>(regs);
+  auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK_BF));
+  // StencilOp and VkStencilOp share their order too (keep, zero, replace, incr clamp, ...).
+  s.front.failOp = VkStencilOp(uint32_t(dc.stencilfail));
+  s.front.passOp = VkStencilOp(uint32_t(dc.stencilzpass));
+  s.front.depthFailOp = VkStencilOp(uint32_t(dc.stencilzfail));
+  s.front.compareOp = VkCompareOp(uint32_t(dc.stencilfunc));
+  s.front.reference = front_mask.stencilref;
+  s.front.compareMask = front_mask.stencilmask;
+  s.front.writeMask = front_mask.stencilwritemask;
+  if (dc.backface_enable) {
+    s.back.failOp = VkStencilOp(uint32_t(dc.stencilfail_bf));
+    s.back.passOp = VkStencilOp(uint32_t(dc.stencilzpass_bf));
+    s.back.depthFailOp = VkStencilOp(uint32_t(dc.stencilzfail_bf));
+    s.back.compareOp = VkCompareOp(uint32_t(dc.stencilfunc_bf));
+    s.back.reference = back_mask.stencilref;
+    s.back.compareMask = back_mask.stencilmask;
+    s.back.writeMask = back_mask.stencilwritemask;
+  } else {
+    s.back = s.front;
+  }
+  return s;
+}
+
+HostRasterizer ComputeRasterizer(RegisterValues regs, HostTopology topology) {
+  HostRasterizer r;
+  auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
+  // Culling and fill modes apply to triangles only; rectangles are screen-space blits and are
+  // never culled.
+  if (topology == HostTopology::kTriangleList) {
+    if (mode.cull_front) r.cull |= VK_CULL_MODE_FRONT_BIT;
+    if (mode.cull_back) r.cull |= VK_CULL_MODE_BACK_BIT;
+    if (mode.poly_mode == xenos::PolygonModeEnable::kDualMode) {
+      switch (mode.polymode_front_ptype) {
+        case xenos::PolygonType::kPoints: r.polygon_mode = VK_POLYGON_MODE_POINT; break;
+        case xenos::PolygonType::kLines: r.polygon_mode = VK_POLYGON_MODE_LINE; break;
+        default: r.polygon_mode = VK_POLYGON_MODE_FILL; break;
+      }
+    }
+  }
+  // face = 0: counter-clockwise triangles are front-facing. The host framebuffer has the same
+  // orientation as guest screen space (y down), so the winding carries over unchanged.
+  r.front_face = mode.face ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  return r;
+}
+
+VkBlendFactor TranslateBlendFactor(uint32_t f) {
+  switch (xenos::BlendFactor(f)) {
+    case xenos::BlendFactor::kZero: return VK_BLEND_FACTOR_ZERO;
+    case xenos::BlendFactor::kOne: return VK_BLEND_FACTOR_ONE;
+    case xenos::BlendFactor::kSrcColor: return VK_BLEND_FACTOR_SRC_COLOR;
+    case xenos::BlendFactor::kOneMinusSrcColor: return VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR;
+    case xenos::BlendFactor::kSrcAlpha: return VK_BLEND_FACTOR_SRC_ALPHA;
+    case xenos::BlendFactor::kOneMinusSrcAlpha: return VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    case xenos::BlendFactor::kDstColor: return VK_BLEND_FACTOR_DST_COLOR;
+    case xenos::BlendFactor::kOneMinusDstColor: return VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR;
+    case xenos::BlendFactor::kDstAlpha: return VK_BLEND_FACTOR_DST_ALPHA;
+    case xenos::BlendFactor::kOneMinusDstAlpha: return VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA;
+    case xenos::BlendFactor::kConstantColor: return VK_BLEND_FACTOR_CONSTANT_COLOR;
+    case xenos::BlendFactor::kOneMinusConstantColor:
+      return VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR;
+    case xenos::BlendFactor::kConstantAlpha: return VK_BLEND_FACTOR_CONSTANT_ALPHA;
+    case xenos::BlendFactor::kOneMinusConstantAlpha:
+      return VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA;
+    case xenos::BlendFactor::kSrcAlphaSaturate: return VK_BLEND_FACTOR_SRC_ALPHA_SATURATE;
+  }
+  // Reserved encodings (2, 3, 17+): treat as zero, like an unpopulated mux input.
+  return VK_BLEND_FACTOR_ZERO;
+}
+
+VkBlendOp TranslateBlendOp(uint32_t op) {
+  switch (xenos::BlendOp(op)) {
+    case xenos::BlendOp::kAdd: return VK_BLEND_OP_ADD;
+    case xenos::BlendOp::kSubtract: return VK_BLEND_OP_SUBTRACT;
+    case xenos::BlendOp::kMin: return VK_BLEND_OP_MIN;
+    case xenos::BlendOp::kMax: return VK_BLEND_OP_MAX;
+    case xenos::BlendOp::kRevSubtract: return VK_BLEND_OP_REVERSE_SUBTRACT;
+  }
+  return VK_BLEND_OP_ADD;
+}
+
+VkPipelineColorBlendAttachmentState ComputeBlend(RegisterValues regs, uint32_t target) {
+  VkPipelineColorBlendAttachmentState a{};
+  auto mask = Decode<xenos::reg::RB_COLOR_MASK>(regs).rt_mask(target);
+  a.colorWriteMask = mask;  // R, G, B, A from bit 0 up, as in VkColorComponentFlagBits
+  auto b = xenos::reg::RB_BLENDCONTROL::Decode(R(regs, xenos::kBlendControlRegs[target]));
+  a.srcColorBlendFactor = TranslateBlendFactor(uint32_t(b.color_srcblend));
+  a.dstColorBlendFactor = TranslateBlendFactor(uint32_t(b.color_destblend));
+  a.colorBlendOp = TranslateBlendOp(uint32_t(b.color_comb_fcn));
+  a.srcAlphaBlendFactor = TranslateBlendFactor(uint32_t(b.alpha_srcblend));
+  a.dstAlphaBlendFactor = TranslateBlendFactor(uint32_t(b.alpha_destblend));
+  a.alphaBlendOp = TranslateBlendOp(uint32_t(b.alpha_comb_fcn));
+  bool passthrough = a.srcColorBlendFactor == VK_BLEND_FACTOR_ONE &&
+                     a.dstColorBlendFactor == VK_BLEND_FACTOR_ZERO &&
+                     a.colorBlendOp == VK_BLEND_OP_ADD &&
+                     a.srcAlphaBlendFactor == VK_BLEND_FACTOR_ONE &&
+                     a.dstAlphaBlendFactor == VK_BLEND_FACTOR_ZERO &&
+                     a.alphaBlendOp == VK_BLEND_OP_ADD;
+  a.blendEnable = passthrough ? VK_FALSE : VK_TRUE;
+  if (!a.blendEnable) {
+    a.srcColorBlendFactor = a.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    a.dstColorBlendFactor = a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+  }
+  return a;
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,186 @@
+// Pipeline creation (see pipeline_cache.h).
+#include "xnt/vk/pipeline_cache.h"
+
+#include <vector>
+
+#include "xnt/base/error.h"
+#include "xnt/vk/host_shaders.h"
+#include "xnt/vk/shader_interface.h"
+
+namespace xnt::vk {
+
+size_t PipelineKeyHash::operator()(const PipelineKey& k) const {
+  // FNV-1a over the key's bytes (keys are zero-initialised, so padding is deterministic).
+  const auto* p = reinterpret_cast<const uint8_t*>(&k);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < sizeof(k); ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return size_t(h);
+}
+
+PipelineCache::PipelineCache(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
+    : context_(context), device_(context.device()) {
+  VkDescriptorSetLayoutBinding constants[2]{};
+  constants[0].binding = kGuestConstantsBinding;
+  constants[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  constants[0].descriptorCount = 1;
+  constants[0].stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
+  constants[1] = constants[0];
+  constants[1].binding = kSystemConstantsBinding;
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = 2;
+  info.pBindings = constants;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &constants_layout_),
+          "vkCreateDescriptorSetLayout(constants)");
+  VkDescriptorSetLayoutBinding textures{};
+  textures.binding = kTexturesBinding;
+  textures.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  textures.descriptorCount = kTextureBindingCount;
+  textures.stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
+  info.bindingCount = 1;
+  info.pBindings = &textures;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &textures_layout_),
+          "vkCreateDescriptorSetLayout(textures)");
+  VkDescriptorSetLayout sets[3] = {shared_memory_layout, constants_layout_, textures_layout_};
+  VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout.setLayoutCount = 3;
+  layout.pSetLayouts = sets;
+  CheckVk(vkCreatePipelineLayout(device_, &layout, nullptr, &layout_), "vkCreatePipelineLayout");
+}
+
+PipelineCache::~PipelineCache() {
+  vkDeviceWaitIdle(device_);
+  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+  for (VkShaderModule m : modules_) vkDestroyShaderModule(device_, m, nullptr);
+  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
+  if (textures_layout_) vkDestroyDescriptorSetLayout(device_, textures_layout_, nullptr);
+  if (constants_layout_) vkDestroyDescriptorSetLayout(device_, constants_layout_, nullptr);
+}
+
+VkShaderModule PipelineCache::CreateModule(const std::vector<uint32_t>& spirv) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size() * 4;
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  modules_.push_back(module);
+  return module;
+}
+
+VkPipeline PipelineCache::Get(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return it->second;
+
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  stage.pName = "main";
+  stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stage.module = key.vertex_shader;
+  stages.push_back(stage);
+  HostTopology topology = HostTopology(key.topology);
+  if (topology == HostTopology::kRectangleList) {
+    if (!context_.capabilities().geometry_shader) {
+      throw Error("rectangle lists need geometry shaders, which this device lacks");
+    }
+    if (!rectangle_gs_) {
+      VkPhysicalDeviceProperties props;
+      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+      // gl_in[] carries gl_Position, gl_PointSize and the clip/cull arrays, which validation
+      // counts against the limit too: keep 8 components for them.
+      uint32_t limit = props.limits.maxGeometryInputComponents;
+      uint32_t fit = limit > 12 ? (limit - 8) / 4 : 1;
+      rectangle_gs_ = CreateModule(RectangleListGeometryShader(fit));
+    }
+    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stage.module = rectangle_gs_;
+    stages.push_back(stage);
+  }
+  if (key.pixel_shader) {
+    stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stage.module = key.pixel_shader;
+    stages.push_back(stage);
+  }
+
+  VkPipelineVertexInputStateCreateInfo vertex_input{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo input_assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  // The topology is dynamic, but must stay within the class set here.
+  switch (topology) {
+    case HostTopology::kPointList:
+      input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+      break;
+    case HostTopology::kLineList:
+      input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+      break;
+    default:
+      input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+      break;
+  }
+  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  VkPipelineRasterizationStateCreateInfo raster{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.polygonMode = VkPolygonMode(key.polygon_mode);
+  raster.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineDepthStencilStateCreateInfo depth_stencil{
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  depth_stencil.maxDepthBounds = 1.0f;
+
+  // Attachments are compacted: slot i of the key is colour location i; unbound locations get
+  // VK_FORMAT_UNDEFINED (allowed by dynamic rendering) and a zero write mask.
+  uint32_t color_count = 0;
+  VkFormat formats[4];
+  VkPipelineColorBlendAttachmentState blend[4];
+  for (uint32_t i = 0; i < 4; ++i) {
+    formats[i] = VkFormat(key.color_formats[i]);
+    blend[i] = key.blend[i];
+    if (formats[i] != VK_FORMAT_UNDEFINED) color_count = i + 1;
+  }
+  VkPipelineColorBlendStateCreateInfo color_blend{
+      VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  color_blend.attachmentCount = color_count;
+  color_blend.pAttachments = blend;
+
+  const VkDynamicState dynamic_states[] = {
+      VK_DYNAMIC_STATE_VIEWPORT,          VK_DYNAMIC_STATE_SCISSOR,
+      VK_DYNAMIC_STATE_BLEND_CONSTANTS,   VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK,
+      VK_DYNAMIC_STATE_STENCIL_WRITE_MASK, VK_DYNAMIC_STATE_STENCIL_REFERENCE,
+      VK_DYNAMIC_STATE_CULL_MODE,         VK_DYNAMIC_STATE_FRONT_FACE,
+      VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE,
+      VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP,
+      VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP};
+  VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+  dynamic.dynamicStateCount = uint32_t(std::size(dynamic_states));
+  dynamic.pDynamicStates = dynamic_states;
+
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  rendering.colorAttachmentCount = color_count;
+  rendering.pColorAttachmentFormats = formats;
+  rendering.depthAttachmentFormat = VkFormat(key.depth_format);
+  rendering.stencilAttachmentFormat = VkFormat(key.depth_format);
+
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.pNext = &rendering;
+  info.stageCount = uint32_t(stages.size());
+  info.pStages = stages.data();
+  info.pVertexInputState = &vertex_input;
+  info.pInputAssemblyState = &input_assembly;
+  info.pViewportState = &viewport;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pDepthStencilState = &depth_stencil;
+  info.pColorBlendState = &color_blend;
+  info.pDynamicState = &dynamic;
+  info.layout = layout_;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+          "vkCreateGraphicsPipelines");
+  pipelines_.emplace(key, pipeline);
+  return pipeline;
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,552 @@
+// fbo render path engine (see xenos_renderer.h).
+#include "xnt/vk/xenos_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "xnt/base/error.h"
+#include "xnt/vk/shader_interface.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+
+using xenos::Reg;
+using xenos::RegIndex;
+
+namespace {
+
+constexpr uint64_t kRingSize = 64ull << 20;
+
+uint32_t R(RegisterValues regs, Reg r) {
+  uint32_t i = RegIndex(r);
+  return i < regs.size() ? regs[i] : 0;
+}
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// RB_DEPTH_CLEAR -> host depth: D24S8 is 24-bit unorm; D24FS8 is the 20e4 float (4-bit exponent,
+// 20-bit mantissa, bias 15; xenos.h Float20e4To32).
+float DepthClearValue(uint32_t clear, uint32_t format) {
+  uint32_t d = clear >> 8;
+  if (format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8)) {
+    uint32_t e = d >> 20, m = d & 0xFFFFF;
+    if (e == 0) return float(m) / float(1u << 20) * std::ldexp(1.0f, -14);
+    return (1.0f + float(m) / float(1u << 20)) * std::ldexp(1.0f, int(e) - 15);
+  }
+  return float(d) / float(0xFFFFFF);
+}
+
+}  // namespace
+
+XenosRenderer::XenosRenderer(VulkanContext& context)
+    : context_(context),
+      device_(context.device()),
+      stream_(context, kRingSize),
+      shared_memory_(context, stream_),
+      render_targets_(context),
+      pipelines_(context, shared_memory_.set_layout()) {
+  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
+
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
+                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTextureBindingCount}};
+  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool.maxSets = 2;
+  pool.poolSizeCount = 2;
+  pool.pPoolSizes = sizes;
+  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
+          "vkCreateDescriptorPool(renderer)");
+  VkDescriptorSetLayout layouts[2] = {pipelines_.constants_layout(), pipelines_.textures_layout()};
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = descriptor_pool_;
+  alloc.descriptorSetCount = 2;
+  alloc.pSetLayouts = layouts;
+  VkDescriptorSet sets[2];
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(renderer)");
+  constants_set_ = sets[0];
+  textures_set_ = sets[1];
+
+  // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
+  auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
+  VkDescriptorBufferInfo buffers[2] = {{ring.buffer, 0, sizeof(XeConstants)},
+                                       {ring.buffer, 0, sizeof(XeSystemConstants)}};
+  VkWriteDescriptorSet writes[2]{};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = constants_set_;
+    writes[i].dstBinding = i == 0 ? kGuestConstantsBinding : kSystemConstantsBinding;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    writes[i].pBufferInfo = &buffers[i];
+  }
+  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+  CreateDummyTexture();
+  Flush();
+}
+
+XenosRenderer::~XenosRenderer() {
+  try {
+    Flush();
+  } catch (...) {
+    // Destruction must not throw; the device is idled below either way.
+  }
+  vkDeviceWaitIdle(device_);
+  if (dummy_sampler_) vkDestroySampler(device_, dummy_sampler_, nullptr);
+  if (dummy_view_) vkDestroyImageView(device_, dummy_view_, nullptr);
+  if (dummy_image_) vkDestroyImage(device_, dummy_image_, nullptr);
+  if (dummy_memory_) vkFreeMemory(device_, dummy_memory_, nullptr);
+  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+}
+
+void XenosRenderer::CreateDummyTexture() {
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  info.extent = {1, 1, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  CheckVk(vkCreateImage(device_, &info, nullptr, &dummy_image_), "vkCreateImage(dummy)");
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device_, dummy_image_, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &dummy_memory_), "vkAllocateMemory(dummy)");
+  CheckVk(vkBindImageMemory(device_, dummy_image_, dummy_memory_, 0), "vkBindImageMemory(dummy)");
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.image = dummy_image_;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.format = info.format;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  CheckVk(vkCreateImageView(device_, &view, nullptr, &dummy_view_), "vkCreateImageView(dummy)");
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler.magFilter = VK_FILTER_NEAREST;
+  sampler.minFilter = VK_FILTER_NEAREST;
+  sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
+      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  sampler.maxLod = 0.0f;
+  CheckVk(vkCreateSampler(device_, &sampler, nullptr, &dummy_sampler_), "vkCreateSampler");
+
+  VkCommandBuffer cmd = stream_.cmd();
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = dummy_image_;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                       0, nullptr, 0, nullptr, 1, &barrier);
+  VkClearColorValue zero{};
+  vkCmdClearColorImage(cmd, dummy_image_, VK_IMAGE_LAYOUT_GENERAL, &zero, 1,
+                       &barrier.subresourceRange);
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &barrier);
+
+  std::vector<VkDescriptorImageInfo> images(kTextureBindingCount,
+                                            {dummy_sampler_, dummy_view_, VK_IMAGE_LAYOUT_GENERAL});
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = textures_set_;
+  write.dstBinding = kTexturesBinding;
+  write.descriptorCount = kTextureBindingCount;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  write.pImageInfo = images.data();
+  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+}
+
+VkShaderModule XenosRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModule module = pipelines_.CreateModule(spirv);
+  modules_.emplace(key, module);
+  return module;
+}
+
+void XenosRenderer::EndRendering() {
+  if (!rendering_) return;
+  vkCmdEndRendering(stream_.cmd());
+  rendering_ = false;
+}
+
+void XenosRenderer::BeginRendering(const Attachments& a) {
+  if (rendering_ && a == current_) return;
+  EndRendering();
+  VkRenderingAttachmentInfo colors[4]{};
+  uint32_t color_count = 0;
+  uint32_t width = UINT32_MAX, height = UINT32_MAX;
+  for (uint32_t i = 0; i < 4; ++i) {
+    colors[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    colors[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    colors[i].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    colors[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    if (a.color[i]) {
+      colors[i].imageView = a.color[i]->view;
+      color_count = i + 1;
+      width = std::min(width, a.color[i]->width);
+      height = std::min(height, a.color[i]->height);
+    }
+  }
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  if (a.depth) {
+    depth.imageView = a.depth->view;
+    depth.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    width = std::min(width, a.depth->width);
+    height = std::min(height, a.depth->height);
+  }
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, {width, height}};
+  info.layerCount = 1;
+  info.colorAttachmentCount = color_count;
+  info.pColorAttachments = colors;
+  info.pDepthAttachment = a.depth ? &depth : nullptr;
+  info.pStencilAttachment = a.depth ? &depth : nullptr;
+  vkCmdBeginRendering(stream_.cmd(), &info);
+  rendering_ = true;
+  current_ = a;
+  render_width_ = width;
+  render_height_ = height;
+}
+
+bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory) {
+  RegisterValues regs = draw.regs;
+  auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
+  if (mode == xenos::ModeControl::kCopy) {
+    Resolve(regs, memory);
+    return true;
+  }
+  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
+    ++stats_.draws_skipped;
+    Note("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
+         " (not colour/depth) skipped");
+    return false;
+  }
+  if (!IsSupportedPrimitiveType(draw.primitives.type)) {
+    ++stats_.draws_skipped;
+    Note("draw of primitive type " +
+         std::string(xenos::PrimitiveTypeName(uint32_t(draw.primitives.type))) +
+         " skipped (not implemented)");
+    return false;
+  }
+  auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  if (surface.surface_pitch == 0) {
+    ++stats_.draws_skipped;
+    Note("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return false;
+  }
+  if (surface.msaa_samples != xenos::MsaaSamples::k1X) {
+    Note("MSAA render targets are drawn at 1 sample (MSAA not implemented yet)");
+  }
+
+  // Which targets this draw really uses.
+  RenderTargetKey color_keys[4];
+  bool color_used[4] = {};
+  auto color_mask = xenos::reg::RB_COLOR_MASK{R(regs, Reg::RB_COLOR_MASK)};
+  if (mode == xenos::ModeControl::kColorDepth && draw.pixel_shader) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (!(draw.pixel_shader_color_mask & (1u << i)) || !color_mask.rt_mask(i)) continue;
+      auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+      color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false};
+      color_used[i] = true;
+      if (info.color_format != xenos::ColorRenderTargetFormat::k_8_8_8_8) {
+        Note("colour format " +
+             std::string(xenos::ColorRenderTargetFormatName(uint32_t(info.color_format))) +
+             " drawn into an 8-bit RGBA host target (approximated)");
+      }
+    }
+  }
+  auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
+  auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  RenderTargetKey depth_key{depth_info.depth_base, surface.surface_pitch,
+                            uint32_t(depth_info.depth_format), true};
+  if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
+    ++stats_.draws_skipped;
+    Note("draw with no colour target written and no depth/stencil test skipped");
+    return false;
+  }
+
+  HostPrimitives prims = ProcessPrimitives(draw.primitives);
+  if (prims.indices.empty()) {
+    ++stats_.draws_skipped;
+    Note("draw with no complete primitive skipped");
+    return false;
+  }
+
+  // Everything recorded outside the render pass comes first: memory, targets, ring data.
+  bool memory_changed = memory.pages.generation() != 0;
+  (void)memory_changed;
+  {
+    // Sync may record copies, which are not allowed inside rendering.
+    uint64_t before = shared_memory_.uploaded_pages_total();
+    EndRendering();
+    stats_.pages_uploaded += shared_memory_.Sync(memory.pages);
+    (void)before;
+  }
+  Attachments attachments;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
+  }
+  if (depth_used) attachments.depth = &render_targets_.Get(depth_key, stream_.cmd());
+
+  const Capabilities& caps = context_.capabilities();
+  uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  uint64_t index_bytes = prims.indices.size() * 4;
+  uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
+  uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
+  uint64_t total = system_offset + sizeof(XeSystemConstants);
+  auto alloc = stream_.TryAllocate(total, ubo_align);
+  if (!alloc) {
+    Flush();
+    alloc = stream_.TryAllocate(total, ubo_align);
+  }
+  std::memcpy(alloc->data, prims.indices.data(), index_bytes);
+  XeConstants constants;
+  static_assert(sizeof(constants.float_constants) == xenos::kAluConstantDwords * 4);
+  auto copy_regs = [&](void* dst, uint32_t first, uint32_t count) {
+    if (uint64_t(first) + count <= regs.size()) {
+      std::memcpy(dst, regs.data() + first, size_t(count) * 4);
+    } else {
+      std::memset(dst, 0, size_t(count) * 4);
+    }
+  };
+  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
+  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
+  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
+  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
+  std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
+
+  BeginRendering(attachments);
+  HostViewport viewport = ComputeViewport(regs, render_width_, render_height_);
+  if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
+    ++stats_.draws_skipped;
+    Note("draw with an empty scissor skipped");
+    return false;
+  }
+  XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  std::memcpy(alloc->data + system_offset, &system, sizeof(system));
+
+  PipelineKey key{};
+  key.vertex_shader = draw.vertex_shader;
+  key.pixel_shader = draw.pixel_shader;
+  key.topology = uint32_t(prims.topology);
+  HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
+  key.polygon_mode = uint32_t(raster.polygon_mode);
+  for (uint32_t i = 0; i < 4; ++i) {
+    // The pixel shader's outputs need a slot (UNDEFINED when unbound), so the count covers them.
+    if (attachments.color[i]) {
+      key.color_formats[i] = uint32_t(attachments.color[i]->format);
+      key.blend[i] = ComputeBlend(regs, i);
+    }
+  }
+  if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
+  VkPipeline pipeline = pipelines_.Get(key);
+
+  VkCommandBuffer cmd = stream_.cmd();
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set_};
+  uint32_t dynamic_offsets[2] = {uint32_t(alloc->offset + constants_offset),
+                                 uint32_t(alloc->offset + system_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
+                          2, dynamic_offsets);
+  vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
+  VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &vp);
+  vkCmdSetScissor(cmd, 0, 1, &viewport.scissor);
+  float blend_constants[4] = {RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),
+                              RegisterFloat(regs, RegIndex(Reg::RB_BLEND_GREEN)),
+                              RegisterFloat(regs, RegIndex(Reg::RB_BLEND_BLUE)),
+                              RegisterFloat(regs, RegIndex(Reg::RB_BLEND_ALPHA))};
+  vkCmdSetBlendConstants(cmd, blend_constants);
+  vkCmdSetCullMode(cmd, raster.cull);
+  vkCmdSetFrontFace(cmd, raster.front_face);
+  switch (prims.topology) {
+    case HostTopology::kPointList:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+      break;
+    case HostTopology::kLineList:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_LINE_LIST);
+      break;
+    default:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+      break;
+  }
+  HostDepthStencil ds = ComputeDepthStencil(regs, attachments.depth != nullptr);
+  vkCmdSetDepthTestEnable(cmd, ds.depth_test);
+  vkCmdSetDepthWriteEnable(cmd, ds.depth_write);
+  vkCmdSetDepthCompareOp(cmd, ds.depth_compare);
+  vkCmdSetStencilTestEnable(cmd, ds.stencil_test);
+  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.failOp, ds.front.passOp,
+                    ds.front.depthFailOp, ds.front.compareOp);
+  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.failOp, ds.back.passOp,
+                    ds.back.depthFailOp, ds.back.compareOp);
+  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.compareMask);
+  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.compareMask);
+  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.writeMask);
+  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.writeMask);
+  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.reference);
+  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.reference);
+  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
+  ++stats_.draws;
+  return true;
+}
+
+void XenosRenderer::BarrierAttachmentsToTransfer(const RenderTarget& rt) {
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  bool depth = rt.key.is_depth;
+  barrier.srcAccessMask = depth ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT
+                                : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.oldLayout = barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = rt.image;
+  barrier.subresourceRange = {rt.aspects, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(stream_.cmd(),
+                       depth ? VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT
+                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &barrier);
+}
+
+void XenosRenderer::BarrierTransferToAttachments(const RenderTarget& rt) {
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  bool depth = rt.key.is_depth;
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = depth ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT
+                                : VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  barrier.oldLayout = barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = rt.image;
+  barrier.subresourceRange = {rt.aspects, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       depth ? VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                   VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT
+                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &barrier);
+}
+
+void XenosRenderer::ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value) {
+  Attachments a;
+  if (rt.key.is_depth) {
+    a.depth = &rt;
+  } else {
+    a.color[0] = &rt;
+  }
+  BeginRendering(a);
+  VkClearAttachment clear{};
+  clear.aspectMask = rt.aspects;
+  clear.colorAttachment = 0;
+  clear.clearValue = value;
+  VkClearRect clear_rect{rect, 0, 1};
+  vkCmdClearAttachments(stream_.cmd(), 1, &clear, 1, &clear_rect);
+}
+
+void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory) {
+  ++stats_.resolves;
+  ResolveInfo info = ComputeResolveInfo(regs, memory);
+  if (info.empty()) {
+    Note("resolve with an empty rectangle");
+    return;
+  }
+  if (info.surface_pitch == 0) {
+    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return;
+  }
+  RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false};
+  if (info.copy) {
+    if (!info.unsupported.empty()) {
+      Note(info.unsupported);
+    } else {
+      EndRendering();
+      RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
+      uint32_t width = uint32_t(info.x1 - info.x0), height = uint32_t(info.y1 - info.y0);
+      // Pixels outside the host image (a rectangle below the EDRAM rows) read as zero.
+      uint32_t copy_w = uint32_t(std::clamp<int64_t>(int64_t(rt.width) - info.x0, 0, width));
+      uint32_t copy_h = uint32_t(std::clamp<int64_t>(int64_t(rt.height) - info.y0, 0, height));
+      uint64_t bytes = uint64_t(width) * height * 4;
+      auto alloc = stream_.TryAllocate(bytes, 16);
+      if (!alloc) {
+        Flush();
+        alloc = stream_.TryAllocate(bytes, 16);
+      }
+      std::memset(alloc->data, 0, bytes);
+      if (copy_w && copy_h) {
+        BarrierAttachmentsToTransfer(rt);
+        VkBufferImageCopy region{};
+        region.bufferOffset = alloc->offset;
+        region.bufferRowLength = width;
+        region.bufferImageHeight = height;
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageOffset = {info.x0, info.y0, 0};
+        region.imageExtent = {copy_w, copy_h, 1};
+        vkCmdCopyImageToBuffer(stream_.cmd(), rt.image, VK_IMAGE_LAYOUT_GENERAL, alloc->buffer, 1,
+                               &region);
+        BarrierTransferToAttachments(rt);
+      }
+      // The memset above is host-side; keep a copy before Flush recycles the ring.
+      Flush();
+      std::vector<uint8_t> pixels(alloc->data, alloc->data + bytes);
+      WriteResolvedColor(info, pixels, memory);
+    }
+  }
+  VkRect2D rect{{info.x0, info.y0}, {uint32_t(info.x1 - info.x0), uint32_t(info.y1 - info.y0)}};
+  if (info.color_clear && info.source_select < 4) {
+    EndRendering();
+    RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
+    VkRect2D r = rect;
+    r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));
+    r.extent.height = std::min<uint32_t>(r.extent.height, rt.height - std::min<uint32_t>(rt.height, uint32_t(r.offset.y)));
+    if (r.extent.width && r.extent.height) {
+      VkClearValue value{};
+      // k_8_8_8_8 clear colours hold R in bits 7:0 up to A in 31:24.
+      for (int i = 0; i < 4; ++i) {
+        value.color.float32[i] = float((info.color_clear_value >> (8 * i)) & 0xFF) / 255.0f;
+      }
+      if (info.color_format != uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8)) {
+        Note("resolve colour clear of a non-k_8_8_8_8 target treated as k_8_8_8_8");
+      }
+      ClearRect(rt, r, value);
+    }
+  }
+  if (info.depth_clear) {
+    EndRendering();
+    RenderTargetKey depth_key{info.depth_base, info.surface_pitch, info.depth_format, true};
+    RenderTarget& rt = render_targets_.Get(depth_key, stream_.cmd());
+    VkRect2D r = rect;
+    r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));
+    r.extent.height = std::min<uint32_t>(r.extent.height, rt.height - std::min<uint32_t>(rt.height, uint32_t(r.offset.y)));
+    if (r.extent.width && r.extent.height) {
+      VkClearValue value{};
+      value.depthStencil.depth = DepthClearValue(info.depth_clear_value, info.depth_format);
+      value.depthStencil.stencil = info.depth_clear_value & 0xFF;
+      ClearRect(rt, r, value);
+    }
+  }
+  EndRendering();
+}
+
+SwapImage XenosRenderer::Swap(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                              uint32_t height, const GuestMemoryAccess& memory) {
+  ++stats_.swaps;
+  Flush();
+  return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+}
+
+void XenosRenderer::Flush() {
+  EndRendering();
+  stream_.Flush();
+  stats_.submissions = stream_.submission_count();
+}
+
+}  // namespace xnt::vk
