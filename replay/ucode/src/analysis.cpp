@@ -63,7 +63,9 @@ class Analyzer {
       for (uint32_t i = block.first_cf; i <= block.last_cf; ++i) a_.cf_block[i] = uint32_t(b);
       a_.blocks.push_back(block);
     }
-    for (auto& block : a_.blocks) {
+    std::vector<bool> falls_off(a_.blocks.size(), false);
+    for (size_t bi = 0; bi < a_.blocks.size(); ++bi) {
+      BasicBlock& block = a_.blocks[bi];
       const uint32_t e = block.last_cf;
       const CfInstruction& cf = s_.cf[e];
       std::vector<uint32_t> succ_cf;
@@ -84,7 +86,7 @@ class Analyzer {
       if (falls) succ_cf.push_back(e + 1);
       for (uint32_t t : succ_cf) {
         if (t >= count_) {
-          block.successors.push_back(UINT32_MAX);  // falls off the end; checked if reachable
+          falls_off[bi] = true;  // runs past the last CF; an error only if reachable
           continue;
         }
         const uint32_t b = a_.cf_block[t];
@@ -104,10 +106,10 @@ class Analyzer {
       work.pop_front();
       const BasicBlock& block = a_.blocks[b];
       if (block.is_exit) exit = true;
+      if (falls_off[b]) {
+        Fail(block.last_cf, "control flow runs past the last CF instruction without an exece");
+      }
       for (uint32_t s : block.successors) {
-        if (s == UINT32_MAX) {
-          Fail(block.last_cf, "control flow runs past the last CF instruction without an exece");
-        }
         if (!seen[s]) {
           seen[s] = true;
           work.push_back(s);

@@ -440,7 +440,7 @@ class Assembler {
   }
 
   void RawSlot(uint32_t line, Piece p) {
-    Statement st = ParseStatement(p, line);
+    Statement st = ParseStatement({p.text.substr(1), p.col + 1}, line);
     st.ExpectOperands(4);
     uint32_t slot = 0;
     std::array<uint32_t, 3> raw{};
@@ -1011,6 +1011,10 @@ class Assembler {
       }
       f.const_index = constant / 3;
       f.const_index_sel = constant % 3;
+      if (auto sel = opt.Int<uint32_t>("ConstIndexSel", 3, 3)) {
+        if (f.const_index_sel != 0) st.Error("ConstIndexSel=3 needs a vf number that is a multiple of 3 below 96");
+        f.const_index_sel = *sel;
+      }
       if (auto v = opt.Int<int32_t>("Offset", -(1 << 22), (1 << 22) - 1)) f.offset = *v;
       if (const Piece* v = opt.Find("DataFormat")) {
         auto fmt = syntax::ParseVertexFormat(v->text);

@@ -529,8 +529,11 @@ class Disassembler {
       text += semantic ? "vfetch " : f.is_mini_fetch ? "vfetch_mini " : "vfetch_full ";
       text += FetchDestText(f) + ", " + src + "." + kComp[f.src_swizzle & 3] + ", ";
       // Xenia shader_translator_disasm.cc prints vertex fetch constant k as vf(95 - k).
+      // const_index_sel 3 has no vf number of its own; it is printed as an option.
+      const uint32_t constant = f.const_index * 3 + (f.const_index_sel == 3 ? 0 : f.const_index_sel);
       text += semantic ? syntax::SemanticName(binding->second)
-                       : "vf" + std::to_string(95 - f.VertexFetchConstant());
+                       : "vf" + std::to_string(95 - constant);
+      if (f.const_index_sel == 3) opt.Add("ConstIndexSel=3");
       if (f.offset) opt.Add("Offset=" + std::to_string(f.offset));
       if (f.format) {
         std::string_view name = syntax::VertexFormatName(f.format);
