@@ -1,0 +1,415 @@
+// Compare(): per-channel errors, SSIM and the FLIP-style metric in one pass over a sliding band of
+// rows (in column strips, for the cache). Each input row is converted to float planes, its error
+// statistics taken, and the five SSIM moments (x, y, x^2, y^2, xy) filtered horizontally into a
+// ring of 11 rows; once the rows below an output row are in, the vertical pass finishes SSIM and
+// the FLIP-style error for that row. The arithmetic is in kernels.inc.
+#include "xnt/diff/metrics.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "kernels.h"
+#include "xnt/diff/error.h"
+
+namespace xnt::diff {
+namespace {
+
+using kernels::kRadius;
+using kernels::kTaps;  // Wang et al. 2004: 11x11 circular-symmetric Gaussian, sigma 1.5
+constexpr double kSigma = 1.5;
+constexpr int kMoments = 5;           // mu_x, mu_y, E[x^2], E[y^2], E[xy]
+
+// BT.601 luma weights, as MATLAB's rgb2gray uses for the SSIM reference code.
+constexpr float kLumaR = 0.299f, kLumaG = 0.587f, kLumaB = 0.114f;
+
+std::array<double, kTaps> GaussianWeights() {
+  std::array<double, kTaps> w{};
+  double sum = 0;
+  for (int i = 0; i < kTaps; ++i) {
+    double d = i - kRadius;
+    w[size_t(i)] = std::exp(-d * d / (2 * kSigma * kSigma));
+    sum += w[size_t(i)];
+  }
+  for (double& v : w) v /= sum;
+  return w;
+}
+
+// FLIP's normalizer: HyAB distance between pure green and pure blue, raised to qc = 0.7
+// (Andersson et al. 2020, sec. 4.1). Computed once in double.
+double LabF(double t) {
+  const double d = 6.0 / 29.0;
+  return t > d * d * d ? std::cbrt(t) : t / (3 * d * d) + 4.0 / 29.0;
+}
+void LinearToLab(double r, double g, double b, double lab[3]) {
+  double X = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b;
+  double Y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+  double Z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b;
+  double fx = LabF(X / 0.95047), fy = LabF(Y), fz = LabF(Z / 1.08883);
+  lab[0] = 116 * fy - 16;
+  lab[1] = 500 * (fx - fy);
+  lab[2] = 200 * (fy - fz);
+}
+float FlipCmax() {
+  double g[3], b[3];
+  LinearToLab(0, 1, 0, g);
+  LinearToLab(0, 0, 1, b);
+  return float(std::pow(std::fabs(g[0] - b[0]) + std::hypot(g[1] - b[1], g[2] - b[2]), 0.7));
+}
+
+// Which compared channels hold the same values in both images everywhere (cheap byte compare,
+// only when both images have the same layout). SSIM of such a channel is exactly 1 (x == y makes
+// numerator and denominator equal), so its filtering can be skipped.
+std::array<bool, 4> IdenticalChannels(const Image& a, const Image& b, int nc) {
+  std::array<bool, 4> same = {false, false, false, false};
+  if (a.type != b.type || a.channels != b.channels) return same;
+  same = {true, true, true, true};
+  const size_t bpc = BytesPerChannel(a.type), px = a.PixelBytes(), row = size_t(a.width) * px;
+  for (int y = 0; y < a.height; ++y) {
+    const uint8_t* ra = a.Row(y);
+    const uint8_t* rb = b.Row(y);
+    if (std::memcmp(ra, rb, row) == 0) continue;
+    for (int c = 0; c < nc; ++c) {
+      if (!same[size_t(c)]) continue;
+      for (size_t x = 0; x < size_t(a.width); ++x)
+        if (std::memcmp(ra + x * px + size_t(c) * bpc, rb + x * px + size_t(c) * bpc, bpc) != 0) {
+          same[size_t(c)] = false;
+          break;
+        }
+    }
+    bool any = false;
+    for (int c = 0; c < nc; ++c) any = any || same[size_t(c)];
+    if (!any) break;
+  }
+  return same;
+}
+
+// The image is processed in vertical strips of kStripWidth columns (plus the filter's halo of
+// kRadius columns each side), each strip top to bottom with a ring of 11 filtered rows: working
+// memory is O(kStripWidth x 11) and the ring stays in the L2 cache.
+constexpr int kStripWidth = 384;
+
+class BandComparer {
+ public:
+  BandComparer(const Image& a, const Image& b, const CompareOptions& options, Metrics& m)
+      : a_(a), b_(b), opt_(options), m_(m), w_(a.width), h_(a.height) {
+    nc_ = m.channels;
+    planes_ = nc_ + 1;  // compared channels + luma (last)
+    weights_ = GaussianWeights();
+    k_ = &kernels::Get();
+    m.kernels = k_->name;
+    cmax_ = FlipCmax();
+    const std::array<bool, 4> same = IdenticalChannels(a, b, nc_);
+    all_same_ = same[0] && same[1] && same[2] && (nc_ < 4 || same[3]);
+    rgb_same_ = same[0] && same[1] && same[2];
+    for (int p = 0; p < planes_; ++p) {
+      // FLIP needs the filtered R, G, B whenever colour differs anywhere.
+      const bool flip_needs = opt_.flip && p < 3 && !rgb_same_;
+      bool skip = (p == nc_ ? rgb_same_ : same[size_t(p)]) && !flip_needs;
+      if (!opt_.ssim) skip = !flip_needs;
+      if (opt_.ssim || opt_.flip)
+        if (!skip) active_.push_back(p);
+    }
+    band_ = (opt_.ssim || opt_.flip) && !all_same_;
+    const size_t S = size_t(std::min(kStripWidth, w_)), E = S + 2 * kRadius;
+    const size_t P = size_t(planes_);
+    row_a_.resize(E * 4);
+    row_b_.resize(E * 4);
+    pa_.resize(P * E);
+    pb_.resize(P * E);
+    over_.resize(S);
+    absmax_.resize(S);
+    if (band_) {
+      pad_.resize(kMoments * E);
+      hring_.resize(size_t(kTaps) * P * kMoments * S);
+      vert_.resize(P * kMoments * S);
+      ssim_row_.resize(S);
+      flip_means_.resize(6 * S);
+      luma_ring_a_.resize(size_t(kTaps) * E);
+      luma_ring_b_.resize(size_t(kTaps) * E);
+      edge_a_.resize(E);
+      edge_b_.resize(E);
+      flip_scratch_.resize(8 * S);
+      flip_row_.resize(S);
+    }
+    m.work_bytes = (row_a_.size() + row_b_.size() + pa_.size() + pb_.size() + absmax_.size() + luma_ring_a_.size() +
+                    luma_ring_b_.size() + edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size() +
+                    flip_means_.size()) *
+                       sizeof(float) +
+                   (pad_.size() + hring_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) + over_.size();
+  }
+
+  void Run() {
+    if (opt_.maps) {
+      ErrorMaps& maps = *opt_.maps;
+      maps.width = w_;
+      maps.height = h_;
+      const size_t n = size_t(w_) * size_t(h_);
+      maps.max_abs.assign(n, 0.0f);
+      maps.flip.assign(opt_.flip ? n : 0, 0.0f);
+      maps.ssim_luma.assign(opt_.ssim ? n : 0, 1.0f);
+    }
+    if (!all_same_) {
+      for (int x0 = 0; x0 < w_; x0 += kStripWidth) {
+        x0_ = x0;
+        sw_ = std::min(kStripWidth, w_ - x0);
+        hx0_ = std::max(0, x0 - kRadius);
+        ew_ = std::min(w_, x0 + sw_ + kRadius) - hx0_;
+        int next_input = 0;
+        for (int y = 0; y < h_; ++y) {
+          const int need = band_ ? std::min(h_ - 1, y + kRadius) : y;
+          while (next_input <= need) ReadRow(next_input++);
+          if (band_) FinishRow(y);
+        }
+      }
+    }
+    Finalize();
+  }
+
+ private:
+  // Strip-local plane p (ew_ columns, index 0 = image column hx0_).
+  float* Plane(std::vector<float>& v, int p) { return v.data() + size_t(p) * size_t(ew_); }
+  double* HRing(int slot, int p, int q) {
+    return hring_.data() + ((size_t(slot) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
+  }
+  double* Vert(int p, int q) { return vert_.data() + (size_t(p) * kMoments + size_t(q)) * size_t(sw_); }
+  float* LumaRing(std::vector<float>& ring, int row) {
+    return ring.data() + size_t(row % kTaps) * size_t(ew_);
+  }
+
+  void ReadRow(int y) {
+    const int off = x0_ - hx0_;
+    a_.RowToFloat(y, row_a_.data(), hx0_, ew_);
+    b_.RowToFloat(y, row_b_.data(), hx0_, ew_);
+    Deinterleave(row_a_.data(), a_.channels, pa_);
+    Deinterleave(row_b_.data(), b_.channels, pb_);
+    std::fill(over_.begin(), over_.end(), uint8_t(0));
+    std::fill(absmax_.begin(), absmax_.end(), 0.0f);
+    for (int p = 0; p < nc_; ++p) {
+      kernels::RowStats st = k_->error_row(Plane(pa_, p) + off, Plane(pb_, p) + off, sw_,
+                                           opt_.pixel_threshold[size_t(p)], over_.data(), absmax_.data());
+      sum_abs_[p] += st.sum;
+      sum_sq_[p] += st.sum_sq;
+      m_.channel[size_t(p)].pixels_over += st.over;
+      m_.channel[size_t(p)].max_abs = std::max(m_.channel[size_t(p)].max_abs, double(st.max));
+    }
+    uint32_t row_over = 0, row_diff = 0;
+    float row_max = 0;
+    for (int i = 0; i < sw_; ++i) {
+      row_over += over_[size_t(i)];
+      row_diff += absmax_[size_t(i)] > 0.0f ? 1 : 0;
+      row_max = std::max(row_max, absmax_[size_t(i)]);
+    }
+    m_.pixels_over += row_over;
+    m_.pixels_differing += row_diff;
+    const int row_max_x = x0_ + int(std::find(absmax_.begin(), absmax_.begin() + sw_, row_max) - absmax_.begin());
+    if (row_max > 0 && (double(row_max) > m_.max_abs ||
+                        (double(row_max) == m_.max_abs && (y < m_.max_y || (y == m_.max_y && row_max_x < m_.max_x))))) {
+      m_.max_abs = row_max;
+      m_.max_y = y;
+      m_.max_x = row_max_x;
+    }
+    if (opt_.maps) std::copy_n(absmax_.begin(), sw_, opt_.maps->max_abs.begin() + long(y) * w_ + x0_);
+    if (!band_) return;
+
+    Luma(pa_);
+    Luma(pb_);
+    std::copy_n(Plane(pa_, nc_), ew_, LumaRing(luma_ring_a_, y));
+    std::copy_n(Plane(pb_, nc_), ew_, LumaRing(luma_ring_b_, y));
+    const int P = sw_ + 2 * kRadius;
+    const int slot = y % kTaps;
+    for (int p : active_) {
+      const float* x = Plane(pa_, p);
+      const float* z = Plane(pb_, p);
+      double* px = pad_.data();
+      double* pz = px + P;
+      double* pxx = pz + P;
+      double* pzz = pxx + P;
+      double* pxz = pzz + P;
+      // Columns x0-5 .. x0+sw+4, clamped to the image (the halo holds the real neighbours).
+      const int first = x0_ - kRadius;
+      const int lead = std::max(0, -first), body_end = std::min(P, w_ - first);  // unclamped run
+      k_->moments(x + (first + lead - hx0_), z + (first + lead - hx0_), px + lead, pz + lead, pxx + lead, pzz + lead,
+                  pxz + lead, body_end - lead);
+      for (int q = 0; q < kMoments; ++q) {
+        double* row = pad_.data() + size_t(q) * size_t(P);
+        for (int i = 0; i < lead; ++i) row[i] = row[lead];
+        for (int i = body_end; i < P; ++i) row[i] = row[body_end - 1];
+      }
+      const int moments = opt_.ssim ? kMoments : 2;
+      for (int q = 0; q < moments; ++q)
+        k_->filter_row(pad_.data() + size_t(q) * size_t(P), HRing(slot, p, q), sw_, weights_.data());
+    }
+  }
+
+  void Deinterleave(const float* in, int in_channels, std::vector<float>& planes) {
+    for (int p = 0; p < nc_; ++p) {
+      float* __restrict out = Plane(planes, p);
+      if (p >= in_channels) {
+        std::fill_n(out, ew_, 1.0f);  // RGB against RGBA: opaque
+        continue;
+      }
+      const float* __restrict src = in + p;
+      for (int i = 0; i < ew_; ++i) out[i] = src[size_t(i) * size_t(in_channels)];
+    }
+  }
+
+  void Luma(std::vector<float>& planes) {
+    const float* __restrict r = Plane(planes, 0);
+    const float* __restrict g = Plane(planes, 1);
+    const float* __restrict b = Plane(planes, 2);
+    float* __restrict l = Plane(planes, nc_);
+    for (int i = 0; i < ew_; ++i) l[i] = kLumaR * r[i] + kLumaG * g[i] + kLumaB * b[i];
+  }
+
+  void FinishRow(int y) {
+    const double* rows[kTaps];
+    for (int p : active_) {
+      const int moments = opt_.ssim ? kMoments : 2;
+      for (int q = 0; q < moments; ++q) {
+        for (int k = 0; k < kTaps; ++k) {
+          int r = std::clamp(y - kRadius + k, 0, h_ - 1);
+          rows[k] = HRing(r % kTaps, p, q);
+        }
+        k_->filter_column(rows, Vert(p, q), sw_, weights_.data());
+      }
+      if (!opt_.ssim) continue;
+      double* s = ssim_row_.data();
+      ssim_sum_[p] += k_->ssim_row(Vert(p, 0), Vert(p, 1), Vert(p, 2), Vert(p, 3), Vert(p, 4), s, sw_);
+      if (opt_.maps && p == nc_)
+        for (int i = 0; i < sw_; ++i) opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = float(s[i]);
+    }
+    if (opt_.flip && !rgb_same_) FlipRow(y);
+  }
+
+  void FlipRow(int y) {
+    const int off = x0_ - hx0_;
+    const float* la[3];
+    const float* lb[3];
+    for (int k = 0; k < 3; ++k) {
+      int r = std::clamp(y - 1 + k, 0, h_ - 1);
+      la[k] = LumaRing(luma_ring_a_, r);
+      lb[k] = LumaRing(luma_ring_b_, r);
+    }
+    // Sobel over the strip with its halo: clamping at the array ends is right at the image edges,
+    // and at inner strip edges only columns with real neighbours are used.
+    k_->sobel(la, edge_a_.data(), ew_);
+    k_->sobel(lb, edge_b_.data(), ew_);
+    // Filtered means of R, G, B of A then B, narrowed to float for the colour transform.
+    float* means[6];
+    for (int k = 0; k < 6; ++k) {
+      means[k] = flip_means_.data() + size_t(k) * size_t(sw_);
+      const double* src = Vert(k % 3, k / 3);
+      for (int i = 0; i < sw_; ++i) means[k][i] = float(src[i]);
+    }
+    kernels::FlipInputs in{};
+    in.ra = means[0];
+    in.ga = means[1];
+    in.ba = means[2];
+    in.rb = means[3];
+    in.gb = means[4];
+    in.bb = means[5];
+    in.ea = edge_a_.data() + off;
+    in.eb = edge_b_.data() + off;
+    in.cmax = cmax_;
+    in.scratch = flip_scratch_.data();
+    float* e = flip_row_.data();
+    k_->flip_row(in, e, sw_);
+    flip_sum_ += k_->sum(e, sw_);
+    float row_max = 0;
+    for (int x = 0; x < sw_; ++x) row_max = std::max(row_max, e[x]);
+    m_.flip_max = std::max(m_.flip_max, double(row_max));
+    if (opt_.maps) std::copy_n(e, sw_, opt_.maps->flip.begin() + long(y) * w_ + x0_);
+  }
+
+  void Finalize() {
+    const double n = double(w_) * double(h_);
+    double total_sq = 0, total_abs = 0;
+    m_.min_channel_psnr = std::numeric_limits<double>::infinity();
+    for (int p = 0; p < nc_; ++p) {
+      ChannelMetrics& c = m_.channel[size_t(p)];
+      c.mean_abs = sum_abs_[p] / n;
+      c.mse = sum_sq_[p] / n;
+      c.psnr = c.mse > 0 ? 10 * std::log10(1.0 / c.mse) : std::numeric_limits<double>::infinity();
+      m_.min_channel_psnr = std::min(m_.min_channel_psnr, c.psnr);
+      total_sq += c.mse;
+      total_abs += c.mean_abs;
+    }
+    m_.mean_abs = total_abs / nc_;
+    double mse = total_sq / nc_;
+    m_.psnr = mse > 0 ? 10 * std::log10(1.0 / mse) : std::numeric_limits<double>::infinity();
+    m_.exact = m_.pixels_differing == 0;
+    if (m_.exact) m_.max_x = m_.max_y = -1;
+    m_.has_ssim = opt_.ssim;
+    m_.has_flip = opt_.flip;
+    if (opt_.ssim) {
+      auto plane_ssim = [&](int p) {
+        return std::find(active_.begin(), active_.end(), p) != active_.end() && band_ ? ssim_sum_[p] / n : 1.0;
+      };
+      m_.ssim_luma = plane_ssim(nc_);
+      m_.ssim_min = m_.ssim_luma;
+      for (int p = 0; p < nc_; ++p) {
+        m_.channel[size_t(p)].ssim = plane_ssim(p);
+        m_.ssim_min = std::min(m_.ssim_min, m_.channel[size_t(p)].ssim);
+      }
+    }
+    if (opt_.flip) m_.flip_mean = flip_sum_ / n;
+  }
+
+  const Image& a_;
+  const Image& b_;
+  const CompareOptions& opt_;
+  Metrics& m_;
+  int w_, h_, nc_ = 3, planes_ = 4;
+  int x0_ = 0, sw_ = 0, hx0_ = 0, ew_ = 0;  // current strip: first column, width, halo start, halo width
+  bool all_same_ = false, rgb_same_ = false, band_ = false;
+  std::vector<int> active_;  // planes that get SSIM moments
+  std::array<double, kTaps> weights_{};
+  const kernels::Kernels* k_ = nullptr;
+  float cmax_ = 1;
+  std::vector<float> row_a_, row_b_, pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_,
+      flip_row_, flip_means_;
+  std::vector<double> pad_, hring_, vert_, ssim_row_;
+  std::vector<uint8_t> over_;
+  double sum_abs_[4] = {}, sum_sq_[4] = {}, ssim_sum_[5] = {}, flip_sum_ = 0;
+};
+
+}  // namespace
+
+uint64_t HashPixels(const Image& image) {
+  image.Validate("image");
+  std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> state(XXH3_createState(), XXH3_freeState);
+  if (!state) throw Error("out of memory creating a hash state");
+  XXH3_64bits_reset(state.get());
+  const uint32_t header[4] = {uint32_t(image.width), uint32_t(image.height), uint32_t(image.channels),
+                              uint32_t(image.type)};
+  XXH3_64bits_update(state.get(), header, sizeof(header));
+  const size_t row_bytes = size_t(image.width) * image.PixelBytes();
+  for (int y = 0; y < image.height; ++y) XXH3_64bits_update(state.get(), image.Row(y), row_bytes);
+  return XXH3_64bits_digest(state.get());
+}
+
+Metrics Compare(const Image& a, const Image& b, const CompareOptions& options) {
+  a.Validate("first image");
+  b.Validate("second image");
+  if (a.width != b.width || a.height != b.height)
+    throw Error("image sizes differ: " + std::to_string(a.width) + "x" + std::to_string(a.height) + " vs " +
+                std::to_string(b.width) + "x" + std::to_string(b.height) +
+                " (use a scale or resize mode to compare across scales)");
+  for (float t : options.pixel_threshold)
+    if (!(t >= 0)) throw Error("pixel threshold must be >= 0");
+  Metrics m;
+  m.width = a.width;
+  m.height = a.height;
+  m.channels = (!options.ignore_alpha && (a.HasAlpha() || b.HasAlpha())) ? 4 : 3;
+  m.hash_a = HashPixels(a);
+  m.hash_b = HashPixels(b);
+  BandComparer(a, b, options, m).Run();
+  return m;
+}
+
+}  // namespace xnt::diff

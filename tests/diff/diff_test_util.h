@@ -1,0 +1,81 @@
+// Helpers shared by the diff tests: building small images and a straightforward SSIM reference.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "xnt/diff/image.h"
+
+namespace xnt::diff::test {
+
+// An 8-bit image whose channel values come from f(x, y, c).
+inline OwnedImage Make8(int w, int h, int ch, const std::function<int(int, int, int)>& f) {
+  OwnedImage img(w, h, ch, PixelType::kU8);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < ch; ++c) img.MutableRow(y)[x * ch + c] = uint8_t(f(x, y, c));
+  return img;
+}
+
+inline OwnedImage Make16(int w, int h, int ch, const std::function<int(int, int, int)>& f) {
+  OwnedImage img(w, h, ch, PixelType::kU16);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int c = 0; c < ch; ++c) {
+        uint16_t v = uint16_t(f(x, y, c));
+        std::memcpy(img.MutableRow(y) + (x * ch + c) * 2, &v, 2);
+      }
+  return img;
+}
+
+inline uint32_t Lcg(uint32_t& s) {
+  s = s * 1664525u + 1013904223u;
+  return s >> 8;
+}
+
+// Direct SSIM: for every pixel, the full 11x11 Gaussian window (sigma 1.5, weights normalized)
+// with clamp-to-edge indexing, in double; the mean over all pixels. `plane(img, x, y)` gives the
+// value of the plane being measured.
+inline double ReferenceSsim(int w, int h, const std::function<double(int, int)>& a,
+                            const std::function<double(int, int)>& b) {
+  double g[11], sum = 0;
+  for (int i = 0; i < 11; ++i) {
+    g[i] = std::exp(-double((i - 5) * (i - 5)) / (2 * 1.5 * 1.5));
+    sum += g[i];
+  }
+  for (double& v : g) v /= sum;
+  const double c1 = 0.01 * 0.01, c2 = 0.03 * 0.03;
+  double total = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double mx = 0, my = 0, xx = 0, yy = 0, xy = 0;
+      for (int j = 0; j < 11; ++j)
+        for (int i = 0; i < 11; ++i) {
+          int sx = std::min(std::max(x + i - 5, 0), w - 1), sy = std::min(std::max(y + j - 5, 0), h - 1);
+          double wt = g[i] * g[j], va = a(sx, sy), vb = b(sx, sy);
+          mx += wt * va;
+          my += wt * vb;
+          xx += wt * va * va;
+          yy += wt * vb * vb;
+          xy += wt * va * vb;
+        }
+      double vx = xx - mx * mx, vy = yy - my * my, cxy = xy - mx * my;
+      total += ((2 * mx * my + c1) * (2 * cxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2));
+    }
+  return total / (double(w) * h);
+}
+
+// Runs `body` once with the default kernels and once with XNT_DIFF_KERNELS=baseline.
+inline void ForEachKernelSet(const std::function<void(const char*)>& body) {
+  unsetenv("XNT_DIFF_KERNELS");
+  body("default");
+  setenv("XNT_DIFF_KERNELS", "baseline", 1);
+  body("baseline");
+  unsetenv("XNT_DIFF_KERNELS");
+}
+
+}  // namespace xnt::diff::test
