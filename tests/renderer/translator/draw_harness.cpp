@@ -118,6 +118,12 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   writes[3].pImageInfo = image_infos;
   vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
 
+  // Texture fetch constants: type 2 (texture) with the identity swizzle xyzw (dword 3 bits 1-12,
+  // 3 bits per component), as a title's texture set-up leaves them.
+  for (uint32_t i = 0; i < kTextureBindingCount; ++i) {
+    constants.fetch_constants[i * 6] = 2u;
+    constants.fetch_constants[i * 6 + 3] = (0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1;
+  }
   // Identity VTE: ndc = position.
   for (int i = 0; i < 3; ++i) system.ndc_scale[i] = 1.0f;
   system.ndc_scale[3] = 1.0f;

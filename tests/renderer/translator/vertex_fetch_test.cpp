@@ -49,6 +49,7 @@ class VertexFetchTest : public ::testing::Test {
  protected:
   void SetUp() override {
     context_ = MakeLavapipeContext();
+    ASSERT_TRUE(context_->validation_enabled()) << "VK_LAYER_KHRONOS_validation is not available";
     harness_ = std::make_unique<DrawHarness>(*context_);
     ps_ = PassThroughPixelShader();
   }
