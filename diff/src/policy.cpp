@@ -70,17 +70,33 @@ bool GlobMatch(const std::string& pattern, const std::string& name) {
   return p == pattern.size();
 }
 
+enum ClearBit : uint32_t {
+  kExact = 1, kIgnoreAlpha = 2, kMaxError = 4, kMeanError = 8, kPixelThreshold = 16, kMaxPixelsOver = 32,
+  kMinPsnr = 64, kMinSsim = 128, kMaxFlip = 256,
+};
+
 void SetThreshold(Thresholds& t, const std::string& key, const std::string& value) {
   const bool none = value == "none";
+  auto mark = [&](uint32_t bit) {
+    if (none)
+      t.cleared |= bit;
+    else
+      t.cleared &= ~bit;
+  };
   if (key == "exact") {
+    mark(kExact);
     t.exact = none ? std::nullopt : std::optional<bool>(ParseBool(key, value));
   } else if (key == "ignore_alpha") {
+    mark(kIgnoreAlpha);
     t.ignore_alpha = none ? std::nullopt : std::optional<bool>(ParseBool(key, value));
   } else if (key == "max_error") {
+    mark(kMaxError);
     t.max_error = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
   } else if (key == "mean_error") {
+    mark(kMeanError);
     t.mean_error = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
   } else if (key == "pixel_threshold") {
+    mark(kPixelThreshold);
     if (none) {
       t.pixel_threshold.reset();
       return;
@@ -99,6 +115,7 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
     }
     t.pixel_threshold = thr;
   } else if (key == "max_pixels_over") {
+    mark(kMaxPixelsOver);
     if (none) {
       t.max_pixels_over.reset();
       return;
@@ -109,8 +126,10 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
     t.max_pixels_over = d;
     t.max_pixels_over_percent = percent;
   } else if (key == "min_psnr") {
+    mark(kMinPsnr);
     t.min_psnr = none ? std::nullopt : std::optional<double>(ParseNumber(key, value));
   } else if (key == "min_ssim") {
+    mark(kMinSsim);
     if (none) {
       t.min_ssim.reset();
       return;
@@ -119,6 +138,7 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
     if (d < -1 || d > 1) throw Error(key + ": " + value + " is outside -1..1");
     t.min_ssim = d;
   } else if (key == "max_flip") {
+    mark(kMaxFlip);
     t.max_flip = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
   } else {
     throw Error("unknown key '" + key +
@@ -128,18 +148,22 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
 }
 
 void Thresholds::Overlay(const Thresholds& o) {
-  if (o.exact) exact = o.exact;
-  if (o.max_error) max_error = o.max_error;
-  if (o.mean_error) mean_error = o.mean_error;
-  if (o.pixel_threshold) pixel_threshold = o.pixel_threshold;
-  if (o.max_pixels_over) {
-    max_pixels_over = o.max_pixels_over;
-    max_pixels_over_percent = o.max_pixels_over_percent;
-  }
-  if (o.min_psnr) min_psnr = o.min_psnr;
-  if (o.min_ssim) min_ssim = o.min_ssim;
-  if (o.max_flip) max_flip = o.max_flip;
-  if (o.ignore_alpha) ignore_alpha = o.ignore_alpha;
+  auto apply = [&](auto& mine, const auto& theirs, uint32_t bit) {
+    if (theirs)
+      mine = theirs;
+    else if (o.cleared & bit)
+      mine.reset();
+  };
+  apply(exact, o.exact, kExact);
+  apply(max_error, o.max_error, kMaxError);
+  apply(mean_error, o.mean_error, kMeanError);
+  apply(pixel_threshold, o.pixel_threshold, kPixelThreshold);
+  apply(max_pixels_over, o.max_pixels_over, kMaxPixelsOver);
+  if (o.max_pixels_over) max_pixels_over_percent = o.max_pixels_over_percent;
+  apply(min_psnr, o.min_psnr, kMinPsnr);
+  apply(min_ssim, o.min_ssim, kMinSsim);
+  apply(max_flip, o.max_flip, kMaxFlip);
+  apply(ignore_alpha, o.ignore_alpha, kIgnoreAlpha);
 }
 
 bool Thresholds::AnyCheck() const {

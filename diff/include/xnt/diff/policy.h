@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ struct Thresholds {
   std::optional<double> min_ssim;  // checked against the lowest of luma and per-channel SSIM
   std::optional<double> max_flip;  // mean FLIP-style error
   std::optional<bool> ignore_alpha;
+  // Keys explicitly set to `none` here, so Overlay() removes them from what it overlays.
+  uint32_t cleared = 0;
 
   // Fields set in `over` replace ours.
   void Overlay(const Thresholds& over);
