@@ -46,6 +46,7 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
   info.depth_clear_value = R(regs, Reg::RB_DEPTH_CLEAR);
   auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
   info.surface_pitch = surface.surface_pitch;
+  info.msaa_samples = uint32_t(surface.msaa_samples);
   if (info.source_select < 4) {
     auto color = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[info.source_select]));
     info.color_base = color.color_base;
@@ -145,8 +146,6 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
                        " is not implemented yet (only k_8_8_8_8)";
   } else if (info.dest_array) {
     info.unsupported = "resolve to a 3D/array destination is not implemented yet";
-  } else if (surface.msaa_samples != xenos::MsaaSamples::k1X) {
-    info.unsupported = "resolve of an MSAA target is not implemented yet (targets are 1x)";
   }
   return info;
 }

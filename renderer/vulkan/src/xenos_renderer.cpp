@@ -468,6 +468,10 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
     if (!info.unsupported.empty()) {
       Note(info.unsupported);
     } else {
+      if (info.msaa_samples != 0) {
+        Note("resolve of an MSAA target copies its single host sample (MSAA not implemented "
+             "yet; edges are not averaged)");
+      }
       EndRendering();
       RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
       uint32_t width = uint32_t(info.x1 - info.x0), height = uint32_t(info.y1 - info.y0);

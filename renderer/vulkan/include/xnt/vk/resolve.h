@@ -14,8 +14,9 @@
 // address because macro tiles are laid out linearly.
 //
 // Implemented: colour k_8_8_8_8 sources to k_8_8_8_8 (and k_8_8_8_8_A) destinations, red/blue
-// swap, every Endian128 mode, exponent bias, colour and depth clears. Not yet: depth copies,
-// other formats, MSAA sample selection, 3D/array destinations — reported, not guessed.
+// swap, every Endian128 mode, exponent bias, colour and depth clears. MSAA targets are rendered
+// at one sample, so their resolves copy that sample (edges differ from a real 2x/4x average; the
+// renderer notes it). Not yet: depth copies, other formats, 3D/array destinations — reported.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,7 @@ struct ResolveInfo {
   uint32_t color_clear_value = 0;  // RB_COLOR_CLEAR (k_8_8_8_8: R in bits 7:0)
   uint32_t depth_clear_value = 0;  // RB_DEPTH_CLEAR (depth 31:8, stencil 7:0)
   uint32_t surface_pitch = 0;
+  uint32_t msaa_samples = 0;  // RB_SURFACE_INFO msaa_samples (0 = 1x)
   uint32_t color_base = 0;
   uint32_t color_format = 0;
   uint32_t depth_base = 0;

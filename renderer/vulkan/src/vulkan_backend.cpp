@@ -1,0 +1,200 @@
+// replay::Backend on Vulkan (see vulkan_backend.h).
+#include "xnt/vk/vulkan_backend.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "xnt/base/error.h"
+#include "xnt/ucode/analysis.h"
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::vk {
+
+using xenos::Reg;
+
+VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions options)
+    : context_(context),
+      options_(std::move(options)),
+      renderer_(std::make_unique<XenosRenderer>(context)) {
+  if (!options_.dump_shaders_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dump_shaders_dir, ec);
+    if (ec) throw Error("--dump-shaders: cannot create " + options_.dump_shaders_dir + ": " + ec.message());
+  }
+}
+
+VulkanBackend::~VulkanBackend() = default;
+
+void VulkanBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+  memory_ = memory;
+  registers_ = registers;
+}
+
+GuestMemoryAccess VulkanBackend::Access() const {
+  if (!memory_) throw Error("VulkanBackend: Attach() was not called");
+  replay::GuestMemory* m = memory_;
+  GuestMemoryAccess a;
+  a.pages.generation = [m] { return m->generation(); };
+  a.pages.page_generation = [m](uint32_t p) { return m->PageGeneration(p); };
+  a.pages.page_data = [m](uint32_t p) { return m->PageData(p); };
+  a.read = [m](uint32_t address, std::span<uint8_t> out) { m->Read(address, out); };
+  a.write = [m](uint32_t address, std::span<const uint8_t> in) { m->Write(address, in); };
+  return a;
+}
+
+std::map<std::string, uint64_t> VulkanBackend::notes() const {
+  std::map<std::string, uint64_t> all = renderer_->notes();
+  for (auto& [k, v] : notes_) all[k] += v;
+  return all;
+}
+
+const VulkanBackend::DecodedShader& VulkanBackend::Decode(const replay::Shader& shader) {
+  uint64_t key = shader.hash * 2 + (shader.type == xenos::ShaderType::kPixel ? 1 : 0);
+  auto it = decoded_.find(key);
+  if (it != decoded_.end()) return it->second;
+  DecodedShader d;
+  try {
+    auto type = shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
+                                                         : ucode::ShaderType::kVertex;
+    d.shader = std::make_unique<ucode::Shader>(ucode::Decode(shader.dwords, type));
+    d.analysis = std::make_unique<ucode::Analysis>(ucode::Analyze(*d.shader));
+  } catch (const Error& e) {
+    d.error = e.what();
+  }
+  return decoded_.emplace(key, std::move(d)).first->second;
+}
+
+void VulkanBackend::DumpShader(const replay::Shader& shader, const TranslatedShader& t) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "%s_%016" PRIx64,
+                shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
+  std::filesystem::path dir(options_.dump_shaders_dir);
+  // Several option variants of one microcode get numbered files.
+  std::string stem = name;
+  for (int n = 1; std::filesystem::exists(dir / (stem + ".glsl")); ++n) {
+    stem = std::string(name) + "_" + std::to_string(n);
+  }
+  std::ofstream(dir / (stem + ".glsl")) << t.glsl;
+  std::ofstream(dir / (stem + ".spvasm")) << t.spirv_disassembly;
+}
+
+std::shared_ptr<const TranslatedShader> VulkanBackend::TranslateFor(
+    const replay::Shader& shader, const TranslationOptions& options) {
+  const DecodedShader& d = Decode(shader);
+  if (!d.error.empty()) {
+    ++notes_["draw skipped: microcode does not decode: " + d.error];
+    return nullptr;
+  }
+  std::shared_ptr<const TranslatedShader> t;
+  try {
+    t = translator_.Get(*d.shader, *d.analysis, options);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: shader translation failed: " + std::string(e.what())];
+    return nullptr;
+  }
+  if (translated_.emplace(t.get(), true).second) {
+    for (const auto& n : t->reflection.notes) ++notes_["shader: " + n];
+    if (!options_.dump_shaders_dir.empty()) DumpShader(shader, *t);
+  }
+  return t;
+}
+
+void VulkanBackend::OnDraw(const replay::DrawCall& call) {
+  const replay::RegisterFile& regs = *call.registers;
+  if (!call.vertex_shader) {
+    ++notes_["draw skipped: no vertex shader loaded"];
+    return;
+  }
+  auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  TranslationOptions vs_options;
+  auto vs = TranslateFor(*call.vertex_shader, vs_options);
+  if (!vs) return;
+  std::shared_ptr<const TranslatedShader> ps;
+  if (call.pixel_shader) {
+    TranslationOptions ps_options;
+    // The VS exports vs_export_count + 1 interpolators; the PS receives that many.
+    ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+    if (program.param_gen) {
+      ps_options.ps_param_gen_register =
+          int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+    }
+    ps = TranslateFor(*call.pixel_shader, ps_options);
+    if (!ps) return;
+  }
+
+  DrawInput input;
+  input.regs = regs.values();
+  input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
+  if (ps) {
+    input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
+    input.pixel_shader_color_mask = ps->reflection.color_targets_written;
+  }
+  PrimitiveDraw& prim = input.primitives;
+  prim.type = call.initiator.prim_type;
+  prim.vertex_count = call.initiator.num_indices;
+  auto mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
+  prim.reset_enable = mode.multi_prim_ib_ena;
+  prim.reset_index = regs.Get(Reg::VGT_MULTI_PRIM_IB_RESET_INDX);
+  prim.index_format = call.indices.format;
+  switch (call.indices.source) {
+    case xenos::SourceSelect::kAutoIndex:
+      prim.indexed = false;
+      break;
+    case xenos::SourceSelect::kDma: {
+      prim.indexed = true;
+      prim.index_endian = call.indices.endian;
+      index_scratch_.resize(call.indices.size_bytes);
+      memory_->Read(call.indices.guest_address, index_scratch_);
+      prim.index_bytes = index_scratch_;
+      break;
+    }
+    case xenos::SourceSelect::kImmediate: {
+      // VGT_IMMED_DATA words arrive in host order from the command processor; 16-bit indices
+      // are packed low half first, so the little-endian bytes of the words are the stream.
+      prim.indexed = true;
+      prim.index_endian = xenos::Endian::kNone;
+      index_scratch_.resize(call.indices.immediate.size() * 4);
+      for (size_t i = 0; i < call.indices.immediate.size(); ++i) {
+        uint32_t w = call.indices.immediate[i];
+        for (int b = 0; b < 4; ++b) index_scratch_[i * 4 + size_t(b)] = uint8_t(w >> (8 * b));
+      }
+      prim.index_bytes = index_scratch_;
+      break;
+    }
+  }
+  try {
+    renderer_->Draw(input, Access());
+  } catch (const Error& e) {
+    // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.
+    ++notes_["draw skipped: " + std::string(e.what())];
+  }
+}
+
+void VulkanBackend::OnResolve(const replay::ResolveCall& call) {
+  try {
+    renderer_->Resolve(call.draw.registers->values(), Access());
+  } catch (const Error& e) {
+    ++notes_["resolve skipped: " + std::string(e.what())];
+  }
+}
+
+void VulkanBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error("VulkanBackend: Attach() was not called");
+  SwapImage image;
+  try {
+    image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
+                            call.height, Access());
+  } catch (const Error& e) {
+    ++notes_["swap skipped: " + std::string(e.what())];
+    return;
+  }
+  if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void VulkanBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+  if (options_.on_frame_end) options_.on_frame_end(frame);
+}
+
+}  // namespace xnt::vk
