@@ -280,7 +280,11 @@ class Analyzer {
            !cf.is_unconditional && !cf.is_predicated)) {
         a_.bool_constants_mask[cf.bool_address / 32] |= 1u << (cf.bool_address % 32);
       }
-      if (IsCondExecPred(cf.opcode)) a_.uses_predicate = true;
+      if (IsCondExecPred(cf.opcode) || (cf.opcode == CfOpcode::kLoopEnd && cf.is_predicated_break) ||
+          ((cf.opcode == CfOpcode::kCondCall || cf.opcode == CfOpcode::kCondJmp) &&
+           !cf.is_unconditional && cf.is_predicated)) {
+        a_.uses_predicate = true;
+      }
       if (cf.opcode == CfOpcode::kLoopStart || cf.opcode == CfOpcode::kLoopEnd) {
         a_.loop_constants |= 1u << cf.loop_id;
       }

@@ -22,12 +22,12 @@ bool IsFloatRegister(uint32_t index);
 
 struct RegisterField {
   std::string_view name;
-  int64_t value = 0;
+  int64_t value;
   std::string_view text;  // enum spelling when the field is an enum, else empty
 };
 
 struct DecodedRegister {
-  std::array<RegisterField, 20> fields{};
+  std::array<RegisterField, 20> fields;  // only the first `count` are meaningful
   uint32_t count = 0;
   void Add(std::string_view name, int64_t value, std::string_view text = {}) {
     if (count < fields.size()) fields[count++] = RegisterField{name, value, text};
