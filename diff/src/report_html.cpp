@@ -66,7 +66,8 @@ const char* kStyle = R"CSS(
 body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#1e1e1e;color:#ddd}
 header{padding:12px 16px;background:#111;border-bottom:1px solid #333;position:sticky;top:0;z-index:2}
 h1{font-size:18px;margin:0 0 4px}
-.pass{color:#6c6}.differ{color:#f66}.error{color:#fb4}
+span.pass{color:#6c6}span.differ{color:#f66}span.error{color:#fb4}
+details.differ{border-color:#844}details.error{border-color:#874}
 .help{color:#999;font-size:12px}
 details.item{margin:10px 16px;border:1px solid #333;border-radius:4px;background:#252525}
 details.item>summary{padding:8px 10px;cursor:pointer}

@@ -79,3 +79,38 @@ inline void ForEachKernelSet(const std::function<void(const char*)>& body) {
 }
 
 }  // namespace xnt::diff::test
+
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace xnt::diff::test {
+
+// A fresh, empty folder under the system temp dir, removed by the destructor.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    path_ = std::filesystem::temp_directory_path() / ("xnt_diff_" + tag + "_" + std::to_string(getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
+  std::string str() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A 96x64 RGBA gradient; with `square`, a pure red square at x 41..59, y 21..39 (361 pixels).
+inline OwnedImage Gradient(bool square) {
+  return Make8(96, 64, 4, [&](int x, int y, int c) {
+    if (square && x > 40 && x < 60 && y > 20 && y < 40) return c == 0 || c == 3 ? 255 : 0;
+    return c == 0 ? x * 255 / 96 : c == 1 ? y * 255 / 64 : c == 2 ? 128 : 255;
+  });
+}
+
+}  // namespace xnt::diff::test
