@@ -38,7 +38,7 @@ void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, Z
 
 std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t* payload,
                                      uint64_t chunk_offset, ZSTD_DCtx* dctx,
-                                     std::vector<uint8_t>* scratch) {
+                                     ByteBuffer* scratch) {
   const uint64_t payload_offset = chunk_offset + layout::kChunkHeaderSize;
   std::span<const uint8_t> raw;
   if (XXH3_64bits(payload, h.stored_size) != h.stored_hash) {
@@ -64,8 +64,9 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t
       throw Error(std::string(ChunkTypeName(h.type)) + " chunk: zstd frame does not fill the stored size",
                   payload_offset);
     }
-    scratch->resize(h.raw_size);  // bounded by kMaxChunkRawSize in CheckChunkHeader
-    size_t n = ZSTD_decompressDCtx(dctx, scratch->data(), h.raw_size, payload, h.stored_size);
+    // raw_size is bounded by CheckChunkHeader (chunk limit, zstd's maximum expansion).
+    uint8_t* out = scratch->Resize(h.raw_size);
+    size_t n = ZSTD_decompressDCtx(dctx, out, h.raw_size, payload, h.stored_size);
     if (ZSTD_isError(n) || n != h.raw_size) {
       throw Error(std::string(ChunkTypeName(h.type)) + " chunk: zstd decompression failed (" +
                       (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output") + ")",

@@ -5,12 +5,34 @@
 #include <zstd.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "layout.h"
 
 namespace xnt::format {
+
+// A byte buffer that grows without zero-filling: decompression overwrites every byte anyway, and
+// clearing hundreds of MiB first would cost the reader a measurable share of its speed.
+class ByteBuffer {
+ public:
+  uint8_t* Resize(size_t n) {
+    if (n > capacity_) {
+      data_.reset(new uint8_t[n]);
+      capacity_ = n;
+    }
+    size_ = n;
+    return data_.get();
+  }
+  uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
 
 // Appends header + payload of one chunk holding `raw` to `out` (cleared first).
 void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, ZSTD_CCtx* cctx,
@@ -22,7 +44,7 @@ void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, Z
 // Throws xnt::Error naming `chunk_offset`.
 std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& header, const uint8_t* payload,
                                      uint64_t chunk_offset, ZSTD_DCtx* dctx,
-                                     std::vector<uint8_t>* scratch);
+                                     ByteBuffer* scratch);
 
 // RAII holders for zstd contexts.
 struct ZstdCCtxDeleter { void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); } };

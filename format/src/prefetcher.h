@@ -13,11 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "chunk_codec.h"
+
 namespace xnt::format {
 
 struct DecodedChunk {
   uint32_t index = 0;
-  std::vector<uint8_t> storage;   // owns the raw bytes unless they are the file's own
+  ByteBuffer storage;             // owns the raw bytes unless they are the file's own
   std::span<const uint8_t> raw;   // verified payload (checksum + FlatBuffers verifier)
   std::exception_ptr error;       // set instead of raw when the chunk is damaged
 };

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -27,6 +28,8 @@ namespace {
 constexpr uint64_t kPageCacheBudget = 256ull << 20;
 // Validate stops listing after this many problems (a badly damaged file would list thousands).
 constexpr size_t kMaxProblems = 200;
+// Idle decompression buffers kept for reuse.
+constexpr uint64_t kFreeBufferBudget = 64ull << 20;
 
 struct PageLoc {
   uint32_t chunk = 0, slot = 0;
@@ -228,6 +231,7 @@ class ReaderImpl final : public Reader {
   const TraceTotals& totals() const override { return totals_; }
   const std::vector<ChunkSummary>& chunks() const override { return chunks_; }
   uint64_t file_size() const override { return size_; }
+  std::optional<ChunkSummary> footer() const override { return footer_summary_; }
 
   void ForEachRecord(const RecordCallback& callback, uint64_t first_frame,
                      std::optional<uint64_t> last_frame) override {
@@ -363,6 +367,7 @@ class ReaderImpl final : public Reader {
     }
     footer_pages_ = f->pages();
     footer_offset_ = *footer_at;
+    footer_summary_ = ChunkSummary{*footer_at, ChunkType::kFooter, h.codec, h.stored_size, h.raw_size};
   }
 
   void Scan(const std::string& footer_problem) {
@@ -371,7 +376,7 @@ class ReaderImpl final : public Reader {
     std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
     uint64_t offset = layout::kFileHeaderSize;
     std::string stop;
-    std::vector<uint8_t> storage;
+    ByteBuffer storage;
     while (offset < size_) {
       if (size_ - offset < layout::kChunkHeaderSize) {
         stop = "incomplete chunk header (" + std::to_string(size_ - offset) + " bytes)";
@@ -416,18 +421,41 @@ class ReaderImpl final : public Reader {
   // Returns the verified raw payload of the chunk whose (checked) header is `h`; copies a stored
   // payload that sits misaligned in the file so that the FlatBuffers verifier can check alignment.
   std::span<const uint8_t> DecodeAt(const layout::ChunkHeader& h, uint64_t offset, ZSTD_DCtx* dctx,
-                                    std::vector<uint8_t>* storage) const {
+                                    ByteBuffer* storage) const {
     const uint8_t* payload = data_ + offset + layout::kChunkHeaderSize;
     auto raw = DecodeChunk(h, payload, offset, dctx, storage);
     if (raw.data() == payload && (reinterpret_cast<uintptr_t>(payload) & 7) != 0) {
-      storage->assign(raw.begin(), raw.end());
-      raw = {storage->data(), storage->size()};
+      uint8_t* copy = storage->Resize(raw.size());
+      std::memcpy(copy, raw.data(), raw.size());
+      raw = {copy, raw.size()};
     }
     return raw;
   }
 
+  // Decoded chunks hand their buffers back here when released, so that the next chunk reuses
+  // memory that is already mapped: fresh allocations of this size cost a page fault per 4 KiB.
+  ByteBuffer TakeBuffer() const {
+    std::lock_guard<std::mutex> lock(buffer_mutex_);
+    if (free_buffers_.empty()) return {};
+    ByteBuffer b = std::move(free_buffers_.back());
+    free_buffers_.pop_back();
+    free_buffer_bytes_ -= b.capacity();
+    return b;
+  }
+  void ReturnBuffer(ByteBuffer b) const {
+    if (!b.data()) return;
+    std::lock_guard<std::mutex> lock(buffer_mutex_);
+    if (free_buffer_bytes_ + b.capacity() > kFreeBufferBudget) return;
+    free_buffer_bytes_ += b.capacity();
+    free_buffers_.push_back(std::move(b));
+  }
+
   std::shared_ptr<DecodedChunk> Decode(uint32_t index, ZSTD_DCtx* dctx) const {
-    auto out = std::make_shared<DecodedChunk>();
+    std::shared_ptr<DecodedChunk> out(new DecodedChunk, [this](DecodedChunk* c) {
+      ReturnBuffer(std::move(c->storage));
+      delete c;
+    });
+    out->storage = TakeBuffer();
     out->index = index;
     const ChunkSummary& c = chunks_[index];
     try {
@@ -648,6 +676,10 @@ class ReaderImpl final : public Reader {
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
 
+  mutable std::mutex buffer_mutex_;
+  mutable std::vector<ByteBuffer> free_buffers_;
+  mutable uint64_t free_buffer_bytes_ = 0;
+
   TraceInfo info_;
   bool recovered_ = false;
   std::string recovery_note_;
@@ -657,7 +689,8 @@ class ReaderImpl final : public Reader {
   std::vector<ChunkSummary> chunks_;
   std::vector<uint32_t> frame_first_chunk_;
   uint64_t footer_offset_ = 0;
-  std::vector<uint8_t> footer_storage_;
+  std::optional<ChunkSummary> footer_summary_;
+  ByteBuffer footer_storage_;
   const flatbuffers::Vector<const fb::PageLocation*>* footer_pages_ = nullptr;
 
   PageIndex page_index_;

@@ -32,6 +32,14 @@ struct Registrar {
   explicit Registrar(Command c) { Registry().push_back(std::move(c)); }
 };
 
+// XNT_COMMAND accepts {"name", "description", order, setup} with or without the braces.
+inline Command MakeCommand(Command c) { return c; }
+template <typename... Args>
+  requires(sizeof...(Args) >= 2)
+Command MakeCommand(Args&&... args) {
+  return Command{std::forward<Args>(args)...};
+}
+
 // True when stdout/stderr is a terminal (progress bars only then).
 bool StderrIsTerminal();
 
@@ -40,4 +48,4 @@ bool StderrIsTerminal();
 #define XNT_CONCAT_INNER(a, b) a##b
 #define XNT_CONCAT(a, b) XNT_CONCAT_INNER(a, b)
 #define XNT_COMMAND(...) \
-  static ::xnt::cli::Registrar XNT_CONCAT(xnt_command_registrar_, __LINE__)(::xnt::cli::Command{__VA_ARGS__})
+  static ::xnt::cli::Registrar XNT_CONCAT(xnt_command_registrar_, __LINE__)(::xnt::cli::MakeCommand(__VA_ARGS__))

@@ -83,6 +83,9 @@ class Reader {
   // For tools and benchmarks; throws xnt::Error on damage.
   virtual std::vector<uint8_t> ReadChunkRaw(size_t index) = 0;
 
+  // The footer chunk (not part of chunks()), when the file has a usable one.
+  virtual std::optional<ChunkSummary> footer() const = 0;
+
   // Size of the whole file in bytes.
   virtual uint64_t file_size() const = 0;
 };

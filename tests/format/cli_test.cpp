@@ -1,0 +1,124 @@
+// The `xenotrace info`, `validate` and `bench format` commands on good, truncated and corrupted
+// traces: exit codes, JSON keys and values.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <regex>
+
+#include "fixtures.h"
+
+namespace xnt::format::test {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+CliRun Xenotrace(const std::string& args) {
+  std::string cmd = std::string(XNT_CLI_PATH) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
+  int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// The number after "key": in a JSON text, or -1.
+double JsonNumber(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\": (-?[0-9.]+)"))) return -1;
+  return std::stod(m[1]);
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto records = SampleRecords(3, false);
+    WriterOptions options;
+    options.chunk_target_bytes = 4096;
+    WriteTrace(good.path, records, options);
+    bytes = ReadFile(good.path);
+  }
+  TempFile good{"cli_good.xnt"}, bad{"cli_bad.xnt"};
+  std::vector<uint8_t> bytes;
+};
+
+TEST_F(CliTest, InfoOnAGoodTrace) {
+  CliRun r = Xenotrace("info --json " + good.path);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(JsonNumber(r.out, "frames"), 3);
+  EXPECT_EQ(JsonNumber(r.out, "submissions"), 7);
+  EXPECT_EQ(JsonNumber(r.out, "pm4_dwords"), 3 * 10 + 1);
+  EXPECT_EQ(JsonNumber(r.out, "pages_distinct"), 3 + 2 + 3 * 1);  // snapshot, texture, CPU writes
+  EXPECT_EQ(JsonNumber(r.out, "pages_referenced"), 3 + 3 * (2 + 1));
+  EXPECT_NE(r.out.find("\"format_version\": \"1.0\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"recovered\": false"), std::string::npos);
+  EXPECT_GT(JsonNumber(r.out, "ratio"), 0);
+  CliRun text = Xenotrace("info " + good.path);
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("frames          3"), std::string::npos) << text.out;
+}
+
+TEST_F(CliTest, InfoOnATruncatedTraceSaysRecovered) {
+  bytes.resize(bytes.size() * 2 / 3);
+  WriteFile(bad.path, bytes);
+  CliRun r = Xenotrace("info --json " + bad.path);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"recovered\": true"), std::string::npos) << r.out;
+  EXPECT_LT(JsonNumber(r.out, "frames"), 3);
+}
+
+TEST_F(CliTest, InfoOnGarbageIsAnInputError) {
+  WriteFile(bad.path, std::vector<uint8_t>(100, 'z'));
+  EXPECT_EQ(Xenotrace("info " + bad.path).exit_code, 2);
+  EXPECT_EQ(Xenotrace("info /nonexistent/file.xnt").exit_code, 2);
+  EXPECT_EQ(Xenotrace("info").exit_code, 2);
+}
+
+TEST_F(CliTest, ValidateGoodTruncatedCorrupted) {
+  CliRun ok = Xenotrace("validate --json " + good.path);
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("\"valid\": true"), std::string::npos);
+
+  auto truncated = bytes;
+  truncated.resize(truncated.size() - 100);
+  WriteFile(bad.path, truncated);
+  CliRun t = Xenotrace("validate " + bad.path);
+  EXPECT_EQ(t.exit_code, 1) << t.out;
+  EXPECT_NE(t.out.find("no valid footer"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("INVALID"), std::string::npos);
+
+  auto flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  WriteFile(bad.path, flipped);
+  CliRun f = Xenotrace("validate --json " + bad.path);
+  EXPECT_EQ(f.exit_code, 1) << f.out;
+  EXPECT_NE(f.out.find("\"valid\": false"), std::string::npos);
+  EXPECT_GE(JsonNumber(f.out, "offset"), 64) << f.out;
+
+  EXPECT_EQ(Xenotrace("validate /nonexistent/file.xnt").exit_code, 2);
+  EXPECT_EQ(Xenotrace("validate --bogus-flag " + good.path).exit_code, 2);
+  CliRun help = Xenotrace("validate --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
+}
+
+TEST(CliBench, SmallFormatBenchReportsEveryNumber) {
+  CliRun r = Xenotrace("bench format --size 4MiB --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* key : {"write_mb_s", "read_mb_s", "ratio", "zstd_compress_mb_s", "zstd_decompress_mb_s"}) {
+    EXPECT_GT(JsonNumber(r.out, key), 0) << key << "\n" << r.out;
+  }
+  // Texture pages are re-read every frame, so the trace stores fewer pages than it references.
+  EXPECT_LT(JsonNumber(r.out, "pages_distinct"), JsonNumber(r.out, "pages_referenced"));
+  EXPECT_EQ(Xenotrace("bench").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace xnt::format::test
