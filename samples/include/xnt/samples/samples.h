@@ -1,0 +1,45 @@
+// Bundled sample traces: small, deterministic scenes authored with the PM4 builder and the shader
+// assembler, each with a statement of what the correct frame is and — where the scene is simple
+// enough — the expected front buffer computed on the CPU from the scene parameters alone
+// (independent of any renderer), for pixel tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xnt/format/records.h"
+#include "xnt/format/writer.h"
+
+namespace xnt::samples {
+
+struct Image {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // row-major, 4 bytes per pixel
+};
+
+struct Sample {
+  std::string name;
+  std::string description;     // one line
+  std::string expected_frame;  // what a correct replay shows
+  // Authors the trace into `writer` (records only; the caller creates and finishes the writer).
+  std::function<void(format::Writer& writer)> author;
+  // The expected front buffer of the last frame, or empty when the scene is not simple enough.
+  std::function<Image()> expected_image;
+};
+
+const std::vector<Sample>& Registry();
+const Sample* Find(std::string_view name);
+
+// Trace info every sample uses: fixed creation time, so output is byte-for-byte deterministic.
+format::TraceInfo SampleTraceInfo();
+inline constexpr uint64_t kSampleCreationTime = 1735689600;  // 2025-01-01T00:00:00Z
+
+// Writes `sample` to `path` (single compression thread, fixed writer version string, so the file
+// bytes depend only on the sample). Returns the writer's totals.
+format::TraceTotals WriteSample(const Sample& sample, const std::string& path);
+
+}  // namespace xnt::samples

@@ -1,0 +1,55 @@
+// A "flat scene": a colour target cleared by a resolve-with-clear, flat-coloured draws (colour
+// from a pixel-shader constant), a resolve into a 32x32-tiled front buffer, and a swap — the
+// programming model of ../shared/xenia-oracle. Author() turns it into records; ExpectedImage()
+// rasterises it on the CPU.
+//
+// Coverage is made independent of the pixel-centre convention (D3D9 integer centres vs. +0.5)
+// and of tie-breaking rules: every edge is axis-aligned at a k+0.75 coordinate or runs along
+// x - y = m + 0.5, so a half-pixel diagonal shift of the sample grid moves no centre across an
+// edge and no centre lies on one. ExpectedImage() checks this and throws if a scene breaks it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xnt/format/writer.h"
+#include "xnt/samples/samples.h"
+#include "xnt/xenos/enums.h"
+
+namespace xnt::samples {
+
+struct Vec2 {
+  float x, y;  // screen pixels, y down
+};
+
+struct FlatDraw {
+  xenos::PrimitiveType primitive = xenos::PrimitiveType::kTriangleList;
+  std::vector<Vec2> vertices;
+  std::vector<uint16_t> indices;  // empty: auto-indexed DRAW_INDX_2; else DMA 16-bit indices
+  std::array<uint8_t, 4> rgba{};  // flat colour (PS constant c0)
+};
+
+struct FlatScene {
+  uint32_t width = 320, height = 240;
+  std::array<uint8_t, 4> clear_rgba{};
+  std::vector<FlatDraw> draws;
+};
+
+void AuthorFlatScene(const FlatScene& scene, format::Writer& writer);
+Image ExpectedFlatScene(const FlatScene& scene);
+
+// Guest addresses the scene uses.
+inline constexpr uint32_t kRingAddress = 0x00080000;
+inline constexpr uint32_t kVertexAddress = 0x00010000;   // vertex buffers, 4 KiB apart per draw
+inline constexpr uint32_t kIndexAddress = 0x00040000;    // index buffers, 4 KiB apart per draw
+inline constexpr uint32_t kResolveVertexAddress = 0x00070000;
+inline constexpr uint32_t kScratchAddress = 0x00300000;  // the clear's copy destination
+inline constexpr uint32_t kFrontBufferAddress = 0x00200000;
+
+// The shaders, in XDK listing syntax (assembled with xnt_ucode at authoring time).
+extern const char* const kPositionVertexShader;
+extern const char* const kConstantColorPixelShader;
+
+}  // namespace xnt::samples
