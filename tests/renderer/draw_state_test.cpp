@@ -1,0 +1,160 @@
+// Register -> host state on the CPU: the viewport transform folded into ndc_scale/ndc_offset
+// (VTE enables, window offset, half-pixel), the scissor intersection, depth/stencil, blending,
+// culling and the system-constant flags.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <vector>
+
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/resolve.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+namespace {
+
+using xenos::Reg;
+
+struct Regs {
+  std::vector<uint32_t> v = std::vector<uint32_t>(xenos::kRegisterCount, 0);
+  void Set(Reg r, uint32_t x) { v[xenos::RegIndex(r)] = x; }
+  void SetF(Reg r, float f) { Set(r, std::bit_cast<uint32_t>(f)); }
+  RegisterValues view() const { return v; }
+};
+
+// Host NDC of a guest NDC/screen position through the folded transform.
+float HostX(const HostViewport& vp, float x) { return x * vp.ndc_scale[0] + vp.ndc_offset[0]; }
+float HostY(const HostViewport& vp, float y) { return y * vp.ndc_scale[1] + vp.ndc_offset[1]; }
+
+TEST(DrawState, ViewportScaleOffsetAndHalfPixel) {
+  Regs r;
+  // Direct3D 9 style viewport for 320x240: x = ndc * 160 + 160, y = ndc * -120 + 120.
+  r.Set(Reg::PA_CL_VTE_CNTL, 0x3F);
+  r.SetF(Reg::PA_CL_VPORT_XSCALE, 160.0f);
+  r.SetF(Reg::PA_CL_VPORT_XOFFSET, 160.0f);
+  r.SetF(Reg::PA_CL_VPORT_YSCALE, -120.0f);
+  r.SetF(Reg::PA_CL_VPORT_YOFFSET, 120.0f);
+  r.SetF(Reg::PA_CL_VPORT_ZSCALE, 0.5f);
+  r.SetF(Reg::PA_CL_VPORT_ZOFFSET, 0.25f);
+  r.Set(Reg::PA_SU_VTX_CNTL, 1);  // no half pixel
+  r.Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 320 | (240 << 16));
+  r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 8192 | (8192 << 16));
+  HostViewport vp = ComputeViewport(r.view(), 320, 480);
+  // Guest NDC (-1, 1) is the top-left corner of the 320x240 viewport: host NDC (-1, -1).
+  EXPECT_FLOAT_EQ(HostX(vp, -1.0f), -1.0f);
+  EXPECT_FLOAT_EQ(HostY(vp, 1.0f), -1.0f);
+  // Guest (1, -1) -> screen (320, 240): host x = 1, host y = 240 / 480 * 2 - 1 = 0.
+  EXPECT_FLOAT_EQ(HostX(vp, 1.0f), 1.0f);
+  EXPECT_FLOAT_EQ(HostY(vp, -1.0f), 0.0f);
+  EXPECT_FLOAT_EQ(vp.ndc_scale[2], 0.5f);
+  EXPECT_FLOAT_EQ(vp.ndc_offset[2], 0.25f);
+  EXPECT_EQ(vp.scissor.extent.width, 320u);
+  EXPECT_EQ(vp.scissor.extent.height, 240u);
+
+  // Direct3D pixel centres add half a pixel: screen x 0 maps to host pixel centre 0.5.
+  r.Set(Reg::PA_SU_VTX_CNTL, 0);
+  vp = ComputeViewport(r.view(), 320, 480);
+  EXPECT_FLOAT_EQ(HostX(vp, -1.0f), -1.0f + 1.0f / 320.0f);
+}
+
+TEST(DrawState, DisabledVteMeansScreenSpaceAndWindowOffsetMoves) {
+  Regs r;
+  r.Set(Reg::PA_SU_VTX_CNTL, 1);
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, 1u << 16);            // vtx_window_offset_enable
+  r.Set(Reg::PA_SC_WINDOW_OFFSET, 16 | (8u << 16));    // (16, 8)
+  r.Set(Reg::PA_SC_WINDOW_SCISSOR_TL, 0);
+  r.Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 32 | (32 << 16));
+  r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 100 | (100 << 16));
+  HostViewport vp = ComputeViewport(r.view(), 100, 100);
+  // Screen x 0 + offset 16 -> host NDC 16 / 50 - 1.
+  EXPECT_FLOAT_EQ(HostX(vp, 0.0f), 16.0f / 50.0f - 1.0f);
+  EXPECT_FLOAT_EQ(HostY(vp, 0.0f), 8.0f / 50.0f - 1.0f);
+  // The window scissor moves with the offset.
+  EXPECT_EQ(vp.scissor.offset.x, 16);
+  EXPECT_EQ(vp.scissor.offset.y, 8);
+  EXPECT_EQ(vp.scissor.extent.width, 32u);
+  // window_offset_disable keeps it in place; the screen scissor and target clip it.
+  r.Set(Reg::PA_SC_WINDOW_SCISSOR_TL, 1u << 31);
+  r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 20 | (100 << 16));
+  vp = ComputeViewport(r.view(), 100, 100);
+  EXPECT_EQ(vp.scissor.offset.x, 0);
+  EXPECT_EQ(vp.scissor.extent.width, 20u);
+  // Nothing left: empty.
+  r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 0);
+  EXPECT_EQ(ComputeViewport(r.view(), 100, 100).scissor.extent.width, 0u);
+}
+
+TEST(DrawState, DepthStencilTranslation) {
+  Regs r;
+  // stencil on, z on, z write, zfunc GEQUAL(6); stencil func EQUAL(2), fail INCR_WRAP(6),
+  // zpass REPLACE(2), zfail ZERO(1); backface off.
+  uint32_t dc = 1u | (1u << 1) | (1u << 2) | (6u << 4) | (2u << 8) | (6u << 11) | (2u << 14) |
+                (1u << 17);
+  r.Set(Reg::RB_DEPTHCONTROL, dc);
+  r.Set(Reg::RB_STENCILREFMASK, 0x7F | (0xF0 << 8) | (0x0F << 16));
+  HostDepthStencil s = ComputeDepthStencil(r.view(), true);
+  EXPECT_TRUE(s.depth_test);
+  EXPECT_TRUE(s.depth_write);
+  EXPECT_EQ(s.depth_compare, VK_COMPARE_OP_GREATER_OR_EQUAL);
+  EXPECT_TRUE(s.stencil_test);
+  EXPECT_EQ(s.front.compareOp, VK_COMPARE_OP_EQUAL);
+  EXPECT_EQ(s.front.failOp, VK_STENCIL_OP_INCREMENT_AND_WRAP);
+  EXPECT_EQ(s.front.passOp, VK_STENCIL_OP_REPLACE);
+  EXPECT_EQ(s.front.depthFailOp, VK_STENCIL_OP_ZERO);
+  EXPECT_EQ(s.front.reference, 0x7Fu);
+  EXPECT_EQ(s.front.compareMask, 0xF0u);
+  EXPECT_EQ(s.front.writeMask, 0x0Fu);
+  EXPECT_EQ(s.back.failOp, s.front.failOp);  // no separate back face
+  EXPECT_FALSE(ComputeDepthStencil(r.view(), false).depth_test);
+}
+
+TEST(DrawState, BlendAndWriteMask) {
+  Regs r;
+  // Target 1: src SRC_ALPHA(6), op ADD, dst ONE_MINUS_SRC_ALPHA(7); alpha: ONE, REV_SUBTRACT, ONE.
+  r.Set(Reg::RB_BLENDCONTROL1, 6u | (0u << 5) | (7u << 8) | (1u << 16) | (4u << 21) | (1u << 24));
+  r.Set(Reg::RB_COLOR_MASK, 0x0070);  // target 1: R G B, no A
+  auto b = ComputeBlend(r.view(), 1);
+  EXPECT_TRUE(b.blendEnable);
+  EXPECT_EQ(b.srcColorBlendFactor, VK_BLEND_FACTOR_SRC_ALPHA);
+  EXPECT_EQ(b.dstColorBlendFactor, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA);
+  EXPECT_EQ(b.alphaBlendOp, VK_BLEND_OP_REVERSE_SUBTRACT);
+  EXPECT_EQ(b.colorWriteMask, VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                  VK_COLOR_COMPONENT_B_BIT);
+  r.Set(Reg::RB_BLENDCONTROL0, 0x00010001);  // ONE/ZERO/ADD both: passthrough
+  EXPECT_FALSE(ComputeBlend(r.view(), 0).blendEnable);
+}
+
+TEST(DrawState, CullingFrontFaceAndFlags) {
+  Regs r;
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, 2u | 4u);  // cull back, face = CW front
+  auto ras = ComputeRasterizer(r.view(), HostTopology::kTriangleList);
+  EXPECT_EQ(ras.cull, VkCullModeFlags(VK_CULL_MODE_BACK_BIT));
+  EXPECT_EQ(ras.front_face, VK_FRONT_FACE_CLOCKWISE);
+  EXPECT_EQ(ComputeRasterizer(r.view(), HostTopology::kRectangleList).cull,
+            VkCullModeFlags(VK_CULL_MODE_NONE));
+  r.Set(Reg::PA_CL_VTE_CNTL, (1u << 8) | (1u << 10));
+  r.Set(Reg::RB_COLORCONTROL, 4u | (1u << 3));  // alpha test GREATER
+  r.SetF(Reg::RB_ALPHA_REF, 0.5f);
+  r.Set(Reg::VGT_INDX_OFFSET, 7);
+  HostViewport vp{};
+  XeSystemConstants c = ComputeSystemConstants(r.view(), vp, HostTopology::kPointList);
+  EXPECT_TRUE(c.flags & kXeSysFlagXyDividedByW);
+  EXPECT_FALSE(c.flags & kXeSysFlagZDividedByW);
+  EXPECT_TRUE(c.flags & kXeSysFlagWNotReciprocal);
+  EXPECT_TRUE(c.flags & kXeSysFlagPrimitivePoint);
+  EXPECT_TRUE(c.flags & kXeSysFlagAlphaTest);
+  EXPECT_EQ(c.alpha_test_func, 4u);
+  EXPECT_FLOAT_EQ(c.alpha_test_reference, 0.5f);
+  EXPECT_EQ(c.vertex_base_index, 7);
+}
+
+TEST(ResolvePacking, SwapAndExponentBias) {
+  EXPECT_EQ(PackResolveColor(0x44332211u, false, 0), 0x44332211u);
+  EXPECT_EQ(PackResolveColor(0x44332211u, true, 0), 0x44112233u);
+  // Bias +1 doubles (and saturates), -1 halves with rounding.
+  EXPECT_EQ(PackResolveColor(0x80402010u, false, 1), 0xFF804020u);
+  EXPECT_EQ(PackResolveColor(0x80402010u, false, -1), 0x40201008u);
+}
+
+}  // namespace
+}  // namespace xnt::vk
