@@ -12,6 +12,7 @@ namespace xnt::format {
 
 void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, ZSTD_CCtx* cctx,
                  std::vector<uint8_t>* out) {
+  const bool compress = zstd_level > 0;
   if (raw.size() > layout::kMaxChunkRawSize) {
     throw Error("chunk of " + std::to_string(raw.size()) + " bytes exceeds the chunk size limit");
   }
@@ -19,11 +20,16 @@ void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, Z
   h.type = type;
   h.raw_size = static_cast<uint32_t>(raw.size());
   h.raw_hash = XXH3_64bits(raw.data(), raw.size());
-  size_t bound = ZSTD_compressBound(raw.size());
-  out->resize(layout::kChunkHeaderSize + bound);
-  size_t n = ZSTD_compressCCtx(cctx, out->data() + layout::kChunkHeaderSize, bound, raw.data(),
-                               raw.size(), zstd_level);
-  if (!ZSTD_isError(n) && n < raw.size()) {
+  size_t n = 0;
+  if (compress) {
+    size_t bound = ZSTD_compressBound(raw.size());
+    out->resize(layout::kChunkHeaderSize + bound);
+    n = ZSTD_compressCCtx(cctx, out->data() + layout::kChunkHeaderSize, bound, raw.data(), raw.size(),
+                          zstd_level);
+  } else {
+    out->resize(layout::kChunkHeaderSize + raw.size());
+  }
+  if (compress && !ZSTD_isError(n) && n < raw.size()) {
     h.codec = layout::kCodecZstd;
     h.stored_size = static_cast<uint32_t>(n);
   } else {
@@ -41,7 +47,7 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t
                                      ByteBuffer* scratch) {
   const uint64_t payload_offset = chunk_offset + layout::kChunkHeaderSize;
   std::span<const uint8_t> raw;
-  if (XXH3_64bits(payload, h.stored_size) != h.stored_hash) {
+  if (layout::kCheckChecksums && XXH3_64bits(payload, h.stored_size) != h.stored_hash) {
     throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the stored payload does not match the header",
                 chunk_offset + 24);
   }
@@ -74,7 +80,7 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t
     }
     raw = {scratch->data(), h.raw_size};
   }
-  if (XXH3_64bits(raw.data(), raw.size()) != h.raw_hash) {
+  if (layout::kCheckChecksums && XXH3_64bits(raw.data(), raw.size()) != h.raw_hash) {
     throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the raw payload does not match the header",
                 chunk_offset + 16);
   }

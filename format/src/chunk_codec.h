@@ -34,7 +34,8 @@ class ByteBuffer {
   size_t size_ = 0, capacity_ = 0;
 };
 
-// Appends header + payload of one chunk holding `raw` to `out` (cleared first).
+// Appends header + payload of one chunk holding `raw` to `out` (cleared first). zstd_level 0
+// stores the payload uncompressed.
 void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, ZSTD_CCtx* cctx,
                  std::vector<uint8_t>* out);
 

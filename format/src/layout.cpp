@@ -60,7 +60,7 @@ FileHeader DecodeFileHeader(const uint8_t* bytes, size_t available) {
                 0);
   }
   if (std::memcmp(bytes, kFileMagic, 4) != 0) throw Error("not a .xnt file (magic is not XNT1)", 0);
-  if (Get64(bytes + 56) != XXH3_64bits(bytes, 56)) throw Error("file header checksum mismatch", 56);
+  if (kCheckChecksums && Get64(bytes + 56) != XXH3_64bits(bytes, 56)) throw Error("file header checksum mismatch", 56);
   FileHeader h;
   h.major = Get16(bytes + 4);
   h.minor = Get16(bytes + 6);
@@ -89,7 +89,7 @@ void EncodeChunkHeader(const ChunkHeader& header, uint8_t out[kChunkHeaderSize])
 
 std::string CheckChunkHeader(const uint8_t* bytes, uint64_t bytes_after_header, ChunkHeader* out) {
   if (Get32(bytes) != kChunkSync) return "no chunk sync word";
-  if (Get64(bytes + 32) != XXH3_64bits(bytes, 32)) return "chunk header checksum mismatch";
+  if (kCheckChecksums && Get64(bytes + 32) != XXH3_64bits(bytes, 32)) return "chunk header checksum mismatch";
   ChunkHeader h;
   uint8_t type = bytes[4];
   if (type < static_cast<uint8_t>(ChunkType::kInfo) || type > static_cast<uint8_t>(ChunkType::kFooter)) {
@@ -134,7 +134,9 @@ void EncodeTrailer(uint64_t footer_offset, uint8_t out[kTrailerSize]) {
 
 std::optional<uint64_t> DecodeTrailer(const uint8_t bytes[kTrailerSize]) {
   if (std::memcmp(bytes + 8, kTrailerMagic, 4) != 0) return std::nullopt;
-  if (Get32(bytes + 12) != static_cast<uint32_t>(XXH3_64bits(bytes, 12))) return std::nullopt;
+  if (kCheckChecksums && Get32(bytes + 12) != static_cast<uint32_t>(XXH3_64bits(bytes, 12))) {
+    return std::nullopt;
+  }
   return Get64(bytes);
 }
 

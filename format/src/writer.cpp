@@ -340,8 +340,8 @@ class FileWriter final : public Writer {
 
 std::unique_ptr<Writer> Writer::Create(const std::string& path, const TraceInfo& info,
                                        const WriterOptions& options) {
-  if (options.zstd_level < 1 || options.zstd_level > ZSTD_maxCLevel()) {
-    throw Error("zstd level " + std::to_string(options.zstd_level) + " is outside 1.." +
+  if (options.zstd_level < 0 || options.zstd_level > ZSTD_maxCLevel()) {
+    throw Error("zstd level " + std::to_string(options.zstd_level) + " is outside 0.." +
                 std::to_string(ZSTD_maxCLevel()));
   }
   if (options.chunk_target_bytes < kPageSize || options.chunk_target_bytes > (64u << 20)) {

@@ -213,7 +213,7 @@ TEST(FormatDamage, WriterRejectsOversizedInput) {
   std::vector<uint8_t> one(16);
   EXPECT_THROW(w->WriteMemory(MemoryEventKind::kCpuWrite, 0xFFFFFFF8u, one), Error);
   WriterOptions bad;
-  bad.zstd_level = 0;
+  bad.zstd_level = -1;
   EXPECT_THROW(Writer::Create(file.path, SampleInfo(), bad), Error);
 }
 

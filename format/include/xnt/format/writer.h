@@ -14,7 +14,8 @@
 namespace xnt::format {
 
 struct WriterOptions {
-  int zstd_level = 3;                       // zstd level; 1..19 (3 = fast default)
+  int zstd_level = 3;                       // zstd level; 1..19 (3 = fast default); 0 = store
+                                            // chunks uncompressed (tests, fuzzing seeds)
   unsigned threads = 0;                     // compression workers; 0 = hardware concurrency
   size_t chunk_target_bytes = 1u << 20;     // raw bytes per command/page chunk before flushing
   std::string writer_name = "xenotrace";
