@@ -101,6 +101,7 @@ void CommandProcessor::ExecuteStream(const Stream& s) {
   const uint32_t size = uint32_t(s.dwords.size());
   uint32_t pos = 0;
   while (pos < size) {
+    if (stopped_) return;
     if (options_.max_packets && packets_ >= options_.max_packets) {
       if (!stopped_) {
         stopped_ = true;
@@ -359,6 +360,7 @@ void CommandProcessor::IndirectBuffer(const Stream& s, uint32_t pos, std::span<c
                   ib_address, length));
     return;
   }
+  if (!ChargeFetch(length, ib_address)) return;
   if (!memory_.IsRecorded(ib_address, uint64_t(length) * 4)) {
     Report(Severity::kWarning, ib_address,
            Format("indirect buffer 0x%08X + %u dwords reads memory the trace did not record",

@@ -57,8 +57,21 @@ bool CommandProcessor::ReadGuestDword(uint32_t address_with_endian, uint32_t& va
   return true;
 }
 
+bool CommandProcessor::ChargeFetch(uint64_t dwords, uint32_t address) {
+  fetched_dwords_ += dwords;
+  if (!options_.max_fetch_dwords || fetched_dwords_ <= options_.max_fetch_dwords) return true;
+  if (!stopped_) {
+    stopped_ = true;
+    Report(Severity::kError, address,
+           Format("memory fetch limit (%llu dwords) reached; command processing stopped",
+                  static_cast<unsigned long long>(options_.max_fetch_dwords)));
+  }
+  return false;
+}
+
 bool CommandProcessor::ReadGuestArray(uint32_t address, std::span<uint32_t> out, const char* what) {
   if (!CheckRange(address, uint64_t(out.size()) * 4, what)) return false;
+  if (!ChargeFetch(out.size(), address)) return false;
   if (!memory_.IsRecorded(address, uint64_t(out.size()) * 4)) {
     Report(Severity::kWarning, address,
            Format("%s reads %zu dwords at 0x%08X that the trace did not record (read as 0)", what,

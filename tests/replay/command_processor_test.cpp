@@ -575,3 +575,22 @@ TEST(CommandProcessor, RegisterWritesPastTheFileAreDropped) {
 
 }  // namespace
 }  // namespace xnt::replay
+
+namespace xnt::replay {
+namespace {
+
+TEST(CommandProcessor, FetchBudgetStopsHostileStreams) {
+  CommandProcessorOptions options;
+  options.max_fetch_dwords = 1000;
+  test::Rig rig(options);
+  test::Pm4 s;
+  for (int i = 0; i < 5; ++i) s.Type3(xenos::Opcode::kImLoad, {0x10000, 400});
+  s.Type0(xenos::Reg::SCRATCH_REG0, {1});
+  rig.Run(s);
+  EXPECT_TRUE(rig.cp.stopped());
+  EXPECT_EQ(rig.registers.Get(xenos::Reg::SCRATCH_REG0), 0u);
+  EXPECT_TRUE(rig.HasDiagnostic("memory fetch limit (1000 dwords)"));
+}
+
+}  // namespace
+}  // namespace xnt::replay

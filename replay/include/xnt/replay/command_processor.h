@@ -60,6 +60,9 @@ struct CommandProcessorOptions {
   uint64_t max_packets = 0;             // total packets before giving up; 0 = unlimited
   size_t max_stored_diagnostics = 10000;  // more are counted, not stored
   size_t max_cached_shaders = 4096;
+  // Total dwords fetched from guest memory by indirect buffers, IM_LOAD and LOAD_ALU_CONSTANT
+  // before giving up; 0 = unlimited. Bounds the work a hostile stream can cause (the fuzzer).
+  uint64_t max_fetch_dwords = 0;
 };
 
 class CommandProcessor {
@@ -87,7 +90,7 @@ class CommandProcessor {
   const std::vector<uint32_t>& me_init_data() const { return me_init_; }
 
   uint64_t packets_executed() const { return packets_; }
-  // True once max_packets was reached; further Execute calls do nothing.
+  // True once max_packets or max_fetch_dwords was reached; further Execute calls do nothing.
   bool stopped() const { return stopped_; }
 
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -118,6 +121,8 @@ class CommandProcessor {
   bool ReadGuestDword(uint32_t address_with_endian, uint32_t& value, const char* what);
   bool ReadGuestArray(uint32_t address, std::span<uint32_t> out, const char* what);
   bool PollValue(uint32_t wait_info, uint32_t poll, uint32_t& value, const char* what);
+  // Counts dwords fetched from memory against max_fetch_dwords; false (and stops) past it.
+  bool ChargeFetch(uint64_t dwords, uint32_t address);
 
   // Type-3 handlers grouped by block.
   void IndirectBuffer(const Stream& s, uint32_t pos, std::span<const uint32_t> p);
@@ -162,6 +167,7 @@ class CommandProcessor {
   std::shared_ptr<const Shader> pixel_shader_;
 
   uint64_t packets_ = 0;
+  uint64_t fetched_dwords_ = 0;
   bool stopped_ = false;
   std::vector<Diagnostic> diagnostics_;
   uint64_t diagnostic_counts_[3] = {0, 0, 0};
