@@ -2,7 +2,9 @@
 // filtering, and decoding speed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -203,11 +205,16 @@ TEST(Dump, DecodingSpeed) {
     RegisterFile registers;
     CommandProcessor cp(memory, registers, backend);
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     cp.Execute(stream, 0x100000, 0);
+    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double rate = double(cp.packets_executed()) / s;
-    std::printf("[ speed    ] command processor: %llu packets in %.3f s = %.2f M packets/s\n",
-                static_cast<unsigned long long>(cp.packets_executed()), s, rate / 1e6);
+    // Rates per CPU second: the test is single-threaded, so this is the speed on one core even
+    // when the machine is busy with other work.
+    const double rate = double(cp.packets_executed()) / std::max(cpu, 1e-6);
+    std::printf("[ speed    ] command processor: %llu packets, %.3f s CPU (%.3f s wall) = %.2f M "
+                "packets/s\n",
+                static_cast<unsigned long long>(cp.packets_executed()), cpu, s, rate / 1e6);
     EXPECT_EQ(backend.counts().draws, 100000u);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
     // The requirement: at least 1 M packets/s decoded on one core (optimised builds only).
@@ -224,18 +231,20 @@ TEST(Dump, DecodingSpeed) {
     sub.guest_address = 0x100000;
     sub.dwords = stream;
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     player.Apply(sub);
     printer.Flush();
+    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double rate = double(printer.packets()) / s;
-    std::printf("[ speed    ] dump text: %llu packets, %llu bytes in %.3f s = %.2f M packets/s\n",
+    const double rate = double(printer.packets()) / std::max(cpu, 1e-6);
+    std::printf("[ speed    ] dump text: %llu packets, %llu bytes, %.3f s CPU (%.3f s wall) = "
+                "%.2f M packets/s\n",
                 static_cast<unsigned long long>(printer.packets()),
-                static_cast<unsigned long long>(bytes), s, rate / 1e6);
+                static_cast<unsigned long long>(bytes), cpu, s, rate / 1e6);
     EXPECT_EQ(printer.packets(), 700000u);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
-    // Text output is ~260 bytes per packet here (2.3 register lines each); on an idle core it
-    // runs at 1-2 M packets/s. The bound only catches pathological slowdowns on a loaded CI box.
-    EXPECT_GT(rate, 2e5);
+    // Full text output, ~260 bytes per packet here (2.3 register lines each), also >= 1 M/s.
+    EXPECT_GT(rate, 1e6);
 #endif
   }
 }
