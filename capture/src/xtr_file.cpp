@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "hex.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/format/records.h"
@@ -62,6 +63,15 @@ std::optional<CommandType> MapType(uint32_t raw, Numbering numbering) {
   }
   if (raw <= uint32_t(CommandType::kGammaRamp)) return CommandType(raw);
   return std::nullopt;
+}
+
+// Xenia records guest physical addresses: everything must lie inside 512 MiB.
+void CheckGuestRange(uint32_t address, uint64_t size, uint64_t offset, const char* what) {
+  if (uint64_t(address) + size > format::kGuestPhysicalSize) {
+    throw Error(std::string(what) + " at " + Hex(address) + " (" + std::to_string(size) +
+                    " bytes) lies outside 512 MiB of guest memory",
+                offset);
+  }
 }
 
 void CheckEncoding(uint32_t encoding, uint64_t offset) {
@@ -133,6 +143,7 @@ uint64_t Walk(std::span<const uint8_t> file, Numbering numbering, bool decode,
         cur.Need(kBufferStartSize, offset, name);
         cmd.base_ptr = cur.U32At(4);
         cmd.count = cur.U32At(8);
+        CheckGuestRange(cmd.base_ptr, 4, offset, "buffer");
         // Xenia's reader skips count*4 bytes after the record; its writer stores 0 or a byte
         // count of the buffer without the bytes, so only a count of 0 can be honoured blindly.
         // A non-zero count is kept as information and nothing is skipped (see xenia.md §1.2).
@@ -154,6 +165,7 @@ uint64_t Walk(std::span<const uint8_t> file, Numbering numbering, bool decode,
                       offset);
         }
         const size_t bytes = size_t(cmd.count) * 4;
+        CheckGuestRange(cmd.base_ptr, bytes, offset, "packet");
         cur.Need(kPacketStartSize + bytes, offset, name);
         if (decode) {
           auto b = cur.Bytes(kPacketStartSize, bytes);
@@ -172,7 +184,7 @@ uint64_t Walk(std::span<const uint8_t> file, Numbering numbering, bool decode,
         CheckEncoding(enc, offset);
         cmd.encoding = Encoding(enc);
         if (uint64_t(cmd.base_ptr) + decoded > format::kGuestPhysicalSize) {
-          throw Error("memory range 0x" + std::to_string(cmd.base_ptr) + "+" +
+          throw Error("memory range " + Hex(cmd.base_ptr) + "+" +
                           std::to_string(decoded) + " lies outside 512 MiB of guest memory",
                       offset);
         }
@@ -363,7 +375,7 @@ void Serializer::Write(const Command& cmd) {
       break;
     case CommandType::kPacketStart:
       if (cmd.data.empty() || cmd.data.size() % 4 != 0) {
-        throw Error("packet at 0x" + std::to_string(cmd.base_ptr) + " has " +
+        throw Error("packet at " + Hex(cmd.base_ptr) + " has " +
                     std::to_string(cmd.data.size()) + " bytes, not a whole number of dwords");
       }
       Put32(cmd.base_ptr);

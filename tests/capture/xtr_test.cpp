@@ -207,6 +207,17 @@ TEST(XtrImport, DamagedRecordsNameTheirOffset) {
   }
   {
     auto bad = file;
+    StoreLE32(&bad[packet + 4], 0x3FFFFFF0);  // a packet beyond 512 MiB of guest memory
+    try {
+      Import(bad);
+      FAIL() << "packet outside guest memory accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.offset(), packet) << e.what();
+      EXPECT_NE(std::string(e.what()).find("0x3FFFFFF0"), std::string::npos) << e.what();
+    }
+  }
+  {
+    auto bad = file;
     StoreLE32(&bad[packet], 77);  // unknown command type
     try {
       Import(bad);
