@@ -1,7 +1,7 @@
-// The inner loops of Compare(), on plain float rows. They are compiled twice from kernels.inc:
-// once for the baseline x86-64 target and once with AVX2+FMA, picked at run time by the CPU, so
-// the same binary runs everywhere and uses 8-wide vectors where it can. Results of the two builds
-// agree to float rounding (FMA contracts a*b+c), not bit for bit.
+// The inner loops of Compare(), on plain float/double rows. They are compiled three times from
+// kernels.inc: for the baseline x86-64 target, with AVX2+FMA and with AVX-512, picked at run time
+// by the CPU, so the same binary runs everywhere and uses the widest vectors it can. Results of the
+// builds agree to rounding (FMA contracts a*b+c), not bit for bit.
 #pragma once
 
 #include <cstddef>
@@ -48,7 +48,8 @@ struct Kernels {
   void (*sobel)(const float* const* rows, float* out, int n);
 };
 
-// The AVX2+FMA table when the CPU has both (unless XNT_DIFF_KERNELS=baseline), else the baseline.
+// The widest table the CPU runs: AVX-512, AVX2+FMA, else the baseline (XNT_DIFF_KERNELS=avx2 or
+// =baseline caps it).
 const Kernels& Get();
 const Kernels& Baseline();
 

@@ -69,10 +69,13 @@ inline double ReferenceSsim(int w, int h, const std::function<double(int, int)>&
   return total / (double(w) * h);
 }
 
-// Runs `body` once with the default kernels and once with XNT_DIFF_KERNELS=baseline.
+// Runs `body` with the default kernels (the widest the CPU has), then with XNT_DIFF_KERNELS=avx2
+// and =baseline (each falls back to what the CPU runs).
 inline void ForEachKernelSet(const std::function<void(const char*)>& body) {
   unsetenv("XNT_DIFF_KERNELS");
   body("default");
+  setenv("XNT_DIFF_KERNELS", "avx2", 1);
+  body("avx2");
   setenv("XNT_DIFF_KERNELS", "baseline", 1);
   body("baseline");
   unsetenv("XNT_DIFF_KERNELS");
