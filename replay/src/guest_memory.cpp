@@ -21,17 +21,21 @@ namespace {
 }
 }  // namespace
 
-GuestMemory::GuestMemory() : pages_(kPageCount), generations_(kPageCount, 0) {}
+GuestMemory::GuestMemory() = default;
 GuestMemory::~GuestMemory() = default;
 
 uint8_t* GuestMemory::PageForWrite(uint32_t page_index) {
-  auto& page = pages_[page_index];
+  auto& chunk = chunks_[page_index >> kChunkShift];
+  if (!chunk) chunk = std::make_unique<Chunk>();
+  const uint32_t slot = page_index & (kChunkPages - 1);
+  uint8_t*& page = chunk->pages[slot];
   if (!page) {
-    page = std::make_unique<uint8_t[]>(kPageSize);  // value-initialised: zeros
+    storage_.push_back(std::make_unique<uint8_t[]>(kPageSize));  // value-initialised: zeros
+    page = storage_.back().get();
     ++recorded_pages_;
   }
-  generations_[page_index] = ++generation_;
-  return page.get();
+  chunk->generations[slot] = ++generation_;
+  return page;
 }
 
 void GuestMemory::Write(uint32_t address, std::span<const uint8_t> bytes) {
@@ -56,7 +60,7 @@ void GuestMemory::Read(uint32_t address, std::span<uint8_t> out) const {
     uint32_t page = uint32_t(pos >> kPageShift);
     uint32_t in_page = uint32_t(pos & (kPageSize - 1));
     size_t n = std::min<size_t>(kPageSize - in_page, out.size() - done);
-    if (const uint8_t* p = pages_[page].get()) {
+    if (const uint8_t* p = Page(page)) {
       std::memcpy(out.data() + done, p + in_page, n);
     } else {
       std::memset(out.data() + done, 0, n);
@@ -94,18 +98,18 @@ bool GuestMemory::IsRecorded(uint32_t address, uint64_t size) const {
   uint32_t first = address >> kPageShift;
   uint32_t last = uint32_t((uint64_t(address) + size - 1) >> kPageShift);
   for (uint32_t p = first; p <= last; ++p) {
-    if (!pages_[p]) return false;
+    if (!Page(p)) return false;
   }
   return true;
 }
 
 const uint8_t* GuestMemory::PageData(uint32_t page_index) const {
-  return page_index < kPageCount ? pages_[page_index].get() : nullptr;
+  return page_index < kPageCount ? Page(page_index) : nullptr;
 }
 
 void GuestMemory::Clear() {
-  for (auto& p : pages_) p.reset();
-  std::fill(generations_.begin(), generations_.end(), 0);
+  for (auto& c : chunks_) c.reset();
+  storage_.clear();
   recorded_pages_ = 0;
   ++generation_;
 }

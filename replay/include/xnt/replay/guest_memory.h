@@ -7,6 +7,7 @@
 // from guest memory (textures, shaders, vertex data) can tell whether their source changed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -49,7 +50,10 @@ class GuestMemory {
   // Pointer to a page's 4 KiB, or nullptr if it was never written.
   const uint8_t* PageData(uint32_t page_index) const;
   // Bumped on every write touching the page; 0 = never written.
-  uint64_t PageGeneration(uint32_t page_index) const { return generations_[page_index]; }
+  uint64_t PageGeneration(uint32_t page_index) const {
+    const Chunk* c = page_index < kPageCount ? chunks_[page_index >> kChunkShift].get() : nullptr;
+    return c ? c->generations[page_index & (kChunkPages - 1)] : 0;
+  }
   // Bumped on every write anywhere.
   uint64_t generation() const { return generation_; }
   uint32_t recorded_page_count() const { return recorded_pages_; }
@@ -59,9 +63,22 @@ class GuestMemory {
 
  private:
   uint8_t* PageForWrite(uint32_t page_index);
+  const uint8_t* Page(uint32_t page_index) const {
+    const Chunk* c = chunks_[page_index >> kChunkShift].get();
+    return c ? c->pages[page_index & (kChunkPages - 1)] : nullptr;
+  }
 
-  std::vector<std::unique_ptr<uint8_t[]>> pages_;
-  std::vector<uint64_t> generations_;
+  // Two-level page table: 128 chunks of 1024 pages (4 MiB each), created on first write, so an
+  // empty memory costs 1 KiB and a trace touching a few areas a few chunks. The pages themselves
+  // are owned by storage_.
+  static constexpr uint32_t kChunkShift = 10;
+  static constexpr uint32_t kChunkPages = 1u << kChunkShift;
+  struct Chunk {
+    std::array<uint8_t*, kChunkPages> pages{};
+    std::array<uint64_t, kChunkPages> generations{};
+  };
+  std::array<std::unique_ptr<Chunk>, (kPageCount >> kChunkShift)> chunks_;
+  std::vector<std::unique_ptr<uint8_t[]>> storage_;
   uint64_t generation_ = 0;
   uint32_t recorded_pages_ = 0;
 };
