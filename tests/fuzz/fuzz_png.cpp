@@ -1,0 +1,36 @@
+// libFuzzer target for the diff library's inputs: PNG decoding (then comparing the decoded image
+// with a shifted copy of itself, which exercises every metric on odd sizes and formats), and the
+// policy-file parser on the same bytes. Anything but a clean xnt::diff::Error is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "xnt/diff/error.h"
+#include "xnt/diff/metrics.h"
+#include "xnt/diff/png.h"
+#include "xnt/diff/policy.h"
+#include "xnt/diff/resample.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace xnt::diff;
+  try {
+    OwnedImage img = DecodePng(data, size, "fuzz.png");
+    const Image& v = img.view();
+    if (uint64_t(v.width) * uint64_t(v.height) <= 256 * 256) {
+      Metrics m = Compare(v, v);
+      if (!m.exact) __builtin_trap();
+      if (v.width > 1) {
+        Image left = v.Crop(0, 0, v.width - 1, v.height), right = v.Crop(1, 0, v.width - 1, v.height);
+        Compare(left, right);
+      }
+      if (v.width % 2 == 0 && v.height % 2 == 0) Downsample(v, 2, 2);
+    }
+  } catch (const Error&) {
+  }
+  try {
+    Policy p = Policy::Parse(std::string(reinterpret_cast<const char*>(data), size), "fuzz.policy");
+    p.For("trace/frame_0001.png");
+  } catch (const Error&) {
+  }
+  return 0;
+}
