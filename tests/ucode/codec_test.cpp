@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "xnt/base/error.h"
+#include "xnt/ucode/assembler.h"
 #include "xnt/ucode/disasm.h"
 #include "xnt/ucode/ucode.h"
 
@@ -130,6 +131,35 @@ TEST(UcodeCodec, BigEndianLoadStore) {
   const auto words = LoadMicrocodeBE(bytes);
   EXPECT_EQ(words, (std::vector<uint32_t>{0x102A1100, 0xC80F8000}));
   EXPECT_EQ(StoreMicrocodeBE(words), bytes);
+}
+
+}  // namespace
+}  // namespace xnt::ucode
+
+namespace xnt::ucode {
+namespace {
+
+TEST(UcodeCodec, PredicateCleanCexecUsesBoolLayout) {
+  // Opcode 13 with bool constant 7, condition true, address 5, count 1.
+  const uint64_t bits = (uint64_t(13) << 44) | (uint64_t(7) << 34) | (uint64_t(1) << 42) | 5 |
+                        (1u << 12);
+  const CfInstruction cf = DecodeCf(bits);
+  EXPECT_TRUE(IsCondExecBool(cf.opcode));
+  EXPECT_FALSE(IsCondExecPred(cf.opcode));
+  EXPECT_EQ(cf.bool_address, 7u);
+  EXPECT_TRUE(cf.condition);
+  EXPECT_TRUE(cf.CleansPredicate());
+  EXPECT_EQ(cf.pad, 0u);
+  EXPECT_EQ(EncodeCf(cf), bits);
+  // The plain spelling assembles to the cleaning form, PredicateClean=false to opcode 3.
+  const Shader s = Decode(Assemble("cexec b7\n mov r0, c0\ncexece !b2, PredicateClean=false\n",
+                                   nullptr, ShaderType::kPixel),
+                          ShaderType::kPixel);
+  EXPECT_EQ(s.cf[0].opcode, CfOpcode::kCondExecPredClean);
+  EXPECT_EQ(s.cf[0].bool_address, 7u);
+  EXPECT_EQ(s.cf[1].opcode, CfOpcode::kCondExecEnd);
+  EXPECT_FALSE(s.cf[1].condition);
+  EXPECT_FALSE(s.cf[1].CleansPredicate());
 }
 
 }  // namespace

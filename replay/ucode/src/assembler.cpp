@@ -470,7 +470,7 @@ class Assembler {
 
   static bool IsCfMnemonic(std::string_view m) {
     static constexpr std::string_view kNames[] = {
-        "exec", "exece", "exec_clean", "exece_clean", "cexec", "cexece", "loop",
+        "exec", "exece", "cexec", "cexece", "loop",
         "endloop", "call", "ccall", "jmp", "cjmp", "ret", "alloc", "cnop", "mark_vs_fetch_done"};
     for (auto n : kNames) {
       if (n == m) return true;
@@ -513,23 +513,22 @@ class Assembler {
         else if (v->text != "relative") st.Error(*v, "AddressMode is absolute or relative");
       }
     };
-    if (m == "exec" || m == "exece" || m == "exec_clean" || m == "exece_clean" || m == "cexec" ||
-        m == "cexece") {
-      const bool end = m == "exece" || m == "exece_clean" || m == "cexece";
+    if (m == "exec" || m == "exece" || m == "cexec" || m == "cexece") {
+      const bool end = m == "exece" || m == "cexece";
       if (m[0] == 'c') {
         need_no_pred();
         st.ExpectOperands(1);
-        cf.opcode = end ? CfOpcode::kCondExecEnd : CfOpcode::kCondExec;
+        // The predicate-cleaning cexec (13/14) is the plain spelling; see ucode.h.
+        cf.opcode = opt.Bool("PredicateClean", true)
+                        ? (end ? CfOpcode::kCondExecPredCleanEnd : CfOpcode::kCondExecPredClean)
+                        : (end ? CfOpcode::kCondExecEnd : CfOpcode::kCondExec);
         cf.bool_address = BoolOperand(st, st.operands[0], &cf.condition);
       } else {
         st.ExpectOperands(0);
-        const bool clean = m.size() > 6;
         if (st.pred >= 0) {
-          cf.opcode = clean ? (end ? CfOpcode::kCondExecPredCleanEnd : CfOpcode::kCondExecPredClean)
-                            : (end ? CfOpcode::kCondExecPredEnd : CfOpcode::kCondExecPred);
+          cf.opcode = end ? CfOpcode::kCondExecPredEnd : CfOpcode::kCondExecPred;
           cf.condition = st.pred == 1;
         } else {
-          if (clean) st.Error("'" + std::string(m) + "' needs a (p0) or (!p0) predicate");
           cf.opcode = end ? CfOpcode::kExecEnd : CfOpcode::kExec;
         }
         cf.predicate_clean = opt.Bool("PredicateClean", true);

@@ -39,9 +39,11 @@ enum class CfForm { kNone, kExec, kCondExec, kPredExec, kLoopStart, kLoopEnd, kC
 CfForm FormOf(CfOpcode op) {
   switch (op) {
     case CfOpcode::kExec: case CfOpcode::kExecEnd: return CfForm::kExec;
-    case CfOpcode::kCondExec: case CfOpcode::kCondExecEnd: return CfForm::kCondExec;
-    case CfOpcode::kCondExecPred: case CfOpcode::kCondExecPredEnd:
+    // Xenia shader_translator.cc parses 13/14 with the cond_exec (bool constant) layout.
+    case CfOpcode::kCondExec: case CfOpcode::kCondExecEnd:
     case CfOpcode::kCondExecPredClean: case CfOpcode::kCondExecPredCleanEnd:
+      return CfForm::kCondExec;
+    case CfOpcode::kCondExecPred: case CfOpcode::kCondExecPredEnd:
       return CfForm::kPredExec;
     case CfOpcode::kLoopStart: return CfForm::kLoopStart;
     case CfOpcode::kLoopEnd: return CfForm::kLoopEnd;

@@ -282,14 +282,14 @@ class Disassembler {
                  std::to_string(cf.bool_address);
           comma = true;
         } else if (IsCondExecPred(cf.opcode)) {
-          const bool clean = cf.opcode == CfOpcode::kCondExecPredClean ||
-                             cf.opcode == CfOpcode::kCondExecPredCleanEnd;
-          text = PredPrefix(true, cf.condition) + (end ? "exece" : "exec") + (clean ? "_clean" : "");
+          text = PredPrefix(true, cf.condition) + (end ? "exece" : "exec");
         } else {
           text = end ? "exece" : "exec";
         }
         opt.Flag(cf.yield, "Yield");
-        if (!IsCondExecBool(cf.opcode) && !cf.predicate_clean) opt.Add("PredicateClean=false");
+        // Xenia shader_translator_disasm.cc marks execs that keep the predicate with
+        // "PredicateClean=false" (cexec: opcodes 3/4; 13/14 are the cleaning cexec).
+        if (!cf.CleansPredicate()) opt.Add("PredicateClean=false");
         if (cf.address_mode) opt.Add("AddressMode=absolute");
         const uint32_t expected = cf.count > 0 ? cursor : s_.cf_slots;
         if (cf.address != expected) opt.Add("Addr=" + std::to_string(cf.address));

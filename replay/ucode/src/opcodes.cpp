@@ -71,11 +71,11 @@ bool IsExecEnd(CfOpcode op) {
          op == CfOpcode::kCondExecPredEnd || op == CfOpcode::kCondExecPredCleanEnd;
 }
 bool IsCondExecBool(CfOpcode op) {
-  return op == CfOpcode::kCondExec || op == CfOpcode::kCondExecEnd;
+  return op == CfOpcode::kCondExec || op == CfOpcode::kCondExecEnd ||
+         op == CfOpcode::kCondExecPredClean || op == CfOpcode::kCondExecPredCleanEnd;
 }
 bool IsCondExecPred(CfOpcode op) {
-  return op == CfOpcode::kCondExecPred || op == CfOpcode::kCondExecPredEnd ||
-         op == CfOpcode::kCondExecPredClean || op == CfOpcode::kCondExecPredCleanEnd;
+  return op == CfOpcode::kCondExecPred || op == CfOpcode::kCondExecPredEnd;
 }
 
 bool IsValidVectorOp(uint32_t op) { return op < kVectorOpCount; }

@@ -67,13 +67,13 @@ dcl_color_centroid r1
     kills_ne r22.w, r8.w
     kills_one r23.x, r9.x
     kill_eq r23, r9, c0
-    (!p0) exec_clean
+    (!p0) exec PredicateClean=false
     kill_gt r23, r9, c0
     kill_ge r23, r9, c0
     kill_ne r23, r9, c0
     loop i0, Lafter
 Lbody:
-    cexec b3
+    cexec b3, PredicateClean=false
     add r24, r24, c1
     cjmp !b4, Lend
     (p0) jmp Lafter
@@ -88,6 +88,6 @@ Lafter:
     mov oC1._y_1, r25
     mov_sat oDepth.x, r26.z
 Lsub:
-    (p0) exec_clean
+    (p0) exec
     mov oC2, c0
     ret

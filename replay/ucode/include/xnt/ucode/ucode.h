@@ -40,7 +40,10 @@ enum class CfOpcode : uint8_t {
   kReturn = 10,
   kCondJmp = 11,
   kAlloc = 12,
-  kCondExecPredClean = 13,   // on the predicate, optionally resetting it
+  // On a bool constant like kCondExec, and also resetting the predicate: newer Xenia
+  // (shader_translator.cc) decodes 13/14 with the cond_exec layout and prints them as plain
+  // `cexec`, opcode 3/4 with "PredicateClean=false".
+  kCondExecPredClean = 13,
   kCondExecPredCleanEnd = 14,
   kMarkVsFetchDone = 15,
 };
@@ -54,8 +57,8 @@ enum class AllocType : uint8_t {
 
 bool IsExec(CfOpcode op);           // any exec flavour (runs ALU/fetch instructions)
 bool IsExecEnd(CfOpcode op);        // exec flavour that ends the shader
-bool IsCondExecBool(CfOpcode op);   // cexec on a bool constant
-bool IsCondExecPred(CfOpcode op);   // (p0) exec flavours (5, 6, 13, 14)
+bool IsCondExecBool(CfOpcode op);   // cexec on a bool constant (3, 4, 13, 14)
+bool IsCondExecPred(CfOpcode op);   // (p0) exec (5, 6)
 
 // One 48-bit control-flow instruction. Only the fields of its opcode's form are meaningful; the
 // others are zero. `pad` holds any set bits outside the opcode's known fields (bit positions of
@@ -68,7 +71,7 @@ struct CfInstruction {
   bool yield = false;        // exec
   uint32_t sequence = 0;     // exec: 2 bits per instruction: bit 2k = fetch, bit 2k+1 = serialize
   uint32_t vc = 0;           // exec: 6 bits (28-33); bit k set for a vertex fetch in position k
-  bool predicate_clean = false;  // exec, (p0) exec: bit 41
+  bool predicate_clean = false;  // exec, (p0) exec: bit 41 (see CleansPredicate())
   uint32_t bool_address = 0;     // cexec, ccall, cjmp: bool constant index (8 bits)
   bool condition = false;        // required bool / predicate value
   bool address_mode = false;     // bit 43 (Xenia: 0 = relative/aL, 1 = absolute/a0)
@@ -85,6 +88,14 @@ struct CfInstruction {
 
   // Helpers over the sequence bits.
   bool IsFetch(uint32_t k) const { return (sequence >> (2 * k)) & 1; }
+  // Whether the exec resets the predicate first: bit 41 for exec and (p0) exec, implied by the
+  // opcode for cexec (13/14 yes, 3/4 no).
+  bool CleansPredicate() const {
+    if (opcode == CfOpcode::kCondExecPredClean || opcode == CfOpcode::kCondExecPredCleanEnd) {
+      return true;
+    }
+    return opcode != CfOpcode::kCondExec && opcode != CfOpcode::kCondExecEnd && predicate_clean;
+  }
   bool IsSerialized(uint32_t k) const { return (sequence >> (2 * k + 1)) & 1; }
 };
 
