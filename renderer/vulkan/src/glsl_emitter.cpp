@@ -140,10 +140,16 @@ std::string Emitter::CfCondition(const CfInstruction& cf) const {
   switch (cf.opcode) {
     case CfOpcode::kCondExec:
     case CfOpcode::kCondExecEnd:
-    // Xenia's shader_translator.cc parses 13/14 with the cond_exec (bool constant) layout.
-    case CfOpcode::kCondExecPredClean:
-    case CfOpcode::kCondExecPredCleanEnd:
       return "xe_bool_constant(" + std::to_string(cf.bool_address) + "u) == " + want;
+    case CfOpcode::kCondExecPredClean:
+    case CfOpcode::kCondExecPredCleanEnd: {
+      // Xenia's shader_translator.cc parses 13/14 with the cond_exec layout: a bool constant at
+      // bits 34-41, condition at bit 42. The ucode model decodes them in the predicated-exec
+      // layout (bit 41 = predicate_clean, bits 34-40 kept in `pad`), so rebuild the index.
+      uint32_t bool_address =
+          uint32_t((cf.pad >> 34) & 0x7F) | (cf.predicate_clean ? 0x80u : 0u);
+      return "xe_bool_constant(" + std::to_string(bool_address) + "u) == " + want;
+    }
     case CfOpcode::kCondExecPred:
     case CfOpcode::kCondExecPredEnd:
       return "xe_p0 == " + want;

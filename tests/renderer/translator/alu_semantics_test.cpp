@@ -210,6 +210,26 @@ L10:
   EXPECT_EQ(p[2], 0.0f);
 }
 
+TEST_F(AluSemanticsTest, CondExecPredCleanTestsABoolConstant) {
+  // Opcode 13 with bool constant 5 in bits 34-41 (Xenia parses it with the cond_exec layout).
+  auto ps = TranslateAssembly(R"(
+xps_3_0
+    exec
+    mov r0, c0
+    (p0) exec_clean PredicateClean=false, Pad=0x1400000000
+    mov r0, c1
+    alloc colors
+    exece
+    mov oC0, r0
+)");
+  SetPsConstant(0, 1.0f, 1.0f, 1.0f, 1.0f);
+  SetPsConstant(1, 2.0f, 2.0f, 2.0f, 2.0f);
+  harness_->constants.bool_constants[0] = 1u << 5;
+  EXPECT_EQ(RunPixelShader(ps)[0], 2.0f);
+  harness_->constants.bool_constants[0] = ~(1u << 5);
+  EXPECT_EQ(RunPixelShader(ps)[0], 1.0f);
+}
+
 TEST_F(AluSemanticsTest, KillDiscardsThePixel) {
   auto ps = TranslateAssembly(R"(
 xps_3_0
