@@ -540,11 +540,57 @@ class ReaderImpl final : public Reader {
     return cached->root->data()->data() + uint64_t(loc.slot) * kPageSize;
   }
 
-  MemoryEvent ToMemoryEvent(const fb::MemoryEvent& m, uint64_t where) {
-    MemoryEvent ev;
+  // Records are delivered from these reused slots: a vector keeps its capacity from one record to
+  // the next, so streaming allocates (and page-faults) only when a record outgrows the last one.
+  // A callback that keeps a record copies it (reader.h: valid during the callback).
+  struct Slots {
+    Record submission{Submission{}};
+    Record memory{MemoryEvent{}};
+    Record registers{RegisterSnapshot{}};
+    Record gamma{GammaRamp{}};
+  };
+  // Capacity above this is given back after the record, so one huge event does not pin memory.
+  static constexpr size_t kSlotKeepBytes = 64u << 20;
+
+  template <typename T>
+  static void AssignWords(std::vector<T>& out, const flatbuffers::Vector<T>* v) {
+    if (v) out.assign(v->data(), v->data() + v->size());
+    else out.clear();
+  }
+
+  const Record& FillSubmission(const fb::Submission& f) {
+    auto& s = std::get<Submission>(slots_.submission);
+    s.kind = static_cast<SubmissionKind>(f.kind());
+    s.guest_address = f.guest_address();
+    AssignWords(s.dwords, f.dwords());
+    return slots_.submission;
+  }
+  const Record& FillRegisters(const fb::RegisterSnapshot& f) {
+    auto& r = std::get<RegisterSnapshot>(slots_.registers);
+    r.first_register = f.first_register();
+    AssignWords(r.values, f.values());
+    return slots_.registers;
+  }
+  const Record& FillGamma(const fb::GammaRamp& f) {
+    auto& g = std::get<GammaRamp>(slots_.gamma);
+    AssignWords(g.table, f.table());
+    AssignWords(g.pwl, f.pwl());
+    g.rw_component = f.rw_component();
+    return slots_.gamma;
+  }
+  void TrimSlots() {
+    auto& ev = std::get<MemoryEvent>(slots_.memory);
+    if (ev.bytes.capacity() > kSlotKeepBytes) std::vector<uint8_t>().swap(ev.bytes);
+    auto& s = std::get<Submission>(slots_.submission);
+    if (s.dwords.capacity() * 4 > kSlotKeepBytes) std::vector<uint32_t>().swap(s.dwords);
+  }
+
+  const Record& FillMemoryEvent(const fb::MemoryEvent& m, uint64_t where) {
+    auto& ev = std::get<MemoryEvent>(slots_.memory);
     ev.kind = static_cast<MemoryEventKind>(m.kind());
     ev.guest_address = m.guest_address();
-    if (m.size() == 0) return ev;
+    ev.bytes.clear();
+    if (m.size() == 0) return slots_.memory;
     // Resolve every page before allocating: the allocation is then backed by pages that exist.
     page_ptrs_.clear();
     keep_.clear();
@@ -559,13 +605,17 @@ class ReaderImpl final : public Reader {
       in_page = 0;
     }
     keep_.clear();
-    return ev;
+    return slots_.memory;
   }
 
   // --- Streaming
   void Walk(uint32_t begin, uint32_t end, const RecordCallback& callback,
             std::optional<uint64_t> last_frame, bool state_only) {
     EnsurePageIndex();
+    struct TrimOnExit {
+      ReaderImpl* self;
+      ~TrimOnExit() { self->TrimSlots(); }
+    } trim{this};
     std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>> dctxs;
     Prefetcher prefetch(begin, end, threads_, MakeDecodeFn(dctxs));
     for (uint32_t i = begin; i < end; ++i) {
@@ -607,16 +657,16 @@ class ReaderImpl final : public Reader {
       bool keep_going = true;
       switch (type) {
         case fb::RecordBody_Submission:
-          if (!state_only) keep_going = callback(Record(ToSubmission(*static_cast<const fb::Submission*>(body))));
+          if (!state_only) keep_going = callback(FillSubmission(*static_cast<const fb::Submission*>(body)));
           break;
         case fb::RecordBody_MemoryEvent:
-          keep_going = callback(Record(ToMemoryEvent(*static_cast<const fb::MemoryEvent*>(body), c.file_offset)));
+          keep_going = callback(FillMemoryEvent(*static_cast<const fb::MemoryEvent*>(body), c.file_offset));
           break;
         case fb::RecordBody_RegisterSnapshot:
-          keep_going = callback(Record(ToRegisterSnapshot(*static_cast<const fb::RegisterSnapshot*>(body))));
+          keep_going = callback(FillRegisters(*static_cast<const fb::RegisterSnapshot*>(body)));
           break;
         case fb::RecordBody_GammaRamp:
-          keep_going = callback(Record(ToGammaRamp(*static_cast<const fb::GammaRamp*>(body))));
+          keep_going = callback(FillGamma(*static_cast<const fb::GammaRamp*>(body)));
           break;
         case fb::RecordBody_FrameMarker: {
           auto marker = ToFrameMarker(*static_cast<const fb::FrameMarker*>(body));
@@ -700,6 +750,7 @@ class ReaderImpl final : public Reader {
   uint64_t use_clock_ = 0;
   std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> main_dctx_;
   std::vector<const uint8_t*> page_ptrs_;
+  Slots slots_;
   std::vector<DecodedChunkPtr> keep_;
 };
 

@@ -15,6 +15,9 @@ struct FormatBenchOptions {
   unsigned writer_threads = 0;  // 0 = hardware concurrency
   unsigned reader_threads = 0;  // 0 = hardware concurrency (at most 8)
   std::string path;             // trace file; empty = a temporary file in $TMPDIR, removed after
+  // Reading and plain zstd are timed this many times and the fastest pass is kept (writing, the
+  // slowest step, once): on a shared machine the minimum is the least disturbed measurement.
+  unsigned repeats = 3;
   // Called with a phase name and a fraction in [0, 1]; for progress display.
   std::function<void(const char* phase, double fraction)> progress;
 };
@@ -28,6 +31,10 @@ struct FormatBenchResult {
   double read_1thread_mb_s = 0;      // the same with one thread
   double zstd_compress_mb_s = 0;     // ZSTD_compressCCtx per chunk, one thread
   double zstd_decompress_mb_s = 0;   // ZSTD_decompressDCtx per chunk, one thread
+  // The same two single-thread figures by thread CPU time instead of wall time: on a loaded
+  // machine these show the code's own cost, undisturbed by time-slicing.
+  double read_1thread_cpu_mb_s = 0;
+  double zstd_decompress_cpu_mb_s = 0;
   double ratio = 0;                  // raw chunk bytes / stored chunk bytes (.xnt)
   double zstd_ratio = 0;             // the same for plain zstd
   double dedup_ratio = 0;            // logical record bytes / raw chunk bytes
@@ -35,7 +42,7 @@ struct FormatBenchResult {
   double read_logical_mb_s = 0;      // logical record bytes per second of reading
   uint64_t logical_bytes = 0, raw_bytes = 0, stored_bytes = 0, file_bytes = 0;
   uint64_t frames = 0, chunks = 0, pages_distinct = 0, pages_referenced = 0;
-  unsigned writer_threads = 0, reader_threads = 0;
+  unsigned writer_threads = 0, reader_threads = 0, repeats = 0;
   int zstd_level = 0;
   std::string path;
 };

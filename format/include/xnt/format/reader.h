@@ -62,7 +62,8 @@ class Reader {
   // Streams records in order, starting with the first record of frame `first_frame` (frame 0 =
   // everything from the start) up to and including the FrameMarker ending `last_frame`
   // (nullopt = to the end). The callback returns false to stop early. Memory events arrive with
-  // their bytes filled in. Throws xnt::Error on damage found along the way.
+  // their bytes filled in. Throws xnt::Error on damage found along the way. The Record passed to
+  // the callback is valid only during the call (the reader reuses its buffers); copy what you keep.
   using RecordCallback = std::function<bool(const Record&)>;
   virtual void ForEachRecord(const RecordCallback& callback, uint64_t first_frame = 0,
                              std::optional<uint64_t> last_frame = std::nullopt) = 0;
