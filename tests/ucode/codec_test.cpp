@@ -146,17 +146,19 @@ TEST(UcodeCodec, PredicateCleanCexecUsesBoolLayout) {
   const CfInstruction cf = DecodeCf(bits);
   EXPECT_TRUE(IsCondExecBool(cf.opcode));
   EXPECT_FALSE(IsCondExecPred(cf.opcode));
-  EXPECT_EQ(cf.bool_address, 7u);
+  EXPECT_EQ(cf.CondBoolAddress(), 7u);
   EXPECT_TRUE(cf.condition);
   EXPECT_TRUE(cf.CleansPredicate());
-  EXPECT_EQ(cf.pad, 0u);
   EXPECT_EQ(EncodeCf(cf), bits);
+  // Index 0x85 spans pad bits 34-40 and bit 41.
+  const uint64_t high = (uint64_t(14) << 44) | (uint64_t(0x85) << 34);
+  EXPECT_EQ(DecodeCf(high).CondBoolAddress(), 0x85u);
   // The plain spelling assembles to the cleaning form, PredicateClean=false to opcode 3.
   const Shader s = Decode(Assemble("cexec b7\n mov r0, c0\ncexece !b2, PredicateClean=false\n",
                                    nullptr, ShaderType::kPixel),
                           ShaderType::kPixel);
   EXPECT_EQ(s.cf[0].opcode, CfOpcode::kCondExecPredClean);
-  EXPECT_EQ(s.cf[0].bool_address, 7u);
+  EXPECT_EQ(s.cf[0].CondBoolAddress(), 7u);
   EXPECT_EQ(s.cf[1].opcode, CfOpcode::kCondExecEnd);
   EXPECT_FALSE(s.cf[1].condition);
   EXPECT_FALSE(s.cf[1].CleansPredicate());

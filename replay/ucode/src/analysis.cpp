@@ -278,7 +278,8 @@ class Analyzer {
       if (IsCondExecBool(cf.opcode) ||
           ((cf.opcode == CfOpcode::kCondCall || cf.opcode == CfOpcode::kCondJmp) &&
            !cf.is_unconditional && !cf.is_predicated)) {
-        a_.bool_constants_mask[cf.bool_address / 32] |= 1u << (cf.bool_address % 32);
+        const uint32_t b = cf.CondBoolAddress();
+        a_.bool_constants_mask[b / 32] |= 1u << (b % 32);
       }
       if (IsCondExecPred(cf.opcode) || (cf.opcode == CfOpcode::kLoopEnd && cf.is_predicated_break) ||
           ((cf.opcode == CfOpcode::kCondCall || cf.opcode == CfOpcode::kCondJmp) &&

@@ -522,7 +522,14 @@ class Assembler {
         cf.opcode = opt.Bool("PredicateClean", true)
                         ? (end ? CfOpcode::kCondExecPredCleanEnd : CfOpcode::kCondExecPredClean)
                         : (end ? CfOpcode::kCondExecEnd : CfOpcode::kCondExec);
-        cf.bool_address = BoolOperand(st, st.operands[0], &cf.condition);
+        const uint32_t b = BoolOperand(st, st.operands[0], &cf.condition);
+        if (cf.opcode == CfOpcode::kCondExec || cf.opcode == CfOpcode::kCondExecEnd) {
+          cf.bool_address = b;
+        } else {
+          // See CfInstruction::CondBoolAddress().
+          cf.pad = uint64_t(b & 0x7F) << 34;
+          cf.predicate_clean = (b & 0x80) != 0;
+        }
       } else {
         st.ExpectOperands(0);
         if (st.pred >= 0) {
@@ -600,7 +607,7 @@ class Assembler {
       st.ExpectOperands(0);
       cf.opcode = m == "cnop" ? CfOpcode::kNop : CfOpcode::kMarkVsFetchDone;
     }
-    if (auto pad = opt.Int<uint64_t>("Pad", 0, (int64_t(1) << 44) - 1)) cf.pad = *pad;
+    if (auto pad = opt.Int<uint64_t>("Pad", 0, (int64_t(1) << 44) - 1)) cf.pad |= *pad;
     opt.Done();
     cfs_.push_back(std::move(e));
   }

@@ -39,11 +39,13 @@ enum class CfForm { kNone, kExec, kCondExec, kPredExec, kLoopStart, kLoopEnd, kC
 CfForm FormOf(CfOpcode op) {
   switch (op) {
     case CfOpcode::kExec: case CfOpcode::kExecEnd: return CfForm::kExec;
-    // Xenia shader_translator.cc parses 13/14 with the cond_exec (bool constant) layout.
     case CfOpcode::kCondExec: case CfOpcode::kCondExecEnd:
-    case CfOpcode::kCondExecPredClean: case CfOpcode::kCondExecPredCleanEnd:
       return CfForm::kCondExec;
+    // 13/14 carry a bool constant in bits 34-41 (Xenia shader_translator.cc uses the cond_exec
+    // layout); the fields stay as first released (bits 34-40 in pad, bit 41 predicate_clean),
+    // CfInstruction::CondBoolAddress() reassembles the index.
     case CfOpcode::kCondExecPred: case CfOpcode::kCondExecPredEnd:
+    case CfOpcode::kCondExecPredClean: case CfOpcode::kCondExecPredCleanEnd:
       return CfForm::kPredExec;
     case CfOpcode::kLoopStart: return CfForm::kLoopStart;
     case CfOpcode::kLoopEnd: return CfForm::kLoopEnd;

@@ -279,7 +279,7 @@ class Disassembler {
         const bool end = IsExecEnd(cf.opcode);
         if (IsCondExecBool(cf.opcode)) {
           text = std::string(end ? "cexece " : "cexec ") + (cf.condition ? "" : "!") + "b" +
-                 std::to_string(cf.bool_address);
+                 std::to_string(cf.CondBoolAddress());
           comma = true;
         } else if (IsCondExecPred(cf.opcode)) {
           text = PredPrefix(true, cf.condition) + (end ? "exece" : "exec");
@@ -369,7 +369,11 @@ class Disassembler {
         text = "mark_vs_fetch_done";
         break;
     }
-    if (cf.pad) opt.Add("Pad=" + Hex(cf.pad));
+    uint64_t pad = cf.pad;
+    if (cf.opcode == CfOpcode::kCondExecPredClean || cf.opcode == CfOpcode::kCondExecPredCleanEnd) {
+      pad &= ~(uint64_t(0x7F) << 34);  // part of the bool constant index
+    }
+    if (pad) opt.Add("Pad=" + Hex(pad));
     return text + JoinOptions(opt, comma);
   }
 

@@ -42,7 +42,8 @@ enum class CfOpcode : uint8_t {
   kAlloc = 12,
   // On a bool constant like kCondExec, and also resetting the predicate: newer Xenia
   // (shader_translator.cc) decodes 13/14 with the cond_exec layout and prints them as plain
-  // `cexec`, opcode 3/4 with "PredicateClean=false".
+  // `cexec`, opcode 3/4 with "PredicateClean=false". CfInstruction keeps the fields of the
+  // first release for these (see CondBoolAddress()).
   kCondExecPredClean = 13,
   kCondExecPredCleanEnd = 14,
   kMarkVsFetchDone = 15,
@@ -88,6 +89,15 @@ struct CfInstruction {
 
   // Helpers over the sequence bits.
   bool IsFetch(uint32_t k) const { return (sequence >> (2 * k)) & 1; }
+  // Bool constant tested by cexec (3, 4, 13, 14), ccall and cjmp. For 13/14 the decoder keeps the
+  // field split of its first release (bits 34-40 in `pad`, bit 41 in predicate_clean); this
+  // accessor puts the index back together.
+  uint32_t CondBoolAddress() const {
+    if (opcode == CfOpcode::kCondExecPredClean || opcode == CfOpcode::kCondExecPredCleanEnd) {
+      return uint32_t((pad >> 34) & 0x7F) | (predicate_clean ? 0x80u : 0u);
+    }
+    return bool_address;
+  }
   // Whether the exec resets the predicate first: bit 41 for exec and (p0) exec, implied by the
   // opcode for cexec (13/14 yes, 3/4 no).
   bool CleansPredicate() const {
