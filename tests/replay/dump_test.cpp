@@ -249,5 +249,48 @@ TEST(Dump, DecodingSpeed) {
   }
 }
 
+// The whole `xenotrace dump` path: .xnt file -> Reader (zstd, verification) -> player -> text.
+TEST(Dump, DecodingSpeedFromFile) {
+  const std::vector<uint32_t> stream = SyntheticStream(700000);
+  const std::string path = TempPath("speed");
+  {
+    format::TraceInfo info;
+    format::WriterOptions wo;
+    wo.threads = 1;
+    auto w = format::Writer::Create(path, info, wo);
+    const size_t per = 26 * 2520;  // ~256 KiB submissions, split on packet-group boundaries
+    for (size_t i = 0; i < stream.size(); i += per) {
+      format::Submission sub;
+      sub.guest_address = 0x100000;
+      // The synthetic stream repeats one 26-dword group of 7 packets.
+      size_t end = std::min(stream.size(), i + per);
+      sub.dwords.assign(stream.begin() + long(i), stream.begin() + long(end));
+      w->Write(sub);
+    }
+    w->Write(format::FrameMarker{});
+    w->Finish();
+  }
+  auto reader = format::Reader::Open(path);
+  uint64_t bytes = 0;
+  DumpPrinter printer({}, [&](std::string_view t) { bytes += t.size(); });
+  TracePlayer player(printer);
+  printer.Attach(player);
+  const std::clock_t c0 = std::clock();
+  const auto t0 = std::chrono::steady_clock::now();
+  printer.Run(player, *reader);
+  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double rate = double(printer.packets()) / std::max(cpu, 1e-6);
+  std::printf("[ speed    ] dump from file: %llu packets, %llu bytes, %.3f s CPU (%.3f s wall) = "
+              "%.2f M packets/s\n",
+              static_cast<unsigned long long>(printer.packets()),
+              static_cast<unsigned long long>(bytes), cpu, s, rate / 1e6);
+  EXPECT_GE(printer.packets(), 700000u);
+#if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
+  EXPECT_GT(rate, 1e6);
+#endif
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace xnt::replay

@@ -53,7 +53,8 @@ int RunDump(const DumpArgs& a) {
   const auto& cp = player.command_processor();
   const uint64_t errors = cp.diagnostic_count(replay::Severity::kError);
   const uint64_t warnings = cp.diagnostic_count(replay::Severity::kWarning);
-  if (a.draw >= 0 && printer.draws_printed() == 0) {
+  const bool draw_missing = a.draw >= 0 && printer.draws_printed() == 0;
+  if (draw_missing) {
     std::fprintf(stderr, "xenotrace dump: no draw %" PRId64 " in %s\n", a.draw,
                  a.frame >= 0 ? ("frame " + std::to_string(a.frame)).c_str() : "any frame");
   }
@@ -66,7 +67,7 @@ int RunDump(const DumpArgs& a) {
                  double(cp.packets_executed()) / seconds / 1e6);
   }
   std::fprintf(stderr, "\n");
-  return kExitOk;
+  return draw_missing ? kExitError : kExitOk;
 }
 
 XNT_COMMAND(
@@ -90,7 +91,7 @@ XNT_COMMAND(
           "dword E of an indirect buffer N levels down), then the guest address, packet type, "
           "register or opcode, and payload size. '=>' lines are what a packet did; '!' lines are "
           "problems found in the stream.\nExit codes: 0 ok (even with PM4 warnings), 2 unreadable "
-          "file or bad arguments.");
+          "file, bad arguments, or no such frame/draw.");
       return [a] { return RunDump(*a); };
     });
 
