@@ -140,15 +140,15 @@ std::string Emitter::CfCondition(const CfInstruction& cf) const {
   switch (cf.opcode) {
     case CfOpcode::kCondExec:
     case CfOpcode::kCondExecEnd:
-      return "xe_bool_constant(" + std::to_string(cf.bool_address) + "u) == " + want;
+    // 13/14 use the cond_exec layout too (Xenia shader_translator.cc). Their "predicate clean"
+    // has no effect here: no documented semantics, and p0 set in one exec is read by later ones.
     case CfOpcode::kCondExecPredClean:
     case CfOpcode::kCondExecPredCleanEnd: {
-      // Xenia's shader_translator.cc parses 13/14 with the cond_exec layout: a bool constant at
-      // bits 34-41, condition at bit 42. The ucode model decodes them in the predicated-exec
-      // layout (bit 41 = predicate_clean, bits 34-40 kept in `pad`), so rebuild the index.
-      uint32_t bool_address =
-          uint32_t((cf.pad >> 34) & 0x7F) | (cf.predicate_clean ? 0x80u : 0u);
-      return "xe_bool_constant(" + std::to_string(bool_address) + "u) == " + want;
+      // The ucode model has carried this index either in bool_address or, in the predicated
+      // layout, as bits 34-40 in `pad` plus bit 41 in predicate_clean; accept both.
+      uint32_t index = cf.bool_address | uint32_t((cf.pad >> 34) & 0x7F) |
+                       (cf.predicate_clean ? 0x80u : 0u);
+      return "xe_bool_constant(" + std::to_string(index & 0xFF) + "u) == " + want;
     }
     case CfOpcode::kCondExecPred:
     case CfOpcode::kCondExecPredEnd:

@@ -210,24 +210,33 @@ L10:
   EXPECT_EQ(p[2], 0.0f);
 }
 
-TEST_F(AluSemanticsTest, CondExecPredCleanTestsABoolConstant) {
-  // Opcode 13 with bool constant 5 in bits 34-41 (Xenia parses it with the cond_exec layout).
+TEST_F(AluSemanticsTest, ConditionalExecsTestBoolConstants) {
+  // `cexec b5` is opcode 13 (the predicate-cleaning form), `cexec !b6, PredicateClean=false`
+  // opcode 3; both test a bool constant.
   auto ps = TranslateAssembly(R"(
 xps_3_0
     exec
     mov r0, c0
-    (p0) exec_clean PredicateClean=false, Pad=0x1400000000
-    mov r0, c1
+    cexec b5
+    mov r0.xy, c1
+    cexec !b6, PredicateClean=false
+    mov r0.zw, c1
     alloc colors
     exece
     mov oC0, r0
 )");
+  EXPECT_EQ(ps.shader.cf[1].opcode, ucode::CfOpcode::kCondExecPredClean);
+  EXPECT_EQ(ps.shader.cf[2].opcode, ucode::CfOpcode::kCondExec);
   SetPsConstant(0, 1.0f, 1.0f, 1.0f, 1.0f);
   SetPsConstant(1, 2.0f, 2.0f, 2.0f, 2.0f);
-  harness_->constants.bool_constants[0] = 1u << 5;
-  EXPECT_EQ(RunPixelShader(ps)[0], 2.0f);
-  harness_->constants.bool_constants[0] = ~(1u << 5);
-  EXPECT_EQ(RunPixelShader(ps)[0], 1.0f);
+  harness_->constants.bool_constants[0] = 1u << 5;  // b5 true, b6 false
+  auto p = RunPixelShader(ps);
+  EXPECT_EQ(p[0], 2.0f);
+  EXPECT_EQ(p[2], 2.0f);
+  harness_->constants.bool_constants[0] = 1u << 6;  // b5 false, b6 true
+  p = RunPixelShader(ps);
+  EXPECT_EQ(p[0], 1.0f);
+  EXPECT_EQ(p[2], 1.0f);
 }
 
 TEST_F(AluSemanticsTest, KillDiscardsThePixel) {
