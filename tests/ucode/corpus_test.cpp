@@ -46,6 +46,35 @@ TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
   EXPECT_EQ(matched, total);
 }
 
+// With compiler_comments the output also matches fxc's "// Parameters:" ... "// Shader type:"
+// block: everything in disasm.txt except the command-line comment and the PDB hint.
+TEST(UcodeCorpus, CompilerCommentBlockMatches) {
+  const auto names = CorpusShaders();
+  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
+    const auto all = test::Lines(test::ReadText(CorpusDir() / name / "disasm.txt"));
+    std::vector<std::string> expected;
+    bool in = false;
+    for (const auto& l : all) {
+      if (l == "// Parameters:") in = true;
+      if (l.rfind("// PDB hint", 0) == 0) break;
+      if (in) expected.push_back(l);
+    }
+    while (!expected.empty() && expected.back().empty()) expected.pop_back();
+    ASSERT_FALSE(expected.empty());
+    const Shader shader = Decode(c.microcode, c.type);
+    DisassembleOptions o;
+    o.container = &c;
+    o.compiler_comments = true;
+    auto actual = test::Lines(Disassemble(shader, o));
+    while (!actual.empty() && actual.back().empty()) actual.pop_back();
+    EXPECT_EQ(actual, expected);
+    EXPECT_EQ(Assemble(Disassemble(shader, o)), c.microcode);
+  }
+}
+
 TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
   const auto names = CorpusShaders();
   if (names.empty()) GTEST_SKIP() << "corpus not found";

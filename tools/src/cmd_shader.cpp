@@ -30,6 +30,7 @@ struct ShaderArgs {
   bool json = false;
   bool no_header = false;
   bool slots = false;
+  bool comments = false;
 };
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
@@ -76,6 +77,7 @@ int RunDisasm(const ShaderArgs& a) {
   o.header = !a.no_header;
   o.container = l.container ? &*l.container : nullptr;
   o.slot_comments = a.slots;
+  o.compiler_comments = a.comments;
   std::fputs(Disassemble(l.shader, o).c_str(), stdout);
   return kExitOk;
 }
@@ -360,6 +362,8 @@ XNT_COMMAND({"shader",
                AddInputOptions(*dis, *args);
                dis->add_flag("--no-header", args->no_header, "omit the xvs_3_0/xps_3_0 and declaration lines");
                dis->add_flag("--slots", args->slots, "annotate instructions with their slot number");
+               dis->add_flag("--comments", args->comments,
+                             "containers: also print fxc's // Parameters / Registers / Shader type block");
                dis->callback([mode] { *mode = "disasm"; });
 
                CLI::App* as = app.add_subcommand(

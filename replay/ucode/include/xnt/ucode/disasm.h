@@ -19,6 +19,10 @@ struct DisassembleOptions {
   const ContainerFile* container = nullptr;
   // Append "// slot N" comments (not XDK output; off by default).
   bool slot_comments = false;
+  // With a container: precede the listing with fxc's comment block built from the constant table
+  // ("// Parameters:", "// Registers:", "// Shader type:"), as in fxc /Fh output. fxc's command
+  // line and PDB hint are not in the container and are not reproduced.
+  bool compiler_comments = false;
 };
 
 std::string Disassemble(const Shader& shader, const DisassembleOptions& options = {});
