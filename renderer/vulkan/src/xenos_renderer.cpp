@@ -45,7 +45,8 @@ XenosRenderer::XenosRenderer(VulkanContext& context)
       stream_(context, kRingSize),
       shared_memory_(context, stream_),
       render_targets_(context),
-      pipelines_(context, shared_memory_.set_layout()) {
+      pipelines_(context, shared_memory_.set_layout()),
+      edram_(context, stream_, render_targets_, [this] { EndRendering(); }) {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
 
   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
@@ -276,6 +277,10 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     return false;
   }
 
+  // EDRAM ownership of the used targets: moves the data of tiles that changed owner.
+  EdramEventTargets edram_targets = EdramTargetsForDraw(regs, color_used, depth_used);
+  edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
+
   HostPrimitives prims = ProcessPrimitives(draw.primitives);
   if (prims.indices.empty()) {
     ++stats_.draws_skipped;
@@ -463,6 +468,8 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
     Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
     return;
   }
+  EdramEventTargets edram_targets = EdramTargetsForResolve(info);
+  edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "resolve");
   RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false};
   if (info.copy) {
     if (!info.unsupported.empty()) {

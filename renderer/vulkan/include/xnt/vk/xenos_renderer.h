@@ -22,6 +22,7 @@
 
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/edram_cache.h"
 #include "xnt/vk/guest_access.h"
 #include "xnt/vk/pipeline_cache.h"
 #include "xnt/vk/primitive_processor.h"
@@ -72,6 +73,8 @@ class XenosRenderer {
   // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
   const std::map<std::string, uint64_t>& notes() const { return notes_; }
   RenderTargetCache& render_targets() { return render_targets_; }
+  // EDRAM ownership, transfers and their log (edram_cache.h).
+  EdramCache& edram() { return edram_; }
   SharedMemory& shared_memory() { return shared_memory_; }
 
  private:
@@ -94,6 +97,7 @@ class XenosRenderer {
   SharedMemory shared_memory_;
   RenderTargetCache render_targets_;
   PipelineCache pipelines_;
+  EdramCache edram_;
   std::unordered_map<uint64_t, VkShaderModule> modules_;
 
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;

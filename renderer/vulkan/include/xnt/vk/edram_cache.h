@@ -1,0 +1,111 @@
+// The EDRAM render target cache for the fbo path: ownership of EDRAM tile ranges by host render
+// targets (edram_ownership.h), the data movement when a *used* range changes owner, the transfer
+// log, and the naive-cache comparison counter.
+//
+// Data movement (first implementation): the previous owner's rows covering the transferred
+// tiles are copied to the host, stored into a CPU EDRAM model in the guest layout
+// (edram::Edram: tile layout, depth half swap, MSAA sample placement), then loaded into the new
+// owner's rows (pixels outside the tiles keep their values) and uploaded. It is synchronous (a
+// submission and wait per transfer batch), not the per-format-pair transfer draws of the design.
+// Bit-exact where the host formats are: host colour targets are R8G8B8A8 for every guest format
+// (render_targets.h), so k_8_8_8_8 / k_8_8_8_8_GAMMA <-> k_8_8_8_8 / D24S8 keep every bit;
+// other colour formats go through their guest encoding from/to the 8-bit host values. Depth keeps
+// the host value beside the 24-bit guest value and reuses it while it still converts to the
+// stored bits (edram::HostDepthStillMatches). Host targets render one sample, so an MSAA store
+// writes that sample to every guest sample and a load reads sample 0.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/edram.h"
+#include "xnt/vk/edram_ownership.h"
+#include "xnt/vk/render_targets.h"
+#include "xnt/vk/resolve.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct EdramUse {
+  edram::Surface surface;
+  uint32_t rows = 0;           // pixel rows the event may touch
+  bool rows_guessed = false;   // no viewport/scissor bound the extent (conservative)
+};
+
+// One ownership claim (for the HTML map).
+struct EdramClaim {
+  uint64_t event = 0;
+  uint64_t frame = 0;
+  uint32_t start_tile = 0, tiles = 0;
+  edram::OwnerKey owner;
+  bool guessed = false;
+  std::string trigger;
+};
+
+struct EdramLogEntry {
+  edram::Transfer transfer;
+  uint64_t frame = 0;
+  bool data_moved = false;  // false: logged only (see note)
+  std::string note;
+};
+
+class EdramCache {
+ public:
+  EdramCache(VulkanContext& context, CommandStream& stream, RenderTargetCache& targets,
+             std::function<void()> end_rendering);
+
+  // Starts an event (a draw or a resolve): returns its index.
+  uint64_t BeginEvent() { return event_++; }
+  void set_frame(uint64_t frame) { frame_ = frame; }
+  uint64_t frame() const { return frame_; }
+
+  // Claims the tiles of the used targets of one event (clamped to the next used target's base
+  // and to the EDRAM) and moves the data that changed owner. `bound` are all targets bound
+  // (used or not), for the naive counter. `trigger`: "draw", "resolve", "resolve clear".
+  void Use(uint64_t event, std::vector<EdramUse> uses, const std::vector<EdramUse>& bound,
+           const std::string& trigger);
+
+  const std::vector<EdramLogEntry>& log() const { return log_; }
+  const std::vector<EdramClaim>& claims() const { return claims_; }
+  const edram::NaiveCacheModel& naive() const { return naive_; }
+  const edram::OwnershipMap& ownership() const { return map_; }
+  uint64_t events() const { return event_; }
+  uint64_t guessed_extents() const { return guessed_; }
+
+ private:
+  void Move(const edram::Transfer& t, EdramLogEntry& entry);
+
+  VulkanContext& context_;
+  CommandStream& stream_;
+  RenderTargetCache& targets_;
+  std::function<void()> end_rendering_;
+  edram::OwnershipMap map_;
+  edram::NaiveCacheModel naive_;
+  edram::Edram edram_;
+  std::vector<EdramLogEntry> log_;
+  std::vector<EdramClaim> claims_;
+  uint64_t event_ = 0, frame_ = 0, guessed_ = 0;
+};
+
+struct EdramEventTargets {
+  std::vector<EdramUse> used;   // targets the event really uses
+  std::vector<EdramUse> bound;  // every target bound (for the naive counter)
+};
+// A draw's targets from its registers: colour i when color_used[i] (the pixel shader writes it
+// and RB_COLOR_MASK lets something through), depth when depth_used (depth or stencil test on).
+// The extent is the scissor's bottom row; without one it is the rest of the EDRAM / 8192 rows
+// and flagged as guessed.
+EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used[4],
+                                      bool depth_used);
+// A resolve's targets: the copied source and the cleared targets, down to the rectangle's bottom.
+EdramEventTargets EdramTargetsForResolve(const ResolveInfo& info);
+
+// The host render-target key of an EDRAM surface (host targets have no sample count).
+RenderTargetKey HostKeyOf(const edram::OwnerKey& key);
+
+}  // namespace xnt::vk
