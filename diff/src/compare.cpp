@@ -1,8 +1,8 @@
 // Compare(): per-channel errors, SSIM and the FLIP-style metric in one pass over a sliding band of
 // rows (in column strips, for the cache). Each input row is converted to float planes, its error
-// statistics taken, and the five SSIM moments (x, y, x^2, y^2, xy) filtered horizontally into a
-// ring of 11 rows; once the rows below an output row are in, the vertical pass finishes SSIM and
-// the FLIP-style error for that row. The arithmetic is in kernels.inc.
+// statistics taken, and kept in a ring of 11 rows; once the rows below an output row are in, the
+// four SSIM moments (x, y, x^2 + y^2, xy) are filtered vertically then horizontally, and SSIM and
+// the FLIP-style error of that row follow. The arithmetic is in kernels.inc.
 #include "xnt/diff/metrics.h"
 
 #include <xxhash.h>
@@ -22,7 +22,7 @@ namespace {
 using kernels::kRadius;
 using kernels::kTaps;  // Wang et al. 2004: 11x11 circular-symmetric Gaussian, sigma 1.5
 constexpr double kSigma = 1.5;
-constexpr int kMoments = 5;           // mu_x, mu_y, E[x^2], E[y^2], E[xy]
+constexpr int kMoments = 4;  // mu_x, mu_y, E[x^2 + y^2], E[xy]
 
 // BT.601 luma weights, as MATLAB's rgb2gray uses for the SSIM reference code.
 constexpr float kLumaR = 0.299f, kLumaG = 0.587f, kLumaB = 0.114f;
@@ -62,7 +62,7 @@ float FlipCmax() {
 }
 
 // Which compared channels hold the same values in both images everywhere (cheap byte compare,
-// only when both images have the same layout). SSIM of such a channel is exactly 1 (x == y makes
+// only when both images have the same layout; rows are compared whole first). SSIM of such a channel is exactly 1 (x == y makes
 // numerator and denominator equal), so its filtering can be skipped.
 std::array<bool, 4> IdenticalChannels(const Image& a, const Image& b, int nc) {
   std::array<bool, 4> same = {false, false, false, false};
@@ -75,11 +75,11 @@ std::array<bool, 4> IdenticalChannels(const Image& a, const Image& b, int nc) {
     if (std::memcmp(ra, rb, row) == 0) continue;
     for (int c = 0; c < nc; ++c) {
       if (!same[size_t(c)]) continue;
-      for (size_t x = 0; x < size_t(a.width); ++x)
-        if (std::memcmp(ra + x * px + size_t(c) * bpc, rb + x * px + size_t(c) * bpc, bpc) != 0) {
-          same[size_t(c)] = false;
-          break;
-        }
+      const uint8_t* pa = ra + size_t(c) * bpc;
+      const uint8_t* pb = rb + size_t(c) * bpc;
+      for (size_t x = 0; x < size_t(a.width) && same[size_t(c)]; ++x)
+        for (size_t k = 0; k < bpc; ++k)
+          if (pa[x * px + k] != pb[x * px + k]) same[size_t(c)] = false;
     }
     bool any = false;
     for (int c = 0; c < nc; ++c) any = any || same[size_t(c)];
@@ -125,7 +125,7 @@ class BandComparer {
     absmax_.resize(S);
     if (band_) {
       pad_.resize(kMoments * E);
-      hring_.resize(size_t(kTaps) * P * kMoments * S);
+      raw_.resize(size_t(kTaps) * P * 2 * E);
       vert_.resize(P * kMoments * S);
       ssim_row_.resize(S);
       flip_means_.resize(6 * S);
@@ -140,7 +140,8 @@ class BandComparer {
                     luma_ring_b_.size() + edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size() +
                     flip_means_.size()) *
                        sizeof(float) +
-                   (pad_.size() + hring_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) + over_.size();
+                   raw_.size() * sizeof(float) + (pad_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) +
+                   over_.size();
   }
 
   void Run() {
@@ -173,8 +174,9 @@ class BandComparer {
  private:
   // Strip-local plane p (ew_ columns, index 0 = image column hx0_).
   float* Plane(std::vector<float>& v, int p) { return v.data() + size_t(p) * size_t(ew_); }
-  double* HRing(int slot, int p, int q) {
-    return hring_.data() + ((size_t(slot) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
+  // Ring of the last 11 input rows of plane p of image i (0 = A, 1 = B), ew_ columns.
+  float* Raw(int row, int p, int i) {
+    return raw_.data() + ((size_t(row % kTaps) * size_t(planes_) + size_t(p)) * 2 + size_t(i)) * size_t(ew_);
   }
   double* Vert(int p, int q) { return vert_.data() + (size_t(p) * kMoments + size_t(q)) * size_t(sw_); }
   float* LumaRing(std::vector<float>& ring, int row) {
@@ -220,29 +222,9 @@ class BandComparer {
     Luma(pb_);
     std::copy_n(Plane(pa_, nc_), ew_, LumaRing(luma_ring_a_, y));
     std::copy_n(Plane(pb_, nc_), ew_, LumaRing(luma_ring_b_, y));
-    const int P = sw_ + 2 * kRadius;
-    const int slot = y % kTaps;
     for (int p : active_) {
-      const float* x = Plane(pa_, p);
-      const float* z = Plane(pb_, p);
-      double* px = pad_.data();
-      double* pz = px + P;
-      double* pxx = pz + P;
-      double* pzz = pxx + P;
-      double* pxz = pzz + P;
-      // Columns x0-5 .. x0+sw+4, clamped to the image (the halo holds the real neighbours).
-      const int first = x0_ - kRadius;
-      const int lead = std::max(0, -first), body_end = std::min(P, w_ - first);  // unclamped run
-      k_->moments(x + (first + lead - hx0_), z + (first + lead - hx0_), px + lead, pz + lead, pxx + lead, pzz + lead,
-                  pxz + lead, body_end - lead);
-      for (int q = 0; q < kMoments; ++q) {
-        double* row = pad_.data() + size_t(q) * size_t(P);
-        for (int i = 0; i < lead; ++i) row[i] = row[lead];
-        for (int i = body_end; i < P; ++i) row[i] = row[body_end - 1];
-      }
-      const int moments = opt_.ssim ? kMoments : 2;
-      for (int q = 0; q < moments; ++q)
-        k_->filter_row(pad_.data() + size_t(q) * size_t(P), HRing(slot, p, q), sw_, weights_.data());
+      std::copy_n(Plane(pa_, p), ew_, Raw(y, p, 0));
+      std::copy_n(Plane(pb_, p), ew_, Raw(y, p, 1));
     }
   }
 
@@ -266,20 +248,34 @@ class BandComparer {
     for (int i = 0; i < ew_; ++i) l[i] = kLumaR * r[i] + kLumaG * g[i] + kLumaB * b[i];
   }
 
+  // Vertical pass first, on the raw rows in the ring (22 float loads per pixel and plane, the
+  // moments formed on the fly), then the horizontal pass on the four moment rows.
   void FinishRow(int y) {
-    const double* rows[kTaps];
+    const float* xa[kTaps];
+    const float* xb[kTaps];
+    const int P = sw_ + 2 * kRadius;
+    const int first = x0_ - kRadius;  // image column of pad index 0
+    const int lead = hx0_ - first;    // pad indices before the first column we hold (image edge)
+    const int tail = P - lead - ew_;  // and after the last
     for (int p : active_) {
+      for (int k = 0; k < kTaps; ++k) {
+        int r = std::clamp(y - kRadius + k, 0, h_ - 1);
+        xa[k] = Raw(r, p, 0);
+        xb[k] = Raw(r, p, 1);
+      }
+      double* m[kMoments];
+      for (int q = 0; q < kMoments; ++q) m[q] = pad_.data() + size_t(q) * size_t(P);
+      k_->filter_column(xa, xb, m[0] + lead, m[1] + lead, m[2] + lead, m[3] + lead, ew_, weights_.data());
       const int moments = opt_.ssim ? kMoments : 2;
       for (int q = 0; q < moments; ++q) {
-        for (int k = 0; k < kTaps; ++k) {
-          int r = std::clamp(y - kRadius + k, 0, h_ - 1);
-          rows[k] = HRing(r % kTaps, p, q);
-        }
-        k_->filter_column(rows, Vert(p, q), sw_, weights_.data());
+        // Clamp to edge where the strip touches the image border.
+        for (int i = 0; i < lead; ++i) m[q][i] = m[q][lead];
+        for (int i = 0; i < tail; ++i) m[q][lead + ew_ + i] = m[q][lead + ew_ - 1];
+        k_->filter_row(m[q], Vert(p, q), sw_, weights_.data());
       }
       if (!opt_.ssim) continue;
       double* s = ssim_row_.data();
-      ssim_sum_[p] += k_->ssim_row(Vert(p, 0), Vert(p, 1), Vert(p, 2), Vert(p, 3), Vert(p, 4), s, sw_);
+      ssim_sum_[p] += k_->ssim_row(Vert(p, 0), Vert(p, 1), Vert(p, 2), Vert(p, 3), s, sw_);
       if (opt_.maps && p == nc_)
         for (int i = 0; i < sw_; ++i) opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = float(s[i]);
     }
@@ -373,7 +369,8 @@ class BandComparer {
   float cmax_ = 1;
   std::vector<float> row_a_, row_b_, pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_,
       flip_row_, flip_means_;
-  std::vector<double> pad_, hring_, vert_, ssim_row_;
+  std::vector<float> raw_;
+  std::vector<double> pad_, vert_, ssim_row_;
   std::vector<uint8_t> over_;
   double sum_abs_[4] = {}, sum_sq_[4] = {}, ssim_sum_[5] = {}, flip_sum_ = 0;
 };

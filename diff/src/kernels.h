@@ -33,12 +33,11 @@ struct Kernels {
   const char* name;
   // out[x] = sum_k w[k] in[x+k]; `in` has kRadius padding on each side.
   void (*filter_row)(const double* in, double* out, int n, const double* w);
-  void (*filter_column)(const double* const* rows, double* out, int n, const double* w);
+  // Vertical pass over 11 rows of the two images: mean x, mean y, E[x^2 + y^2], E[xy].
+  void (*filter_column)(const float* const* xa, const float* const* xb, double* mx, double* my, double* sq,
+                        double* xy, int n, const double* w);
   // Per-pixel SSIM from the filtered moments into out; returns their sum.
-  double (*ssim_row)(const double* mx, const double* my, const double* exx, const double* eyy, const double* exy,
-                     double* out, int n);
-  // x, y, x^2, y^2, xy in double.
-  void (*moments)(const float* x, const float* y, double* dx, double* dy, double* xx, double* yy, double* xy, int n);
+  double (*ssim_row)(const double* mx, const double* my, const double* exxyy, const double* exy, double* out, int n);
   // |a-b| statistics of one channel row; sets over[i] |= (d > threshold), amax[i] = max(amax[i], d).
   RowStats (*error_row)(const float* a, const float* b, int n, float threshold, uint8_t* over, float* amax);
   // FLIP-style error of one row into out[0..n).
