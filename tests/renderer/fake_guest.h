@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstring>
+#include <functional>
 #include <map>
 #include <span>
 #include <vector>
@@ -26,7 +27,10 @@ class FakeGuest {
       generations_[a >> 12] = generation_;
       i += n;
     }
+    if (on_write) on_write(address, bytes.size());
   }
+  // Called after every write (the backend's OnMemoryWritten equivalent).
+  std::function<void(uint32_t, size_t)> on_write;
   void Read(uint32_t address, std::span<uint8_t> out) const {
     if (uint64_t(address) + out.size() > (512ull << 20)) throw Error("fake guest: out of range");
     for (size_t i = 0; i < out.size(); ++i) {
@@ -52,10 +56,7 @@ class FakeGuest {
   GuestMemoryAccess Access() {
     GuestMemoryAccess m;
     m.pages.generation = [this] { return generation_; };
-    m.pages.page_generation = [this](uint32_t p) {
-      auto it = generations_.find(p);
-      return it == generations_.end() ? uint64_t(0) : it->second;
-    };
+    m.pages.page_generation = [this](uint32_t p) { return generations_[p]; };
     m.pages.page_data = [this](uint32_t p) -> const uint8_t* {
       auto it = pages_.find(p);
       return it == pages_.end() ? nullptr : it->second.data();
@@ -72,7 +73,8 @@ class FakeGuest {
     return p;
   }
   std::map<uint32_t, std::vector<uint8_t>> pages_;
-  std::map<uint32_t, uint64_t> generations_;
+  // Per page, like replay::GuestMemory (the mirror scans all of them when anything changed).
+  std::vector<uint64_t> generations_ = std::vector<uint64_t>((512ull << 20) >> 12, 0);
   uint64_t generation_ = 0;
 };
 

@@ -165,23 +165,54 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
                        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+void SharedMemory::Invalidate(uint32_t address, uint64_t size) {
+  if (!write_tracking_ || size == 0) return;
+  if (dirty_.empty()) dirty_.assign(GuestPageSource::kPageCount, false);
+  uint64_t first = address / kPageSize;
+  uint64_t last = std::min<uint64_t>((uint64_t(address) + size - 1) / kPageSize,
+                                     GuestPageSource::kPageCount - 1);
+  for (uint64_t p = first; p <= last; ++p) {
+    if (!dirty_[size_t(p)]) {
+      dirty_[size_t(p)] = true;
+      dirty_pages_.push_back(uint32_t(p));
+    }
+  }
+}
+
 uint32_t SharedMemory::Sync(const GuestPageSource& source) {
   uint64_t generation = source.generation();
   if (generation == last_generation_) return 0;
+  // Candidate pages: all of them, or (write tracking after the first scan) the invalidated ones,
+  // sorted so neighbours still merge into one copy.
+  std::vector<uint32_t> candidates;
+  bool full = !write_tracking_ || !full_scan_done_;
+  if (!full) {
+    candidates.swap(dirty_pages_);
+    std::sort(candidates.begin(), candidates.end());
+    for (uint32_t p : candidates) dirty_[p] = false;
+  } else {
+    for (uint32_t p : dirty_pages_) dirty_[p] = false;
+    dirty_pages_.clear();
+    full_scan_done_ = true;
+  }
+  const uint32_t count = full ? GuestPageSource::kPageCount : uint32_t(candidates.size());
+  auto page_at = [&](uint32_t i) { return full ? i : candidates[i]; };
   uint32_t uploaded = 0;
-  uint32_t page = 0;
-  const uint32_t count = GuestPageSource::kPageCount;
-  while (page < count) {
+  uint32_t i = 0;
+  while (i < count) {
+    uint32_t page = page_at(i);
     if (source.page_generation(page) == uploaded_generation_[page]) {
-      ++page;
+      ++i;
       continue;
     }
-    // A run of changed pages becomes one copy region, as long as the ring has room.
-    uint32_t run_end = page;
-    while (run_end < count && source.page_generation(run_end) != uploaded_generation_[run_end] &&
-           run_end - page < 4096) {
-      ++run_end;
+    // A run of changed consecutive pages becomes one copy region, as long as the ring has room.
+    uint32_t j = i;
+    while (j < count && page_at(j) == page + (j - i) &&
+           source.page_generation(page_at(j)) != uploaded_generation_[page_at(j)] &&
+           j - i < 4096) {
+      ++j;
     }
+    uint32_t run_end = page + (j - i);
     uint64_t bytes = uint64_t(run_end - page) * kPageSize;
     EnsureBound(uint64_t(page) * kPageSize, bytes);
     auto alloc = stream_.TryAllocate(bytes, 16);
@@ -203,7 +234,7 @@ uint32_t SharedMemory::Sync(const GuestPageSource& source) {
     VkBufferCopy region{alloc->offset, uint64_t(page) * kPageSize, bytes};
     vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, buffer_, 1, &region);
     uploaded += run_end - page;
-    page = run_end;
+    i = j;
   }
   last_generation_ = generation;
   if (uploaded) {

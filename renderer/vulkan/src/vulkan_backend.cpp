@@ -18,6 +18,9 @@ VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions option
     : context_(context),
       options_(std::move(options)),
       renderer_(std::make_unique<XenosRenderer>(context)) {
+  // The player reports every guest memory write (OnMemoryWritten), so the mirror only needs to
+  // look at those pages.
+  renderer_->shared_memory().EnableWriteTracking();
   if (!options_.dump_shaders_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.dump_shaders_dir, ec);
@@ -191,6 +194,10 @@ void VulkanBackend::OnSwap(const replay::SwapCall& call) {
     return;
   }
   if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void VulkanBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+  renderer_->shared_memory().Invalidate(address, size);
 }
 
 void VulkanBackend::OnFrameEnd(const replay::FrameEndCall& frame) {

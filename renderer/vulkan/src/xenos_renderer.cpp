@@ -289,14 +289,10 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
   }
 
   // Everything recorded outside the render pass comes first: memory, targets, ring data.
-  bool memory_changed = memory.pages.generation() != 0;
-  (void)memory_changed;
-  {
+  if (shared_memory_.MayNeedSync(memory.pages)) {
     // Sync may record copies, which are not allowed inside rendering.
-    uint64_t before = shared_memory_.uploaded_pages_total();
     EndRendering();
     stats_.pages_uploaded += shared_memory_.Sync(memory.pages);
-    (void)before;
   }
   Attachments attachments;
   for (uint32_t i = 0; i < 4; ++i) {
@@ -508,7 +504,13 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
       // The memset above is host-side; keep a copy before Flush recycles the ring.
       Flush();
       std::vector<uint8_t> pixels(alloc->data, alloc->data + bytes);
-      WriteResolvedColor(info, pixels, memory);
+      // Resolved bytes must reach the mirror too (later draws may read them as textures).
+      GuestMemoryAccess tracked = memory;
+      tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
+        memory.write(address, bytes);
+        shared_memory_.Invalidate(address, bytes.size());
+      };
+      WriteResolvedColor(info, pixels, tracked);
     }
   }
   VkRect2D rect{{info.x0, info.y0}, {uint32_t(info.x1 - info.x0), uint32_t(info.y1 - info.y0)}};

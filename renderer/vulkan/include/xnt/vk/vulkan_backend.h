@@ -43,6 +43,7 @@ class VulkanBackend : public replay::Backend {
   void OnResolve(const replay::ResolveCall& resolve) override;
   void OnSwap(const replay::SwapCall& swap) override;
   void OnFrameEnd(const replay::FrameEndCall& frame) override;
+  void OnMemoryWritten(uint32_t address, uint32_t size) override;
 
   XenosRenderer& renderer() { return *renderer_; }
   uint64_t shaders_translated() const { return translated_.size(); }
