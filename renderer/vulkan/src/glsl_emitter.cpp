@@ -767,8 +767,10 @@ void Emitter::EmitPrologue() {
     uint32_t count = std::min({options_.ps_interpolator_count, 16u, register_count_});
     for (uint32_t i = 0; i < count; ++i) {
       Line("xe_r[" + std::to_string(i) + "] = xe_interpolators[" + std::to_string(i) + "];");
-      reflection_.interpolators_read |= 1u << i;
     }
+    // Interpolators that matter: loaded registers the program reads before writing them.
+    uint32_t loaded = count >= 32 ? ~0u : (1u << count) - 1;
+    reflection_.interpolators_read = analysis_.ps_input_mask & loaded;
     if (options_.ps_param_gen_register >= 0 &&
         uint32_t(options_.ps_param_gen_register) < register_count_) {
       Line("xe_r[" + std::to_string(options_.ps_param_gen_register) +

@@ -276,5 +276,41 @@ xps_3_0
   EXPECT_EQ(p[3], 2.0f);
 }
 
+TEST_F(AluSemanticsTest, AlphaTestDiscardsFailingPixels) {
+  auto ps = TranslateAssembly(R"(
+xps_3_0
+    alloc colors
+    exece
+    mov oC0, c0
+)");
+  harness_->system.flags |= kXeSysFlagAlphaTest;
+  harness_->system.alpha_test_func = 1;  // pass if alpha < reference
+  harness_->system.alpha_test_reference = 0.5f;
+  SetPsConstant(0, 1.0f, 2.0f, 3.0f, 0.75f);
+  EXPECT_EQ(RunPixelShader(ps)[0], harness_->clear_value);
+  SetPsConstant(0, 1.0f, 2.0f, 3.0f, 0.25f);
+  EXPECT_EQ(RunPixelShader(ps)[0], 1.0f);
+  harness_->system.alpha_test_func = 6;  // greater or equal
+  EXPECT_EQ(RunPixelShader(ps)[0], harness_->clear_value);
+}
+
+TEST_F(AluSemanticsTest, ParamGenRegisterGetsThePixelPosition) {
+  TranslationOptions options;
+  options.ps_interpolator_count = 1;
+  options.ps_param_gen_register = 2;
+  auto ps = TranslateAssembly(R"(
+xps_3_0
+    alloc colors
+    exece
+    mov oC0, r2
+)", options);
+  EXPECT_EQ(ps.result.reflection.interpolators_read, 0u);  // r0 is loaded but never read
+  auto p = RunPixelShader(ps);
+  EXPECT_EQ(std::fabs(p[0]), 0.5f);  // pixel centre x; the sign carries the facing
+  EXPECT_EQ(p[1], 0.5f);             // not a point: y positive
+  EXPECT_EQ(p[2], 0.0f);
+  EXPECT_EQ(p[3], 0.0f);
+}
+
 }  // namespace
 }  // namespace xnt::vk::test

@@ -66,6 +66,13 @@ TEST_F(VertexShaderTest, FetchesExportsAndViewportTransform) {
     EXPECT_EQ(pixels[v * 4 + 0], 10.0f * float(v)) << "vertex " << v << " after VTE";
     EXPECT_EQ(pixels[v * 4 + 1], 10.0f * float(v) + 1.0f);
   }
+
+  // vertex_base_index is added to gl_VertexIndex: 3 vertices starting at guest index 1 draw
+  // vertices 1-3, leaving pixel 0 untouched.
+  harness_->system.vertex_base_index = 1;
+  pixels = harness_->Draw(vs.result.spirv, ps, VK_PRIMITIVE_TOPOLOGY_POINT_LIST, 3, 4, 1);
+  EXPECT_EQ(pixels[0], harness_->clear_value);
+  for (uint32_t v = 1; v < 4; ++v) EXPECT_EQ(pixels[v * 4 + 0], 10.0f * float(v));
 }
 
 TEST_F(VertexShaderTest, OutOfRangeFetchReadsZeros) {
