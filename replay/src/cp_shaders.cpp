@@ -3,6 +3,12 @@
 // ExecutePacketType3_{IM_LOAD, IM_LOAD_IMMEDIATE, SET_CONSTANT, LOAD_ALU_CONSTANT} and LoadShader.
 #include <xxhash.h>
 
+#include "xnt/base/error.h"
+#if XNT_REPLAY_HAS_UCODE
+#include "xnt/ucode/analysis.h"
+#include "xnt/ucode/ucode.h"
+#endif
+
 #include "cp_format.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/replay/command_processor.h"
@@ -87,6 +93,26 @@ void CommandProcessor::ImLoadImmediate(uint32_t payload_address, std::span<const
   LoadShader(xenos::ShaderType(type), payload_address + 8, true, p.subspan(2, size));
 }
 
+// What the draw path needs from the microcode: does it export memory, which constants it reads.
+void CommandProcessor::AnalyzeShader(Shader& shader) {
+#if !XNT_REPLAY_HAS_UCODE
+  shader.analysis_error = "built without the microcode model (replay/ucode)";
+#else
+  try {
+    const auto type = shader.type == xenos::ShaderType::kVertex ? ucode::ShaderType::kVertex
+                                                                : ucode::ShaderType::kPixel;
+    const ucode::Analysis a = ucode::Analyze(ucode::Decode(shader.dwords, type));
+    shader.analyzed = true;
+    shader.uses_memexport = a.uses_memexport;
+    shader.memexport_data_mask = a.memexport_data_mask;
+    shader.float_constants_read = a.float_constants;
+    if (a.uses_relative_constants) shader.float_constants_read.fill(~uint64_t(0));
+  } catch (const Error& e) {
+    shader.analysis_error = e.what();
+  }
+#endif
+}
+
 void CommandProcessor::LoadShader(xenos::ShaderType type, uint32_t address, bool immediate,
                                   std::span<const uint32_t> dwords) {
   // Hash the big-endian bytes, as Xenia does (it hashes guest memory directly), so hashes can be
@@ -107,6 +133,7 @@ void CommandProcessor::LoadShader(xenos::ShaderType type, uint32_t address, bool
     s->immediate = immediate;
     s->hash = hash;
     s->dwords.assign(dwords.begin(), dwords.end());
+    AnalyzeShader(*s);
     shader = s;
     shaders_.emplace(key, shader);
   }

@@ -639,6 +639,27 @@ void DumpPrinter::OnResolve(const ResolveCall& r) {
   EndDrawSegment(d.draw_index);
 }
 
+void DumpPrinter::OnMemExport(const MemExportCall& m) {
+  if (!InFrame() || !m.draw || !m.shader) return;
+  std::string s;
+  const auto fmt = xenos::TextureFormatName(uint32_t(m.stream.format));
+  const char* stage = m.shader->type == xenos::ShaderType::kPixel ? "ps" : "vs";
+  if (options_.json) {
+    Appendf(s, "{\"kind\":\"memexport\",\"frame\":%" PRIu64 ",\"draw\":%u,\"shader\":\"%s\",\"constant\":%u,\"address\":%u,\"elements\":%u,\"format\":\"%.*s\",\"num_format\":%u,\"endian\":%u,\"red_blue_swap\":%s,\"data_mask\":%u}\n",
+            m.draw->frame, m.draw->draw_index, stage, m.stream_constant,
+            m.stream.base_address_bytes(), m.stream.index_count, int(fmt.size()), fmt.data(),
+            uint32_t(m.stream.num_format), uint32_t(m.stream.endianness),
+            m.stream.red_blue_swap ? "true" : "false", m.shader->memexport_data_mask);
+  } else {
+    Appendf(s, "  => memexport %" PRIu64 ".%u %s c%u: 0x%08X %u elements %.*s num_format %u endian %u%s eM mask 0x%X\n",
+            m.draw->frame, m.draw->draw_index, stage, m.stream_constant,
+            m.stream.base_address_bytes(), m.stream.index_count, int(fmt.size()), fmt.data(),
+            uint32_t(m.stream.num_format), uint32_t(m.stream.endianness),
+            m.stream.red_blue_swap ? " red_blue_swap" : "", m.shader->memexport_data_mask);
+  }
+  Line(s);
+}
+
 void DumpPrinter::OnSwap(const SwapCall& sw) {
   if (!InFrame()) return;
   std::string s;

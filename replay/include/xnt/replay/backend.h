@@ -8,8 +8,10 @@
 // state, nothing is copied. A backend that needs state later copies what it needs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "xnt/format/records.h"
@@ -31,6 +33,12 @@ struct Shader {
   bool immediate = false;        // loaded by IM_LOAD_IMMEDIATE
   uint64_t hash = 0;             // XXH3-64 of the big-endian microcode bytes, as Xenia hashes it
   std::vector<uint32_t> dwords;  // host order
+  // From the microcode model's analysis (xnt_ucode), done once per distinct shader.
+  bool analyzed = false;              // false: the microcode did not decode (see analysis_error)
+  std::string analysis_error;
+  bool uses_memexport = false;        // writes eA / eM#
+  uint32_t memexport_data_mask = 0;   // eM0-eM4 written
+  std::array<uint64_t, 4> float_constants_read{};  // c0-c255 (relative addressing: all)
 };
 
 // Where a draw's indices come from (VGT_DRAW_INITIATOR source_select).
@@ -76,11 +84,14 @@ struct ResolveCall {
   uint32_t color_clear_lo = 0;  // RB_COLOR_CLEAR_LO
 };
 
-// A shader's memory export (eA/eM#). Hook for backends; the command processor does not detect
-// memexport yet (that needs the microcode model to find `alloc export`), so nothing calls it yet.
+// A draw whose shader exports memory (eA/eM#), once per stream constant it can use: a float
+// constant the shader reads whose four dwords have the stream-constant shape (X bits 31:30 = 01,
+// Y = 2^23, Z bits 31:20 = 0x4B0, W bits 31:23 = 0x96; xenos.h xe_gpu_memexport_stream_t). Sent
+// after the draw's OnDraw. Which eM# lands where is the backend's business (it runs the shader).
 struct MemExportCall {
   const DrawCall* draw = nullptr;
-  uint32_t stream_constant = 0;  // ALU constant index holding the stream constant
+  const Shader* shader = nullptr;  // the exporting shader (vertex or pixel)
+  uint32_t stream_constant = 0;    // float constant index (c#) holding the stream constant
   xenos::MemExportStreamConstant stream{};
 };
 

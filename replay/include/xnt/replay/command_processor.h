@@ -139,6 +139,8 @@ class CommandProcessor {
   void ImLoadImmediate(uint32_t payload_address, std::span<const uint32_t> p);
   void LoadShader(xenos::ShaderType type, uint32_t address, bool immediate,
                   std::span<const uint32_t> dwords);
+  static void AnalyzeShader(Shader& shader);
+  void ReportMemExports(const DrawCall& draw, const Shader* shader);
   void Draw(uint32_t opcode, uint32_t packet_address, uint32_t viz_query,
             std::span<const uint32_t> p);
   void Swap(std::span<const uint32_t> p);

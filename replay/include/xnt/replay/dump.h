@@ -45,6 +45,7 @@ class DumpPrinter : public Backend, public PacketObserver {
   // Backend
   void OnDraw(const DrawCall& d) override;
   void OnResolve(const ResolveCall& r) override;
+  void OnMemExport(const MemExportCall& m) override;
   void OnSwap(const SwapCall& s) override;
   void OnEvent(const EventCall& e) override;
   void OnEdramSnapshot(std::span<const uint8_t> bytes) override;
