@@ -4,11 +4,19 @@
 // needed.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <array>
 #include <bit>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "../fake_guest.h"
 #include "../test_env.h"
 #include "xnt/base/byte_order.h"
+#include "xnt/vk/edram_report.h"
 #include "xnt/vk/texture_address.h"
 #include "xnt/vk/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
@@ -148,6 +156,117 @@ TEST(EdramTransfers, BindingWithoutUseMovesNothing) {
   EXPECT_FALSE(e.data_moved);
   EXPECT_NE(e.note.find("same host image"), std::string::npos) << e.note;
   EXPECT_EQ(r.ctx->validation_message_count(), 0u) << test::ValidationReport(*r.ctx);
+}
+
+std::string Slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+Run Shell(const std::string& command) {
+  Run r;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::filesystem::path kWork =
+    std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "edram_work";
+
+// A log with both kinds of transfer, for the report tests.
+void MakeLog(Rig& r) {
+  r.Set(Reg::RB_COLOR_INFO, 0);
+  r.Set(Reg::RB_DEPTH_INFO, 0);
+  r.Resolve(80, 0, 0, 80, 32, -1, false, 0, true, 0xABCDEF12u);
+  r.Resolve(80, 0, 0, 80, 16, 0, false, 0, false, 0);      // depth -> colour, tile 0
+  r.Resolve(160, 0, 0, 160, 16, 0, false, 0, false, 0);    // pitch 80 -> 160, tiles 0-1
+}
+
+TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
+  Rig r;
+  MakeLog(r);
+  const EdramCache& cache = r.renderer->edram();
+  ASSERT_EQ(cache.log().size(), 3u);  // tile 0 colour<-depth, then tile 0 (colour) + 1 (depth)
+  EdramReportOptions o;
+  o.title = "rig";
+  o.naive_transfers = cache.naive().transfers();
+  o.naive_bytes = cache.naive().bytes();
+  std::string text = EdramReportText(cache, o);
+  EXPECT_NE(text.find("totals: 3 transfers, 3 tiles, 15360 bytes (3 moved on the host)"), std::string::npos) << text;
+  EXPECT_NE(text.find("kD24S8@0 p80/1t 1x -> k_8_8_8_8@0 p80/1t 1x"), std::string::npos) << text;
+  EXPECT_NE(text.find("naive store-all/load-all-on-binding-change cache: 5 transfers"), std::string::npos) << text;
+  std::string json = EdramReportJson(cache, o);
+  EXPECT_NE(json.find("\"totals\": {\"transfers\": 3, \"tiles\": 3, \"bytes\": 15360"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"reason\": \"pitch 80 -> 160\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"naive\": {\"transfers\": 5"), std::string::npos) << json;
+  o.frame = 1;  // nothing in frame 1
+  EXPECT_NE(EdramReportJson(cache, o).find("\"transfers\": []"), std::string::npos);
+}
+
+TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  Rig r;
+  MakeLog(r);
+  std::filesystem::create_directories(kWork);
+  auto page = kWork / "map.html";
+  {
+    std::ofstream out(page);
+    out << EdramReportHtml(r.renderer->edram(), EdramReportOptions{"rig", std::nullopt, 5, 0});
+  }
+  std::string flags = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+                      "--no-first-run --disable-background-networking --disable-component-update "
+                      "--disable-sync --enable-logging=stderr --v=0 --user-data-dir=" +
+                      (kWork / "profile").string();
+  std::string err_path = (kWork / "dom.err").string();
+  int status = std::system((flags + " --dump-dom file://" + page.string() + " >" +
+                            (kWork / "dom.out").string() + " 2>" + err_path).c_str());
+  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  std::string dom = Slurp(kWork / "dom.out"), err = Slurp(err_path);
+  // 4 owner segments: depth [0,2) until event 1, colour80 tile 0 until 2, depth tile 1 until 2,
+  // colour160 tiles 0-1 after; 3 transfer marks.
+  EXPECT_NE(dom.find(">ok segments=4 transfers=3<"), std::string::npos) << dom.substr(0, 3000);
+  EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+  EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
+  status = std::system((flags + " --window-size=1200,1400 --screenshot=" + (kWork / "map.png").string() +
+                        " file://" + page.string() + " >/dev/null 2>" + err_path).c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  EXPECT_TRUE(std::filesystem::exists(kWork / "map.png"));
+}
+
+TEST(EdramCli, TransfersCommandOnASample) {
+  test::UseLavapipe();
+  const std::string cli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
+  if (!std::filesystem::exists(cli)) GTEST_SKIP() << "xenotrace not built";
+  std::filesystem::create_directories(kWork);
+  auto write = Shell(cli + " samples write clear_draws_resolve_swap -o " + kWork.string());
+  ASSERT_EQ(write.exit_code, 0) << write.out;
+  std::string trace = (kWork / "clear_draws_resolve_swap.xnt").string();
+  auto json = Shell(cli + " transfers " + trace + " --json --validate --html " + (kWork / "cli.html").string());
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  // One colour target at one pitch: nothing ever changes owner.
+  EXPECT_NE(json.out.find("\"transfers\": []"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"totals\": {\"transfers\": 0"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"naive\": {\"transfers\": "), std::string::npos) << json.out;
+  EXPECT_NE(Slurp(kWork / "cli.html").find("EDRAM ownership map"), std::string::npos);
+  auto text = Shell(cli + " transfers " + trace + " --frame 0");
+  EXPECT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_NE(text.out.find("totals: 0 transfers"), std::string::npos) << text.out;
+  EXPECT_EQ(Shell(cli + " transfers " + trace + " --frame 99").exit_code, 2);
+  EXPECT_EQ(Shell(cli + " transfers /nonexistent.xnt").exit_code, 2);
+  auto help = Shell(cli + " transfers --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--html"), std::string::npos);
 }
 
 }  // namespace
