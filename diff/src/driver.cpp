@@ -113,6 +113,8 @@ Report DiffPaths(const std::string& a, const std::string& b, const DiffOptions& 
   const std::set<std::string> la = ListPngs(a), lb = ListPngs(b);
   std::set<std::string> all = la;
   all.insert(lb.begin(), lb.end());
+  // An empty comparison passing would hide a misconfigured CI job.
+  if (all.empty()) throw Error("no PNG files in " + a + " or " + b);
   for (const std::string& rel : all) {
     const std::string pa = (fs::path(a) / rel).string(), pb = (fs::path(b) / rel).string();
     if (la.count(rel) && lb.count(rel)) {

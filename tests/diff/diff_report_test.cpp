@@ -93,6 +93,9 @@ TEST_F(DiffReport, DirectoryModeStatusesAndExitCodes) {
   EXPECT_EQ(DiffPaths(dir_ / "A/same.png", dir_ / "B/same.png", {}).ExitCode(), 0);
   EXPECT_THROW(DiffPaths(dir_ / "A", dir_ / "B/same.png", {}), Error);
   EXPECT_THROW(DiffPaths(dir_ / "nope", dir_ / "B", {}), Error);
+  std::filesystem::create_directories(dir_ / "empty1");
+  std::filesystem::create_directories(dir_ / "empty2");
+  EXPECT_THROW(DiffPaths(dir_ / "empty1", dir_ / "empty2", {}), Error);
 }
 
 TEST_F(DiffReport, JsonJunitHtmlAndImages) {
