@@ -172,8 +172,12 @@ std::string EdramReportHtml(const EdramCache& cache, const EdramReportOptions& o
   }
   for (uint32_t tile = 0; tile < kTiles; ++tile) close(tile, events);
 
-  const double width = 1000.0, height = 1024.0;  // SVG units: events across, tiles down
-  double ex = width / double(events), ty = height / double(kTiles);
+  // SVG units: events across, tiles down. The tile axis shows 0 up to the highest tile ever
+  // claimed (at least 16), so small targets stay visible.
+  uint32_t shown = 16;
+  for (auto& s : segments) shown = std::max(shown, s.tile1);
+  const double width = 1000.0, height = 1024.0;
+  double ex = width / double(events), ty = height / double(shown);
   auto colour = [](uint32_t id) {
     return Printf("hsl(%u,70%%,%u%%)", (id * 137u) % 360u, 45u + (id % 3u) * 10u);
   };
@@ -209,15 +213,16 @@ std::string EdramReportHtml(const EdramCache& cache, const EdramReportOptions& o
 <style>
 body{font:14px sans-serif;margin:16px;background:#fafafa;color:#222}
 svg{background:#fff;border:1px solid #999;width:100%;max-width:1100px;height:auto}
-rect.t{fill:none;stroke:#e00;stroke-width:2;vector-effect:non-scaling-stroke}
+rect.t{fill:none;stroke:#000;stroke-width:3;stroke-dasharray:6 3;vector-effect:non-scaling-stroke}
 .sw{display:inline-block;width:14px;height:14px;margin-right:6px;vertical-align:middle}
 ul{list-style:none;padding:0}
 </style></head><body>
 <h1>EDRAM ownership map</h1>
 <p>)" + Html(options.title) +
                      R"(</p>
-<p>Horizontal: renderer events (draws and resolves) in order; vertical: EDRAM tiles 0 (top) to
-2047. Colours are owners (render-target keys); red outlines are transfers.</p>
+<p>Horizontal: renderer events (draws and resolves) in order; vertical: EDRAM tiles from 0 (top)
+to the highest tile used, )" + std::to_string(shown) + R"( (of 2048). Colours are owners (render-target keys);
+dashed black outlines are transfers.</p>
 <p id="xnt-status">script not run</p>
 )" + Printf("<p>%" PRIu64 " events, %" PRIu64 " ownership claims, %" PRIu64
             " transfers (%" PRIu64 " bytes); naive cache: %" PRIu64 " transfers (%" PRIu64
