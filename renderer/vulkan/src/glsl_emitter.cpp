@@ -102,8 +102,13 @@ class Emitter {
 
 std::string Emitter::TempRef(uint32_t index, bool aL_relative) const {
   if (aL_relative) {
-    // Relative temps wrap inside the 64-entry register file instead of reading past the array.
-    return "xe_r[uint(" + std::to_string(index) + " + xe_aL) & 63u]";
+    // Relative temps wrap inside the 64-entry register file, and never index past the array
+    // when the shader was given fewer registers.
+    std::string wrapped = "(uint(" + std::to_string(index) + " + xe_aL) & 63u)";
+    if (register_count_ < 64) {
+      wrapped = "min(" + wrapped + ", " + std::to_string(register_count_ - 1) + "u)";
+    }
+    return "xe_r[" + wrapped + "]";
   }
   return "xe_r[" + std::to_string(std::min(index, register_count_ - 1)) + "]";
 }
@@ -631,6 +636,12 @@ void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
     // (Xenia shader_interpreter.cc, vertex fetch). Mini fetches reuse the last full fetch's
     // constant and address.
     uint32_t constant = fetch.VertexFetchConstant();
+    if (constant >= 96) {
+      // const_index_sel 3 with const_index 31 names no fetch constant; wrap like the register
+      // file's 96 vertex fetch constants.
+      Note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
+      constant %= 96;
+    }
     reflection_.vertex_fetch_slots[constant / 32] |= 1u << (constant % 32);
     std::string index = TempRef(fetch.src_reg, fetch.src_rel) + "." + kComponents[fetch.src_swizzle & 3];
     Line("xe_vf_slot = " + std::to_string(constant) + "u;");

@@ -77,7 +77,7 @@ FetchInstruction RandomFetch(std::mt19937& rng) {
   f.predicate_condition = bits(1);
   if (f.opcode == ucode::FetchOp::kVertexFetch) {
     f.src_swizzle = bits(2);
-    f.const_index_sel = bits(2) % 3;
+    f.const_index_sel = bits(2);  // 3 included: constant 31 * 3 + 3 = 96 must not break
     f.is_signed = bits(1);
     f.is_integer = bits(1);
     f.signed_rf_mode = bits(1);

@@ -120,5 +120,22 @@ xps_3_0
   EXPECT_EQ(ValidateSpirv(ps.result.spirv), "");
 }
 
+TEST(VertexShaderTranslationTest, FetchConstantPastTheEndWrapsWithANote) {
+  // const_index 31 with const_index_sel 3 would be vertex fetch constant 96 (there are 96).
+  auto vs = TranslateAssembly(R"(
+xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf2, ConstIndexSel=3, DataFormat=FMT_32_FLOAT, Stride=1
+    alloc position
+    exece
+    mov oPos, r1
+)");
+  EXPECT_EQ(vs.shader.AtSlot(vs.shader.cf_slots).fetch.VertexFetchConstant(), 96u);
+  EXPECT_EQ(vs.result.reflection.vertex_fetch_slots[0], 1u);  // wrapped to 0
+  ASSERT_FALSE(vs.result.reflection.notes.empty());
+  EXPECT_NE(vs.result.reflection.notes[0].find("out of range"), std::string::npos);
+  EXPECT_EQ(ValidateSpirv(vs.result.spirv), "");
+}
+
 }  // namespace
 }  // namespace xnt::vk::test
