@@ -20,10 +20,9 @@ RenderTargetKey HostKeyOf(const edram::OwnerKey& key) {
   return RenderTargetKey{key.base_tiles, key.pitch_pixels, key.format, key.is_depth};
 }
 
-EdramCache::EdramCache(VulkanContext& context, CommandStream& stream, RenderTargetCache& targets,
-                       std::function<void()> end_rendering)
-    : context_(context),
-      stream_(stream),
+EdramCache::EdramCache(VulkanContext& /*context*/, CommandStream& stream,
+                       RenderTargetCache& targets, std::function<void()> end_rendering)
+    : stream_(stream),
       targets_(targets),
       end_rendering_(std::move(end_rendering)) {}
 

@@ -80,7 +80,6 @@ class EdramCache {
  private:
   void Move(const edram::Transfer& t, EdramLogEntry& entry);
 
-  VulkanContext& context_;
   CommandStream& stream_;
   RenderTargetCache& targets_;
   std::function<void()> end_rendering_;
