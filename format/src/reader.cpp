@@ -299,7 +299,9 @@ class ReaderImpl final : public Reader {
     const uint64_t trailer_at = size_ - layout::kTrailerSize;
     auto footer_at = layout::DecodeTrailer(data_ + trailer_at);
     if (!footer_at) throw Error("no valid trailer at the end of the file", trailer_at);
-    if (*footer_at < layout::kFileHeaderSize || *footer_at + layout::kChunkHeaderSize > trailer_at) {
+    // Written so that no sum can wrap: the offset comes from the file.
+    if (*footer_at < layout::kFileHeaderSize || *footer_at > trailer_at ||
+        trailer_at - *footer_at < layout::kChunkHeaderSize) {
       throw Error("trailer points outside the file", trailer_at);
     }
     layout::ChunkHeader h;

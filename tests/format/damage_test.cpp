@@ -118,6 +118,19 @@ TEST(FormatDamage, EverySingleBitFlipIsCaught) {
   EXPECT_EQ(caught_at_open + caught_by_validate, bytes.size());
 }
 
+TEST(FormatDamage, TrailerPointingAnywhereFallsBackToScanning) {
+  std::vector<std::string> expected;
+  auto bytes = SmallTrace(&expected);
+  // A well-formed trailer (its checksum is no secret) whose offset would wrap or miss the footer.
+  for (uint64_t target : {~uint64_t(0), ~uint64_t(0) - 20, uint64_t(0), uint64_t(64), uint64_t(bytes.size() - 20)}) {
+    auto damaged = bytes;
+    layout::EncodeTrailer(target, damaged.data() + damaged.size() - layout::kTrailerSize);
+    auto r = Reader::OpenMemory(damaged, OneThread());
+    EXPECT_TRUE(r->recovered()) << target;
+    EXPECT_EQ(ReadAll(*r), expected) << target;
+  }
+}
+
 TEST(FormatDamage, WriterDestroyedWithoutFinishLeavesReadableChunks) {
   TempFile file("unfinished.xnt");
   auto records = SampleRecords(3, false);
