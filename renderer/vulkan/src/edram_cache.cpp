@@ -121,6 +121,7 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
     return use;
   };
   auto mode = xenos::ModeControl(reg(xenos::Reg::RB_MODECONTROL) & 7);
+  auto color_mask = xenos::reg::RB_COLOR_MASK{reg(xenos::Reg::RB_COLOR_MASK)};
   for (uint32_t i = 0; i < 4; ++i) {
     auto info = xenos::reg::RB_COLOR_INFO::Decode(reg(xenos::kColorInfoRegs[i]));
     edram::Surface s;
@@ -129,7 +130,8 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
     s.msaa = surface_info.msaa_samples;
     s.format = uint32_t(info.color_format);
     EdramUse use = extent(s);
-    if (mode == xenos::ModeControl::kColorDepth) out.bound.push_back(use);
+    // Bound = enabled in RB_COLOR_MASK (a slot with a zero mask is not a binding).
+    if (mode == xenos::ModeControl::kColorDepth && color_mask.rt_mask(i)) out.bound.push_back(use);
     if (color_used[i]) out.used.push_back(use);
   }
   auto depth = xenos::reg::RB_DEPTH_INFO::Decode(reg(xenos::Reg::RB_DEPTH_INFO));
