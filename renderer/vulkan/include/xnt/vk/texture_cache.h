@@ -1,0 +1,91 @@
+// Texture cache: guest textures read from the shared-memory mirror exactly as the console lays
+// them out (memory is memory: resolved data and trace-written data alike), decoded by a compute
+// shader (texture_load.h) into host RGBA32F 2D-array images.
+//
+// Keyed by the fetch constant's fields that affect the texels (address, format, endian, size,
+// pitch, tiling, dimension) plus the memory range; an entry records the guest pages it covers and
+// their generations and is reloaded when one changed or when Invalidate() overlapped it.
+//
+// Implemented: 2D and stacked / cube (one layer per face) textures, linear and 32x32-tiled,
+// base level only. Not implemented (Get() throws xnt::Error saying so): mip levels / packed mip
+// tails, 3D (32x32x4 tiles), 1D, the formats texture_formats.h marks not loadable.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/vk/texture_load.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+// What a fetch constant says about a texture's texels (decoded from its 6 dwords).
+struct TextureDescriptor {
+  uint32_t base_address = 0;  // bytes
+  uint32_t format = 0;        // xenos::TextureFormat
+  uint32_t endian = 0;        // xenos::Endian
+  uint32_t dimension = 1;     // xenos::DataDimension
+  bool tiled = false;
+  uint32_t width = 1, height = 1, layers = 1;
+  uint32_t pitch_texels = 0;  // row pitch (fetch constant pitch << 5)
+  // Derived: the load shader's parameters and the guest byte range read.
+  TextureLoadConstants LoadConstants() const;
+  uint64_t ByteSize() const;
+
+  // Throws xnt::Error for what the cache cannot load (naming the field).
+  static TextureDescriptor FromFetchConstant(const uint32_t dwords[6]);
+  bool operator<(const TextureDescriptor& o) const;
+};
+
+class TextureCache {
+ public:
+  struct Texture {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_2D_ARRAY, RGBA32F, layout GENERAL
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDescriptorSet store_set = VK_NULL_HANDLE;
+    uint32_t width = 0, height = 0, layers = 0;
+    uint32_t first_page = 0, page_count = 0;
+    std::vector<uint64_t> page_generations;
+    bool stale = false;
+  };
+
+  TextureCache(VulkanContext& context, CommandStream& stream, SharedMemory& shared_memory);
+  ~TextureCache();
+  TextureCache(const TextureCache&) = delete;
+  TextureCache& operator=(const TextureCache&) = delete;
+
+  // The texture for a fetch constant, loaded (or reloaded) if needed. Records the compute
+  // dispatch into the stream's command buffer (outside a render pass); the caller must have
+  // synced `shared_memory` for the pages first. The result is valid until the next Get that
+  // reloads it or until the cache is destroyed.
+  const Texture& Get(const uint32_t fetch_dwords[6], const GuestPageSource& source);
+  // Marks entries overlapping the range stale (resolves, memexport).
+  void Invalidate(uint32_t address, uint64_t size);
+
+  uint64_t load_count() const { return loads_; }
+  size_t entry_count() const { return entries_.size(); }
+
+ private:
+  void Load(const TextureDescriptor& desc, Texture& texture, bool create);
+  void Destroy(Texture& texture);
+
+  VulkanContext& context_;
+  CommandStream& stream_;
+  SharedMemory& shared_memory_;
+  VkDevice device_;
+  VkDescriptorSetLayout store_layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  std::map<TextureDescriptor, Texture> entries_;
+  uint64_t loads_ = 0;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,32 @@
+// The compute shader that loads a guest texture from shared memory into a host RGBA32F image:
+// untiling (32x32 tiles), endian swap and decoding of every loadable format (texture_formats.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace xnt::vk {
+
+// Push constants of the load shader (std430, 48 bytes).
+struct TextureLoadConstants {
+  uint32_t base_address;   // bytes
+  uint32_t pitch_blocks;   // row pitch in blocks
+  uint32_t width;          // texels
+  uint32_t height;
+  uint32_t layers;
+  uint32_t format;         // xenos::TextureFormat
+  uint32_t endian;         // xenos::Endian
+  uint32_t tiled;
+  uint32_t bpb_log2;
+  uint32_t block_width;
+  uint32_t block_height;
+  uint32_t layer_stride;   // bytes between array layers / cube faces
+};
+static_assert(sizeof(TextureLoadConstants) == 48);
+
+// GLSL 450 source of the load compute shader (set 0 = shared memory as in shader_interface.h,
+// set 1 binding 0 = rgba32f image2DArray destination, 8x8x1 work groups over width x height x
+// layers).
+std::string TextureLoadShaderSource();
+
+}  // namespace xnt::vk

@@ -1,0 +1,295 @@
+// Texture cache (texture_cache.h).
+#include "xnt/vk/texture_cache.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+#include "xnt/vk/host_shaders.h"
+#include "xnt/base/error.h"
+#include "xnt/vk/texture_formats.h"
+#include "xnt/xenos/enums.h"
+
+namespace xnt::vk {
+
+namespace {
+// Host images are RGBA32F; refuse absurd sizes instead of allocating them.
+constexpr uint64_t kMaxHostImageBytes = uint64_t(256) << 20;
+uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+}  // namespace
+
+TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6]) {
+  auto f = xenos::TextureFetchConstant::Decode(dwords);
+  if (f.type != xenos::FetchConstantType::kTexture) {
+    throw Error("texture fetch constant: dword 0 type is " + std::to_string(uint32_t(f.type)) +
+                ", not a texture (2)");
+  }
+  TextureDescriptor d;
+  d.base_address = f.base_address_bytes();
+  d.format = uint32_t(f.format);
+  d.endian = uint32_t(f.endianness);
+  d.dimension = uint32_t(f.dimension);
+  d.tiled = f.tiled;
+  d.width = f.width();
+  d.height = f.height();
+  d.pitch_texels = f.pitch << 5;
+  const std::string fmt_name(xenos::TextureFormatName(d.format));
+  if (!GetTextureFormatInfo(d.format).loadable) {
+    throw Error("texture cache: format " + fmt_name + " (dword 1 bits 0..5 = " +
+                std::to_string(d.format) + ") is not implemented");
+  }
+  switch (f.dimension) {
+    case xenos::DataDimension::k2DOrStacked: d.layers = f.depth(); break;
+    case xenos::DataDimension::kCube: d.layers = 6; break;
+    case xenos::DataDimension::k1D:
+      throw Error("texture cache: 1D textures (dword 5 dimension 0) are not implemented");
+    case xenos::DataDimension::k3D:
+      throw Error("texture cache: 3D textures (dword 5 dimension 2) are not implemented");
+  }
+  if (d.pitch_texels == 0) d.pitch_texels = AlignUp(d.width, 32);
+  if (d.pitch_texels < d.width && !d.tiled) {
+    throw Error("texture fetch constant: pitch " + std::to_string(d.pitch_texels) +
+                " (dword 0 bits 22..30 << 5) is less than the width " + std::to_string(d.width));
+  }
+  if (uint64_t(d.width) * d.height * d.layers * 16 > kMaxHostImageBytes) {
+    throw Error("texture cache: " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+                "x" + std::to_string(d.layers) + " texture exceeds the 256 MiB host image limit");
+  }
+  if (uint64_t(d.base_address) + d.ByteSize() > SharedMemory::kSize) {
+    throw Error("texture fetch constant: texture at " + std::to_string(d.base_address) +
+                " extends past the 512 MiB of guest memory");
+  }
+  return d;
+}
+
+TextureLoadConstants TextureDescriptor::LoadConstants() const {
+  TextureFormatInfo info = GetTextureFormatInfo(format);
+  TextureLoadConstants c{};
+  c.base_address = base_address;
+  c.width = width;
+  c.height = height;
+  c.layers = layers;
+  c.format = format;
+  c.endian = endian;
+  c.tiled = tiled ? 1 : 0;
+  c.bpb_log2 = info.bpb_log2;
+  c.block_width = info.block_width;
+  c.block_height = info.block_height;
+  uint32_t pitch_blocks = (pitch_texels + info.block_width - 1) / info.block_width;
+  uint32_t height_blocks = (height + info.block_height - 1) / info.block_height;
+  if (tiled) {
+    pitch_blocks = AlignUp(pitch_blocks, 32);
+    height_blocks = AlignUp(height_blocks, 32);
+  }
+  c.pitch_blocks = pitch_blocks;
+  // Array layers / cube faces: whole (tile-aligned) slices, each aligned to 4 KiB (Xenia
+  // texture_util.cc GetGuestTextureLayout, kTextureSubresourceAlignmentBytes).
+  uint32_t row_bytes = AlignUp(pitch_blocks << info.bpb_log2, 256);
+  c.layer_stride = AlignUp(row_bytes * height_blocks, 4096);
+  return c;
+}
+
+uint64_t TextureDescriptor::ByteSize() const {
+  TextureLoadConstants c = LoadConstants();
+  return uint64_t(c.layer_stride) * layers;
+}
+
+bool TextureDescriptor::operator<(const TextureDescriptor& o) const {
+  return std::tie(base_address, format, endian, dimension, tiled, width, height, layers,
+                  pitch_texels) < std::tie(o.base_address, o.format, o.endian, o.dimension,
+                                           o.tiled, o.width, o.height, o.layers, o.pitch_texels);
+}
+
+TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
+                           SharedMemory& shared_memory)
+    : context_(context), stream_(stream), shared_memory_(shared_memory),
+      device_(context.device()) {
+  VkDescriptorSetLayoutBinding binding{};
+  binding.binding = 0;
+  binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+  binding.descriptorCount = 1;
+  binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  layout_info.bindingCount = 1;
+  layout_info.pBindings = &binding;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &store_layout_),
+          "vkCreateDescriptorSetLayout(texture load)");
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1024};
+  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+  pool.maxSets = 1024;
+  pool.poolSizeCount = 1;
+  pool.pPoolSizes = &size;
+  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
+          "vkCreateDescriptorPool(texture cache)");
+  VkDescriptorSetLayout sets[2] = {shared_memory_.set_layout(), store_layout_};
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)};
+  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl.setLayoutCount = 2;
+  pl.pSetLayouts = sets;
+  pl.pushConstantRangeCount = 1;
+  pl.pPushConstantRanges = &push;
+  CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_),
+          "vkCreatePipelineLayout(texture load)");
+  std::vector<uint32_t> spirv =
+      CompileHostGlsl(TextureLoadShaderSource(), VK_SHADER_STAGE_COMPUTE_BIT, "texture_load");
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = spirv.size() * sizeof(uint32_t);
+  module_info.pCode = spirv.data();
+  VkShaderModule module;
+  CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
+          "vkCreateShaderModule(texture load)");
+  VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cp.stage.module = module;
+  cp.stage.pName = "main";
+  cp.layout = pipeline_layout_;
+  VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline_);
+  vkDestroyShaderModule(device_, module, nullptr);
+  CheckVk(r, "vkCreateComputePipelines(texture load)");
+}
+
+TextureCache::~TextureCache() {
+  vkDeviceWaitIdle(device_);
+  for (auto& [desc, texture] : entries_) Destroy(texture);
+  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+  if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
+  if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
+  if (store_layout_) vkDestroyDescriptorSetLayout(device_, store_layout_, nullptr);
+}
+
+void TextureCache::Destroy(Texture& t) {
+  if (t.store_set) vkFreeDescriptorSets(device_, pool_, 1, &t.store_set);
+  if (t.view) vkDestroyImageView(device_, t.view, nullptr);
+  if (t.image) vkDestroyImage(device_, t.image, nullptr);
+  if (t.memory) vkFreeMemory(device_, t.memory, nullptr);
+  t = Texture{};
+}
+
+const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
+                                               const GuestPageSource& source) {
+  TextureDescriptor desc = TextureDescriptor::FromFetchConstant(fetch_dwords);
+  auto it = entries_.find(desc);
+  bool create = it == entries_.end();
+  if (create) it = entries_.emplace(desc, Texture{}).first;
+  Texture& t = it->second;
+  bool reload = create || t.stale;
+  if (!reload) {
+    for (uint32_t i = 0; i < t.page_count; ++i) {
+      if (source.page_generation(t.first_page + i) != t.page_generations[i]) {
+        reload = true;
+        break;
+      }
+    }
+  }
+  if (reload) {
+    t.first_page = desc.base_address / GuestPageSource::kPageSize;
+    uint64_t end = uint64_t(desc.base_address) + desc.ByteSize();
+    t.page_count = uint32_t((end + GuestPageSource::kPageSize - 1) / GuestPageSource::kPageSize) -
+                   t.first_page;
+    t.page_generations.resize(t.page_count);
+    for (uint32_t i = 0; i < t.page_count; ++i) {
+      t.page_generations[i] = source.page_generation(t.first_page + i);
+    }
+    t.stale = false;
+    Load(desc, t, create);
+  }
+  return t;
+}
+
+void TextureCache::Invalidate(uint32_t address, uint64_t size) {
+  uint64_t first = address / GuestPageSource::kPageSize;
+  uint64_t last = (uint64_t(address) + std::max<uint64_t>(size, 1) - 1) /
+                  GuestPageSource::kPageSize;
+  for (auto& [desc, t] : entries_) {
+    if (t.page_count && first < uint64_t(t.first_page) + t.page_count && last >= t.first_page) {
+      t.stale = true;
+    }
+  }
+}
+
+void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) {
+  if (create) {
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+    info.extent = {desc.width, desc.height, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = desc.layers;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (desc.layers == 6 && desc.width == desc.height) {
+      info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+    }
+    CheckVk(vkCreateImage(device_, &info, nullptr, &t.image), "vkCreateImage(texture)");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, t.image, &req);
+    VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mem.allocationSize = req.size;
+    mem.memoryTypeIndex =
+        context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    CheckVk(vkAllocateMemory(device_, &mem, nullptr, &t.memory), "vkAllocateMemory(texture)");
+    CheckVk(vkBindImageMemory(device_, t.image, t.memory, 0), "vkBindImageMemory(texture)");
+    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = t.image;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    view.format = info.format;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, desc.layers};
+    CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &store_layout_;
+    CheckVk(vkAllocateDescriptorSets(device_, &alloc, &t.store_set),
+            "vkAllocateDescriptorSets(texture load)");
+    VkDescriptorImageInfo image_info{VK_NULL_HANDLE, t.view, VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = t.store_set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    write.pImageInfo = &image_info;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    t.width = desc.width;
+    t.height = desc.height;
+    t.layers = desc.layers;
+  }
+  VkCommandBuffer cmd = stream_.cmd();
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  barrier.srcAccessMask = create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.oldLayout = create ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL;
+  barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = t.image;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, t.layers};
+  // Shared-memory uploads (transfer writes) must be visible to the compute reads.
+  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  memory.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  vkCmdPipelineBarrier(cmd,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
+                       &barrier);
+  TextureLoadConstants constants = desc.LoadConstants();
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  VkDescriptorSet sets[2] = {shared_memory_.descriptor_set(), t.store_set};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
+                          nullptr);
+  vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
+                     &constants);
+  vkCmdDispatch(cmd, (desc.width + 7) / 8, (desc.height + 7) / 8, desc.layers);
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+  barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+                           VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &barrier);
+  ++loads_;
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,198 @@
+// The texture load compute shader (texture_load.h). Decoding rules follow Xenia
+// src/xenia/gpu/shaders/texture_load_*.xesl and texture_info_formats.inc (component order: X is
+// the lowest bits; format names list components from the highest bits); the code is ours.
+// Missing components replicate the last present one (RRRR, RGGG, RGBB), as Xenia's host format
+// swizzles do (src/xenia/gpu/vulkan/vulkan_texture_cache.cc).
+// Block-compressed colours are decoded in 8-bit integers: 5/6-bit endpoints widened by bit
+// replication, 1/3 and 2/3 points as (2a + b) / 3 truncated, 1/2 as (a + b) / 2.
+#include "xnt/vk/texture_load.h"
+
+namespace xnt::vk {
+
+std::string TextureLoadShaderSource() {
+  return R"GLSL(#version 450
+layout(local_size_x = 8, local_size_y = 8, local_size_z = 1) in;
+layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory {
+  uint words[];
+} xe_shared_memory[4];
+layout(set = 1, binding = 0, rgba32f) uniform writeonly image2DArray xe_dest;
+layout(push_constant) uniform XeLoad {
+  uint base_address; uint pitch_blocks; uint width; uint height;
+  uint layers; uint format; uint endian; uint tiled;
+  uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
+} p;
+
+uint load_word(uint byte_address) {
+  uint index = (byte_address & 0x7FFFFFFu) >> 2u;
+  switch (byte_address >> 27u) {
+    case 0u: return xe_shared_memory[0].words[index];
+    case 1u: return xe_shared_memory[1].words[index];
+    case 2u: return xe_shared_memory[2].words[index];
+    default: return xe_shared_memory[3].words[index];
+  }
+}
+
+uint swap(uint v) {
+  if (p.endian == 1u || p.endian == 2u) v = ((v & 0x00FF00FFu) << 8u) | ((v >> 8u) & 0x00FF00FFu);
+  if (p.endian == 2u || p.endian == 3u) v = (v << 16u) | (v >> 16u);
+  return v;
+}
+
+// Xenia texture_address.h Tiled2D (see renderer/vulkan/src/texture_address.cpp).
+uint tiled_offset(uint x, uint y, uint pitch, uint bpb_log2) {
+  uint pitch_tiles = (pitch + 31u) >> 5u;
+  uint outer = ((y >> 5u) * pitch_tiles + (x >> 5u)) << 6u;
+  uint inner = (((y >> 1u) & 7u) << 3u) | (x & 7u);
+  uint oi = (outer | inner) << bpb_log2;
+  uint bank = (y >> 4u) & 1u;
+  uint pipe = ((x >> 3u) & 3u) ^ (((y >> 3u) & 1u) << 1u);
+  return (oi & 0xFu) | ((y & 1u) << 4u) | (((oi >> 4u) & 1u) << 5u) | (pipe << 6u) |
+         (((oi >> 5u) & 7u) << 8u) | (bank << 11u) | ((oi >> 8u) << 12u);
+}
+
+float unorm(uint v, uint bits) { return float(v) / float((1u << bits) - 1u); }
+uint field(uint v, uint offset, uint bits) { return bitfieldExtract(v, int(offset), int(bits)); }
+
+vec3 rgb565(uint c) {
+  uint r = (c >> 11u) & 31u, g = (c >> 5u) & 63u, b = c & 31u;
+  return vec3((r << 3u) | (r >> 2u), (g << 2u) | (g >> 4u), (b << 3u) | (b >> 2u));
+}
+
+// DXT colour block (2 words): texel i of 16. Integer 0..255 per component, alpha in w.
+uvec4 dxt_color(uint w0, uint w1, uint i, bool four_color_only) {
+  uint c0 = w0 & 0xFFFFu, c1 = w0 >> 16u;
+  uvec3 e0 = uvec3(rgb565(c0)), e1 = uvec3(rgb565(c1));
+  uint index = (w1 >> (2u * i)) & 3u;
+  if (index == 0u) return uvec4(e0, 255u);
+  if (index == 1u) return uvec4(e1, 255u);
+  if (four_color_only || c0 > c1) {
+    return index == 2u ? uvec4((2u * e0 + e1) / 3u, 255u) : uvec4((e0 + 2u * e1) / 3u, 255u);
+  }
+  return index == 2u ? uvec4((e0 + e1) / 2u, 255u) : uvec4(0u);
+}
+
+// DXT5 alpha block (2 words): texel i, 0..255.
+uint dxt5_alpha(uint w0, uint w1, uint i) {
+  uint a0 = w0 & 0xFFu, a1 = (w0 >> 8u) & 0xFFu;
+  uint bit = 16u + 3u * i;
+  uint index = bit < 32u ? ((w0 >> bit) & 7u) : ((w1 >> (bit - 32u)) & 7u);
+  if (bit < 32u && bit + 3u > 32u) index = ((w0 >> bit) | (w1 << (32u - bit))) & 7u;
+  if (index == 0u) return a0;
+  if (index == 1u) return a1;
+  if (a0 > a1) return ((8u - index) * a0 + (index - 1u) * a1) / 7u;
+  if (index == 6u) return 0u;
+  if (index == 7u) return 255u;
+  return ((6u - index) * a0 + (index - 1u) * a1) / 5u;
+}
+
+void main() {
+  uvec3 id = gl_GlobalInvocationID;
+  if (id.x >= p.width || id.y >= p.height || id.z >= p.layers) return;
+  uint bx = id.x / p.block_width, by = id.y / p.block_height;
+  uint offset = p.tiled != 0u ? tiled_offset(bx, by, p.pitch_blocks, p.bpb_log2)
+                              : by * (((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u) +
+                                    (bx << p.bpb_log2);
+  uint address = p.base_address + id.z * p.layer_stride + offset;
+  uint w[4];
+  uint dwords = p.bpb_log2 >= 2u ? (1u << (p.bpb_log2 - 2u)) : 1u;
+  for (uint i = 0u; i < 4u; ++i) w[i] = i < dwords ? swap(load_word((address & ~3u) + 4u * i)) : 0u;
+  uint t = w[0] >> (8u * (address & 3u));
+  uint ti = (id.y % p.block_height) * 4u + (id.x % p.block_width);  // texel in a 4x4 block
+  vec4 v = vec4(0.0);
+  switch (p.format) {
+    case 2u: case 8u: case 9u: v = vec4(unorm(t & 0xFFu, 8u)); break;
+    case 3u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u),
+               unorm(field(t, 10u, 5u), 5u), unorm(field(t, 15u, 1u), 1u));
+      break;
+    case 4u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 6u), 6u), unorm(field(t, 11u, 5u), 5u),
+               unorm(field(t, 11u, 5u), 5u));
+      break;
+    case 5u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u), unorm(field(t, 10u, 6u), 6u),
+               unorm(field(t, 10u, 6u), 6u));
+      break;
+    case 6u: case 14u: case 50u:
+      v = vec4(unorm(field(t, 0u, 8u), 8u), unorm(field(t, 8u, 8u), 8u),
+               unorm(field(t, 16u, 8u), 8u), unorm(field(t, 24u, 8u), 8u));
+      break;
+    case 7u: case 54u:
+      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 10u), 10u),
+               unorm(field(t, 20u, 10u), 10u), unorm(field(t, 30u, 2u), 2u));
+      break;
+    case 10u: v = vec4(unorm(field(t, 0u, 8u), 8u), vec3(unorm(field(t, 8u, 8u), 8u))); break;
+    case 15u:
+      v = vec4(unorm(field(t, 0u, 4u), 4u), unorm(field(t, 4u, 4u), 4u),
+               unorm(field(t, 8u, 4u), 4u), unorm(field(t, 12u, 4u), 4u));
+      break;
+    case 16u: case 55u:
+      v = vec4(unorm(field(t, 0u, 11u), 11u), unorm(field(t, 11u, 11u), 11u),
+               vec2(unorm(field(t, 22u, 10u), 10u)));
+      break;
+    case 17u: case 56u:
+      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 11u), 11u),
+               vec2(unorm(field(t, 21u, 11u), 11u)));
+      break;
+    case 22u: {
+      // v / (2^24 - 1) correctly rounded without a division (lavapipe's float division is 1 ulp
+      // off, which is a whole step of 24 bits): v / (2^24 - 1) = (v * 2^24 + v) / 2^48 + a tiny
+      // positive rest; keeping the top 24 of its bitlength(v) + 24 bits always rounds up
+      // (the dropped bits are v >= half, ties broken up by the rest).
+      uint d = t >> 8u;
+      if (d == 0u) { v = vec4(0.0); break; }
+      uint l = uint(findMSB(d)) + 1u;
+      v = vec4(ldexp(float((d << (24u - l)) + 1u), int(l) - 48));
+      break;
+    }
+    case 24u: v = vec4(unorm(t & 0xFFFFu, 16u)); break;
+    case 25u: v = vec4(unorm(t & 0xFFFFu, 16u), vec3(unorm(t >> 16u, 16u))); break;
+    case 26u:
+      v = vec4(unorm(w[0] & 0xFFFFu, 16u), unorm(w[0] >> 16u, 16u), unorm(w[1] & 0xFFFFu, 16u),
+               unorm(w[1] >> 16u, 16u));
+      break;
+    case 30u: v = vec4(unpackHalf2x16(t & 0xFFFFu).x); break;
+    case 31u: { vec2 h = unpackHalf2x16(t); v = vec4(h.x, h.yyy); break; }
+    case 32u: v = vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1])); break;
+    case 36u: v = vec4(uintBitsToFloat(w[0])); break;
+    case 37u: v = vec4(uintBitsToFloat(w[0]), vec3(uintBitsToFloat(w[1]))); break;
+    case 38u:
+      v = vec4(uintBitsToFloat(w[0]), uintBitsToFloat(w[1]), uintBitsToFloat(w[2]),
+               uintBitsToFloat(w[3]));
+      break;
+    case 18u: case 51u: v = vec4(dxt_color(w[0], w[1], ti, false)) / 255.0; break;
+    case 19u: case 52u: {
+      uvec4 c = dxt_color(w[2], w[3], ti, true);
+      uint a = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
+      v = vec4(vec3(c.rgb) / 255.0, unorm(a, 4u));
+      break;
+    }
+    case 20u: case 53u: {
+      uvec4 c = dxt_color(w[2], w[3], ti, true);
+      v = vec4(vec3(c.rgb), float(dxt5_alpha(w[0], w[1], ti))) / 255.0;
+      break;
+    }
+    case 49u:
+      v = vec4(float(dxt5_alpha(w[0], w[1], ti)), vec3(float(dxt5_alpha(w[2], w[3], ti)))) / 255.0;
+      break;
+    case 58u: v = vec4(unorm(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u, 4u)); break;
+    case 59u: v = vec4(float(dxt5_alpha(w[0], w[1], ti)) / 255.0); break;
+    case 60u: {
+      // CTX1: two 8:8 endpoints (X0 Y0 X1 Y1 from the low byte up), 2-bit indices, always the
+      // 4-point interpolation.
+      uvec2 e0 = uvec2(w[0] & 0xFFu, (w[0] >> 8u) & 0xFFu);
+      uvec2 e1 = uvec2((w[0] >> 16u) & 0xFFu, w[0] >> 24u);
+      uint index = (w[1] >> (2u * ti)) & 3u;
+      uvec2 c = index == 0u ? e0 : index == 1u ? e1 :
+                index == 2u ? (2u * e0 + e1) / 3u : (e0 + 2u * e1) / 3u;
+      v = vec4(vec2(c), vec2(float(c.y))) / 255.0;
+      break;
+    }
+    default: v = vec4(0.0); break;
+  }
+  imageStore(xe_dest, ivec3(id), v);
+}
+)GLSL";
+}
+
+}  // namespace xnt::vk
