@@ -209,7 +209,7 @@ TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
   std::string json = EdramReportJson(cache, o);
   EXPECT_NE(json.find("\"totals\": {\"transfers\": 3, \"tiles\": 3, \"bytes\": 15360"), std::string::npos) << json;
   EXPECT_NE(json.find("\"reason\": \"pitch 80 -> 160\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"naive\": {\"transfers\": 5"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"naive\": {\"transfers\": 5, \"bytes\": 40960}"), std::string::npos) << json;
   o.frame = 1;  // nothing in frame 1
   EXPECT_NE(EdramReportJson(cache, o).find("\"transfers\": []"), std::string::npos);
 }
