@@ -1,0 +1,51 @@
+// Host samplers for texture fetch constants: filters, clamp modes, border colour and LOD bias
+// from dwords 0, 3, 4 and 5 (xenos::TextureFetchConstant), one VkSampler per distinct state.
+// What Vulkan cannot express exactly without device features the context does not enable is
+// approximated and reported in `Sampler::inexact` (the caller counts it as a note).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct SamplerState {
+  VkFilter mag = VK_FILTER_NEAREST, min = VK_FILTER_NEAREST;
+  VkSamplerMipmapMode mip = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  VkSamplerAddressMode address[3] = {VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                     VK_SAMPLER_ADDRESS_MODE_REPEAT};
+  VkBorderColor border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+  float lod_bias = 0.0f;  // fetch constant lod_bias (signed 5.5 fixed point)
+  std::string inexact;     // empty when exact
+  bool operator<(const SamplerState& o) const {
+    return std::tie(mag, min, mip, address[0], address[1], address[2], border, lod_bias) <
+           std::tie(o.mag, o.min, o.mip, o.address[0], o.address[1], o.address[2], o.border,
+                    o.lod_bias);
+  }
+  // Derived from the 6 fetch-constant dwords (no device state involved).
+  static SamplerState FromFetchConstant(const uint32_t dwords[6]);
+};
+
+class SamplerCache {
+ public:
+  explicit SamplerCache(VulkanContext& context) : device_(context.device()) {}
+  ~SamplerCache();
+  SamplerCache(const SamplerCache&) = delete;
+  SamplerCache& operator=(const SamplerCache&) = delete;
+
+  // Only the base level is loaded by the texture cache, so samplers clamp LOD to 0.
+  VkSampler Get(const SamplerState& state);
+  size_t size() const { return samplers_.size(); }
+
+ private:
+  VkDevice device_;
+  std::map<SamplerState, VkSampler> samplers_;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,94 @@
+// Sampler cache (sampler_cache.h). Clamp / border semantics from Xenia src/xenia/gpu/xenos.h
+// (ClampMode, BorderColor) and vulkan/vulkan_texture_cache.cc (sampler creation).
+#include "xnt/vk/sampler_cache.h"
+
+#include "xnt/xenos/enums.h"
+
+namespace xnt::vk {
+
+namespace {
+void AddInexact(std::string& s, const std::string& what) {
+  if (!s.empty()) s += "; ";
+  s += what;
+}
+
+VkSamplerAddressMode Address(xenos::ClampMode mode, std::string& inexact) {
+  switch (mode) {
+    case xenos::ClampMode::kRepeat: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    case xenos::ClampMode::kMirroredRepeat: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+    case xenos::ClampMode::kClampToEdge: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    case xenos::ClampMode::kClampToBorder: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    case xenos::ClampMode::kClampToHalfway:
+      AddInexact(inexact, "clamp-to-halfway sampled as clamp-to-edge");
+      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    case xenos::ClampMode::kMirrorClampToEdge:
+    case xenos::ClampMode::kMirrorClampToHalfway:
+    case xenos::ClampMode::kMirrorClampToBorder:
+      // Needs samplerMirrorClampToEdge, which the context does not enable.
+      AddInexact(inexact, "mirror-once clamp sampled as mirrored repeat");
+      return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  }
+  AddInexact(inexact, "unknown clamp mode");
+  return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+}
+
+VkFilter Filter(xenos::TextureFilter f) {
+  return f == xenos::TextureFilter::kLinear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+}
+}  // namespace
+
+SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6]) {
+  auto f = xenos::TextureFetchConstant::Decode(dwords);
+  SamplerState s;
+  s.mag = Filter(f.mag_filter);
+  s.min = Filter(f.min_filter);
+  s.mip = f.mip_filter == xenos::TextureFilter::kLinear ? VK_SAMPLER_MIPMAP_MODE_LINEAR
+                                                         : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  if (f.mag_filter == xenos::TextureFilter::kUseFetchConst ||
+      f.min_filter == xenos::TextureFilter::kUseFetchConst) {
+    AddInexact(s.inexact, "fetch constant filter 'use fetch constant' taken as point");
+  }
+  s.address[0] = Address(f.clamp_x, s.inexact);
+  s.address[1] = Address(f.clamp_y, s.inexact);
+  s.address[2] = Address(f.clamp_z, s.inexact);
+  switch (f.border_color) {
+    case xenos::BorderColor::k_ABGR_Black: s.border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; break;
+    case xenos::BorderColor::k_ABGR_White: s.border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE; break;
+    default:
+      s.border = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+      AddInexact(s.inexact, "YCbCr black border colour sampled as opaque black");
+      break;
+  }
+  s.lod_bias = float(f.lod_bias) / 32.0f;
+  if (f.aniso_filter != xenos::AnisoFilter::kDisabled &&
+      f.aniso_filter != xenos::AnisoFilter::kMax_1_1) {
+    AddInexact(s.inexact, "anisotropic filtering not applied");
+  }
+  return s;
+}
+
+SamplerCache::~SamplerCache() {
+  for (auto& [state, sampler] : samplers_) vkDestroySampler(device_, sampler, nullptr);
+}
+
+VkSampler SamplerCache::Get(const SamplerState& state) {
+  auto it = samplers_.find(state);
+  if (it != samplers_.end()) return it->second;
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.magFilter = state.mag;
+  info.minFilter = state.min;
+  info.mipmapMode = state.mip;
+  info.addressModeU = state.address[0];
+  info.addressModeV = state.address[1];
+  info.addressModeW = state.address[2];
+  info.mipLodBias = state.lod_bias;
+  info.minLod = 0.0f;
+  info.maxLod = 0.0f;
+  info.borderColor = state.border;
+  VkSampler sampler;
+  CheckVk(vkCreateSampler(device_, &info, nullptr, &sampler), "vkCreateSampler(texture)");
+  samplers_.emplace(state, sampler);
+  return sampler;
+}
+
+}  // namespace xnt::vk
