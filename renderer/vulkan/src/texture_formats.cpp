@@ -16,6 +16,8 @@ TextureFormatInfo GetTextureFormatInfo(uint32_t format) {
     case 22: case 25: case 31: case 36:           // 24_8, 16_16, 16_16_FLOAT, 32_FLOAT
     case 50: case 54: case 55: case 56:           // the _AS_16_16_16_16 forms
       return {1, 1, 2, true};
+    case 11: case 12:                             // YUV 4:2:2 pairs (2x1 blocks)
+      return {2, 1, 2, true};
     case 26: case 32: case 37:                    // 16_16_16_16(_FLOAT), 32_32_FLOAT
       return {1, 1, 3, true};
     case 38:                                      // 32_32_32_32_FLOAT
@@ -26,7 +28,6 @@ TextureFormatInfo GetTextureFormatInfo(uint32_t format) {
       return {4, 4, 4, true};
     // Known geometry, not decoded yet (the loader reports them as unsupported):
     case 0: case 1: return {8, 1, 0, false};      // k_1_REVERSE, k_1 (1 bpp)
-    case 11: case 12: return {2, 1, 2, false};    // YUV 4:2:2 pairs
     case 27: return {1, 1, 1, false};
     case 23: case 28: case 33: case 39: case 40: return {1, 1, 2, false};
     case 29: case 34: return {1, 1, 3, false};

@@ -122,6 +122,17 @@ void main() {
                unorm(field(t, 20u, 10u), 10u), unorm(field(t, 30u, 2u), 2u));
       break;
     case 10u: v = vec4(unorm(field(t, 0u, 8u), 8u), vec3(unorm(field(t, 8u, 8u), 8u))); break;
+    case 11u: case 12u: {
+      // 4:2:2 pairs as Vulkan's G8B8G8R8_422 / B8G8R8G8_422 (Xenia's host formats for them):
+      // no colour-space conversion, X = Cr, Y = Y0 or Y1 by texel column, Z = Cb, W = 1.
+      // k_Cr_Y1_Cb_Y0_REP bytes from the low one: Y0 Cb Y1 Cr; k_Y1_Cr_Y0_Cb_REP: Cb Y0 Cr Y1.
+      bool first = (id.x & 1u) == 0u;
+      uint y = p.format == 11u ? field(t, first ? 0u : 16u, 8u) : field(t, first ? 8u : 24u, 8u);
+      uint cb = p.format == 11u ? field(t, 8u, 8u) : field(t, 0u, 8u);
+      uint cr = p.format == 11u ? field(t, 24u, 8u) : field(t, 16u, 8u);
+      v = vec4(unorm(cr, 8u), unorm(y, 8u), unorm(cb, 8u), 1.0);
+      break;
+    }
     case 15u:
       v = vec4(unorm(field(t, 0u, 4u), 4u), unorm(field(t, 4u, 4u), 4u),
                unorm(field(t, 8u, 4u), 4u), unorm(field(t, 12u, 4u), 4u));

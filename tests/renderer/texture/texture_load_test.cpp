@@ -122,6 +122,13 @@ Texel Decode(uint32_t format, const uint32_t* w, uint32_t t, uint32_t ti) {
     case 7: case 54:
       return rep(U(Bits(t, 0, 10), 10), U(Bits(t, 10, 10), 10), U(Bits(t, 20, 10), 10), U(Bits(t, 30, 2), 2));
     case 10: return rep(U(Bits(t, 0, 8), 8), U(Bits(t, 8, 8), 8), U(Bits(t, 8, 8), 8), U(Bits(t, 8, 8), 8));
+    case 11: case 12: {
+      bool first = (ti & 1) == 0;  // ti = texel column within the 2x1 block
+      uint32_t y = format == 11 ? Bits(t, first ? 0 : 16, 8) : Bits(t, first ? 8 : 24, 8);
+      uint32_t cb = format == 11 ? Bits(t, 8, 8) : Bits(t, 0, 8);
+      uint32_t cr = format == 11 ? Bits(t, 24, 8) : Bits(t, 16, 8);
+      return rep(U(cr, 8), U(y, 8), U(cb, 8), F(1.0f));
+    }
     case 15: return rep(U(Bits(t, 0, 4), 4), U(Bits(t, 4, 4), 4), U(Bits(t, 8, 4), 4), U(Bits(t, 12, 4), 4));
     case 16: case 55:
       return rep(U(Bits(t, 0, 11), 11), U(Bits(t, 11, 11), 11), U(Bits(t, 22, 10), 10), U(Bits(t, 22, 10), 10));
@@ -324,7 +331,7 @@ class TextureLoadTest : public ::testing::Test {
   FakeGuest guest_;
 };
 
-const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 14, 15, 16, 17, 18, 19, 20,
+const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 14, 15, 16, 17, 18, 19, 20,
                              22, 24, 25, 26, 30, 31, 32, 36, 37, 38, 49, 50, 51, 52, 53, 54,
                              55, 56, 58, 59, 60};
 
@@ -389,7 +396,7 @@ TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
 
 TEST_F(TextureLoadTest, UnsupportedAndAbsurdFetchConstantsThrow) {
   Layout l{16, 16, 32, 1, true};
-  auto yuv = Fetch(0x05000000, 11, 0, l);  // k_Cr_Y1_Cb_Y0_REP
+  auto yuv = Fetch(0x05000000, 23, 0, l);  // k_24_8_FLOAT
   EXPECT_THROW(cache_->Get(yuv.data(), guest_.Source()), Error);
   Layout cube3d{16, 16, 32, 1, true, 2};
   auto vol = Fetch(0x05000000, 6, 0, cube3d);
