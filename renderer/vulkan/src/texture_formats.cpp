@@ -13,7 +13,7 @@ TextureFormatInfo GetTextureFormatInfo(uint32_t format) {
     case 24: case 30:                             // k_16, k_16_FLOAT
       return {1, 1, 1, true};
     case 6: case 7: case 14: case 16: case 17:    // 8888, 2_10_10_10, 8888_A, 10_11_11, 11_11_10
-    case 22: case 25: case 31: case 36:           // 24_8, 16_16, 16_16_FLOAT, 32_FLOAT
+    case 22: case 23: case 25: case 31: case 36:  // 24_8(_FLOAT), 16_16(_FLOAT), 32_FLOAT
     case 50: case 54: case 55: case 56:           // the _AS_16_16_16_16 forms
       return {1, 1, 2, true};
     case 11: case 12:                             // YUV 4:2:2 pairs (2x1 blocks)
@@ -29,7 +29,7 @@ TextureFormatInfo GetTextureFormatInfo(uint32_t format) {
     // Known geometry, not decoded yet (the loader reports them as unsupported):
     case 0: case 1: return {8, 1, 0, false};      // k_1_REVERSE, k_1 (1 bpp)
     case 27: return {1, 1, 1, false};
-    case 23: case 28: case 33: case 39: case 40: return {1, 1, 2, false};
+    case 28: case 33: case 39: case 40: return {1, 1, 2, false};
     case 29: case 34: return {1, 1, 3, false};
     case 35: return {1, 1, 4, false};
     default: return {1, 1, 2, false};

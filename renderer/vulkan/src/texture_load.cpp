@@ -156,6 +156,21 @@ void main() {
       v = vec4(ldexp(float((d << (24u - l)) + 1u), int(l) - 48));
       break;
     }
+    case 23u: {
+      // 20e4 float depth in bits 8..31 -> float32 (Xenia xenos.h Float20e4To32): 4-bit exponent
+      // biased by 15 (112 = 127 - 15), 20-bit mantissa, denormals normalised.
+      uint f = t >> 8u;
+      if (f == 0u) { v = vec4(0.0); break; }
+      uint mantissa = f & 0xFFFFFu;
+      int exponent = int(f >> 20u);
+      if (exponent == 0) {
+        int shift = 20 - findMSB(mantissa);
+        exponent = 1 - shift;
+        mantissa = (mantissa << uint(shift)) & 0xFFFFFu;
+      }
+      v = vec4(uintBitsToFloat((uint(exponent + 112) << 23u) | (mantissa << 3u)));
+      break;
+    }
     case 24u: v = vec4(unorm(t & 0xFFFFu, 16u)); break;
     case 25u: v = vec4(unorm(t & 0xFFFFu, 16u), vec3(unorm(t >> 16u, 16u))); break;
     case 26u:

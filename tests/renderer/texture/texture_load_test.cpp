@@ -135,6 +135,14 @@ Texel Decode(uint32_t format, const uint32_t* w, uint32_t t, uint32_t ti) {
     case 17: case 56:
       return rep(U(Bits(t, 0, 10), 10), U(Bits(t, 10, 11), 11), U(Bits(t, 21, 11), 11), U(Bits(t, 21, 11), 11));
     case 22: { auto c = U(t >> 8, 24); return rep(c, c, c, c); }
+    case 23: {
+      // 20e4: value = 2^(e - 15) * (1 + m / 2^20), denormals 2^-14 * m / 2^20.
+      uint32_t f = t >> 8, e = f >> 20, m = f & 0xFFFFF;
+      float value = e ? std::ldexp(1.0f + float(m) / 1048576.0f, int(e) - 15)
+                      : std::ldexp(float(m) / 1048576.0f, -14);
+      auto c = F(value);
+      return rep(c, c, c, c);
+    }
     case 24: { auto c = U(t & 0xFFFF, 16); return rep(c, c, c, c); }
     case 25: return rep(U(t & 0xFFFF, 16), U(t >> 16, 16), U(t >> 16, 16), U(t >> 16, 16));
     case 26: return rep(U(w[0] & 0xFFFF, 16), U(w[0] >> 16, 16), U(w[1] & 0xFFFF, 16), U(w[1] >> 16, 16));
@@ -332,7 +340,7 @@ class TextureLoadTest : public ::testing::Test {
 };
 
 const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 14, 15, 16, 17, 18, 19, 20,
-                             22, 24, 25, 26, 30, 31, 32, 36, 37, 38, 49, 50, 51, 52, 53, 54,
+                             22, 23, 24, 25, 26, 30, 31, 32, 36, 37, 38, 49, 50, 51, 52, 53, 54,
                              55, 56, 58, 59, 60};
 
 TEST_F(TextureLoadTest, EveryFormatTiledAndLinearEveryEndian) {
@@ -396,7 +404,7 @@ TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
 
 TEST_F(TextureLoadTest, UnsupportedAndAbsurdFetchConstantsThrow) {
   Layout l{16, 16, 32, 1, true};
-  auto yuv = Fetch(0x05000000, 23, 0, l);  // k_24_8_FLOAT
+  auto yuv = Fetch(0x05000000, 27, 0, l);  // k_16_EXPAND
   EXPECT_THROW(cache_->Get(yuv.data(), guest_.Source()), Error);
   Layout cube3d{16, 16, 32, 1, true, 2};
   auto vol = Fetch(0x05000000, 6, 0, cube3d);
