@@ -87,6 +87,10 @@ int RunReplay(const ReplayArgs& args) {
   if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
   auto reader = format::Reader::Open(args.file);
   const uint64_t total_frames = reader->totals().frames;
+  // A capture that died has no footer: replay what was recovered, but say so.
+  if (reader->recovered())
+    std::fprintf(stderr, "xenotrace replay: warning: %s: %s\n", args.file.c_str(),
+                 reader->recovery_note().c_str());
 
   vk::ContextOptions context_options;
   context_options.device_index = args.device;
