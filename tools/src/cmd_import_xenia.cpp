@@ -12,6 +12,7 @@
 #include <string>
 
 #include "command.h"
+#include "json.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/xtr_import.h"
 #include "xnt/format/writer.h"
@@ -19,22 +20,6 @@
 namespace xnt::cli {
 namespace {
 
-std::string Json(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
 
 int RunImport(const std::string& in, const std::string& out, bool json, int zstd_level) {
   std::ifstream f(in, std::ios::binary);
@@ -65,11 +50,11 @@ int RunImport(const std::string& in, const std::string& out, bool json, int zstd
   }
 
   if (json) {
-    std::printf("{\n  \"input\": %s,\n  \"output\": %s,\n", Json(in).c_str(), Json(out).c_str());
+    std::printf("{\n  \"input\": %s,\n  \"output\": %s,\n", JsonString(in).c_str(), JsonString(out).c_str());
     std::printf("  \"title_id\": %u,\n  \"build_commit\": %s,\n", report.title_id,
-                Json(report.build_commit).c_str());
+                JsonString(report.build_commit).c_str());
     std::printf("  \"legacy_numbering\": %s,\n  \"numbering_note\": %s,\n",
-                report.legacy_numbering ? "true" : "false", Json(report.numbering_note).c_str());
+                report.legacy_numbering ? "true" : "false", JsonString(report.numbering_note).c_str());
     std::printf("  \"xtr_commands\": %" PRIu64 ",\n  \"packets\": %" PRIu64
                 ",\n  \"packet_dwords\": %" PRIu64 ",\n  \"submissions\": %" PRIu64
                 ",\n  \"indirect_buffers\": %" PRIu64 ",\n",
@@ -84,7 +69,7 @@ int RunImport(const std::string& in, const std::string& out, bool json, int zstd
                 report.frames);
     std::printf("  \"notes\": [");
     for (size_t i = 0; i < report.notes.size(); ++i) {
-      std::printf("%s%s", i ? ", " : "", Json(report.notes[i]).c_str());
+      std::printf("%s%s", i ? ", " : "", JsonString(report.notes[i]).c_str());
     }
     std::printf("]\n}\n");
   } else {

@@ -8,27 +8,12 @@
 #include <string>
 
 #include "command.h"
+#include "json.h"
 #include "xnt/format/reader.h"
 
 namespace xnt::cli {
 namespace {
 
-std::string JsonString(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
 
 std::string Utc(uint64_t unix_seconds) {
   std::time_t t = std::time_t(unix_seconds);

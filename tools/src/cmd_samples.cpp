@@ -8,28 +8,13 @@
 #include <string>
 
 #include "command.h"
+#include "json.h"
 #include "xnt/base/error.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::cli {
 namespace {
 
-std::string Json(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
 
 int RunList(bool json) {
   const auto& all = samples::Registry();
@@ -39,8 +24,8 @@ int RunList(bool json) {
       const auto& s = all[i];
       std::printf("  {\"name\": %s, \"description\": %s, \"expected_frame\": %s, "
                   "\"expected_image\": %s}%s\n",
-                  Json(s.name).c_str(), Json(s.description).c_str(),
-                  Json(s.expected_frame).c_str(), s.expected_image ? "true" : "false",
+                  JsonString(s.name).c_str(), JsonString(s.description).c_str(),
+                  JsonString(s.expected_frame).c_str(), s.expected_image ? "true" : "false",
                   i + 1 < all.size() ? "," : "");
     }
     std::printf("]\n");

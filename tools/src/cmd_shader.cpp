@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command.h"
+#include "json.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
@@ -136,20 +137,6 @@ std::string MaskText(uint32_t mask) {
   return s.empty() ? "-" : s;
 }
 
-std::string JsonString(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (uint8_t(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-      continue;
-    }
-    o += c;
-  }
-  return o + "\"";
-}
 
 std::string JsonList(const std::vector<uint32_t>& v) {
   std::string s = "[";

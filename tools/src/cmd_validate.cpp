@@ -13,28 +13,13 @@
 #include <vector>
 
 #include "command.h"
+#include "json.h"
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
 
 namespace xnt::cli {
 namespace {
 
-std::string JsonString(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
 
 // Problems read "at byte offset N: message"; JSON gets the offset as a number of its own.
 void SplitProblem(const std::string& p, std::string* offset, std::string* message) {
