@@ -88,7 +88,9 @@ struct Scene {
     Set(Reg::PA_SU_VTX_CNTL, 1);  // OpenGL pixel centres: no half-pixel offset
     // Pixel shader constant c0 (float constant 256).
     for (int i = 0; i < 4; ++i) {
-      const float c[4] = {1.0f, 0.5f, 0.25f, 1.0f};
+      // 128/255 rather than 0.5: 127.5 is a rounding tie that lavapipe and NVIDIA resolve
+      // differently, and these tests must hold on both drivers.
+      const float c[4] = {1.0f, 128.0f / 255.0f, 0.25f, 1.0f};
       regs[xenos::AluConstantIndex(256, uint32_t(i))] = std::bit_cast<uint32_t>(c[i]);
     }
     // Vertex fetch constant 1: type vertex (3), address in dwords, 8in32.
