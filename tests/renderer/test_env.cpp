@@ -38,8 +38,9 @@ void UseLavapipe() {
 
 std::unique_ptr<VulkanContext> MakeLavapipeContext() {
   UseLavapipe();
-  if (!UseSystemDriver())
+  if (!UseSystemDriver()) {
     EXPECT_FALSE(LavapipeIcd().empty()) << "Mesa lavapipe (mesa-vulkan-drivers) is not installed";
+  }
   ContextOptions options;
   options.validate = true;
   return std::make_unique<VulkanContext>(options);
