@@ -12,7 +12,7 @@
 #include <string>
 
 #include "command.h"
-#include "json.h"
+#include "xnt/base/json.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/xtr_import.h"
 #include "xnt/format/writer.h"

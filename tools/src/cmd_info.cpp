@@ -8,7 +8,7 @@
 #include <string>
 
 #include "command.h"
-#include "json.h"
+#include "xnt/base/json.h"
 #include "xnt/format/reader.h"
 
 namespace xnt::cli {

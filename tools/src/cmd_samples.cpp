@@ -8,7 +8,7 @@
 #include <string>
 
 #include "command.h"
-#include "json.h"
+#include "xnt/base/json.h"
 #include "xnt/base/error.h"
 #include "xnt/samples/samples.h"
 

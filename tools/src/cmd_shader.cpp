@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "command.h"
-#include "json.h"
+#include "xnt/base/json.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"

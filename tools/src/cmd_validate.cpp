@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "command.h"
-#include "json.h"
+#include "xnt/base/json.h"
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
 

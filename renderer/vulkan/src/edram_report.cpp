@@ -1,6 +1,8 @@
 // EDRAM transfer log reports (see edram_report.h).
 #include "xnt/vk/edram_report.h"
 
+#include "xnt/base/json.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -13,22 +15,6 @@ namespace {
 
 constexpr uint32_t kTiles = xenos::kEdramTileCount;
 
-std::string Json(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
 
 std::string Html(const std::string& s) {
   std::string o;
@@ -57,7 +43,7 @@ std::string KeyJson(const edram::OwnerKey& k) {
                 "\"depth\": %s, \"format\": ",
                 k.base_tiles, k.pitch_pixels, k.pitch_tiles, k.msaa_samples,
                 k.is_depth ? "true" : "false") +
-         Json(k.FormatName()) + "}";
+         JsonString(k.FormatName()) + "}";
 }
 
 }  // namespace
@@ -111,7 +97,7 @@ std::string EdramReportText(const EdramCache& cache, const EdramReportOptions& o
 
 std::string EdramReportJson(const EdramCache& cache, const EdramReportOptions& options) {
   EdramTotals tot = ComputeEdramTotals(cache, options);
-  std::string out = "{\n  \"title\": " + Json(options.title) + ",\n";
+  std::string out = "{\n  \"title\": " + JsonString(options.title) + ",\n";
   out += "  \"frame\": " + (options.frame ? std::to_string(*options.frame) : "null") + ",\n";
   out += "  \"transfers\": [";
   bool first = true;
@@ -123,9 +109,9 @@ std::string EdramReportJson(const EdramCache& cache, const EdramReportOptions& o
                   "\"end_tile\": %u, \"bytes\": %" PRIu64 ", ",
                   t.draw_index, e.frame, t.start_tile, t.end_tile, t.bytes) +
            "\"source\": " + KeyJson(t.source) + ", \"dest\": " + KeyJson(t.dest) +
-           ", \"reason\": " + Json(t.reason) + ", \"trigger\": " + Json(t.trigger) +
+           ", \"reason\": " + JsonString(t.reason) + ", \"trigger\": " + JsonString(t.trigger) +
            ", \"data_moved\": " + (e.data_moved ? "true" : "false") + ", \"note\": " +
-           Json(e.note) + "}";
+           JsonString(e.note) + "}";
     first = false;
   }
   out += std::string(first ? "" : "\n  ") + "],\n";

@@ -1,10 +1,10 @@
-// JSON helpers shared by the CLI's --json outputs.
+// JSON helpers shared by the CLI's --json outputs and the renderer's reports.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
-namespace xnt::cli {
+namespace xnt {
 
 // `s` as a quoted JSON string (quotes, backslashes and control characters escaped).
 inline std::string JsonString(const std::string& s) {
@@ -24,4 +24,4 @@ inline std::string JsonString(const std::string& s) {
   return o + "\"";
 }
 
-}  // namespace xnt::cli
+}  // namespace xnt
