@@ -1,0 +1,116 @@
+// CPU interpreter of decoded Xenos microcode: runs one vertex or one pixel of a shader with the
+// same semantics as the Vulkan translator (renderer/vulkan/src/glsl_prelude.cpp and
+// glsl_emitter.cpp), so that sample traces can compute their expected images and the EDRAM cache
+// can estimate a draw's extent without a GPU. Backend-free: guest memory and texture sampling are
+// callbacks the caller supplies.
+//
+// Semantics (facts from Xenia src/xenia/gpu/shader_interpreter.cc and the translator; code ours):
+// control flow (exec/cexec/(p0) exec, loops with loop constants and aL, calls/returns, jumps),
+// every vector and scalar ALU opcode (legacy "0 * anything = +0" for mul/mad/dp/muls, SM3
+// max/min NaN rules, set-predicate/kill ops, saturation with NaN -> 0, write masks, co-issued
+// vector + scalar ops, constant and temp addressing relative to a0/aL), vertex fetch of every
+// vertex format with endian swap, and exports (oPos, oPts, o0-o15, oC0-oC3, oDepth).
+// See docs/interpreter.md for the places where this (and the translator) differ from Xenia's own
+// interpreter and why.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::ucode {
+
+using Float4 = std::array<float, 4>;
+
+// The constant state one shader stage sees.
+struct InterpreterConstants {
+  // This stage's 256 float constants (c0-c255; for a pixel shader with D3D's partition these are
+  // ALU constants 256-511).
+  std::array<Float4, 256> float_constants{};
+  std::array<uint32_t, 8> bool_constants{};    // b0-b255, SHADER_CONSTANT_BOOL_000_031...
+  std::array<uint32_t, 32> loop_constants{};   // i0-i31: count 7:0, start 15:8, step 23:16 signed
+  // SHADER_CONSTANT_FETCH_00_0...: 96 vertex fetch constants of 2 dwords = 32 texture fetch
+  // constants of 6 dwords.
+  std::array<uint32_t, 192> fetch_constants{};
+};
+
+struct InterpreterCallbacks {
+  // Reads the 32-bit word at 4-byte aligned guest physical `byte_address` exactly as stored in
+  // memory (the guest bytes loaded as a little-endian host dword; the vertex fetch constant's
+  // endian swap is applied afterwards). Returns false for memory that does not exist (reads 0).
+  // Without a callback every vertex fetch reads zeros.
+  std::function<bool(uint32_t byte_address, uint32_t& word)> read_memory;
+  // Texture fetch (tfetch and the get* ops except the ones answered locally): returns the texel
+  // for texture fetch constant `slot` at `coords` (the source register swizzled by the
+  // instruction, w = 0). Without a callback texture fetches return zeros and a note says so.
+  std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch)>
+      texture_fetch;
+};
+
+struct ShaderInputs {
+  // Vertex shader: r0.x (the vertex index the sequencer loads, base index already added).
+  float vertex_index = 0.0f;
+  // Pixel shader: interpolators loaded into r0..r(interpolator_count - 1) (at most 16).
+  std::array<Float4, 16> interpolators{};
+  uint32_t interpolator_count = 0;
+  // Pixel shader: ps_param_gen register (< 0: none) and its value (x = +-pixel x, y = pixel y).
+  int param_gen_register = -1;
+  Float4 param_gen{};
+};
+
+struct ShaderResult {
+  // Vertex shader exports.
+  Float4 position{};             // oPos as written (before the viewport transform)
+  uint32_t position_mask = 0;    // components written
+  Float4 point_size{};           // oPts (x = size, y = edge flag, z = kill vertex)
+  uint32_t point_size_mask = 0;
+  std::array<Float4, 16> interpolators{};  // o0-o15 (unwritten ones stay 0)
+  uint32_t interpolator_mask = 0;
+  bool vertex_kill = false;      // a kill op fired in a vertex shader (the renderer keeps it)
+  // Pixel shader exports.
+  std::array<Float4, 4> colors{};  // oC0-oC3 (raw, before exp bias and alpha test)
+  uint32_t color_mask = 0;
+  float depth = 0.0f;
+  bool depth_written = false;
+  bool killed = false;           // pixel discarded (execution stopped there)
+  // Execution facts.
+  bool memexport = false;        // eA/eM# written (not executed: no guest memory is written)
+  bool step_limit_hit = false;   // control flow ran past kMaxControlFlowSteps and was cut off
+  uint64_t instructions_executed = 0;  // ALU + fetch instructions run
+  std::vector<std::string> notes;      // things not modelled that this run met, once each
+};
+
+class Interpreter {
+ public:
+  // The same bound the translator puts on taken branches, on executed CF instructions here.
+  static constexpr uint32_t kMaxControlFlowSteps = 65536;
+
+  // Keeps a reference to `shader`, which must outlive the interpreter. The shader comes from
+  // ucode::Decode, which has already rejected out-of-range exec slots and CF targets; the
+  // interpreter still bounds-checks every index it follows.
+  explicit Interpreter(const Shader& shader) : shader_(shader) {}
+
+  ShaderResult Run(const InterpreterConstants& constants, const ShaderInputs& inputs,
+                   const InterpreterCallbacks& callbacks = {}) const;
+
+  const Shader& shader() const { return shader_; }
+
+ private:
+  const Shader& shader_;
+};
+
+// Vertex element decoding as the vertex fetch does it, exposed for tests: `words` are the
+// element's dwords after the endian swap; `format` a xenos::VertexFormat value. Components the
+// format lacks read (0, 0, 0, 1); unknown formats read zeros.
+Float4 DecodeVertexElement(const uint32_t words[4], uint32_t format, bool is_signed,
+                           bool normalized, bool signed_rf_no_zero, int32_t exp_adjust);
+// xenos::Endian swap of one dword (0 none, 1 8in16, 2 8in32, 3 16in32).
+uint32_t EndianSwap32(uint32_t value, uint32_t endian);
+// Xenos 16-bit float (no infinity/NaN: exponent 31 is an ordinary exponent).
+float XenosHalfToFloat(uint16_t h);
+
+}  // namespace xnt::ucode

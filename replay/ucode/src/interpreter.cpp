@@ -1,0 +1,746 @@
+// CPU interpreter of Xenos microcode. Every rule here mirrors a function of the Vulkan translator
+// (renderer/vulkan/src/glsl_prelude.cpp, glsl_emitter.cpp), whose facts are cited from Xenia
+// there; where Xenia's own shader_interpreter.cc behaves differently it is said at the spot and in
+// docs/interpreter.md. Arithmetic is single precision, operation by operation, without fused
+// multiply-adds (x86-64 SSE; the build does not enable FMA contraction for this file).
+#include "xnt/ucode/interpreter.h"
+
+#include <algorithm>
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+namespace xnt::ucode {
+
+namespace {
+
+// ---- ALU helpers (translator: glsl_prelude.cpp) --------------------------------------------------
+
+// "0 * anything = +0": +-0 or a denormal operand gives +0, NaN and infinity included. Ordered
+// comparison, so NaN is not zero.
+bool IsZero(float a) { return std::fabs(a) < FLT_MIN; }
+float Mul(float a, float b) {
+  const float product = a * b;
+  return (IsZero(a) || IsZero(b)) ? 0.0f : product;
+}
+// SM3 max/min: `a >= b ? a : b` and `a < b ? a : b` (a NaN b is returned, -0 and +0 compare
+// equal).
+float Max(float a, float b) { return a >= b ? a : b; }
+float Min(float a, float b) { return a < b ? a : b; }
+float Sat(float a) { return a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f; }
+float Frc(float a) { return a - std::floor(a); }
+float ClampInf(float r) { return std::isinf(r) ? (r < 0.0f ? -FLT_MAX : FLT_MAX) : r; }
+float FlushInf(float r) { return std::isinf(r) ? (r < 0.0f ? -0.0f : 0.0f) : r; }
+
+// a0 from MAXA/MAXAS (round half up) or MAXASF (floor), clamped to [-256, 255], NaN -> -256.
+int32_t A0Round(float x, bool floor_only) {
+  float f = floor_only ? std::floor(x) : std::floor(x + 0.5f);
+  if (std::isnan(f)) return -256;
+  if (f < -256.0f) return -256;
+  if (f > 255.0f) return 255;
+  return int32_t(f);
+}
+
+float Dp(const Float4& a, const Float4& b, int n) {
+  float sum = Mul(a[0], b[0]);
+  for (int i = 1; i < n; ++i) sum = sum + Mul(a[size_t(i)], b[size_t(i)]);
+  return sum;
+}
+
+Float4 Cube(float x, float y, float z) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  if (az >= ax && az >= ay) return {-y, z < 0.0f ? -x : x, 2.0f * z, z < 0.0f ? 5.0f : 4.0f};
+  if (ay >= ax) return {y < 0.0f ? -z : z, x, 2.0f * y, y < 0.0f ? 3.0f : 2.0f};
+  return {-y, x < 0.0f ? z : -z, 2.0f * x, x < 0.0f ? 1.0f : 0.0f};
+}
+
+// The largest component, NaNs skipped (the translator's xe_max4). Xenia's interpreter instead
+// takes the first component that is >= all later ones, which differs only with NaNs.
+float Max4(const Float4& a) {
+  float m = a[0];
+  for (size_t i = 1; i < 4; ++i) {
+    if (a[i] > m || std::isnan(m)) m = a[i];
+  }
+  return m;
+}
+
+Float4 Splat(float v) { return {v, v, v, v}; }
+
+// Float -> int the way a GPU conversion saturates, without C++ undefined behaviour.
+int64_t FloorToInt(float v) {
+  if (std::isnan(v)) return 0;
+  double f = std::floor(double(v));
+  if (f < -2147483648.0) return -2147483648LL;
+  if (f > 2147483647.0) return 2147483647LL;
+  return int64_t(f);
+}
+
+uint32_t BitsExtract(uint32_t word, uint32_t offset, uint32_t width) {
+  return width >= 32 ? word : (word >> offset) & ((1u << width) - 1u);
+}
+
+float UnpackComponent(uint32_t word, uint32_t offset, uint32_t width, bool is_signed,
+                      bool normalized, bool signed_rf_no_zero) {
+  uint32_t raw = BitsExtract(word, offset, width);
+  if (is_signed) {
+    // Sign-extend `width` bits.
+    int32_t v = int32_t(raw << (32 - width)) >> (32 - width);
+    float f = float(v);
+    if (!normalized) return f;
+    if (signed_rf_no_zero) return (f + 0.5f) * 2.0f / float((1u << width) - 1u);
+    return std::max(-1.0f, f / float((1u << (width - 1u)) - 1u));
+  }
+  float f = float(raw);
+  return normalized ? f / float((1u << width) - 1u) : f;
+}
+
+float Unpack32(uint32_t word, bool is_signed, bool normalized, bool signed_rf_no_zero) {
+  if (is_signed) {
+    float v = float(int32_t(word));
+    if (!normalized) return v;
+    return signed_rf_no_zero ? (v + 0.5f) / 2147483647.5f : v / 2147483647.0f;
+  }
+  float v = float(word);
+  return normalized ? v / 4294967295.0f : v;
+}
+
+}  // namespace
+
+uint32_t EndianSwap32(uint32_t v, uint32_t endian) {
+  if (endian == 1 || endian == 2) v = ((v & 0x00FF00FFu) << 8) | ((v >> 8) & 0x00FF00FFu);
+  if (endian == 2 || endian == 3) v = (v << 16) | (v >> 16);
+  return v;
+}
+
+float XenosHalfToFloat(uint16_t h) {
+  const uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  float magnitude = exponent == 0
+                        ? float(mantissa) * std::ldexp(1.0f, -24)
+                        : (1.0f + float(mantissa) / 1024.0f) * std::ldexp(1.0f, int(exponent) - 15);
+  return sign ? -magnitude : magnitude;
+}
+
+Float4 DecodeVertexElement(const uint32_t words[4], uint32_t format, bool is_signed,
+                           bool normalized, bool rf, int32_t exp_adjust) {
+  Float4 r{0.0f, 0.0f, 0.0f, 1.0f};
+  const uint32_t w0 = words[0];
+  uint32_t n = 4;  // components the format has (exp_adjust scales only those)
+  auto c = [&](uint32_t word, uint32_t offset, uint32_t width) {
+    return UnpackComponent(word, offset, width, is_signed, normalized, rf);
+  };
+  switch (format) {
+    case 6:  // k_8_8_8_8
+      r = {c(w0, 0, 8), c(w0, 8, 8), c(w0, 16, 8), c(w0, 24, 8)};
+      break;
+    case 7:  // k_2_10_10_10
+      r = {c(w0, 0, 10), c(w0, 10, 10), c(w0, 20, 10), c(w0, 30, 2)};
+      break;
+    case 16:  // k_10_11_11
+      n = 3;
+      r[0] = c(w0, 0, 11), r[1] = c(w0, 11, 11), r[2] = c(w0, 22, 10);
+      break;
+    case 17:  // k_11_11_10
+      n = 3;
+      r[0] = c(w0, 0, 10), r[1] = c(w0, 10, 11), r[2] = c(w0, 21, 11);
+      break;
+    case 25:  // k_16_16
+      n = 2;
+      r[0] = c(w0, 0, 16), r[1] = c(w0, 16, 16);
+      break;
+    case 26:  // k_16_16_16_16
+      r = {c(w0, 0, 16), c(w0, 16, 16), c(words[1], 0, 16), c(words[1], 16, 16)};
+      break;
+    case 31:  // k_16_16_FLOAT
+      n = 2;
+      r[0] = XenosHalfToFloat(uint16_t(w0)), r[1] = XenosHalfToFloat(uint16_t(w0 >> 16));
+      break;
+    case 32:  // k_16_16_16_16_FLOAT
+      r = {XenosHalfToFloat(uint16_t(w0)), XenosHalfToFloat(uint16_t(w0 >> 16)),
+           XenosHalfToFloat(uint16_t(words[1])), XenosHalfToFloat(uint16_t(words[1] >> 16))};
+      break;
+    case 33:  // k_32
+      n = 1;
+      r[0] = Unpack32(w0, is_signed, normalized, rf);
+      break;
+    case 34:  // k_32_32
+      n = 2;
+      r[0] = Unpack32(w0, is_signed, normalized, rf);
+      r[1] = Unpack32(words[1], is_signed, normalized, rf);
+      break;
+    case 35:  // k_32_32_32_32
+      for (size_t i = 0; i < 4; ++i) r[i] = Unpack32(words[i], is_signed, normalized, rf);
+      break;
+    case 36:  // k_32_FLOAT
+      n = 1;
+      r[0] = std::bit_cast<float>(w0);
+      break;
+    case 37:  // k_32_32_FLOAT
+      n = 2;
+      r[0] = std::bit_cast<float>(w0), r[1] = std::bit_cast<float>(words[1]);
+      break;
+    case 38:  // k_32_32_32_32_FLOAT
+      for (size_t i = 0; i < 4; ++i) r[i] = std::bit_cast<float>(words[i]);
+      break;
+    case 57:  // k_32_32_32_FLOAT
+      n = 3;
+      for (size_t i = 0; i < 3; ++i) r[i] = std::bit_cast<float>(words[i]);
+      break;
+    default:
+      return {0.0f, 0.0f, 0.0f, 0.0f};
+  }
+  if (exp_adjust != 0) {
+    const float scale = std::ldexp(1.0f, exp_adjust);
+    for (uint32_t i = 0; i < n; ++i) r[i] *= scale;
+  }
+  return r;
+}
+
+namespace {
+
+class Machine {
+ public:
+  Machine(const Shader& shader, const InterpreterConstants& constants,
+          const InterpreterCallbacks& callbacks, ShaderResult& result)
+      : shader_(shader), k_(constants), cb_(callbacks), out_(result) {}
+
+  void Run(const ShaderInputs& inputs);
+
+ private:
+  bool pixel() const { return shader_.type == ShaderType::kPixel; }
+  void Note(const std::string& note) {
+    if (std::find(out_.notes.begin(), out_.notes.end(), note) == out_.notes.end()) {
+      out_.notes.push_back(note);
+    }
+  }
+  bool BoolConstant(uint32_t i) const {
+    i &= 0xFF;
+    return ((k_.bool_constants[i >> 5] >> (i & 31)) & 1) != 0;
+  }
+  uint32_t LoopConstant(uint32_t i) const { return k_.loop_constants[i & 31]; }
+  uint32_t FetchDword(uint32_t i) const { return k_.fetch_constants[i % 192]; }
+  Float4& Temp(uint32_t index, bool aL_relative) {
+    return r_[aL_relative ? uint32_t(int32_t(index) + aL_) & 63u : index & 63u];
+  }
+  const Float4& OperandBase(const Operand& op) {
+    if (op.is_temp) return Temp(op.index, op.relative == RelativeMode::kAL);
+    if (op.relative == RelativeMode::kNone) return k_.float_constants[op.index & 255];
+    // Relative constants wrap inside the stage's 256 (as the translator does). Xenia's
+    // interpreter reads zeros for indices outside SQ_VS_CONST/SQ_PS_CONST instead.
+    int32_t reg = op.relative == RelativeMode::kA0 ? a0_ : aL_;
+    return k_.float_constants[uint32_t(int32_t(op.index) + reg) & 255u];
+  }
+  float Modify(const Operand& op, float v) const {
+    if (op.absolute) v = std::fabs(v);
+    if (op.negate) v = -v;
+    return v;
+  }
+  Float4 ReadVector(const Operand& op) {
+    const Float4& base = OperandBase(op);
+    Float4 v;
+    for (size_t c = 0; c < 4; ++c) v[c] = Modify(op, base[op.swizzle[c] & 3]);
+    return v;
+  }
+  float ReadScalar(const Operand& op, uint32_t position) {
+    return Modify(op, OperandBase(op)[op.swizzle[position & 3] & 3]);
+  }
+
+  bool ExecBody(const CfInstruction& cf);  // false: the pixel was killed
+  bool Alu(const AluInstruction& alu);     // false: killed
+  void Store(const AluInstruction& alu, const Float4& vector, bool have_vector, float scalar);
+  void Fetch(const FetchInstruction& fetch);
+  void VertexFetch(const FetchInstruction& fetch);
+  void TextureFetch(const FetchInstruction& fetch);
+  void StoreFetch(const FetchInstruction& fetch, const Float4& value);
+
+  const Shader& shader_;
+  const InterpreterConstants& k_;
+  const InterpreterCallbacks& cb_;
+  ShaderResult& out_;
+
+  std::array<Float4, 64> r_{};
+  int32_t a0_ = 0, aL_ = 0;
+  bool p0_ = false;
+  float ps_ = 0.0f;
+  int loop_depth_ = 0;
+  std::array<int32_t, 4> loop_counter_{}, loop_saved_aL_{};
+  int call_depth_ = 0;
+  std::array<int32_t, 4> call_stack_{};
+  uint32_t vf_slot_ = 0, vf_base_ = 0;
+  float tex_lod_ = 0.0f;
+};
+
+void Machine::Run(const ShaderInputs& inputs) {
+  if (pixel()) {
+    const uint32_t count = std::min<uint32_t>(inputs.interpolator_count, 16);
+    for (uint32_t i = 0; i < count; ++i) r_[i] = inputs.interpolators[i];
+    if (inputs.param_gen_register >= 0 && inputs.param_gen_register < 64) {
+      r_[size_t(inputs.param_gen_register)] = inputs.param_gen;
+    }
+  } else {
+    r_[0][0] = inputs.vertex_index;
+  }
+  const int32_t cf_count = int32_t(shader_.cf.size());
+  int32_t pc = 0;
+  uint32_t steps = 0;
+  auto target = [&](uint32_t address) { return address < uint32_t(cf_count) ? int32_t(address) : -1; };
+  while (pc >= 0 && pc < cf_count) {
+    if (++steps > Interpreter::kMaxControlFlowSteps) {
+      out_.step_limit_hit = true;
+      Note("control flow exceeded " + std::to_string(Interpreter::kMaxControlFlowSteps) +
+           " steps; execution cut off");
+      return;
+    }
+    const CfInstruction& cf = shader_.cf[size_t(pc)];
+    int32_t next = pc + 1;
+    switch (cf.opcode) {
+      case CfOpcode::kNop:
+      case CfOpcode::kMarkVsFetchDone:
+      case CfOpcode::kAlloc:
+        break;
+      case CfOpcode::kExec:
+      case CfOpcode::kExecEnd:
+      case CfOpcode::kCondExec:
+      case CfOpcode::kCondExecEnd:
+      case CfOpcode::kCondExecPred:
+      case CfOpcode::kCondExecPredEnd:
+      case CfOpcode::kCondExecPredClean:
+      case CfOpcode::kCondExecPredCleanEnd: {
+        bool run = true;
+        if (IsCondExecBool(cf.opcode)) {
+          // 13/14 use the cexec layout (Xenia shader_translator.cc); the "predicate clean" bit
+          // has no effect, as in the translator.
+          run = BoolConstant(cf.CondBoolAddress()) == cf.condition;
+        } else if (IsCondExecPred(cf.opcode)) {
+          run = p0_ == cf.condition;
+        }
+        if (run && !ExecBody(cf)) return;
+        // The *_END forms end the program whether their condition held or not (translator).
+        // Xenia's interpreter only ends when the exec ran.
+        if (IsExecEnd(cf.opcode)) return;
+        break;
+      }
+      case CfOpcode::kLoopStart: {
+        const uint32_t lc = LoopConstant(cf.loop_id);
+        const int d = std::min(loop_depth_, 3);
+        loop_saved_aL_[size_t(d)] = aL_;
+        loop_counter_[size_t(d)] = int32_t(lc & 0xFF);
+        loop_depth_ = d + 1;
+        if (!cf.is_repeat) aL_ = int32_t((lc >> 8) & 0xFF);
+        if (loop_counter_[size_t(d)] <= 0) {
+          loop_depth_ = d;
+          aL_ = loop_saved_aL_[size_t(d)];
+          next = target(cf.address);
+        }
+        break;
+      }
+      case CfOpcode::kLoopEnd: {
+        const int d = std::max(loop_depth_ - 1, 0);
+        const uint32_t lc = LoopConstant(cf.loop_id);
+        loop_counter_[size_t(d)] -= 1;
+        aL_ += int32_t(int8_t(uint8_t(lc >> 16)));  // step: signed 8 bits at bit 16
+        bool again = loop_counter_[size_t(d)] > 0;
+        if (cf.is_predicated_break && p0_ == cf.condition) again = false;
+        if (again) {
+          next = target(cf.address);
+        } else {
+          loop_depth_ = d;
+          aL_ = loop_saved_aL_[size_t(d)];
+        }
+        break;
+      }
+      case CfOpcode::kCondCall:
+      case CfOpcode::kCondJmp: {
+        bool taken = cf.is_unconditional ||
+                     (cf.is_predicated ? p0_ == cf.condition
+                                       : BoolConstant(cf.bool_address) == cf.condition);
+        if (!taken) break;
+        if (cf.opcode == CfOpcode::kCondCall && call_depth_ < 4) {
+          call_stack_[size_t(call_depth_++)] = pc + 1;
+        }
+        next = target(cf.address);
+        break;
+      }
+      case CfOpcode::kReturn:
+        // Outside a call the translator ends the program; Xenia's interpreter skips the return.
+        next = call_depth_ > 0 ? call_stack_[size_t(--call_depth_)] : -1;
+        break;
+    }
+    pc = next;
+  }
+}
+
+bool Machine::ExecBody(const CfInstruction& cf) {
+  for (uint32_t k = 0; k < cf.count; ++k) {
+    const uint32_t slot = cf.address + k;
+    if (slot < shader_.cf_slots || slot - shader_.cf_slots >= shader_.slots.size()) {
+      Note("exec slot " + std::to_string(slot) + " is outside the microcode; skipped");
+      continue;
+    }
+    const Instruction& instruction = shader_.AtSlot(slot);
+    ++out_.instructions_executed;
+    if (instruction.kind == SlotKind::kFetch) {
+      const FetchInstruction& f = instruction.fetch;
+      if (f.is_predicated && p0_ != f.predicate_condition) continue;
+      Fetch(f);
+    } else {
+      const AluInstruction& a = instruction.alu;
+      if (a.is_predicated && p0_ != a.predicate_condition) continue;
+      if (!Alu(a)) return false;
+    }
+  }
+  return true;
+}
+
+bool Machine::Alu(const AluInstruction& alu) {
+  // Every source is read before any result or side effect is written.
+  const uint32_t vector_count = std::min<uint32_t>(VectorOpOperandCount(alu.vector_op), 3);
+  Float4 src[3]{};
+  for (uint32_t i = 0; i < vector_count; ++i) src[i] = ReadVector(alu.VectorOperand(i));
+  std::vector<Operand> sops = alu.ScalarOperands();
+  const ScalarForm form = ScalarOpForm(alu.scalar_op);
+  float sa = 0.0f, sb = 0.0f;
+  if ((form == ScalarForm::kOne || form == ScalarForm::kTwoComponent) && !sops.empty()) {
+    sa = ReadScalar(sops[0], 0);
+    if (form == ScalarForm::kTwoComponent) sb = ReadScalar(sops[0], 1);
+  } else if (form == ScalarForm::kConstTemp && sops.size() >= 2) {
+    sa = ReadScalar(sops[0], 0);
+    sb = ReadScalar(sops[1], 0);
+  }
+  const Float4& a = src[0];
+  const Float4& b = src[1];
+  const Float4& c = src[2];
+
+  // ---- Vector op.
+  Float4 v{};
+  bool have_vector = true;
+  auto per = [&](auto fn) {
+    for (size_t i = 0; i < 4; ++i) v[i] = fn(i);
+  };
+  switch (alu.vector_op) {
+    case VectorOp::kAdd: per([&](size_t i) { return a[i] + b[i]; }); break;
+    case VectorOp::kMul: per([&](size_t i) { return Mul(a[i], b[i]); }); break;
+    case VectorOp::kMax: per([&](size_t i) { return Max(a[i], b[i]); }); break;
+    case VectorOp::kMin: per([&](size_t i) { return Min(a[i], b[i]); }); break;
+    case VectorOp::kSeq: per([&](size_t i) { return a[i] == b[i] ? 1.0f : 0.0f; }); break;
+    case VectorOp::kSgt: per([&](size_t i) { return a[i] > b[i] ? 1.0f : 0.0f; }); break;
+    case VectorOp::kSge: per([&](size_t i) { return a[i] >= b[i] ? 1.0f : 0.0f; }); break;
+    case VectorOp::kSne: per([&](size_t i) { return !(a[i] == b[i]) ? 1.0f : 0.0f; }); break;
+    case VectorOp::kFrc: per([&](size_t i) { return Frc(a[i]); }); break;
+    case VectorOp::kTrunc: per([&](size_t i) { return std::trunc(a[i]); }); break;
+    case VectorOp::kFloor: per([&](size_t i) { return std::floor(a[i]); }); break;
+    case VectorOp::kMad: per([&](size_t i) { return Mul(a[i], b[i]) + c[i]; }); break;
+    case VectorOp::kCndEq: per([&](size_t i) { return a[i] == 0.0f ? b[i] : c[i]; }); break;
+    case VectorOp::kCndGe: per([&](size_t i) { return a[i] >= 0.0f ? b[i] : c[i]; }); break;
+    case VectorOp::kCndGt: per([&](size_t i) { return a[i] > 0.0f ? b[i] : c[i]; }); break;
+    case VectorOp::kDp4: v = Splat(Dp(a, b, 4)); break;
+    case VectorOp::kDp3: v = Splat(Dp(a, b, 3)); break;
+    case VectorOp::kDp2Add: v = Splat(Dp(a, b, 2) + c[0]); break;
+    case VectorOp::kCube: v = Cube(a[2], a[3], a[0]); break;  // src0 is r.zzxy
+    case VectorOp::kMax4: v = Splat(Max4(a)); break;
+    case VectorOp::kSetpEqPush:
+    case VectorOp::kSetpNePush:
+    case VectorOp::kSetpGtPush:
+    case VectorOp::kSetpGePush: {
+      // p0 = a.w == 0 && b.w op 0; result = (a.x == 0 && b.x op 0) ? 0 : a.x + 1.
+      auto cmp = [&](float x) {
+        switch (alu.vector_op) {
+          case VectorOp::kSetpEqPush: return x == 0.0f;
+          case VectorOp::kSetpNePush: return !(x == 0.0f);
+          case VectorOp::kSetpGtPush: return x > 0.0f;
+          default: return x >= 0.0f;
+        }
+      };
+      const bool push_x = a[0] == 0.0f && cmp(b[0]);
+      p0_ = a[3] == 0.0f && cmp(b[3]);
+      v = Splat((push_x ? -1.0f : a[0]) + 1.0f);
+      break;
+    }
+    case VectorOp::kKillEq:
+    case VectorOp::kKillGt:
+    case VectorOp::kKillGe:
+    case VectorOp::kKillNe: {
+      bool kill = false;
+      for (size_t i = 0; i < 4; ++i) {
+        switch (alu.vector_op) {
+          case VectorOp::kKillEq: kill |= a[i] == b[i]; break;
+          case VectorOp::kKillGt: kill |= a[i] > b[i]; break;
+          case VectorOp::kKillGe: kill |= a[i] >= b[i]; break;
+          default: kill |= !(a[i] == b[i]); break;
+        }
+      }
+      if (kill) {
+        if (pixel()) {
+          out_.killed = true;
+          return false;
+        }
+        out_.vertex_kill = true;
+      }
+      v = Splat(kill ? 1.0f : 0.0f);
+      break;
+    }
+    case VectorOp::kDst: v = {1.0f, Mul(a[1], b[1]), a[2], b[3]}; break;
+    case VectorOp::kMaxA:
+      a0_ = A0Round(a[3], false);
+      per([&](size_t i) { return Max(a[i], b[i]); });
+      break;
+    default:
+      have_vector = false;
+      Note("vector opcode " + std::to_string(int(alu.vector_op)) + " is not valid; no result");
+      break;
+  }
+
+  // ---- Scalar op (ps keeps the unsaturated result).
+  bool skill = false;
+  switch (alu.scalar_op) {
+    case ScalarOp::kAdds: case ScalarOp::kAddsc0: case ScalarOp::kAddsc1: ps_ = sa + sb; break;
+    case ScalarOp::kAddsPrev: ps_ = sa + ps_; break;
+    case ScalarOp::kMuls: case ScalarOp::kMulsc0: case ScalarOp::kMulsc1: ps_ = Mul(sa, sb); break;
+    case ScalarOp::kMulsPrev: ps_ = Mul(sa, ps_); break;
+    case ScalarOp::kMulsPrev2: {
+      const bool take = ps_ != -FLT_MAX && std::fabs(ps_) <= FLT_MAX && std::fabs(sb) <= FLT_MAX &&
+                        sb > 0.0f;
+      ps_ = take ? Mul(sa, ps_) : -FLT_MAX;
+      break;
+    }
+    case ScalarOp::kMaxs: ps_ = Max(sa, sb); break;
+    // Xenia's interpreter computes mins with >= (as maxs), which looks like a slip there; the
+    // translator and this follow the SM3 `a < b ? a : b`.
+    case ScalarOp::kMins: ps_ = Min(sa, sb); break;
+    case ScalarOp::kSeqs: ps_ = sa == 0.0f ? 1.0f : 0.0f; break;
+    case ScalarOp::kSgts: ps_ = sa > 0.0f ? 1.0f : 0.0f; break;
+    case ScalarOp::kSges: ps_ = sa >= 0.0f ? 1.0f : 0.0f; break;
+    case ScalarOp::kSnes: ps_ = !(sa == 0.0f) ? 1.0f : 0.0f; break;
+    case ScalarOp::kFrcs: ps_ = Frc(sa); break;
+    case ScalarOp::kTruncs: ps_ = std::trunc(sa); break;
+    case ScalarOp::kFloors: ps_ = std::floor(sa); break;
+    case ScalarOp::kExp: ps_ = std::exp2(sa); break;
+    case ScalarOp::kLogc: {
+      const float l = std::log2(sa);
+      ps_ = (std::isinf(l) && l < 0.0f) ? -FLT_MAX : l;
+      break;
+    }
+    case ScalarOp::kLog: ps_ = std::log2(sa); break;
+    case ScalarOp::kRcpc: ps_ = ClampInf(1.0f / sa); break;
+    case ScalarOp::kRcpf: ps_ = FlushInf(1.0f / sa); break;
+    case ScalarOp::kRcp: ps_ = 1.0f / sa; break;
+    case ScalarOp::kRsqc: ps_ = ClampInf(1.0f / std::sqrt(sa)); break;
+    case ScalarOp::kRsqf: ps_ = FlushInf(1.0f / std::sqrt(sa)); break;
+    case ScalarOp::kRsq: ps_ = 1.0f / std::sqrt(sa); break;
+    case ScalarOp::kMaxAs: a0_ = A0Round(sa, false); ps_ = Max(sa, sb); break;
+    case ScalarOp::kMaxAsf: a0_ = A0Round(sa, true); ps_ = Max(sa, sb); break;
+    case ScalarOp::kSubs: case ScalarOp::kSubsc0: case ScalarOp::kSubsc1: ps_ = sa - sb; break;
+    case ScalarOp::kSubsPrev: ps_ = sa - ps_; break;
+    case ScalarOp::kSetpEq: p0_ = sa == 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
+    case ScalarOp::kSetpNe: p0_ = !(sa == 0.0f); ps_ = p0_ ? 0.0f : 1.0f; break;
+    case ScalarOp::kSetpGt: p0_ = sa > 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
+    case ScalarOp::kSetpGe: p0_ = sa >= 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
+    case ScalarOp::kSetpInv:
+      p0_ = sa == 1.0f;
+      ps_ = p0_ ? 0.0f : (sa == 0.0f ? 1.0f : sa);
+      break;
+    case ScalarOp::kSetpPop: {
+      const float pop = sa - 1.0f;
+      p0_ = pop <= 0.0f;
+      ps_ = p0_ ? 0.0f : pop;
+      break;
+    }
+    case ScalarOp::kSetpClr: p0_ = false; ps_ = FLT_MAX; break;
+    case ScalarOp::kSetpRstr: p0_ = sa == 0.0f; ps_ = p0_ ? 0.0f : sa; break;
+    case ScalarOp::kKillsEq: skill = sa == 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
+    case ScalarOp::kKillsGt: skill = sa > 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
+    case ScalarOp::kKillsGe: skill = sa >= 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
+    case ScalarOp::kKillsNe: skill = !(sa == 0.0f); ps_ = skill ? 1.0f : 0.0f; break;
+    case ScalarOp::kKillsOne: skill = sa == 1.0f; ps_ = skill ? 1.0f : 0.0f; break;
+    case ScalarOp::kSqrt: ps_ = std::sqrt(sa); break;
+    case ScalarOp::kSin: ps_ = std::sin(sa); break;
+    case ScalarOp::kCos: ps_ = std::cos(sa); break;
+    case ScalarOp::kRetainPrev: break;
+    default:
+      Note("scalar opcode " + std::to_string(int(alu.scalar_op)) + " is not valid; ps kept");
+      break;
+  }
+  if (skill) {
+    if (pixel()) {
+      out_.killed = true;
+      return false;
+    }
+    out_.vertex_kill = true;
+  }
+  if (alu.vector_clamp) {
+    for (float& x : v) x = Sat(x);
+  }
+  Store(alu, v, have_vector, alu.scalar_clamp ? Sat(ps_) : ps_);
+  return true;
+}
+
+void Machine::Store(const AluInstruction& alu, const Float4& vector, bool have_vector,
+                    float scalar) {
+  const uint32_t vmask = have_vector ? alu.VectorResultMask() : 0;
+  const uint32_t smask = alu.ScalarResultMask();
+  if (!alu.export_data) {
+    if (vmask) {
+      Float4& d = Temp(alu.vector_dest, alu.vector_dest_rel);
+      for (size_t i = 0; i < 4; ++i) {
+        if (vmask & (1u << i)) d[i] = vector[i];
+      }
+    }
+    if (smask) {
+      Float4& d = Temp(alu.scalar_dest, alu.scalar_dest_rel);
+      for (size_t i = 0; i < 4; ++i) {
+        if (smask & (1u << i)) d[i] = scalar;
+      }
+    }
+    return;
+  }
+  // Exports: vector, else scalar, else constant 1, else constant 0 per component, into the export
+  // register named by vector_dest (Xenia ucode.h GetConstant0WriteMask etc.).
+  const uint32_t one = alu.Constant1Mask(), zero = alu.Constant0Mask();
+  const uint32_t mask = vmask | smask | one | zero;
+  if (!mask) return;
+  Float4 value{};
+  for (size_t i = 0; i < 4; ++i) {
+    const uint32_t bit = 1u << i;
+    value[i] = (vmask & bit) ? vector[i] : (smask & bit) ? scalar : (one & bit) ? 1.0f : 0.0f;
+  }
+  auto write = [&](Float4& target) {
+    for (size_t i = 0; i < 4; ++i) {
+      if (mask & (1u << i)) target[i] = value[i];
+    }
+  };
+  const uint32_t dest = alu.vector_dest;
+  if (dest >= kExportAddress && dest <= kExportData0 + 4) {
+    out_.memexport = true;
+    Note("memexport (eA/eM#) is not executed: no guest memory is written");
+  } else if (pixel()) {
+    if (dest < 4) {
+      write(out_.colors[dest]);
+      out_.color_mask |= 1u << dest;
+    } else if (dest == kExportDepth) {
+      if (mask & 1) {
+        out_.depth = value[0];
+        out_.depth_written = true;
+      }
+    } else {
+      Note("pixel export to register " + std::to_string(dest) + " is not a known destination");
+    }
+  } else {
+    if (dest < 16) {
+      write(out_.interpolators[dest]);
+      out_.interpolator_mask |= 1u << dest;
+    } else if (dest == kExportPosition) {
+      write(out_.position);
+      out_.position_mask |= mask;
+    } else if (dest == kExportPointSize) {
+      write(out_.point_size);
+      out_.point_size_mask |= mask;
+    } else {
+      Note("vertex export to register " + std::to_string(dest) + " is not a known destination");
+    }
+  }
+}
+
+void Machine::StoreFetch(const FetchInstruction& fetch, const Float4& value) {
+  Float4& d = Temp(fetch.dst_reg, fetch.dst_rel);
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t sel = fetch.DestComponent(c);
+    if (sel == 7) continue;  // keep
+    d[c] = sel < 4 ? value[sel] : sel == 5 ? 1.0f : 0.0f;  // 4 zero; 6 (unknown) as zero
+  }
+}
+
+void Machine::Fetch(const FetchInstruction& fetch) {
+  if (fetch.IsVertex()) {
+    VertexFetch(fetch);
+  } else {
+    TextureFetch(fetch);
+  }
+}
+
+void Machine::VertexFetch(const FetchInstruction& fetch) {
+  if (!fetch.is_mini_fetch) {
+    uint32_t constant = fetch.VertexFetchConstant();
+    if (constant >= 96) {
+      Note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
+      constant %= 96;
+    }
+    // Element 0 of this vertex: stride * floor(index [+ 0.5]) + the constant's base (dwords).
+    // Mini fetches reuse the last full fetch's constant and address.
+    float index = Temp(fetch.src_reg, fetch.src_rel)[fetch.src_swizzle & 3];
+    if (fetch.is_index_rounded) index += 0.5f;
+    vf_slot_ = constant;
+    vf_base_ = uint32_t(int64_t(int32_t(fetch.stride)) * FloorToInt(index)) +
+               (FetchDword(constant * 2) >> 2);
+  }
+  if (fetch.format == 0) {
+    Note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
+  }
+  const uint32_t d0 = FetchDword(vf_slot_ * 2), d1 = FetchDword(vf_slot_ * 2 + 1);
+  const uint32_t base = d0 >> 2, endian = d1 & 3, size = (d1 >> 2) & 0xFFFFFF;
+  uint32_t words[4] = {};
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t address = vf_base_ + uint32_t(fetch.offset) + i;
+    if (address < base || address - base >= size) continue;  // outside the buffer: 0
+    uint32_t word = 0;
+    if (cb_.read_memory && cb_.read_memory(address << 2, word)) {
+      words[i] = EndianSwap32(word, endian);
+    }
+  }
+  StoreFetch(fetch, DecodeVertexElement(words, fetch.format, fetch.is_signed, !fetch.is_integer,
+                                        fetch.signed_rf_mode, fetch.exp_adjust));
+}
+
+void Machine::TextureFetch(const FetchInstruction& fetch) {
+  const uint32_t slot = fetch.const_index & 31;
+  const Float4& src = Temp(fetch.src_reg, fetch.src_rel);
+  Float4 coords{0.0f, 0.0f, 0.0f, 0.0f};
+  for (uint32_t c = 0; c < 3; ++c) coords[c] = src[(fetch.src_swizzle >> (2 * c)) & 3];
+  switch (fetch.opcode) {
+    case FetchOp::kSetTextureLod:
+      tex_lod_ = coords[0];
+      return;
+    case FetchOp::kSetTextureGradientsHorz:
+    case FetchOp::kSetTextureGradientsVert:
+      Note("register gradients are not modelled on the CPU");
+      return;
+    case FetchOp::kGetTextureBorderColorFrac:
+      StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
+      return;
+    case FetchOp::kGetTextureComputedLod:
+    case FetchOp::kGetTextureGradients:
+    case FetchOp::kGetTextureWeights:
+      Note("getCompTexLOD/getGradients/getWeights need derivatives or texture sizes: zeros");
+      StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
+      return;
+    default:
+      break;
+  }
+  (void)tex_lod_;
+  if (!cb_.texture_fetch) {
+    Note("texture fetch without a texture callback: zeros");
+    StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
+    return;
+  }
+  Float4 texel = cb_.texture_fetch(slot, coords, fetch);
+  // The fetch constant's swizzle (dword 3 bits 1..12: 0-3 = x-w, 4 = 0, 5 = 1), as the
+  // translator's xe_texture_swizzle.
+  const uint32_t swizzle = (FetchDword(slot * 6 + 3) >> 1) & 0xFFF;
+  Float4 r;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t s = (swizzle >> (3 * i)) & 7;
+    r[i] = s < 4 ? texel[s] : s == 5 ? 1.0f : 0.0f;
+  }
+  StoreFetch(fetch, r);
+}
+
+}  // namespace
+
+ShaderResult Interpreter::Run(const InterpreterConstants& constants, const ShaderInputs& inputs,
+                              const InterpreterCallbacks& callbacks) const {
+  ShaderResult result;
+  Machine machine(shader_, constants, callbacks, result);
+  machine.Run(inputs);
+  return result;
+}
+
+}  // namespace xnt::ucode
