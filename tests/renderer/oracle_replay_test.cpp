@@ -73,6 +73,11 @@ void ExpectIdentical(const std::string& name) {
 
 TEST_F(OracleReplay, TriangleFlatIsIdenticalToXenia) { ExpectIdentical("triangle_flat"); }
 TEST_F(OracleReplay, ClearResolveTiledIsIdenticalToXenia) { ExpectIdentical("clear_resolve_tiled"); }
+// A point-sampled 32x32-tiled k_8_8_8_8 texture on a quad: the texture cache's load from guest
+// memory, the per-draw texture descriptor set and the fetch constant's swizzle, end to end.
+TEST_F(OracleReplay, TexturedQuad8888TiledIsIdenticalToXenia) {
+  ExpectIdentical("textured_quad_8888_tiled");
+}
 
 TEST_F(OracleReplay, Msaa4xDiffersOnlyOnTriangleEdges) {
   // Render targets are 1x for now: only edge pixels (Xenia averages 4 samples) may differ.

@@ -664,7 +664,12 @@ void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
 
 void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   const uint32_t slot = fetch.const_index & 31;
-  const std::string sampler = "xe_textures[" + std::to_string(slot) + "]";
+  const std::string n = std::to_string(slot);
+  // shader_interface.h: 1D/2D/stacked in xe_textures (2D arrays), cubes in xe_textures_cube,
+  // volumes in xe_textures_3d.
+  const std::string tex2d = "xe_textures[" + n + "]";
+  const std::string cube = "xe_textures_cube[" + n + "]";
+  const std::string tex3d = "xe_textures_3d[" + n + "]";
   std::string src = TempRef(fetch.src_reg, fetch.src_rel);
   // Texture source swizzle: 3 x 2 bits, absolute components.
   std::string coord = "vec3(";
@@ -687,50 +692,93 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
       break;
   }
   reflection_.texture_slots |= 1u << slot;
-  if (fetch.dimension == ucode::TextureDimension::k3D ||
-      fetch.dimension == ucode::TextureDimension::kCube) {
-    Note("3D/cube texture fetch sampled as 2D from xe_textures (texture cache not implemented)");
+  const auto dim = fetch.dimension;
+  const bool is_1d = dim == ucode::TextureDimension::k1D;
+  const bool is_3d = dim == ucode::TextureDimension::k3D;
+  const bool is_cube = dim == ucode::TextureDimension::kCube;
+  // xe_ts: the sampled texture's size in texels (x, y, z), for unnormalised coordinates, offsets
+  // and weights. A 3D fetch reads a volume when the fetch constant says 3D, else the stacked
+  // 2D array (the layer is z scaled by the stack depth).
+  if (is_3d) {
+    Line("bool xe_vol = xe_texture_dimension(" + n + "u) == 2u;");
+    Line("vec3 xe_ts = xe_vol ? vec3(textureSize(" + tex3d + ", 0)) : vec3(vec2(textureSize(" +
+         tex2d + ", 0).xy), xe_texture_stack_depth(" + n + "u));");
+  } else if (is_cube) {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + cube + ", 0)), 1.0);");
+  } else {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
   }
-  Line("vec2 xe_ts = vec2(textureSize(" + sampler + ", 0));");
-  std::string uv = fetch.dimension == ucode::TextureDimension::k1D ? "vec2(xe_tc.x, 0.5)" : "xe_tc.xy";
-  if (fetch.tx_coord_denorm) uv = "(" + uv + " / xe_ts)";
-  Line("vec2 xe_uv = " + uv + ";");
+  std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
+  if (is_cube) uv = "xe_tc";
+  Line("vec3 xe_uv = " + uv + ";");
+  if (fetch.tx_coord_denorm && !is_cube) {
+    // Unnormalised coordinates are in texels (Xenos tx_coord_denorm).
+    Line(std::string("xe_uv.") + (is_1d ? "x" : is_3d ? "xyz" : "xy") + " /= xe_ts." +
+         (is_1d ? "x" : is_3d ? "xyz" : "xy") + ";");
+  }
+  // The host sampler's coordinate for this dimension.
+  auto host_coord = [&](bool volume) -> std::string {
+    if (is_cube) return "xe_cube_direction(xe_uv)";
+    if (volume) return "xe_uv";
+    if (is_3d) return "vec3(xe_uv.xy, floor(xe_uv.z * xe_ts.z))";
+    return "vec3(xe_uv.xy, 0.0)";
+  };
   switch (fetch.opcode) {
     case FetchOp::kGetTextureBorderColorFrac:
-      // No border-colour blending happens on the 2D path.
+      // No border-colour blending happens on the host samplers.
       StoreFetchResult(fetch, "vec4(0.0)");
       return;
-    case FetchOp::kGetTextureComputedLod:
-      StoreFetchResult(fetch, pixel() ? "vec4(textureQueryLod(" + sampler + ", xe_uv).y, 0.0, 0.0, 0.0)"
-                                      : std::string("vec4(0.0)"));
+    case FetchOp::kGetTextureComputedLod: {
+      std::string q = is_cube ? "textureQueryLod(" + cube + ", xe_cube_direction(xe_uv)).y"
+                      : is_3d ? "(xe_vol ? textureQueryLod(" + tex3d + ", xe_uv).y : textureQueryLod(" +
+                                    tex2d + ", xe_uv.xy).y)"
+                              : "textureQueryLod(" + tex2d + ", xe_uv.xy).y";
+      StoreFetchResult(fetch, pixel() ? "vec4(" + q + ", 0.0, 0.0, 0.0)" : std::string("vec4(0.0)"));
       return;
+    }
     case FetchOp::kGetTextureGradients:
-      StoreFetchResult(fetch, pixel() ? "vec4(dFdx(xe_uv), dFdy(xe_uv))" : std::string("vec4(0.0)"));
+      StoreFetchResult(fetch, pixel() ? "vec4(dFdx(xe_uv.xy), dFdy(xe_uv.xy))" : std::string("vec4(0.0)"));
       return;
     case FetchOp::kGetTextureWeights:
-      // Bilinear weights of the 2x2 footprint.
-      StoreFetchResult(fetch, "vec4(fract(xe_uv * xe_ts - 0.5), 0.0, 0.0)");
+      // Bilinear (trilinear for volumes) weights of the 2x2(x2) footprint: the fractional
+      // position between texel centres; w = 0 (no mip weight, only the base level is bound).
+      StoreFetchResult(fetch, std::string("vec4(fract(xe_uv.xy * xe_ts.xy - 0.5), ") +
+                                  (is_3d ? "fract(xe_uv.z * xe_ts.z - 0.5)" : "0.0") + ", 0.0)");
       return;
     default:
       break;
   }
-  if (fetch.offset_x || fetch.offset_y) {
-    // Offsets are in half texels.
-    Line("xe_uv += vec2(" + std::to_string(fetch.offset_x) + ".0, " +
-         std::to_string(fetch.offset_y) + ".0) * 0.5 / xe_ts;");
+  if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
+    // Offsets are in half texels (tfetch OffsetX/Y/Z).
+    Line("xe_uv += vec3(" + std::to_string(fetch.offset_x) + ".0, " +
+         std::to_string(fetch.offset_y) + ".0, " + std::to_string(is_3d ? fetch.offset_z : 0) +
+         ".0) * 0.5 / xe_ts;");
   }
-  std::string sample;
   const float bias = float(fetch.lod_bias) / 16.0f;
-  if (fetch.use_reg_gradients && pixel()) {
-    sample = "textureGrad(" + sampler + ", xe_uv, xe_grad_h, xe_grad_v)";
-  } else if (fetch.use_reg_lod || !pixel()) {
-    sample = "textureLod(" + sampler + ", xe_uv, " +
+  auto sample = [&](const std::string& sampler, bool volume) {
+    std::string c = host_coord(volume);
+    bool vec3_grad = is_cube || volume;
+    if (fetch.use_reg_gradients && pixel()) {
+      std::string gh = vec3_grad ? "vec3(xe_grad_h, 0.0)" : "xe_grad_h";
+      std::string gv = vec3_grad ? "vec3(xe_grad_v, 0.0)" : "xe_grad_v";
+      return "textureGrad(" + sampler + ", " + c + ", " + gh + ", " + gv + ")";
+    }
+    if (fetch.use_reg_lod || !pixel()) {
+      return "textureLod(" + sampler + ", " + c + ", " +
              (fetch.use_reg_lod ? std::string("xe_tex_lod") : std::string("0.0")) + " + " +
              FloatLiteral(bias) + ")";
+    }
+    return "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + ")";
+  };
+  std::string texel;
+  if (is_3d) {
+    texel = "(xe_vol ? " + sample(tex3d, true) + " : " + sample(tex2d, false) + ")";
+  } else if (is_cube) {
+    texel = sample(cube, false);
   } else {
-    sample = "texture(" + sampler + ", xe_uv, " + FloatLiteral(bias) + ")";
+    texel = sample(tex2d, false);
   }
-  Line("vec4 xe_texel = xe_texture_swizzle(" + sample + ", " + std::to_string(slot) + "u);");
+  Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
   StoreFetchResult(fetch, "xe_texel");
 }
 

@@ -36,7 +36,9 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint pad2;
 } xe_system;
 
-layout(set = 2, binding = 0) uniform sampler2D xe_textures[32];
+layout(set = 2, binding = 0) uniform sampler2DArray xe_textures[32];
+layout(set = 2, binding = 1) uniform samplerCube xe_textures_cube[32];
+layout(set = 2, binding = 2) uniform sampler3D xe_textures_3d[32];
 
 const uint kXeSysFlagXyDividedByW = 1u;
 const uint kXeSysFlagZDividedByW = 2u;
@@ -345,10 +347,37 @@ vec4 xe_vertex_fetch(uint fetch_slot, uint address_dwords, uint format, bool is_
 }
 
 // ---- Texture fetch ------------------------------------------------------------------------------
-// Applies the texture fetch constant's swizzle (dword 3 bits 1..12, 3 bits per component:
-// 0..3 = x..w, 4 = 0, 5 = 1; Xenia src/xenia/gpu/xenos.h xe_gpu_texture_fetch_t).
+// Xenos piecewise-linear gamma -> linear (the TextureSign kGamma conversion, done after filtering
+// as Xenia does). Four segments with breakpoints at 64, 96 and 192 of 255 and slopes 1, 2, 4, 8
+// in 1/1024 units, a truncated correction term, then / 1023 (Xenia src/xenia/gpu/xenos.h
+// PWLGammaToLinear; formula re-derived here, not copied).
+float xe_pwl_gamma_to_linear(float g) {
+  float x = clamp(g, 0.0, 1.0);
+  float scale, offset;
+  if (x < 64.0 / 255.0) { scale = 1.0 / 1024.0; offset = 0.0; }
+  else if (x < 96.0 / 255.0) { scale = 2.0 / 1024.0; offset = -64.0; }
+  else if (x < 192.0 / 255.0) { scale = 4.0 / 1024.0; offset = -256.0; }
+  else { scale = 8.0 / 1024.0; offset = -1024.0; }
+  float t = x * (255.0 * 1024.0) * scale + offset;
+  return (t + trunc(t * scale)) / 1023.0;
+}
+
+// What the texture unit does to a filtered texel before it reaches the shader, from the fetch
+// constant (Xenia src/xenia/gpu/xenos.h xe_gpu_texture_fetch_t): per-component sign (dword 0 bits
+// 2..9, 2 bits each for X..W: 0 unsigned, 1 signed (applied by the loader), 2 biased = 2x - 1,
+// 3 gamma), exp_adjust (dword 3 bits 13..18, signed: x 2^exp), then the swizzle (dword 3 bits
+// 1..12, 3 bits per component: 0..3 = x..w, 4 = 0, 5 = 1).
 vec4 xe_texture_swizzle(vec4 texel, uint slot) {
-  uint swizzle = (xe_fetch_dword(slot * 6u + 3u) >> 1u) & 0xFFFu;
+  uint d0 = xe_fetch_dword(slot * 6u + 0u);
+  uint d3 = xe_fetch_dword(slot * 6u + 3u);
+  for (int i = 0; i < 4; ++i) {
+    uint sign = (d0 >> (2u + 2u * uint(i))) & 3u;
+    if (sign == 2u) texel[i] = texel[i] * 2.0 - 1.0;
+    else if (sign == 3u) texel[i] = xe_pwl_gamma_to_linear(texel[i]);
+  }
+  int exp_adjust = bitfieldExtract(int(d3), 13, 6);
+  if (exp_adjust != 0) texel *= exp2(float(exp_adjust));
+  uint swizzle = (d3 >> 1u) & 0xFFFu;
   vec4 r;
   for (int i = 0; i < 4; ++i) {
     uint s = (swizzle >> (3u * uint(i))) & 7u;

@@ -31,13 +31,16 @@ PipelineCache::PipelineCache(VulkanContext& context, VkDescriptorSetLayout share
   info.pBindings = constants;
   CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &constants_layout_),
           "vkCreateDescriptorSetLayout(constants)");
-  VkDescriptorSetLayoutBinding textures{};
-  textures.binding = kTexturesBinding;
-  textures.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  textures.descriptorCount = kTextureBindingCount;
-  textures.stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
-  info.bindingCount = 1;
-  info.pBindings = &textures;
+  // Texture arrays: 2D array, cube and 3D views (shader_interface.h, set 2).
+  VkDescriptorSetLayoutBinding textures[kTextureBindingArrays]{};
+  for (uint32_t i = 0; i < kTextureBindingArrays; ++i) {
+    textures[i].binding = kTexturesBinding + i;
+    textures[i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    textures[i].descriptorCount = kTextureBindingCount;
+    textures[i].stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
+  }
+  info.bindingCount = kTextureBindingArrays;
+  info.pBindings = textures;
   CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &textures_layout_),
           "vkCreateDescriptorSetLayout(textures)");
   VkDescriptorSetLayout sets[3] = {shared_memory_layout, constants_layout_, textures_layout_};

@@ -33,6 +33,10 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
   d.width = f.width();
   d.height = f.height();
   d.pitch_texels = f.pitch << 5;
+  const xenos::TextureSign signs[4] = {f.sign_x, f.sign_y, f.sign_z, f.sign_w};
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (signs[c] == xenos::TextureSign::kSigned) d.signed_mask |= 1u << c;
+  }
   const std::string fmt_name(xenos::TextureFormatName(d.format));
   if (!GetTextureFormatInfo(d.format).loadable) {
     throw Error("texture cache: format " + fmt_name + " (dword 1 bits 0..5 = " +
@@ -73,6 +77,7 @@ TextureLoadConstants TextureDescriptor::LoadConstants() const {
   c.endian = endian;
   c.tiled = tiled ? 1 : 0;
   c.bpb_log2 = info.bpb_log2;
+  c.signed_mask = signed_mask;
   c.block_width = info.block_width;
   c.block_height = info.block_height;
   uint32_t pitch_blocks = (pitch_texels + info.block_width - 1) / info.block_width;
@@ -96,8 +101,9 @@ uint64_t TextureDescriptor::ByteSize() const {
 
 bool TextureDescriptor::operator<(const TextureDescriptor& o) const {
   return std::tie(base_address, format, endian, dimension, tiled, width, height, layers,
-                  pitch_texels) < std::tie(o.base_address, o.format, o.endian, o.dimension,
-                                           o.tiled, o.width, o.height, o.layers, o.pitch_texels);
+                  pitch_texels, signed_mask) < std::tie(o.base_address, o.format, o.endian,
+                                                        o.dimension, o.tiled, o.width, o.height,
+                                                        o.layers, o.pitch_texels, o.signed_mask);
 }
 
 TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
@@ -148,11 +154,71 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline_);
   vkDestroyShaderModule(device_, module, nullptr);
   CheckVk(r, "vkCreateComputePipelines(texture load)");
+  CreateDummies();
+}
+
+void TextureCache::CreateDummies() {
+  VkCommandBuffer cmd = stream_.cmd();
+  for (uint32_t i = 0; i < 3; ++i) {
+    Dummy& d = dummies_[i];
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = i == 2 ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
+    info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+    info.extent = {1, 1, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = i == 1 ? 6 : 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (i == 1) info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+    CheckVk(vkCreateImage(device_, &info, nullptr, &d.image), "vkCreateImage(dummy texture)");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, d.image, &req);
+    VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mem.allocationSize = req.size;
+    mem.memoryTypeIndex =
+        context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    CheckVk(vkAllocateMemory(device_, &mem, nullptr, &d.memory), "vkAllocateMemory(dummy)");
+    CheckVk(vkBindImageMemory(device_, d.image, d.memory, 0), "vkBindImageMemory(dummy)");
+    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = d.image;
+    view.viewType = i == 0 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+                    : i == 1 ? VK_IMAGE_VIEW_TYPE_CUBE
+                             : VK_IMAGE_VIEW_TYPE_3D;
+    view.format = info.format;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, info.arrayLayers};
+    CheckVk(vkCreateImageView(device_, &view, nullptr, &d.view), "vkCreateImageView(dummy)");
+    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = d.image;
+    barrier.subresourceRange = view.subresourceRange;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &barrier);
+    VkClearColorValue zero{};
+    vkCmdClearColorImage(cmd, d.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1,
+                         &barrier.subresourceRange);
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &barrier);
+  }
 }
 
 TextureCache::~TextureCache() {
   vkDeviceWaitIdle(device_);
   for (auto& [desc, texture] : entries_) Destroy(texture);
+  for (Dummy& d : dummies_) {
+    if (d.view) vkDestroyImageView(device_, d.view, nullptr);
+    if (d.image) vkDestroyImage(device_, d.image, nullptr);
+    if (d.memory) vkFreeMemory(device_, d.memory, nullptr);
+  }
   if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
@@ -162,6 +228,7 @@ TextureCache::~TextureCache() {
 void TextureCache::Destroy(Texture& t) {
   if (t.store_set) vkFreeDescriptorSets(device_, pool_, 1, &t.store_set);
   if (t.view) vkDestroyImageView(device_, t.view, nullptr);
+  if (t.cube_view) vkDestroyImageView(device_, t.cube_view, nullptr);
   if (t.image) vkDestroyImage(device_, t.image, nullptr);
   if (t.memory) vkFreeMemory(device_, t.memory, nullptr);
   t = Texture{};
@@ -193,6 +260,7 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
       t.page_generations[i] = source.page_generation(t.first_page + i);
     }
     t.stale = false;
+    if (before_load_) before_load_();
     Load(desc, t, create);
   }
   return t;
@@ -239,6 +307,11 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     view.format = info.format;
     view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, desc.layers};
     CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
+    if (info.flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) {
+      view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+      CheckVk(vkCreateImageView(device_, &view, nullptr, &t.cube_view),
+              "vkCreateImageView(cube texture)");
+    }
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool_;
     alloc.descriptorSetCount = 1;
@@ -255,6 +328,16 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     t.width = desc.width;
     t.height = desc.height;
     t.layers = desc.layers;
+    TextureFormatInfo info_format = GetTextureFormatInfo(desc.format);
+    bool integer_unorm = info_format.block_width == 1 &&
+                         !(desc.format >= 22 && desc.format <= 23) &&
+                         !(desc.format >= 27 && desc.format <= 40) && desc.format != 11 &&
+                         desc.format != 12;
+    if (desc.signed_mask && !integer_unorm) {
+      t.inexact = std::string("TextureSign signed on ") +
+                  std::string(xenos::TextureFormatName(desc.format)) +
+                  " (not an integer unorm format) ignored";
+    }
   }
   VkCommandBuffer cmd = stream_.cmd();
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};

@@ -20,6 +20,7 @@ layout(push_constant) uniform XeLoad {
   uint base_address; uint pitch_blocks; uint width; uint height;
   uint layers; uint format; uint endian; uint tiled;
   uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
+  uint signed_mask;
 } p;
 
 uint load_word(uint byte_address) {
@@ -83,6 +84,24 @@ uint dxt5_alpha(uint w0, uint w1, uint i) {
   if (index == 6u) return 0u;
   if (index == 7u) return 255u;
   return ((6u - index) * a0 + (index - 1u) * a1) / 5u;
+}
+
+// Bit widths of the decoded X..W components of formats whose components are integer unorm
+// fields (0: not applicable), for TextureSign kSigned. Replicated components have the width of
+// the one they copy.
+uvec4 signed_component_bits(uint format) {
+  switch (format) {
+    case 2u: case 8u: case 9u: case 6u: case 14u: case 50u: case 10u: return uvec4(8u);
+    case 3u: return uvec4(5u, 5u, 5u, 1u);
+    case 4u: return uvec4(5u, 6u, 5u, 5u);
+    case 5u: return uvec4(5u, 5u, 6u, 6u);
+    case 7u: case 54u: return uvec4(10u, 10u, 10u, 2u);
+    case 15u: return uvec4(4u);
+    case 16u: case 55u: return uvec4(11u, 11u, 10u, 10u);
+    case 17u: case 56u: return uvec4(10u, 11u, 11u, 11u);
+    case 24u: case 25u: case 26u: return uvec4(16u);
+    default: return uvec4(0u);
+  }
 }
 
 void main() {
@@ -177,9 +196,11 @@ void main() {
       v = vec4(unorm(w[0] & 0xFFFFu, 16u), unorm(w[0] >> 16u, 16u), unorm(w[1] & 0xFFFFu, 16u),
                unorm(w[1] >> 16u, 16u));
       break;
-    case 30u: v = vec4(unpackHalf2x16(t & 0xFFFFu).x); break;
-    case 31u: { vec2 h = unpackHalf2x16(t); v = vec4(h.x, h.yyy); break; }
-    case 32u: v = vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1])); break;
+    // The _EXPAND formats hold the same 16-bit floats as the _FLOAT ones (Xenia's host formats
+    // for them are R16_FLOAT / R16G16_FLOAT / R16G16B16A16_FLOAT, d3d12_texture_cache.cc).
+    case 27u: case 30u: v = vec4(unpackHalf2x16(t & 0xFFFFu).x); break;
+    case 28u: case 31u: { vec2 h = unpackHalf2x16(t); v = vec4(h.x, h.yyy); break; }
+    case 29u: case 32u: v = vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1])); break;
     case 36u: v = vec4(uintBitsToFloat(w[0])); break;
     case 37u: v = vec4(uintBitsToFloat(w[0]), vec3(uintBitsToFloat(w[1]))); break;
     case 38u:
@@ -215,6 +236,18 @@ void main() {
       break;
     }
     default: v = vec4(0.0); break;
+  }
+  if (p.signed_mask != 0u) {
+    // TextureSign kSigned: the field's bits as two's complement (exact: v * max rounds back to
+    // the stored integer for these widths).
+    uvec4 bits = signed_component_bits(p.format);
+    for (int c = 0; c < 4; ++c) {
+      uint n = bits[c];
+      if (((p.signed_mask >> uint(c)) & 1u) == 0u || n < 2u) continue;
+      uint r = uint(round(v[c] * float((1u << n) - 1u)));
+      int s = int(r) - (r >= (1u << (n - 1u)) ? int(1u << n) : 0);
+      v[c] = max(float(s) / float((1u << (n - 1u)) - 1u), -1.0);
+    }
   }
   imageStore(xe_dest, ivec3(id), v);
 }

@@ -130,9 +130,11 @@ void VulkanBackend::OnDraw(const replay::DrawCall& call) {
   DrawInput input;
   input.regs = regs.values();
   input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
+  input.texture_slots = vs->reflection.texture_slots;
   if (ps) {
     input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
     input.pixel_shader_color_mask = ps->reflection.color_targets_written;
+    input.texture_slots |= ps->reflection.texture_slots;
   }
   PrimitiveDraw& prim = input.primitives;
   prim.type = call.initiator.prim_type;

@@ -17,6 +17,8 @@ using xenos::RegIndex;
 namespace {
 
 constexpr uint64_t kRingSize = 64ull << 20;
+// Texture descriptor sets per submission before the renderer flushes to recycle them.
+constexpr uint32_t kTexturePoolSets = 256;
 
 uint32_t R(RegisterValues regs, Reg r) {
   uint32_t i = RegIndex(r);
@@ -46,12 +48,16 @@ XenosRenderer::XenosRenderer(VulkanContext& context)
       shared_memory_(context, stream_),
       render_targets_(context),
       pipelines_(context, shared_memory_.set_layout()),
-      edram_(context, stream_, render_targets_, [this] { EndRendering(); }) {
+      edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
+      textures_(context, stream_, shared_memory_),
+      samplers_(context) {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
+  // Texture loads are compute dispatches: outside the render pass.
+  textures_.set_before_load([this] { EndRendering(); });
 
   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                    kTextureBindingCount}};
+                                    kTextureBindingCount * kTextureBindingArrays}};
   VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool.maxSets = 2;
   pool.poolSizeCount = 2;
@@ -82,7 +88,33 @@ XenosRenderer::XenosRenderer(VulkanContext& context)
     writes[i].pBufferInfo = &buffers[i];
   }
   vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
-  CreateDummyTexture();
+
+  // The all-dummy texture set, and the pool per-draw texture sets come from.
+  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
+  std::vector<VkDescriptorImageInfo> images;
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    images.insert(images.end(), kTextureBindingCount,
+                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  VkWriteDescriptorSet texture_writes[kTextureBindingArrays]{};
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    texture_writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    texture_writes[b].dstSet = textures_set_;
+    texture_writes[b].dstBinding = kTexturesBinding + b;
+    texture_writes[b].descriptorCount = kTextureBindingCount;
+    texture_writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    texture_writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
+  }
+  vkUpdateDescriptorSets(device_, kTextureBindingArrays, texture_writes, 0, nullptr);
+  VkDescriptorPoolSize texture_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTexturePoolSets * kTextureBindingCount *
+                                        kTextureBindingArrays};
+  VkDescriptorPoolCreateInfo texture_pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  texture_pool.maxSets = kTexturePoolSets;
+  texture_pool.poolSizeCount = 1;
+  texture_pool.pPoolSizes = &texture_size;
+  CheckVk(vkCreateDescriptorPool(device_, &texture_pool, nullptr, &texture_pool_),
+          "vkCreateDescriptorPool(textures)");
   Flush();
 }
 
@@ -93,75 +125,84 @@ XenosRenderer::~XenosRenderer() {
     // Destruction must not throw; the device is idled below either way.
   }
   vkDeviceWaitIdle(device_);
-  if (dummy_sampler_) vkDestroySampler(device_, dummy_sampler_, nullptr);
-  if (dummy_view_) vkDestroyImageView(device_, dummy_view_, nullptr);
-  if (dummy_image_) vkDestroyImage(device_, dummy_image_, nullptr);
-  if (dummy_memory_) vkFreeMemory(device_, dummy_memory_, nullptr);
+  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
 }
 
-void XenosRenderer::CreateDummyTexture() {
-  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  info.imageType = VK_IMAGE_TYPE_2D;
-  info.format = VK_FORMAT_R8G8B8A8_UNORM;
-  info.extent = {1, 1, 1};
-  info.mipLevels = 1;
-  info.arrayLayers = 1;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
-  info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateImage(device_, &info, nullptr, &dummy_image_), "vkCreateImage(dummy)");
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, dummy_image_, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex =
-      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &dummy_memory_), "vkAllocateMemory(dummy)");
-  CheckVk(vkBindImageMemory(device_, dummy_image_, dummy_memory_, 0), "vkBindImageMemory(dummy)");
-  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  view.image = dummy_image_;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  view.format = info.format;
-  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  CheckVk(vkCreateImageView(device_, &view, nullptr, &dummy_view_), "vkCreateImageView(dummy)");
-  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-  sampler.magFilter = VK_FILTER_NEAREST;
-  sampler.minFilter = VK_FILTER_NEAREST;
-  sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
-      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  sampler.maxLod = 0.0f;
-  CheckVk(vkCreateSampler(device_, &sampler, nullptr, &dummy_sampler_), "vkCreateSampler");
-
-  VkCommandBuffer cmd = stream_.cmd();
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.image = dummy_image_;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                       0, nullptr, 0, nullptr, 1, &barrier);
-  VkClearColorValue zero{};
-  vkCmdClearColorImage(cmd, dummy_image_, VK_IMAGE_LAYOUT_GENERAL, &zero, 1,
-                       &barrier.subresourceRange);
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-                       0, 0, nullptr, 0, nullptr, 1, &barrier);
-
-  std::vector<VkDescriptorImageInfo> images(kTextureBindingCount,
-                                            {dummy_sampler_, dummy_view_, VK_IMAGE_LAYOUT_GENERAL});
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = textures_set_;
-  write.dstBinding = kTexturesBinding;
-  write.descriptorCount = kTextureBindingCount;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  write.pImageInfo = images.data();
-  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, RegisterValues regs,
+                                            const GuestMemoryAccess& memory) {
+  if (!draw.texture_slots) return textures_set_;
+  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
+  std::vector<VkDescriptorImageInfo> images;
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    images.insert(images.end(), kTextureBindingCount,
+                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  for (uint32_t slot = 0; slot < kTextureBindingCount; ++slot) {
+    if (!(draw.texture_slots & (1u << slot))) continue;
+    uint32_t first = xenos::kFetchConstantBase + slot * 6;
+    if (uint64_t(first) + 6 > regs.size()) continue;
+    const uint32_t* fetch = regs.data() + first;
+    try {
+      const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
+      if (!t.inexact.empty()) Note("texture: " + t.inexact);
+      SamplerState state = SamplerState::FromFetchConstant(fetch);
+      if (!state.inexact.empty()) Note("sampler: " + state.inexact);
+      VkSampler sampler = samplers_.Get(state);
+      auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;
+      if (dimension == xenos::DataDimension::kCube) {
+        if (t.cube_view) {
+          images[kTextureBindingCount * (kTexturesCubeBinding - kTexturesBinding) + slot] = {
+              sampler, t.cube_view, VK_IMAGE_LAYOUT_GENERAL};
+        } else {
+          Note("cube texture whose faces are not square sampled as zeros");
+        }
+      } else {
+        images[slot] = {sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
+      }
+    } catch (const Error& e) {
+      Note("texture fetch constant " + std::to_string(slot) + " sampled as zeros: " + e.what());
+    }
+  }
+  // A set per distinct binding, from a pool recycled once a submission has completed.
+  if (stream_.submission_count() != texture_pool_epoch_) {
+    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
+    texture_sets_.clear();
+    texture_pool_epoch_ = stream_.submission_count();
+  }
+  std::vector<uint64_t> key;
+  key.reserve(images.size() * 2);
+  for (const auto& i : images) {
+    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.imageView)));
+    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.sampler)));
+  }
+  auto it = texture_sets_.find(key);
+  if (it != texture_sets_.end()) return it->second;
+  if (texture_sets_.size() >= kTexturePoolSets) {
+    Flush();  // waits, so the pool's sets are free again
+    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
+    texture_sets_.clear();
+    texture_pool_epoch_ = stream_.submission_count();
+  }
+  VkDescriptorSetLayout layout = pipelines_.textures_layout();
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = texture_pool_;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets(textures)");
+  VkWriteDescriptorSet writes[kTextureBindingArrays]{};
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[b].dstSet = set;
+    writes[b].dstBinding = kTexturesBinding + b;
+    writes[b].descriptorCount = kTextureBindingCount;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
+  }
+  vkUpdateDescriptorSets(device_, kTextureBindingArrays, writes, 0, nullptr);
+  texture_sets_.emplace(std::move(key), set);
+  return set;
 }
 
 VkShaderModule XenosRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
@@ -294,6 +335,9 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     EndRendering();
     stats_.pages_uploaded += shared_memory_.Sync(memory.pages);
   }
+  // Textures load from the synced mirror (compute, outside the render pass; nothing is recorded
+  // when they are current, so the render pass stays open).
+  VkDescriptorSet textures_set = BindTextures(draw, regs, memory);
   Attachments attachments;
   for (uint32_t i = 0; i < 4; ++i) {
     if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
@@ -355,7 +399,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
 
   VkCommandBuffer cmd = stream_.cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set_};
+  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
   uint32_t dynamic_offsets[2] = {uint32_t(alloc->offset + constants_offset),
                                  uint32_t(alloc->offset + system_offset)};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,

@@ -146,9 +146,9 @@ Texel Decode(uint32_t format, const uint32_t* w, uint32_t t, uint32_t ti) {
     case 24: { auto c = U(t & 0xFFFF, 16); return rep(c, c, c, c); }
     case 25: return rep(U(t & 0xFFFF, 16), U(t >> 16, 16), U(t >> 16, 16), U(t >> 16, 16));
     case 26: return rep(U(w[0] & 0xFFFF, 16), U(w[0] >> 16, 16), U(w[1] & 0xFFFF, 16), U(w[1] >> 16, 16));
-    case 30: { auto c = F(Half(t & 0xFFFF)); return rep(c, c, c, c); }
-    case 31: return rep(F(Half(t & 0xFFFF)), F(Half(t >> 16)), F(Half(t >> 16)), F(Half(t >> 16)));
-    case 32: return rep(F(Half(w[0] & 0xFFFF)), F(Half(w[0] >> 16)), F(Half(w[1] & 0xFFFF)), F(Half(w[1] >> 16)));
+    case 27: case 30: { auto c = F(Half(t & 0xFFFF)); return rep(c, c, c, c); }
+    case 28: case 31: return rep(F(Half(t & 0xFFFF)), F(Half(t >> 16)), F(Half(t >> 16)), F(Half(t >> 16)));
+    case 29: case 32: return rep(F(Half(w[0] & 0xFFFF)), F(Half(w[0] >> 16)), F(Half(w[1] & 0xFFFF)), F(Half(w[1] >> 16)));
     case 36: case 37: case 38: {
       float f[4];
       for (int i = 0; i < 4; ++i) std::memcpy(&f[i], &w[format == 38 ? i : (format == 37 ? std::min(i, 1) : 0)], 4);
@@ -186,8 +186,8 @@ Texel Decode(uint32_t format, const uint32_t* w, uint32_t t, uint32_t ti) {
   }
 }
 
-bool IsFloatFormat(uint32_t f) { return f == 30 || f == 31 || f == 32 || f == 36 || f == 37 || f == 38; }
-bool IsHalfFormat(uint32_t f) { return f == 30 || f == 31 || f == 32; }
+bool IsHalfFormat(uint32_t f) { return (f >= 27 && f <= 29) || (f >= 30 && f <= 32); }
+bool IsFloatFormat(uint32_t f) { return IsHalfFormat(f) || f == 36 || f == 37 || f == 38; }
 
 // Random block dwords (finite values for float formats).
 uint32_t RandomWord(std::mt19937& rng, uint32_t format) {
@@ -209,6 +209,7 @@ struct Layout {
   uint32_t width, height, pitch, layers = 1;
   bool tiled;
   uint32_t dimension = 1;  // 2D/stacked; 3 = cube
+  uint32_t signs = 0;      // fetch constant dword 0 bits 2..9 (TextureSign per component)
 };
 
 class TextureLoadTest : public ::testing::Test {
@@ -229,7 +230,7 @@ class TextureLoadTest : public ::testing::Test {
   static std::array<uint32_t, 6> Fetch(uint32_t base, uint32_t format, uint32_t endian,
                                        const Layout& l) {
     std::array<uint32_t, 6> d{};
-    d[0] = 2u | ((l.pitch >> 5) << 22) | (l.tiled ? 1u << 31 : 0u);
+    d[0] = 2u | (l.signs << 2) | ((l.pitch >> 5) << 22) | (l.tiled ? 1u << 31 : 0u);
     d[1] = format | (endian << 6) | ((base >> 12) << 12);
     d[2] = (l.width - 1) | ((l.height - 1) << 13) | ((l.layers - 1) << 26);
     d[5] = l.dimension << 9;
@@ -339,9 +340,9 @@ class TextureLoadTest : public ::testing::Test {
   FakeGuest guest_;
 };
 
-const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 14, 15, 16, 17, 18, 19, 20,
-                             22, 23, 24, 25, 26, 30, 31, 32, 36, 37, 38, 49, 50, 51, 52, 53, 54,
-                             55, 56, 58, 59, 60};
+const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 14, 15, 16, 17,
+                             18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 36,
+                             37, 38, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60};
 
 TEST_F(TextureLoadTest, EveryFormatTiledAndLinearEveryEndian) {
   uint32_t base = 0x01000000;
@@ -380,6 +381,43 @@ TEST_F(TextureLoadTest, StackedAndCube) {
   EXPECT_EQ(Check(0x03200000, 4, 1, linear_stack, e3), 0u);
 }
 
+// TextureSign kSigned: the loader reads the component's n-bit field as two's complement snorm,
+// max(s / (2^(n-1) - 1), -1); unsigned components of the same texture stay unorm.
+TEST_F(TextureLoadTest, SignedComponentsAreTwosComplementSnorm) {
+  struct Case {
+    uint32_t format;
+    uint32_t signs;  // 2 bits per component, 1 = signed
+  };
+  const Case cases[] = {{6, 0x11},   // 8_8_8_8: X and Z signed
+                        {26, 0x55},  // 16_16_16_16: all signed
+                        {7, 0x45},   // 2_10_10_10: X, Y and the 2-bit W signed
+                        {4, 0x04}};  // 5_6_5: the 6-bit Y signed
+  uint32_t base = 0x06000000;
+  for (const Case& c : cases) {
+    Layout l{24, 16, 32, 1, true};
+    l.signs = c.signs;
+    auto expected = Encode(base, c.format, 2, l, c.format * 7);
+    uint32_t negatives = 0;
+    for (Texel& t : expected) {
+      for (uint32_t k = 0; k < 4; ++k) {
+        if (((c.signs >> (2 * k)) & 3) != 1) continue;
+        Component& e = t[k];
+        ASSERT_NE(e.max, 0u);
+        uint32_t bits = 0;
+        while ((1u << bits) - 1 < e.max) ++bits;
+        int32_t r = int32_t(std::lround(double(e.value) * e.max));
+        int32_t v = r >= int32_t(1u << (bits - 1)) ? r - int32_t(1u << bits) : r;
+        uint32_t half = (1u << (bits - 1)) - 1;
+        e = {std::max(float(v) / float(half), -1.0f), half};
+        negatives += v < 0;
+      }
+    }
+    EXPECT_GT(negatives, 0u);
+    EXPECT_EQ(Check(base, c.format, 2, l, expected), 0u) << xenos::TextureFormatName(c.format);
+    base += 0x100000;
+  }
+}
+
 TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
   Layout l{32, 32, 32, 1, true};
   uint32_t base = 0x04000000;
@@ -404,7 +442,7 @@ TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
 
 TEST_F(TextureLoadTest, UnsupportedAndAbsurdFetchConstantsThrow) {
   Layout l{16, 16, 32, 1, true};
-  auto yuv = Fetch(0x05000000, 27, 0, l);  // k_16_EXPAND
+  auto yuv = Fetch(0x05000000, 33, 0, l);  // k_32 (integer)
   EXPECT_THROW(cache_->Get(yuv.data(), guest_.Source()), Error);
   Layout cube3d{16, 16, 32, 1, true, 2};
   auto vol = Fetch(0x05000000, 6, 0, cube3d);

@@ -72,7 +72,7 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   CheckVk(vkBindImageMemory(device_, texture_, texture_memory_, 0), "vkBindImageMemory");
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.image = texture_;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;  // xe_textures are sampler2DArray
   view.format = VK_FORMAT_R8G8B8A8_UNORM;
   view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   CheckVk(vkCreateImageView(device_, &view, nullptr, &texture_view_), "vkCreateImageView");

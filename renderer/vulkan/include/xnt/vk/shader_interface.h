@@ -9,7 +9,9 @@
 //   set 0 binding 0  storage buffer[4]  XeSharedMemory   guest physical memory, raw big-endian bytes
 //   set 1 binding 0  uniform buffer     XeConstants      float/fetch/bool/loop constant registers
 //   set 1 binding 1  uniform buffer     XeSystemConstants  per-draw state the core derives
-//   set 2 binding 0  sampler2D[32]      xe_textures      one per texture fetch constant slot
+//   set 2 binding 0  sampler2DArray[32] xe_textures      1D / 2D / stacked textures, per fetch slot
+//   set 2 binding 1  samplerCube[32]    xe_textures_cube cube maps, per fetch slot
+//   set 2 binding 2  sampler3D[32]      xe_textures_3d   3D (volume) textures, per fetch slot
 //
 // Vertex stage: gl_VertexIndex is the guest vertex index after the primitive processor, already
 // endian-swapped by the core. The shader adds XeSystemConstants::vertex_base_index (the core puts
@@ -130,10 +132,22 @@ static_assert(sizeof(XeSystemConstants) == 96);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;
-inline constexpr uint32_t kTexturesBinding = 0;
-// One combined image sampler per texture fetch constant slot; the core binds a 1x1 dummy image to
-// every slot that has no texture (the real texture cache is a separate issue).
-inline constexpr uint32_t kTextureBindingCount = 32;
+// One combined image sampler per texture fetch constant slot in each of three arrays, one per
+// host view type; the translated tfetch picks the array from the instruction's dimension (1D/2D
+// -> 2D array, 3D -> 3D or, for a stacked fetch constant, the 2D array, Cube -> cube). The core
+// binds the texture cache's view to the array matching the fetch constant's dimension and a
+// dummy (zero) texture to every other element, so a fetch whose instruction dimension does not
+// match its fetch constant reads zeros.
+inline constexpr uint32_t kTexturesBinding = 0;      // sampler2DArray xe_textures[32]
+inline constexpr uint32_t kTexturesCubeBinding = 1;  // samplerCube xe_textures_cube[32]
+inline constexpr uint32_t kTextures3DBinding = 2;    // sampler3D xe_textures_3d[32]
+inline constexpr uint32_t kTextureBindingArrays = 3;
+inline constexpr uint32_t kTextureBindingCount = 32;  // elements per array
+// After sampling, the translated shader applies, from the fetch constant in XeConstants (no extra
+// per-draw data): per-component sign (dword 0 bits 2..9: biased 2x-1, gamma = Xenos
+// piecewise-linear gamma to linear; `signed` is already applied by the texture loader, which
+// knows each component's bit width), exp_adjust (dword 3 bits 13..18, x 2^exp), then the swizzle
+// (dword 3 bits 1..12).
 
 // ---- Stage interface ----------------------------------------------------------------------------
 inline constexpr uint32_t kInterpolatorCount = 16;  // VS o0..o15 / PS interpolators, locations 0..15

@@ -7,7 +7,7 @@
 // their generations and is reloaded when one changed or when Invalidate() overlapped it.
 //
 // Implemented: 2D and stacked / cube (one layer per face) textures, linear and 32x32-tiled,
-// base level only. Not implemented (Get() throws xnt::Error saying so): mip levels / packed mip
+// base level only; TextureSign kSigned per component (the loader knows the bit widths). Not implemented (Get() throws xnt::Error saying so): mip levels / packed mip
 // tails, 3D (32x32x4 tiles), 1D, the formats texture_formats.h marks not loadable.
 #pragma once
 
@@ -15,7 +15,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "xnt/vk/command_stream.h"
@@ -34,6 +36,7 @@ struct TextureDescriptor {
   bool tiled = false;
   uint32_t width = 1, height = 1, layers = 1;
   uint32_t pitch_texels = 0;  // row pitch (fetch constant pitch << 5)
+  uint32_t signed_mask = 0;   // bit c: component c has TextureSign kSigned (applied by the loader)
   // Derived: the load shader's parameters and the guest byte range read.
   TextureLoadConstants LoadConstants() const;
   uint64_t ByteSize() const;
@@ -48,12 +51,14 @@ class TextureCache {
   struct Texture {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_2D_ARRAY, RGBA32F, layout GENERAL
+    VkImageView cube_view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_CUBE for cube maps, else null
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkDescriptorSet store_set = VK_NULL_HANDLE;
     uint32_t width = 0, height = 0, layers = 0;
     uint32_t first_page = 0, page_count = 0;
     std::vector<uint64_t> page_generations;
     bool stale = false;
+    std::string inexact;  // what the load could not do exactly (empty when exact)
   };
 
   TextureCache(VulkanContext& context, CommandStream& stream, SharedMemory& shared_memory);
@@ -68,13 +73,25 @@ class TextureCache {
   const Texture& Get(const uint32_t fetch_dwords[6], const GuestPageSource& source);
   // Marks entries overlapping the range stale (resolves, memexport).
   void Invalidate(uint32_t address, uint64_t size);
+  // Called before Get records a load (the renderer ends its render pass there); Get records
+  // nothing when the texture is current, so a render pass can stay open across draws.
+  void set_before_load(std::function<void()> fn) { before_load_ = std::move(fn); }
+  // 1x1 zero textures for unbound slots, per shader_interface.h texture binding (0 = 2D array,
+  // 1 = cube, 2 = 3D), in layout GENERAL.
+  VkImageView dummy_view(uint32_t binding) const { return dummies_[binding % 3].view; }
 
   uint64_t load_count() const { return loads_; }
   size_t entry_count() const { return entries_.size(); }
 
  private:
+  struct Dummy {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+  };
   void Load(const TextureDescriptor& desc, Texture& texture, bool create);
   void Destroy(Texture& texture);
+  void CreateDummies();
 
   VulkanContext& context_;
   CommandStream& stream_;
@@ -85,6 +102,8 @@ class TextureCache {
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   std::map<TextureDescriptor, Texture> entries_;
+  std::array<Dummy, 3> dummies_{};
+  std::function<void()> before_load_;
   uint64_t loads_ = 0;
 };
 

@@ -7,7 +7,7 @@
 
 namespace xnt::vk {
 
-// Push constants of the load shader (std430, 48 bytes).
+// Push constants of the load shader (std430, 52 bytes).
 struct TextureLoadConstants {
   uint32_t base_address;   // bytes
   uint32_t pitch_blocks;   // row pitch in blocks
@@ -21,8 +21,12 @@ struct TextureLoadConstants {
   uint32_t block_width;
   uint32_t block_height;
   uint32_t layer_stride;   // bytes between array layers / cube faces
+  // Bit c: component c (X..W after decoding) is TextureSign::kSigned: its n-bit unsigned field
+  // is reinterpreted as two's complement snorm, max(v / (2^(n-1) - 1), -1). Applied only to
+  // formats with integer unorm components (texture_load.cpp SignedComponentBits).
+  uint32_t signed_mask;
 };
-static_assert(sizeof(TextureLoadConstants) == 48);
+static_assert(sizeof(TextureLoadConstants) == 52);
 
 // GLSL 450 source of the load compute shader (set 0 = shared memory as in shader_interface.h,
 // set 1 binding 0 = rgba32f image2DArray destination, 8x8x1 work groups over width x height x

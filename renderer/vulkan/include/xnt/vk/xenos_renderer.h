@@ -28,8 +28,10 @@
 #include "xnt/vk/primitive_processor.h"
 #include "xnt/vk/render_targets.h"
 #include "xnt/vk/resolve.h"
+#include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/shared_memory.h"
 #include "xnt/vk/swap.h"
+#include "xnt/vk/texture_cache.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
@@ -39,6 +41,7 @@ struct DrawInput {
   VkShaderModule vertex_shader = VK_NULL_HANDLE;
   VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth only)
   uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
   PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
 };
 
@@ -76,6 +79,7 @@ class XenosRenderer {
   // EDRAM ownership, transfers and their log (edram_cache.h).
   EdramCache& edram() { return edram_; }
   SharedMemory& shared_memory() { return shared_memory_; }
+  TextureCache& textures() { return textures_; }
 
  private:
   struct Attachments {
@@ -89,7 +93,8 @@ class XenosRenderer {
   void BarrierAttachmentsToTransfer(const RenderTarget& rt);
   void BarrierTransferToAttachments(const RenderTarget& rt);
   void ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value);
-  void CreateDummyTexture();
+  VkDescriptorSet BindTextures(const DrawInput& draw, RegisterValues regs,
+                               const GuestMemoryAccess& memory);
 
   VulkanContext& context_;
   VkDevice device_;
@@ -99,14 +104,17 @@ class XenosRenderer {
   PipelineCache pipelines_;
   EdramCache edram_;
   std::unordered_map<uint64_t, VkShaderModule> modules_;
+  TextureCache textures_;
+  SamplerCache samplers_;
 
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
-  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
-  VkImage dummy_image_ = VK_NULL_HANDLE;
-  VkDeviceMemory dummy_memory_ = VK_NULL_HANDLE;
-  VkImageView dummy_view_ = VK_NULL_HANDLE;
-  VkSampler dummy_sampler_ = VK_NULL_HANDLE;
+  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;  // every slot a dummy (draws sampling nothing)
+  // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush
+  // waits), reused within a submission for identical bindings.
+  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
+  uint64_t texture_pool_epoch_ = UINT64_MAX;
+  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
 
   bool rendering_ = false;
   Attachments current_;
