@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "flat_scene.h"
+#include "shader_scenes.h"
 #include "xnt/base/error.h"
 
 namespace xnt::samples {
@@ -122,6 +123,8 @@ std::vector<Sample> Build() {
       "White background; a green (32,96,32) horizontal band x 21..300 y 61..100; a dark red "
       "(128,32,32) vertical band x 141..180 y 21..230 drawn over it. All pixels exact.",
       IndexedTriangleStrip()));
+  for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
+  for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   return v;
 }
 

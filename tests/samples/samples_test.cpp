@@ -120,6 +120,8 @@ TEST(Samples, EachTraceHasTheExpectedStructure) {
                                             {"triangle_fan", 1},
                                             {"indexed_triangle_strip", 2}};
   for (const auto& s : Registry()) {
+    // The flat-colour scenes; other samples (shader scenes, corpus, EDRAM) have their own tests.
+    if (!draws.count(s.name)) continue;
     SCOPED_TRACE(s.name);
     const fs::path p = Temp(s.name + ".xnt");
     WriteSample(s, p.string());

@@ -1,0 +1,311 @@
+// corpus_* samples: the XDK-compiled shaders of ../shared/corpus/xenos-shaders/burgerlib, read at
+// authoring time (the repository holds no copies), drawn with the vertex layouts and constants
+// they need. The corpus folder is XNT_CORPUS_DIR when set, else the path configured at build time
+// (samples/CMakeLists.txt). Without it these samples are not registered; CorpusStatus() says so.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "shader_scenes.h"
+#include "xnt/base/error.h"
+#include "xnt/ucode/analysis.h"
+
+#ifndef XNT_SAMPLES_CORPUS_DIR
+#define XNT_SAMPLES_CORPUS_DIR ""
+#endif
+
+namespace xnt::samples {
+
+namespace {
+
+namespace fs = std::filesystem;
+using ucode::Float4;
+using xenos::PrimitiveType;
+
+fs::path CorpusDir() {
+  if (const char* env = std::getenv("XNT_CORPUS_DIR"); env && *env) return fs::path(env);
+  return fs::path(XNT_SAMPLES_CORPUS_DIR);
+}
+
+ucode::ContainerFile LoadCorpus(const std::string& name) {
+  const fs::path path = CorpusDir() / name / "container.bin";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("corpus shader not found: " + path.string() + " (" + CorpusStatus() + ")");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() > (1u << 20)) throw Error(path.string() + ": larger than 1 MiB, not a shader");
+  return ucode::LoadContainer(bytes);
+}
+
+// D3DDECLUSAGE codes of the container's vertex-fetch bindings.
+constexpr uint32_t kUsagePosition = 0, kUsageTexcoord = 5, kUsageColor = 10;
+
+struct Element {
+  uint32_t usage = 0;
+  uint32_t format = 0;  // xenos::VertexFormat
+  uint32_t dwords = 0;
+};
+
+// What the Direct3D runtime does before the shader reaches the GPU: the XDK compiler leaves the
+// vfetch format/stride/offset zero, and D3D patches them from the vertex declaration. Here the
+// declaration is interleaved in binding order: position 32_32_FLOAT (32_32_32_FLOAT when the
+// shader reads z), texcoord 32_32_FLOAT, colour 8_8_8_8 normalised.
+struct Patched {
+  std::vector<uint32_t> microcode;
+  std::vector<Element> layout;
+  uint32_t stride = 0;
+  uint32_t fetch_slot = 0;
+};
+
+Patched PatchVertexFetches(const ucode::ContainerFile& c) {
+  Patched p;
+  p.microcode = c.microcode;
+  const ucode::Shader shader = ucode::Decode(p.microcode, c.type);
+  for (const auto& binding : c.vertex_fetches) {
+    const ucode::FetchInstruction& f = shader.AtSlot(binding.slot).fetch;
+    bool reads_z = false;
+    for (uint32_t k = 0; k < 4; ++k) reads_z |= f.DestComponent(k) == 2;
+    Element e{binding.semantic.usage, 37, 2};
+    if (e.usage == kUsagePosition && reads_z) e = {e.usage, 57, 3};
+    if (e.usage == kUsageColor) e = {e.usage, 6, 1};
+    if (e.usage != kUsagePosition && e.usage != kUsageTexcoord && e.usage != kUsageColor) {
+      throw Error("corpus vertex shader uses vertex usage " + std::to_string(e.usage) +
+                  ", which the samples do not lay out");
+    }
+    p.layout.push_back(e);
+    p.stride += e.dwords;
+  }
+  uint32_t offset = 0;
+  for (size_t i = 0; i < c.vertex_fetches.size(); ++i) {
+    const uint32_t slot = c.vertex_fetches[i].slot;
+    ucode::FetchInstruction f = shader.AtSlot(slot).fetch;
+    f.format = p.layout[i].format;
+    f.stride = p.stride;
+    f.offset = int32_t(offset);
+    offset += p.layout[i].dwords;
+    p.fetch_slot = f.VertexFetchConstant();
+    const auto raw = ucode::EncodeFetch(f);
+    for (uint32_t k = 0; k < 3; ++k) p.microcode.at(slot * 3 + k) = raw[k];
+  }
+  return p;
+}
+
+struct CorpusVertex {
+  float x = 0, y = 0, z = 0;  // position as the draw's VS expects it
+  float u = 0, v = 0;
+  uint32_t rgba = 0xFFFFFFFF;
+};
+
+std::vector<uint32_t> VertexWords(const Patched& p, const std::vector<CorpusVertex>& vertices) {
+  std::vector<uint32_t> w;
+  for (const CorpusVertex& v : vertices) {
+    for (const Element& e : p.layout) {
+      if (e.usage == kUsagePosition) {
+        w.push_back(FloatBits(v.x));
+        w.push_back(FloatBits(v.y));
+        if (e.dwords == 3) w.push_back(FloatBits(v.z));
+      } else if (e.usage == kUsageTexcoord) {
+        w.push_back(FloatBits(v.u));
+        w.push_back(FloatBits(v.v));
+      } else {
+        w.push_back(v.rgba);
+      }
+    }
+  }
+  return w;
+}
+
+uint32_t Registers(const std::vector<uint32_t>& microcode, ucode::ShaderType type) {
+  const ucode::Analysis a = ucode::Analyze(ucode::Decode(microcode, type));
+  return std::max<uint32_t>(a.any_temp ? a.max_temp + 1 : 1, 1);
+}
+
+// A scene skeleton for a VS + PS pair: microcode (patched), literal constants on the first draw.
+struct Pair {
+  ShaderScene scene;
+  Patched vs;
+  std::vector<std::pair<uint32_t, Float4>> vs_literals, ps_literals;
+};
+
+Pair MakePair(const std::string& vs_name, const std::string& ps_name) {
+  const ucode::ContainerFile vsc = LoadCorpus(vs_name), psc = LoadCorpus(ps_name);
+  if (vsc.type != ucode::ShaderType::kVertex || psc.type != ucode::ShaderType::kPixel) {
+    throw Error("corpus pair " + vs_name + " / " + ps_name + " is not a vertex + pixel shader");
+  }
+  Pair p;
+  p.vs = PatchVertexFetches(vsc);
+  p.scene.vs_microcode = p.vs.microcode;
+  p.scene.ps_microcode = psc.microcode;
+  p.scene.vs_registers = Registers(p.vs.microcode, ucode::ShaderType::kVertex);
+  p.scene.ps_registers = Registers(psc.microcode, ucode::ShaderType::kPixel);
+  p.scene.vs_exports = std::max<uint32_t>(1, uint32_t(vsc.interpolators.size()));
+  p.scene.vertex_fetch_slot = p.vs.fetch_slot;
+  for (const auto& l : vsc.literals) p.vs_literals.push_back({l.register_index, l.value});
+  for (const auto& l : psc.literals) p.ps_literals.push_back({l.register_index, l.value});
+  return p;
+}
+
+Float4 Color(int r, int g, int b) {
+  return {float(r) / 255.0f, float(g) / 255.0f, float(b) / 255.0f, 1.0f};
+}
+
+// The burgerlib 2D shaders' XYWidthHeight (c0) for a screen rectangle: oPos = pos * c0.zw +
+// (2 c0.x - 1, 1 - 2 c0.y) with pos in [0, 1]^2 (vs20pos22d360 listing: mad with c255 =
+// (-2, 2, -1, 1)).
+Float4 XYWidthHeight(const ShaderScene& s, float x, float y, float w, float h) {
+  return {x / float(s.width), y / float(s.height), w / (float(s.width) / 2),
+          -h / (float(s.height) / 2)};
+}
+
+// Unit quad corners (0,0) (1,0) (1,1) (0,1) with texcoords equal to the position and a colour.
+std::vector<CorpusVertex> UnitCorners(uint32_t rgba) {
+  return {{0, 0, 0, 0, 0, rgba}, {1, 0, 0, 1, 0, rgba}, {1, 1, 0, 1, 1, rgba},
+          {0, 1, 0, 0, 1, rgba}};
+}
+
+// Three draws of the unit quad placed by XYWidthHeight: a triangle strip, a fan and an indexed
+// quad list, each with its own PS colour (pscclr4360's Color, c0).
+ShaderScene TwoDScene(Pair p) {
+  ShaderScene& s = p.scene;
+  s.clear_rgba = {0x18, 0x18, 0x28, 0xFF};
+  const auto c = UnitCorners(0xFF80C0FFu);
+  struct Placement {
+    PrimitiveType primitive;
+    std::vector<CorpusVertex> vertices;
+    std::vector<uint16_t> indices;
+    float x, y, w, h;
+    Float4 color;
+  };
+  const Placement placements[] = {
+      {PrimitiveType::kTriangleStrip, {c[0], c[1], c[3], c[2]}, {}, 20.75f, 20.0f + 0.75f,
+       120.0f, 80.0f, Color(230, 120, 30)},
+      {PrimitiveType::kTriangleFan, {c[0], c[1], c[2], c[3]}, {}, 170.75f, 40.75f, 130.0f,
+       150.0f, Color(40, 170, 90)},
+      {PrimitiveType::kQuadList, {c[2], c[0], c[3], c[1]}, {1, 3, 0, 2}, 60.75f, 120.75f,
+       160.0f, 100.0f, Color(120, 60, 200)},
+  };
+  bool first = true;
+  for (const Placement& pl : placements) {
+    ShaderDraw d;
+    d.primitive = pl.primitive;
+    d.vertex_words = VertexWords(p.vs, pl.vertices);
+    d.vertex_count = uint32_t(pl.vertices.size());
+    d.indices = pl.indices;
+    if (first) {
+      d.vs_constants = p.vs_literals;
+      d.ps_constants = p.ps_literals;
+      first = false;
+    }
+    d.vs_constants.push_back({0, XYWidthHeight(s, pl.x, pl.y, pl.w, pl.h)});
+    d.ps_constants.push_back({0, pl.color});
+    s.draws.push_back(d);
+  }
+  return s;
+}
+
+// vsstaticposition360: oPos = ViewProjectionMatrix (c0-c3, one row per register, dp4) * (x, y, z,
+// 1). The matrix maps screen pixels to clip space: x / 160 - 1, 1 - y / 120, z, 1.
+ShaderScene StaticPositionScene(Pair p) {
+  ShaderScene& s = p.scene;
+  s.clear_rgba = {0x30, 0x30, 0x30, 0xFF};
+  const float sx = 2.0f / float(s.width), sy = -2.0f / float(s.height);
+  const std::vector<std::pair<uint32_t, Float4>> matrix = {{0, {sx, 0, 0, -1}},
+                                                           {1, {0, sy, 0, 1}},
+                                                           {2, {0, 0, 1, 0}},
+                                                           {3, {0, 0, 0, 1}}};
+  struct Shape {
+    PrimitiveType primitive;
+    std::vector<CorpusVertex> vertices;
+    Float4 color;
+  };
+  const Shape shapes[] = {
+      // A right triangle (vertical, horizontal and x - y = 10.5 edges) and a rectangle list.
+      {PrimitiveType::kTriangleList,
+       {{40.75f, 30.25f, 0.5f}, {40.75f, 110.75f, 0.5f}, {121.25f, 110.75f, 0.5f}},
+       Color(250, 200, 40)},
+      {PrimitiveType::kRectangleList,
+       {{150.75f, 60.75f, 0.25f}, {290.75f, 60.75f, 0.25f}, {150.75f, 200.75f, 0.25f}},
+       Color(60, 120, 240)},
+  };
+  bool first = true;
+  for (const Shape& sh : shapes) {
+    ShaderDraw d;
+    d.primitive = sh.primitive;
+    d.vertex_words = VertexWords(p.vs, sh.vertices);
+    d.vertex_count = uint32_t(sh.vertices.size());
+    if (first) {
+      d.vs_constants = p.vs_literals;
+      d.vs_constants.insert(d.vs_constants.end(), matrix.begin(), matrix.end());
+      d.ps_constants = p.ps_literals;
+      first = false;
+    }
+    d.ps_constants.push_back({0, sh.color});
+    s.draws.push_back(d);
+  }
+  return s;
+}
+
+std::string Listing(const std::string& vs, const std::string& ps) {
+  return "corpus shaders " + vs + " + " + ps + " (read from " + CorpusDir().string() + ")";
+}
+
+}  // namespace
+
+bool CorpusPresent() {
+  std::error_code ec;
+  return fs::is_regular_file(CorpusDir() / "vs20pos22d360" / "container.bin", ec);
+}
+
+std::string CorpusStatus() {
+  if (CorpusPresent()) return "shader corpus found at " + CorpusDir().string();
+  return "shader corpus not found at '" + CorpusDir().string() +
+         "' (set XNT_CORPUS_DIR to the burgerlib folder); corpus_* samples are not registered";
+}
+
+std::vector<Sample> CorpusSamples() {
+  std::vector<Sample> v;
+  if (!CorpusPresent()) return v;
+  // Scenes are built lazily (at authoring / expected-image time), so listing the registry never
+  // reads the corpus.
+  struct Entry {
+    std::string name, vs, ps, expected;
+    bool static_position;
+  };
+  const Entry entries[] = {
+      {"corpus_vs20pos22d360", "vs20pos22d360", "pscclr4360",
+       "Navy background; an orange (230,120,30) rectangle x 21..140 y 21..100 (strip), a green "
+       "(40,170,90) one x 171..300 y 41..190 (fan), a purple (120,60,200) one x 61..220 "
+       "y 121..220 (indexed quad list) drawn last.",
+       false},
+      {"corpus_vs20sprite2d360", "vs20sprite2d360", "pscclr4360",
+       "As corpus_vs20pos22d360 (the sprite shader also exports its texture coordinate, which "
+       "pscclr4360 does not read).",
+       false},
+      {"corpus_vs20pos2tex2clr42d360", "vs20pos2tex2clr42d360", "pscclr4360",
+       "As corpus_vs20pos22d360 (position + texcoord + 8_8_8_8 colour vertex layout; the colour "
+       "and texcoord exports are not read by pscclr4360).",
+       false},
+      {"corpus_vsstaticposition360", "vsstaticposition360", "pscclr4360",
+       "Grey background; a yellow (250,200,40) right triangle with its right angle at the lower "
+       "left, corners near (41,31) (41,110) (120,110); a blue (60,120,240) rectangle "
+       "x 151..290 y 61..200 from a 3-vertex rectangle list.",
+       true},
+  };
+  for (const Entry& e : entries) {
+    auto build = [e] {
+      Pair p = MakePair(e.vs, e.ps);
+      return e.static_position ? StaticPositionScene(std::move(p)) : TwoDScene(std::move(p));
+    };
+    Sample s;
+    s.name = e.name;
+    s.description = Listing(e.vs, e.ps) + " in draws with the vertex layout and constants they "
+                    "need";
+    s.expected_frame = e.expected + " Expected image from the CPU interpreter.";
+    s.author = [build](format::Writer& w) { AuthorShaderScene(build(), w); };
+    s.expected_image = [build] { return ExpectedShaderScene(build()); };
+    v.push_back(std::move(s));
+  }
+  return v;
+}
+
+}  // namespace xnt::samples
