@@ -1,0 +1,139 @@
+#include "texture_scene.h"
+
+#include <bit>
+#include <string>
+
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
+
+namespace xnt::samples {
+
+// Position (float2) and texture coordinate (float3) per vertex, stride 5 dwords.
+const char* const kTexturedVertexShader = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=5
+    vfetch_full r2.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=5, Offset=2
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, r2
+)";
+
+std::string TexturedPixelShader(TexturedQuadFetch op) {
+  const char* fetch = op == TexturedQuadFetch::k1D   ? "tfetch1D r1, r0.x, tf0"
+                      : op == TexturedQuadFetch::k2D ? "tfetch2D r1, r0.xy, tf0"
+                      : op == TexturedQuadFetch::k3D ? "tfetch3D r1, r0.xyz, tf0"
+                                                     : "tfetchCube r1, r0.xyz, tf0";
+  return std::string(R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    exec
+    )") + fetch + R"(
+    alloc colors
+    exece
+    mov oC0, r1
+)";
+}
+
+namespace {
+
+using capture::Pm4Builder;
+
+constexpr uint32_t kStreamSlot = 95;  // vf0
+
+std::vector<uint8_t> BigEndianFloats(const std::vector<float>& v) {
+  std::vector<uint8_t> out(v.size() * 4);
+  for (size_t i = 0; i < v.size(); ++i) StoreBE32(&out[4 * i], std::bit_cast<uint32_t>(v[i]));
+  return out;
+}
+
+uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
+  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
+}
+
+}  // namespace
+
+void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
+  if (scene.quads.size() > 256) throw Error("textured scene: more than 256 quads");
+  const auto vs = ucode::AssembleShader(kTexturedVertexShader);
+  ucode::AssembledShader ps[4];
+  for (uint32_t i = 0; i < 4; ++i) ps[i] = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch(i)));
+
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = scene.width;
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kTexturedResolveVertexAddress,
+                                   capture::ResolveRectangleVertices(scene.width, scene.height)});
+  for (const auto& [address, bytes] : scene.memory) {
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, address, bytes});
+  }
+  for (size_t i = 0; i < scene.quads.size(); ++i) {
+    const TexturedQuad& q = scene.quads[i];
+    // Edges at k + 0.75 (pixel x - 0.25), texture coordinates 0..1 across them.
+    const float x0 = float(q.x) - 0.25f, x1 = float(q.x + q.width) - 0.25f;
+    const float y0 = float(q.y) - 0.25f, y1 = float(q.y + q.height) - 0.25f;
+    const float tw = float(q.texture_width ? q.texture_width : q.width);
+    const float th = float(q.texture_height ? q.texture_height : q.height);
+    const float u1 = float(q.width) / tw, v1 = float(q.height) / th;
+    // Cube faces take s, t in [1, 2] (see xe_cube_direction in glsl_prelude.cpp).
+    const float base = q.op == TexturedQuadFetch::kCube ? 1.0f : 0.0f;
+    std::vector<float> v;
+    const float corners[4][4] = {{x0, y0, 0, 0}, {x1, y0, u1, 0}, {x0, y1, 0, v1}, {x1, y1, u1, v1}};
+    for (const auto& c : corners) {
+      v.push_back(c[0] / (float(scene.width) / 2) - 1.0f);
+      v.push_back(1.0f - c[1] / (float(scene.height) / 2));
+      v.push_back(base + c[2]);
+      v.push_back(base + c[3]);
+      v.push_back(q.z);
+    }
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                     kTexturedVertexAddress + uint32_t(i) * 0x1000,
+                                     BigEndianFloats(v)});
+  }
+
+  Pm4Builder b;
+  capture::D3dDeviceDefaults(b);
+  capture::ResolveSetup clear;
+  clear.width = (scene.width + 7) & ~7u;
+  clear.height = (scene.height + 7) & ~7u;
+  clear.dest_address = kTexturedScratchAddress;
+  clear.dest_pitch = (scene.width + 31) & ~31u;
+  clear.dest_height = scene.height;
+  clear.clear_color = true;
+  clear.clear_color_value = PackRgba(scene.clear_rgba);
+  clear.vertex_address = kTexturedResolveVertexAddress;
+  capture::D3dResolve(b, rt, clear);
+  capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
+  int current = -1;
+  for (size_t i = 0; i < scene.quads.size(); ++i) {
+    const TexturedQuad& q = scene.quads[i];
+    if (int(q.op) != current) {
+      current = int(q.op);
+      capture::D3dSetShaders(b, {vs.microcode, ps[current].microcode, 3, 2, 1});
+    }
+    b.SetFetchConstant(0, q.fetch);
+    capture::D3dSetVertexFetch(b, kStreamSlot, kTexturedVertexAddress + uint32_t(i) * 0x1000, 20);
+    b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+  }
+  capture::ResolveSetup present = clear;
+  present.dest_address = kTexturedFrontBufferAddress;
+  present.clear_color = false;
+  present.clear_color_value = 0;
+  capture::D3dResolve(b, rt, present);
+  capture::D3dSwap(b, kTexturedFrontBufferAddress, scene.width, scene.height);
+  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kTexturedRingAddress, b.Take()});
+  writer.Write(format::FrameMarker{0, kTexturedFrontBufferAddress, scene.width, scene.height,
+                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+}
+
+}  // namespace xnt::samples

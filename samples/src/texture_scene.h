@@ -1,0 +1,56 @@
+// A "textured scene": quads that each point-sample one guest texture 1:1 onto the screen, then a
+// resolve into a 32x32-tiled front buffer and a swap (the programming model of flat_scene.h).
+// Used by the textures_many_formats sample and by tests/renderer/texture/draw_test.cpp, which
+// compute the expected pixels from their own CPU decoders.
+//
+// Each quad covers [x, x + width) x [y, y + height) with its edges at k + 0.75 (so both pixel
+// centre conventions land inside), and its texture coordinates put pixel (x + i, y + j) inside
+// texel (i, j) at either convention: point sampling reads exactly that texel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xnt/format/writer.h"
+
+namespace xnt::samples {
+
+enum class TexturedQuadFetch { k1D, k2D, k3D, kCube };
+
+struct TexturedQuad {
+  uint32_t x = 0, y = 0, width = 0, height = 0;  // pixels; width/height = texels sampled
+  std::array<uint32_t, 6> fetch{};               // texture fetch constant (slot 0)
+  TexturedQuadFetch op = TexturedQuadFetch::k2D;
+  // Third coordinate of every vertex: the stack layer's normalised z ((layer + 0.5) / depth) for
+  // a 3D fetch of a stacked texture, or the face index for a cube fetch.
+  float z = 0.0f;
+  // Texture size the coordinates are normalised by (0: width/height above).
+  uint32_t texture_width = 0, texture_height = 0;
+};
+
+struct TexturedScene {
+  uint32_t width = 320, height = 240;
+  std::array<uint8_t, 4> clear_rgba{};
+  // Guest memory the textures live in (written as GPU-read memory before the submission).
+  std::vector<std::pair<uint32_t, std::vector<uint8_t>>> memory;
+  std::vector<TexturedQuad> quads;
+};
+
+void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer);
+
+// The shaders (XDK listing syntax): position + xyz texture coordinate passthrough, and one pixel
+// shader per fetch dimension that writes the fetched texel to oC0.
+extern const char* const kTexturedVertexShader;
+std::string TexturedPixelShader(TexturedQuadFetch op);
+
+// Where the scene's own data lives (textures must stay clear of these).
+inline constexpr uint32_t kTexturedRingAddress = 0x00080000;
+inline constexpr uint32_t kTexturedVertexAddress = 0x00100000;  // 4 KiB per quad
+inline constexpr uint32_t kTexturedResolveVertexAddress = 0x00070000;
+inline constexpr uint32_t kTexturedScratchAddress = 0x00300000;
+inline constexpr uint32_t kTexturedFrontBufferAddress = 0x00200000;
+inline constexpr uint32_t kTexturedFirstTextureAddress = 0x01000000;
+
+}  // namespace xnt::samples
