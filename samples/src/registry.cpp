@@ -5,6 +5,7 @@
 
 #include "flat_scene.h"
 #include "shader_scenes.h"
+#include "texture_scene.h"
 #include "xnt/base/error.h"
 
 namespace xnt::samples {
@@ -125,6 +126,7 @@ std::vector<Sample> Build() {
       IndexedTriangleStrip()));
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
+  for (auto& s : TextureSamples()) v.push_back(std::move(s));
   return v;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "xnt/format/writer.h"
+#include "xnt/samples/samples.h"
 
 namespace xnt::samples {
 
@@ -39,6 +40,9 @@ struct TexturedScene {
 };
 
 void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer);
+
+// The texture samples for the registry (texture_many_formats.cpp): textures_many_formats.
+std::vector<Sample> TextureSamples();
 
 // The shaders (XDK listing syntax): position + xyz texture coordinate passthrough, and one pixel
 // shader per fetch dimension that writes the fetched texel to oC0.
