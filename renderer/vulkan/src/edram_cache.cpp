@@ -17,7 +17,8 @@ using xenos::ColorRenderTargetFormat;
 using xenos::DepthRenderTargetFormat;
 
 RenderTargetKey HostKeyOf(const edram::OwnerKey& key) {
-  return RenderTargetKey{key.base_tiles, key.pitch_pixels, key.format, key.is_depth};
+  return RenderTargetKey{key.base_tiles, key.pitch_pixels, key.format, key.is_depth,
+                         key.msaa_samples};
 }
 
 EdramCache::EdramCache(VulkanContext& /*context*/, CommandStream& stream,
@@ -42,23 +43,13 @@ std::pair<uint32_t, uint32_t> RowsOf(const edram::Surface& s, uint32_t start, ui
   return {y0, y1};
 }
 
-uint32_t Unorm8(float v) {
-  if (!(v > 0.0f)) return 0;
-  if (v >= 1.0f) return 255;
-  return uint32_t(v * 255.0f + 0.5f);
-}
-
-bool RawColour(uint32_t format) {
-  return format == uint32_t(ColorRenderTargetFormat::k_8_8_8_8) ||
-         format == uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
-}
-
-// Host pixels of a row block, as read back: colour dwords, or depth dwords + stencil bytes.
+// Host pixels of a row block, as read back: colour texels, or depth dwords + stencil bytes.
 struct HostBlock {
-  uint32_t width = 0, y0 = 0, y1 = 0;
-  std::vector<uint32_t> value;   // colour RGBA8 / depth (24-bit unorm or float bits)
+  uint32_t width = 0, y0 = 0, y1 = 0, texel_bytes = 4;
+  std::vector<uint8_t> value;    // colour texels / depth dwords (24-bit unorm or float bits)
   std::vector<uint8_t> stencil;  // depth only
   size_t Index(uint32_t x, uint32_t y) const { return size_t(y - y0) * width + x; }
+  uint8_t* At(uint32_t x, uint32_t y) { return value.data() + Index(x, y) * texel_bytes; }
 };
 
 void GlobalBarrier(VkCommandBuffer cmd) {
@@ -71,7 +62,7 @@ void GlobalBarrier(VkCommandBuffer cmd) {
 
 uint64_t BlockBytes(const RenderTarget& rt, uint32_t rows) {
   uint64_t texels = uint64_t(rt.width) * rows;
-  return rt.key.is_depth ? texels * 4 + ((texels + 3) & ~uint64_t(3)) : texels * 4;
+  return rt.key.is_depth ? texels * 4 + ((texels + 3) & ~uint64_t(3)) : texels * rt.texel_bytes;
 }
 
 void RecordCopy(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1,
@@ -206,138 +197,180 @@ void EdramCache::Use(uint64_t event, std::vector<EdramUse> uses,
   }
 }
 
+// ---- Data movement through the CPU EDRAM model ---------------------------------------------------
+
+namespace {
+
+// Copies rows [y0, y1) of `rt` to the host (synchronous).
+HostBlock ReadRows(CommandStream& stream, const RenderTarget& rt, uint32_t y0, uint32_t y1) {
+  HostBlock block;
+  block.width = rt.width;
+  block.y0 = y0;
+  block.y1 = y1;
+  block.texel_bytes = rt.key.is_depth ? 4 : rt.texel_bytes;
+  size_t texels = size_t(rt.width) * (y1 - y0);
+  block.value.resize(texels * block.texel_bytes);
+  if (rt.key.is_depth) block.stencil.resize(texels);
+  if (texels == 0) return block;
+  uint64_t bytes = BlockBytes(rt, y1 - y0);
+  auto a = stream.TryAllocate(bytes, 16);
+  if (!a) {
+    stream.Flush();
+    a = stream.TryAllocate(bytes, 16);
+    if (!a) throw Error("EDRAM transfer of " + std::to_string(bytes) +
+                        " bytes is larger than the upload ring");
+  }
+  VkCommandBuffer cmd = stream.cmd();
+  GlobalBarrier(cmd);
+  RecordCopy(cmd, rt, y0, y1, a->buffer, a->offset, false);
+  GlobalBarrier(cmd);
+  stream.Flush();
+  std::memcpy(block.value.data(), a->data, block.value.size());
+  if (rt.key.is_depth) std::memcpy(block.stencil.data(), a->data + texels * 4, texels);
+  return block;
+}
+
+void WriteRows(CommandStream& stream, const RenderTarget& rt, const HostBlock& block) {
+  size_t texels = size_t(block.width) * (block.y1 - block.y0);
+  if (texels == 0) return;
+  uint64_t bytes = BlockBytes(rt, block.y1 - block.y0);
+  auto up = stream.TryAllocate(bytes, 16);
+  if (!up) {
+    stream.Flush();
+    up = stream.TryAllocate(bytes, 16);
+    if (!up) throw Error("EDRAM transfer of " + std::to_string(bytes) +
+                         " bytes is larger than the upload ring");
+  }
+  std::memcpy(up->data, block.value.data(), block.value.size());
+  if (rt.key.is_depth) std::memcpy(up->data + texels * 4, block.stencil.data(), texels);
+  VkCommandBuffer cmd = stream.cmd();
+  GlobalBarrier(cmd);
+  RecordCopy(cmd, rt, block.y0, block.y1, up->buffer, up->offset, true);
+  GlobalBarrier(cmd);
+}
+
+bool HostD24(const RenderTarget& rt) { return rt.format == VK_FORMAT_D24_UNORM_S8_UINT; }
+
+float HostDepthValue(const RenderTarget& rt, uint32_t host) {
+  return HostD24(rt) ? float(double(host & 0xFFFFFFu) / 16777215.0) : std::bit_cast<float>(host);
+}
+
+uint32_t HostDepthBits(const RenderTarget& rt, float d) {
+  if (!HostD24(rt)) return std::bit_cast<uint32_t>(d);
+  if (!(d > 0.0f)) return 0;
+  if (d >= 1.0f) return 0xFFFFFFu;
+  return uint32_t(std::lround(double(d) * 16777215.0)) & 0xFFFFFFu;
+}
+
+}  // namespace
+
+bool EdramCache::StoreTiles(const edram::OwnerKey& owner, uint32_t start, uint32_t end,
+                            bool* exact) {
+  const RenderTarget* rt = targets_.Find(HostKeyOf(owner));
+  if (!rt) return false;
+  edram::Surface s = owner.ToSurface();
+  auto [y0, y1] = RowsOf(s, start, end, rt->height);
+  if (y1 <= y0) return true;
+  end_rendering_();
+  HostBlock block = ReadRows(stream_, *rt, y0, y1);
+  auto depth_format = DepthRenderTargetFormat(s.format);
+  if (!rt->key.is_depth && !rt->raw) *exact = false;
+  if (rt->key.is_depth && !rt->exact) *exact = false;
+  for (uint32_t y = y0; y < y1; ++y) {
+    for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels); ++x) {
+      uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
+      if (tile < start || tile >= end) continue;
+      uint64_t bits;
+      if (s.is_depth) {
+        uint32_t host = LoadLE32(block.At(x, y)), stencil = block.stencil[block.Index(x, y)];
+        if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+          bits = ((host & 0xFFFFFFu) << 8) | stencil;
+        } else {
+          bits = edram::PackDepth(depth_format, HostDepthValue(*rt, host), stencil);
+        }
+      } else {
+        bits = HostTexelToGuest(s.format, rt->format, block.At(x, y));
+      }
+      for (uint32_t i = 0; i < s.sample_count(); ++i) edram_.Store(s, x, y, i, bits);
+    }
+  }
+  return true;
+}
+
+bool EdramCache::LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_t end,
+                           bool* exact, std::string* note) {
+  RenderTargetKey key = HostKeyOf(owner);
+  if (!targets_.Find(key)) end_rendering_();  // Get records the new target's clear
+  const RenderTarget& rt = targets_.Get(key, stream_.cmd());
+  edram::Surface s = owner.ToSurface();
+  auto [y0, y1] = RowsOf(s, start, end, rt.height);
+  if (y1 <= y0) {
+    *note += "destination rows outside the host image";
+    return false;
+  }
+  end_rendering_();
+  HostBlock block = ReadRows(stream_, rt, y0, y1);
+  auto depth_format = DepthRenderTargetFormat(s.format);
+  if (!rt.key.is_depth && !rt.raw) *exact = false;
+  if (rt.key.is_depth && !rt.exact) *exact = false;
+  for (uint32_t y = y0; y < y1; ++y) {
+    for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels); ++x) {
+      uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
+      if (tile < start || tile >= end) continue;
+      uint64_t bits = edram_.Load(s, x, y, 0);
+      if (s.is_depth) {
+        uint32_t dword = uint32_t(bits);
+        block.stencil[block.Index(x, y)] = uint8_t(dword & 0xFF);
+        uint32_t host;
+        if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+          host = dword >> 8;
+        } else {
+          float old_host = HostDepthValue(rt, LoadLE32(block.At(x, y)));
+          // Keep the host depth while it still converts to the stored bits (xenia.md §3.2).
+          float d = edram::HostDepthStillMatches(depth_format, old_host, dword)
+                        ? old_host
+                        : edram::UnpackDepth(depth_format, dword);
+          host = HostDepthBits(rt, d);
+        }
+        StoreLE32(block.At(x, y), host);
+      } else {
+        GuestToHostTexel(s.format, rt.format, bits, block.At(x, y));
+      }
+    }
+  }
+  WriteRows(stream_, rt, block);
+  return true;
+}
+
 void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
-  RenderTargetKey src_key = HostKeyOf(t.source), dst_key = HostKeyOf(t.dest);
-  if (src_key == dst_key) {
-    entry.note += "same host image (only the sample count differs; host renders 1 sample)";
+  if (HostKeyOf(t.source) == HostKeyOf(t.dest)) {
+    entry.note += "same host image";
     return;
   }
-  const RenderTarget* src = targets_.Find(src_key);
-  if (!src) {
+  bool exact = true;
+  if (!StoreTiles(t.source, t.start_tile, t.end_tile, &exact)) {
     entry.note += "source host target missing";
     return;
   }
-  if (!targets_.Find(dst_key)) end_rendering_();  // Get records the new target's clear
-  const RenderTarget& dst = targets_.Get(dst_key, stream_.cmd());
-  edram::Surface ss = t.source.ToSurface(), ds = t.dest.ToSurface();
-  auto [sy0, sy1] = RowsOf(ss, t.start_tile, t.end_tile, src->height);
-  auto [dy0, dy1] = RowsOf(ds, t.start_tile, t.end_tile, dst.height);
-  if (dy1 <= dy0) {
-    entry.note += "destination rows outside the host image";
-    return;
-  }
-  uint64_t src_bytes = BlockBytes(*src, sy1 - sy0), dst_bytes = BlockBytes(dst, dy1 - dy0);
-  end_rendering_();
-  auto a = stream_.TryAllocate(std::max<uint64_t>(src_bytes, 16), 16);
-  auto b = a ? stream_.TryAllocate(dst_bytes, 16) : std::nullopt;
-  if (!a || !b) {
-    stream_.Flush();
-    a = stream_.TryAllocate(std::max<uint64_t>(src_bytes, 16), 16);
-    b = a ? stream_.TryAllocate(dst_bytes, 16) : std::nullopt;
-    if (!a || !b) {
-      entry.note += "transfer larger than the upload ring; not moved";
-      return;
-    }
-  }
-  VkCommandBuffer cmd = stream_.cmd();
-  GlobalBarrier(cmd);
-  if (sy1 > sy0) RecordCopy(cmd, *src, sy0, sy1, a->buffer, a->offset, false);
-  RecordCopy(cmd, dst, dy0, dy1, b->buffer, b->offset, false);
-  stream_.Flush();
-
-  auto read_block = [](const RenderTarget& rt, uint32_t y0, uint32_t y1, const uint8_t* data) {
-    HostBlock block;
-    block.width = rt.width;
-    block.y0 = y0;
-    block.y1 = y1;
-    size_t texels = size_t(rt.width) * (y1 - y0);
-    block.value.resize(texels);
-    if (texels) std::memcpy(block.value.data(), data, texels * 4);
-    if (rt.key.is_depth) block.stencil.assign(data + texels * 4, data + texels * 5);
-    return block;
-  };
-  HostBlock source = read_block(*src, sy0, sy1, a->data);
-  HostBlock dest = read_block(dst, dy0, dy1, b->data);
-
-  bool src_d24 = src->format == VK_FORMAT_D24_UNORM_S8_UINT;
-  bool dst_d24 = dst.format == VK_FORMAT_D24_UNORM_S8_UINT;
-  bool exact = true;
-  // Store: the source's pixels in the transferred tiles, in the guest layout.
-  for (uint32_t y = sy0; y < sy1; ++y) {
-    for (uint32_t x = 0; x < std::min(src->width, ss.pitch_pixels); ++x) {
-      uint32_t offset0 = ss.SampleOffset(x, y, 0);
-      uint32_t tile = offset0 / kTileBytes;
-      if (tile < t.start_tile || tile >= t.end_tile) continue;
-      size_t i = source.Index(x, y);
-      uint64_t bits;
-      if (ss.is_depth) {
-        uint32_t host = source.value[i], stencil = source.stencil[i];
-        if (src_d24 && ss.format == uint32_t(DepthRenderTargetFormat::kD24S8)) {
-          bits = ((host & 0xFFFFFFu) << 8) | stencil;
-        } else {
-          float d = src_d24 ? float(double(host & 0xFFFFFFu) / 16777215.0)
-                            : std::bit_cast<float>(host);
-          bits = edram::PackDepth(DepthRenderTargetFormat(ss.format), d, stencil);
-        }
-      } else if (RawColour(ss.format)) {
-        bits = source.value[i];
-      } else {
-        uint32_t h = source.value[i];
-        bits = edram::PackColor(ColorRenderTargetFormat(ss.format),
-                                {float(h & 0xFF) / 255.0f, float((h >> 8) & 0xFF) / 255.0f,
-                                 float((h >> 16) & 0xFF) / 255.0f, float(h >> 24) / 255.0f});
-        exact = false;
-      }
-      for (uint32_t s = 0; s < ss.sample_count(); ++s) edram_.Store(ss, x, y, s, bits);
-    }
-  }
-  // Load: the destination's pixels in those tiles, from the guest layout.
-  for (uint32_t y = dy0; y < dy1; ++y) {
-    for (uint32_t x = 0; x < std::min(dst.width, ds.pitch_pixels); ++x) {
-      uint32_t tile = ds.SampleOffset(x, y, 0) / kTileBytes;
-      if (tile < t.start_tile || tile >= t.end_tile) continue;
-      size_t i = dest.Index(x, y);
-      uint64_t bits = edram_.Load(ds, x, y, 0);
-      if (ds.is_depth) {
-        uint32_t dword = uint32_t(bits);
-        dest.stencil[i] = uint8_t(dword & 0xFF);
-        auto format = DepthRenderTargetFormat(ds.format);
-        if (dst_d24 && format == DepthRenderTargetFormat::kD24S8) {
-          dest.value[i] = dword >> 8;
-        } else {
-          float old_host = dst_d24 ? float(double(dest.value[i] & 0xFFFFFFu) / 16777215.0)
-                                   : std::bit_cast<float>(dest.value[i]);
-          // Keep the host depth while it still converts to the stored bits.
-          float d = edram::HostDepthStillMatches(format, old_host, dword)
-                        ? old_host
-                        : edram::UnpackDepth(format, dword);
-          dest.value[i] = dst_d24 ? uint32_t(std::lround(double(d) * 16777215.0)) & 0xFFFFFFu
-                                  : std::bit_cast<uint32_t>(d);
-        }
-      } else if (RawColour(ds.format)) {
-        dest.value[i] = uint32_t(bits);
-      } else {
-        auto c = edram::UnpackColor(ColorRenderTargetFormat(ds.format), bits);
-        dest.value[i] = Unorm8(c[0]) | (Unorm8(c[1]) << 8) | (Unorm8(c[2]) << 16) |
-                        (Unorm8(c[3]) << 24);
-        exact = false;
-      }
-    }
-  }
-  auto up = stream_.TryAllocate(dst_bytes, 16);
-  if (!up) {
-    stream_.Flush();
-    up = stream_.TryAllocate(dst_bytes, 16);
-  }
-  size_t texels = dest.value.size();
-  std::memcpy(up->data, dest.value.data(), texels * 4);
-  if (ds.is_depth) std::memcpy(up->data + texels * 4, dest.stencil.data(), texels);
-  cmd = stream_.cmd();
-  GlobalBarrier(cmd);
-  RecordCopy(cmd, dst, dy0, dy1, up->buffer, up->offset, true);
-  GlobalBarrier(cmd);
+  if (!LoadTiles(t.dest, t.start_tile, t.end_tile, &exact, &entry.note)) return;
   entry.data_moved = true;
-  if (!exact) entry.note += "converted through the 8-bit host stand-in (approximated)";
+  if (!exact) entry.note += "converted through an approximate host format";
+}
+
+const edram::Edram& EdramCache::Snapshot(const edram::Surface& surface, uint32_t rows) {
+  snapshot_exact_ = true;
+  uint32_t tiles = surface.TilesForRows(rows);
+  uint32_t start = surface.base_tiles % kTiles;
+  std::pair<uint32_t, uint32_t> segments[2] = {{start, std::min(start + tiles, kTiles)},
+                                               {0, start + tiles > kTiles ? start + tiles - kTiles : 0}};
+  for (const auto& range : map_.Ranges()) {
+    if (!range.owner) continue;
+    for (auto [lo, hi] : segments) {
+      uint32_t a = std::max(lo, range.start), b = std::min(hi, range.end);
+      if (a < b) StoreTiles(*range.owner, a, b, &snapshot_exact_);
+    }
+  }
+  return edram_;
 }
 
 }  // namespace xnt::vk

@@ -793,6 +793,29 @@ void Emitter::EmitDeclarations() {
              std::to_string(i) + ";");
       }
     }
+    if (reflection_.color_targets_written) {
+      // Colour export conversion for the host render target (XeSystemConstants::
+      // color_output_modes, render_targets.h ColorOutputMode). PWL gamma: Xenos' 4-segment curve
+      // from 10-bit linear to 8-bit gamma (edram::LinearToPwlGamma; Xenia xenos.h
+      // LinearToPWLGamma), so an UNORM target stores the gamma bits before blending.
+      Line("float xe_linear_to_pwl(float l) {");
+      Line("  float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;");
+      Line("  float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :");
+      Line("             l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;");
+      Line("  return min(g8 / 255.0, 1.0);");
+      Line("}");
+      Line("vec4 xe_color_output(vec4 c, uint mode) {");
+      Line("  if (mode == 1u) { return clamp(c, vec4(-32.0), vec4(32.0)) * (1.0 / 32.0); }");
+      Line("  if (mode == 2u) {");
+      Line("    return vec4(xe_linear_to_pwl(c.r), xe_linear_to_pwl(c.g), xe_linear_to_pwl(c.b), c.a);");
+      Line("  }");
+      Line("  if (mode == 3u) {");
+      Line("    return vec4(clamp(c.rgb, vec3(0.0), vec3(31.875)), clamp(c.a, 0.0, 1.0));");
+      Line("  }");
+      Line("  if (mode == 4u) { return clamp(c, vec4(-32.0), vec4(32.0)); }");
+      Line("  return c;");
+      Line("}");
+    }
   } else {
     // All 16 are declared (and zero-initialised) so every pixel shader's inputs are produced.
     Line("layout(location = 0) out vec4 xe_interpolators[16];");
@@ -863,8 +886,10 @@ void Emitter::EmitEpilogue() {
     }
     for (uint32_t i = 0; i < 4; ++i) {
       if (reflection_.color_targets_written & (1u << i)) {
-        Line("xe_color_" + std::to_string(i) + " = xe_o_color[" + std::to_string(i) +
-             "] * exp2(float(xe_system.color_exp_bias[" + std::to_string(i) + "]));");
+        std::string n = std::to_string(i);
+        Line("xe_color_" + n + " = xe_color_output(xe_o_color[" + n +
+             "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_system.color_output_modes >> " +
+             std::to_string(4 * i) + "u) & 15u);");
       }
     }
     if (reflection_.writes_depth) Line("gl_FragDepth = xe_o_depth.x;");

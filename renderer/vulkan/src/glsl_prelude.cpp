@@ -32,7 +32,7 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   ivec4 color_exp_bias;
   float alpha_test_reference;
   uint alpha_test_func;
-  uint pad1;
+  uint color_output_modes;
   uint pad2;
 } xe_system;
 

@@ -290,7 +290,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     Note("MSAA render targets are drawn at 1 sample (MSAA not implemented yet)");
   }
 
-  // Which targets this draw really uses.
+  // Which targets this draw really uses (one host image per sample count; render_targets.h).
+  uint32_t msaa_count = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
   RenderTargetKey color_keys[4];
   bool color_used[4] = {};
   auto color_mask = xenos::reg::RB_COLOR_MASK{R(regs, Reg::RB_COLOR_MASK)};
@@ -298,7 +299,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     for (uint32_t i = 0; i < 4; ++i) {
       if (!(draw.pixel_shader_color_mask & (1u << i)) || !color_mask.rt_mask(i)) continue;
       auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
-      color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false};
+      color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false,
+                       msaa_count};
       color_used[i] = true;
       if (info.color_format != xenos::ColorRenderTargetFormat::k_8_8_8_8) {
         Note("colour format " +
@@ -311,7 +313,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
   bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
   RenderTargetKey depth_key{depth_info.depth_base, surface.surface_pitch,
-                            uint32_t(depth_info.depth_format), true};
+                            uint32_t(depth_info.depth_format), true, msaa_count};
   if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
     ++stats_.draws_skipped;
     Note("draw with no colour target written and no depth/stencil test skipped");
@@ -379,6 +381,17 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     return false;
   }
   XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  // Per-target colour export conversion for the host format (render_targets.h).
+  system.color_output_modes = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const RenderTarget* rt = attachments.color[i];
+    if (!rt) continue;
+    system.color_output_modes |= (rt->output_mode & 15u) << (4 * i);
+    if (!rt->note.empty()) Note("colour target: " + rt->note);
+  }
+  if (attachments.depth && !attachments.depth->note.empty()) {
+    Note("depth target: " + attachments.depth->note);
+  }
   std::memcpy(alloc->data + system_offset, &system, sizeof(system));
 
   PipelineKey key{};
@@ -392,6 +405,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     if (attachments.color[i]) {
       key.color_formats[i] = uint32_t(attachments.color[i]->format);
       key.blend[i] = ComputeBlend(regs, i);
+      if (key.blend[i].blendEnable && !attachments.color[i]->blendable) {
+        key.blend[i].blendEnable = VK_FALSE;
+        Note("blending disabled: the host format of colour target " + std::to_string(i) +
+             " cannot blend on this device");
+      }
     }
   }
   if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
@@ -510,7 +528,9 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
   }
   EdramEventTargets edram_targets = EdramTargetsForResolve(info);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "resolve");
-  RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false};
+  uint32_t msaa_count = 1u << std::min(info.msaa_samples, 2u);
+  RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false,
+                            msaa_count};
   if (info.copy) {
     if (!info.unsupported.empty()) {
       Note(info.unsupported);
@@ -565,20 +585,26 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
     r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));
     r.extent.height = std::min<uint32_t>(r.extent.height, rt.height - std::min<uint32_t>(rt.height, uint32_t(r.offset.y)));
     if (r.extent.width && r.extent.height) {
+      // The clear value in the guest encoding of the target's format, converted so that the host
+      // target holds exactly those bits (render_targets.h HostColorClearValue). 64bpp: RB_COLOR_
+      // CLEAR_LO is the low dword (R/G), RB_COLOR_CLEAR the high one (B/A), as Xenia's EDRAM
+      // clear passes them (clear_color_low / clear_color_high; Xenia notes the order as unverified).
+      edram::Surface cs;
+      cs.format = info.color_format;
+      uint64_t clear = info.color_clear_value;
+      if (cs.is_64bpp()) {
+        clear = (uint64_t(R(regs, Reg::RB_COLOR_CLEAR)) << 32) | R(regs, Reg::RB_COLOR_CLEAR_LO);
+      }
       VkClearValue value{};
-      // k_8_8_8_8 clear colours hold R in bits 7:0 up to A in 31:24.
-      for (int i = 0; i < 4; ++i) {
-        value.color.float32[i] = float((info.color_clear_value >> (8 * i)) & 0xFF) / 255.0f;
-      }
-      if (info.color_format != uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8)) {
-        Note("resolve colour clear of a non-k_8_8_8_8 target treated as k_8_8_8_8");
-      }
+      value.color = HostColorClearValue(info.color_format, rt.format, clear);
+      if (!rt.raw) Note("resolve colour clear of " + rt.note);
       ClearRect(rt, r, value);
     }
   }
   if (info.depth_clear) {
     EndRendering();
-    RenderTargetKey depth_key{info.depth_base, info.surface_pitch, info.depth_format, true};
+    RenderTargetKey depth_key{info.depth_base, info.surface_pitch, info.depth_format, true,
+                              msaa_count};
     RenderTarget& rt = render_targets_.Get(depth_key, stream_.cmd());
     VkRect2D r = rect;
     r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));

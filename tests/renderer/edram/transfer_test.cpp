@@ -145,16 +145,25 @@ TEST(EdramTransfers, BindingWithoutUseMovesNothing) {
   r.Resolve(80, 0, 0, 80, 16, 0, false, 0, false, 0);
   EXPECT_TRUE(r.renderer->edram().log().empty());
   EXPECT_EQ(r.Resolved(1, 1, 80), 0x01020304u);
-  // 4x MSAA of the same target is another owner; the host image is shared (1 sample): logged,
-  // no data to move.
+  // 4x MSAA of the same target is another owner with its own host image: tile 0 moves (pixel
+  // (x, y) of the 4x target holds 1x pixels (2x, 2y), (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1)).
   r.msaa = 2;
-  r.Resolve(80, 0, 0, 80, 16, -1, true, 0x05060708u, false, 0);
+  r.Resolve(80, 0, 0, 16, 8, -1, true, 0x05060708u, false, 0);
   ASSERT_EQ(r.renderer->edram().log().size(), 1u);
   const auto& e = r.renderer->edram().log()[0];
   EXPECT_EQ(e.transfer.reason, "msaa 1x -> 4x");
   EXPECT_EQ(e.transfer.tiles(), 1u);  // only tile 0 was owned
-  EXPECT_FALSE(e.data_moved);
-  EXPECT_NE(e.note.find("same host image"), std::string::npos) << e.note;
+  EXPECT_TRUE(e.data_moved) << e.note;
+  edram::Surface s;
+  s.pitch_pixels = 80;
+  s.msaa = xenos::MsaaSamples::k4X;
+  const edram::Edram& edram = r.renderer->edram().Snapshot(s, 8);
+  EXPECT_EQ(edram.Load(s, 20, 3, 0), 0x01020304u);  // from the 1x clear
+  EXPECT_EQ(edram.Load(s, 20, 3, 3), 0x01020304u);
+  EXPECT_EQ(edram.Load(s, 8, 3, 2), 0x05060708u);   // the 4x clear
+  edram::Surface one = s;
+  one.msaa = xenos::MsaaSamples::k1X;
+  EXPECT_EQ(edram.Load(one, 17, 7, 0), 0x05060708u);  // 4x pixel (8, 3) sample 3
   EXPECT_EQ(r.ctx->validation_message_count(), 0u) << test::ValidationReport(*r.ctx);
 }
 

@@ -1,18 +1,18 @@
 // The EDRAM render target cache for the fbo path: ownership of EDRAM tile ranges by host render
 // targets (edram_ownership.h), the data movement when a *used* range changes owner, the transfer
-// log, and the naive-cache comparison counter.
+// log, the naive-cache comparison counter, and Snapshot (the guest EDRAM bits for resolves).
 //
-// Data movement (first implementation): the previous owner's rows covering the transferred
-// tiles are copied to the host, stored into a CPU EDRAM model in the guest layout
-// (edram::Edram: tile layout, depth half swap, MSAA sample placement), then loaded into the new
-// owner's rows (pixels outside the tiles keep their values) and uploaded. It is synchronous (a
-// submission and wait per transfer batch), not the per-format-pair transfer draws of the design.
-// Bit-exact where the host formats are: host colour targets are R8G8B8A8 for every guest format
-// (render_targets.h), so k_8_8_8_8 / k_8_8_8_8_GAMMA <-> k_8_8_8_8 / D24S8 keep every bit;
-// other colour formats go through their guest encoding from/to the 8-bit host values. Depth keeps
-// the host value beside the 24-bit guest value and reuses it while it still converts to the
-// stored bits (edram::HostDepthStillMatches). Host targets render one sample, so an MSAA store
-// writes that sample to every guest sample and a load reads sample 0.
+// Data movement: the previous owner's rows covering the transferred tiles are copied to the host,
+// each texel converted to its guest bits (render_targets.h HostTexelToGuest: a bit copy where the
+// host format holds the guest bits, e.g. k_8_8_8_8 / 2_10_10_10 / 16_16 (SNORM) / the float
+// formats; 7e3 through the 16-bit float stand-in; sRGB-mode gamma through the sRGB curve) and
+// stored into a CPU EDRAM model in the guest layout (edram::Edram: tile layout, depth half swap,
+// MSAA sample placement); then the new owner's rows are loaded from it (pixels outside the tiles
+// keep their values) and uploaded. It is synchronous (a submission and wait per transfer), not
+// the per-format-pair transfer draws of the design. Depth keeps the host value beside the 24-bit
+// guest value and reuses it while it still converts to the stored bits
+// (edram::HostDepthStillMatches). Host targets render one sample (each sample count has its own
+// host image), so a store writes that sample to every guest sample and a load reads sample 0.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +70,19 @@ class EdramCache {
   void Use(uint64_t event, std::vector<EdramUse> uses, const std::vector<EdramUse>& bound,
            const std::string& trigger);
 
+  // Makes the CPU EDRAM model hold the current guest bits of the tiles covering pixel rows
+  // [0, rows) of `surface` (wrapping at 2048 tiles), and returns it. Every current owner of those
+  // tiles (any format, pitch, sample count, colour or depth) stores its host data there in the
+  // guest encoding: colour as edram::PackColor's bits (64bpp: both dwords), depth as
+  // (depth24 << 8) | stencil, every MSAA sample at its EDRAM position (a 1-sample host image
+  // writes its value to all samples of the pixel). Tiles that no target has owned keep what the
+  // model held (zero at start). Synchronous: it submits and waits. Read the result with
+  // edram::Edram::Load(surface, x, y, sample). Ownership does not change.
+  const edram::Edram& Snapshot(const edram::Surface& surface, uint32_t rows);
+  // Whether the last Snapshot stored every texel exactly (false: some owner's host format is an
+  // approximation, e.g. 7e3 in a 16-bit float target).
+  bool last_snapshot_exact() const { return snapshot_exact_; }
+
   const std::vector<EdramLogEntry>& log() const { return log_; }
   const std::vector<EdramClaim>& claims() const { return claims_; }
   const edram::NaiveCacheModel& naive() const { return naive_; }
@@ -79,6 +92,12 @@ class EdramCache {
 
  private:
   void Move(const edram::Transfer& t, EdramLogEntry& entry);
+  // Stores `owner`'s host data of tiles [start, end) (within [0, 2048)) into edram_. Returns
+  // false when the owner has no host image; *exact is cleared for approximate conversions.
+  bool StoreTiles(const edram::OwnerKey& owner, uint32_t start, uint32_t end, bool* exact);
+  // Loads `owner`'s host data of tiles [start, end) from edram_ (creating the host image).
+  bool LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_t end, bool* exact,
+                 std::string* note);
 
   CommandStream& stream_;
   RenderTargetCache& targets_;
@@ -89,6 +108,7 @@ class EdramCache {
   std::vector<EdramLogEntry> log_;
   std::vector<EdramClaim> claims_;
   uint64_t event_ = 0, frame_ = 0, guessed_ = 0;
+  bool snapshot_exact_ = true;
 };
 
 struct EdramEventTargets {
@@ -104,7 +124,7 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
 // A resolve's targets: the copied source and the cleared targets, down to the rectangle's bottom.
 EdramEventTargets EdramTargetsForResolve(const ResolveInfo& info);
 
-// The host render-target key of an EDRAM surface (host targets have no sample count).
+// The host render-target key of an EDRAM surface.
 RenderTargetKey HostKeyOf(const edram::OwnerKey& key);
 
 }  // namespace xnt::vk

@@ -116,7 +116,11 @@ struct XeSystemConstants {
   int32_t color_exp_bias[4];
   float alpha_test_reference;
   uint32_t alpha_test_func;
-  uint32_t pad1;
+  // Colour output conversion per target, 4 bits each (target i in bits 4i..4i+3), applied by the
+  // pixel shader after color_exp_bias: render_targets.h ColorOutputMode (0 as is, 1 clamp
+  // -32..32 then / 32 for an SNORM host target, 2 linear -> Xenos PWL gamma on RGB, 3 clamp RGB
+  // to the 7e3 range 0..31.875 and alpha to 0..1, 4 clamp -32..32). Owner: render targets.
+  uint32_t color_output_modes;
   uint32_t pad2;
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
@@ -128,6 +132,7 @@ static_assert(offsetof(XeSystemConstants, point_size_min_max) == 48);
 static_assert(offsetof(XeSystemConstants, color_exp_bias) == 64);
 static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
 static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
+static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(sizeof(XeSystemConstants) == 96);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
