@@ -19,13 +19,12 @@
 namespace xnt::diff {
 namespace {
 
+using kernels::kBlockRows;
 using kernels::kRadius;
 using kernels::kTaps;  // Wang et al. 2004: 11x11 circular-symmetric Gaussian, sigma 1.5
 constexpr double kSigma = 1.5;
 constexpr int kMoments = 4;  // mu_x, mu_y, E[x^2 + y^2], E[xy]
-
-// BT.601 luma weights, as MATLAB's rgb2gray uses for the SSIM reference code.
-constexpr float kLumaR = 0.299f, kLumaG = 0.587f, kLumaB = 0.114f;
+constexpr int kRingRows = kTaps + kBlockRows - 1;  // the rows the vertical pass of one block reads
 
 std::array<double, kTaps> GaussianWeights() {
   std::array<double, kTaps> w{};
@@ -89,8 +88,10 @@ std::array<bool, 4> IdenticalChannels(const Image& a, const Image& b, int nc) {
 }
 
 // The image is processed in vertical strips of kStripWidth columns (plus the filter's halo of
-// kRadius columns each side), each strip top to bottom with a ring of 11 filtered rows: working
-// memory is O(kStripWidth x 11) and the ring stays in the L2 cache.
+// kRadius columns each side), each strip top to bottom with a ring of the last 11 rows' moments:
+// working memory is O(kStripWidth x 11) and the ring stays in the L2 cache. (The strip width also
+// fixes the order in which the error sums are accumulated; changing it moves mean/MSE in the
+// last bits.)
 constexpr int kStripWidth = 384;
 
 class BandComparer {
@@ -115,33 +116,29 @@ class BandComparer {
         if (!skip) active_.push_back(p);
     }
     band_ = (opt_.ssim || opt_.flip) && !all_same_;
+    moments_ = opt_.ssim ? kMoments : 2;  // FLIP alone needs only the filtered means
     const size_t S = size_t(std::min(kStripWidth, w_)), E = S + 2 * kRadius;
     const size_t P = size_t(planes_);
-    row_a_.resize(E * 4);
-    row_b_.resize(E * 4);
     pa_.resize(P * E);
     pb_.resize(P * E);
     over_.resize(S);
     absmax_.resize(S);
     if (band_) {
       pad_.resize(kMoments * E);
-      raw_.resize(size_t(kTaps) * P * 2 * E);
-      vert_.resize(P * kMoments * S);
+      ring_.resize(size_t(kRingRows) * P * kMoments * S);
+      vert_.resize(size_t(kBlockRows) * P * kMoments * S);
       ssim_row_.resize(S);
-      flip_means_.resize(6 * S);
-      luma_ring_a_.resize(size_t(kTaps) * E);
-      luma_ring_b_.resize(size_t(kTaps) * E);
+      luma_ring_a_.resize(size_t(kRingRows) * E);
+      luma_ring_b_.resize(size_t(kRingRows) * E);
       edge_a_.resize(E);
       edge_b_.resize(E);
       flip_scratch_.resize(8 * S);
       flip_row_.resize(S);
     }
-    m.work_bytes = (row_a_.size() + row_b_.size() + pa_.size() + pb_.size() + absmax_.size() + luma_ring_a_.size() +
-                    luma_ring_b_.size() + edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size() +
-                    flip_means_.size()) *
+    m.work_bytes = (pa_.size() + pb_.size() + absmax_.size() + luma_ring_a_.size() + luma_ring_b_.size() +
+                    edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size()) *
                        sizeof(float) +
-                   raw_.size() * sizeof(float) + (pad_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) +
-                   over_.size();
+                   (pad_.size() + ring_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) + over_.size();
   }
 
   void Run() {
@@ -161,10 +158,15 @@ class BandComparer {
         hx0_ = std::max(0, x0 - kRadius);
         ew_ = std::min(w_, x0 + sw_ + kRadius) - hx0_;
         int next_input = 0;
-        for (int y = 0; y < h_; ++y) {
-          const int need = band_ ? std::min(h_ - 1, y + kRadius) : y;
+        if (!band_) {
+          for (int y = 0; y < h_; ++y) ReadRow(y);
+          continue;
+        }
+        for (int y = 0; y < h_; y += kBlockRows) {
+          const int rows = std::min(kBlockRows, h_ - y);
+          const int need = std::min(h_ - 1, y + rows - 1 + kRadius);
           while (next_input <= need) ReadRow(next_input++);
-          if (band_) FinishRow(y);
+          FinishRows(y, rows);
         }
       }
     }
@@ -174,23 +176,41 @@ class BandComparer {
  private:
   // Strip-local plane p (ew_ columns, index 0 = image column hx0_).
   float* Plane(std::vector<float>& v, int p) { return v.data() + size_t(p) * size_t(ew_); }
-  // Ring of the last 11 input rows of plane p of image i (0 = A, 1 = B), ew_ columns.
-  float* Raw(int row, int p, int i) {
-    return raw_.data() + ((size_t(row % kTaps) * size_t(planes_) + size_t(p)) * 2 + size_t(i)) * size_t(ew_);
+  // Ring of the last 14 input rows' horizontally filtered moment q of plane p (sw_ columns).
+  double* Ring(int row, int p, int q) {
+    return ring_.data() +
+           ((size_t(row % kRingRows) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
   }
-  double* Vert(int p, int q) { return vert_.data() + (size_t(p) * kMoments + size_t(q)) * size_t(sw_); }
+  // Filtered moment q of plane p for row j of the current block.
+  double* Vert(int j, int p, int q) {
+    return vert_.data() + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
+  }
   float* LumaRing(std::vector<float>& ring, int row) {
-    return ring.data() + size_t(row % kTaps) * size_t(ew_);
+    return ring.data() + size_t(row % kRingRows) * size_t(ew_);
+  }
+
+  static int TypeIndex(PixelType t) { return t == PixelType::kU8 ? 0 : t == PixelType::kU16 ? 1 : 2; }
+
+  // Asks for the strip's part of row y of both images ahead of time: within a strip, rows are
+  // a whole image row apart, too far for the hardware prefetcher to follow.
+  void Prefetch(int y) {
+    if (y >= h_) return;
+    const size_t bytes_a = size_t(ew_) * a_.PixelBytes(), bytes_b = size_t(ew_) * b_.PixelBytes();
+    const uint8_t* pa = a_.Row(y) + size_t(hx0_) * a_.PixelBytes();
+    const uint8_t* pb = b_.Row(y) + size_t(hx0_) * b_.PixelBytes();
+    for (size_t i = 0; i < bytes_a; i += 64) __builtin_prefetch(pa + i);
+    for (size_t i = 0; i < bytes_b; i += 64) __builtin_prefetch(pb + i);
   }
 
   void ReadRow(int y) {
     const int off = x0_ - hx0_;
-    a_.RowToFloat(y, row_a_.data(), hx0_, ew_);
-    b_.RowToFloat(y, row_b_.data(), hx0_, ew_);
-    Deinterleave(row_a_.data(), a_.channels, pa_);
-    Deinterleave(row_b_.data(), b_.channels, pb_);
-    std::fill(over_.begin(), over_.end(), uint8_t(0));
-    std::fill(absmax_.begin(), absmax_.end(), 0.0f);
+    Prefetch(y + 2);
+    k_->unpack(a_.Row(y) + size_t(hx0_) * a_.PixelBytes(), TypeIndex(a_.type), a_.channels, nc_, pa_.data(),
+               size_t(ew_), ew_);
+    k_->unpack(b_.Row(y) + size_t(hx0_) * b_.PixelBytes(), TypeIndex(b_.type), b_.channels, nc_, pb_.data(),
+               size_t(ew_), ew_);
+    std::fill_n(over_.begin(), sw_, uint8_t(0));
+    std::fill_n(absmax_.begin(), sw_, 0.0f);
     for (int p = 0; p < nc_; ++p) {
       kernels::RowStats st = k_->error_row(Plane(pa_, p) + off, Plane(pb_, p) + off, sw_,
                                            opt_.pixel_threshold[size_t(p)], over_.data(), absmax_.data());
@@ -200,89 +220,78 @@ class BandComparer {
       m_.channel[size_t(p)].max_abs = std::max(m_.channel[size_t(p)].max_abs, double(st.max));
     }
     uint32_t row_over = 0, row_diff = 0;
-    float row_max = 0;
-    for (int i = 0; i < sw_; ++i) {
-      row_over += over_[size_t(i)];
-      row_diff += absmax_[size_t(i)] > 0.0f ? 1 : 0;
-      row_max = std::max(row_max, absmax_[size_t(i)]);
-    }
+    const float row_max = k_->row_summary(over_.data(), absmax_.data(), sw_, &row_over, &row_diff);
     m_.pixels_over += row_over;
     m_.pixels_differing += row_diff;
-    const int row_max_x = x0_ + int(std::find(absmax_.begin(), absmax_.begin() + sw_, row_max) - absmax_.begin());
-    if (row_max > 0 && (double(row_max) > m_.max_abs ||
-                        (double(row_max) == m_.max_abs && (y < m_.max_y || (y == m_.max_y && row_max_x < m_.max_x))))) {
-      m_.max_abs = row_max;
-      m_.max_y = y;
-      m_.max_x = row_max_x;
+    if (row_max > 0 && double(row_max) >= m_.max_abs) {
+      const int row_max_x = x0_ + int(std::find(absmax_.begin(), absmax_.begin() + sw_, row_max) - absmax_.begin());
+      if (double(row_max) > m_.max_abs || y < m_.max_y || (y == m_.max_y && row_max_x < m_.max_x)) {
+        m_.max_abs = row_max;
+        m_.max_y = y;
+        m_.max_x = row_max_x;
+      }
     }
     if (opt_.maps) std::copy_n(absmax_.begin(), sw_, opt_.maps->max_abs.begin() + long(y) * w_ + x0_);
     if (!band_) return;
 
-    Luma(pa_);
-    Luma(pb_);
-    std::copy_n(Plane(pa_, nc_), ew_, LumaRing(luma_ring_a_, y));
-    std::copy_n(Plane(pb_, nc_), ew_, LumaRing(luma_ring_b_, y));
-    for (int p : active_) {
-      std::copy_n(Plane(pa_, p), ew_, Raw(y, p, 0));
-      std::copy_n(Plane(pb_, p), ew_, Raw(y, p, 1));
-    }
-  }
-
-  void Deinterleave(const float* in, int in_channels, std::vector<float>& planes) {
-    for (int p = 0; p < nc_; ++p) {
-      float* __restrict out = Plane(planes, p);
-      if (p >= in_channels) {
-        std::fill_n(out, ew_, 1.0f);  // RGB against RGBA: opaque
-        continue;
-      }
-      const float* __restrict src = in + p;
-      for (int i = 0; i < ew_; ++i) out[i] = src[size_t(i) * size_t(in_channels)];
-    }
-  }
-
-  void Luma(std::vector<float>& planes) {
-    const float* __restrict r = Plane(planes, 0);
-    const float* __restrict g = Plane(planes, 1);
-    const float* __restrict b = Plane(planes, 2);
-    float* __restrict l = Plane(planes, nc_);
-    for (int i = 0; i < ew_; ++i) l[i] = kLumaR * r[i] + kLumaG * g[i] + kLumaB * b[i];
-  }
-
-  // Vertical pass first, on the raw rows in the ring (22 float loads per pixel and plane, the
-  // moments formed on the fly), then the horizontal pass on the four moment rows.
-  void FinishRow(int y) {
-    const float* xa[kTaps];
-    const float* xb[kTaps];
+    // Luma straight into the rings the Sobel filter reads.
+    float* la = LumaRing(luma_ring_a_, y);
+    float* lb = LumaRing(luma_ring_b_, y);
+    k_->luma(Plane(pa_, 0), Plane(pa_, 1), Plane(pa_, 2), la, ew_);
+    k_->luma(Plane(pb_, 0), Plane(pb_, 1), Plane(pb_, 2), lb, ew_);
+    // Moments of the row (widened to double once), clamped to the edge where the strip touches the
+    // image border, then the horizontal pass into the ring.
     const int P = sw_ + 2 * kRadius;
     const int first = x0_ - kRadius;  // image column of pad index 0
     const int lead = hx0_ - first;    // pad indices before the first column we hold (image edge)
     const int tail = P - lead - ew_;  // and after the last
+    double* m[kMoments];
+    for (int q = 0; q < kMoments; ++q) m[q] = pad_.data() + size_t(q) * size_t(P);
     for (int p : active_) {
-      for (int k = 0; k < kTaps; ++k) {
-        int r = std::clamp(y - kRadius + k, 0, h_ - 1);
-        xa[k] = Raw(r, p, 0);
-        xb[k] = Raw(r, p, 1);
-      }
-      double* m[kMoments];
-      for (int q = 0; q < kMoments; ++q) m[q] = pad_.data() + size_t(q) * size_t(P);
-      k_->filter_column(xa, xb, m[0] + lead, m[1] + lead, m[2] + lead, m[3] + lead, ew_, weights_.data());
-      const int moments = opt_.ssim ? kMoments : 2;
-      for (int q = 0; q < moments; ++q) {
-        // Clamp to edge where the strip touches the image border.
+      const float* xa = p == nc_ ? la : Plane(pa_, p);
+      const float* xb = p == nc_ ? lb : Plane(pb_, p);
+      k_->moments(xa, xb, m[0] + lead, m[1] + lead, moments_ > 2 ? m[2] + lead : nullptr,
+                  moments_ > 2 ? m[3] + lead : nullptr, ew_);
+      for (int q = 0; q < moments_; ++q) {
         for (int i = 0; i < lead; ++i) m[q][i] = m[q][lead];
         for (int i = 0; i < tail; ++i) m[q][lead + ew_ + i] = m[q][lead + ew_ - 1];
-        k_->filter_row(m[q], Vert(p, q), sw_, weights_.data());
+        k_->filter_row(m[q], Ring(y, p, q), sw_, weights_.data());
       }
-      if (!opt_.ssim) continue;
-      double* s = ssim_row_.data();
-      ssim_sum_[p] += k_->ssim_row(Vert(p, 0), Vert(p, 1), Vert(p, 2), Vert(p, 3), s, sw_);
-      if (opt_.maps && p == nc_)
-        for (int i = 0; i < sw_; ++i) opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = float(s[i]);
     }
-    if (opt_.flip && !rgb_same_) FlipRow(y);
   }
 
-  void FlipRow(int y) {
+  // Vertical pass over the ring's horizontally filtered moments for output rows [y0, y0 + rows),
+  // then SSIM and the FLIP-style error of each row.
+  void FinishRows(int y0, int rows) {
+    const double* in[kRingRows];
+    double* out[kBlockRows];
+    for (int p : active_) {
+      for (int q = 0; q < moments_; ++q) {
+        for (int k = 0; k < kRingRows; ++k) in[k] = Ring(std::clamp(y0 - kRadius + k, 0, h_ - 1), p, q);
+        if (rows == kBlockRows) {
+          for (int j = 0; j < kBlockRows; ++j) out[j] = Vert(j, p, q);
+          k_->filter_column4(in, out, sw_, weights_.data());
+        } else {
+          for (int j = 0; j < rows; ++j) k_->filter_column(in + j, Vert(j, p, q), sw_, weights_.data());
+        }
+      }
+    }
+    for (int j = 0; j < rows; ++j) {
+      const int y = y0 + j;
+      if (opt_.ssim) {
+        for (int p : active_) {
+          double* s = ssim_row_.data();
+          ssim_sum_[p] += k_->ssim_row(Vert(j, p, 0), Vert(j, p, 1), Vert(j, p, 2), Vert(j, p, 3), s, sw_);
+          if (opt_.maps && p == nc_)
+            for (int i = 0; i < sw_; ++i)
+              opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = float(s[i]);
+        }
+      }
+      if (opt_.flip && !rgb_same_) FlipRow(y, j);
+    }
+  }
+
+  void FlipRow(int y, int j) {
     const int off = x0_ - hx0_;
     const float* la[3];
     const float* lb[3];
@@ -295,29 +304,22 @@ class BandComparer {
     // and at inner strip edges only columns with real neighbours are used.
     k_->sobel(la, edge_a_.data(), ew_);
     k_->sobel(lb, edge_b_.data(), ew_);
-    // Filtered means of R, G, B of A then B, narrowed to float for the colour transform.
-    float* means[6];
-    for (int k = 0; k < 6; ++k) {
-      means[k] = flip_means_.data() + size_t(k) * size_t(sw_);
-      const double* src = Vert(k % 3, k / 3);
-      for (int i = 0; i < sw_; ++i) means[k][i] = float(src[i]);
-    }
     kernels::FlipInputs in{};
-    in.ra = means[0];
-    in.ga = means[1];
-    in.ba = means[2];
-    in.rb = means[3];
-    in.gb = means[4];
-    in.bb = means[5];
+    // Filtered means of R, G, B of A (moment 0) and B (moment 1).
+    in.ra = Vert(j, 0, 0);
+    in.ga = Vert(j, 1, 0);
+    in.ba = Vert(j, 2, 0);
+    in.rb = Vert(j, 0, 1);
+    in.gb = Vert(j, 1, 1);
+    in.bb = Vert(j, 2, 1);
     in.ea = edge_a_.data() + off;
     in.eb = edge_b_.data() + off;
     in.cmax = cmax_;
     in.scratch = flip_scratch_.data();
     float* e = flip_row_.data();
     k_->flip_row(in, e, sw_);
-    flip_sum_ += k_->sum(e, sw_);
     float row_max = 0;
-    for (int x = 0; x < sw_; ++x) row_max = std::max(row_max, e[x]);
+    flip_sum_ += k_->sum_max(e, sw_, &row_max);
     m_.flip_max = std::max(m_.flip_max, double(row_max));
     if (opt_.maps) std::copy_n(e, sw_, opt_.maps->flip.begin() + long(y) * w_ + x0_);
   }
@@ -360,17 +362,15 @@ class BandComparer {
   const Image& b_;
   const CompareOptions& opt_;
   Metrics& m_;
-  int w_, h_, nc_ = 3, planes_ = 4;
+  int w_, h_, nc_ = 3, planes_ = 4, moments_ = kMoments;
   int x0_ = 0, sw_ = 0, hx0_ = 0, ew_ = 0;  // current strip: first column, width, halo start, halo width
   bool all_same_ = false, rgb_same_ = false, band_ = false;
   std::vector<int> active_;  // planes that get SSIM moments
   std::array<double, kTaps> weights_{};
   const kernels::Kernels* k_ = nullptr;
   float cmax_ = 1;
-  std::vector<float> row_a_, row_b_, pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_,
-      flip_row_, flip_means_;
-  std::vector<float> raw_;
-  std::vector<double> pad_, vert_, ssim_row_;
+  std::vector<float> pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_, flip_row_;
+  std::vector<double> pad_, ring_, vert_, ssim_row_;
   std::vector<uint8_t> over_;
   double sum_abs_[4] = {}, sum_sq_[4] = {}, ssim_sum_[5] = {}, flip_sum_ = 0;
 };

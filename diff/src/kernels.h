@@ -11,6 +11,7 @@ namespace xnt::diff::kernels {
 
 inline constexpr int kTaps = 11;
 inline constexpr int kRadius = kTaps / 2;
+inline constexpr int kBlockRows = 4;  // output rows per vertical pass (filter_column4)
 
 struct RowStats {
   float max = 0;
@@ -20,8 +21,8 @@ struct RowStats {
 
 struct FlipInputs {
   // Gaussian-filtered display-encoded R, G, B of the two images at this row.
-  const float* ra; const float* ga; const float* ba;
-  const float* rb; const float* gb; const float* bb;
+  const double* ra; const double* ga; const double* ba;
+  const double* rb; const double* gb; const double* bb;
   // Sobel edge magnitudes of the two images' luma at this row.
   const float* ea;
   const float* eb;
@@ -33,16 +34,27 @@ struct Kernels {
   const char* name;
   // out[x] = sum_k w[k] in[x+k]; `in` has kRadius padding on each side.
   void (*filter_row)(const double* in, double* out, int n, const double* w);
-  // Vertical pass over 11 rows of the two images: mean x, mean y, E[x^2 + y^2], E[xy].
-  void (*filter_column)(const float* const* xa, const float* const* xb, double* mx, double* my, double* sq,
-                        double* xy, int n, const double* w);
+  // out[i] = sum_k w[k] rows[k][i] over 11 rows.
+  void (*filter_column)(const double* const* rows, double* out, int n, const double* w);
+  // Four rows at once: outs[j][i] = sum_k w[k] rows[j + k][i] over 14 rows.
+  void (*filter_column4)(const double* const* rows, double* const* outs, int n, const double* w);
+  // The SSIM moments of a row pair in double: x, y and, when sq/xy are not null, x^2 + y^2, xy.
+  void (*moments)(const float* a, const float* b, double* mx, double* my, double* sq, double* xy, int n);
   // Per-pixel SSIM from the filtered moments into out; returns their sum.
   double (*ssim_row)(const double* mx, const double* my, const double* exxyy, const double* exy, double* out, int n);
+  // Interleaved row (type 0 = 8-bit, 1 = 16-bit, 2 = float; in_ch values per pixel) into nc float
+  // planes, plane p at planes + p * stride, as Image::RowToFloat normalizes; missing alpha is 1.
+  void (*unpack)(const uint8_t* src, int type, int in_ch, int nc, float* planes, size_t stride, int n);
+  // BT.601 luma.
+  void (*luma)(const float* r, const float* g, const float* b, float* l, int n);
   // |a-b| statistics of one channel row; sets over[i] |= (d > threshold), amax[i] = max(amax[i], d).
   RowStats (*error_row)(const float* a, const float* b, int n, float threshold, uint8_t* over, float* amax);
+  // Counts of over[i] != 0 and amax[i] > 0; returns max amax.
+  float (*row_summary)(const uint8_t* over, const float* amax, int n, uint32_t* over_count, uint32_t* diff_count);
   // FLIP-style error of one row into out[0..n).
   void (*flip_row)(const FlipInputs& in, float* out, int n);
-  double (*sum)(const float* v, int n);
+  // Sum of v (returned) and its maximum (*max; values are >= 0).
+  double (*sum_max)(const float* v, int n, float* max);
   // Sobel gradient magnitude of rows[1] (rows y-1, y, y+1), clamped at both array ends.
   void (*sobel)(const float* const* rows, float* out, int n);
 };
