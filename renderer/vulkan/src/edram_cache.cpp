@@ -93,7 +93,7 @@ void RecordCopy(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32
 }  // namespace
 
 EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used[4],
-                                      bool depth_used) {
+                                      bool depth_used, const DrawRowsEstimate& estimate_rows) {
   auto reg = [&](xenos::Reg r) {
     uint32_t i = xenos::RegIndex(r);
     return i < regs.size() ? regs[i] : 0u;
@@ -101,6 +101,7 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
   EdramEventTargets out;
   auto surface_info = xenos::reg::RB_SURFACE_INFO::Decode(reg(xenos::Reg::RB_SURFACE_INFO));
   if (surface_info.surface_pitch == 0) return out;
+  std::optional<std::optional<uint32_t>> estimated;
   auto extent = [&](edram::Surface s) {
     EdramUse use;
     use.surface = s;
@@ -109,6 +110,18 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
     uint32_t bottom = uint32_t(vp.scissor.offset.y) + vp.scissor.extent.height;
     use.rows = std::min(bottom, limit);
     use.rows_guessed = bottom >= limit;
+    // The CPU estimate only for a scissor open to the 8192-row limit (D3D sets the scissor from
+    // the viewport, so this is rare), not when the EDRAM end is what cuts the scissor short.
+    if (use.rows_guessed && estimate_rows) {
+      HostViewport open = ComputeViewport(regs, s.pitch_pixels, 8192);
+      if (uint32_t(open.scissor.offset.y) + open.scissor.extent.height < 8192) return use;
+      if (!estimated) estimated = estimate_rows();  // once per draw
+      if (*estimated) {
+        use.rows = std::min(**estimated, limit);
+        use.rows_guessed = false;
+        use.rows_estimated = true;
+      }
+    }
     return use;
   };
   auto mode = xenos::ModeControl(reg(xenos::Reg::RB_MODECONTROL) & 7);
@@ -191,6 +204,7 @@ void EdramCache::Use(uint64_t event, std::vector<EdramUse> uses,
       entry.transfer = t;
       entry.frame = frame_;
       if (uses[i].rows_guessed) entry.note = "extent guessed (no viewport/scissor bound); ";
+      if (uses[i].rows_estimated) entry.note = "extent from the vertex shader run on the CPU; ";
       Move(t, entry);
       log_.push_back(std::move(entry));
     }

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "xnt/base/error.h"
+#include "xnt/replay/draw_extent.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/ucode.h"
 
@@ -169,6 +170,12 @@ void VulkanBackend::OnDraw(const replay::DrawCall& call) {
       break;
     }
   }
+  // EDRAM extent of a draw no scissor bounds: its vertex shader run on the CPU (lazily).
+  input.estimate_rows = [&call]() -> std::optional<uint32_t> {
+    replay::DrawExtent extent = replay::EstimateDrawExtent(call);
+    if (!extent.estimated) return std::nullopt;
+    return extent.rows;
+  };
   try {
     renderer_->Draw(input, Access());
   } catch (const Error& e) {

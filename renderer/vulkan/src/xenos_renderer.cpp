@@ -321,7 +321,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
   }
 
   // EDRAM ownership of the used targets: moves the data of tiles that changed owner.
-  EdramEventTargets edram_targets = EdramTargetsForDraw(regs, color_used, depth_used);
+  EdramEventTargets edram_targets =
+      EdramTargetsForDraw(regs, color_used, depth_used, draw.estimate_rows);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
 
   HostPrimitives prims = ProcessPrimitives(draw.primitives);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct EdramUse {
   edram::Surface surface;
   uint32_t rows = 0;           // pixel rows the event may touch
   bool rows_guessed = false;   // no viewport/scissor bound the extent (conservative)
+  bool rows_estimated = false; // rows from the vertex shader run on the CPU (replay/draw_extent.h)
 };
 
 // One ownership claim (for the HTML map).
@@ -117,10 +119,13 @@ struct EdramEventTargets {
 };
 // A draw's targets from its registers: colour i when color_used[i] (the pixel shader writes it
 // and RB_COLOR_MASK lets something through), depth when depth_used (depth or stencil test on).
-// The extent is the scissor's bottom row; without one it is the rest of the EDRAM / 8192 rows
-// and flagged as guessed.
+// The extent is the scissor's bottom row; without one, `estimate_rows` (when given) is asked once
+// for the rows the draw's geometry reaches (replay::EstimateDrawExtent), and when it has no answer
+// the extent is the rest of the EDRAM / 8192 rows, flagged as guessed.
+using DrawRowsEstimate = std::function<std::optional<uint32_t>()>;
 EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used[4],
-                                      bool depth_used);
+                                      bool depth_used,
+                                      const DrawRowsEstimate& estimate_rows = {});
 // A resolve's targets: the copied source and the cleared targets, down to the rectangle's bottom.
 EdramEventTargets EdramTargetsForResolve(const ResolveInfo& info);
 

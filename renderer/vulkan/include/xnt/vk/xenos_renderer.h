@@ -43,6 +43,8 @@ struct DrawInput {
   uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
   uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
   PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
+  // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
+  DrawRowsEstimate estimate_rows;
 };
 
 struct RendererStats {

@@ -1,0 +1,91 @@
+// EdramTargetsForDraw with the CPU extent estimate (replay::EstimateDrawExtent behind the
+// DrawRowsEstimate hook): a draw without a scissor whose vertices stay in rows 0..100 claims the
+// tiles down to row 100, not the rest of the EDRAM; without an answer the extent stays guessed.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "xnt/vk/edram_cache.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+namespace {
+
+using xenos::Reg;
+
+class DrawExtentEdramTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    regs_.assign(xenos::kRegisterCount, 0);
+    Set(Reg::RB_SURFACE_INFO, xenos::reg::RB_SURFACE_INFO{320, xenos::MsaaSamples::k1X, 0}.Encode());
+    Set(Reg::RB_COLOR_INFO, xenos::reg::RB_COLOR_INFO{0, 0, xenos::ColorRenderTargetFormat::k_8_8_8_8,
+                                                     0}.Encode());
+    Set(Reg::RB_DEPTH_INFO, 1024u);  // depth at tile 1024: 4096 rows to the EDRAM end
+    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    Set(Reg::RB_COLOR_MASK, 0xF);
+    // No scissor: window and screen scissors open to 8192 (D3D's device default).
+    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, (8192u << 16) | 8192u);
+    Set(Reg::PA_SC_SCREEN_SCISSOR_BR, (8192u << 16) | 8192u);
+  }
+  void Set(Reg r, uint32_t v) { regs_[xenos::RegIndex(r)] = v; }
+
+  std::vector<uint32_t> regs_;
+  const bool color_[4] = {true, false, false, false};
+};
+
+TEST_F(DrawExtentEdramTest, EstimatedRowsReplaceTheGuess) {
+  EdramEventTargets guessed = EdramTargetsForDraw(regs_, color_, false);
+  ASSERT_EQ(guessed.used.size(), 1u);
+  EXPECT_TRUE(guessed.used[0].rows_guessed);
+  const uint32_t rest = guessed.used[0].rows;
+  EXPECT_GT(rest, 1000u);  // 2048 tiles of 80x16 at pitch 320 (4 tiles a row): 8192 rows
+
+  int calls = 0;
+  EdramEventTargets t = EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
+    ++calls;
+    return 101u;  // vertices in rows 0..100
+  });
+  EXPECT_EQ(calls, 1);  // asked once for colour and depth
+  ASSERT_EQ(t.used.size(), 2u);
+  for (const EdramUse& use : t.used) {
+    EXPECT_EQ(use.rows, 101u);
+    EXPECT_FALSE(use.rows_guessed);
+    EXPECT_TRUE(use.rows_estimated);
+  }
+  // Rows 0..100 are 7 rows of tiles (16 rows each), 4 tiles wide at pitch 320.
+  EXPECT_EQ(t.used[0].surface.TilesForRows(t.used[0].rows), 28u);
+  EXPECT_LT(t.used[0].surface.TilesForRows(t.used[0].rows),
+            guessed.used[0].surface.TilesForRows(rest));
+
+  // No answer: still the guess.
+  t = EdramTargetsForDraw(regs_, color_, false, [] { return std::optional<uint32_t>(); });
+  EXPECT_TRUE(t.used[0].rows_guessed);
+  EXPECT_FALSE(t.used[0].rows_estimated);
+  EXPECT_EQ(t.used[0].rows, rest);
+}
+
+TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
+  Set(Reg::PA_SC_WINDOW_SCISSOR_BR, (50u << 16) | 320u);
+  int calls = 0;
+  EdramEventTargets t = EdramTargetsForDraw(regs_, color_, false, [&]() -> std::optional<uint32_t> {
+    ++calls;
+    return 101u;
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(t.used[0].rows, 50u);
+  // Depth at the last tile (D3D's "no depth buffer"): the EDRAM end, not the scissor, cuts it
+  // short; that stays a guess and the CPU estimate is not run for it.
+  Set(Reg::RB_DEPTH_INFO, 0x7FFu);
+  t = EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
+    ++calls;
+    return 101u;
+  });
+  EXPECT_EQ(calls, 0);
+  ASSERT_EQ(t.used.size(), 2u);
+  EXPECT_TRUE(t.used[1].rows_guessed);
+  EXPECT_FALSE(t.used[0].rows_guessed);
+  EXPECT_FALSE(t.used[0].rows_estimated);
+}
+
+}  // namespace
+}  // namespace xnt::vk
