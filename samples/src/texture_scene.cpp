@@ -30,10 +30,12 @@ dcl_index r0.x
 )";
 
 std::string TexturedPixelShader(TexturedQuadFetch op) {
-  const char* fetch = op == TexturedQuadFetch::k1D   ? "tfetch1D r1, r0.x, tf0"
-                      : op == TexturedQuadFetch::k2D ? "tfetch2D r1, r0.xy, tf0"
-                      : op == TexturedQuadFetch::k3D ? "tfetch3D r1, r0.xyz, tf0"
-                                                     : "tfetchCube r1, r0.xyz, tf0";
+  const char* fetch =
+      op == TexturedQuadFetch::k1D    ? "tfetch1D r1, r0.x, tf0"
+      : op == TexturedQuadFetch::k2D  ? "tfetch2D r1, r0.xy, tf0"
+      : op == TexturedQuadFetch::k3D  ? "tfetch3D r1, r0.xyz, tf0"
+      : op == TexturedQuadFetch::kCube ? "tfetchCube r1, r0.xyz, tf0"
+                                       : "setTexLOD r0.z, tf0\n    tfetch2D r1, r0.xy, tf0, UseRegisterLOD=true";
   return std::string(R"(xps_3_0
 config AutoSerialize=false
 config AutoResource=false
@@ -67,8 +69,10 @@ uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
 void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
   if (scene.quads.size() > 256) throw Error("textured scene: more than 256 quads");
   const auto vs = ucode::AssembleShader(kTexturedVertexShader);
-  ucode::AssembledShader ps[4];
-  for (uint32_t i = 0; i < 4; ++i) ps[i] = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch(i)));
+  ucode::AssembledShader ps[kTexturedQuadFetchKinds];
+  for (uint32_t i = 0; i < kTexturedQuadFetchKinds; ++i) {
+    ps[i] = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch(i)));
+  }
 
   capture::RenderTargetSetup rt;
   rt.surface_pitch = scene.width;

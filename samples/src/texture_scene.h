@@ -18,14 +18,16 @@
 
 namespace xnt::samples {
 
-enum class TexturedQuadFetch { k1D, k2D, k3D, kCube };
+// k2DLod: setTexLOD from the third coordinate, then tfetch2D with UseRegisterLOD (textureLod).
+enum class TexturedQuadFetch { k1D, k2D, k3D, kCube, k2DLod };
+inline constexpr uint32_t kTexturedQuadFetchKinds = 5;
 
 struct TexturedQuad {
   uint32_t x = 0, y = 0, width = 0, height = 0;  // pixels; width/height = texels sampled
   std::array<uint32_t, 6> fetch{};               // texture fetch constant (slot 0)
   TexturedQuadFetch op = TexturedQuadFetch::k2D;
   // Third coordinate of every vertex: the stack layer's normalised z ((layer + 0.5) / depth) for
-  // a 3D fetch of a stacked texture, or the face index for a cube fetch.
+  // a 3D fetch of a stacked texture, the face index for a cube fetch, the LOD for k2DLod.
   float z = 0.0f;
   // Texture size the coordinates are normalised by (0: width/height above).
   uint32_t texture_width = 0, texture_height = 0;

@@ -2,6 +2,8 @@
 // (ClampMode, BorderColor) and vulkan/vulkan_texture_cache.cc (sampler creation).
 #include "xnt/vk/sampler_cache.h"
 
+#include <algorithm>
+
 #include "xnt/xenos/enums.h"
 
 namespace xnt::vk {
@@ -60,6 +62,10 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6]) {
       break;
   }
   s.lod_bias = float(f.lod_bias) / 32.0f;
+  if (f.mip_filter != xenos::TextureFilter::kBaseMap && f.mip_address != 0) {
+    s.min_lod = float(f.mip_min_level);
+    s.max_lod = float(std::max(f.mip_max_level, f.mip_min_level));
+  }
   if (f.aniso_filter != xenos::AnisoFilter::kDisabled &&
       f.aniso_filter != xenos::AnisoFilter::kMax_1_1) {
     AddInexact(s.inexact, "anisotropic filtering not applied");
@@ -82,8 +88,8 @@ VkSampler SamplerCache::Get(const SamplerState& state) {
   info.addressModeV = state.address[1];
   info.addressModeW = state.address[2];
   info.mipLodBias = state.lod_bias;
-  info.minLod = 0.0f;
-  info.maxLod = 0.0f;
+  info.minLod = state.min_lod;
+  info.maxLod = state.max_lod;
   info.borderColor = state.border;
   VkSampler sampler;
   CheckVk(vkCreateSampler(device_, &info, nullptr, &sampler), "vkCreateSampler(texture)");

@@ -14,8 +14,39 @@ namespace xnt::vk {
 
 namespace {
 // Host images are RGBA32F; refuse absurd sizes instead of allocating them.
+// Host images are RGBA32F; refuse absurd sizes instead of allocating them.
 constexpr uint64_t kMaxHostImageBytes = uint64_t(256) << 20;
 uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+uint32_t Log2Ceil(uint32_t v) {
+  uint32_t l = 0;
+  while ((1u << l) < v) ++l;
+  return l;
+}
+uint32_t Log2Floor(uint32_t v) {
+  uint32_t l = 0;
+  while (v >> (l + 1)) ++l;
+  return l;
+}
+uint32_t NextPow2(uint32_t v) { return 1u << Log2Ceil(v); }
+
+// Texel offset of packed mip `level` inside the tail (Xenia texture_util.cc GetPackedMipOffset;
+// the layout was reverse-engineered there from DDS dumps): levels 16 texels and smaller sit in
+// one 32x32 tile, the first three along the longer axis' perpendicular at 16 >> n, the smaller
+// ones along the longer axis at (side >> (n - 2)).
+void PackedMipOffset(uint32_t width, uint32_t height, uint32_t level, uint32_t& x, uint32_t& y) {
+  uint32_t log2_w = Log2Ceil(width), log2_h = Log2Ceil(height);
+  uint32_t log2_size = std::min(log2_w, log2_h);
+  uint32_t base = log2_size > 4 ? log2_size - 4 : 0;
+  uint32_t packed = level - base;
+  x = y = 0;
+  if (packed < 3) {
+    (log2_w > log2_h ? y : x) = 16u >> packed;
+  } else if (log2_w > log2_h) {
+    x = (1u << (log2_w - base)) >> (packed - 2);
+  } else {
+    y = (1u << (log2_h - base)) >> (packed - 2);
+  }
+}
 }  // namespace
 
 TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6]) {
@@ -55,23 +86,104 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
     throw Error("texture fetch constant: pitch " + std::to_string(d.pitch_texels) +
                 " (dword 0 bits 22..30 << 5) is less than the width " + std::to_string(d.width));
   }
-  if (uint64_t(d.width) * d.height * d.layers * 16 > kMaxHostImageBytes) {
+  // Mip levels (Xenia texture_util.cc GetSubresourcesFromFetchConstant): none without a mip
+  // address; otherwise up to mip_max_level (dword 4 bits 6..9), clamped to the size's chain.
+  uint32_t size_max_level = Log2Floor(std::max(d.width, d.height));
+  if (f.mip_address != 0) {
+    uint32_t min_level = std::min(f.mip_min_level, size_max_level);
+    uint32_t max_level = std::max(std::min(f.mip_max_level, size_max_level), min_level);
+    d.levels = max_level + 1;
+    if (d.levels > 1) {
+      if (f.base_address == 0) {
+        throw Error("texture cache: a mip chain without a base level (dword 1 base address 0) "
+                    "is not implemented");
+      }
+      d.mip_address = f.mip_address_bytes();
+      d.packed_mips = f.packed_mips;
+    }
+  }
+  uint64_t texels = 0;
+  for (uint32_t l = 0; l < d.levels; ++l) {
+    texels += uint64_t(std::max(d.width >> l, 1u)) * std::max(d.height >> l, 1u);
+  }
+  if (texels * d.layers * 16 > kMaxHostImageBytes) {
     throw Error("texture cache: " + std::to_string(d.width) + "x" + std::to_string(d.height) +
                 "x" + std::to_string(d.layers) + " texture exceeds the 256 MiB host image limit");
   }
-  if (uint64_t(d.base_address) + d.ByteSize() > SharedMemory::kSize) {
-    throw Error("texture fetch constant: texture at " + std::to_string(d.base_address) +
-                " extends past the 512 MiB of guest memory");
+  for (const auto& [address, size] : d.ByteRanges()) {
+    if (uint64_t(address) + size > SharedMemory::kSize) {
+      throw Error("texture fetch constant: texture data at " + std::to_string(address) +
+                  " extends past the 512 MiB of guest memory");
+    }
   }
   return d;
 }
 
-TextureLoadConstants TextureDescriptor::LoadConstants() const {
+uint32_t TextureDescriptor::PackedLevel() const {
+  if (!packed_mips) return UINT32_MAX;
+  uint32_t log2_size = std::min(Log2Ceil(width), Log2Ceil(height));
+  return log2_size > 4 ? log2_size - 4 : 0;
+}
+
+TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
+  // Xenia texture_util.cc GetGuestTextureLayout: the base takes its row pitch from the fetch
+  // constant; mips have strides of a power-of-two-sized texture's mip; every storage is aligned
+  // to 32x32 blocks and each layer to 4 KiB; mip storages follow each other from the mip
+  // address, all of a level's layers together; levels from the packed level on share the
+  // packed level's storage at offsets inside it.
   TextureFormatInfo info = GetTextureFormatInfo(format);
+  const uint32_t packed_level = PackedLevel();
+  auto storage = [&](uint32_t s, bool is_base, Level& out) {
+    uint32_t pitch_texels_s = is_base ? pitch_texels : std::max(NextPow2(width) >> s, 1u);
+    uint32_t rows_texels = is_base ? height : std::max(NextPow2(height) >> s, 1u);
+    uint32_t pitch_blocks = AlignUp((pitch_texels_s + info.block_width - 1) / info.block_width, 32);
+    uint32_t rows = AlignUp((rows_texels + info.block_height - 1) / info.block_height, 32);
+    if (!tiled && is_base) {
+      // Linear base: the fetch constant's pitch as it is, rows 256-byte-aligned below (xenia.md
+      // §4.6; Xenia instead tile-aligns the pitch and trusts D3D to have made the rows 256-byte
+      // multiples, which gives the same stride for the pitches D3D sets).
+      pitch_blocks = (pitch_texels_s + info.block_width - 1) / info.block_width;
+    }
+    uint32_t row_bytes = pitch_blocks << info.bpb_log2;
+    if (!tiled) row_bytes = AlignUp(row_bytes, 256);
+    out.pitch_blocks = pitch_blocks;
+    out.height_blocks = rows;
+    out.layer_stride = AlignUp(row_bytes * rows, 4096);
+  };
+  Level l;
+  l.width = std::max(width >> level, 1u);
+  l.height = std::max(height >> level, 1u);
+  if (level == 0) {
+    storage(0, true, l);
+    l.address = base_address;
+  } else {
+    uint32_t last = std::min(level, packed_level);
+    uint32_t offset = 0;
+    // Mip storages from level 1 (or the packed level 0 tail) up to this one.
+    for (uint32_t s = packed_level == 0 ? 0 : 1; s < last; ++s) {
+      Level prev;
+      storage(s, false, prev);
+      offset += prev.layer_stride * layers;
+    }
+    storage(last, false, l);
+    l.address = mip_address + offset;
+  }
+  if (level >= packed_level) {
+    uint32_t x = 0, y = 0;
+    PackedMipOffset(width, height, level, x, y);
+    l.offset_x_blocks = x / info.block_width;
+    l.offset_y_blocks = y / info.block_height;
+  }
+  return l;
+}
+
+TextureLoadConstants TextureDescriptor::LoadConstants(uint32_t level) const {
+  TextureFormatInfo info = GetTextureFormatInfo(format);
+  Level l = GetLevel(level);
   TextureLoadConstants c{};
-  c.base_address = base_address;
-  c.width = width;
-  c.height = height;
+  c.base_address = l.address;
+  c.width = l.width;
+  c.height = l.height;
   c.layers = layers;
   c.format = format;
   c.endian = endian;
@@ -80,30 +192,35 @@ TextureLoadConstants TextureDescriptor::LoadConstants() const {
   c.signed_mask = signed_mask;
   c.block_width = info.block_width;
   c.block_height = info.block_height;
-  uint32_t pitch_blocks = (pitch_texels + info.block_width - 1) / info.block_width;
-  uint32_t height_blocks = (height + info.block_height - 1) / info.block_height;
-  if (tiled) {
-    pitch_blocks = AlignUp(pitch_blocks, 32);
-    height_blocks = AlignUp(height_blocks, 32);
-  }
-  c.pitch_blocks = pitch_blocks;
-  // Array layers / cube faces: whole (tile-aligned) slices, each aligned to 4 KiB (Xenia
-  // texture_util.cc GetGuestTextureLayout, kTextureSubresourceAlignmentBytes).
-  uint32_t row_bytes = AlignUp(pitch_blocks << info.bpb_log2, 256);
-  c.layer_stride = AlignUp(row_bytes * height_blocks, 4096);
+  c.pitch_blocks = l.pitch_blocks;
+  c.layer_stride = l.layer_stride;
+  c.offset_x_blocks = l.offset_x_blocks;
+  c.offset_y_blocks = l.offset_y_blocks;
   return c;
 }
 
 uint64_t TextureDescriptor::ByteSize() const {
-  TextureLoadConstants c = LoadConstants();
-  return uint64_t(c.layer_stride) * layers;
+  return uint64_t(GetLevel(0).layer_stride) * layers;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>> TextureDescriptor::ByteRanges() const {
+  std::vector<std::pair<uint32_t, uint64_t>> ranges{{base_address, ByteSize()}};
+  if (levels > 1) {
+    // The last mip storage: the packed tail's level, or level 1's when the tail holds the base.
+    uint32_t last = std::max(std::min(levels - 1, PackedLevel()), 1u);
+    Level l = GetLevel(last);
+    ranges.push_back({mip_address, uint64_t(l.address - mip_address) +
+                                       uint64_t(l.layer_stride) * layers});
+  }
+  return ranges;
 }
 
 bool TextureDescriptor::operator<(const TextureDescriptor& o) const {
   return std::tie(base_address, format, endian, dimension, tiled, width, height, layers,
-                  pitch_texels, signed_mask) < std::tie(o.base_address, o.format, o.endian,
-                                                        o.dimension, o.tiled, o.width, o.height,
-                                                        o.layers, o.pitch_texels, o.signed_mask);
+                  pitch_texels, signed_mask, mip_address, levels, packed_mips) <
+         std::tie(o.base_address, o.format, o.endian, o.dimension, o.tiled, o.width, o.height,
+                  o.layers, o.pitch_texels, o.signed_mask, o.mip_address, o.levels,
+                  o.packed_mips);
 }
 
 TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
@@ -120,10 +237,10 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   layout_info.pBindings = &binding;
   CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &store_layout_),
           "vkCreateDescriptorSetLayout(texture load)");
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1024};
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 4096};
   VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
-  pool.maxSets = 1024;
+  pool.maxSets = 4096;
   pool.poolSizeCount = 1;
   pool.pPoolSizes = &size;
   CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
@@ -226,7 +343,8 @@ TextureCache::~TextureCache() {
 }
 
 void TextureCache::Destroy(Texture& t) {
-  if (t.store_set) vkFreeDescriptorSets(device_, pool_, 1, &t.store_set);
+  for (VkDescriptorSet set : t.store_sets) vkFreeDescriptorSets(device_, pool_, 1, &set);
+  for (VkImageView v : t.level_views) vkDestroyImageView(device_, v, nullptr);
   if (t.view) vkDestroyImageView(device_, t.view, nullptr);
   if (t.cube_view) vkDestroyImageView(device_, t.cube_view, nullptr);
   if (t.image) vkDestroyImage(device_, t.image, nullptr);
@@ -243,21 +361,26 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
   Texture& t = it->second;
   bool reload = create || t.stale;
   if (!reload) {
-    for (uint32_t i = 0; i < t.page_count; ++i) {
-      if (source.page_generation(t.first_page + i) != t.page_generations[i]) {
-        reload = true;
-        break;
+    size_t i = 0;
+    for (const auto& [first, count] : t.page_ranges) {
+      for (uint32_t p = 0; p < count && !reload; ++p, ++i) {
+        reload = source.page_generation(first + p) != t.page_generations[i];
       }
+      if (reload) break;
     }
   }
   if (reload) {
-    t.first_page = desc.base_address / GuestPageSource::kPageSize;
-    uint64_t end = uint64_t(desc.base_address) + desc.ByteSize();
-    t.page_count = uint32_t((end + GuestPageSource::kPageSize - 1) / GuestPageSource::kPageSize) -
-                   t.first_page;
-    t.page_generations.resize(t.page_count);
-    for (uint32_t i = 0; i < t.page_count; ++i) {
-      t.page_generations[i] = source.page_generation(t.first_page + i);
+    t.page_ranges.clear();
+    t.page_generations.clear();
+    for (const auto& [address, size] : desc.ByteRanges()) {
+      uint32_t first = address / GuestPageSource::kPageSize;
+      uint64_t end = uint64_t(address) + std::max<uint64_t>(size, 1);
+      uint32_t count =
+          uint32_t((end + GuestPageSource::kPageSize - 1) / GuestPageSource::kPageSize) - first;
+      t.page_ranges.push_back({first, count});
+      for (uint32_t p = 0; p < count; ++p) {
+        t.page_generations.push_back(source.page_generation(first + p));
+      }
     }
     t.stale = false;
     if (before_load_) before_load_();
@@ -271,19 +394,18 @@ void TextureCache::Invalidate(uint32_t address, uint64_t size) {
   uint64_t last = (uint64_t(address) + std::max<uint64_t>(size, 1) - 1) /
                   GuestPageSource::kPageSize;
   for (auto& [desc, t] : entries_) {
-    if (t.page_count && first < uint64_t(t.first_page) + t.page_count && last >= t.first_page) {
-      t.stale = true;
+    for (const auto& [p, count] : t.page_ranges) {
+      if (count && first < uint64_t(p) + count && last >= p) t.stale = true;
     }
   }
 }
-
 void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) {
   if (create) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
     info.extent = {desc.width, desc.height, 1};
-    info.mipLevels = 1;
+    info.mipLevels = desc.levels;
     info.arrayLayers = desc.layers;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -305,29 +427,42 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     view.image = t.image;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
     view.format = info.format;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, desc.layers};
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, desc.levels, 0, desc.layers};
     CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
     if (info.flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) {
       view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
       CheckVk(vkCreateImageView(device_, &view, nullptr, &t.cube_view),
               "vkCreateImageView(cube texture)");
     }
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &store_layout_;
-    CheckVk(vkAllocateDescriptorSets(device_, &alloc, &t.store_set),
-            "vkAllocateDescriptorSets(texture load)");
-    VkDescriptorImageInfo image_info{VK_NULL_HANDLE, t.view, VK_IMAGE_LAYOUT_GENERAL};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = t.store_set;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    write.pImageInfo = &image_info;
-    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    // The loader writes one level per dispatch through a single-level storage view.
+    for (uint32_t level = 0; level < desc.levels; ++level) {
+      VkImageViewCreateInfo level_view = view;
+      level_view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      level_view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, desc.layers};
+      VkImageView v = VK_NULL_HANDLE;
+      CheckVk(vkCreateImageView(device_, &level_view, nullptr, &v),
+              "vkCreateImageView(texture level)");
+      t.level_views.push_back(v);
+      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      alloc.descriptorPool = pool_;
+      alloc.descriptorSetCount = 1;
+      alloc.pSetLayouts = &store_layout_;
+      VkDescriptorSet set = VK_NULL_HANDLE;
+      CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set),
+              "vkAllocateDescriptorSets(texture load)");
+      t.store_sets.push_back(set);
+      VkDescriptorImageInfo image_info{VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      write.dstSet = set;
+      write.descriptorCount = 1;
+      write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+      write.pImageInfo = &image_info;
+      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    }
     t.width = desc.width;
     t.height = desc.height;
     t.layers = desc.layers;
+    t.levels = desc.levels;
     TextureFormatInfo info_format = GetTextureFormatInfo(desc.format);
     bool integer_unorm = info_format.block_width == 1 &&
                          !(desc.format >= 22 && desc.format <= 23) &&
@@ -347,7 +482,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
   barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
   barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.image = t.image;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, t.layers};
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, t.layers};
   // Shared-memory uploads (transfer writes) must be visible to the compute reads.
   VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -357,14 +492,16 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
                        &barrier);
-  TextureLoadConstants constants = desc.LoadConstants();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-  VkDescriptorSet sets[2] = {shared_memory_.descriptor_set(), t.store_set};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
-                          nullptr);
-  vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
-                     &constants);
-  vkCmdDispatch(cmd, (desc.width + 7) / 8, (desc.height + 7) / 8, desc.layers);
+  for (uint32_t level = 0; level < desc.levels; ++level) {
+    TextureLoadConstants constants = desc.LoadConstants(level);
+    VkDescriptorSet sets[2] = {shared_memory_.descriptor_set(), t.store_sets[level]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
+                            nullptr);
+    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
+                       &constants);
+    vkCmdDispatch(cmd, (constants.width + 7) / 8, (constants.height + 7) / 8, desc.layers);
+  }
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
   barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;

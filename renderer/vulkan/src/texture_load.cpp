@@ -20,7 +20,7 @@ layout(push_constant) uniform XeLoad {
   uint base_address; uint pitch_blocks; uint width; uint height;
   uint layers; uint format; uint endian; uint tiled;
   uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
-  uint signed_mask;
+  uint signed_mask; uint offset_x_blocks; uint offset_y_blocks;
 } p;
 
 uint load_word(uint byte_address) {
@@ -107,7 +107,7 @@ uvec4 signed_component_bits(uint format) {
 void main() {
   uvec3 id = gl_GlobalInvocationID;
   if (id.x >= p.width || id.y >= p.height || id.z >= p.layers) return;
-  uint bx = id.x / p.block_width, by = id.y / p.block_height;
+  uint bx = id.x / p.block_width + p.offset_x_blocks, by = id.y / p.block_height + p.offset_y_blocks;
   uint offset = p.tiled != 0u ? tiled_offset(bx, by, p.pitch_blocks, p.bpb_log2)
                               : by * (((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u) +
                                     (bx << p.bpb_log2);

@@ -71,16 +71,25 @@ class TextureDrawTest : public ::testing::Test {
   // Draws layer/face `layer` of `p` at (x, y), with `swizzle` and optional sign / exp_adjust
   // fields; records the expected pixels.
   void Quad(const Placed& p, uint32_t x, uint32_t y, uint32_t swizzle, uint32_t layer = 0,
-            uint32_t signs = 0, int32_t exp_adjust = 0) {
+            uint32_t signs = 0, int32_t exp_adjust = 0, int32_t level = -1) {
     TexturedQuad q;
     q.x = x;
     q.y = y;
-    q.width = p.layout.width;
-    q.height = p.layout.height;
+    const uint32_t l = level < 0 ? 0 : uint32_t(level);
+    q.width = std::max(p.layout.width >> l, 1u);
+    q.height = std::max(p.layout.height >> l, 1u);
+    size_t level_start = 0;
+    for (uint32_t i = 0; i < l; ++i) {
+      level_start += size_t(std::max(p.layout.width >> i, 1u)) *
+                     std::max(p.layout.height >> i, 1u) * p.layout.layers;
+    }
     q.fetch = p.fetch;
     q.fetch[0] |= signs << 2;
     q.fetch[3] = swizzle | (uint32_t(exp_adjust & 63) << 13);  // point filters, no bias
-    if (p.layout.dimension == 3) {
+    if (level >= 0) {
+      q.op = TexturedQuadFetch::k2DLod;  // setTexLOD + tfetch2D UseRegisterLOD (textureLod)
+      q.z = float(level);
+    } else if (p.layout.dimension == 3) {
       q.op = TexturedQuadFetch::kCube;
       q.z = float(layer);
     } else if (p.layout.layers > 1) {
@@ -90,7 +99,7 @@ class TextureDrawTest : public ::testing::Test {
     scene_.quads.push_back(q);
     for (uint32_t j = 0; j < q.height; ++j) {
       for (uint32_t i = 0; i < q.width; ++i) {
-        const Texel& t = p.texels[(size_t(layer) * p.layout.height + j) * p.layout.width + i];
+        const Texel& t = p.texels[level_start + (size_t(layer) * q.height + j) * q.width + i];
         double v[4];
         for (uint32_t c = 0; c < 4; ++c) {
           double value = t[c].value;
@@ -226,6 +235,38 @@ TEST_F(TextureDrawTest, NonAlignedStackedCubeSignsAndExpAdjust) {
   Quad(floats, 56, 70, kIdentity, 0, 0, -1);
   Quad(signs8, 74, 70, kIdentity, 0, 0, 1);
   Quad(floats, 92, 70, kWzy1, 0, 0, 2);
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
+// A 64x64 mip chain whose levels 2..6 share a packed tail, every level drawn 1:1 with an explicit
+// LOD; and a 40x24 DXT4_5 chain (packed from level 1) the same way.
+TEST_F(TextureDrawTest, MipChainWithPackedTailThroughTextureLod) {
+  Begin(320, 100);
+  Layout l{64, 64, 64, 1, true};
+  l.max_level = 6;
+  l.packed_mips = true;
+  l.mip_address = next_address_ + 0x100000;
+  Placed chain = Add(6, 2, l, 21);
+  next_address_ += 0x200000;
+  uint32_t x = 2;
+  for (int32_t level = 0; level <= 6; ++level) {
+    Quad(chain, x, 2, kIdentity, 0, 0, 0, level);
+    x += std::max(64u >> level, 1u) + 4;
+  }
+  Layout d{40, 24, 64, 1, true};
+  d.max_level = 5;
+  d.packed_mips = true;
+  d.mip_address = next_address_ + 0x100000;
+  Placed dxt = Add(20, 2, d, 22);
+  x = 2;
+  for (int32_t level = 0; level <= 5; ++level) {
+    Quad(dxt, x, 70, kWzy1, 0, 0, 0, level);
+    x += std::max(40u >> level, 1u) + 4;
+  }
   uint64_t differing = 0;
   auto r = Replay(&differing);
   EXPECT_EQ(differing, 0u);

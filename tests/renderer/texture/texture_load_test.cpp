@@ -52,14 +52,23 @@ class TextureLoadTest : public ::testing::Test {
     return texref::Encode(guest_, base, format, endian, l, seed);
   }
 
+  // Every level, level after level (the order Encode returns).
   std::vector<float> ReadBack(const TextureCache::Texture& t) {
-    size_t size = size_t(t.width) * t.height * t.layers * 16;
+    size_t size = 0;
+    std::vector<VkBufferImageCopy> regions;
+    for (uint32_t level = 0; level < t.levels; ++level) {
+      uint32_t w = std::max(t.width >> level, 1u), h = std::max(t.height >> level, 1u);
+      VkBufferImageCopy region{};
+      region.bufferOffset = size;
+      region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, t.layers};
+      region.imageExtent = {w, h, 1};
+      regions.push_back(region);
+      size += size_t(w) * h * t.layers * 16;
+    }
     auto alloc = stream_->Allocate(size, 16);
-    VkBufferImageCopy region{};
-    region.bufferOffset = alloc.offset;
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, t.layers};
-    region.imageExtent = {t.width, t.height, 1};
-    vkCmdCopyImageToBuffer(stream_->cmd(), t.image, VK_IMAGE_LAYOUT_GENERAL, alloc.buffer, 1, &region);
+    for (auto& r : regions) r.bufferOffset += alloc.offset;
+    vkCmdCopyImageToBuffer(stream_->cmd(), t.image, VK_IMAGE_LAYOUT_GENERAL, alloc.buffer,
+                           uint32_t(regions.size()), regions.data());
     stream_->Flush();
     std::vector<float> out(size / 4);
     std::memcpy(out.data(), alloc.data, size);
@@ -178,6 +187,58 @@ TEST_F(TextureLoadTest, SignedComponentsAreTwosComplementSnorm) {
     EXPECT_EQ(Check(base, c.format, 2, l, expected), 0u) << xenos::TextureFormatName(c.format);
     base += 0x100000;
   }
+}
+
+// Mip chains (Xenia texture_util.cc GetGuestTextureLayout / GetPackedMipOffset): levels 1.. at
+// the mip address, each a power-of-two-strided storage; with packed mips the levels from the
+// one whose smaller side is 16 share one tail at offsets inside it.
+TEST_F(TextureLoadTest, MipChainsWithAndWithoutPackedTails) {
+  struct Case {
+    uint32_t format, width, height, layers, max_level;
+    bool packed, tiled;
+  };
+  const Case cases[] = {
+      {6, 64, 64, 1, 6, true, true},    // levels 2..6 packed (16x16 down to 1x1)
+      {6, 40, 24, 1, 5, true, true},    // non-power-of-two, wider than tall: packed from 1
+      {18, 64, 32, 1, 5, true, true},   // DXT1: packed offsets in blocks
+      {26, 32, 32, 2, 5, false, true},  // stacked, no packing
+      {4, 16, 16, 1, 4, true, true},    // the base itself in the packed tail (level 0)
+      {6, 64, 16, 1, 6, true, false},   // linear, packed from the base
+  };
+  uint32_t base = 0x07000000;
+  for (const Case& c : cases) {
+    Layout l{c.width, c.height, (c.width + 31) & ~31u, c.layers, c.tiled};
+    l.max_level = c.max_level;
+    l.mip_address = base + 0x80000;
+    l.packed_mips = c.packed;
+    auto expected = Encode(base, c.format, 2, l, c.width * 13 + c.format);
+    auto fetch = Fetch(base, c.format, 2, l);
+    TextureDescriptor d = TextureDescriptor::FromFetchConstant(fetch.data());
+    EXPECT_EQ(d.levels, c.max_level + 1);
+    EXPECT_EQ(Check(base, c.format, 2, l, expected), 0u)
+        << xenos::TextureFormatName(c.format) << " " << c.width << "x" << c.height;
+    base += 0x100000;
+  }
+  // The layout facts checked directly: a 64x64 packed chain starts packing at level 2 (16x16),
+  // level 2 at x 16 texels in the tail, level 3 at x 8, level 4 at x 4, then level 5 (2x2) at
+  // y 8 (Xenia's table: the first three packed levels along x, the smaller ones along y).
+  Layout l{64, 64, 64, 1, true};
+  l.max_level = 6;
+  l.mip_address = 0x08000000;
+  l.packed_mips = true;
+  auto f = Fetch(0x07F00000, 6, 2, l);
+  TextureDescriptor d = TextureDescriptor::FromFetchConstant(f.data());
+  EXPECT_EQ(d.PackedLevel(), 2u);
+  EXPECT_EQ(d.GetLevel(1).address, 0x08000000u);
+  EXPECT_EQ(d.GetLevel(2).address, 0x08000000u + 32 * 32 * 4);
+  EXPECT_EQ(d.GetLevel(2).offset_x_blocks, 16u);
+  EXPECT_EQ(d.GetLevel(3).offset_x_blocks, 8u);
+  EXPECT_EQ(d.GetLevel(4).offset_x_blocks, 4u);
+  EXPECT_EQ(d.GetLevel(4).offset_y_blocks, 0u);
+  EXPECT_EQ(d.GetLevel(5).offset_x_blocks, 0u);
+  EXPECT_EQ(d.GetLevel(5).offset_y_blocks, 8u);
+  EXPECT_EQ(d.GetLevel(6).offset_y_blocks, 4u);
+  EXPECT_EQ(d.GetLevel(6).address, d.GetLevel(2).address);
 }
 
 TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {

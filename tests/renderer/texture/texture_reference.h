@@ -206,6 +206,9 @@ struct Layout {
   bool tiled;
   uint32_t dimension = 1;  // 2D/stacked; 3 = cube
   uint32_t signs = 0;      // fetch constant dword 0 bits 2..9 (TextureSign per component)
+  uint32_t max_level = 0;  // mip levels 1..max_level at mip_address (dword 4 bits 6..9)
+  uint32_t mip_address = 0;
+  bool packed_mips = false;
 };
 
 
@@ -215,60 +218,69 @@ inline std::array<uint32_t, 6> Fetch(uint32_t base, uint32_t format, uint32_t en
   d[0] = 2u | (l.signs << 2) | ((l.pitch >> 5) << 22) | (l.tiled ? 1u << 31 : 0u);
   d[1] = format | (endian << 6) | ((base >> 12) << 12);
   d[2] = (l.width - 1) | ((l.height - 1) << 13) | ((l.layers - 1) << 26);
-  d[5] = l.dimension << 9;
+  d[4] = l.max_level << 6;
+  d[5] = (l.dimension << 9) | (l.packed_mips ? 1u << 11 : 0u) | ((l.mip_address >> 12) << 12);
   return d;
 }
 
-// Encodes random blocks at their guest addresses; returns the expected texels.
-inline std::vector<Texel> Encode(FakeGuest& guest_, uint32_t base, uint32_t format, uint32_t endian, const Layout& l,
-                          uint32_t seed, float float_range = 1000.0f) {
+// Encodes random blocks of every level at their guest addresses (TextureDescriptor::GetLevel:
+// packed mip tails included); returns the expected texels level after level, each level
+// width_l x height_l x layers, row-major, layer-major.
+inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t format, uint32_t endian,
+                                 const Layout& l, uint32_t seed, float float_range = 1000.0f) {
   TextureFormatInfo info = GetTextureFormatInfo(format);
   EXPECT_TRUE(info.loadable);
   std::mt19937 rng(seed);
   TextureDescriptor desc = TextureDescriptor::FromFetchConstant(Fetch(base, format, endian, l).data());
-  TextureLoadConstants c = desc.LoadConstants();
-  uint32_t bw = (l.width + info.block_width - 1) / info.block_width;
-  uint32_t bh = (l.height + info.block_height - 1) / info.block_height;
   uint32_t block_bytes = 1u << info.bpb_log2;
-  std::vector<Texel> expected(size_t(l.width) * l.height * l.layers);
-  for (uint32_t z = 0; z < l.layers; ++z) {
-    for (uint32_t by = 0; by < bh; ++by) {
-      for (uint32_t bx = 0; bx < bw; ++bx) {
-        uint32_t offset = l.tiled ? uint32_t(TiledOffset2D(int32_t(bx), int32_t(by), c.pitch_blocks, info.bpb_log2))
-                                  : LinearOffset2D(bx, by, c.pitch_blocks, info.bpb_log2);
-        uint32_t address = base + z * c.layer_stride + offset;
-        // The block's dwords as the loader sees them after the swap; for sub-dword blocks,
-        // the containing dword keeps whatever bytes other blocks put there.
-        uint32_t words[4] = {};
-        if (block_bytes >= 4) {
-          for (uint32_t i = 0; i < block_bytes / 4; ++i) {
-            words[i] = RandomWord(rng, format, float_range);
-            uint32_t stored = Swap(words[i], endian);
-            for (uint32_t b = 0; b < 4; ++b) guest_.WriteByte(address + 4 * i + b, uint8_t(stored >> (8 * b)));
+  std::vector<Texel> expected;
+  for (uint32_t level = 0; level < desc.levels; ++level) {
+    TextureLoadConstants c = desc.LoadConstants(level);
+    const uint32_t lw = c.width, lh = c.height;
+    const size_t level_start = expected.size();
+    expected.resize(level_start + size_t(lw) * lh * l.layers);
+    uint32_t bw = (lw + info.block_width - 1) / info.block_width;
+    uint32_t bh = (lh + info.block_height - 1) / info.block_height;
+    for (uint32_t z = 0; z < l.layers; ++z) {
+      for (uint32_t by = 0; by < bh; ++by) {
+        for (uint32_t bx = 0; bx < bw; ++bx) {
+          uint32_t sx = bx + c.offset_x_blocks, sy = by + c.offset_y_blocks;
+          uint32_t offset = l.tiled ? uint32_t(TiledOffset2D(int32_t(sx), int32_t(sy), c.pitch_blocks, info.bpb_log2))
+                                    : LinearOffset2D(sx, sy, c.pitch_blocks, info.bpb_log2);
+          uint32_t address = c.base_address + z * c.layer_stride + offset;
+          // The block's dwords as the loader sees them after the swap; for sub-dword blocks,
+          // the containing dword keeps whatever bytes other blocks put there.
+          uint32_t words[4] = {};
+          if (block_bytes >= 4) {
+            for (uint32_t i = 0; i < block_bytes / 4; ++i) {
+              words[i] = RandomWord(rng, format, float_range);
+              uint32_t stored = Swap(words[i], endian);
+              for (uint32_t b = 0; b < 4; ++b) guest.WriteByte(address + 4 * i + b, uint8_t(stored >> (8 * b)));
+            }
+          } else {
+            uint32_t t = RandomWord(rng, format, float_range) & (block_bytes == 1 ? 0xFFu : 0xFFFFu);
+            uint32_t shift = 8 * (address & 3);
+            // Position of these bytes in guest memory: apply the swap to a dword holding only them.
+            uint32_t stored = Swap(t << shift, endian);
+            uint32_t mask = Swap((block_bytes == 1 ? 0xFFu : 0xFFFFu) << shift, endian);
+            for (uint32_t b = 0; b < 4; ++b) {
+              if ((mask >> (8 * b)) & 0xFF) guest.WriteByte((address & ~3u) + b, uint8_t(stored >> (8 * b)));
+            }
+            words[0] = t;
           }
-        } else {
-          uint32_t t = RandomWord(rng, format, float_range) & (block_bytes == 1 ? 0xFFu : 0xFFFFu);
-          uint32_t shift = 8 * (address & 3);
-          // Position of these bytes in guest memory: apply the swap to a dword holding only them.
-          uint32_t stored = Swap(t << shift, endian);
-          uint32_t mask = Swap((block_bytes == 1 ? 0xFFu : 0xFFFFu) << shift, endian);
-          for (uint32_t b = 0; b < 4; ++b) {
-            if ((mask >> (8 * b)) & 0xFF) guest_.WriteByte((address & ~3u) + b, uint8_t(stored >> (8 * b)));
-          }
-          words[0] = t;
-        }
-        for (uint32_t ty = 0; ty < info.block_height; ++ty) {
-          for (uint32_t tx = 0; tx < info.block_width; ++tx) {
-            uint32_t x = bx * info.block_width + tx, y = by * info.block_height + ty;
-            if (x >= l.width || y >= l.height) continue;
-            expected[(size_t(z) * l.height + y) * l.width + x] =
-                Decode(format, words, words[0], ty * 4 + tx);
+          for (uint32_t ty = 0; ty < info.block_height; ++ty) {
+            for (uint32_t tx = 0; tx < info.block_width; ++tx) {
+              uint32_t x = bx * info.block_width + tx, y = by * info.block_height + ty;
+              if (x >= lw || y >= lh) continue;
+              expected[level_start + (size_t(z) * lh + y) * lw + x] =
+                  Decode(format, words, words[0], ty * 4 + tx);
+            }
           }
         }
       }
     }
   }
-  guest_.EndWrite();
+  guest.EndWrite();
   return expected;
 }
 

@@ -22,11 +22,14 @@ struct SamplerState {
                                      VK_SAMPLER_ADDRESS_MODE_REPEAT};
   VkBorderColor border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
   float lod_bias = 0.0f;  // fetch constant lod_bias (signed 5.5 fixed point)
+  // LOD clamp: mip_min_level (dword 4 bits 2..5) up to mip_max_level (bits 6..9), or 0..0 for
+  // the kBaseMap mip filter; the texture's view holds only the loaded levels anyway.
+  float min_lod = 0.0f, max_lod = 0.0f;
   std::string inexact;     // empty when exact
   bool operator<(const SamplerState& o) const {
-    return std::tie(mag, min, mip, address[0], address[1], address[2], border, lod_bias) <
-           std::tie(o.mag, o.min, o.mip, o.address[0], o.address[1], o.address[2], o.border,
-                    o.lod_bias);
+    return std::tie(mag, min, mip, address[0], address[1], address[2], border, lod_bias, min_lod,
+                    max_lod) < std::tie(o.mag, o.min, o.mip, o.address[0], o.address[1],
+                                        o.address[2], o.border, o.lod_bias, o.min_lod, o.max_lod);
   }
   // Derived from the 6 fetch-constant dwords (no device state involved).
   static SamplerState FromFetchConstant(const uint32_t dwords[6]);
@@ -39,7 +42,6 @@ class SamplerCache {
   SamplerCache(const SamplerCache&) = delete;
   SamplerCache& operator=(const SamplerCache&) = delete;
 
-  // Only the base level is loaded by the texture cache, so samplers clamp LOD to 0.
   VkSampler Get(const SamplerState& state);
   size_t size() const { return samplers_.size(); }
 

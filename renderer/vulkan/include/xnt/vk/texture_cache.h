@@ -6,9 +6,11 @@
 // pitch, tiling, dimension) plus the memory range; an entry records the guest pages it covers and
 // their generations and is reloaded when one changed or when Invalidate() overlapped it.
 //
-// Implemented: 2D and stacked / cube (one layer per face) textures, linear and 32x32-tiled,
-// base level only; TextureSign kSigned per component (the loader knows the bit widths). Not implemented (Get() throws xnt::Error saying so): mip levels / packed mip
-// tails, 3D (32x32x4 tiles), 1D, the formats texture_formats.h marks not loadable.
+// Implemented: 2D and stacked / cube (one layer per face) textures, linear and 32x32-tiled, mip
+// levels from the fetch constant's mip address with packed mip tails (Xenia texture_util.cc
+// GetGuestTextureLayout / GetPackedMipOffset); TextureSign kSigned per component (the loader
+// knows the bit widths). Not implemented (Get() throws xnt::Error saying so): 3D (32x32x4 tiles),
+// 1D, mips without a base level, the formats texture_formats.h marks not loadable.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -37,9 +39,28 @@ struct TextureDescriptor {
   uint32_t width = 1, height = 1, layers = 1;
   uint32_t pitch_texels = 0;  // row pitch (fetch constant pitch << 5)
   uint32_t signed_mask = 0;   // bit c: component c has TextureSign kSigned (applied by the loader)
-  // Derived: the load shader's parameters and the guest byte range read.
-  TextureLoadConstants LoadConstants() const;
-  uint64_t ByteSize() const;
+  uint32_t mip_address = 0;   // bytes; levels 1.. (0: base level only)
+  uint32_t levels = 1;        // 1 + the highest mip level loaded
+  bool packed_mips = false;   // the small levels share one packed tail
+
+  // Where texture level `level` lies in guest memory.
+  struct Level {
+    uint32_t address = 0;       // start of the level's storage (its layer 0)
+    uint32_t pitch_blocks = 0;  // row pitch of the storage in blocks
+    uint32_t height_blocks = 0; // rows of one layer's storage (tile-aligned)
+    uint32_t layer_stride = 0;  // bytes between layers, 4 KiB-aligned
+    uint32_t width = 0, height = 0;  // texels of this level
+    uint32_t offset_x_blocks = 0, offset_y_blocks = 0;  // inside a packed tail
+  };
+  Level GetLevel(uint32_t level) const;
+  // The first level stored in the packed tail (UINT32_MAX without packed mips): the smaller
+  // side rounded up to a power of two is 16 texels there (Xenia texture_util GetPackedMipLevel).
+  uint32_t PackedLevel() const;
+  // Derived: the load shader's parameters for a level and the guest byte ranges read.
+  TextureLoadConstants LoadConstants(uint32_t level = 0) const;
+  // [address, address + size) of the base storage and, with mips, of the mip storage.
+  std::vector<std::pair<uint32_t, uint64_t>> ByteRanges() const;
+  uint64_t ByteSize() const;  // of the base storage
 
   // Throws xnt::Error for what the cache cannot load (naming the field).
   static TextureDescriptor FromFetchConstant(const uint32_t dwords[6]);
@@ -53,10 +74,11 @@ class TextureCache {
     VkImageView view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_2D_ARRAY, RGBA32F, layout GENERAL
     VkImageView cube_view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_CUBE for cube maps, else null
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkDescriptorSet store_set = VK_NULL_HANDLE;
-    uint32_t width = 0, height = 0, layers = 0;
-    uint32_t first_page = 0, page_count = 0;
-    std::vector<uint64_t> page_generations;
+    std::vector<VkImageView> level_views;    // one 2D-array view per mip level (the loader's)
+    std::vector<VkDescriptorSet> store_sets;  // one per level
+    uint32_t width = 0, height = 0, layers = 0, levels = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> page_ranges;  // first page, count
+    std::vector<uint64_t> page_generations;                  // per page, in range order
     bool stale = false;
     std::string inexact;  // what the load could not do exactly (empty when exact)
   };

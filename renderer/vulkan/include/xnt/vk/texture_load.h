@@ -7,7 +7,7 @@
 
 namespace xnt::vk {
 
-// Push constants of the load shader (std430, 52 bytes).
+// Push constants of the load shader (std430, 60 bytes). One dispatch per mip level.
 struct TextureLoadConstants {
   uint32_t base_address;   // bytes
   uint32_t pitch_blocks;   // row pitch in blocks
@@ -25,8 +25,12 @@ struct TextureLoadConstants {
   // is reinterpreted as two's complement snorm, max(v / (2^(n-1) - 1), -1). Applied only to
   // formats with integer unorm components (texture_load.cpp SignedComponentBits).
   uint32_t signed_mask;
+  // Block offset of this level inside its storage (packed mip tails: Xenia texture_util.cc
+  // GetPackedMipOffset); 0 for levels stored on their own.
+  uint32_t offset_x_blocks;
+  uint32_t offset_y_blocks;
 };
-static_assert(sizeof(TextureLoadConstants) == 52);
+static_assert(sizeof(TextureLoadConstants) == 60);
 
 // GLSL 450 source of the load compute shader (set 0 = shared memory as in shader_interface.h,
 // set 1 binding 0 = rgba32f image2DArray destination, 8x8x1 work groups over width x height x
