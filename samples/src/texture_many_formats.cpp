@@ -181,10 +181,12 @@ struct Builder {
       pitch_blocks = (pitch_blocks + 31) & ~31u;
       height_blocks = (height_blocks + 31) & ~31u;
     }
-    const uint32_t row_bytes = ((pitch_blocks << s.bpb_log2) + 255) & ~255u;
-    // Slices are whole tile-aligned surfaces rounded to 4 KiB (Xenia texture_util.cc
-    // GetGuestTextureLayout).
-    const uint32_t slice = (row_bytes * height_blocks + 4095) & ~4095u;
+    // Linear rows are 256-byte-aligned; tiled rows are the tile-aligned pitch.
+    const uint32_t row_bytes =
+        tiled ? pitch_blocks << s.bpb_log2 : ((pitch_blocks << s.bpb_log2) + 255) & ~255u;
+    // Slices are whole surfaces with rows aligned to 32 blocks, rounded to 4 KiB (Xenia
+    // texture_util.cc GetGuestTextureLayout).
+    const uint32_t slice = (row_bytes * ((height_blocks + 31) & ~31u) + 4095) & ~4095u;
     const uint32_t base = next;
     next += (slice * layers + 0xFFFF) & ~0xFFFFu;
     texels.assign(size_t(width) * height * layers, {});
