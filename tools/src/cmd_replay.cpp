@@ -75,6 +75,7 @@ struct ReplayArgs {
   std::string path = "fbo";
   int device = -1;
   bool validate = false;
+  std::string gamma = "exact";
   std::string dump_shaders;
   bool json = false;
 };
@@ -102,6 +103,7 @@ int RunReplay(const ReplayArgs& args) {
   std::vector<std::string> written;
   vk::VulkanBackendOptions options;
   options.dump_shaders_dir = args.dump_shaders;
+  options.renderer.gamma = args.gamma == "srgb" ? vk::GammaMode::kSrgb : vk::GammaMode::kExact;
   options.on_swap = [&](uint64_t frame, const vk::SwapImage& image) {
     if (!range.Contains(frame)) return;
     char name[32];
@@ -201,6 +203,11 @@ XNT_COMMAND({"replay",
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");
+               sub.add_option("--gamma", args->gamma,
+                              "k_8_8_8_8_GAMMA targets: exact (PWL gamma encoded in the shader "
+                              "before blending; default) or srgb (sRGB host target, linear "
+                              "blending, approximate)")
+                   ->check(CLI::IsMember({"exact", "srgb"}));
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
                sub.add_flag("--json", args->json, "Print the summary as JSON on stdout");

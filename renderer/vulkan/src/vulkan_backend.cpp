@@ -18,7 +18,7 @@ using xenos::Reg;
 VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions options)
     : context_(context),
       options_(std::move(options)),
-      renderer_(std::make_unique<XenosRenderer>(context)) {
+      renderer_(std::make_unique<XenosRenderer>(context, options_.renderer)) {
   // The player reports every guest memory write (OnMemoryWritten), so the mirror only needs to
   // look at those pages.
   renderer_->shared_memory().EnableWriteTracking();

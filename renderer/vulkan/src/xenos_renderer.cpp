@@ -41,12 +41,12 @@ float DepthClearValue(uint32_t clear, uint32_t format) {
 
 }  // namespace
 
-XenosRenderer::XenosRenderer(VulkanContext& context)
+XenosRenderer::XenosRenderer(VulkanContext& context, RendererOptions options)
     : context_(context),
       device_(context.device()),
       stream_(context, kRingSize),
       shared_memory_(context, stream_),
-      render_targets_(context),
+      render_targets_(context, RenderTargetOptions{options.gamma}),
       pipelines_(context, shared_memory_.set_layout()),
       edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
       textures_(context, stream_, shared_memory_),
@@ -302,11 +302,6 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
       color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false,
                        msaa_count};
       color_used[i] = true;
-      if (info.color_format != xenos::ColorRenderTargetFormat::k_8_8_8_8) {
-        Note("colour format " +
-             std::string(xenos::ColorRenderTargetFormatName(uint32_t(info.color_format))) +
-             " drawn into an 8-bit RGBA host target (approximated)");
-      }
     }
   }
   auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));

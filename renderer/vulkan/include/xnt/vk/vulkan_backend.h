@@ -28,6 +28,8 @@ struct VulkanBackendOptions {
   std::function<void(uint64_t frame, const SwapImage&)> on_swap;
   // Called at the end of every frame (progress reporting).
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
+  // Renderer choices (k_8_8_8_8_GAMMA emulation, ...).
+  RendererOptions renderer;
 };
 
 class VulkanBackend : public replay::Backend {

@@ -47,6 +47,13 @@ struct DrawInput {
   DrawRowsEstimate estimate_rows;
 };
 
+// Renderer-wide choices.
+struct RendererOptions {
+  // k_8_8_8_8_GAMMA: exact (the pixel shader encodes PWL gamma before blending into an UNORM
+  // target) or sRGB (an SRGB host target: linear-space blending, sRGB curve; approximate).
+  GammaMode gamma = GammaMode::kExact;
+};
+
 struct RendererStats {
   uint64_t draws = 0;          // recorded on the GPU
   uint64_t draws_skipped = 0;  // nothing to draw (see notes)
@@ -58,7 +65,7 @@ struct RendererStats {
 
 class XenosRenderer {
  public:
-  explicit XenosRenderer(VulkanContext& context);
+  explicit XenosRenderer(VulkanContext& context, RendererOptions options = {});
   ~XenosRenderer();
   XenosRenderer(const XenosRenderer&) = delete;
   XenosRenderer& operator=(const XenosRenderer&) = delete;
