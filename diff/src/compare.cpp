@@ -116,17 +116,22 @@ class BandComparer {
         if (!skip) active_.push_back(p);
     }
     band_ = (opt_.ssim || opt_.flip) && !all_same_;
+    // The filter is linear, so the luma means are the BT.601 mix of the R, G, B means, when those
+    // are filtered anyway: the luma plane then filters only its two second moments.
+    auto is_active = [&](int p) { return std::find(active_.begin(), active_.end(), p) != active_.end(); };
+    luma_derived_ = opt_.ssim && is_active(nc_) && is_active(0) && is_active(1) && is_active(2);
     moments_ = opt_.ssim ? kMoments : 2;  // FLIP alone needs only the filtered means
     const size_t S = size_t(std::min(kStripWidth, w_)), E = S + 2 * kRadius;
+    const size_t S8 = (S + 7) / 8 * 8;  // the filters work in chunks of 8 columns
     const size_t P = size_t(planes_);
     pa_.resize(P * E);
     pb_.resize(P * E);
     over_.resize(S);
     absmax_.resize(S);
     if (band_) {
-      pad_.resize(kMoments * E);
-      ring_.resize(size_t(kRingRows) * P * kMoments * S);
-      vert_.resize(size_t(kBlockRows) * P * kMoments * S);
+      pad_.resize(kMoments * (S8 + 2 * kRadius));
+      ring_.resize(size_t(kRingRows) * P * kMoments * S8);
+      vert_.resize(size_t(kBlockRows) * P * kMoments * S8);
       ssim_row_.resize(S);
       luma_ring_a_.resize(size_t(kRingRows) * E);
       luma_ring_b_.resize(size_t(kRingRows) * E);
@@ -136,9 +141,9 @@ class BandComparer {
       flip_row_.resize(S);
     }
     m.work_bytes = (pa_.size() + pb_.size() + absmax_.size() + luma_ring_a_.size() + luma_ring_b_.size() +
-                    edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size()) *
+                    edge_a_.size() + edge_b_.size() + flip_scratch_.size() + flip_row_.size() + ssim_row_.size()) *
                        sizeof(float) +
-                   (pad_.size() + ring_.size() + vert_.size() + ssim_row_.size()) * sizeof(double) + over_.size();
+                   (pad_.size() + ring_.size() + vert_.size()) * sizeof(double) + over_.size();
   }
 
   void Run() {
@@ -176,14 +181,19 @@ class BandComparer {
  private:
   // Strip-local plane p (ew_ columns, index 0 = image column hx0_).
   float* Plane(std::vector<float>& v, int p) { return v.data() + size_t(p) * size_t(ew_); }
-  // Ring of the last 14 input rows' horizontally filtered moment q of plane p (sw_ columns).
+  // Ring of the last 14 input rows' horizontally filtered moment q of plane p: per (p, q) a block
+  // of chunks of 8 columns, each chunk holding its 8 values of all 14 rows together (row r at
+  // slot r % 14), so the vertical pass reads one run of memory. Ring(row, p, q) is the row's
+  // chunk 0; chunk c is kRingStride * c further.
+  static constexpr size_t kRingStride = size_t(kRingRows) * 8;
+  int Chunks() const { return (sw_ + 7) / 8; }
   double* Ring(int row, int p, int q) {
-    return ring_.data() +
-           ((size_t(row % kRingRows) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
+    return ring_.data() + (size_t(p) * kMoments + size_t(q)) * size_t(Chunks()) * kRingStride +
+           size_t(row % kRingRows) * 8;
   }
-  // Filtered moment q of plane p for row j of the current block.
+  // Filtered moment q of plane p for row j of the current block (Chunks() * 8 columns).
   double* Vert(int j, int p, int q) {
-    return vert_.data() + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(sw_);
+    return vert_.data() + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(Chunks()) * 8;
   }
   float* LumaRing(std::vector<float>& ring, int row) {
     return ring.data() + size_t(row % kRingRows) * size_t(ew_);
@@ -223,13 +233,13 @@ class BandComparer {
     const float row_max = k_->row_summary(over_.data(), absmax_.data(), sw_, &row_over, &row_diff);
     m_.pixels_over += row_over;
     m_.pixels_differing += row_diff;
-    if (row_max > 0 && double(row_max) >= m_.max_abs) {
-      const int row_max_x = x0_ + int(std::find(absmax_.begin(), absmax_.begin() + sw_, row_max) - absmax_.begin());
-      if (double(row_max) > m_.max_abs || y < m_.max_y || (y == m_.max_y && row_max_x < m_.max_x)) {
-        m_.max_abs = row_max;
-        m_.max_y = y;
-        m_.max_x = row_max_x;
-      }
+    // The first pixel in reading order holds the maximum: a tie replaces it only from an earlier row
+    // (strips run left to right, so a later strip's tie on the same row is further right). Only
+    // then is the row searched for the position.
+    if (row_max > 0 && (double(row_max) > m_.max_abs || (double(row_max) == m_.max_abs && y < m_.max_y))) {
+      m_.max_abs = row_max;
+      m_.max_y = y;
+      m_.max_x = x0_ + int(std::find(absmax_.begin(), absmax_.begin() + sw_, row_max) - absmax_.begin());
     }
     if (opt_.maps) std::copy_n(absmax_.begin(), sw_, opt_.maps->max_abs.begin() + long(y) * w_ + x0_);
     if (!band_) return;
@@ -241,21 +251,28 @@ class BandComparer {
     k_->luma(Plane(pb_, 0), Plane(pb_, 1), Plane(pb_, 2), lb, ew_);
     // Moments of the row (widened to double once), clamped to the edge where the strip touches the
     // image border, then the horizontal pass into the ring.
-    const int P = sw_ + 2 * kRadius;
-    const int first = x0_ - kRadius;  // image column of pad index 0
+    const int P = Chunks() * 8 + 2 * kRadius;  // padded to whole chunks (the extra outputs are unused)
+    const int first = x0_ - kRadius;           // image column of pad index 0
     const int lead = hx0_ - first;    // pad indices before the first column we hold (image edge)
     const int tail = P - lead - ew_;  // and after the last
     double* m[kMoments];
     for (int q = 0; q < kMoments; ++q) m[q] = pad_.data() + size_t(q) * size_t(P);
     for (int p : active_) {
-      const float* xa = p == nc_ ? la : Plane(pa_, p);
-      const float* xb = p == nc_ ? lb : Plane(pb_, p);
-      k_->moments(xa, xb, m[0] + lead, m[1] + lead, moments_ > 2 ? m[2] + lead : nullptr,
-                  moments_ > 2 ? m[3] + lead : nullptr, ew_);
-      for (int q = 0; q < moments_; ++q) {
+      int q0 = 0;
+      if (p == nc_) {
+        // Luma moments in double from the channels (moments_ is 4 here: luma is active only for SSIM).
+        const float* c[6] = {Plane(pa_, 0), Plane(pa_, 1), Plane(pa_, 2), Plane(pb_, 0), Plane(pb_, 1), Plane(pb_, 2)};
+        q0 = luma_derived_ ? 2 : 0;
+        k_->luma_moments(c, luma_derived_ ? nullptr : m[0] + lead, luma_derived_ ? nullptr : m[1] + lead, m[2] + lead,
+                         m[3] + lead, ew_);
+      } else {
+        k_->moments(Plane(pa_, p), Plane(pb_, p), m[0] + lead, m[1] + lead, moments_ > 2 ? m[2] + lead : nullptr,
+                    moments_ > 2 ? m[3] + lead : nullptr, ew_);
+      }
+      for (int q = q0; q < moments_; ++q) {
         for (int i = 0; i < lead; ++i) m[q][i] = m[q][lead];
         for (int i = 0; i < tail; ++i) m[q][lead + ew_ + i] = m[q][lead + ew_ - 1];
-        k_->filter_row(m[q], Ring(y, p, q), sw_, weights_.data());
+        k_->filter_row(m[q], Ring(y, p, q), Chunks(), kRingStride, weights_.data());
       }
     }
   }
@@ -266,25 +283,27 @@ class BandComparer {
     const double* in[kRingRows];
     double* out[kBlockRows];
     for (int p : active_) {
-      for (int q = 0; q < moments_; ++q) {
+      for (int q = p == nc_ && luma_derived_ ? 2 : 0; q < moments_; ++q) {
         for (int k = 0; k < kRingRows; ++k) in[k] = Ring(std::clamp(y0 - kRadius + k, 0, h_ - 1), p, q);
-        if (rows == kBlockRows) {
-          for (int j = 0; j < kBlockRows; ++j) out[j] = Vert(j, p, q);
-          k_->filter_column4(in, out, sw_, weights_.data());
-        } else {
-          for (int j = 0; j < rows; ++j) k_->filter_column(in + j, Vert(j, p, q), sw_, weights_.data());
-        }
+        for (int j = 0; j < rows; ++j) out[j] = Vert(j, p, q);
+        if (rows == kBlockRows)
+          k_->filter_column4(in, out, Chunks(), kRingStride, weights_.data());
+        else
+          k_->filter_column(in, out, rows, Chunks(), kRingStride, weights_.data());
       }
     }
+    if (luma_derived_)
+      for (int j = 0; j < rows; ++j)
+        for (int q = 0; q < 2; ++q) k_->luma_mix(Vert(j, 0, q), Vert(j, 1, q), Vert(j, 2, q), Vert(j, nc_, q), sw_);
     for (int j = 0; j < rows; ++j) {
       const int y = y0 + j;
       if (opt_.ssim) {
         for (int p : active_) {
-          double* s = ssim_row_.data();
+          float* s = ssim_row_.data();
           ssim_sum_[p] += k_->ssim_row(Vert(j, p, 0), Vert(j, p, 1), Vert(j, p, 2), Vert(j, p, 3), s, sw_);
           if (opt_.maps && p == nc_)
             for (int i = 0; i < sw_; ++i)
-              opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = float(s[i]);
+              opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = s[i];
         }
       }
       if (opt_.flip && !rgb_same_) FlipRow(y, j);
@@ -364,13 +383,13 @@ class BandComparer {
   Metrics& m_;
   int w_, h_, nc_ = 3, planes_ = 4, moments_ = kMoments;
   int x0_ = 0, sw_ = 0, hx0_ = 0, ew_ = 0;  // current strip: first column, width, halo start, halo width
-  bool all_same_ = false, rgb_same_ = false, band_ = false;
+  bool all_same_ = false, rgb_same_ = false, band_ = false, luma_derived_ = false;
   std::vector<int> active_;  // planes that get SSIM moments
   std::array<double, kTaps> weights_{};
   const kernels::Kernels* k_ = nullptr;
   float cmax_ = 1;
-  std::vector<float> pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_, flip_row_;
-  std::vector<double> pad_, ring_, vert_, ssim_row_;
+  std::vector<float> ssim_row_, pa_, pb_, absmax_, luma_ring_a_, luma_ring_b_, edge_a_, edge_b_, flip_scratch_, flip_row_;
+  std::vector<double> pad_, ring_, vert_;
   std::vector<uint8_t> over_;
   double sum_abs_[4] = {}, sum_sq_[4] = {}, ssim_sum_[5] = {}, flip_sum_ = 0;
 };

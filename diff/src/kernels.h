@@ -32,16 +32,24 @@ struct FlipInputs {
 
 struct Kernels {
   const char* name;
-  // out[x] = sum_k w[k] in[x+k]; `in` has kRadius padding on each side.
-  void (*filter_row)(const double* in, double* out, int n, const double* w);
-  // out[i] = sum_k w[k] rows[k][i] over 11 rows.
-  void (*filter_column)(const double* const* rows, double* out, int n, const double* w);
-  // Four rows at once: outs[j][i] = sum_k w[k] rows[j + k][i] over 14 rows.
-  void (*filter_column4)(const double* const* rows, double* const* outs, int n, const double* w);
+  // Horizontal pass in chunks of 8: out[c * stride + i] = sum_k w[k] in[8c + i + k], i < 8, c < chunks
+  // (`in` holds 8 * chunks + 10 values).
+  void (*filter_row)(const double* in, double* out, int chunks, size_t stride, const double* w);
+  // Vertical pass over rows stored in chunks of 8 (row k's chunk c at rows[k] + c * stride):
+  // outs[j][8c + i] = sum_k w[k] rows[j + k][chunk c, i] for j < count (1..4; count + 10 rows).
+  void (*filter_column)(const double* const* rows, double* const* outs, int count, int chunks, size_t stride,
+                        const double* w);
+  // The same with count = 4 (14 rows).
+  void (*filter_column4)(const double* const* rows, double* const* outs, int chunks, size_t stride, const double* w);
   // The SSIM moments of a row pair in double: x, y and, when sq/xy are not null, x^2 + y^2, xy.
   void (*moments)(const float* a, const float* b, double* mx, double* my, double* sq, double* xy, int n);
+  // The moments of the BT.601 luma of R, G, B rows c[0..2] (A) and c[3..5] (B), in double; mx/my may
+  // be null.
+  void (*luma_moments)(const float* const* c, double* mx, double* my, double* sq, double* xy, int n);
+  // l = 0.299 r + 0.587 g + 0.114 b in double.
+  void (*luma_mix)(const double* r, const double* g, const double* b, double* l, int n);
   // Per-pixel SSIM from the filtered moments into out; returns their sum.
-  double (*ssim_row)(const double* mx, const double* my, const double* exxyy, const double* exy, double* out, int n);
+  double (*ssim_row)(const double* mx, const double* my, const double* exxyy, const double* exy, float* out, int n);
   // Interleaved row (type 0 = 8-bit, 1 = 16-bit, 2 = float; in_ch values per pixel) into nc float
   // planes, plane p at planes + p * stride, as Image::RowToFloat normalizes; missing alpha is 1.
   void (*unpack)(const uint8_t* src, int type, int in_ch, int nc, float* planes, size_t stride, int n);

@@ -3,6 +3,7 @@
 // rasteriser.
 #include <algorithm>
 
+#include "edram_scenarios.h"
 #include "flat_scene.h"
 #include "shader_scenes.h"
 #include "texture_scene.h"
@@ -127,6 +128,7 @@ std::vector<Sample> Build() {
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
+  for (const auto& s : EdramScenarios()) v.push_back(s.sample);
   return v;
 }
 

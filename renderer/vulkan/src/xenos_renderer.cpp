@@ -531,46 +531,25 @@ void XenosRenderer::Resolve(RegisterValues regs, const GuestMemoryAccess& memory
     if (!info.unsupported.empty()) {
       Note(info.unsupported);
     } else {
-      if (info.msaa_samples != 0) {
-        Note("resolve of an MSAA target copies its single host sample (MSAA not implemented "
-             "yet; edges are not averaged)");
-      }
+      if (!info.note.empty()) Note(info.note);
       EndRendering();
-      RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
-      uint32_t width = uint32_t(info.x1 - info.x0), height = uint32_t(info.y1 - info.y0);
-      // Pixels outside the host image (a rectangle below the EDRAM rows) read as zero.
-      uint32_t copy_w = uint32_t(std::clamp<int64_t>(int64_t(rt.width) - info.x0, 0, width));
-      uint32_t copy_h = uint32_t(std::clamp<int64_t>(int64_t(rt.height) - info.y0, 0, height));
-      uint64_t bytes = uint64_t(width) * height * 4;
-      auto alloc = stream_.TryAllocate(bytes, 16);
-      if (!alloc) {
-        Flush();
-        alloc = stream_.TryAllocate(bytes, 16);
+      // The source's guest bits (every sample) in the EDRAM model, then the CPU resolve engine
+      // (resolve.h): any source format, MSAA selection/averaging, bias, swaps, destinations.
+      const edram::Edram& bits = edram_.Snapshot(info.SourceSurface(), uint32_t(info.y1));
+      if (!edram_.last_snapshot_exact()) {
+        Note("resolve source partly held in an approximating host format (not bit-exact)");
       }
-      std::memset(alloc->data, 0, bytes);
-      if (copy_w && copy_h) {
-        BarrierAttachmentsToTransfer(rt);
-        VkBufferImageCopy region{};
-        region.bufferOffset = alloc->offset;
-        region.bufferRowLength = width;
-        region.bufferImageHeight = height;
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.imageOffset = {info.x0, info.y0, 0};
-        region.imageExtent = {copy_w, copy_h, 1};
-        vkCmdCopyImageToBuffer(stream_.cmd(), rt.image, VK_IMAGE_LAYOUT_GENERAL, alloc->buffer, 1,
-                               &region);
-        BarrierTransferToAttachments(rt);
-      }
-      // The memset above is host-side; keep a copy before Flush recycles the ring.
-      Flush();
-      std::vector<uint8_t> pixels(alloc->data, alloc->data + bytes);
       // Resolved bytes must reach the mirror too (later draws may read them as textures).
       GuestMemoryAccess tracked = memory;
       tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
         memory.write(address, bytes);
         shared_memory_.Invalidate(address, bytes.size());
       };
-      WriteResolvedColor(info, pixels, tracked);
+      try {
+        ResolveCopy(info, bits, tracked);
+      } catch (const Error& e) {
+        Note(std::string("resolve copy skipped: ") + e.what());
+      }
     }
   }
   VkRect2D rect{{info.x0, info.y0}, {uint32_t(info.x1 - info.x0), uint32_t(info.y1 - info.y0)}};

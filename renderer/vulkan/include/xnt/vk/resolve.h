@@ -142,10 +142,6 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
 int32_t TiledOffset3D(int32_t x, int32_t y, int32_t z, uint32_t pitch_blocks,
                       uint32_t height_blocks, uint32_t bpb_log2);
 
-// Legacy: writes `rgba` (the rectangle's host R8G8B8A8 pixels) to the tiled k_8_8_8_8 layout.
-uint64_t WriteResolvedColor(const ResolveInfo& info, std::span<const uint8_t> rgba,
-                            const GuestMemoryAccess& memory);
-
 // The guest dword for one 8-bit RGBA pixel after red/blue swap and exponent bias (before the
 // endian swap); the k_8_8_8_8 -> k_8_8_8_8 case of the full path.
 uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bias);

@@ -1,0 +1,676 @@
+// EDRAM scenario samples (see edram_scenarios.h). Coordinates follow flat_scene.h's rule (edges
+// at k+0.75 or k-0.25) so coverage is exact under either pixel-centre convention; depth values
+// are chosen so that float -> 24-bit conversion has no rounding tie (z * (2^24 - 1) has a
+// fractional part of .25), and colours so that unorm conversions have no .5 ties.
+#include "edram_scenarios.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+
+#include "flat_scene.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::samples {
+
+namespace {
+
+using capture::Pm4Builder;
+using capture::RenderTargetSetup;
+using xenos::ColorRenderTargetFormat;
+using xenos::CompareFunction;
+using xenos::DepthRenderTargetFormat;
+using xenos::Reg;
+using xenos::TextureFormat;
+
+// Position with z: the vertex buffer holds clip-space float3; w = 1.
+const char* const kPositionZVertexShader = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
+    alloc position
+    exec
+    mov oPos.xyz1, r1.xyz
+    alloc interpolators
+    exece
+)";
+
+constexpr uint32_t kRing = 0x00080000;
+constexpr uint32_t kVertexBase = 0x00010000;  // 64 bytes per rectangle
+constexpr uint32_t kResolveRects = 0x00070000;
+constexpr uint32_t kScratch = 0x00300000;
+constexpr uint32_t kFrontA = 0x00200000;
+constexpr uint32_t kFrontB = 0x00280000;
+constexpr uint32_t kTexture = 0x00400000;
+
+using Rgba = std::array<float, 4>;
+
+// A colour given as 8-bit codes, so that every unorm conversion (host and expected) is exact.
+constexpr Rgba C8(uint32_t r, uint32_t g, uint32_t b, uint32_t a = 255) {
+  return {float(r) / 255.0f, float(g) / 255.0f, float(b) / 255.0f, float(a) / 255.0f};
+}
+
+struct Rect {
+  float x0, y0, x1, y1;  // pixels, edges at k+0.75 / k-0.25
+  float z = 0.0f;
+  Rgba color{};
+  bool Covers(uint32_t x, uint32_t y) const {
+    float cx = float(x) + 0.5f, cy = float(y) + 0.5f;
+    return cx > x0 && cx < x1 && cy > y0 && cy < y1;
+  }
+};
+
+struct ResolveOpts {
+  uint32_t width = 0, height = 0;
+  uint32_t source = 0;  // 0 colour target 0, 4 depth
+  uint32_t sample_select = 0;
+  uint32_t dest = kScratch, dest_pitch = 0, dest_height = 0;
+  TextureFormat format = TextureFormat::k_8_8_8_8;
+  xenos::Endian128 endian = xenos::Endian128::k8in32;
+  bool clear_color = false, clear_depth = false;
+  uint32_t clear_color_value = 0, clear_depth_value = 0;
+};
+
+// Records one scene: everything the GPU reads goes into one memory event before the ring.
+class SceneBuilder {
+ public:
+  SceneBuilder() {
+    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
+    static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
+    capture::D3dDeviceDefaults(b_);
+    capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    vertices_.resize(0x10000);
+    rects_.resize(0x1000);
+  }
+  void Target(const RenderTargetSetup& rt, uint32_t width, uint32_t height) {
+    rt_ = rt;
+    width_ = width;
+    height_ = height;
+    capture::D3dSetRenderTarget(b_, rt);
+    capture::D3dSetViewport(b_, 0, 0, float(width), float(height));
+  }
+  void Depth(bool test, bool write, CompareFunction func) {
+    xenos::reg::RB_DEPTHCONTROL d{};
+    d.z_enable = test;
+    d.z_write_enable = write;
+    d.zfunc = func;
+    b_.WriteRegister(Reg::RB_DEPTHCONTROL, d.Encode());
+  }
+  void ColorMask(uint32_t mask) { b_.WriteRegister(Reg::RB_COLOR_MASK, mask); }
+  void Blend(xenos::BlendFactor src, xenos::BlendFactor dst) {
+    xenos::reg::RB_BLENDCONTROL c{src, xenos::BlendOp::kAdd, dst, xenos::BlendFactor::kOne,
+                                  xenos::BlendOp::kAdd, xenos::BlendFactor::kZero};
+    b_.WriteRegister(Reg::RB_BLENDCONTROL0, c.Encode());
+  }
+  void Draw(const Rect& r) {
+    if (rect_count_ * 64 + 64 > vertices_.size()) throw Error("scenario: too many rectangles");
+    uint32_t address = kVertexBase + rect_count_ * 64;
+    const float xs[4] = {r.x0, r.x1, r.x0, r.x1}, ys[4] = {r.y0, r.y0, r.y1, r.y1};
+    for (int i = 0; i < 4; ++i) {
+      float clip[3] = {xs[i] / (float(width_) / 2) - 1.0f, 1.0f - ys[i] / (float(height_) / 2),
+                       r.z};
+      for (int k = 0; k < 3; ++k) {
+        StoreBE32(vertices_.data() + rect_count_ * 64 + (i * 3 + k) * 4,
+                  std::bit_cast<uint32_t>(clip[k]));
+      }
+    }
+    ++rect_count_;
+    b_.SetAluConstants(256, r.color);
+    capture::D3dSetVertexFetch(b_, 95, address, 12);
+    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+  }
+  void Resolve(const ResolveOpts& o) {
+    if (resolve_count_ * 32 + 32 > rects_.size()) throw Error("scenario: too many resolves");
+    uint32_t vertex_address = kResolveRects + resolve_count_ * 32;
+    auto v = capture::ResolveRectangleVertices(o.width, o.height);
+    std::copy(v.begin(), v.end(), rects_.begin() + resolve_count_ * 32);
+    ++resolve_count_;
+    capture::D3dSetRenderTarget(b_, rt_);
+    xenos::reg::RB_COPY_CONTROL control{o.source, xenos::CopySampleSelect(o.sample_select),
+                                        o.clear_color, o.clear_depth, xenos::CopyCommand::kRaw};
+    xenos::reg::RB_COPY_DEST_PITCH pitch{o.dest_pitch ? o.dest_pitch : (o.width + 31) & ~31u,
+                                         o.dest_height ? o.dest_height : o.height};
+    xenos::reg::RB_COPY_DEST_INFO info{o.endian, false, 0, o.format,
+                                       xenos::SurfaceNumberFormat::kUnsignedRepeatingFraction, 0,
+                                       false};
+    b_.WriteRegisters(Reg::RB_COPY_CONTROL,
+                      {control.Encode(), o.dest, pitch.Encode(), info.Encode()});
+    if (o.clear_depth) b_.WriteRegister(Reg::RB_DEPTH_CLEAR, o.clear_depth_value);
+    if (o.clear_color) b_.WriteRegisters(Reg::RB_COLOR_CLEAR, {o.clear_color_value, 0u});
+    b_.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL, {0x80000000u, 0x1FFF1FFFu});
+    capture::D3dSetVertexFetch(b_, 0, vertex_address, 6);
+    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
+    b_.DrawIndxAuto(xenos::PrimitiveType::kRectangleList, 3);
+    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    // The draws' scissor again (the resolve opened it).
+    capture::D3dSetViewport(b_, 0, 0, float(width_), float(height_));
+  }
+  // Resolves colour target 0 [0, w) x [0, h) to `front` and swaps it.
+  void Present(uint32_t front, uint32_t width, uint32_t height) {
+    ResolveOpts o;
+    o.width = width;
+    o.height = height;
+    o.dest = front;
+    Resolve(o);
+    Swap(front, width, height);
+  }
+  void Swap(uint32_t front, uint32_t width, uint32_t height) {
+    capture::D3dSwap(b_, front, width, height);
+    frames_.push_back({0, front, width, height, uint32_t(TextureFormat::k_8_8_8_8)});
+  }
+  void Write(format::Writer& w) {
+    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertexBase,
+                                std::vector<uint8_t>(vertices_.begin(),
+                                                     vertices_.begin() + rect_count_ * 64)});
+    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveRects,
+                                std::vector<uint8_t>(rects_.begin(),
+                                                     rects_.begin() + resolve_count_ * 32)});
+    w.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b_.Take()});
+    for (const auto& f : frames_) w.Write(f);
+  }
+
+ private:
+  Pm4Builder b_;
+  RenderTargetSetup rt_;
+  uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
+  std::vector<uint8_t> vertices_, rects_;
+  std::vector<format::FrameMarker> frames_;
+};
+
+// ---- Expected images ----------------------------------------------------------------------------
+
+// The Xenos piecewise-linear gamma curve as render targets apply it (8-bit gamma <-> 10-bit
+// linear, 4 segments of slopes 1, 2, 4, 8 with the small correction that maps 255 to 1023; the
+// same definition as edram::PwlGammaToLinear / LinearToPwlGamma, after Xenia's shader
+// translator), repeated here because samples do not link the renderer.
+namespace edram_pwl {
+float ToLinear(float gamma) {
+  float g = std::clamp(gamma, 0.0f, 1.0f);
+  float scale, offset;
+  if (g >= 192.0f / 255.0f) {
+    scale = 8.0f / 1024.0f;
+    offset = -1024.0f;
+  } else if (g >= 96.0f / 255.0f) {
+    scale = 4.0f / 1024.0f;
+    offset = -256.0f;
+  } else if (g >= 64.0f / 255.0f) {
+    scale = 2.0f / 1024.0f;
+    offset = -64.0f;
+  } else {
+    scale = 1.0f / 1024.0f;
+    offset = 0.0f;
+  }
+  float linear = g * (255.0f * 1024.0f * scale) + offset;
+  linear += std::trunc(linear * scale);
+  return linear * (1.0f / 1023.0f);
+}
+float ToGamma(float linear) {
+  float l = std::clamp(linear, 0.0f, 1.0f) * 1023.0f, g;
+  if (l < 64.0f) {
+    g = l;
+  } else if (l < 128.0f) {
+    g = (l + 64.0f) * 0.5f;
+  } else if (l < 512.0f) {
+    g = (l + 256.0f) * 0.25f;
+  } else {
+    g = (l + 1024.0f) * 0.125f;
+  }
+  return std::min(g / 255.0f, 1.0f);
+}
+}  // namespace edram_pwl
+
+Image Fill(uint32_t w, uint32_t h, std::array<uint8_t, 4> c) {
+  Image img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
+  for (size_t i = 0; i < size_t(w) * h; ++i) std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * i);
+  return img;
+}
+void Paint(Image& img, const Rect& r, std::array<uint8_t, 4> c) {
+  for (uint32_t y = 0; y < img.height; ++y) {
+    for (uint32_t x = 0; x < img.width; ++x) {
+      if (r.Covers(x, y)) std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
+    }
+  }
+}
+// Unorm8 of a float as the packing rules do (saturate, * 255, + 0.5, truncate).
+uint8_t U8(float v) { return uint8_t(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); }
+std::array<uint8_t, 4> U8(const Rgba& c) { return {U8(c[0]), U8(c[1]), U8(c[2]), U8(c[3])}; }
+uint32_t Packed8888(std::array<uint8_t, 4> c) {
+  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
+}
+// A depth dword (depth24 << 8 | stencil) read as k_8_8_8_8: stencil in R, depth bits 7:0 in G,
+// 15:8 in B, 23:16 in A -- but the swap shows frames opaque (swap.cpp), so alpha reads 255.
+std::array<uint8_t, 4> DepthAsColor(uint32_t dword) {
+  return {uint8_t(dword), uint8_t(dword >> 8), uint8_t(dword >> 16), 255};
+}
+
+Sample MakeSample(std::string name, std::string description, std::string expected,
+                  std::function<void(SceneBuilder&)> build,
+                  std::function<std::vector<Image>()> frames) {
+  Sample s;
+  s.name = std::move(name);
+  s.description = std::move(description);
+  s.expected_frame = std::move(expected);
+  s.author = [build](format::Writer& w) {
+    SceneBuilder b;
+    build(b);
+    b.Write(w);
+  };
+  s.expected_image = [frames] { return frames().back(); };
+  return s;
+}
+
+// ---- The scenarios ------------------------------------------------------------------------------
+
+constexpr std::array<uint8_t, 4> kDark = {0x10, 0x18, 0x20, 0xFF};
+
+EdramScenario Bloom() {
+  // A 72x40 bloom target resolved into a texture whose rows are 96 texels (72 rounded up to 32),
+  // then fetched as 72x40 by the swap: the texture width differs from the pitch.
+  const Rect a{8.75f, 4.75f, 40.75f, 20.75f, 0, C8(255, 153, 51)};
+  const Rect b{30.75f, 15.75f, 70.75f, 38.75f, 0, C8(51, 102, 255)};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 72;
+    s.Target(rt, 72, 40);
+    ResolveOpts clear;
+    clear.width = 72;
+    clear.height = 40;
+    clear.clear_color = true;
+    clear.clear_color_value = Packed8888(kDark);
+    s.Resolve(clear);
+    s.Draw(a);
+    s.Draw(b);
+    ResolveOpts present;
+    present.width = 72;
+    present.height = 40;
+    present.dest = kFrontA;
+    present.dest_pitch = 96;
+    s.Resolve(present);
+    s.Swap(kFrontA, 72, 40);
+  };
+  auto frames = [=] {
+    Image img = Fill(72, 40, kDark);
+    Paint(img, a, U8(a.color));
+    Paint(img, b, U8(b.color));
+    return std::vector<Image>{img};
+  };
+  return {MakeSample("edram_bloom_72x40_pitch96",
+                     "72x40 bloom target resolved at pitch 96 (RB_COPY_DEST_PITCH) and fetched "
+                     "as a 72x40 texture by the swap",
+                     "Dark (16,24,32) 72x40 frame; an orange (255,153,51) rectangle x 9..40 y "
+                     "5..20 under a blue (51,102,255) one x 31..70 y 16..38. All pixels exact.",
+                     build, frames),
+          frames, 0, "one colour target, never rebound: nothing changes owner"};
+}
+
+EdramScenario ShadowMap() {
+  // Pass 1 renders a depth-only shadow map at tiles 0-7 and resolves it (k_24_8) to a texture;
+  // pass 2 renders the scene into colour tiles 8-15 with depth at 16-23; pass 3 draws a HUD over
+  // it. Every target has its own tiles, so no range ever changes owner. Frame 0 shows the
+  // resolved shadow map's dwords through the swap (textures are not sampled by draws here);
+  // frame 1 is the scene.
+  const Rect occ1{16.75f, 8.75f, 60.75f, 40.75f, 0.25f, {}};
+  const Rect occ2{80.75f, 24.75f, 120.75f, 60.75f, 0.25f, {}};
+  const Rect floor{-0.25f, -0.25f, 127.75f, 63.75f, 0.75f, C8(77, 153, 77)};
+  const Rect box{40.75f, 10.75f, 90.75f, 50.75f, 0.25f, C8(204, 51, 51)};
+  const Rect hud{4.75f, 54.75f, 60.75f, 61.75f, 0.0f, C8(255, 255, 102)};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup shadow;
+    shadow.surface_pitch = 128;
+    shadow.color_base_tiles = 2040;  // never used: colour writes are masked off
+    shadow.depth = true;
+    shadow.depth_base_tiles = 0;
+    s.Target(shadow, 128, 64);
+    ResolveOpts clear;
+    clear.width = 128;
+    clear.height = 64;
+    clear.source = 4;
+    clear.clear_depth = true;
+    clear.clear_depth_value = 0xFFFFFF00u;  // depth 1.0, stencil 0
+    clear.format = TextureFormat::k_24_8;
+    s.Resolve(clear);
+    s.ColorMask(0);
+    s.Depth(true, true, CompareFunction::kLess);
+    s.Draw(occ1);
+    s.Draw(occ2);
+    ResolveOpts out = clear;
+    out.clear_depth = false;
+    out.dest = kTexture;
+    s.Resolve(out);
+    s.Swap(kTexture, 128, 64);
+    // Pass 2.
+    RenderTargetSetup main;
+    main.surface_pitch = 128;
+    main.color_base_tiles = 8;
+    main.depth = true;
+    main.depth_base_tiles = 16;
+    s.Target(main, 128, 64);
+    s.ColorMask(0xF);
+    s.Depth(false, false, CompareFunction::kAlways);
+    ResolveOpts mclear;
+    mclear.width = 128;
+    mclear.height = 64;
+    mclear.clear_color = true;
+    mclear.clear_color_value = Packed8888(kDark);
+    mclear.clear_depth = true;
+    mclear.clear_depth_value = 0xFFFFFF00u;
+    s.Resolve(mclear);
+    s.Depth(true, true, CompareFunction::kLess);
+    s.Draw(box);    // nearer first
+    s.Draw(floor);  // behind the box: covers only the rest
+    // Pass 3: HUD without depth.
+    s.Depth(false, false, CompareFunction::kAlways);
+    s.Draw(hud);
+    s.Present(kFrontA, 128, 64);
+  };
+  auto frames = [=] {
+    // 0.25 * (2^24 - 1) = 4194303.75 -> 0x400000; 1.0 -> 0xFFFFFF; stencil 0.
+    Image shadow_img = Fill(128, 64, DepthAsColor(0xFFFFFF00u));
+    Paint(shadow_img, occ1, DepthAsColor(0x40000000u));
+    Paint(shadow_img, occ2, DepthAsColor(0x40000000u));
+    Image scene = Fill(128, 64, kDark);
+    Paint(scene, floor, U8(floor.color));
+    Paint(scene, box, U8(box.color));
+    Paint(scene, hud, U8(hud.color));
+    return std::vector<Image>{shadow_img, scene};
+  };
+  return {MakeSample("edram_shadow_map_three_pass",
+                     "Three passes (depth-only shadow map resolved as k_24_8, scene with depth, "
+                     "HUD) on disjoint EDRAM tiles: zero ownership transfers",
+                     "Frame 0: the shadow map's k_24_8 dwords as RGB (R stencil 0, G/B depth bits "
+                     "7:0 / 15:8; alpha shown opaque): (0,255,255) with two (0,0,0) occluders x 17..60 y 9..40 and x "
+                     "81..120 y 25..60. Frame 1: dark background, green (77,153,77) floor "
+                     "everywhere except a red (204,51,51) box x 41..90 y 11..50 in front, a "
+                     "yellow (255,255,102) HUD bar x 5..60 y 55..61. All pixels exact.",
+                     build, frames),
+          frames, 0, "shadow depth, scene colour and scene depth never share tiles"};
+}
+
+EdramScenario MsaaDepthClear() {
+  // Direct3D clears a 1x depth buffer with a resolve whose RB_SURFACE_INFO says 4x MSAA (the
+  // fast-clear trick): the 4x depth owner's cleared tiles become the 1x depth target's.
+  const Rect pass{8.75f, 4.75f, 40.75f, 28.75f, 0.25f, C8(51, 230, 77)};
+  const Rect fail{30.75f, 10.75f, 60.75f, 20.75f, 0.75f, C8(230, 26, 26)};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 64;
+    rt.color_base_tiles = 0;
+    rt.depth = true;
+    rt.depth_base_tiles = 2;
+    RenderTargetSetup rt4 = rt;
+    rt4.msaa = xenos::MsaaSamples::k4X;
+    s.Target(rt4, 64, 32);
+    ResolveOpts dclear;
+    dclear.width = 64;
+    dclear.height = 32;
+    dclear.source = 4;
+    dclear.clear_depth = true;
+    dclear.clear_depth_value = 0x80000000u;  // 0x800000 / 0xFFFFFF = 0.50000003
+    dclear.format = TextureFormat::k_24_8;
+    s.Resolve(dclear);
+    s.Target(rt, 64, 32);
+    ResolveOpts cclear;
+    cclear.width = 64;
+    cclear.height = 32;
+    cclear.clear_color = true;
+    cclear.clear_color_value = Packed8888(kDark);
+    s.Resolve(cclear);
+    s.Depth(true, false, CompareFunction::kLess);
+    s.Draw(pass);
+    s.Draw(fail);
+    s.Present(kFrontA, 64, 32);
+  };
+  auto frames = [=] {
+    Image img = Fill(64, 32, kDark);
+    Paint(img, pass, U8(pass.color));
+    return std::vector<Image>{img};
+  };
+  return {MakeSample("edram_msaa4x_depth_clear_of_1x",
+                     "A 1x depth buffer cleared by a resolve with 4x MSAA surface info, then "
+                     "depth-tested at 1x",
+                     "Dark background; a green (51,230,77) rectangle x 9..40 y 5..28 (z 0.25 "
+                     "passes LESS against the cleared 0.5); the red z 0.75 rectangle fails "
+                     "everywhere. All pixels exact.",
+                     build, frames),
+          frames, 1, "the 1x depth draw takes tiles 2-3 from the 4x depth owner of the clear"};
+}
+
+EdramScenario Float24RoundTrip() {
+  // D24FS8 depth pre-pass at z values 20e4 cannot hold exactly; the depth tiles are then read
+  // as k_8_8_8_8 colour (a resolve) and come back as depth for an EQUAL colour pass. The host
+  // depth kept beside the 24-bit value still converts to the stored bits, so EQUAL passes on
+  // every pixel (no stripes).
+  const Rect r1{4.75f, 2.75f, 36.75f, 29.75f, 0.3f, C8(230, 128, 26)};
+  const Rect r2{30.75f, 6.75f, 60.75f, 24.75f, 0.7f, C8(26, 128, 230)};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 64;
+    rt.color_base_tiles = 0;
+    rt.depth = true;
+    rt.depth_base_tiles = 2;
+    rt.depth_format = DepthRenderTargetFormat::kD24FS8;
+    s.Target(rt, 64, 32);
+    ResolveOpts clear;
+    clear.width = 64;
+    clear.height = 32;
+    clear.clear_color = true;
+    clear.clear_color_value = Packed8888(kDark);
+    clear.clear_depth = true;
+    clear.clear_depth_value = 0xF0000000u;  // 20e4 1.0 (exponent 15, mantissa 0)
+    s.Resolve(clear);
+    s.ColorMask(0);
+    s.Depth(true, true, CompareFunction::kLess);
+    s.Draw(r1);
+    s.Draw(r2);
+    // The depth tiles as a colour target: a copy of them as k_8_8_8_8.
+    RenderTargetSetup as_color = rt;
+    as_color.color_base_tiles = 2;
+    as_color.depth = false;
+    s.Target(as_color, 64, 32);
+    ResolveOpts peek;
+    peek.width = 64;
+    peek.height = 32;
+    s.Resolve(peek);
+    // Back to depth: colour pass with EQUAL.
+    s.Target(rt, 64, 32);
+    s.ColorMask(0xF);
+    s.Depth(true, false, CompareFunction::kEqual);
+    s.Draw(r1);
+    s.Draw(r2);
+    s.Depth(false, false, CompareFunction::kAlways);
+    s.Present(kFrontA, 64, 32);
+  };
+  auto frames = [=] {
+    Image img = Fill(64, 32, kDark);
+    Paint(img, r1, U8(r1.color));
+    // r2 is behind r1 where they overlap: the depth there is r1's, r2's EQUAL fails.
+    Image out = img;
+    for (uint32_t y = 0; y < 32; ++y) {
+      for (uint32_t x = 0; x < 64; ++x) {
+        if (r2.Covers(x, y) && !r1.Covers(x, y)) {
+          auto c = U8(r2.color);
+          std::copy(c.begin(), c.end(), out.rgba.begin() + 4 * (size_t(y) * 64 + x));
+        }
+      }
+    }
+    return std::vector<Image>{out};
+  };
+  return {MakeSample("edram_float24_prepass_equal",
+                     "D24FS8 depth pre-pass, depth tiles read as colour and back, then an EQUAL "
+                     "colour pass with the same geometry",
+                     "Dark background; an orange (230,128,26) rectangle x 5..36 y 3..29 and a "
+                     "blue (26,128,230) one x 37..60 y 7..24 (behind the orange one), solid: no "
+                     "stripes where EQUAL fails. All pixels exact.",
+                     build, frames),
+          frames, 2, "depth -> k_8_8_8_8 for the copy, k_8_8_8_8 -> depth for the EQUAL pass"};
+}
+
+EdramScenario DepthThrough8888() {
+  // A D24S8 buffer evicted to k_8_8_8_8 (a colour resolve of its tiles: stencil in R, depth in
+  // GBA, the two 40-column halves of each tile swapped) and uploaded back as depth.
+  const Rect left{-0.25f, -0.25f, 39.75f, 31.75f, 1.0f, {}};
+  const Rect all{-0.25f, -0.25f, 79.75f, 31.75f, 0.5f, C8(51, 204, 102)};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup depth_rt;
+    depth_rt.surface_pitch = 80;
+    depth_rt.color_base_tiles = 4;
+    depth_rt.depth = true;
+    depth_rt.depth_base_tiles = 0;
+    s.Target(depth_rt, 80, 32);
+    ResolveOpts dclear;
+    dclear.width = 80;
+    dclear.height = 32;
+    dclear.source = 4;
+    dclear.clear_depth = true;
+    dclear.clear_depth_value = 0x12345678u;  // depth 0x123456, stencil 0x78
+    dclear.format = TextureFormat::k_24_8;
+    s.Resolve(dclear);
+    s.ColorMask(0);
+    s.Depth(true, true, CompareFunction::kAlways);
+    s.Draw(left);  // depth 1.0 on columns 0-39
+    // Evict: the tiles as k_8_8_8_8, presented.
+    RenderTargetSetup as_color;
+    as_color.surface_pitch = 80;
+    as_color.color_base_tiles = 0;
+    s.Target(as_color, 80, 32);
+    s.ColorMask(0xF);
+    s.Depth(false, false, CompareFunction::kAlways);
+    s.Present(kFrontA, 80, 32);
+    // Upload back: a colour pass tested against the depth.
+    s.Target(depth_rt, 80, 32);
+    ResolveOpts cclear;
+    cclear.width = 80;
+    cclear.height = 32;
+    cclear.clear_color = true;
+    cclear.clear_color_value = Packed8888(kDark);
+    s.Resolve(cclear);
+    s.Depth(true, false, CompareFunction::kLess);
+    s.Draw(all);  // z 0.5 < 1.0 on columns 0-39 only
+    s.Present(kFrontB, 80, 32);
+  };
+  auto frames = [=] {
+    Image evicted = Fill(80, 32, DepthAsColor(0x12345678u));
+    // Colour column x holds depth column (x + 40) % 80: depth columns 0-39 show at 40-79.
+    Paint(evicted, Rect{39.75f, -0.25f, 79.75f, 31.75f}, DepthAsColor(0xFFFFFF78u));
+    Image uploaded = Fill(80, 32, kDark);
+    Paint(uploaded, left, U8(all.color));
+    return std::vector<Image>{evicted, uploaded};
+  };
+  return {MakeSample("edram_depth_evict_8888",
+                     "D24S8 depth read as k_8_8_8_8 (stencil in R, depth in GBA, tile halves "
+                     "swapped) and uploaded back for a depth-tested pass",
+                     "Frame 0 (alpha shown opaque): columns 0-39 (120,86,52) = clear depth "
+                     "0x123456 / stencil 0x78, columns 40-79 (120,255,255) = the depth-1.0 draw on columns "
+                     "0-39, column-swapped. Frame 1: green (51,204,102) on columns 0-39, dark "
+                     "on 40-79. All pixels exact.",
+                     build, frames),
+          frames, 2, "depth -> k_8_8_8_8 for the eviction resolve, back to depth for frame 1"};
+}
+
+EdramScenario GBuffer() {
+  // A G-buffer normals target in k_2_10_10_10 whose tiles are reused as k_2_10_10_10_FLOAT for
+  // a HUD and then resolved as k_2_10_10_10: the HUD's bits, read as integers, must show.
+  // 409/1023 and 205/1023: exact 10-bit codes.
+  const Rect normals{-0.25f, -0.25f, 63.75f, 31.75f, 0, {409.0f / 1023.0f, 205.0f / 1023.0f, 1.0f, 1.0f}};
+  const Rect hud{8.75f, 6.75f, 48.75f, 22.75f, 0, {1.0f, 2.0f, 0.5f, 1.0f}};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 64;
+    rt.color_format = ColorRenderTargetFormat::k_2_10_10_10;
+    s.Target(rt, 64, 32);
+    s.Draw(normals);
+    RenderTargetSetup as_float = rt;
+    as_float.color_format = ColorRenderTargetFormat::k_2_10_10_10_FLOAT;
+    s.Target(as_float, 64, 32);
+    s.Draw(hud);
+    s.Target(rt, 64, 32);
+    s.Present(kFrontA, 64, 32);
+  };
+  auto frames = [=] {
+    // Normals as unorm10: 0.4 -> 409, 0.2 -> 205, 1 -> 1023, alpha 3; resolved to 8 bits:
+    // 409 * 255 / 1023 + .5 -> 102, 205 -> 51, 255, 255.
+    auto u10to8 = [](uint32_t v) { return uint8_t(float(v) / 1023.0f * 255.0f + 0.5f); };
+    Image img = Fill(64, 32, {u10to8(409), u10to8(205), 255, 255});
+    // HUD in 7e3: 1.0 = 0x180, 2.0 = 0x200, 0.5 = 0x100, read as unorm10: 96, 128, 64.
+    Paint(img, hud, {u10to8(0x180), u10to8(0x200), u10to8(0x100), 255});
+    return std::vector<Image>{img};
+  };
+  return {MakeSample("edram_gbuffer_1010102_int_float_int",
+                     "k_2_10_10_10 G-buffer tiles reused as k_2_10_10_10_FLOAT for a HUD, "
+                     "resolved as k_2_10_10_10",
+                     "Normals (102,51,255,255) everywhere except the HUD rectangle x 9..48 y "
+                     "7..22 showing its 7e3 bits read as unorm10 (96,128,64,255). All pixels "
+                     "exact.",
+                     build, frames),
+          frames, 2, "integer -> float for the HUD draw, float -> integer for the resolve"};
+}
+
+EdramScenario GammaDecal() {
+  // 2*src*dst ("modulate 2x") decals on a k_8_8_8_8_GAMMA target: the destination is read back
+  // through the piecewise-linear curve, blended in linear space and encoded again.
+  const Rect decal{10.75f, 6.75f, 50.75f, 24.75f, 0, {0.5f, 0.75f, 0.25f, 1.0f}};
+  constexpr std::array<uint8_t, 4> kGrey = {0x80, 0x60, 0xC0, 0xFF};  // gamma codes
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 64;
+    rt.color_format = ColorRenderTargetFormat::k_8_8_8_8_GAMMA;
+    s.Target(rt, 64, 32);
+    ResolveOpts clear;
+    clear.width = 64;
+    clear.height = 32;
+    clear.clear_color = true;
+    clear.clear_color_value = Packed8888(kGrey);
+    s.Resolve(clear);
+    s.Blend(xenos::BlendFactor::kDstColor, xenos::BlendFactor::kSrcColor);
+    s.Draw(decal);
+    s.Blend(xenos::BlendFactor::kOne, xenos::BlendFactor::kZero);
+    s.Present(kFrontA, 64, 32);
+  };
+  auto frames = [=] {
+    Image img = Fill(64, 32, kGrey);
+    std::array<uint8_t, 4> c;
+    for (int i = 0; i < 3; ++i) {
+      float dst = edram_pwl::ToLinear(float(kGrey[i]) / 255.0f);
+      c[i] = U8(edram_pwl::ToGamma(2.0f * decal.color[i] * dst));
+    }
+    c[3] = 255;  // alpha: ONE * src + ZERO * dst = 1.0
+    Paint(img, decal, c);
+    return std::vector<Image>{img};
+  };
+  return {MakeSample("edram_gamma_decal_2src_dst",
+                     "2*src*dst decal blended on a k_8_8_8_8_GAMMA (piecewise-linear) target",
+                     "Grey-blue gamma codes (128,96,192,255) with a decal x 11..50 y 7..24 whose "
+                     "colour is PWL(2 * (0.5,0.75,0.25) * PWL^-1(dst)). All pixels exact.",
+                     build, frames),
+          frames, 0, "one target"};
+}
+
+}  // namespace
+
+const std::vector<EdramScenario>& EdramScenarios() {
+  static const std::vector<EdramScenario> all = {GBuffer(),          ShadowMap(),
+                                                 MsaaDepthClear(),   Float24RoundTrip(),
+                                                 DepthThrough8888(), Bloom()};
+  return all;
+}
+
+const std::vector<PendingScenario>& EdramScenariosPending() {
+  static const std::vector<PendingScenario> all = {
+      {GammaDecal(),
+       "the fbo path blends k_8_8_8_8_GAMMA targets in gamma space (the shader output is "
+       "converted to PWL before the blender), so 2*src*dst makes 0.5 decals brighter; needs "
+       "linear-space blending of PWL targets (render targets / gamma modes)"}};
+  return all;
+}
+
+}  // namespace xnt::samples
