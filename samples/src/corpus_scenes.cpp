@@ -163,12 +163,31 @@ std::vector<CorpusVertex> UnitCorners(uint32_t rgba) {
           {0, 1, 0, 0, 1, rgba}};
 }
 
+// A 4x4 k_8_8_8_8 texture: R = 32 + 64 i, G = 32 + 64 j, B = 224 - 32 (i + j) (multiples of 32,
+// so the 0.5 / 0.25 colour factors below stay off rounding ties).
+SceneTexture Checker() {
+  SceneTexture t;
+  t.width = t.height = 4;
+  for (uint32_t j = 0; j < 4; ++j) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      t.texels.push_back((32 + 64 * i) | (32 + 64 * j) << 8 | (224 - 32 * (i + j)) << 16 |
+                         0xFFu << 24);
+    }
+  }
+  return t;
+}
+
+enum class PsInput { kColorConstant, kTexture, kTextureTimesColor, kTextureTimesVertexColor };
+
 // Three draws of the unit quad placed by XYWidthHeight: a triangle strip, a fan and an indexed
-// quad list, each with its own PS colour (pscclr4360's Color, c0).
-ShaderScene TwoDScene(Pair p) {
+// quad list. The pixel shader's colour constant (c0) differs per draw for pscclr4360 and is
+// (1, 0.5, 0.25, 1) for pstexturecolor360; the vertex colour is (255, 153, 51, 255) (products
+// with the texture land on fifths of a step, never on a tie).
+ShaderScene TwoDScene(Pair p, PsInput input) {
   ShaderScene& s = p.scene;
   s.clear_rgba = {0x18, 0x18, 0x28, 0xFF};
-  const auto c = UnitCorners(0xFF80C0FFu);
+  if (input != PsInput::kColorConstant) s.textures.push_back(Checker());
+  const auto c = UnitCorners(0xFF3399FFu);
   struct Placement {
     PrimitiveType primitive;
     std::vector<CorpusVertex> vertices;
@@ -179,8 +198,8 @@ ShaderScene TwoDScene(Pair p) {
   const Placement placements[] = {
       {PrimitiveType::kTriangleStrip, {c[0], c[1], c[3], c[2]}, {}, 20.75f, 20.0f + 0.75f,
        120.0f, 80.0f, Color(230, 120, 30)},
-      {PrimitiveType::kTriangleFan, {c[0], c[1], c[2], c[3]}, {}, 170.75f, 40.75f, 130.0f,
-       150.0f, Color(40, 170, 90)},
+      {PrimitiveType::kTriangleFan, {c[0], c[1], c[2], c[3]}, {}, 170.75f, 40.75f, 128.0f,
+       148.0f, Color(40, 170, 90)},
       {PrimitiveType::kQuadList, {c[2], c[0], c[3], c[1]}, {1, 3, 0, 2}, 60.75f, 120.75f,
        160.0f, 100.0f, Color(120, 60, 200)},
   };
@@ -197,7 +216,8 @@ ShaderScene TwoDScene(Pair p) {
       first = false;
     }
     d.vs_constants.push_back({0, XYWidthHeight(s, pl.x, pl.y, pl.w, pl.h)});
-    d.ps_constants.push_back({0, pl.color});
+    d.ps_constants.push_back(
+        {0, input == PsInput::kColorConstant ? pl.color : Float4{1.0f, 0.5f, 0.25f, 1.0f}});
     s.draws.push_back(d);
   }
   return s;
@@ -270,11 +290,16 @@ std::vector<Sample> CorpusSamples() {
   struct Entry {
     std::string name, vs, ps, expected;
     bool static_position;
+    PsInput input = PsInput::kColorConstant;
   };
+  const std::string textured =
+      "Navy background; three quads textured with a 4x4 point-sampled texture (texel (i, j) = "
+      "(32 + 64i, 32 + 64j, 224 - 32(i + j))): x 21..140 y 21..100 (strip), x 171..298 "
+      "y 41..188 (fan), x 61..220 y 121..220 (indexed quad list, drawn last)";
   const Entry entries[] = {
       {"corpus_vs20pos22d360", "vs20pos22d360", "pscclr4360",
        "Navy background; an orange (230,120,30) rectangle x 21..140 y 21..100 (strip), a green "
-       "(40,170,90) one x 171..300 y 41..190 (fan), a purple (120,60,200) one x 61..220 "
+       "(40,170,90) one x 171..298 y 41..188 (fan), a purple (120,60,200) one x 61..220 "
        "y 121..220 (indexed quad list) drawn last.",
        false},
       {"corpus_vs20sprite2d360", "vs20sprite2d360", "pscclr4360",
@@ -290,11 +315,19 @@ std::vector<Sample> CorpusSamples() {
        "left, corners near (41,31) (41,110) (120,110); a blue (60,120,240) rectangle "
        "x 151..290 y 61..200 from a 3-vertex rectangle list.",
        true},
+      {"corpus_vs20sprite2d360_pstexture360", "vs20sprite2d360", "pstexture360",
+       textured + ".", false, PsInput::kTexture},
+      {"corpus_vs20sprite2d360_pstexturecolor360", "vs20sprite2d360", "pstexturecolor360",
+       textured + ", multiplied by Color (1, 0.5, 0.25, 1).", false, PsInput::kTextureTimesColor},
+      {"corpus_vs20pos2tex2clr42d360_pstex2clr4360", "vs20pos2tex2clr42d360", "pstex2clr4360",
+       textured + ", multiplied by the vertex colour (255, 153, 51, 255).", false,
+       PsInput::kTextureTimesVertexColor},
   };
   for (const Entry& e : entries) {
     auto build = [e] {
       Pair p = MakePair(e.vs, e.ps);
-      return e.static_position ? StaticPositionScene(std::move(p)) : TwoDScene(std::move(p));
+      return e.static_position ? StaticPositionScene(std::move(p))
+                               : TwoDScene(std::move(p), e.input);
     };
     Sample s;
     s.name = e.name;

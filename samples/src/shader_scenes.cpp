@@ -20,6 +20,20 @@ using ucode::Float4;
 constexpr uint32_t kSceneVertexAddress = 0x00100000;  // vertex buffers, 4 KiB apart per draw
 constexpr uint32_t kSceneIndexAddress = 0x00140000;   // index buffers, 4 KiB apart per draw
 constexpr uint32_t kPsConstantBase = 256;              // D3D's 256/256 partition
+constexpr uint32_t kSceneTextureAddress = 0x00180000;  // textures, 4 KiB apart per texture
+
+void CheckTexture(const SceneTexture& t, size_t i) {
+  if (t.width == 0 || t.height == 0 || t.width > 32 || t.height > 32 || t.slot >= 32 ||
+      t.texels.size() != size_t(t.width) * t.height) {
+    throw Error("shader scene texture " + std::to_string(i) +
+                " must be 1..32 x 1..32 texels in a slot below 32");
+  }
+}
+
+std::array<uint32_t, 6> SceneTextureFetch(const SceneTexture& t, size_t i) {
+  return capture::TextureFetch2D(kSceneTextureAddress + uint32_t(i) * 0x1000, t.width, t.height,
+                                 xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::k8in32);
+}
 
 uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
   return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
@@ -67,6 +81,21 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
     }
   }
 
+  for (size_t i = 0; i < scene.textures.size(); ++i) {
+    const SceneTexture& t = scene.textures[i];
+    CheckTexture(t, i);
+    // Linear, big-endian texels (fetched with k8in32); rows 256 bytes apart (a linear texture's
+    // row pitch is aligned to 256 bytes: renderer/vulkan/src/texture_address.cpp).
+    std::vector<uint8_t> bytes(size_t(t.height) * 256);
+    for (uint32_t y = 0; y < t.height; ++y) {
+      for (uint32_t x = 0; x < t.width; ++x) {
+        StoreBE32(&bytes[size_t(y) * 256 + size_t(x) * 4], t.texels[size_t(y) * t.width + x]);
+      }
+    }
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                     kSceneTextureAddress + uint32_t(i) * 0x1000, bytes});
+  }
+
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
   capture::ResolveSetup clear;
@@ -84,6 +113,10 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
   capture::ShaderPair shaders{scene.vs_microcode, scene.ps_microcode, scene.vs_registers,
                               scene.ps_registers, scene.vs_exports};
   capture::D3dSetShaders(b, shaders);
+  // After the clear: the resolve's vertex fetch constant 0 overlaps texture fetch constant 0.
+  for (size_t i = 0; i < scene.textures.size(); ++i) {
+    b.SetFetchConstant(scene.textures[i].slot * 6, SceneTextureFetch(scene.textures[i], i));
+  }
   for (size_t i = 0; i < scene.draws.size(); ++i) {
     const ShaderDraw& d = scene.draws[i];
     for (const auto& [index, v] : d.vs_constants) b.SetAluConstants(index, v);
@@ -243,12 +276,13 @@ std::vector<Tri> Assemble(xenos::PrimitiveType primitive, const std::vector<Vert
 // One pixel's 8-bit colour from the pixel shader, or nullopt when it kills the pixel.
 std::optional<std::array<uint8_t, 4>> Shade(const ucode::Interpreter& ps,
                                             const ucode::InterpreterConstants& k,
+                                            const ucode::InterpreterCallbacks& cb,
                                             const std::array<Float4, 16>& in, uint32_t count,
                                             uint32_t px, uint32_t py) {
   ucode::ShaderInputs inputs;
   inputs.interpolators = in;
   inputs.interpolator_count = count;
-  const ucode::ShaderResult r = ps.Run(k, inputs);
+  const ucode::ShaderResult r = ps.Run(k, inputs, cb);
   if (r.step_limit_hit) throw Error("shader scene: pixel shader ran away");
   if (r.killed) return std::nullopt;
   std::array<uint8_t, 4> out{};
@@ -282,6 +316,32 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
     std::copy(scene.clear_rgba.begin(), scene.clear_rgba.end(), img.rgba.begin() + 4 * p);
   }
   const uint32_t interpolators = std::min<uint32_t>(scene.vs_exports, 16);
+  // Textures: the fetch constants (for the swizzle the interpreter applies) and point sampling.
+  ucode::InterpreterCallbacks ps_cb;
+  for (size_t i = 0; i < scene.textures.size(); ++i) {
+    CheckTexture(scene.textures[i], i);
+    const auto fetch = SceneTextureFetch(scene.textures[i], i);
+    for (uint32_t d = 0; d < 6; ++d) pk.fetch_constants[scene.textures[i].slot * 6 + d] = fetch[d];
+  }
+  ps_cb.texture_fetch = [&scene](uint32_t slot, const Float4& coords,
+                                 const ucode::FetchInstruction& f) -> Float4 {
+    const SceneTexture* t = nullptr;
+    for (const SceneTexture& c : scene.textures) {
+      if (c.slot == slot) t = &c;
+    }
+    if (!t) return {0.0f, 0.0f, 0.0f, 0.0f};
+    if (f.tx_coord_denorm || f.offset_x || f.offset_y) {
+      throw Error("shader scene: only normalised, unoffset texture coordinates are modelled");
+    }
+    auto texel = [](float c, uint32_t size) {
+      const double v = std::floor(double(c) * size);
+      return uint32_t(std::clamp(v, 0.0, double(size - 1)));
+    };
+    const uint32_t v = t->texels[size_t(texel(coords[1], t->height)) * t->width +
+                                 texel(coords[0], t->width)];
+    return {float(v & 0xFF) / 255.0f, float((v >> 8) & 0xFF) / 255.0f,
+            float((v >> 16) & 0xFF) / 255.0f, float(v >> 24) / 255.0f};
+  };
   for (size_t di = 0; di < scene.draws.size(); ++di) {
     const ShaderDraw& d = scene.draws[di];
     CheckDraw(d, di);
@@ -341,7 +401,7 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
         for (const Tri& t : tris) {
           for (const auto& [sx, sy] : {std::pair{x + 0.5, y + 0.5}, std::pair{double(x), double(y)}}) {
             if (!Touches(t, sx, sy)) continue;
-            auto c = Shade(ps_run, pk, Interpolate(t, sx, sy), interpolators, x, y);
+            auto c = Shade(ps_run, pk, ps_cb, Interpolate(t, sx, sy), interpolators, x, y);
             if (!value) {
               value = c;
             } else if (*value != c) {

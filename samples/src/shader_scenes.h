@@ -39,6 +39,16 @@ struct ShaderDraw {
   std::vector<std::pair<uint32_t, uint32_t>> loop_constants;     // i# -> value
 };
 
+// A k_8_8_8_8 linear texture bound to texture fetch constant `slot` (32-texel pitch, clamp to
+// the last texel, point filtering from the fetch constant). The expected image samples it the way
+// Vulkan's nearest filter does: texel floor(u * width), clamped; scenes keep every pixel's
+// coordinate well inside a texel (both pixel-centre conventions), so no filter rounding matters.
+struct SceneTexture {
+  uint32_t slot = 0;
+  uint32_t width = 0, height = 0;  // at most 32 x 32
+  std::vector<uint32_t> texels;    // row-major, R | G << 8 | B << 16 | A << 24
+};
+
 struct ShaderScene {
   uint32_t width = 320, height = 240;
   std::array<uint8_t, 4> clear_rgba{};
@@ -47,6 +57,7 @@ struct ShaderScene {
   uint32_t vs_exports = 1;         // interpolators the VS writes (PS inputs r0..)
   uint32_t vertex_fetch_slot = 95; // the fetch constant the VS's vfetch uses
   std::vector<ShaderDraw> draws;
+  std::vector<SceneTexture> textures;  // bound before the first draw
 };
 
 void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer);

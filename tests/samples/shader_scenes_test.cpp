@@ -81,6 +81,16 @@ TEST(ShaderScenes, CorpusSamplesAreRegisteredWhenTheCorpusIsPresent) {
     SCOPED_TRACE(name);
     EXPECT_EQ(Expected(name).rgba, img.rgba);  // same placements, other vertex layouts
   }
+  // Textured pairs: texel (0, 0) = (32, 32, 224) at the strip's first pixel, texel (3, 3) =
+  // (224, 224, 32) at its last; times Color (1, 0.5, 0.25, 1) or the vertex colour (1, 0.6, 0.2).
+  img = Expected("corpus_vs20sprite2d360_pstexture360");
+  EXPECT_EQ(Pixel(img, 21, 21), (Rgba{32, 32, 224, 255}));
+  EXPECT_EQ(Pixel(img, 140, 100), (Rgba{224, 224, 32, 255}));
+  EXPECT_EQ(Pixel(img, 51, 21), (Rgba{96, 32, 192, 255}));  // texel (1, 0): 30 px per texel
+  img = Expected("corpus_vs20sprite2d360_pstexturecolor360");
+  EXPECT_EQ(Pixel(img, 21, 21), (Rgba{32, 16, 56, 255}));
+  img = Expected("corpus_vs20pos2tex2clr42d360_pstex2clr4360");
+  EXPECT_EQ(Pixel(img, 21, 21), (Rgba{32, 19, 45, 255}));  // 32 * 0.6 = 19.2, 224 * 0.2 = 44.8
   img = Expected("corpus_vsstaticposition360");
   EXPECT_EQ(Pixel(img, 50, 100), (Rgba{250, 200, 40, 255}));
   EXPECT_EQ(Pixel(img, 100, 50), (Rgba{0x30, 0x30, 0x30, 255}));
