@@ -16,6 +16,8 @@ namespace {
 // Host images are RGBA32F; refuse absurd sizes instead of allocating them.
 // Host images are RGBA32F; refuse absurd sizes instead of allocating them.
 constexpr uint64_t kMaxHostImageBytes = uint64_t(256) << 20;
+// maxImageDimension2D every Vulkan 1.3 device has (a 1D texture is one row of a 2D image).
+constexpr uint32_t kMaxHostTextureSide = 8192;
 uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 uint32_t Log2Ceil(uint32_t v) {
   uint32_t l = 0;
@@ -77,9 +79,14 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
     case xenos::DataDimension::k2DOrStacked: d.layers = f.depth(); break;
     case xenos::DataDimension::kCube: d.layers = 6; break;
     case xenos::DataDimension::k1D:
-      throw Error("texture cache: 1D textures (dword 5 dimension 0) are not implemented");
-    case xenos::DataDimension::k3D:
-      throw Error("texture cache: 3D textures (dword 5 dimension 2) are not implemented");
+      // A row of texels (Xenia: never tiled or packed); stored as a 2D array of height 1.
+      if (d.width > kMaxHostTextureSide) {
+        throw Error("texture cache: 1D texture width " + std::to_string(d.width) +
+                    " (dword 2) exceeds the host image limit of " +
+                    std::to_string(kMaxHostTextureSide));
+      }
+      break;
+    case xenos::DataDimension::k3D: d.depth = f.depth(); break;
   }
   if (d.pitch_texels == 0) d.pitch_texels = AlignUp(d.width, 32);
   if (d.pitch_texels < d.width && !d.tiled) {
@@ -89,7 +96,9 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
   // Mip levels (Xenia texture_util.cc GetSubresourcesFromFetchConstant): none without a mip
   // address; otherwise up to mip_max_level (dword 4 bits 6..9), clamped to the size's chain.
   uint32_t size_max_level = Log2Floor(std::max(d.width, d.height));
-  if (f.mip_address != 0) {
+  if (f.mip_address != 0 && d.depth > 1) {
+    d.inexact = "mip levels of a 3D texture not loaded (base level only)";
+  } else if (f.mip_address != 0) {
     uint32_t min_level = std::min(f.mip_min_level, size_max_level);
     uint32_t max_level = std::max(std::min(f.mip_max_level, size_max_level), min_level);
     d.levels = max_level + 1;
@@ -106,7 +115,7 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
   for (uint32_t l = 0; l < d.levels; ++l) {
     texels += uint64_t(std::max(d.width >> l, 1u)) * std::max(d.height >> l, 1u);
   }
-  if (texels * d.layers * 16 > kMaxHostImageBytes) {
+  if (texels * d.layers * d.depth * 16 > kMaxHostImageBytes) {
     throw Error("texture cache: " + std::to_string(d.width) + "x" + std::to_string(d.height) +
                 "x" + std::to_string(d.layers) + " texture exceeds the 256 MiB host image limit");
   }
@@ -138,6 +147,7 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
     uint32_t rows_texels = is_base ? height : std::max(NextPow2(height) >> s, 1u);
     uint32_t pitch_blocks = AlignUp((pitch_texels_s + info.block_width - 1) / info.block_width, 32);
     uint32_t rows = AlignUp((rows_texels + info.block_height - 1) / info.block_height, 32);
+    if (dimension == uint32_t(xenos::DataDimension::k1D)) rows = 1;
     if (!tiled && is_base) {
       // Linear base: the fetch constant's pitch as it is, rows 256-byte-aligned below (xenia.md
       // §4.6; Xenia instead tile-aligns the pitch and trusts D3D to have made the rows 256-byte
@@ -148,7 +158,9 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
     if (!tiled) row_bytes = AlignUp(row_bytes, 256);
     out.pitch_blocks = pitch_blocks;
     out.height_blocks = rows;
-    out.layer_stride = AlignUp(row_bytes * rows, 4096);
+    // 3D: layer_stride is the (unaligned) depth-slice stride; the whole volume spans
+    // align(depth, 4) slices rounded to 4 KiB (ByteSize).
+    out.layer_stride = depth > 1 ? row_bytes * rows : AlignUp(row_bytes * rows, 4096);
   };
   Level l;
   l.width = std::max(width >> level, 1u);
@@ -184,7 +196,8 @@ TextureLoadConstants TextureDescriptor::LoadConstants(uint32_t level) const {
   c.base_address = l.address;
   c.width = l.width;
   c.height = l.height;
-  c.layers = layers;
+  c.layers = depth > 1 ? depth : layers;
+  c.height_blocks = l.height_blocks;
   c.format = format;
   c.endian = endian;
   c.tiled = tiled ? 1 : 0;
@@ -200,6 +213,7 @@ TextureLoadConstants TextureDescriptor::LoadConstants(uint32_t level) const {
 }
 
 uint64_t TextureDescriptor::ByteSize() const {
+  if (depth > 1) return AlignUp(GetLevel(0).layer_stride * AlignUp(depth, 4), 4096);
   return uint64_t(GetLevel(0).layer_stride) * layers;
 }
 
@@ -217,10 +231,10 @@ std::vector<std::pair<uint32_t, uint64_t>> TextureDescriptor::ByteRanges() const
 
 bool TextureDescriptor::operator<(const TextureDescriptor& o) const {
   return std::tie(base_address, format, endian, dimension, tiled, width, height, layers,
-                  pitch_texels, signed_mask, mip_address, levels, packed_mips) <
+                  pitch_texels, signed_mask, mip_address, levels, packed_mips, depth) <
          std::tie(o.base_address, o.format, o.endian, o.dimension, o.tiled, o.width, o.height,
                   o.layers, o.pitch_texels, o.signed_mask, o.mip_address, o.levels,
-                  o.packed_mips);
+                  o.packed_mips, o.depth);
 }
 
 TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
@@ -254,23 +268,27 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   pl.pPushConstantRanges = &push;
   CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(texture load)");
-  std::vector<uint32_t> spirv =
-      CompileHostGlsl(TextureLoadShaderSource(), VK_SHADER_STAGE_COMPUTE_BIT, "texture_load");
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = spirv.size() * sizeof(uint32_t);
-  module_info.pCode = spirv.data();
-  VkShaderModule module;
-  CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
-          "vkCreateShaderModule(texture load)");
-  VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  cp.stage.module = module;
-  cp.stage.pName = "main";
-  cp.layout = pipeline_layout_;
-  VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline_);
-  vkDestroyShaderModule(device_, module, nullptr);
-  CheckVk(r, "vkCreateComputePipelines(texture load)");
+  // Two variants: 2D-array destinations and 3D (volume) destinations.
+  for (int volume = 0; volume < 2; ++volume) {
+    std::vector<uint32_t> spirv = CompileHostGlsl(TextureLoadShaderSource(volume != 0),
+                                                  VK_SHADER_STAGE_COMPUTE_BIT, "texture_load");
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = spirv.size() * sizeof(uint32_t);
+    module_info.pCode = spirv.data();
+    VkShaderModule module;
+    CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
+            "vkCreateShaderModule(texture load)");
+    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cp.stage.module = module;
+    cp.stage.pName = "main";
+    cp.layout = pipeline_layout_;
+    VkPipeline& target = volume ? volume_pipeline_ : pipeline_;
+    VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &target);
+    vkDestroyShaderModule(device_, module, nullptr);
+    CheckVk(r, "vkCreateComputePipelines(texture load)");
+  }
   CreateDummies();
 }
 
@@ -337,6 +355,7 @@ TextureCache::~TextureCache() {
     if (d.memory) vkFreeMemory(device_, d.memory, nullptr);
   }
   if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+  if (volume_pipeline_) vkDestroyPipeline(device_, volume_pipeline_, nullptr);
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
   if (store_layout_) vkDestroyDescriptorSetLayout(device_, store_layout_, nullptr);
@@ -402,9 +421,10 @@ void TextureCache::Invalidate(uint32_t address, uint64_t size) {
 void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) {
   if (create) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    info.imageType = VK_IMAGE_TYPE_2D;
+    const bool volume = desc.depth > 1;
+    info.imageType = volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
     info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
-    info.extent = {desc.width, desc.height, 1};
+    info.extent = {desc.width, desc.height, desc.depth};
     info.mipLevels = desc.levels;
     info.arrayLayers = desc.layers;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -425,7 +445,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     CheckVk(vkBindImageMemory(device_, t.image, t.memory, 0), "vkBindImageMemory(texture)");
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = t.image;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
     view.format = info.format;
     view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, desc.levels, 0, desc.layers};
     CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
@@ -437,7 +457,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     // The loader writes one level per dispatch through a single-level storage view.
     for (uint32_t level = 0; level < desc.levels; ++level) {
       VkImageViewCreateInfo level_view = view;
-      level_view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      level_view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
       level_view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, desc.layers};
       VkImageView v = VK_NULL_HANDLE;
       CheckVk(vkCreateImageView(device_, &level_view, nullptr, &v),
@@ -463,13 +483,15 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     t.height = desc.height;
     t.layers = desc.layers;
     t.levels = desc.levels;
+    t.depth = desc.depth;
+    t.inexact = desc.inexact;
     TextureFormatInfo info_format = GetTextureFormatInfo(desc.format);
     bool integer_unorm = info_format.block_width == 1 &&
                          !(desc.format >= 22 && desc.format <= 23) &&
                          !(desc.format >= 27 && desc.format <= 40) && desc.format != 11 &&
                          desc.format != 12;
     if (desc.signed_mask && !integer_unorm) {
-      t.inexact = std::string("TextureSign signed on ") +
+      t.inexact += std::string(t.inexact.empty() ? "" : "; ") + std::string("TextureSign signed on ") +
                   std::string(xenos::TextureFormatName(desc.format)) +
                   " (not an integer unorm format) ignored";
     }
@@ -492,7 +514,8 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
                        &barrier);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                    desc.depth > 1 ? volume_pipeline_ : pipeline_);
   for (uint32_t level = 0; level < desc.levels; ++level) {
     TextureLoadConstants constants = desc.LoadConstants(level);
     VkDescriptorSet sets[2] = {shared_memory_.descriptor_set(), t.store_sets[level]};
@@ -500,7 +523,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
                             nullptr);
     vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
                        &constants);
-    vkCmdDispatch(cmd, (constants.width + 7) / 8, (constants.height + 7) / 8, desc.layers);
+    vkCmdDispatch(cmd, (constants.width + 7) / 8, (constants.height + 7) / 8, constants.layers);
   }
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;

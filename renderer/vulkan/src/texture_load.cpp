@@ -9,18 +9,22 @@
 
 namespace xnt::vk {
 
-std::string TextureLoadShaderSource() {
-  return R"GLSL(#version 450
+std::string TextureLoadShaderSource(bool volume) {
+  return std::string("#version 450\n") + (volume ? "#define XE_VOLUME 1\n" : "") + R"GLSL(
 layout(local_size_x = 8, local_size_y = 8, local_size_z = 1) in;
 layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory {
   uint words[];
 } xe_shared_memory[4];
+#ifdef XE_VOLUME
+layout(set = 1, binding = 0, rgba32f) uniform writeonly image3D xe_dest;
+#else
 layout(set = 1, binding = 0, rgba32f) uniform writeonly image2DArray xe_dest;
+#endif
 layout(push_constant) uniform XeLoad {
   uint base_address; uint pitch_blocks; uint width; uint height;
   uint layers; uint format; uint endian; uint tiled;
   uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
-  uint signed_mask; uint offset_x_blocks; uint offset_y_blocks;
+  uint signed_mask; uint offset_x_blocks; uint offset_y_blocks; uint height_blocks;
 } p;
 
 uint load_word(uint byte_address) {
@@ -49,6 +53,23 @@ uint tiled_offset(uint x, uint y, uint pitch, uint bpb_log2) {
   uint pipe = ((x >> 3u) & 3u) ^ (((y >> 3u) & 1u) << 1u);
   return (oi & 0xFu) | ((y & 1u) << 4u) | (((oi >> 4u) & 1u) << 5u) | (pipe << 6u) |
          (((oi >> 5u) & 7u) << 8u) | (bank << 11u) | ((oi >> 8u) << 12u);
+}
+
+// Xenia texture_util.cc GetTiledOffset3D (see renderer/vulkan/src/texture_address.cpp).
+uint tiled_offset_3d(uint x, uint y, uint z, uint pitch, uint height, uint bpb_log2) {
+  uint pitch_tiles = (pitch + 31u) >> 5u;
+  uint height_pairs = ((height + 31u) & ~31u) >> 4u;
+  uint macro_index = (x >> 5u) + ((y >> 4u) + (z >> 2u) * height_pairs) * pitch_tiles;
+  uint macro = ((macro_index << (bpb_log2 + 6u)) & 0x0FFFFFFFu) << 1u;
+  uint micro = ((x & 7u) | ((y & 6u) << 2u)) << bpb_log2;
+  uint parity = ((y >> 3u) + (z >> 2u)) & 1u;
+  uint bank_pipe = parity + ((((x >> 3u) + (parity << 1u)) & 3u) << 1u);
+  uint linear = ((macro + (micro & ~15u)) << 1u) + (micro & 15u) + ((z & 3u) << (bpb_log2 + 6u)) +
+                ((y & 1u) << 4u);
+  uint a = ((bank_pipe & 1u) << 3u) | ((linear >> 6u) & 7u);
+  a = (a << 3u) + (bank_pipe & ~1u);
+  a = (a << 2u) + (linear & ~511u);
+  return (a << 3u) + (linear & 63u);
 }
 
 float unorm(uint v, uint bits) { return float(v) / float((1u << bits) - 1u); }
@@ -108,10 +129,16 @@ void main() {
   uvec3 id = gl_GlobalInvocationID;
   if (id.x >= p.width || id.y >= p.height || id.z >= p.layers) return;
   uint bx = id.x / p.block_width + p.offset_x_blocks, by = id.y / p.block_height + p.offset_y_blocks;
+  uint row_bytes = ((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u;
+#ifdef XE_VOLUME
+  uint address = p.base_address +
+                 (p.tiled != 0u ? tiled_offset_3d(bx, by, id.z, p.pitch_blocks, p.height_blocks, p.bpb_log2)
+                                : id.z * p.layer_stride + by * row_bytes + (bx << p.bpb_log2));
+#else
   uint offset = p.tiled != 0u ? tiled_offset(bx, by, p.pitch_blocks, p.bpb_log2)
-                              : by * (((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u) +
-                                    (bx << p.bpb_log2);
+                              : by * row_bytes + (bx << p.bpb_log2);
   uint address = p.base_address + id.z * p.layer_stride + offset;
+#endif
   uint w[4];
   uint dwords = p.bpb_log2 >= 2u ? (1u << (p.bpb_log2 - 2u)) : 1u;
   for (uint i = 0u; i < 4u; ++i) w[i] = i < dwords ? swap(load_word((address & ~3u) + 4u * i)) : 0u;

@@ -157,6 +157,9 @@ VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, RegisterValue
         } else {
           Note("cube texture whose faces are not square sampled as zeros");
         }
+      } else if (dimension == xenos::DataDimension::k3D) {
+        images[kTextureBindingCount * (kTextures3DBinding - kTexturesBinding) + slot] = {
+            sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
       } else {
         images[slot] = {sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
       }

@@ -78,6 +78,8 @@ class TextureDrawTest : public ::testing::Test {
     const uint32_t l = level < 0 ? 0 : uint32_t(level);
     q.width = std::max(p.layout.width >> l, 1u);
     q.height = std::max(p.layout.height >> l, 1u);
+    const bool row = p.layout.dimension == 0;  // 1D: every pixel row shows the texel row
+    if (row) q.height = 4;
     size_t level_start = 0;
     for (uint32_t i = 0; i < l; ++i) {
       level_start += size_t(std::max(p.layout.width >> i, 1u)) *
@@ -86,7 +88,9 @@ class TextureDrawTest : public ::testing::Test {
     q.fetch = p.fetch;
     q.fetch[0] |= signs << 2;
     q.fetch[3] = swizzle | (uint32_t(exp_adjust & 63) << 13);  // point filters, no bias
-    if (level >= 0) {
+    if (row) {
+      q.op = TexturedQuadFetch::k1D;
+    } else if (level >= 0) {
       q.op = TexturedQuadFetch::k2DLod;  // setTexLOD + tfetch2D UseRegisterLOD (textureLod)
       q.z = float(level);
     } else if (p.layout.dimension == 3) {
@@ -99,7 +103,8 @@ class TextureDrawTest : public ::testing::Test {
     scene_.quads.push_back(q);
     for (uint32_t j = 0; j < q.height; ++j) {
       for (uint32_t i = 0; i < q.width; ++i) {
-        const Texel& t = p.texels[level_start + (size_t(layer) * q.height + j) * q.width + i];
+        const Texel& t = row ? p.texels[i]
+                             : p.texels[level_start + (size_t(layer) * q.height + j) * q.width + i];
         double v[4];
         for (uint32_t c = 0; c < 4; ++c) {
           double value = t[c].value;
@@ -235,6 +240,26 @@ TEST_F(TextureDrawTest, NonAlignedStackedCubeSignsAndExpAdjust) {
   Quad(floats, 56, 70, kIdentity, 0, 0, -1);
   Quad(signs8, 74, 70, kIdentity, 0, 0, 1);
   Quad(floats, 92, 70, kWzy1, 0, 0, 2);
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
+// A 32x32x4-tiled volume (depth 5, every slice through tfetch3D on a sampler3D) and 1D rows
+// through tfetch1D.
+TEST_F(TextureDrawTest, VolumeAndRowThroughDraws) {
+  Begin(320, 60);
+  Placed volume = Add(6, 2, Layout{16, 16, 32, 5, true, 2}, 31);
+  for (uint32_t z = 0; z < 5; ++z) Quad(volume, 2 + z * 18, 2, kIdentity, z);
+  Placed dxt_volume = Add(18, 1, Layout{24, 20, 32, 4, true, 2}, 32);
+  for (uint32_t z = 0; z < 4; ++z) Quad(dxt_volume, 2 + z * 26, 22, kIdentity, z);
+  Placed row = Add(6, 2, Layout{100, 1, 128, 1, false, 0}, 33);
+  Quad(row, 110, 2, kIdentity);
+  Quad(row, 110, 8, kWzy1);
+  Placed row16 = Add(26, 2, Layout{60, 1, 64, 1, false, 0}, 34);
+  Quad(row16, 110, 14, kIdentity);
   uint64_t differing = 0;
   auto r = Replay(&differing);
   EXPECT_EQ(differing, 0u);

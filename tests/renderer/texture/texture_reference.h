@@ -204,7 +204,7 @@ inline uint32_t RandomWord(std::mt19937& rng, uint32_t format, float float_range
 struct Layout {
   uint32_t width, height, pitch, layers = 1;
   bool tiled;
-  uint32_t dimension = 1;  // 2D/stacked; 3 = cube
+  uint32_t dimension = 1;  // 0 = 1D, 1 = 2D/stacked, 2 = 3D (layers = depth), 3 = cube
   uint32_t signs = 0;      // fetch constant dword 0 bits 2..9 (TextureSign per component)
   uint32_t max_level = 0;  // mip levels 1..max_level at mip_address (dword 4 bits 6..9)
   uint32_t mip_address = 0;
@@ -217,7 +217,13 @@ inline std::array<uint32_t, 6> Fetch(uint32_t base, uint32_t format, uint32_t en
   std::array<uint32_t, 6> d{};
   d[0] = 2u | (l.signs << 2) | ((l.pitch >> 5) << 22) | (l.tiled ? 1u << 31 : 0u);
   d[1] = format | (endian << 6) | ((base >> 12) << 12);
-  d[2] = (l.width - 1) | ((l.height - 1) << 13) | ((l.layers - 1) << 26);
+  if (l.dimension == 2) {  // 3D: 11-bit width and height, 10-bit depth
+    d[2] = (l.width - 1) | ((l.height - 1) << 11) | ((l.layers - 1) << 22);
+  } else if (l.dimension == 0) {  // 1D: 24-bit width
+    d[2] = l.width - 1;
+  } else {
+    d[2] = (l.width - 1) | ((l.height - 1) << 13) | ((l.layers - 1) << 26);
+  }
   d[4] = l.max_level << 6;
   d[5] = (l.dimension << 9) | (l.packed_mips ? 1u << 11 : 0u) | ((l.mip_address >> 12) << 12);
   return d;
@@ -248,6 +254,9 @@ inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t forma
           uint32_t offset = l.tiled ? uint32_t(TiledOffset2D(int32_t(sx), int32_t(sy), c.pitch_blocks, info.bpb_log2))
                                     : LinearOffset2D(sx, sy, c.pitch_blocks, info.bpb_log2);
           uint32_t address = c.base_address + z * c.layer_stride + offset;
+          if (l.dimension == 2 && l.tiled) {  // 32x32x4-tiled volume
+            address = c.base_address + TiledOffset3D(sx, sy, z, c.pitch_blocks, c.height_blocks, info.bpb_log2);
+          }
           // The block's dwords as the loader sees them after the swap; for sub-dword blocks,
           // the containing dword keeps whatever bytes other blocks put there.
           uint32_t words[4] = {};

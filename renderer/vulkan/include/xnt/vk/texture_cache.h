@@ -9,8 +9,9 @@
 // Implemented: 2D and stacked / cube (one layer per face) textures, linear and 32x32-tiled, mip
 // levels from the fetch constant's mip address with packed mip tails (Xenia texture_util.cc
 // GetGuestTextureLayout / GetPackedMipOffset); TextureSign kSigned per component (the loader
-// knows the bit widths). Not implemented (Get() throws xnt::Error saying so): 3D (32x32x4 tiles),
-// 1D, mips without a base level, the formats texture_formats.h marks not loadable.
+// knows the bit widths); 3D textures (32x32x4 tiles, Xenia GetTiledOffset3D) as host 3D images,
+// base level only; 1D textures as one-row 2D arrays. Not implemented (Get() throws xnt::Error
+// saying so): mips without a base level, the formats texture_formats.h marks not loadable.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -42,6 +43,8 @@ struct TextureDescriptor {
   uint32_t mip_address = 0;   // bytes; levels 1.. (0: base level only)
   uint32_t levels = 1;        // 1 + the highest mip level loaded
   bool packed_mips = false;   // the small levels share one packed tail
+  uint32_t depth = 1;         // 3D textures: slices (then layers is 1)
+  std::string inexact;        // what will not be loaded exactly (not part of the key)
 
   // Where texture level `level` lies in guest memory.
   struct Level {
@@ -71,12 +74,14 @@ class TextureCache {
  public:
   struct Texture {
     VkImage image = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_2D_ARRAY, RGBA32F, layout GENERAL
+    // VK_IMAGE_VIEW_TYPE_2D_ARRAY (1D, 2D, stacked, cube faces) or _3D (volumes), RGBA32F, all
+    // loaded levels, layout GENERAL.
+    VkImageView view = VK_NULL_HANDLE;
     VkImageView cube_view = VK_NULL_HANDLE;  // VK_IMAGE_VIEW_TYPE_CUBE for cube maps, else null
     VkDeviceMemory memory = VK_NULL_HANDLE;
     std::vector<VkImageView> level_views;    // one 2D-array view per mip level (the loader's)
     std::vector<VkDescriptorSet> store_sets;  // one per level
-    uint32_t width = 0, height = 0, layers = 0, levels = 0;
+    uint32_t width = 0, height = 0, layers = 0, levels = 0, depth = 1;
     std::vector<std::pair<uint32_t, uint32_t>> page_ranges;  // first page, count
     std::vector<uint64_t> page_generations;                  // per page, in range order
     bool stale = false;
@@ -123,6 +128,7 @@ class TextureCache {
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkPipeline volume_pipeline_ = VK_NULL_HANDLE;
   std::map<TextureDescriptor, Texture> entries_;
   std::array<Dummy, 3> dummies_{};
   std::function<void()> before_load_;

@@ -7,7 +7,7 @@
 
 namespace xnt::vk {
 
-// Push constants of the load shader (std430, 60 bytes). One dispatch per mip level.
+// Push constants of the load shader (std430, 64 bytes). One dispatch per mip level.
 struct TextureLoadConstants {
   uint32_t base_address;   // bytes
   uint32_t pitch_blocks;   // row pitch in blocks
@@ -29,12 +29,17 @@ struct TextureLoadConstants {
   // GetPackedMipOffset); 0 for levels stored on their own.
   uint32_t offset_x_blocks;
   uint32_t offset_y_blocks;
+  // 3D: rows of one depth slice's storage (32-aligned), for the 32x32x4 tiling; `layers` is the
+  // depth and `layer_stride` the linear slice stride.
+  uint32_t height_blocks;
 };
-static_assert(sizeof(TextureLoadConstants) == 60);
+static_assert(sizeof(TextureLoadConstants) == 64);
 
 // GLSL 450 source of the load compute shader (set 0 = shared memory as in shader_interface.h,
 // set 1 binding 0 = rgba32f image2DArray destination, 8x8x1 work groups over width x height x
 // layers).
-std::string TextureLoadShaderSource();
+// `volume`: the destination is an rgba32f image3D and the source 32x32x4-tiled (or linear with
+// `layer_stride` between depth slices).
+std::string TextureLoadShaderSource(bool volume = false);
 
 }  // namespace xnt::vk
