@@ -14,7 +14,7 @@ void AddInexact(std::string& s, const std::string& what) {
   s += what;
 }
 
-VkSamplerAddressMode Address(xenos::ClampMode mode, std::string& inexact) {
+VkSamplerAddressMode Address(xenos::ClampMode mode, std::string& inexact, bool mirror_once) {
   switch (mode) {
     case xenos::ClampMode::kRepeat: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
     case xenos::ClampMode::kMirroredRepeat: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
@@ -26,9 +26,17 @@ VkSamplerAddressMode Address(xenos::ClampMode mode, std::string& inexact) {
     case xenos::ClampMode::kMirrorClampToEdge:
     case xenos::ClampMode::kMirrorClampToHalfway:
     case xenos::ClampMode::kMirrorClampToBorder:
-      // Needs samplerMirrorClampToEdge, which the context does not enable.
-      AddInexact(inexact, "mirror-once clamp sampled as mirrored repeat");
-      return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+      if (!mirror_once) {
+        // Needs samplerMirrorClampToEdge, which this device does not have.
+        AddInexact(inexact, "mirror-once clamp sampled as mirrored repeat");
+        return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+      }
+      if (mode == xenos::ClampMode::kMirrorClampToHalfway) {
+        AddInexact(inexact, "mirror-once clamp-to-halfway sampled as mirror-once to edge");
+      } else if (mode == xenos::ClampMode::kMirrorClampToBorder) {
+        AddInexact(inexact, "mirror-once clamp-to-border sampled as mirror-once to edge");
+      }
+      return VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
   }
   AddInexact(inexact, "unknown clamp mode");
   return VK_SAMPLER_ADDRESS_MODE_REPEAT;
@@ -39,7 +47,8 @@ VkFilter Filter(xenos::TextureFilter f) {
 }
 }  // namespace
 
-SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6]) {
+SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6], const Capabilities* caps) {
+  const bool mirror_once = caps && caps->sampler_mirror_clamp_to_edge;
   auto f = xenos::TextureFetchConstant::Decode(dwords);
   SamplerState s;
   s.mag = Filter(f.mag_filter);
@@ -50,9 +59,9 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6]) {
       f.min_filter == xenos::TextureFilter::kUseFetchConst) {
     AddInexact(s.inexact, "fetch constant filter 'use fetch constant' taken as point");
   }
-  s.address[0] = Address(f.clamp_x, s.inexact);
-  s.address[1] = Address(f.clamp_y, s.inexact);
-  s.address[2] = Address(f.clamp_z, s.inexact);
+  s.address[0] = Address(f.clamp_x, s.inexact, mirror_once);
+  s.address[1] = Address(f.clamp_y, s.inexact, mirror_once);
+  s.address[2] = Address(f.clamp_z, s.inexact, mirror_once);
   switch (f.border_color) {
     case xenos::BorderColor::k_ABGR_Black: s.border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; break;
     case xenos::BorderColor::k_ABGR_White: s.border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE; break;
@@ -66,9 +75,15 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6]) {
     s.min_lod = float(f.mip_min_level);
     s.max_lod = float(std::max(f.mip_max_level, f.mip_min_level));
   }
-  if (f.aniso_filter != xenos::AnisoFilter::kDisabled &&
-      f.aniso_filter != xenos::AnisoFilter::kMax_1_1) {
-    AddInexact(s.inexact, "anisotropic filtering not applied");
+  // aniso_filter 2..5 = max 2:1 .. 16:1 (Xenia xenos.h AnisoFilter); 7 "use fetch constant"
+  // has no fetch-constant value to use here and is taken as disabled.
+  uint32_t aniso = uint32_t(f.aniso_filter);
+  if (aniso >= 2 && aniso <= 5) {
+    if (caps && caps->sampler_anisotropy) {
+      s.max_anisotropy = std::min(float(1u << (aniso - 1)), caps->max_sampler_anisotropy);
+    } else {
+      AddInexact(s.inexact, "anisotropic filtering not applied (device lacks samplerAnisotropy)");
+    }
   }
   return s;
 }
@@ -91,6 +106,10 @@ VkSampler SamplerCache::Get(const SamplerState& state) {
   info.minLod = state.min_lod;
   info.maxLod = state.max_lod;
   info.borderColor = state.border;
+  if (state.max_anisotropy > 1.0f) {
+    info.anisotropyEnable = VK_TRUE;
+    info.maxAnisotropy = state.max_anisotropy;
+  }
   VkSampler sampler;
   CheckVk(vkCreateSampler(device_, &info, nullptr, &sampler), "vkCreateSampler(texture)");
   samplers_.emplace(state, sampler);

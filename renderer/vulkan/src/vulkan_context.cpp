@@ -260,8 +260,10 @@ void VulkanContext::QueryCapabilities() {
   VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT fsi{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_INTERLOCK_FEATURES_EXT};
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  f2.pNext = &f13;
+  f2.pNext = &f12;
+  f12.pNext = &f13;
   bool has_fsi_ext = HasExtension(exts, VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME);
   if (has_fsi_ext) f13.pNext = &fsi;
   vkGetPhysicalDeviceFeatures2(physical_device_, &f2);
@@ -292,6 +294,9 @@ void VulkanContext::QueryCapabilities() {
   caps_.large_points = f2.features.largePoints;
   caps_.wide_lines = f2.features.wideLines;
   caps_.shader_demote = f13.shaderDemoteToHelperInvocation;
+  caps_.sampler_mirror_clamp_to_edge = f12.samplerMirrorClampToEdge;
+  caps_.sampler_anisotropy = f2.features.samplerAnisotropy;
+  caps_.max_sampler_anisotropy = props.limits.maxSamplerAnisotropy;
   caps_.float_denorm_flush_to_zero_32 = p12.shaderDenormFlushToZeroFloat32;
   caps_.float_denorm_preserve_32 = p12.shaderDenormPreserveFloat32;
   caps_.float_rounding_rte_32 = p12.shaderRoundingModeRTEFloat32;
@@ -379,9 +384,13 @@ void VulkanContext::CreateDevice() {
   // Required by Vulkan 1.3; the renderer uses dynamic rendering instead of render passes.
   f13.dynamicRendering = VK_TRUE;
   if (caps_.fragment_shader_interlock) f13.pNext = &fsi;
+  // Texture mirror-once clamps (sampler_cache.cpp).
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.samplerMirrorClampToEdge = caps_.sampler_mirror_clamp_to_edge ? VK_TRUE : VK_FALSE;
+  f12.pNext = &f13;
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   f2.features = enable;
-  f2.pNext = &f13;
+  f2.pNext = &f12;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

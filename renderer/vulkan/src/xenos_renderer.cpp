@@ -146,7 +146,7 @@ VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, RegisterValue
     try {
       const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
-      SamplerState state = SamplerState::FromFetchConstant(fetch);
+      SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
       if (!state.inexact.empty()) Note("sampler: " + state.inexact);
       VkSampler sampler = samplers_.Get(state);
       auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;

@@ -131,7 +131,8 @@ class SamplingTest : public ::testing::Test {
   std::vector<float> Sample(const std::array<uint32_t, 6>& fetch, float shift_x) {
     memory_->Sync(guest_.Source());
     const auto& t = cache_->Get(fetch.data(), guest_.Source());
-    VkSampler sampler = samplers_->Get(SamplerState::FromFetchConstant(fetch.data()));
+    VkSampler sampler =
+        samplers_->Get(SamplerState::FromFetchConstant(fetch.data(), &ctx_->capabilities()));
     size_t bytes = size_t(t.width) * t.height * 16;
     auto out = stream_->Allocate(bytes, 256);
     VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -213,6 +214,19 @@ TEST_F(SamplingTest, ClampModesAndBorderColours) {
   EXPECT_EQ(samplers_->size(), 5u);
 }
 
+// Mirror-once (kMirrorClampToEdge) with samplerMirrorClampToEdge: one width to the left is the
+// mirror image (texel 31 - x), two widths to the left clamp to the far edge (mirrored repeat
+// would read texel x again).
+TEST_F(SamplingTest, MirrorOnceClampsAfterOneMirror) {
+  if (!ctx_->capabilities().sampler_mirror_clamp_to_edge) GTEST_SKIP() << "no samplerMirrorClampToEdge";
+  auto once = Sample(MakeTexture(3, 0), -1.0f);
+  EXPECT_EQ(Byte(once[(3 * 32 + 5) * 4]), 26u);
+  auto twice = Sample(MakeTexture(3, 0), -2.0f);
+  EXPECT_EQ(Byte(twice[(3 * 32 + 5) * 4]), 31u);
+  auto repeat = Sample(MakeTexture(1, 0), -2.0f);
+  EXPECT_EQ(Byte(repeat[(3 * 32 + 5) * 4]), 5u);
+}
+
 TEST(SamplerState, DecodesFiltersBiasAndReportsApproximations) {
   uint32_t d[6] = {};
   d[0] = 2u | (3u << 10);                          // clamp_x mirror-once
@@ -225,6 +239,17 @@ TEST(SamplerState, DecodesFiltersBiasAndReportsApproximations) {
   EXPECT_EQ(s.lod_bias, -1.5f);
   EXPECT_EQ(s.address[0], VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT);
   EXPECT_NE(s.inexact.find("mirror-once"), std::string::npos);
+  // With the device feature the mode is exact.
+  Capabilities caps;
+  caps.sampler_mirror_clamp_to_edge = true;
+  caps.sampler_anisotropy = true;
+  caps.max_sampler_anisotropy = 8.0f;
+  d[3] |= 5u << 25;  // aniso 16:1, clamped to the device's 8
+  auto exact = SamplerState::FromFetchConstant(d, &caps);
+  EXPECT_EQ(exact.address[0], VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE);
+  EXPECT_EQ(exact.max_anisotropy, 8.0f);
+  EXPECT_TRUE(exact.inexact.empty()) << exact.inexact;
+  d[3] &= ~(7u << 25);
   d[0] = 2u;
   EXPECT_TRUE(SamplerState::FromFetchConstant(d).inexact.empty());
 }

@@ -25,14 +25,19 @@ struct SamplerState {
   // LOD clamp: mip_min_level (dword 4 bits 2..5) up to mip_max_level (bits 6..9), or 0..0 for
   // the kBaseMap mip filter; the texture's view holds only the loaded levels anyway.
   float min_lod = 0.0f, max_lod = 0.0f;
+  float max_anisotropy = 1.0f;  // > 1: anisotropic filtering (aniso_filter, device max)
   std::string inexact;     // empty when exact
   bool operator<(const SamplerState& o) const {
     return std::tie(mag, min, mip, address[0], address[1], address[2], border, lod_bias, min_lod,
-                    max_lod) < std::tie(o.mag, o.min, o.mip, o.address[0], o.address[1],
-                                        o.address[2], o.border, o.lod_bias, o.min_lod, o.max_lod);
+                    max_lod, max_anisotropy) <
+           std::tie(o.mag, o.min, o.mip, o.address[0], o.address[1], o.address[2], o.border,
+                    o.lod_bias, o.min_lod, o.max_lod, o.max_anisotropy);
   }
-  // Derived from the 6 fetch-constant dwords (no device state involved).
-  static SamplerState FromFetchConstant(const uint32_t dwords[6]);
+  // Derived from the 6 fetch-constant dwords. Without `caps` (or when the device lacks the
+  // features) mirror-once clamps fall back to mirrored repeat and anisotropy is not applied,
+  // both reported in `inexact`.
+  static SamplerState FromFetchConstant(const uint32_t dwords[6],
+                                        const Capabilities* caps = nullptr);
 };
 
 class SamplerCache {

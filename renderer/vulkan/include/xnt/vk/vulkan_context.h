@@ -42,6 +42,9 @@ struct Capabilities {
   bool large_points = false;
   bool wide_lines = false;
   bool shader_demote = false;              // demoteToHelperInvocation (core 1.3)
+  bool sampler_mirror_clamp_to_edge = false;  // samplerMirrorClampToEdge (core 1.2 feature)
+  bool sampler_anisotropy = false;
+  float max_sampler_anisotropy = 1.0f;
   // Float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit floats).
   bool float_denorm_flush_to_zero_32 = false;
   bool float_denorm_preserve_32 = false;
