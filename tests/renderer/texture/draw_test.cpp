@@ -14,7 +14,10 @@
 #include "../replay_helpers.h"
 #include "texture_reference.h"
 #include "texture_scene.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/capture/pm4_builder.h"
 #include "xnt/format/reader.h"
+#include "xnt/ucode/assembler.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/enums.h"
 
@@ -294,6 +297,116 @@ TEST_F(TextureDrawTest, MipChainWithPackedTailThroughTextureLod) {
   }
   uint64_t differing = 0;
   auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
+// Memory is memory: a resolve writes a 32x32 tiled k_8_8_8_8 texture, a draw samples it, a second
+// resolve overwrites it, and the next draw must see the new texels (the cache reloads because
+// the resolve changed the pages), all within one submission-free frame.
+TEST_F(TextureDrawTest, ResolvedDataIsSampledAndReloadedAfterTheNextResolve) {
+  constexpr uint32_t kTexture = 0x01000000, kScratch = 0x00300000, kFront = 0x00200000;
+  constexpr uint32_t kResolveVerts = 0x00070000, kQuadVerts = 0x00100000;
+  const std::array<uint8_t, 4> navy = {0x18, 0x18, 0x28, 0xFF};
+  const std::array<uint8_t, 4> first = {0xC0, 0x30, 0x10, 0xFF}, second = {0x20, 0xA0, 0xE0, 0xFF};
+  auto pack = [](const std::array<uint8_t, 4>& c) {
+    return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
+  };
+  samples::Sample sample;
+  sample.name = "resolve_then_sample";
+  sample.author = [&](format::Writer& w) {
+    const auto vs = ucode::AssembleShader(samples::kTexturedVertexShader);
+    const auto ps = ucode::AssembleShader(samples::TexturedPixelShader(TexturedQuadFetch::k2D));
+    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
+                                capture::ResolveRectangleVertices(32, 32)});
+    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts + 0x1000,
+                                capture::ResolveRectangleVertices(96, 64)});
+    // Two 32x32 quads at (8, 8) and (48, 8), texture coordinates 0..1 (edges at k + 0.75).
+    for (uint32_t q = 0; q < 2; ++q) {
+      const float x0 = 8.0f + 40.0f * float(q) - 0.25f, x1 = x0 + 32.0f, y0 = 7.75f, y1 = 39.75f;
+      const float c[4][4] = {{x0, y0, 0, 0}, {x1, y0, 1, 0}, {x0, y1, 0, 1}, {x1, y1, 1, 1}};
+      std::vector<uint8_t> bytes;
+      for (const auto& v : c) {
+        const float f[5] = {v[0] / 48.0f - 1.0f, 1.0f - v[1] / 32.0f, v[2], v[3], 0.0f};
+        for (float x : f) {
+          uint8_t be[4];
+          StoreBE32(be, std::bit_cast<uint32_t>(x));
+          bytes.insert(bytes.end(), be, be + 4);
+        }
+      }
+      w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kQuadVerts + q * 0x1000, bytes});
+    }
+    capture::Pm4Builder b;
+    capture::D3dDeviceDefaults(b);
+    capture::RenderTargetSetup main_rt;  // 96x64 at EDRAM tile 0
+    main_rt.surface_pitch = 96;
+    capture::RenderTargetSetup source_rt;  // 32x32 at EDRAM tile 400
+    source_rt.surface_pitch = 32;
+    source_rt.color_base_tiles = 400;
+    auto resolve = [&](const capture::RenderTargetSetup& rt, uint32_t size_w, uint32_t size_h,
+                       uint32_t dest, bool clear, uint32_t value, uint32_t verts) {
+      capture::ResolveSetup r;
+      r.width = size_w;
+      r.height = size_h;
+      r.dest_address = dest;
+      r.dest_pitch = (size_w + 31) & ~31u;
+      r.dest_height = size_h;
+      r.clear_color = clear;
+      r.clear_color_value = value;
+      r.vertex_address = verts;
+      capture::D3dResolve(b, rt, r);
+    };
+    auto draw = [&](uint32_t q) {
+      capture::D3dSetRenderTarget(b, main_rt);
+      capture::D3dSetViewport(b, 0, 0, 96, 64);
+      capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 3, 2, 1});
+      auto fetch = capture::TextureFetch2D(kTexture, 32, 32, xenos::TextureFormat::k_8_8_8_8);
+      fetch[3] = kIdentity;  // point filters
+      b.SetFetchConstant(0, fetch);
+      capture::D3dSetVertexFetch(b, 95, kQuadVerts + q * 0x1000, 20);
+      b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+    };
+    resolve(main_rt, 96, 64, kScratch, true, pack(navy), kResolveVerts + 0x1000);
+    // The source target cleared to `first`, resolved into the texture, sampled by quad 0.
+    resolve(source_rt, 32, 32, kScratch, true, pack(first), kResolveVerts);
+    resolve(source_rt, 32, 32, kTexture, false, 0, kResolveVerts);
+    draw(0);
+    // Cleared to `second`, resolved over the same texture, sampled by quad 1.
+    resolve(source_rt, 32, 32, kScratch, true, pack(second), kResolveVerts);
+    resolve(source_rt, 32, 32, kTexture, false, 0, kResolveVerts);
+    draw(1);
+    resolve(main_rt, 96, 64, kFront, false, 0, kResolveVerts + 0x1000);
+    capture::D3dSwap(b, kFront, 96, 64);
+    w.Write(format::Submission{format::SubmissionKind::kRingBuffer, 0x00080000, b.Take()});
+    w.Write(format::FrameMarker{0, kFront, 96, 64, uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  };
+  auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "texture_resolve_then_sample.xnt";
+  std::filesystem::create_directories(path.parent_path());
+  samples::WriteSample(sample, path.string());
+  auto reader = format::Reader::Open(path.string());
+  auto r = test::ReplayRecords([&](const std::function<void(const format::Record&)>& apply) {
+    reader->ForEachRecord([&](const format::Record& rec) {
+      apply(rec);
+      return true;
+    });
+  });
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.last_image.width, 96u);
+  ASSERT_EQ(r.last_image.height, 64u);
+  uint64_t differing = 0;
+  for (uint32_t y = 0; y < 64; ++y) {
+    for (uint32_t x = 0; x < 96; ++x) {
+      const auto& want = (y >= 8 && y < 40 && x >= 8 && x < 40)    ? first
+                         : (y >= 8 && y < 40 && x >= 48 && x < 80) ? second
+                                                                   : navy;
+      const uint8_t* got = &r.last_image.rgba[(size_t(y) * 96 + x) * 4];
+      if (std::memcmp(got, want.data(), 3) != 0 && differing++ < 3) {
+        ADD_FAILURE() << "pixel (" << x << ", " << y << "): got " << int(got[0]) << " "
+                      << int(got[1]) << " " << int(got[2]);
+      }
+    }
+  }
   EXPECT_EQ(differing, 0u);
   EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
   EXPECT_EQ(r.stats.draws_skipped, 0u);
