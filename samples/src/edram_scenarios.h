@@ -20,16 +20,14 @@ struct EdramScenario {
   std::function<std::vector<Image>()> expected_frames;
   uint64_t expected_transfers = 0;
   std::string transfers_why;  // which events move data, and why
+  // k_8_8_8_8_GAMMA emulation the replay must use ("" = the renderer's default, "srgb" = the
+  // sRGB-target mode that blends in linear space). Scenarios with a mode are not registered
+  // (the generic sample tests replay with the default).
+  std::string gamma_mode;
 };
 
-// The scenarios whose frames and transfer counts the fbo path reproduces today (registered).
+// The scenarios whose frames and transfer counts the fbo path reproduces today (registered
+// unless they need a gamma mode).
 const std::vector<EdramScenario>& EdramScenarios();
-// Scenarios written but not yet reproduced, each with what blocks it (not registered; their
-// tests are DISABLED_ and run with --gtest_also_run_disabled_tests).
-struct PendingScenario {
-  EdramScenario scenario;
-  std::string blocked_by;
-};
-const std::vector<PendingScenario>& EdramScenariosPending();
 
 }  // namespace xnt::samples

@@ -128,7 +128,9 @@ std::vector<Sample> Build() {
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
-  for (const auto& s : EdramScenarios()) v.push_back(s.sample);
+  for (const auto& s : EdramScenarios()) {
+    if (s.gamma_mode.empty()) v.push_back(s.sample);
+  }
   return v;
 }
 

@@ -25,7 +25,7 @@ struct Replayed {
   std::map<std::string, uint64_t> notes;
 };
 
-Replayed Replay(const samples::Sample& sample) {
+Replayed Replay(const samples::Sample& sample, const std::string& gamma_mode) {
   auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" /
               ("scenario_" + sample.name + ".xnt");
   std::filesystem::create_directories(path.parent_path());
@@ -34,6 +34,7 @@ Replayed Replay(const samples::Sample& sample) {
   auto ctx = test::MakeLavapipeContext();
   Replayed out;
   VulkanBackendOptions options;
+  if (gamma_mode == "srgb") options.renderer.gamma = GammaMode::kSrgb;
   options.on_swap = [&](uint64_t, const SwapImage& image) { out.frames.push_back(image); };
   VulkanBackend backend(*ctx, options);
   replay::TracePlayer player(backend);
@@ -60,7 +61,7 @@ Replayed Replay(const samples::Sample& sample) {
 }
 
 void Check(const samples::EdramScenario& sc) {
-  Replayed r = Replay(sc.sample);
+  Replayed r = Replay(sc.sample, sc.gamma_mode);
   std::printf("[ scenario ] %-40s transfers %llu / %llu bytes; naive %llu / %llu bytes\n",
               sc.sample.name.c_str(), (unsigned long long)r.transfers,
               (unsigned long long)r.bytes, (unsigned long long)r.naive_transfers,
@@ -106,21 +107,6 @@ INSTANTIATE_TEST_SUITE_P(All, EdramScenario,
                          ::testing::Range(size_t(0), samples::EdramScenarios().size()),
                          [](const ::testing::TestParamInfo<size_t>& info) {
                            return samples::EdramScenarios()[info.param].sample.name;
-                         });
-
-// Written but not reproduced yet (see EdramScenariosPending for what blocks each one).
-class EdramScenarioPending : public ::testing::TestWithParam<size_t> {};
-
-TEST_P(EdramScenarioPending, DISABLED_FramesExactAndTransferCount) {
-  const auto& p = samples::EdramScenariosPending()[GetParam()];
-  std::printf("[ pending  ] %s: %s\n", p.scenario.sample.name.c_str(), p.blocked_by.c_str());
-  Check(p.scenario);
-}
-
-INSTANTIATE_TEST_SUITE_P(Pending, EdramScenarioPending,
-                         ::testing::Range(size_t(0), samples::EdramScenariosPending().size()),
-                         [](const ::testing::TestParamInfo<size_t>& info) {
-                           return samples::EdramScenariosPending()[info.param].scenario.sample.name;
                          });
 
 }  // namespace
