@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "flat_scene.h"
+#include "texture_scene.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -45,7 +46,7 @@ dcl_index r0.x
 )";
 
 constexpr uint32_t kRing = 0x00080000;
-constexpr uint32_t kVertexBase = 0x00010000;  // 64 bytes per rectangle
+constexpr uint32_t kVertexBase = 0x00010000;  // 128 bytes per rectangle
 constexpr uint32_t kResolveRects = 0x00070000;
 constexpr uint32_t kScratch = 0x00300000;
 constexpr uint32_t kFrontA = 0x00200000;
@@ -84,10 +85,8 @@ struct ResolveOpts {
 class SceneBuilder {
  public:
   SceneBuilder() {
-    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
-    static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
     capture::D3dDeviceDefaults(b_);
-    capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    FlatShaders();
     b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
     vertices_.resize(0x10000);
     rects_.resize(0x1000);
@@ -113,20 +112,51 @@ class SceneBuilder {
     b_.WriteRegister(Reg::RB_BLENDCONTROL0, c.Encode());
   }
   void Draw(const Rect& r) {
-    if (rect_count_ * 64 + 64 > vertices_.size()) throw Error("scenario: too many rectangles");
-    uint32_t address = kVertexBase + rect_count_ * 64;
+    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
+    if (textured_) FlatShaders();
+    uint32_t address = kVertexBase + rect_count_ * 128;
     const float xs[4] = {r.x0, r.x1, r.x0, r.x1}, ys[4] = {r.y0, r.y0, r.y1, r.y1};
     for (int i = 0; i < 4; ++i) {
       float clip[3] = {xs[i] / (float(width_) / 2) - 1.0f, 1.0f - ys[i] / (float(height_) / 2),
                        r.z};
       for (int k = 0; k < 3; ++k) {
-        StoreBE32(vertices_.data() + rect_count_ * 64 + (i * 3 + k) * 4,
+        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 3 + k) * 4,
                   std::bit_cast<uint32_t>(clip[k]));
       }
     }
     ++rect_count_;
     b_.SetAluConstants(256, r.color);
     capture::D3dSetVertexFetch(b_, 95, address, 12);
+    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+  }
+  // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
+  // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).
+  void DrawTextured(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t tw, uint32_t th,
+                    const std::array<uint32_t, 6>& fetch) {
+    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
+    if (!textured_) {
+      static const auto vs = ucode::AssembleShader(kTexturedVertexShader);
+      static const auto ps = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch::k2D));
+      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 3, 2, 1});
+      textured_ = true;
+    }
+    const float x0 = float(x) - 0.25f, x1 = float(x + w) - 0.25f;
+    const float y0 = float(y) - 0.25f, y1 = float(y + h) - 0.25f;
+    const float u1 = float(w) / float(tw), v1 = float(h) / float(th);
+    const float corners[4][4] = {{x0, y0, 0, 0}, {x1, y0, u1, 0}, {x0, y1, 0, v1}, {x1, y1, u1, v1}};
+    uint32_t address = kVertexBase + rect_count_ * 128;
+    for (int i = 0; i < 4; ++i) {
+      const float v[5] = {corners[i][0] / (float(width_) / 2) - 1.0f,
+                          1.0f - corners[i][1] / (float(height_) / 2), corners[i][2],
+                          corners[i][3], 0.0f};
+      for (int k = 0; k < 5; ++k) {
+        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 5 + k) * 4,
+                  std::bit_cast<uint32_t>(v[k]));
+      }
+    }
+    ++rect_count_;
+    b_.SetFetchConstant(0, fetch);
+    capture::D3dSetVertexFetch(b_, 95, address, 20);
     b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
   }
   void Resolve(const ResolveOpts& o) {
@@ -171,7 +201,7 @@ class SceneBuilder {
   void Write(format::Writer& w) {
     w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertexBase,
                                 std::vector<uint8_t>(vertices_.begin(),
-                                                     vertices_.begin() + rect_count_ * 64)});
+                                                     vertices_.begin() + rect_count_ * 128)});
     w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveRects,
                                 std::vector<uint8_t>(rects_.begin(),
                                                      rects_.begin() + resolve_count_ * 32)});
@@ -180,7 +210,15 @@ class SceneBuilder {
   }
 
  private:
+  void FlatShaders() {
+    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
+    static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
+    capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    textured_ = false;
+  }
+
   Pm4Builder b_;
+  bool textured_ = false;
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;
@@ -315,10 +353,11 @@ EdramScenario Bloom() {
 
 EdramScenario ShadowMap() {
   // Pass 1 renders a depth-only shadow map at tiles 0-7 and resolves it (k_24_8) to a texture;
-  // pass 2 renders the scene into colour tiles 8-15 with depth at 16-23; pass 3 draws a HUD over
-  // it. Every target has its own tiles, so no range ever changes owner. Frame 0 shows the
-  // resolved shadow map's dwords through the swap (textures are not sampled by draws here);
-  // frame 1 is the scene.
+  // pass 2 renders the scene into colour tiles 8-15 with depth at 16-23; pass 3 draws a HUD and
+  // an inset that samples the shadow-map texture (point-sampled k_24_8 reads the depth in every
+  // channel). Every target has its own tiles, so no range ever changes owner. Frame 0 shows the
+  // resolved shadow map's dwords through the swap; frame 1 is the scene with the inset. (No
+  // shadow comparison: the inset shows the sampled depth itself.)
   const Rect occ1{16.75f, 8.75f, 60.75f, 40.75f, 0.25f, {}};
   const Rect occ2{80.75f, 24.75f, 120.75f, 60.75f, 0.25f, {}};
   const Rect floor{-0.25f, -0.25f, 127.75f, 63.75f, 0.75f, C8(77, 153, 77)};
@@ -368,9 +407,11 @@ EdramScenario ShadowMap() {
     s.Depth(true, true, CompareFunction::kLess);
     s.Draw(box);    // nearer first
     s.Draw(floor);  // behind the box: covers only the rest
-    // Pass 3: HUD without depth.
+    // Pass 3: HUD and the shadow-map inset, without depth.
     s.Depth(false, false, CompareFunction::kAlways);
     s.Draw(hud);
+    s.DrawTextured(64, 0, 64, 32, 128, 64,
+                   capture::TextureFetch2D(kTexture, 128, 64, TextureFormat::k_24_8));
     s.Present(kFrontA, 128, 64);
   };
   auto frames = [=] {
@@ -382,6 +423,16 @@ EdramScenario ShadowMap() {
     Paint(scene, floor, U8(floor.color));
     Paint(scene, box, U8(box.color));
     Paint(scene, hud, U8(hud.color));
+    // The inset: pixel (64 + i, j) shows texel (i, j): depth d / (2^24 - 1) in R, G, B (opaque).
+    for (uint32_t j = 0; j < 32; ++j) {
+      for (uint32_t i = 0; i < 64; ++i) {
+        bool occluded = occ1.Covers(i, j) || occ2.Covers(i, j);
+        uint8_t c = occluded ? 64 : 255;  // 0x400000 / 0xFFFFFF * 255 + .5 = 64.25
+        uint8_t* p = scene.rgba.data() + 4 * (size_t(j) * 128 + 64 + i);
+        p[0] = p[1] = p[2] = c;
+        p[3] = 255;
+      }
+    }
     return std::vector<Image>{shadow_img, scene};
   };
   return {MakeSample("edram_shadow_map_three_pass",
@@ -391,7 +442,9 @@ EdramScenario ShadowMap() {
                      "7:0 / 15:8; alpha shown opaque): (0,255,255) with two (0,0,0) occluders x 17..60 y 9..40 and x "
                      "81..120 y 25..60. Frame 1: dark background, green (77,153,77) floor "
                      "everywhere except a red (204,51,51) box x 41..90 y 11..50 in front, a "
-                     "yellow (255,255,102) HUD bar x 5..60 y 55..61. All pixels exact.",
+                     "yellow (255,255,102) HUD bar x 5..60 y 55..61; the top-right 64x32 inset "
+                     "shows the shadow map's top-left quarter sampled as a texture: grey 64 "
+                     "where occluded (x 81..124 y 9..31), white elsewhere. All pixels exact.",
                      build, frames),
           frames, 0, "shadow depth, scene colour and scene depth never share tiles", ""};
 }
