@@ -79,6 +79,9 @@ struct ResolveOpts {
   xenos::Endian128 endian = xenos::Endian128::k8in32;
   bool clear_color = false, clear_depth = false;
   uint32_t clear_color_value = 0, clear_depth_value = 0;
+  uint32_t clear_color_lo = 0;  // RB_COLOR_CLEAR_LO (64bpp targets: the low dword)
+  int32_t exp_bias = 0;
+  bool swap = false;
 };
 
 // Records one scene: everything the GPU reads goes into one memory event before the ring.
@@ -171,12 +174,14 @@ class SceneBuilder {
     xenos::reg::RB_COPY_DEST_PITCH pitch{o.dest_pitch ? o.dest_pitch : (o.width + 31) & ~31u,
                                          o.dest_height ? o.dest_height : o.height};
     xenos::reg::RB_COPY_DEST_INFO info{o.endian, false, 0, o.format,
-                                       xenos::SurfaceNumberFormat::kUnsignedRepeatingFraction, 0,
-                                       false};
+                                       xenos::SurfaceNumberFormat::kUnsignedRepeatingFraction,
+                                       o.exp_bias, o.swap};
     b_.WriteRegisters(Reg::RB_COPY_CONTROL,
                       {control.Encode(), o.dest, pitch.Encode(), info.Encode()});
     if (o.clear_depth) b_.WriteRegister(Reg::RB_DEPTH_CLEAR, o.clear_depth_value);
-    if (o.clear_color) b_.WriteRegisters(Reg::RB_COLOR_CLEAR, {o.clear_color_value, 0u});
+    if (o.clear_color) {
+      b_.WriteRegisters(Reg::RB_COLOR_CLEAR, {o.clear_color_value, o.clear_color_lo});
+    }
     b_.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL, {0x80000000u, 0x1FFF1FFFu});
     capture::D3dSetVertexFetch(b_, 0, vertex_address, 6);
     b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
@@ -726,12 +731,56 @@ EdramScenario GammaDecal() {
   return sc;
 }
 
+EdramScenario Resolve64bppBiasSwap() {
+  // A k_16_16_16_16_FLOAT target (cleared through RB_COLOR_CLEAR_LO / RB_COLOR_CLEAR, drawn with
+  // values above 1) resolved to k_8_8_8_8 with exponent bias -1 and red/blue swap: the resolve's
+  // conversion path (unpack halves, scale by 2^-1, swap, saturate, round) through the renderer.
+  const Rect r{12.75f, 6.75f, 44.75f, 22.75f, 0, {2.0f, 1.0f, 0.5f, 1.0f}};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = 64;
+    rt.color_format = ColorRenderTargetFormat::k_16_16_16_16_FLOAT;
+    s.Target(rt, 64, 32);
+    ResolveOpts clear;
+    clear.width = 64;
+    clear.height = 32;
+    clear.format = TextureFormat::k_16_16_16_16_FLOAT;
+    clear.clear_color = true;
+    clear.clear_color_lo = 0x38003400u;     // R 0.25, G 0.5 (halves)
+    clear.clear_color_value = 0x3C003A00u;  // B 0.75, A 1.0
+    s.Resolve(clear);
+    s.Draw(r);
+    ResolveOpts present;
+    present.width = 64;
+    present.height = 32;
+    present.dest = kFrontA;
+    present.exp_bias = -1;
+    present.swap = true;
+    s.Resolve(present);
+    s.Swap(kFrontA, 64, 32);
+  };
+  auto frames = [=] {
+    // Clear (0.25, 0.5, 0.75) * 0.5, swapped: (0.375, 0.25, 0.125) -> 96, 64, 32.
+    Image img = Fill(64, 32, {96, 64, 32, 255});
+    // Rectangle (2, 1, 0.5) * 0.5, swapped: (0.25, 0.5, 1.0) -> 64, 128, 255.
+    Paint(img, r, {64, 128, 255, 255});
+    return std::vector<Image>{img};
+  };
+  return {MakeSample("edram_resolve_64bpp_bias_swap",
+                     "k_16_16_16_16_FLOAT target (64bpp clear through RB_COLOR_CLEAR_LO) "
+                     "resolved to k_8_8_8_8 with exponent bias -1 and red/blue swap",
+                     "(96,64,32) background, a (64,128,255) rectangle x 13..44 y 7..22. All "
+                     "pixels exact.",
+                     build, frames),
+          frames, 0, "one target", ""};
+}
+
 }  // namespace
 
 const std::vector<EdramScenario>& EdramScenarios() {
   static const std::vector<EdramScenario> all = {
       GBuffer(), ShadowMap(), MsaaDepthClear(), Float24RoundTrip(), DepthThrough8888(), Bloom(),
-      GammaDecal()};
+      GammaDecal(), Resolve64bppBiasSwap()};
   return all;
 }
 
