@@ -88,7 +88,8 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
     const float y0 = float(q.y) - 0.25f, y1 = float(q.y + q.height) - 0.25f;
     const float tw = float(q.texture_width ? q.texture_width : q.width);
     const float th = float(q.texture_height ? q.texture_height : q.height);
-    const float u1 = float(q.width) / tw, v1 = float(q.height) / th;
+    const float u1 = q.unnormalized ? float(q.width) : float(q.width) / tw;
+    const float v1 = q.unnormalized ? float(q.height) : float(q.height) / th;
     // Cube faces take s, t in [1, 2] (see xe_cube_direction in glsl_prelude.cpp).
     const float base = q.op == TexturedQuadFetch::kCube ? 1.0f : 0.0f;
     std::vector<float> v;
@@ -96,9 +97,9 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
     for (const auto& c : corners) {
       v.push_back(c[0] / (float(scene.width) / 2) - 1.0f);
       v.push_back(1.0f - c[1] / (float(scene.height) / 2));
-      v.push_back(base + c[2]);
-      v.push_back(base + c[3]);
-      v.push_back(q.z);
+      v.push_back(q.fixed_coord ? q.coord[0] : base + c[2]);
+      v.push_back(q.fixed_coord ? q.coord[1] : base + c[3]);
+      v.push_back(q.fixed_coord ? q.coord[2] : q.z);
     }
     writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
                                      kTexturedVertexAddress + uint32_t(i) * 0x1000,
@@ -119,9 +120,14 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
   int current = -1;
+  std::vector<ucode::AssembledShader> custom;
   for (size_t i = 0; i < scene.quads.size(); ++i) {
     const TexturedQuad& q = scene.quads[i];
-    if (int(q.op) != current) {
+    if (!q.pixel_shader.empty()) {
+      custom.push_back(ucode::AssembleShader(q.pixel_shader));
+      capture::D3dSetShaders(b, {vs.microcode, custom.back().microcode, 3, 2, 1});
+      current = -1;
+    } else if (int(q.op) != current) {
       current = int(q.op);
       capture::D3dSetShaders(b, {vs.microcode, ps[current].microcode, 3, 2, 1});
     }

@@ -31,6 +31,14 @@ struct TexturedQuad {
   float z = 0.0f;
   // Texture size the coordinates are normalised by (0: width/height above).
   uint32_t texture_width = 0, texture_height = 0;
+  // Coordinates in texels instead of 0..1 (for UnnormalizedTextureCoords fetches).
+  bool unnormalized = false;
+  // Every vertex gets this coordinate instead (queries at a known position).
+  bool fixed_coord = false;
+  std::array<float, 3> coord{};
+  // A pixel shader (XDK listing) replacing TexturedPixelShader(op); it receives the coordinate
+  // in r0.xyz and must write oC0.
+  std::string pixel_shader;
 };
 
 struct TexturedScene {

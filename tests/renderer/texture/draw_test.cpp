@@ -302,6 +302,76 @@ TEST_F(TextureDrawTest, MipChainWithPackedTailThroughTextureLod) {
   EXPECT_EQ(r.stats.draws_skipped, 0u);
 }
 
+// Texture instructions beyond a plain fetch: unnormalised coordinates, fetch offsets (half-texel
+// units, clamped to the edge), getWeights at a known position, and the instruction's LOD bias
+// selecting mip level 1 of a chain at a 1:1 scale.
+TEST_F(TextureDrawTest, UnnormalizedOffsetsWeightsAndInstructionLodBias) {
+  Begin(160, 40);
+  auto shader = [](const std::string& body) {
+    return "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    exec\n    " +
+           body + "\n    alloc colors\n    exece\n    mov oC0, r1\n";
+  };
+  Placed a = Add(6, 2, Layout{16, 16, 32, 1, true}, 41);
+  const uint32_t clamp_edge = (2u << 10) | (2u << 13);
+  auto texel = [&](uint32_t i, uint32_t j) { return a.texels[size_t(j) * 16 + i]; };
+  auto put = [&](uint32_t x, uint32_t y, const Texel& t) {
+    uint8_t* px = &expected_[(size_t(y) * scene_.width + x) * 4];
+    for (int c = 0; c < 3; ++c) px[c] = Quantize(t[c].value);
+  };
+  // Unnormalised: coordinates in texels.
+  TexturedQuad q;
+  q.x = 2;
+  q.y = 2;
+  q.width = q.height = 16;
+  q.fetch = a.fetch;
+  q.fetch[0] |= clamp_edge;
+  q.fetch[3] = kIdentity;
+  q.unnormalized = true;
+  q.pixel_shader = shader("tfetch2D r1, r0.xy, tf0, UnnormalizedTextureCoords=true");
+  scene_.quads.push_back(q);
+  for (uint32_t j = 0; j < 16; ++j) for (uint32_t i = 0; i < 16; ++i) put(2 + i, 2 + j, texel(i, j));
+  // Offsets +1, -1 texel (OffsetX/Y are stored in half texels).
+  q.x = 22;
+  q.unnormalized = false;
+  q.pixel_shader = shader("tfetch2D r1, r0.xy, tf0, OffsetX=1, OffsetY=-1");
+  scene_.quads.push_back(q);
+  for (uint32_t j = 0; j < 16; ++j) {
+    for (uint32_t i = 0; i < 16; ++i) put(22 + i, 2 + j, texel(std::min(i + 1, 15u), j == 0 ? 0 : j - 1));
+  }
+  // getWeights at texel position (5.3, 2.9): fract(5.3 - 0.5) = 0.8, fract(2.9 - 0.5) = 0.4.
+  q.x = 42;
+  q.fixed_coord = true;
+  q.coord = {5.3f / 16.0f, 2.9f / 16.0f, 0.0f};
+  q.pixel_shader = shader("getWeights2D r1, r0.xy, tf0");
+  scene_.quads.push_back(q);
+  Texel weights{};
+  weights[0].value = 0.8f;
+  weights[1].value = 0.4f;
+  for (uint32_t j = 0; j < 16; ++j) for (uint32_t i = 0; i < 16; ++i) put(42 + i, 2 + j, weights);
+  // LODBias=1 on a 32x32 chain drawn 1:1: level 1, texel (i / 2, j / 2).
+  Layout l{32, 32, 32, 1, true};
+  l.max_level = 1;
+  l.mip_address = next_address_ + 0x100000;
+  Placed chain = Add(6, 2, l, 42);
+  next_address_ += 0x200000;
+  q = TexturedQuad{};
+  q.x = 62;
+  q.y = 2;
+  q.width = q.height = 32;
+  q.fetch = chain.fetch;
+  q.fetch[3] = kIdentity;
+  q.pixel_shader = shader("tfetch2D r1, r0.xy, tf0, LODBias=1");
+  scene_.quads.push_back(q);
+  for (uint32_t j = 0; j < 32; ++j) {
+    for (uint32_t i = 0; i < 32; ++i) put(62 + i, 2 + j, chain.texels[32 * 32 + (j / 2) * 16 + i / 2]);
+  }
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
 // Memory is memory: a resolve writes a 32x32 tiled k_8_8_8_8 texture, a draw samples it, a second
 // resolve overwrites it, and the next draw must see the new texels (the cache reloads because
 // the resolve changed the pages), all within one submission-free frame.
