@@ -582,6 +582,16 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
   };
 
   const uint32_t width = uint32_t(info.x1 - info.x0);
+  // The EDRAM holds 2048 x 80 x 16 samples; a rectangle with more pixels than that reads the
+  // same samples again (wrapping) and only comes from corrupt registers or vertices. Refusing it
+  // also bounds the work (the rectangle itself may be 16376 x 16376).
+  const uint64_t edram_samples = uint64_t(xenos::kEdramTileCount) *
+                                 xenos::kEdramTileWidthSamples * xenos::kEdramTileHeightSamples;
+  if (uint64_t(width) * uint32_t(info.y1 - info.y0) > edram_samples) {
+    throw Error("resolve rectangle " + std::to_string(width) + "x" +
+                std::to_string(info.y1 - info.y0) + " has more pixels than the EDRAM has samples (" +
+                std::to_string(edram_samples) + ")");
+  }
   std::vector<std::pair<int64_t, std::array<uint8_t, 16>>> band;
   std::vector<uint8_t> bytes;
   int64_t lowest = INT64_MAX, highest = INT64_MIN;

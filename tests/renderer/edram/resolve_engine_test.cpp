@@ -539,6 +539,11 @@ TEST(ResolveEngine, BadDestinationsAreErrors) {
   n.info.x0 = -64;  // D3D moves the base; a negative offset below address 0 is an error
   n.info.x1 = -56;
   EXPECT_THROW(n.Run(), Error);
+  // A rectangle with more pixels than the EDRAM has samples (corrupt vertices): refused.
+  Rig big(ColorRenderTargetFormat::k_8_8_8_8, TextureFormat::k_8_8_8_8, 0, 16376);
+  big.info.x1 = 16376;
+  big.info.y1 = 16376;
+  EXPECT_THROW(big.Run(), Error);
   Rig u(ColorRenderTargetFormat::k_8_8_8_8, TextureFormat::k_DXT1);
   u.info.unsupported = "x";
   EXPECT_THROW(u.Run(), Error);
