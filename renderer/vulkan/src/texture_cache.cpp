@@ -18,6 +18,8 @@ namespace {
 constexpr uint64_t kMaxHostImageBytes = uint64_t(256) << 20;
 // maxImageDimension2D every Vulkan 1.3 device has (a 1D texture is one row of a 2D image).
 constexpr uint32_t kMaxHostTextureSide = 8192;
+// Storage-image sets (one per texture level) per descriptor pool; more pools as needed.
+constexpr uint32_t kStoreSetsPerPool = 1024;
 uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 uint32_t Log2Ceil(uint32_t v) {
   uint32_t l = 0;
@@ -251,14 +253,7 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   layout_info.pBindings = &binding;
   CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &store_layout_),
           "vkCreateDescriptorSetLayout(texture load)");
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 4096};
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
-  pool.maxSets = 4096;
-  pool.poolSizeCount = 1;
-  pool.pPoolSizes = &size;
-  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
-          "vkCreateDescriptorPool(texture cache)");
+  AddPool();
   VkDescriptorSetLayout sets[2] = {shared_memory_.set_layout(), store_layout_};
   VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)};
   VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -290,6 +285,19 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
     CheckVk(r, "vkCreateComputePipelines(texture load)");
   }
   CreateDummies();
+}
+
+void TextureCache::AddPool() {
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kStoreSetsPerPool};
+  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+  pool.maxSets = kStoreSetsPerPool;
+  pool.poolSizeCount = 1;
+  pool.pPoolSizes = &size;
+  VkDescriptorPool handle = VK_NULL_HANDLE;
+  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &handle),
+          "vkCreateDescriptorPool(texture cache)");
+  pools_.push_back(handle);
 }
 
 void TextureCache::CreateDummies() {
@@ -357,12 +365,14 @@ TextureCache::~TextureCache() {
   if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
   if (volume_pipeline_) vkDestroyPipeline(device_, volume_pipeline_, nullptr);
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
-  if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
+  for (VkDescriptorPool pool : pools_) vkDestroyDescriptorPool(device_, pool, nullptr);
   if (store_layout_) vkDestroyDescriptorSetLayout(device_, store_layout_, nullptr);
 }
 
 void TextureCache::Destroy(Texture& t) {
-  for (VkDescriptorSet set : t.store_sets) vkFreeDescriptorSets(device_, pool_, 1, &set);
+  for (size_t i = 0; i < t.store_sets.size(); ++i) {
+    vkFreeDescriptorSets(device_, t.store_pools[i], 1, &t.store_sets[i]);
+  }
   for (VkImageView v : t.level_views) vkDestroyImageView(device_, v, nullptr);
   if (t.view) vkDestroyImageView(device_, t.view, nullptr);
   if (t.cube_view) vkDestroyImageView(device_, t.cube_view, nullptr);
@@ -403,7 +413,19 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     }
     t.stale = false;
     if (before_load_) before_load_();
-    Load(desc, t, create);
+    try {
+      Load(desc, t, create);
+    } catch (...) {
+      // A failed creation must not leave a half-made entry behind (the next Get would record a
+      // load into it); the error reaches the caller, who reports it.
+      if (create) {
+        Destroy(t);  // nothing recorded uses it yet
+        entries_.erase(it);
+      } else {
+        t.stale = true;
+      }
+      throw;
+    }
   }
   return t;
 }
@@ -464,13 +486,19 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
               "vkCreateImageView(texture level)");
       t.level_views.push_back(v);
       VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-      alloc.descriptorPool = pool_;
+      alloc.descriptorPool = pools_.back();
       alloc.descriptorSetCount = 1;
       alloc.pSetLayouts = &store_layout_;
       VkDescriptorSet set = VK_NULL_HANDLE;
-      CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set),
-              "vkAllocateDescriptorSets(texture load)");
+      VkResult r = vkAllocateDescriptorSets(device_, &alloc, &set);
+      if (r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_FRAGMENTED_POOL) {
+        AddPool();  // the cache keeps every texture: grow instead of failing
+        alloc.descriptorPool = pools_.back();
+        r = vkAllocateDescriptorSets(device_, &alloc, &set);
+      }
+      CheckVk(r, "vkAllocateDescriptorSets(texture load)");
       t.store_sets.push_back(set);
+      t.store_pools.push_back(alloc.descriptorPool);
       VkDescriptorImageInfo image_info{VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
       VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       write.dstSet = set;

@@ -356,6 +356,25 @@ TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
   EXPECT_EQ(cache_->entry_count(), 1u);
 }
 
+// The cache keeps every texture; past one descriptor pool's worth of loader sets (1024 levels)
+// it opens another pool instead of failing.
+TEST_F(TextureLoadTest, ManyTexturesGrowTheLoaderDescriptorPools) {
+  Layout l{4, 4, 32, 1, true};
+  constexpr uint32_t kCount = 1030;
+  std::vector<Texel> last;
+  for (uint32_t i = 0; i < kCount; ++i) {
+    uint32_t base = 0x0A000000 + i * 0x1000;
+    if (i + 1 == kCount) {
+      last = Encode(base, 2, 0, l, 77);
+      EXPECT_EQ(Check(base, 2, 0, l, last), 0u);
+    } else {
+      cache_->Get(Fetch(base, 2, 0, l).data(), guest_.Source());
+    }
+  }
+  EXPECT_EQ(cache_->entry_count(), kCount);
+  EXPECT_EQ(cache_->load_count(), kCount);
+}
+
 TEST_F(TextureLoadTest, UnsupportedAndAbsurdFetchConstantsThrow) {
   Layout l{16, 16, 32, 1, true};
   auto yuv = Fetch(0x05000000, 33, 0, l);  // k_32 (integer)

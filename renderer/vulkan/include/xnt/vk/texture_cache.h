@@ -81,6 +81,7 @@ class TextureCache {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     std::vector<VkImageView> level_views;    // one 2D-array view per mip level (the loader's)
     std::vector<VkDescriptorSet> store_sets;  // one per level
+    std::vector<VkDescriptorPool> store_pools;  // the pool each came from
     uint32_t width = 0, height = 0, layers = 0, levels = 0, depth = 1;
     std::vector<std::pair<uint32_t, uint32_t>> page_ranges;  // first page, count
     std::vector<uint64_t> page_generations;                  // per page, in range order
@@ -119,13 +120,14 @@ class TextureCache {
   void Load(const TextureDescriptor& desc, Texture& texture, bool create);
   void Destroy(Texture& texture);
   void CreateDummies();
+  void AddPool();
 
   VulkanContext& context_;
   CommandStream& stream_;
   SharedMemory& shared_memory_;
   VkDevice device_;
   VkDescriptorSetLayout store_layout_ = VK_NULL_HANDLE;
-  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  std::vector<VkDescriptorPool> pools_;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipeline volume_pipeline_ = VK_NULL_HANDLE;
