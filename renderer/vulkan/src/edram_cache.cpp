@@ -5,9 +5,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
+#include "xnt/vk/edram_transfer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -21,11 +23,14 @@ RenderTargetKey HostKeyOf(const edram::OwnerKey& key) {
                          key.msaa_samples};
 }
 
-EdramCache::EdramCache(VulkanContext& /*context*/, CommandStream& stream,
+EdramCache::EdramCache(VulkanContext& context, CommandStream& stream,
                        RenderTargetCache& targets, std::function<void()> end_rendering)
-    : stream_(stream),
+    : context_(context),
+      stream_(stream),
       targets_(targets),
       end_rendering_(std::move(end_rendering)) {}
+
+EdramCache::~EdramCache() = default;
 
 namespace {
 
@@ -44,12 +49,17 @@ std::pair<uint32_t, uint32_t> RowsOf(const edram::Surface& s, uint32_t start, ui
 }
 
 // Host pixels of a row block, as read back: colour texels, or depth dwords + stencil bytes.
+// Host samples are interleaved per pixel: index ((y - y0) * width + x) * samples + sample.
 struct HostBlock {
-  uint32_t width = 0, y0 = 0, y1 = 0, texel_bytes = 4;
+  uint32_t width = 0, y0 = 0, y1 = 0, texel_bytes = 4, samples = 1;
   std::vector<uint8_t> value;    // colour texels / depth dwords (24-bit unorm or float bits)
   std::vector<uint8_t> stencil;  // depth only
-  size_t Index(uint32_t x, uint32_t y) const { return size_t(y - y0) * width + x; }
-  uint8_t* At(uint32_t x, uint32_t y) { return value.data() + Index(x, y) * texel_bytes; }
+  size_t Index(uint32_t x, uint32_t y, uint32_t s = 0) const {
+    return (size_t(y - y0) * width + x) * samples + s;
+  }
+  uint8_t* At(uint32_t x, uint32_t y, uint32_t s = 0) {
+    return value.data() + Index(x, y, s) * texel_bytes;
+  }
 };
 
 void GlobalBarrier(VkCommandBuffer cmd) {
@@ -216,16 +226,44 @@ void EdramCache::Use(uint64_t event, std::vector<EdramUse> uses,
 namespace {
 
 // Copies rows [y0, y1) of `rt` to the host (synchronous).
-HostBlock ReadRows(CommandStream& stream, const RenderTarget& rt, uint32_t y0, uint32_t y1) {
+// MSAA images go through the sample transport (edram_transfer.h), 1-sample ones through copies.
+std::optional<CommandStream::Allocation> RingAllocate(CommandStream& stream, uint64_t bytes,
+                                                      uint64_t alignment) {
+  auto a = stream.TryAllocate(std::max<uint64_t>(bytes, 16), alignment);
+  if (!a) {
+    stream.Flush();
+    a = stream.TryAllocate(std::max<uint64_t>(bytes, 16), alignment);
+    if (!a) throw Error("EDRAM transfer of " + std::to_string(bytes) +
+                        " bytes is larger than the upload ring");
+  }
+  return a;
+}
+
+HostBlock ReadRows(CommandStream& stream, SampleTransport* transport, uint64_t alignment,
+                   const RenderTarget& rt, uint32_t y0, uint32_t y1) {
   HostBlock block;
   block.width = rt.width;
   block.y0 = y0;
   block.y1 = y1;
   block.texel_bytes = rt.key.is_depth ? 4 : rt.texel_bytes;
-  size_t texels = size_t(rt.width) * (y1 - y0);
+  block.samples = uint32_t(rt.samples);
+  size_t texels = size_t(rt.width) * (y1 - y0) * block.samples;
   block.value.resize(texels * block.texel_bytes);
   if (rt.key.is_depth) block.stencil.resize(texels);
   if (texels == 0) return block;
+  if (block.samples > 1) {
+    auto a = RingAllocate(stream, SampleTransport::Bytes(rt, y1 - y0), alignment);
+    VkCommandBuffer cmd = stream.cmd();
+    GlobalBarrier(cmd);
+    transport->RecordRead(cmd, rt, y0, y1, a->buffer, a->offset);
+    GlobalBarrier(cmd);
+    stream.Flush();
+    std::memcpy(block.value.data(), a->data, block.value.size());
+    for (size_t i = 0; i < block.stencil.size(); ++i) {
+      block.stencil[i] = a->data[texels * 4 + i * 4];
+    }
+    return block;
+  }
   uint64_t bytes = BlockBytes(rt, y1 - y0);
   auto a = stream.TryAllocate(bytes, 16);
   if (!a) {
@@ -244,9 +282,23 @@ HostBlock ReadRows(CommandStream& stream, const RenderTarget& rt, uint32_t y0, u
   return block;
 }
 
-void WriteRows(CommandStream& stream, const RenderTarget& rt, const HostBlock& block) {
-  size_t texels = size_t(block.width) * (block.y1 - block.y0);
+void WriteRows(CommandStream& stream, SampleTransport* transport, uint64_t alignment,
+               const RenderTarget& rt, const HostBlock& block) {
+  size_t texels = size_t(block.width) * (block.y1 - block.y0) * block.samples;
   if (texels == 0) return;
+  if (block.samples > 1) {
+    auto a = RingAllocate(stream, SampleTransport::Bytes(rt, block.y1 - block.y0), alignment);
+    std::memcpy(a->data, block.value.data(), block.value.size());
+    for (size_t i = 0; i < block.stencil.size(); ++i) {
+      StoreLE32(a->data + texels * 4 + i * 4, block.stencil[i]);
+    }
+    VkCommandBuffer cmd = stream.cmd();
+    GlobalBarrier(cmd);
+    transport->RecordWrite(cmd, rt, block.y0, block.y1, a->buffer, a->offset);
+    GlobalBarrier(cmd);
+    stream.Flush();  // the transport's descriptor sets are reused by the next transfer
+    return;
+  }
   uint64_t bytes = BlockBytes(rt, block.y1 - block.y0);
   auto up = stream.TryAllocate(bytes, 16);
   if (!up) {
@@ -286,7 +338,7 @@ bool EdramCache::StoreTiles(const edram::OwnerKey& owner, uint32_t start, uint32
   auto [y0, y1] = RowsOf(s, start, end, rt->height);
   if (y1 <= y0) return true;
   end_rendering_();
-  HostBlock block = ReadRows(stream_, *rt, y0, y1);
+  HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), *rt, y0, y1);
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt->key.is_depth && !rt->raw) *exact = false;
   if (rt->key.is_depth && !rt->exact) *exact = false;
@@ -294,18 +346,21 @@ bool EdramCache::StoreTiles(const edram::OwnerKey& owner, uint32_t start, uint32
     for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels); ++x) {
       uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
       if (tile < start || tile >= end) continue;
-      uint64_t bits;
-      if (s.is_depth) {
-        uint32_t host = LoadLE32(block.At(x, y)), stencil = block.stencil[block.Index(x, y)];
-        if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
-          bits = ((host & 0xFFFFFFu) << 8) | stencil;
+      for (uint32_t g = 0; g < s.sample_count(); ++g) {
+        uint32_t h = HostSampleOfGuest(s.sample_count(), block.samples, g);
+        uint64_t bits;
+        if (s.is_depth) {
+          uint32_t host = LoadLE32(block.At(x, y, h)), stencil = block.stencil[block.Index(x, y, h)];
+          if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+            bits = ((host & 0xFFFFFFu) << 8) | stencil;
+          } else {
+            bits = edram::PackDepth(depth_format, HostDepthValue(*rt, host), stencil);
+          }
         } else {
-          bits = edram::PackDepth(depth_format, HostDepthValue(*rt, host), stencil);
+          bits = HostTexelToGuest(s.format, rt->format, block.At(x, y, h));
         }
-      } else {
-        bits = HostTexelToGuest(s.format, rt->format, block.At(x, y));
+        edram_.Store(s, x, y, g, bits);
       }
-      for (uint32_t i = 0; i < s.sample_count(); ++i) edram_.Store(s, x, y, i, bits);
     }
   }
   return true;
@@ -323,7 +378,7 @@ bool EdramCache::LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_
     return false;
   }
   end_rendering_();
-  HostBlock block = ReadRows(stream_, rt, y0, y1);
+  HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), rt, y0, y1);
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt.key.is_depth && !rt.raw) *exact = false;
   if (rt.key.is_depth && !rt.exact) *exact = false;
@@ -331,29 +386,40 @@ bool EdramCache::LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_
     for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels); ++x) {
       uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
       if (tile < start || tile >= end) continue;
-      uint64_t bits = edram_.Load(s, x, y, 0);
-      if (s.is_depth) {
-        uint32_t dword = uint32_t(bits);
-        block.stencil[block.Index(x, y)] = uint8_t(dword & 0xFF);
-        uint32_t host;
-        if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
-          host = dword >> 8;
+      for (uint32_t h = 0; h < block.samples; ++h) {
+        uint64_t bits = edram_.Load(s, x, y, GuestSampleOfHost(s.sample_count(), block.samples, h));
+        if (s.is_depth) {
+          uint32_t dword = uint32_t(bits);
+          block.stencil[block.Index(x, y, h)] = uint8_t(dword & 0xFF);
+          uint32_t host;
+          if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+            host = dword >> 8;
+          } else {
+            float old_host = HostDepthValue(rt, LoadLE32(block.At(x, y, h)));
+            // Keep the host depth while it still converts to the stored bits (xenia.md §3.2).
+            float d = edram::HostDepthStillMatches(depth_format, old_host, dword)
+                          ? old_host
+                          : edram::UnpackDepth(depth_format, dword);
+            host = HostDepthBits(rt, d);
+          }
+          StoreLE32(block.At(x, y, h), host);
         } else {
-          float old_host = HostDepthValue(rt, LoadLE32(block.At(x, y)));
-          // Keep the host depth while it still converts to the stored bits (xenia.md §3.2).
-          float d = edram::HostDepthStillMatches(depth_format, old_host, dword)
-                        ? old_host
-                        : edram::UnpackDepth(depth_format, dword);
-          host = HostDepthBits(rt, d);
+          GuestToHostTexel(s.format, rt.format, bits, block.At(x, y, h));
         }
-        StoreLE32(block.At(x, y), host);
-      } else {
-        GuestToHostTexel(s.format, rt.format, bits, block.At(x, y));
       }
     }
   }
-  WriteRows(stream_, rt, block);
+  WriteRows(stream_, &Transport(), StorageAlignment(), rt, block);
   return true;
+}
+
+SampleTransport& EdramCache::Transport() {
+  if (!transport_) transport_ = std::make_unique<SampleTransport>(context_);
+  return *transport_;
+}
+
+uint64_t EdramCache::StorageAlignment() const {
+  return std::max<uint64_t>(16, context_.capabilities().min_storage_buffer_offset_alignment);
 }
 
 void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {

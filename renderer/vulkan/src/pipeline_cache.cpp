@@ -128,7 +128,8 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   raster.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo multisample{
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  multisample.rasterizationSamples =
+      key.samples ? VkSampleCountFlagBits(key.samples) : VK_SAMPLE_COUNT_1_BIT;
   VkPipelineDepthStencilStateCreateInfo depth_stencil{
       VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   depth_stencil.maxDepthBounds = 1.0f;

@@ -9,6 +9,7 @@
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/vk/edram.h"
+#include "xnt/vk/edram_transfer.h"
 #include "xnt/xenos/enums.h"
 
 namespace xnt::vk {
@@ -332,17 +333,52 @@ uint32_t EdramRowsAfter(const RenderTargetKey& key, uint32_t max_dimension) {
   return std::clamp(s.RowsToEdramEnd(max_dimension), 16u, max_dimension);
 }
 
+uint32_t HostSampleOfGuest(uint32_t guest_samples, uint32_t host_samples,
+                           uint32_t guest_sample) {
+  if (host_samples <= 1) return 0;
+  if (guest_samples == 2) {
+    if (host_samples == 2) return guest_sample == 0 ? 1u : 0u;
+    return guest_sample == 0 ? 0u : 2u;  // 2x in a 4x image: top row, bottom row
+  }
+  return guest_sample;
+}
+
+uint32_t GuestSampleOfHost(uint32_t guest_samples, uint32_t host_samples, uint32_t host_sample) {
+  if (guest_samples <= 1) return 0;
+  if (guest_samples == 2) {
+    if (host_samples == 2) return host_sample == 0 ? 1u : 0u;
+    return host_sample >> 1;
+  }
+  return host_sample;
+}
+
+VkSampleCountFlagBits RenderTargetCache::HostSamples(uint32_t guest_samples) const {
+  if (guest_samples <= 1) return VK_SAMPLE_COUNT_1_BIT;
+  if (guest_samples == 2 && (sample_counts_ & VK_SAMPLE_COUNT_2_BIT)) return VK_SAMPLE_COUNT_2_BIT;
+  if (sample_counts_ & VK_SAMPLE_COUNT_4_BIT) return VK_SAMPLE_COUNT_4_BIT;
+  throw Error("the device cannot render and sample " + std::to_string(guest_samples) +
+              "x MSAA targets (no 4x support)");
+}
+
 RenderTargetCache::RenderTargetCache(VulkanContext& context, RenderTargetOptions options)
     : context_(context), device_(context.device()), options_(options) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
   max_dimension_ = std::min(8192u, props.limits.maxFramebufferHeight);
+  const VkPhysicalDeviceLimits& l = props.limits;
+  sample_counts_ = l.framebufferColorSampleCounts & l.framebufferDepthSampleCounts &
+                   l.framebufferStencilSampleCounts & l.sampledImageColorSampleCounts &
+                   l.sampledImageIntegerSampleCounts & l.sampledImageDepthSampleCounts &
+                   l.sampledImageStencilSampleCounts;
 }
 
 RenderTargetCache::~RenderTargetCache() {
   vkDeviceWaitIdle(device_);
   for (auto& [key, rt] : targets_) {
     vkDestroyImageView(device_, rt->view, nullptr);
+    for (VkImageView v : {rt->uint_view, rt->depth_view, rt->stencil_view}) {
+      if (v) vkDestroyImageView(device_, v, nullptr);
+    }
     vkDestroyImage(device_, rt->image, nullptr);
     vkFreeMemory(device_, rt->memory, nullptr);
   }
@@ -397,17 +433,30 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
     rt->exact = c.exact;
     rt->note = c.note;
   }
+  rt->samples = HostSamples(key.msaa_samples);
+  bool msaa = rt->samples != VK_SAMPLE_COUNT_1_BIT;
+  if (msaa && key.msaa_samples == 2 && rt->samples == VK_SAMPLE_COUNT_4_BIT) {
+    rt->note += std::string(rt->note.empty() ? "" : "; ") +
+                "2x MSAA rendered with 4 host samples (the device lacks 2x)";
+  }
+  if (msaa && key.is_depth && rt->format != VK_FORMAT_D32_SFLOAT_S8_UINT) {
+    // Sampled MSAA depth is read back as float: keep it exact with a float host depth.
+    rt->format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    rt->exact = key.guest_format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8);
+  }
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = rt->format;
+  if (msaa && !key.is_depth) info.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   info.extent = {rt->width, rt->height, 1};
   info.mipLevels = 1;
   info.arrayLayers = 1;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.samples = rt->samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                (key.is_depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
-                             : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+                             : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT) |
+               (msaa ? uint32_t(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   CheckVk(vkCreateImage(device_, &info, nullptr, &rt->image), "vkCreateImage(render target)");
@@ -426,8 +475,23 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
     view.format = rt->format;
     view.subresourceRange = {rt->aspects, 0, 1, 0, 1};
     r = vkCreateImageView(device_, &view, nullptr, &rt->view);
+    if (r == VK_SUCCESS && msaa && !key.is_depth) {
+      view.format = SampleTransportUintFormat(rt->format);
+      r = vkCreateImageView(device_, &view, nullptr, &rt->uint_view);
+    }
+    if (r == VK_SUCCESS && msaa && key.is_depth) {
+      view.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+      r = vkCreateImageView(device_, &view, nullptr, &rt->depth_view);
+      if (r == VK_SUCCESS) {
+        view.subresourceRange.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
+        r = vkCreateImageView(device_, &view, nullptr, &rt->stencil_view);
+      }
+    }
   }
   if (r != VK_SUCCESS) {
+    for (VkImageView v : {rt->view, rt->uint_view, rt->depth_view}) {
+      if (v) vkDestroyImageView(device_, v, nullptr);
+    }
     if (rt->memory) vkFreeMemory(device_, rt->memory, nullptr);
     vkDestroyImage(device_, rt->image, nullptr);
     CheckVk(r, "render target memory/view");

@@ -289,9 +289,6 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     Note("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
     return false;
   }
-  if (surface.msaa_samples != xenos::MsaaSamples::k1X) {
-    Note("MSAA render targets are drawn at 1 sample (MSAA not implemented yet)");
-  }
 
   // Which targets this draw really uses (one host image per sample count; render_targets.h).
   uint32_t msaa_count = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
@@ -412,6 +409,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const GuestMemoryAccess& memory)
     }
   }
   if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
+  // Every attachment of a draw has the surface's sample count (render_targets.h).
+  key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : 1u;
+  for (const RenderTarget* rt : attachments.color) {
+    if (rt) key.samples = uint32_t(rt->samples);
+  }
   VkPipeline pipeline = pipelines_.Get(key);
 
   VkCommandBuffer cmd = stream_.cmd();

@@ -11,13 +11,15 @@
 // keep their values) and uploaded. It is synchronous (a submission and wait per transfer), not
 // the per-format-pair transfer draws of the design. Depth keeps the host value beside the 24-bit
 // guest value and reuses it while it still converts to the stored bits
-// (edram::HostDepthStillMatches). Host targets render one sample (each sample count has its own
-// host image), so a store writes that sample to every guest sample and a load reads sample 0.
+// (edram::HostDepthStillMatches). MSAA host images (render_targets.h) move every host sample
+// through the sample transport (edram_transfer.h: compute reads, per-sample draws with stencil
+// export or bit planes), mapped to the guest sample positions (HostSampleOfGuest).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/edram.h"
+#include "xnt/vk/edram_transfer.h"
 #include "xnt/vk/edram_ownership.h"
 #include "xnt/vk/render_targets.h"
 #include "xnt/vk/resolve.h"
@@ -60,6 +63,11 @@ class EdramCache {
  public:
   EdramCache(VulkanContext& context, CommandStream& stream, RenderTargetCache& targets,
              std::function<void()> end_rendering);
+  ~EdramCache();
+  EdramCache(const EdramCache&) = delete;
+  EdramCache& operator=(const EdramCache&) = delete;
+  // The MSAA sample transport (tests force its stencil bit-plane path).
+  SampleTransport& sample_transport() { return Transport(); }
 
   // Starts an event (a draw or a resolve): returns its index.
   uint64_t BeginEvent() { return event_++; }
@@ -101,6 +109,11 @@ class EdramCache {
   bool LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_t end, bool* exact,
                  std::string* note);
 
+  SampleTransport& Transport();  // created on first MSAA transfer
+  uint64_t StorageAlignment() const;
+
+  VulkanContext& context_;
+  std::unique_ptr<SampleTransport> transport_;
   CommandStream& stream_;
   RenderTargetCache& targets_;
   std::function<void()> end_rendering_;

@@ -32,7 +32,8 @@ struct PipelineKey {
   std::array<uint32_t, 4> color_formats{};       // VkFormat, 0 = no target in the slot
   uint32_t depth_format = 0;                     // VkFormat, 0 = none
   std::array<VkPipelineColorBlendAttachmentState, 4> blend{};
-  uint32_t reserved = 0;  // makes the struct padding-free, so memcmp/hashing are exact
+  uint32_t samples = 1;  // rasterizationSamples (VkSampleCountFlagBits: 1, 2, 4); also keeps
+                         // the struct padding-free, so memcmp/hashing are exact
 
   bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
 };

@@ -26,8 +26,14 @@
 // A format the device cannot render to (vkGetPhysicalDeviceFormatProperties) falls back to
 // R16G16B16A16_SFLOAT, then R32G32B32A32_SFLOAT, then R8G8B8A8_UNORM; the choice carries a note.
 //
-// MSAA: host images have 1 sample (2x/4x guest targets are rendered at 1 sample; the EDRAM
-// cache replicates that sample to every guest sample on a store).
+// MSAA: 2x and 4x guest targets are VK_SAMPLE_COUNT_2 / _4 images (a device without 2x for
+// attachments and sampled images gets 4x for 2x targets, as Xenia does, with a note); MSAA depth
+// images are always D32_SFLOAT_S8_UINT (its depth is read back exactly through a sampled view).
+// Guest sample numbering is edram.h's (2x: sample s is sample row s; 4x: column s & 1, row s >> 1).
+// With Vulkan's standard sample locations, 4x host sample i sits where guest sample i does
+// (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right); 2x host sample 0 is the bottom one
+// (0.75, 0.75) and 1 the top one (0.25, 0.25), so guest sample 0 is host sample 1; 2x on a 4x
+// image: guest sample 0 is host samples 0 and 1 (top row), guest sample 1 host samples 2 and 3.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -91,6 +97,11 @@ void FloatsToHostTexel(VkFormat host, const std::array<float, 4>& rgba, uint8_t*
 // guest bits `clear` (through HostTexelToGuest).
 VkClearColorValue HostColorClearValue(uint32_t guest_format, VkFormat host, uint64_t clear);
 
+// The host sample a store reads for guest sample `guest_sample`, and the guest sample a load
+// writes into host sample `host_sample` (guest_samples / host_samples: 1, 2 or 4).
+uint32_t HostSampleOfGuest(uint32_t guest_samples, uint32_t host_samples, uint32_t guest_sample);
+uint32_t GuestSampleOfHost(uint32_t guest_samples, uint32_t host_samples, uint32_t host_sample);
+
 struct RenderTargetKey {
   uint32_t base_tiles = 0;    // RB_COLOR_INFO color_base / RB_DEPTH_INFO depth_base
   uint32_t pitch_pixels = 0;  // RB_SURFACE_INFO surface_pitch
@@ -115,6 +126,13 @@ struct RenderTarget {
   uint32_t width = 0;
   uint32_t height = 0;
   VkImageAspectFlags aspects = 0;
+  // Host samples (2x guest targets use 4 where the device lacks 2, see guest_samples).
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  // MSAA images only (edram_transfer.h): the UINT view of a colour image, the depth-only and
+  // stencil-only views of a depth image.
+  VkImageView uint_view = VK_NULL_HANDLE;
+  VkImageView depth_view = VK_NULL_HANDLE;
+  VkImageView stencil_view = VK_NULL_HANDLE;
   uint32_t texel_bytes = 4;       // colour: bytes per texel in a buffer copy
   uint32_t output_mode = 0;       // ColorOutputMode for the pixel shader
   bool raw = false;               // colour: host bits == guest bits
@@ -144,12 +162,15 @@ class RenderTargetCache {
   const RenderTarget* Find(const RenderTargetKey& key) const;
   size_t size() const { return targets_.size(); }
   const RenderTargetOptions& options() const { return options_; }
+  // The host sample count for a guest sample count (1, 2, 4).
+  VkSampleCountFlagBits HostSamples(uint32_t guest_samples) const;
 
  private:
   VulkanContext& context_;
   VkDevice device_;
   RenderTargetOptions options_;
   uint32_t max_dimension_;
+  VkSampleCountFlags sample_counts_ = VK_SAMPLE_COUNT_1_BIT;
   std::map<RenderTargetKey, std::unique_ptr<RenderTarget>> targets_;
 };
 

@@ -1,0 +1,74 @@
+// Per-sample transport of MSAA host render targets: copy commands cannot read or write
+// multisampled images, so the EDRAM cache moves their raw host texel bits through a buffer with
+// shaders instead.
+//
+// - Read: a compute dispatch texelFetch-es every sample of rows [y0, y1) through a UINT view of
+//   the colour image (bit-exact whatever the host format: R8G8B8A8_UINT for R8G8B8A8_UNORM/SRGB,
+//   A2B10G10R10_UINT, R16G16(B16A16)_UINT for SNORM/SFLOAT, R32..._UINT) or through the depth and
+//   stencil aspect views, and stores the texels in buffer order
+//   ((y - y0) * width + x) * samples + sample (colour: texel_bytes each; depth: a float dword per
+//   sample, then a stencil dword per sample).
+// - Write: a full-rectangle draw per host sample (gl_SampleMask selects the sample) reads the
+//   same layout back: colour through the UINT view as the attachment (bit-exact), depth through
+//   gl_FragDepth (32-bit float host depth, exact), stencil with VK_EXT_shader_stencil_export where
+//   the device has it, otherwise eight bit-plane passes (stencil write mask 1 << bit, reference
+//   0xFF, replace; fragments whose bit is 0 are discarded), as Xenia does on devices without
+//   stencil export (vulkan_render_target_cache.cc, "stencil bit" transfer shaders).
+// Both record into the caller's command buffer; the caller flushes (the descriptor sets are
+// reused, so one read and one write at most per submission).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+#include "xnt/vk/render_targets.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+// The UINT format of the view through which MSAA colour texels move (R8G8B8A8_UINT for
+// R8G8B8A8_UNORM/SRGB, ...); throws xnt::Error for a format without one.
+VkFormat SampleTransportUintFormat(VkFormat format);
+
+class SampleTransport {
+ public:
+  explicit SampleTransport(VulkanContext& context);
+  ~SampleTransport();
+  SampleTransport(const SampleTransport&) = delete;
+  SampleTransport& operator=(const SampleTransport&) = delete;
+
+  // Bytes the layout above takes for `rows` rows of `rt`.
+  static uint64_t Bytes(const RenderTarget& rt, uint32_t rows);
+  void RecordRead(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1,
+                  VkBuffer buffer, uint64_t offset);
+  void RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1,
+                   VkBuffer buffer, uint64_t offset);
+  // Tests: use the bit-plane stencil passes even where stencil export exists.
+  void set_force_stencil_bit_planes(bool force) { force_bit_planes_ = force; }
+  bool stencil_export() const { return stencil_export_ && !force_bit_planes_; }
+
+ private:
+  enum class WriteKind : uint32_t { kColor, kDepthExport, kDepthOnly, kStencilBit };
+  VkPipeline ReadPipeline(bool depth);
+  VkPipeline WritePipeline(VkFormat format, VkSampleCountFlagBits samples, WriteKind kind);
+
+  VulkanContext& context_;
+  VkDevice device_;
+  bool stencil_export_ = false;
+  bool force_bit_planes_ = false;
+  VkSampler sampler_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet read_set_ = VK_NULL_HANDLE, write_set_ = VK_NULL_HANDLE;
+  VkShaderModule read_color_ = VK_NULL_HANDLE, read_depth_ = VK_NULL_HANDLE;
+  VkShaderModule vertex_ = VK_NULL_HANDLE;
+  std::map<WriteKind, VkShaderModule> write_modules_;
+  VkPipeline read_pipelines_[2] = {};
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkPipeline> write_pipelines_;
+};
+
+}  // namespace xnt::vk

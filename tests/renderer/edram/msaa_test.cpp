@@ -1,0 +1,271 @@
+// MSAA host render targets on lavapipe with validation: 4x targets are 4-sample images, draws
+// rasterise 4 samples, and ownership transfers move every sample through the sample transport
+// (compute reads, per-sample draws; stencil through VK_EXT_shader_stencil_export and through
+// the bit-plane fallback), each guest sample at its EDRAM position.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <memory>
+#include <string>
+
+#include "../fake_guest.h"
+#include "../test_env.h"
+#include "glsl_prelude.h"
+#include "shader_compiler.h"
+#include "xnt/vk/edram.h"
+#include "xnt/vk/xenos_renderer.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+namespace {
+
+using xenos::ColorRenderTargetFormat;
+using xenos::DepthRenderTargetFormat;
+using xenos::Reg;
+
+// Vertex i of three: a full-screen triangle, or, when vertex constant c0.x != 0, the lower-left
+// half of the c1.x x c1.x pixel square at the origin of a c1.y x c1.z pixel target.
+constexpr char kVertex[] = R"(
+layout(location = 0) out vec4 xe_interpolators[16];
+void main() {
+  for (int i = 0; i < 16; ++i) { xe_interpolators[i] = vec4(0.0); }
+  vec2 q;
+  vec4 c0 = xe_constants.float_constants[0], c1 = xe_constants.float_constants[1];
+  if (c0.x == 0.0) {
+    q = vec2(float((gl_VertexIndex << 1) & 2), float(gl_VertexIndex & 2)) * 2.0 - 1.0;
+  } else {
+    vec2 p = gl_VertexIndex == 0 ? vec2(0.0) : gl_VertexIndex == 1 ? vec2(0.0, c1.x) : c1.xx;
+    q = p / c1.yz * 2.0 - 1.0;
+  }
+  gl_Position = vec4(q, 0.0, 1.0);
+  gl_PointSize = 1.0;
+}
+)";
+
+// Colour 0 = a value unique per pixel centre (x + 1000 y), or c0 when c0.w > 0; nothing (every
+// fragment discarded: a use of the target that keeps its bits) when c0.w < 0.
+constexpr char kPixel[] = R"(
+layout(location = 0) in vec4 xe_interpolators[16];
+layout(location = 0) out vec4 oC0;
+void main() {
+  vec4 c = xe_constants.float_constants[256];
+  if (c.w < 0.0) { discard; }
+  oC0 = c.w != 0.0 ? c : vec4(gl_FragCoord.x + 1000.0 * gl_FragCoord.y, 0.0, 0.0, 0.0);
+}
+)";
+
+struct MsaaRig {
+  std::unique_ptr<VulkanContext> ctx;
+  std::unique_ptr<XenosRenderer> renderer;
+  test::FakeGuest guest;
+  std::vector<uint32_t> regs = std::vector<uint32_t>(xenos::kRegisterCount, 0);
+  VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
+  static constexpr uint32_t kRect = 0x20000;
+  uint32_t msaa = 0;
+
+  MsaaRig() {
+    ctx = test::MakeLavapipeContext();
+    renderer = std::make_unique<XenosRenderer>(*ctx);
+    vs = renderer->ShaderModule(
+        1, CompileGlsl(GlslPrelude(GlslShaderKind::kVertex) + kVertex, GlslStage::kVertex, "vs"));
+    ps = renderer->ShaderModule(
+        2, CompileGlsl(GlslPrelude(GlslShaderKind::kPixel) + kPixel, GlslStage::kFragment, "ps"));
+    Set(Reg::RB_COLOR_MASK, 0xF);
+    Set(Reg::RB_BLENDCONTROL0, 0x00010001u);
+    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
+    Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 8192u | (8192u << 16));
+    Set(Reg::PA_SU_VTX_CNTL, 1);
+  }
+  void Set(Reg r, uint32_t v) { regs[xenos::RegIndex(r)] = v; }
+  // A draw over [0, width) x [0, height) (scissored), full screen or the lower-left half.
+  void Draw(uint32_t pitch, uint32_t width, uint32_t height, bool half,
+            std::array<float, 4> colour = {}, float target_height = 0.0f) {
+    const float vc[8] = {half ? 1.0f : 0.0f, 0, 0, 0, float(width), float(pitch), target_height, 0};
+    for (uint32_t i = 0; i < 8; ++i) {
+      regs[xenos::AluConstantIndex(i / 4, i % 4)] = std::bit_cast<uint32_t>(vc[i]);
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      regs[xenos::AluConstantIndex(256, i)] = std::bit_cast<uint32_t>(colour[i]);
+    }
+    Set(Reg::RB_SURFACE_INFO, pitch | (msaa << 16));
+    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, width | (height << 16));
+    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    DrawInput d;
+    d.regs = regs;
+    d.vertex_shader = vs;
+    d.pixel_shader = ps;
+    d.pixel_shader_color_mask = 1;
+    d.primitives.type = xenos::PrimitiveType::kTriangleList;
+    d.primitives.vertex_count = 3;
+    ASSERT_TRUE(renderer->Draw(d, guest.Access()));
+    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
+  }
+  void Clear(uint32_t pitch, int32_t x0, int32_t y0, int32_t x1, int32_t y1, bool colour,
+             uint32_t colour_value, bool depth, uint32_t depth_value) {
+    guest.WriteBEFloats(kRect, {float(x0), float(y0), float(x1), float(y0), float(x1), float(y1)});
+    regs[xenos::VertexFetchConstantIndex(0)] = 3u | kRect;
+    regs[xenos::VertexFetchConstantIndex(0) + 1] = 2u | (6u << 2);
+    Set(Reg::RB_SURFACE_INFO, pitch | (msaa << 16));
+    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
+    Set(Reg::RB_COPY_CONTROL, (colour ? 1u << 8 : 0u) | (depth ? 1u << 9 : 0u) |
+                                  (uint32_t(xenos::CopyCommand::kNull) << 20));
+    Set(Reg::RB_COLOR_CLEAR, colour_value);
+    Set(Reg::RB_COLOR_CLEAR_LO, colour_value);
+    Set(Reg::RB_DEPTH_CLEAR, depth_value);
+    renderer->Resolve(regs, guest.Access());
+  }
+  edram::Surface Surface(uint32_t format, uint32_t pitch, bool depth = false) {
+    edram::Surface s;
+    s.pitch_pixels = pitch;
+    s.msaa = xenos::MsaaSamples(msaa);
+    s.format = format;
+    s.is_depth = depth;
+    return s;
+  }
+  void Validation() {
+    EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+  }
+};
+
+float Centre(uint32_t x, uint32_t y) { return (float(x) + 0.5f) + 1000.0f * (float(y) + 0.5f); }
+
+TEST(Msaa, FourSampleDrawsRasteriseEverySample) {
+  MsaaRig r;
+  r.msaa = 2;
+  r.Set(Reg::RB_COLOR_INFO, uint32_t(ColorRenderTargetFormat::k_8_8_8_8) << 16);
+  r.Draw(40, 40, 8, false, {0.0f, 0.0f, 0.0f, 1.0f});
+  const RenderTarget* rt = r.renderer->render_targets().Find(
+      {0, 40, uint32_t(ColorRenderTargetFormat::k_8_8_8_8), false, 4});
+  ASSERT_NE(rt, nullptr);
+  EXPECT_EQ(rt->samples, VK_SAMPLE_COUNT_4_BIT);
+  // The lower-left half of the 8x8 square at the origin.
+  r.Draw(40, 8, 8, true, {1.0f, 1.0f, 1.0f, 1.0f}, float(rt->height));
+  edram::Surface s = r.Surface(0, 40);
+  const edram::Edram& e = r.renderer->edram().Snapshot(s, 8);
+  EXPECT_EQ(uint32_t(e.Load(s, 0, 7, 3)), 0xFFFFFFFFu);  // deep inside
+  EXPECT_EQ(uint32_t(e.Load(s, 7, 0, 0)), 0xFF000000u);  // deep outside
+  // Pixels on the diagonal are partly covered: their samples differ.
+  uint32_t partial = 0;
+  for (uint32_t i = 0; i < 8; ++i) {
+    uint32_t white = 0;
+    for (uint32_t sample = 0; sample < 4; ++sample) {
+      white += uint32_t(e.Load(s, i, i, sample)) == 0xFFFFFFFFu;
+    }
+    if (white > 0 && white < 4) ++partial;
+  }
+  EXPECT_GE(partial, 4u);
+  r.Validation();
+}
+
+TEST(Msaa, TransfersPlaceEverySampleAtItsEdramPosition) {
+  MsaaRig r;
+  uint32_t f32 = uint32_t(ColorRenderTargetFormat::k_32_FLOAT);
+  r.Set(Reg::RB_COLOR_INFO, f32 << 16);
+  r.Draw(80, 80, 16, false);  // 1x: every pixel its own value
+  r.msaa = 2;
+  r.Draw(40, 8, 8, false, {-1.0f, 0.0f, 0.0f, 1.0f});  // 4x use of tile 0: moves 1x -> 4x
+  ASSERT_EQ(r.renderer->edram().log().size(), 1u);
+  EXPECT_TRUE(r.renderer->edram().log()[0].data_moved) << r.renderer->edram().log()[0].note;
+  edram::Surface s4 = r.Surface(f32, 40);
+  const edram::Edram& e = r.renderer->edram().Snapshot(s4, 8);
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 40; ++x) {
+      for (uint32_t sample = 0; sample < 4; ++sample) {
+        float want = x < 8 ? -1.0f : Centre(2 * x + (sample & 1), 2 * y + (sample >> 1));
+        ASSERT_EQ(std::bit_cast<float>(uint32_t(e.Load(s4, x, y, sample))), want)
+            << x << "," << y << " sample " << sample;
+      }
+    }
+  }
+  // Back to 1x: the 4x samples land on the 1x pixels again.
+  r.msaa = 0;
+  r.Draw(80, 80, 16, false, {0.0f, 0.0f, 0.0f, 0.0f});  // a use; its values are the gradient
+  ASSERT_EQ(r.renderer->edram().log().size(), 2u);
+  r.Validation();
+}
+
+// Every colour format: 1x -> 4x -> 1x keeps the bits of a tile (clears of two values).
+TEST(Msaa, EveryColourFormatRoundTripsThroughFourSamples) {
+  MsaaRig r;
+  const ColorRenderTargetFormat formats[] = {
+      ColorRenderTargetFormat::k_8_8_8_8, ColorRenderTargetFormat::k_8_8_8_8_GAMMA,
+      ColorRenderTargetFormat::k_2_10_10_10, ColorRenderTargetFormat::k_2_10_10_10_FLOAT,
+      ColorRenderTargetFormat::k_16_16, ColorRenderTargetFormat::k_16_16_16_16,
+      ColorRenderTargetFormat::k_16_16_FLOAT, ColorRenderTargetFormat::k_16_16_16_16_FLOAT,
+      ColorRenderTargetFormat::k_32_FLOAT, ColorRenderTargetFormat::k_32_32_FLOAT};
+  for (ColorRenderTargetFormat f : formats) {
+    uint32_t base = 8 * uint32_t(f);
+    r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(f) << 16));
+    bool wide = xenos::IsColorRenderTargetFormat64bpp(f);
+    uint32_t pitch1 = wide ? 40 : 80;  // one tile per row
+    r.msaa = 0;
+    uint32_t a = 0x3C00BC01u, b = 0x12345678u;
+    if (f == ColorRenderTargetFormat::k_2_10_10_10_FLOAT) b = 0x4010040Fu;  // canonical 7e3
+    r.Clear(pitch1, 0, 0, 8, 16, true, a, false, 0);
+    r.Clear(pitch1, 8, 0, int32_t(pitch1), 16, true, b, false, 0);
+    edram::Surface s1 = r.Surface(uint32_t(f), pitch1);
+    s1.base_tiles = base;
+    std::vector<uint64_t> before;
+    {
+      const edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
+      for (uint32_t y = 0; y < 16; ++y) {
+        for (uint32_t x = 0; x < pitch1; ++x) before.push_back(e.Load(s1, x, y, 0));
+      }
+    }
+    // Uses that keep the bits (every fragment discarded).
+    size_t moves = r.renderer->edram().log().size();
+    r.msaa = 2;
+    r.Draw(pitch1 / 2, pitch1 / 2, 8, false, {0.0f, 0.0f, 0.0f, -1.0f});
+    EXPECT_EQ(r.renderer->edram().log().size(), moves + 1) << uint32_t(f);
+    r.msaa = 0;
+    r.Draw(pitch1, pitch1, 16, false, {0.0f, 0.0f, 0.0f, -1.0f});
+    EXPECT_EQ(r.renderer->edram().log().size(), moves + 2) << uint32_t(f);
+    const edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
+    size_t i = 0;
+    for (uint32_t y = 0; y < 16; ++y) {
+      for (uint32_t x = 0; x < pitch1; ++x, ++i) {
+        ASSERT_EQ(e.Load(s1, x, y, 0), before[i])
+            << xenos::ColorRenderTargetFormatName(uint32_t(f)) << " " << x << "," << y;
+      }
+    }
+  }
+  r.Validation();
+}
+
+void DepthStencilThroughFourSamples(bool bit_planes) {
+  MsaaRig r;
+  if (bit_planes) r.renderer->edram().sample_transport().set_force_stencil_bit_planes(true);
+  r.Set(Reg::RB_DEPTH_INFO, uint32_t(DepthRenderTargetFormat::kD24S8) << 16);
+  r.Clear(80, 0, 0, 40, 16, false, 0, true, 0x123456A5u);
+  r.Clear(80, 40, 0, 80, 8, false, 0, true, 0xFEDCBA5Au);
+  r.Clear(80, 40, 8, 80, 16, false, 0, true, 0x00000100u);
+  // 4x use of the tile (a depth clear of an 8x8 corner).
+  r.msaa = 2;
+  r.Clear(40, 32, 0, 40, 8, false, 0, true, 0x77777777u);
+  ASSERT_EQ(r.renderer->edram().log().size(), 1u);
+  edram::Surface d4 = r.Surface(uint32_t(DepthRenderTargetFormat::kD24S8), 40, true);
+  const edram::Edram& e = r.renderer->edram().Snapshot(d4, 8);
+  for (uint32_t y = 0; y < 8; ++y) {
+    for (uint32_t x = 0; x < 40; ++x) {
+      for (uint32_t sample = 0; sample < 4; ++sample) {
+        uint32_t sx = 2 * x + (sample & 1), sy = 2 * y + (sample >> 1);
+        uint32_t want = sx < 40 ? 0x123456A5u : sy < 8 ? 0xFEDCBA5Au : 0x00000100u;
+        if (x >= 32) want = 0x77777777u;
+        ASSERT_EQ(uint32_t(e.Load(d4, x, y, sample)), want)
+            << x << "," << y << " sample " << sample << (bit_planes ? " bit planes" : "");
+      }
+    }
+  }
+  r.Validation();
+}
+
+TEST(Msaa, DepthAndStencilMoveIntoFourSamplesWithStencilExport) {
+  DepthStencilThroughFourSamples(false);
+}
+
+TEST(Msaa, DepthAndStencilMoveIntoFourSamplesWithBitPlanes) {
+  DepthStencilThroughFourSamples(true);
+}
+
+}  // namespace
+}  // namespace xnt::vk
