@@ -3,8 +3,13 @@
 // tiles down to row 100, not the rest of the EDRAM; without an answer the extent stays guessed.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <vector>
 
+#include "replay_helpers.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
 #include "xnt/vk/edram_cache.h"
 #include "xnt/xenos/registers.h"
 
@@ -85,6 +90,68 @@ TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   EXPECT_TRUE(t.used[1].rows_guessed);
   EXPECT_FALSE(t.used[0].rows_guessed);
   EXPECT_FALSE(t.used[0].rows_estimated);
+}
+
+// End to end through TracePlayer + VulkanBackend on lavapipe: a draw with the window scissor open
+// to 8192 rows and screen-space positions (VTE off) whose lowest vertex is at y = `bottom`.
+// Returns the colour target's claim for the draw.
+EdramClaim ReplayOpenScissorDraw(float bottom, uint32_t* validation_messages) {
+  const auto vs = ucode::AssembleShader(R"(xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    alloc position
+    exec
+    mov oPos, r1
+    alloc interpolators
+    exece
+    mov o0, r1
+)");
+  const auto ps = ucode::AssembleShader("xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n");
+  constexpr uint32_t kVertices = 0x10000;
+  const float v[12] = {10.0f, 0.0f, 0.0f, 1.0f, 200.0f, 0.0f, 0.0f, 1.0f, 10.0f, bottom, 0.0f, 1.0f};
+  std::vector<uint8_t> bytes(sizeof(v));
+  for (int i = 0; i < 12; ++i) StoreBE32(&bytes[size_t(i) * 4], std::bit_cast<uint32_t>(v[i]));
+  capture::Pm4Builder b;
+  capture::D3dDeviceDefaults(b);
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = 320;
+  capture::D3dSetRenderTarget(b, rt);
+  b.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+  b.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL, {0x80000000u, (8192u << 16) | 8192u});
+  b.WriteRegister(Reg::PA_CL_VTE_CNTL, 0x700);  // no viewport transform: positions in pixels
+  capture::ShaderPair shaders{vs.microcode, ps.microcode, 2, 1, 1};
+  capture::D3dSetShaders(b, shaders);
+  const float color[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  b.SetAluConstants(256, color);
+  capture::D3dSetVertexFetch(b, 95, kVertices, 12);
+  b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
+
+  EdramClaim claim;
+  auto ctx = test::MakeLavapipeContext();
+  VulkanBackend backend(*ctx, {});
+  replay::TracePlayer player(backend);
+  backend.Attach(&player.memory(), &player.registers());
+  player.Apply(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertices, bytes});
+  player.Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, b.Take()});
+  backend.renderer().Flush();
+  for (const EdramClaim& c : backend.renderer().edram().claims()) {
+    if (c.trigger == "draw" && !c.owner.is_depth) claim = c;
+  }
+  *validation_messages = ctx->validation_message_count();
+  return claim;
+}
+
+TEST(DrawExtentEdramReplay, OpenScissorDrawClaimsTheRowsItsVerticesReach) {
+  uint32_t messages = 0;
+  EdramClaim c = ReplayOpenScissorDraw(100.0f, &messages);
+  EXPECT_EQ(messages, 0u);
+  EXPECT_EQ(c.trigger, "draw");
+  EXPECT_FALSE(c.guessed);
+  EXPECT_EQ(c.start_tile, 0u);
+  EXPECT_EQ(c.tiles, 28u);  // rows 0..100 (+ the half-pixel offset): 7 tile rows x 4 tiles
+  c = ReplayOpenScissorDraw(1000.0f, &messages);
+  EXPECT_FALSE(c.guessed);
+  EXPECT_EQ(c.tiles, 63u * 4u);  // rows 0..1000: 63 tile rows
 }
 
 }  // namespace
