@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "xnt/replay/draw_extent.h"
@@ -221,6 +223,31 @@ TEST_F(DrawExtentTest, ClampsToTheRenderTargetLimit) {
   const DrawExtent e = EstimateDrawExtent(draw_);
   ASSERT_TRUE(e.estimated) << e.reason;
   EXPECT_EQ(e.rows, 8192u);
+}
+
+TEST_F(DrawExtentTest, AFullCapOfVerticesIsEstimated) {
+  // 65535 auto-indexed vertices (just under the cap) with a stride-0 fetch, so every index reads
+  // the one vertex in the buffer; times the interpreter at the size the cap allows.
+  Shader(R"(xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=0
+    mul r1.y, r1.y, c0.x
+    alloc position
+    exece
+    mov oPos, r1
+)");
+  Vertices({{0.0f, 100.0f}});
+  regs_.Set(xenos::AluConstantIndex(0, 0), std::bit_cast<uint32_t>(1.0f));
+  Auto(xenos::PrimitiveType::kTriangleList, 65535);
+  const auto start = std::chrono::steady_clock::now();
+  const DrawExtent e = EstimateDrawExtent(draw_);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(e.estimated) << e.reason;
+  EXPECT_EQ(e.vertices, 65535u);
+  EXPECT_EQ(e.rows, 101u);
+  std::printf("draw extent: %u vertices in %.1f ms (%.2f M vertices/s)\n", e.vertices, ms,
+              e.vertices / ms / 1000.0);
 }
 
 }  // namespace
