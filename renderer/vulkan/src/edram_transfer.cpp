@@ -168,8 +168,7 @@ VkFormat SampleTransportUintFormat(VkFormat format) {
 }
 
 SampleTransport::SampleTransport(VulkanContext& context)
-    : context_(context),
-      device_(context.device()),
+    : device_(context.device()),
       stencil_export_(context.capabilities().shader_stencil_export) {
   VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   sampler.magFilter = sampler.minFilter = VK_FILTER_NEAREST;

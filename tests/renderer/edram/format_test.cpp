@@ -158,7 +158,7 @@ struct Rig {
   std::unique_ptr<XenosRenderer> renderer;
   test::FakeGuest guest;
   std::vector<uint32_t> regs = std::vector<uint32_t>(xenos::kRegisterCount, 0);
-  static constexpr uint32_t kRect = 0x20000, kDest = 0x100000;
+  static constexpr uint32_t kRect = 0x20000;
   uint32_t msaa = 0;
 
   Rig() {

@@ -55,7 +55,6 @@ class SampleTransport {
   VkPipeline ReadPipeline(bool depth);
   VkPipeline WritePipeline(VkFormat format, VkSampleCountFlagBits samples, WriteKind kind);
 
-  VulkanContext& context_;
   VkDevice device_;
   bool stencil_export_ = false;
   bool force_bit_planes_ = false;
