@@ -214,7 +214,7 @@ class BandComparer {
 
   void ReadRow(int y) {
     const int off = x0_ - hx0_;
-    Prefetch(y + 2);
+    Prefetch(y + 4);
     k_->unpack(a_.Row(y) + size_t(hx0_) * a_.PixelBytes(), TypeIndex(a_.type), a_.channels, nc_, pa_.data(),
                size_t(ew_), ew_);
     k_->unpack(b_.Row(y) + size_t(hx0_) * b_.PixelBytes(), TypeIndex(b_.type), b_.channels, nc_, pb_.data(),
@@ -282,8 +282,11 @@ class BandComparer {
   void FinishRows(int y0, int rows) {
     const double* in[kRingRows];
     double* out[kBlockRows];
+    // Plane by plane, so SSIM reads the plane's filtered moments while they are still in the L1
+    // cache; luma comes last (active_ is ascending), after the R, G, B means it may be mixed from.
     for (int p : active_) {
-      for (int q = p == nc_ && luma_derived_ ? 2 : 0; q < moments_; ++q) {
+      const bool derived = p == nc_ && luma_derived_;
+      for (int q = derived ? 2 : 0; q < moments_; ++q) {
         for (int k = 0; k < kRingRows; ++k) in[k] = Ring(std::clamp(y0 - kRadius + k, 0, h_ - 1), p, q);
         for (int j = 0; j < rows; ++j) out[j] = Vert(j, p, q);
         if (rows == kBlockRows)
@@ -291,23 +294,19 @@ class BandComparer {
         else
           k_->filter_column(in, out, rows, Chunks(), kRingStride, weights_.data());
       }
-    }
-    if (luma_derived_)
-      for (int j = 0; j < rows; ++j)
-        for (int q = 0; q < 2; ++q) k_->luma_mix(Vert(j, 0, q), Vert(j, 1, q), Vert(j, 2, q), Vert(j, nc_, q), sw_);
-    for (int j = 0; j < rows; ++j) {
-      const int y = y0 + j;
-      if (opt_.ssim) {
-        for (int p : active_) {
-          float* s = ssim_row_.data();
-          ssim_sum_[p] += k_->ssim_row(Vert(j, p, 0), Vert(j, p, 1), Vert(j, p, 2), Vert(j, p, 3), s, sw_);
-          if (opt_.maps && p == nc_)
-            for (int i = 0; i < sw_; ++i)
-              opt_.maps->ssim_luma[size_t(y) * size_t(w_) + size_t(x0_ + i)] = s[i];
-        }
+      if (derived)
+        for (int j = 0; j < rows; ++j)
+          for (int q = 0; q < 2; ++q) k_->luma_mix(Vert(j, 0, q), Vert(j, 1, q), Vert(j, 2, q), Vert(j, nc_, q), sw_);
+      if (!opt_.ssim) continue;
+      for (int j = 0; j < rows; ++j) {
+        float* s = ssim_row_.data();
+        ssim_sum_[p] += k_->ssim_row(Vert(j, p, 0), Vert(j, p, 1), Vert(j, p, 2), Vert(j, p, 3), s, sw_);
+        if (opt_.maps && p == nc_)
+          std::copy_n(s, sw_, opt_.maps->ssim_luma.begin() + long(y0 + j) * w_ + x0_);
       }
-      if (opt_.flip && !rgb_same_) FlipRow(y, j);
     }
+    if (opt_.flip && !rgb_same_)
+      for (int j = 0; j < rows; ++j) FlipRow(y0 + j, j);
   }
 
   void FlipRow(int y, int j) {
