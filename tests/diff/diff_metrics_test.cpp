@@ -107,6 +107,39 @@ TEST(DiffMetrics, IdenticalImagesAndFormats) {
   EXPECT_EQ(mr.channels, 4);
 }
 
+// Every 8-bit and 16-bit value normalizes to exactly float(v) / 255 or / 65535 (the unpacking
+// kernels may compute it without a division): against a float image holding those quotients,
+// Compare finds no difference at all, in every kernel build.
+TEST(DiffMetrics, EveryIntegerValueNormalizesExactly) {
+  OwnedImage u8 = Make8(256, 1, 3, [](int x, int, int) { return x; });
+  OwnedImage u16 = Make16(256, 256, 3, [](int x, int y, int) { return y * 256 + x; });
+  OwnedImage f8(256, 1, 3, PixelType::kF32), f16(256, 256, 3, PixelType::kF32);
+  for (int x = 0; x < 256; ++x)
+    for (int c = 0; c < 3; ++c) {
+      const float v = float(x) / 255.0f;
+      std::memcpy(f8.MutableRow(0) + (x * 3 + c) * 4, &v, 4);
+    }
+  for (int y = 0; y < 256; ++y)
+    for (int x = 0; x < 256; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const float v = float(y * 256 + x) / 65535.0f;
+        std::memcpy(f16.MutableRow(y) + (x * 3 + c) * 4, &v, 4);
+      }
+  ForEachKernelSet([&](const char* k) {
+    SCOPED_TRACE(k);
+    Metrics m8 = Compare(u8.view(), f8.view());
+    EXPECT_TRUE(m8.exact);
+    EXPECT_EQ(m8.pixels_differing, 0u);
+    Metrics m16 = Compare(u16.view(), f16.view());
+    EXPECT_TRUE(m16.exact);
+    EXPECT_EQ(m16.pixels_differing, 0u);
+    // And a one-step change is seen: 16-bit 1 vs 0.
+    Metrics step = Compare(u16.view().Crop(0, 0, 2, 1), f16.view().Crop(1, 0, 2, 1));
+    EXPECT_EQ(step.pixels_differing, 2u);
+    EXPECT_EQ(step.max_abs, double(1.0f / 65535.0f));
+  });
+}
+
 TEST(DiffMetrics, AlphaComparedOrIgnored) {
   OwnedImage a = Make8(8, 8, 4, [](int x, int, int c) { return c == 3 ? 255 : x * 30; });
   OwnedImage b = Make8(8, 8, 4, [](int x, int y, int c) { return c == 3 ? (y < 4 ? 255 : 0) : x * 30; });
