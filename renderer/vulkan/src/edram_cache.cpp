@@ -427,6 +427,38 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
     entry.note += "same host image";
     return;
   }
+  if (gpu_transfers_ && !t.source.is_depth && !t.dest.is_depth) {
+    const RenderTarget* src = targets_.Find(HostKeyOf(t.source));
+    if (!src) {
+      entry.note += "source host target missing";
+      return;
+    }
+    RenderTargetKey dst_key = HostKeyOf(t.dest);
+    if (!targets_.Find(dst_key)) end_rendering_();  // Get records the new target's clear
+    const RenderTarget& dst = targets_.Get(dst_key, stream_.cmd());
+    if (SampleTransport::GpuTransferSupports(*src) && SampleTransport::GpuTransferSupports(dst)) {
+      edram::Surface ss = t.source.ToSurface(), ds = t.dest.ToSurface();
+      auto [sy0, sy1] = RowsOf(ss, t.start_tile, t.end_tile, src->height);
+      auto [dy0, dy1] = RowsOf(ds, t.start_tile, t.end_tile, dst.height);
+      end_rendering_();
+      VkCommandBuffer cmd = stream_.cmd();
+      GlobalBarrier(cmd);
+      if (sy1 > sy0) {
+        Transport().RecordStoreToEdram(cmd, *src, ss, t.start_tile, t.end_tile, sy0, sy1);
+      }
+      GlobalBarrier(cmd);
+      if (dy1 > dy0) {
+        Transport().RecordLoadFromEdram(cmd, dst, ds, t.start_tile, t.end_tile, dy0, dy1);
+      }
+      GlobalBarrier(cmd);
+      stream_.Flush();  // the transfer descriptor sets are reused by the next transfer
+      entry.data_moved = true;
+      ++gpu_transfers_done_;
+      entry.note += "moved on the GPU";
+      if (!src->raw || !dst.raw) entry.note += " (through the 7e3 half-float stand-in)";
+      return;
+    }
+  }
   bool exact = true;
   if (!StoreTiles(t.source, t.start_tile, t.end_tile, &exact)) {
     entry.note += "source host target missing";

@@ -23,6 +23,9 @@ struct Push {
   uint32_t first;    // read: first texel-sample index of this dispatch
 };
 
+constexpr uint32_t kPushBytes = 64;
+static_assert(sizeof(Push) <= kPushBytes);
+
 // How a UINT view's components pack into the host texel's bits (little-endian, R lowest).
 enum ViewKind : uint32_t {
   k8888 = 0,
@@ -168,7 +171,8 @@ VkFormat SampleTransportUintFormat(VkFormat format) {
 }
 
 SampleTransport::SampleTransport(VulkanContext& context)
-    : device_(context.device()),
+    : context_(context),
+      device_(context.device()),
       stencil_export_(context.capabilities().shader_stencil_export) {
   VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   sampler.magFilter = sampler.minFilter = VK_FILTER_NEAREST;
@@ -192,7 +196,7 @@ SampleTransport::SampleTransport(VulkanContext& context)
   CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layout_),
           "vkCreateDescriptorSetLayout(transport)");
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                            sizeof(Push)};
+                            kPushBytes};
   VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout.setLayoutCount = 1;
   layout.pSetLayouts = &set_layout_;
@@ -200,23 +204,25 @@ SampleTransport::SampleTransport(VulkanContext& context)
   layout.pPushConstantRanges = &range;
   CheckVk(vkCreatePipelineLayout(device_, &layout, nullptr, &layout_),
           "vkCreatePipelineLayout(transport)");
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
   VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 2;
+  pool.maxSets = 4;
   pool.poolSizeCount = 2;
   pool.pPoolSizes = sizes;
   CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
           "vkCreateDescriptorPool(transport)");
-  VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+  VkDescriptorSetLayout layouts[4] = {set_layout_, set_layout_, set_layout_, set_layout_};
   VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   alloc.descriptorPool = pool_;
-  alloc.descriptorSetCount = 2;
+  alloc.descriptorSetCount = 4;
   alloc.pSetLayouts = layouts;
-  VkDescriptorSet sets[2];
+  VkDescriptorSet sets[4];
   CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(transport)");
   read_set_ = sets[0];
   write_set_ = sets[1];
+  store_set_ = sets[2];
+  load_set_ = sets[3];
 }
 
 SampleTransport::~SampleTransport() {
@@ -229,6 +235,10 @@ SampleTransport::~SampleTransport() {
   for (VkShaderModule m : {read_color_, read_depth_, vertex_}) {
     if (m) vkDestroyShaderModule(device_, m, nullptr);
   }
+  for (auto& [key, p] : gpu_pipelines_) vkDestroyPipeline(device_, p, nullptr);
+  for (VkShaderModule m : gpu_modules_) vkDestroyShaderModule(device_, m, nullptr);
+  if (edram_buffer_) vkDestroyBuffer(device_, edram_buffer_, nullptr);
+  if (edram_memory_) vkFreeMemory(device_, edram_memory_, nullptr);
   if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
   if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
   if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
@@ -482,6 +492,370 @@ void SampleTransport::RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, u
         draw(WritePipeline(attachment_format, rt.samples, WriteKind::kStencilBit));
       }
     }
+  }
+  vkCmdEndRendering(cmd);
+}
+
+// ---- GPU transfers through a GPU copy of the EDRAM ------------------------------------------------
+
+namespace {
+
+// Push constants of the EDRAM store / load shaders.
+struct EdramPush {
+  uint32_t width;         // columns to move: min(image width, pitch)
+  uint32_t y0;
+  uint32_t rows;
+  uint32_t base_tiles;
+  uint32_t pitch_tiles;
+  uint32_t flags;         // bit 0: 64bpp; bits 1-2: guest MSAA (0 1x, 1 2x, 2 4x)
+  uint32_t start_tile;
+  uint32_t end_tile;
+  uint32_t host_samples;
+  uint32_t kind;          // ViewKind of the host UINT view
+  uint32_t convert;       // 0: host bits are the guest bits; 1: 7e3 in an RGBA16F host texel
+  uint32_t host_sample;   // load: the host sample this draw writes
+};
+static_assert(sizeof(EdramPush) <= kPushBytes);
+
+constexpr const char* kEdramCommon = R"(
+layout(push_constant) uniform Push {
+  uint width; uint y0; uint rows; uint base_tiles; uint pitch_tiles; uint flags;
+  uint start_tile; uint end_tile; uint host_samples; uint kind; uint convert; uint host_sample;
+} p;
+layout(std430, set = 0, binding = 2) buffer Edram { uint w[]; } edram;
+
+uint guest_samples() { uint m = (p.flags >> 1) & 3u; return m == 0u ? 1u : m == 1u ? 2u : 4u; }
+// edram.h Surface::SampleOffset for colour surfaces, in dwords.
+uint sample_offset(uint x, uint y, uint s) {
+  uint m = (p.flags >> 1) & 3u;
+  uint sx = x * (m == 2u ? 2u : 1u), sy = y * (m == 0u ? 1u : 2u);
+  if (m == 1u) { sy += s; } else if (m == 2u) { sx += s & 1u; sy += s >> 1u; }
+  bool wide = (p.flags & 1u) != 0u;
+  uint tw = wide ? 40u : 80u;
+  uint tile = (p.base_tiles + (sy / 16u) * p.pitch_tiles + sx / tw) % 2048u;
+  return tile * 1280u + ((sy % 16u) * tw + sx % tw) * (wide ? 2u : 1u);
+}
+// render_targets.h HostSampleOfGuest / GuestSampleOfHost.
+uint host_of_guest(uint g) {
+  uint gs = guest_samples();
+  if (p.host_samples <= 1u) { return 0u; }
+  if (gs == 2u) { return p.host_samples == 2u ? (g == 0u ? 1u : 0u) : (g == 0u ? 0u : 2u); }
+  return g;
+}
+uint guest_of_host(uint h) {
+  uint gs = guest_samples();
+  if (gs <= 1u) { return 0u; }
+  if (gs == 2u) { return p.host_samples == 2u ? (h == 0u ? 1u : 0u) : (h >> 1u); }
+  return h;
+}
+// edram.h Float32To7e3 / Float7e3To32.
+uint f32_to_7e3(float f) {
+  if (!(f > 0.0)) { return 0u; }
+  uint u = min(floatBitsToUint(f), 0x41FF0000u);
+  if (u < 0x3E800000u) {
+    uint shift = min(125u - (u >> 23u), 24u);
+    u = (0x800000u | (u & 0x7FFFFFu)) >> shift;
+  } else {
+    u += 0xC2000000u;
+  }
+  u += 0x7FFFu + ((u >> 16u) & 1u);
+  return (u >> 16u) & 0x3FFu;
+}
+float f7e3_to_32(uint v) {
+  v &= 0x3FFu;
+  if (v == 0u) { return 0.0; }
+  uint mantissa = v & 0x7Fu, exponent = v >> 7u;
+  if (exponent == 0u) {
+    uint lz = 7u - uint(findMSB(mantissa));
+    exponent = 1u - lz;
+    mantissa = (mantissa << lz) & 0x7Fu;
+  }
+  return uintBitsToFloat(((exponent + 124u) << 23u) | (mantissa << 16u));
+}
+uint unorm2(float v) { return !(v > 0.0) ? 0u : v >= 1.0 ? 3u : uint(v * 3.0 + 0.5); }
+)";
+
+std::string EdramStoreSource(bool msaa) {
+  std::string s = "#version 450\nlayout(local_size_x = 64) in;\n";
+  s += kEdramCommon;
+  s += msaa ? "layout(set = 0, binding = 0) uniform usampler2DMS src;\n"
+            : "layout(set = 0, binding = 0) uniform usampler2D src;\n";
+  s += R"(
+void main() {
+  uint gs = guest_samples();
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= p.width * p.rows * gs) { return; }
+  uint g = i % gs, pix = i / gs;
+  uint x = pix % p.width, y = p.y0 + pix / p.width;
+  uint tile = sample_offset(x, y, 0u) / 1280u;
+  if (tile < p.start_tile || tile >= p.end_tile) { return; }
+)";
+  s += msaa ? "  uvec4 c = texelFetch(src, ivec2(int(x), int(y)), int(host_of_guest(g)));\n"
+            : "  uvec4 c = texelFetch(src, ivec2(int(x), int(y)), 0);\n";
+  s += R"(
+  uint lo = 0u, hi = 0u;
+  if (p.convert == 1u) {
+    vec2 rg = unpackHalf2x16(c.r | (c.g << 16u)), ba = unpackHalf2x16(c.b | (c.a << 16u));
+    lo = f32_to_7e3(rg.x) | (f32_to_7e3(rg.y) << 10u) | (f32_to_7e3(ba.x) << 20u) |
+         (unorm2(ba.y) << 30u);
+  } else {
+    switch (p.kind) {
+      case 0u: lo = c.r | (c.g << 8u) | (c.b << 16u) | (c.a << 24u); break;
+      case 1u: lo = c.r | (c.g << 10u) | (c.b << 20u) | (c.a << 30u); break;
+      case 2u: lo = c.r | (c.g << 16u); break;
+      case 3u: lo = c.r | (c.g << 16u); hi = c.b | (c.a << 16u); break;
+      case 4u: lo = c.r; break;
+      case 5u: lo = c.r; hi = c.g; break;
+      default: lo = c.r; hi = c.g; break;
+    }
+  }
+  uint off = sample_offset(x, y, g);
+  edram.w[off] = lo;
+  if ((p.flags & 1u) != 0u) { edram.w[off + 1u] = hi; }
+}
+)";
+  return s;
+}
+
+std::string EdramLoadSource() {
+  std::string s = "#version 450\n";
+  s += kEdramCommon;
+  s += R"(
+layout(location = 0) out uvec4 o;
+void main() {
+  uint x = uint(gl_FragCoord.x), y = uint(gl_FragCoord.y);
+  gl_SampleMask[0] = int(1u << p.host_sample);
+  if (x >= p.width) { discard; }
+  uint tile = sample_offset(x, y, 0u) / 1280u;
+  if (tile < p.start_tile || tile >= p.end_tile) { discard; }
+  uint off = sample_offset(x, y, guest_of_host(p.host_sample));
+  uint lo = edram.w[off], hi = (p.flags & 1u) != 0u ? edram.w[off + 1u] : 0u;
+  if (p.convert == 1u) {
+    uint rg = packHalf2x16(vec2(f7e3_to_32(lo), f7e3_to_32(lo >> 10u)));
+    uint ba = packHalf2x16(vec2(f7e3_to_32(lo >> 20u), float(lo >> 30u) / 3.0));
+    o = uvec4(rg & 0xFFFFu, rg >> 16u, ba & 0xFFFFu, ba >> 16u);
+    return;
+  }
+  switch (p.kind) {
+    case 0u: o = uvec4(lo & 0xFFu, (lo >> 8u) & 0xFFu, (lo >> 16u) & 0xFFu, lo >> 24u); break;
+    case 1u: o = uvec4(lo & 0x3FFu, (lo >> 10u) & 0x3FFu, (lo >> 20u) & 0x3FFu, lo >> 30u); break;
+    case 2u: o = uvec4(lo & 0xFFFFu, lo >> 16u, 0u, 0u); break;
+    case 3u: o = uvec4(lo & 0xFFFFu, lo >> 16u, hi & 0xFFFFu, hi >> 16u); break;
+    case 4u: o = uvec4(lo, 0u, 0u, 0u); break;
+    default: o = uvec4(lo, hi, 0u, 0u); break;
+  }
+}
+)";
+  return s;
+}
+
+bool Is7e3(uint32_t guest) {
+  return guest == uint32_t(xenos::ColorRenderTargetFormat::k_2_10_10_10_FLOAT) ||
+         guest == uint32_t(xenos::ColorRenderTargetFormat::k_2_10_10_10_FLOAT_AS_16_16_16_16);
+}
+
+}  // namespace
+
+bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
+  if (rt.key.is_depth || !rt.uint_view) return false;
+  uint32_t kind = 0;
+  UintViewFormat(rt.format, &kind);
+  if (kind == k32x4) return false;  // fallback format, converted on the CPU
+  return rt.raw || (Is7e3(rt.key.guest_format) && rt.format == VK_FORMAT_R16G16B16A16_SFLOAT);
+}
+
+VkBuffer SampleTransport::EdramBuffer() {
+  if (edram_buffer_) return edram_buffer_;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = xenos::kEdramSizeBytes;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &edram_buffer_), "vkCreateBuffer(EDRAM)");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, edram_buffer_, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &edram_memory_), "vkAllocateMemory(EDRAM)");
+  CheckVk(vkBindBufferMemory(device_, edram_buffer_, edram_memory_, 0), "vkBindBufferMemory");
+  return edram_buffer_;
+}
+
+namespace {
+
+EdramPush MakeEdramPush(const RenderTarget& rt, const edram::Surface& s, uint32_t start,
+                        uint32_t end, uint32_t y0, uint32_t y1) {
+  EdramPush push{};
+  push.width = std::min(rt.width, s.pitch_pixels);
+  push.y0 = y0;
+  push.rows = y1 - y0;
+  push.base_tiles = s.base_tiles % xenos::kEdramTileCount;
+  push.pitch_tiles = s.pitch_tiles();
+  push.flags = (s.is_64bpp() ? 1u : 0u) | (uint32_t(s.msaa) << 1);
+  push.start_tile = start;
+  push.end_tile = end;
+  push.host_samples = uint32_t(rt.samples);
+  UintViewFormat(rt.format, &push.kind);
+  push.convert = rt.raw ? 0u : 1u;
+  return push;
+}
+
+}  // namespace
+
+void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget& rt,
+                                         const edram::Surface& s, uint32_t start, uint32_t end,
+                                         uint32_t y0, uint32_t y1) {
+  bool msaa = rt.samples != VK_SAMPLE_COUNT_1_BIT;
+  auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), msaa ? 1u : 0u, 100u);
+  VkPipeline& pipeline = gpu_pipelines_[key];
+  if (!pipeline) {
+    VkShaderModule m = Module(device_, CompileGlsl(EdramStoreSource(msaa), GlslStage::kCompute,
+                                                   "edram_store"));
+    gpu_modules_.push_back(m);
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = m;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+            "vkCreateComputePipelines(EDRAM store)");
+  }
+  VkDescriptorImageInfo image{sampler_, rt.uint_view, VK_IMAGE_LAYOUT_GENERAL};
+  VkDescriptorBufferInfo buffer{EdramBuffer(), 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet writes[3]{};
+  for (uint32_t i = 0; i < 3; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = store_set_;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    if (i < 2) {
+      writes[i].pImageInfo = &image;
+    } else {
+      writes[i].pBufferInfo = &buffer;
+    }
+  }
+  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &store_set_, 0,
+                          nullptr);
+  vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                     sizeof(push), &push);
+  uint64_t total = uint64_t(push.width) * push.rows * s.sample_count();
+  if (total == 0) return;
+  if ((total + 63) / 64 > 65535) {
+    throw Error("EDRAM store of " + std::to_string(total) + " samples exceeds one dispatch");
+  }
+  vkCmdDispatch(cmd, uint32_t((total + 63) / 64), 1, 1);
+}
+
+void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt,
+                                          const edram::Surface& s, uint32_t start, uint32_t end,
+                                          uint32_t y0, uint32_t y1) {
+  uint32_t kind = 0;
+  VkFormat format = UintViewFormat(rt.format, &kind);
+  auto key = std::make_tuple(uint32_t(format), uint32_t(rt.samples), 200u);
+  VkPipeline& pipeline = gpu_pipelines_[key];
+  if (!pipeline) {
+    if (!vertex_) {
+      vertex_ = Module(device_, CompileGlsl(kVertexSource, GlslStage::kVertex, "msaa_vs"));
+    }
+    VkShaderModule fs = Module(device_, CompileGlsl(EdramLoadSource(), GlslStage::kFragment,
+                                                    "edram_load"));
+    gpu_modules_.push_back(fs);
+    VkPipelineShaderStageCreateInfo stages[2]{};
+    for (auto& st : stages) {
+      st.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+      st.pName = "main";
+    }
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[0].module = vertex_;
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stages[1].module = fs;
+    VkPipelineVertexInputStateCreateInfo vertex_input{
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport{
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster{
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample{
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = rt.samples;
+    VkPipelineDepthStencilStateCreateInfo ds{
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.colorWriteMask = 0xF;
+    VkPipelineColorBlendStateCreateInfo color_blend{
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    color_blend.attachmentCount = 1;
+    color_blend.pAttachments = &blend;
+    const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic{
+        VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = dynamic_states;
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &format;
+    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.pNext = &rendering;
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertex_input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &ds;
+    info.pColorBlendState = &color_blend;
+    info.pDynamicState = &dynamic;
+    info.layout = layout_;
+    CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+            "vkCreateGraphicsPipelines(EDRAM load)");
+  }
+  VkDescriptorBufferInfo buffer{EdramBuffer(), 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = load_set_;
+  write.dstBinding = 2;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &buffer;
+  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+
+  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  attachment.imageView = rt.uint_view;
+  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
+  info.layerCount = 1;
+  info.colorAttachmentCount = 1;
+  info.pColorAttachments = &attachment;
+  vkCmdBeginRendering(cmd, &info);
+  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &load_set_, 0,
+                          nullptr);
+  EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);
+  for (uint32_t h = 0; h < push.host_samples; ++h) {
+    push.host_sample = h;
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                       0, sizeof(push), &push);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
   }
   vkCmdEndRendering(cmd);
 }

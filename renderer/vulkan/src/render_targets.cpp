@@ -447,7 +447,8 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = rt->format;
-  if (msaa && !key.is_depth) info.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+  // Colour images also get a UINT view (edram_transfer.h moves their bits through it).
+  if (!key.is_depth) info.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   info.extent = {rt->width, rt->height, 1};
   info.mipLevels = 1;
   info.arrayLayers = 1;
@@ -475,7 +476,7 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
     view.format = rt->format;
     view.subresourceRange = {rt->aspects, 0, 1, 0, 1};
     r = vkCreateImageView(device_, &view, nullptr, &rt->view);
-    if (r == VK_SUCCESS && msaa && !key.is_depth) {
+    if (r == VK_SUCCESS && !key.is_depth) {
       view.format = SampleTransportUintFormat(rt->format);
       r = vkCreateImageView(device_, &view, nullptr, &rt->uint_view);
     }

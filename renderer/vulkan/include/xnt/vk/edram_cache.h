@@ -68,6 +68,10 @@ class EdramCache {
   EdramCache& operator=(const EdramCache&) = delete;
   // The MSAA sample transport (tests force its stencil bit-plane path).
   SampleTransport& sample_transport() { return Transport(); }
+  // Colour transfers between formats the shaders convert run on the GPU (edram_transfer.h); off:
+  // every transfer goes through the CPU model (the reference the GPU path is tested against).
+  void set_gpu_transfers(bool on) { gpu_transfers_ = on; }
+  uint64_t gpu_transfer_count() const { return gpu_transfers_done_; }
 
   // Starts an event (a draw or a resolve): returns its index.
   uint64_t BeginEvent() { return event_++; }
@@ -124,6 +128,8 @@ class EdramCache {
   std::vector<EdramClaim> claims_;
   uint64_t event_ = 0, frame_ = 0, guessed_ = 0;
   bool snapshot_exact_ = true;
+  bool gpu_transfers_ = true;
+  uint64_t gpu_transfers_done_ = 0;
 };
 
 struct EdramEventTargets {

@@ -16,6 +16,14 @@
 //   stencil export (vulkan_render_target_cache.cc, "stencil bit" transfer shaders).
 // Both record into the caller's command buffer; the caller flushes (the descriptor sets are
 // reused, so one read and one write at most per submission).
+//
+// GPU transfers (colour): the EDRAM cache's ownership transfers between colour targets whose
+// texels the shaders can convert (GpuTransferSupports) run without a CPU round trip: a compute
+// shader stores the source's tiles into a 10 MiB device-local buffer in the guest layout (the
+// edram.h addressing, every guest sample at its position), then a full-rectangle draw per host
+// sample loads the destination's pixels of those tiles from it through the UINT view (bit-exact;
+// 7e3 <-> its half-float stand-in converted with edram.h's rules). Depth/stencil targets and
+// converting host formats (sRGB gamma, fallbacks) still go through the CPU model.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -23,7 +31,9 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <vector>
 
+#include "xnt/vk/edram.h"
 #include "xnt/vk/render_targets.h"
 #include "xnt/vk/vulkan_context.h"
 
@@ -46,6 +56,20 @@ class SampleTransport {
                   VkBuffer buffer, uint64_t offset);
   void RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1,
                    VkBuffer buffer, uint64_t offset);
+  // ---- GPU transfers (colour) ----
+  // Whether `rt`'s texels convert to guest bits in the shaders below: colour targets whose host
+  // format holds the guest bits, and 7e3 in its RGBA16F stand-in.
+  static bool GpuTransferSupports(const RenderTarget& rt);
+  // Compute: the texels of `rt` in tiles [start, end) (rows [y0, y1)) of surface `s` -> guest bits
+  // at their EDRAM positions in a 10 MiB device-local copy of the EDRAM, every guest sample.
+  void RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget& rt, const edram::Surface& s,
+                          uint32_t start, uint32_t end, uint32_t y0, uint32_t y1);
+  // A draw per host sample: those tiles of `rt` (surface `s`) from the EDRAM copy; pixels of
+  // other tiles are discarded. Records its own rendering (the caller has none open).
+  void RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt, const edram::Surface& s,
+                           uint32_t start, uint32_t end, uint32_t y0, uint32_t y1);
+  VkBuffer EdramBuffer();  // created on first use
+
   // Tests: use the bit-plane stencil passes even where stencil export exists.
   void set_force_stencil_bit_planes(bool force) { force_bit_planes_ = force; }
   bool stencil_export() const { return stencil_export_ && !force_bit_planes_; }
@@ -55,6 +79,7 @@ class SampleTransport {
   VkPipeline ReadPipeline(bool depth);
   VkPipeline WritePipeline(VkFormat format, VkSampleCountFlagBits samples, WriteKind kind);
 
+  VulkanContext& context_;
   VkDevice device_;
   bool stencil_export_ = false;
   bool force_bit_planes_ = false;
@@ -63,6 +88,11 @@ class SampleTransport {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet read_set_ = VK_NULL_HANDLE, write_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet store_set_ = VK_NULL_HANDLE, load_set_ = VK_NULL_HANDLE;
+  VkBuffer edram_buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkPipeline> gpu_pipelines_;
+  std::vector<VkShaderModule> gpu_modules_;
   VkShaderModule read_color_ = VK_NULL_HANDLE, read_depth_ = VK_NULL_HANDLE;
   VkShaderModule vertex_ = VK_NULL_HANDLE;
   std::map<WriteKind, VkShaderModule> write_modules_;

@@ -128,8 +128,8 @@ struct RenderTarget {
   VkImageAspectFlags aspects = 0;
   // Host samples (2x guest targets use 4 where the device lacks 2, see guest_samples).
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
-  // MSAA images only (edram_transfer.h): the UINT view of a colour image, the depth-only and
-  // stencil-only views of a depth image.
+  // edram_transfer.h: the UINT view of a colour image; the depth-only and stencil-only views of
+  // an MSAA depth image.
   VkImageView uint_view = VK_NULL_HANDLE;
   VkImageView depth_view = VK_NULL_HANDLE;
   VkImageView stencil_view = VK_NULL_HANDLE;
