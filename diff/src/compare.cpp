@@ -129,9 +129,11 @@ class BandComparer {
     over_.resize(S);
     absmax_.resize(S);
     if (band_) {
-      pad_.resize(kMoments * (S8 + 2 * kRadius));
-      ring_.resize(size_t(kRingRows) * P * kMoments * S8);
-      vert_.resize(size_t(kBlockRows) * P * kMoments * S8);
+      // 8 spare doubles each, so the data can start on a 64-byte boundary (Aligned): the ring's and
+      // the vertical output's vectors then never straddle two cache lines.
+      pad_.resize(kMoments * (S8 + 16) + 8);
+      ring_.resize(size_t(kRingRows) * P * kMoments * S8 + 8);
+      vert_.resize(size_t(kBlockRows) * P * kMoments * S8 + 8);
       ssim_row_.resize(S);
       luma_ring_a_.resize(size_t(kRingRows) * E);
       luma_ring_b_.resize(size_t(kRingRows) * E);
@@ -179,6 +181,11 @@ class BandComparer {
   }
 
  private:
+  // The first 64-byte boundary in v (v has 8 spare elements for it; vector data is 8-byte aligned).
+  static double* Aligned(std::vector<double>& v) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(v.data());
+    return v.data() + ((64 - at % 64) % 64) / sizeof(double);
+  }
   // Strip-local plane p (ew_ columns, index 0 = image column hx0_).
   float* Plane(std::vector<float>& v, int p) { return v.data() + size_t(p) * size_t(ew_); }
   // Ring of the last 14 input rows' horizontally filtered moment q of plane p: per (p, q) a block
@@ -188,12 +195,12 @@ class BandComparer {
   static constexpr size_t kRingStride = size_t(kRingRows) * 8;
   int Chunks() const { return (sw_ + 7) / 8; }
   double* Ring(int row, int p, int q) {
-    return ring_.data() + (size_t(p) * kMoments + size_t(q)) * size_t(Chunks()) * kRingStride +
+    return Aligned(ring_) + (size_t(p) * kMoments + size_t(q)) * size_t(Chunks()) * kRingStride +
            size_t(row % kRingRows) * 8;
   }
   // Filtered moment q of plane p for row j of the current block (Chunks() * 8 columns).
   double* Vert(int j, int p, int q) {
-    return vert_.data() + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(Chunks()) * 8;
+    return Aligned(vert_) + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(Chunks()) * 8;
   }
   float* LumaRing(std::vector<float>& ring, int row) {
     return ring.data() + size_t(row % kRingRows) * size_t(ew_);
@@ -250,13 +257,14 @@ class BandComparer {
     k_->luma(Plane(pa_, 0), Plane(pa_, 1), Plane(pa_, 2), la, ew_);
     k_->luma(Plane(pb_, 0), Plane(pb_, 1), Plane(pb_, 2), lb, ew_);
     // Moments of the row (widened to double once), clamped to the edge where the strip touches the
-    // image border, then the horizontal pass into the ring.
-    const int P = Chunks() * 8 + 2 * kRadius;  // padded to whole chunks (the extra outputs are unused)
-    const int first = x0_ - kRadius;           // image column of pad index 0
+    // image border, then the horizontal pass into the ring. Each moment's row is padded to whole
+    // chunks (the extra outputs are unused) and starts on a 64-byte boundary.
+    const int P = Chunks() * 8 + 16;
+    const int first = x0_ - kRadius;  // image column of pad index 0
     const int lead = hx0_ - first;    // pad indices before the first column we hold (image edge)
     const int tail = P - lead - ew_;  // and after the last
     double* m[kMoments];
-    for (int q = 0; q < kMoments; ++q) m[q] = pad_.data() + size_t(q) * size_t(P);
+    for (int q = 0; q < kMoments; ++q) m[q] = Aligned(pad_) + size_t(q) * size_t(P);
     for (int p : active_) {
       int q0 = 0;
       if (p == nc_) {
