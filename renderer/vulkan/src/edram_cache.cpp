@@ -453,6 +453,7 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
       GlobalBarrier(cmd);
       stream_.Flush();  // the transfer descriptor sets are reused by the next transfer
       entry.data_moved = true;
+      entry.on_gpu = true;
       ++gpu_transfers_done_;
       entry.note += "moved on the GPU";
       if (!src->raw || !dst.raw) entry.note += " (through the 7e3 half-float stand-in)";

@@ -56,6 +56,7 @@ EdramTotals ComputeEdramTotals(const EdramCache& cache, const EdramReportOptions
     t.tiles += e.transfer.tiles();
     t.bytes += e.transfer.bytes;
     t.moved += e.data_moved;
+    t.moved_on_gpu += e.data_moved && e.on_gpu;
   }
   for (auto& c : cache.claims()) {
     if (!Selected(options, c.frame)) continue;
@@ -83,9 +84,11 @@ std::string EdramReportText(const EdramCache& cache, const EdramReportOptions& o
   }
   EdramTotals tot = ComputeEdramTotals(cache, options);
   out += Printf("totals: %" PRIu64 " transfers, %" PRIu64 " tiles, %" PRIu64
-                " bytes (%" PRIu64 " moved on the host); %" PRIu64 " ownership claims, %" PRIu64
+                " bytes (%" PRIu64 " moved: %" PRIu64 " on the GPU, %" PRIu64
+                " through the CPU); %" PRIu64 " ownership claims, %" PRIu64
                 " with a guessed extent\n",
-                tot.transfers, tot.tiles, tot.bytes, tot.moved, tot.claims, tot.guessed);
+                tot.transfers, tot.tiles, tot.bytes, tot.moved, tot.moved_on_gpu,
+                tot.moved - tot.moved_on_gpu, tot.claims, tot.guessed);
   out += Printf("naive store-all/load-all-on-binding-change cache: %" PRIu64 " transfers, %" PRIu64
                 " bytes\n",
                 options.naive_transfers, options.naive_bytes);
@@ -110,15 +113,17 @@ std::string EdramReportJson(const EdramCache& cache, const EdramReportOptions& o
                   t.draw_index, e.frame, t.start_tile, t.end_tile, t.bytes) +
            "\"source\": " + KeyJson(t.source) + ", \"dest\": " + KeyJson(t.dest) +
            ", \"reason\": " + JsonString(t.reason) + ", \"trigger\": " + JsonString(t.trigger) +
-           ", \"data_moved\": " + (e.data_moved ? "true" : "false") + ", \"note\": " +
+           ", \"data_moved\": " + (e.data_moved ? "true" : "false") +
+           ", \"on_gpu\": " + (e.on_gpu ? "true" : "false") + ", \"note\": " +
            JsonString(e.note) + "}";
     first = false;
   }
   out += std::string(first ? "" : "\n  ") + "],\n";
   out += Printf("  \"totals\": {\"transfers\": %" PRIu64 ", \"tiles\": %" PRIu64
-                ", \"bytes\": %" PRIu64 ", \"moved\": %" PRIu64 ", \"claims\": %" PRIu64
-                ", \"guessed_extents\": %" PRIu64 "},\n",
-                tot.transfers, tot.tiles, tot.bytes, tot.moved, tot.claims, tot.guessed);
+                ", \"bytes\": %" PRIu64 ", \"moved\": %" PRIu64 ", \"moved_on_gpu\": %" PRIu64
+                ", \"claims\": %" PRIu64 ", \"guessed_extents\": %" PRIu64 "},\n",
+                tot.transfers, tot.tiles, tot.bytes, tot.moved, tot.moved_on_gpu, tot.claims,
+                tot.guessed);
   out += Printf("  \"naive\": {\"transfers\": %" PRIu64 ", \"bytes\": %" PRIu64 "}\n}\n",
                 options.naive_transfers, options.naive_bytes);
   return out;

@@ -664,7 +664,7 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
   return rt.raw || (Is7e3(rt.key.guest_format) && rt.format == VK_FORMAT_R16G16B16A16_SFLOAT);
 }
 
-VkBuffer SampleTransport::EdramBuffer() {
+VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = xenos::kEdramSizeBytes;
@@ -679,6 +679,14 @@ VkBuffer SampleTransport::EdramBuffer() {
       context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   CheckVk(vkAllocateMemory(device_, &mem, nullptr, &edram_memory_), "vkAllocateMemory(EDRAM)");
   CheckVk(vkBindBufferMemory(device_, edram_buffer_, edram_memory_, 0), "vkBindBufferMemory");
+  // Zero, so words no store reached read the same on every run (the CPU model starts at zero).
+  vkCmdFillBuffer(cmd, edram_buffer_, 0, VK_WHOLE_SIZE, 0);
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, 1, &barrier, 0, nullptr, 0, nullptr);
   return edram_buffer_;
 }
 
@@ -723,7 +731,7 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
             "vkCreateComputePipelines(EDRAM store)");
   }
   VkDescriptorImageInfo image{sampler_, rt.uint_view, VK_IMAGE_LAYOUT_GENERAL};
-  VkDescriptorBufferInfo buffer{EdramBuffer(), 0, VK_WHOLE_SIZE};
+  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
   VkWriteDescriptorSet writes[3]{};
   for (uint32_t i = 0; i < 3; ++i) {
     writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -824,7 +832,7 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
     CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
             "vkCreateGraphicsPipelines(EDRAM load)");
   }
-  VkDescriptorBufferInfo buffer{EdramBuffer(), 0, VK_WHOLE_SIZE};
+  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   write.dstSet = load_set_;
   write.dstBinding = 2;

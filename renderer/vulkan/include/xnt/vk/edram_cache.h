@@ -56,6 +56,7 @@ struct EdramLogEntry {
   edram::Transfer transfer;
   uint64_t frame = 0;
   bool data_moved = false;  // false: logged only (see note)
+  bool on_gpu = false;      // moved by the GPU transfer shaders (else through the CPU model)
   std::string note;
 };
 

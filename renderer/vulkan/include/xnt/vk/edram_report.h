@@ -21,6 +21,7 @@ struct EdramReportOptions {
 
 struct EdramTotals {
   uint64_t transfers = 0, tiles = 0, bytes = 0, moved = 0, claims = 0, guessed = 0;
+  uint64_t moved_on_gpu = 0;  // of `moved`, by the GPU transfer shaders
 };
 EdramTotals ComputeEdramTotals(const EdramCache& cache, const EdramReportOptions& options);
 

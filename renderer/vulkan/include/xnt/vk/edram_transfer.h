@@ -68,7 +68,8 @@ class SampleTransport {
   // other tiles are discarded. Records its own rendering (the caller has none open).
   void RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt, const edram::Surface& s,
                            uint32_t start, uint32_t end, uint32_t y0, uint32_t y1);
-  VkBuffer EdramBuffer();  // created on first use
+  // Created (and zeroed with `cmd`) on first use.
+  VkBuffer EdramBuffer(VkCommandBuffer cmd);
 
   // Tests: use the bit-plane stencil passes even where stencil export exists.
   void set_force_stencil_bit_planes(bool force) { force_bit_planes_ = force; }
