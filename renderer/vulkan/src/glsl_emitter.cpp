@@ -692,6 +692,20 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
       break;
   }
   reflection_.texture_slots |= 1u << slot;
+  {
+    // Per-instruction filter overrides, applied by the renderer to the slot's sampler.
+    uint32_t filters = (fetch.mag_filter & 3) | ((fetch.min_filter & 3) << 2) |
+                       ((fetch.mip_filter & 3) << 4) | ((fetch.aniso_filter & 7) << 6);
+    uint32_t& recorded = reflection_.texture_filters[slot];
+    if (filters != kTextureFiltersKeep) {
+      if (recorded == kTextureFiltersKeep) {
+        recorded = filters;
+      } else if (recorded != filters) {
+        Note("texture slot " + std::to_string(slot) +
+             " fetched with different per-instruction filters; the first fetch's are used");
+      }
+    }
+  }
   const auto dim = fetch.dimension;
   const bool is_1d = dim == ucode::TextureDimension::k1D;
   const bool is_3d = dim == ucode::TextureDimension::k3D;

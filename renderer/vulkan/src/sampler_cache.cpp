@@ -88,6 +88,28 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6], const Cap
   return s;
 }
 
+void SamplerState::ApplyInstructionFilters(uint32_t packed, const Capabilities* caps) {
+  uint32_t mag_f = packed & 3, min_f = (packed >> 2) & 3, mip_f = (packed >> 4) & 3;
+  uint32_t aniso = (packed >> 6) & 7;
+  if (mag_f < 2) mag = mag_f == 1 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  if (min_f < 2) min = min_f == 1 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+  if (mip_f == 2) {
+    max_lod = min_lod;  // base map: no mip selection
+  } else if (mip_f < 2) {
+    mip = mip_f == 1 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  }
+  if (aniso != 7) {
+    max_anisotropy = 1.0f;
+    if (aniso >= 2 && aniso <= 5) {
+      if (caps && caps->sampler_anisotropy) {
+        max_anisotropy = std::min(float(1u << (aniso - 1)), caps->max_sampler_anisotropy);
+      } else {
+        AddInexact(inexact, "anisotropic filtering not applied (device lacks samplerAnisotropy)");
+      }
+    }
+  }
+}
+
 SamplerCache::~SamplerCache() {
   for (auto& [state, sampler] : samplers_) vkDestroySampler(device_, sampler, nullptr);
 }

@@ -132,10 +132,16 @@ void VulkanBackend::OnDraw(const replay::DrawCall& call) {
   input.regs = regs.values();
   input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
   input.texture_slots = vs->reflection.texture_slots;
+  input.texture_filters = vs->reflection.texture_filters;
   if (ps) {
     input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
     input.pixel_shader_color_mask = ps->reflection.color_targets_written;
     input.texture_slots |= ps->reflection.texture_slots;
+    for (uint32_t i = 0; i < 32; ++i) {
+      if (ps->reflection.texture_filters[i] != kTextureFiltersKeep) {
+        input.texture_filters[i] = ps->reflection.texture_filters[i];
+      }
+    }
   }
   PrimitiveDraw& prim = input.primitives;
   prim.type = call.initiator.prim_type;

@@ -147,6 +147,7 @@ VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, RegisterValue
       const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
       SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
+      state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
       if (!state.inexact.empty()) Note("sampler: " + state.inexact);
       VkSampler sampler = samplers_.Get(state);
       auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;

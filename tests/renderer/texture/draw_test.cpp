@@ -372,6 +372,51 @@ TEST_F(TextureDrawTest, UnnormalizedOffsetsWeightsAndInstructionLodBias) {
   EXPECT_EQ(r.stats.draws_skipped, 0u);
 }
 
+// A tfetch's MagFilter/MinFilter override the fetch constant's point filters: halfway between
+// the two texels of a 2x1 float texture the linear fetch returns their average, the plain fetch
+// (fetch constant: point) the second texel.
+TEST_F(TextureDrawTest, InstructionFiltersOverrideTheFetchConstant) {
+  Begin(64, 16);
+  auto shader = [](const std::string& body) {
+    return "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    exec\n    " +
+           body + "\n    alloc colors\n    exece\n    mov oC0, r1\n";
+  };
+  Placed t = Add(38, 2, Layout{2, 1, 32, 1, true}, 51);
+  auto put = [&](uint32_t x0, const std::array<double, 3>& rgb) {
+    for (uint32_t y = 2; y < 10; ++y) {
+      for (uint32_t x = x0; x < x0 + 8; ++x) {
+        uint8_t* px = &expected_[(size_t(y) * scene_.width + x) * 4];
+        for (int c = 0; c < 3; ++c) px[c] = Quantize(rgb[c]);
+      }
+    }
+  };
+  TexturedQuad q;
+  q.y = 2;
+  q.width = q.height = 8;
+  q.fetch = t.fetch;
+  q.fetch[0] |= (2u << 10) | (2u << 13);  // clamp to edge
+  q.fetch[3] = kIdentity;                 // point filters in the fetch constant
+  q.fixed_coord = true;
+  q.coord = {0.5f, 0.5f, 0.0f};
+  q.x = 2;
+  q.pixel_shader = shader("tfetch2D r1, r0.xy, tf0, MagFilter=linear, MinFilter=linear");
+  scene_.quads.push_back(q);
+  std::array<double, 3> average{}, second{};
+  for (int c = 0; c < 3; ++c) {
+    average[c] = double((t.texels[0][c].value + t.texels[1][c].value) * 0.5f);
+    second[c] = t.texels[1][c].value;
+  }
+  put(2, average);
+  q.x = 14;
+  q.pixel_shader = shader("tfetch2D r1, r0.xy, tf0");
+  scene_.quads.push_back(q);
+  put(14, second);
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+}
+
 // Memory is memory: a resolve writes a 32x32 tiled k_8_8_8_8 texture, a draw samples it, a second
 // resolve overwrites it, and the next draw must see the new texels (the cache reloads because
 // the resolve changed the pages), all within one submission-free frame.

@@ -38,6 +38,9 @@ struct SamplerState {
   // both reported in `inexact`.
   static SamplerState FromFetchConstant(const uint32_t dwords[6],
                                         const Capabilities* caps = nullptr);
+  // A tfetch instruction's filter fields override the fetch constant's unless they say "keep"
+  // (packed as ShaderReflection::texture_filters: mag 0-1, min 2-3, mip 4-5, aniso 6-8).
+  void ApplyInstructionFilters(uint32_t packed, const Capabilities* caps = nullptr);
 };
 
 class SamplerCache {

@@ -33,6 +33,7 @@
 // `if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/translator/CMakeLists.txt) add_subdirectory(translator)`.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -148,6 +149,15 @@ inline constexpr uint32_t kTexturesCubeBinding = 1;  // samplerCube xe_textures_
 inline constexpr uint32_t kTextures3DBinding = 2;    // sampler3D xe_textures_3d[32]
 inline constexpr uint32_t kTextureBindingArrays = 3;
 inline constexpr uint32_t kTextureBindingCount = 32;  // elements per array
+// tfetch instructions may override the fetch constant's filters; the translator reports them per
+// slot packed as: bits 0-1 mag, 2-3 min, 4-5 mip (0 point, 1 linear, 2 base map, 3 keep), 6-8
+// aniso (7 keep), and the core applies them to the slot's sampler.
+inline constexpr uint32_t kTextureFiltersKeep = 3u | (3u << 2) | (3u << 4) | (7u << 6);
+constexpr std::array<uint32_t, kTextureBindingCount> KeepTextureFilters() {
+  std::array<uint32_t, kTextureBindingCount> a{};
+  for (auto& v : a) v = kTextureFiltersKeep;
+  return a;
+}
 // After sampling, the translated shader applies, from the fetch constant in XeConstants (no extra
 // per-draw data): per-component sign (dword 0 bits 2..9: biased 2x-1, gamma = Xenos
 // piecewise-linear gamma to linear; `signed` is already applied by the texture loader, which

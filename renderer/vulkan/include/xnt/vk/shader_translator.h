@@ -17,6 +17,7 @@
 
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/ucode.h"
+#include "xnt/vk/shader_interface.h"
 
 namespace xnt::vk {
 
@@ -46,6 +47,9 @@ struct ShaderReflection {
   bool writes_depth = false;           // PS (oDepth -> gl_FragDepth)
   bool kills = false;                  // PS: kill / kills ops present
   uint32_t texture_slots = 0;          // texture fetch constants sampled (bit i = xe_textures[i])
+  // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
+  // has any), packed as shader_interface.h kTextureFiltersKeep describes.
+  std::array<uint32_t, 32> texture_filters = KeepTextureFilters();
   std::array<uint32_t, 3> vertex_fetch_slots{};  // vertex fetch constants 0-95 used
   bool uses_memexport = false;         // eA / eM# written (decoded, not executed: see notes)
   uint32_t register_count = 0;         // size of the temp register array

@@ -29,6 +29,7 @@
 #include "xnt/vk/render_targets.h"
 #include "xnt/vk/resolve.h"
 #include "xnt/vk/sampler_cache.h"
+#include "xnt/vk/shader_interface.h"
 #include "xnt/vk/shared_memory.h"
 #include "xnt/vk/swap.h"
 #include "xnt/vk/texture_cache.h"
@@ -42,6 +43,8 @@ struct DrawInput {
   VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth only)
   uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
   uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
+  // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
+  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
   PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
   // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
   DrawRowsEstimate estimate_rows;
