@@ -778,9 +778,17 @@ EdramScenario Resolve64bppBiasSwap() {
 }  // namespace
 
 const std::vector<EdramScenario>& EdramScenarios() {
-  static const std::vector<EdramScenario> all = {
-      GBuffer(), ShadowMap(), MsaaDepthClear(), Float24RoundTrip(), DepthThrough8888(), Bloom(),
-      GammaDecal(), Resolve64bppBiasSwap()};
+  static const std::vector<EdramScenario> all = [] {
+    std::vector<EdramScenario> v = {GBuffer(),          ShadowMap(), MsaaDepthClear(),
+                                    Float24RoundTrip(), DepthThrough8888(), Bloom(),
+                                    GammaDecal(),       Resolve64bppBiasSwap()};
+    for (auto& sc : v) {
+      sc.sample.expected_frame += " EDRAM ownership transfers: " +
+                                  std::to_string(sc.expected_transfers) + " (" +
+                                  sc.transfers_why + ").";
+    }
+    return v;
+  }();
   return all;
 }
 
