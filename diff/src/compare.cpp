@@ -121,6 +121,9 @@ class BandComparer {
     auto is_active = [&](int p) { return std::find(active_.begin(), active_.end(), p) != active_.end(); };
     luma_derived_ = opt_.ssim && is_active(nc_) && is_active(0) && is_active(1) && is_active(2);
     moments_ = opt_.ssim ? kMoments : 2;  // FLIP alone needs only the filtered means
+    // Ring slots only for the (plane, moment) pairs that are filtered.
+    for (int p : active_)
+      for (int q = p == nc_ && luma_derived_ ? 2 : 0; q < moments_; ++q) ring_slot_[p][q] = ring_slots_++;
     const size_t S = size_t(std::min(kStripWidth, w_)), E = S + 2 * kRadius;
     const size_t S8 = (S + 7) / 8 * 8;  // the filters work in chunks of 8 columns
     const size_t P = size_t(planes_);
@@ -132,8 +135,8 @@ class BandComparer {
       // 8 spare doubles each, so the data can start on a 64-byte boundary (Aligned): the ring's and
       // the vertical output's vectors then never straddle two cache lines.
       pad_.resize(kMoments * (S8 + 16) + 8);
-      ring_.resize(size_t(kRingRows) * P * kMoments * S8 + 8);
-      vert_.resize(size_t(kBlockRows) * P * kMoments * S8 + 8);
+      ring_.resize(size_t(kRingRows) * size_t(ring_slots_) * S8 + 8);
+      vert_.resize(size_t(kBlockRows) * kVertSlots * S8 + 8);
       ssim_row_.resize(S);
       luma_ring_a_.resize(size_t(kRingRows) * E);
       luma_ring_b_.resize(size_t(kRingRows) * E);
@@ -195,12 +198,17 @@ class BandComparer {
   static constexpr size_t kRingStride = size_t(kRingRows) * 8;
   int Chunks() const { return (sw_ + 7) / 8; }
   double* Ring(int row, int p, int q) {
-    return Aligned(ring_) + (size_t(p) * kMoments + size_t(q)) * size_t(Chunks()) * kRingStride +
+    return Aligned(ring_) + size_t(ring_slot_[p][q]) * size_t(Chunks()) * kRingStride +
            size_t(row % kRingRows) * 8;
   }
   // Filtered moment q of plane p for row j of the current block (Chunks() * 8 columns).
+  // The means of R, G, B (q < 2) keep their own slots for the FLIP-style term and the luma mix; every
+  // other (plane, moment) shares four scratch slots, used only between a plane's vertical pass and
+  // its SSIM (planes are finished one at a time, R, G, B before alpha and luma).
+  static constexpr size_t kVertSlots = 10;
   double* Vert(int j, int p, int q) {
-    return Aligned(vert_) + ((size_t(j) * size_t(planes_) + size_t(p)) * kMoments + size_t(q)) * size_t(Chunks()) * 8;
+    const size_t slot = p < 3 && q < 2 ? size_t(p * 2 + q) : size_t(6 + q);
+    return Aligned(vert_) + (size_t(j) * kVertSlots + slot) * size_t(Chunks()) * 8;
   }
   float* LumaRing(std::vector<float>& ring, int row) {
     return ring.data() + size_t(row % kRingRows) * size_t(ew_);
@@ -391,6 +399,8 @@ class BandComparer {
   int w_, h_, nc_ = 3, planes_ = 4, moments_ = kMoments;
   int x0_ = 0, sw_ = 0, hx0_ = 0, ew_ = 0;  // current strip: first column, width, halo start, halo width
   bool all_same_ = false, rgb_same_ = false, band_ = false, luma_derived_ = false;
+  int ring_slot_[5][kMoments] = {};  // index into the ring per filtered (plane, moment)
+  int ring_slots_ = 0;
   std::vector<int> active_;  // planes that get SSIM moments
   std::array<double, kTaps> weights_{};
   const kernels::Kernels* k_ = nullptr;

@@ -85,10 +85,10 @@ int main(int argc, char** argv) {
       cpu.push_back(CpuSeconds() - c0);
       work_bytes = std::max(work_bytes, m.work_bytes);
     }
-    std::printf("  %-9s cpu median %.3f s, best %.3f s; wall median %.3f s (%d runs, %s kernels)  ssim_luma %.6f "
-                "ssim_min %.6f psnr %.2f flip_mean %.5f\n",
+    std::printf("  %-9s cpu median %.3f s, best %.3f s; wall median %.3f s (%d runs, %s kernels, %.1f KiB band "
+                "buffers)  ssim_luma %.6f ssim_min %.6f psnr %.2f flip_mean %.5f\n",
                 c.name, Median(cpu), *std::min_element(cpu.begin(), cpu.end()), Median(wall), runs, m.kernels,
-                m.ssim_luma, m.ssim_min, m.psnr, m.flip_mean);
+                double(m.work_bytes) / 1024.0, m.ssim_luma, m.ssim_min, m.psnr, m.flip_mean);
   }
   const long after = VmHwmKiB();
   std::printf("peak RSS: %ld KiB with the three images in memory, %ld KiB after comparing (+%ld KiB); "

@@ -428,6 +428,63 @@ TEST(DiffMetrics, FastPathMatchesDirectReferenceOnRandomImages) {
   }
 }
 
+// SSIM alone and the FLIP-style term alone (CompareOptions::ssim / ::flip) take shorter paths
+// through the band pass (FLIP alone filters only the means); they give the same values as both
+// together, with the other metric reported as absent. Includes a pair whose only difference is in
+// one colour channel (the other planes skip filtering) and one that differs in alpha only.
+TEST(DiffMetrics, SsimOnlyAndFlipOnlyMatchBoth) {
+  uint32_t seed = 99;
+  OwnedImage a = Make8(420, 23, 4, [&](int x, int y, int c) {
+    return c == 3 ? 255 : int((x * 5 + y * 3 + c * 60 + (test::Lcg(seed) & 15)) & 255);
+  });
+  auto variant = [&](int which) {
+    return Make8(420, 23, 4, [&](int x, int y, int c) {
+      const int v = a.view().Row(y)[x * 4 + c];
+      if (which == 0) return std::clamp(v + int(test::Lcg(seed) % 9) - 4, 0, 255);  // every channel
+      if (which == 1) return c == 1 && x % 7 < 3 ? 255 - v : v;                       // green only
+      return c == 3 && (x + y) % 5 == 0 ? 0 : v;                                       // alpha only
+    });
+  };
+  for (int which = 0; which < 3; ++which) {
+    OwnedImage b = variant(which);
+    ForEachKernelSet([&](const char* k) {
+      SCOPED_TRACE(std::string(k) + " variant " + std::to_string(which));
+      const Metrics both = Compare(a.view(), b.view());
+      CompareOptions so;
+      so.flip = false;
+      const Metrics s = Compare(a.view(), b.view(), so);
+      CompareOptions fo;
+      fo.ssim = false;
+      const Metrics f = Compare(a.view(), b.view(), fo);
+      EXPECT_TRUE(s.has_ssim);
+      EXPECT_FALSE(s.has_flip);
+      EXPECT_FALSE(f.has_ssim);
+      EXPECT_TRUE(f.has_flip);
+      EXPECT_EQ(s.ssim_luma, both.ssim_luma);
+      for (int c = 0; c < 4; ++c) EXPECT_EQ(s.channel[size_t(c)].ssim, both.channel[size_t(c)].ssim) << c;
+      EXPECT_EQ(f.flip_mean, both.flip_mean);
+      EXPECT_EQ(f.flip_max, both.flip_max);
+      EXPECT_EQ(s.max_abs, both.max_abs);
+      EXPECT_EQ(f.pixels_differing, both.pixels_differing);
+      if (which == 0) {
+        EXPECT_LT(both.ssim_luma, 0.999);
+        EXPECT_GT(both.flip_mean, 0.0);
+      }
+      if (which == 1) {
+        EXPECT_EQ(both.channel[0].ssim, 1.0);
+        EXPECT_LT(both.channel[1].ssim, 0.9);
+        EXPECT_LT(both.ssim_luma, 0.99);
+        EXPECT_GT(both.flip_mean, 0.0);
+      }
+      if (which == 2) {
+        EXPECT_EQ(both.ssim_luma, 1.0);
+        EXPECT_LT(both.channel[3].ssim, 0.9);
+        EXPECT_EQ(both.flip_mean, 0.0);
+      }
+    });
+  }
+}
+
 TEST(DiffMetrics, RejectsMismatchedOrInvalidImages) {
   OwnedImage a = Make8(4, 4, 3, [](int, int, int) { return 0; });
   OwnedImage b = Make8(4, 5, 3, [](int, int, int) { return 0; });
