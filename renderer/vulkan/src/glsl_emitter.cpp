@@ -833,7 +833,8 @@ void Emitter::EmitDeclarations() {
   } else {
     // All 16 are declared (and zero-initialised) so every pixel shader's inputs are produced.
     Line("layout(location = 0) out vec4 xe_interpolators[16];");
-    Line("out gl_PerVertex { vec4 gl_Position; float gl_PointSize; };");
+    // gl_Position / gl_PointSize from the implicit gl_PerVertex block: a redeclared (smaller)
+    // block would not match the rectangle-list geometry shader's implicit input block.
   }
   Line("");
 }

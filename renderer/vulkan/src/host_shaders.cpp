@@ -51,10 +51,6 @@ std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators)
     std::string source = R"(#version 450
 layout(triangles) in;
 layout(triangle_strip, max_vertices = 4) out;
-// The translated vertex shader's gl_PerVertex has gl_Position and gl_PointSize only; the
-// implicit GS blocks (with the clip/cull arrays) would mismatch it (validation error).
-in gl_PerVertex { vec4 gl_Position; float gl_PointSize; } gl_in[];
-out gl_PerVertex { vec4 gl_Position; float gl_PointSize; };
 layout(location = 0) in vec4 xe_in[][)" + n + R"(];
 layout(location = 0) out vec4 xe_interpolators[)" + total + R"(];
 
