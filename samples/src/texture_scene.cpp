@@ -123,9 +123,13 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
   std::vector<ucode::AssembledShader> custom;
   for (size_t i = 0; i < scene.quads.size(); ++i) {
     const TexturedQuad& q = scene.quads[i];
-    if (!q.pixel_shader.empty()) {
-      custom.push_back(ucode::AssembleShader(q.pixel_shader));
-      capture::D3dSetShaders(b, {vs.microcode, custom.back().microcode, 3, 2, 1});
+    if (!q.pixel_shader.empty() || !q.vertex_shader.empty()) {
+      custom.push_back(ucode::AssembleShader(q.vertex_shader.empty() ? kTexturedVertexShader
+                                                                      : q.vertex_shader.c_str()));
+      custom.push_back(ucode::AssembleShader(
+          q.pixel_shader.empty() ? TexturedPixelShader(q.op) : q.pixel_shader));
+      capture::D3dSetShaders(b, {custom[custom.size() - 2].microcode, custom.back().microcode, 4,
+                                 2, 1});
       current = -1;
     } else if (int(q.op) != current) {
       current = int(q.op);

@@ -39,6 +39,9 @@ struct TexturedQuad {
   // A pixel shader (XDK listing) replacing TexturedPixelShader(op); it receives the coordinate
   // in r0.xyz and must write oC0.
   std::string pixel_shader;
+  // A vertex shader replacing kTexturedVertexShader (same vertex layout: float2 position, float3
+  // coordinate, stride 5; at most 3 registers); it must export o0 for the pixel shader.
+  std::string vertex_shader;
 };
 
 struct TexturedScene {

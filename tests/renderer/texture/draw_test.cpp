@@ -417,6 +417,60 @@ TEST_F(TextureDrawTest, InstructionFiltersOverrideTheFetchConstant) {
   EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
 }
 
+// Vertex textures: the vertex shader fetches a texel (textureLod on the host) at a per-quad
+// coordinate and passes it down; the quad shows that texel's colour.
+TEST_F(TextureDrawTest, VertexShaderTextureFetch) {
+  Begin(64, 16);
+  const std::string vs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=5
+    vfetch_full r2.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=5, Offset=2
+    tfetch2D r3, r2.xy, tf0
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, r3
+)";
+  const std::string ps =
+      "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    alloc colors\n"
+      "    exece\n    mov oC0, r0\n";
+  Placed t = Add(6, 2, Layout{8, 8, 32, 1, true}, 61);
+  const uint32_t texels[3][2] = {{1, 2}, {6, 5}, {3, 7}};
+  for (uint32_t k = 0; k < 3; ++k) {
+    TexturedQuad q;
+    q.x = 2 + k * 12;
+    q.y = 2;
+    q.width = q.height = 8;
+    q.fetch = t.fetch;
+    q.fetch[3] = kIdentity;
+    q.fixed_coord = true;
+    q.coord = {(float(texels[k][0]) + 0.5f) / 8.0f, (float(texels[k][1]) + 0.5f) / 8.0f, 0.0f};
+    q.vertex_shader = vs;
+    q.pixel_shader = ps;
+    scene_.quads.push_back(q);
+    const Texel& want = t.texels[texels[k][1] * 8 + texels[k][0]];
+    for (uint32_t y = 2; y < 10; ++y) {
+      for (uint32_t x = q.x; x < q.x + 8; ++x) {
+        uint8_t* px = &expected_[(size_t(y) * scene_.width + x) * 4];
+        for (int c = 0; c < 3; ++c) px[c] = Quantize(want[c].value);
+      }
+    }
+  }
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
 // Memory is memory: a resolve writes a 32x32 tiled k_8_8_8_8 texture, a draw samples it, a second
 // resolve overwrites it, and the next draw must see the new texels (the cache reloads because
 // the resolve changed the pages), all within one submission-free frame.
