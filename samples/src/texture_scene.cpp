@@ -128,13 +128,14 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
                                                                       : q.vertex_shader.c_str()));
       custom.push_back(ucode::AssembleShader(
           q.pixel_shader.empty() ? TexturedPixelShader(q.op) : q.pixel_shader));
-      capture::D3dSetShaders(b, {custom[custom.size() - 2].microcode, custom.back().microcode, 4,
-                                 2, 1});
+      capture::D3dSetShaders(b, {custom[custom.size() - 2].microcode, custom.back().microcode, 8,
+                                 8, 1});
       current = -1;
     } else if (int(q.op) != current) {
       current = int(q.op);
       capture::D3dSetShaders(b, {vs.microcode, ps[current].microcode, 3, 2, 1});
     }
+    if (!q.ps_constants.empty()) b.SetAluConstants(256, q.ps_constants);
     b.SetFetchConstant(0, q.fetch);
     capture::D3dSetVertexFetch(b, kStreamSlot, kTexturedVertexAddress + uint32_t(i) * 0x1000, 20);
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);

@@ -42,6 +42,9 @@ struct TexturedQuad {
   // A vertex shader replacing kTexturedVertexShader (same vertex layout: float2 position, float3
   // coordinate, stride 5; at most 3 registers); it must export o0 for the pixel shader.
   std::string vertex_shader;
+  // Pixel-shader constants c0.. (float constants 256.. with D3D's 256/256 split), set before
+  // this quad's draw.
+  std::vector<float> ps_constants;
 };
 
 struct TexturedScene {

@@ -471,6 +471,60 @@ dcl_index r0.x
   EXPECT_EQ(r.stats.draws_skipped, 0u);
 }
 
+// The whole cube-map chain a D3D pixel shader runs: `cube` on a direction (translator's
+// xe_cube), rcp of |2 * major axis|, mad by it + 1.5, tfetchCube with .yxw; each quad's direction
+// points at the centre of one texel of one face, and the quad must show exactly that texel.
+TEST_F(TextureDrawTest, CubeInstructionChainSamplesTheTexelTheDirectionPointsAt) {
+  Begin(128, 24);
+  const std::string ps = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    exec
+    cube r1, r0.zzxy, r0.yxzz
+    rcp r2.x, r_abs[1].z
+    mad r1.xy, r1.xy, r2.x, c0.x
+    tfetchCube r3, r1.yxw, tf0
+    alloc colors
+    exece
+    mov oC0, r3
+)";
+  Placed cube = Add(6, 2, Layout{16, 16, 32, 6, true, 3}, 71);
+  // (face, texel x, texel y) per quad.
+  const uint32_t picks[6][3] = {{0, 3, 12}, {1, 14, 1}, {2, 7, 7}, {3, 0, 15}, {4, 9, 2}, {5, 5, 10}};
+  for (uint32_t k = 0; k < 6; ++k) {
+    const uint32_t face = picks[k][0], i = picks[k][1], j = picks[k][2];
+    const float sc = 2.0f * (float(i) + 0.5f) / 16.0f - 1.0f;
+    const float tc = 2.0f * (float(j) + 0.5f) / 16.0f - 1.0f;
+    // Vulkan's (and D3D's) face tables: the direction whose (sc, tc) on `face` is this texel.
+    const std::array<float, 3> dirs[6] = {{1.0f, -tc, -sc}, {-1.0f, -tc, sc}, {sc, 1.0f, tc},
+                                          {sc, -1.0f, -tc}, {sc, -tc, 1.0f}, {-sc, -tc, -1.0f}};
+    TexturedQuad q;
+    q.x = 2 + k * 20;
+    q.y = 2;
+    q.width = q.height = 16;
+    q.fetch = cube.fetch;
+    q.fetch[3] = kIdentity;
+    q.fixed_coord = true;
+    q.coord = dirs[face];
+    q.pixel_shader = ps;
+    q.ps_constants = {1.5f, 0.0f, 0.0f, 0.0f};
+    scene_.quads.push_back(q);
+    const Texel& want = cube.texels[(size_t(face) * 16 + j) * 16 + i];
+    for (uint32_t y = 2; y < 18; ++y) {
+      for (uint32_t x = q.x; x < q.x + 16; ++x) {
+        uint8_t* px = &expected_[(size_t(y) * scene_.width + x) * 4];
+        for (int c = 0; c < 3; ++c) px[c] = Quantize(want[c].value);
+      }
+    }
+  }
+  uint64_t differing = 0;
+  auto r = Replay(&differing);
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(r.validation_messages, 0u) << r.validation_report;
+  EXPECT_EQ(r.stats.draws_skipped, 0u);
+}
+
 // Memory is memory: a resolve writes a 32x32 tiled k_8_8_8_8 texture, a draw samples it, a second
 // resolve overwrites it, and the next draw must see the new texels (the cache reloads because
 // the resolve changed the pages), all within one submission-free frame.
