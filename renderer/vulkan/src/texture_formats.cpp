@@ -25,6 +25,7 @@ TextureFormatInfo GetTextureFormatInfo(uint32_t format) {
     case 38:                                      // 32_32_32_32_FLOAT
       return {1, 1, 4, true};
     case 18: case 51: case 58: case 59: case 60:  // DXT1(_AS_16), DXT3A, DXT5A, CTX1
+    case 61:                                      // DXT3A_AS_1_1_1_1
       return {4, 4, 3, true};
     case 19: case 20: case 49: case 52: case 53:  // DXT2_3, DXT4_5, DXN (+ _AS_16)
       return {4, 4, 4, true};

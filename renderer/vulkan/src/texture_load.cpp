@@ -251,6 +251,14 @@ void main() {
       break;
     case 58u: v = vec4(unorm(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u, 4u)); break;
     case 59u: v = vec4(float(dxt5_alpha(w[0], w[1], ti)) / 255.0); break;
+    case 61u: {
+      // DXT3A_AS_1_1_1_1: each DXT3A 4-bit value is four 1-bit components, red in the MSB and
+      // alpha in the LSB (Xenia texture_load_dxt3aas1111.xesli, which notes the order is
+      // assumed; Halo: Reach is the only known user).
+      uint n = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
+      v = vec4(float((n >> 3u) & 1u), float((n >> 2u) & 1u), float((n >> 1u) & 1u), float(n & 1u));
+      break;
+    }
     case 60u: {
       // CTX1: two 8:8 endpoints (X0 Y0 X1 Y1 from the low byte up), 2-bit indices, always the
       // 4-point interpolation.

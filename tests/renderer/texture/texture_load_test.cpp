@@ -158,7 +158,7 @@ class TextureLoadTest : public ::testing::Test {
 
 const uint32_t kFormats[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 14, 15, 16, 17,
                              18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 36,
-                             37, 38, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60};
+                             37, 38, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61};
 
 TEST_F(TextureLoadTest, EveryFormatTiledAndLinearEveryEndian) {
   uint32_t base = 0x01000000;

@@ -169,6 +169,10 @@ inline Texel Decode(uint32_t format, const uint32_t* w, uint32_t t, uint32_t ti)
     }
     case 58: { auto c = U(((ti < 8 ? w[0] : w[1]) >> (4 * (ti & 7))) & 15, 4); return rep(c, c, c, c); }
     case 59: { auto c = U(Dxt5Alpha(w[0], w[1], ti), 8); return rep(c, c, c, c); }
+    case 61: {  // DXT3A_AS_1_1_1_1: R = bit 3 ... A = bit 0 of the 4-bit value
+      uint32_t n = ((ti < 8 ? w[0] : w[1]) >> (4 * (ti & 7))) & 15;
+      return rep(U((n >> 3) & 1, 1), U((n >> 2) & 1, 1), U((n >> 1) & 1, 1), U(n & 1, 1));
+    }
     case 60: {
       uint32_t x0 = w[0] & 0xFF, y0 = (w[0] >> 8) & 0xFF, x1 = (w[0] >> 16) & 0xFF, y1 = w[0] >> 24;
       uint32_t index = (w[1] >> (2 * ti)) & 3;
