@@ -385,6 +385,30 @@ vec4 xe_texture_swizzle(vec4 texel, uint slot) {
   }
   return r;
 }
+
+// Fetch constant dimension (dword 5 bits 9..10: 0 1D, 1 2D/stacked, 2 3D, 3 cube) and stack
+// depth (dword 2 bits 26..31 + 1 for 2D/stacked).
+uint xe_texture_dimension(uint slot) { return (xe_fetch_dword(slot * 6u + 5u) >> 9u) & 3u; }
+float xe_texture_stack_depth(uint slot) {
+  return float((xe_fetch_dword(slot * 6u + 2u) >> 26u) + 1u);
+}
+
+// tfetchCube coordinates as the D3D compiler leaves them after the `cube` instruction and its
+// `mad ..., 1.5`: x = s and y = t on the face in [1, 2], z = face index (0 +X, 1 -X, 2 +Y,
+// 3 -Y, 4 +Z, 5 -Z). Turned into a direction for the host cube sampler (Vulkan's face
+// selection: +X has sc = -z, tc = -y; -X sc = z, tc = -y; +Y sc = x, tc = z; -Y sc = x,
+// tc = -z; +Z sc = x, tc = -y; -Z sc = -x, tc = -y).
+vec3 xe_cube_direction(vec3 c) {
+  float sc = (c.x - 1.0) * 2.0 - 1.0, tc = (c.y - 1.0) * 2.0 - 1.0;
+  switch (int(clamp(floor(c.z + 0.5), 0.0, 5.0))) {
+    case 0: return vec3(1.0, -tc, -sc);
+    case 1: return vec3(-1.0, -tc, sc);
+    case 2: return vec3(sc, 1.0, tc);
+    case 3: return vec3(sc, -1.0, -tc);
+    case 4: return vec3(sc, -tc, 1.0);
+    default: return vec3(-sc, -tc, -1.0);
+  }
+}
 )GLSL";
 
 }  // namespace
