@@ -70,6 +70,8 @@ void GlobalBarrier(VkCommandBuffer cmd) {
                        0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+bool HostD24(const RenderTarget& rt);
+
 uint64_t BlockBytes(const RenderTarget& rt, uint32_t rows) {
   uint64_t texels = uint64_t(rt.width) * rows;
   return rt.key.is_depth ? texels * 4 + ((texels + 3) & ~uint64_t(3)) : texels * rt.texel_bytes;
@@ -351,6 +353,7 @@ bool EdramCache::StoreTiles(const edram::OwnerKey& owner, uint32_t start, uint32
         uint64_t bits;
         if (s.is_depth) {
           uint32_t host = LoadLE32(block.At(x, y, h)), stencil = block.stencil[block.Index(x, y, h)];
+          host_depth_[s.SampleOffset(x, y, g) / 4] = HostDepthValue(*rt, host);
           if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
             bits = ((host & 0xFFFFFFu) << 8) | stencil;
           } else {
@@ -395,8 +398,9 @@ bool EdramCache::LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_
           if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
             host = dword >> 8;
           } else {
-            float old_host = HostDepthValue(rt, LoadLE32(block.At(x, y, h)));
-            // Keep the host depth while it still converts to the stored bits (xenia.md §3.2).
+            // The host depth stored beside the word (as Xenia's host-depth buffer), trusted while
+            // it still converts to the stored bits (xenia.md §3.2).
+            float old_host = host_depth_[s.SampleOffset(x, y, GuestSampleOfHost(s.sample_count(), block.samples, h)) / 4];
             float d = edram::HostDepthStillMatches(depth_format, old_host, dword)
                           ? old_host
                           : edram::UnpackDepth(depth_format, dword);
@@ -427,7 +431,7 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
     entry.note += "same host image";
     return;
   }
-  if (gpu_transfers_ && !t.source.is_depth && !t.dest.is_depth) {
+  if (gpu_transfers_) {
     const RenderTarget* src = targets_.Find(HostKeyOf(t.source));
     if (!src) {
       entry.note += "source host target missing";
@@ -441,13 +445,28 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
       auto [sy0, sy1] = RowsOf(ss, t.start_tile, t.end_tile, src->height);
       auto [dy0, dy1] = RowsOf(ds, t.start_tile, t.end_tile, dst.height);
       end_rendering_();
+      // One scratch buffer for both halves, sized before anything refers to it.
+      uint64_t scratch_bytes = std::max(HostD24(*src) ? BlockBytes(*src, sy1 - sy0) : 0,
+                                        HostD24(dst) ? BlockBytes(dst, dy1 - dy0) : 0);
+      VkBuffer scratch = scratch_bytes ? Transport().ScratchBuffer(scratch_bytes) : VK_NULL_HANDLE;
       VkCommandBuffer cmd = stream_.cmd();
       GlobalBarrier(cmd);
-      if (sy1 > sy0) {
+      if (sy1 > sy0 && HostD24(*src)) {
+        // Through copies of the rows (raw 24-bit values; see edram_transfer.h RecordD24Raw).
+        RecordCopy(cmd, *src, sy0, sy1, scratch, 0, false);
+        GlobalBarrier(cmd);
+        Transport().RecordD24Raw(cmd, *src, ss, t.start_tile, t.end_tile, sy0, sy1, scratch, false);
+      } else if (sy1 > sy0) {
         Transport().RecordStoreToEdram(cmd, *src, ss, t.start_tile, t.end_tile, sy0, sy1);
       }
       GlobalBarrier(cmd);
-      if (dy1 > dy0) {
+      if (dy1 > dy0 && HostD24(dst)) {
+        RecordCopy(cmd, dst, dy0, dy1, scratch, 0, false);
+        GlobalBarrier(cmd);
+        Transport().RecordD24Raw(cmd, dst, ds, t.start_tile, t.end_tile, dy0, dy1, scratch, true);
+        GlobalBarrier(cmd);
+        RecordCopy(cmd, dst, dy0, dy1, scratch, 0, true);
+      } else if (dy1 > dy0) {
         Transport().RecordLoadFromEdram(cmd, dst, ds, t.start_tile, t.end_tile, dy0, dy1);
       }
       GlobalBarrier(cmd);
@@ -456,7 +475,9 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
       entry.on_gpu = true;
       ++gpu_transfers_done_;
       entry.note += "moved on the GPU";
-      if (!src->raw || !dst.raw) entry.note += " (through the 7e3 half-float stand-in)";
+      if ((!src->key.is_depth && !src->raw) || (!dst.key.is_depth && !dst.raw)) {
+        entry.note += " (through the 7e3 half-float stand-in)";
+      }
       return;
     }
   }

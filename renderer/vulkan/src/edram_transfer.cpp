@@ -179,7 +179,7 @@ SampleTransport::SampleTransport(VulkanContext& context)
   sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
       VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   CheckVk(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler(transport)");
-  VkDescriptorSetLayoutBinding bindings[3]{};
+  VkDescriptorSetLayoutBinding bindings[4]{};
   for (uint32_t i = 0; i < 2; ++i) {
     bindings[i].binding = i;
     bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
@@ -190,8 +190,11 @@ SampleTransport::SampleTransport(VulkanContext& context)
   bindings[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   bindings[2].descriptorCount = 1;
   bindings[2].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  bindings[3] = bindings[2];  // the D24 scratch buffer (copies of a D24S8 image's rows)
+  bindings[3].binding = 3;
+  bindings[3].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  info.bindingCount = 3;
+  info.bindingCount = 4;
   info.pBindings = bindings;
   CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layout_),
           "vkCreateDescriptorSetLayout(transport)");
@@ -204,25 +207,27 @@ SampleTransport::SampleTransport(VulkanContext& context)
   layout.pPushConstantRanges = &range;
   CheckVk(vkCreatePipelineLayout(device_, &layout, nullptr, &layout_),
           "vkCreatePipelineLayout(transport)");
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 10},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
   VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 4;
+  pool.maxSets = 5;
   pool.poolSizeCount = 2;
   pool.pPoolSizes = sizes;
   CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
           "vkCreateDescriptorPool(transport)");
-  VkDescriptorSetLayout layouts[4] = {set_layout_, set_layout_, set_layout_, set_layout_};
+  VkDescriptorSetLayout layouts[5] = {set_layout_, set_layout_, set_layout_, set_layout_,
+                                      set_layout_};
   VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   alloc.descriptorPool = pool_;
-  alloc.descriptorSetCount = 4;
+  alloc.descriptorSetCount = 5;
   alloc.pSetLayouts = layouts;
-  VkDescriptorSet sets[4];
+  VkDescriptorSet sets[5];
   CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(transport)");
   read_set_ = sets[0];
   write_set_ = sets[1];
   store_set_ = sets[2];
   load_set_ = sets[3];
+  raw_set_ = sets[4];
 }
 
 SampleTransport::~SampleTransport() {
@@ -238,6 +243,8 @@ SampleTransport::~SampleTransport() {
   for (auto& [key, p] : gpu_pipelines_) vkDestroyPipeline(device_, p, nullptr);
   for (VkShaderModule m : gpu_modules_) vkDestroyShaderModule(device_, m, nullptr);
   if (edram_buffer_) vkDestroyBuffer(device_, edram_buffer_, nullptr);
+  if (scratch_buffer_) vkDestroyBuffer(device_, scratch_buffer_, nullptr);
+  if (scratch_memory_) vkFreeMemory(device_, scratch_memory_, nullptr);
   if (edram_memory_) vkFreeMemory(device_, edram_memory_, nullptr);
   if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
   if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
@@ -295,6 +302,14 @@ VkPipeline SampleTransport::WritePipeline(VkFormat format, VkSampleCountFlagBits
                                                  kind == WriteKind::kStencilBit),
                                      GlslStage::kFragment, "msaa_write"));
   }
+  VkPipeline pipeline = GraphicsPipeline(fs, format, samples, kind);
+  write_pipelines_.emplace(key, pipeline);
+  return pipeline;
+}
+
+VkPipeline SampleTransport::GraphicsPipeline(VkShaderModule fs, VkFormat format,
+                                             VkSampleCountFlagBits samples, WriteKind kind) {
+  if (!vertex_) vertex_ = Module(device_, CompileGlsl(kVertexSource, GlslStage::kVertex, "msaa_vs"));
   VkPipelineShaderStageCreateInfo stages[2]{};
   for (auto& s : stages) {
     s.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -342,9 +357,10 @@ VkPipeline SampleTransport::WritePipeline(VkFormat format, VkSampleCountFlagBits
   color_blend.attachmentCount = depth ? 0 : 1;
   color_blend.pAttachments = &blend;
   const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                                           VK_DYNAMIC_STATE_STENCIL_WRITE_MASK};
+                                           VK_DYNAMIC_STATE_STENCIL_WRITE_MASK,
+                                           VK_DYNAMIC_STATE_STENCIL_REFERENCE};
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-  dynamic.dynamicStateCount = depth ? 3 : 2;
+  dynamic.dynamicStateCount = depth ? 4 : 2;
   dynamic.pDynamicStates = dynamic_states;
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
   if (depth) {
@@ -370,7 +386,6 @@ VkPipeline SampleTransport::WritePipeline(VkFormat format, VkSampleCountFlagBits
   VkPipeline pipeline = VK_NULL_HANDLE;
   CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines(transport)");
-  write_pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 
@@ -469,6 +484,7 @@ void SampleTransport::RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, u
     VkClearRect rect{info.renderArea, 0, 1};
     vkCmdClearAttachments(cmd, 1, &clear, 1, &rect);
   }
+  if (depth) vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
   auto draw = [&](VkPipeline pipeline) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
@@ -514,6 +530,8 @@ struct EdramPush {
   uint32_t kind;          // ViewKind of the host UINT view
   uint32_t convert;       // 0: host bits are the guest bits; 1: 7e3 in an RGBA16F host texel
   uint32_t host_sample;   // load: the host sample this draw writes
+  uint32_t bit;           // depth load, stencil bit planes: bit index | (bit value << 8)
+  uint32_t host_width;    // D24 scratch: texels per copied row (the host image width)
 };
 static_assert(sizeof(EdramPush) <= kPushBytes);
 
@@ -521,11 +539,14 @@ constexpr const char* kEdramCommon = R"(
 layout(push_constant) uniform Push {
   uint width; uint y0; uint rows; uint base_tiles; uint pitch_tiles; uint flags;
   uint start_tile; uint end_tile; uint host_samples; uint kind; uint convert; uint host_sample;
+  uint bit; uint host_width;
 } p;
 layout(std430, set = 0, binding = 2) buffer Edram { uint w[]; } edram;
+// The host depth (float bits) of a depth sample sits kHostDepth dwords after its guest word.
+const uint kHostDepth = 2621440u;
 
 uint guest_samples() { uint m = (p.flags >> 1) & 3u; return m == 0u ? 1u : m == 1u ? 2u : 4u; }
-// edram.h Surface::SampleOffset for colour surfaces, in dwords.
+// edram.h Surface::SampleOffset, in dwords (flags bit 3: depth, 40-sample halves swapped).
 uint sample_offset(uint x, uint y, uint s) {
   uint m = (p.flags >> 1) & 3u;
   uint sx = x * (m == 2u ? 2u : 1u), sy = y * (m == 0u ? 1u : 2u);
@@ -533,7 +554,9 @@ uint sample_offset(uint x, uint y, uint s) {
   bool wide = (p.flags & 1u) != 0u;
   uint tw = wide ? 40u : 80u;
   uint tile = (p.base_tiles + (sy / 16u) * p.pitch_tiles + sx / tw) % 2048u;
-  return tile * 1280u + ((sy % 16u) * tw + sx % tw) * (wide ? 2u : 1u);
+  uint in_x = sx % tw;
+  if ((p.flags & 8u) != 0u) { in_x = (in_x + 40u) % 80u; }
+  return tile * 1280u + ((sy % 16u) * tw + in_x) * (wide ? 2u : 1u);
 }
 // render_targets.h HostSampleOfGuest / GuestSampleOfHost.
 uint host_of_guest(uint g) {
@@ -573,7 +596,171 @@ float f7e3_to_32(uint v) {
   return uintBitsToFloat(((exponent + 124u) << 23u) | (mantissa << 16u));
 }
 uint unorm2(float v) { return !(v > 0.0) ? 0u : v >= 1.0 ? 3u : uint(v * 3.0 + 0.5); }
+// edram.h Float32To20e4 / Float20e4To32.
+uint f32_to_20e4(float f) {
+  if (!(f > 0.0)) { return 0u; }
+  uint u = min(floatBitsToUint(f), 0x3FFFFFF8u);
+  if (u < 0x38800000u) {
+    uint shift = 113u - (u >> 23u);
+    u = shift < 24u ? (0x800000u | (u & 0x7FFFFFu)) >> shift : 0u;
+  } else {
+    u += 0xC8000000u;
+  }
+  return ((u + 3u + ((u >> 3u) & 1u)) >> 3u) & 0xFFFFFFu;
+}
+float f20e4_to_32(uint v) {
+  v &= 0xFFFFFFu;
+  if (v == 0u) { return 0.0; }
+  uint mantissa = v & 0xFFFFFu, exponent = v >> 20u;
+  if (exponent == 0u) {
+    uint lz = 20u - uint(findMSB(mantissa));
+    exponent = 1u - lz;
+    mantissa = (mantissa << lz) & 0xFFFFFu;
+  }
+  return uintBitsToFloat(((exponent + 112u) << 23u) | (mantissa << 3u));
+}
+// edram.h PackDepth's unorm24: floor(f * 16777215 + 0.5), exact in 64-bit integer arithmetic
+// (f = m * 2^-sh with a 24-bit m; (m * (2^24 - 1) + 2^(sh - 1)) >> sh).
+uint f32_to_unorm24(float f) {
+  if (!(f > 0.0)) { return 0u; }
+  if (f >= 1.0) { return 0xFFFFFFu; }
+  uint u = floatBitsToUint(f), e = u >> 23u;
+  if (e == 0u) { return 0u; }
+  uint sh = 150u - e;  // >= 24 below 1.0
+  if (sh >= 49u) { return 0u; }
+  uint hi, lo, carry;
+  umulExtended(0x800000u | (u & 0x7FFFFFu), 0xFFFFFFu, hi, lo);
+  uint half_lo = sh - 1u < 32u ? 1u << (sh - 1u) : 0u, half_hi = sh - 1u >= 32u ? 1u << (sh - 33u) : 0u;
+  lo = uaddCarry(lo, half_lo, carry);
+  hi += half_hi + carry;
+  return (sh < 32u ? (lo >> sh) | (hi << (32u - sh)) : hi >> (sh - 32u)) & 0xFFFFFFu;
+}
+// d / (2^24 - 1) rounded to the nearest float: d * 2^-24 is exact and the rest,
+// d * 2^-48 / (1 - 2^-24), lies in (0.5, 1] ulp of it, so the result is the next float up.
+float unorm24_to_f32(uint d) {
+  d &= 0xFFFFFFu;
+  if (d == 0u) { return 0.0; }
+  return uintBitsToFloat(floatBitsToUint(float(d) * (1.0 / 16777216.0)) + 1u);
+}
+uint depth_to_d24(uint format, float f) { return format == 1u ? f32_to_20e4(f) : f32_to_unorm24(f); }
+float d24_to_depth(uint format, uint d) { return format == 1u ? f20e4_to_32(d) : unorm24_to_f32(d); }
 )";
+
+// Depth source: the depth and stencil aspects -> guest (depth24 << 8) | stencil words at the depth
+// tile layout, and the host depth (float bits) kHostDepth dwords after each word.
+// p.kind: guest depth format (0 kD24S8 unorm, 1 kD24FS8 20e4).
+std::string EdramStoreDepthSource(bool msaa) {
+  std::string s = "#version 450\nlayout(local_size_x = 64) in;\n";
+  s += kEdramCommon;
+  s += msaa ? "layout(set = 0, binding = 0) uniform sampler2DMS depth;\n"
+              "layout(set = 0, binding = 1) uniform usampler2DMS stencil;\n"
+            : "layout(set = 0, binding = 0) uniform sampler2D depth;\n"
+              "layout(set = 0, binding = 1) uniform usampler2D stencil;\n";
+  s += R"(
+void main() {
+  uint gs = guest_samples();
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= p.width * p.rows * gs) { return; }
+  uint g = i % gs, pix = i / gs;
+  uint x = pix % p.width, y = p.y0 + pix / p.width;
+  uint tile = sample_offset(x, y, 0u) / 1280u;
+  if (tile < p.start_tile || tile >= p.end_tile) { return; }
+)";
+  s += msaa ? "  int hs = int(host_of_guest(g));\n" : "  int hs = 0;\n";
+  s += msaa ? "  float d = texelFetch(depth, ivec2(int(x), int(y)), hs).r;\n"
+              "  uint st = texelFetch(stencil, ivec2(int(x), int(y)), hs).r & 0xFFu;\n"
+            : "  float d = texelFetch(depth, ivec2(int(x), int(y)), 0).r;\n"
+              "  uint st = texelFetch(stencil, ivec2(int(x), int(y)), 0).r & 0xFFu;\n";
+  s += R"(
+  uint off = sample_offset(x, y, g);
+  edram.w[off] = (depth_to_d24(p.kind, d) << 8u) | st;
+  edram.w[kHostDepth + off] = floatBitsToUint(d);
+}
+)";
+  return s;
+}
+
+// D24S8 guest in a 1-sample D24_UNORM_S8_UINT host image, through copies of its rows (sampling
+// or rendering a 24-bit unorm through floats is not exact on every device; lavapipe's sampler is
+// off by one step near 1.0). Scratch layout: the depth aspect (X8_D24 dwords, host_width per
+// row), then the stencil bytes. store: rows -> EDRAM words + host depth; load (4 texels per
+// invocation, for whole stencil dwords): EDRAM words of the transferred tiles -> the scratch
+// rows, which the caller copies back (texels of other tiles keep their copied values).
+std::string EdramD24RawSource(bool load) {
+  std::string s = "#version 450\nlayout(local_size_x = 64) in;\n";
+  s += kEdramCommon;
+  s += "layout(std430, set = 0, binding = 3) buffer Scratch { uint w[]; } scratch;\n";
+  if (!load) {
+    s += R"(
+void main() {
+  uint t = gl_GlobalInvocationID.x, texels = p.host_width * p.rows;
+  if (t >= texels) { return; }
+  uint x = t % p.host_width, y = p.y0 + t / p.host_width;
+  if (x >= p.width) { return; }
+  uint tile = sample_offset(x, y, 0u) / 1280u;
+  if (tile < p.start_tile || tile >= p.end_tile) { return; }
+  uint d = scratch.w[t] & 0xFFFFFFu;
+  uint st = (scratch.w[texels + t / 4u] >> (8u * (t % 4u))) & 0xFFu;
+  uint off = sample_offset(x, y, 0u);
+  edram.w[off] = (d << 8u) | st;
+  edram.w[kHostDepth + off] = floatBitsToUint(unorm24_to_f32(d));
+}
+)";
+    return s;
+  }
+  s += R"(
+void main() {
+  uint q = gl_GlobalInvocationID.x, texels = p.host_width * p.rows;
+  if (q * 4u >= texels) { return; }
+  uint stencil = scratch.w[texels + q];
+  for (uint j = 0u; j < 4u; ++j) {
+    uint t = q * 4u + j;
+    if (t >= texels) { break; }
+    uint x = t % p.host_width, y = p.y0 + t / p.host_width;
+    if (x >= p.width) { continue; }
+    uint tile = sample_offset(x, y, 0u) / 1280u;
+    if (tile < p.start_tile || tile >= p.end_tile) { continue; }
+    uint word = edram.w[sample_offset(x, y, 0u)];
+    scratch.w[t] = word >> 8u;
+    stencil = (stencil & ~(0xFFu << (8u * j))) | ((word & 0xFFu) << (8u * j));
+  }
+  scratch.w[texels + q] = stencil;
+}
+)";
+  return s;
+}
+
+// Depth destination, one host sample per draw: the host depth beside the word while it still
+// converts to the word's 24 bits (xenia.md §3.2), else the 24-bit value converted; stencil by
+// export (mode 0), or a depth-only pass (mode 1) and bit-plane passes (mode 2) that keep the
+// fragments whose stencil bit p.bit & 0xFF equals p.bit >> 8.
+std::string EdramLoadDepthSource(uint32_t mode) {
+  std::string s = "#version 450\n";
+  if (mode == 0) s += "#extension GL_ARB_shader_stencil_export : require\n";
+  s += kEdramCommon;
+  s += R"(
+void main() {
+  uint x = uint(gl_FragCoord.x), y = uint(gl_FragCoord.y);
+  gl_SampleMask[0] = int(1u << p.host_sample);
+  if (x >= p.width) { discard; }
+  uint tile = sample_offset(x, y, 0u) / 1280u;
+  if (tile < p.start_tile || tile >= p.end_tile) { discard; }
+  uint off = sample_offset(x, y, guest_of_host(p.host_sample));
+  uint word = edram.w[off];
+)";
+  if (mode == 2) {
+    s += "  if (((word >> (p.bit & 0xFFu)) & 1u) != (p.bit >> 8u)) { discard; }\n}\n";
+    return s;
+  }
+  s += R"(
+  float host = uintBitsToFloat(edram.w[kHostDepth + off]);
+  gl_FragDepth = depth_to_d24(p.kind, host) == (word >> 8u) ? host : d24_to_depth(p.kind, word >> 8u);
+)";
+  if (mode == 0) s += "  gl_FragStencilRefARB = int(word & 0xFFu);\n";
+  s += "}\n";
+  return s;
+}
+
 
 std::string EdramStoreSource(bool msaa) {
   std::string s = "#version 450\nlayout(local_size_x = 64) in;\n";
@@ -657,7 +844,8 @@ bool Is7e3(uint32_t guest) {
 }  // namespace
 
 bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
-  if (rt.key.is_depth || !rt.uint_view) return false;
+  if (rt.key.is_depth) return rt.depth_view && rt.stencil_view;
+  if (!rt.uint_view) return false;
   uint32_t kind = 0;
   UintViewFormat(rt.format, &kind);
   if (kind == k32x4) return false;  // fallback format, converted on the CPU
@@ -667,7 +855,7 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = xenos::kEdramSizeBytes;
+  info.size = 2ull * xenos::kEdramSizeBytes;  // guest words, then the host depth beside them
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &edram_buffer_), "vkCreateBuffer(EDRAM)");
@@ -704,6 +892,11 @@ EdramPush MakeEdramPush(const RenderTarget& rt, const edram::Surface& s, uint32_
   push.start_tile = start;
   push.end_tile = end;
   push.host_samples = uint32_t(rt.samples);
+  if (s.is_depth) {
+    push.flags |= 8u;
+    push.kind = s.format;  // DepthRenderTargetFormat
+    return push;
+  }
   UintViewFormat(rt.format, &push.kind);
   push.convert = rt.raw ? 0u : 1u;
   return push;
@@ -715,11 +908,14 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
                                          const edram::Surface& s, uint32_t start, uint32_t end,
                                          uint32_t y0, uint32_t y1) {
   bool msaa = rt.samples != VK_SAMPLE_COUNT_1_BIT;
-  auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), msaa ? 1u : 0u, 100u);
+  bool depth = rt.key.is_depth;
+  if (depth != s.is_depth) throw Error("EDRAM store: surface and host image disagree on depth");
+  auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), msaa ? 1u : 0u, depth ? 101u : 100u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule m = Module(device_, CompileGlsl(EdramStoreSource(msaa), GlslStage::kCompute,
-                                                   "edram_store"));
+    VkShaderModule m = Module(device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa)
+                                                         : EdramStoreSource(msaa),
+                                                   GlslStage::kCompute, "edram_store"));
     gpu_modules_.push_back(m);
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
@@ -730,7 +926,9 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
     CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
             "vkCreateComputePipelines(EDRAM store)");
   }
-  VkDescriptorImageInfo image{sampler_, rt.uint_view, VK_IMAGE_LAYOUT_GENERAL};
+  VkDescriptorImageInfo images[2] = {
+      {sampler_, depth ? rt.depth_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL},
+      {sampler_, depth ? rt.stencil_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL}};
   VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
   VkWriteDescriptorSet writes[3]{};
   for (uint32_t i = 0; i < 3; ++i) {
@@ -741,7 +939,7 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
     writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     if (i < 2) {
-      writes[i].pImageInfo = &image;
+      writes[i].pImageInfo = &images[i];
     } else {
       writes[i].pBufferInfo = &buffer;
     }
@@ -764,6 +962,10 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
 void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt,
                                           const edram::Surface& s, uint32_t start, uint32_t end,
                                           uint32_t y0, uint32_t y1) {
+  if (rt.key.is_depth) {
+    RecordLoadDepthFromEdram(cmd, rt, s, start, end, y0, y1);
+    return;
+  }
   uint32_t kind = 0;
   VkFormat format = UintViewFormat(rt.format, &kind);
   auto key = std::make_tuple(uint32_t(format), uint32_t(rt.samples), 200u);
@@ -866,6 +1068,154 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
     vkCmdDraw(cmd, 3, 1, 0, 0);
   }
   vkCmdEndRendering(cmd);
+}
+
+void SampleTransport::RecordLoadDepthFromEdram(VkCommandBuffer cmd, const RenderTarget& rt,
+                                               const edram::Surface& s, uint32_t start,
+                                               uint32_t end, uint32_t y0, uint32_t y1) {
+  if (!s.is_depth) throw Error("EDRAM load: a depth image for a colour surface");
+  auto pipeline = [&](WriteKind kind) {
+    auto key = std::make_tuple(uint32_t(rt.format), uint32_t(rt.samples), 300u + uint32_t(kind));
+    VkPipeline& p = gpu_pipelines_[key];
+    if (!p) {
+      uint32_t mode = kind == WriteKind::kDepthExport ? 0 : kind == WriteKind::kDepthOnly ? 1 : 2;
+      VkShaderModule fs = Module(device_, CompileGlsl(EdramLoadDepthSource(mode),
+                                                      GlslStage::kFragment, "edram_load_depth"));
+      gpu_modules_.push_back(fs);
+      p = GraphicsPipeline(fs, rt.format, rt.samples, kind);
+    }
+    return p;
+  };
+  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = load_set_;
+  write.dstBinding = 2;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &buffer;
+  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+
+  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  attachment.imageView = rt.view;
+  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
+  info.layerCount = 1;
+  info.pDepthAttachment = &attachment;
+  info.pStencilAttachment = &attachment;
+  vkCmdBeginRendering(cmd, &info);
+  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &load_set_, 0,
+                          nullptr);
+  EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);
+  auto draw = [&](VkPipeline p) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p);
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                       0, sizeof(push), &push);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+  };
+  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
+  for (uint32_t h = 0; h < push.host_samples; ++h) {
+    push.host_sample = h;
+    if (stencil_export()) {
+      vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
+      draw(pipeline(WriteKind::kDepthExport));
+      continue;
+    }
+    // Depth, then each stencil bit set where it is 1 and cleared where it is 0 (no clear of the
+    // rows: pixels of other tiles in them keep their stencil).
+    draw(pipeline(WriteKind::kDepthOnly));
+    for (uint32_t bit = 0; bit < 8; ++bit) {
+      vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 1u << bit);
+      for (uint32_t value = 0; value < 2; ++value) {
+        push.bit = bit | (value << 8);
+        vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, value ? 0xFF : 0x00);
+        draw(pipeline(WriteKind::kStencilBit));
+      }
+    }
+  }
+  vkCmdEndRendering(cmd);
+}
+
+VkBuffer SampleTransport::ScratchBuffer(uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 16);
+  if (scratch_buffer_ && scratch_bytes_ >= bytes) return scratch_buffer_;
+  if (scratch_buffer_) {
+    vkDeviceWaitIdle(device_);
+    vkDestroyBuffer(device_, scratch_buffer_, nullptr);
+    vkFreeMemory(device_, scratch_memory_, nullptr);
+    scratch_buffer_ = VK_NULL_HANDLE;
+    scratch_memory_ = VK_NULL_HANDLE;
+  }
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = bytes;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &scratch_buffer_), "vkCreateBuffer(D24 scratch)");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, scratch_buffer_, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex =
+      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &scratch_memory_),
+          "vkAllocateMemory(D24 scratch)");
+  CheckVk(vkBindBufferMemory(device_, scratch_buffer_, scratch_memory_, 0), "vkBindBufferMemory");
+  scratch_bytes_ = bytes;
+  return scratch_buffer_;
+}
+
+void SampleTransport::RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt,
+                                   const edram::Surface& s, uint32_t start, uint32_t end,
+                                   uint32_t y0, uint32_t y1, VkBuffer scratch, bool load) {
+  if (rt.samples != VK_SAMPLE_COUNT_1_BIT || !s.is_depth || s.sample_count() != 1) {
+    throw Error("EDRAM D24 copy path: only 1-sample D24S8 targets");
+  }
+  auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), 0u, load ? 401u : 400u);
+  VkPipeline& pipeline = gpu_pipelines_[key];
+  if (!pipeline) {
+    VkShaderModule m = Module(device_, CompileGlsl(EdramD24RawSource(load), GlslStage::kCompute,
+                                                   "edram_d24"));
+    gpu_modules_.push_back(m);
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = m;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+            "vkCreateComputePipelines(EDRAM D24)");
+  }
+  VkDescriptorSet set = load ? raw_set_ : store_set_;
+  VkDescriptorBufferInfo buffers[2] = {{EdramBuffer(cmd), 0, VK_WHOLE_SIZE},
+                                       {scratch, 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet writes[2]{};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = 2 + i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &buffers[i];
+  }
+  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+  EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);
+  push.host_width = rt.width;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
+  vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                     sizeof(push), &push);
+  uint64_t texels = uint64_t(rt.width) * (y1 - y0);
+  uint64_t invocations = load ? (texels + 3) / 4 : texels;
+  if (invocations == 0) return;
+  if ((invocations + 63) / 64 > 65535) {
+    throw Error("EDRAM D24 transfer of " + std::to_string(texels) + " texels exceeds one dispatch");
+  }
+  vkCmdDispatch(cmd, uint32_t((invocations + 63) / 64), 1, 1);
 }
 
 }  // namespace xnt::vk

@@ -457,7 +457,7 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                (key.is_depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
                              : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT) |
-               (msaa ? uint32_t(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
+               (msaa || key.is_depth ? uint32_t(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   CheckVk(vkCreateImage(device_, &info, nullptr, &rt->image), "vkCreateImage(render target)");
@@ -480,7 +480,8 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
       view.format = SampleTransportUintFormat(rt->format);
       r = vkCreateImageView(device_, &view, nullptr, &rt->uint_view);
     }
-    if (r == VK_SUCCESS && msaa && key.is_depth) {
+    // Depth and stencil aspect views: the sample transport and the GPU EDRAM store read them.
+    if (r == VK_SUCCESS && key.is_depth) {
       view.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
       r = vkCreateImageView(device_, &view, nullptr, &rt->depth_view);
       if (r == VK_SUCCESS) {
@@ -490,7 +491,7 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
     }
   }
   if (r != VK_SUCCESS) {
-    for (VkImageView v : {rt->view, rt->uint_view, rt->depth_view}) {
+    for (VkImageView v : {rt->view, rt->uint_view, rt->depth_view, rt->stencil_view}) {
       if (v) vkDestroyImageView(device_, v, nullptr);
     }
     if (rt->memory) vkFreeMemory(device_, rt->memory, nullptr);

@@ -337,5 +337,111 @@ TEST(GpuTransfers, EveryColourFormatPairMatchesTheCpuReference) {
   EXPECT_GT(nonzero, gpu.size() / 2);  // the data is not trivially zero
 }
 
+// Depth pairs on the GPU (compute store of the depth/stencil aspects into the GPU EDRAM copy with
+// the host depth beside it, per-sample depth load draws, a D24 host image through copies of its
+// rows) against the CPU model round trip. Per case, in fresh tiles: per-pixel-unique k_32_FLOAT
+// bits -> depth A (colour words read as depth: stencil = low byte) -> depth B (another format,
+// pitch or sample count) -> colour C (depth read as colour, halves swapped) -> depth A again
+// (host depth kept while it still converts to the stored bits). Every sample of B, C and the
+// final A is compared bit for bit.
+struct DepthCase {
+  DepthRenderTargetFormat a;
+  uint32_t a_msaa, a_pitch;
+  DepthRenderTargetFormat b;
+  uint32_t b_msaa, b_pitch;
+  ColorRenderTargetFormat c;
+  uint32_t c_msaa, c_pitch;
+};
+
+std::vector<uint64_t> RunDepthPairs(int mode, uint64_t* moved, uint64_t* on_gpu) {
+  using D = DepthRenderTargetFormat;
+  using C = ColorRenderTargetFormat;
+  const DepthCase cases[] = {
+      {D::kD24S8, 0, 80, D::kD24FS8, 0, 80, C::k_8_8_8_8, 0, 80},
+      {D::kD24FS8, 0, 80, D::kD24S8, 0, 80, C::k_16_16_16_16, 0, 80},
+      {D::kD24FS8, 0, 80, D::kD24S8, 2, 40, C::k_8_8_8_8, 0, 80},
+      {D::kD24S8, 2, 40, D::kD24FS8, 0, 80, C::k_16_16_16_16_FLOAT, 2, 40},
+      {D::kD24S8, 0, 80, D::kD24S8, 0, 160, C::k_8_8_8_8, 2, 40},   // depth re-pitched
+      {D::kD24FS8, 2, 40, D::kD24FS8, 2, 80, C::k_32_FLOAT, 0, 80},  // 4x re-pitched
+      {D::kD24S8, 2, 40, D::kD24S8, 0, 80, C::k_32_32_FLOAT, 2, 40},
+  };
+  MsaaRig r;
+  r.renderer->edram().set_gpu_transfers(mode != 0);
+  if (mode == 2) r.renderer->edram().sample_transport().set_force_stencil_bit_planes(true);
+  std::vector<uint64_t> bits;
+  auto rows_of = [](uint32_t msaa) { return msaa ? 8u : 16u; };
+  auto snapshot = [&](edram::Surface s, uint32_t rows) {
+    const edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
+    uint32_t width = s.is_64bpp() ? s.pitch_pixels / 2 : s.pitch_pixels;
+    for (uint32_t y = 0; y < rows; ++y) {
+      for (uint32_t x = 0; x < width; ++x) {
+        for (uint32_t sample = 0; sample < s.sample_count(); ++sample) {
+          bits.push_back(e.Load(s, x, y, sample));
+        }
+      }
+    }
+  };
+  auto use_depth = [&](uint32_t base, D f, uint32_t msaa, uint32_t pitch) {
+    r.msaa = msaa;
+    r.Set(Reg::RB_COLOR_MASK, 0);  // only the depth target is used
+    r.Set(Reg::RB_DEPTH_INFO, base | (uint32_t(f) << 16));
+    r.Set(Reg::RB_DEPTHCONTROL, 0x2u | (7u << 4));  // z test ALWAYS, no write
+    r.Draw(pitch, pitch, rows_of(msaa), false, {0.0f, 0.0f, 0.0f, -1.0f});
+    r.Set(Reg::RB_DEPTHCONTROL, 0);
+    r.Set(Reg::RB_COLOR_MASK, 0xF);
+    edram::Surface s = r.Surface(uint32_t(f), pitch, true);
+    s.base_tiles = base;
+    return s;
+  };
+  uint32_t base = 16;
+  for (const DepthCase& c : cases) {
+    r.msaa = 0;
+    r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(C::k_32_FLOAT) << 16));
+    r.Draw(80, 80, 16, false);  // per-pixel-unique floats in tile `base`
+    use_depth(base, c.a, c.a_msaa, c.a_pitch);                          // 32F -> A
+    snapshot(use_depth(base, c.b, c.b_msaa, c.b_pitch), rows_of(c.b_msaa));  // A -> B
+    r.msaa = c.c_msaa;
+    r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(c.c) << 16));
+    r.Draw(c.c_pitch, c.c_pitch, rows_of(c.c_msaa), false, {0.0f, 0.0f, 0.0f, -1.0f});  // B -> C
+    edram::Surface cs = r.Surface(uint32_t(c.c), c.c_pitch);
+    cs.base_tiles = base;
+    snapshot(cs, rows_of(c.c_msaa));
+    snapshot(use_depth(base, c.a, c.a_msaa, c.a_pitch), rows_of(c.a_msaa));  // C -> A
+    base += 8;
+  }
+  *moved = *on_gpu = 0;
+  for (const EdramLogEntry& e : r.renderer->edram().log()) {
+    *moved += e.data_moved;
+    *on_gpu += e.on_gpu;
+  }
+  r.Validation();
+  return bits;
+}
+
+void CompareDepthPairs(int gpu_mode) {
+  uint64_t gpu_moved = 0, gpu_on_gpu = 0, cpu_moved = 0, cpu_on_gpu = 0;
+  std::vector<uint64_t> gpu = RunDepthPairs(gpu_mode, &gpu_moved, &gpu_on_gpu);
+  std::vector<uint64_t> cpu = RunDepthPairs(0, &cpu_moved, &cpu_on_gpu);
+  EXPECT_EQ(cpu_on_gpu, 0u);
+  EXPECT_EQ(gpu_moved, cpu_moved);
+  EXPECT_GE(gpu_moved, 7u * 4);  // 32F -> A, A -> B, B -> C, C -> A in each case
+  EXPECT_EQ(gpu_on_gpu, gpu_moved);  // every one of them on the GPU
+  ASSERT_EQ(gpu.size(), cpu.size());
+  size_t differ = 0, nonzero = 0, first = gpu.size();
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    if (gpu[i] != cpu[i] && first == gpu.size()) first = i;
+    differ += gpu[i] != cpu[i];
+    nonzero += cpu[i] != 0;
+  }
+  EXPECT_EQ(differ, 0u) << "first at " << first << ": gpu " << std::hex
+                        << (first < gpu.size() ? gpu[first] : 0) << " cpu "
+                        << (first < cpu.size() ? cpu[first] : 0);
+  EXPECT_GT(nonzero, gpu.size() / 2);  // the data is not trivially zero
+}
+
+TEST(GpuTransfers, DepthPairsMatchTheCpuReferenceWithStencilExport) { CompareDepthPairs(1); }
+
+TEST(GpuTransfers, DepthPairsMatchTheCpuReferenceWithStencilBitPlanes) { CompareDepthPairs(2); }
+
 }  // namespace
 }  // namespace xnt::vk

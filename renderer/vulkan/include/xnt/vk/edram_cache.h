@@ -125,6 +125,8 @@ class EdramCache {
   edram::OwnershipMap map_;
   edram::NaiveCacheModel naive_;
   edram::Edram edram_;
+  // The host depth (float) stored beside each depth word of edram_, one per 32-bit EDRAM word.
+  std::vector<float> host_depth_ = std::vector<float>(xenos::kEdramSizeBytes / 4, 0.0f);
   std::vector<EdramLogEntry> log_;
   std::vector<EdramClaim> claims_;
   uint64_t event_ = 0, frame_ = 0, guessed_ = 0;

@@ -68,8 +68,19 @@ class SampleTransport {
   // other tiles are discarded. Records its own rendering (the caller has none open).
   void RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt, const edram::Surface& s,
                            uint32_t start, uint32_t end, uint32_t y0, uint32_t y1);
-  // Created (and zeroed with `cmd`) on first use.
+  // Created (and zeroed with `cmd`) on first use: 20 MiB, the guest words, then the host depth
+  // (float bits) of each depth word 10 MiB after it (Xenia's host-depth buffer).
   VkBuffer EdramBuffer(VkCommandBuffer cmd);
+  // A 1-sample D24_UNORM_S8_UINT host image moves through copies of its rows in `scratch`
+  // (ScratchBuffer; the depth aspect's X8_D24 dwords, then the stencil bytes, as the copy
+  // commands lay them out). load false: the copied rows' texels of tiles [start, end) -> EDRAM
+  // words and host depth; load true: the EDRAM words of those tiles -> the copied rows, to be
+  // copied back by the caller.
+  void RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt, const edram::Surface& s,
+                    uint32_t start, uint32_t end, uint32_t y0, uint32_t y1, VkBuffer scratch,
+                    bool load);
+  // A device-local storage/transfer buffer of at least `bytes` (grown after a device wait).
+  VkBuffer ScratchBuffer(uint64_t bytes);
 
   // Tests: use the bit-plane stencil passes even where stencil export exists.
   void set_force_stencil_bit_planes(bool force) { force_bit_planes_ = force; }
@@ -79,6 +90,12 @@ class SampleTransport {
   enum class WriteKind : uint32_t { kColor, kDepthExport, kDepthOnly, kStencilBit };
   VkPipeline ReadPipeline(bool depth);
   VkPipeline WritePipeline(VkFormat format, VkSampleCountFlagBits samples, WriteKind kind);
+  // A full-rectangle pipeline with fragment shader `fs` for `kind`'s attachment and state.
+  VkPipeline GraphicsPipeline(VkShaderModule fs, VkFormat format, VkSampleCountFlagBits samples,
+                              WriteKind kind);
+  void RecordLoadDepthFromEdram(VkCommandBuffer cmd, const RenderTarget& rt,
+                                const edram::Surface& s, uint32_t start, uint32_t end, uint32_t y0,
+                                uint32_t y1);
 
   VulkanContext& context_;
   VkDevice device_;
@@ -90,6 +107,10 @@ class SampleTransport {
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet read_set_ = VK_NULL_HANDLE, write_set_ = VK_NULL_HANDLE;
   VkDescriptorSet store_set_ = VK_NULL_HANDLE, load_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet raw_set_ = VK_NULL_HANDLE;
+  VkBuffer scratch_buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory scratch_memory_ = VK_NULL_HANDLE;
+  uint64_t scratch_bytes_ = 0;
   VkBuffer edram_buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkPipeline> gpu_pipelines_;
