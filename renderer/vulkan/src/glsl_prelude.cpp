@@ -413,8 +413,15 @@ vec3 xe_cube_direction(vec3 c) {
 
 }  // namespace
 
-std::string GlslPrelude(GlslShaderKind kind) {
+std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan) {
   std::string text = "#version 450\n";
+  if (preserve_signed_zero_inf_nan) {
+    // SPIR-V capability SignedZeroInfNanPreserve = 4466, execution mode 4461 with width 32.
+    text +=
+        "#extension GL_EXT_spirv_intrinsics : require\n"
+        "spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = [4466], "
+        "4461, 32);\n";
+  }
   text += kind == GlslShaderKind::kPixel ? "// Xenos pixel shader\n" : "// Xenos vertex shader\n";
   text += kResources;
   text += kHelpers;

@@ -11,6 +11,7 @@ enum class GlslShaderKind { kVertex, kPixel };
 
 // `#version` line, extensions, descriptor declarations and helper functions. The translator
 // appends the stage's inputs/outputs and `main`.
-std::string GlslPrelude(GlslShaderKind kind);
+// preserve_signed_zero_inf_nan: see TranslationOptions::preserve_signed_zero_inf_nan.
+std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan = true);
 
 }  // namespace xnt::vk

@@ -25,7 +25,8 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
   ShaderReflection local;
   ShaderReflection& r = reflection ? *reflection : local;
   bool pixel = shader.type == ucode::ShaderType::kPixel;
-  std::string text = GlslPrelude(pixel ? GlslShaderKind::kPixel : GlslShaderKind::kVertex);
+  std::string text = GlslPrelude(pixel ? GlslShaderKind::kPixel : GlslShaderKind::kVertex,
+                                 options.preserve_signed_zero_inf_nan);
   text += EmitGlslMain(shader, analysis, options, r);
   return text;
 }

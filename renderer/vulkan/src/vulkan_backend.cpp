@@ -112,12 +112,19 @@ void VulkanBackend::OnDraw(const replay::DrawCall& call) {
     return;
   }
   auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  if (!preserve) {
+    ++notes_["device lacks shaderSignedZeroInfNanPreserveFloat32: the driver may fold away the "
+             "NaN / -0 / infinity rules of the Xenos ALU"];
+  }
   TranslationOptions vs_options;
+  vs_options.preserve_signed_zero_inf_nan = preserve;
   auto vs = TranslateFor(*call.vertex_shader, vs_options);
   if (!vs) return;
   std::shared_ptr<const TranslatedShader> ps;
   if (call.pixel_shader) {
     TranslationOptions ps_options;
+    ps_options.preserve_signed_zero_inf_nan = preserve;
     // The VS exports vs_export_count + 1 interpolators; the PS receives that many.
     ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
     if (program.param_gen) {

@@ -32,6 +32,12 @@ struct TranslationOptions {
   // is (pixel x, pixel y, point s, point t) with the sign of x set for back faces and the sign of
   // y set for points (Xenia's description of ps_param_gen).
   int32_t ps_param_gen_register = -1;
+  // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
+  // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
+  // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
+  // sign-dropping forms — NVIDIA's compiler does, lavapipe's happens not to. Set it only where
+  // VkPhysicalDeviceVulkan12Properties::shaderSignedZeroInfNanPreserveFloat32 is true.
+  bool preserve_signed_zero_inf_nan = true;
 
   bool operator==(const TranslationOptions&) const = default;
 };
