@@ -475,7 +475,10 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
       entry.on_gpu = true;
       ++gpu_transfers_done_;
       entry.note += "moved on the GPU";
-      if ((!src->key.is_depth && !src->raw) || (!dst.key.is_depth && !dst.raw)) {
+      auto srgb = [](const RenderTarget& rt) { return rt.format == VK_FORMAT_R8G8B8A8_SRGB; };
+      if (srgb(*src) || srgb(dst)) {
+        entry.note += " (sRGB gamma mode: through the sRGB <-> PWL conversion tables)";
+      } else if ((!src->key.is_depth && !src->raw) || (!dst.key.is_depth && !dst.raw)) {
         entry.note += " (through the 7e3 half-float stand-in)";
       }
       return;
@@ -488,7 +491,8 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
   }
   if (!LoadTiles(t.dest, t.start_tile, t.end_tile, &exact, &entry.note)) return;
   entry.data_moved = true;
-  if (!exact) entry.note += "converted through an approximate host format";
+  entry.note += "moved through the CPU";
+  if (!exact) entry.note += " (converted through an approximate host format)";
 }
 
 const edram::Edram& EdramCache::Snapshot(const edram::Surface& surface, uint32_t rows) {

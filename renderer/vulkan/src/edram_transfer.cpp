@@ -24,6 +24,7 @@ struct Push {
 };
 
 constexpr uint32_t kPushBytes = 64;
+constexpr uint32_t kSrgbTableBytes = 512 * 4;
 static_assert(sizeof(Push) <= kPushBytes);
 
 // How a UINT view's components pack into the host texel's bits (little-endian, R lowest).
@@ -528,7 +529,8 @@ struct EdramPush {
   uint32_t end_tile;
   uint32_t host_samples;
   uint32_t kind;          // ViewKind of the host UINT view
-  uint32_t convert;       // 0: host bits are the guest bits; 1: 7e3 in an RGBA16F host texel
+  uint32_t convert;       // 0: host bits are the guest bits; 1: 7e3 in an RGBA16F host texel;
+                          // 2: PWL gamma in an R8G8B8A8_SRGB texel (tables)
   uint32_t host_sample;   // load: the host sample this draw writes
   uint32_t bit;           // depth load, stencil bit planes: bit index | (bit value << 8)
   uint32_t host_width;    // D24 scratch: texels per copied row (the host image width)
@@ -544,6 +546,9 @@ layout(push_constant) uniform Push {
 layout(std430, set = 0, binding = 2) buffer Edram { uint w[]; } edram;
 // The host depth (float bits) of a depth sample sits kHostDepth dwords after its guest word.
 const uint kHostDepth = 2621440u;
+// sRGB-mode k_8_8_8_8_GAMMA: 256 dwords sRGB code -> PWL code, then 256 PWL -> sRGB, one byte
+// per channel (R lowest), filled from render_targets.h's CPU conversion.
+const uint kSrgbTables = 5242880u;
 
 uint guest_samples() { uint m = (p.flags >> 1) & 3u; return m == 0u ? 1u : m == 1u ? 2u : 4u; }
 // edram.h Surface::SampleOffset, in dwords (flags bit 3: depth, 40-sample halves swapped).
@@ -781,7 +786,10 @@ void main() {
             : "  uvec4 c = texelFetch(src, ivec2(int(x), int(y)), 0);\n";
   s += R"(
   uint lo = 0u, hi = 0u;
-  if (p.convert == 1u) {
+  if (p.convert == 2u) {
+    lo = (edram.w[kSrgbTables + c.r] & 0xFFu) | (edram.w[kSrgbTables + c.g] & 0xFF00u) |
+         (edram.w[kSrgbTables + c.b] & 0xFF0000u) | (edram.w[kSrgbTables + c.a] & 0xFF000000u);
+  } else if (p.convert == 1u) {
     vec2 rg = unpackHalf2x16(c.r | (c.g << 16u)), ba = unpackHalf2x16(c.b | (c.a << 16u));
     lo = f32_to_7e3(rg.x) | (f32_to_7e3(rg.y) << 10u) | (f32_to_7e3(ba.x) << 20u) |
          (unorm2(ba.y) << 30u);
@@ -817,6 +825,12 @@ void main() {
   if (tile < p.start_tile || tile >= p.end_tile) { discard; }
   uint off = sample_offset(x, y, guest_of_host(p.host_sample));
   uint lo = edram.w[off], hi = (p.flags & 1u) != 0u ? edram.w[off + 1u] : 0u;
+  if (p.convert == 2u) {
+    uint t = kSrgbTables + 256u;
+    o = uvec4(edram.w[t + (lo & 0xFFu)] & 0xFFu, (edram.w[t + ((lo >> 8u) & 0xFFu)] >> 8u) & 0xFFu,
+              (edram.w[t + ((lo >> 16u) & 0xFFu)] >> 16u) & 0xFFu, edram.w[t + (lo >> 24u)] >> 24u);
+    return;
+  }
   if (p.convert == 1u) {
     uint rg = packHalf2x16(vec2(f7e3_to_32(lo), f7e3_to_32(lo >> 10u)));
     uint ba = packHalf2x16(vec2(f7e3_to_32(lo >> 20u), float(lo >> 30u) / 3.0));
@@ -836,6 +850,11 @@ void main() {
   return s;
 }
 
+bool IsSrgbGamma(const RenderTarget& rt) {
+  return rt.key.guest_format == uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8_GAMMA) &&
+         rt.format == VK_FORMAT_R8G8B8A8_SRGB;
+}
+
 bool Is7e3(uint32_t guest) {
   return guest == uint32_t(xenos::ColorRenderTargetFormat::k_2_10_10_10_FLOAT) ||
          guest == uint32_t(xenos::ColorRenderTargetFormat::k_2_10_10_10_FLOAT_AS_16_16_16_16);
@@ -849,13 +868,15 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
   uint32_t kind = 0;
   UintViewFormat(rt.format, &kind);
   if (kind == k32x4) return false;  // fallback format, converted on the CPU
-  return rt.raw || (Is7e3(rt.key.guest_format) && rt.format == VK_FORMAT_R16G16B16A16_SFLOAT);
+  return rt.raw || (Is7e3(rt.key.guest_format) && rt.format == VK_FORMAT_R16G16B16A16_SFLOAT) ||
+         IsSrgbGamma(rt);
 }
 
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = 2ull * xenos::kEdramSizeBytes;  // guest words, then the host depth beside them
+  // Guest words, the host depth beside them, the sRGB tables.
+  info.size = 2ull * xenos::kEdramSizeBytes + kSrgbTableBytes;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &edram_buffer_), "vkCreateBuffer(EDRAM)");
@@ -869,6 +890,22 @@ VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   CheckVk(vkBindBufferMemory(device_, edram_buffer_, edram_memory_, 0), "vkBindBufferMemory");
   // Zero, so words no store reached read the same on every run (the CPU model starts at zero).
   vkCmdFillBuffer(cmd, edram_buffer_, 0, VK_WHOLE_SIZE, 0);
+  VkMemoryBarrier fill{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  fill.srcAccessMask = fill.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
+                       &fill, 0, nullptr, 0, nullptr);
+  // sRGB <-> PWL per channel code, from the CPU conversion itself (so both paths agree).
+  std::vector<uint32_t> tables(kSrgbTableBytes / 4);
+  const uint32_t gamma = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
+  for (uint32_t c = 0; c < 256; ++c) {
+    uint8_t texel[4] = {uint8_t(c), uint8_t(c), uint8_t(c), uint8_t(c)};
+    tables[c] = uint32_t(HostTexelToGuest(gamma, VK_FORMAT_R8G8B8A8_SRGB, texel));
+    GuestToHostTexel(gamma, VK_FORMAT_R8G8B8A8_SRGB, c * 0x01010101u, texel);
+    tables[256 + c] = uint32_t(texel[0]) | (uint32_t(texel[1]) << 8) | (uint32_t(texel[2]) << 16) |
+                      (uint32_t(texel[3]) << 24);
+  }
+  vkCmdUpdateBuffer(cmd, edram_buffer_, 2ull * xenos::kEdramSizeBytes, kSrgbTableBytes,
+                    tables.data());
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -898,7 +935,7 @@ EdramPush MakeEdramPush(const RenderTarget& rt, const edram::Surface& s, uint32_
     return push;
   }
   UintViewFormat(rt.format, &push.kind);
-  push.convert = rt.raw ? 0u : 1u;
+  push.convert = rt.raw ? 0u : IsSrgbGamma(rt) ? 2u : 1u;
   return push;
 }
 
