@@ -2,18 +2,19 @@
 // targets (edram_ownership.h), the data movement when a *used* range changes owner, the transfer
 // log, the naive-cache comparison counter, and Snapshot (the guest EDRAM bits for resolves).
 //
-// Data movement: the previous owner's rows covering the transferred tiles are copied to the host,
-// each texel converted to its guest bits (render_targets.h HostTexelToGuest: a bit copy where the
-// host format holds the guest bits, e.g. k_8_8_8_8 / 2_10_10_10 / 16_16 (SNORM) / the float
-// formats; 7e3 through the 16-bit float stand-in; sRGB-mode gamma through the sRGB curve) and
-// stored into a CPU EDRAM model in the guest layout (edram::Edram: tile layout, depth half swap,
-// MSAA sample placement); then the new owner's rows are loaded from it (pixels outside the tiles
-// keep their values) and uploaded. It is synchronous (a submission and wait per transfer), not
-// the per-format-pair transfer draws of the design. Depth keeps the host value beside the 24-bit
-// guest value and reuses it while it still converts to the stored bits
+// Data movement: transfers run on the GPU (edram_transfer.h: a compute store of the old owner's
+// tiles into a GPU copy of the EDRAM, per-sample load draws for the new owner; colour, depth and
+// stencil with the host depth kept beside the words, sRGB gamma mode), one submission each. The
+// CPU path (the reference, and the only path for the fallback host formats): the previous
+// owner's rows covering the transferred tiles are copied to the host, each texel converted to
+// its guest bits (render_targets.h HostTexelToGuest) and stored into a CPU EDRAM model in the
+// guest layout (edram::Edram: tile layout, depth half swap, MSAA sample placement, plus a host
+// depth array beside it); then the new owner's rows are loaded from it (pixels outside the tiles
+// keep their values) and uploaded, synchronously. Both keep the host depth beside the 24-bit
+// guest value and reuse it while it still converts to the stored bits
 // (edram::HostDepthStillMatches). MSAA host images (render_targets.h) move every host sample
-// through the sample transport (edram_transfer.h: compute reads, per-sample draws with stencil
-// export or bit planes), mapped to the guest sample positions (HostSampleOfGuest).
+// through the sample transport on the CPU path, mapped to the guest sample positions
+// (HostSampleOfGuest).
 #pragma once
 
 #include <cstdint>
@@ -69,8 +70,9 @@ class EdramCache {
   EdramCache& operator=(const EdramCache&) = delete;
   // The MSAA sample transport (tests force its stencil bit-plane path).
   SampleTransport& sample_transport() { return Transport(); }
-  // Colour transfers between formats the shaders convert run on the GPU (edram_transfer.h); off:
-  // every transfer goes through the CPU model (the reference the GPU path is tested against).
+  // Transfers between formats the shaders convert (colour, depth/stencil, sRGB gamma) run on the
+  // GPU (edram_transfer.h); off: every transfer goes through the CPU model (the reference the GPU
+  // path is tested against).
   void set_gpu_transfers(bool on) { gpu_transfers_ = on; }
   uint64_t gpu_transfer_count() const { return gpu_transfers_done_; }
 

@@ -17,13 +17,18 @@
 // Both record into the caller's command buffer; the caller flushes (the descriptor sets are
 // reused, so one read and one write at most per submission).
 //
-// GPU transfers (colour): the EDRAM cache's ownership transfers between colour targets whose
-// texels the shaders can convert (GpuTransferSupports) run without a CPU round trip: a compute
-// shader stores the source's tiles into a 10 MiB device-local buffer in the guest layout (the
-// edram.h addressing, every guest sample at its position), then a full-rectangle draw per host
-// sample loads the destination's pixels of those tiles from it through the UINT view (bit-exact;
-// 7e3 <-> its half-float stand-in converted with edram.h's rules). Depth/stencil targets and
-// converting host formats (sRGB gamma, fallbacks) still go through the CPU model.
+// GPU transfers: the EDRAM cache's ownership transfers between targets whose texels the shaders
+// can convert (GpuTransferSupports) run without a CPU round trip: a compute shader stores the
+// source's tiles into a device-local copy of the EDRAM in the guest layout (the edram.h
+// addressing, depth's half swap, every guest sample at its position), then a full-rectangle draw
+// per host sample loads the destination's pixels of those tiles from it. Colour: through the
+// UINT view (bit-exact; 7e3 <-> its half-float stand-in with edram.h's rules; sRGB gamma mode
+// through per-channel tables of the CPU conversion). Depth: the depth/stencil aspect views ->
+// (d24 << 8) | stencil words (unorm24 / 20e4 with edram.h's rounding) plus the float host depth
+// beside each word (Xenia's host-depth buffer); loads write gl_FragDepth (the host depth while it
+// still converts to the word's 24 bits, xenia.md §3.2) and stencil by export or bit planes; a
+// 1-sample D24_UNORM_S8_UINT image moves through copies of its rows (RecordD24Raw). Only the
+// fallback host formats still go through the CPU model.
 #pragma once
 
 #include <vulkan/vulkan.h>
