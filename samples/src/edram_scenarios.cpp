@@ -201,7 +201,14 @@ class SceneBuilder {
   }
   void Swap(uint32_t front, uint32_t width, uint32_t height) {
     capture::D3dSwap(b_, front, width, height);
-    frames_.push_back({0, front, width, height, uint32_t(TextureFormat::k_8_8_8_8)});
+    // Each frame's PM4 is its own submission followed by its marker, as a capture records it
+    // (an .xtr frame boundary then sits after the swap that ends it).
+    std::vector<uint32_t> dwords = b_.Take();
+    uint32_t address = kRing + ring_dwords_ * 4;
+    ring_dwords_ += uint32_t(dwords.size());
+    frames_.push_back({format::Submission{format::SubmissionKind::kRingBuffer, address,
+                                          std::move(dwords)},
+                       {0, front, width, height, uint32_t(TextureFormat::k_8_8_8_8)}});
   }
   void Write(format::Writer& w) {
     w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertexBase,
@@ -210,8 +217,15 @@ class SceneBuilder {
     w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveRects,
                                 std::vector<uint8_t>(rects_.begin(),
                                                      rects_.begin() + resolve_count_ * 32)});
-    w.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b_.Take()});
-    for (const auto& f : frames_) w.Write(f);
+    for (const auto& f : frames_) {
+      w.Write(f.submission);
+      w.Write(f.marker);
+    }
+    std::vector<uint32_t> rest = b_.Take();
+    if (!rest.empty()) {
+      w.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing + ring_dwords_ * 4,
+                                 std::move(rest)});
+    }
   }
 
  private:
@@ -227,7 +241,12 @@ class SceneBuilder {
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;
-  std::vector<format::FrameMarker> frames_;
+  struct FrameRecords {
+    format::Submission submission;
+    format::FrameMarker marker;
+  };
+  std::vector<FrameRecords> frames_;
+  uint32_t ring_dwords_ = 0;
 };
 
 // ---- Expected images ----------------------------------------------------------------------------
