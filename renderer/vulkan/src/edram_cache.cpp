@@ -400,7 +400,8 @@ bool EdramCache::LoadTiles(const edram::OwnerKey& owner, uint32_t start, uint32_
           } else {
             // The host depth stored beside the word (as Xenia's host-depth buffer), trusted while
             // it still converts to the stored bits (xenia.md §3.2).
-            float old_host = host_depth_[s.SampleOffset(x, y, GuestSampleOfHost(s.sample_count(), block.samples, h)) / 4];
+            uint32_t g = GuestSampleOfHost(s.sample_count(), block.samples, h);
+            float old_host = host_depth_[s.SampleOffset(x, y, g) / 4];
             float d = edram::HostDepthStillMatches(depth_format, old_host, dword)
                           ? old_host
                           : edram::UnpackDepth(depth_format, dword);
@@ -440,7 +441,15 @@ void EdramCache::Move(const edram::Transfer& t, EdramLogEntry& entry) {
     RenderTargetKey dst_key = HostKeyOf(t.dest);
     if (!targets_.Find(dst_key)) end_rendering_();  // Get records the new target's clear
     const RenderTarget& dst = targets_.Get(dst_key, stream_.cmd());
-    if (SampleTransport::GpuTransferSupports(*src) && SampleTransport::GpuTransferSupports(dst)) {
+    // A 24-bit unorm host image moves through its copy path only for kD24S8 at one sample (a
+    // kD24FS8 stand-in in it, on a device without D32_SFLOAT_S8_UINT, takes the CPU path).
+    auto d24_ok = [](const RenderTarget& rt) {
+      return !HostD24(rt) ||
+             (rt.key.guest_format == uint32_t(DepthRenderTargetFormat::kD24S8) &&
+              rt.samples == VK_SAMPLE_COUNT_1_BIT);
+    };
+    if (SampleTransport::GpuTransferSupports(*src) && SampleTransport::GpuTransferSupports(dst) &&
+        d24_ok(*src) && d24_ok(dst)) {
       edram::Surface ss = t.source.ToSurface(), ds = t.dest.ToSurface();
       auto [sy0, sy1] = RowsOf(ss, t.start_tile, t.end_tile, src->height);
       auto [dy0, dy1] = RowsOf(ds, t.start_tile, t.end_tile, dst.height);
