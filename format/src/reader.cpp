@@ -243,7 +243,7 @@ class ReaderImpl final : public Reader {
       throw Error("last frame " + std::to_string(*last_frame) + " is before first frame " +
                   std::to_string(first_frame));
     }
-    uint32_t begin = first_frame == 0 ? 0 : frame_first_chunk_[first_frame];
+    uint32_t begin = first_frame == 0 ? 0 : FrameFirstChunk(first_frame);
     Walk(begin, uint32_t(chunks_.size()), callback, last_frame, false);
   }
 
@@ -253,7 +253,17 @@ class ReaderImpl final : public Reader {
                   std::to_string(totals_.frames) + " frames)");
     }
     if (frame == 0) return;
-    Walk(0, frame_first_chunk_[frame], callback, std::nullopt, true);
+    Walk(0, FrameFirstChunk(frame), callback, std::nullopt, true);
+  }
+
+  // The first chunk of `frame` from the frame index, checked against the chunks actually read: a
+  // recovered (scanned) trace's tally may count frames past the last whole chunk.
+  uint32_t FrameFirstChunk(uint64_t frame) const {
+    if (frame >= frame_first_chunk_.size() || frame_first_chunk_[frame] > chunks_.size()) {
+      throw Error("frame " + std::to_string(frame) + " starts past the " +
+                  std::to_string(chunks_.size()) + " readable chunks (the trace was cut short)");
+    }
+    return frame_first_chunk_[frame];
   }
 
   std::vector<uint8_t> ReadChunkRaw(size_t index) override {
