@@ -872,6 +872,18 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
          IsSrgbGamma(rt);
 }
 
+// The load draws (colour and depth) read the GPU EDRAM copy through binding 2 of load_set_.
+void SampleTransport::BindEdramToLoadSet(VkCommandBuffer cmd) {
+  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = load_set_;
+  write.dstBinding = 2;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &buffer;
+  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+}
+
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -1071,14 +1083,7 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
     CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
             "vkCreateGraphicsPipelines(EDRAM load)");
   }
-  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = load_set_;
-  write.dstBinding = 2;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &buffer;
-  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  BindEdramToLoadSet(cmd);
 
   VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   attachment.imageView = rt.uint_view;
@@ -1123,14 +1128,7 @@ void SampleTransport::RecordLoadDepthFromEdram(VkCommandBuffer cmd, const Render
     }
     return p;
   };
-  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = load_set_;
-  write.dstBinding = 2;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &buffer;
-  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  BindEdramToLoadSet(cmd);
 
   VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   attachment.imageView = rt.view;

@@ -76,6 +76,7 @@ class SampleTransport {
   // Created (and zeroed with `cmd`) on first use: 20 MiB, the guest words, then the host depth
   // (float bits) of each depth word 10 MiB after it (Xenia's host-depth buffer).
   VkBuffer EdramBuffer(VkCommandBuffer cmd);
+  void BindEdramToLoadSet(VkCommandBuffer cmd);
   // A 1-sample D24_UNORM_S8_UINT host image moves through copies of its rows in `scratch`
   // (ScratchBuffer; the depth aspect's X8_D24 dwords, then the stencil bytes, as the copy
   // commands lay them out). load false: the copied rows' texels of tiles [start, end) -> EDRAM
