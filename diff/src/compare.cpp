@@ -14,7 +14,7 @@
 #include <string>
 
 #include "kernels.h"
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 
 namespace xnt::diff {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::diff {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 
 namespace xnt::diff {
 

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <memory>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 
 namespace xnt::diff {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::diff {

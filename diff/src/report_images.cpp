@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/report.h"
 

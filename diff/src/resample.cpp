@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 
 namespace xnt::diff {
 namespace {

@@ -4,10 +4,6 @@
 #include <xxhash.h>
 
 #include "xnt/base/error.h"
-#if XNT_REPLAY_HAS_UCODE
-#include "xnt/ucode/analysis.h"
-#include "xnt/ucode/ucode.h"
-#endif
 
 #include "cp_format.h"
 #include "xnt/base/byte_order.h"
@@ -95,22 +91,19 @@ void CommandProcessor::ImLoadImmediate(uint32_t payload_address, std::span<const
 
 // What the draw path needs from the microcode: does it export memory, which constants it reads.
 void CommandProcessor::AnalyzeShader(Shader& shader) {
-#if !XNT_REPLAY_HAS_UCODE
-  shader.analysis_error = "built without the microcode model (replay/ucode)";
-#else
-  try {
-    const auto type = shader.type == xenos::ShaderType::kVertex ? ucode::ShaderType::kVertex
-                                                                : ucode::ShaderType::kPixel;
-    const ucode::Analysis a = ucode::Analyze(ucode::Decode(shader.dwords, type));
-    shader.analyzed = true;
-    shader.uses_memexport = a.uses_memexport;
-    shader.memexport_data_mask = a.memexport_data_mask;
-    shader.float_constants_read = a.float_constants;
-    if (a.uses_relative_constants) shader.float_constants_read.fill(~uint64_t(0));
-  } catch (const Error& e) {
-    shader.analysis_error = e.what();
+  const auto type = shader.type == xenos::ShaderType::kVertex ? ucode::ShaderType::kVertex
+                                                              : ucode::ShaderType::kPixel;
+  shader.decoded = decoded_.Get(shader.hash, type, shader.dwords);
+  if (!shader.decoded->ok()) {
+    shader.analysis_error = shader.decoded->error();
+    return;
   }
-#endif
+  const ucode::Analysis& a = shader.decoded->analysis;
+  shader.analyzed = true;
+  shader.uses_memexport = a.uses_memexport;
+  shader.memexport_data_mask = a.memexport_data_mask;
+  shader.float_constants_read = a.float_constants;
+  if (a.uses_relative_constants) shader.float_constants_read.fill(~uint64_t(0));
 }
 
 void CommandProcessor::LoadShader(xenos::ShaderType type, uint32_t address, bool immediate,

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "xnt/base/json.h"
 #include "xnt/replay/register_names.h"
 
 namespace xnt::replay {
@@ -107,21 +108,6 @@ void AppendOffset(std::string& out, const TraceOffset& o) {
     out += '+';
     AppendDec(out, o.ib_dword);
   }
-}
-
-void AppendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      Appendf(out, "\\u%04x", c);
-    } else {
-      out += char(c);
-    }
-  }
-  out += '"';
 }
 
 void AppendOffsetJson(std::string& out, const TraceOffset& o) {

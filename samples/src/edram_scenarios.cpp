@@ -253,7 +253,7 @@ class SceneBuilder {
 
 // The Xenos piecewise-linear gamma curve as render targets apply it (8-bit gamma <-> 10-bit
 // linear, 4 segments of slopes 1, 2, 4, 8 with the small correction that maps 255 to 1023; the
-// same definition as edram::PwlGammaToLinear / LinearToPwlGamma, after Xenia's shader
+// same definition as gpu::edram::PwlGammaToLinear / LinearToPwlGamma, after Xenia's shader
 // translator), repeated here because samples do not link the renderer.
 namespace edram_pwl {
 float ToLinear(float gamma) {

@@ -10,7 +10,7 @@
 #include <limits>
 
 #include "diff_test_util.h"
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/metrics.h"
 
 namespace xnt::diff {

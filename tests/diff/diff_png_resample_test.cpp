@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "diff_test_util.h"
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/metrics.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/resample.h"

@@ -1,7 +1,7 @@
 // Policy parsing (sections, globs, overrides, errors with line numbers) and Evaluate().
 #include <gtest/gtest.h>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/policy.h"
 
 namespace xnt::diff {

@@ -8,7 +8,7 @@
 
 #include "diff_test_util.h"
 #include "xnt/diff/driver.h"
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::diff {

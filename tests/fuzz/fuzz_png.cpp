@@ -1,11 +1,11 @@
 // libFuzzer target for the diff library's inputs: PNG decoding (then comparing the decoded image
 // with a shifted copy of itself, which exercises every metric on odd sizes and formats), and the
-// policy-file parser on the same bytes. Anything but a clean xnt::diff::Error is a finding.
+// policy-file parser on the same bytes. Anything but a clean xnt::Error is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/metrics.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/policy.h"

@@ -1,5 +1,5 @@
-// EdramTargetsForDraw with the CPU extent estimate (replay::EstimateDrawExtent behind the
-// DrawRowsEstimate hook): a draw without a scissor whose vertices stay in rows 0..100 claims the
+// gpu::EdramTargetsForDraw with the CPU extent estimate (gpu::EstimateDrawExtent behind the
+// gpu::DrawRowsEstimate hook): a draw without a scissor whose vertices stay in rows 0..100 claims the
 // tiles down to row 100, not the rest of the EDRAM; without an answer the extent stays guessed.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
-#include "xnt/vk/edram_cache.h"
+#include "xnt/vk/fbo/edram_cache.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -39,20 +39,20 @@ class DrawExtentEdramTest : public ::testing::Test {
 };
 
 TEST_F(DrawExtentEdramTest, EstimatedRowsReplaceTheGuess) {
-  EdramEventTargets guessed = EdramTargetsForDraw(regs_, color_, false);
+  gpu::EdramEventTargets guessed = gpu::EdramTargetsForDraw(regs_, color_, false);
   ASSERT_EQ(guessed.used.size(), 1u);
   EXPECT_TRUE(guessed.used[0].rows_guessed);
   const uint32_t rest = guessed.used[0].rows;
   EXPECT_GT(rest, 1000u);  // 2048 tiles of 80x16 at pitch 320 (4 tiles a row): 8192 rows
 
   int calls = 0;
-  EdramEventTargets t = EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
+  gpu::EdramEventTargets t = gpu::EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
     ++calls;
     return 101u;  // vertices in rows 0..100
   });
   EXPECT_EQ(calls, 1);  // asked once for colour and depth
   ASSERT_EQ(t.used.size(), 2u);
-  for (const EdramUse& use : t.used) {
+  for (const gpu::EdramUse& use : t.used) {
     EXPECT_EQ(use.rows, 101u);
     EXPECT_FALSE(use.rows_guessed);
     EXPECT_TRUE(use.rows_estimated);
@@ -63,7 +63,7 @@ TEST_F(DrawExtentEdramTest, EstimatedRowsReplaceTheGuess) {
             guessed.used[0].surface.TilesForRows(rest));
 
   // No answer: still the guess.
-  t = EdramTargetsForDraw(regs_, color_, false, [] { return std::optional<uint32_t>(); });
+  t = gpu::EdramTargetsForDraw(regs_, color_, false, [] { return std::optional<uint32_t>(); });
   EXPECT_TRUE(t.used[0].rows_guessed);
   EXPECT_FALSE(t.used[0].rows_estimated);
   EXPECT_EQ(t.used[0].rows, rest);
@@ -72,7 +72,7 @@ TEST_F(DrawExtentEdramTest, EstimatedRowsReplaceTheGuess) {
 TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   Set(Reg::PA_SC_WINDOW_SCISSOR_BR, (50u << 16) | 320u);
   int calls = 0;
-  EdramEventTargets t = EdramTargetsForDraw(regs_, color_, false, [&]() -> std::optional<uint32_t> {
+  gpu::EdramEventTargets t = gpu::EdramTargetsForDraw(regs_, color_, false, [&]() -> std::optional<uint32_t> {
     ++calls;
     return 101u;
   });
@@ -81,7 +81,7 @@ TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   // Depth at the last tile (D3D's "no depth buffer"): the EDRAM end, not the scissor, cuts it
   // short; that stays a guess and the CPU estimate is not run for it.
   Set(Reg::RB_DEPTH_INFO, 0x7FFu);
-  t = EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
+  t = gpu::EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
     ++calls;
     return 101u;
   });
@@ -92,10 +92,10 @@ TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   EXPECT_FALSE(t.used[0].rows_estimated);
 }
 
-// End to end through TracePlayer + VulkanBackend on lavapipe: a draw with the window scissor open
+// End to end through TracePlayer + an fbo session on lavapipe: a draw with the window scissor open
 // to 8192 rows and screen-space positions (VTE off) whose lowest vertex is at y = `bottom`.
 // Returns the colour target's claim for the draw.
-EdramClaim ReplayOpenScissorDraw(float bottom, uint32_t* validation_messages) {
+gpu::EdramClaim ReplayOpenScissorDraw(float bottom, uint32_t* validation_messages) {
   const auto vs = ucode::AssembleShader(R"(xvs_3_0
     exec
     vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
@@ -126,24 +126,23 @@ EdramClaim ReplayOpenScissorDraw(float bottom, uint32_t* validation_messages) {
   capture::D3dSetVertexFetch(b, 95, kVertices, 12);
   b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
 
-  EdramClaim claim;
-  auto ctx = test::MakeLavapipeContext();
-  VulkanBackend backend(*ctx, {});
-  replay::TracePlayer player(backend);
-  backend.Attach(&player.memory(), &player.registers());
+  gpu::EdramClaim claim;
+  auto session = test::MakeLavapipeSession({});
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
   player.Apply(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertices, bytes});
   player.Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, b.Take()});
-  backend.renderer().Flush();
-  for (const EdramClaim& c : backend.renderer().edram().claims()) {
+  session->Flush();
+  for (const gpu::EdramClaim& c : session->edram()->claims()) {
     if (c.trigger == "draw" && !c.owner.is_depth) claim = c;
   }
-  *validation_messages = ctx->validation_message_count();
+  *validation_messages = session->validation_message_count();
   return claim;
 }
 
 TEST(DrawExtentEdramReplay, OpenScissorDrawClaimsTheRowsItsVerticesReach) {
   uint32_t messages = 0;
-  EdramClaim c = ReplayOpenScissorDraw(100.0f, &messages);
+  gpu::EdramClaim c = ReplayOpenScissorDraw(100.0f, &messages);
   EXPECT_EQ(messages, 0u);
   EXPECT_EQ(c.trigger, "draw");
   EXPECT_FALSE(c.guessed);

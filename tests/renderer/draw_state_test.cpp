@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "xnt/vk/draw_state.h"
-#include "xnt/vk/resolve.h"
+#include "xnt/gpu/resolve.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -19,7 +19,7 @@ struct Regs {
   std::vector<uint32_t> v = std::vector<uint32_t>(xenos::kRegisterCount, 0);
   void Set(Reg r, uint32_t x) { v[xenos::RegIndex(r)] = x; }
   void SetF(Reg r, float f) { Set(r, std::bit_cast<uint32_t>(f)); }
-  RegisterValues view() const { return v; }
+  gpu::RegisterValues view() const { return v; }
 };
 
 // Host NDC of a guest NDC/screen position through the folded transform.
@@ -39,7 +39,7 @@ TEST(DrawState, ViewportScaleOffsetAndHalfPixel) {
   r.Set(Reg::PA_SU_VTX_CNTL, 1);  // no half pixel
   r.Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 320 | (240 << 16));
   r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 8192 | (8192 << 16));
-  HostViewport vp = ComputeViewport(r.view(), 320, 480);
+  HostViewport vp = gpu::ComputeViewport(r.view(), 320, 480);
   // Guest NDC (-1, 1) is the top-left corner of the 320x240 viewport: host NDC (-1, -1).
   EXPECT_FLOAT_EQ(HostX(vp, -1.0f), -1.0f);
   EXPECT_FLOAT_EQ(HostY(vp, 1.0f), -1.0f);
@@ -53,7 +53,7 @@ TEST(DrawState, ViewportScaleOffsetAndHalfPixel) {
 
   // Direct3D pixel centres add half a pixel: screen x 0 maps to host pixel centre 0.5.
   r.Set(Reg::PA_SU_VTX_CNTL, 0);
-  vp = ComputeViewport(r.view(), 320, 480);
+  vp = gpu::ComputeViewport(r.view(), 320, 480);
   EXPECT_FLOAT_EQ(HostX(vp, -1.0f), -1.0f + 1.0f / 320.0f);
 }
 
@@ -65,7 +65,7 @@ TEST(DrawState, DisabledVteMeansScreenSpaceAndWindowOffsetMoves) {
   r.Set(Reg::PA_SC_WINDOW_SCISSOR_TL, 0);
   r.Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 32 | (32 << 16));
   r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 100 | (100 << 16));
-  HostViewport vp = ComputeViewport(r.view(), 100, 100);
+  HostViewport vp = gpu::ComputeViewport(r.view(), 100, 100);
   // Screen x 0 + offset 16 -> host NDC 16 / 50 - 1.
   EXPECT_FLOAT_EQ(HostX(vp, 0.0f), 16.0f / 50.0f - 1.0f);
   EXPECT_FLOAT_EQ(HostY(vp, 0.0f), 8.0f / 50.0f - 1.0f);
@@ -76,12 +76,12 @@ TEST(DrawState, DisabledVteMeansScreenSpaceAndWindowOffsetMoves) {
   // window_offset_disable keeps it in place; the screen scissor and target clip it.
   r.Set(Reg::PA_SC_WINDOW_SCISSOR_TL, 1u << 31);
   r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 20 | (100 << 16));
-  vp = ComputeViewport(r.view(), 100, 100);
+  vp = gpu::ComputeViewport(r.view(), 100, 100);
   EXPECT_EQ(vp.scissor.offset.x, 0);
   EXPECT_EQ(vp.scissor.extent.width, 20u);
   // Nothing left: empty.
   r.Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 0);
-  EXPECT_EQ(ComputeViewport(r.view(), 100, 100).scissor.extent.width, 0u);
+  EXPECT_EQ(gpu::ComputeViewport(r.view(), 100, 100).scissor.extent.width, 0u);
 }
 
 TEST(DrawState, DepthStencilTranslation) {
@@ -127,17 +127,17 @@ TEST(DrawState, BlendAndWriteMask) {
 TEST(DrawState, CullingFrontFaceAndFlags) {
   Regs r;
   r.Set(Reg::PA_SU_SC_MODE_CNTL, 2u | 4u);  // cull back, face = CW front
-  auto ras = ComputeRasterizer(r.view(), HostTopology::kTriangleList);
+  auto ras = ComputeRasterizer(r.view(), gpu::HostTopology::kTriangleList);
   EXPECT_EQ(ras.cull, VkCullModeFlags(VK_CULL_MODE_BACK_BIT));
   EXPECT_EQ(ras.front_face, VK_FRONT_FACE_CLOCKWISE);
-  EXPECT_EQ(ComputeRasterizer(r.view(), HostTopology::kRectangleList).cull,
+  EXPECT_EQ(ComputeRasterizer(r.view(), gpu::HostTopology::kRectangleList).cull,
             VkCullModeFlags(VK_CULL_MODE_NONE));
   r.Set(Reg::PA_CL_VTE_CNTL, (1u << 8) | (1u << 10));
   r.Set(Reg::RB_COLORCONTROL, 4u | (1u << 3));  // alpha test GREATER
   r.SetF(Reg::RB_ALPHA_REF, 0.5f);
   r.Set(Reg::VGT_INDX_OFFSET, 7);
   HostViewport vp{};
-  XeSystemConstants c = ComputeSystemConstants(r.view(), vp, HostTopology::kPointList);
+  XeSystemConstants c = ComputeSystemConstants(r.view(), vp, gpu::HostTopology::kPointList);
   EXPECT_TRUE(c.flags & kXeSysFlagXyDividedByW);
   EXPECT_FALSE(c.flags & kXeSysFlagZDividedByW);
   EXPECT_TRUE(c.flags & kXeSysFlagWNotReciprocal);
@@ -149,11 +149,11 @@ TEST(DrawState, CullingFrontFaceAndFlags) {
 }
 
 TEST(ResolvePacking, SwapAndExponentBias) {
-  EXPECT_EQ(PackResolveColor(0x44332211u, false, 0), 0x44332211u);
-  EXPECT_EQ(PackResolveColor(0x44332211u, true, 0), 0x44112233u);
+  EXPECT_EQ(gpu::PackResolveColor(0x44332211u, false, 0), 0x44332211u);
+  EXPECT_EQ(gpu::PackResolveColor(0x44332211u, true, 0), 0x44112233u);
   // Bias +1 doubles (and saturates), -1 halves with rounding.
-  EXPECT_EQ(PackResolveColor(0x80402010u, false, 1), 0xFF804020u);
-  EXPECT_EQ(PackResolveColor(0x80402010u, false, -1), 0x40201008u);
+  EXPECT_EQ(gpu::PackResolveColor(0x80402010u, false, 1), 0xFF804020u);
+  EXPECT_EQ(gpu::PackResolveColor(0x80402010u, false, -1), 0x40201008u);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // A small guest memory for renderer tests (sparse 4 KiB pages with write generations), exposed
-// through GuestMemoryAccess like replay::GuestMemory is in the backend.
+// through gpu::GuestMemoryAccess like replay::GuestMemory is in the backend.
 #pragma once
 
 #include <cstring>
@@ -10,7 +10,7 @@
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
-#include "xnt/vk/guest_access.h"
+#include "xnt/gpu/guest_access.h"
 
 namespace xnt::vk::test {
 
@@ -53,8 +53,8 @@ class FakeGuest {
       a += 4;
     }
   }
-  GuestMemoryAccess Access() {
-    GuestMemoryAccess m;
+  gpu::GuestMemoryAccess Access() {
+    gpu::GuestMemoryAccess m;
     m.pages.generation = [this] { return generation_; };
     m.pages.page_generation = [this](uint32_t p) { return generations_[p]; };
     m.pages.page_data = [this](uint32_t p) -> const uint8_t* {

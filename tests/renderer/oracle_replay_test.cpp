@@ -41,7 +41,7 @@ Png LoadPng(const std::string& name) {
 }
 
 // Pixels whose RGB differ.
-uint64_t DifferingPixels(const SwapImage& a, const Png& b) {
+uint64_t DifferingPixels(const gpu::SwapImage& a, const Png& b) {
   uint64_t n = 0;
   for (size_t i = 0; i < a.rgba.size() / 4; ++i) {
     for (int c = 0; c < 3; ++c) {

@@ -14,7 +14,7 @@
 #include "fake_guest.h"
 #include "test_env.h"
 #include "xnt/vk/host_shaders.h"
-#include "xnt/vk/xenos_renderer.h"
+#include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -126,7 +126,7 @@ struct Scene {
     renderer->Resolve(regs, guest.Access());
   }
 
-  SwapImage Swap() {
+  gpu::SwapImage Swap() {
     // Texture fetch constant 0 describing the front buffer, as VdSwap writes it.
     uint32_t* t = &regs[xenos::FetchConstantIndex(0, 0)];
     t[0] = 2u | ((kWidth >> 5) << 22) | (1u << 31);
@@ -139,7 +139,7 @@ struct Scene {
   }
 };
 
-uint32_t Pixel(const SwapImage& img, uint32_t x, uint32_t y) {
+uint32_t Pixel(const gpu::SwapImage& img, uint32_t x, uint32_t y) {
   const uint8_t* p = &img.rgba[(size_t(y) * img.width + x) * 4];
   return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
 }
@@ -152,7 +152,7 @@ TEST(XenosRenderer, TriangleResolvesAndSwapsExactly) {
   ASSERT_TRUE(s.DrawTriangles(xenos::PrimitiveType::kTriangleList,
                               {0, 0, 0, 64, 0, 0, 0, 64, 0}));
   s.ResolveToFront(false);
-  SwapImage img = s.Swap();
+  gpu::SwapImage img = s.Swap();
   ASSERT_EQ(img.width, 64u);
   for (uint32_t y = 0; y < 64; ++y) {
     for (uint32_t x = 0; x < 64; ++x) {
@@ -170,7 +170,7 @@ TEST(XenosRenderer, RectangleListFillsTheFourthCorner) {
   ASSERT_TRUE(s.DrawTriangles(xenos::PrimitiveType::kRectangleList,
                               {8, 16, 0, 40, 16, 0, 8, 48, 0}));
   s.ResolveToFront(false);
-  SwapImage img = s.Swap();
+  gpu::SwapImage img = s.Swap();
   for (uint32_t y = 0; y < 64; ++y) {
     for (uint32_t x = 0; x < 64; ++x) {
       bool inside = x >= 8 && x < 40 && y >= 16 && y < 48;
@@ -191,7 +191,7 @@ TEST(XenosRenderer, ResolveClearAndHalfPixelOffset) {
                               {0.5f, 0.5f, 0, 16.5f, 0.5f, 0, 16.5f, 16.5f, 0, 0.5f, 16.5f, 0}));
   s.Set(Reg::PA_SU_VTX_CNTL, 1);
   s.ResolveToFront(false);
-  SwapImage img = s.Swap();
+  gpu::SwapImage img = s.Swap();
   for (uint32_t y = 0; y < 64; ++y) {
     for (uint32_t x = 0; x < 64; ++x) {
       bool inside = x >= 1 && x <= 16 && y >= 1 && y <= 16;
@@ -243,7 +243,7 @@ TEST(XenosRenderer, DepthTestKeepsTheNearerTriangle) {
                               {0, 0, 0.75f, 64, 0, 0.75f, 0, 64, 0.75f}));
   s.Set(Reg::RB_DEPTHCONTROL, 0);
   s.ResolveToFront(false);
-  SwapImage img = s.Swap();
+  gpu::SwapImage img = s.Swap();
   EXPECT_EQ(Pixel(img, 5, 5), kShaded);
   EXPECT_EQ(Pixel(img, 40, 5), 0xFF00FF00u);
   EXPECT_EQ(Pixel(img, 5, 40), 0xFF00FF00u);
@@ -320,7 +320,7 @@ TEST(XenosRenderer, ManySmallDrawsLandWhereTheyShould) {
               seconds, record_seconds, double(kDraws - 1) / seconds,
               s.ctx->capabilities().device_name.c_str());
   s.ResolveToFront(false);
-  SwapImage img = s.Swap();
+  gpu::SwapImage img = s.Swap();
   for (uint32_t i = 0; i < kDraws; i += 97) {
     uint32_t expected = 0xFFFF0000u | (i % 256);
     ASSERT_EQ(Pixel(img, i % 64, i / 64), expected) << i;

@@ -1,5 +1,6 @@
-// Plays records through TracePlayer + VulkanBackend on a validating lavapipe context and keeps
-// the last swapped image: the path `xenotrace replay` takes, without files.
+// Plays records through TracePlayer on an fbo session (renderer/session.h) on a validating
+// lavapipe context and keeps the last swapped image: the path `xenotrace replay` takes, without
+// files.
 #pragma once
 
 #include <functional>
@@ -9,15 +10,30 @@
 
 #include "test_env.h"
 #include "xnt/format/records.h"
+#include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
-#include "xnt/vk/vulkan_backend.h"
 
 namespace xnt::vk::test {
 
+// An fbo session on lavapipe with the validation layer on.
+inline std::unique_ptr<renderer::Session> MakeLavapipeSession(renderer::SessionOptions options) {
+  UseLavapipe();
+  options.path = renderer::Path::kFbo;
+  options.validate = true;
+  return renderer::Session::Create(options);
+}
+
+inline std::string ValidationReport(const renderer::Session& session) {
+  std::string out =
+      std::to_string(session.validation_message_count()) + " validation message(s)";
+  for (const auto& m : session.validation_messages()) out += "\n  " + m;
+  return out;
+}
+
 struct ReplayResult {
-  SwapImage last_image;
+  gpu::SwapImage last_image;
   uint64_t swaps = 0;
-  RendererStats stats;
+  renderer::SessionStats stats;
   std::map<std::string, uint64_t> notes;
   uint32_t validation_messages = 0;
   std::string validation_report;
@@ -26,22 +42,21 @@ struct ReplayResult {
 // `feed` calls its argument once per record, in stream order.
 inline ReplayResult ReplayRecords(
     const std::function<void(const std::function<void(const format::Record&)>&)>& feed) {
-  auto ctx = MakeLavapipeContext();
   ReplayResult result;
-  VulkanBackendOptions options;
-  options.on_swap = [&](uint64_t, const SwapImage& image) {
+  renderer::SessionOptions options;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) {
     result.last_image = image;
     ++result.swaps;
   };
-  VulkanBackend backend(*ctx, options);
-  replay::TracePlayer player(backend);
-  backend.Attach(&player.memory(), &player.registers());
+  auto session = MakeLavapipeSession(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
   feed([&](const format::Record& r) { player.Apply(r); });
-  backend.renderer().Flush();
-  result.stats = backend.renderer().stats();
-  result.notes = backend.notes();
-  result.validation_messages = ctx->validation_message_count();
-  result.validation_report = ValidationReport(*ctx);
+  session->Flush();
+  result.stats = session->stats();
+  result.notes = session->notes();
+  result.validation_messages = session->validation_message_count();
+  result.validation_report = ValidationReport(*session);
   return result;
 }
 

@@ -25,8 +25,8 @@ struct FakeGuest {
     for (size_t i = 0; i < p.size(); ++i) p[i] = uint8_t(seed + i * 7);
     generations[page] = ++generation;
   }
-  GuestPageSource Source() {
-    GuestPageSource s;
+  gpu::GuestPageSource Source() {
+    gpu::GuestPageSource s;
     s.generation = [this] { return generation; };
     s.page_generation = [this](uint32_t p) {
       auto it = generations.find(p);

@@ -43,6 +43,9 @@ std::unique_ptr<VulkanContext> MakeLavapipeContext() {
   }
   ContextOptions options;
   options.validate = true;
+  // XNT_VK_PRINT_VALIDATION=1 echoes each message as it arrives (debugging a failing test).
+  const char* print = std::getenv("XNT_VK_PRINT_VALIDATION");
+  options.print_validation = print && *print && std::string(print) != "0";
   return std::make_unique<VulkanContext>(options);
 }
 

@@ -6,7 +6,7 @@
 
 #include "command.h"
 #include "xnt/diff/driver.h"
-#include "xnt/diff/error.h"
+#include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::cli {
@@ -31,8 +31,8 @@ int RunDiff(const DiffArgs& args) {
     if (value.empty()) return;
     try {
       SetThreshold(options.overrides, key, value);
-    } catch (const diff::Error& e) {
-      throw diff::Error(std::string("--") + key + ": " + e.what());
+    } catch (const xnt::Error& e) {
+      throw xnt::Error(std::string("--") + key + ": " + e.what());
     }
   };
   if (args.exact) options.overrides.exact = true;

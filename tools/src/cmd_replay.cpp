@@ -1,5 +1,5 @@
-// `xenotrace replay FILE --out DIR`: plays a trace through the command processor on the Vulkan
-// renderer and writes the front buffer of every XE_SWAP as frame_NNNN.png. Reports frames/s and
+// `xenotrace replay FILE --out DIR`: plays a trace through the command processor on a render path
+// (renderer/session.h) and writes the front buffer of every XE_SWAP as frame_NNNN.png. Reports frames/s and
 // draws/s, and with --validate the Vulkan validation layer's message count (any message makes
 // the exit code 1).
 #include <cinttypes>
@@ -8,17 +8,15 @@
 #include <optional>
 #include <string>
 
-#include "command.h"
-#include "xnt/base/error.h"
-
-#if defined(XNT_RENDERER_VULKAN_AVAILABLE) && defined(XNT_VK_BACKEND_AVAILABLE)
 #include <chrono>
 
+#include "command.h"
+#include "xnt/base/error.h"
+#include "xnt/base/json.h"
 #include "xnt/format/reader.h"
+#include "xnt/present/frame_writer.h"
+#include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
-#include "xnt/vk/vulkan_backend.h"
-#define XNT_REPLAY_COMMAND 1
-#endif
 
 namespace xnt::cli {
 namespace {
@@ -30,7 +28,7 @@ struct FrameRange {
 };
 
 // "A-B", "A-", "A" (one frame).
-[[maybe_unused]] FrameRange ParseFrames(const std::string& text) {
+FrameRange ParseFrames(const std::string& text) {
   FrameRange r;
   auto number = [&](const std::string& s) -> uint64_t {
     if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 12) {
@@ -51,23 +49,6 @@ struct FrameRange {
   return r;
 }
 
-[[maybe_unused]] std::string JsonEscape(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      o += buf;
-    } else {
-      o += char(c);
-    }
-  }
-  return o + "\"";
-}
-
 struct ReplayArgs {
   std::string file;
   std::string out;
@@ -80,12 +61,8 @@ struct ReplayArgs {
   bool json = false;
 };
 
-#ifdef XNT_REPLAY_COMMAND
 int RunReplay(const ReplayArgs& args) {
   FrameRange range = args.frames.empty() ? FrameRange{} : ParseFrames(args.frames);
-  std::error_code ec;
-  std::filesystem::create_directories(args.out, ec);
-  if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
   auto reader = format::Reader::Open(args.file);
   const uint64_t total_frames = reader->totals().frames;
   // A capture that died has no footer: replay what was recovered, but say so.
@@ -93,23 +70,21 @@ int RunReplay(const ReplayArgs& args) {
     std::fprintf(stderr, "xenotrace replay: warning: %s: %s\n", args.file.c_str(),
                  reader->recovery_note().c_str());
 
-  vk::ContextOptions context_options;
-  context_options.device_index = args.device;
-  context_options.validate = args.validate;
-  vk::VulkanContext context(context_options);
-
   const bool progress = StderrIsTerminal() && !args.json;
   uint64_t frames_written = 0, frames_seen = 0;
   std::vector<std::string> written;
-  vk::VulkanBackendOptions options;
+  renderer::SessionOptions options;
+  options.path = *renderer::ParsePath(args.path);
+  options.device_index = args.device;
+  options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
-  options.renderer.gamma = args.gamma == "srgb" ? vk::GammaMode::kSrgb : vk::GammaMode::kExact;
-  options.on_swap = [&](uint64_t frame, const vk::SwapImage& image) {
+  options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
+  options.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
     if (!range.Contains(frame)) return;
     char name[32];
     std::snprintf(name, sizeof(name), "frame_%04" PRIu64 ".png", frame);
     std::string path = (std::filesystem::path(args.out) / name).string();
-    vk::WritePng(image, path);
+    present::WritePng(image, path);
     written.push_back(path);
     ++frames_written;
   };
@@ -124,26 +99,31 @@ int RunReplay(const ReplayArgs& args) {
                  "##############################", width - done, "", frames_seen, goal);
     std::fflush(stderr);
   };
-  vk::VulkanBackend backend(context, options);
-  replay::TracePlayer player(backend);
-  backend.Attach(&player.memory(), &player.registers());
+  // The path first: one that cannot run here is refused before anything is written.
+  auto session = renderer::Session::Create(options);
+  std::error_code ec;
+  std::filesystem::create_directories(args.out, ec);
+  if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
 
   auto start = std::chrono::steady_clock::now();
   player.Play(*reader, range.last);
-  backend.renderer().Flush();
+  session->Flush();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
 
-  const vk::RendererStats& stats = backend.renderer().stats();
-  uint32_t validation = context.validation_message_count();
+  const renderer::SessionStats stats = session->stats();
+  const uint32_t validation = session->validation_message_count();
+  const char* path = renderer::PathName(session->path());
   double fps = seconds > 0 ? double(frames_seen) / seconds : 0.0;
   double dps = seconds > 0 ? double(stats.draws) / seconds : 0.0;
-  auto notes = backend.notes();
+  auto notes = session->notes();
   if (args.json) {
     std::printf("{\n");
-    std::printf("  \"file\": %s,\n", JsonEscape(args.file).c_str());
-    std::printf("  \"device\": %s,\n", JsonEscape(context.capabilities().device_name).c_str());
-    std::printf("  \"path\": \"fbo\",\n");
+    std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
+    std::printf("  \"device\": %s,\n", JsonString(session->device_name()).c_str());
+    std::printf("  \"path\": %s,\n", JsonString(path).c_str());
     std::printf("  \"frames\": %" PRIu64 ",\n", frames_seen);
     std::printf("  \"frames_written\": %" PRIu64 ",\n", frames_written);
     std::printf("  \"draws\": %" PRIu64 ",\n", stats.draws);
@@ -159,18 +139,17 @@ int RunReplay(const ReplayArgs& args) {
     bool first = true;
     for (auto& [what, count] : notes) {
       std::printf("%s\n    {\"what\": %s, \"count\": %" PRIu64 "}", first ? "" : ",",
-                  JsonEscape(what).c_str(), count);
+                  JsonString(what).c_str(), count);
       first = false;
     }
     std::printf("%s],\n", notes.empty() ? "" : "\n  ");
     std::printf("  \"images\": [");
     for (size_t i = 0; i < written.size(); ++i) {
-      std::printf("%s%s", i ? ", " : "", JsonEscape(written[i]).c_str());
+      std::printf("%s%s", i ? ", " : "", JsonString(written[i]).c_str());
     }
     std::printf("]\n}\n");
   } else {
-    std::printf("%s on %s (fbo path)\n", args.file.c_str(),
-                context.capabilities().device_name.c_str());
+    std::printf("%s on %s (%s path)\n", args.file.c_str(), session->device_name().c_str(), path);
     std::printf("frames %" PRIu64 " (%" PRIu64 " written to %s), draws %" PRIu64
                 " (%" PRIu64 " skipped), resolves %" PRIu64 ", swaps %" PRIu64 "\n",
                 frames_seen, frames_written, args.out.c_str(), stats.draws, stats.draws_skipped,
@@ -181,16 +160,15 @@ int RunReplay(const ReplayArgs& args) {
       std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
     }
   }
-  for (const auto& m : context.validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
+  for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
   if (frames_written == 0) {
     std::fprintf(stderr, "xenotrace replay: no XE_SWAP in the selected frames, no image written\n");
   }
   return validation ? kExitNo : kExitOk;
 }
-#endif
 
 XNT_COMMAND({"replay",
-             "Replay a trace on the Vulkan renderer and write each swapped frame as a PNG",
+             "Replay a trace on a render path and write each swapped frame as a PNG",
              30, [](CLI::App& sub) {
                auto args = std::make_shared<ReplayArgs>();
                sub.add_option("FILE", args->file, "Trace (.xnt)")->required()->check(CLI::ExistingFile);
@@ -198,8 +176,10 @@ XNT_COMMAND({"replay",
                sub.add_option("--frames", args->frames,
                               "Frames to write: A-B, A- or A (from 0; earlier frames are still "
                               "played, later ones are not)");
-               sub.add_option("--path", args->path, "Render path: fbo (fsi, cpu: not implemented yet)")
-                   ->check(CLI::IsMember({"fbo", "fsi", "cpu"}));
+               sub.add_option("--path", args->path,
+                              "Render path: fbo (Vulkan host render targets; default). fsi and cpu "
+                              "are not implemented yet and say so")
+                   ->check(CLI::IsMember(renderer::PathNames()));
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");
@@ -211,21 +191,7 @@ XNT_COMMAND({"replay",
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
                sub.add_flag("--json", args->json, "Print the summary as JSON on stdout");
-               return [args]() -> int {
-                 if (args->path != "fbo") {
-                   std::fprintf(stderr, "xenotrace replay: --path %s is not implemented yet (only fbo)\n",
-                                args->path.c_str());
-                   return kExitError;
-                 }
-#ifdef XNT_REPLAY_COMMAND
-                 return RunReplay(*args);
-#else
-                 std::fprintf(stderr,
-                              "xenotrace replay: this build has no Vulkan renderer (configure with "
-                              "-DXNT_VULKAN=ON and the replay/translator libraries)\n");
-                 return kExitError;
-#endif
-               };
+               return [args]() -> int { return RunReplay(*args); };
              }});
 
 }  // namespace

@@ -1,8 +1,6 @@
 // `xenotrace shader disasm|asm|info`: Xenos shader microcode tools (replay/ucode). Input is
 // either an XDK compiler container (the `g_<name>[]` blob of an fxc /Fh header, magic 0x102A110x)
 // or raw microcode (big-endian dwords as in guest memory, or --le).
-#ifdef XNT_UCODE_AVAILABLE
-
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -382,5 +380,3 @@ XNT_COMMAND({"shader",
 
 }  // namespace
 }  // namespace xnt::cli
-
-#endif  // XNT_UCODE_AVAILABLE

@@ -1,5 +1,5 @@
-// `xenotrace transfers FILE [--frame N] [--json] [--html OUT]`: replays a trace on the Vulkan
-// renderer (fbo path) and prints the EDRAM render-target cache's transfer log: every ownership
+// `xenotrace transfers FILE [--frame N] [--json] [--html OUT]`: replays a trace on a render path
+// with an EDRAM cache (fbo) and prints the EDRAM render-target cache's transfer log: every ownership
 // transfer with its event index, frame, source and destination (base, pitch, format, MSAA), tile
 // range, bytes and reason, then totals next to what a naive store-all/load-all-on-binding-change
 // cache would have moved. --html writes the EDRAM ownership map (tiles x events).
@@ -9,18 +9,14 @@
 #include <optional>
 #include <string>
 
-#include "command.h"
-#include "xnt/base/error.h"
-
-#if defined(XNT_RENDERER_VULKAN_AVAILABLE) && defined(XNT_VK_BACKEND_AVAILABLE)
 #include <map>
 
+#include "command.h"
+#include "xnt/base/error.h"
 #include "xnt/format/reader.h"
+#include "xnt/gpu/edram_report.h"
+#include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
-#include "xnt/vk/edram_report.h"
-#include "xnt/vk/vulkan_backend.h"
-#define XNT_TRANSFERS_COMMAND 1
-#endif
 
 namespace xnt::cli {
 namespace {
@@ -34,7 +30,6 @@ struct TransfersArgs {
   bool validate = false;
 };
 
-#ifdef XNT_TRANSFERS_COMMAND
 int RunTransfers(const TransfersArgs& args) {
   auto reader = format::Reader::Open(args.file);
   std::optional<uint64_t> frame;
@@ -45,30 +40,30 @@ int RunTransfers(const TransfersArgs& args) {
                   std::to_string(reader->totals().frames) + " frames");
     }
   }
-  vk::ContextOptions context_options;
-  context_options.device_index = args.device;
-  context_options.validate = args.validate;
-  vk::VulkanContext context(context_options);
-
-  vk::VulkanBackend* backend_ptr = nullptr;
+  renderer::SessionOptions options;
+  options.path = renderer::Path::kFbo;
+  options.device_index = args.device;
+  options.validate = args.validate;
+  gpu::EdramTracker* tracker = nullptr;
   // Naive-cache counters at the start of every frame (the model has no notion of frames).
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> naive_at;
   naive_at[0] = {0, 0};
-  vk::VulkanBackendOptions options;
   options.on_frame_end = [&](const replay::FrameEndCall& f) {
-    auto& edram = backend_ptr->renderer().edram();
-    edram.set_frame(f.frame + 1);
-    naive_at[f.frame + 1] = {edram.naive().transfers(), edram.naive().bytes()};
+    naive_at[f.frame + 1] = {tracker->naive().transfers(), tracker->naive().bytes()};
   };
-  vk::VulkanBackend backend(context, options);
-  backend_ptr = &backend;
-  replay::TracePlayer player(backend);
-  backend.Attach(&player.memory(), &player.registers());
+  auto session = renderer::Session::Create(options);
+  tracker = session->edram();
+  if (!tracker) {
+    throw Error(std::string("--path ") + renderer::PathName(session->path()) +
+                " has no EDRAM transfer log");
+  }
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
   player.Play(*reader, frame);
-  backend.renderer().Flush();
+  session->Flush();
 
-  const vk::EdramCache& edram = backend.renderer().edram();
-  vk::EdramReportOptions report;
+  const gpu::EdramTracker& edram = *tracker;
+  gpu::EdramReportOptions report;
   report.title = args.file + (frame ? " frame " + std::to_string(*frame) : std::string(" (all frames)"));
   report.frame = frame;
   auto naive_end = std::make_pair(edram.naive().transfers(), edram.naive().bytes());
@@ -84,16 +79,15 @@ int RunTransfers(const TransfersArgs& args) {
   if (!args.html.empty()) {
     std::ofstream out(args.html, std::ios::binary);
     if (!out) throw Error("--html: cannot write " + args.html);
-    out << vk::EdramReportHtml(edram, report);
+    out << gpu::EdramReportHtml(edram, report);
     if (!out) throw Error("--html: write to " + args.html + " failed");
   }
-  std::string text = args.json ? vk::EdramReportJson(edram, report) : vk::EdramReportText(edram, report);
+  std::string text = args.json ? gpu::EdramReportJson(edram, report) : gpu::EdramReportText(edram, report);
   std::fwrite(text.data(), 1, text.size(), stdout);
-  uint32_t validation = context.validation_message_count();
-  for (const auto& m : context.validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
+  const uint32_t validation = session->validation_message_count();
+  for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
   return validation ? kExitNo : kExitOk;
 }
-#endif
 
 XNT_COMMAND({"transfers",
              "Replay a trace and print the EDRAM render-target transfer log (--html: ownership map)",
@@ -109,16 +103,7 @@ XNT_COMMAND({"transfers",
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");
-               return [args]() -> int {
-#ifdef XNT_TRANSFERS_COMMAND
-                 return RunTransfers(*args);
-#else
-                 std::fprintf(stderr,
-                              "xenotrace transfers: this build has no Vulkan renderer (configure with "
-                              "-DXNT_VULKAN=ON and the replay/translator libraries)\n");
-                 return kExitError;
-#endif
-               };
+               return [args]() -> int { return RunTransfers(*args); };
              }});
 
 }  // namespace

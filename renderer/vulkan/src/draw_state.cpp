@@ -10,89 +10,30 @@
 
 namespace xnt::vk {
 
+using gpu::RegisterFloat;
+
 using xenos::Reg;
 using xenos::RegIndex;
 
 namespace {
-uint32_t R(RegisterValues regs, Reg r) {
+uint32_t R(gpu::RegisterValues regs, Reg r) {
   uint32_t i = RegIndex(r);
   return i < regs.size() ? regs[i] : 0;
 }
 template <class T>
-T Decode(RegisterValues regs) {
+T Decode(gpu::RegisterValues regs) {
   return T::Decode(R(regs, T::kReg));
 }
 }  // namespace
 
-float RegisterFloat(RegisterValues regs, uint32_t index) {
-  return std::bit_cast<float>(index < regs.size() ? regs[index] : 0u);
-}
-
-HostViewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height) {
-  auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
-  auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
-  auto window_offset = Decode<xenos::reg::PA_SC_WINDOW_OFFSET>(regs);
-  // PA_SU_VTX_CNTL pix_center (bit 0): 0 = Direct3D (centres on integers), 1 = OpenGL.
-  bool half_pixel = (R(regs, Reg::PA_SU_VTX_CNTL) & 1u) == 0;
-
-  float scale[3] = {
-      vte.vport_x_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_XSCALE)) : 1.0f,
-      vte.vport_y_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_YSCALE)) : 1.0f,
-      vte.vport_z_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_ZSCALE)) : 1.0f};
-  float offset[3] = {
-      vte.vport_x_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_XOFFSET)) : 0.0f,
-      vte.vport_y_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_YOFFSET)) : 0.0f,
-      vte.vport_z_offset_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_ZOFFSET)) : 0.0f};
-  if (mode.vtx_window_offset_enable) {
-    offset[0] += float(window_offset.window_x_offset);
-    offset[1] += float(window_offset.window_y_offset);
-  }
-  if (half_pixel) {
-    offset[0] += 0.5f;
-    offset[1] += 0.5f;
-  }
-  HostViewport v{};
-  float w = float(std::max(1u, target_width));
-  float h = float(std::max(1u, target_height));
-  v.ndc_scale[0] = scale[0] * 2.0f / w;
-  v.ndc_offset[0] = offset[0] * 2.0f / w - 1.0f;
-  v.ndc_scale[1] = scale[1] * 2.0f / h;
-  v.ndc_offset[1] = offset[1] * 2.0f / h - 1.0f;
-  v.ndc_scale[2] = scale[2];
-  v.ndc_offset[2] = offset[2];
-
-  // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
-  auto wtl = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);
-  auto wbr = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_BR>(regs);
-  auto stl = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_TL>(regs);
-  auto sbr = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_BR>(regs);
-  int64_t x0 = wtl.tl_x, y0 = wtl.tl_y, x1 = wbr.br_x, y1 = wbr.br_y;
-  if (!wtl.window_offset_disable) {
-    x0 += window_offset.window_x_offset;
-    x1 += window_offset.window_x_offset;
-    y0 += window_offset.window_y_offset;
-    y1 += window_offset.window_y_offset;
-  }
-  x0 = std::max<int64_t>({x0, stl.tl_x, 0});
-  y0 = std::max<int64_t>({y0, stl.tl_y, 0});
-  x1 = std::min<int64_t>({x1, sbr.br_x, int64_t(target_width)});
-  y1 = std::min<int64_t>({y1, sbr.br_y, int64_t(target_height)});
-  if (x1 <= x0 || y1 <= y0) {
-    v.scissor = {{0, 0}, {0, 0}};
-  } else {
-    v.scissor = {{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
-  }
-  return v;
-}
-
-XeSystemConstants ComputeSystemConstants(RegisterValues regs, const HostViewport& viewport,
-                                         HostTopology topology) {
+XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
+                                         gpu::HostTopology topology) {
   XeSystemConstants c{};
   auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
   if (vte.vtx_xy_fmt) c.flags |= kXeSysFlagXyDividedByW;
   if (vte.vtx_z_fmt) c.flags |= kXeSysFlagZDividedByW;
   if (vte.vtx_w0_fmt) c.flags |= kXeSysFlagWNotReciprocal;
-  if (topology == HostTopology::kPointList) c.flags |= kXeSysFlagPrimitivePoint;
+  if (topology == gpu::HostTopology::kPointList) c.flags |= kXeSysFlagPrimitivePoint;
   c.flags |= kXeSysFlagViewportInShader;
   auto colorcontrol = Decode<xenos::reg::RB_COLORCONTROL>(regs);
   if (colorcontrol.alpha_test_enable &&
@@ -100,7 +41,7 @@ XeSystemConstants ComputeSystemConstants(RegisterValues regs, const HostViewport
     c.flags |= kXeSysFlagAlphaTest;
   }
   c.alpha_test_func = uint32_t(colorcontrol.alpha_func);
-  c.alpha_test_reference = RegisterFloat(regs, RegIndex(Reg::RB_ALPHA_REF));
+  c.alpha_test_reference = gpu::RegisterFloat(regs, RegIndex(Reg::RB_ALPHA_REF));
   auto dma = Decode<xenos::reg::VGT_DMA_SIZE>(regs);
   c.vertex_index_endian = uint32_t(dma.swap_mode);
   // VGT_INDX_OFFSET is added by the shader (the primitive processor leaves indices as read).
@@ -123,7 +64,7 @@ XeSystemConstants ComputeSystemConstants(RegisterValues regs, const HostViewport
   return c;
 }
 
-HostDepthStencil ComputeDepthStencil(RegisterValues regs, bool has_depth_target) {
+HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_target) {
   HostDepthStencil s;
   if (!has_depth_target) return s;
   auto dc = Decode<xenos::reg::RB_DEPTHCONTROL>(regs);
@@ -156,12 +97,12 @@ HostDepthStencil ComputeDepthStencil(RegisterValues regs, bool has_depth_target)
   return s;
 }
 
-HostRasterizer ComputeRasterizer(RegisterValues regs, HostTopology topology) {
+HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {
   HostRasterizer r;
   auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
   // Culling and fill modes apply to triangles only; rectangles are screen-space blits and are
   // never culled.
-  if (topology == HostTopology::kTriangleList) {
+  if (topology == gpu::HostTopology::kTriangleList) {
     if (mode.cull_front) r.cull |= VK_CULL_MODE_FRONT_BIT;
     if (mode.cull_back) r.cull |= VK_CULL_MODE_BACK_BIT;
     if (mode.poly_mode == xenos::PolygonModeEnable::kDualMode) {
@@ -213,7 +154,7 @@ VkBlendOp TranslateBlendOp(uint32_t op) {
   return VK_BLEND_OP_ADD;
 }
 
-VkPipelineColorBlendAttachmentState ComputeBlend(RegisterValues regs, uint32_t target) {
+VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target) {
   VkPipelineColorBlendAttachmentState a{};
   auto mask = Decode<xenos::reg::RB_COLOR_MASK>(regs).rt_mask(target);
   a.colorWriteMask = mask;  // R, G, B, A from bit 0 up, as in VkColorComponentFlagBits

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "xnt/base/error.h"
-#include "xnt/vk/shader_interface.h"
+#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 

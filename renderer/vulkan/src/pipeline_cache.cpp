@@ -5,7 +5,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/host_shaders.h"
-#include "xnt/vk/shader_interface.h"
+#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 
@@ -79,8 +79,8 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
   stage.module = key.vertex_shader;
   stages.push_back(stage);
-  HostTopology topology = HostTopology(key.topology);
-  if (topology == HostTopology::kRectangleList) {
+  gpu::HostTopology topology = gpu::HostTopology(key.topology);
+  if (topology == gpu::HostTopology::kRectangleList) {
     if (!context_.capabilities().geometry_shader) {
       throw Error("rectangle lists need geometry shaders, which this device lacks");
     }
@@ -109,10 +109,10 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
       VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   // The topology is dynamic, but must stay within the class set here.
   switch (topology) {
-    case HostTopology::kPointList:
+    case gpu::HostTopology::kPointList:
       input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
       break;
-    case HostTopology::kLineList:
+    case gpu::HostTopology::kLineList:
       input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
       break;
     default:

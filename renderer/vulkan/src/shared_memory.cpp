@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "xnt/base/error.h"
-#include "xnt/vk/shader_interface.h"
+#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 
@@ -56,7 +56,7 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
       // Pages the trace never wrote read as zero, as in replay::GuestMemory.
       vkCmdFillBuffer(stream_.cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
     }
-    uploaded_generation_.assign(GuestPageSource::kPageCount, 0);
+    uploaded_generation_.assign(gpu::GuestPageSource::kPageCount, 0);
 
     VkDescriptorSetLayoutBinding binding{};
     binding.binding = kSharedMemoryBinding;
@@ -167,10 +167,10 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
 
 void SharedMemory::Invalidate(uint32_t address, uint64_t size) {
   if (!write_tracking_ || size == 0) return;
-  if (dirty_.empty()) dirty_.assign(GuestPageSource::kPageCount, false);
+  if (dirty_.empty()) dirty_.assign(gpu::GuestPageSource::kPageCount, false);
   uint64_t first = address / kPageSize;
   uint64_t last = std::min<uint64_t>((uint64_t(address) + size - 1) / kPageSize,
-                                     GuestPageSource::kPageCount - 1);
+                                     gpu::GuestPageSource::kPageCount - 1);
   for (uint64_t p = first; p <= last; ++p) {
     if (!dirty_[size_t(p)]) {
       dirty_[size_t(p)] = true;
@@ -179,7 +179,7 @@ void SharedMemory::Invalidate(uint32_t address, uint64_t size) {
   }
 }
 
-uint32_t SharedMemory::Sync(const GuestPageSource& source) {
+uint32_t SharedMemory::Sync(const gpu::GuestPageSource& source) {
   uint64_t generation = source.generation();
   if (generation == last_generation_) return 0;
   // Candidate pages: all of them, or (write tracking after the first scan) the invalidated ones,
@@ -195,7 +195,7 @@ uint32_t SharedMemory::Sync(const GuestPageSource& source) {
     dirty_pages_.clear();
     full_scan_done_ = true;
   }
-  const uint32_t count = full ? GuestPageSource::kPageCount : uint32_t(candidates.size());
+  const uint32_t count = full ? gpu::GuestPageSource::kPageCount : uint32_t(candidates.size());
   auto page_at = [&](uint32_t i) { return full ? i : candidates[i]; };
   uint32_t uploaded = 0;
   uint32_t i = 0;

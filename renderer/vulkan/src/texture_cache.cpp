@@ -7,7 +7,7 @@
 
 #include "xnt/vk/host_shaders.h"
 #include "xnt/base/error.h"
-#include "xnt/vk/texture_formats.h"
+#include "xnt/gpu/texture_formats.h"
 #include "xnt/xenos/enums.h"
 
 namespace xnt::vk {
@@ -73,7 +73,7 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
     if (signs[c] == xenos::TextureSign::kSigned) d.signed_mask |= 1u << c;
   }
   const std::string fmt_name(xenos::TextureFormatName(d.format));
-  if (!GetTextureFormatInfo(d.format).loadable) {
+  if (!gpu::GetTextureFormatInfo(d.format).loadable) {
     throw Error("texture cache: format " + fmt_name + " (dword 1 bits 0..5 = " +
                 std::to_string(d.format) + ") is not implemented");
   }
@@ -142,7 +142,7 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
   // to 32x32 blocks and each layer to 4 KiB; mip storages follow each other from the mip
   // address, all of a level's layers together; levels from the packed level on share the
   // packed level's storage at offsets inside it.
-  TextureFormatInfo info = GetTextureFormatInfo(format);
+  gpu::TextureFormatInfo info = gpu::GetTextureFormatInfo(format);
   const uint32_t packed_level = PackedLevel();
   auto storage = [&](uint32_t s, bool is_base, Level& out) {
     uint32_t pitch_texels_s = is_base ? pitch_texels : std::max(NextPow2(width) >> s, 1u);
@@ -192,7 +192,7 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
 }
 
 TextureLoadConstants TextureDescriptor::LoadConstants(uint32_t level) const {
-  TextureFormatInfo info = GetTextureFormatInfo(format);
+  gpu::TextureFormatInfo info = gpu::GetTextureFormatInfo(format);
   Level l = GetLevel(level);
   TextureLoadConstants c{};
   c.base_address = l.address;
@@ -382,7 +382,7 @@ void TextureCache::Destroy(Texture& t) {
 }
 
 const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
-                                               const GuestPageSource& source) {
+                                               const gpu::GuestPageSource& source) {
   TextureDescriptor desc = TextureDescriptor::FromFetchConstant(fetch_dwords);
   auto it = entries_.find(desc);
   bool create = it == entries_.end();
@@ -402,10 +402,10 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     t.page_ranges.clear();
     t.page_generations.clear();
     for (const auto& [address, size] : desc.ByteRanges()) {
-      uint32_t first = address / GuestPageSource::kPageSize;
+      uint32_t first = address / gpu::GuestPageSource::kPageSize;
       uint64_t end = uint64_t(address) + std::max<uint64_t>(size, 1);
       uint32_t count =
-          uint32_t((end + GuestPageSource::kPageSize - 1) / GuestPageSource::kPageSize) - first;
+          uint32_t((end + gpu::GuestPageSource::kPageSize - 1) / gpu::GuestPageSource::kPageSize) - first;
       t.page_ranges.push_back({first, count});
       for (uint32_t p = 0; p < count; ++p) {
         t.page_generations.push_back(source.page_generation(first + p));
@@ -431,9 +431,9 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
 }
 
 void TextureCache::Invalidate(uint32_t address, uint64_t size) {
-  uint64_t first = address / GuestPageSource::kPageSize;
+  uint64_t first = address / gpu::GuestPageSource::kPageSize;
   uint64_t last = (uint64_t(address) + std::max<uint64_t>(size, 1) - 1) /
-                  GuestPageSource::kPageSize;
+                  gpu::GuestPageSource::kPageSize;
   for (auto& [desc, t] : entries_) {
     for (const auto& [p, count] : t.page_ranges) {
       if (count && first < uint64_t(p) + count && last >= p) t.stale = true;
@@ -513,7 +513,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
     t.levels = desc.levels;
     t.depth = desc.depth;
     t.inexact = desc.inexact;
-    TextureFormatInfo info_format = GetTextureFormatInfo(desc.format);
+    gpu::TextureFormatInfo info_format = gpu::GetTextureFormatInfo(desc.format);
     bool integer_unorm = info_format.block_width == 1 &&
                          !(desc.format >= 22 && desc.format <= 23) &&
                          !(desc.format >= 27 && desc.format <= 40) && desc.format != 11 &&

@@ -137,7 +137,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   (void)types;
   auto* self = static_cast<VulkanContext*>(user);
-  if (std::getenv("XNT_VK_PRINT_VALIDATION")) {
+  if (self->print_validation_) {
     std::fprintf(stderr, "[vulkan] %s\n", data && data->pMessage ? data->pMessage : "");
   }
   std::lock_guard<std::mutex> lock(self->messages_mutex_);
@@ -156,6 +156,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
   bool debug_utils = false;
   instance_ = CreateBareInstance(options.validate, &debug_utils);
   validation_enabled_ = options.validate;
+  print_validation_ = options.print_validation;
   try {
     if (debug_utils) {
       auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(

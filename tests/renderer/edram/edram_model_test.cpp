@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "xnt/base/error.h"
-#include "xnt/vk/edram.h"
+#include "xnt/gpu/edram.h"
 
-namespace xnt::vk::edram {
+namespace xnt::gpu::edram {
 namespace {
 
 using xenos::ColorRenderTargetFormat;
@@ -225,4 +225,4 @@ TEST(EdramModel, SixtyFourBitStoreLoad) {
 }
 
 }  // namespace
-}  // namespace xnt::vk::edram
+}  // namespace xnt::gpu::edram

@@ -9,9 +9,9 @@
 
 #include "../fake_guest.h"
 #include "../test_env.h"
-#include "xnt/vk/edram.h"
-#include "xnt/vk/render_targets.h"
-#include "xnt/vk/xenos_renderer.h"
+#include "xnt/gpu/edram.h"
+#include "xnt/vk/fbo/render_targets.h"
+#include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -86,20 +86,20 @@ TEST(HostFormats, EveryGuestColourFormatHasTheDesignedHostFormat) {
       {ColorRenderTargetFormat::k_32_32_FLOAT, VK_FORMAT_R32G32_SFLOAT, true},
   };
   for (const Want& w : wants) {
-    HostColorFormat c = ChooseHostColorFormat(uint32_t(w.guest), GammaMode::kExact, nullptr);
+    HostColorFormat c = ChooseHostColorFormat(uint32_t(w.guest), gpu::GammaMode::kExact, nullptr);
     EXPECT_EQ(c.format, w.host) << uint32_t(w.guest);
     EXPECT_EQ(c.raw, w.raw) << uint32_t(w.guest);
     // 64bpp guest formats, and 7e3 in its half-float stand-in, take 8 bytes per host texel.
     EXPECT_EQ(HostTexelBytes(c.format), Is64(w.guest) || !w.raw ? 8u : 4u) << uint32_t(w.guest);
   }
-  EXPECT_EQ(ChooseHostColorFormat(uint32_t(ColorRenderTargetFormat::k_16_16), GammaMode::kExact,
+  EXPECT_EQ(ChooseHostColorFormat(uint32_t(ColorRenderTargetFormat::k_16_16), gpu::GammaMode::kExact,
                                   nullptr).output_mode,
             uint32_t(kColorOutputFixed16Snorm));
   HostColorFormat gamma = ChooseHostColorFormat(
-      uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), GammaMode::kExact, nullptr);
+      uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), gpu::GammaMode::kExact, nullptr);
   EXPECT_EQ(gamma.output_mode, uint32_t(kColorOutputPwlGamma));
   HostColorFormat srgb = ChooseHostColorFormat(
-      uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), GammaMode::kSrgb, nullptr);
+      uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), gpu::GammaMode::kSrgb, nullptr);
   EXPECT_EQ(srgb.format, VK_FORMAT_R8G8B8A8_SRGB);
   EXPECT_EQ(srgb.output_mode, uint32_t(kColorOutputPass));
   EXPECT_FALSE(srgb.exact);
@@ -107,7 +107,7 @@ TEST(HostFormats, EveryGuestColourFormatHasTheDesignedHostFormat) {
 
 TEST(HostFormats, GuestBitsSurviveTheHostFormatAndTheClearValue) {
   for (ColorRenderTargetFormat f : kColorFormats) {
-    VkFormat host = ChooseHostColorFormat(uint32_t(f), GammaMode::kExact, nullptr).format;
+    VkFormat host = ChooseHostColorFormat(uint32_t(f), gpu::GammaMode::kExact, nullptr).format;
     for (uint64_t bits : Patterns(f)) {
       uint8_t texel[16] = {};
       GuestToHostTexel(uint32_t(f), host, bits, texel);
@@ -135,17 +135,17 @@ TEST(HostFormats, ConvertedPairsRoundThroughTheHostValues) {
     GuestToHostTexel(f7e3, half, bits, texel);
     ASSERT_EQ(HostTexelToGuest(f7e3, half, texel), bits) << code;
   }
-  // A half that is not a 7e3 value rounds like the guest's store (edram::Float32To7e3).
+  // A half that is not a 7e3 value rounds like the guest's store (gpu::edram::Float32To7e3).
   std::array<float, 4> rgba = {0.30078125f, 40.0f, -1.0f, 1.0f};
   uint8_t texel[8];
   FloatsToHostTexel(half, rgba, texel);
   EXPECT_EQ(HostTexelToGuest(f7e3, half, texel),
-            edram::PackColor(ColorRenderTargetFormat::k_2_10_10_10_FLOAT, rgba));
+            gpu::edram::PackColor(ColorRenderTargetFormat::k_2_10_10_10_FLOAT, rgba));
   // sRGB-mode gamma: the host holds sRGB bytes; stores re-encode with the PWL curve.
   uint32_t gamma = uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
   uint8_t srgb_texel[4] = {0, 255, 188, 128};  // sRGB 188 ~ linear 0.5
   uint64_t pwl = HostTexelToGuest(gamma, VK_FORMAT_R8G8B8A8_SRGB, srgb_texel);
-  EXPECT_EQ(pwl & 0xFFFFFFu, (255u << 8) | (edram::PackColor(ColorRenderTargetFormat::k_8_8_8_8_GAMMA,
+  EXPECT_EQ(pwl & 0xFFFFFFu, (255u << 8) | (gpu::edram::PackColor(ColorRenderTargetFormat::k_8_8_8_8_GAMMA,
                                                              {0.0f, 0.0f, 0.5029f, 0.0f}) &
                                             0xFF0000u));
   EXPECT_EQ(pwl >> 24, 128u);
@@ -190,16 +190,16 @@ struct Rig {
     Set(Reg::RB_DEPTH_CLEAR, depth_value);
     renderer->Resolve(regs, guest.Access());
   }
-  edram::Surface ColourSurface(ColorRenderTargetFormat f, uint32_t pitch, uint32_t base = 0) {
-    edram::Surface s;
+  gpu::edram::Surface ColourSurface(ColorRenderTargetFormat f, uint32_t pitch, uint32_t base = 0) {
+    gpu::edram::Surface s;
     s.base_tiles = base;
     s.pitch_pixels = pitch;
     s.msaa = xenos::MsaaSamples(msaa);
     s.format = uint32_t(f);
     return s;
   }
-  edram::Surface DepthSurface(DepthRenderTargetFormat f, uint32_t pitch, uint32_t base = 0) {
-    edram::Surface s = ColourSurface(ColorRenderTargetFormat(0), pitch, base);
+  gpu::edram::Surface DepthSurface(DepthRenderTargetFormat f, uint32_t pitch, uint32_t base = 0) {
+    gpu::edram::Surface s = ColourSurface(ColorRenderTargetFormat(0), pitch, base);
     s.is_depth = true;
     s.format = uint32_t(f);
     return s;
@@ -222,8 +222,8 @@ TEST(HostFormatsOnDevice, ResolveClearsOfEveryFormatStoreTheGuestBits) {
     auto clear_value = [&](uint64_t v) { return Is64(f) ? v : (v | (v << 32)); };
     r.Clear(80, 0, 0, 40, 16, true, clear_value(a), false, 0);
     r.Clear(80, 40, 0, 80, 16, true, clear_value(b), false, 0);
-    const edram::Edram& e = r.renderer->edram().Snapshot(r.ColourSurface(f, 80, base), 16);
-    edram::Surface s = r.ColourSurface(f, 80, base);
+    const gpu::edram::Edram& e = r.renderer->edram().Snapshot(r.ColourSurface(f, 80, base), 16);
+    gpu::edram::Surface s = r.ColourSurface(f, 80, base);
     for (uint32_t y : {0u, 7u, 15u}) {
       for (uint32_t x : {0u, 39u, 40u, 79u}) {
         if (Is64(f) && x >= 40) continue;  // 64bpp: 40 pixels per tile; 80 wide = 2 tiles
@@ -256,8 +256,8 @@ TEST(HostFormatsOnDevice, TransfersBetweenFormatsKeepTheBits) {
       r.Clear(80, 0, 8, 8, 16, true, 0x00000000u, false, 0);  // a use of `to`: moves tile 0
       ASSERT_EQ(r.renderer->edram().log().size(), before + 1);
       EXPECT_TRUE(r.renderer->edram().log().back().data_moved);
-      const edram::Edram& e = r.renderer->edram().Snapshot(r.ColourSurface(to, 80), 16);
-      edram::Surface s = r.ColourSurface(to, 80);
+      const gpu::edram::Edram& e = r.renderer->edram().Snapshot(r.ColourSurface(to, 80), 16);
+      gpu::edram::Surface s = r.ColourSurface(to, 80);
       EXPECT_EQ(e.Load(s, 40, 3, 0), value) << uint32_t(from) << " -> " << uint32_t(to);
       EXPECT_EQ(e.Load(s, 4, 12, 0), 0u);
       value = value * 2654435761u + 0x01000193u;
@@ -270,8 +270,8 @@ TEST(HostFormatsOnDevice, TransfersBetweenFormatsKeepTheBits) {
   r.Clear(80, 0, 0, 40, 16, true, 0x3C00BC00'7BFF0001ull, false, 0);
   r.Colour(ColorRenderTargetFormat::k_8_8_8_8);
   r.Clear(80, 72, 0, 80, 8, true, 0u, false, 0);
-  edram::Surface s = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
-  const edram::Edram& e = r.renderer->edram().Snapshot(s, 16);
+  gpu::edram::Surface s = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
+  const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s, 16);
   EXPECT_EQ(e.Load(s, 10, 5, 0), 0x7BFF0001u);
   EXPECT_EQ(e.Load(s, 11, 5, 0), 0x3C00BC00u);
   EXPECT_EQ(r.ctx->validation_message_count(), 0u) << test::ValidationReport(*r.ctx);
@@ -283,17 +283,17 @@ TEST(HostFormatsOnDevice, Depth20e4KeepsTheHostDepthWhileItStillMatches) {
   // 20e4 0x7FFFFF (just under 1.0... exponent 7) with stencil 0x5A.
   uint32_t dword = (0x7ABCDEu << 8) | 0x5Au;
   r.Clear(80, 0, 0, 80, 16, false, 0, true, dword);
-  edram::Surface d = r.DepthSurface(DepthRenderTargetFormat::kD24FS8, 80);
-  const edram::Edram& e = r.renderer->edram().Snapshot(d, 16);
+  gpu::edram::Surface d = r.DepthSurface(DepthRenderTargetFormat::kD24FS8, 80);
+  const gpu::edram::Edram& e = r.renderer->edram().Snapshot(d, 16);
   EXPECT_EQ(uint32_t(e.Load(d, 0, 0, 0)), dword);
   EXPECT_EQ(uint32_t(e.Load(d, 79, 15, 0)), dword);
   // Through k_8_8_8_8 and back: stencil in R, depth in GBA, columns swapped.
   r.Colour(ColorRenderTargetFormat::k_8_8_8_8);
   r.Clear(80, 0, 0, 8, 8, true, 0x11111111u, false, 0);
-  edram::Surface c = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
+  gpu::edram::Surface c = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
   EXPECT_EQ(uint32_t(r.renderer->edram().Snapshot(c, 16).Load(c, 20, 10, 0)), dword);
   r.Clear(80, 40, 8, 48, 16, false, 0, true, (0x123456u << 8) | 7u);  // depth use again
-  const edram::Edram& back = r.renderer->edram().Snapshot(d, 16);
+  const gpu::edram::Edram& back = r.renderer->edram().Snapshot(d, 16);
   EXPECT_EQ(uint32_t(back.Load(d, 60, 12, 0)), dword);
   // Colour columns 0-7 rows 0-7 land on depth columns 40-47.
   EXPECT_EQ(uint32_t(back.Load(d, 44, 4, 0)), 0x11111111u);
@@ -309,8 +309,8 @@ TEST(HostFormatsOnDevice, Msaa4xDepthClearReadBackAt1x) {
   r.Depth(DepthRenderTargetFormat::kD24S8);
   r.Clear(40, 0, 0, 16, 8, false, 0, true, 0xAAAAAA01u);
   r.Clear(40, 16, 0, 40, 8, false, 0, true, 0x55555502u);
-  edram::Surface d4 = r.DepthSurface(DepthRenderTargetFormat::kD24S8, 40);
-  const edram::Edram& e4 = r.renderer->edram().Snapshot(d4, 8);
+  gpu::edram::Surface d4 = r.DepthSurface(DepthRenderTargetFormat::kD24S8, 40);
+  const gpu::edram::Edram& e4 = r.renderer->edram().Snapshot(d4, 8);
   for (uint32_t sample = 0; sample < 4; ++sample) {
     EXPECT_EQ(uint32_t(e4.Load(d4, 3, 3, sample)), 0xAAAAAA01u);
     EXPECT_EQ(uint32_t(e4.Load(d4, 30, 3, sample)), 0x55555502u);
@@ -321,8 +321,8 @@ TEST(HostFormatsOnDevice, Msaa4xDepthClearReadBackAt1x) {
   ASSERT_FALSE(r.renderer->edram().log().empty());
   EXPECT_NE(r.renderer->edram().log().back().transfer.reason.find("depth -> colour"),
             std::string::npos);
-  edram::Surface c = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
-  const edram::Edram& e1 = r.renderer->edram().Snapshot(c, 16);
+  gpu::edram::Surface c = r.ColourSurface(ColorRenderTargetFormat::k_8_8_8_8, 80);
+  const gpu::edram::Edram& e1 = r.renderer->edram().Snapshot(c, 16);
   for (uint32_t y = 0; y < 16; y += 5) {
     for (uint32_t x = 0; x < 72; x += 3) {
       // Colour sample column x is depth sample column (x + 40) % 80 = depth pixel ((x+40)%80)/2.

@@ -12,9 +12,9 @@
 #include "../fake_guest.h"
 #include "../test_env.h"
 #include "glsl_prelude.h"
-#include "shader_compiler.h"
-#include "xnt/vk/edram.h"
-#include "xnt/vk/xenos_renderer.h"
+#include "xnt/vk/translator/shader_compiler.h"
+#include "xnt/gpu/edram.h"
+#include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -64,7 +64,7 @@ struct MsaaRig {
   static constexpr uint32_t kRect = 0x20000;
   uint32_t msaa = 0;
 
-  explicit MsaaRig(RendererOptions options = {}) {
+  explicit MsaaRig(gpu::RendererOptions options = {}) {
     ctx = test::MakeLavapipeContext();
     renderer = std::make_unique<XenosRenderer>(*ctx, options);
     vs = renderer->ShaderModule(
@@ -115,8 +115,8 @@ struct MsaaRig {
     Set(Reg::RB_DEPTH_CLEAR, depth_value);
     renderer->Resolve(regs, guest.Access());
   }
-  edram::Surface Surface(uint32_t format, uint32_t pitch, bool depth = false) {
-    edram::Surface s;
+  gpu::edram::Surface Surface(uint32_t format, uint32_t pitch, bool depth = false) {
+    gpu::edram::Surface s;
     s.pitch_pixels = pitch;
     s.msaa = xenos::MsaaSamples(msaa);
     s.format = format;
@@ -141,8 +141,8 @@ TEST(Msaa, FourSampleDrawsRasteriseEverySample) {
   EXPECT_EQ(rt->samples, VK_SAMPLE_COUNT_4_BIT);
   // The lower-left half of the 8x8 square at the origin.
   r.Draw(40, 8, 8, true, {1.0f, 1.0f, 1.0f, 1.0f}, float(rt->height));
-  edram::Surface s = r.Surface(0, 40);
-  const edram::Edram& e = r.renderer->edram().Snapshot(s, 8);
+  gpu::edram::Surface s = r.Surface(0, 40);
+  const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s, 8);
   EXPECT_EQ(uint32_t(e.Load(s, 0, 7, 3)), 0xFFFFFFFFu);  // deep inside
   EXPECT_EQ(uint32_t(e.Load(s, 7, 0, 0)), 0xFF000000u);  // deep outside
   // Pixels on the diagonal are partly covered: their samples differ.
@@ -167,8 +167,8 @@ TEST(Msaa, TransfersPlaceEverySampleAtItsEdramPosition) {
   r.Draw(40, 8, 8, false, {-1.0f, 0.0f, 0.0f, 1.0f});  // 4x use of tile 0: moves 1x -> 4x
   ASSERT_EQ(r.renderer->edram().log().size(), 1u);
   EXPECT_TRUE(r.renderer->edram().log()[0].data_moved) << r.renderer->edram().log()[0].note;
-  edram::Surface s4 = r.Surface(f32, 40);
-  const edram::Edram& e = r.renderer->edram().Snapshot(s4, 8);
+  gpu::edram::Surface s4 = r.Surface(f32, 40);
+  const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s4, 8);
   for (uint32_t y = 0; y < 8; ++y) {
     for (uint32_t x = 0; x < 40; ++x) {
       for (uint32_t sample = 0; sample < 4; ++sample) {
@@ -204,11 +204,11 @@ TEST(Msaa, EveryColourFormatRoundTripsThroughFourSamples) {
     if (f == ColorRenderTargetFormat::k_2_10_10_10_FLOAT) b = 0x4010040Fu;  // canonical 7e3
     r.Clear(pitch1, 0, 0, 8, 16, true, a, false, 0);
     r.Clear(pitch1, 8, 0, int32_t(pitch1), 16, true, b, false, 0);
-    edram::Surface s1 = r.Surface(uint32_t(f), pitch1);
+    gpu::edram::Surface s1 = r.Surface(uint32_t(f), pitch1);
     s1.base_tiles = base;
     std::vector<uint64_t> before;
     {
-      const edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
+      const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
       for (uint32_t y = 0; y < 16; ++y) {
         for (uint32_t x = 0; x < pitch1; ++x) before.push_back(e.Load(s1, x, y, 0));
       }
@@ -221,7 +221,7 @@ TEST(Msaa, EveryColourFormatRoundTripsThroughFourSamples) {
     r.msaa = 0;
     r.Draw(pitch1, pitch1, 16, false, {0.0f, 0.0f, 0.0f, -1.0f});
     EXPECT_EQ(r.renderer->edram().log().size(), moves + 2) << uint32_t(f);
-    const edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
+    const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s1, 16);
     size_t i = 0;
     for (uint32_t y = 0; y < 16; ++y) {
       for (uint32_t x = 0; x < pitch1; ++x, ++i) {
@@ -244,8 +244,8 @@ void DepthStencilThroughFourSamples(bool bit_planes) {
   r.msaa = 2;
   r.Clear(40, 32, 0, 40, 8, false, 0, true, 0x77777777u);
   ASSERT_EQ(r.renderer->edram().log().size(), 1u);
-  edram::Surface d4 = r.Surface(uint32_t(DepthRenderTargetFormat::kD24S8), 40, true);
-  const edram::Edram& e = r.renderer->edram().Snapshot(d4, 8);
+  gpu::edram::Surface d4 = r.Surface(uint32_t(DepthRenderTargetFormat::kD24S8), 40, true);
+  const gpu::edram::Edram& e = r.renderer->edram().Snapshot(d4, 8);
   for (uint32_t y = 0; y < 8; ++y) {
     for (uint32_t x = 0; x < 40; ++x) {
       for (uint32_t sample = 0; sample < 4; ++sample) {
@@ -298,9 +298,9 @@ std::vector<uint64_t> RunPairs(bool gpu, uint64_t* gpu_moves, uint64_t* transfer
         r.Draw(pitch, pitch, rows, false, {0.0f, 0.0f, 0.0f, -1.0f});  // use: 32F -> A
         r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(fb) << 16));
         r.Draw(pitch, pitch, rows, false, {0.0f, 0.0f, 0.0f, -1.0f});  // use: A -> B
-        edram::Surface s = r.Surface(uint32_t(fb), pitch);
+        gpu::edram::Surface s = r.Surface(uint32_t(fb), pitch);
         s.base_tiles = base;
-        const edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
+        const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
         uint32_t width = xenos::IsColorRenderTargetFormat64bpp(fb) ? pitch / 2 : pitch;
         for (uint32_t y = 0; y < rows; ++y) {
           for (uint32_t x = 0; x < width; ++x) {
@@ -371,8 +371,8 @@ std::vector<uint64_t> RunDepthPairs(int mode, uint64_t* moved, uint64_t* on_gpu)
   if (mode == 2) r.renderer->edram().sample_transport().set_force_stencil_bit_planes(true);
   std::vector<uint64_t> bits;
   auto rows_of = [](uint32_t msaa) { return msaa ? 8u : 16u; };
-  auto snapshot = [&](edram::Surface s, uint32_t rows) {
-    const edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
+  auto snapshot = [&](gpu::edram::Surface s, uint32_t rows) {
+    const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
     uint32_t width = s.is_64bpp() ? s.pitch_pixels / 2 : s.pitch_pixels;
     for (uint32_t y = 0; y < rows; ++y) {
       for (uint32_t x = 0; x < width; ++x) {
@@ -390,7 +390,7 @@ std::vector<uint64_t> RunDepthPairs(int mode, uint64_t* moved, uint64_t* on_gpu)
     r.Draw(pitch, pitch, rows_of(msaa), false, {0.0f, 0.0f, 0.0f, -1.0f});
     r.Set(Reg::RB_DEPTHCONTROL, 0);
     r.Set(Reg::RB_COLOR_MASK, 0xF);
-    edram::Surface s = r.Surface(uint32_t(f), pitch, true);
+    gpu::edram::Surface s = r.Surface(uint32_t(f), pitch, true);
     s.base_tiles = base;
     return s;
   };
@@ -404,14 +404,14 @@ std::vector<uint64_t> RunDepthPairs(int mode, uint64_t* moved, uint64_t* on_gpu)
     r.msaa = c.c_msaa;
     r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(c.c) << 16));
     r.Draw(c.c_pitch, c.c_pitch, rows_of(c.c_msaa), false, {0.0f, 0.0f, 0.0f, -1.0f});  // B -> C
-    edram::Surface cs = r.Surface(uint32_t(c.c), c.c_pitch);
+    gpu::edram::Surface cs = r.Surface(uint32_t(c.c), c.c_pitch);
     cs.base_tiles = base;
     snapshot(cs, rows_of(c.c_msaa));
     snapshot(use_depth(base, c.a, c.a_msaa, c.a_pitch), rows_of(c.a_msaa));  // C -> A
     base += 8;
   }
   *moved = *on_gpu = 0;
-  for (const EdramLogEntry& e : r.renderer->edram().log()) {
+  for (const gpu::EdramLogEntry& e : r.renderer->edram().log()) {
     *moved += e.data_moved;
     *on_gpu += e.on_gpu;
   }
@@ -449,8 +449,8 @@ TEST(GpuTransfers, DepthPairsMatchTheCpuReferenceWithStencilBitPlanes) { Compare
 // shows up) go 32F -> GAMMA -> k_8_8_8_8 -> GAMMA (4x) -> k_2_10_10_10; every sample is compared
 // with the CPU path.
 std::vector<uint64_t> RunSrgb(bool gpu, uint64_t* moved, uint64_t* on_gpu) {
-  RendererOptions options;
-  options.gamma = GammaMode::kSrgb;
+  gpu::RendererOptions options;
+  options.gamma = gpu::GammaMode::kSrgb;
   MsaaRig r(options);
   r.renderer->edram().set_gpu_transfers(gpu);
   using C = ColorRenderTargetFormat;
@@ -460,9 +460,9 @@ std::vector<uint64_t> RunSrgb(bool gpu, uint64_t* moved, uint64_t* on_gpu) {
     uint32_t pitch = msaa ? 40 : 80, rows = msaa ? 8 : 16;
     r.Set(Reg::RB_COLOR_INFO, base | (uint32_t(f) << 16));
     r.Draw(pitch, pitch, rows, false, {0.0f, 0.0f, 0.0f, -1.0f});
-    edram::Surface s = r.Surface(uint32_t(f), pitch);
+    gpu::edram::Surface s = r.Surface(uint32_t(f), pitch);
     s.base_tiles = base;
-    const edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
+    const gpu::edram::Edram& e = r.renderer->edram().Snapshot(s, rows);
     for (uint32_t y = 0; y < rows; ++y) {
       for (uint32_t x = 0; x < pitch; ++x) {
         for (uint32_t sample = 0; sample < s.sample_count(); ++sample) {
@@ -481,7 +481,7 @@ std::vector<uint64_t> RunSrgb(bool gpu, uint64_t* moved, uint64_t* on_gpu) {
     use(base, C::k_2_10_10_10, 0);
   }
   *moved = *on_gpu = 0;
-  for (const EdramLogEntry& e : r.renderer->edram().log()) {
+  for (const gpu::EdramLogEntry& e : r.renderer->edram().log()) {
     *moved += e.data_moved;
     *on_gpu += e.on_gpu;
   }

@@ -1,6 +1,6 @@
 // Colour export conversion per host render-target format, drawn on lavapipe with validation: a
 // translated pixel shader writes a constant; the target's guest bits (EdramCache::Snapshot) must
-// equal the guest encoding of that constant (edram::PackColor) — 16_16 / 16_16_16_16 through
+// equal the guest encoding of that constant (gpu::edram::PackColor) — 16_16 / 16_16_16_16 through
 // SNORM with the -32..32 scale, 7e3 through the half-float stand-in, PWL gamma encoded before
 // blending in the exact gamma mode, the sRGB approximation in the srgb mode.
 #include <gtest/gtest.h>
@@ -13,13 +13,13 @@
 #include "../fake_guest.h"
 #include "../test_env.h"
 #include "glsl_prelude.h"
-#include "shader_compiler.h"
+#include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/ucode.h"
-#include "xnt/vk/edram.h"
-#include "xnt/vk/shader_translator.h"
-#include "xnt/vk/xenos_renderer.h"
+#include "xnt/gpu/edram.h"
+#include "xnt/vk/translator/shader_translator.h"
+#include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -62,9 +62,9 @@ struct OutputRig {
   VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
   uint32_t ps_mask = 0;
 
-  explicit OutputRig(GammaMode gamma = GammaMode::kExact) {
+  explicit OutputRig(gpu::GammaMode gamma = gpu::GammaMode::kExact) {
     ctx = test::MakeLavapipeContext();
-    RendererOptions options;
+    gpu::RendererOptions options;
     options.gamma = gamma;
     renderer = std::make_unique<XenosRenderer>(*ctx, options);
     vs = renderer->ShaderModule(
@@ -100,7 +100,7 @@ struct OutputRig {
     ASSERT_TRUE(renderer->Draw(d, guest.Access()));
   }
   uint64_t Bits(ColorRenderTargetFormat format, uint32_t x = 17, uint32_t y = 5) {
-    edram::Surface s;
+    gpu::edram::Surface s;
     s.pitch_pixels = kWidth;
     s.format = uint32_t(format);
     return renderer->edram().Snapshot(s, kHeight).Load(s, x, y, 0);
@@ -132,7 +132,7 @@ TEST(ColourOutput, EveryFormatStoresTheGuestEncodingOfTheShaderOutput) {
     r.Draw(c.format, c.colour);
     std::array<float, 4> expect = c.colour;
     // Channels a format lacks are not stored.
-    uint64_t want = edram::PackColor(c.format, expect);
+    uint64_t want = gpu::edram::PackColor(c.format, expect);
     uint64_t got = r.Bits(c.format);
     EXPECT_EQ(got, want) << xenos::ColorRenderTargetFormatName(uint32_t(c.format)) << std::hex
                          << " got " << got << " want " << want;
@@ -146,7 +146,7 @@ TEST(ColourOutput, EveryFormatStoresTheGuestEncodingOfTheShaderOutput) {
 
 TEST(ColourOutput, GammaExactBlendsGammaBitsAndSrgbBlendsLinear) {
   // Black, then white at 50% alpha over it.
-  auto run = [](GammaMode mode, std::string* notes) {
+  auto run = [](gpu::GammaMode mode, std::string* notes) {
     OutputRig r(mode);
     r.Draw(ColorRenderTargetFormat::k_8_8_8_8_GAMMA, {0.0f, 0.0f, 0.0f, 1.0f});
     r.Draw(ColorRenderTargetFormat::k_8_8_8_8_GAMMA, {1.0f, 1.0f, 1.0f, 128.0f / 255.0f},
@@ -156,13 +156,13 @@ TEST(ColourOutput, GammaExactBlendsGammaBitsAndSrgbBlendsLinear) {
     return r.Bits(ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
   };
   std::string exact_notes, srgb_notes;
-  uint64_t exact = run(GammaMode::kExact, &exact_notes);
-  uint64_t srgb = run(GammaMode::kSrgb, &srgb_notes);
+  uint64_t exact = run(gpu::GammaMode::kExact, &exact_notes);
+  uint64_t srgb = run(gpu::GammaMode::kSrgb, &srgb_notes);
   // Exact: the PWL-encoded 1.0 (255) blended with 0 in gamma space: 255 * 128/255 = 128.
   EXPECT_EQ(exact & 0xFF, 128u) << std::hex << exact;
   // sRGB: blended in linear space (0.502 linear), stored as sRGB, re-encoded with the PWL curve
   // on the way to the EDRAM: 0.502 linear is PWL gamma 192-193.
-  uint32_t pwl_half = uint32_t(edram::PackColor(ColorRenderTargetFormat::k_8_8_8_8_GAMMA,
+  uint32_t pwl_half = uint32_t(gpu::edram::PackColor(ColorRenderTargetFormat::k_8_8_8_8_GAMMA,
                                                 {128.0f / 255.0f, 0, 0, 0}) & 0xFF);
   EXPECT_LE(std::abs(int(srgb & 0xFF) - int(pwl_half)), 2) << std::hex << srgb;
   EXPECT_EQ(srgb >> 24, 128u);  // alpha: src one, dst zero

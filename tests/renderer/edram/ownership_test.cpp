@@ -2,9 +2,9 @@
 // the naive comparison model.
 #include <gtest/gtest.h>
 
-#include "xnt/vk/edram_ownership.h"
+#include "xnt/gpu/edram_ownership.h"
 
-namespace xnt::vk::edram {
+namespace xnt::gpu::edram {
 namespace {
 
 using xenos::ColorRenderTargetFormat;
@@ -105,4 +105,4 @@ TEST(EdramOwnership, NaiveModelMovesOnEveryBindingChange) {
 }
 
 }  // namespace
-}  // namespace xnt::vk::edram
+}  // namespace xnt::gpu::edram

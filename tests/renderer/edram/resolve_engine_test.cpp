@@ -3,7 +3,7 @@
 // red/blue swap, every Endian128 mode, tiled 2D / 3D and linear destinations, depth, and the
 // register decoding (sample-select sanitising, unsupported formats). Expected bytes are computed
 // by hand in the comments, EDRAM positions are computed here from the tile layout (not through
-// edram::Surface), so the engine's addressing is checked independently.
+// gpu::edram::Surface), so the engine's addressing is checked independently.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -13,8 +13,8 @@
 #include "../fake_guest.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
-#include "xnt/vk/resolve.h"
-#include "xnt/vk/texture_address.h"
+#include "xnt/gpu/resolve.h"
+#include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -39,9 +39,9 @@ uint32_t EdramOffset(uint32_t base, uint32_t pitch_tiles, uint32_t sx, uint32_t 
 }
 
 struct Rig {
-  edram::Edram edram;
+  gpu::edram::Edram edram;
   test::FakeGuest guest;
-  ResolveInfo info;
+  gpu::ResolveInfo info;
 
   Rig(ColorRenderTargetFormat src, TextureFormat dst, uint32_t msaa = 0, uint32_t pitch = 80) {
     info.copy = true;
@@ -82,7 +82,7 @@ struct Rig {
       for (uint32_t r = 0; r < rows; ++r) SetSample(x, y, c, r, bits);
     }
   }
-  ResolveCopyResult Run() { return ResolveCopy(info, edram, guest.Access()); }
+  gpu::ResolveCopyResult Run() { return gpu::ResolveCopy(info, edram, guest.Access()); }
   std::vector<uint8_t> Bytes(uint32_t offset, uint32_t n) {
     std::vector<uint8_t> v(n);
     guest.Read(kDest + offset, v);
@@ -100,17 +100,17 @@ struct Rig {
   }
   // Destination byte offset of pixel (x, y), bpp log2 of the format.
   uint32_t At(uint32_t x, uint32_t y, uint32_t bpp_log2) {
-    return uint32_t(TiledOffset2D(int32_t(x), int32_t(y), info.dest_pitch, bpp_log2));
+    return uint32_t(gpu::TiledOffset2D(int32_t(x), int32_t(y), info.dest_pitch, bpp_log2));
   }
 };
 
 TEST(ResolveEngine, TiledOffsetsUsedByTheTestsMatchHandValues) {
   // 32bpp: 4 texels per 16 bytes, the next 4 at +32, odd rows at +16, x 8..15 in the next pipe.
-  EXPECT_EQ(TiledOffset2D(0, 0, 32, 2), 0);
-  EXPECT_EQ(TiledOffset2D(1, 0, 32, 2), 4);
-  EXPECT_EQ(TiledOffset2D(4, 0, 32, 2), 32);
-  EXPECT_EQ(TiledOffset2D(0, 1, 32, 2), 16);
-  EXPECT_EQ(TiledOffset2D(8, 0, 32, 2), 64);
+  EXPECT_EQ(gpu::TiledOffset2D(0, 0, 32, 2), 0);
+  EXPECT_EQ(gpu::TiledOffset2D(1, 0, 32, 2), 4);
+  EXPECT_EQ(gpu::TiledOffset2D(4, 0, 32, 2), 32);
+  EXPECT_EQ(gpu::TiledOffset2D(0, 1, 32, 2), 16);
+  EXPECT_EQ(gpu::TiledOffset2D(8, 0, 32, 2), 64);
 }
 
 TEST(ResolveEngine, Bitwise8888CopiesEveryPixelToItsTiledAddress) {
@@ -145,8 +145,8 @@ TEST(ResolveEngine, RectangleOffsetAndSourceBaseAndPitch) {
   StoreLE32(r.edram.bytes().data() + 6 * 5120 + (0 * 80 + 0) * 4, 0x11223344u);   // (80, 16)
   StoreLE32(r.edram.bytes().data() + 6 * 5120 + (7 * 80 + 7) * 4, 0x55667788u);   // (87, 23)
   r.Run();
-  EXPECT_EQ(r.Dword(uint32_t(TiledOffset2D(80, 16, 160, 2))), 0x11223344u);
-  EXPECT_EQ(r.Dword(uint32_t(TiledOffset2D(87, 23, 160, 2))), 0x55667788u);
+  EXPECT_EQ(r.Dword(uint32_t(gpu::TiledOffset2D(80, 16, 160, 2))), 0x11223344u);
+  EXPECT_EQ(r.Dword(uint32_t(gpu::TiledOffset2D(87, 23, 160, 2))), 0x55667788u);
 }
 
 TEST(ResolveEngine, EveryEndian128Mode) {
@@ -327,7 +327,7 @@ TEST(ResolveEngine, FullPathConversions64bppSources) {
   StoreLE32(c.edram.bytes().data() + 5120 + 8, 0x12345678u);
   StoreLE32(c.edram.bytes().data() + 5120 + 12, 0x9ABCDEF0u);
   c.Run();
-  uint32_t o = uint32_t(TiledOffset2D(41, 0, 64, 3));
+  uint32_t o = uint32_t(gpu::TiledOffset2D(41, 0, 64, 3));
   EXPECT_EQ(c.Dword(o), 0x12345678u);
   EXPECT_EQ(c.Dword(o + 4), 0x9ABCDEF0u);
 }
@@ -339,7 +339,7 @@ TEST(ResolveEngine, EightBitDestinationsTakeOneChannelAndAreNotSwapped) {
   a.info.dest_endian = Endian128::k8in32;
   a.Run();
   for (uint32_t x = 0; x < 8; ++x) {
-    EXPECT_EQ(a.Bytes(uint32_t(TiledOffset2D(int32_t(x), 0, 32, 0)), 1)[0], 0x40 + x) << x;
+    EXPECT_EQ(a.Bytes(uint32_t(gpu::TiledOffset2D(int32_t(x), 0, 32, 0)), 1)[0], 0x40 + x) << x;
   }
   Rig b(ColorRenderTargetFormat::k_8_8_8_8, TextureFormat::k_8_A);
   b.SetPixel(0, 0, 0x00C00040u);
@@ -432,20 +432,20 @@ TEST(ResolveEngine, Msaa2xSamplesAreRows) {
 TEST(ResolveEngine, SampleSelectSanitising) {
   using M = xenos::MsaaSamples;
   // 1x: always sample 0.
-  EXPECT_EQ(SanitizeCopySampleSelect(3, M::k1X, false), CopySampleSelect::k0);
-  EXPECT_EQ(SanitizeCopySampleSelect(6, M::k1X, false), CopySampleSelect::k0);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(3, M::k1X, false), CopySampleSelect::k0);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(6, M::k1X, false), CopySampleSelect::k0);
   // 2x: 2 -> 0, 3 -> 1, 23 / 0123 / 7 -> 01; depth 01 -> 0.
-  EXPECT_EQ(SanitizeCopySampleSelect(2, M::k2X, false), CopySampleSelect::k0);
-  EXPECT_EQ(SanitizeCopySampleSelect(3, M::k2X, false), CopySampleSelect::k1);
-  EXPECT_EQ(SanitizeCopySampleSelect(6, M::k2X, false), CopySampleSelect::k01);
-  EXPECT_EQ(SanitizeCopySampleSelect(7, M::k2X, false), CopySampleSelect::k01);
-  EXPECT_EQ(SanitizeCopySampleSelect(6, M::k2X, true), CopySampleSelect::k0);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(2, M::k2X, false), CopySampleSelect::k0);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(3, M::k2X, false), CopySampleSelect::k1);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(6, M::k2X, false), CopySampleSelect::k01);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(7, M::k2X, false), CopySampleSelect::k01);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(6, M::k2X, true), CopySampleSelect::k0);
   // 4x: 7 -> 0123; depth 01 / 0123 -> 0, 23 -> 2.
-  EXPECT_EQ(SanitizeCopySampleSelect(7, M::k4X, false), CopySampleSelect::k0123);
-  EXPECT_EQ(SanitizeCopySampleSelect(5, M::k4X, false), CopySampleSelect::k23);
-  EXPECT_EQ(SanitizeCopySampleSelect(6, M::k4X, true), CopySampleSelect::k0);
-  EXPECT_EQ(SanitizeCopySampleSelect(5, M::k4X, true), CopySampleSelect::k2);
-  EXPECT_EQ(SanitizeCopySampleSelect(3, M::k4X, true), CopySampleSelect::k3);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(7, M::k4X, false), CopySampleSelect::k0123);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(5, M::k4X, false), CopySampleSelect::k23);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(6, M::k4X, true), CopySampleSelect::k0);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(5, M::k4X, true), CopySampleSelect::k2);
+  EXPECT_EQ(gpu::SanitizeCopySampleSelect(3, M::k4X, true), CopySampleSelect::k3);
 }
 
 TEST(ResolveEngine, DepthCopiesRawDwordsAsK24_8) {
@@ -483,7 +483,7 @@ TEST(ResolveEngine, TiledOffset3DIsABijectionOnAMacroTile) {
     for (int32_t z = 0; z < 4; ++z) {
       for (int32_t y = 0; y < 32; ++y) {
         for (int32_t x = 0; x < 32; ++x) {
-          int32_t o = TiledOffset3D(x, y, z, 32, 32, bpb_log2);
+          int32_t o = gpu::TiledOffset3D(x, y, z, 32, 32, bpb_log2);
           ASSERT_GE(o, 0);
           ASSERT_LT(o, int32_t((32 * 32 * 4) << bpb_log2));
           ASSERT_EQ(o & ((1 << bpb_log2) - 1), 0);
@@ -495,9 +495,9 @@ TEST(ResolveEngine, TiledOffset3DIsABijectionOnAMacroTile) {
   }
   // The next macro tile along x starts after a whole 32x32x4 block; slices 4..7 after the
   // (pitch/32) * (height/16) ... row of macro tiles.
-  EXPECT_EQ(TiledOffset3D(0, 0, 0, 64, 32, 2), 0);
-  EXPECT_EQ(TiledOffset3D(32, 0, 0, 64, 32, 2) % 4096, 0);
-  EXPECT_NE(TiledOffset3D(0, 0, 4, 64, 32, 2), TiledOffset3D(0, 0, 0, 64, 32, 2));
+  EXPECT_EQ(gpu::TiledOffset3D(0, 0, 0, 64, 32, 2), 0);
+  EXPECT_EQ(gpu::TiledOffset3D(32, 0, 0, 64, 32, 2) % 4096, 0);
+  EXPECT_NE(gpu::TiledOffset3D(0, 0, 4, 64, 32, 2), gpu::TiledOffset3D(0, 0, 0, 64, 32, 2));
 }
 
 TEST(ResolveEngine, ArrayDestinationWritesTheSlice) {
@@ -510,12 +510,12 @@ TEST(ResolveEngine, ArrayDestinationWritesTheSlice) {
   r.Run();
   for (uint32_t y = 0; y < 8; ++y) {
     for (uint32_t x = 0; x < 8; ++x) {
-      uint32_t o = uint32_t(TiledOffset3D(int32_t(x), int32_t(y), 2, 32, 32, 2));
+      uint32_t o = uint32_t(gpu::TiledOffset3D(int32_t(x), int32_t(y), 2, 32, 32, 2));
       EXPECT_EQ(r.Dword(o), 0xC0000000u | (y << 8) | x);
     }
   }
   // Slice 0's first texel stays untouched.
-  EXPECT_EQ(r.Dword(uint32_t(TiledOffset3D(0, 0, 0, 32, 32, 2))), 0u);
+  EXPECT_EQ(r.Dword(uint32_t(gpu::TiledOffset3D(0, 0, 0, 32, 32, 2))), 0u);
 }
 
 TEST(ResolveEngine, LinearDestination) {
@@ -547,10 +547,10 @@ TEST(ResolveEngine, BadDestinationsAreErrors) {
   Rig u(ColorRenderTargetFormat::k_8_8_8_8, TextureFormat::k_DXT1);
   u.info.unsupported = "x";
   EXPECT_THROW(u.Run(), Error);
-  EXPECT_EQ(ResolveDestBytesPerPixel(TextureFormat::k_DXT1), 0u);
-  EXPECT_EQ(ResolveDestBytesPerPixel(TextureFormat::k_32_32_32_32_FLOAT), 16u);
+  EXPECT_EQ(gpu::ResolveDestBytesPerPixel(TextureFormat::k_DXT1), 0u);
+  EXPECT_EQ(gpu::ResolveDestBytesPerPixel(TextureFormat::k_32_32_32_32_FLOAT), 16u);
   uint8_t out[16];
-  EXPECT_THROW(PackResolveDest(TextureFormat::k_CTX1, {0, 0, 0, 0}, out), Error);
+  EXPECT_THROW(gpu::PackResolveDest(TextureFormat::k_CTX1, {0, 0, 0, 0}, out), Error);
 }
 
 // ---- Registers -----------------------------------------------------------------------------
@@ -566,7 +566,7 @@ struct RegRig {
     Set(xenos::Reg::RB_SURFACE_INFO, 128u);
     Set(xenos::Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
   }
-  ResolveInfo Info() { return ComputeResolveInfo(regs, guest.Access()); }
+  gpu::ResolveInfo Info() { return gpu::ComputeResolveInfo(regs, guest.Access()); }
 };
 
 TEST(ResolveRegisters, DecodesDestinationAndSanitisesTheSampleSelect) {
@@ -577,7 +577,7 @@ TEST(ResolveRegisters, DecodesDestinationAndSanitisesTheSampleSelect) {
   xenos::reg::RB_COPY_DEST_INFO d{Endian128::k8in64, true, 5, TextureFormat::k_16_16_FLOAT,
                                   xenos::SurfaceNumberFormat::kFloat, -3, true};
   r.Set(xenos::Reg::RB_COPY_DEST_INFO, d.Encode());
-  ResolveInfo info = r.Info();
+  gpu::ResolveInfo info = r.Info();
   EXPECT_TRUE(info.unsupported.empty()) << info.unsupported;
   EXPECT_EQ(info.x1, 64);
   EXPECT_EQ(info.y1, 32);
@@ -591,7 +591,7 @@ TEST(ResolveRegisters, DecodesDestinationAndSanitisesTheSampleSelect) {
   EXPECT_EQ(info.sample_select_raw, 6u);
   EXPECT_EQ(info.sample_select, CopySampleSelect::k01);
   EXPECT_NE(info.note.find("treated as 4"), std::string::npos) << info.note;
-  EXPECT_FALSE(ResolveIsBitwiseCopy(info));
+  EXPECT_FALSE(gpu::ResolveIsBitwiseCopy(info));
 }
 
 TEST(ResolveRegisters, UnsupportedDestinationsAndSourcesAreNamed) {
@@ -600,7 +600,7 @@ TEST(ResolveRegisters, UnsupportedDestinationsAndSourcesAreNamed) {
                                   xenos::SurfaceNumberFormat::kUnsignedRepeatingFraction, 0,
                                   false};
   r.Set(xenos::Reg::RB_COPY_DEST_INFO, d.Encode());
-  ResolveInfo info = r.Info();
+  gpu::ResolveInfo info = r.Info();
   EXPECT_NE(info.unsupported.find("k_DXT1"), std::string::npos) << info.unsupported;
   // Depth ignores the register's format (k_24_8 is used), so the same register is fine there.
   r.Set(xenos::Reg::RB_COPY_CONTROL, 4u);

@@ -8,17 +8,16 @@
 #include <cstring>
 #include <filesystem>
 
-#include "../test_env.h"
+#include "../replay_helpers.h"
 #include "edram_scenarios.h"
 #include "xnt/format/reader.h"
 #include "xnt/replay/trace_player.h"
-#include "xnt/vk/vulkan_backend.h"
 
 namespace xnt::vk {
 namespace {
 
 struct Replayed {
-  std::vector<SwapImage> frames;
+  std::vector<gpu::SwapImage> frames;
   uint64_t transfers = 0, bytes = 0, naive_transfers = 0, naive_bytes = 0;
   uint32_t validation_messages = 0;
   std::string validation_report, log;
@@ -31,20 +30,19 @@ Replayed Replay(const samples::Sample& sample, const std::string& gamma_mode) {
   std::filesystem::create_directories(path.parent_path());
   samples::WriteSample(sample, path.string());
   auto reader = format::Reader::Open(path.string());
-  auto ctx = test::MakeLavapipeContext();
   Replayed out;
-  VulkanBackendOptions options;
-  if (gamma_mode == "srgb") options.renderer.gamma = GammaMode::kSrgb;
-  options.on_swap = [&](uint64_t, const SwapImage& image) { out.frames.push_back(image); };
-  VulkanBackend backend(*ctx, options);
-  replay::TracePlayer player(backend);
-  backend.Attach(&player.memory(), &player.registers());
+  renderer::SessionOptions options;
+  if (gamma_mode == "srgb") options.renderer.gamma = gpu::GammaMode::kSrgb;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { out.frames.push_back(image); };
+  auto session = test::MakeLavapipeSession(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
   reader->ForEachRecord([&](const format::Record& r) {
     player.Apply(r);
     return true;
   });
-  backend.renderer().Flush();
-  const EdramCache& edram = backend.renderer().edram();
+  session->Flush();
+  const gpu::EdramTracker& edram = *session->edram();
   for (const auto& e : edram.log()) {
     ++out.transfers;
     out.bytes += e.transfer.bytes;
@@ -54,9 +52,9 @@ Replayed Replay(const samples::Sample& sample, const std::string& gamma_mode) {
   }
   out.naive_transfers = edram.naive().transfers();
   out.naive_bytes = edram.naive().bytes();
-  out.notes = backend.notes();
-  out.validation_messages = ctx->validation_message_count();
-  out.validation_report = test::ValidationReport(*ctx);
+  out.notes = session->notes();
+  out.validation_messages = session->validation_message_count();
+  out.validation_report = test::ValidationReport(*session);
   return out;
 }
 

@@ -16,9 +16,9 @@
 #include "../fake_guest.h"
 #include "../test_env.h"
 #include "xnt/base/byte_order.h"
-#include "xnt/vk/edram_report.h"
-#include "xnt/vk/texture_address.h"
-#include "xnt/vk/xenos_renderer.h"
+#include "xnt/gpu/edram_report.h"
+#include "xnt/gpu/texture_address.h"
+#include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -63,7 +63,7 @@ struct Rig {
   }
   uint32_t Resolved(uint32_t x, uint32_t y, uint32_t pitch) {
     uint8_t b[4];
-    guest.Read(kDest + uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch, 2)), b);
+    guest.Read(kDest + uint32_t(gpu::TiledOffset2D(int32_t(x), int32_t(y), pitch, 2)), b);
     return LoadLE32(b);
   }
 };
@@ -82,7 +82,7 @@ TEST(EdramTransfers, PitchChangeMovesTilesThroughTheEdramLayout) {
   EXPECT_TRUE(e.data_moved) << e.note;
   EXPECT_EQ(e.transfer.start_tile, 0u);
   EXPECT_EQ(e.transfer.end_tile, 2u);
-  EXPECT_EQ(e.transfer.bytes, 2u * edram::kTileBytes);
+  EXPECT_EQ(e.transfer.bytes, 2u * gpu::edram::kTileBytes);
   EXPECT_EQ(e.transfer.reason, "pitch 64 -> 160");
   EXPECT_EQ(e.transfer.draw_index, 2u);
   for (uint32_t y = 0; y < 16; ++y) {
@@ -154,14 +154,14 @@ TEST(EdramTransfers, BindingWithoutUseMovesNothing) {
   EXPECT_EQ(e.transfer.reason, "msaa 1x -> 4x");
   EXPECT_EQ(e.transfer.tiles(), 1u);  // only tile 0 was owned
   EXPECT_TRUE(e.data_moved) << e.note;
-  edram::Surface s;
+  gpu::edram::Surface s;
   s.pitch_pixels = 80;
   s.msaa = xenos::MsaaSamples::k4X;
-  const edram::Edram& edram = r.renderer->edram().Snapshot(s, 8);
+  const gpu::edram::Edram& edram = r.renderer->edram().Snapshot(s, 8);
   EXPECT_EQ(edram.Load(s, 20, 3, 0), 0x01020304u);  // from the 1x clear
   EXPECT_EQ(edram.Load(s, 20, 3, 3), 0x01020304u);
   EXPECT_EQ(edram.Load(s, 8, 3, 2), 0x05060708u);   // the 4x clear
-  edram::Surface one = s;
+  gpu::edram::Surface one = s;
   one.msaa = xenos::MsaaSamples::k1X;
   EXPECT_EQ(edram.Load(one, 17, 7, 0), 0x05060708u);  // 4x pixel (8, 3) sample 3
   EXPECT_EQ(r.ctx->validation_message_count(), 0u) << test::ValidationReport(*r.ctx);
@@ -207,11 +207,11 @@ TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
   MakeLog(r);
   const EdramCache& cache = r.renderer->edram();
   ASSERT_EQ(cache.log().size(), 3u);  // tile 0 colour<-depth, then tile 0 (colour) + 1 (depth)
-  EdramReportOptions o;
+  gpu::EdramReportOptions o;
   o.title = "rig";
   o.naive_transfers = cache.naive().transfers();
   o.naive_bytes = cache.naive().bytes();
-  std::string text = EdramReportText(cache, o);
+  std::string text = gpu::EdramReportText(cache.tracker(), o);
   // Tile 0 colour <- depth, tile 1 colour <- depth and tile 0 re-pitched colour -> colour: all
   // three on the GPU (depth stores through the depth/stencil copy path of a D24 host image).
   EXPECT_NE(text.find("totals: 3 transfers, 3 tiles, 15360 bytes (3 moved: 3 on the GPU, 0 "
@@ -220,13 +220,13 @@ TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
       << text;
   EXPECT_NE(text.find("kD24S8@0 p80/1t 1x -> k_8_8_8_8@0 p80/1t 1x"), std::string::npos) << text;
   EXPECT_NE(text.find("naive store-all/load-all-on-binding-change cache: 5 transfers"), std::string::npos) << text;
-  std::string json = EdramReportJson(cache, o);
+  std::string json = gpu::EdramReportJson(cache.tracker(), o);
   EXPECT_NE(json.find("\"moved_on_gpu\": 3"), std::string::npos) << json;
   EXPECT_NE(json.find("\"totals\": {\"transfers\": 3, \"tiles\": 3, \"bytes\": 15360"), std::string::npos) << json;
   EXPECT_NE(json.find("\"reason\": \"pitch 80 -> 160\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"naive\": {\"transfers\": 5, \"bytes\": 40960}"), std::string::npos) << json;
   o.frame = 1;  // nothing in frame 1
-  EXPECT_NE(EdramReportJson(cache, o).find("\"transfers\": []"), std::string::npos);
+  EXPECT_NE(gpu::EdramReportJson(cache.tracker(), o).find("\"transfers\": []"), std::string::npos);
 }
 
 TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
@@ -237,7 +237,7 @@ TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
   auto page = kWork / "map.html";
   {
     std::ofstream out(page);
-    out << EdramReportHtml(r.renderer->edram(), EdramReportOptions{"rig", std::nullopt, 5, 0});
+    out << gpu::EdramReportHtml(r.renderer->edram().tracker(), gpu::EdramReportOptions{"rig", std::nullopt, 5, 0});
   }
   std::string flags = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic "
                       "--no-first-run --disable-background-networking --disable-component-update "

@@ -15,7 +15,7 @@
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/shared_memory.h"
-#include "xnt/vk/texture_address.h"
+#include "xnt/gpu/texture_address.h"
 #include "xnt/vk/texture_cache.h"
 
 namespace xnt::vk {
@@ -42,8 +42,8 @@ struct Pages {
     if (p.empty()) p.resize(4096);
     std::memcpy(&p[address & 4095], &v, 4);
   }
-  GuestPageSource Source() {
-    GuestPageSource s;
+  gpu::GuestPageSource Source() {
+    gpu::GuestPageSource s;
     s.generation = [this] { return generation; };
     s.page_generation = [this](uint32_t p) { return pages.count(p) ? generation : uint64_t(0); };
     s.page_data = [this](uint32_t p) -> const uint8_t* {
@@ -117,7 +117,7 @@ class SamplingTest : public ::testing::Test {
       for (uint32_t x = 0; x < w; ++x) {
         uint32_t v = x | (y << 8) | (0x55u << 16) | (0xAAu << 24);
         uint32_t swapped = __builtin_bswap32(v);  // 8in32 in guest memory
-        guest_.Write32(base + uint32_t(TiledOffset2D(int32_t(x), int32_t(y), 32, 2)), swapped);
+        guest_.Write32(base + uint32_t(gpu::TiledOffset2D(int32_t(x), int32_t(y), 32, 2)), swapped);
       }
     }
     std::array<uint32_t, 6> d{};

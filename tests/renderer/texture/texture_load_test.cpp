@@ -18,9 +18,9 @@
 #include "xnt/base/error.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/shared_memory.h"
-#include "xnt/vk/texture_address.h"
+#include "xnt/gpu/texture_address.h"
 #include "xnt/vk/texture_cache.h"
-#include "xnt/vk/texture_formats.h"
+#include "xnt/gpu/texture_formats.h"
 #include "xnt/xenos/enums.h"
 
 namespace xnt::vk {
@@ -296,7 +296,7 @@ TEST(TiledOffset3D, MapsEachBlockOfATileGroupToItsOwnAddress) {
     for (uint32_t z = 0; z < 8; ++z) {
       for (uint32_t y = 0; y < 32; ++y) {
         for (uint32_t x = 0; x < 32; ++x) {
-          uint32_t a = TiledOffset3D(x, y, z, 32, 32, bpb_log2);
+          uint32_t a = gpu::TiledOffset3D(x, y, z, 32, 32, bpb_log2);
           if (a & ((1u << bpb_log2) - 1)) { ++unaligned; continue; }
           uint32_t i = a >> bpb_log2;
           if (i >= blocks) { ++outside; continue; }

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "xnt/vk/shared_memory.h"
-#include "xnt/vk/texture_address.h"
+#include "xnt/gpu/texture_address.h"
 #include "xnt/vk/texture_cache.h"
-#include "xnt/vk/texture_formats.h"
+#include "xnt/gpu/texture_formats.h"
 
 namespace xnt::vk::texref {
 
@@ -32,8 +32,8 @@ struct FakeGuest {
     generations[address >> 12] = generation;
   }
   void EndWrite() { ++generation; }
-  GuestPageSource Source() {
-    GuestPageSource s;
+  gpu::GuestPageSource Source() {
+    gpu::GuestPageSource s;
     s.generation = [this] { return generation; };
     s.page_generation = [this](uint32_t p) {
       auto it = generations.find(p);
@@ -238,7 +238,7 @@ inline std::array<uint32_t, 6> Fetch(uint32_t base, uint32_t format, uint32_t en
 // width_l x height_l x layers, row-major, layer-major.
 inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t format, uint32_t endian,
                                  const Layout& l, uint32_t seed, float float_range = 1000.0f) {
-  TextureFormatInfo info = GetTextureFormatInfo(format);
+  gpu::TextureFormatInfo info = gpu::GetTextureFormatInfo(format);
   EXPECT_TRUE(info.loadable);
   std::mt19937 rng(seed);
   TextureDescriptor desc = TextureDescriptor::FromFetchConstant(Fetch(base, format, endian, l).data());
@@ -255,11 +255,11 @@ inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t forma
       for (uint32_t by = 0; by < bh; ++by) {
         for (uint32_t bx = 0; bx < bw; ++bx) {
           uint32_t sx = bx + c.offset_x_blocks, sy = by + c.offset_y_blocks;
-          uint32_t offset = l.tiled ? uint32_t(TiledOffset2D(int32_t(sx), int32_t(sy), c.pitch_blocks, info.bpb_log2))
-                                    : LinearOffset2D(sx, sy, c.pitch_blocks, info.bpb_log2);
+          uint32_t offset = l.tiled ? uint32_t(gpu::TiledOffset2D(int32_t(sx), int32_t(sy), c.pitch_blocks, info.bpb_log2))
+                                    : gpu::LinearOffset2D(sx, sy, c.pitch_blocks, info.bpb_log2);
           uint32_t address = c.base_address + z * c.layer_stride + offset;
           if (l.dimension == 2 && l.tiled) {  // 32x32x4-tiled volume
-            address = c.base_address + TiledOffset3D(sx, sy, z, c.pitch_blocks, c.height_blocks, info.bpb_log2);
+            address = c.base_address + gpu::TiledOffset3D(sx, sy, z, c.pitch_blocks, c.height_blocks, info.bpb_log2);
           }
           // The block's dwords as the loader sees them after the swap; for sub-dword blocks,
           // the containing dword keeps whatever bytes other blocks put there.

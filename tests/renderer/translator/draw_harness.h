@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "xnt/vk/shader_interface.h"
+#include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk::test {

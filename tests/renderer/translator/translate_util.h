@@ -14,11 +14,11 @@
 #include "../test_env.h"
 #include "draw_harness.h"
 #include "glsl_prelude.h"
-#include "shader_compiler.h"
+#include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/ucode.h"
-#include "xnt/vk/shader_translator.h"
+#include "xnt/vk/translator/shader_translator.h"
 
 namespace xnt::vk::test {
 

@@ -12,7 +12,7 @@
 #include "../test_env.h"
 #include "draw_harness.h"
 #include "glsl_prelude.h"
-#include "shader_compiler.h"
+#include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk::test {
 namespace {

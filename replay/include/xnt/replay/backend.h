@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "xnt/xenos/enums.h"
 #include "xnt/xenos/pm4.h"
 #include "xnt/xenos/registers.h"
+
+namespace xnt::ucode {
+struct DecodedShader;
+}  // namespace xnt::ucode
 
 namespace xnt::replay {
 
@@ -33,7 +38,9 @@ struct Shader {
   bool immediate = false;        // loaded by IM_LOAD_IMMEDIATE
   uint64_t hash = 0;             // XXH3-64 of the big-endian microcode bytes, as Xenia hashes it
   std::vector<uint32_t> dwords;  // host order
-  // From the microcode model's analysis (xnt_ucode), done once per distinct shader.
+  // The microcode decoded once per hash (ucode/shader_cache.h): every consumer reads this.
+  std::shared_ptr<const ucode::DecodedShader> decoded;
+  // From its analysis.
   bool analyzed = false;              // false: the microcode did not decode (see analysis_error)
   std::string analysis_error;
   bool uses_memexport = false;        // writes eA / eM#

@@ -29,6 +29,7 @@
 #include "xnt/replay/diagnostics.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
+#include "xnt/ucode/shader_cache.h"
 
 namespace xnt::replay {
 
@@ -87,6 +88,8 @@ class CommandProcessor {
   uint32_t swap_counter() const { return swap_counter_; }
   const Shader* active_vertex_shader() const { return vertex_shader_.get(); }
   const Shader* active_pixel_shader() const { return pixel_shader_.get(); }
+  // Decoded microcode, one entry per distinct shader.
+  const ucode::ShaderCache& shader_cache() const { return decoded_; }
   const std::vector<uint32_t>& me_init_data() const { return me_init_; }
 
   uint64_t packets_executed() const { return packets_; }
@@ -139,7 +142,7 @@ class CommandProcessor {
   void ImLoadImmediate(uint32_t payload_address, std::span<const uint32_t> p);
   void LoadShader(xenos::ShaderType type, uint32_t address, bool immediate,
                   std::span<const uint32_t> dwords);
-  static void AnalyzeShader(Shader& shader);
+  void AnalyzeShader(Shader& shader);
   void ReportMemExports(const DrawCall& draw, const Shader* shader);
   void Draw(uint32_t opcode, uint32_t packet_address, uint32_t viz_query,
             std::span<const uint32_t> p);
@@ -165,6 +168,7 @@ class CommandProcessor {
 
   using ShaderKey = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;
   std::map<ShaderKey, std::shared_ptr<const Shader>> shaders_;
+  ucode::ShaderCache decoded_;  // one decode per microcode hash, shared through Shader::decoded
   std::shared_ptr<const Shader> vertex_shader_;
   std::shared_ptr<const Shader> pixel_shader_;
 

@@ -1,15 +1,8 @@
-// Register -> host draw state, on the CPU and without Vulkan objects, so it can be unit-tested:
-// the viewport transform folded into XeSystemConstants (ndc_scale/ndc_offset), the scissor,
-// depth/stencil, blending and rasterizer state.
+// Register -> host draw state, on the CPU, so it can be unit-tested: the viewport transform folded
+// into XeSystemConstants (ndc_scale/ndc_offset), depth/stencil, blending and rasterizer state as
+// Vulkan enums.
 //
-// Viewport semantics (as in Xenia's draw_util GetHostViewportInfo,
-// src/xenia/gpu/draw_util.cc): guest screen position = NDC * PA_CL_VPORT_*SCALE +
-// PA_CL_VPORT_*OFFSET for each axis whose PA_CL_VTE_CNTL enable bit is set (1 and 0 otherwise,
-// i.e. the shader already output screen coordinates), plus PA_SC_WINDOW_OFFSET when
-// PA_SU_SC_MODE_CNTL vtx_window_offset_enable is set, plus 0.5 when PA_SU_VTX_CNTL pix_center is
-// 0 (Direct3D 9 puts pixel centres on integers; Vulkan on halves — Xenia's resolve code reverses
-// the same half pixel, draw_util.cc GetResolveInfo). The host viewport covers the whole host
-// render target, so host NDC = screen * 2 / size - 1 and depth = Z screen.
+// The viewport and scissor come from gpu/viewport.h (shared with every path).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -17,26 +10,23 @@
 #include <cstdint>
 #include <span>
 
-#include "xnt/vk/primitive_processor.h"
-#include "xnt/vk/shader_interface.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/gpu/viewport.h"
+#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 
-// Register values by dword index (at least xenos::kRegisterCount of them).
-using RegisterValues = std::span<const uint32_t>;
+using gpu::RegisterValues;
+using HostViewport = gpu::Viewport;
 
-float RegisterFloat(RegisterValues regs, uint32_t index);
-
-struct HostViewport {
-  float ndc_scale[3];
-  float ndc_offset[3];
-  VkRect2D scissor;  // clamped to the render target; extent 0 when nothing can be drawn
-};
-HostViewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height);
+inline VkRect2D ToVkRect(const gpu::ScissorRect& r) {
+  return {{r.offset.x, r.offset.y}, {r.extent.width, r.extent.height}};
+}
 
 // The per-draw system constants (shader_interface.h), apart from vertex_base_index's use.
-XeSystemConstants ComputeSystemConstants(RegisterValues regs, const HostViewport& viewport,
-                                         HostTopology topology);
+XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
+                                         gpu::HostTopology topology);
 
 struct HostDepthStencil {
   bool depth_test = false;
@@ -47,17 +37,17 @@ struct HostDepthStencil {
   VkStencilOpState back{};
 };
 // `has_depth_target` false turns everything off (no depth buffer bound).
-HostDepthStencil ComputeDepthStencil(RegisterValues regs, bool has_depth_target);
+HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_target);
 
 struct HostRasterizer {
   VkCullModeFlags cull = VK_CULL_MODE_NONE;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
 };
-HostRasterizer ComputeRasterizer(RegisterValues regs, HostTopology topology);
+HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology);
 
 // One colour target's blending (RB_BLENDCONTROLn) and write mask (RB_COLOR_MASK).
-VkPipelineColorBlendAttachmentState ComputeBlend(RegisterValues regs, uint32_t target);
+VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target);
 VkBlendFactor TranslateBlendFactor(uint32_t xenos_factor);
 VkBlendOp TranslateBlendOp(uint32_t xenos_op);
 

@@ -19,7 +19,7 @@
 #include <vector>
 #include <unordered_map>
 
-#include "xnt/vk/primitive_processor.h"
+#include "xnt/gpu/primitive_processor.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
@@ -27,7 +27,7 @@ namespace xnt::vk {
 struct PipelineKey {
   VkShaderModule vertex_shader = VK_NULL_HANDLE;
   VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: depth-only draw
-  uint32_t topology = 0;                         // HostTopology
+  uint32_t topology = 0;                         // gpu::HostTopology
   uint32_t polygon_mode = 0;                     // VkPolygonMode
   std::array<uint32_t, 4> color_formats{};       // VkFormat, 0 = no target in the slot
   uint32_t depth_format = 0;                     // VkFormat, 0 = none

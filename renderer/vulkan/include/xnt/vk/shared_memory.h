@@ -17,22 +17,11 @@
 #include <functional>
 #include <vector>
 
+#include "xnt/gpu/guest_access.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
-
-// What SharedMemory needs from guest memory (replay::GuestMemory provides exactly this).
-struct GuestPageSource {
-  static constexpr uint32_t kPageSize = 4096;
-  static constexpr uint32_t kPageCount = uint32_t((512ull << 20) / kPageSize);
-  // Bumped on every write anywhere (lets an unchanged memory skip the page scan).
-  std::function<uint64_t()> generation;
-  // Per page: 0 = never written.
-  std::function<uint64_t(uint32_t page)> page_generation;
-  // The page's 4 KiB, or nullptr if never written.
-  std::function<const uint8_t*(uint32_t page)> page_data;
-};
 
 class SharedMemory {
  public:
@@ -48,14 +37,14 @@ class SharedMemory {
   // Uploads every page whose generation changed since its last upload. Records copies into the
   // stream's command buffer (and a barrier making them visible to shaders and transfers); must be
   // called outside a render pass. Returns the number of pages uploaded.
-  uint32_t Sync(const GuestPageSource& source);
+  uint32_t Sync(const gpu::GuestPageSource& source);
 
   // Write tracking: once enabled, Sync examines only the pages passed to Invalidate since the
   // last Sync (after one full scan), instead of every page whose owner bumped the global
   // generation. The replay backend enables it and forwards Backend::OnMemoryWritten; without it
   // each Sync after a change scans all 131072 page generations (~0.5 ms).
   // False when Sync would certainly upload nothing (lets the renderer keep its render pass open).
-  bool MayNeedSync(const GuestPageSource& source) const {
+  bool MayNeedSync(const gpu::GuestPageSource& source) const {
     return source.generation() != last_generation_ &&
            (!write_tracking_ || !full_scan_done_ || !dirty_pages_.empty());
   }

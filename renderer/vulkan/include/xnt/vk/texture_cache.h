@@ -98,7 +98,7 @@ class TextureCache {
   // dispatch into the stream's command buffer (outside a render pass); the caller must have
   // synced `shared_memory` for the pages first. The result is valid until the next Get that
   // reloads it or until the cache is destroyed.
-  const Texture& Get(const uint32_t fetch_dwords[6], const GuestPageSource& source);
+  const Texture& Get(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source);
   // Marks entries overlapping the range stale (resolves, memexport).
   void Invalidate(uint32_t address, uint64_t size);
   // Called before Get records a load (the renderer ends its render pass there); Get records

@@ -19,6 +19,9 @@ struct ContextOptions {
   int device_index = -1;
   // Enables VK_LAYER_KHRONOS_validation and a debug-utils messenger that counts its messages.
   bool validate = false;
+  // Also prints every validation message to stderr as it arrives (for debugging a failing test;
+  // the messages are kept and counted either way).
+  bool print_validation = false;
 };
 
 // What the chosen device can do, as far as the renderer's choices are concerned.
@@ -122,6 +125,7 @@ class VulkanContext {
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   std::vector<const char*> enabled_extensions_;
   bool validation_enabled_ = false;
+  bool print_validation_ = false;
 
   mutable std::mutex messages_mutex_;
   std::vector<std::string> messages_;

@@ -1,0 +1,100 @@
+// The EDRAM model (CPU reference, no Vulkan): 2048 tiles of 80x16 32-bit samples (10 MiB),
+// render-target surfaces addressed by base tile, pitch, format and MSAA, and the guest bit
+// encodings of every colour and depth render-target format.
+//
+// Layout facts (seed 000 "render target cache", xenia.md §3.2, §4.6; Xenia xenos.h):
+// - A tile holds 80x16 samples at 32bpp, row-major, 4 bytes each (5120 bytes); a 64bpp target
+//   uses the same 5120 bytes for 40x16 samples, so its pitch in tiles doubles.
+// - MSAA stores samples, not pixels: 2x is 1x2 samples per pixel (the tile covers 80x8 pixels),
+//   4x is 2x2 (40x8 pixels). In this model sample s of a 2x pixel is sample row s; of a 4x pixel,
+//   column s & 1 and row s >> 1.
+// - Depth tiles have their two 40-sample halves swapped relative to colour (sample column x of a
+//   depth tile sits where colour column x ^ 40 would, i.e. (x + 40) % 80).
+// - Tile indices wrap around at 2048 (periodic EDRAM addressing).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xnt/xenos/enums.h"
+
+namespace xnt::gpu::edram {
+
+constexpr uint32_t kTileBytes = xenos::kEdramTileWidthSamples * xenos::kEdramTileHeightSamples * 4;
+
+// A render target as the EDRAM sees it.
+struct Surface {
+  uint32_t base_tiles = 0;   // 11 bits; wraps at 2048
+  uint32_t pitch_pixels = 0; // RB_SURFACE_INFO surface_pitch
+  xenos::MsaaSamples msaa = xenos::MsaaSamples::k1X;
+  bool is_depth = false;
+  uint32_t format = 0;  // ColorRenderTargetFormat or DepthRenderTargetFormat
+
+  bool is_64bpp() const {
+    return !is_depth && xenos::IsColorRenderTargetFormat64bpp(xenos::ColorRenderTargetFormat(format));
+  }
+  uint32_t bytes_per_sample() const { return is_64bpp() ? 8 : 4; }
+  uint32_t samples_x() const { return msaa == xenos::MsaaSamples::k4X ? 2 : 1; }
+  uint32_t samples_y() const { return msaa == xenos::MsaaSamples::k1X ? 1 : 2; }
+  uint32_t sample_count() const { return samples_x() * samples_y(); }
+  uint32_t pitch_tiles() const { return xenos::SurfacePitchTiles(pitch_pixels, msaa, is_64bpp()); }
+  // Pixel rows one row of tiles covers (16 at 1x, 8 with 2x/4x MSAA).
+  uint32_t rows_per_tile_row() const { return xenos::kEdramTileHeightSamples / samples_y(); }
+  // Tiles covering pixel rows [0, rows): whole rows of tiles, at most the whole EDRAM.
+  uint32_t TilesForRows(uint32_t rows) const;
+  // Byte offset in the 10 MiB EDRAM of sample `sample` of pixel (x, y). Throws xnt::Error for a
+  // sample index >= sample_count().
+  uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
+  // Pixel rows the EDRAM holds after the base (no wraparound), at most `max_rows`.
+  uint32_t RowsToEdramEnd(uint32_t max_rows) const;
+  std::string Describe() const;  // "k_8_8_8_8 base 0 pitch 1280 (16 tiles) 1x"
+};
+
+// ---- Format encodings (guest bits) -------------------------------------------------------------
+
+// 10-bit unsigned float, 3-bit exponent (bias 3), 7-bit mantissa: [0, 31.875]; negative and NaN
+// clamp to 0; round to nearest even (Xenia xenos.h Float32To7e3 / Float7e3To32).
+uint32_t Float32To7e3(float f);
+float Float7e3To32(uint32_t f10);
+// 24-bit unsigned depth float, 4-bit exponent (bias 15), 20-bit mantissa: [0, 2).
+uint32_t Float32To20e4(float f);
+float Float20e4To32(uint32_t f24);
+// IEEE half <-> float (round to nearest even, denormals, inf/NaN kept).
+uint16_t FloatToHalf(float f);
+float HalfToFloat(uint16_t h);
+// Xenos piecewise-linear gamma (4 segments; 8-bit gamma <-> 10-bit linear).
+float PwlGammaToLinear(float gamma);
+float LinearToPwlGamma(float linear);
+
+// Encodes a shader output (RGBA floats) into a colour format's guest bits: 32bpp formats use the
+// low 32 bits, 64bpp formats R/G in the low dword (R in bits 15:0) and B/A in the high one.
+uint64_t PackColor(xenos::ColorRenderTargetFormat format, const std::array<float, 4>& rgba);
+// The inverse (what a shader reading the guest bits back would see).
+std::array<float, 4> UnpackColor(xenos::ColorRenderTargetFormat format, uint64_t bits);
+
+// Depth: the guest dword is (depth24 << 8) | stencil.
+uint32_t PackDepth(xenos::DepthRenderTargetFormat format, float depth, uint32_t stencil);
+float UnpackDepth(xenos::DepthRenderTargetFormat format, uint32_t dword);
+// The host keeps a 32-bit float depth beside the 24-bit guest value; it is trusted only while
+// it still converts to the stored 24 bits (xenia.md §3.2).
+bool HostDepthStillMatches(xenos::DepthRenderTargetFormat format, float host_depth,
+                           uint32_t guest_dword);
+
+// ---- The 10 MiB EDRAM --------------------------------------------------------------------------
+
+class Edram {
+ public:
+  Edram() : bytes_(xenos::kEdramSizeBytes, 0) {}
+  // One sample's guest bits (32bpp: low dword; 64bpp: both).
+  uint64_t Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const;
+  void Store(const Surface& s, uint32_t x, uint32_t y, uint32_t sample, uint64_t bits);
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+}  // namespace xnt::gpu::edram

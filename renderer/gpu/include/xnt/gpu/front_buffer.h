@@ -1,0 +1,32 @@
+// XE_SWAP: what the console would scan out. The Direct3D runtime's VdSwap writes the front
+// buffer's texture fetch constant into slot 0 just before the XE_SWAP packet (Xenia
+// xboxkrnl_video.cc VdSwap; ../shared/xenia-oracle/README.md), so the front buffer is read like
+// a texture: base, pitch, size, tiling, endianness and swizzle from fetch constant 0. The PNG is
+// RGBA8 with alpha forced to 255 (scan-out ignores alpha; Xenia's trace dump does the same).
+//
+// Formats: k_8_8_8_8 (and _A) and k_2_10_10_10 (reduced to 8 bits per channel); others are
+// reported. The guest gamma ramp is not applied (it is an identity ramp in every sample).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xnt/gpu/register_values.h"
+#include "xnt/gpu/guest_access.h"
+
+namespace xnt::gpu {
+
+struct SwapImage {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4, top row first
+};
+
+// `frontbuffer_address`, `width`, `height`: from the XE_SWAP packet; used when fetch constant 0
+// is not a texture (0 = take everything from the fetch constant). Throws xnt::Error for
+// unsupported formats or out-of-range memory.
+SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                          uint32_t height, const GuestMemoryAccess& memory);
+
+}  // namespace xnt::gpu

@@ -1,0 +1,22 @@
+// A draw's primitive stream as the VGT sees it, read once per draw: the primitive type and count
+// from VGT_DRAW_INITIATOR, primitive reset from PA_SU_SC_MODE_CNTL / VGT_MULTI_PRIM_IB_RESET_INDX,
+// and the index bytes from guest memory (DMA) or the packet (immediate). Every consumer of the
+// draw (a path's primitive processor, the draw-extent estimate) reads the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/replay/backend.h"
+
+namespace xnt::gpu {
+
+// The draw's PrimitiveDraw; its index_bytes point into `scratch`, which must outlive it. DMA
+// indices are copied from call.memory (VGT_DMA_BASE, VGT_DMA_SIZE; the command processor has
+// checked the range); immediate VGT_IMMED_DATA words arrive in host order with 16-bit indices
+// packed low half first, so their little-endian bytes are the stream and no swap applies.
+// Throws xnt::Error when a DMA range leaves the 512 MiB physical space or there is no memory.
+PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch);
+
+}  // namespace xnt::gpu

@@ -1,0 +1,38 @@
+// The viewport transform and scissor of a draw from its registers, as every render path applies
+// them (backend-free: the fbo path folds it into its system constants, a CPU path rasterizes
+// with it, the EDRAM tracker bounds a draw's extent with the scissor).
+//
+// Viewport semantics (as in Xenia's draw_util GetHostViewportInfo,
+// src/xenia/gpu/draw_util.cc): guest screen position = NDC * PA_CL_VPORT_*SCALE +
+// PA_CL_VPORT_*OFFSET for each axis whose PA_CL_VTE_CNTL enable bit is set (1 and 0 otherwise,
+// i.e. the shader already output screen coordinates), plus PA_SC_WINDOW_OFFSET when
+// PA_SU_SC_MODE_CNTL vtx_window_offset_enable is set, plus 0.5 when PA_SU_VTX_CNTL pix_center is
+// 0 (Direct3D 9 puts pixel centres on integers; Vulkan on halves — Xenia's resolve code reverses
+// the same half pixel, draw_util.cc GetResolveInfo). The host viewport covers the whole host
+// render target, so host NDC = screen * 2 / size - 1 and depth = Z screen.
+#pragma once
+
+#include <cstdint>
+
+#include "xnt/gpu/register_values.h"
+
+namespace xnt::gpu {
+
+// Field names as VkRect2D's, so host code converts member for member.
+struct ScissorRect {
+  struct {
+    int32_t x = 0, y = 0;
+  } offset;
+  struct {
+    uint32_t width = 0, height = 0;
+  } extent;
+};
+
+struct Viewport {
+  float ndc_scale[3];
+  float ndc_offset[3];
+  ScissorRect scissor;  // clamped to the render target; extent 0 when nothing can be drawn
+};
+Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height);
+
+}  // namespace xnt::gpu

@@ -1,0 +1,177 @@
+#include "xnt/gpu/draw_extent.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <vector>
+
+#include "xnt/replay/guest_memory.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/xenos/registers.h"
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/ucode/interpreter.h"
+#include "xnt/ucode/shader_cache.h"
+
+namespace xnt::gpu {
+
+namespace {
+
+DrawExtent NotEstimated(std::string reason, uint32_t vertices = 0) {
+  DrawExtent e;
+  e.reason = std::move(reason);
+  e.vertices = vertices;
+  return e;
+}
+
+// The draw's vertex indices as the primitive processor reads them, with primitive-reset indices
+// dropped. False when the index buffer is shorter than the draw.
+bool ReadIndices(const PrimitiveDraw& prim, std::vector<uint32_t>& out) {
+  const bool wide = prim.index_format == xenos::IndexFormat::kInt32;
+  const uint64_t index_bytes = wide ? 4 : 2;
+  if (uint64_t(prim.vertex_count) * index_bytes > prim.index_bytes.size()) return false;
+  const uint32_t reset = wide ? prim.reset_index : (prim.reset_index & 0xFFFFu);
+  out.reserve(prim.vertex_count);
+  for (uint32_t i = 0; i < prim.vertex_count; ++i) {
+    const uint32_t index = ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i);
+    if (prim.reset_enable && index == reset) continue;
+    out.push_back(index);
+  }
+  return true;
+}
+
+}  // namespace
+
+DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const DrawExtentOptions& options) {
+  std::vector<uint8_t> scratch;
+  PrimitiveDraw prim;
+  try {
+    prim = ReadPrimitiveDraw(draw, scratch);
+  } catch (const Error& e) {
+    return NotEstimated(std::string("index buffer unreadable: ") + e.what());
+  }
+  return EstimateDrawExtent(draw, prim, options);
+}
+
+DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw& prim,
+                              const DrawExtentOptions& options) {
+  if (!draw.registers) return NotEstimated("no register file");
+  if (!draw.vertex_shader) return NotEstimated("no vertex shader loaded");
+  const replay::Shader& vs_record = *draw.vertex_shader;
+  if (vs_record.uses_memexport) return NotEstimated("memexport vertex shader");
+  const xenos::PrimitiveType primitive = draw.initiator.prim_type;
+  if (primitive == xenos::PrimitiveType::kPointList) {
+    return NotEstimated("point sprites (point size not modelled)");
+  }
+  const uint32_t count = draw.initiator.num_indices;
+  if (count > options.max_vertices) {
+    return NotEstimated("draw has " + std::to_string(count) + " vertices (more than the " +
+                        std::to_string(options.max_vertices) + " estimated on the CPU)");
+  }
+  if (count == 0) return NotEstimated("draw has no vertices");
+  std::vector<uint32_t> indices;
+  if (!prim.indexed) {
+    indices.resize(count);
+    for (uint32_t i = 0; i < count; ++i) indices[i] = i;
+  } else if (!ReadIndices(prim, indices)) {
+    return NotEstimated("index buffer shorter than the draw");
+  }
+
+  // Decoded once by the command processor (ucode/shader_cache.h); decoded here only for a
+  // Shader record built without it (tests).
+  std::shared_ptr<const ucode::DecodedShader> decoded = vs_record.decoded;
+  if (!decoded) {
+    ucode::ShaderCache local;
+    decoded = local.Get(vs_record.hash, ucode::ShaderType::kVertex, vs_record.dwords);
+  }
+  if (!decoded->decodes()) {
+    return NotEstimated("vertex shader does not decode: " + decoded->decode_error);
+  }
+  const ucode::Shader& vs = decoded->shader;
+  const replay::RegisterFile& regs = *draw.registers;
+  ucode::InterpreterConstants k;
+  // The vertex shader's float constants start at ALU constant 0 (as the translator reads them).
+  for (uint32_t i = 0; i < 256; ++i) {
+    for (uint32_t c = 0; c < 4; ++c) k.float_constants[i][c] = regs.AluConstant(i, c);
+  }
+  for (uint32_t i = 0; i < 8; ++i) k.bool_constants[i] = regs[xenos::kBoolConstantBase + i];
+  for (uint32_t i = 0; i < 32; ++i) k.loop_constants[i] = regs[xenos::kLoopConstantBase + i];
+  for (uint32_t i = 0; i < 192; ++i) k.fetch_constants[i] = regs[xenos::kFetchConstantBase + i];
+  ucode::InterpreterCallbacks cb;
+  cb.read_memory = [&](uint32_t address, uint32_t& word) {
+    if (!draw.memory || !replay::GuestMemory::InRange(address, 4)) return false;
+    word = draw.memory->LoadLE32(address);
+    return true;
+  };
+
+  // Viewport transform as gpu/viewport.cpp applies it (VTE formats in the
+  // shader epilogue, then scale/offset, window offset, D3D's half-pixel offset).
+  const auto vte = regs.Decode<xenos::reg::PA_CL_VTE_CNTL>();
+  const auto mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
+  auto reg_float = [&](xenos::Reg r) { return std::bit_cast<float>(regs.Get(r)); };
+  const float y_scale = vte.vport_y_scale_ena ? reg_float(xenos::Reg::PA_CL_VPORT_YSCALE) : 1.0f;
+  float y_offset = vte.vport_y_offset_ena ? reg_float(xenos::Reg::PA_CL_VPORT_YOFFSET) : 0.0f;
+  if (mode.vtx_window_offset_enable) {
+    y_offset += float(regs.Decode<xenos::reg::PA_SC_WINDOW_OFFSET>().window_y_offset);
+  }
+  if ((regs.Get(xenos::Reg::PA_SU_VTX_CNTL) & 1u) == 0) y_offset += 0.5f;
+  const int32_t base_index = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
+
+  const ucode::Interpreter interpreter(vs);
+  std::vector<float> ys;
+  ys.reserve(indices.size());
+  DrawExtent e;
+  for (uint32_t index : indices) {
+    ucode::ShaderInputs in;
+    in.vertex_index = float(int32_t(index + uint32_t(base_index)));
+    const ucode::ShaderResult r = interpreter.Run(k, in, cb);
+    ++e.vertices;
+    if (r.step_limit_hit) return NotEstimated("vertex shader control flow ran away", e.vertices);
+    if (r.memexport) return NotEstimated("memexport vertex shader", e.vertices);
+    // A vertex kill is not implemented by the renderer (the vertex is drawn), so killed vertices
+    // count here too.
+    float w = r.position[3];
+    if (!vte.vtx_w0_fmt) w = 1.0f / w;  // the shader exported 1/W
+    float y = r.position[1];
+    if (!std::isfinite(w) || !std::isfinite(y)) {
+      return NotEstimated("vertex " + std::to_string(index) + " has a non-finite position",
+                          e.vertices);
+    }
+    if (!vte.vtx_xy_fmt) {
+      if (!(w > 0.0f)) {
+        return NotEstimated("vertex " + std::to_string(index) + " is behind the eye (w <= 0)",
+                            e.vertices);
+      }
+      y = y / w;
+    }
+    const float screen_y = y * y_scale + y_offset;
+    if (!std::isfinite(screen_y)) {
+      return NotEstimated("vertex " + std::to_string(index) + " maps outside the float range",
+                          e.vertices);
+    }
+    ys.push_back(screen_y);
+  }
+  if (ys.empty()) return NotEstimated("every index is a primitive-reset index", e.vertices);
+  float max_y = *std::max_element(ys.begin(), ys.end());
+  float min_y = *std::min_element(ys.begin(), ys.end());
+  if (primitive == xenos::PrimitiveType::kRectangleList) {
+    // The fourth corner a + b - c, with c unknown here: all three choices.
+    for (size_t i = 0; i + 2 < ys.size(); i += 3) {
+      const float a = ys[i], b = ys[i + 1], c = ys[i + 2];
+      for (float d : {a + b - c, b + c - a, c + a - b}) {
+        max_y = std::max(max_y, d);
+        min_y = std::min(min_y, d);
+      }
+    }
+  }
+  e.estimated = true;
+  e.max_y = max_y;
+  e.min_y = min_y;
+  // The row holding the lowest vertex is the last one touched (either pixel-centre convention).
+  const double rows = std::floor(double(max_y)) + 1.0;
+  e.rows = rows <= 0.0 ? 0u : uint32_t(std::min<double>(rows, double(options.max_rows)));
+  return e;
+}
+
+}  // namespace xnt::gpu

@@ -1,0 +1,98 @@
+// Front buffer read-out and PNG writing (see swap.h).
+#include "xnt/gpu/front_buffer.h"
+
+
+#include <algorithm>
+
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+#include "xnt/gpu/texture_address.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::gpu {
+
+SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                          uint32_t height, const GuestMemoryAccess& memory) {
+  uint32_t d[6];
+  for (uint32_t i = 0; i < 6; ++i) {
+    uint32_t index = xenos::FetchConstantIndex(0, i);
+    d[i] = index < regs.size() ? regs[index] : 0;
+  }
+  auto fetch = xenos::TextureFetchConstant::Decode(d);
+  uint32_t base = frontbuffer_address;
+  uint32_t pitch = width;
+  bool tiled = true;
+  xenos::TextureFormat format = xenos::TextureFormat::k_8_8_8_8;
+  xenos::Endian endian = xenos::Endian::k8in32;
+  // X, Y, Z, W from components 0..3 (3 bits each from bit 0 of `swizzle`; 4 = 0, 5 = 1).
+  uint32_t swizzle = 0 | (1 << 3) | (2 << 6) | (3 << 9);
+  if (fetch.type == xenos::FetchConstantType::kTexture) {
+    base = fetch.base_address_bytes();
+    if (!width) width = fetch.width();
+    if (!height) height = fetch.height();
+    width = std::min(width, fetch.width());
+    height = std::min(height, fetch.height());
+    pitch = fetch.pitch << 5;
+    tiled = fetch.tiled;
+    format = fetch.format;
+    endian = fetch.endianness;
+    swizzle = fetch.swizzle;
+  }
+  if (width == 0 || height == 0 || width > 8192 || height > 8192) {
+    throw Error("swap: front buffer size " + std::to_string(width) + "x" +
+                std::to_string(height) + " is outside 1..8192");
+  }
+  pitch = std::max(pitch, width);
+  bool ten_bit = format == xenos::TextureFormat::k_2_10_10_10;
+  if (format != xenos::TextureFormat::k_8_8_8_8 && format != xenos::TextureFormat::k_8_8_8_8_A &&
+      !ten_bit) {
+    throw Error("swap: front buffer format " +
+                std::string(xenos::TextureFormatName(uint32_t(format))) +
+                " is not implemented (k_8_8_8_8, k_2_10_10_10)");
+  }
+  // Read the whole span the image covers in one go.
+  uint64_t span;
+  if (tiled) {
+    uint32_t pitch_aligned = (pitch + 31) & ~31u;
+    uint32_t rows_aligned = (height + 31) & ~31u;
+    span = uint64_t(pitch_aligned) * rows_aligned * 4;
+  } else {
+    span = uint64_t(LinearOffset2D(0, height, pitch, 2));
+  }
+  if (uint64_t(base) + span > (512ull << 20)) {
+    throw Error("swap: front buffer at 0x" + std::to_string(base) + " (" + std::to_string(span) +
+                " bytes) leaves guest physical memory");
+  }
+  std::vector<uint8_t> bytes(span);
+  memory.read(base, bytes);
+
+  SwapImage image;
+  image.width = width;
+  image.height = height;
+  image.rgba.resize(size_t(width) * height * 4);
+  for (uint32_t y = 0; y < height; ++y) {
+    for (uint32_t x = 0; x < width; ++x) {
+      uint32_t offset = tiled ? uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch, 2))
+                              : LinearOffset2D(x, y, pitch, 2);
+      uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + offset), endian);
+      uint32_t c[6];
+      if (ten_bit) {
+        for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;
+        c[3] = (texel >> 30) * 85;
+      } else {
+        for (int i = 0; i < 4; ++i) c[i] = (texel >> (8 * i)) & 0xFF;
+      }
+      c[4] = 0;
+      c[5] = 255;
+      uint8_t* out = &image.rgba[(size_t(y) * width + x) * 4];
+      for (int i = 0; i < 3; ++i) {
+        uint32_t s = (swizzle >> (3 * i)) & 7;
+        out[i] = uint8_t(c[s < 6 ? s : 4]);
+      }
+      out[3] = 255;
+    }
+  }
+  return image;
+}
+
+}  // namespace xnt::gpu

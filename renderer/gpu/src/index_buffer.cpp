@@ -1,0 +1,47 @@
+// Reading a draw's indices once (see index_buffer.h).
+#include "xnt/gpu/index_buffer.h"
+
+#include "xnt/base/error.h"
+#include "xnt/replay/guest_memory.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::gpu {
+
+PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch) {
+  PrimitiveDraw prim;
+  prim.type = call.initiator.prim_type;
+  prim.vertex_count = call.initiator.num_indices;
+  if (call.registers) {
+    const replay::RegisterFile& regs = *call.registers;
+    prim.reset_enable = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>().multi_prim_ib_ena;
+    prim.reset_index = regs.Get(xenos::Reg::VGT_MULTI_PRIM_IB_RESET_INDX);
+  }
+  prim.index_format = call.indices.format;
+  switch (call.indices.source) {
+    case xenos::SourceSelect::kAutoIndex:
+      prim.indexed = false;
+      break;
+    case xenos::SourceSelect::kDma:
+      if (!call.memory) throw Error("DMA index buffer without guest memory");
+      prim.indexed = true;
+      prim.index_endian = call.indices.endian;
+      scratch.resize(call.indices.size_bytes);
+      call.memory->Read(call.indices.guest_address, scratch);
+      prim.index_bytes = scratch;
+      break;
+    case xenos::SourceSelect::kImmediate:
+      prim.indexed = true;
+      prim.index_endian = xenos::Endian::kNone;
+      scratch.resize(call.indices.immediate.size() * 4);
+      for (size_t i = 0; i < call.indices.immediate.size(); ++i) {
+        const uint32_t w = call.indices.immediate[i];
+        for (int b = 0; b < 4; ++b) scratch[i * 4 + size_t(b)] = uint8_t(w >> (8 * b));
+      }
+      prim.index_bytes = scratch;
+      break;
+  }
+  return prim;
+}
+
+}  // namespace xnt::gpu

@@ -1,0 +1,83 @@
+// One way to make a render path: {path, device, options} -> a replay::Backend attached to a trace
+// player. `xenotrace replay`, `transfers`, the tests (and `compare` later) build every backend
+// here, so a new path is a new case in session.cpp and a new folder, not a change to each caller.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xnt/gpu/edram_tracker.h"
+#include "xnt/gpu/front_buffer.h"
+#include "xnt/gpu/renderer_options.h"
+#include "xnt/replay/backend.h"
+
+namespace xnt::replay {
+class TracePlayer;
+}
+
+namespace xnt::renderer {
+
+enum class Path : uint8_t {
+  kFbo,  // Vulkan, host render targets + the EDRAM render-target cache (renderer/vulkan/fbo)
+  kFsi,  // Vulkan, EDRAM as a storage buffer with fragment shader interlock (not implemented)
+  kCpu,  // the whole pipeline on the CPU (not implemented)
+};
+const char* PathName(Path path);
+std::optional<Path> ParsePath(std::string_view name);
+// Every path's name, for command-line validation ("fbo", "fsi", "cpu").
+std::vector<std::string> PathNames();
+
+struct SessionOptions {
+  Path path = Path::kFbo;
+  // Vulkan paths: index into the instance's device list (-1: first discrete GPU, else first).
+  int device_index = -1;
+  // Vulkan paths: VK_LAYER_KHRONOS_validation on, messages counted (and printed when asked).
+  bool validate = false;
+  bool print_validation = false;
+  gpu::RendererOptions renderer;
+  // When set, every translated shader is written there once (GLSL and SPIR-V disassembly).
+  std::string dump_shaders_dir;
+  // The front buffer at every XE_SWAP, with the frame it belongs to.
+  std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
+  // The end of every frame (progress reporting, per-frame counters), after the path's own work.
+  std::function<void(const replay::FrameEndCall&)> on_frame_end;
+};
+
+struct SessionStats {
+  uint64_t draws = 0;          // drawn
+  uint64_t draws_skipped = 0;  // nothing to draw or not drawable (see notes)
+  uint64_t resolves = 0;
+  uint64_t swaps = 0;
+};
+
+class Session {
+ public:
+  // Throws xnt::Error naming what cannot be done: a path that is not implemented, a scale the
+  // path does not support, no Vulkan device.
+  static std::unique_ptr<Session> Create(const SessionOptions& options);
+  virtual ~Session() = default;
+
+  virtual Path path() const = 0;
+  virtual replay::Backend& backend() = 0;
+  // Connects the backend to the player's guest memory (resolves write into it) and register file.
+  virtual void Attach(replay::TracePlayer& player) = 0;
+  // Finishes pending work (submits and waits on a GPU path).
+  virtual void Flush() = 0;
+
+  virtual std::string device_name() const = 0;
+  virtual SessionStats stats() const = 0;
+  // Things the path could not do exactly, with counts ("draw skipped: ...": 3).
+  virtual std::map<std::string, uint64_t> notes() const = 0;
+  virtual uint32_t validation_message_count() const { return 0; }
+  virtual std::vector<std::string> validation_messages() const { return {}; }
+  // The EDRAM ownership tracker and transfer log; nullptr for a path without one.
+  virtual gpu::EdramTracker* edram() { return nullptr; }
+};
+
+}  // namespace xnt::renderer

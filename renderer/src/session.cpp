@@ -1,0 +1,109 @@
+// Render-path sessions (see session.h).
+#include "xnt/renderer/session.h"
+
+#include "xnt/base/error.h"
+#include "xnt/replay/trace_player.h"
+
+#if XNT_HAVE_VULKAN
+#include "xnt/vk/fbo/vulkan_backend.h"
+#include "xnt/vk/vulkan_context.h"
+#endif
+
+namespace xnt::renderer {
+
+const char* PathName(Path path) {
+  switch (path) {
+    case Path::kFbo: return "fbo";
+    case Path::kFsi: return "fsi";
+    case Path::kCpu: return "cpu";
+  }
+  return "?";
+}
+
+std::optional<Path> ParsePath(std::string_view name) {
+  for (Path p : {Path::kFbo, Path::kFsi, Path::kCpu}) {
+    if (name == PathName(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> PathNames() { return {"fbo", "fsi", "cpu"}; }
+
+namespace {
+
+#if XNT_HAVE_VULKAN
+// The fbo path: a Vulkan context and the VulkanBackend over it.
+class FboSession final : public Session {
+ public:
+  explicit FboSession(const SessionOptions& options) {
+    vk::ContextOptions context_options;
+    context_options.device_index = options.device_index;
+    context_options.validate = options.validate;
+    context_options.print_validation = options.print_validation;
+    context_ = std::make_unique<vk::VulkanContext>(context_options);
+    vk::VulkanBackendOptions backend_options;
+    backend_options.dump_shaders_dir = options.dump_shaders_dir;
+    backend_options.renderer = options.renderer;
+    backend_options.on_swap = options.on_swap;
+    // The transfer log's frame numbers follow the trace's frames.
+    backend_options.on_frame_end = [this, user = options.on_frame_end](
+                                       const replay::FrameEndCall& f) {
+      backend_->renderer().edram().set_frame(f.frame + 1);
+      if (user) user(f);
+    };
+    backend_ = std::make_unique<vk::VulkanBackend>(*context_, backend_options);
+  }
+
+  Path path() const override { return Path::kFbo; }
+  replay::Backend& backend() override { return *backend_; }
+  void Attach(replay::TracePlayer& player) override {
+    backend_->Attach(&player.memory(), &player.registers());
+  }
+  void Flush() override { backend_->renderer().Flush(); }
+  std::string device_name() const override { return context_->capabilities().device_name; }
+  SessionStats stats() const override {
+    const vk::RendererStats& s = backend_->renderer().stats();
+    return {s.draws, s.draws_skipped, s.resolves, s.swaps};
+  }
+  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
+  uint32_t validation_message_count() const override {
+    return context_->validation_message_count();
+  }
+  std::vector<std::string> validation_messages() const override {
+    return context_->validation_messages();
+  }
+  gpu::EdramTracker* edram() override { return &backend_->renderer().edram().tracker(); }
+
+ private:
+  std::unique_ptr<vk::VulkanContext> context_;
+  std::unique_ptr<vk::VulkanBackend> backend_;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
+  const gpu::RendererOptions& r = options.renderer;
+  if (r.scale_x < 1 || r.scale_x > 3 || r.scale_y < 1 || r.scale_y > 3) {
+    throw Error("resolution scale " + std::to_string(r.scale_x) + "x" +
+                std::to_string(r.scale_y) + " is outside 1x1..3x3");
+  }
+  if (r.scale_x != 1 || r.scale_y != 1) {
+    throw Error(std::string("--path ") + PathName(options.path) +
+                ": resolution scaling is not implemented yet (only 1x1)");
+  }
+  switch (options.path) {
+    case Path::kFbo:
+#if XNT_HAVE_VULKAN
+      return std::make_unique<FboSession>(options);
+#else
+      throw Error("--path fbo: this build has no Vulkan renderer (configure with -DXNT_VULKAN=ON)");
+#endif
+    case Path::kFsi:
+    case Path::kCpu:
+      break;
+  }
+  throw Error(std::string("--path ") + PathName(options.path) + ": not implemented yet (only fbo)");
+}
+
+}  // namespace xnt::renderer

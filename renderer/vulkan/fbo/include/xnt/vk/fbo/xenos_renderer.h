@@ -1,0 +1,134 @@
+// The fbo render path's engine: executes guest draws, resolves and swaps on Vulkan with host
+// render targets. It knows registers, translated shader modules and guest memory, but not the
+// trace player or the translator (vulkan_backend.cpp connects those).
+//
+// Per draw: RB_MODECONTROL picks colour+depth / depth-only / copy; colour targets are bound only
+// when the pixel shader writes them and RB_COLOR_MASK lets something through, the depth target
+// only with depth or stencil testing on (DESIGN.md: a binding is not a use). Guest memory is
+// mirrored first (shared_memory), indices are converted (primitive_processor), constants copied
+// straight from the register file into a ring, and the draw recorded with dynamic rendering.
+// Resolves and swaps flush and read back on the CPU (resolve.h, swap.h).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/fbo/edram_cache.h"
+#include "xnt/gpu/guest_access.h"
+#include "xnt/vk/pipeline_cache.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/vk/fbo/render_targets.h"
+#include "xnt/gpu/resolve.h"
+#include "xnt/vk/sampler_cache.h"
+#include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/gpu/front_buffer.h"
+#include "xnt/vk/texture_cache.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct DrawInput {
+  gpu::RegisterValues regs;
+  VkShaderModule vertex_shader = VK_NULL_HANDLE;
+  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth only)
+  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
+  // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
+  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
+  gpu::PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
+  // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
+  gpu::DrawRowsEstimate estimate_rows;
+};
+
+using gpu::RendererOptions;
+
+struct RendererStats {
+  uint64_t draws = 0;          // recorded on the GPU
+  uint64_t draws_skipped = 0;  // nothing to draw (see notes)
+  uint64_t resolves = 0;
+  uint64_t swaps = 0;
+  uint64_t submissions = 0;
+  uint64_t pages_uploaded = 0;
+};
+
+class XenosRenderer {
+ public:
+  explicit XenosRenderer(VulkanContext& context, gpu::RendererOptions options = {});
+  ~XenosRenderer();
+  XenosRenderer(const XenosRenderer&) = delete;
+  XenosRenderer& operator=(const XenosRenderer&) = delete;
+
+  // A module for translated SPIR-V, cached by the caller's key (e.g. microcode hash + options).
+  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
+
+  // Returns false when the draw was skipped (reason counted in notes()).
+  bool Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory);
+  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory);
+  gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                 uint32_t height, const gpu::GuestMemoryAccess& memory);
+  // Submits pending work and waits.
+  void Flush();
+
+  const RendererStats& stats() const { return stats_; }
+  // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
+  const std::map<std::string, uint64_t>& notes() const { return notes_; }
+  RenderTargetCache& render_targets() { return render_targets_; }
+  // EDRAM ownership, transfers and their log (edram_cache.h).
+  EdramCache& edram() { return edram_; }
+  SharedMemory& shared_memory() { return shared_memory_; }
+  TextureCache& textures() { return textures_; }
+
+ private:
+  struct Attachments {
+    std::array<const RenderTarget*, 4> color{};
+    const RenderTarget* depth = nullptr;
+    bool operator==(const Attachments& o) const { return color == o.color && depth == o.depth; }
+  };
+  void Note(const std::string& what) { ++notes_[what]; }
+  void BeginRendering(const Attachments& attachments);
+  void EndRendering();
+  void BarrierAttachmentsToTransfer(const RenderTarget& rt);
+  void BarrierTransferToAttachments(const RenderTarget& rt);
+  void ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value);
+  VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
+                               const gpu::GuestMemoryAccess& memory);
+
+  VulkanContext& context_;
+  VkDevice device_;
+  CommandStream stream_;
+  SharedMemory shared_memory_;
+  RenderTargetCache render_targets_;
+  PipelineCache pipelines_;
+  EdramCache edram_;
+  std::unordered_map<uint64_t, VkShaderModule> modules_;
+  TextureCache textures_;
+  SamplerCache samplers_;
+
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;  // every slot a dummy (draws sampling nothing)
+  // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush
+  // waits), reused within a submission for identical bindings.
+  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
+  uint64_t texture_pool_epoch_ = UINT64_MAX;
+  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
+
+  bool rendering_ = false;
+  Attachments current_;
+  uint32_t render_width_ = 0, render_height_ = 0;
+
+  RendererStats stats_;
+  std::map<std::string, uint64_t> notes_;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,194 @@
+// replay::Backend on Vulkan (see vulkan_backend.h).
+#include "xnt/vk/fbo/vulkan_backend.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/ucode/shader_cache.h"
+
+namespace xnt::vk {
+
+using xenos::Reg;
+
+VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions options)
+    : context_(context),
+      options_(std::move(options)),
+      renderer_(std::make_unique<XenosRenderer>(context, options_.renderer)) {
+  // The player reports every guest memory write (OnMemoryWritten), so the mirror only needs to
+  // look at those pages.
+  renderer_->shared_memory().EnableWriteTracking();
+  if (!options_.dump_shaders_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dump_shaders_dir, ec);
+    if (ec) throw Error("--dump-shaders: cannot create " + options_.dump_shaders_dir + ": " + ec.message());
+  }
+}
+
+VulkanBackend::~VulkanBackend() = default;
+
+void VulkanBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+  memory_ = memory;
+  registers_ = registers;
+}
+
+gpu::GuestMemoryAccess VulkanBackend::Access() const {
+  if (!memory_) throw Error("VulkanBackend: Attach() was not called");
+  replay::GuestMemory* m = memory_;
+  gpu::GuestMemoryAccess a;
+  a.pages.generation = [m] { return m->generation(); };
+  a.pages.page_generation = [m](uint32_t p) { return m->PageGeneration(p); };
+  a.pages.page_data = [m](uint32_t p) { return m->PageData(p); };
+  a.read = [m](uint32_t address, std::span<uint8_t> out) { m->Read(address, out); };
+  a.write = [m](uint32_t address, std::span<const uint8_t> in) { m->Write(address, in); };
+  return a;
+}
+
+std::map<std::string, uint64_t> VulkanBackend::notes() const {
+  std::map<std::string, uint64_t> all = renderer_->notes();
+  for (auto& [k, v] : notes_) all[k] += v;
+  return all;
+}
+
+void VulkanBackend::DumpShader(const replay::Shader& shader, const TranslatedShader& t) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "%s_%016" PRIx64,
+                shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
+  std::filesystem::path dir(options_.dump_shaders_dir);
+  // Several option variants of one microcode get numbered files.
+  std::string stem = name;
+  for (int n = 1; std::filesystem::exists(dir / (stem + ".glsl")); ++n) {
+    stem = std::string(name) + "_" + std::to_string(n);
+  }
+  std::ofstream(dir / (stem + ".glsl")) << t.glsl;
+  std::ofstream(dir / (stem + ".spvasm")) << t.spirv_disassembly;
+}
+
+std::shared_ptr<const TranslatedShader> VulkanBackend::TranslateFor(
+    const replay::Shader& shader, const TranslationOptions& options) {
+  // Decoded once by the command processor (ucode/shader_cache.h).
+  std::shared_ptr<const ucode::DecodedShader> d = shader.decoded;
+  if (!d) {
+    d = local_decodes_.Get(shader.hash,
+                           shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
+                                                                    : ucode::ShaderType::kVertex,
+                           shader.dwords);
+  }
+  if (!d->ok()) {
+    ++notes_["draw skipped: microcode does not decode: " + d->error()];
+    return nullptr;
+  }
+  std::shared_ptr<const TranslatedShader> t;
+  try {
+    t = translator_.Get(d->shader, d->analysis, options);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: shader translation failed: " + std::string(e.what())];
+    return nullptr;
+  }
+  if (translated_.emplace(t.get(), true).second) {
+    for (const auto& n : t->reflection.notes) ++notes_["shader: " + n];
+    if (!options_.dump_shaders_dir.empty()) DumpShader(shader, *t);
+  }
+  return t;
+}
+
+void VulkanBackend::OnDraw(const replay::DrawCall& call) {
+  const replay::RegisterFile& regs = *call.registers;
+  if (!call.vertex_shader) {
+    ++notes_["draw skipped: no vertex shader loaded"];
+    return;
+  }
+  auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  if (!preserve) {
+    ++notes_["device lacks shaderSignedZeroInfNanPreserveFloat32: the driver may fold away the "
+             "NaN / -0 / infinity rules of the Xenos ALU"];
+  }
+  TranslationOptions vs_options;
+  vs_options.preserve_signed_zero_inf_nan = preserve;
+  auto vs = TranslateFor(*call.vertex_shader, vs_options);
+  if (!vs) return;
+  std::shared_ptr<const TranslatedShader> ps;
+  if (call.pixel_shader) {
+    TranslationOptions ps_options;
+    ps_options.preserve_signed_zero_inf_nan = preserve;
+    // The VS exports vs_export_count + 1 interpolators; the PS receives that many.
+    ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+    if (program.param_gen) {
+      ps_options.ps_param_gen_register =
+          int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+    }
+    ps = TranslateFor(*call.pixel_shader, ps_options);
+    if (!ps) return;
+  }
+
+  DrawInput input;
+  input.regs = regs.values();
+  input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
+  input.texture_slots = vs->reflection.texture_slots;
+  input.texture_filters = vs->reflection.texture_filters;
+  if (ps) {
+    input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
+    input.pixel_shader_color_mask = ps->reflection.color_targets_written;
+    input.texture_slots |= ps->reflection.texture_slots;
+    for (uint32_t i = 0; i < 32; ++i) {
+      if (ps->reflection.texture_filters[i] != kTextureFiltersKeep) {
+        input.texture_filters[i] = ps->reflection.texture_filters[i];
+      }
+    }
+  }
+  try {
+    // The indices are read once; the primitive processor and the extent estimate share them.
+    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch_);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: " + std::string(e.what())];
+    return;
+  }
+  // EDRAM extent of a draw no scissor bounds: its vertex shader run on the CPU (lazily).
+  input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
+    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
+    if (!extent.estimated) return std::nullopt;
+    return extent.rows;
+  };
+  try {
+    renderer_->Draw(input, Access());
+  } catch (const Error& e) {
+    // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.
+    ++notes_["draw skipped: " + std::string(e.what())];
+  }
+}
+
+void VulkanBackend::OnResolve(const replay::ResolveCall& call) {
+  try {
+    renderer_->Resolve(call.draw.registers->values(), Access());
+  } catch (const Error& e) {
+    ++notes_["resolve skipped: " + std::string(e.what())];
+  }
+}
+
+void VulkanBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error("VulkanBackend: Attach() was not called");
+  gpu::SwapImage image;
+  try {
+    image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
+                            call.height, Access());
+  } catch (const Error& e) {
+    ++notes_["swap skipped: " + std::string(e.what())];
+    return;
+  }
+  if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void VulkanBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+  renderer_->shared_memory().Invalidate(address, size);
+}
+
+void VulkanBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+  if (options_.on_frame_end) options_.on_frame_end(frame);
+}
+
+}  // namespace xnt::vk

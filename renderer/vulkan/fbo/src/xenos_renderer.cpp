@@ -1,0 +1,618 @@
+// fbo render path engine (see xenos_renderer.h).
+#include "xnt/vk/fbo/xenos_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "xnt/base/error.h"
+#include "xnt/vk/translator/shader_interface.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+
+using xenos::Reg;
+using xenos::RegIndex;
+
+namespace {
+
+constexpr uint64_t kRingSize = 64ull << 20;
+// Texture descriptor sets per submission before the renderer flushes to recycle them.
+constexpr uint32_t kTexturePoolSets = 256;
+
+uint32_t R(gpu::RegisterValues regs, Reg r) {
+  uint32_t i = RegIndex(r);
+  return i < regs.size() ? regs[i] : 0;
+}
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// RB_DEPTH_CLEAR -> host depth: D24S8 is 24-bit unorm; D24FS8 is the 20e4 float (4-bit exponent,
+// 20-bit mantissa, bias 15; xenos.h Float20e4To32).
+float DepthClearValue(uint32_t clear, uint32_t format) {
+  uint32_t d = clear >> 8;
+  if (format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8)) {
+    uint32_t e = d >> 20, m = d & 0xFFFFF;
+    if (e == 0) return float(m) / float(1u << 20) * std::ldexp(1.0f, -14);
+    return (1.0f + float(m) / float(1u << 20)) * std::ldexp(1.0f, int(e) - 15);
+  }
+  return float(d) / float(0xFFFFFF);
+}
+
+}  // namespace
+
+XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions options)
+    : context_(context),
+      device_(context.device()),
+      stream_(context, kRingSize),
+      shared_memory_(context, stream_),
+      render_targets_(context, RenderTargetOptions{options.gamma}),
+      pipelines_(context, shared_memory_.set_layout()),
+      edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
+      textures_(context, stream_, shared_memory_),
+      samplers_(context) {
+  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
+  edram_.set_gpu_transfers(options.gpu_transfers);
+  // Texture loads are compute dispatches: outside the render pass.
+  textures_.set_before_load([this] { EndRendering(); });
+
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
+                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTextureBindingCount * kTextureBindingArrays}};
+  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool.maxSets = 2;
+  pool.poolSizeCount = 2;
+  pool.pPoolSizes = sizes;
+  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
+          "vkCreateDescriptorPool(renderer)");
+  VkDescriptorSetLayout layouts[2] = {pipelines_.constants_layout(), pipelines_.textures_layout()};
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = descriptor_pool_;
+  alloc.descriptorSetCount = 2;
+  alloc.pSetLayouts = layouts;
+  VkDescriptorSet sets[2];
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(renderer)");
+  constants_set_ = sets[0];
+  textures_set_ = sets[1];
+
+  // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
+  auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
+  VkDescriptorBufferInfo buffers[2] = {{ring.buffer, 0, sizeof(XeConstants)},
+                                       {ring.buffer, 0, sizeof(XeSystemConstants)}};
+  VkWriteDescriptorSet writes[2]{};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = constants_set_;
+    writes[i].dstBinding = i == 0 ? kGuestConstantsBinding : kSystemConstantsBinding;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+    writes[i].pBufferInfo = &buffers[i];
+  }
+  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+
+  // The all-dummy texture set, and the pool per-draw texture sets come from.
+  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
+  std::vector<VkDescriptorImageInfo> images;
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    images.insert(images.end(), kTextureBindingCount,
+                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  VkWriteDescriptorSet texture_writes[kTextureBindingArrays]{};
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    texture_writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    texture_writes[b].dstSet = textures_set_;
+    texture_writes[b].dstBinding = kTexturesBinding + b;
+    texture_writes[b].descriptorCount = kTextureBindingCount;
+    texture_writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    texture_writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
+  }
+  vkUpdateDescriptorSets(device_, kTextureBindingArrays, texture_writes, 0, nullptr);
+  VkDescriptorPoolSize texture_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTexturePoolSets * kTextureBindingCount *
+                                        kTextureBindingArrays};
+  VkDescriptorPoolCreateInfo texture_pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  texture_pool.maxSets = kTexturePoolSets;
+  texture_pool.poolSizeCount = 1;
+  texture_pool.pPoolSizes = &texture_size;
+  CheckVk(vkCreateDescriptorPool(device_, &texture_pool, nullptr, &texture_pool_),
+          "vkCreateDescriptorPool(textures)");
+  Flush();
+}
+
+XenosRenderer::~XenosRenderer() {
+  try {
+    Flush();
+  } catch (...) {
+    // Destruction must not throw; the device is idled below either way.
+  }
+  vkDeviceWaitIdle(device_);
+  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
+  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+}
+
+VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
+                                            const gpu::GuestMemoryAccess& memory) {
+  if (!draw.texture_slots) return textures_set_;
+  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
+  std::vector<VkDescriptorImageInfo> images;
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    images.insert(images.end(), kTextureBindingCount,
+                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  for (uint32_t slot = 0; slot < kTextureBindingCount; ++slot) {
+    if (!(draw.texture_slots & (1u << slot))) continue;
+    uint32_t first = xenos::kFetchConstantBase + slot * 6;
+    if (uint64_t(first) + 6 > regs.size()) continue;
+    const uint32_t* fetch = regs.data() + first;
+    try {
+      const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
+      if (!t.inexact.empty()) Note("texture: " + t.inexact);
+      SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
+      state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
+      if (!state.inexact.empty()) Note("sampler: " + state.inexact);
+      VkSampler sampler = samplers_.Get(state);
+      auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;
+      if (dimension == xenos::DataDimension::kCube) {
+        if (t.cube_view) {
+          images[kTextureBindingCount * (kTexturesCubeBinding - kTexturesBinding) + slot] = {
+              sampler, t.cube_view, VK_IMAGE_LAYOUT_GENERAL};
+        } else {
+          Note("cube texture whose faces are not square sampled as zeros");
+        }
+      } else if (dimension == xenos::DataDimension::k3D) {
+        images[kTextureBindingCount * (kTextures3DBinding - kTexturesBinding) + slot] = {
+            sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
+      } else {
+        images[slot] = {sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
+      }
+    } catch (const Error& e) {
+      Note("texture fetch constant " + std::to_string(slot) + " sampled as zeros: " + e.what());
+    }
+  }
+  // A set per distinct binding, from a pool recycled once a submission has completed.
+  if (stream_.submission_count() != texture_pool_epoch_) {
+    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
+    texture_sets_.clear();
+    texture_pool_epoch_ = stream_.submission_count();
+  }
+  std::vector<uint64_t> key;
+  key.reserve(images.size() * 2);
+  for (const auto& i : images) {
+    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.imageView)));
+    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.sampler)));
+  }
+  auto it = texture_sets_.find(key);
+  if (it != texture_sets_.end()) return it->second;
+  if (texture_sets_.size() >= kTexturePoolSets) {
+    Flush();  // waits, so the pool's sets are free again
+    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
+    texture_sets_.clear();
+    texture_pool_epoch_ = stream_.submission_count();
+  }
+  VkDescriptorSetLayout layout = pipelines_.textures_layout();
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = texture_pool_;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets(textures)");
+  VkWriteDescriptorSet writes[kTextureBindingArrays]{};
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[b].dstSet = set;
+    writes[b].dstBinding = kTexturesBinding + b;
+    writes[b].descriptorCount = kTextureBindingCount;
+    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
+  }
+  vkUpdateDescriptorSets(device_, kTextureBindingArrays, writes, 0, nullptr);
+  texture_sets_.emplace(std::move(key), set);
+  return set;
+}
+
+VkShaderModule XenosRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModule module = pipelines_.CreateModule(spirv);
+  modules_.emplace(key, module);
+  return module;
+}
+
+void XenosRenderer::EndRendering() {
+  if (!rendering_) return;
+  vkCmdEndRendering(stream_.cmd());
+  rendering_ = false;
+}
+
+void XenosRenderer::BeginRendering(const Attachments& a) {
+  if (rendering_ && a == current_) return;
+  EndRendering();
+  VkRenderingAttachmentInfo colors[4]{};
+  uint32_t color_count = 0;
+  uint32_t width = UINT32_MAX, height = UINT32_MAX;
+  for (uint32_t i = 0; i < 4; ++i) {
+    colors[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    colors[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    colors[i].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    colors[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    if (a.color[i]) {
+      colors[i].imageView = a.color[i]->view;
+      color_count = i + 1;
+      width = std::min(width, a.color[i]->width);
+      height = std::min(height, a.color[i]->height);
+    }
+  }
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  if (a.depth) {
+    depth.imageView = a.depth->view;
+    depth.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    width = std::min(width, a.depth->width);
+    height = std::min(height, a.depth->height);
+  }
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, {width, height}};
+  info.layerCount = 1;
+  info.colorAttachmentCount = color_count;
+  info.pColorAttachments = colors;
+  info.pDepthAttachment = a.depth ? &depth : nullptr;
+  info.pStencilAttachment = a.depth ? &depth : nullptr;
+  vkCmdBeginRendering(stream_.cmd(), &info);
+  rendering_ = true;
+  current_ = a;
+  render_width_ = width;
+  render_height_ = height;
+}
+
+bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) {
+  gpu::RegisterValues regs = draw.regs;
+  auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
+  if (mode == xenos::ModeControl::kCopy) {
+    Resolve(regs, memory);
+    return true;
+  }
+  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
+    ++stats_.draws_skipped;
+    Note("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
+         " (not colour/depth) skipped");
+    return false;
+  }
+  if (!gpu::IsSupportedPrimitiveType(draw.primitives.type)) {
+    ++stats_.draws_skipped;
+    Note("draw of primitive type " +
+         std::string(xenos::PrimitiveTypeName(uint32_t(draw.primitives.type))) +
+         " skipped (not implemented)");
+    return false;
+  }
+  auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  if (surface.surface_pitch == 0) {
+    ++stats_.draws_skipped;
+    Note("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return false;
+  }
+
+  // Which targets this draw really uses (one host image per sample count; render_targets.h).
+  uint32_t msaa_count = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
+  RenderTargetKey color_keys[4];
+  bool color_used[4] = {};
+  auto color_mask = xenos::reg::RB_COLOR_MASK{R(regs, Reg::RB_COLOR_MASK)};
+  if (mode == xenos::ModeControl::kColorDepth && draw.pixel_shader) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (!(draw.pixel_shader_color_mask & (1u << i)) || !color_mask.rt_mask(i)) continue;
+      auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+      color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false,
+                       msaa_count};
+      color_used[i] = true;
+    }
+  }
+  auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
+  auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  RenderTargetKey depth_key{depth_info.depth_base, surface.surface_pitch,
+                            uint32_t(depth_info.depth_format), true, msaa_count};
+  if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
+    ++stats_.draws_skipped;
+    Note("draw with no colour target written and no depth/stencil test skipped");
+    return false;
+  }
+
+  // EDRAM ownership of the used targets: moves the data of tiles that changed owner.
+  gpu::EdramEventTargets edram_targets =
+      gpu::EdramTargetsForDraw(regs, color_used, depth_used, draw.estimate_rows);
+  edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
+
+  gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
+  if (prims.indices.empty()) {
+    ++stats_.draws_skipped;
+    Note("draw with no complete primitive skipped");
+    return false;
+  }
+
+  // Everything recorded outside the render pass comes first: memory, targets, ring data.
+  if (shared_memory_.MayNeedSync(memory.pages)) {
+    // Sync may record copies, which are not allowed inside rendering.
+    EndRendering();
+    stats_.pages_uploaded += shared_memory_.Sync(memory.pages);
+  }
+  // Textures load from the synced mirror (compute, outside the render pass; nothing is recorded
+  // when they are current, so the render pass stays open).
+  VkDescriptorSet textures_set = BindTextures(draw, regs, memory);
+  Attachments attachments;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
+  }
+  if (depth_used) attachments.depth = &render_targets_.Get(depth_key, stream_.cmd());
+
+  const Capabilities& caps = context_.capabilities();
+  uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  uint64_t index_bytes = prims.indices.size() * 4;
+  uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
+  uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
+  uint64_t total = system_offset + sizeof(XeSystemConstants);
+  auto alloc = stream_.TryAllocate(total, ubo_align);
+  if (!alloc) {
+    Flush();
+    alloc = stream_.TryAllocate(total, ubo_align);
+  }
+  std::memcpy(alloc->data, prims.indices.data(), index_bytes);
+  XeConstants constants;
+  static_assert(sizeof(constants.float_constants) == xenos::kAluConstantDwords * 4);
+  auto copy_regs = [&](void* dst, uint32_t first, uint32_t count) {
+    if (uint64_t(first) + count <= regs.size()) {
+      std::memcpy(dst, regs.data() + first, size_t(count) * 4);
+    } else {
+      std::memset(dst, 0, size_t(count) * 4);
+    }
+  };
+  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
+  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
+  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
+  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
+  std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
+
+  BeginRendering(attachments);
+  HostViewport viewport = gpu::ComputeViewport(regs, render_width_, render_height_);
+  if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
+    ++stats_.draws_skipped;
+    Note("draw with an empty scissor skipped");
+    return false;
+  }
+  XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  // Per-target colour export conversion for the host format (render_targets.h).
+  system.color_output_modes = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const RenderTarget* rt = attachments.color[i];
+    if (!rt) continue;
+    system.color_output_modes |= (rt->output_mode & 15u) << (4 * i);
+    if (!rt->note.empty()) Note("colour target: " + rt->note);
+  }
+  if (attachments.depth && !attachments.depth->note.empty()) {
+    Note("depth target: " + attachments.depth->note);
+  }
+  std::memcpy(alloc->data + system_offset, &system, sizeof(system));
+
+  PipelineKey key{};
+  key.vertex_shader = draw.vertex_shader;
+  key.pixel_shader = draw.pixel_shader;
+  key.topology = uint32_t(prims.topology);
+  HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
+  key.polygon_mode = uint32_t(raster.polygon_mode);
+  for (uint32_t i = 0; i < 4; ++i) {
+    // The pixel shader's outputs need a slot (UNDEFINED when unbound), so the count covers them.
+    if (attachments.color[i]) {
+      key.color_formats[i] = uint32_t(attachments.color[i]->format);
+      key.blend[i] = ComputeBlend(regs, i);
+      if (key.blend[i].blendEnable && !attachments.color[i]->blendable) {
+        key.blend[i].blendEnable = VK_FALSE;
+        Note("blending disabled: the host format of colour target " + std::to_string(i) +
+             " cannot blend on this device");
+      }
+    }
+  }
+  if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
+  // Every attachment of a draw has the surface's sample count (render_targets.h).
+  key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : 1u;
+  for (const RenderTarget* rt : attachments.color) {
+    if (rt) key.samples = uint32_t(rt->samples);
+  }
+  VkPipeline pipeline = pipelines_.Get(key);
+
+  VkCommandBuffer cmd = stream_.cmd();
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
+  uint32_t dynamic_offsets[2] = {uint32_t(alloc->offset + constants_offset),
+                                 uint32_t(alloc->offset + system_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
+                          2, dynamic_offsets);
+  vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
+  VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &vp);
+  const VkRect2D scissor = ToVkRect(viewport.scissor);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  float blend_constants[4] = {gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),
+                              gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_GREEN)),
+                              gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_BLUE)),
+                              gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_ALPHA))};
+  vkCmdSetBlendConstants(cmd, blend_constants);
+  vkCmdSetCullMode(cmd, raster.cull);
+  vkCmdSetFrontFace(cmd, raster.front_face);
+  switch (prims.topology) {
+    case gpu::HostTopology::kPointList:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
+      break;
+    case gpu::HostTopology::kLineList:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_LINE_LIST);
+      break;
+    default:
+      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+      break;
+  }
+  HostDepthStencil ds = ComputeDepthStencil(regs, attachments.depth != nullptr);
+  vkCmdSetDepthTestEnable(cmd, ds.depth_test);
+  vkCmdSetDepthWriteEnable(cmd, ds.depth_write);
+  vkCmdSetDepthCompareOp(cmd, ds.depth_compare);
+  vkCmdSetStencilTestEnable(cmd, ds.stencil_test);
+  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.failOp, ds.front.passOp,
+                    ds.front.depthFailOp, ds.front.compareOp);
+  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.failOp, ds.back.passOp,
+                    ds.back.depthFailOp, ds.back.compareOp);
+  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.compareMask);
+  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.compareMask);
+  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.writeMask);
+  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.writeMask);
+  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.reference);
+  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.reference);
+  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
+  ++stats_.draws;
+  return true;
+}
+
+void XenosRenderer::BarrierAttachmentsToTransfer(const RenderTarget& rt) {
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  bool depth = rt.key.is_depth;
+  barrier.srcAccessMask = depth ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT
+                                : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.oldLayout = barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = rt.image;
+  barrier.subresourceRange = {rt.aspects, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(stream_.cmd(),
+                       depth ? VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT
+                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &barrier);
+}
+
+void XenosRenderer::BarrierTransferToAttachments(const RenderTarget& rt) {
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  bool depth = rt.key.is_depth;
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = depth ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT
+                                : VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  barrier.oldLayout = barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = rt.image;
+  barrier.subresourceRange = {rt.aspects, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       depth ? VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                   VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT
+                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &barrier);
+}
+
+void XenosRenderer::ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value) {
+  Attachments a;
+  if (rt.key.is_depth) {
+    a.depth = &rt;
+  } else {
+    a.color[0] = &rt;
+  }
+  BeginRendering(a);
+  VkClearAttachment clear{};
+  clear.aspectMask = rt.aspects;
+  clear.colorAttachment = 0;
+  clear.clearValue = value;
+  VkClearRect clear_rect{rect, 0, 1};
+  vkCmdClearAttachments(stream_.cmd(), 1, &clear, 1, &clear_rect);
+}
+
+void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
+  ++stats_.resolves;
+  gpu::ResolveInfo info = gpu::ComputeResolveInfo(regs, memory);
+  if (info.empty()) {
+    Note("resolve with an empty rectangle");
+    return;
+  }
+  if (info.surface_pitch == 0) {
+    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return;
+  }
+  gpu::EdramEventTargets edram_targets = gpu::EdramTargetsForResolve(info);
+  edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "resolve");
+  uint32_t msaa_count = 1u << std::min(info.msaa_samples, 2u);
+  RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false,
+                            msaa_count};
+  if (info.copy) {
+    if (!info.unsupported.empty()) {
+      Note(info.unsupported);
+    } else {
+      if (!info.note.empty()) Note(info.note);
+      EndRendering();
+      // The source's guest bits (every sample) in the EDRAM model, then the CPU resolve engine
+      // (resolve.h): any source format, MSAA selection/averaging, bias, swaps, destinations.
+      const gpu::edram::Edram& bits = edram_.Snapshot(info.SourceSurface(), uint32_t(info.y1));
+      if (!edram_.last_snapshot_exact()) {
+        Note("resolve source partly held in an approximating host format (not bit-exact)");
+      }
+      // Resolved bytes must reach the mirror too (later draws may read them as textures).
+      gpu::GuestMemoryAccess tracked = memory;
+      tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
+        memory.write(address, bytes);
+        shared_memory_.Invalidate(address, bytes.size());
+      };
+      try {
+        gpu::ResolveCopy(info, bits, tracked);
+      } catch (const Error& e) {
+        Note(std::string("resolve copy skipped: ") + e.what());
+      }
+    }
+  }
+  VkRect2D rect{{info.x0, info.y0}, {uint32_t(info.x1 - info.x0), uint32_t(info.y1 - info.y0)}};
+  if (info.color_clear && info.source_select < 4) {
+    EndRendering();
+    RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
+    VkRect2D r = rect;
+    r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));
+    r.extent.height = std::min<uint32_t>(r.extent.height, rt.height - std::min<uint32_t>(rt.height, uint32_t(r.offset.y)));
+    if (r.extent.width && r.extent.height) {
+      // The clear value in the guest encoding of the target's format, converted so that the host
+      // target holds exactly those bits (render_targets.h HostColorClearValue). 64bpp: RB_COLOR_
+      // CLEAR_LO is the low dword (R/G), RB_COLOR_CLEAR the high one (B/A), as Xenia's EDRAM
+      // clear passes them (clear_color_low / clear_color_high; Xenia notes the order as unverified).
+      gpu::edram::Surface cs;
+      cs.format = info.color_format;
+      uint64_t clear = info.color_clear_value;
+      if (cs.is_64bpp()) {
+        clear = (uint64_t(R(regs, Reg::RB_COLOR_CLEAR)) << 32) | R(regs, Reg::RB_COLOR_CLEAR_LO);
+      }
+      VkClearValue value{};
+      value.color = HostColorClearValue(info.color_format, rt.format, clear);
+      if (!rt.raw) Note("resolve colour clear of " + rt.note);
+      ClearRect(rt, r, value);
+    }
+  }
+  if (info.depth_clear) {
+    EndRendering();
+    RenderTargetKey depth_key{info.depth_base, info.surface_pitch, info.depth_format, true,
+                              msaa_count};
+    RenderTarget& rt = render_targets_.Get(depth_key, stream_.cmd());
+    VkRect2D r = rect;
+    r.extent.width = std::min<uint32_t>(r.extent.width, rt.width - std::min<uint32_t>(rt.width, uint32_t(r.offset.x)));
+    r.extent.height = std::min<uint32_t>(r.extent.height, rt.height - std::min<uint32_t>(rt.height, uint32_t(r.offset.y)));
+    if (r.extent.width && r.extent.height) {
+      VkClearValue value{};
+      value.depthStencil.depth = DepthClearValue(info.depth_clear_value, info.depth_format);
+      value.depthStencil.stencil = info.depth_clear_value & 0xFF;
+      ClearRect(rt, r, value);
+    }
+  }
+  EndRendering();
+}
+
+gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                              uint32_t height, const gpu::GuestMemoryAccess& memory) {
+  ++stats_.swaps;
+  Flush();
+  return gpu::ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+}
+
+void XenosRenderer::Flush() {
+  EndRendering();
+  stream_.Flush();
+  stats_.submissions = stream_.submission_count();
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,109 @@
+// Xenos shader microcode -> GLSL -> SPIR-V, for the Vulkan renderer and `--dump-shaders`.
+//
+// The translator turns a decoded shader (xnt::ucode::Shader + Analysis) into GLSL 450 that runs the
+// guest program in a structured dispatch loop (`while (pc >= 0) switch (pc)`, one case per
+// control-flow instruction, falling through in program order) with the Xenos ALU semantics from
+// glsl_prelude.cpp, binds resources as shader_interface.h says, and compiles it with libshaderc.
+// See docs/translator.md for what is and is not implemented.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "xnt/ucode/analysis.h"
+#include "xnt/ucode/ucode.h"
+#include "xnt/vk/translator/shader_interface.h"
+
+namespace xnt::vk {
+
+// Per-draw state that changes the generated code (part of the cache key).
+struct TranslationOptions {
+  // Pixel shaders: interpolators copied into r0..r(n-1) before the program runs (Xenos loads the
+  // interpolators into the first pixel-shader registers). Clamped to 16 and to the registers the
+  // shader has.
+  uint32_t ps_interpolator_count = 16;
+  // Pixel shaders: SQ_PROGRAM_CNTL param_gen (bit 18) with SQ_CONTEXT_MISC param_gen_pos
+  // (bits 8-15): the register that receives the generated parameters, or -1 for none. Its value
+  // is (pixel x, pixel y, point s, point t) with the sign of x set for back faces and the sign of
+  // y set for points (Xenia's description of ps_param_gen).
+  int32_t ps_param_gen_register = -1;
+  // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
+  // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
+  // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
+  // sign-dropping forms — NVIDIA's compiler does, lavapipe's happens not to. Set it only where
+  // VkPhysicalDeviceVulkan12Properties::shaderSignedZeroInfNanPreserveFloat32 is true.
+  bool preserve_signed_zero_inf_nan = true;
+
+  bool operator==(const TranslationOptions&) const = default;
+};
+
+// What the translated shader reads and writes, for the pipeline and render-target code.
+struct ShaderReflection {
+  bool is_pixel_shader = false;
+  uint32_t interpolators_written = 0;  // VS: o0-o15 written (bit i)
+  uint32_t interpolators_read = 0;     // PS: interpolators copied into registers (bit i)
+  uint32_t color_targets_written = 0;  // PS: oC0-oC3 (bit i); those have `xe_color` outputs
+  bool writes_position = false;        // VS
+  bool writes_point_size = false;      // VS (oPts.x)
+  bool writes_depth = false;           // PS (oDepth -> gl_FragDepth)
+  bool kills = false;                  // PS: kill / kills ops present
+  uint32_t texture_slots = 0;          // texture fetch constants sampled (bit i = xe_textures[i])
+  // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
+  // has any), packed as shader_interface.h kTextureFiltersKeep describes.
+  std::array<uint32_t, 32> texture_filters = KeepTextureFilters();
+  std::array<uint32_t, 3> vertex_fetch_slots{};  // vertex fetch constants 0-95 used
+  bool uses_memexport = false;         // eA / eM# written (decoded, not executed: see notes)
+  uint32_t register_count = 0;         // size of the temp register array
+  // Run-time notes: features of this shader the translator does not implement exactly
+  // (memexport, 3D/cube textures sampled as 2D, vertex kill...). Callers print them.
+  std::vector<std::string> notes;
+};
+
+struct TranslatedShader {
+  std::string glsl;
+  std::vector<uint32_t> spirv;
+  std::string spirv_disassembly;
+  ShaderReflection reflection;
+  uint64_t ucode_hash = 0;  // 64-bit FNV-1a of the microcode dwords
+};
+
+// Only the GLSL (no compilation): for inspection and tests.
+std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& analysis,
+                            const TranslationOptions& options, ShaderReflection* reflection);
+
+// GLSL + SPIR-V + disassembly + reflection. Throws xnt::Error if the generated GLSL does not
+// compile (a translator bug; the message carries the compiler log).
+TranslatedShader Translate(const ucode::Shader& shader, const ucode::Analysis& analysis,
+                           const TranslationOptions& options);
+
+uint64_t HashMicrocode(const std::vector<uint32_t>& dwords);
+
+// Translation cache keyed by (shader type, microcode, options). Thread-safe.
+class ShaderTranslator {
+ public:
+  std::shared_ptr<const TranslatedShader> Get(const ucode::Shader& shader,
+                                              const ucode::Analysis& analysis,
+                                              const TranslationOptions& options);
+  size_t size() const;
+  uint64_t hits() const;
+  uint64_t misses() const;
+
+ private:
+  struct Entry {
+    ucode::ShaderType type;
+    std::vector<uint32_t> dwords;
+    TranslationOptions options;
+    std::shared_ptr<const TranslatedShader> shader;
+  };
+  mutable std::mutex mutex_;
+  std::unordered_multimap<uint64_t, Entry> entries_;
+  uint64_t hits_ = 0;
+  uint64_t misses_ = 0;
+};
+
+}  // namespace xnt::vk

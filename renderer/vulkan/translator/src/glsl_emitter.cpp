@@ -1,0 +1,986 @@
+// Microcode -> GLSL. The semantics of each operation live in glsl_prelude.cpp; this file maps the
+// decoded instruction fields onto those functions and builds the control-flow dispatch loop.
+//
+// Control flow: one `case` per CF instruction index inside `while (xe_pc >= 0) switch (xe_pc)`.
+// Sequential flow falls through to the next case; a taken jump/call/loop branch sets xe_pc and
+// breaks out of the switch, which costs one loop iteration (bounded by kMaxControlFlowTransfers).
+// State: predicate xe_p0, previous scalar xe_ps, address registers xe_a0 / xe_aL, a 4-deep loop
+// stack (counter + saved aL) and a 4-deep call stack, the depths of the hardware's.
+#include "glsl_emitter.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <sstream>
+
+namespace xnt::vk {
+
+namespace {
+
+using ucode::AluInstruction;
+using ucode::CfInstruction;
+using ucode::CfOpcode;
+using ucode::FetchInstruction;
+using ucode::FetchOp;
+using ucode::Operand;
+using ucode::RelativeMode;
+using ucode::ScalarOp;
+using ucode::VectorOp;
+
+constexpr char kComponents[] = "xyzw";
+
+std::string MaskSwizzle(uint32_t mask) {
+  std::string s;
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (mask & (1u << c)) s += kComponents[c];
+  }
+  return s;
+}
+
+std::string FloatLiteral(float value) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof(buffer), "%.9g", double(value));
+  std::string s(buffer);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+class Emitter {
+ public:
+  Emitter(const ucode::Shader& shader, const ucode::Analysis& analysis,
+          const TranslationOptions& options, ShaderReflection& reflection)
+      : shader_(shader), analysis_(analysis), options_(options), reflection_(reflection) {}
+
+  std::string Run();
+
+ private:
+  bool pixel() const { return shader_.type == ucode::ShaderType::kPixel; }
+  void Line(const std::string& text) {
+    out_ << std::string(size_t(indent_) * 2, ' ') << text << '\n';
+  }
+  void Note(const std::string& note) {
+    if (std::find(reflection_.notes.begin(), reflection_.notes.end(), note) ==
+        reflection_.notes.end()) {
+      reflection_.notes.push_back(note);
+    }
+  }
+
+  std::string TempRef(uint32_t index, bool aL_relative) const;
+  std::string OperandBase(const Operand& op) const;
+  std::string VectorOperand(const Operand& op) const;
+  std::string ScalarComponent(const Operand& op, uint32_t position) const;
+
+  void EmitCf(uint32_t index, const CfInstruction& cf);
+  std::string CfCondition(const CfInstruction& cf) const;
+  void EmitExecBody(const CfInstruction& cf);
+  void EmitAlu(const AluInstruction& alu, uint32_t slot);
+  bool EmitVectorOp(const AluInstruction& alu, const std::string operands[3],
+                    const Operand ops[3]);
+  void EmitScalarOp(const AluInstruction& alu);
+  void EmitAluStores(const AluInstruction& alu, bool have_vector);
+  void EmitFetch(const FetchInstruction& fetch, uint32_t slot);
+  void EmitVertexFetch(const FetchInstruction& fetch);
+  void EmitTextureFetch(const FetchInstruction& fetch);
+  void StoreFetchResult(const FetchInstruction& fetch, const std::string& value);
+
+  void EmitDeclarations();
+  void EmitPrologue();
+  void EmitEpilogue();
+
+  const ucode::Shader& shader_;
+  const ucode::Analysis& analysis_;
+  const TranslationOptions& options_;
+  ShaderReflection& reflection_;
+  std::ostringstream out_;
+  int indent_ = 0;
+  uint32_t register_count_ = 1;
+  uint32_t float_constant_base_ = 0;
+  bool exports_point_size_ = false;
+  // The current ALU's two scalar components come from the same register component.
+  bool scalar_identical_ = false;
+};
+
+std::string Emitter::TempRef(uint32_t index, bool aL_relative) const {
+  if (aL_relative) {
+    // Relative temps wrap inside the 64-entry register file, and never index past the array
+    // when the shader was given fewer registers.
+    std::string wrapped = "(uint(" + std::to_string(index) + " + xe_aL) & 63u)";
+    if (register_count_ < 64) {
+      wrapped = "min(" + wrapped + ", " + std::to_string(register_count_ - 1) + "u)";
+    }
+    return "xe_r[" + wrapped + "]";
+  }
+  return "xe_r[" + std::to_string(std::min(index, register_count_ - 1)) + "]";
+}
+
+std::string Emitter::OperandBase(const Operand& op) const {
+  if (op.is_temp) return TempRef(op.index, op.relative == RelativeMode::kAL);
+  std::string base = std::to_string(float_constant_base_);
+  if (op.relative == RelativeMode::kNone) {
+    return "xe_constants.float_constants[" + std::to_string(float_constant_base_ + op.index) + "]";
+  }
+  const char* reg = op.relative == RelativeMode::kA0 ? "xe_a0" : "xe_aL";
+  // Relative constant indices wrap inside the stage's 256 constants.
+  return "xe_constants.float_constants[" + base + "u + (uint(" + std::to_string(op.index) + " + " +
+         reg + ") & 255u)]";
+}
+
+std::string Emitter::VectorOperand(const Operand& op) const {
+  std::string s = OperandBase(op) + ".";
+  for (uint32_t c = 0; c < 4; ++c) s += kComponents[op.swizzle[c] & 3];
+  if (op.absolute) s = "abs(" + s + ")";
+  if (op.negate) s = "(-" + s + ")";
+  return s;
+}
+
+std::string Emitter::ScalarComponent(const Operand& op, uint32_t position) const {
+  std::string s = OperandBase(op) + "." + kComponents[op.swizzle[position & 3] & 3];
+  if (op.absolute) s = "abs(" + s + ")";
+  if (op.negate) s = "(-" + s + ")";
+  return s;
+}
+
+std::string Emitter::CfCondition(const CfInstruction& cf) const {
+  const std::string want = cf.condition ? "true" : "false";
+  switch (cf.opcode) {
+    case CfOpcode::kCondExec:
+    case CfOpcode::kCondExecEnd:
+    // 13/14 use the cond_exec layout too (Xenia shader_translator.cc). Their "predicate clean"
+    // has no effect here: no documented semantics, and p0 set in one exec is read by later ones.
+    case CfOpcode::kCondExecPredClean:
+    case CfOpcode::kCondExecPredCleanEnd: {
+      // The ucode model has carried this index either in bool_address or, in the predicated
+      // layout, as bits 34-40 in `pad` plus bit 41 in predicate_clean; accept both.
+      uint32_t index = cf.bool_address | uint32_t((cf.pad >> 34) & 0x7F) |
+                       (cf.predicate_clean ? 0x80u : 0u);
+      return "xe_bool_constant(" + std::to_string(index & 0xFF) + "u) == " + want;
+    }
+    case CfOpcode::kCondExecPred:
+    case CfOpcode::kCondExecPredEnd:
+      return "xe_p0 == " + want;
+    case CfOpcode::kCondCall:
+    case CfOpcode::kCondJmp:
+      if (cf.is_unconditional) return "true";
+      if (cf.is_predicated) return "xe_p0 == " + want;
+      return "xe_bool_constant(" + std::to_string(cf.bool_address) + "u) == " + want;
+    default:
+      return "true";
+  }
+}
+
+void Emitter::EmitCf(uint32_t index, const CfInstruction& cf) {
+  const uint32_t cf_count = uint32_t(shader_.cf.size());
+  auto target_ok = [&](uint32_t target) { return target < cf_count; };
+  Line("case " + std::to_string(index) + ":");
+  ++indent_;
+  switch (cf.opcode) {
+    case CfOpcode::kNop:
+    case CfOpcode::kMarkVsFetchDone:
+      break;
+    case CfOpcode::kAlloc:
+      if (cf.alloc_type == ucode::AllocType::kMemory) {
+        Line("// alloc export: memexport flush point (memexport is not executed, see notes)");
+      }
+      break;
+    case CfOpcode::kExec:
+    case CfOpcode::kExecEnd:
+    case CfOpcode::kCondExec:
+    case CfOpcode::kCondExecEnd:
+    case CfOpcode::kCondExecPred:
+    case CfOpcode::kCondExecPredEnd:
+    case CfOpcode::kCondExecPredClean:
+    case CfOpcode::kCondExecPredCleanEnd: {
+      std::string condition = CfCondition(cf);
+      if (condition != "true") {
+        Line("if (" + condition + ") {");
+        ++indent_;
+      }
+      EmitExecBody(cf);
+      if (condition != "true") {
+        --indent_;
+        Line("}");
+      }
+      // The *_END forms end the program whether or not their condition held: they are the last
+      // CF instruction the compiler emits (nothing after them is part of the program).
+      if (ucode::IsExecEnd(cf.opcode)) Line("xe_pc = -1; break;");
+      break;
+    }
+    case CfOpcode::kLoopStart: {
+      Line("{");
+      ++indent_;
+      Line("uint xe_lc = xe_loop_constant(" + std::to_string(cf.loop_id) + "u);");
+      Line("int xe_d = min(xe_loop_depth, 3);");
+      Line("xe_loop_saved_aL[xe_d] = xe_aL;");
+      Line("xe_loop_counter[xe_d] = int(xe_lc & 0xFFu);");
+      Line("xe_loop_depth = xe_d + 1;");
+      if (!cf.is_repeat) Line("xe_aL = int((xe_lc >> 8u) & 0xFFu);");
+      Line("if (xe_loop_counter[xe_d] <= 0) {");
+      Line("  xe_loop_depth = xe_d;");
+      Line("  xe_aL = xe_loop_saved_aL[xe_d];");
+      Line(std::string("  xe_pc = ") + (target_ok(cf.address) ? std::to_string(cf.address) : "-1") +
+           "; break;");
+      Line("}");
+      --indent_;
+      Line("}");
+      break;
+    }
+    case CfOpcode::kLoopEnd: {
+      Line("{");
+      ++indent_;
+      Line("int xe_d = max(xe_loop_depth - 1, 0);");
+      Line("uint xe_lc = xe_loop_constant(" + std::to_string(cf.loop_id) + "u);");
+      Line("xe_loop_counter[xe_d] -= 1;");
+      // Step: signed 8 bits at bit 16 of the loop constant.
+      Line("xe_aL += bitfieldExtract(int(xe_lc), 16, 8);");
+      std::string again = "xe_loop_counter[xe_d] > 0";
+      if (cf.is_predicated_break) {
+        again += std::string(" && !(xe_p0 == ") + (cf.condition ? "true" : "false") + ")";
+      }
+      Line("if (" + again + ") {");
+      Line(std::string("  xe_pc = ") + (target_ok(cf.address) ? std::to_string(cf.address) : "-1") +
+           "; break;");
+      Line("}");
+      Line("xe_loop_depth = xe_d;");
+      Line("xe_aL = xe_loop_saved_aL[xe_d];");
+      --indent_;
+      Line("}");
+      break;
+    }
+    case CfOpcode::kCondCall: {
+      Line("if (" + CfCondition(cf) + ") {");
+      Line("  if (xe_call_depth < 4) { xe_call_stack[xe_call_depth] = " +
+           std::to_string(index + 1) + "; xe_call_depth += 1; }");
+      Line(std::string("  xe_pc = ") + (target_ok(cf.address) ? std::to_string(cf.address) : "-1") +
+           "; break;");
+      Line("}");
+      break;
+    }
+    case CfOpcode::kReturn:
+      Line("if (xe_call_depth > 0) { xe_call_depth -= 1; xe_pc = xe_call_stack[xe_call_depth]; }");
+      Line("else { xe_pc = -1; }");
+      Line("break;");
+      break;
+    case CfOpcode::kCondJmp:
+      Line("if (" + CfCondition(cf) + ") {");
+      Line(std::string("  xe_pc = ") + (target_ok(cf.address) ? std::to_string(cf.address) : "-1") +
+           "; break;");
+      Line("}");
+      break;
+  }
+  --indent_;
+}
+
+void Emitter::EmitExecBody(const CfInstruction& cf) {
+  for (uint32_t k = 0; k < cf.count; ++k) {
+    uint32_t slot = cf.address + k;
+    if (slot < shader_.cf_slots || slot - shader_.cf_slots >= shader_.slots.size()) {
+      // The decoder rejects such execs; stay safe if handed a hand-built model.
+      Line("// slot " + std::to_string(slot) + " is outside the microcode");
+      continue;
+    }
+    const ucode::Instruction& instruction = shader_.AtSlot(slot);
+    if (instruction.kind == ucode::SlotKind::kFetch) {
+      EmitFetch(instruction.fetch, slot);
+    } else {
+      EmitAlu(instruction.alu, slot);
+    }
+  }
+}
+
+// ---- ALU ----------------------------------------------------------------------------------------
+
+void Emitter::EmitAlu(const AluInstruction& alu, uint32_t slot) {
+  Line("{  // slot " + std::to_string(slot) + ": " + std::string(ucode::VectorOpName(alu.vector_op)) +
+       " + " + std::string(ucode::ScalarOpName(alu.scalar_op)));
+  ++indent_;
+  if (alu.is_predicated) {
+    Line(std::string("if (xe_p0 == ") + (alu.predicate_condition ? "true" : "false") + ") {");
+    ++indent_;
+  }
+  // Every source is read before any result (or side effect such as a0) is written.
+  Operand ops[3];
+  std::string operands[3];
+  uint32_t vector_count = ucode::VectorOpOperandCount(alu.vector_op);
+  for (uint32_t i = 0; i < vector_count && i < 3; ++i) {
+    ops[i] = alu.VectorOperand(i);
+    if (!ops[i].is_temp && alu.abs_constants) ops[i].absolute = true;
+    operands[i] = "xe_src" + std::to_string(i);
+    Line("vec4 xe_src" + std::to_string(i) + " = " + VectorOperand(ops[i]) + ";");
+  }
+  std::vector<Operand> scalar_ops = alu.ScalarOperands();
+  for (size_t i = 0; i < scalar_ops.size(); ++i) {
+    if (!scalar_ops[i].is_temp && alu.abs_constants) scalar_ops[i].absolute = true;
+  }
+  ucode::ScalarForm form = ucode::ScalarOpForm(alu.scalar_op);
+  if (form == ucode::ScalarForm::kOne || form == ucode::ScalarForm::kTwoComponent) {
+    if (!scalar_ops.empty()) {
+      Line("float xe_sa = " + ScalarComponent(scalar_ops[0], 0) + ";");
+      Line("float xe_sb = " +
+           (form == ucode::ScalarForm::kTwoComponent ? ScalarComponent(scalar_ops[0], 1)
+                                                      : std::string("0.0")) +
+           ";");
+    }
+  } else if (form == ucode::ScalarForm::kConstTemp && scalar_ops.size() >= 2) {
+    Line("float xe_sa = " + ScalarComponent(scalar_ops[0], 0) + ";");
+    Line("float xe_sb = " + ScalarComponent(scalar_ops[1], 0) + ";");
+  }
+  scalar_identical_ = form == ucode::ScalarForm::kTwoComponent && !scalar_ops.empty() &&
+                      scalar_ops[0].swizzle[0] == scalar_ops[0].swizzle[1];
+
+  bool have_vector = EmitVectorOp(alu, operands, ops);
+  EmitScalarOp(alu);
+  EmitAluStores(alu, have_vector);
+  if (alu.is_predicated) {
+    --indent_;
+    Line("}");
+  }
+  --indent_;
+  Line("}");
+}
+
+bool Emitter::EmitVectorOp(const AluInstruction& alu, const std::string operands[3],
+                           const Operand ops[3]) {
+  const std::string& a = operands[0];
+  const std::string& b = operands[1];
+  const std::string& c = operands[2];
+  // Identical operands (same register, swizzle and modifiers): max/min are a move, which keeps
+  // NaN and -0 exactly (Xenia spirv_shader_translator_alu.cc: "max is commonly used as mov").
+  auto same = [&](uint32_t i, uint32_t j) {
+    return VectorOperand(ops[i]) == VectorOperand(ops[j]);
+  };
+  std::string v;
+  switch (alu.vector_op) {
+    case VectorOp::kAdd: v = a + " + " + b; break;
+    case VectorOp::kMul: v = "xe_mul(" + a + ", " + b + ")"; break;
+    case VectorOp::kMax: v = same(0, 1) ? a : "xe_max(" + a + ", " + b + ")"; break;
+    case VectorOp::kMin: v = same(0, 1) ? a : "xe_min(" + a + ", " + b + ")"; break;
+    case VectorOp::kSeq: v = "xe_seq(" + a + ", " + b + ")"; break;
+    case VectorOp::kSgt: v = "xe_sgt(" + a + ", " + b + ")"; break;
+    case VectorOp::kSge: v = "xe_sge(" + a + ", " + b + ")"; break;
+    case VectorOp::kSne: v = "xe_sne(" + a + ", " + b + ")"; break;
+    case VectorOp::kFrc: v = "xe_frc(" + a + ")"; break;
+    case VectorOp::kTrunc: v = "trunc(" + a + ")"; break;
+    case VectorOp::kFloor: v = "floor(" + a + ")"; break;
+    case VectorOp::kMad: v = "xe_mad(" + a + ", " + b + ", " + c + ")"; break;
+    case VectorOp::kCndEq: v = "xe_cndeq(" + a + ", " + b + ", " + c + ")"; break;
+    case VectorOp::kCndGe: v = "xe_cndge(" + a + ", " + b + ", " + c + ")"; break;
+    case VectorOp::kCndGt: v = "xe_cndgt(" + a + ", " + b + ", " + c + ")"; break;
+    case VectorOp::kDp4: v = "vec4(xe_dp(" + a + ", " + b + ", 4))"; break;
+    case VectorOp::kDp3: v = "vec4(xe_dp(" + a + ", " + b + ", 3))"; break;
+    case VectorOp::kDp2Add: v = "vec4(xe_dp(" + a + ", " + b + ", 2) + " + c + ".x)"; break;
+    // src0 is r.zzxy in the listing: x = [2], y = [3], z = [0] (Xenia kCube).
+    case VectorOp::kCube: v = "xe_cube(vec3(" + a + ".z, " + a + ".w, " + a + ".x))"; break;
+    case VectorOp::kMax4: v = "vec4(xe_max4(" + a + "))"; break;
+    case VectorOp::kSetpEqPush:
+    case VectorOp::kSetpNePush:
+    case VectorOp::kSetpGtPush:
+    case VectorOp::kSetpGePush: {
+      // p0 = src0.w == 0 && src1.w op 0; result = (src0.x == 0 && src1.x op 0) ? 0 : src0.x + 1
+      // (Xenia spirv_shader_translator_alu.cc kSetp*Push).
+      auto cmp = [&](const std::string& x) {
+        switch (alu.vector_op) {
+          case VectorOp::kSetpEqPush: return x + " == 0.0";
+          case VectorOp::kSetpNePush: return "!(" + x + " == 0.0)";
+          case VectorOp::kSetpGtPush: return x + " > 0.0";
+          default: return x + " >= 0.0";
+        }
+      };
+      Line("bool xe_push_x = " + a + ".x == 0.0 && " + cmp(b + ".x") + ";");
+      Line("xe_p0 = " + a + ".w == 0.0 && " + cmp(b + ".w") + ";");
+      v = "vec4((xe_push_x ? -1.0 : " + a + ".x) + 1.0)";
+      break;
+    }
+    case VectorOp::kKillEq:
+    case VectorOp::kKillGt:
+    case VectorOp::kKillGe:
+    case VectorOp::kKillNe: {
+      std::string cmp;
+      switch (alu.vector_op) {
+        case VectorOp::kKillEq: cmp = "equal(" + a + ", " + b + ")"; break;
+        case VectorOp::kKillGt: cmp = "greaterThan(" + a + ", " + b + ")"; break;
+        case VectorOp::kKillGe: cmp = "greaterThanEqual(" + a + ", " + b + ")"; break;
+        default: cmp = "not(equal(" + a + ", " + b + "))"; break;
+      }
+      Line("bool xe_kill = any(" + cmp + ");");
+      if (pixel()) {
+        reflection_.kills = true;
+        Line("if (xe_kill) { discard; }");
+      } else {
+        Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
+      }
+      v = "vec4(xe_kill ? 1.0 : 0.0)";
+      break;
+    }
+    case VectorOp::kDst:
+      v = "vec4(1.0, xe_mul(" + a + ".y, " + b + ".y), " + a + ".z, " + b + ".w)";
+      break;
+    case VectorOp::kMaxA:
+      Line("xe_a0 = xe_a0_round(" + a + ".w);");
+      v = same(0, 1) ? a : "xe_max(" + a + ", " + b + ")";
+      break;
+  }
+  if (v.empty()) return false;
+  Line("precise vec4 xe_v = " + v + ";");
+  return true;
+}
+
+void Emitter::EmitScalarOp(const AluInstruction& alu) {
+  std::string s;
+  auto set_p0 = [&](const std::string& condition) { Line("xe_p0 = " + condition + ";"); };
+  auto kill = [&](const std::string& condition) {
+    Line("bool xe_skill = " + condition + ";");
+    if (pixel()) {
+      reflection_.kills = true;
+      Line("if (xe_skill) { discard; }");
+    } else {
+      Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
+    }
+    s = "xe_skill ? 1.0 : 0.0";
+  };
+  switch (alu.scalar_op) {
+    case ScalarOp::kAdds: s = "xe_sa + xe_sb"; break;
+    case ScalarOp::kAddsPrev: s = "xe_sa + xe_ps"; break;
+    case ScalarOp::kMuls: s = "xe_mul(xe_sa, xe_sb)"; break;
+    case ScalarOp::kMulsPrev: s = "xe_mul(xe_sa, xe_ps)"; break;
+    case ScalarOp::kMulsPrev2: s = "xe_mul_prev2(xe_sa, xe_sb, xe_ps)"; break;
+    case ScalarOp::kMaxs: s = scalar_identical_ ? "xe_sa" : "xe_max(xe_sa, xe_sb)"; break;
+    case ScalarOp::kMins: s = scalar_identical_ ? "xe_sa" : "xe_min(xe_sa, xe_sb)"; break;
+    case ScalarOp::kSeqs: s = "xe_sa == 0.0 ? 1.0 : 0.0"; break;
+    case ScalarOp::kSgts: s = "xe_sa > 0.0 ? 1.0 : 0.0"; break;
+    case ScalarOp::kSges: s = "xe_sa >= 0.0 ? 1.0 : 0.0"; break;
+    case ScalarOp::kSnes: s = "!(xe_sa == 0.0) ? 1.0 : 0.0"; break;
+    case ScalarOp::kFrcs: s = "xe_frc(xe_sa)"; break;
+    case ScalarOp::kTruncs: s = "trunc(xe_sa)"; break;
+    case ScalarOp::kFloors: s = "floor(xe_sa)"; break;
+    case ScalarOp::kExp: s = "exp2(xe_sa)"; break;
+    case ScalarOp::kLogc: s = "xe_logc(xe_sa)"; break;
+    case ScalarOp::kLog: s = "log2(xe_sa)"; break;
+    case ScalarOp::kRcpc: s = "xe_clamp_inf(xe_rcp(xe_sa))"; break;
+    case ScalarOp::kRcpf: s = "xe_flush_inf(xe_rcp(xe_sa))"; break;
+    case ScalarOp::kRcp: s = "xe_rcp(xe_sa)"; break;
+    case ScalarOp::kRsqc: s = "xe_clamp_inf(xe_rsq(xe_sa))"; break;
+    case ScalarOp::kRsqf: s = "xe_flush_inf(xe_rsq(xe_sa))"; break;
+    case ScalarOp::kRsq: s = "xe_rsq(xe_sa)"; break;
+    case ScalarOp::kMaxAs:
+      Line("xe_a0 = xe_a0_round(xe_sa);");
+      s = scalar_identical_ ? "xe_sa" : "xe_max(xe_sa, xe_sb)";
+      break;
+    case ScalarOp::kMaxAsf:
+      Line("xe_a0 = xe_a0_floor(xe_sa);");
+      s = scalar_identical_ ? "xe_sa" : "xe_max(xe_sa, xe_sb)";
+      break;
+    case ScalarOp::kSubs: s = "xe_sa - xe_sb"; break;
+    case ScalarOp::kSubsPrev: s = "xe_sa - xe_ps"; break;
+    // Predicate ops (Xenia dxbc_shader_translator_alu.cc kSetp*): ps = p0 ? 0 : 1 for the compares.
+    case ScalarOp::kSetpEq: set_p0("xe_sa == 0.0"); s = "xe_p0 ? 0.0 : 1.0"; break;
+    case ScalarOp::kSetpNe: set_p0("!(xe_sa == 0.0)"); s = "xe_p0 ? 0.0 : 1.0"; break;
+    case ScalarOp::kSetpGt: set_p0("xe_sa > 0.0"); s = "xe_p0 ? 0.0 : 1.0"; break;
+    case ScalarOp::kSetpGe: set_p0("xe_sa >= 0.0"); s = "xe_p0 ? 0.0 : 1.0"; break;
+    case ScalarOp::kSetpInv:
+      set_p0("xe_sa == 1.0");
+      s = "xe_p0 ? 0.0 : (xe_sa == 0.0 ? 1.0 : xe_sa)";
+      break;
+    case ScalarOp::kSetpPop:
+      Line("float xe_pop = xe_sa - 1.0;");
+      set_p0("xe_pop <= 0.0");
+      s = "xe_p0 ? 0.0 : xe_pop";
+      break;
+    case ScalarOp::kSetpClr: set_p0("false"); s = "XE_FLT_MAX"; break;
+    case ScalarOp::kSetpRstr: set_p0("xe_sa == 0.0"); s = "xe_p0 ? 0.0 : xe_sa"; break;
+    case ScalarOp::kKillsEq: kill("xe_sa == 0.0"); break;
+    case ScalarOp::kKillsGt: kill("xe_sa > 0.0"); break;
+    case ScalarOp::kKillsGe: kill("xe_sa >= 0.0"); break;
+    case ScalarOp::kKillsNe: kill("!(xe_sa == 0.0)"); break;
+    case ScalarOp::kKillsOne: kill("xe_sa == 1.0"); break;
+    case ScalarOp::kSqrt: s = "sqrt(xe_sa)"; break;
+    case ScalarOp::kMulsc0:
+    case ScalarOp::kMulsc1: s = "xe_mul(xe_sa, xe_sb)"; break;
+    case ScalarOp::kAddsc0:
+    case ScalarOp::kAddsc1: s = "xe_sa + xe_sb"; break;
+    case ScalarOp::kSubsc0:
+    case ScalarOp::kSubsc1: s = "xe_sa - xe_sb"; break;
+    case ScalarOp::kSin: s = "sin(xe_sa)"; break;
+    case ScalarOp::kCos: s = "cos(xe_sa)"; break;
+    case ScalarOp::kRetainPrev: break;
+  }
+  if (!s.empty()) Line("xe_ps = " + s + ";");
+}
+
+void Emitter::EmitAluStores(const AluInstruction& alu, bool have_vector) {
+  const std::string vector_value = alu.vector_clamp ? "xe_sat(xe_v)" : "xe_v";
+  const std::string scalar_value = alu.scalar_clamp ? "xe_sat(xe_ps)" : "xe_ps";
+  uint32_t vmask = have_vector ? alu.VectorResultMask() : 0;
+  uint32_t smask = alu.ScalarResultMask();
+  if (!alu.export_data) {
+    if (vmask) {
+      std::string m = MaskSwizzle(vmask);
+      Line(TempRef(alu.vector_dest, alu.vector_dest_rel) + "." + m + " = " + vector_value + "." +
+           m + ";");
+    }
+    if (smask) {
+      std::string m = MaskSwizzle(smask);
+      std::string value = std::popcount(smask) == 1
+                              ? scalar_value
+                              : "vec" + std::to_string(std::popcount(smask)) + "(" +
+                                    scalar_value + ")";
+      Line(TempRef(alu.scalar_dest, alu.scalar_dest_rel) + "." + m + " = " + value + ";");
+    }
+    return;
+  }
+  // Exports: vector, then scalar, then the constant-1 and constant-0 encodings, all into the
+  // export register named by vector_dest (Xenia ucode.h GetConstant0WriteMask etc.).
+  uint32_t one = alu.Constant1Mask();
+  uint32_t zero = alu.Constant0Mask();
+  if (!(vmask | smask | one | zero)) return;
+  uint32_t dest = alu.vector_dest;
+  std::string target;
+  if (dest >= ucode::kExportAddress && dest <= ucode::kExportData0 + 4) {
+    reflection_.uses_memexport = true;
+    Note("memexport (eA/eM#) is decoded but not executed: no guest memory is written");
+    target = dest == ucode::kExportAddress
+                 ? "xe_eA"
+                 : "xe_eM[" + std::to_string(dest - ucode::kExportData0) + "]";
+  } else if (pixel()) {
+    if (dest < 4) {
+      reflection_.color_targets_written |= 1u << dest;
+      target = "xe_o_color[" + std::to_string(dest) + "]";
+    } else if (dest == ucode::kExportDepth) {
+      reflection_.writes_depth = true;
+      target = "xe_o_depth";
+    }
+  } else {
+    if (dest < 16) {
+      reflection_.interpolators_written |= 1u << dest;
+      target = "xe_interpolators[" + std::to_string(dest) + "]";
+    } else if (dest == ucode::kExportPosition) {
+      reflection_.writes_position = true;
+      target = "xe_o_position";
+    } else if (dest == ucode::kExportPointSize) {
+      if ((vmask | smask | one | zero) & 1) {
+        reflection_.writes_point_size = true;
+        exports_point_size_ = true;
+      }
+      target = "xe_o_point";
+    }
+  }
+  if (target.empty()) {
+    Note("export to register " + std::to_string(dest) + " is not a known destination; dropped");
+    return;
+  }
+  uint32_t taken = 0;
+  if (vmask) {
+    std::string m = MaskSwizzle(vmask);
+    Line(target + "." + m + " = " + vector_value + "." + m + ";");
+    taken |= vmask;
+  }
+  if (uint32_t m = smask & ~taken) {
+    std::string value = std::popcount(m) == 1
+                            ? scalar_value
+                            : "vec" + std::to_string(std::popcount(m)) + "(" + scalar_value + ")";
+    Line(target + "." + MaskSwizzle(m) + " = " + value + ";");
+    taken |= m;
+  }
+  if (uint32_t m = one & ~taken) {
+    std::string value = std::popcount(m) == 1 ? "1.0" : "vec" + std::to_string(std::popcount(m)) + "(1.0)";
+    Line(target + "." + MaskSwizzle(m) + " = " + value + ";");
+    taken |= m;
+  }
+  if (uint32_t m = zero & ~taken) {
+    std::string value = std::popcount(m) == 1 ? "0.0" : "vec" + std::to_string(std::popcount(m)) + "(0.0)";
+    Line(target + "." + MaskSwizzle(m) + " = " + value + ";");
+  }
+}
+
+// ---- Fetch --------------------------------------------------------------------------------------
+
+void Emitter::StoreFetchResult(const FetchInstruction& fetch, const std::string& value) {
+  std::string dest = TempRef(fetch.dst_reg, fetch.dst_rel);
+  for (uint32_t c = 0; c < 4; ++c) {
+    uint32_t sel = fetch.DestComponent(c);
+    if (sel == 7) continue;  // keep
+    std::string v;
+    if (sel < 4) {
+      v = value + "." + kComponents[sel];
+    } else if (sel == 5) {
+      v = "1.0";
+    } else {
+      v = "0.0";  // 4 = zero; 6 has no known meaning and is treated as zero
+    }
+    Line(dest + "." + kComponents[c] + " = " + v + ";");
+  }
+}
+
+void Emitter::EmitFetch(const FetchInstruction& fetch, uint32_t slot) {
+  Line("{  // slot " + std::to_string(slot) + ": fetch op " + std::to_string(int(fetch.opcode)));
+  ++indent_;
+  if (fetch.is_predicated) {
+    Line(std::string("if (xe_p0 == ") + (fetch.predicate_condition ? "true" : "false") + ") {");
+    ++indent_;
+  }
+  if (fetch.IsVertex()) {
+    EmitVertexFetch(fetch);
+  } else {
+    EmitTextureFetch(fetch);
+  }
+  if (fetch.is_predicated) {
+    --indent_;
+    Line("}");
+  }
+  --indent_;
+  Line("}");
+}
+
+void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
+  if (!fetch.is_mini_fetch) {
+    // Address of this vertex's element 0: stride * floor(index [+ 0.5]) + fetch constant base
+    // (Xenia shader_interpreter.cc, vertex fetch). Mini fetches reuse the last full fetch's
+    // constant and address.
+    uint32_t constant = fetch.VertexFetchConstant();
+    if (constant >= 96) {
+      // const_index_sel 3 with const_index 31 names no fetch constant; wrap like the register
+      // file's 96 vertex fetch constants.
+      Note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
+      constant %= 96;
+    }
+    reflection_.vertex_fetch_slots[constant / 32] |= 1u << (constant % 32);
+    std::string index = TempRef(fetch.src_reg, fetch.src_rel) + "." + kComponents[fetch.src_swizzle & 3];
+    Line("xe_vf_slot = " + std::to_string(constant) + "u;");
+    Line("xe_vf_base = uint(int(" + std::to_string(fetch.stride) + ") * int(floor(" + index +
+         (fetch.is_index_rounded ? " + 0.5" : "") + "))) + (xe_fetch_dword(" +
+         std::to_string(constant * 2) + "u) >> 2u);");
+  }
+  if (fetch.format == 0) {
+    Note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
+  }
+  std::string value = "xe_vertex_fetch(xe_vf_slot, xe_vf_base + uint(" +
+                      std::to_string(fetch.offset) + "), " + std::to_string(fetch.format) + "u, " +
+                      (fetch.is_signed ? "true" : "false") + ", " +
+                      (fetch.is_integer ? "false" : "true") + ", " +
+                      (fetch.signed_rf_mode ? "true" : "false") + ", " +
+                      std::to_string(fetch.exp_adjust) + ")";
+  Line("vec4 xe_fetched = " + value + ";");
+  StoreFetchResult(fetch, "xe_fetched");
+}
+
+void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
+  const uint32_t slot = fetch.const_index & 31;
+  const std::string n = std::to_string(slot);
+  // shader_interface.h: 1D/2D/stacked in xe_textures (2D arrays), cubes in xe_textures_cube,
+  // volumes in xe_textures_3d.
+  const std::string tex2d = "xe_textures[" + n + "]";
+  const std::string cube = "xe_textures_cube[" + n + "]";
+  const std::string tex3d = "xe_textures_3d[" + n + "]";
+  std::string src = TempRef(fetch.src_reg, fetch.src_rel);
+  // Texture source swizzle: 3 x 2 bits, absolute components.
+  std::string coord = "vec3(";
+  for (uint32_t c = 0; c < 3; ++c) {
+    coord += src + "." + kComponents[(fetch.src_swizzle >> (2 * c)) & 3];
+    coord += c < 2 ? ", " : ")";
+  }
+  Line("vec3 xe_tc = " + coord + ";");
+  switch (fetch.opcode) {
+    case FetchOp::kSetTextureLod:
+      Line("xe_tex_lod = xe_tc.x;");
+      return;
+    case FetchOp::kSetTextureGradientsHorz:
+      Line("xe_grad_h = xe_tc.xy;");
+      return;
+    case FetchOp::kSetTextureGradientsVert:
+      Line("xe_grad_v = xe_tc.xy;");
+      return;
+    default:
+      break;
+  }
+  reflection_.texture_slots |= 1u << slot;
+  {
+    // Per-instruction filter overrides, applied by the renderer to the slot's sampler.
+    uint32_t filters = (fetch.mag_filter & 3) | ((fetch.min_filter & 3) << 2) |
+                       ((fetch.mip_filter & 3) << 4) | ((fetch.aniso_filter & 7) << 6);
+    uint32_t& recorded = reflection_.texture_filters[slot];
+    if (filters != kTextureFiltersKeep) {
+      if (recorded == kTextureFiltersKeep) {
+        recorded = filters;
+      } else if (recorded != filters) {
+        Note("texture slot " + std::to_string(slot) +
+             " fetched with different per-instruction filters; the first fetch's are used");
+      }
+    }
+  }
+  const auto dim = fetch.dimension;
+  const bool is_1d = dim == ucode::TextureDimension::k1D;
+  const bool is_3d = dim == ucode::TextureDimension::k3D;
+  const bool is_cube = dim == ucode::TextureDimension::kCube;
+  // xe_ts: the sampled texture's size in texels (x, y, z), for unnormalised coordinates, offsets
+  // and weights. A 3D fetch reads a volume when the fetch constant says 3D, else the stacked
+  // 2D array (the layer is z scaled by the stack depth).
+  if (is_3d) {
+    Line("bool xe_vol = xe_texture_dimension(" + n + "u) == 2u;");
+    Line("vec3 xe_ts = xe_vol ? vec3(textureSize(" + tex3d + ", 0)) : vec3(vec2(textureSize(" +
+         tex2d + ", 0).xy), xe_texture_stack_depth(" + n + "u));");
+  } else if (is_cube) {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + cube + ", 0)), 1.0);");
+  } else {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
+  }
+  std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
+  if (is_cube) uv = "xe_tc";
+  Line("vec3 xe_uv = " + uv + ";");
+  if (fetch.tx_coord_denorm && !is_cube) {
+    // Unnormalised coordinates are in texels (Xenos tx_coord_denorm).
+    Line(std::string("xe_uv.") + (is_1d ? "x" : is_3d ? "xyz" : "xy") + " /= xe_ts." +
+         (is_1d ? "x" : is_3d ? "xyz" : "xy") + ";");
+  }
+  // The host sampler's coordinate for this dimension.
+  auto host_coord = [&](bool volume) -> std::string {
+    if (is_cube) return "xe_cube_direction(xe_uv)";
+    if (volume) return "xe_uv";
+    if (is_3d) return "vec3(xe_uv.xy, floor(xe_uv.z * xe_ts.z))";
+    return "vec3(xe_uv.xy, 0.0)";
+  };
+  switch (fetch.opcode) {
+    case FetchOp::kGetTextureBorderColorFrac:
+      // No border-colour blending happens on the host samplers.
+      StoreFetchResult(fetch, "vec4(0.0)");
+      return;
+    case FetchOp::kGetTextureComputedLod: {
+      std::string q = is_cube ? "textureQueryLod(" + cube + ", xe_cube_direction(xe_uv)).y"
+                      : is_3d ? "(xe_vol ? textureQueryLod(" + tex3d + ", xe_uv).y : textureQueryLod(" +
+                                    tex2d + ", xe_uv.xy).y)"
+                              : "textureQueryLod(" + tex2d + ", xe_uv.xy).y";
+      StoreFetchResult(fetch, pixel() ? "vec4(" + q + ", 0.0, 0.0, 0.0)" : std::string("vec4(0.0)"));
+      return;
+    }
+    case FetchOp::kGetTextureGradients:
+      StoreFetchResult(fetch, pixel() ? "vec4(dFdx(xe_uv.xy), dFdy(xe_uv.xy))" : std::string("vec4(0.0)"));
+      return;
+    case FetchOp::kGetTextureWeights:
+      // Bilinear (trilinear for volumes) weights of the 2x2(x2) footprint: the fractional
+      // position between texel centres; w = 0 (no mip weight, only the base level is bound).
+      StoreFetchResult(fetch, std::string("vec4(fract(xe_uv.xy * xe_ts.xy - 0.5), ") +
+                                  (is_3d ? "fract(xe_uv.z * xe_ts.z - 0.5)" : "0.0") + ", 0.0)");
+      return;
+    default:
+      break;
+  }
+  if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
+    // Offsets are in half texels (tfetch OffsetX/Y/Z).
+    Line("xe_uv += vec3(" + std::to_string(fetch.offset_x) + ".0, " +
+         std::to_string(fetch.offset_y) + ".0, " + std::to_string(is_3d ? fetch.offset_z : 0) +
+         ".0) * 0.5 / xe_ts;");
+  }
+  const float bias = float(fetch.lod_bias) / 16.0f;
+  auto sample = [&](const std::string& sampler, bool volume) {
+    std::string c = host_coord(volume);
+    bool vec3_grad = is_cube || volume;
+    if (fetch.use_reg_gradients && pixel()) {
+      std::string gh = vec3_grad ? "vec3(xe_grad_h, 0.0)" : "xe_grad_h";
+      std::string gv = vec3_grad ? "vec3(xe_grad_v, 0.0)" : "xe_grad_v";
+      return "textureGrad(" + sampler + ", " + c + ", " + gh + ", " + gv + ")";
+    }
+    if (fetch.use_reg_lod || !pixel()) {
+      return "textureLod(" + sampler + ", " + c + ", " +
+             (fetch.use_reg_lod ? std::string("xe_tex_lod") : std::string("0.0")) + " + " +
+             FloatLiteral(bias) + ")";
+    }
+    return "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + ")";
+  };
+  std::string texel;
+  if (is_3d) {
+    texel = "(xe_vol ? " + sample(tex3d, true) + " : " + sample(tex2d, false) + ")";
+  } else if (is_cube) {
+    texel = sample(cube, false);
+  } else {
+    texel = sample(tex2d, false);
+  }
+  Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
+  StoreFetchResult(fetch, "xe_texel");
+}
+
+// ---- Program ------------------------------------------------------------------------------------
+
+void Emitter::EmitDeclarations() {
+  if (pixel()) {
+    Line("layout(location = 0) in vec4 xe_interpolators[16];");
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (reflection_.color_targets_written & (1u << i)) {
+        Line("layout(location = " + std::to_string(i) + ") out vec4 xe_color_" +
+             std::to_string(i) + ";");
+      }
+    }
+    if (reflection_.color_targets_written) {
+      // Colour export conversion for the host render target (XeSystemConstants::
+      // color_output_modes, render_targets.h ColorOutputMode). PWL gamma: Xenos' 4-segment curve
+      // from 10-bit linear to 8-bit gamma (gpu::edram::LinearToPwlGamma; Xenia xenos.h
+      // LinearToPWLGamma), so an UNORM target stores the gamma bits before blending.
+      Line("float xe_linear_to_pwl(float l) {");
+      Line("  float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;");
+      Line("  float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :");
+      Line("             l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;");
+      Line("  return min(g8 / 255.0, 1.0);");
+      Line("}");
+      Line("vec4 xe_color_output(vec4 c, uint mode) {");
+      Line("  if (mode == 1u) { return clamp(c, vec4(-32.0), vec4(32.0)) * (1.0 / 32.0); }");
+      Line("  if (mode == 2u) {");
+      Line("    return vec4(xe_linear_to_pwl(c.r), xe_linear_to_pwl(c.g), xe_linear_to_pwl(c.b), c.a);");
+      Line("  }");
+      Line("  if (mode == 3u) {");
+      Line("    return vec4(clamp(c.rgb, vec3(0.0), vec3(31.875)), clamp(c.a, 0.0, 1.0));");
+      Line("  }");
+      Line("  if (mode == 4u) { return clamp(c, vec4(-32.0), vec4(32.0)); }");
+      Line("  return c;");
+      Line("}");
+    }
+  } else {
+    // All 16 are declared (and zero-initialised) so every pixel shader's inputs are produced.
+    Line("layout(location = 0) out vec4 xe_interpolators[16];");
+    // gl_Position / gl_PointSize from the implicit gl_PerVertex block: a redeclared (smaller)
+    // block would not match the rectangle-list geometry shader's implicit input block.
+  }
+  Line("");
+}
+
+void Emitter::EmitPrologue() {
+  Line("vec4 xe_r[" + std::to_string(register_count_) + "];");
+  Line("for (int i = 0; i < " + std::to_string(register_count_) + "; ++i) { xe_r[i] = vec4(0.0); }");
+  Line("int xe_a0 = 0;");
+  Line("int xe_aL = 0;");
+  Line("bool xe_p0 = false;");
+  Line("float xe_ps = 0.0;");
+  Line("int xe_loop_depth = 0;");
+  Line("int xe_loop_counter[4] = int[4](0, 0, 0, 0);");
+  Line("int xe_loop_saved_aL[4] = int[4](0, 0, 0, 0);");
+  Line("int xe_call_depth = 0;");
+  Line("int xe_call_stack[4] = int[4](0, 0, 0, 0);");
+  Line("uint xe_vf_slot = 0u;");
+  Line("uint xe_vf_base = 0u;");
+  Line("float xe_tex_lod = 0.0;");
+  Line("vec2 xe_grad_h = vec2(0.0);");
+  Line("vec2 xe_grad_v = vec2(0.0);");
+  Line("vec4 xe_eA = vec4(0.0);");
+  Line("vec4 xe_eM[5] = vec4[5](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
+  if (pixel()) {
+    Line("vec4 xe_o_color[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
+    Line("vec4 xe_o_depth = vec4(gl_FragCoord.z);");
+    uint32_t count = std::min({options_.ps_interpolator_count, 16u, register_count_});
+    for (uint32_t i = 0; i < count; ++i) {
+      Line("xe_r[" + std::to_string(i) + "] = xe_interpolators[" + std::to_string(i) + "];");
+    }
+    // Interpolators that matter: loaded registers the program reads before writing them.
+    uint32_t loaded = count >= 32 ? ~0u : (1u << count) - 1;
+    reflection_.interpolators_read = analysis_.ps_input_mask & loaded;
+    if (options_.ps_param_gen_register >= 0 &&
+        uint32_t(options_.ps_param_gen_register) < register_count_) {
+      Line("xe_r[" + std::to_string(options_.ps_param_gen_register) +
+           "] = vec4(gl_FrontFacing ? gl_FragCoord.x : -gl_FragCoord.x, "
+           "(xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? -gl_FragCoord.y : "
+           "gl_FragCoord.y, (xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? gl_PointCoord : "
+           "vec2(0.0));");
+    }
+  } else {
+    Line("vec4 xe_o_position = vec4(0.0);");
+    Line("vec4 xe_o_point = vec4(0.0);");
+    Line("for (int i = 0; i < 16; ++i) { xe_interpolators[i] = vec4(0.0); }");
+    // The sequencer loads the vertex index into r0.x (`dcl_index r0.x`).
+    Line("xe_r[0].x = float(gl_VertexIndex + xe_system.vertex_base_index);");
+  }
+}
+
+void Emitter::EmitEpilogue() {
+  if (pixel()) {
+    if (reflection_.color_targets_written & 1) {
+      // Alpha test on colour 0, RB_COLORCONTROL alpha_func: bit 0 less, bit 1 equal, bit 2 greater.
+      Line("if ((xe_system.flags & kXeSysFlagAlphaTest) != 0u) {");
+      Line("  float xe_alpha = xe_o_color[0].a;");
+      Line("  float xe_ref = xe_system.alpha_test_reference;");
+      Line("  uint xe_func = xe_system.alpha_test_func;");
+      Line("  bool xe_pass = ((xe_func & 1u) != 0u && xe_alpha < xe_ref) ||");
+      Line("                 ((xe_func & 2u) != 0u && xe_alpha == xe_ref) ||");
+      Line("                 ((xe_func & 4u) != 0u && xe_alpha > xe_ref);");
+      Line("  if (!xe_pass) { discard; }");
+      Line("}");
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (reflection_.color_targets_written & (1u << i)) {
+        std::string n = std::to_string(i);
+        Line("xe_color_" + n + " = xe_color_output(xe_o_color[" + n +
+             "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_system.color_output_modes >> " +
+             std::to_string(4 * i) + "u) & 15u);");
+      }
+    }
+    if (reflection_.writes_depth) Line("gl_FragDepth = xe_o_depth.x;");
+    return;
+  }
+  // VTE: undo the W / XY / Z formats of PA_CL_VTE_CNTL, then ndc_scale/offset (shader_interface.h).
+  Line("vec4 xe_pos = xe_o_position;");
+  Line("if ((xe_system.flags & kXeSysFlagWNotReciprocal) == 0u) { xe_pos.w = 1.0 / xe_pos.w; }");
+  Line("if ((xe_system.flags & kXeSysFlagXyDividedByW) != 0u) { xe_pos.xy *= xe_pos.w; }");
+  Line("if ((xe_system.flags & kXeSysFlagZDividedByW) != 0u) { xe_pos.z *= xe_pos.w; }");
+  Line("xe_pos.xyz = xe_pos.xyz * xe_system.ndc_scale.xyz + xe_system.ndc_offset.xyz * xe_pos.w;");
+  Line("gl_Position = xe_pos;");
+  if (exports_point_size_) {
+    Line("gl_PointSize = clamp(xe_o_point.x, xe_system.point_size_min_max.x, "
+         "xe_system.point_size_min_max.y);");
+  } else {
+    Line("gl_PointSize = xe_system.point_size_min_max.z;");
+  }
+}
+
+std::string Emitter::Run() {
+  reflection_ = {};
+  reflection_.is_pixel_shader = pixel();
+  float_constant_base_ = pixel() ? 256 : 0;
+  register_count_ = analysis_.uses_relative_temps
+                        ? 64
+                        : std::max<uint32_t>({analysis_.max_temp + 1, pixel() ? 16u : 1u, 1u});
+  register_count_ = std::min<uint32_t>(register_count_, 64);
+  reflection_.register_count = register_count_;
+
+  // The body first: it discovers which outputs exist, which the declarations need.
+  std::ostringstream declarations;
+  out_.str("");
+  indent_ = 1;
+  Line("int xe_pc = 0;");
+  Line("uint xe_transfers = 0u;");
+  Line("while (xe_pc >= 0) {");
+  ++indent_;
+  Line("if (xe_transfers >= " + std::to_string(kMaxControlFlowTransfers) + "u) { break; }");
+  Line("xe_transfers += 1u;");
+  Line("switch (xe_pc) {");
+  ++indent_;
+  for (uint32_t i = 0; i < shader_.cf.size(); ++i) EmitCf(i, shader_.cf[i]);
+  Line("default:");
+  Line("  xe_pc = -1;");
+  Line("  break;");
+  --indent_;
+  Line("}");
+  --indent_;
+  Line("}");
+  std::string body = out_.str();
+
+  out_.str("");
+  indent_ = 1;
+  EmitPrologue();
+  std::string prologue = out_.str();
+
+  out_.str("");
+  indent_ = 1;
+  EmitEpilogue();
+  std::string epilogue = out_.str();
+
+  out_.str("");
+  indent_ = 0;
+  EmitDeclarations();
+  std::string result = out_.str();
+  result += "void main() {\n" + prologue + body + epilogue + "}\n";
+  return result;
+}
+
+}  // namespace
+
+std::string EmitGlslMain(const ucode::Shader& shader, const ucode::Analysis& analysis,
+                         const TranslationOptions& options, ShaderReflection& reflection) {
+  Emitter emitter(shader, analysis, options, reflection);
+  return emitter.Run();
+}
+
+}  // namespace xnt::vk
