@@ -29,6 +29,10 @@
 // still converts to the word's 24 bits, xenia.md §3.2) and stencil by export or bit planes; a
 // 1-sample D24_UNORM_S8_UINT image moves through copies of its rows (RecordD24Raw). Only the
 // fallback host formats still go through the CPU model.
+//
+// One class, as both jobs share the descriptor sets, pipeline layout and full-screen vertex
+// shader; its definitions are split by job: sample_transport.cpp (the per-sample transport and the
+// shared resources), edram_gpu_copy.cpp (GPU transfers) with edram_copy_shaders.cpp (their GLSL).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -96,9 +100,11 @@ class SampleTransport {
   enum class WriteKind : uint32_t { kColor, kDepthExport, kDepthOnly, kStencilBit };
   VkPipeline ReadPipeline(bool depth);
   VkPipeline WritePipeline(VkFormat format, VkSampleCountFlagBits samples, WriteKind kind);
-  // A full-rectangle pipeline with fragment shader `fs` for `kind`'s attachment and state.
-  VkPipeline GraphicsPipeline(VkShaderModule fs, VkFormat format, VkSampleCountFlagBits samples,
-                              WriteKind kind);
+  // The full-screen draw pipeline (fullscreen_pipeline.h) with fragment shader `fs` for `kind`'s
+  // attachment and state; `what` names it in a creation error.
+  VkPipeline FullscreenPipeline(VkShaderModule fs, VkFormat format, VkSampleCountFlagBits samples,
+                                WriteKind kind, const char* what);
+  VkShaderModule FullscreenVertex();  // compiled on first use
   void RecordLoadDepthFromEdram(VkCommandBuffer cmd, const RenderTarget& rt,
                                 const gpu::edram::Surface& s, uint32_t start, uint32_t end, uint32_t y0,
                                 uint32_t y1);
