@@ -5,7 +5,7 @@
 #include "xnt/replay/trace_player.h"
 
 #if XNT_HAVE_VULKAN
-#include "xnt/vk/fbo/vulkan_backend.h"
+#include "xnt/vk/fbo/fbo_backend.h"
 #include "xnt/vk/vulkan_context.h"
 #endif
 
@@ -32,7 +32,7 @@ std::vector<std::string> PathNames() { return {"fbo", "fsi", "cpu"}; }
 namespace {
 
 #if XNT_HAVE_VULKAN
-// The fbo path: a Vulkan context and the VulkanBackend over it.
+// The fbo path: a Vulkan context and the FboBackend over it.
 class FboSession final : public Session {
  public:
   explicit FboSession(const SessionOptions& options) {
@@ -41,7 +41,7 @@ class FboSession final : public Session {
     context_options.validate = options.validate;
     context_options.print_validation = options.print_validation;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
-    vk::VulkanBackendOptions backend_options;
+    vk::FboBackendOptions backend_options;
     backend_options.dump_shaders_dir = options.dump_shaders_dir;
     backend_options.renderer = options.renderer;
     backend_options.on_swap = options.on_swap;
@@ -51,7 +51,7 @@ class FboSession final : public Session {
       backend_->renderer().edram().set_frame(f.frame + 1);
       if (user) user(f);
     };
-    backend_ = std::make_unique<vk::VulkanBackend>(*context_, backend_options);
+    backend_ = std::make_unique<vk::FboBackend>(*context_, backend_options);
   }
 
   Path path() const override { return Path::kFbo; }
@@ -76,7 +76,7 @@ class FboSession final : public Session {
 
  private:
   std::unique_ptr<vk::VulkanContext> context_;
-  std::unique_ptr<vk::VulkanBackend> backend_;
+  std::unique_ptr<vk::FboBackend> backend_;
 };
 #endif
 

@@ -85,7 +85,7 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
     const SceneTexture& t = scene.textures[i];
     CheckTexture(t, i);
     // Linear, big-endian texels (fetched with k8in32); rows 256 bytes apart (a linear texture's
-    // row pitch is aligned to 256 bytes: renderer/vulkan/src/texture_address.cpp).
+    // row pitch is aligned to 256 bytes: renderer/gpu/src/texture_address.cpp).
     std::vector<uint8_t> bytes(size_t(t.height) * 256);
     for (uint32_t y = 0; y < t.height; ++y) {
       for (uint32_t x = 0; x < t.width; ++x) {

@@ -20,7 +20,7 @@ namespace xnt::samples {
 namespace {
 
 // 32x32-tiled block offset (Xenia src/xenia/gpu/texture_address.h Tiled2D, as
-// renderer/vulkan/src/texture_address.cpp; samples cannot link the renderer).
+// renderer/gpu/src/texture_address.cpp; samples cannot link the renderer).
 uint32_t TiledOffset(uint32_t x, uint32_t y, uint32_t pitch_blocks, uint32_t bpb_log2) {
   uint32_t pitch_tiles = (pitch_blocks + 31) >> 5;
   uint32_t outer = ((y >> 5) * pitch_tiles + (x >> 5)) << 6;

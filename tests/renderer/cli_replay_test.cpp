@@ -68,8 +68,11 @@ TEST(CliReplay, UsageErrors) {
   ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).exit_code, 0);
   std::string trace = (kWork / (std::string(name) + ".xnt")).string();
   std::string out = " --out " + (kWork / "usage").string();
+  std::filesystem::remove_all(kWork / "usage");
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --path fsi").exit_code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --path cpu").exit_code, 2);
+  // A path that cannot run is refused before anything is written.
+  EXPECT_FALSE(std::filesystem::exists(kWork / "usage"));
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames 3-1").exit_code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").exit_code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").exit_code, 2);

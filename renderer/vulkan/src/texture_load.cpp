@@ -43,7 +43,7 @@ uint swap(uint v) {
   return v;
 }
 
-// Xenia texture_address.h Tiled2D (see renderer/vulkan/src/texture_address.cpp).
+// Xenia texture_address.h Tiled2D (see renderer/gpu/src/texture_address.cpp).
 uint tiled_offset(uint x, uint y, uint pitch, uint bpb_log2) {
   uint pitch_tiles = (pitch + 31u) >> 5u;
   uint outer = ((y >> 5u) * pitch_tiles + (x >> 5u)) << 6u;
@@ -55,7 +55,7 @@ uint tiled_offset(uint x, uint y, uint pitch, uint bpb_log2) {
          (((oi >> 5u) & 7u) << 8u) | (bank << 11u) | ((oi >> 8u) << 12u);
 }
 
-// Xenia texture_util.cc GetTiledOffset3D (see renderer/vulkan/src/texture_address.cpp).
+// Xenia texture_util.cc GetTiledOffset3D (see renderer/gpu/src/texture_address.cpp).
 uint tiled_offset_3d(uint x, uint y, uint z, uint pitch, uint height, uint bpb_log2) {
   uint pitch_tiles = (pitch + 31u) >> 5u;
   uint height_pairs = ((height + 31u) & ~31u) >> 4u;

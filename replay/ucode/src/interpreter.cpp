@@ -1,5 +1,5 @@
 // CPU interpreter of Xenos microcode. Every rule here mirrors a function of the Vulkan translator
-// (renderer/vulkan/src/glsl_prelude.cpp, glsl_emitter.cpp), whose facts are cited from Xenia
+// (renderer/vulkan/translator/src/glsl_prelude.cpp, glsl_emitter.cpp), whose facts are cited from Xenia
 // there; where Xenia's own shader_interpreter.cc behaves differently it is said at the spot and in
 // docs/interpreter.md. Arithmetic is single precision, operation by operation, without fused
 // multiply-adds (x86-64 SSE; the build does not enable FMA contraction for this file).

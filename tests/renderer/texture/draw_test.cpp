@@ -1,7 +1,7 @@
 // Textures through replayed draws: a CPU encoder writes known (random) texels into guest memory,
 // a trace authored with the PM4 builder draws quads that point-sample each texel 1:1 into a
 // k_8_8_8_8 render target, resolves it to a tiled front buffer and swaps; the replay (TracePlayer
-// + VulkanBackend on lavapipe with validation) must give, for every pixel, the 8-bit value of
+// + FboBackend on lavapipe with validation) must give, for every pixel, the 8-bit value of
 // the CPU decoder's texel: round(clamp(v, 0, 1) * 255). The swap forces alpha to 255, so each
 // texture is drawn twice: once with the identity swizzle (RGB = XYZ) and once with the fetch
 // constant swizzle W, Z, Y, 1 (R = W).

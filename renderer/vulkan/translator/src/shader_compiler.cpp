@@ -81,7 +81,7 @@ std::vector<uint32_t> CompileGlsl(std::string_view source, GlslStage stage, std:
 }
 
 // The SPIR-V tools are used through their stable C API (the static SPIRV-Tools linked with
-// shaderc_combined, see translator.cmake).
+// shaderc_combined, see renderer/vulkan/CMakeLists.txt).
 namespace {
 
 struct SpvContext {

@@ -1,5 +1,5 @@
 // CPU interpreter of decoded Xenos microcode: runs one vertex or one pixel of a shader with the
-// same semantics as the Vulkan translator (renderer/vulkan/src/glsl_prelude.cpp and
+// same semantics as the Vulkan translator (renderer/vulkan/translator/src/glsl_prelude.cpp and
 // glsl_emitter.cpp), so that sample traces can compute their expected images and the EDRAM cache
 // can estimate a draw's extent without a GPU. Backend-free: guest memory and texture sampling are
 // callbacks the caller supplies.

@@ -1,6 +1,6 @@
 // The fbo render path's engine: executes guest draws, resolves and swaps on Vulkan with host
 // render targets. It knows registers, translated shader modules and guest memory, but not the
-// trace player or the translator (vulkan_backend.cpp connects those).
+// trace player or the translator (fbo_backend.cpp connects those).
 //
 // Per draw: RB_MODECONTROL picks colour+depth / depth-only / copy; colour targets are bound only
 // when the pixel shader writes them and RB_COLOR_MASK lets something through, the depth target

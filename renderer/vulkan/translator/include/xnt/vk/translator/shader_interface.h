@@ -2,7 +2,7 @@
 // descriptor sets, uniform-buffer layouts, system-constant flag bits, vertex inputs and fragment
 // outputs. Both sides include this header; changes are additive and documented here.
 //
-// Owner: the shader translator (renderer/vulkan/src/shader_translator*.cpp, glsl_*.cpp).
+// Owner: the shader translator (renderer/vulkan/translator/src/shader_translator*.cpp, glsl_*.cpp).
 // The renderer core fills the buffers and binds the sets; the translator's GLSL declares exactly
 // the same layout (glsl_prelude.cpp mirrors every struct below, and tests check it compiles).
 //
@@ -27,10 +27,6 @@
 // the first pixel-shader registers, the XDK listing shows it as `dcl_texcoord r0.xy`).
 // `layout(location = N) out vec4 xe_color[N]` for N = 0..3 (only those the shader writes are
 // declared); gl_FragDepth when oDepth is written; kill -> `discard`.
-//
-// Build hooks (note to the renderer core): renderer/vulkan/CMakeLists.txt includes
-// renderer/vulkan/translator.cmake when it exists; tests/renderer/CMakeLists.txt should contain
-// `if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/translator/CMakeLists.txt) add_subdirectory(translator)`.
 #pragma once
 
 #include <array>

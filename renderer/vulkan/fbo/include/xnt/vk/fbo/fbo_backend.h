@@ -1,9 +1,7 @@
-// The replay Backend that renders on Vulkan (fbo path): decodes and translates the draw's
-// microcode (xnt_ucode + the shader translator), builds the primitive processor's input from the
+// The fbo path's replay Backend: translates the draw's microcode (decoded once by the command
+// processor, Shader::decoded) with the shader translator, builds the primitive processor's input from the
 // draw initiator and index source, and hands everything to XenosRenderer. Resolves write into
 // the trace player's GuestMemory, so later draws, resolves and swaps see the data.
-//
-// Only built when the replay front end and the microcode model are available.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +20,7 @@
 
 namespace xnt::vk {
 
-struct VulkanBackendOptions {
+struct FboBackendOptions {
   // When set, every translated shader is written there once (GLSL and SPIR-V disassembly).
   std::string dump_shaders_dir;
   // Receives the front buffer at every XE_SWAP, with the frame it belongs to.
@@ -33,10 +31,10 @@ struct VulkanBackendOptions {
   gpu::RendererOptions renderer;
 };
 
-class VulkanBackend : public replay::Backend {
+class FboBackend : public replay::Backend {
  public:
-  VulkanBackend(VulkanContext& context, VulkanBackendOptions options);
-  ~VulkanBackend() override;
+  FboBackend(VulkanContext& context, FboBackendOptions options);
+  ~FboBackend() override;
 
   // The player's mutable state: guest memory (resolves write into it) and the register file
   // (the swap reads texture fetch constant 0 from it). Must be set before playing.
@@ -61,7 +59,7 @@ class VulkanBackend : public replay::Backend {
   gpu::GuestMemoryAccess Access() const;
 
   VulkanContext& context_;
-  VulkanBackendOptions options_;
+  FboBackendOptions options_;
   std::unique_ptr<XenosRenderer> renderer_;
   ShaderTranslator translator_;
   replay::GuestMemory* memory_ = nullptr;

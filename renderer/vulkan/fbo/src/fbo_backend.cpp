@@ -1,5 +1,5 @@
-// replay::Backend on Vulkan (see vulkan_backend.h).
-#include "xnt/vk/fbo/vulkan_backend.h"
+// replay::Backend on Vulkan (see fbo_backend.h).
+#include "xnt/vk/fbo/fbo_backend.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -15,7 +15,7 @@ namespace xnt::vk {
 
 using xenos::Reg;
 
-VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions options)
+FboBackend::FboBackend(VulkanContext& context, FboBackendOptions options)
     : context_(context),
       options_(std::move(options)),
       renderer_(std::make_unique<XenosRenderer>(context, options_.renderer)) {
@@ -29,15 +29,15 @@ VulkanBackend::VulkanBackend(VulkanContext& context, VulkanBackendOptions option
   }
 }
 
-VulkanBackend::~VulkanBackend() = default;
+FboBackend::~FboBackend() = default;
 
-void VulkanBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+void FboBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
   memory_ = memory;
   registers_ = registers;
 }
 
-gpu::GuestMemoryAccess VulkanBackend::Access() const {
-  if (!memory_) throw Error("VulkanBackend: Attach() was not called");
+gpu::GuestMemoryAccess FboBackend::Access() const {
+  if (!memory_) throw Error("FboBackend: Attach() was not called");
   replay::GuestMemory* m = memory_;
   gpu::GuestMemoryAccess a;
   a.pages.generation = [m] { return m->generation(); };
@@ -48,13 +48,13 @@ gpu::GuestMemoryAccess VulkanBackend::Access() const {
   return a;
 }
 
-std::map<std::string, uint64_t> VulkanBackend::notes() const {
+std::map<std::string, uint64_t> FboBackend::notes() const {
   std::map<std::string, uint64_t> all = renderer_->notes();
   for (auto& [k, v] : notes_) all[k] += v;
   return all;
 }
 
-void VulkanBackend::DumpShader(const replay::Shader& shader, const TranslatedShader& t) {
+void FboBackend::DumpShader(const replay::Shader& shader, const TranslatedShader& t) {
   char name[64];
   std::snprintf(name, sizeof(name), "%s_%016" PRIx64,
                 shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
@@ -68,7 +68,7 @@ void VulkanBackend::DumpShader(const replay::Shader& shader, const TranslatedSha
   std::ofstream(dir / (stem + ".spvasm")) << t.spirv_disassembly;
 }
 
-std::shared_ptr<const TranslatedShader> VulkanBackend::TranslateFor(
+std::shared_ptr<const TranslatedShader> FboBackend::TranslateFor(
     const replay::Shader& shader, const TranslationOptions& options) {
   // Decoded once by the command processor (ucode/shader_cache.h).
   std::shared_ptr<const ucode::DecodedShader> d = shader.decoded;
@@ -96,7 +96,7 @@ std::shared_ptr<const TranslatedShader> VulkanBackend::TranslateFor(
   return t;
 }
 
-void VulkanBackend::OnDraw(const replay::DrawCall& call) {
+void FboBackend::OnDraw(const replay::DrawCall& call) {
   const replay::RegisterFile& regs = *call.registers;
   if (!call.vertex_shader) {
     ++notes_["draw skipped: no vertex shader loaded"];
@@ -162,7 +162,7 @@ void VulkanBackend::OnDraw(const replay::DrawCall& call) {
   }
 }
 
-void VulkanBackend::OnResolve(const replay::ResolveCall& call) {
+void FboBackend::OnResolve(const replay::ResolveCall& call) {
   try {
     renderer_->Resolve(call.draw.registers->values(), Access());
   } catch (const Error& e) {
@@ -170,8 +170,8 @@ void VulkanBackend::OnResolve(const replay::ResolveCall& call) {
   }
 }
 
-void VulkanBackend::OnSwap(const replay::SwapCall& call) {
-  if (!registers_) throw Error("VulkanBackend: Attach() was not called");
+void FboBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error("FboBackend: Attach() was not called");
   gpu::SwapImage image;
   try {
     image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
@@ -183,11 +183,11 @@ void VulkanBackend::OnSwap(const replay::SwapCall& call) {
   if (options_.on_swap) options_.on_swap(call.frame, image);
 }
 
-void VulkanBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+void FboBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
   renderer_->shared_memory().Invalidate(address, size);
 }
 
-void VulkanBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+void FboBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
   if (options_.on_frame_end) options_.on_frame_end(frame);
 }
 

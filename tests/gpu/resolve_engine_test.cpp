@@ -10,7 +10,7 @@
 #include <cmath>
 #include <set>
 
-#include "../fake_guest.h"
+#include "../renderer/fake_guest.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/resolve.h"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The architecture, checked (docs/architecture.md): which folder may include which of our headers,
+# no Vulkan header outside renderer/vulkan (and none in its translator), and no source file over
+# 1,000 lines outside the hardware tables. Run by every build (the xnt_layering_check target), so
+# a violation fails `cmake --build`. Prints each violation as FILE:LINE: why.
+# Usage: check-layering.sh [SOURCE_ROOT]   (default: the checkout holding this script)
+set -uo pipefail
+cd "${1:-$(dirname "$0")/..}" || exit 2
+fail=0
+
+# folder | our headers it may include: prefixes, or extended regexes where a prefix is not enough
+# (renderer/vulkan's shared pieces may include xnt/vk/*.h but not a path's xnt/vk/fbo/...).
+rules=(
+  "base|xnt/base/"
+  "format|xnt/base/ xnt/format/ xnt_generated.h"
+  "capture|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt_capture.h"
+  "replay|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/"
+  "renderer/gpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/"
+  "renderer/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/"
+  "renderer/vulkan/translator|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/vk/translator/"
+  "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
+  "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
+  "diff|xnt/base/ xnt/diff/"
+  "samples|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt/ucode/ xnt/samples/"
+)
+
+sources() { find "$1" -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.inc' -o -name '*.c' \) | sort; }
+
+for rule in "${rules[@]}"; do
+  dir=${rule%%|*}
+  allowed=${rule#*|}
+  [ -d "$dir" ] || continue
+  while IFS= read -r file; do
+    # A more specific rule owns its subfolder (renderer/vulkan/fbo before renderer/vulkan).
+    owner=""
+    for r in "${rules[@]}"; do
+      d=${r%%|*}
+      case "$file" in "$d"/*) [ ${#d} -gt ${#owner} ] && owner=$d ;; esac
+    done
+    [ "$owner" = "$dir" ] || continue
+    while IFS=: read -r line text; do
+      inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' <<<"$text")
+      case "$inc" in xnt/*|xnt_*) ;; *) continue ;; esac
+      ok=0
+      for a in $allowed; do
+        [[ "$inc" =~ ^$a ]] && ok=1
+      done
+      if [ $ok = 0 ]; then
+        echo "$file:$line: $dir/ may not include \"$inc\" (allowed: $allowed)"
+        fail=1
+      fi
+    done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file")
+  done < <(sources "$dir")
+done
+
+# Vulkan headers only in renderer/vulkan outside its translator (glslang/shaderc are fine there: it
+# makes SPIR-V, not Vulkan objects). renderer/src makes the sessions through xnt/vk/ headers only.
+for dir in base format capture replay diff samples renderer/gpu renderer/present \
+           renderer/vulkan/translator renderer/include renderer/src; do
+  [ -d "$dir" ] || continue
+  while IFS= read -r hit; do
+    echo "$hit: Vulkan header outside renderer/vulkan"
+    fail=1
+  done < <(sources "$dir" | xargs -r grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]vulkan/' /dev/null)
+done
+
+# No source file over 1,000 lines, except the hardware tables (data, not code).
+tables="replay/xenos/include/xnt/xenos/register_table.inc"
+while IFS= read -r file; do
+  n=$(wc -l < "$file")
+  if [ "$n" -gt 1000 ]; then
+    case " $tables " in *" $file "*) continue ;; esac
+    echo "$file: $n lines (over 1,000: split it by concern)"
+    fail=1
+  fi
+done < <(for d in base format capture replay renderer diff samples tools bench tests; do
+           [ -d "$d" ] && sources "$d"; done)
+
+if [ $fail != 0 ]; then
+  echo "check-layering: violations above (docs/architecture.md says what may include what)" >&2
+  exit 1
+fi
+echo "check-layering: ok"

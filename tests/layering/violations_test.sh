@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds a small tree that breaks each rule of scripts/check-layering.sh and checks that the
+# script fails and names every violation; then a clean tree must pass.
+set -u
+check=$1 root=$2
+rm -rf "$root"
+mkdir -p "$root/renderer/gpu/src" "$root/diff/src" "$root/format/src" "$root/renderer/vulkan/src"
+printf '#include <vulkan/vulkan.h>\n' > "$root/renderer/gpu/src/bad_vulkan.cpp"
+printf '#include "xnt/format/reader.h"\n' > "$root/diff/src/bad_include.cpp"
+printf '#include "xnt/vk/fbo/render_targets.h"\n' > "$root/renderer/vulkan/src/bad_up.cpp"
+for i in $(seq 1001); do echo "// $i"; done > "$root/format/src/too_long.cpp"
+out=$(bash "$check" "$root" 2>&1); rc=$?
+status=0
+[ $rc = 1 ] || { echo "expected exit 1, got $rc"; status=1; }
+for want in "renderer/gpu/src/bad_vulkan.cpp:1" "diff/src/bad_include.cpp:1: diff/ may not include \"xnt/format/reader.h\"" \
+            "renderer/vulkan/src/bad_up.cpp:1: renderer/vulkan/ may not include" \
+            "format/src/too_long.cpp: 1001 lines"; do
+  grep -qF "$want" <<<"$out" || { echo "missing: $want"; status=1; }
+done
+rm "$root/renderer/gpu/src/bad_vulkan.cpp" "$root/diff/src/bad_include.cpp" \
+   "$root/renderer/vulkan/src/bad_up.cpp" "$root/format/src/too_long.cpp"
+printf '#include "xnt/base/error.h"\n' > "$root/diff/src/good.cpp"
+bash "$check" "$root" >/dev/null 2>&1 || { echo "clean tree failed"; status=1; }
+[ $status = 0 ] && echo "layering check: violations caught, clean tree passes"
+echo "$out" | sed 's/^/  | /'
+exit $status
