@@ -16,6 +16,7 @@ rules=(
   "capture|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt_capture.h"
   "replay|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/"
   "renderer/gpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/"
+  "renderer/cpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/"
   "renderer/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/"
   "renderer/vulkan/translator|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/vk/translator/"
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
@@ -55,7 +56,7 @@ done
 
 # Vulkan headers only in renderer/vulkan outside its translator (glslang/shaderc are fine there: it
 # makes SPIR-V, not Vulkan objects). renderer/src makes the sessions through xnt/vk/ headers only.
-for dir in base format capture replay diff samples renderer/gpu renderer/present \
+for dir in base format capture replay diff samples renderer/gpu renderer/cpu renderer/present \
            renderer/vulkan/translator renderer/include renderer/src; do
   [ -d "$dir" ] || continue
   while IFS= read -r hit; do

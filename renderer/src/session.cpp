@@ -2,6 +2,7 @@
 #include "xnt/renderer/session.h"
 
 #include "xnt/base/error.h"
+#include "xnt/cpu/cpu_backend.h"
 #include "xnt/replay/trace_player.h"
 
 #if XNT_HAVE_VULKAN
@@ -30,6 +31,33 @@ std::optional<Path> ParsePath(std::string_view name) {
 std::vector<std::string> PathNames() { return {"fbo", "fsi", "cpu"}; }
 
 namespace {
+
+// The cpu path: no device at all.
+class CpuSession final : public Session {
+ public:
+  explicit CpuSession(const SessionOptions& options) {
+    cpu::CpuBackendOptions backend_options;
+    backend_options.on_swap = options.on_swap;
+    backend_options.on_frame_end = options.on_frame_end;
+    backend_ = std::make_unique<cpu::CpuBackend>(backend_options);
+  }
+  Path path() const override { return Path::kCpu; }
+  replay::Backend& backend() override { return *backend_; }
+  void Attach(replay::TracePlayer& player) override {
+    backend_->Attach(&player.memory(), &player.registers());
+  }
+  void Flush() override {}
+  std::string device_name() const override { return "CPU (interpreter, one thread)"; }
+  SessionStats stats() const override {
+    const cpu::CpuStats& s = backend_->stats();
+    return {s.draws, s.draws_skipped, s.resolves, s.swaps};
+  }
+  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
+  gpu::EdramTracker* edram() override { return &backend_->tracker(); }
+
+ private:
+  std::unique_ptr<cpu::CpuBackend> backend_;
+};
 
 #if XNT_HAVE_VULKAN
 // The fbo path: a Vulkan context and the FboBackend over it.
@@ -99,11 +127,16 @@ std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
 #else
       throw Error("--path fbo: this build has no Vulkan renderer (configure with -DXNT_VULKAN=ON)");
 #endif
-    case Path::kFsi:
     case Path::kCpu:
+      if (!options.dump_shaders_dir.empty()) {
+        throw Error("--dump-shaders: the cpu path translates no shaders (it interprets them)");
+      }
+      return std::make_unique<CpuSession>(options);
+    case Path::kFsi:
       break;
   }
-  throw Error(std::string("--path ") + PathName(options.path) + ": not implemented yet (only fbo)");
+  throw Error(std::string("--path ") + PathName(options.path) +
+              ": not implemented yet (fbo and cpu are)");
 }
 
 }  // namespace xnt::renderer

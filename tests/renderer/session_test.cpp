@@ -35,8 +35,6 @@ TEST(Session, PathNamesRoundTrip) {
 
 TEST(Session, PathsAndScalesThatCannotRunAreRefusedByName) {
   renderer::SessionOptions o;
-  o.path = renderer::Path::kCpu;
-  EXPECT_NE(CreateError(o).find("--path cpu: not implemented yet"), std::string::npos);
   o.path = renderer::Path::kFsi;
   EXPECT_NE(CreateError(o).find("--path fsi: not implemented yet"), std::string::npos);
   o.path = renderer::Path::kFbo;
@@ -47,6 +45,10 @@ TEST(Session, PathsAndScalesThatCannotRunAreRefusedByName) {
   EXPECT_NE(CreateError(o).find("outside 1x1..3x3"), std::string::npos);
   o.renderer.scale_x = 0;
   EXPECT_NE(CreateError(o).find("outside 1x1..3x3"), std::string::npos);
+  o = {};
+  o.path = renderer::Path::kCpu;
+  o.dump_shaders_dir = "/tmp/x";
+  EXPECT_NE(CreateError(o).find("the cpu path translates no shaders"), std::string::npos);
 }
 
 TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {

@@ -177,8 +177,9 @@ XNT_COMMAND({"replay",
                               "Frames to write: A-B, A- or A (from 0; earlier frames are still "
                               "played, later ones are not)");
                sub.add_option("--path", args->path,
-                              "Render path: fbo (Vulkan host render targets; default). fsi and cpu "
-                              "are not implemented yet and say so")
+                              "Render path: fbo (Vulkan host render targets; default), cpu (the "
+                              "pipeline on the CPU, no GPU needed; docs/cpu.md). fsi is not "
+                              "implemented yet and says so")
                    ->check(CLI::IsMember(renderer::PathNames()));
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_flag("--validate", args->validate,

@@ -45,6 +45,10 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
     offset[1] += 0.5f;
   }
   Viewport v{};
+  for (int i = 0; i < 3; ++i) {
+    v.screen_scale[i] = scale[i];
+    v.screen_offset[i] = offset[i];
+  }
   float w = float(std::max(1u, target_width));
   float h = float(std::max(1u, target_height));
   v.ndc_scale[0] = scale[0] * 2.0f / w;

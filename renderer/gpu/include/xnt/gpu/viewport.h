@@ -29,6 +29,12 @@ struct ScissorRect {
 };
 
 struct Viewport {
+  // Guest screen position = shader position (after the VTE formats) * screen_scale +
+  // screen_offset, in render-target pixels with pixel centres on halves (the half-pixel offset of
+  // pix_center = 0 folded in) and z as stored depth. A path that rasterizes itself uses these.
+  float screen_scale[3];
+  float screen_offset[3];
+  // The same transform to host NDC for a host viewport covering the whole target.
   float ndc_scale[3];
   float ndc_offset[3];
   ScissorRect scissor;  // clamped to the render target; extent 0 when nothing can be drawn

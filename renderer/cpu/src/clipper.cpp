@@ -1,0 +1,64 @@
+// Homogeneous clipping (Sutherland-Hodgman) of one triangle against the planes of geometry.h.
+// Near and far planes are the depth range the hardware clips to (0 <= z <= w, Direct3D
+// convention); x and y are clipped only against the guard band, the scissor does the rest.
+#include <cmath>
+
+#include "geometry.h"
+
+namespace xnt::cpu {
+
+namespace {
+
+// Signed distance of `v` to plane `p` (inside >= 0).
+double Distance(const ClipVertex& v, int plane) {
+  const auto& p = v.pos;
+  switch (plane) {
+    case 0: return p[3] - 1e-9 * std::fabs(p[3]) - 1e-30;  // w > 0 (strictly)
+    case 1: return p[2];                                   // z >= 0
+    case 2: return p[3] - p[2];                            // z <= w
+    case 3: return p[0] + kGuardBandPixels * p[3];         // x >= -G
+    case 4: return kGuardBandPixels * p[3] - p[0];         // x <= G
+    case 5: return p[1] + kGuardBandPixels * p[3];         // y >= -G
+    default: return kGuardBandPixels * p[3] - p[1];        // y <= G
+  }
+}
+
+ClipVertex Lerp(const ClipVertex& a, const ClipVertex& b, double t) {
+  ClipVertex r;
+  for (int i = 0; i < 4; ++i) r.pos[i] = a.pos[i] + (b.pos[i] - a.pos[i]) * t;
+  for (size_t k = 0; k < r.interpolators.size(); ++k) {
+    for (int c = 0; c < 4; ++c) {
+      const double x = a.interpolators[k][c], y = b.interpolators[k][c];
+      r.interpolators[k][c] = float(x + (y - x) * t);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
+  Polygon poly = {a, b, c};
+  // Most triangles are wholly inside: no copies then.
+  bool inside = true;
+  for (int plane = 0; plane < 7 && inside; ++plane) {
+    for (const ClipVertex& v : poly) inside = inside && Distance(v, plane) >= 0.0;
+  }
+  if (inside) return poly;
+  Polygon next;
+  for (int plane = 0; plane < 7 && !poly.empty(); ++plane) {
+    next.clear();
+    for (size_t i = 0; i < poly.size(); ++i) {
+      const ClipVertex& s = poly[i];
+      const ClipVertex& e = poly[(i + 1) % poly.size()];
+      const double ds = Distance(s, plane), de = Distance(e, plane);
+      if (ds >= 0.0) next.push_back(s);
+      if ((ds >= 0.0) != (de >= 0.0)) next.push_back(Lerp(s, e, ds / (ds - de)));
+    }
+    poly.swap(next);
+  }
+  if (poly.size() < 3) poly.clear();
+  return poly;
+}
+
+}  // namespace xnt::cpu

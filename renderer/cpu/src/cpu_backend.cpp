@@ -1,0 +1,353 @@
+// The cpu path's backend (see cpu_backend.h): a draw is the vertex shader per distinct index,
+// primitive assembly (gpu::ProcessPrimitives; rectangles get their fourth corner as the
+// hardware derives it), clipping, rasterization, the pixel shader per covered pixel and the
+// output merger on the EDRAM bytes. Resolves and the swap use the shared gpu/ engines directly on
+// that EDRAM and guest memory.
+#include "xnt/cpu/cpu_backend.h"
+
+#include <algorithm>
+#include <set>
+
+#include "geometry.h"
+#include "output_merger.h"
+#include "stage_constants.h"
+#include "vertex_stage.h"
+#include "xnt/base/error.h"
+#include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/resolve.h"
+#include "xnt/gpu/viewport.h"
+#include "xnt/ucode/shader_cache.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+
+using xenos::Reg;
+
+namespace {
+
+uint32_t R(gpu::RegisterValues regs, Reg r) {
+  const uint32_t i = xenos::RegIndex(r);
+  return i < regs.size() ? regs[i] : 0u;
+}
+
+// The decoded shader of a record, or null with the reason noted.
+const ucode::DecodedShader* Decoded(const replay::Shader* s, std::map<std::string, uint64_t>& notes) {
+  if (!s) return nullptr;
+  if (!s->decoded) {
+    ++notes["draw skipped: shader record without decoded microcode"];
+    return nullptr;
+  }
+  if (!s->decoded->decodes()) {
+    ++notes["draw skipped: microcode does not decode: " + s->decoded->decode_error];
+    return nullptr;
+  }
+  return s->decoded.get();
+}
+
+}  // namespace
+
+CpuBackend::CpuBackend(CpuBackendOptions options) : options_(std::move(options)) {}
+
+void CpuBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+  memory_ = memory;
+  registers_ = registers;
+}
+
+gpu::GuestMemoryAccess CpuBackend::Access() const {
+  if (!memory_) throw Error("CpuBackend: Attach() was not called");
+  replay::GuestMemory* m = memory_;
+  gpu::GuestMemoryAccess a;
+  a.pages.generation = [m] { return m->generation(); };
+  a.pages.page_generation = [m](uint32_t p) { return m->PageGeneration(p); };
+  a.pages.page_data = [m](uint32_t p) { return m->PageData(p); };
+  a.read = [m](uint32_t address, std::span<uint8_t> out) { m->Read(address, out); };
+  a.write = [m](uint32_t address, std::span<const uint8_t> in) { m->Write(address, in); };
+  return a;
+}
+
+void CpuBackend::InPlace(const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
+  entry.data_moved = true;
+  entry.on_gpu = false;
+  entry.note += "in place (cpu path: one EDRAM of guest bits)";
+}
+
+void CpuBackend::OnDraw(const replay::DrawCall& call) {
+  try {
+    if (Draw(call)) {
+      ++stats_.draws;
+    } else {
+      ++stats_.draws_skipped;
+    }
+  } catch (const Error& e) {
+    ++stats_.draws_skipped;
+    Note("draw skipped: " + std::string(e.what()));
+  }
+}
+
+bool CpuBackend::Draw(const replay::DrawCall& call) {
+  const replay::RegisterFile& file = *call.registers;
+  const gpu::RegisterValues regs = file.values();
+  const auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
+  if (mode == xenos::ModeControl::kCopy) {
+    Resolve(regs);
+    return true;
+  }
+  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
+    Note("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
+         " (not colour/depth) skipped");
+    return false;
+  }
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  if (surface.surface_pitch == 0) {
+    Note("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return false;
+  }
+  if (!call.vertex_shader) {
+    Note("draw skipped: no vertex shader loaded");
+    return false;
+  }
+  const ucode::DecodedShader* vs = Decoded(call.vertex_shader, notes_);
+  if (!vs) return false;
+  const ucode::DecodedShader* ps = Decoded(call.pixel_shader, notes_);
+  if (call.pixel_shader && !ps) return false;
+
+  bool color_used[4] = {};
+  const auto color_mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  if (mode == xenos::ModeControl::kColorDepth && ps) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      color_used[i] = (ps->analysis.color_mask & (1u << i)) && color_mask.rt_mask(i);
+    }
+  }
+  OutputMerger om(regs, edram_, color_used, ps != nullptr, notes_);
+  const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
+  if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
+    Note("draw with no colour target written and no depth/stencil test skipped");
+    return false;
+  }
+  if (!gpu::IsSupportedPrimitiveType(call.initiator.prim_type)) {
+    Note("draw of primitive type " +
+         std::string(xenos::PrimitiveTypeName(uint32_t(call.initiator.prim_type))) +
+         " skipped (not implemented)");
+    return false;
+  }
+
+  const gpu::PrimitiveDraw prim = gpu::ReadPrimitiveDraw(call, index_scratch_);
+  // EDRAM ownership, logged the way every path logs it (the data stays where it is).
+  const gpu::EdramEventTargets targets =
+      gpu::EdramTargetsForDraw(regs, color_used, depth_used, [&]() -> std::optional<uint32_t> {
+        const gpu::DrawExtent e = gpu::EstimateDrawExtent(call, prim);
+        if (!e.estimated) return std::nullopt;
+        return e.rows;
+      });
+  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw", InPlace);
+
+  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(prim);
+  if (prims.indices.empty()) {
+    Note("draw with no complete primitive skipped");
+    return false;
+  }
+  if (prims.topology == gpu::HostTopology::kPointList ||
+      prims.topology == gpu::HostTopology::kLineList) {
+    Note("cpu path: points and lines not implemented (draw skipped)");
+    return false;
+  }
+
+  const auto program = file.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  const auto sc_mode = file.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
+  if (sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable) {
+    Note("cpu path: polygon offset not implemented");
+  }
+  const gpu::Viewport viewport = gpu::ComputeViewport(regs, surface.surface_pitch, 8192);
+  RasterState state;
+  state.x0 = viewport.scissor.offset.x;
+  state.y0 = viewport.scissor.offset.y;
+  state.x1 = state.x0 + int32_t(viewport.scissor.extent.width);
+  state.y1 = state.y0 + int32_t(viewport.scissor.extent.height);
+  state.interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+  state.cull_front = sc_mode.cull_front;
+  state.cull_back = sc_mode.cull_back;
+  state.front_is_cw = sc_mode.face;
+  state.perspective = !sc_mode.persp_corr_dis;
+  state.never_cull = prims.topology == gpu::HostTopology::kRectangleList;
+  state.samples = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
+  if (state.x1 <= state.x0 || state.y1 <= state.y0) {
+    Note("draw with an empty scissor skipped");
+    return false;
+  }
+
+  VertexStage vertices(vs->shader, file, call.memory, notes_);
+  std::unique_ptr<ucode::Interpreter> ps_run;
+  ucode::InterpreterConstants ps_constants;
+  ucode::InterpreterCallbacks ps_callbacks;
+  int param_gen_register = -1;
+  if (ps) {
+    ps_run = std::make_unique<ucode::Interpreter>(ps->shader);
+    ps_constants = StageConstants(file, true);
+    if (program.param_gen) {
+      param_gen_register = int(file.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+    }
+  }
+  std::set<std::string> ps_notes;
+  auto shade = [&](const Fragment& f) {
+    std::array<float, 4> depth = f.depth;
+    std::array<ucode::Float4, 4> colors{};
+    if (ps_run) {
+      ucode::ShaderInputs in;
+      in.interpolators = f.interpolators;
+      in.interpolator_count = state.interpolator_count;
+      if (param_gen_register >= 0) {
+        // As the translator: x is negated on back faces, pixel centres are on halves.
+        in.param_gen_register = param_gen_register;
+        const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
+        in.param_gen = {f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
+      }
+      const ucode::ShaderResult r = ps_run->Run(ps_constants, in, ps_callbacks);
+      ++stats_.pixels_shaded;
+      for (const std::string& n : r.notes) ps_notes.insert(n);
+      if (r.step_limit_hit) ps_notes.insert("control flow ran away (cut off)");
+      if (r.killed) return;
+      if ((r.color_mask & 1u) && !om.AlphaTest(r.colors[0])) return;
+      if (r.depth_written) depth.fill(r.depth);
+      colors = r.colors;
+    }
+    const uint32_t pass = om.DepthTest(f.x, f.y, f.coverage, depth);
+    if (pass) om.WriteColors(f.x, f.y, pass, colors);
+  };
+  auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
+    const Polygon poly = ClipTriangle(a, b, c);
+    for (size_t i = 1; i + 1 < poly.size(); ++i) {
+      if (RasterizeTriangle(poly[0], poly[i], poly[i + 1], state, shade)) ++stats_.triangles;
+    }
+  };
+  for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
+    const ClipVertex& a = vertices.Get(prims.indices[i]);
+    const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
+    const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
+    if (prims.topology != gpu::HostTopology::kRectangleList) {
+      triangle(a, b, c);
+      continue;
+    }
+    // Rectangle: the longest screen edge is the diagonal; the corner opposite it (c) is the
+    // right angle and the fourth corner is a + b - c, in clip space and for every interpolator
+    // (renderer/vulkan/src/host_shaders.cpp does the same in its geometry shader).
+    const ClipVertex* v[3] = {&a, &b, &c};
+    auto screen = [](const ClipVertex& p, int axis) { return p.pos[axis] / p.pos[3]; };
+    auto dist = [&](int i0, int i1) {
+      const double dx = screen(*v[i1], 0) - screen(*v[i0], 0);
+      const double dy = screen(*v[i1], 1) - screen(*v[i0], 1);
+      return dx * dx + dy * dy;
+    };
+    const double d01 = dist(0, 1), d12 = dist(1, 2), d20 = dist(2, 0);
+    int ci = 0, ai = 1, bi = 2;
+    if (d20 > d12 && d20 >= d01) {
+      ci = 1, ai = 2, bi = 0;
+    } else if (d01 > d12 && d01 > d20) {
+      ci = 2, ai = 0, bi = 1;
+    }
+    ClipVertex d;
+    for (int k = 0; k < 4; ++k) d.pos[k] = v[ai]->pos[k] + v[bi]->pos[k] - v[ci]->pos[k];
+    for (size_t k = 0; k < d.interpolators.size(); ++k) {
+      for (int comp = 0; comp < 4; ++comp) {
+        d.interpolators[k][comp] = v[ai]->interpolators[k][comp] + v[bi]->interpolators[k][comp] -
+                                   v[ci]->interpolators[k][comp];
+      }
+    }
+    triangle(*v[ci], *v[ai], *v[bi]);
+    triangle(*v[ai], d, *v[bi]);
+  }
+  stats_.vertices_shaded += vertices.invocations();
+  for (const std::string& n : ps_notes) Note("pixel shader: " + n);
+  return true;
+}
+
+void CpuBackend::OnResolve(const replay::ResolveCall& call) {
+  try {
+    Resolve(call.draw.registers->values());
+  } catch (const Error& e) {
+    Note("resolve skipped: " + std::string(e.what()));
+  }
+}
+
+void CpuBackend::Resolve(gpu::RegisterValues regs) {
+  ++stats_.resolves;
+  const gpu::GuestMemoryAccess memory = Access();
+  const gpu::ResolveInfo info = gpu::ComputeResolveInfo(regs, memory);
+  if (info.empty()) {
+    Note("resolve with an empty rectangle");
+    return;
+  }
+  if (info.surface_pitch == 0) {
+    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return;
+  }
+  const gpu::EdramEventTargets targets = gpu::EdramTargetsForResolve(info);
+  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "resolve", InPlace);
+  if (info.copy) {
+    if (!info.unsupported.empty()) {
+      Note(info.unsupported);
+    } else {
+      if (!info.note.empty()) Note(info.note);
+      try {
+        gpu::ResolveCopy(info, edram_, memory);
+      } catch (const Error& e) {
+        Note(std::string("resolve copy skipped: ") + e.what());
+      }
+    }
+  }
+  // Clears write the clear value's guest bits into every sample of the rectangle (64bpp:
+  // RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path).
+  auto clear = [&](gpu::edram::Surface s, uint64_t bits) {
+    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch);
+    for (uint32_t y = uint32_t(info.y0); y < uint32_t(info.y1); ++y) {
+      for (uint32_t x = uint32_t(info.x0); x < x1; ++x) {
+        for (uint32_t sample = 0; sample < s.sample_count(); ++sample) {
+          edram_.Store(s, x, y, sample, bits);
+        }
+      }
+    }
+  };
+  gpu::edram::Surface base;
+  base.pitch_pixels = info.surface_pitch;
+  base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
+  if (info.color_clear && info.source_select < 4) {
+    gpu::edram::Surface s = base;
+    s.base_tiles = info.color_base;
+    s.format = info.color_format;
+    uint64_t bits = info.color_clear_value;
+    if (s.is_64bpp()) {
+      bits = (uint64_t(R(regs, Reg::RB_COLOR_CLEAR)) << 32) | R(regs, Reg::RB_COLOR_CLEAR_LO);
+    }
+    clear(s, bits);
+  }
+  if (info.depth_clear) {
+    gpu::edram::Surface s = base;
+    s.base_tiles = info.depth_base;
+    s.is_depth = true;
+    s.format = info.depth_format;
+    clear(s, info.depth_clear_value);
+  }
+}
+
+void CpuBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error("CpuBackend: Attach() was not called");
+  ++stats_.swaps;
+  gpu::SwapImage image;
+  try {
+    image = gpu::ReadFrontBuffer(registers_->values(), call.front_buffer_address, call.width,
+                                 call.height, Access());
+  } catch (const Error& e) {
+    Note("swap skipped: " + std::string(e.what()));
+    return;
+  }
+  if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void CpuBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+  tracker_.set_frame(frame.frame + 1);
+  if (options_.on_frame_end) options_.on_frame_end(frame);
+}
+
+}  // namespace xnt::cpu

@@ -1,0 +1,68 @@
+// The cpu path's geometry: vertices after the vertex shader and the viewport transform (clip
+// space whose x/w, y/w are guest screen pixels and z/w the stored depth), clipping, and triangle
+// rasterization with the Direct3D rules the Xenos follows.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "xnt/ucode/interpreter.h"
+
+namespace xnt::cpu {
+
+using ucode::Float4;
+
+struct ClipVertex {
+  // Homogeneous position: screen x = pos[0] / pos[3], y = pos[1] / pos[3], depth = pos[2] / pos[3].
+  std::array<double, 4> pos{};
+  std::array<Float4, 16> interpolators{};
+};
+
+// A clipped polygon (at most 3 + 5 planes vertices).
+using Polygon = std::vector<ClipVertex>;
+
+// Clips a triangle against w > 0, 0 <= z <= w (the depth range) and a guard band of
+// +-kGuardBandPixels around the screen (so fixed-point rasterization cannot overflow); the
+// interpolators are clipped linearly in clip space, as GPUs do.
+constexpr double kGuardBandPixels = 32768.0;
+Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c);
+
+struct Fragment {
+  uint32_t x = 0, y = 0;
+  uint32_t coverage = 1;  // bit s: guest sample s is inside the triangle
+  std::array<float, 4> depth{};  // per guest sample: z/w interpolated linearly in screen space
+  bool front_facing = true;
+  std::array<Float4, 16> interpolators{};  // perspective-correct (first `count` valid)
+};
+
+struct RasterState {
+  // Scissor in pixels, [x0, x1) x [y0, y1).
+  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  uint32_t interpolator_count = 0;
+  bool cull_front = false, cull_back = false;
+  bool front_is_cw = false;  // PA_SU_SC_MODE_CNTL face
+  bool never_cull = false;   // rectangles are screen-space blits
+  bool perspective = true;   // PA_SU_SC_MODE_CNTL persp_corr_dis clears it
+  uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
+};
+
+// Where guest sample s of a pixel is covered, in 1/256 pixel from the pixel's top-left corner.
+// The Xenos positions are not documented; these are the positions the fbo path gets from the
+// host (Vulkan's standard locations, guest samples mapped as render_targets.cpp
+// HostSampleOfGuest maps them: 2x sample 0 the upper one, 4x samples in EDRAM order top-left,
+// top-right, bottom-left, bottom-right of the rotated grid), so the two paths agree.
+struct SamplePosition {
+  int32_t x, y;
+};
+const SamplePosition* SamplePositions(uint32_t samples);
+
+// Rasterizes one triangle (already clipped; vertices in clip space) with the top-left fill rule at
+// the sample positions (the pixel centre at 1x), 8 bits of sub-pixel precision, and calls `emit`
+// for every pixel with a covered sample, in row-major order. Attributes are evaluated at the
+// pixel centre (Direct3D 9 has no centroid by default), depth at each sample. Returns false when the triangle was culled or had no area.
+bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                       const RasterState& state, const std::function<void(const Fragment&)>& emit);
+
+}  // namespace xnt::cpu

@@ -1,0 +1,203 @@
+// The render backend on EDRAM guest bits (see output_merger.h).
+#include "output_merger.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+
+using xenos::Reg;
+namespace edram = gpu::edram;
+
+namespace {
+
+uint32_t R(gpu::RegisterValues regs, Reg r) {
+  const uint32_t i = xenos::RegIndex(r);
+  return i < regs.size() ? regs[i] : 0u;
+}
+
+// CompareFunction bits: 1 less, 2 equal, 4 greater (never = 0, always = 7).
+template <class T>
+bool Compare(uint32_t func, T value, T reference) {
+  return ((func & 1u) && value < reference) || ((func & 2u) && value == reference) ||
+         ((func & 4u) && value > reference);
+}
+
+// The bits of component c in a colour format's guest encoding (0: the format lacks it).
+uint64_t ComponentBits(xenos::ColorRenderTargetFormat f, uint32_t c) {
+  using F = xenos::ColorRenderTargetFormat;
+  switch (f) {
+    case F::k_8_8_8_8:
+    case F::k_8_8_8_8_GAMMA:
+      return uint64_t(0xFFu) << (8 * c);
+    case F::k_2_10_10_10:
+    case F::k_2_10_10_10_AS_10_10_10_10:
+    case F::k_2_10_10_10_FLOAT:
+    case F::k_2_10_10_10_FLOAT_AS_16_16_16_16:
+      return c < 3 ? uint64_t(0x3FFu) << (10 * c) : uint64_t(3u) << 30;
+    case F::k_16_16:
+    case F::k_16_16_FLOAT:
+      return c < 2 ? uint64_t(0xFFFFu) << (16 * c) : 0;
+    case F::k_16_16_16_16:
+    case F::k_16_16_16_16_FLOAT:
+      return uint64_t(0xFFFFu) << (16 * c);
+    case F::k_32_FLOAT:
+      return c == 0 ? 0xFFFFFFFFull : 0;
+    case F::k_32_32_FLOAT:
+      return c < 2 ? uint64_t(0xFFFFFFFFu) << (32 * c) : 0;
+  }
+  return 0;
+}
+
+// Whether the format's components are fixed point (the blender clamps its inputs to the
+// representable range then, as it does for UNORM targets).
+bool IsUnorm(xenos::ColorRenderTargetFormat f) {
+  using F = xenos::ColorRenderTargetFormat;
+  return f == F::k_8_8_8_8 || f == F::k_8_8_8_8_GAMMA || f == F::k_2_10_10_10 ||
+         f == F::k_2_10_10_10_AS_10_10_10_10;
+}
+
+float Factor(xenos::BlendFactor f, uint32_t c, const ucode::Float4& src, const ucode::Float4& dst,
+             const ucode::Float4& constant) {
+  using B = xenos::BlendFactor;
+  switch (f) {
+    case B::kZero: return 0.0f;
+    case B::kOne: return 1.0f;
+    case B::kSrcColor: return src[c];
+    case B::kOneMinusSrcColor: return 1.0f - src[c];
+    case B::kSrcAlpha: return src[3];
+    case B::kOneMinusSrcAlpha: return 1.0f - src[3];
+    case B::kDstColor: return dst[c];
+    case B::kOneMinusDstColor: return 1.0f - dst[c];
+    case B::kDstAlpha: return dst[3];
+    case B::kOneMinusDstAlpha: return 1.0f - dst[3];
+    case B::kConstantColor: return constant[c];
+    case B::kOneMinusConstantColor: return 1.0f - constant[c];
+    case B::kConstantAlpha: return constant[3];
+    case B::kOneMinusConstantAlpha: return 1.0f - constant[3];
+    case B::kSrcAlphaSaturate: return c == 3 ? 1.0f : std::min(src[3], 1.0f - dst[3]);
+  }
+  return 0.0f;
+}
+
+float Combine(xenos::BlendOp op, float s, float fs, float d, float fd) {
+  switch (op) {
+    case xenos::BlendOp::kAdd: return s * fs + d * fd;
+    case xenos::BlendOp::kSubtract: return s * fs - d * fd;
+    case xenos::BlendOp::kMin: return std::min(s, d);
+    case xenos::BlendOp::kMax: return std::max(s, d);
+    case xenos::BlendOp::kRevSubtract: return d * fd - s * fs;
+  }
+  return s * fs + d * fd;
+}
+
+}  // namespace
+
+OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const bool color_used[4],
+                           bool has_pixel_shader, std::map<std::string, uint64_t>& notes)
+    : regs_(regs), edram_(edram), notes_(notes) {
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  for (uint32_t i = 0; i < 4; ++i) {
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    color_[i].base_tiles = info.color_base;
+    color_[i].pitch_pixels = surface.surface_pitch;
+    color_[i].msaa = surface.msaa_samples;
+    color_[i].format = uint32_t(info.color_format);
+    color_used_[i] = color_used[i];
+  }
+  const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  depth_.base_tiles = depth_info.depth_base;
+  depth_.pitch_pixels = surface.surface_pitch;
+  depth_.msaa = surface.msaa_samples;
+  depth_.is_depth = true;
+  depth_.format = uint32_t(depth_info.depth_format);
+  samples_ = depth_.sample_count();
+  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  depth_test_ = dc.z_enable;
+  depth_write_ = dc.z_enable && dc.z_write_enable;
+  zfunc_ = uint32_t(dc.zfunc);
+  if (dc.stencil_enable) Note("cpu path: stencil test not implemented (stencil ignored)");
+  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
+  alpha_test_ = has_pixel_shader && cc.alpha_test_enable &&
+                cc.alpha_func != xenos::CompareFunction::kAlways;
+  alpha_func_ = uint32_t(cc.alpha_func);
+  alpha_ref_ = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_ALPHA_REF));
+  if (cc.alpha_to_mask_enable) Note("cpu path: alpha to mask not implemented");
+}
+
+uint32_t OutputMerger::DepthTest(uint32_t x, uint32_t y, uint32_t coverage,
+                                 const std::array<float, 4>& depth) {
+  if (!depth_test_) return coverage;
+  const auto format = xenos::DepthRenderTargetFormat(depth_.format);
+  uint32_t pass = 0;
+  for (uint32_t s = 0; s < samples_; ++s) {
+    if (!(coverage & (1u << s))) continue;
+    // Compared at the stored precision: both sides as the 24-bit value the buffer holds
+    // (unorm24, or 20e4 whose bit patterns order like the non-negative depths stored).
+    const uint32_t incoming = edram::PackDepth(format, depth[s], 0) >> 8;
+    const uint32_t stored = uint32_t(edram_.Load(depth_, x, y, s));
+    if (!Compare(zfunc_, incoming, stored >> 8)) continue;
+    pass |= 1u << s;
+    if (depth_write_) edram_.Store(depth_, x, y, s, (incoming << 8) | (stored & 0xFFu));
+  }
+  return pass;
+}
+
+bool OutputMerger::AlphaTest(const ucode::Float4& color0) const {
+  if (!alpha_test_) return true;
+  return Compare(alpha_func_, color0[3], alpha_ref_);
+}
+
+void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
+                               const std::array<ucode::Float4, 4>& colors) {
+  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs_, Reg::RB_COLOR_MASK));
+  const ucode::Float4 constant = {gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_RED)),
+                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_GREEN)),
+                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_BLUE)),
+                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_ALPHA))};
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!color_used_[i]) continue;
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs_, xenos::kColorInfoRegs[i]));
+    const auto format = info.color_format;
+    ucode::Float4 src = colors[i];
+    const float bias = std::ldexp(1.0f, int(info.color_exp_bias));
+    for (float& c : src) c *= bias;
+    const auto bc = xenos::reg::RB_BLENDCONTROL::Decode(R(regs_, xenos::kBlendControlRegs[i]));
+    const bool blend = !(bc.color_srcblend == xenos::BlendFactor::kOne &&
+                         bc.color_destblend == xenos::BlendFactor::kZero &&
+                         bc.color_comb_fcn == xenos::BlendOp::kAdd &&
+                         bc.alpha_srcblend == xenos::BlendFactor::kOne &&
+                         bc.alpha_destblend == xenos::BlendFactor::kZero &&
+                         bc.alpha_comb_fcn == xenos::BlendOp::kAdd);
+    const uint32_t write_mask = mask.rt_mask(i);
+    uint64_t keep = 0;
+    for (uint32_t c = 0; c < 4; ++c) {
+      if (!(write_mask & (1u << c))) keep |= ComponentBits(format, c);
+    }
+    ucode::Float4 k = constant;
+    if (IsUnorm(format)) {
+      for (float& c : src) c = std::isnan(c) ? 0.0f : std::clamp(c, 0.0f, 1.0f);
+      for (float& c : k) c = std::clamp(c, 0.0f, 1.0f);
+    }
+    for (uint32_t s = 0; s < samples_; ++s) {
+      if (!(coverage & (1u << s))) continue;
+      const uint64_t old = edram_.Load(color_[i], x, y, s);
+      ucode::Float4 out = src;
+      if (blend) {
+        const std::array<float, 4> dst = edram::UnpackColor(format, old);
+        for (uint32_t c = 0; c < 4; ++c) {
+          const bool alpha = c == 3;
+          const auto fs = Factor(alpha ? bc.alpha_srcblend : bc.color_srcblend, c, src, dst, k);
+          const auto fd = Factor(alpha ? bc.alpha_destblend : bc.color_destblend, c, src, dst, k);
+          out[c] = Combine(alpha ? bc.alpha_comb_fcn : bc.color_comb_fcn, src[c], fs, dst[c], fd);
+        }
+      }
+      const uint64_t bits = edram::PackColor(format, out);
+      edram_.Store(color_[i], x, y, s, (bits & ~keep) | (old & keep));
+    }
+  }
+}
+
+}  // namespace xnt::cpu

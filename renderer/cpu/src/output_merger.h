@@ -1,0 +1,55 @@
+// The render backend of the Xenos (RB) on the EDRAM bytes: depth test and write at the stored
+// format's precision, alpha test, blending with every factor and operation, write masks, and
+// the store of every colour format's guest bits (gpu::edram::PackColor). A k_8_8_8_8_GAMMA
+// target is blended in linear space: the stored PWL value is decoded, blended, then encoded,
+// as the hardware does.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "xnt/gpu/edram.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/ucode/interpreter.h"
+
+namespace xnt::cpu {
+
+class OutputMerger {
+ public:
+  // The draw's state from its registers. `color_used[i]`: target i is written (the pixel shader
+  // exports oC<i> and RB_COLOR_MASK lets something through).
+  OutputMerger(gpu::RegisterValues regs, gpu::edram::Edram& edram, const bool color_used[4],
+               bool has_pixel_shader, std::map<std::string, uint64_t>& notes);
+
+  bool depth_used() const { return depth_test_ || depth_write_; }
+
+  // Depth test of the covered samples (bit s of `coverage`, depth[s]) at (x, y); writes the
+  // passing ones when writes are on. Returns the samples that pass.
+  uint32_t DepthTest(uint32_t x, uint32_t y, uint32_t coverage, const std::array<float, 4>& depth);
+  // Exponent bias, blending and the store of every used colour target's output into the samples
+  // of `coverage`.
+  void WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
+                   const std::array<ucode::Float4, 4>& colors);
+  // Alpha test on oC0 (RB_COLORCONTROL); false: the pixel is discarded.
+  bool AlphaTest(const ucode::Float4& color0) const;
+
+ private:
+  void Note(const std::string& what) { ++notes_[what]; }
+
+  gpu::RegisterValues regs_;
+  gpu::edram::Edram& edram_;
+  std::map<std::string, uint64_t>& notes_;
+  gpu::edram::Surface color_[4];
+  bool color_used_[4] = {};
+  gpu::edram::Surface depth_;
+  bool depth_test_ = false, depth_write_ = false;
+  uint32_t zfunc_ = 7;
+  bool alpha_test_ = false;
+  uint32_t alpha_func_ = 7;
+  float alpha_ref_ = 0.0f;
+  uint32_t samples_ = 1;
+};
+
+}  // namespace xnt::cpu

@@ -1,0 +1,57 @@
+// Vertex shading and the VTE (see vertex_stage.h).
+#include "vertex_stage.h"
+
+#include "stage_constants.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+
+VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
+                         const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes)
+    : interpreter_(shader), constants_(StageConstants(regs, false)), notes_(notes) {
+  callbacks_.read_memory = [memory](uint32_t address, uint32_t& word) {
+    if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;
+    word = memory->LoadLE32(address);
+    return true;
+  };
+  // The width/height only bound the scissor here; the screen transform does not depend on them.
+  viewport_ = gpu::ComputeViewport(regs.values(), 8192, 8192);
+  const auto vte = regs.Decode<xenos::reg::PA_CL_VTE_CNTL>();
+  w_not_reciprocal_ = vte.vtx_w0_fmt;
+  xy_divided_ = vte.vtx_xy_fmt;
+  z_divided_ = vte.vtx_z_fmt;
+  base_index_ = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
+}
+
+ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
+  // As the translator's epilogue: W is exported as 1/W unless vtx_w0_fmt; XY / Z already divided
+  // by W are multiplied back so that the divide after clipping gives them again.
+  double x = r.position[0], y = r.position[1], z = r.position[2], w = r.position[3];
+  if (!w_not_reciprocal_) w = 1.0 / w;
+  if (xy_divided_) {
+    x *= w;
+    y *= w;
+  }
+  if (z_divided_) z *= w;
+  ClipVertex v;
+  v.pos = {x * viewport_.screen_scale[0] + double(viewport_.screen_offset[0]) * w,
+           y * viewport_.screen_scale[1] + double(viewport_.screen_offset[1]) * w,
+           z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
+  v.interpolators = r.interpolators;
+  return v;
+}
+
+const ClipVertex& VertexStage::Get(uint32_t index) {
+  auto it = cache_.find(index);
+  if (it != cache_.end()) return it->second;
+  ucode::ShaderInputs in;
+  in.vertex_index = float(int32_t(index + uint32_t(base_index_)));
+  const ucode::ShaderResult r = interpreter_.Run(constants_, in, callbacks_);
+  ++invocations_;
+  if (r.step_limit_hit) ++notes_["cpu path: vertex shader control flow ran away (cut off)"];
+  if (r.memexport) ++notes_["cpu path: memexport not implemented (exports dropped)"];
+  for (const std::string& n : r.notes) ++notes_["vertex shader: " + n];
+  return cache_.emplace(index, Transform(r)).first->second;
+}
+
+}  // namespace xnt::cpu

@@ -1,0 +1,44 @@
+// The vertex side of the cpu path: the vertex shader run by the interpreter once per distinct
+// guest index of a draw (vertex fetch reads guest memory through the interpreter), then the VTE:
+// PA_CL_VTE_CNTL's W / XY / Z formats undone and the viewport transform applied, giving clip
+// space whose x/w, y/w are guest screen pixels (gpu/viewport.h screen_scale / screen_offset).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include "geometry.h"
+#include "xnt/gpu/viewport.h"
+#include "xnt/replay/guest_memory.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/ucode/interpreter.h"
+
+namespace xnt::cpu {
+
+class VertexStage {
+ public:
+  VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
+              const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes);
+
+  // The shaded vertex for guest index `index` (VGT_INDX_OFFSET is added here, as the sequencer
+  // does before loading r0.x).
+  const ClipVertex& Get(uint32_t index);
+  uint64_t invocations() const { return invocations_; }
+
+ private:
+  ClipVertex Transform(const ucode::ShaderResult& r) const;
+
+  ucode::Interpreter interpreter_;
+  ucode::InterpreterConstants constants_;
+  ucode::InterpreterCallbacks callbacks_;
+  gpu::Viewport viewport_;
+  bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
+  int32_t base_index_ = 0;
+  std::unordered_map<uint32_t, ClipVertex> cache_;
+  std::map<std::string, uint64_t>& notes_;
+  uint64_t invocations_ = 0;
+};
+
+}  // namespace xnt::cpu
