@@ -11,6 +11,7 @@
 #include "geometry.h"
 #include "output_merger.h"
 #include "stage_constants.h"
+#include "texture_unit.h"
 #include "vertex_stage.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
@@ -178,7 +179,10 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     return false;
   }
 
-  VertexStage vertices(vs->shader, file, call.memory, notes_);
+  TextureUnit textures(file, call.memory, notes_);
+  auto fetch = [&textures](uint32_t slot, const ucode::Float4& coords,
+                           const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
+  VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
   std::unique_ptr<ucode::Interpreter> ps_run;
   ucode::InterpreterConstants ps_constants;
   ucode::InterpreterCallbacks ps_callbacks;
@@ -186,6 +190,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   if (ps) {
     ps_run = std::make_unique<ucode::Interpreter>(ps->shader);
     ps_constants = StageConstants(file, true);
+    ps_callbacks.texture_fetch = fetch;
     if (program.param_gen) {
       param_gen_register = int(file.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
     }

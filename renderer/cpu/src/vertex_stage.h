@@ -20,7 +20,8 @@ namespace xnt::cpu {
 class VertexStage {
  public:
   VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
-              const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes);
+              const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
+              decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch);
 
   // The shaded vertex for guest index `index` (VGT_INDX_OFFSET is added here, as the sequencer
   // does before loading r0.x).

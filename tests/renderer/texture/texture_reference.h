@@ -126,7 +126,7 @@ inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t forma
   uint32_t block_bytes = 1u << info.bpb_log2;
   std::vector<Texel> expected;
   for (uint32_t level = 0; level < desc.levels; ++level) {
-    TextureLoadConstants c = desc.LoadConstants(level);
+    TextureLoadConstants c = LoadConstantsOf(desc, level);
     const uint32_t lw = c.width, lh = c.height;
     const size_t level_start = expected.size();
     expected.resize(level_start + size_t(lw) * lh * l.layers);
