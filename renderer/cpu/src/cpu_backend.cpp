@@ -218,7 +218,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       if (r.depth_written) depth.fill(r.depth);
       colors = r.colors;
     }
-    const uint32_t pass = om.DepthTest(f.x, f.y, f.coverage, depth);
+    const uint32_t pass = om.DepthStencilTest(f.x, f.y, f.coverage, depth, f.front_facing);
     if (pass) om.WriteColors(f.x, f.y, pass, colors);
   };
   auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {

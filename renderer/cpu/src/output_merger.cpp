@@ -118,7 +118,18 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   depth_test_ = dc.z_enable;
   depth_write_ = dc.z_enable && dc.z_write_enable;
   zfunc_ = uint32_t(dc.zfunc);
-  if (dc.stencil_enable) Note("cpu path: stencil test not implemented (stencil ignored)");
+  stencil_ = dc.stencil_enable;
+  const auto front_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK));
+  const auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK_BF));
+  front_ = {uint32_t(dc.stencilfunc), uint32_t(dc.stencilfail), uint32_t(dc.stencilzfail),
+            uint32_t(dc.stencilzpass), front_mask.stencilref, front_mask.stencilmask,
+            front_mask.stencilwritemask};
+  back_ = dc.backface_enable
+              ? StencilFace{uint32_t(dc.stencilfunc_bf), uint32_t(dc.stencilfail_bf),
+                            uint32_t(dc.stencilzfail_bf), uint32_t(dc.stencilzpass_bf),
+                            back_mask.stencilref, back_mask.stencilmask,
+                            back_mask.stencilwritemask}
+              : front_;
   const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
   alpha_test_ = has_pixel_shader && cc.alpha_test_enable &&
                 cc.alpha_func != xenos::CompareFunction::kAlways;
@@ -127,20 +138,54 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   if (cc.alpha_to_mask_enable) Note("cpu path: alpha to mask not implemented");
 }
 
-uint32_t OutputMerger::DepthTest(uint32_t x, uint32_t y, uint32_t coverage,
-                                 const std::array<float, 4>& depth) {
-  if (!depth_test_) return coverage;
+uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverage,
+                                        const std::array<float, 4>& depth, bool front_facing) {
+  if (!depth_test_ && !stencil_) return coverage;
   const auto format = xenos::DepthRenderTargetFormat(depth_.format);
+  const StencilFace& face = front_facing ? front_ : back_;
+  auto stencil_op = [&](uint32_t op, uint32_t value) -> uint32_t {
+    switch (xenos::StencilOp(op)) {
+      case xenos::StencilOp::kKeep: return value;
+      case xenos::StencilOp::kZero: return 0;
+      case xenos::StencilOp::kReplace: return face.ref;
+      case xenos::StencilOp::kIncrementClamp: return std::min(value + 1, 255u);
+      case xenos::StencilOp::kDecrementClamp: return value ? value - 1 : 0;
+      case xenos::StencilOp::kInvert: return ~value & 0xFFu;
+      case xenos::StencilOp::kIncrementWrap: return (value + 1) & 0xFFu;
+      case xenos::StencilOp::kDecrementWrap: return (value - 1) & 0xFFu;
+    }
+    return value;
+  };
   uint32_t pass = 0;
   for (uint32_t s = 0; s < samples_; ++s) {
     if (!(coverage & (1u << s))) continue;
+    const uint32_t stored = uint32_t(edram_.Load(depth_, x, y, s));
+    const uint32_t stencil = stored & 0xFFu;
+    uint32_t stored24 = stored >> 8;
+    bool ok = true;
+    uint32_t op = 0;
+    if (stencil_ && !Compare(face.func, face.ref & face.mask, stencil & face.mask)) {
+      ok = false;
+      op = face.fail;
+    }
     // Compared at the stored precision: both sides as the 24-bit value the buffer holds
     // (unorm24, or 20e4 whose bit patterns order like the non-negative depths stored).
     const uint32_t incoming = edram::PackDepth(format, depth[s], 0) >> 8;
-    const uint32_t stored = uint32_t(edram_.Load(depth_, x, y, s));
-    if (!Compare(zfunc_, incoming, stored >> 8)) continue;
-    pass |= 1u << s;
-    if (depth_write_) edram_.Store(depth_, x, y, s, (incoming << 8) | (stored & 0xFFu));
+    if (ok && depth_test_ && !Compare(zfunc_, incoming, stored24)) {
+      ok = false;
+      op = face.zfail;
+    }
+    if (ok) {
+      op = face.pass;
+      pass |= 1u << s;
+      if (depth_write_) stored24 = incoming;
+    }
+    uint32_t new_stencil = stencil;
+    if (stencil_) {
+      new_stencil = (stencil & ~face.write_mask) | (stencil_op(op, stencil) & face.write_mask);
+    }
+    const uint32_t out = (stored24 << 8) | (new_stencil & 0xFFu);
+    if (out != stored) edram_.Store(depth_, x, y, s, out);
   }
   return pass;
 }

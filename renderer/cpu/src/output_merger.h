@@ -23,11 +23,13 @@ class OutputMerger {
   OutputMerger(gpu::RegisterValues regs, gpu::edram::Edram& edram, const bool color_used[4],
                bool has_pixel_shader, std::map<std::string, uint64_t>& notes);
 
-  bool depth_used() const { return depth_test_ || depth_write_; }
-
-  // Depth test of the covered samples (bit s of `coverage`, depth[s]) at (x, y); writes the
-  // passing ones when writes are on. Returns the samples that pass.
-  uint32_t DepthTest(uint32_t x, uint32_t y, uint32_t coverage, const std::array<float, 4>& depth);
+  // Stencil and depth tests of the covered samples (bit s of `coverage`, depth[s]) at (x, y), in
+  // the hardware order: stencil test (ref & mask against stored & mask), then depth; the
+  // stencil op for the outcome (fail / zfail / pass, the back-face set when
+  // RB_DEPTHCONTROL backface_enable and the primitive faces away) through the write mask, and
+  // the depth write for passing samples. Returns the samples that pass.
+  uint32_t DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverage,
+                            const std::array<float, 4>& depth, bool front_facing);
   // Exponent bias, blending and the store of every used colour target's output into the samples
   // of `coverage`.
   void WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
@@ -46,6 +48,11 @@ class OutputMerger {
   gpu::edram::Surface depth_;
   bool depth_test_ = false, depth_write_ = false;
   uint32_t zfunc_ = 7;
+  struct StencilFace {
+    uint32_t func = 7, fail = 0, zfail = 0, pass = 0, ref = 0, mask = 0xFF, write_mask = 0xFF;
+  };
+  bool stencil_ = false;
+  StencilFace front_, back_;
   bool alpha_test_ = false;
   uint32_t alpha_func_ = 7;
   float alpha_ref_ = 0.0f;

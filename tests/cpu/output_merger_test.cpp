@@ -1,0 +1,114 @@
+// The cpu path's output merger on EDRAM guest bits, against values worked out by hand: stencil
+// ops through the write mask, the stencil-then-depth order, depth at the stored 24-bit
+// precision, source-alpha blending into k_8_8_8_8, and PWL-gamma targets blended in linear space
+// (what the hardware does; blending the encoded values would saturate).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <map>
+
+#include "output_merger.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+namespace {
+
+using xenos::Reg;
+namespace edram = gpu::edram;
+
+struct Rig {
+  replay::RegisterFile regs;
+  edram::Edram ram;
+  std::map<std::string, uint64_t> notes;
+  edram::Surface color, depth;
+  Rig(xenos::ColorRenderTargetFormat color_format) {
+    regs.Set(Reg::RB_SURFACE_INFO, 80);  // pitch 80, 1x
+    regs.Set(Reg::RB_COLOR_INFO, uint32_t(color_format) << 16);  // base tile 0
+    regs.Set(Reg::RB_DEPTH_INFO, 4);  // base tile 4, kD24S8
+    regs.Set(Reg::RB_COLOR_MASK, 0xF);
+    regs.Set(Reg::RB_BLENDCONTROL0, 0x00010001);  // one * src + zero * dst
+    color.pitch_pixels = depth.pitch_pixels = 80;
+    color.format = uint32_t(color_format);
+    depth.base_tiles = 4;
+    depth.is_depth = true;
+  }
+  OutputMerger Make() {
+    const bool used[4] = {true, false, false, false};
+    return OutputMerger(regs.values(), ram, used, true, notes);
+  }
+};
+
+uint32_t DepthControl(bool stencil, bool z, bool z_write, uint32_t zfunc, uint32_t sfunc,
+                      uint32_t fail, uint32_t zpass, uint32_t zfail) {
+  return uint32_t(stencil) | (uint32_t(z) << 1) | (uint32_t(z_write) << 2) | (zfunc << 4) |
+         (sfunc << 8) | (fail << 11) | (zpass << 14) | (zfail << 17);
+}
+
+TEST(CpuOutputMerger, StencilReplaceGoesThroughTheWriteMask) {
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  // Stencil ALWAYS, zpass REPLACE; ref 0x5A, write mask 0x0F; no depth test.
+  r.regs.Set(Reg::RB_DEPTHCONTROL, DepthControl(true, false, false, 7, 7, 0, 2, 0));
+  r.regs.Set(Reg::RB_STENCILREFMASK, 0x5A | (0xFF << 8) | (0x0F << 16));
+  r.ram.Store(r.depth, 3, 2, 0, (0x123456u << 8) | 0xF0);
+  OutputMerger om = r.Make();
+  EXPECT_EQ(om.DepthStencilTest(3, 2, 1, {0.9f}, true), 1u);
+  // (0xF0 & ~0x0F) | (0x5A & 0x0F) = 0xFA; the depth bits stay.
+  EXPECT_EQ(r.ram.Load(r.depth, 3, 2, 0), (0x123456u << 8) | 0xFA);
+}
+
+TEST(CpuOutputMerger, StencilFailsBeforeDepthAndDepthFailRunsZfail) {
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  // Stencil EQUAL ref 3 (fail: INCR_CLAMP), depth LESS with writes (zfail: DECR_WRAP).
+  r.regs.Set(Reg::RB_DEPTHCONTROL, DepthControl(true, true, true, 1, 2, 3, 0, 7));
+  r.regs.Set(Reg::RB_STENCILREFMASK, 3 | (0xFF << 8) | (0xFF << 16));
+  const uint32_t half = 0x800000;  // unorm24 0.5 (8388608 / 16777215)
+  r.ram.Store(r.depth, 0, 0, 0, (half << 8) | 2);  // stencil 2: fails EQUAL 3
+  r.ram.Store(r.depth, 1, 0, 0, (half << 8) | 3);  // stencil passes; depth 0.75 fails LESS
+  r.ram.Store(r.depth, 2, 0, 0, (half << 8) | 3);  // both pass at depth 0.25
+  OutputMerger om = r.Make();
+  EXPECT_EQ(om.DepthStencilTest(0, 0, 1, {0.25f}, true), 0u);
+  EXPECT_EQ(r.ram.Load(r.depth, 0, 0, 0), (half << 8) | 3);  // incremented, depth untouched
+  EXPECT_EQ(om.DepthStencilTest(1, 0, 1, {0.75f}, true), 0u);
+  EXPECT_EQ(r.ram.Load(r.depth, 1, 0, 0), (half << 8) | 2);  // decremented (zfail)
+  EXPECT_EQ(om.DepthStencilTest(2, 0, 1, {0.25f}, true), 1u);
+  // 0.25 * 16777215 = 4194303.75 -> 4194304 (0x400000), stencil kept (zpass KEEP).
+  EXPECT_EQ(r.ram.Load(r.depth, 2, 0, 0), (0x400000u << 8) | 3);
+}
+
+TEST(CpuOutputMerger, SourceAlphaBlendInto8888) {
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  // colour and alpha: src_alpha * src + (1 - src_alpha) * dst.
+  r.regs.Set(Reg::RB_BLENDCONTROL0, 6 | (7 << 8) | (6 << 16) | (7 << 24));
+  r.ram.Store(r.color, 5, 5, 0, 0xFFFF0000u);  // dst (0, 0, 1, 1)
+  OutputMerger om = r.Make();
+  om.WriteColors(5, 5, 1, {ucode::Float4{1.0f, 0.0f, 0.0f, 0.5f}});
+  // (0.5, 0, 0.5, 0.75): 0.5 * 255 + 0.5 = 128 (0x80); 0.75 * 255 + 0.5 = 191.75 -> 0xBF.
+  EXPECT_EQ(r.ram.Load(r.color, 5, 5, 0), 0xBF800080u);
+}
+
+TEST(CpuOutputMerger, PwlGammaTargetBlendsInLinearSpace) {
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
+  r.regs.Set(Reg::RB_BLENDCONTROL0, 1 | (1 << 8) | (1 << 16) | (1 << 24));  // one + one
+  // Stored gamma 128: PWL segment [96, 192): 128 * 4 - 256 = 256, + trunc(256 * 4 / 1024) = 257
+  // -> linear 257 / 1023. Adding the same again: 514 / 1023, whose 10-bit value 514 is in the
+  // top segment: (514 + 1024) / 8 = 192.25 -> gamma 192 (0xC0). Blending the encoded values
+  // would give 128 + 128 = 255.
+  r.ram.Store(r.color, 0, 0, 0, 0xFF000080u);
+  OutputMerger om = r.Make();
+  om.WriteColors(0, 0, 1, {ucode::Float4{257.0f / 1023.0f, 0.0f, 0.0f, 0.0f}});
+  EXPECT_EQ(r.ram.Load(r.color, 0, 0, 0) & 0xFFu, 0xC0u);
+}
+
+TEST(CpuOutputMerger, WriteMaskKeepsTheMaskedComponentsBits) {
+  Rig r(xenos::ColorRenderTargetFormat::k_2_10_10_10);
+  r.regs.Set(Reg::RB_COLOR_MASK, 0x5);  // R and B only
+  r.ram.Store(r.color, 1, 1, 0, 0xFFFFFFFFu);
+  OutputMerger om = r.Make();
+  om.WriteColors(1, 1, 1, {ucode::Float4{0.0f, 0.0f, 0.0f, 0.0f}});
+  // R (bits 9:0) and B (29:20) cleared; G (19:10) and A (31:30) kept.
+  EXPECT_EQ(r.ram.Load(r.color, 1, 1, 0), 0xC00FFC00u);
+}
+
+}  // namespace
+}  // namespace xnt::cpu
