@@ -6,9 +6,70 @@
 
 #include "command.h"
 #include "xnt/bench/format_bench.h"
+#include "xnt/bench/render_bench.h"
+#include "xnt/base/error.h"
+#include "xnt/base/json.h"
+#include "xnt/renderer/session.h"
 
 namespace xnt::cli {
 namespace {
+
+struct RenderArgs {
+  std::string paths = "cpu,fbo";
+  uint32_t width = 1280, height = 720, small_draws = 2000, repeats = 5;
+  int device = -1;
+  bool json = false;
+};
+
+int RunRenderBenchCommand(const RenderArgs& a) {
+  bench::RenderBenchOptions o;
+  o.paths.clear();
+  for (size_t start = 0; start <= a.paths.size();) {
+    size_t comma = a.paths.find(',', start);
+    if (comma == std::string::npos) comma = a.paths.size();
+    const std::string name = a.paths.substr(start, comma - start);
+    if (!renderer::ParsePath(name)) throw Error("--paths: unknown render path '" + name + "'");
+    o.paths.push_back(name);
+    start = comma + 1;
+  }
+  o.width = a.width;
+  o.height = a.height;
+  o.small_draws = a.small_draws;
+  o.repeats = a.repeats;
+  o.device_index = a.device;
+  if (StderrIsTerminal() && !a.json) {
+    o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
+  }
+  const std::vector<bench::RenderBenchResult> results = bench::RunRenderBench(o);
+  if (o.progress) std::fprintf(stderr, "\r%40s\r", "");
+  bool any = false;
+  if (a.json) std::printf("{\n  \"cases\": [");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const bench::RenderBenchResult& r = results[i];
+    any = any || r.error.empty();
+    if (a.json) {
+      std::printf("%s\n    {\"scene\": %s, \"path\": %s, \"device\": %s, \"draws\": %u, "
+                  "\"pixels\": %llu, \"median_seconds\": %.6f, \"min_seconds\": %.6f, "
+                  "\"max_seconds\": %.6f, \"pixels_per_second\": %.1f, \"seconds_per_draw\": %.9f, "
+                  "\"error\": %s}",
+                  i ? "," : "", JsonString(r.scene).c_str(), JsonString(r.path).c_str(),
+                  JsonString(r.device).c_str(), r.draws, (unsigned long long)r.pixels,
+                  r.median_seconds, r.min_seconds, r.max_seconds, r.pixels_per_second,
+                  r.seconds_per_draw, JsonString(r.error).c_str());
+      continue;
+    }
+    if (!r.error.empty()) {
+      std::printf("%-12s %-4s  not run: %s\n", r.scene.c_str(), r.path.c_str(), r.error.c_str());
+      continue;
+    }
+    std::printf("%-12s %-4s  %8.4f s median (%.4f-%.4f)  %7.2f Mpixel/s  %9.2f us/draw  (%u draws, %llu px; %s)\n",
+                r.scene.c_str(), r.path.c_str(), r.median_seconds, r.min_seconds, r.max_seconds,
+                r.pixels_per_second / 1e6, r.seconds_per_draw * 1e6, r.draws,
+                (unsigned long long)r.pixels, r.device.c_str());
+  }
+  if (a.json) std::printf("\n  ]\n}\n");
+  return any ? kExitOk : kExitError;
+}
 
 struct BenchArgs {
   uint64_t size = 1ull << 30;
@@ -73,8 +134,9 @@ int RunFormatBench(const BenchArgs& a) {
   return kExitOk;
 }
 
-XNT_COMMAND({"bench", "Benchmarks (bench format: .xnt write/read speed vs plain zstd)", 90, [](CLI::App& sub) {
+XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render: render-path cost)", 90, [](CLI::App& sub) {
                auto args = std::make_shared<BenchArgs>();
+               auto rargs = std::make_shared<RenderArgs>();
                auto which = std::make_shared<std::string>();
                sub.require_subcommand(1);
                CLI::App* fmt = sub.add_subcommand(
@@ -96,8 +158,22 @@ XNT_COMMAND({"bench", "Benchmarks (bench format: .xnt write/read speed vs plain 
                fmt->add_option("--keep", args->keep, "Write the trace here and keep it (default: a temporary file in $TMPDIR)");
                fmt->footer("Needs about 0.4x --size of memory for the generated content. Progress goes to stderr on a terminal.");
                fmt->callback([which] { *which = "format"; });
+               CLI::App* ren = sub.add_subcommand(
+                   "render", "Replay two authored traces on render paths: a full-screen textured pass with a "
+                             "10-instruction pixel shader (shaded pixels/s) and many 8x8 flat draws (time per draw)");
+               ren->add_option("--paths", rargs->paths, "Comma-separated render paths")->capture_default_str();
+               ren->add_option("--width", rargs->width, "Target width")->check(CLI::Range(16, 2560))->capture_default_str();
+               ren->add_option("--height", rargs->height, "Target height")->check(CLI::Range(16, 2560))->capture_default_str();
+               ren->add_option("--draws", rargs->small_draws, "Draws in the small-draws trace")
+                   ->check(CLI::Range(1, 100000))->capture_default_str();
+               ren->add_option("--repeat", rargs->repeats, "Timed replays per case (median reported; one more warms up)")
+                   ->check(CLI::Range(1, 100))->capture_default_str();
+               ren->add_option("--device", rargs->device, "Vulkan device index for the GPU paths");
+               ren->add_flag("--json", rargs->json, "Print JSON");
+               ren->callback([which] { *which = "render"; });
                return [=]() -> int {
                  if (*which == "format") return RunFormatBench(*args);
+                 if (*which == "render") return RunRenderBenchCommand(*rargs);
                  return kExitError;
                };
              }});

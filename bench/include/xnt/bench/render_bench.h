@@ -1,0 +1,41 @@
+// `xenotrace bench render`: what a render path costs. Two authored traces, each replayed from
+// memory (records decoded once, so file I/O is not measured) on every path asked for:
+// - fullscreen: one textured full-target pass whose pixel shader runs 10 instructions (a
+//   tfetch2D and 9 ALU ops) per pixel: shaded pixels per second;
+// - small_draws: many 8x8-pixel flat-colour quads: seconds per draw.
+// Times are the median of the repeats, of playing the records and finishing the work (session
+// creation excluded).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace xnt::bench {
+
+struct RenderBenchOptions {
+  std::vector<std::string> paths = {"cpu", "fbo"};
+  uint32_t width = 1280, height = 720;
+  uint32_t small_draws = 2000;
+  uint32_t repeats = 5;
+  int device_index = -1;
+  std::function<void(const std::string& what)> progress;
+};
+
+struct RenderBenchResult {
+  std::string scene;  // "fullscreen" or "small_draws"
+  std::string path;
+  std::string device;
+  uint32_t draws = 0;
+  uint64_t pixels = 0;           // shaded pixels per replay
+  double median_seconds = 0.0;   // one replay
+  double min_seconds = 0.0, max_seconds = 0.0;
+  double pixels_per_second = 0.0;
+  double seconds_per_draw = 0.0;
+  std::string error;  // non-empty: the path could not run here (why)
+};
+
+std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& options);
+
+}  // namespace xnt::bench
