@@ -1,6 +1,9 @@
 // Render-path sessions (see session.h).
 #include "xnt/renderer/session.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "xnt/base/error.h"
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/replay/trace_player.h"
@@ -39,6 +42,8 @@ class CpuSession final : public Session {
     cpu::CpuBackendOptions backend_options;
     backend_options.on_swap = options.on_swap;
     backend_options.on_frame_end = options.on_frame_end;
+    backend_options.threads = options.threads;
+    threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     backend_ = std::make_unique<cpu::CpuBackend>(backend_options);
   }
   Path path() const override { return Path::kCpu; }
@@ -47,7 +52,9 @@ class CpuSession final : public Session {
     backend_->Attach(&player.memory(), &player.registers());
   }
   void Flush() override {}
-  std::string device_name() const override { return "CPU (interpreter, one thread)"; }
+  std::string device_name() const override {
+    return "CPU (interpreter, " + std::to_string(threads_) + " thread" + (threads_ == 1 ? ")" : "s)");
+  }
   SessionStats stats() const override {
     const cpu::CpuStats& s = backend_->stats();
     return {s.draws, s.draws_skipped, s.resolves, s.swaps};
@@ -57,6 +64,7 @@ class CpuSession final : public Session {
 
  private:
   std::unique_ptr<cpu::CpuBackend> backend_;
+  uint32_t threads_ = 1;
 };
 
 #if XNT_HAVE_VULKAN

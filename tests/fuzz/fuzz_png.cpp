@@ -25,12 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       if (v.width % 2 == 0 && v.height % 2 == 0) Downsample(v, 2, 2);
     }
-  } catch (const Error&) {
+  } catch (const xnt::Error&) {
   }
   try {
     Policy p = Policy::Parse(std::string(reinterpret_cast<const char*>(data), size), "fuzz.policy");
     p.For("trace/frame_0001.png");
-  } catch (const Error&) {
+  } catch (const xnt::Error&) {
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "geometry.h"
 #include "output_merger.h"
+#include "pixel_stage.h"
 #include "stage_constants.h"
 #include "texture_unit.h"
 #include "vertex_stage.h"
@@ -45,6 +46,50 @@ const ucode::DecodedShader* Decoded(const replay::Shader* s, std::map<std::strin
     return nullptr;
   }
   return s->decoded.get();
+}
+
+// Whether row bands of the draw can run in parallel: no used surface wraps onto itself within
+// rows [0, rows) and no two used surfaces share EDRAM tiles there, so distinct rows are distinct
+// bytes.
+bool TargetsCannotAlias(gpu::RegisterValues regs, const bool color_used[4], bool depth_used,
+                        uint32_t rows) {
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;  // [start, end) in unwrapped tiles
+  auto add = [&](gpu::edram::Surface s) {
+    s.pitch_pixels = surface.surface_pitch;
+    s.msaa = surface.msaa_samples;
+    const uint32_t tiles = s.TilesForRows(rows);
+    ranges.push_back({s.base_tiles % xenos::kEdramTileCount,
+                      s.base_tiles % xenos::kEdramTileCount + tiles});
+  };
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!color_used[i]) continue;
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    gpu::edram::Surface s;
+    s.base_tiles = info.color_base;
+    s.format = uint32_t(info.color_format);
+    add(s);
+  }
+  if (depth_used) {
+    const auto info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+    gpu::edram::Surface s;
+    s.base_tiles = info.depth_base;
+    s.is_depth = true;
+    s.format = uint32_t(info.depth_format);
+    add(s);
+  }
+  const uint32_t n = xenos::kEdramTileCount;
+  for (size_t a = 0; a < ranges.size(); ++a) {
+    if (ranges[a].second - ranges[a].first >= n) return false;
+    for (size_t b = a + 1; b < ranges.size(); ++b) {
+      // Compare on the circle of 2048 tiles: shift b by multiples of n around a.
+      for (int64_t shift : {-int64_t(n), int64_t(0), int64_t(n)}) {
+        const int64_t s0 = int64_t(ranges[b].first) + shift, s1 = int64_t(ranges[b].second) + shift;
+        if (s0 < int64_t(ranges[a].second) && int64_t(ranges[a].first) < s1) return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -121,7 +166,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       color_used[i] = (ps->analysis.color_mask & (1u << i)) && color_mask.rt_mask(i);
     }
   }
-  OutputMerger om(regs, edram_, color_used, ps != nullptr, notes_);
+  // Built once here for its draw-level notes (alpha to mask); the pixel workers have their own.
+  const OutputMerger draw_notes(regs, edram_, color_used, ps != nullptr, notes_);
   const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
@@ -179,53 +225,16 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     return false;
   }
 
+  // Vertex texture fetch on this thread; the pixel stage's workers have texture units of
+  // their own.
   TextureUnit textures(file, call.memory, notes_);
   auto fetch = [&textures](uint32_t slot, const ucode::Float4& coords,
                            const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
-  std::unique_ptr<ucode::Interpreter> ps_run;
-  ucode::InterpreterConstants ps_constants;
-  ucode::InterpreterCallbacks ps_callbacks;
-  int param_gen_register = -1;
-  if (ps) {
-    ps_run = std::make_unique<ucode::Interpreter>(ps->shader);
-    ps_constants = StageConstants(file, true);
-    ps_callbacks.texture_fetch = fetch;
-    if (program.param_gen) {
-      param_gen_register = int(file.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
-    }
-  }
-  std::set<std::string> ps_notes;
-  auto shade = [&](const Fragment& f) {
-    std::array<float, 4> depth = f.depth;
-    std::array<ucode::Float4, 4> colors{};
-    if (ps_run) {
-      ucode::ShaderInputs in;
-      in.interpolators = f.interpolators;
-      in.interpolator_count = state.interpolator_count;
-      if (param_gen_register >= 0) {
-        // As the translator: x is negated on back faces, pixel centres are on halves.
-        in.param_gen_register = param_gen_register;
-        const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
-        in.param_gen = {f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
-      }
-      const ucode::ShaderResult r = ps_run->Run(ps_constants, in, ps_callbacks);
-      ++stats_.pixels_shaded;
-      for (const std::string& n : r.notes) ps_notes.insert(n);
-      if (r.step_limit_hit) ps_notes.insert("control flow ran away (cut off)");
-      if (r.killed) return;
-      if ((r.color_mask & 1u) && !om.AlphaTest(r.colors[0])) return;
-      if (r.depth_written) depth.fill(r.depth);
-      colors = r.colors;
-    }
-    const uint32_t pass = om.DepthStencilTest(f.x, f.y, f.coverage, depth, f.front_facing);
-    if (pass) om.WriteColors(f.x, f.y, pass, colors);
-  };
+  std::vector<Triangle> triangles;
   auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
     const Polygon poly = ClipTriangle(a, b, c);
-    for (size_t i = 1; i + 1 < poly.size(); ++i) {
-      if (RasterizeTriangle(poly[0], poly[i], poly[i + 1], state, shade)) ++stats_.triangles;
-    }
+    for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
   };
   for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
     const ClipVertex& a = vertices.Get(prims.indices[i]);
@@ -264,7 +273,23 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     triangle(*v[ai], d, *v[bi]);
   }
   stats_.vertices_shaded += vertices.invocations();
-  for (const std::string& n : ps_notes) Note("pixel shader: " + n);
+  stats_.triangles += triangles.size();
+
+  PixelJob job;
+  job.triangles = &triangles;
+  job.state = state;
+  job.pixel_shader = ps ? &ps->shader : nullptr;
+  if (ps && program.param_gen) {
+    job.param_gen_register = int(file.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+  }
+  job.registers = &file;
+  job.memory = call.memory;
+  job.edram = &edram_;
+  std::copy(color_used, color_used + 4, job.color_used);
+  job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used, uint32_t(state.y1));
+  const PixelStats pixels = RunPixels(job, options_.threads);
+  stats_.pixels_shaded += pixels.pixels_shaded;
+  for (const std::string& n : pixels.notes) Note(n);
   return true;
 }
 

@@ -41,6 +41,8 @@ struct SessionOptions {
   bool validate = false;
   bool print_validation = false;
   gpu::RendererOptions renderer;
+  // cpu path: pixel-stage threads (0 = every core); the images do not depend on it.
+  uint32_t threads = 0;
   // When set, every translated shader is written there once (GLSL and SPIR-V disassembly).
   std::string dump_shaders_dir;
   // The front buffer at every XE_SWAP, with the frame it belongs to.

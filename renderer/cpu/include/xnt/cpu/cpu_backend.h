@@ -22,6 +22,8 @@
 namespace xnt::cpu {
 
 struct CpuBackendOptions {
+  // Threads for the pixel stage (row bands); 0 = every core. The image does not depend on it.
+  uint32_t threads = 0;
   std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
 };

@@ -1,0 +1,45 @@
+// The pixel side of a cpu-path draw: rasterization, the pixel shader in the interpreter and the
+// output merger, spread over threads by bands of screen rows. Each band runs every triangle of
+// the draw in primitive order, so every pixel sees the same sequence of fragments as with one
+// thread: the result is identical for any thread count. Bands run in parallel only when the
+// draw's targets cannot alias each other's EDRAM (no surface wraps onto itself within the rows
+// drawn, no two used surfaces share tiles); otherwise one thread does all rows.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "geometry.h"
+#include "xnt/gpu/edram.h"
+#include "xnt/replay/guest_memory.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::cpu {
+
+using Triangle = std::array<ClipVertex, 3>;
+
+struct PixelJob {
+  const std::vector<Triangle>* triangles = nullptr;
+  RasterState state;                      // scissor, culling, interpolators, samples
+  const ucode::Shader* pixel_shader = nullptr;  // null: depth/stencil only
+  int param_gen_register = -1;
+  const replay::RegisterFile* registers = nullptr;
+  const replay::GuestMemory* memory = nullptr;
+  gpu::edram::Edram* edram = nullptr;
+  bool color_used[4] = {};
+  bool parallel_safe = false;  // the targets cannot alias (see above)
+};
+
+struct PixelStats {
+  uint64_t pixels_shaded = 0;
+  std::set<std::string> notes;  // once per draw, whatever the thread count
+};
+
+// `threads`: 0 = every core. Bands are 16 rows.
+PixelStats RunPixels(const PixelJob& job, uint32_t threads);
+
+}  // namespace xnt::cpu

@@ -1,0 +1,69 @@
+// The pixel stage spread over row bands: a large draw of overlapping, blended triangles gives
+// the same EDRAM bytes with 1, 2, 3 and 8 threads, and a draw whose targets alias stays on one
+// thread (still the same bytes).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "pixel_stage.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+namespace {
+
+using xenos::Reg;
+
+ClipVertex V(double x, double y, double z, float r, float g) {
+  ClipVertex v;
+  v.pos = {x, y, z, 1.0};
+  v.interpolators[0] = {r, g, 0.5f, 0.5f};
+  return v;
+}
+
+std::vector<uint8_t> Render(uint32_t threads, bool alias) {
+  replay::RegisterFile regs;
+  regs.Set(Reg::RB_SURFACE_INFO, 640);
+  regs.Set(Reg::RB_COLOR_INFO, uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16);
+  regs.Set(Reg::RB_COLOR1_INFO, (alias ? 8u : 600u) | (uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16));
+  regs.Set(Reg::RB_COLOR_MASK, 0xFF);
+  // Additive blending makes the result depend on the order of overlapping fragments.
+  regs.Set(Reg::RB_BLENDCONTROL0, 1 | (1 << 8) | (1 << 16) | (1 << 24));
+  regs.Set(Reg::RB_BLENDCONTROL1, 6 | (7 << 8) | (6 << 16) | (7 << 24));
+  const ucode::Shader ps = ucode::Decode(
+      ucode::Assemble("xps_3_0\n    alloc colors\n    exece\n    mov oC0, r0\n    mov oC1, r0\n"),
+      ucode::ShaderType::kPixel);
+  std::vector<Triangle> tris;
+  for (int i = 0; i < 12; ++i) {
+    const double o = i * 13.0;
+    tris.push_back({V(5 + o, 3, 0.5, 0.1f, 0.2f), V(600 - o, 40 + o, 0.5, 0.3f, 0.05f),
+                    V(50 + o, 470 - o, 0.5, 0.02f, 0.4f)});
+  }
+  gpu::edram::Edram edram;
+  PixelJob job;
+  job.triangles = &tris;
+  job.state.x0 = 0, job.state.y0 = 0, job.state.x1 = 640, job.state.y1 = 480;
+  job.state.interpolator_count = 1;
+  job.state.never_cull = true;
+  job.pixel_shader = &ps;
+  job.registers = &regs;
+  job.edram = &edram;
+  job.color_used[0] = job.color_used[1] = true;
+  job.parallel_safe = !alias;
+  const PixelStats stats = RunPixels(job, threads);
+  EXPECT_GT(stats.pixels_shaded, 100000u);
+  return edram.bytes();
+}
+
+TEST(CpuPixelStage, RowBandsGiveTheSameBytesForAnyThreadCount) {
+  const std::vector<uint8_t> one = Render(1, false);
+  for (uint32_t t : {2u, 3u, 8u}) EXPECT_TRUE(Render(t, false) == one) << t << " threads";
+}
+
+TEST(CpuPixelStage, AliasingTargetsStayOnOneThread) {
+  const std::vector<uint8_t> one = Render(1, true);
+  EXPECT_TRUE(Render(8, true) == one);
+}
+
+}  // namespace
+}  // namespace xnt::cpu
