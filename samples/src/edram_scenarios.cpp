@@ -794,13 +794,65 @@ EdramScenario Resolve64bppBiasSwap() {
           frames, 0, "one target", ""};
 }
 
+EdramScenario WrapPastTile2047() {
+  // EDRAM addresses wrap at 2048 tiles (seed 000; Xenia issue #2031, a Fable 2 depth buffer):
+  // a 160x96 k_8_8_8_8 target at tile 2040 (2 tiles per row of tiles, 6 rows of tiles) covers
+  // tiles 2040-2047 and then 0-3. Target B at tile 0 with the same pitch and format is cleared
+  // green first; A is cleared dark and drawn; presenting B then shows A's rows 64-95 (tiles 0-3)
+  // in B's rows 0-31, pixel for pixel, because the tiles are the same bytes.
+  const Rect red{20.75f, 50.75f, 140.75f, 90.75f, 0, C8(230, 40, 40)};
+  const Rect blue{60.75f, 70.75f, 100.75f, 95.75f, 0, C8(40, 60, 230)};
+  constexpr std::array<uint8_t, 4> kGreen = {0x20, 0xC0, 0x40, 0xFF};
+  auto build = [=](SceneBuilder& s) {
+    RenderTargetSetup b;
+    b.surface_pitch = 160;
+    RenderTargetSetup a = b;
+    a.color_base_tiles = 2040;
+    s.Target(b, 160, 64);
+    ResolveOpts clear;
+    clear.width = 160;
+    clear.height = 64;
+    clear.clear_color = true;
+    clear.clear_color_value = Packed8888(kGreen);
+    s.Resolve(clear);
+    s.Target(a, 160, 96);
+    clear.height = 96;
+    clear.clear_color_value = Packed8888(kDark);
+    s.Resolve(clear);
+    s.Draw(red);
+    s.Draw(blue);
+    s.Target(b, 160, 64);
+    s.Present(kFrontA, 160, 64);
+  };
+  auto frames = [=] {
+    Image a = Fill(160, 96, kDark);
+    Paint(a, red, U8(red.color));
+    Paint(a, blue, U8(blue.color));
+    Image b = Fill(160, 64, kGreen);
+    std::copy(a.rgba.begin() + 64 * 160 * 4, a.rgba.begin() + 96 * 160 * 4, b.rgba.begin());
+    return std::vector<Image>{b};
+  };
+  return {MakeSample("edram_wrap_past_tile_2047",
+                     "160x96 target at tile 2040 running past tile 2047 into tiles 0-3, which a "
+                     "target at tile 0 then presents",
+                     "160x64 frame: rows 0-31 are the wrapped rows 64-95 of the target at tile "
+                     "2040 (dark (16,24,32) with a red (230,40,40) band x 21..140 to row 26 and a "
+                     "blue (40,60,230) block x 61..100 rows 7..31); rows 32-63 green "
+                     "(32,192,64). All pixels exact.",
+                     build, frames),
+          frames, 2,
+          "tiles 0-3 go from the target at tile 0 to the one at 2040 when its clear wraps into "
+          "them, and back when the tile-0 target is presented",
+          ""};
+}
+
 }  // namespace
 
 const std::vector<EdramScenario>& EdramScenarios() {
   static const std::vector<EdramScenario> all = [] {
     std::vector<EdramScenario> v = {GBuffer(),          ShadowMap(), MsaaDepthClear(),
                                     Float24RoundTrip(), DepthThrough8888(), Bloom(),
-                                    GammaDecal(),       Resolve64bppBiasSwap()};
+                                    GammaDecal(),       Resolve64bppBiasSwap(), WrapPastTile2047()};
     for (auto& sc : v) {
       sc.sample.expected_frame += " EDRAM ownership transfers: " +
                                   std::to_string(sc.expected_transfers) + " (" +

@@ -78,8 +78,8 @@ TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   });
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(t.used[0].rows, 50u);
-  // Depth at the last tile (D3D's "no depth buffer"): the EDRAM end, not the scissor, cuts it
-  // short; that stays a guess and the CPU estimate is not run for it.
+  // Depth at the last tile with the depth test on: the scissor bounds it too, and its rows run
+  // past tile 2047 into tile 0 as the hardware addresses them (not cut at the EDRAM end).
   Set(Reg::RB_DEPTH_INFO, 0x7FFu);
   t = gpu::EdramTargetsForDraw(regs_, color_, true, [&]() -> std::optional<uint32_t> {
     ++calls;
@@ -87,7 +87,9 @@ TEST_F(DrawExtentEdramTest, AScissorBoundsTheDrawWithoutAskingTheEstimate) {
   });
   EXPECT_EQ(calls, 0);
   ASSERT_EQ(t.used.size(), 2u);
-  EXPECT_TRUE(t.used[1].rows_guessed);
+  EXPECT_FALSE(t.used[1].rows_guessed);
+  EXPECT_EQ(t.used[1].rows, 50u);
+  EXPECT_GT(t.used[1].surface.TilesForRows(t.used[1].rows), 1u);  // 2047, then 0...
   EXPECT_FALSE(t.used[0].rows_guessed);
   EXPECT_FALSE(t.used[0].rows_estimated);
 }

@@ -56,6 +56,12 @@ uint32_t Surface::RowsToEdramEnd(uint32_t max_rows) const {
   return std::min(tiles_left / pitch * rows_per_tile_row(), max_rows);
 }
 
+uint32_t Surface::RowsInEdram(uint32_t max_rows) const {
+  const uint32_t pitch = pitch_tiles();
+  if (pitch == 0) return 0;
+  return std::min(xenos::kEdramTileCount / pitch * rows_per_tile_row(), max_rows);
+}
+
 std::string Surface::Describe() const {
   std::string name = is_depth ? std::string(xenos::DepthRenderTargetFormatName(format))
                               : std::string(xenos::ColorRenderTargetFormatName(format));

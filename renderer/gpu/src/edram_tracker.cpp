@@ -25,13 +25,17 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
   auto extent = [&](edram::Surface s) {
     EdramUse use;
     use.surface = s;
-    uint32_t limit = s.RowsToEdramEnd(8192);
-    Viewport vp = ComputeViewport(regs, s.pitch_pixels, std::max(limit, 1u));
+    // A scissor may bound the draw anywhere in the whole EDRAM: rows past tile 2047 wrap to tile
+    // 0 (Xenia #2031). A draw with nothing bounding it is taken to reach the EDRAM end only.
+    const uint32_t wrap_limit = s.RowsInEdram(8192);
+    const uint32_t limit = s.RowsToEdramEnd(8192);
+    Viewport vp = ComputeViewport(regs, s.pitch_pixels, std::max(wrap_limit, 1u));
     uint32_t bottom = uint32_t(vp.scissor.offset.y) + vp.scissor.extent.height;
-    use.rows = std::min(bottom, limit);
-    use.rows_guessed = bottom >= limit;
+    use.rows = std::min(bottom, wrap_limit);
+    use.rows_guessed = bottom >= wrap_limit;
+    if (use.rows_guessed) use.rows = std::min(bottom, limit);
     // The CPU estimate only for a scissor open to the 8192-row limit (D3D sets the scissor from
-    // the viewport, so this is rare), not when the EDRAM end is what cuts the scissor short.
+    // the viewport, so this is rare), not when the EDRAM size is what cuts the scissor short.
     if (use.rows_guessed && estimate_rows) {
       Viewport open = ComputeViewport(regs, s.pitch_pixels, 8192);
       if (uint32_t(open.scissor.offset.y) + open.scissor.extent.height < 8192) return use;

@@ -330,7 +330,8 @@ uint32_t EdramRowsAfter(const RenderTargetKey& key, uint32_t max_dimension) {
   s.msaa = key.msaa_samples >= 4   ? xenos::MsaaSamples::k4X
            : key.msaa_samples == 2 ? xenos::MsaaSamples::k2X
                                    : xenos::MsaaSamples::k1X;
-  return std::clamp(s.RowsToEdramEnd(max_dimension), 16u, max_dimension);
+  // The whole EDRAM from the base: a target's rows run past tile 2047 into tile 0.
+  return std::clamp(s.RowsInEdram(max_dimension), 16u, max_dimension);
 }
 
 uint32_t HostSampleOfGuest(uint32_t guest_samples, uint32_t host_samples,

@@ -49,6 +49,9 @@ struct Surface {
   uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
   // Pixel rows the EDRAM holds after the base (no wraparound), at most `max_rows`.
   uint32_t RowsToEdramEnd(uint32_t max_rows) const;
+  // Pixel rows of the whole EDRAM at this pitch, counted from the base and wrapping past tile
+  // 2047 to tile 0 as the hardware addresses it, at most `max_rows`.
+  uint32_t RowsInEdram(uint32_t max_rows) const;
   std::string Describe() const;  // "k_8_8_8_8 base 0 pitch 1280 (16 tiles) 1x"
 };
 
