@@ -103,14 +103,7 @@ void CpuBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile*
 
 gpu::GuestMemoryAccess CpuBackend::Access() const {
   if (!memory_) throw Error("CpuBackend: Attach() was not called");
-  replay::GuestMemory* m = memory_;
-  gpu::GuestMemoryAccess a;
-  a.pages.generation = [m] { return m->generation(); };
-  a.pages.page_generation = [m](uint32_t p) { return m->PageGeneration(p); };
-  a.pages.page_data = [m](uint32_t p) { return m->PageData(p); };
-  a.read = [m](uint32_t address, std::span<uint8_t> out) { m->Read(address, out); };
-  a.write = [m](uint32_t address, std::span<const uint8_t> in) { m->Write(address, in); };
-  return a;
+  return gpu::GuestAccessOf(*memory_);
 }
 
 void CpuBackend::InPlace(const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {

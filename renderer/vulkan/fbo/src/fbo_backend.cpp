@@ -38,14 +38,7 @@ void FboBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile*
 
 gpu::GuestMemoryAccess FboBackend::Access() const {
   if (!memory_) throw Error("FboBackend: Attach() was not called");
-  replay::GuestMemory* m = memory_;
-  gpu::GuestMemoryAccess a;
-  a.pages.generation = [m] { return m->generation(); };
-  a.pages.page_generation = [m](uint32_t p) { return m->PageGeneration(p); };
-  a.pages.page_data = [m](uint32_t p) { return m->PageData(p); };
-  a.read = [m](uint32_t address, std::span<uint8_t> out) { m->Read(address, out); };
-  a.write = [m](uint32_t address, std::span<const uint8_t> in) { m->Write(address, in); };
-  return a;
+  return gpu::GuestAccessOf(*memory_);
 }
 
 std::map<std::string, uint64_t> FboBackend::notes() const {

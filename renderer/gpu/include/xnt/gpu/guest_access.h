@@ -1,12 +1,16 @@
 // How a render path reaches guest memory without depending on a particular memory class: page
 // generations and data for a mirror of the 512 MiB physical space (the Vulkan shared-memory
 // buffer, a CPU path's reads), plus byte reads and writes for resolves and the swap.
-// replay::GuestMemory maps onto it one to one (renderer/session.cpp GuestAccessOf).
+// replay::GuestMemory maps onto it one to one (GuestAccessOf).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <span>
+
+namespace xnt::replay {
+class GuestMemory;
+}
 
 namespace xnt::gpu {
 
@@ -27,5 +31,8 @@ struct GuestMemoryAccess {
   std::function<void(uint32_t address, std::span<uint8_t> out)> read;
   std::function<void(uint32_t address, std::span<const uint8_t> bytes)> write;
 };
+
+// The access a path gets to the trace player's guest memory (resolves write into it).
+GuestMemoryAccess GuestAccessOf(replay::GuestMemory& memory);
 
 }  // namespace xnt::gpu
