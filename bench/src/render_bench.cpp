@@ -162,6 +162,7 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
         renderer::SessionOptions so;
         so.path = *renderer::ParsePath(path_name);
         so.device_index = o.device_index;
+        so.threads = o.threads;
         for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
           auto session = renderer::Session::Create(so);
           r.device = session->device_name();

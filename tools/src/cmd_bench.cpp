@@ -18,6 +18,7 @@ struct RenderArgs {
   std::string paths = "cpu,fbo";
   uint32_t width = 1280, height = 720, small_draws = 2000, repeats = 5;
   int device = -1;
+  uint32_t threads = 0;
   bool json = false;
 };
 
@@ -37,6 +38,7 @@ int RunRenderBenchCommand(const RenderArgs& a) {
   o.small_draws = a.small_draws;
   o.repeats = a.repeats;
   o.device_index = a.device;
+  o.threads = a.threads;
   if (StderrIsTerminal() && !a.json) {
     o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
   }
@@ -169,6 +171,8 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                ren->add_option("--repeat", rargs->repeats, "Timed replays per case (median reported; one more warms up)")
                    ->check(CLI::Range(1, 100))->capture_default_str();
                ren->add_option("--device", rargs->device, "Vulkan device index for the GPU paths");
+               ren->add_option("--threads", rargs->threads, "cpu path: pixel-stage threads (0 = every core)")
+                   ->capture_default_str();
                ren->add_flag("--json", rargs->json, "Print JSON");
                ren->callback([which] { *which = "render"; });
                return [=]() -> int {

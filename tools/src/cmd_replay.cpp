@@ -55,6 +55,7 @@ struct ReplayArgs {
   std::string frames;
   std::string path = "fbo";
   int device = -1;
+  uint32_t threads = 0;
   bool validate = false;
   std::string gamma = "exact";
   std::string dump_shaders;
@@ -76,6 +77,7 @@ int RunReplay(const ReplayArgs& args) {
   renderer::SessionOptions options;
   options.path = *renderer::ParsePath(args.path);
   options.device_index = args.device;
+  options.threads = args.threads;
   options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
@@ -182,6 +184,9 @@ XNT_COMMAND({"replay",
                               "implemented yet and says so")
                    ->check(CLI::IsMember(renderer::PathNames()));
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
+               sub.add_option("--threads", args->threads,
+                              "cpu path: threads for the pixel stage (0 = every core; the images do "
+                              "not depend on it)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");
                sub.add_option("--gamma", args->gamma,

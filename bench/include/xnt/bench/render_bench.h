@@ -20,6 +20,7 @@ struct RenderBenchOptions {
   uint32_t small_draws = 2000;
   uint32_t repeats = 5;
   int device_index = -1;
+  uint32_t threads = 0;  // cpu path: pixel-stage threads (0 = every core)
   std::function<void(const std::string& what)> progress;
 };
 
