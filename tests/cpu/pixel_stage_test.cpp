@@ -67,3 +67,42 @@ TEST(CpuPixelStage, AliasingTargetsStayOnOneThread) {
 
 }  // namespace
 }  // namespace xnt::cpu
+
+namespace xnt::cpu {
+namespace {
+
+// Point sprites: a square of `size` pixels centred on the vertex covers the pixels whose centres
+// lie in [c - size/2, c + size/2) on both axes; the sprite coordinate runs 0..1 across it.
+std::vector<Fragment> Point(double x, double y, double z, float size) {
+  PointSprite p;
+  p.vertex.pos = {x, y, z, 1.0};
+  p.size = size;
+  RasterState state;
+  state.x0 = 0, state.y0 = 0, state.x1 = 64, state.y1 = 64;
+  std::vector<Fragment> out;
+  RasterizePoint(p, state, [&](const Fragment& f) { out.push_back(f); });
+  return out;
+}
+
+TEST(CpuPoints, SquareCoverageIsHalfOpen) {
+  // Size 4 at (10, 20): [8, 12) x [18, 22): pixels 8..11 x 18..21.
+  std::vector<Fragment> f = Point(10.0, 20.0, 0.5, 4.0f);
+  ASSERT_EQ(f.size(), 16u);
+  EXPECT_EQ(f.front().x, 8u);
+  EXPECT_EQ(f.front().y, 18u);
+  EXPECT_EQ(f.back().x, 11u);
+  EXPECT_EQ(f.back().y, 21u);
+  EXPECT_FLOAT_EQ(f.front().point_coord[0], 0.125f);  // (8.5 - 8) / 4
+  EXPECT_FLOAT_EQ(f.back().point_coord[1], 0.875f);   // (21.5 - 18) / 4
+  EXPECT_FLOAT_EQ(f.front().depth[0], 0.5f);
+  // Size 3 at (10, 20): [8.5, 11.5): centres 8.5, 9.5, 10.5 are in, 11.5 is not.
+  f = Point(10.0, 20.0, 0.5, 3.0f);
+  ASSERT_EQ(f.size(), 9u);
+  EXPECT_EQ(f.front().x, 8u);
+  EXPECT_EQ(f.back().x, 10u);
+  // Outside the depth range: nothing.
+  EXPECT_TRUE(Point(10.0, 20.0, 1.5, 4.0f).empty());
+}
+
+}  // namespace
+}  // namespace xnt::cpu

@@ -189,9 +189,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Note("draw with no complete primitive skipped");
     return false;
   }
-  if (prims.topology == gpu::HostTopology::kPointList ||
-      prims.topology == gpu::HostTopology::kLineList) {
-    Note("cpu path: points and lines not implemented (draw skipped)");
+  if (prims.topology == gpu::HostTopology::kLineList) {
+    Note("cpu path: lines not implemented (draw skipped)");
     return false;
   }
 
@@ -225,11 +224,29 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
                            const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
   std::vector<Triangle> triangles;
+  std::vector<PointSprite> points;
   auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
     const Polygon poly = ClipTriangle(a, b, c);
     for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
   };
-  for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
+  if (prims.topology == gpu::HostTopology::kPointList) {
+    // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half sizes in 12.4 fixed point; a size the
+    // vertex shader exports (oPts.x) is clamped to [min, max], as the fbo path does.
+    const uint32_t size_reg = R(regs, Reg::PA_SU_POINT_SIZE);
+    const uint32_t minmax = R(regs, Reg::PA_SU_POINT_MINMAX);
+    const float fixed_size = float(size_reg >> 16) * (2.0f / 16.0f);
+    const float min_size = float(minmax & 0xFFFF) * (2.0f / 16.0f);
+    const float max_size = float(minmax >> 16) * (2.0f / 16.0f);
+    for (uint32_t index : prims.indices) {
+      PointSprite p;
+      p.vertex = vertices.Get(index);
+      p.size = p.vertex.point_size >= 0.0f ? std::clamp(p.vertex.point_size, min_size, max_size)
+                                           : fixed_size;
+      points.push_back(p);
+    }
+  }
+  for (size_t i = 0; prims.topology != gpu::HostTopology::kPointList && i + 2 < prims.indices.size();
+       i += 3) {
     const ClipVertex& a = vertices.Get(prims.indices[i]);
     const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
     const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
@@ -266,10 +283,11 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     triangle(*v[ai], d, *v[bi]);
   }
   stats_.vertices_shaded += vertices.invocations();
-  stats_.triangles += triangles.size();
+  stats_.triangles += triangles.size() + points.size();
 
   PixelJob job;
   job.triangles = &triangles;
+  job.points = &points;
   job.state = state;
   job.pixel_shader = ps ? &ps->shader : nullptr;
   if (ps && program.param_gen) {

@@ -18,6 +18,7 @@ struct ClipVertex {
   // Homogeneous position: screen x = pos[0] / pos[3], y = pos[1] / pos[3], depth = pos[2] / pos[3].
   std::array<double, 4> pos{};
   std::array<Float4, 16> interpolators{};
+  float point_size = -1.0f;  // oPts.x when the vertex shader exports it, else < 0
 };
 
 // A clipped polygon (at most 3 + 5 planes vertices).
@@ -35,7 +36,10 @@ struct Fragment {
   std::array<float, 4> depth{};  // per guest sample: z/w interpolated linearly in screen space
   bool front_facing = true;
   std::array<Float4, 16> interpolators{};  // perspective-correct (first `count` valid)
+  bool point = false;                      // from a point sprite
+  float point_coord[2] = {0.0f, 0.0f};     // position in the sprite, 0..1 (gl_PointCoord)
 };
+
 
 struct RasterState {
   // Scissor in pixels, [x0, x1) x [y0, y1).
@@ -64,5 +68,18 @@ const SamplePosition* SamplePositions(uint32_t samples);
 // pixel centre (Direct3D 9 has no centroid by default), depth at each sample. Returns false when the triangle was culled or had no area.
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
+
+// A point sprite: a screen-aligned square of `size` pixels centred on the vertex.
+struct PointSprite {
+  ClipVertex vertex;
+  float size = 1.0f;
+};
+
+// Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on
+// both axes (the half-open interval is the top-left rule for the square's edges), the vertex's
+// interpolators flat, its depth at every sample. False when it lies outside the depth range or
+// behind the eye.
+bool RasterizePoint(const PointSprite& p, const RasterState& state,
+                    const std::function<void(const Fragment&)>& emit);
 
 }  // namespace xnt::cpu

@@ -48,8 +48,10 @@ struct Worker {
       if (job_.param_gen_register >= 0) {
         // As the translator: x is negated on back faces, pixel centres are on halves.
         in.param_gen_register = job_.param_gen_register;
+        // Points: y negated and the sprite coordinate in z/w (the translator's param gen).
         const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
-        in.param_gen = {f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
+        in.param_gen = f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
+                               : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
       }
       const ucode::ShaderResult r = ps_->Run(constants_, in, callbacks_);
       ++stats.pixels_shaded;
@@ -72,6 +74,11 @@ struct Worker {
     for (const Triangle& t : *job_.triangles) {
       RasterizeTriangle(t[0], t[1], t[2], state, [this](const Fragment& f) { Shade(f); });
     }
+    if (job_.points) {
+      for (const PointSprite& p : *job_.points) {
+        RasterizePoint(p, state, [this](const Fragment& f) { Shade(f); });
+      }
+    }
   }
 
   void Finish() {
@@ -93,6 +100,9 @@ struct Worker {
 // Pixels the draw's triangles can touch (bounding boxes within the scissor).
 uint64_t Extent(const PixelJob& job) {
   uint64_t total = 0;
+  if (job.points) {
+    for (const PointSprite& p : *job.points) total += uint64_t(double(p.size) * p.size) + 1;
+  }
   for (const Triangle& t : *job.triangles) {
     double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
     for (const ClipVertex& v : t) {

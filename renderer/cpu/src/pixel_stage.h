@@ -24,6 +24,7 @@ using Triangle = std::array<ClipVertex, 3>;
 
 struct PixelJob {
   const std::vector<Triangle>* triangles = nullptr;
+  const std::vector<PointSprite>* points = nullptr;  // a point-list draw's sprites
   RasterState state;                      // scissor, culling, interpolators, samples
   const ucode::Shader* pixel_shader = nullptr;  // null: depth/stencil only
   int param_gen_register = -1;

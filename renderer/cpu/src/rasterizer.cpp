@@ -139,4 +139,40 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
   return true;
 }
 
+bool RasterizePoint(const PointSprite& p, const RasterState& state,
+                    const std::function<void(const Fragment&)>& emit) {
+  const auto& pos = p.vertex.pos;
+  if (!(pos[3] > 0.0) || pos[2] < 0.0 || pos[2] > pos[3]) return false;
+  const double cx = pos[0] / pos[3], cy = pos[1] / pos[3], half = double(p.size) * 0.5;
+  if (!(half > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
+  const double left = cx - half, top = cy - half, right = cx + half, bottom = cy + half;
+  const int32_t x0 = std::max(state.x0, int32_t(std::max(std::floor(left), -1e6)));
+  const int32_t y0 = std::max(state.y0, int32_t(std::max(std::floor(top), -1e6)));
+  const int32_t x1 = std::min(state.x1, int32_t(std::min(std::ceil(right), 1e6)) + 1);
+  const int32_t y1 = std::min(state.y1, int32_t(std::min(std::ceil(bottom), 1e6)) + 1);
+  const uint32_t samples = std::max<uint32_t>(1, state.samples);
+  const SamplePosition* positions = SamplePositions(samples);
+  Fragment f;
+  f.point = true;
+  f.front_facing = true;
+  f.interpolators = p.vertex.interpolators;
+  f.depth.fill(float(pos[2] / pos[3]));
+  for (int32_t y = y0; y < y1; ++y) {
+    for (int32_t x = x0; x < x1; ++x) {
+      f.coverage = 0;
+      for (uint32_t s = 0; s < samples; ++s) {
+        const double sx = x + positions[s].x / 256.0, sy = y + positions[s].y / 256.0;
+        if (sx >= left && sx < right && sy >= top && sy < bottom) f.coverage |= 1u << s;
+      }
+      if (!f.coverage) continue;
+      f.x = uint32_t(x);
+      f.y = uint32_t(y);
+      f.point_coord[0] = float((x + 0.5 - left) / double(p.size));
+      f.point_coord[1] = float((y + 0.5 - top) / double(p.size));
+      emit(f);
+    }
+  }
+  return true;
+}
+
 }  // namespace xnt::cpu

@@ -40,6 +40,7 @@ ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
            y * viewport_.screen_scale[1] + double(viewport_.screen_offset[1]) * w,
            z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
   v.interpolators = r.interpolators;
+  if (r.point_size_mask & 1u) v.point_size = r.point_size[0];
   return v;
 }
 
