@@ -46,12 +46,15 @@ std::vector<uint8_t> Render(uint32_t threads, bool alias) {
   job.state.interpolator_count = 1;
   job.state.never_cull = true;
   job.pixel_shader = &ps;
+  const ucode::InterpreterConstants constants{};
+  job.pixel_constants = &constants;
   job.registers = &regs;
   job.edram = &edram;
   job.color_used[0] = job.color_used[1] = true;
   job.parallel_safe = !alias;
   const PixelStats stats = RunPixels(job, threads);
   EXPECT_GT(stats.pixels_shaded, 100000u);
+  EXPECT_EQ(stats.threads, alias ? 1u : threads);
   return edram.bytes();
 }
 

@@ -159,8 +159,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       color_used[i] = (ps->analysis.color_mask & (1u << i)) && color_mask.rt_mask(i);
     }
   }
-  // Built once here for its draw-level notes (alpha to mask); the pixel workers have their own.
-  const OutputMerger draw_notes(regs, edram_, color_used, ps != nullptr, notes_);
+  if (xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL)).alpha_to_mask_enable) {
+    Note("cpu path: alpha to mask not implemented");
+  }
   const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
@@ -290,6 +291,11 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   job.points = &points;
   job.state = state;
   job.pixel_shader = ps ? &ps->shader : nullptr;
+  ucode::InterpreterConstants ps_constants;
+  if (ps) {
+    ps_constants = StageConstants(file, true);  // once per draw, shared by the workers
+    job.pixel_constants = &ps_constants;
+  }
   if (ps && program.param_gen) {
     job.param_gen_register = int(file.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
   }
@@ -300,6 +306,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used, uint32_t(state.y1));
   const PixelStats pixels = RunPixels(job, options_.threads);
   stats_.pixels_shaded += pixels.pixels_shaded;
+  if (pixels.threads > 1) ++stats_.parallel_draws;
   for (const std::string& n : pixels.notes) Note(n);
   return true;
 }

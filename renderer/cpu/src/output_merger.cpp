@@ -135,7 +135,6 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
                 cc.alpha_func != xenos::CompareFunction::kAlways;
   alpha_func_ = uint32_t(cc.alpha_func);
   alpha_ref_ = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_ALPHA_REF));
-  if (cc.alpha_to_mask_enable) Note("cpu path: alpha to mask not implemented");
 }
 
 uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverage,

@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "output_merger.h"
-#include "stage_constants.h"
 #include "texture_unit.h"
 #include "xnt/ucode/interpreter.h"
 
@@ -30,7 +29,6 @@ struct Worker {
             om_notes_) {
     if (job.pixel_shader) {
       ps_ = std::make_unique<ucode::Interpreter>(*job.pixel_shader);
-      constants_ = StageConstants(*job.registers, true);
       callbacks_.texture_fetch = [this](uint32_t slot, const ucode::Float4& coords,
                                         const ucode::FetchInstruction& f) {
         return textures_.Fetch(slot, coords, f);
@@ -53,7 +51,7 @@ struct Worker {
         in.param_gen = f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
                                : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
       }
-      const ucode::ShaderResult r = ps_->Run(constants_, in, callbacks_);
+      const ucode::ShaderResult r = ps_->Run(*job_.pixel_constants, in, callbacks_);
       ++stats.pixels_shaded;
       for (const std::string& n : r.notes) stats.notes.insert("pixel shader: " + n);
       if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
@@ -93,7 +91,6 @@ struct Worker {
   TextureUnit textures_;
   OutputMerger om_;
   std::unique_ptr<ucode::Interpreter> ps_;
-  ucode::InterpreterConstants constants_;
   ucode::InterpreterCallbacks callbacks_;
 };
 
@@ -142,6 +139,7 @@ PixelStats RunPixels(const PixelJob& job, uint32_t threads) {
     for (std::thread& th : pool) th.join();
   }
   PixelStats out;
+  out.threads = threads;
   for (const auto& w : workers) {
     out.pixels_shaded += w->stats.pixels_shaded;
     out.notes.insert(w->stats.notes.begin(), w->stats.notes.end());

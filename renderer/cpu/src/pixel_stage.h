@@ -16,6 +16,7 @@
 #include "xnt/gpu/edram.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
+#include "xnt/ucode/interpreter.h"
 #include "xnt/ucode/ucode.h"
 
 namespace xnt::cpu {
@@ -27,6 +28,7 @@ struct PixelJob {
   const std::vector<PointSprite>* points = nullptr;  // a point-list draw's sprites
   RasterState state;                      // scissor, culling, interpolators, samples
   const ucode::Shader* pixel_shader = nullptr;  // null: depth/stencil only
+  const ucode::InterpreterConstants* pixel_constants = nullptr;  // with pixel_shader
   int param_gen_register = -1;
   const replay::RegisterFile* registers = nullptr;
   const replay::GuestMemory* memory = nullptr;
@@ -37,6 +39,7 @@ struct PixelJob {
 
 struct PixelStats {
   uint64_t pixels_shaded = 0;
+  uint32_t threads = 1;  // how many ran the bands
   std::set<std::string> notes;  // once per draw, whatever the thread count
 };
 

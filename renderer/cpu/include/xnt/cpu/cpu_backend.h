@@ -31,6 +31,7 @@ struct CpuBackendOptions {
 struct CpuStats {
   uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;
   uint64_t vertices_shaded = 0, triangles = 0, pixels_shaded = 0;
+  uint64_t parallel_draws = 0;  // draws whose pixels ran on more than one thread
 };
 
 class CpuBackend : public replay::Backend {
