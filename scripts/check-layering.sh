@@ -22,6 +22,7 @@ rules=(
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"
+  "compare|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/renderer/ xnt/diff/ xnt/compare/"
   "samples|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt/ucode/ xnt/samples/"
 )
 
@@ -56,7 +57,7 @@ done
 
 # Vulkan headers only in renderer/vulkan outside its translator (glslang/shaderc are fine there: it
 # makes SPIR-V, not Vulkan objects). renderer/src makes the sessions through xnt/vk/ headers only.
-for dir in base format capture replay diff samples renderer/gpu renderer/cpu renderer/present \
+for dir in base format capture replay diff compare samples renderer/gpu renderer/cpu renderer/present \
            renderer/vulkan/translator renderer/include renderer/src; do
   [ -d "$dir" ] || continue
   while IFS= read -r hit; do
@@ -74,7 +75,7 @@ while IFS= read -r file; do
     echo "$file: $n lines (over 1,000: split it by concern)"
     fail=1
   fi
-done < <(for d in base format capture replay renderer diff samples tools bench tests; do
+done < <(for d in base format capture replay renderer diff compare samples tools bench tests; do
            [ -d "$d" ] && sources "$d"; done)
 
 if [ $fail != 0 ]; then

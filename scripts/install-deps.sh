@@ -15,7 +15,7 @@ PKGS=(
   libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers spirv-tools glslang-tools
   glslc libshaderc-dev
   libzstd-dev libflatbuffers-dev flatbuffers-compiler libstb-dev libcli11-dev
-  libgtest-dev libxxhash-dev libsnappy-dev chromium
+  libgtest-dev libxxhash-dev libsnappy-dev libtomlplusplus-dev chromium
 )
 
 add_backports() {

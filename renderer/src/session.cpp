@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "draw_event_backend.h"
 #include "xnt/base/error.h"
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/replay/trace_player.h"
@@ -35,6 +36,13 @@ std::vector<std::string> PathNames() { return {"fbo", "fsi", "cpu"}; }
 
 namespace {
 
+// The draw-event wrapper, only when something asked for it (a replay without hooks pays nothing).
+std::unique_ptr<DrawEventBackend> MakeHooks(replay::Backend& inner, const SessionOptions& options) {
+  if (!options.on_draw_event && !options.test_fault_skip_draw) return nullptr;
+  return std::make_unique<DrawEventBackend>(inner, options.on_draw_event,
+                                            options.test_fault_skip_draw);
+}
+
 // The cpu path: no device at all.
 class CpuSession final : public Session {
  public:
@@ -45,9 +53,13 @@ class CpuSession final : public Session {
     backend_options.threads = options.threads;
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     backend_ = std::make_unique<cpu::CpuBackend>(backend_options);
+    hooks_ = MakeHooks(*backend_, options);
   }
   Path path() const override { return Path::kCpu; }
-  replay::Backend& backend() override { return *backend_; }
+  replay::Backend& backend() override {
+    if (hooks_) return *hooks_;
+    return *backend_;
+  }
   void Attach(replay::TracePlayer& player) override {
     backend_->Attach(&player.memory(), &player.registers());
   }
@@ -61,9 +73,14 @@ class CpuSession final : public Session {
   }
   std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
   gpu::EdramTracker* edram() override { return &backend_->tracker(); }
+  // The cpu path's EDRAM is guest bits already.
+  const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface&, uint32_t) override {
+    return backend_->edram();
+  }
 
  private:
   std::unique_ptr<cpu::CpuBackend> backend_;
+  std::unique_ptr<DrawEventBackend> hooks_;
   uint32_t threads_ = 1;
 };
 
@@ -88,10 +105,14 @@ class FboSession final : public Session {
       if (user) user(f);
     };
     backend_ = std::make_unique<vk::FboBackend>(*context_, backend_options);
+    hooks_ = MakeHooks(*backend_, options);
   }
 
   Path path() const override { return Path::kFbo; }
-  replay::Backend& backend() override { return *backend_; }
+  replay::Backend& backend() override {
+    if (hooks_) return *hooks_;
+    return *backend_;
+  }
   void Attach(replay::TracePlayer& player) override {
     backend_->Attach(&player.memory(), &player.registers());
   }
@@ -109,10 +130,17 @@ class FboSession final : public Session {
     return context_->validation_messages();
   }
   gpu::EdramTracker* edram() override { return &backend_->renderer().edram().tracker(); }
+  // The host render targets owning those tiles store their data back into the EDRAM model (the
+  // path the resolves take).
+  const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface& surface,
+                                         uint32_t rows) override {
+    return backend_->renderer().edram().Snapshot(surface, rows);
+  }
 
  private:
   std::unique_ptr<vk::VulkanContext> context_;
   std::unique_ptr<vk::FboBackend> backend_;
+  std::unique_ptr<DrawEventBackend> hooks_;
 };
 #endif
 

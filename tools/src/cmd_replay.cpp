@@ -13,6 +13,8 @@
 #include "command.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
+#include "xnt/compare/snapshot.h"
+#include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/present/frame_writer.h"
 #include "xnt/renderer/session.h"
@@ -59,6 +61,7 @@ struct ReplayArgs {
   bool validate = false;
   std::string gamma = "exact";
   std::string dump_shaders;
+  std::string snapshots;
   bool json = false;
 };
 
@@ -101,8 +104,27 @@ int RunReplay(const ReplayArgs& args) {
                  "##############################", width - done, "", frames_seen, goal);
     std::fflush(stderr);
   };
+  // --snapshots: the targets each selected draw wrote, in guest bits decoded to PNG.
+  renderer::Session* snapshot_session = nullptr;
+  uint64_t snapshots_written = 0;
+  if (!args.snapshots.empty()) {
+    const compare::SnapshotSelection selection = compare::ParseSnapshotSelection(args.snapshots);
+    options.on_draw_event = [&, selection](const renderer::DrawEvent& e) {
+      if (!e.after || !selection.Contains(e.draw->frame, e.draw->draw_index)) return;
+      if (!range.Contains(e.draw->frame)) return;
+      for (const compare::TargetRegion& t : compare::EventTargets(e)) {
+        char name[96];
+        std::snprintf(name, sizeof(name), "snapshot_%04" PRIu64 ".%u_%s.png", e.draw->frame,
+                      e.draw->draw_index, t.name.c_str());
+        diff::SavePng((std::filesystem::path(args.out) / name).string(),
+                      compare::TargetImage(*snapshot_session, t).view());
+        ++snapshots_written;
+      }
+    };
+  }
   // The path first: one that cannot run here is refused before anything is written.
   auto session = renderer::Session::Create(options);
+  snapshot_session = session.get();
   std::error_code ec;
   std::filesystem::create_directories(args.out, ec);
   if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
@@ -158,6 +180,9 @@ int RunReplay(const ReplayArgs& args) {
                 stats.resolves, stats.swaps);
     std::printf("%.3f s: %.2f frames/s, %.1f draws/s\n", seconds, fps, dps);
     if (args.validate) std::printf("validation messages: %u\n", validation);
+    if (!args.snapshots.empty()) {
+      std::printf("snapshots: %" PRIu64 " target image(s) written\n", snapshots_written);
+    }
     for (auto& [what, count] : notes) {
       std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
     }
@@ -196,6 +221,10 @@ XNT_COMMAND({"replay",
                    ->check(CLI::IsMember({"exact", "srgb"}));
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
+               sub.add_option("--snapshots", args->snapshots,
+                              "F.K[,F.K...] or all: after those draws (frame.draw, as dump numbers "
+                              "them) write the targets they wrote as snapshot_FFFF.K_TARGET.png, "
+                              "read from the path's EDRAM in guest bits");
                sub.add_flag("--json", args->json, "Print the summary as JSON on stdout");
                return [args]() -> int { return RunReplay(*args); };
              }});

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/renderer_options.h"
@@ -26,12 +27,27 @@ namespace xnt::renderer {
 enum class Path : uint8_t {
   kFbo,  // Vulkan, host render targets + the EDRAM render-target cache (renderer/vulkan/fbo)
   kFsi,  // Vulkan, EDRAM as a storage buffer with fragment shader interlock (not implemented)
-  kCpu,  // the whole pipeline on the CPU (not implemented)
+  kCpu,  // the whole pipeline on the CPU (renderer/cpu)
 };
 const char* PathName(Path path);
 std::optional<Path> ParsePath(std::string_view name);
 // Every path's name, for command-line validation ("fbo", "fsi", "cpu").
 std::vector<std::string> PathNames();
+
+// One draw or resolve as the session hands it to the path: seen once before and once after the
+// path ran it (compare's bisection snapshots the bound targets there; replay --snapshots too).
+struct DrawEvent {
+  const replay::DrawCall* draw = nullptr;        // valid during the call only
+  const replay::ResolveCall* resolve = nullptr;  // set for a resolve (draw is &resolve->draw)
+  bool after = false;                            // false: before the path ran it
+};
+
+// Draw F.K (frame, draw index as `xenotrace dump` numbers them).
+struct DrawId {
+  uint64_t frame = 0;
+  uint32_t draw = 0;
+  bool operator==(const DrawId&) const = default;
+};
 
 struct SessionOptions {
   Path path = Path::kFbo;
@@ -49,6 +65,13 @@ struct SessionOptions {
   std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
   // The end of every frame (progress reporting, per-frame counters), after the path's own work.
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
+  // Every draw and resolve, before and after the path runs it (Session::SnapshotEdram may be
+  // called from it). Unset: the path's backend is handed to the player directly.
+  std::function<void(const DrawEvent&)> on_draw_event;
+  // TEST HOOK, off by default, no command-line option sets it outside compare's --test-fault:
+  // the path is not handed draw F.K at all (as if the path had lost it), so tests can check that
+  // compare's bisection names exactly that draw. Never set it for a real replay.
+  std::optional<DrawId> test_fault_skip_draw;
 };
 
 struct SessionStats {
@@ -78,6 +101,12 @@ class Session {
   virtual std::map<std::string, uint64_t> notes() const = 0;
   virtual uint32_t validation_message_count() const { return 0; }
   virtual std::vector<std::string> validation_messages() const { return {}; }
+  // The guest bits of the EDRAM tiles covering pixel rows [0, rows) of `surface` as the path
+  // holds them now (fbo: every host render target owning those tiles stored back into its EDRAM
+  // model, synchronously; cpu: its EDRAM as it is). Read them in guest layout; other tiles of the
+  // returned model may be stale. Ownership does not change.
+  virtual const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface& surface,
+                                                 uint32_t rows) = 0;
   // The EDRAM ownership tracker and transfer log; nullptr for a path without one.
   virtual gpu::EdramTracker* edram() { return nullptr; }
 };

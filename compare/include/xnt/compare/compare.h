@@ -1,0 +1,58 @@
+// `xenotrace compare`: replays traces on several render combinations (path @ scale) through
+// renderer/session.h, diffs every frame against a reference combination with diff/ (metrics,
+// policy), and for each differing frame bisects to the first draw after which the two
+// combinations' targets differ in guest bits (bisect.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xnt/compare/combination.h"
+#include "xnt/compare/results.h"
+#include "xnt/diff/driver.h"
+
+namespace xnt::compare {
+
+// TEST HOOK: skip draw F.K on one combination (renderer::SessionOptions::test_fault_skip_draw).
+struct TestFault {
+  Combination combination;
+  renderer::DrawId draw;
+};
+
+struct Progress {
+  size_t trace = 0, traces = 0;      // 1-based index of the trace being worked on
+  std::string trace_name, combination;
+  std::string step;                  // "replay", "bisect"
+  uint64_t frame = 0;                // frames finished so far in this step
+};
+
+struct CompareOptions {
+  std::vector<std::string> traces;  // files (ExpandTraces)
+  std::vector<Combination> combinations;
+  Combination reference;            // added to the run when not among `combinations`
+  uint64_t first_frame = 0;
+  std::optional<uint64_t> last_frame;  // inclusive
+  diff::DiffOptions diff;           // policy and thresholds; report_dir is ignored (see below)
+  std::string report_dir;           // images for differing frames and bisections go here
+  unsigned jobs = 1;                // combinations replayed at once
+  bool bisect = true;
+  // Session settings shared by every combination.
+  int device_index = -1;
+  bool validate = false;            // Vulkan paths: any validation message makes it an error
+  uint32_t threads = 0;             // cpu path pixel-stage threads
+  std::optional<TestFault> test_fault;
+  // Baseline mode: instead of the reference combination, every combination is compared with the
+  // frames a --save-baseline run stored in this folder for the same trace and combination.
+  std::string baseline_dir;
+  std::string save_baseline_dir;    // store every combination's frames + hashes here
+  std::function<void(const Progress&)> progress;
+};
+
+// Throws xnt::Error only for unusable options; problems of a trace or combination become
+// kError results.
+RunResults RunCompare(const CompareOptions& options);
+
+}  // namespace xnt::compare

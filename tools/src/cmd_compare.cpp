@@ -1,0 +1,178 @@
+// `xenotrace compare TRACE_OR_DIR...`: every trace on every path x scale combination, each frame
+// diffed against a reference combination, differing frames bisected to their first differing
+// draw (compare/, docs/compare.md). Exit 0 pass / 1 differ / 2 error, as `diff`.
+#include <cinttypes>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "command.h"
+#include "xnt/base/error.h"
+#include "xnt/compare/compare.h"
+#include "xnt/compare/expectations.h"
+#include "xnt/diff/png.h"
+#include "xnt/diff/policy.h"
+
+namespace xnt::cli {
+namespace {
+
+struct CompareArgs {
+  std::vector<std::string> inputs;
+  std::string paths = "fbo,cpu";
+  std::string scales = "1x1";
+  std::string frames;
+  std::string reference = "cpu@1x1";
+  std::string policy;
+  std::string report;
+  bool json = false;
+  std::string junit;
+  unsigned jobs = 1;
+  std::string shard;
+  bool no_bisect = false;
+  int device = -1;
+  bool validate = false;
+  uint32_t threads = 0;
+  std::string baseline, save_baseline;
+  std::string expectations;
+  bool update_expectations = false;
+  std::string test_fault;
+};
+
+// "A-B", "A-", "A".
+void ParseFrames(const std::string& text, compare::CompareOptions& o) {
+  auto number = [&](const std::string& s) -> uint64_t {
+    if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos) {
+      throw Error("--frames: '" + text + "' is not A-B, A- or A (frame numbers from 0)");
+    }
+    return std::stoull(s);
+  };
+  size_t dash = text.find('-');
+  o.first_frame = number(text.substr(0, dash));
+  if (dash == std::string::npos) {
+    o.last_frame = o.first_frame;
+  } else if (dash + 1 < text.size()) {
+    o.last_frame = number(text.substr(dash + 1));
+    if (*o.last_frame < o.first_frame) throw Error("--frames: '" + text + "' ends before it starts");
+  }
+}
+
+// "PATH@SxT:F.K": TEST HOOK, the combination skips draw F.K.
+compare::TestFault ParseTestFault(const std::string& text) {
+  size_t colon = text.rfind(':');
+  size_t dot = text.rfind('.');
+  if (colon == std::string::npos || dot == std::string::npos || dot < colon) {
+    throw Error("--test-fault-skip-draw: '" + text + "' is not COMBINATION:F.K (cpu@1x1:0.2)");
+  }
+  compare::TestFault f;
+  f.combination = compare::ParseCombination(text.substr(0, colon));
+  f.draw.frame = std::stoull(text.substr(colon + 1, dot - colon - 1));
+  f.draw.draw = uint32_t(std::stoul(text.substr(dot + 1)));
+  return f;
+}
+
+int RunCompare(const CompareArgs& a) {
+  compare::CompareOptions o;
+  o.traces = compare::ExpandTraces(a.inputs);
+  if (!a.shard.empty()) {
+    const compare::Shard shard = compare::ParseShard(a.shard);
+    std::vector<std::string> mine;
+    for (const std::string& t : o.traces) {
+      if (compare::InShard(t, shard)) mine.push_back(t);
+    }
+    o.traces = std::move(mine);
+  }
+  o.combinations = compare::ParseCombinations(a.paths, a.scales);
+  o.reference = compare::ParseCombination(a.reference);
+  if (!a.frames.empty()) ParseFrames(a.frames, o);
+  if (!a.policy.empty()) o.diff.policy = diff::Policy::Load(a.policy);
+  o.report_dir = a.report;
+  o.jobs = a.jobs;
+  o.bisect = !a.no_bisect;
+  o.device_index = a.device;
+  o.validate = a.validate;
+  o.threads = a.threads;
+  o.baseline_dir = a.baseline;
+  o.save_baseline_dir = a.save_baseline;
+  if (!a.test_fault.empty()) o.test_fault = ParseTestFault(a.test_fault);
+
+  const bool progress = StderrIsTerminal() && !a.json;
+  std::mutex progress_mutex;
+  if (progress) {
+    o.progress = [&](const compare::Progress& p) {
+      std::lock_guard lock(progress_mutex);
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s frame %" PRIu64, p.trace, p.traces,
+                   p.trace_name.c_str(), p.combination.c_str(), p.step.c_str(), p.frame);
+      std::fflush(stderr);
+    };
+  }
+  compare::RunResults results = compare::RunCompare(o);
+  if (progress) std::fprintf(stderr, "\r\033[K");
+  if (!a.shard.empty()) results.shard = compare::ParseShard(a.shard).Name();
+
+  std::string expectation_report;
+  if (!a.expectations.empty()) {
+    if (a.update_expectations) {
+      compare::UpdateExpectations(a.expectations, results);
+      expectation_report = "expectations written to " + a.expectations + "\n";
+    } else {
+      expectation_report = compare::CheckExpectations(a.expectations, results);
+    }
+  }
+  if (!a.report.empty()) compare::WriteReport(results, a.report);
+  if (!a.junit.empty()) {
+    const std::string xml = compare::ToJunit(results);
+    diff::WriteFileBytes(a.junit, xml.data(), xml.size());
+  }
+  if (a.json) {
+    std::fputs(compare::ToJson(results).c_str(), stdout);
+  } else {
+    std::fputs(compare::ToText(results).c_str(), stdout);
+    std::fputs(expectation_report.c_str(), stdout);
+    if (!a.report.empty()) std::printf("report: %s/report.html\n", a.report.c_str());
+  }
+  return results.ExitCode();
+}
+
+XNT_COMMAND({"compare",
+             "Replay traces on several render paths/scales, diff every frame against a "
+             "reference, bisect differences to the first differing draw",
+             75, [](CLI::App& sub) {
+               auto a = std::make_shared<CompareArgs>();
+               sub.add_option("TRACE_OR_DIR", a->inputs, "Trace files or folders of *.xnt")->required();
+               sub.add_option("--paths", a->paths, "Render paths, comma separated (default fbo,cpu)");
+               sub.add_option("--scales", a->scales,
+                              "Resolution scales, comma separated (default 1x1; other scales are "
+                              "reported as errors until a path supports them)");
+               sub.add_option("--frames", a->frames, "Frames to compare: A-B, A- or A (from 0)");
+               sub.add_option("--reference", a->reference,
+                              "The combination every other is compared with (default cpu@1x1)");
+               sub.add_option("--policy", a->policy, "diff policy file (thresholds per item glob; docs/diff.md)")
+                   ->check(CLI::ExistingFile);
+               sub.add_option("--report", a->report, "Folder for report.html, results.json and images");
+               sub.add_flag("--json", a->json, "Print results.json on stdout");
+               sub.add_option("--junit", a->junit, "Write JUnit XML (one testcase per trace x combination)");
+               sub.add_option("--jobs", a->jobs, "Combinations replayed at once (default 1)")
+                   ->check(CLI::Range(1u, 64u));
+               sub.add_option("--shard", a->shard, "Only the traces of shard I/N (FNV-1a of the file name mod N)");
+               sub.add_flag("--no-bisect", a->no_bisect, "Do not bisect differing frames");
+               sub.add_option("--device", a->device, "Vulkan device index");
+               sub.add_flag("--validate", a->validate,
+                            "Vulkan validation layer on; a message makes that combination an error");
+               sub.add_option("--threads", a->threads, "cpu path pixel-stage threads (0 = every core)");
+               sub.add_option("--save-baseline", a->save_baseline,
+                              "Store every combination's frames and hashes in this folder");
+               sub.add_option("--baseline", a->baseline,
+                              "Compare every combination with the frames a --save-baseline run stored "
+                              "(instead of the reference combination; no bisection)");
+               sub.add_option("--expectations", a->expectations,
+                              "TOML file of expected frame hashes per trace and combination");
+               sub.add_flag("--update-expectations", a->update_expectations,
+                            "Rewrite --expectations from this run's hashes");
+               sub.add_option("--test-fault-skip-draw", a->test_fault,
+                              "TEST HOOK: COMBINATION:F.K skips draw F.K on that combination (to "
+                              "check that bisection finds it)");
+               return [a]() -> int { return RunCompare(*a); };
+             }});
+
+}  // namespace
+}  // namespace xnt::cli
