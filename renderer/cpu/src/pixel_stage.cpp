@@ -8,6 +8,7 @@
 
 #include "output_merger.h"
 #include "texture_unit.h"
+#include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/interpreter.h"
 
 namespace xnt::cpu {
@@ -33,35 +34,106 @@ struct Worker {
                                         const ucode::FetchInstruction& f) {
         return textures_.Fetch(slot, coords, f);
       };
+      if (job.batched) {
+        batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
+        if (!batch_->unsupported().empty()) batch_.reset();
+      }
     }
   }
 
+  // The pixel shader's inputs for one fragment, as the translator lays them out.
+  ucode::Float4 ParamGen(const Fragment& f) const {
+    // x is negated on back faces, pixel centres are on halves; points have y negated and the
+    // sprite coordinate in z/w (the translator's param gen).
+    const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
+    return f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
+                   : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
+  }
+
+  // Shading has no side effects, so fragments are shaded a batch at a time and then go through
+  // the output merger one by one in the order they were rasterized: the EDRAM sees the same
+  // sequence as shading each fragment in turn.
   void Shade(const Fragment& f) {
-    std::array<float, 4> depth = f.depth;
-    std::array<ucode::Float4, 4> colors{};
-    if (ps_) {
-      ucode::ShaderInputs in;
-      in.interpolators = f.interpolators;
-      in.interpolator_count = job_.state.interpolator_count;
-      if (job_.param_gen_register >= 0) {
-        // As the translator: x is negated on back faces, pixel centres are on halves.
-        in.param_gen_register = job_.param_gen_register;
-        // Points: y negated and the sprite coordinate in z/w (the translator's param gen).
-        const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
-        in.param_gen = f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
-                               : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
+    if (!batch_) {
+      Merge(f, ShadeOne(f));
+      return;
+    }
+    pending_[pending_count_++] = f;
+    if (pending_count_ == ucode::BatchInterpreter::kLanes) Flush();
+  }
+
+  struct Shaded {
+    bool killed = false;
+    uint32_t color_mask = 0;
+    bool depth_written = false;
+    float depth = 0.0f;
+    const std::array<ucode::Float4, 4>* colors = nullptr;
+  };
+
+  Shaded ShadeOne(const Fragment& f) {
+    if (!ps_) return {};
+    ucode::ShaderInputs in;
+    in.interpolators = f.interpolators;
+    in.interpolator_count = job_.state.interpolator_count;
+    if (job_.param_gen_register >= 0) {
+      in.param_gen_register = job_.param_gen_register;
+      in.param_gen = ParamGen(f);
+    }
+    scalar_result_ = ps_->Run(*job_.pixel_constants, in, callbacks_);
+    const ucode::ShaderResult& r = scalar_result_;
+    ++stats.pixels_shaded;
+    for (const std::string& n : r.notes) stats.notes.insert("pixel shader: " + n);
+    if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
+    return {r.killed, r.color_mask, r.depth_written, r.depth, &r.colors};
+  }
+
+  void Flush() {
+    const uint32_t n = pending_count_;
+    if (!n) return;
+    pending_count_ = 0;
+    auto& in = batch_inputs_;
+    in.count = n;
+    in.interpolator_count = std::min<uint32_t>(job_.state.interpolator_count, 16);
+    in.param_gen_register = job_.param_gen_register;
+    for (uint32_t l = 0; l < n; ++l) {
+      const Fragment& f = pending_[l];
+      for (uint32_t i = 0; i < in.interpolator_count; ++i) {
+        for (uint32_t c = 0; c < 4; ++c) in.interpolators[i][c][l] = f.interpolators[i][c];
       }
-      const ucode::ShaderResult r = ps_->Run(*job_.pixel_constants, in, callbacks_);
-      ++stats.pixels_shaded;
-      for (const std::string& n : r.notes) stats.notes.insert("pixel shader: " + n);
-      if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
-      if (r.killed) return;
-      if ((r.color_mask & 1u) && !om_.AlphaTest(r.colors[0])) return;
-      if (r.depth_written) depth.fill(r.depth);
-      colors = r.colors;
+      if (job_.param_gen_register >= 0) {
+        const ucode::Float4 g = ParamGen(f);
+        for (uint32_t c = 0; c < 4; ++c) in.param_gen[c][l] = g[c];
+      }
+    }
+    ucode::BatchInterpreter::Result& r = batch_result_;
+    if (!batch_->Run(*job_.pixel_constants, in, callbacks_, r)) {
+      // Control flow on p0 went different ways in this batch: the scalar interpreter, per pixel.
+      ++stats.diverged_batches;
+      for (uint32_t l = 0; l < n; ++l) Merge(pending_[l], ShadeOne(pending_[l]));
+      return;
+    }
+    stats.pixels_shaded += n;
+    for (const std::string& note : r.notes) stats.notes.insert("pixel shader: " + note);
+    if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
+    for (uint32_t l = 0; l < n; ++l) {
+      Merge(pending_[l], {r.killed[l] != 0, r.color_mask[l], r.depth_written[l] != 0, r.depth[l],
+                          &r.colors[l]});
+    }
+  }
+
+  // Alpha test, depth/stencil and the colour writes of one shaded fragment.
+  void Merge(const Fragment& f, const Shaded& s) {
+    std::array<float, 4> depth = f.depth;
+    static const std::array<ucode::Float4, 4> kNoColors{};
+    const std::array<ucode::Float4, 4>* colors = &kNoColors;
+    if (ps_) {
+      if (s.killed) return;
+      if ((s.color_mask & 1u) && !om_.AlphaTest((*s.colors)[0])) return;
+      if (s.depth_written) depth.fill(s.depth);
+      colors = s.colors;
     }
     const uint32_t pass = om_.DepthStencilTest(f.x, f.y, f.coverage, depth, f.front_facing);
-    if (pass) om_.WriteColors(f.x, f.y, pass, colors);
+    if (pass) om_.WriteColors(f.x, f.y, pass, *colors);
   }
 
   void Band(int32_t y0, int32_t y1) {
@@ -77,6 +149,7 @@ struct Worker {
         RasterizePoint(p, state, [this](const Fragment& f) { Shade(f); });
       }
     }
+    Flush();
   }
 
   void Finish() {
@@ -92,6 +165,12 @@ struct Worker {
   OutputMerger om_;
   std::unique_ptr<ucode::Interpreter> ps_;
   ucode::InterpreterCallbacks callbacks_;
+  ucode::ShaderResult scalar_result_;
+  std::unique_ptr<ucode::BatchInterpreter> batch_;  // null: shade one fragment at a time
+  std::array<Fragment, ucode::BatchInterpreter::kLanes> pending_;
+  uint32_t pending_count_ = 0;
+  ucode::BatchInterpreter::Inputs batch_inputs_;
+  ucode::BatchInterpreter::Result batch_result_;
 };
 
 // Pixels the draw's triangles can touch (bounding boxes within the scissor).
@@ -142,6 +221,7 @@ PixelStats RunPixels(const PixelJob& job, uint32_t threads) {
   out.threads = threads;
   for (const auto& w : workers) {
     out.pixels_shaded += w->stats.pixels_shaded;
+    out.diverged_batches += w->stats.diverged_batches;
     out.notes.insert(w->stats.notes.begin(), w->stats.notes.end());
   }
   return out;

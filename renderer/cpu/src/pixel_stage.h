@@ -35,11 +35,15 @@ struct PixelJob {
   gpu::edram::Edram* edram = nullptr;
   bool color_used[4] = {};
   bool parallel_safe = false;  // the targets cannot alias (see above)
+  // Shade fragments in batches with ucode::BatchInterpreter (false: one at a time with the
+  // scalar interpreter; the images are the same either way).
+  bool batched = true;
 };
 
 struct PixelStats {
   uint64_t pixels_shaded = 0;
   uint32_t threads = 1;  // how many ran the bands
+  uint64_t diverged_batches = 0;  // batches shaded again one pixel at a time (p0 divergence)
   std::set<std::string> notes;  // once per draw, whatever the thread count
 };
 

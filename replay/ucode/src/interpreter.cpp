@@ -5,6 +5,8 @@
 // multiply-adds (x86-64 SSE; the build does not enable FMA contraction for this file).
 #include "xnt/ucode/interpreter.h"
 
+#include "alu_rules.h"
+
 #include <algorithm>
 #include <bit>
 #include <cfloat>
@@ -14,58 +16,6 @@
 namespace xnt::ucode {
 
 namespace {
-
-// ---- ALU helpers (translator: glsl_prelude.cpp) --------------------------------------------------
-
-// "0 * anything = +0": +-0 or a denormal operand gives +0, NaN and infinity included. Ordered
-// comparison, so NaN is not zero.
-bool IsZero(float a) { return std::fabs(a) < FLT_MIN; }
-float Mul(float a, float b) {
-  const float product = a * b;
-  return (IsZero(a) || IsZero(b)) ? 0.0f : product;
-}
-// SM3 max/min: `a >= b ? a : b` and `a < b ? a : b` (a NaN b is returned, -0 and +0 compare
-// equal).
-float Max(float a, float b) { return a >= b ? a : b; }
-float Min(float a, float b) { return a < b ? a : b; }
-float Sat(float a) { return a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f; }
-float Frc(float a) { return a - std::floor(a); }
-float ClampInf(float r) { return std::isinf(r) ? (r < 0.0f ? -FLT_MAX : FLT_MAX) : r; }
-float FlushInf(float r) { return std::isinf(r) ? (r < 0.0f ? -0.0f : 0.0f) : r; }
-
-// a0 from MAXA/MAXAS (round half up) or MAXASF (floor), clamped to [-256, 255], NaN -> -256.
-int32_t A0Round(float x, bool floor_only) {
-  float f = floor_only ? std::floor(x) : std::floor(x + 0.5f);
-  if (std::isnan(f)) return -256;
-  if (f < -256.0f) return -256;
-  if (f > 255.0f) return 255;
-  return int32_t(f);
-}
-
-float Dp(const Float4& a, const Float4& b, int n) {
-  float sum = Mul(a[0], b[0]);
-  for (int i = 1; i < n; ++i) sum = sum + Mul(a[size_t(i)], b[size_t(i)]);
-  return sum;
-}
-
-Float4 Cube(float x, float y, float z) {
-  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
-  if (az >= ax && az >= ay) return {-y, z < 0.0f ? -x : x, 2.0f * z, z < 0.0f ? 5.0f : 4.0f};
-  if (ay >= ax) return {y < 0.0f ? -z : z, x, 2.0f * y, y < 0.0f ? 3.0f : 2.0f};
-  return {-y, x < 0.0f ? z : -z, 2.0f * x, x < 0.0f ? 1.0f : 0.0f};
-}
-
-// The largest component, NaNs skipped (the translator's xe_max4). Xenia's interpreter instead
-// takes the first component that is >= all later ones, which differs only with NaNs.
-float Max4(const Float4& a) {
-  float m = a[0];
-  for (size_t i = 1; i < 4; ++i) {
-    if (a[i] > m || std::isnan(m)) m = a[i];
-  }
-  return m;
-}
-
-Float4 Splat(float v) { return {v, v, v, v}; }
 
 // Float -> int the way a GPU conversion saturates, without C++ undefined behaviour.
 int64_t FloorToInt(float v) {
@@ -411,155 +361,25 @@ bool Machine::Alu(const AluInstruction& alu) {
   const Float4& b = src[1];
   const Float4& c = src[2];
 
-  // ---- Vector op.
+  // ---- Vector op, then scalar op (ps keeps the unsaturated result).
+  alu_rules::LaneState lane{a0_, p0_, ps_};
   Float4 v{};
-  bool have_vector = true;
-  auto per = [&](auto fn) {
-    for (size_t i = 0; i < 4; ++i) v[i] = fn(i);
-  };
-  switch (alu.vector_op) {
-    case VectorOp::kAdd: per([&](size_t i) { return a[i] + b[i]; }); break;
-    case VectorOp::kMul: per([&](size_t i) { return Mul(a[i], b[i]); }); break;
-    case VectorOp::kMax: per([&](size_t i) { return Max(a[i], b[i]); }); break;
-    case VectorOp::kMin: per([&](size_t i) { return Min(a[i], b[i]); }); break;
-    case VectorOp::kSeq: per([&](size_t i) { return a[i] == b[i] ? 1.0f : 0.0f; }); break;
-    case VectorOp::kSgt: per([&](size_t i) { return a[i] > b[i] ? 1.0f : 0.0f; }); break;
-    case VectorOp::kSge: per([&](size_t i) { return a[i] >= b[i] ? 1.0f : 0.0f; }); break;
-    case VectorOp::kSne: per([&](size_t i) { return !(a[i] == b[i]) ? 1.0f : 0.0f; }); break;
-    case VectorOp::kFrc: per([&](size_t i) { return Frc(a[i]); }); break;
-    case VectorOp::kTrunc: per([&](size_t i) { return std::trunc(a[i]); }); break;
-    case VectorOp::kFloor: per([&](size_t i) { return std::floor(a[i]); }); break;
-    case VectorOp::kMad: per([&](size_t i) { return Mul(a[i], b[i]) + c[i]; }); break;
-    case VectorOp::kCndEq: per([&](size_t i) { return a[i] == 0.0f ? b[i] : c[i]; }); break;
-    case VectorOp::kCndGe: per([&](size_t i) { return a[i] >= 0.0f ? b[i] : c[i]; }); break;
-    case VectorOp::kCndGt: per([&](size_t i) { return a[i] > 0.0f ? b[i] : c[i]; }); break;
-    case VectorOp::kDp4: v = Splat(Dp(a, b, 4)); break;
-    case VectorOp::kDp3: v = Splat(Dp(a, b, 3)); break;
-    case VectorOp::kDp2Add: v = Splat(Dp(a, b, 2) + c[0]); break;
-    case VectorOp::kCube: v = Cube(a[2], a[3], a[0]); break;  // src0 is r.zzxy
-    case VectorOp::kMax4: v = Splat(Max4(a)); break;
-    case VectorOp::kSetpEqPush:
-    case VectorOp::kSetpNePush:
-    case VectorOp::kSetpGtPush:
-    case VectorOp::kSetpGePush: {
-      // p0 = a.w == 0 && b.w op 0; result = (a.x == 0 && b.x op 0) ? 0 : a.x + 1.
-      auto cmp = [&](float x) {
-        switch (alu.vector_op) {
-          case VectorOp::kSetpEqPush: return x == 0.0f;
-          case VectorOp::kSetpNePush: return !(x == 0.0f);
-          case VectorOp::kSetpGtPush: return x > 0.0f;
-          default: return x >= 0.0f;
-        }
-      };
-      const bool push_x = a[0] == 0.0f && cmp(b[0]);
-      p0_ = a[3] == 0.0f && cmp(b[3]);
-      v = Splat((push_x ? -1.0f : a[0]) + 1.0f);
-      break;
-    }
-    case VectorOp::kKillEq:
-    case VectorOp::kKillGt:
-    case VectorOp::kKillGe:
-    case VectorOp::kKillNe: {
-      bool kill = false;
-      for (size_t i = 0; i < 4; ++i) {
-        switch (alu.vector_op) {
-          case VectorOp::kKillEq: kill |= a[i] == b[i]; break;
-          case VectorOp::kKillGt: kill |= a[i] > b[i]; break;
-          case VectorOp::kKillGe: kill |= a[i] >= b[i]; break;
-          default: kill |= !(a[i] == b[i]); break;
-        }
-      }
-      if (kill) {
-        if (pixel()) {
-          out_.killed = true;
-          return false;
-        }
-        out_.vertex_kill = true;
-      }
-      v = Splat(kill ? 1.0f : 0.0f);
-      break;
-    }
-    case VectorOp::kDst: v = {1.0f, Mul(a[1], b[1]), a[2], b[3]}; break;
-    case VectorOp::kMaxA:
-      a0_ = A0Round(a[3], false);
-      per([&](size_t i) { return Max(a[i], b[i]); });
-      break;
-    default:
-      have_vector = false;
-      Note("vector opcode " + std::to_string(int(alu.vector_op)) + " is not valid; no result");
-      break;
+  bool vkill = false, skill = false;
+  const bool have_vector = alu_rules::VectorOpResult(alu.vector_op, a, b, c, lane, v, vkill);
+  if (!have_vector) {
+    Note("vector opcode " + std::to_string(int(alu.vector_op)) + " is not valid; no result");
   }
-
-  // ---- Scalar op (ps keeps the unsaturated result).
-  bool skill = false;
-  switch (alu.scalar_op) {
-    case ScalarOp::kAdds: case ScalarOp::kAddsc0: case ScalarOp::kAddsc1: ps_ = sa + sb; break;
-    case ScalarOp::kAddsPrev: ps_ = sa + ps_; break;
-    case ScalarOp::kMuls: case ScalarOp::kMulsc0: case ScalarOp::kMulsc1: ps_ = Mul(sa, sb); break;
-    case ScalarOp::kMulsPrev: ps_ = Mul(sa, ps_); break;
-    case ScalarOp::kMulsPrev2: {
-      const bool take = ps_ != -FLT_MAX && std::fabs(ps_) <= FLT_MAX && std::fabs(sb) <= FLT_MAX &&
-                        sb > 0.0f;
-      ps_ = take ? Mul(sa, ps_) : -FLT_MAX;
-      break;
+  if (vkill) {
+    if (pixel()) {
+      out_.killed = true;
+      return false;
     }
-    case ScalarOp::kMaxs: ps_ = Max(sa, sb); break;
-    // Xenia's interpreter computes mins with >= (as maxs), which looks like a slip there; the
-    // translator and this follow the SM3 `a < b ? a : b`.
-    case ScalarOp::kMins: ps_ = Min(sa, sb); break;
-    case ScalarOp::kSeqs: ps_ = sa == 0.0f ? 1.0f : 0.0f; break;
-    case ScalarOp::kSgts: ps_ = sa > 0.0f ? 1.0f : 0.0f; break;
-    case ScalarOp::kSges: ps_ = sa >= 0.0f ? 1.0f : 0.0f; break;
-    case ScalarOp::kSnes: ps_ = !(sa == 0.0f) ? 1.0f : 0.0f; break;
-    case ScalarOp::kFrcs: ps_ = Frc(sa); break;
-    case ScalarOp::kTruncs: ps_ = std::trunc(sa); break;
-    case ScalarOp::kFloors: ps_ = std::floor(sa); break;
-    case ScalarOp::kExp: ps_ = std::exp2(sa); break;
-    case ScalarOp::kLogc: {
-      const float l = std::log2(sa);
-      ps_ = (std::isinf(l) && l < 0.0f) ? -FLT_MAX : l;
-      break;
-    }
-    case ScalarOp::kLog: ps_ = std::log2(sa); break;
-    case ScalarOp::kRcpc: ps_ = ClampInf(1.0f / sa); break;
-    case ScalarOp::kRcpf: ps_ = FlushInf(1.0f / sa); break;
-    case ScalarOp::kRcp: ps_ = 1.0f / sa; break;
-    case ScalarOp::kRsqc: ps_ = ClampInf(1.0f / std::sqrt(sa)); break;
-    case ScalarOp::kRsqf: ps_ = FlushInf(1.0f / std::sqrt(sa)); break;
-    case ScalarOp::kRsq: ps_ = 1.0f / std::sqrt(sa); break;
-    case ScalarOp::kMaxAs: a0_ = A0Round(sa, false); ps_ = Max(sa, sb); break;
-    case ScalarOp::kMaxAsf: a0_ = A0Round(sa, true); ps_ = Max(sa, sb); break;
-    case ScalarOp::kSubs: case ScalarOp::kSubsc0: case ScalarOp::kSubsc1: ps_ = sa - sb; break;
-    case ScalarOp::kSubsPrev: ps_ = sa - ps_; break;
-    case ScalarOp::kSetpEq: p0_ = sa == 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
-    case ScalarOp::kSetpNe: p0_ = !(sa == 0.0f); ps_ = p0_ ? 0.0f : 1.0f; break;
-    case ScalarOp::kSetpGt: p0_ = sa > 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
-    case ScalarOp::kSetpGe: p0_ = sa >= 0.0f; ps_ = p0_ ? 0.0f : 1.0f; break;
-    case ScalarOp::kSetpInv:
-      p0_ = sa == 1.0f;
-      ps_ = p0_ ? 0.0f : (sa == 0.0f ? 1.0f : sa);
-      break;
-    case ScalarOp::kSetpPop: {
-      const float pop = sa - 1.0f;
-      p0_ = pop <= 0.0f;
-      ps_ = p0_ ? 0.0f : pop;
-      break;
-    }
-    case ScalarOp::kSetpClr: p0_ = false; ps_ = FLT_MAX; break;
-    case ScalarOp::kSetpRstr: p0_ = sa == 0.0f; ps_ = p0_ ? 0.0f : sa; break;
-    case ScalarOp::kKillsEq: skill = sa == 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
-    case ScalarOp::kKillsGt: skill = sa > 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
-    case ScalarOp::kKillsGe: skill = sa >= 0.0f; ps_ = skill ? 1.0f : 0.0f; break;
-    case ScalarOp::kKillsNe: skill = !(sa == 0.0f); ps_ = skill ? 1.0f : 0.0f; break;
-    case ScalarOp::kKillsOne: skill = sa == 1.0f; ps_ = skill ? 1.0f : 0.0f; break;
-    case ScalarOp::kSqrt: ps_ = std::sqrt(sa); break;
-    case ScalarOp::kSin: ps_ = std::sin(sa); break;
-    case ScalarOp::kCos: ps_ = std::cos(sa); break;
-    case ScalarOp::kRetainPrev: break;
-    default:
-      Note("scalar opcode " + std::to_string(int(alu.scalar_op)) + " is not valid; ps kept");
-      break;
+    out_.vertex_kill = true;
   }
+  if (!alu_rules::ScalarOpResult(alu.scalar_op, sa, sb, lane, skill)) {
+    Note("scalar opcode " + std::to_string(int(alu.scalar_op)) + " is not valid; ps kept");
+  }
+  a0_ = lane.a0, p0_ = lane.p0, ps_ = lane.ps;
   if (skill) {
     if (pixel()) {
       out_.killed = true;
@@ -568,9 +388,9 @@ bool Machine::Alu(const AluInstruction& alu) {
     out_.vertex_kill = true;
   }
   if (alu.vector_clamp) {
-    for (float& x : v) x = Sat(x);
+    for (float& x : v) x = alu_rules::Sat(x);
   }
-  Store(alu, v, have_vector, alu.scalar_clamp ? Sat(ps_) : ps_);
+  Store(alu, v, have_vector, alu.scalar_clamp ? alu_rules::Sat(ps_) : ps_);
   return true;
 }
 

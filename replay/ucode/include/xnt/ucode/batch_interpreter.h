@@ -1,0 +1,71 @@
+// The pixel shader over a batch of pixels: one instruction at a time over every lane (structure of
+// arrays), so the operand decoding, the swizzles and the dispatch are paid once per instruction
+// per batch instead of once per pixel, and the common ALU ops run as straight loops over lanes
+// that the compiler vectorises. The rules of every operation are the scalar interpreter's
+// (replay/ucode/src/alu_rules.h, one definition for both), so a lane's results are bit for bit
+// those of Interpreter::Run on the same pixel.
+//
+// Control flow a shader takes on constants (exec, cexec on a bool, loops, calls, jumps) is the same
+// for every lane. What depends on a lane's p0 is handled with lane masks where the hardware does
+// the same (predicated instructions and `(p0) exec`); a jump, call or loop break on p0 that the
+// live lanes take differently is reported as divergence and the caller runs those pixels through
+// the scalar interpreter (shading has no side effects, so running them again is exact).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xnt/ucode/interpreter.h"
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::ucode {
+
+class BatchInterpreter {
+ public:
+  static constexpr uint32_t kLanes = 32;
+  using Lanes = std::array<float, kLanes>;
+
+  // What Run reads: interpolators (SoA: [register][component][lane]) and ps_param_gen.
+  struct Inputs {
+    uint32_t count = 0;  // lanes in use, 1..kLanes
+    uint32_t interpolator_count = 0;
+    std::array<std::array<Lanes, 4>, 16> interpolators{};
+    int param_gen_register = -1;
+    std::array<Lanes, 4> param_gen{};
+  };
+
+  struct Result {
+    std::array<std::array<Float4, 4>, kLanes> colors{};  // [lane][oC#]
+    std::array<uint8_t, kLanes> color_mask{};            // oC# written, per lane
+    std::array<float, kLanes> depth{};
+    std::array<uint8_t, kLanes> depth_written{};
+    std::array<uint8_t, kLanes> killed{};
+    bool step_limit_hit = false;
+    std::vector<std::string> notes;  // as Interpreter's, once each
+  };
+
+  // Keeps a reference to `shader` (a pixel shader from ucode::Decode), which must outlive this.
+  explicit BatchInterpreter(const Shader& shader);
+  ~BatchInterpreter();
+  BatchInterpreter(const BatchInterpreter&) = delete;
+  BatchInterpreter& operator=(const BatchInterpreter&) = delete;
+
+  // Empty when the shader runs batched; otherwise what stops it (the caller uses Interpreter).
+  const std::string& unsupported() const { return unsupported_; }
+
+  // Runs `in.count` lanes. False when the lanes' control flow diverged (see above): `out` is then
+  // not meaningful and the caller shades those pixels with Interpreter::Run.
+  bool Run(const InterpreterConstants& constants, const Inputs& in,
+           const InterpreterCallbacks& callbacks, Result& out);
+
+ private:
+  struct Machine;
+  const Shader& shader_;
+  std::string unsupported_;
+  std::unique_ptr<Machine> machine_;  // registers and pre-decoded operands, reused per batch
+};
+
+}  // namespace xnt::ucode

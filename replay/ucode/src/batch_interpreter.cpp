@@ -1,0 +1,573 @@
+// The batched pixel-shader interpreter (batch_interpreter.h). Every per-lane result comes from the
+// rules in alu_rules.h that the scalar interpreter uses; the loops here only decide which lanes
+// run and where the results go. The common vector ops have their own loops over lanes (the same
+// expressions, written so that the compiler can vectorise them); everything else calls the shared
+// rule once per live lane.
+#include "xnt/ucode/batch_interpreter.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "alu_rules.h"
+
+namespace xnt::ucode {
+
+namespace {
+
+constexpr uint32_t N = BatchInterpreter::kLanes;
+using Lanes = BatchInterpreter::Lanes;
+// Lane masks are 0/1 in 32 bits, the width of the floats they select, so selects vectorise.
+using Mask = std::array<uint32_t, N>;
+
+struct Vec {
+  std::array<Lanes, 4> c;
+};
+
+// An ALU slot with its operands decoded once per shader.
+struct DecodedAlu {
+  std::array<Operand, 3> vector_operands;
+  uint32_t vector_count = 0;
+  std::vector<Operand> scalar_operands;
+  ScalarForm form = ScalarForm::kOne;
+  uint32_t vmask = 0, smask = 0, one = 0, zero = 0;
+};
+
+bool Any(const Mask& m) {
+  uint32_t any = 0;
+  for (uint32_t l = 0; l < N; ++l) any |= m[l];
+  return any != 0;
+}
+
+}  // namespace
+
+struct BatchInterpreter::Machine {
+  const Shader& shader;
+  std::vector<DecodedAlu> alu;  // per slot (only ALU slots filled)
+  uint32_t temp_count = 64;     // temps the shader can touch (all 64 with aL addressing)
+
+  // Per-batch state.
+  const InterpreterConstants* k = nullptr;
+  const InterpreterCallbacks* cb = nullptr;
+  Result* out = nullptr;
+  std::array<Vec, 64> r{};
+  std::array<int32_t, N> a0{};
+  Mask p0{}, alive{};
+  Lanes ps{};
+  int32_t aL = 0;
+  int loop_depth = 0;
+  std::array<int32_t, 4> loop_counter{}, loop_saved_aL{};
+  int call_depth = 0;
+  std::array<int32_t, 4> call_stack{};
+  bool diverged = false;
+
+  explicit Machine(const Shader& s) : shader(s) {
+    alu.resize(s.slots.size());
+    // Only the temps a shader names need clearing per batch (the rest are never read).
+    uint32_t used = 0;
+    auto use = [&](uint32_t index, bool relative) { used = relative ? 64 : std::max(used, (index & 63) + 1); };
+    for (size_t i = 0; i < s.slots.size(); ++i) {
+      if (s.slots[i].kind == SlotKind::kFetch) {
+        use(s.slots[i].fetch.src_reg, s.slots[i].fetch.src_rel);
+        use(s.slots[i].fetch.dst_reg, s.slots[i].fetch.dst_rel);
+      }
+      if (s.slots[i].kind != SlotKind::kAlu) continue;
+      const AluInstruction& a = s.slots[i].alu;
+      DecodedAlu& d = alu[i];
+      d.vector_count = std::min<uint32_t>(VectorOpOperandCount(a.vector_op), 3);
+      for (uint32_t k = 0; k < d.vector_count; ++k) d.vector_operands[k] = a.VectorOperand(k);
+      d.scalar_operands = a.ScalarOperands();
+      d.form = ScalarOpForm(a.scalar_op);
+      d.vmask = a.VectorResultMask();
+      d.smask = a.ScalarResultMask();
+      if (a.export_data) d.one = a.Constant1Mask(), d.zero = a.Constant0Mask();
+      for (uint32_t k = 0; k < d.vector_count; ++k) {
+        const Operand& o = d.vector_operands[k];
+        if (o.is_temp) use(o.index, o.relative == RelativeMode::kAL);
+      }
+      for (const Operand& o : d.scalar_operands) {
+        if (o.is_temp) use(o.index, o.relative == RelativeMode::kAL);
+      }
+      if (!a.export_data) use(a.vector_dest, a.vector_dest_rel), use(a.scalar_dest, a.scalar_dest_rel);
+    }
+    temp_count = std::max<uint32_t>(used, 1);
+  }
+
+  void Note(const std::string& note) {
+    if (std::find(out->notes.begin(), out->notes.end(), note) == out->notes.end()) {
+      out->notes.push_back(note);
+    }
+  }
+  bool BoolConstant(uint32_t i) const {
+    i &= 0xFF;
+    return ((k->bool_constants[i >> 5] >> (i & 31)) & 1) != 0;
+  }
+  Vec& Temp(uint32_t index, bool aL_relative) {
+    return r[aL_relative ? uint32_t(int32_t(index) + aL) & 63u : index & 63u];
+  }
+
+  // The live lanes' p0 when they all agree; -1 when they differ (divergence), -2 when no lane is
+  // live.
+  int UniformP0() const {
+    int value = -2;
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!alive[l]) continue;
+      if (value == -2) value = p0[l];
+      else if (value != p0[l]) return -1;
+    }
+    return value;
+  }
+
+  // One component of an operand for every lane, with |x| and negation done on the sign bit
+  // (what fabs and unary minus do, NaNs included), so the loop has no branches.
+  void ReadComponent(const Operand& op, uint32_t position, Lanes& dst) {
+    const uint32_t comp = op.swizzle[position & 3] & 3;
+    const uint32_t keep = op.absolute ? 0x7FFFFFFFu : 0xFFFFFFFFu;
+    const uint32_t flip = op.negate ? 0x80000000u : 0u;
+    auto modify = [keep, flip](float v) {
+      return std::bit_cast<float>((std::bit_cast<uint32_t>(v) & keep) ^ flip);
+    };
+    if (op.is_temp) {
+      const float* __restrict src = Temp(op.index, op.relative == RelativeMode::kAL).c[comp].data();
+      float* __restrict out = dst.data();
+      for (uint32_t l = 0; l < N; ++l) out[l] = modify(src[l]);
+      return;
+    }
+    if (op.relative == RelativeMode::kA0) {
+      // Relative constants wrap inside the stage's 256, per lane (a0 is per pixel).
+      for (uint32_t l = 0; l < N; ++l) {
+        dst[l] = modify(k->float_constants[uint32_t(int32_t(op.index) + a0[l]) & 255u][comp]);
+      }
+      return;
+    }
+    const uint32_t index =
+        op.relative == RelativeMode::kAL ? uint32_t(int32_t(op.index) + aL) & 255u : op.index & 255u;
+    dst.fill(modify(k->float_constants[index][comp]));
+  }
+  void ReadVector(const Operand& op, Vec& v) {
+    for (uint32_t c = 0; c < 4; ++c) ReadComponent(op, c, v.c[c]);
+  }
+
+  bool ExecBody(const CfInstruction& cf, const Mask& exec);
+  void Alu(uint32_t slot_index, const AluInstruction& a, const Mask& act);
+  void Store(const AluInstruction& a, const DecodedAlu& d, const Vec& v, bool have_vector,
+             const Lanes& scalar, const Mask& act);
+  void Fetch(const FetchInstruction& f, const Mask& act);
+  void StoreFetch(const FetchInstruction& f, uint32_t lane, const Float4& value);
+  void Run(const Inputs& in);
+};
+
+// Common vector ops as loops over every lane (dead lanes compute garbage that is never stored).
+// Returns false for ops left to the per-lane rule.
+static bool FastVectorOp(VectorOp op, const Vec& a, const Vec& b, const Vec& c, Vec& v) {
+  using namespace alu_rules;
+  auto each = [&](auto fn) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      const float* __restrict x = a.c[i].data();
+      const float* __restrict y = b.c[i].data();
+      const float* __restrict z = c.c[i].data();
+      float* __restrict r = v.c[i].data();
+      for (uint32_t l = 0; l < N; ++l) r[l] = fn(x[l], y[l], z[l]);
+    }
+  };
+  switch (op) {
+    case VectorOp::kAdd: each([](float x, float y, float) { return x + y; }); return true;
+    case VectorOp::kMul: each([](float x, float y, float) { return Mul(x, y); }); return true;
+    case VectorOp::kMad: each([](float x, float y, float z) { return Mul(x, y) + z; }); return true;
+    case VectorOp::kMax: each([](float x, float y, float) { return Max(x, y); }); return true;
+    case VectorOp::kMin: each([](float x, float y, float) { return Min(x, y); }); return true;
+    case VectorOp::kFloor: each([](float x, float, float) { return std::floor(x); }); return true;
+    case VectorOp::kFrc: each([](float x, float, float) { return Frc(x); }); return true;
+    case VectorOp::kCndEq:
+      each([](float x, float y, float z) { return x == 0.0f ? y : z; });
+      return true;
+    case VectorOp::kCndGe:
+      each([](float x, float y, float z) { return x >= 0.0f ? y : z; });
+      return true;
+    case VectorOp::kCndGt:
+      each([](float x, float y, float z) { return x > 0.0f ? y : z; });
+      return true;
+    case VectorOp::kDp4:
+    case VectorOp::kDp3:
+    case VectorOp::kDp2Add: {
+      // The same left-to-right sum as alu_rules::Dp.
+      const uint32_t n = op == VectorOp::kDp4 ? 4 : op == VectorOp::kDp3 ? 3 : 2;
+      Lanes sum;
+      for (uint32_t l = 0; l < N; ++l) sum[l] = Mul(a.c[0][l], b.c[0][l]);
+      for (uint32_t i = 1; i < n; ++i) {
+        for (uint32_t l = 0; l < N; ++l) sum[l] = sum[l] + Mul(a.c[i][l], b.c[i][l]);
+      }
+      if (op == VectorOp::kDp2Add) {
+        for (uint32_t l = 0; l < N; ++l) sum[l] = sum[l] + c.c[0][l];
+      }
+      for (uint32_t i = 0; i < 4; ++i) v.c[i] = sum;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a, const Mask& act) {
+  const DecodedAlu& d = alu[slot_index];
+  // Every source is read before any result or side effect is written.
+  Vec src[3];
+  for (uint32_t i = 0; i < d.vector_count; ++i) ReadVector(d.vector_operands[i], src[i]);
+  Lanes sa{}, sb{};
+  const auto& sops = d.scalar_operands;
+  if (a.scalar_op == ScalarOp::kRetainPrev) {
+    // No scalar sources to read.
+  } else if ((d.form == ScalarForm::kOne || d.form == ScalarForm::kTwoComponent) && !sops.empty()) {
+    ReadComponent(sops[0], 0, sa);
+    if (d.form == ScalarForm::kTwoComponent) ReadComponent(sops[0], 1, sb);
+  } else if (d.form == ScalarForm::kConstTemp && sops.size() >= 2) {
+    ReadComponent(sops[0], 0, sa);
+    ReadComponent(sops[1], 0, sb);
+  }
+
+  Vec v;
+  bool have_vector = true;
+  Mask vkill{}, skill{};
+  if (!FastVectorOp(a.vector_op, src[0], src[1], src[2], v)) {
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!act[l]) continue;
+      Float4 x, y, z, res{};
+      for (uint32_t i = 0; i < 4; ++i) x[i] = src[0].c[i][l], y[i] = src[1].c[i][l], z[i] = src[2].c[i][l];
+      alu_rules::LaneState s{a0[l], p0[l] != 0, ps[l]};
+      bool kill = false;
+      have_vector = alu_rules::VectorOpResult(a.vector_op, x, y, z, s, res, kill);
+      a0[l] = s.a0, p0[l] = s.p0;
+      vkill[l] = kill;
+      for (uint32_t i = 0; i < 4; ++i) v.c[i][l] = res[i];
+    }
+    if (!have_vector) {
+      Note("vector opcode " + std::to_string(int(a.vector_op)) + " is not valid; no result");
+    }
+  }
+  Mask live = act;
+  for (uint32_t l = 0; l < N; ++l) {
+    if (vkill[l]) {
+      // A kill ends this pixel before its scalar op and stores, as in the scalar interpreter.
+      out->killed[l] = 1, alive[l] = 0, live[l] = 0;
+    }
+  }
+  if (a.scalar_op != ScalarOp::kRetainPrev) {
+    bool valid = true;
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!live[l]) continue;
+      alu_rules::LaneState s{a0[l], p0[l] != 0, ps[l]};
+      bool kill = false;
+      valid = alu_rules::ScalarOpResult(a.scalar_op, sa[l], sb[l], s, kill);
+      a0[l] = s.a0, p0[l] = s.p0, ps[l] = s.ps;
+      skill[l] = kill;
+    }
+    if (!valid) Note("scalar opcode " + std::to_string(int(a.scalar_op)) + " is not valid; ps kept");
+    for (uint32_t l = 0; l < N; ++l) {
+      if (skill[l]) out->killed[l] = 1, alive[l] = 0, live[l] = 0;
+    }
+  }
+  if (a.vector_clamp) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      for (uint32_t l = 0; l < N; ++l) v.c[i][l] = alu_rules::Sat(v.c[i][l]);
+    }
+  }
+  Lanes scalar = ps;
+  if (a.scalar_clamp) {
+    for (uint32_t l = 0; l < N; ++l) scalar[l] = alu_rules::Sat(scalar[l]);
+  }
+  Store(a, d, v, have_vector, scalar, live);
+}
+
+void BatchInterpreter::Machine::Store(const AluInstruction& a, const DecodedAlu& d, const Vec& v,
+                                      bool have_vector, const Lanes& scalar, const Mask& act) {
+  const uint32_t vmask = have_vector ? d.vmask : 0, smask = d.smask;
+  auto masked = [&](Lanes& dst, const Lanes& src) {
+    for (uint32_t l = 0; l < N; ++l) {
+      const uint32_t m = 0u - act[l];
+      dst[l] = std::bit_cast<float>((std::bit_cast<uint32_t>(src[l]) & m) |
+                                    (std::bit_cast<uint32_t>(dst[l]) & ~m));
+    }
+  };
+  if (!a.export_data) {
+    if (vmask) {
+      Vec& dst = Temp(a.vector_dest, a.vector_dest_rel);
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (vmask & (1u << i)) masked(dst.c[i], v.c[i]);
+      }
+    }
+    if (smask) {
+      Vec& dst = Temp(a.scalar_dest, a.scalar_dest_rel);
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (smask & (1u << i)) masked(dst.c[i], scalar);
+      }
+    }
+    return;
+  }
+  const uint32_t mask = vmask | smask | d.one | d.zero;
+  if (!mask) return;
+  const uint32_t dest = a.vector_dest;
+  auto value = [&](uint32_t i, uint32_t l) {
+    const uint32_t bit = 1u << i;
+    return (vmask & bit) ? v.c[i][l] : (smask & bit) ? scalar[l] : (d.one & bit) ? 1.0f : 0.0f;
+  };
+  if (dest >= kExportAddress && dest <= kExportData0 + 4) {
+    Note("memexport (eA/eM#) is not executed: no guest memory is written");
+  } else if (dest < 4) {
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!act[l]) continue;
+      for (uint32_t i = 0; i < 4; ++i) {
+        if (mask & (1u << i)) out->colors[l][dest][i] = value(i, l);
+      }
+      out->color_mask[l] |= uint8_t(1u << dest);
+    }
+  } else if (dest == kExportDepth) {
+    if (mask & 1) {
+      for (uint32_t l = 0; l < N; ++l) {
+        if (act[l]) out->depth[l] = value(0, l), out->depth_written[l] = 1;
+      }
+    }
+  } else {
+    Note("pixel export to register " + std::to_string(dest) + " is not a known destination");
+  }
+}
+
+void BatchInterpreter::Machine::StoreFetch(const FetchInstruction& f, uint32_t lane,
+                                           const Float4& value) {
+  Vec& d = Temp(f.dst_reg, f.dst_rel);
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t sel = f.DestComponent(c);
+    if (sel == 7) continue;  // keep
+    d.c[c][lane] = sel < 4 ? value[sel] : sel == 5 ? 1.0f : 0.0f;
+  }
+}
+
+void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act) {
+  // The same cases as the scalar interpreter's TextureFetch (vertex fetches never get here).
+  switch (f.opcode) {
+    case FetchOp::kSetTextureLod:
+      return;
+    case FetchOp::kSetTextureGradientsHorz:
+    case FetchOp::kSetTextureGradientsVert:
+      Note("register gradients are not modelled on the CPU");
+      return;
+    case FetchOp::kGetTextureBorderColorFrac:
+      for (uint32_t l = 0; l < N; ++l) {
+        if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
+      }
+      return;
+    case FetchOp::kGetTextureComputedLod:
+    case FetchOp::kGetTextureGradients:
+    case FetchOp::kGetTextureWeights:
+      Note("getCompTexLOD/getGradients/getWeights need derivatives or texture sizes: zeros");
+      for (uint32_t l = 0; l < N; ++l) {
+        if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
+      }
+      return;
+    default:
+      break;
+  }
+  const uint32_t slot = f.const_index & 31;
+  if (!cb->texture_fetch) {
+    Note("texture fetch without a texture callback: zeros");
+    for (uint32_t l = 0; l < N; ++l) {
+      if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
+    }
+    return;
+  }
+  // Coordinates of every lane first: the destination may be the source register.
+  const Vec& src = Temp(f.src_reg, f.src_rel);
+  std::array<Float4, N> coords;
+  for (uint32_t l = 0; l < N; ++l) {
+    coords[l] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (uint32_t c = 0; c < 3; ++c) coords[l][c] = src.c[(f.src_swizzle >> (2 * c)) & 3][l];
+  }
+  const uint32_t swizzle = (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
+  for (uint32_t l = 0; l < N; ++l) {
+    if (!act[l]) continue;
+    const Float4 texel = cb->texture_fetch(slot, coords[l], f);
+    Float4 v;
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t s = (swizzle >> (3 * i)) & 7;
+      v[i] = s < 4 ? texel[s] : s == 5 ? 1.0f : 0.0f;
+    }
+    StoreFetch(f, l, v);
+  }
+}
+
+bool BatchInterpreter::Machine::ExecBody(const CfInstruction& cf, const Mask& exec) {
+  for (uint32_t k = 0; k < cf.count; ++k) {
+    const uint32_t slot = cf.address + k;
+    if (slot < shader.cf_slots || slot - shader.cf_slots >= shader.slots.size()) {
+      Note("exec slot " + std::to_string(slot) + " is outside the microcode; skipped");
+      continue;
+    }
+    const uint32_t index = slot - shader.cf_slots;
+    const Instruction& instruction = shader.slots[index];
+    const bool predicated =
+        instruction.kind == SlotKind::kFetch ? instruction.fetch.is_predicated : instruction.alu.is_predicated;
+    const bool condition = instruction.kind == SlotKind::kFetch ? instruction.fetch.predicate_condition
+                                                                : instruction.alu.predicate_condition;
+    Mask act;
+    for (uint32_t l = 0; l < N; ++l) {
+      act[l] = exec[l] & alive[l] & uint32_t(!predicated || (p0[l] != 0) == condition);
+    }
+    if (!Any(act)) continue;
+    if (instruction.kind == SlotKind::kFetch) {
+      Fetch(instruction.fetch, act);
+    } else {
+      Alu(index, instruction.alu, act);
+    }
+    if (!Any(alive)) return false;
+  }
+  return true;
+}
+
+void BatchInterpreter::Machine::Run(const Inputs& in) {
+  const uint32_t count = std::min<uint32_t>(in.interpolator_count, 16);
+  for (uint32_t i = 0; i < count; ++i) r[i].c = in.interpolators[i];
+  if (in.param_gen_register >= 0 && in.param_gen_register < 64) {
+    r[size_t(in.param_gen_register)].c = in.param_gen;
+  }
+  for (uint32_t l = 0; l < N; ++l) alive[l] = l < in.count;
+  Mask all;
+  all.fill(1);
+  const int32_t cf_count = int32_t(shader.cf.size());
+  int32_t pc = 0;
+  uint32_t steps = 0;
+  auto target = [&](uint32_t address) { return address < uint32_t(cf_count) ? int32_t(address) : -1; };
+  // p0 for a CF decision the whole batch takes; sets `diverged` when the lanes disagree.
+  auto batch_p0 = [&](bool& value) {
+    const int p = UniformP0();
+    if (p == -1) diverged = true;
+    value = p == 1;
+    return p >= 0;
+  };
+  while (pc >= 0 && pc < cf_count) {
+    if (++steps > Interpreter::kMaxControlFlowSteps) {
+      out->step_limit_hit = true;
+      Note("control flow exceeded " + std::to_string(Interpreter::kMaxControlFlowSteps) +
+           " steps; execution cut off");
+      return;
+    }
+    const CfInstruction& cf = shader.cf[size_t(pc)];
+    int32_t next = pc + 1;
+    switch (cf.opcode) {
+      case CfOpcode::kNop:
+      case CfOpcode::kMarkVsFetchDone:
+      case CfOpcode::kAlloc:
+        break;
+      case CfOpcode::kExec:
+      case CfOpcode::kExecEnd:
+      case CfOpcode::kCondExec:
+      case CfOpcode::kCondExecEnd:
+      case CfOpcode::kCondExecPred:
+      case CfOpcode::kCondExecPredEnd:
+      case CfOpcode::kCondExecPredClean:
+      case CfOpcode::kCondExecPredCleanEnd: {
+        bool run = true;
+        Mask exec = all;
+        if (IsCondExecBool(cf.opcode)) {
+          run = BoolConstant(cf.CondBoolAddress()) == cf.condition;
+        } else if (IsCondExecPred(cf.opcode)) {
+          for (uint32_t l = 0; l < N; ++l) exec[l] = (p0[l] != 0) == cf.condition;
+        }
+        if (run && !ExecBody(cf, exec)) return;
+        if (IsExecEnd(cf.opcode)) return;
+        break;
+      }
+      case CfOpcode::kLoopStart: {
+        const uint32_t lc = k->loop_constants[cf.loop_id & 31];
+        const int d = std::min(loop_depth, 3);
+        loop_saved_aL[size_t(d)] = aL;
+        loop_counter[size_t(d)] = int32_t(lc & 0xFF);
+        loop_depth = d + 1;
+        if (!cf.is_repeat) aL = int32_t((lc >> 8) & 0xFF);
+        if (loop_counter[size_t(d)] <= 0) {
+          loop_depth = d;
+          aL = loop_saved_aL[size_t(d)];
+          next = target(cf.address);
+        }
+        break;
+      }
+      case CfOpcode::kLoopEnd: {
+        const int d = std::max(loop_depth - 1, 0);
+        const uint32_t lc = k->loop_constants[cf.loop_id & 31];
+        loop_counter[size_t(d)] -= 1;
+        aL += int32_t(int8_t(uint8_t(lc >> 16)));
+        bool again = loop_counter[size_t(d)] > 0;
+        if (cf.is_predicated_break) {
+          bool p = false;
+          if (!batch_p0(p)) return;
+          if (p == cf.condition) again = false;
+        }
+        if (again) {
+          next = target(cf.address);
+        } else {
+          loop_depth = d;
+          aL = loop_saved_aL[size_t(d)];
+        }
+        break;
+      }
+      case CfOpcode::kCondCall:
+      case CfOpcode::kCondJmp: {
+        bool taken = cf.is_unconditional;
+        if (!taken && cf.is_predicated) {
+          bool p = false;
+          if (!batch_p0(p)) return;
+          taken = p == cf.condition;
+        } else if (!taken) {
+          taken = BoolConstant(cf.bool_address) == cf.condition;
+        }
+        if (!taken) break;
+        if (cf.opcode == CfOpcode::kCondCall && call_depth < 4) {
+          call_stack[size_t(call_depth++)] = pc + 1;
+        }
+        next = target(cf.address);
+        break;
+      }
+      case CfOpcode::kReturn:
+        next = call_depth > 0 ? call_stack[size_t(--call_depth)] : -1;
+        break;
+    }
+    pc = next;
+  }
+}
+
+BatchInterpreter::BatchInterpreter(const Shader& shader) : shader_(shader) {
+  if (shader.type != ShaderType::kPixel) {
+    unsupported_ = "not a pixel shader";
+    return;
+  }
+  for (const Instruction& i : shader.slots) {
+    if (i.kind == SlotKind::kFetch && i.fetch.IsVertex()) {
+      unsupported_ = "vertex fetch in a pixel shader";
+      return;
+    }
+  }
+  machine_ = std::make_unique<Machine>(shader);
+}
+
+BatchInterpreter::~BatchInterpreter() = default;
+
+bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& in,
+                           const InterpreterCallbacks& callbacks, Result& out) {
+  if (!machine_) return false;
+  Machine& m = *machine_;
+  out = Result{};
+  m.k = &constants;
+  m.cb = &callbacks;
+  m.out = &out;
+  // Fresh state per batch, as a scalar run starts from zeros.
+  for (uint32_t i = 0; i < m.temp_count; ++i) {
+    for (Lanes& c : m.r[i].c) c.fill(0.0f);
+  }
+  m.a0.fill(0);
+  m.p0.fill(0);
+  m.ps.fill(0.0f);
+  m.aL = 0;
+  m.loop_depth = m.call_depth = 0;
+  m.diverged = false;
+  m.Run(in);
+  return !m.diverged;
+}
+
+}  // namespace xnt::ucode
