@@ -1,0 +1,201 @@
+// Whole comparisons through compare/ on the bundled samples: fbo on lavapipe with the validation
+// layer (any message is an error) against the cpu path. They agree except where a sample names
+// the fbo path in differs_on; a draw skipped through the test-only fault hook is named exactly by
+// bisection; shards merged give the one run's verdicts and JUnit; the report page loads in
+// headless Chromium with the failing draw's images.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "test_env.h"
+#include "xnt/compare/compare.h"
+#include "xnt/diff/png.h"
+#include "xnt/samples/samples.h"
+
+namespace xnt::compare {
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "compare";
+// Draw 0.2 of this sample is its second flat triangle (0.0 is the resolve-clear; xenotrace dump).
+constexpr const char* kFaultSample = "clear_draws_resolve_swap";
+constexpr uint32_t kFaultDraw = 2;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string WriteSample(const std::string& name) {
+  const fs::path file = kWork / "samples" / (name + ".xnt");
+  if (!fs::exists(file)) {
+    fs::create_directories(file.parent_path());
+    samples::WriteSample(*samples::Find(name), file.string());
+  }
+  return file.string();
+}
+
+CompareOptions Options(std::vector<std::string> traces) {
+  vk::test::UseLavapipe();
+  CompareOptions o;
+  o.traces = std::move(traces);
+  o.combinations = ParseCombinations("fbo,cpu", "1x1");
+  o.reference = ParseCombination("cpu@1x1");
+  o.validate = true;
+  o.threads = 1;
+  return o;
+}
+
+const CombinationResult& Find(const RunResults& r, const std::string& trace, const std::string& combo) {
+  for (const auto& c : r.results) {
+    if (c.trace == trace && c.combination == combo) return c;
+  }
+  throw std::runtime_error("no result for " + trace + " " + combo);
+}
+
+TEST(CompareSamples, EverySampleAgreesOnFboAndCpuExceptWhereDeclared) {
+  std::vector<std::string> traces;
+  for (const samples::Sample& s : samples::Registry()) traces.push_back(WriteSample(s.name));
+  CompareOptions o = Options(traces);
+  o.jobs = 2;
+  const RunResults r = RunCompare(o);
+  ASSERT_EQ(r.results.size(), traces.size() * 2);
+  for (const samples::Sample& s : samples::Registry()) {
+    const std::string trace = s.name + ".xnt";
+    EXPECT_EQ(Find(r, trace, "cpu@1x1").status, diff::Status::kPass) << trace;
+    const CombinationResult& fbo = Find(r, trace, "fbo@1x1");
+    if (s.differs_on.count("fbo")) {
+      EXPECT_EQ(fbo.status, diff::Status::kDiffer) << trace << ": " << s.differs_on.at("fbo");
+      ASSERT_FALSE(fbo.bisections.empty()) << trace;
+      EXPECT_TRUE(fbo.bisections[0].found) << fbo.bisections[0].summary;
+    } else {
+      EXPECT_EQ(fbo.status, diff::Status::kPass) << trace << " " << fbo.error << "\n" << ToText(r);
+    }
+  }
+}
+
+TEST(CompareSamples, ScalesAPathCannotRunAreErrorsNotPasses) {
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.combinations = ParseCombinations("cpu", "1x1,2x2");
+  const RunResults r = RunCompare(o);
+  const CombinationResult& c = Find(r, std::string(kFaultSample) + ".xnt", "cpu@2x2");
+  EXPECT_EQ(c.status, diff::Status::kError);
+  EXPECT_NE(c.error.find("not implemented"), std::string::npos) << c.error;
+  EXPECT_EQ(r.ExitCode(), 2);
+}
+
+class CompareFault : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CompareFault, BisectionNamesTheSkippedDraw) {
+  const std::string faulty = GetParam();
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.test_fault = TestFault{ParseCombination(faulty), {0, kFaultDraw}};
+  o.report_dir = (kWork / ("fault_" + faulty.substr(0, 3))).string();
+  fs::remove_all(o.report_dir);
+  RunResults r = RunCompare(o);
+  EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
+  const CombinationResult& fbo = Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1");
+  ASSERT_EQ(fbo.status, diff::Status::kDiffer) << ToText(r);
+  ASSERT_EQ(fbo.bisections.size(), 1u);
+  const Bisection& b = fbo.bisections[0];
+  EXPECT_TRUE(b.error.empty()) << b.error;
+  ASSERT_TRUE(b.found) << b.summary;
+  EXPECT_EQ(b.Id(), "0." + std::to_string(kFaultDraw));
+  EXPECT_EQ(b.kind, "draw");
+  EXPECT_NE(b.state.find("draw 0." + std::to_string(kFaultDraw)), std::string::npos) << b.state;
+  EXPECT_FALSE(b.shaders.empty());
+  ASSERT_EQ(b.images.size(), 5u);  // one colour target: 2 x before/after + the mask
+  for (const ReportImage& i : b.images) EXPECT_TRUE(fs::exists(fs::path(o.report_dir) / i.path)) << i.path;
+  // The skipped draw changed nothing before it: the "before" images of both paths are equal.
+  EXPECT_EQ(diff::HashPixels(diff::LoadPng((fs::path(o.report_dir) / b.images[0].path).string()).view()),
+            diff::HashPixels(diff::LoadPng((fs::path(o.report_dir) / b.images[2].path).string()).view()));
+  WriteReport(r, o.report_dir);
+  EXPECT_TRUE(fs::exists(fs::path(o.report_dir) / "report.html"));
+}
+
+INSTANTIATE_TEST_SUITE_P(OnEitherPath, CompareFault, ::testing::Values("cpu@1x1", "fbo@1x1"));
+
+TEST(CompareSamples, ShardsMergedGiveTheSameVerdictsAndJunitAsOneRun) {
+  std::vector<std::string> traces;
+  for (const char* name : {"clear_draws_resolve_swap", "triangle_fan", "rectangle_list",
+                           "indexed_quad_list", "edram_depth_evict_8888", "edram_gamma_decal_2src_dst"}) {
+    traces.push_back(WriteSample(name));
+  }
+  CompareOptions o = Options(traces);
+  o.test_fault = TestFault{ParseCombination("cpu@1x1"), {0, kFaultDraw}};
+  o.bisect = true;
+  const RunResults one = RunCompare(o);
+  EXPECT_EQ(one.ExitCode(), 1);
+  std::vector<RunResults> shards;
+  size_t total = 0;
+  for (uint32_t i = 1; i <= 3; ++i) {
+    CompareOptions so = o;
+    so.traces.clear();
+    for (const std::string& t : traces) {
+      if (InShard(t, {i, 3})) so.traces.push_back(t);
+    }
+    total += so.traces.size();
+    so.report_dir = (kWork / ("shard" + std::to_string(i))).string();
+    fs::remove_all(so.report_dir);
+    RunResults part = RunCompare(so);
+    part.shard = std::to_string(i) + "/3";
+    WriteReport(part, so.report_dir);
+    shards.push_back(FromJson(Slurp(fs::path(so.report_dir) / "results.json"), "shard"));
+  }
+  EXPECT_EQ(total, traces.size());
+  const RunResults merged = Merge(shards);
+  EXPECT_EQ(ToJunit(merged), ToJunit(one));
+  EXPECT_EQ(ToText(merged), ToText(one));
+  EXPECT_EQ(merged.ExitCode(), one.ExitCode());
+}
+
+TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesIt) {
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.save_baseline_dir = (kWork / "baseline").string();
+  fs::remove_all(o.save_baseline_dir);
+  EXPECT_EQ(RunCompare(o).ExitCode(), 0);
+  CompareOptions later = Options({WriteSample(kFaultSample)});
+  later.baseline_dir = o.save_baseline_dir;
+  EXPECT_EQ(RunCompare(later).ExitCode(), 0);
+  later.test_fault = TestFault{ParseCombination("fbo@1x1"), {0, kFaultDraw}};
+  const RunResults r = RunCompare(later);
+  EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
+  EXPECT_EQ(Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1").status, diff::Status::kDiffer);
+  EXPECT_EQ(Find(r, std::string(kFaultSample) + ".xnt", "cpu@1x1").status, diff::Status::kPass);
+}
+
+TEST(CompareSamples, ReportPageLoadsInHeadlessChromium) {
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.test_fault = TestFault{ParseCombination("cpu@1x1"), {0, kFaultDraw}};
+  o.report_dir = (kWork / "chromium").string();
+  fs::remove_all(o.report_dir);
+  WriteReport(RunCompare(o), o.report_dir);
+  const fs::path dir = o.report_dir;
+  const std::string cmd =
+      "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync --user-data-dir=" +
+      (dir / "profile").string() + " --enable-logging=stderr --v=0 --dump-dom 'file://" +
+      (dir / "report.html").string() + "#zoom=4' >" + (dir / "dom.out").string() + " 2>" +
+      (dir / "dom.err").string();
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << Slurp(dir / "dom.err");
+  const std::string dom = Slurp(dir / "dom.out");
+  const std::string err = Slurp(dir / "dom.err");
+  EXPECT_NE(dom.find(">ok images=8 failures=1<"), std::string::npos) << dom.substr(0, 3000);
+  EXPECT_NE(dom.find("data-ok=\"1\""), std::string::npos);
+  EXPECT_NE(dom.find("first differing draw 0." + std::to_string(kFaultDraw)), std::string::npos);
+  EXPECT_NE(dom.find("any difference after 0." + std::to_string(kFaultDraw)), std::string::npos);
+  EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+  EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace xnt::compare

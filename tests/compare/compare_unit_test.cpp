@@ -1,0 +1,151 @@
+// compare/ without a device: combinations, shards (stable hash), results.json both ways, merging,
+// JUnit, expectations in TOML.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "xnt/base/error.h"
+#include "xnt/compare/combination.h"
+#include "xnt/compare/expectations.h"
+#include "xnt/compare/results.h"
+#include "xnt/compare/snapshot.h"
+
+namespace xnt::compare {
+namespace {
+
+TEST(Compare, CombinationsParse) {
+  auto c = ParseCombinations("fbo,cpu", "1x1,2x2");
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].Name(), "fbo@1x1");
+  EXPECT_EQ(c[1].Name(), "fbo@2x2");
+  EXPECT_EQ(c[3].Name(), "cpu@2x2");
+  EXPECT_EQ(ParseCombination("cpu").Name(), "cpu@1x1");
+  EXPECT_EQ(ParseCombination("fbo@3x2").Name(), "fbo@3x2");
+  EXPECT_THROW(ParseCombination("gl@1x1"), Error);
+  EXPECT_THROW(ParseCombinations("cpu", "2"), Error);
+  EXPECT_THROW(ParseCombinations("cpu", "0x1"), Error);
+}
+
+TEST(Compare, ShardsAreStableAndPartition) {
+  // FNV-1a 64 test vectors (Fowler/Noll/Vo reference).
+  EXPECT_EQ(Fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(Fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(Fnv1a64("foobar"), 0x85944171f73967e8ull);
+  EXPECT_THROW(ParseShard("0/3"), Error);
+  EXPECT_THROW(ParseShard("4/3"), Error);
+  EXPECT_THROW(ParseShard("3"), Error);
+  for (int n = 0; n < 50; ++n) {
+    const std::string name = "/some/dir/trace_" + std::to_string(n) + ".xnt";
+    int owners = 0;
+    for (uint32_t i = 1; i <= 3; ++i) owners += InShard(name, {i, 3});
+    EXPECT_EQ(owners, 1) << name;
+    // The folder does not matter, only the file name.
+    EXPECT_EQ(InShard(name, {2, 3}), InShard("elsewhere/trace_" + std::to_string(n) + ".xnt", {2, 3}));
+  }
+}
+
+TEST(Compare, SnapshotSelectionParses) {
+  auto s = ParseSnapshotSelection("0.3,12.0");
+  ASSERT_EQ(s.draws.size(), 2u);
+  EXPECT_TRUE(s.Contains(0, 3));
+  EXPECT_TRUE(s.Contains(12, 0));
+  EXPECT_FALSE(s.Contains(0, 4));
+  EXPECT_TRUE(ParseSnapshotSelection("all").Contains(7, 9));
+  EXPECT_THROW(ParseSnapshotSelection("3"), Error);
+  EXPECT_THROW(ParseSnapshotSelection("a.b"), Error);
+}
+
+RunResults Example() {
+  RunResults r;
+  r.reference = "cpu@1x1";
+  r.combinations = {"cpu@1x1", "fbo@1x1", "fbo@2x2"};
+  r.traces = {"b.xnt", "a \"q\".xnt"};
+  CombinationResult ref{"b.xnt", "cpu@1x1", true};
+  ref.frames.push_back({0, diff::Status::kPass, "00000000000000aa"});
+  CombinationResult differ{"b.xnt", "fbo@1x1"};
+  differ.status = diff::Status::kDiffer;
+  FrameResult f{0, diff::Status::kDiffer, "00000000000000bb", "00000000000000aa", "max error 0.5 > 0"};
+  f.max_error = 0.5;
+  f.pixels_differing = 12;
+  f.images.push_back({"ref <frame>", "frames/b/x.png"});
+  differ.frames.push_back(f);
+  Bisection b;
+  b.frame = 0;
+  b.found = true;
+  b.draw = 3;
+  b.kind = "draw";
+  b.summary = "first differing draw 0.3: \\ \"quoted\"\n\ttab \x01";
+  b.state = "line\nline";
+  differ.bisections.push_back(b);
+  CombinationResult err{"a \"q\".xnt", "fbo@2x2"};
+  err.status = diff::Status::kError;
+  err.error = "--path fbo: resolution scaling is not implemented yet (only 1x1)";
+  r.results = {differ, err, ref};
+  r.Sort();
+  return r;
+}
+
+TEST(Compare, ResultsJsonRoundTrips) {
+  RunResults r = Example();
+  EXPECT_EQ(r.results[0].trace, "a \"q\".xnt");
+  EXPECT_EQ(r.ExitCode(), 2);
+  const std::string json = ToJson(r);
+  RunResults back = FromJson(json, "mem");
+  EXPECT_EQ(ToJson(back), json);
+  EXPECT_EQ(ToJunit(back), ToJunit(r));
+  EXPECT_EQ(back.results[2].bisections[0].summary, r.results[2].bisections[0].summary);
+  EXPECT_THROW(FromJson("{\"tool\": \"xenotrace compare\", ", "bad"), Error);
+  EXPECT_THROW(FromJson("[]", "notours"), Error);
+}
+
+TEST(Compare, MergeJoinsShardsInOneOrder) {
+  RunResults all = Example();
+  RunResults s1 = all, s2 = all;
+  s1.results.erase(s1.results.begin() + 1, s1.results.end());  // a "q".xnt
+  s1.traces = {"a \"q\".xnt"};
+  s1.shard = "1/2";
+  s2.results.erase(s2.results.begin());
+  s2.traces = {"b.xnt"};
+  s2.shard = "2/2";
+  RunResults merged = Merge({s2, s1});
+  EXPECT_EQ(ToJunit(merged), ToJunit(all));
+  EXPECT_EQ(ToText(merged), ToText(all));
+  EXPECT_THROW(Merge({s1, s1}), Error);
+  RunResults other = s2;
+  other.reference = "fbo@1x1";
+  EXPECT_THROW(Merge({s1, other}), Error);
+}
+
+TEST(Compare, JunitHasOneTestcasePerTraceAndCombination) {
+  const std::string x = ToJunit(Example());
+  EXPECT_NE(x.find("tests=\"3\" failures=\"1\" errors=\"1\""), std::string::npos) << x;
+  EXPECT_NE(x.find("classname=\"xenotrace.compare.b.xnt\" name=\"fbo@1x1 vs cpu@1x1\""), std::string::npos) << x;
+  EXPECT_NE(x.find("first differing draw 0.3"), std::string::npos);
+  EXPECT_NE(x.find("a &quot;q&quot;.xnt"), std::string::npos);
+  EXPECT_EQ(x.find('\x01'), std::string::npos);
+}
+
+TEST(Compare, ExpectationsRoundTripAndCatchChanges) {
+  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "compare" / "expect.toml";
+  std::filesystem::create_directories(file.parent_path());
+  std::filesystem::remove(file);
+  RunResults r = Example();
+  UpdateExpectations(file.string(), r);
+  RunResults same = Example();
+  CheckExpectations(file.string(), same);
+  EXPECT_EQ(same.results[1].status, diff::Status::kPass);  // b.xnt cpu@1x1
+  EXPECT_EQ(same.results[2].status, diff::Status::kDiffer); // was differing anyway
+  RunResults changed = Example();
+  changed.results[1].frames[0].hash = "00000000000000cc";
+  const std::string summary = CheckExpectations(file.string(), changed);
+  EXPECT_EQ(changed.results[1].status, diff::Status::kDiffer);
+  EXPECT_NE(changed.results[1].frames.back().detail.find("hash 00000000000000cc, expected 00000000000000aa"),
+            std::string::npos);
+  EXPECT_NE(summary.find("combination(s) as expected"), std::string::npos);
+  std::ofstream(file) << "[traces\n";
+  EXPECT_THROW(CheckExpectations(file.string(), changed), Error);
+}
+
+}  // namespace
+}  // namespace xnt::compare
