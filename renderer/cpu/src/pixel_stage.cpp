@@ -58,7 +58,16 @@ struct Worker {
       Merge(f, ShadeOne(f));
       return;
     }
-    pending_[pending_count_++] = f;
+    // The fragment's fixed part, and its interpolators straight into the batch's lanes.
+    const uint32_t l = pending_count_++;
+    Fragment& p = pending_[l];
+    p.x = f.x, p.y = f.y, p.coverage = f.coverage, p.depth = f.depth;
+    p.front_facing = f.front_facing, p.point = f.point;
+    p.point_coord[0] = f.point_coord[0], p.point_coord[1] = f.point_coord[1];
+    auto& in = batch_inputs_;
+    for (uint32_t i = 0; i < interpolator_count_; ++i) {
+      for (uint32_t c = 0; c < 4; ++c) in.interpolators[i][c][l] = f.interpolators[i][c];
+    }
     if (pending_count_ == ucode::BatchInterpreter::kLanes) Flush();
   }
 
@@ -93,13 +102,10 @@ struct Worker {
     pending_count_ = 0;
     auto& in = batch_inputs_;
     in.count = n;
-    in.interpolator_count = std::min<uint32_t>(job_.state.interpolator_count, 16);
+    in.interpolator_count = interpolator_count_;
     in.param_gen_register = job_.param_gen_register;
     for (uint32_t l = 0; l < n; ++l) {
       const Fragment& f = pending_[l];
-      for (uint32_t i = 0; i < in.interpolator_count; ++i) {
-        for (uint32_t c = 0; c < 4; ++c) in.interpolators[i][c][l] = f.interpolators[i][c];
-      }
       if (job_.param_gen_register >= 0) {
         const ucode::Float4 g = ParamGen(f);
         for (uint32_t c = 0; c < 4; ++c) in.param_gen[c][l] = g[c];
@@ -109,7 +115,13 @@ struct Worker {
     if (!batch_->Run(*job_.pixel_constants, in, callbacks_, r)) {
       // Control flow on p0 went different ways in this batch: the scalar interpreter, per pixel.
       ++stats.diverged_batches;
-      for (uint32_t l = 0; l < n; ++l) Merge(pending_[l], ShadeOne(pending_[l]));
+      for (uint32_t l = 0; l < n; ++l) {
+        Fragment& f = pending_[l];
+        for (uint32_t i = 0; i < interpolator_count_; ++i) {
+          for (uint32_t c = 0; c < 4; ++c) f.interpolators[i][c] = in.interpolators[i][c][l];
+        }
+        Merge(f, ShadeOne(f));
+      }
       return;
     }
     stats.pixels_shaded += n;
@@ -169,6 +181,7 @@ struct Worker {
   std::unique_ptr<ucode::BatchInterpreter> batch_;  // null: shade one fragment at a time
   std::array<Fragment, ucode::BatchInterpreter::kLanes> pending_;
   uint32_t pending_count_ = 0;
+  const uint32_t interpolator_count_ = std::min<uint32_t>(job_.state.interpolator_count, 16);
   ucode::BatchInterpreter::Inputs batch_inputs_;
   ucode::BatchInterpreter::Result batch_result_;
 };

@@ -12,6 +12,11 @@ namespace xnt::cpu {
 
 namespace {
 
+// The decoded-texel cache: blocks of 8x8 texels, at most 4 M texels (64 MiB) per texture per
+// worker; larger textures are decoded per fetch.
+constexpr uint32_t kBlock = 8;
+constexpr uint64_t kMaxCachedTexels = uint64_t(1) << 22;
+
 // Texel index `i` of a row of `n` under a clamp mode; -1: outside (the border colour).
 int32_t Address(xenos::ClampMode mode, int32_t i, int32_t n) {
   using C = xenos::ClampMode;
@@ -44,7 +49,7 @@ TextureUnit::TextureUnit(const replay::RegisterFile& regs, const replay::GuestMe
                          std::map<std::string, uint64_t>& notes)
     : regs_(regs), memory_(memory), notes_(notes) {}
 
-const TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
+TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   std::unique_ptr<Slot>& s = slots_[slot & 31];
   if (s) return *s;
   s = std::make_unique<Slot>();
@@ -64,6 +69,12 @@ const TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
       if (d.levels > 1) {
         Note("cpu path: no derivatives, textures with mips are sampled at the base level");
       }
+      const uint32_t layers = std::max<uint32_t>({1, d.depth, d.layers});
+      s->cacheable = uint64_t(d.width) * d.height * layers <= kMaxCachedTexels;
+      s->blocks_x = (d.width + kBlock - 1) / kBlock;
+      s->blocks_y = (d.height + kBlock - 1) / kBlock;
+      s->texels.resize(s->cacheable ? layers : 0);
+      s->block_ready.resize(s->cacheable ? layers : 0);
     }
   } catch (const Error& e) {
     s->error = e.what();
@@ -71,7 +82,33 @@ const TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   return *s;
 }
 
-ucode::Float4 TextureUnit::TexelAt(const Slot& s, int32_t x, int32_t y, uint32_t layer) {
+const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t x, uint32_t y, uint32_t layer) {
+  if (!s.cacheable || layer >= s.texels.size()) return nullptr;
+  const gpu::TextureDescriptor& d = s.reader->texture();
+  std::vector<ucode::Float4>& texels = s.texels[layer];
+  std::vector<uint8_t>& ready = s.block_ready[layer];
+  if (texels.empty()) {
+    texels.resize(size_t(d.width) * d.height);
+    ready.assign(size_t(s.blocks_x) * s.blocks_y, 0);
+  }
+  const uint32_t bx = x / kBlock, by = y / kBlock;
+  if (!ready[size_t(by) * s.blocks_x + bx]) {
+    for (uint32_t ty = by * kBlock; ty < std::min(d.height, (by + 1) * kBlock); ++ty) {
+      for (uint32_t tx = bx * kBlock; tx < std::min(d.width, (bx + 1) * kBlock); ++tx) {
+        const auto texel = s.reader->Texel(0, tx, ty, layer);
+        if (!texel) {
+          s.cacheable = false;  // the per-fetch path reports it
+          return nullptr;
+        }
+        texels[size_t(ty) * d.width + tx] = *texel;
+      }
+    }
+    ready[size_t(by) * s.blocks_x + bx] = 1;
+  }
+  return &texels[size_t(y) * d.width + x];
+}
+
+ucode::Float4 TextureUnit::TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer) {
   const gpu::TextureDescriptor& d = s.reader->texture();
   const int32_t w = int32_t(d.width), h = int32_t(d.height);
   // Cube faces clamp to their edges (the host samples cubes seamlessly; no border).
@@ -87,6 +124,7 @@ ucode::Float4 TextureUnit::TexelAt(const Slot& s, int32_t x, int32_t y, uint32_t
       default: return {0.0f, 0.0f, 0.0f, 1.0f};
     }
   }
+  if (const ucode::Float4* cached = Cached(s, uint32_t(ax), uint32_t(ay), layer)) return *cached;
   const auto texel = s.reader->Texel(0, uint32_t(ax), uint32_t(ay), layer);
   if (!texel) {
     Note("cpu path: texture format " + std::string(xenos::TextureFormatName(d.format)) +
@@ -98,7 +136,7 @@ ucode::Float4 TextureUnit::TexelAt(const Slot& s, int32_t x, int32_t y, uint32_t
 
 ucode::Float4 TextureUnit::Fetch(uint32_t slot, const ucode::Float4& coords,
                                  const ucode::FetchInstruction& f) {
-  const Slot& s = Get(slot);
+  Slot& s = Get(slot);
   if (!s.reader) {
     Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
     return {0.0f, 0.0f, 0.0f, 0.0f};

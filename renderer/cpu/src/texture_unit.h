@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "xnt/gpu/texel_reader.h"
 #include "xnt/replay/guest_memory.h"
@@ -36,9 +37,17 @@ class TextureUnit {
     std::string error;  // non-empty: not sampleable (why)
     xenos::TextureFetchConstant fetch{};
     std::unique_ptr<gpu::TexelReader> reader;
+    // Decoded base-level texels, filled 8x8 texels at a time on first touch (a texture cache:
+    // untiling and decoding once per texel instead of once per fetch; the values are the
+    // reader's). Empty when the level is too large to keep or a texel does not decode.
+    uint32_t blocks_x = 0, blocks_y = 0;
+    bool cacheable = false;
+    std::vector<std::vector<ucode::Float4>> texels;  // per layer, width * height
+    std::vector<std::vector<uint8_t>> block_ready;  // per layer, blocks_x * blocks_y
   };
-  const Slot& Get(uint32_t slot);
-  ucode::Float4 TexelAt(const Slot& s, int32_t x, int32_t y, uint32_t layer);
+  Slot& Get(uint32_t slot);
+  ucode::Float4 TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer);
+  const ucode::Float4* Cached(Slot& s, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what) { ++notes_[what]; }
 
   const replay::RegisterFile& regs_;
