@@ -61,11 +61,24 @@ RunResults Example() {
   r.reference = "cpu@1x1";
   r.combinations = {"cpu@1x1", "fbo@1x1", "fbo@2x2"};
   r.traces = {"b.xnt", "a \"q\".xnt"};
-  CombinationResult ref{"b.xnt", "cpu@1x1", true};
-  ref.frames.push_back({0, diff::Status::kPass, "00000000000000aa"});
-  CombinationResult differ{"b.xnt", "fbo@1x1"};
+  auto make = [](const std::string& trace, const std::string& combo) {
+    CombinationResult c;
+    c.trace = trace;
+    c.combination = combo;
+    return c;
+  };
+  CombinationResult ref = make("b.xnt", "cpu@1x1");
+  ref.reference = true;
+  FrameResult rf;
+  rf.hash = "00000000000000aa";
+  ref.frames.push_back(rf);
+  CombinationResult differ = make("b.xnt", "fbo@1x1");
   differ.status = diff::Status::kDiffer;
-  FrameResult f{0, diff::Status::kDiffer, "00000000000000bb", "00000000000000aa", "max error 0.5 > 0"};
+  FrameResult f;
+  f.status = diff::Status::kDiffer;
+  f.hash = "00000000000000bb";
+  f.reference_hash = "00000000000000aa";
+  f.detail = "max error 0.5 > 0";
   f.max_error = 0.5;
   f.pixels_differing = 12;
   f.images.push_back({"ref <frame>", "frames/b/x.png"});
@@ -78,7 +91,7 @@ RunResults Example() {
   b.summary = "first differing draw 0.3: \\ \"quoted\"\n\ttab \x01";
   b.state = "line\nline";
   differ.bisections.push_back(b);
-  CombinationResult err{"a \"q\".xnt", "fbo@2x2"};
+  CombinationResult err = make("a \"q\".xnt", "fbo@2x2");
   err.status = diff::Status::kError;
   err.error = "--path fbo: resolution scaling is not implemented yet (only 1x1)";
   r.results = {differ, err, ref};
