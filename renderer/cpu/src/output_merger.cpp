@@ -107,6 +107,35 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
     color_[i].format = uint32_t(info.color_format);
     color_used_[i] = color_used[i];
   }
+  // The blend state of every target, decoded once per draw.
+  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  const ucode::Float4 constant = {gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_RED)),
+                                  gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_GREEN)),
+                                  gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_BLUE)),
+                                  gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_ALPHA))};
+  for (uint32_t i = 0; i < 4; ++i) {
+    ColorTarget& t = targets_[i];
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    t.format = info.color_format;
+    t.exp_bias = std::ldexp(1.0f, int(info.color_exp_bias));
+    t.control = xenos::reg::RB_BLENDCONTROL::Decode(R(regs, xenos::kBlendControlRegs[i]));
+    const auto& bc = t.control;
+    t.blend = !(bc.color_srcblend == xenos::BlendFactor::kOne &&
+                bc.color_destblend == xenos::BlendFactor::kZero &&
+                bc.color_comb_fcn == xenos::BlendOp::kAdd &&
+                bc.alpha_srcblend == xenos::BlendFactor::kOne &&
+                bc.alpha_destblend == xenos::BlendFactor::kZero &&
+                bc.alpha_comb_fcn == xenos::BlendOp::kAdd);
+    const uint32_t write_mask = mask.rt_mask(i);
+    for (uint32_t c = 0; c < 4; ++c) {
+      if (!(write_mask & (1u << c))) t.keep |= ComponentBits(t.format, c);
+    }
+    t.unorm = IsUnorm(t.format);
+    t.constant = constant;
+    if (t.unorm) {
+      for (float& c : t.constant) c = std::clamp(c, 0.0f, 1.0f);
+    }
+  }
   const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
   depth_.base_tiles = depth_info.depth_base;
   depth_.pitch_pixels = surface.surface_pitch;
@@ -196,50 +225,30 @@ bool OutputMerger::AlphaTest(const ucode::Float4& color0) const {
 
 void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
                                const std::array<ucode::Float4, 4>& colors) {
-  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs_, Reg::RB_COLOR_MASK));
-  const ucode::Float4 constant = {gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_RED)),
-                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_GREEN)),
-                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_BLUE)),
-                                  gpu::RegisterFloat(regs_, xenos::RegIndex(Reg::RB_BLEND_ALPHA))};
   for (uint32_t i = 0; i < 4; ++i) {
     if (!color_used_[i]) continue;
-    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs_, xenos::kColorInfoRegs[i]));
-    const auto format = info.color_format;
+    const ColorTarget& t = targets_[i];
     ucode::Float4 src = colors[i];
-    const float bias = std::ldexp(1.0f, int(info.color_exp_bias));
-    for (float& c : src) c *= bias;
-    const auto bc = xenos::reg::RB_BLENDCONTROL::Decode(R(regs_, xenos::kBlendControlRegs[i]));
-    const bool blend = !(bc.color_srcblend == xenos::BlendFactor::kOne &&
-                         bc.color_destblend == xenos::BlendFactor::kZero &&
-                         bc.color_comb_fcn == xenos::BlendOp::kAdd &&
-                         bc.alpha_srcblend == xenos::BlendFactor::kOne &&
-                         bc.alpha_destblend == xenos::BlendFactor::kZero &&
-                         bc.alpha_comb_fcn == xenos::BlendOp::kAdd);
-    const uint32_t write_mask = mask.rt_mask(i);
-    uint64_t keep = 0;
-    for (uint32_t c = 0; c < 4; ++c) {
-      if (!(write_mask & (1u << c))) keep |= ComponentBits(format, c);
-    }
-    ucode::Float4 k = constant;
-    if (IsUnorm(format)) {
+    for (float& c : src) c *= t.exp_bias;
+    if (t.unorm) {
       for (float& c : src) c = std::isnan(c) ? 0.0f : std::clamp(c, 0.0f, 1.0f);
-      for (float& c : k) c = std::clamp(c, 0.0f, 1.0f);
     }
     for (uint32_t s = 0; s < samples_; ++s) {
       if (!(coverage & (1u << s))) continue;
       const uint64_t old = edram_.Load(color_[i], x, y, s);
       ucode::Float4 out = src;
-      if (blend) {
-        const std::array<float, 4> dst = edram::UnpackColor(format, old);
+      if (t.blend) {
+        const auto& bc = t.control;
+        const std::array<float, 4> dst = edram::UnpackColor(t.format, old);
         for (uint32_t c = 0; c < 4; ++c) {
           const bool alpha = c == 3;
-          const auto fs = Factor(alpha ? bc.alpha_srcblend : bc.color_srcblend, c, src, dst, k);
-          const auto fd = Factor(alpha ? bc.alpha_destblend : bc.color_destblend, c, src, dst, k);
+          const auto fs = Factor(alpha ? bc.alpha_srcblend : bc.color_srcblend, c, src, dst, t.constant);
+          const auto fd = Factor(alpha ? bc.alpha_destblend : bc.color_destblend, c, src, dst, t.constant);
           out[c] = Combine(alpha ? bc.alpha_comb_fcn : bc.color_comb_fcn, src[c], fs, dst[c], fd);
         }
       }
-      const uint64_t bits = edram::PackColor(format, out);
-      edram_.Store(color_[i], x, y, s, (bits & ~keep) | (old & keep));
+      const uint64_t bits = edram::PackColor(t.format, out);
+      edram_.Store(color_[i], x, y, s, (bits & ~t.keep) | (old & t.keep));
     }
   }
 }

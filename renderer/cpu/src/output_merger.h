@@ -12,6 +12,7 @@
 
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/register_values.h"
+#include "xnt/xenos/registers.h"
 #include "xnt/ucode/interpreter.h"
 
 namespace xnt::cpu {
@@ -45,6 +46,16 @@ class OutputMerger {
   std::map<std::string, uint64_t>& notes_;
   gpu::edram::Surface color_[4];
   bool color_used_[4] = {};
+  // RB_COLOR_INFO / RB_BLENDCONTROL / RB_COLOR_MASK / RB_BLEND_* of each target, decoded once.
+  struct ColorTarget {
+    xenos::ColorRenderTargetFormat format{};
+    float exp_bias = 1.0f;
+    xenos::reg::RB_BLENDCONTROL control{};
+    bool blend = false, unorm = false;
+    uint64_t keep = 0;  // bits the write mask keeps
+    ucode::Float4 constant{};
+  };
+  ColorTarget targets_[4];
   gpu::edram::Surface depth_;
   bool depth_test_ = false, depth_write_ = false;
   uint32_t zfunc_ = 7;
