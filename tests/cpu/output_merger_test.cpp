@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <limits>
 #include <map>
 
 #include "output_merger.h"
@@ -108,6 +109,36 @@ TEST(CpuOutputMerger, WriteMaskKeepsTheMaskedComponentsBits) {
   om.WriteColors(1, 1, 1, {ucode::Float4{0.0f, 0.0f, 0.0f, 0.0f}});
   // R (bits 9:0) and B (29:20) cleared; G (19:10) and A (31:30) kept.
   EXPECT_EQ(r.ram.Load(r.color, 1, 1, 0), 0xC00FFC00u);
+}
+
+TEST(CpuOutputMerger, AlphaToMaskThresholdsAndDitherOffsets) {
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  // 4x MSAA; alpha to mask on with offsets (pixel (0,0), (0,1), (1,0), (1,1)) = 0, 1, 2, 3.
+  r.regs.Set(Reg::RB_SURFACE_INFO, 80 | (2u << 16));
+  r.regs.Set(Reg::RB_COLORCONTROL, 7u | (1u << 4) | (0u << 24) | (1u << 26) | (2u << 28) | (3u << 30));
+  OutputMerger om = r.Make();
+  ASSERT_TRUE(om.alpha_to_mask());
+  // Offset 0 at (0,0): thresholds 0.75, 0.25, 0.5, 1.0 for samples 0-3.
+  EXPECT_EQ(om.AlphaToMask(0, 0, 0.2f), 0x0u);
+  EXPECT_EQ(om.AlphaToMask(0, 0, 0.25f), 0x2u);
+  EXPECT_EQ(om.AlphaToMask(0, 0, 0.6f), 0x6u);
+  EXPECT_EQ(om.AlphaToMask(0, 0, 0.75f), 0x7u);
+  EXPECT_EQ(om.AlphaToMask(0, 0, 1.0f), 0xFu);
+  // Offset 2 at (1,0) lowers each threshold by 2/16: 0.625, 0.125, 0.375, 0.875.
+  EXPECT_EQ(om.AlphaToMask(1, 0, 0.125f), 0x2u);
+  EXPECT_EQ(om.AlphaToMask(1, 0, 0.875f), 0xFu);
+  // Offset 3 at (1,1) (and at (3,5), the same quad position): 1.0 - 3/16 = 0.8125 for sample 3.
+  EXPECT_EQ(om.AlphaToMask(1, 1, 0.8125f), 0xFu);
+  EXPECT_EQ(om.AlphaToMask(3, 5, 0.8f), 0x7u);
+  // Offset 1 at (0,1): 0.6875 covers sample 0 (0.75 - 1/16) but 0.68 does not.
+  EXPECT_EQ(om.AlphaToMask(0, 1, 0.6875f), 0x7u);
+  EXPECT_EQ(om.AlphaToMask(0, 1, 0.68f), 0x6u);
+  EXPECT_EQ(om.AlphaToMask(0, 0, std::numeric_limits<float>::quiet_NaN()), 0x0u);
+  // 1x: one threshold, 1.0 - offset / 4.
+  r.regs.Set(Reg::RB_SURFACE_INFO, 80);
+  OutputMerger one = r.Make();
+  EXPECT_EQ(one.AlphaToMask(1, 0, 0.5f), 0x1u);   // offset 2: 0.5
+  EXPECT_EQ(one.AlphaToMask(0, 0, 0.99f), 0x0u);  // offset 0: 1.0
 }
 
 }  // namespace

@@ -159,9 +159,6 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       color_used[i] = (ps->analysis.color_mask & (1u << i)) && color_mask.rt_mask(i);
     }
   }
-  if (xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL)).alpha_to_mask_enable) {
-    Note("cpu path: alpha to mask not implemented");
-  }
   const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {

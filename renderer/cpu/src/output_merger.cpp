@@ -164,6 +164,8 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
                 cc.alpha_func != xenos::CompareFunction::kAlways;
   alpha_func_ = uint32_t(cc.alpha_func);
   alpha_ref_ = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_ALPHA_REF));
+  alpha_to_mask_ = has_pixel_shader && cc.alpha_to_mask_enable;
+  for (uint32_t i = 0; i < 4; ++i) alpha_to_mask_offset_[i] = cc.alpha_to_mask_offset[i];
 }
 
 uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverage,
@@ -221,6 +223,28 @@ uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverag
 bool OutputMerger::AlphaTest(const ucode::Float4& color0) const {
   if (!alpha_test_) return true;
   return Compare(alpha_func_, color0[3], alpha_ref_);
+}
+
+uint32_t OutputMerger::AlphaToMask(uint32_t x, uint32_t y, float alpha) const {
+  if (!alpha_to_mask_) return 0xFu;
+  // RB_COLORCONTROL alpha_to_mask_offset0..3 belong to the pixels (0,0), (0,1), (1,0), (1,1) of
+  // each 2x2 quad (x the high bit of the index) and lower every sample's threshold by
+  // offset / 4 / sample count; with 2,2,2,2 the steps are symmetric, 3,1,0,2 dithers. The
+  // thresholds per guest sample (4x: sample 1 first, then 2, 0, 3; 2x: the top sample first;
+  // 1x: 1.0) come from tests on the Adreno 200, the Xenos's sibling, as Xenia records them
+  // (xenia gpu/registers.h RB_COLORCONTROL, DxbcShaderTranslator::CompletePixelShader_AlphaToMask).
+  // alpha >= threshold covers the sample; NaN covers none.
+  const uint32_t offset = alpha_to_mask_offset_[((x & 1u) << 1) | (y & 1u)];
+  static constexpr float k4[4] = {0.75f, 0.25f, 0.5f, 1.0f};
+  static constexpr float k2[2] = {0.5f, 1.0f};
+  const float* base = samples_ == 4 ? k4 : samples_ == 2 ? k2 : nullptr;
+  const float step = float(offset) / (4.0f * float(samples_));
+  uint32_t mask = 0;
+  for (uint32_t s = 0; s < samples_; ++s) {
+    const float threshold = (base ? base[s] : 1.0f) - step;
+    if (alpha >= threshold) mask |= 1u << s;
+  }
+  return mask;
 }
 
 void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,

@@ -37,6 +37,11 @@ class OutputMerger {
                    const std::array<ucode::Float4, 4>& colors);
   // Alpha test on oC0 (RB_COLORCONTROL); false: the pixel is discarded.
   bool AlphaTest(const ucode::Float4& color0) const;
+  // Alpha to mask (RB_COLORCONTROL alpha_to_mask_enable): the samples oC0's alpha (before the
+  // exponent bias) covers at pixel (x, y), with the per-quad-pixel dither offsets; all samples
+  // when it is off. Applied after the alpha test, before depth/stencil.
+  uint32_t AlphaToMask(uint32_t x, uint32_t y, float alpha) const;
+  bool alpha_to_mask() const { return alpha_to_mask_; }
 
  private:
   void Note(const std::string& what) { ++notes_[what]; }
@@ -67,6 +72,8 @@ class OutputMerger {
   bool alpha_test_ = false;
   uint32_t alpha_func_ = 7;
   float alpha_ref_ = 0.0f;
+  bool alpha_to_mask_ = false;
+  uint32_t alpha_to_mask_offset_[4] = {};
   uint32_t samples_ = 1;
 };
 

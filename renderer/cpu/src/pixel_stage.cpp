@@ -138,13 +138,19 @@ struct Worker {
     std::array<float, 4> depth = f.depth;
     static const std::array<ucode::Float4, 4> kNoColors{};
     const std::array<ucode::Float4, 4>* colors = &kNoColors;
+    uint32_t coverage = f.coverage;
     if (ps_) {
       if (s.killed) return;
       if ((s.color_mask & 1u) && !om_.AlphaTest((*s.colors)[0])) return;
+      // Alpha to mask needs oC0 written on this pixel's path, as the hardware's.
+      if (om_.alpha_to_mask() && (s.color_mask & 1u)) {
+        coverage &= om_.AlphaToMask(f.x, f.y, (*s.colors)[0][3]);
+        if (!coverage) return;
+      }
       if (s.depth_written) depth.fill(s.depth);
       colors = s.colors;
     }
-    const uint32_t pass = om_.DepthStencilTest(f.x, f.y, f.coverage, depth, f.front_facing);
+    const uint32_t pass = om_.DepthStencilTest(f.x, f.y, coverage, depth, f.front_facing);
     if (pass) om_.WriteColors(f.x, f.y, pass, *colors);
   }
 

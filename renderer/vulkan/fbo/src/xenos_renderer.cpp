@@ -306,6 +306,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
       color_used[i] = true;
     }
   }
+  if (draw.pixel_shader && (draw.pixel_shader_color_mask & 1u) &&
+      xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL)).alpha_to_mask_enable) {
+    // The cpu path implements it (renderer/cpu/src/output_merger.cpp AlphaToMask).
+    Note("alpha to mask not implemented on the fbo path: every sample kept");
+  }
   auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
