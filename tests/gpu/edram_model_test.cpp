@@ -139,6 +139,28 @@ TEST(EdramModel, HalfFloat) {
   EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalf(std::nanf("")))));
 }
 
+TEST(EdramModel, XenosHalfHasNoInfinity) {
+  // Exponent 31 is an ordinary exponent: 2^16 * (1 + m / 1024), up to 131008.
+  EXPECT_EQ(FloatToXenosHalf(65504.0f), 0x7BFFu);
+  EXPECT_EQ(FloatToXenosHalf(65536.0f), 0x7C00u);   // IEEE +inf's pattern
+  EXPECT_EQ(FloatToXenosHalf(98304.0f), 0x7E00u);   // an IEEE NaN's pattern
+  EXPECT_EQ(FloatToXenosHalf(131008.0f), 0x7FFFu);
+  EXPECT_EQ(FloatToXenosHalf(-70016.0f), 0xFC46u);
+  EXPECT_EQ(FloatToXenosHalf(65520.0f), 0x7C00u);   // tie 65504 / 65536: to the even mantissa
+  EXPECT_EQ(FloatToXenosHalf(65568.0f), 0x7C00u);   // tie 65536 / 65600: even
+  EXPECT_EQ(FloatToXenosHalf(65632.0f), 0x7C02u);   // tie 65600 / 65664: even
+  EXPECT_EQ(FloatToXenosHalf(1.0e6f), 0x7FFFu);
+  EXPECT_EQ(FloatToXenosHalf(std::nanf("")), 0u);
+  EXPECT_EQ(XenosHalfToFloat(0x7C00), 65536.0f);
+  EXPECT_EQ(XenosHalfToFloat(0xFFFF), -131008.0f);
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    EXPECT_EQ(FloatToXenosHalf(XenosHalfToFloat(uint16_t(h))), h) << h;
+  }
+  EXPECT_EQ(PackColor(ColorRenderTargetFormat::k_16_16_16_16_FLOAT, {98304.0f, 1.0f, 131008.0f, 2.0f}),
+            0x40007FFF3C007E00ull);
+  EXPECT_EQ(UnpackColor(ColorRenderTargetFormat::k_16_16_FLOAT, 0x7C01u)[0], 65600.0f);
+}
+
 TEST(EdramModel, PiecewiseLinearGamma) {
   EXPECT_EQ(PwlGammaToLinear(0.0f), 0.0f);
   EXPECT_FLOAT_EQ(PwlGammaToLinear(1.0f), 1.0f);

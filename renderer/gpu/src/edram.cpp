@@ -166,6 +166,22 @@ float HalfToFloat(uint16_t h) {
   return std::bit_cast<float>(bits);
 }
 
+uint16_t FloatToXenosHalf(float f) {
+  if (std::isnan(f)) return 0;
+  const float c = std::clamp(f, -131008.0f, 131008.0f);
+  const uint32_t u = std::bit_cast<uint32_t>(c);
+  if ((u & 0x7FFFFFFFu) < 0x477FF000u) return FloatToHalf(c);  // rounds below 65520: IEEE range
+  // Exponent 31: halving is exact, the IEEE conversion of the half value rounds the mantissa
+  // the same way, and one more exponent step gives the Xenos code (at most 0x7FFF for 131008).
+  return uint16_t(FloatToHalf(c * 0.5f) + 0x400u);
+}
+
+float XenosHalfToFloat(uint16_t h) {
+  if (((h >> 10) & 0x1Fu) != 31u) return HalfToFloat(h);
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  return std::bit_cast<float>(sign | ((31u + 112u) << 23) | (uint32_t(h & 0x3FFu) << 13));
+}
+
 float PwlGammaToLinear(float gamma) {
   float g = std::clamp(gamma, 0.0f, 1.0f);  // NaN stays NaN through clamp; treat as 0
   if (std::isnan(g)) g = 0.0f;
@@ -247,10 +263,10 @@ uint64_t PackColor(ColorRenderTargetFormat format, const std::array<float, 4>& c
       return uint64_t(Fixed16(c[0])) | (uint64_t(Fixed16(c[1])) << 16) |
              (uint64_t(Fixed16(c[2])) << 32) | (uint64_t(Fixed16(c[3])) << 48);
     case ColorRenderTargetFormat::k_16_16_FLOAT:
-      return uint64_t(FloatToHalf(c[0])) | (uint64_t(FloatToHalf(c[1])) << 16);
+      return uint64_t(FloatToXenosHalf(c[0])) | (uint64_t(FloatToXenosHalf(c[1])) << 16);
     case ColorRenderTargetFormat::k_16_16_16_16_FLOAT:
-      return uint64_t(FloatToHalf(c[0])) | (uint64_t(FloatToHalf(c[1])) << 16) |
-             (uint64_t(FloatToHalf(c[2])) << 32) | (uint64_t(FloatToHalf(c[3])) << 48);
+      return uint64_t(FloatToXenosHalf(c[0])) | (uint64_t(FloatToXenosHalf(c[1])) << 16) |
+             (uint64_t(FloatToXenosHalf(c[2])) << 32) | (uint64_t(FloatToXenosHalf(c[3])) << 48);
     case ColorRenderTargetFormat::k_32_FLOAT:
       return std::bit_cast<uint32_t>(c[0]);
     case ColorRenderTargetFormat::k_32_32_FLOAT:
@@ -288,11 +304,11 @@ std::array<float, 4> UnpackColor(ColorRenderTargetFormat format, uint64_t bits) 
       return {FromFixed16(field(0, 16)), FromFixed16(field(16, 16)), FromFixed16(field(32, 16)),
               FromFixed16(field(48, 16))};
     case ColorRenderTargetFormat::k_16_16_FLOAT:
-      return {HalfToFloat(uint16_t(field(0, 16))), HalfToFloat(uint16_t(field(16, 16))), 0.0f,
-              1.0f};
+      return {XenosHalfToFloat(uint16_t(field(0, 16))), XenosHalfToFloat(uint16_t(field(16, 16))),
+              0.0f, 1.0f};
     case ColorRenderTargetFormat::k_16_16_16_16_FLOAT:
-      return {HalfToFloat(uint16_t(field(0, 16))), HalfToFloat(uint16_t(field(16, 16))),
-              HalfToFloat(uint16_t(field(32, 16))), HalfToFloat(uint16_t(field(48, 16)))};
+      return {XenosHalfToFloat(uint16_t(field(0, 16))), XenosHalfToFloat(uint16_t(field(16, 16))),
+              XenosHalfToFloat(uint16_t(field(32, 16))), XenosHalfToFloat(uint16_t(field(48, 16)))};
     case ColorRenderTargetFormat::k_32_FLOAT:
       return {std::bit_cast<float>(uint32_t(bits)), 0.0f, 0.0f, 1.0f};
     case ColorRenderTargetFormat::k_32_32_FLOAT:

@@ -64,9 +64,18 @@ float Float7e3To32(uint32_t f10);
 // 24-bit unsigned depth float, 4-bit exponent (bias 15), 20-bit mantissa: [0, 2).
 uint32_t Float32To20e4(float f);
 float Float20e4To32(uint32_t f24);
-// IEEE half <-> float (round to nearest even, denormals, inf/NaN kept).
+// IEEE half <-> float (round to nearest even, denormals, inf/NaN kept). For host formats; the
+// guest's render targets use the Xenos half below.
 uint16_t FloatToHalf(float f);
 float HalfToFloat(uint16_t h);
+// Xenos float16 of the k_16_16_FLOAT / k_16_16_16_16_FLOAT render targets: no infinity and no
+// NaN, exponent 31 is an ordinary exponent, so the range is +-131008 (the Xbox 360's
+// "extended-range" half; Xenia canary 3ff230d23 "Float32ToF16ExtendedRange" /
+// "Float16ExtendedRangeTo32", seed 000 on 10.10.10.2 / 16.16.16.16 HDR targets). Round to nearest
+// even; beyond +-131008 clamps to it and NaN stores 0 (Xenia's choice; the hardware's is not
+// documented).
+uint16_t FloatToXenosHalf(float f);
+float XenosHalfToFloat(uint16_t h);
 // Xenos piecewise-linear gamma (4 segments; 8-bit gamma <-> 10-bit linear).
 float PwlGammaToLinear(float gamma);
 float LinearToPwlGamma(float linear);
