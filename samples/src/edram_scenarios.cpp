@@ -5,249 +5,15 @@
 #include "edram_scenarios.h"
 
 #include <array>
-#include <bit>
 #include <cmath>
 
-#include "flat_scene.h"
-#include "texture_scene.h"
-#include "xnt/base/byte_order.h"
-#include "xnt/base/error.h"
-#include "xnt/capture/pm4_builder.h"
-#include "xnt/ucode/assembler.h"
-#include "xnt/xenos/registers.h"
+#include "edram_scene_builder.h"
 
 namespace xnt::samples {
 
 namespace {
 
-using capture::Pm4Builder;
-using capture::RenderTargetSetup;
-using xenos::ColorRenderTargetFormat;
-using xenos::CompareFunction;
-using xenos::DepthRenderTargetFormat;
-using xenos::Reg;
-using xenos::TextureFormat;
-
-// Position with z: the vertex buffer holds clip-space float3; w = 1.
-const char* const kPositionZVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
-    alloc position
-    exec
-    mov oPos.xyz1, r1.xyz
-    alloc interpolators
-    exece
-)";
-
-constexpr uint32_t kRing = 0x00080000;
-constexpr uint32_t kVertexBase = 0x00010000;  // 128 bytes per rectangle
-constexpr uint32_t kResolveRects = 0x00070000;
-constexpr uint32_t kScratch = 0x00300000;
-constexpr uint32_t kFrontA = 0x00200000;
-constexpr uint32_t kFrontB = 0x00280000;
-constexpr uint32_t kTexture = 0x00400000;
-
-using Rgba = std::array<float, 4>;
-
-// A colour given as 8-bit codes, so that every unorm conversion (host and expected) is exact.
-constexpr Rgba C8(uint32_t r, uint32_t g, uint32_t b, uint32_t a = 255) {
-  return {float(r) / 255.0f, float(g) / 255.0f, float(b) / 255.0f, float(a) / 255.0f};
-}
-
-struct Rect {
-  float x0, y0, x1, y1;  // pixels, edges at k+0.75 / k-0.25
-  float z = 0.0f;
-  Rgba color{};
-  bool Covers(uint32_t x, uint32_t y) const {
-    float cx = float(x) + 0.5f, cy = float(y) + 0.5f;
-    return cx > x0 && cx < x1 && cy > y0 && cy < y1;
-  }
-};
-
-struct ResolveOpts {
-  uint32_t width = 0, height = 0;
-  uint32_t source = 0;  // 0 colour target 0, 4 depth
-  uint32_t sample_select = 0;
-  uint32_t dest = kScratch, dest_pitch = 0, dest_height = 0;
-  TextureFormat format = TextureFormat::k_8_8_8_8;
-  xenos::Endian128 endian = xenos::Endian128::k8in32;
-  bool clear_color = false, clear_depth = false;
-  uint32_t clear_color_value = 0, clear_depth_value = 0;
-  uint32_t clear_color_lo = 0;  // RB_COLOR_CLEAR_LO (64bpp targets: the low dword)
-  int32_t exp_bias = 0;
-  bool swap = false;
-};
-
-// Records one scene: everything the GPU reads goes into one memory event before the ring.
-class SceneBuilder {
- public:
-  SceneBuilder() {
-    capture::D3dDeviceDefaults(b_);
-    FlatShaders();
-    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-    vertices_.resize(0x10000);
-    rects_.resize(0x1000);
-  }
-  void Target(const RenderTargetSetup& rt, uint32_t width, uint32_t height) {
-    rt_ = rt;
-    width_ = width;
-    height_ = height;
-    capture::D3dSetRenderTarget(b_, rt);
-    capture::D3dSetViewport(b_, 0, 0, float(width), float(height));
-  }
-  void Depth(bool test, bool write, CompareFunction func) {
-    xenos::reg::RB_DEPTHCONTROL d{};
-    d.z_enable = test;
-    d.z_write_enable = write;
-    d.zfunc = func;
-    b_.WriteRegister(Reg::RB_DEPTHCONTROL, d.Encode());
-  }
-  void ColorMask(uint32_t mask) { b_.WriteRegister(Reg::RB_COLOR_MASK, mask); }
-  void Blend(xenos::BlendFactor src, xenos::BlendFactor dst) {
-    xenos::reg::RB_BLENDCONTROL c{src, xenos::BlendOp::kAdd, dst, xenos::BlendFactor::kOne,
-                                  xenos::BlendOp::kAdd, xenos::BlendFactor::kZero};
-    b_.WriteRegister(Reg::RB_BLENDCONTROL0, c.Encode());
-  }
-  void Draw(const Rect& r) {
-    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
-    if (textured_) FlatShaders();
-    uint32_t address = kVertexBase + rect_count_ * 128;
-    const float xs[4] = {r.x0, r.x1, r.x0, r.x1}, ys[4] = {r.y0, r.y0, r.y1, r.y1};
-    for (int i = 0; i < 4; ++i) {
-      float clip[3] = {xs[i] / (float(width_) / 2) - 1.0f, 1.0f - ys[i] / (float(height_) / 2),
-                       r.z};
-      for (int k = 0; k < 3; ++k) {
-        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 3 + k) * 4,
-                  std::bit_cast<uint32_t>(clip[k]));
-      }
-    }
-    ++rect_count_;
-    b_.SetAluConstants(256, r.color);
-    capture::D3dSetVertexFetch(b_, 95, address, 12);
-    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
-  }
-  // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
-  // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).
-  void DrawTextured(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t tw, uint32_t th,
-                    const std::array<uint32_t, 6>& fetch) {
-    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
-    if (!textured_) {
-      static const auto vs = ucode::AssembleShader(kTexturedVertexShader);
-      static const auto ps = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch::k2D));
-      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 3, 2, 1});
-      textured_ = true;
-    }
-    const float x0 = float(x) - 0.25f, x1 = float(x + w) - 0.25f;
-    const float y0 = float(y) - 0.25f, y1 = float(y + h) - 0.25f;
-    const float u1 = float(w) / float(tw), v1 = float(h) / float(th);
-    const float corners[4][4] = {{x0, y0, 0, 0}, {x1, y0, u1, 0}, {x0, y1, 0, v1}, {x1, y1, u1, v1}};
-    uint32_t address = kVertexBase + rect_count_ * 128;
-    for (int i = 0; i < 4; ++i) {
-      const float v[5] = {corners[i][0] / (float(width_) / 2) - 1.0f,
-                          1.0f - corners[i][1] / (float(height_) / 2), corners[i][2],
-                          corners[i][3], 0.0f};
-      for (int k = 0; k < 5; ++k) {
-        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 5 + k) * 4,
-                  std::bit_cast<uint32_t>(v[k]));
-      }
-    }
-    ++rect_count_;
-    b_.SetFetchConstant(0, fetch);
-    capture::D3dSetVertexFetch(b_, 95, address, 20);
-    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
-  }
-  void Resolve(const ResolveOpts& o) {
-    if (resolve_count_ * 32 + 32 > rects_.size()) throw Error("scenario: too many resolves");
-    uint32_t vertex_address = kResolveRects + resolve_count_ * 32;
-    auto v = capture::ResolveRectangleVertices(o.width, o.height);
-    std::copy(v.begin(), v.end(), rects_.begin() + resolve_count_ * 32);
-    ++resolve_count_;
-    capture::D3dSetRenderTarget(b_, rt_);
-    xenos::reg::RB_COPY_CONTROL control{o.source, xenos::CopySampleSelect(o.sample_select),
-                                        o.clear_color, o.clear_depth, xenos::CopyCommand::kRaw};
-    xenos::reg::RB_COPY_DEST_PITCH pitch{o.dest_pitch ? o.dest_pitch : (o.width + 31) & ~31u,
-                                         o.dest_height ? o.dest_height : o.height};
-    xenos::reg::RB_COPY_DEST_INFO info{o.endian, false, 0, o.format,
-                                       xenos::SurfaceNumberFormat::kUnsignedRepeatingFraction,
-                                       o.exp_bias, o.swap};
-    b_.WriteRegisters(Reg::RB_COPY_CONTROL,
-                      {control.Encode(), o.dest, pitch.Encode(), info.Encode()});
-    if (o.clear_depth) b_.WriteRegister(Reg::RB_DEPTH_CLEAR, o.clear_depth_value);
-    if (o.clear_color) {
-      b_.WriteRegisters(Reg::RB_COLOR_CLEAR, {o.clear_color_value, o.clear_color_lo});
-    }
-    b_.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL, {0x80000000u, 0x1FFF1FFFu});
-    capture::D3dSetVertexFetch(b_, 0, vertex_address, 6);
-    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
-    b_.DrawIndxAuto(xenos::PrimitiveType::kRectangleList, 3);
-    b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-    // The draws' scissor again (the resolve opened it).
-    capture::D3dSetViewport(b_, 0, 0, float(width_), float(height_));
-  }
-  // Resolves colour target 0 [0, w) x [0, h) to `front` and swaps it.
-  void Present(uint32_t front, uint32_t width, uint32_t height) {
-    ResolveOpts o;
-    o.width = width;
-    o.height = height;
-    o.dest = front;
-    Resolve(o);
-    Swap(front, width, height);
-  }
-  void Swap(uint32_t front, uint32_t width, uint32_t height) {
-    capture::D3dSwap(b_, front, width, height);
-    // Each frame's PM4 is its own submission followed by its marker, as a capture records it
-    // (an .xtr frame boundary then sits after the swap that ends it).
-    std::vector<uint32_t> dwords = b_.Take();
-    uint32_t address = kRing + ring_dwords_ * 4;
-    ring_dwords_ += uint32_t(dwords.size());
-    frames_.push_back({format::Submission{format::SubmissionKind::kRingBuffer, address,
-                                          std::move(dwords)},
-                       {0, front, width, height, uint32_t(TextureFormat::k_8_8_8_8)}});
-  }
-  void Write(format::Writer& w) {
-    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertexBase,
-                                std::vector<uint8_t>(vertices_.begin(),
-                                                     vertices_.begin() + rect_count_ * 128)});
-    w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveRects,
-                                std::vector<uint8_t>(rects_.begin(),
-                                                     rects_.begin() + resolve_count_ * 32)});
-    for (const auto& f : frames_) {
-      w.Write(f.submission);
-      w.Write(f.marker);
-    }
-    std::vector<uint32_t> rest = b_.Take();
-    if (!rest.empty()) {
-      w.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing + ring_dwords_ * 4,
-                                 std::move(rest)});
-    }
-  }
-
- private:
-  void FlatShaders() {
-    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
-    static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
-    capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
-    textured_ = false;
-  }
-
-  Pm4Builder b_;
-  bool textured_ = false;
-  RenderTargetSetup rt_;
-  uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
-  std::vector<uint8_t> vertices_, rects_;
-  struct FrameRecords {
-    format::Submission submission;
-    format::FrameMarker marker;
-  };
-  std::vector<FrameRecords> frames_;
-  uint32_t ring_dwords_ = 0;
-};
+using namespace edram_scene;  // NOLINT: the scenarios are written in the builder's terms
 
 // ---- Expected images ----------------------------------------------------------------------------
 
@@ -291,49 +57,9 @@ float ToGamma(float linear) {
 }
 }  // namespace edram_pwl
 
-Image Fill(uint32_t w, uint32_t h, std::array<uint8_t, 4> c) {
-  Image img{w, h, std::vector<uint8_t>(size_t(w) * h * 4)};
-  for (size_t i = 0; i < size_t(w) * h; ++i) std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * i);
-  return img;
-}
-void Paint(Image& img, const Rect& r, std::array<uint8_t, 4> c) {
-  for (uint32_t y = 0; y < img.height; ++y) {
-    for (uint32_t x = 0; x < img.width; ++x) {
-      if (r.Covers(x, y)) std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
-    }
-  }
-}
-// Unorm8 of a float as the packing rules do (saturate, * 255, + 0.5, truncate).
-uint8_t U8(float v) { return uint8_t(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); }
-std::array<uint8_t, 4> U8(const Rgba& c) { return {U8(c[0]), U8(c[1]), U8(c[2]), U8(c[3])}; }
-uint32_t Packed8888(std::array<uint8_t, 4> c) {
-  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
-}
-// A depth dword (depth24 << 8 | stencil) read as k_8_8_8_8: stencil in R, depth bits 7:0 in G,
-// 15:8 in B, 23:16 in A -- but the swap shows frames opaque (swap.cpp), so alpha reads 255.
-std::array<uint8_t, 4> DepthAsColor(uint32_t dword) {
-  return {uint8_t(dword), uint8_t(dword >> 8), uint8_t(dword >> 16), 255};
-}
-
-Sample MakeSample(std::string name, std::string description, std::string expected,
-                  std::function<void(SceneBuilder&)> build,
-                  std::function<std::vector<Image>()> frames) {
-  Sample s;
-  s.name = std::move(name);
-  s.description = std::move(description);
-  s.expected_frame = std::move(expected);
-  s.author = [build](format::Writer& w) {
-    SceneBuilder b;
-    build(b);
-    b.Write(w);
-  };
-  s.expected_image = [frames] { return frames().back(); };
-  return s;
-}
 
 // ---- The scenarios ------------------------------------------------------------------------------
 
-constexpr std::array<uint8_t, 4> kDark = {0x10, 0x18, 0x20, 0xFF};
 
 EdramScenario Bloom() {
   // A 72x40 bloom target resolved into a texture whose rows are 96 texels (72 rounded up to 32),
@@ -853,6 +579,7 @@ const std::vector<EdramScenario>& EdramScenarios() {
     std::vector<EdramScenario> v = {GBuffer(),          ShadowMap(), MsaaDepthClear(),
                                     Float24RoundTrip(), DepthThrough8888(), Bloom(),
                                     GammaDecal(),       Resolve64bppBiasSwap(), WrapPastTile2047()};
+    for (auto& sc : ExactFormatScenarios()) v.push_back(std::move(sc));
     for (auto& sc : v) {
       sc.sample.expected_frame += " EDRAM ownership transfers: " +
                                   std::to_string(sc.expected_transfers) + " (" +

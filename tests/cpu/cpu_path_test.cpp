@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "edram_scenarios.h"
 #include "xnt/capture/xtr_import.h"
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/format/reader.h"
@@ -97,6 +98,54 @@ std::vector<std::string> SampleNames() {
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, CpuSample, ::testing::ValuesIn(SampleNames()),
                          [](const auto& info) { return info.param; });
+
+// Every swapped frame of every EDRAM scenario (the sample tests above see only the last one):
+// the scenarios that prove exact guest formats show the stored bits in earlier frames too.
+class CpuScenario : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(CpuScenario, EveryFrameExact) {
+  const samples::EdramScenario& sc = samples::EdramScenarios()[GetParam()];
+  std::filesystem::create_directories(kWork);
+  const std::string file = (kWork / (sc.sample.name + "_frames.xnt")).string();
+  samples::WriteSample(sc.sample, file);
+  std::vector<gpu::SwapImage> frames;
+  CpuBackendOptions o;
+  o.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
+  CpuBackend backend(o);
+  replay::TracePlayer player(backend);
+  backend.Attach(&player.memory(), &player.registers());
+  format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
+    player.Apply(rec);
+    return true;
+  });
+  const std::vector<samples::Image> expected = sc.expected_frames();
+  ASSERT_EQ(frames.size(), expected.size());
+  for (size_t f = 0; f < expected.size(); ++f) {
+    ASSERT_EQ(frames[f].width, expected[f].width);
+    ASSERT_EQ(frames[f].height, expected[f].height);
+    size_t differ = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < expected[f].rgba.size() / 4; ++i) {
+      if (std::memcmp(&frames[f].rgba[i * 4], &expected[f].rgba[i * 4], 4) != 0) {
+        if (first == SIZE_MAX) first = i;
+        ++differ;
+      }
+    }
+    EXPECT_EQ(differ, 0u) << sc.sample.name << " frame " << f << ": first differing pixel ("
+                          << first % expected[f].width << ", " << first / expected[f].width
+                          << ") got " << int(frames[f].rgba[first * 4]) << ","
+                          << int(frames[f].rgba[first * 4 + 1]) << ","
+                          << int(frames[f].rgba[first * 4 + 2]) << " want "
+                          << int(expected[f].rgba[first * 4]) << ","
+                          << int(expected[f].rgba[first * 4 + 1]) << ","
+                          << int(expected[f].rgba[first * 4 + 2]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EdramScenarios, CpuScenario,
+                         ::testing::Range(size_t(0), samples::EdramScenarios().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           return samples::EdramScenarios()[info.param].sample.name;
+                         });
 
 // Row bands run on several threads for large draws; the frame must not depend on how many.
 // Played on CpuBackend directly to see that some draw really ran on several threads.
