@@ -66,15 +66,24 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
             memory->Read(address, out);
             return true;
           });
-      if (d.levels > 1) {
-        Note("cpu path: no derivatives, textures with mips are sampled at the base level");
+      s->layers = std::max<uint32_t>({1, d.depth, d.layers});
+      uint64_t texels = 0;
+      for (uint32_t level = 0; level < d.levels; ++level) {
+        const gpu::TextureDescriptor::Level l = d.GetLevel(level);
+        texels += uint64_t(l.width) * l.height * s->layers;
       }
-      const uint32_t layers = std::max<uint32_t>({1, d.depth, d.layers});
-      s->cacheable = uint64_t(d.width) * d.height * layers <= kMaxCachedTexels;
-      s->blocks_x = (d.width + kBlock - 1) / kBlock;
-      s->blocks_y = (d.height + kBlock - 1) / kBlock;
-      s->texels.resize(s->cacheable ? layers : 0);
-      s->block_ready.resize(s->cacheable ? layers : 0);
+      s->cacheable = texels <= kMaxCachedTexels;
+      if (s->cacheable) {
+        s->images.resize(size_t(d.levels) * s->layers);
+        for (uint32_t level = 0; level < d.levels; ++level) {
+          const gpu::TextureDescriptor::Level l = d.GetLevel(level);
+          for (uint32_t layer = 0; layer < s->layers; ++layer) {
+            Slot::Image& image = s->images[size_t(level) * s->layers + layer];
+            image.width = l.width, image.height = l.height;
+            image.blocks_x = (l.width + kBlock - 1) / kBlock;
+          }
+        }
+      }
     }
   } catch (const Error& e) {
     s->error = e.what();
@@ -82,35 +91,38 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   return *s;
 }
 
-const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t x, uint32_t y, uint32_t layer) {
-  if (!s.cacheable || layer >= s.texels.size()) return nullptr;
-  const gpu::TextureDescriptor& d = s.reader->texture();
-  std::vector<ucode::Float4>& texels = s.texels[layer];
-  std::vector<uint8_t>& ready = s.block_ready[layer];
-  if (texels.empty()) {
-    texels.resize(size_t(d.width) * d.height);
-    ready.assign(size_t(s.blocks_x) * s.blocks_y, 0);
+const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y,
+                                         uint32_t layer) {
+  const size_t index = size_t(level) * s.layers + layer;
+  if (!s.cacheable || index >= s.images.size()) return nullptr;
+  Slot::Image& image = s.images[index];
+  if (x >= image.width || y >= image.height) return nullptr;
+  if (image.texels.empty()) {
+    image.texels.resize(size_t(image.width) * image.height);
+    image.block_ready.assign(size_t(image.blocks_x) * ((image.height + kBlock - 1) / kBlock), 0);
   }
   const uint32_t bx = x / kBlock, by = y / kBlock;
-  if (!ready[size_t(by) * s.blocks_x + bx]) {
-    for (uint32_t ty = by * kBlock; ty < std::min(d.height, (by + 1) * kBlock); ++ty) {
-      for (uint32_t tx = bx * kBlock; tx < std::min(d.width, (bx + 1) * kBlock); ++tx) {
-        const auto texel = s.reader->Texel(0, tx, ty, layer);
+  uint8_t& ready = image.block_ready[size_t(by) * image.blocks_x + bx];
+  if (!ready) {
+    for (uint32_t ty = by * kBlock; ty < std::min(image.height, (by + 1) * kBlock); ++ty) {
+      for (uint32_t tx = bx * kBlock; tx < std::min(image.width, (bx + 1) * kBlock); ++tx) {
+        const auto texel = s.reader->Texel(level, tx, ty, layer);
         if (!texel) {
           s.cacheable = false;  // the per-fetch path reports it
           return nullptr;
         }
-        texels[size_t(ty) * d.width + tx] = *texel;
+        image.texels[size_t(ty) * image.width + tx] = *texel;
       }
     }
-    ready[size_t(by) * s.blocks_x + bx] = 1;
+    ready = 1;
   }
-  return &texels[size_t(y) * d.width + x];
+  return &image.texels[size_t(y) * image.width + x];
 }
 
-ucode::Float4 TextureUnit::TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer) {
+ucode::Float4 TextureUnit::TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer) {
   const gpu::TextureDescriptor& d = s.reader->texture();
-  const int32_t w = int32_t(d.width), h = int32_t(d.height);
+  const gpu::TextureDescriptor::Level l = d.GetLevel(level);
+  const int32_t w = int32_t(std::max(1u, l.width)), h = int32_t(std::max(1u, l.height));
   // Cube faces clamp to their edges (the host samples cubes seamlessly; no border).
   const bool cube = d.dimension == uint32_t(xenos::DataDimension::kCube);
   const int32_t ax = cube ? std::clamp(x, 0, w - 1) : Address(s.fetch.clamp_x, x, w);
@@ -124,8 +136,10 @@ ucode::Float4 TextureUnit::TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer
       default: return {0.0f, 0.0f, 0.0f, 1.0f};
     }
   }
-  if (const ucode::Float4* cached = Cached(s, uint32_t(ax), uint32_t(ay), layer)) return *cached;
-  const auto texel = s.reader->Texel(0, uint32_t(ax), uint32_t(ay), layer);
+  if (const ucode::Float4* cached = Cached(s, level, uint32_t(ax), uint32_t(ay), layer)) {
+    return *cached;
+  }
+  const auto texel = s.reader->Texel(level, uint32_t(ax), uint32_t(ay), layer);
   if (!texel) {
     Note("cpu path: texture format " + std::string(xenos::TextureFormatName(d.format)) +
          " not decoded (zeros)");
@@ -136,6 +150,38 @@ ucode::Float4 TextureUnit::TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer
 
 ucode::Float4 TextureUnit::Fetch(uint32_t slot, const ucode::Float4& coords,
                                  const ucode::FetchInstruction& f) {
+  return Sample(slot, coords, f, nullptr, nullptr);
+}
+
+ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& coords,
+                                          const ucode::FetchInstruction& f,
+                                          const ucode::Float4& ddx, const ucode::Float4& ddy) {
+  return Sample(slot, coords, f, &ddx, &ddy);
+}
+
+ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, bool one_d,
+                                  bool linear, uint32_t layer) {
+  const gpu::TextureDescriptor::Level l = s.reader->texture().GetLevel(level);
+  const float tx = u * float(std::max(1u, l.width)), ty = v * float(std::max(1u, l.height));
+  if (!linear) return TexelAt(s, level, int32_t(std::floor(tx)), int32_t(std::floor(ty)), layer);
+  const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
+  const int32_t x0 = int32_t(std::floor(fx)), y0 = int32_t(std::floor(fy));
+  const float ax = fx - std::floor(fx), ay = one_d ? 0.0f : fy - std::floor(fy);
+  const ucode::Float4 t00 = TexelAt(s, level, x0, y0, layer), t10 = TexelAt(s, level, x0 + 1, y0, layer);
+  const ucode::Float4 t01 = TexelAt(s, level, x0, y0 + 1, layer);
+  const ucode::Float4 t11 = TexelAt(s, level, x0 + 1, y0 + 1, layer);
+  ucode::Float4 out;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const float top = t00[c] + (t10[c] - t00[c]) * ax;
+    const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
+    out[c] = top + (bottom - top) * ay;
+  }
+  return out;
+}
+
+ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
+                                  const ucode::FetchInstruction& f, const ucode::Float4* ddx,
+                                  const ucode::Float4* ddy) {
   Slot& s = Get(slot);
   if (!s.reader) {
     Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
@@ -169,23 +215,54 @@ ucode::Float4 TextureUnit::Fetch(uint32_t slot, const ucode::Float4& coords,
     layer = uint32_t(std::clamp(std::floor(z), 0.0f, float(stack - 1)));
     if (d.depth > 1) Note("cpu path: volume textures sampled at the nearest slice");
   }
-  // LOD 0: the magnification filter (instruction override first).
-  const uint32_t filter = f.mag_filter != 3 ? f.mag_filter : uint32_t(s.fetch.mag_filter);
+  // Filters: the instruction's overrides (0 point, 1 linear, 2 base map, 3 keep) win.
+  using TF = xenos::TextureFilter;
+  const uint32_t mag = f.mag_filter != 3 ? f.mag_filter : uint32_t(s.fetch.mag_filter);
+  const uint32_t min = f.min_filter != 3 ? f.min_filter : uint32_t(s.fetch.min_filter);
+  const uint32_t mip = f.mip_filter != 3 ? f.mip_filter : uint32_t(s.fetch.mip_filter);
+  // The sampler's LOD range, as the fbo path's sampler_cache sets it: the fetch constant's
+  // mip_min_level..mip_max_level when there are mips and the mip filter is not "base map".
+  float min_lod = 0.0f, max_lod = 0.0f;
+  if (s.fetch.mip_filter != TF::kBaseMap && s.fetch.mip_address != 0) {
+    min_lod = float(s.fetch.mip_min_level);
+    max_lod = float(std::max(s.fetch.mip_max_level, s.fetch.mip_min_level));
+  }
+  if (mip == uint32_t(TF::kBaseMap)) max_lod = min_lod;
+  const uint32_t top_level = d.levels - 1;
+  float lambda = 0.0f;
+  if (ddx && ddy && !cube) {
+    // rho in texels of level 0 (unnormalised coordinates are texels already).
+    const float sx = f.tx_coord_denorm ? 1.0f : w, sy = f.tx_coord_denorm ? 1.0f : h;
+    const float dudx = (*ddx)[0] * sx, dvdx = one_d ? 0.0f : (*ddx)[1] * sy;
+    const float dudy = (*ddy)[0] * sx, dvdy = one_d ? 0.0f : (*ddy)[1] * sy;
+    const float rho = std::max(std::sqrt(dudx * dudx + dvdx * dvdx), std::sqrt(dudy * dudy + dvdy * dvdy));
+    lambda = std::log2(rho) + float(s.fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
+  } else if (d.levels > 1) {
+    Note("cpu path: a pixel shaded without its 2x2 quad (no derivatives) samples level 0");
+  }
+  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
+  if (aniso >= 2 && aniso <= 5) {  // max 2:1 .. 16:1
+    Note("cpu path: anisotropic filtering sampled as isotropic");
+  }
+  if (std::isnan(lambda)) lambda = min_lod;  // rho 0 or NaN coordinates: the finest allowed
+  lambda = std::clamp(lambda, min_lod, max_lod);
   ucode::Float4 out{};
-  const float tx = u * w, ty = v * h;
-  if (filter == uint32_t(xenos::TextureFilter::kLinear)) {
-    const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
-    const int32_t x0 = int32_t(std::floor(fx)), y0 = int32_t(std::floor(fy));
-    const float ax = fx - std::floor(fx), ay = one_d ? 0.0f : fy - std::floor(fy);
-    const ucode::Float4 t00 = TexelAt(s, x0, y0, layer), t10 = TexelAt(s, x0 + 1, y0, layer);
-    const ucode::Float4 t01 = TexelAt(s, x0, y0 + 1, layer), t11 = TexelAt(s, x0 + 1, y0 + 1, layer);
-    for (uint32_t c = 0; c < 4; ++c) {
-      const float top = t00[c] + (t10[c] - t00[c]) * ax;
-      const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
-      out[c] = top + (bottom - top) * ay;
-    }
+  if (lambda <= 0.0f) {
+    out = Filter(s, 0, u, v, one_d, mag == uint32_t(TF::kLinear), layer);
   } else {
-    out = TexelAt(s, int32_t(std::floor(tx)), int32_t(std::floor(ty)), layer);
+    const bool linear = min == uint32_t(TF::kLinear);
+    if (mip == uint32_t(TF::kLinear)) {
+      const uint32_t lo = std::min(uint32_t(std::floor(lambda)), top_level);
+      const uint32_t hi = std::min(lo + 1, top_level);
+      const float t = lambda - std::floor(lambda);
+      const ucode::Float4 a = Filter(s, lo, u, v, one_d, linear, layer);
+      const ucode::Float4 b = hi == lo ? a : Filter(s, hi, u, v, one_d, linear, layer);
+      for (uint32_t c = 0; c < 4; ++c) out[c] = a[c] + (b[c] - a[c]) * t;
+    } else {
+      // Nearest level: ceil(lambda + 0.5) - 1 (Vulkan's rounding, halves go down).
+      const uint32_t level = std::min(uint32_t(std::ceil(lambda + 0.5f) - 1.0f), top_level);
+      out = Filter(s, level, u, v, one_d, linear, layer);
+    }
   }
   // Sign bias and gamma per component, then exponent adjust (the translator's order).
   const xenos::TextureSign signs[4] = {s.fetch.sign_x, s.fetch.sign_y, s.fetch.sign_z,

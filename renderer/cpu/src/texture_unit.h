@@ -4,9 +4,14 @@
 // exponent adjust (the interpreter applies the swizzle). What the fbo path's translator does,
 // in the same order, so the two paths can be compared.
 //
-// Without derivatives (one pixel at a time) the level of detail is 0: the base level, sampled
-// with the magnification filter; a texture with mips says so in a note. Cube fetches read the
-// face the `cube` instruction selected, clamped to its edges.
+// The level of detail comes from the coordinates' screen derivatives when the caller has them
+// (the batched interpreter shades 2x2 quads: coarse derivatives per quad), with Vulkan's rules as
+// the fbo path's host sampler applies them: rho = the longer of the two texel-space gradients,
+// lambda = log2(rho) + the fetch constant's and the instruction's LOD biases, clamped to the
+// fetch constant's mip range; magnification at lambda <= 0; the mip filter picks the nearest
+// level or blends two. Without derivatives (a pixel shaded alone) the level is 0 with the
+// magnification filter, and a texture with mips says so in a note. Cube fetches read the face the
+// `cube` instruction selected, clamped to its edges, at level 0.
 #pragma once
 
 #include <array>
@@ -29,25 +34,39 @@ class TextureUnit {
   TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
               std::map<std::string, uint64_t>& notes);
 
-  // The interpreter's texture_fetch callback.
+  // The interpreter's texture_fetch callback (no derivatives: level 0).
   ucode::Float4 Fetch(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f);
+  // With the coordinates' derivatives along screen x and y (texture_fetch_gradients).
+  ucode::Float4 FetchGradients(uint32_t slot, const ucode::Float4& coords,
+                               const ucode::FetchInstruction& f, const ucode::Float4& ddx,
+                               const ucode::Float4& ddy);
 
  private:
   struct Slot {
     std::string error;  // non-empty: not sampleable (why)
     xenos::TextureFetchConstant fetch{};
     std::unique_ptr<gpu::TexelReader> reader;
-    // Decoded base-level texels, filled 8x8 texels at a time on first touch (a texture cache:
-    // untiling and decoding once per texel instead of once per fetch; the values are the
-    // reader's). Empty when the level is too large to keep or a texel does not decode.
-    uint32_t blocks_x = 0, blocks_y = 0;
+    uint32_t layers = 1;
+    // Decoded texels per (level, layer), filled 8x8 texels at a time on first touch (a texture
+    // cache: untiling and decoding once per texel instead of once per fetch; the values are the
+    // reader's). Not used for a texture too large to keep or one with a texel that does not
+    // decode.
+    struct Image {
+      uint32_t width = 0, height = 0, blocks_x = 0;
+      std::vector<ucode::Float4> texels;  // width * height
+      std::vector<uint8_t> block_ready;
+    };
     bool cacheable = false;
-    std::vector<std::vector<ucode::Float4>> texels;  // per layer, width * height
-    std::vector<std::vector<uint8_t>> block_ready;  // per layer, blocks_x * blocks_y
+    std::vector<Image> images;  // level * layers + layer
   };
   Slot& Get(uint32_t slot);
-  ucode::Float4 TexelAt(Slot& s, int32_t x, int32_t y, uint32_t layer);
-  const ucode::Float4* Cached(Slot& s, uint32_t x, uint32_t y, uint32_t layer);
+  ucode::Float4 Sample(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f,
+                       const ucode::Float4* ddx, const ucode::Float4* ddy);
+  // Bilinear or point sample of one level at normalised (u, v).
+  ucode::Float4 Filter(Slot& s, uint32_t level, float u, float v, bool one_d, bool linear,
+                       uint32_t layer);
+  ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
+  const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what) { ++notes_[what]; }
 
   const replay::RegisterFile& regs_;

@@ -52,6 +52,8 @@ struct BatchInterpreter::Machine {
   std::array<Vec, 64> r{};
   std::array<int32_t, N> a0{};
   Mask p0{}, alive{};
+  Mask counts{};  // lanes whose results are wanted (alive, not helpers)
+  bool quads = false;
   Lanes ps{};
   int32_t aL = 0;
   int loop_depth = 0;
@@ -110,7 +112,7 @@ struct BatchInterpreter::Machine {
   int UniformP0() const {
     int value = -2;
     for (uint32_t l = 0; l < N; ++l) {
-      if (!alive[l]) continue;
+      if (!counts[l] || out->killed[l]) continue;
       if (value == -2) value = p0[l];
       else if (value != p0[l]) return -1;
     }
@@ -147,6 +149,12 @@ struct BatchInterpreter::Machine {
     for (uint32_t c = 0; c < 4; ++c) ReadComponent(op, c, v.c[c]);
   }
 
+  // Some lane whose results are wanted is not killed yet.
+  bool AnyWanted() const {
+    uint32_t any = 0;
+    for (uint32_t l = 0; l < N; ++l) any |= counts[l] & uint32_t(out->killed[l] == 0);
+    return any != 0;
+  }
   bool ExecBody(const CfInstruction& cf, const Mask& exec);
   void Alu(uint32_t slot_index, const AluInstruction& a, const Mask& act);
   void Store(const AluInstruction& a, const DecodedAlu& d, const Vec& v, bool have_vector,
@@ -243,17 +251,15 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
       Note("vector opcode " + std::to_string(int(a.vector_op)) + " is not valid; no result");
     }
   }
-  Mask live = act;
+  // A killed lane's results are discarded; it keeps running for its quad's derivatives (the
+  // scalar interpreter stops there, which no kept result can tell apart).
   for (uint32_t l = 0; l < N; ++l) {
-    if (vkill[l]) {
-      // A kill ends this pixel before its scalar op and stores, as in the scalar interpreter.
-      out->killed[l] = 1, alive[l] = 0, live[l] = 0;
-    }
+    if (vkill[l]) out->killed[l] = 1;
   }
   if (a.scalar_op != ScalarOp::kRetainPrev) {
     bool valid = true;
     for (uint32_t l = 0; l < N; ++l) {
-      if (!live[l]) continue;
+      if (!act[l]) continue;
       alu_rules::LaneState s{a0[l], p0[l] != 0, ps[l]};
       bool kill = false;
       valid = alu_rules::ScalarOpResult(a.scalar_op, sa[l], sb[l], s, kill);
@@ -262,7 +268,7 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
     }
     if (!valid) Note("scalar opcode " + std::to_string(int(a.scalar_op)) + " is not valid; ps kept");
     for (uint32_t l = 0; l < N; ++l) {
-      if (skill[l]) out->killed[l] = 1, alive[l] = 0, live[l] = 0;
+      if (skill[l]) out->killed[l] = 1;
     }
   }
   if (a.vector_clamp) {
@@ -274,7 +280,7 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
   if (a.scalar_clamp) {
     for (uint32_t l = 0; l < N; ++l) scalar[l] = alu_rules::Sat(scalar[l]);
   }
-  Store(a, d, v, have_vector, scalar, live);
+  Store(a, d, v, have_vector, scalar, act);
 }
 
 void BatchInterpreter::Machine::Store(const AluInstruction& a, const DecodedAlu& d, const Vec& v,
@@ -381,9 +387,22 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
     for (uint32_t c = 0; c < 3; ++c) coords[l][c] = src.c[(f.src_swizzle >> (2 * c)) & 3][l];
   }
   const uint32_t swizzle = (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
+  const bool gradients = quads && cb->texture_fetch_gradients;
   for (uint32_t l = 0; l < N; ++l) {
     if (!act[l]) continue;
-    const Float4 texel = cb->texture_fetch(slot, coords[l], f);
+    Float4 texel;
+    if (gradients) {
+      // Coarse derivatives of the quad: its top pair for x, its left pair for y.
+      const uint32_t q = l & ~3u;
+      Float4 ddx, ddy;
+      for (uint32_t c = 0; c < 4; ++c) {
+        ddx[c] = coords[q + 1][c] - coords[q][c];
+        ddy[c] = coords[q + 2][c] - coords[q][c];
+      }
+      texel = cb->texture_fetch_gradients(slot, coords[l], f, ddx, ddy);
+    } else {
+      texel = cb->texture_fetch(slot, coords[l], f);
+    }
     Float4 v;
     for (uint32_t i = 0; i < 4; ++i) {
       const uint32_t s = (swizzle >> (3 * i)) & 7;
@@ -416,7 +435,7 @@ bool BatchInterpreter::Machine::ExecBody(const CfInstruction& cf, const Mask& ex
     } else {
       Alu(index, instruction.alu, act);
     }
-    if (!Any(alive)) return false;
+    if (!AnyWanted()) return false;
   }
   return true;
 }
@@ -427,7 +446,11 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
   if (in.param_gen_register >= 0 && in.param_gen_register < 64) {
     r[size_t(in.param_gen_register)].c = in.param_gen;
   }
-  for (uint32_t l = 0; l < N; ++l) alive[l] = l < in.count;
+  for (uint32_t l = 0; l < N; ++l) {
+    alive[l] = l < in.count;
+    counts[l] = alive[l] & uint32_t(in.helper[l] == 0);
+  }
+  quads = in.quads;
   Mask all;
   all.fill(1);
   const int32_t cf_count = int32_t(shader.cf.size());
@@ -540,6 +563,13 @@ BatchInterpreter::BatchInterpreter(const Shader& shader) : shader_(shader) {
   for (const Instruction& i : shader.slots) {
     if (i.kind == SlotKind::kFetch && i.fetch.IsVertex()) {
       unsupported_ = "vertex fetch in a pixel shader";
+      return;
+    }
+    // Memexport writes guest memory in program order per pixel; only the scalar interpreter
+    // executes it (interpreter.cpp), so such shaders go there.
+    if (i.kind == SlotKind::kAlu && i.alu.export_data &&
+        i.alu.vector_dest >= kExportAddress && i.alu.vector_dest <= kExportData0 + 4) {
+      unsupported_ = "memexport (eA/eM#)";
       return;
     }
   }

@@ -9,7 +9,9 @@
 // for every lane. What depends on a lane's p0 is handled with lane masks where the hardware does
 // the same (predicated instructions and `(p0) exec`); a jump, call or loop break on p0 that the
 // live lanes take differently is reported as divergence and the caller runs those pixels through
-// the scalar interpreter (shading has no side effects, so running them again is exact).
+// the scalar interpreter (shading has no side effects, so running them again is exact). A lane
+// that kills keeps running, as a killed pixel does on the hardware, so that its quad still has
+// derivatives; its results are discarded.
 #pragma once
 
 #include <array>
@@ -35,6 +37,12 @@ class BatchInterpreter {
     std::array<std::array<Lanes, 4>, 16> interpolators{};
     int param_gen_register = -1;
     std::array<Lanes, 4> param_gen{};
+    // Lanes 4q..4q+3 are the 2x2 quad (x, y), (x+1, y), (x, y+1), (x+1, y+1): texture fetches get
+    // coarse derivatives (ddx from the quad's top pair, ddy from its left pair) through
+    // InterpreterCallbacks::texture_fetch_gradients. Helper lanes run only to feed derivatives
+    // (pixels of a quad the primitive does not cover); their results mean nothing.
+    bool quads = false;
+    std::array<uint8_t, kLanes> helper{};
   };
 
   struct Result {

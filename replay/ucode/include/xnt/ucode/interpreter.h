@@ -49,6 +49,11 @@ struct InterpreterCallbacks {
   // instruction, w = 0). Without a callback texture fetches return zeros and a note says so.
   std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch)>
       texture_fetch;
+  // The same with the coordinates' screen-space derivatives, for implicit LOD; used by the
+  // batched interpreter when it shades 2x2 quads (texture_fetch otherwise).
+  std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch,
+                       const Float4& ddx, const Float4& ddy)>
+      texture_fetch_gradients;
 };
 
 struct ShaderInputs {
