@@ -22,31 +22,13 @@ uint32_t Surface::TilesForRows(uint32_t rows) const {
   return uint32_t(std::min<uint64_t>(tile_rows * pitch_tiles(), xenos::kEdramTileCount));
 }
 
-uint32_t Surface::SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const {
-  if (sample >= sample_count()) {
+void ThrowBadSample(const Surface& s, uint32_t x, uint32_t sample) {
+  if (sample >= s.sample_count()) {
     throw Error("EDRAM: sample " + std::to_string(sample) + " of a " +
-                std::to_string(sample_count()) + "-sample surface");
+                std::to_string(s.sample_count()) + "-sample surface");
   }
-  if (x >= pitch_pixels) {
-    throw Error("EDRAM: pixel x " + std::to_string(x) + " outside pitch " +
-                std::to_string(pitch_pixels));
-  }
-  uint32_t sx = x * samples_x(), sy = y * samples_y();
-  if (msaa == xenos::MsaaSamples::k2X) {
-    sy += sample;
-  } else if (msaa == xenos::MsaaSamples::k4X) {
-    sx += sample & 1;
-    sy += sample >> 1;
-  }
-  uint32_t tile_width = is_64bpp() ? xenos::kEdramTileWidthSamples / 2
-                                   : xenos::kEdramTileWidthSamples;
-  uint32_t in_x = sx % tile_width, in_y = sy % xenos::kEdramTileHeightSamples;
-  if (is_depth) in_x = (in_x + xenos::kEdramTileWidthSamples / 2) % xenos::kEdramTileWidthSamples;
-  uint64_t tile = (uint64_t(base_tiles) +
-                   uint64_t(sy / xenos::kEdramTileHeightSamples) * pitch_tiles() +
-                   sx / tile_width) %
-                  xenos::kEdramTileCount;
-  return uint32_t(tile) * kTileBytes + (in_y * tile_width + in_x) * bytes_per_sample();
+  throw Error("EDRAM: pixel x " + std::to_string(x) + " outside pitch " +
+              std::to_string(s.pitch_pixels));
 }
 
 uint32_t Surface::RowsToEdramEnd(uint32_t max_rows) const {
@@ -337,21 +319,6 @@ float UnpackDepth(DepthRenderTargetFormat format, uint32_t dword) {
 bool HostDepthStillMatches(DepthRenderTargetFormat format, float host_depth,
                            uint32_t guest_dword) {
   return (PackDepth(format, host_depth, 0) >> 8) == (guest_dword >> 8);
-}
-
-// ---- Edram -------------------------------------------------------------------------------------
-
-uint64_t Edram::Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const {
-  uint32_t offset = s.SampleOffset(x, y, sample);
-  uint64_t v = LoadLE32(bytes_.data() + offset);
-  if (s.is_64bpp()) v |= uint64_t(LoadLE32(bytes_.data() + offset + 4)) << 32;
-  return v;
-}
-
-void Edram::Store(const Surface& s, uint32_t x, uint32_t y, uint32_t sample, uint64_t bits) {
-  uint32_t offset = s.SampleOffset(x, y, sample);
-  StoreLE32(bytes_.data() + offset, uint32_t(bits));
-  if (s.is_64bpp()) StoreLE32(bytes_.data() + offset + 4, uint32_t(bits >> 32));
 }
 
 }  // namespace xnt::gpu::edram

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/base/byte_order.h"
 #include "xnt/xenos/enums.h"
 
 namespace xnt::gpu::edram {
@@ -45,8 +46,9 @@ struct Surface {
   // Tiles covering pixel rows [0, rows): whole rows of tiles, at most the whole EDRAM.
   uint32_t TilesForRows(uint32_t rows) const;
   // Byte offset in the 10 MiB EDRAM of sample `sample` of pixel (x, y). Throws xnt::Error for a
-  // sample index >= sample_count().
-  uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
+  // sample index >= sample_count() or x outside the pitch. Inline: the cpu path calls it for
+  // every sample it tests or writes.
+  inline uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
   // Pixel rows the EDRAM holds after the base (no wraparound), at most `max_rows`.
   uint32_t RowsToEdramEnd(uint32_t max_rows) const;
   // Pixel rows of the whole EDRAM at this pitch, counted from the base and wrapping past tile
@@ -54,6 +56,33 @@ struct Surface {
   uint32_t RowsInEdram(uint32_t max_rows) const;
   std::string Describe() const;  // "k_8_8_8_8 base 0 pitch 1280 (16 tiles) 1x"
 };
+
+[[noreturn]] void ThrowBadSample(const Surface& s, uint32_t x, uint32_t sample);
+
+inline uint32_t Surface::SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const {
+  if (sample >= sample_count() || x >= pitch_pixels) [[unlikely]] {
+    ThrowBadSample(*this, x, sample);
+  }
+  uint32_t sx = x * samples_x(), sy = y * samples_y();
+  if (msaa == xenos::MsaaSamples::k2X) {
+    sy += sample;
+  } else if (msaa == xenos::MsaaSamples::k4X) {
+    sx += sample & 1;
+    sy += sample >> 1;
+  }
+  // Tiles are 80x16 samples of 32 bits (40x16 of 64 bits); depth tiles store their two 40-sample
+  // halves swapped; tile indices wrap at 2048.
+  const uint32_t tile_width = is_64bpp() ? xenos::kEdramTileWidthSamples / 2
+                                         : xenos::kEdramTileWidthSamples;
+  uint32_t in_x = sx % tile_width;
+  const uint32_t in_y = sy % xenos::kEdramTileHeightSamples;
+  if (is_depth) in_x = (in_x + xenos::kEdramTileWidthSamples / 2) % xenos::kEdramTileWidthSamples;
+  const uint64_t tile = (uint64_t(base_tiles) +
+                         uint64_t(sy / xenos::kEdramTileHeightSamples) * pitch_tiles() +
+                         sx / tile_width) %
+                        xenos::kEdramTileCount;
+  return uint32_t(tile) * kTileBytes + (in_y * tile_width + in_x) * bytes_per_sample();
+}
 
 // ---- Format encodings (guest bits) -------------------------------------------------------------
 
@@ -100,8 +129,17 @@ class Edram {
  public:
   Edram() : bytes_(xenos::kEdramSizeBytes, 0) {}
   // One sample's guest bits (32bpp: low dword; 64bpp: both).
-  uint64_t Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const;
-  void Store(const Surface& s, uint32_t x, uint32_t y, uint32_t sample, uint64_t bits);
+  uint64_t Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const {
+    const uint32_t offset = s.SampleOffset(x, y, sample);
+    uint64_t v = LoadLE32(bytes_.data() + offset);
+    if (s.is_64bpp()) v |= uint64_t(LoadLE32(bytes_.data() + offset + 4)) << 32;
+    return v;
+  }
+  void Store(const Surface& s, uint32_t x, uint32_t y, uint32_t sample, uint64_t bits) {
+    const uint32_t offset = s.SampleOffset(x, y, sample);
+    StoreLE32(bytes_.data() + offset, uint32_t(bits));
+    if (s.is_64bpp()) StoreLE32(bytes_.data() + offset + 4, uint32_t(bits >> 32));
+  }
   const std::vector<uint8_t>& bytes() const { return bytes_; }
   std::vector<uint8_t>& bytes() { return bytes_; }
 
