@@ -6,11 +6,13 @@
 #include "xnt/ucode/interpreter.h"
 
 #include "alu_rules.h"
+#include "xnt/ucode/memexport.h"
 
 #include <algorithm>
 #include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace xnt::ucode {
@@ -155,6 +157,7 @@ class Machine {
       : shader_(shader), k_(constants), cb_(callbacks), out_(result) {}
 
   void Run(const ShaderInputs& inputs);
+  void RunProgram(const ShaderInputs& inputs);
 
  private:
   bool pixel() const { return shader_.type == ShaderType::kPixel; }
@@ -202,6 +205,10 @@ class Machine {
   void VertexFetch(const FetchInstruction& fetch);
   void TextureFetch(const FetchInstruction& fetch);
   void StoreFetch(const FetchInstruction& fetch, const Float4& value);
+  // Memexport: writes the eM# written since the last flush (memexport.h) and clears their
+  // written bits. `reset` (at alloc) also zeroes eM# as Xenia does; eA is zeroed by alloc export.
+  void FlushExports();
+  void WriteElement(uint32_t address, const memexport::Element& e);
 
   const Shader& shader_;
   const InterpreterConstants& k_;
@@ -218,9 +225,73 @@ class Machine {
   std::array<int32_t, 4> call_stack_{};
   uint32_t vf_slot_ = 0, vf_base_ = 0;
   float tex_lod_ = 0.0f;
+  Float4 eA_{};
+  std::array<Float4, 5> eM_{};
+  uint32_t eM_written_ = 0;  // bit k: eM#k written since the last flush
 };
 
+void Machine::WriteElement(uint32_t address, const memexport::Element& e) {
+  auto write = [&](uint32_t dword_address, uint32_t value, uint32_t mask) {
+    if (cb_.write_memory && !cb_.write_memory(dword_address, value, mask)) {
+      ++out_.memexport_dropped_outside_memory;
+      char text[96];
+      std::snprintf(text, sizeof(text),
+                    "memexport to 0x%08X is outside guest memory: dropped", dword_address);
+      Note(text);
+    }
+  };
+  if (e.bytes < 4) {
+    // 8/16-bit elements: the low bits of the (swapped) packed value into their byte or halfword
+    // of the containing dword (Xenia ExportToMemory, element sizes 0 and 1).
+    const uint32_t shift = 8u * (address & 3u);
+    const uint32_t mask = (e.bytes == 1 ? 0xFFu : 0xFFFFu) << shift;
+    write(address & ~3u, e.words[0] << shift, mask);
+    return;
+  }
+  for (uint32_t d = 0; d < e.bytes / 4; ++d) write(address + 4u * d, e.words[d], ~0u);
+}
+
+void Machine::FlushExports() {
+  const uint32_t written = eM_written_;
+  if (!written) return;
+  eM_written_ = 0;
+  uint32_t ea[4];
+  for (size_t i = 0; i < 4; ++i) ea[i] = std::bit_cast<uint32_t>(eA_[i]);
+  const uint32_t count = uint32_t(std::popcount(written));
+  if (!memexport::AddressValid(ea)) {
+    out_.memexport_dropped_invalid += count;
+    Note("memexport with an eA lacking the stream-constant marker bits: dropped");
+    return;
+  }
+  const uint32_t format = (ea[2] >> 8) & 0x3F;
+  const uint32_t bytes = memexport::ElementBytes(format);
+  if (!bytes) {
+    out_.memexport_dropped_invalid += count;
+    Note("memexport format " + memexport::FormatName(format) + " not implemented: dropped");
+    return;
+  }
+  const uint32_t index = ea[1] & 0x7FFFFFu, elements = ea[3] & 0x7FFFFFu;
+  const int64_t remaining = std::clamp<int64_t>(int64_t(elements) - int64_t(index), 0, 5);
+  // (X << 2) drops the marker bits; the sum wraps in 32 bits as on the GPU.
+  const uint32_t address0 = (ea[0] << 2) + index * bytes;
+  for (uint32_t k = 0; k < 5; ++k) {
+    if (!(written & (1u << k))) continue;
+    if (int64_t(k) >= remaining) {
+      ++out_.memexport_dropped_index;
+      continue;
+    }
+    ++out_.memexport_elements;
+    WriteElement(address0 + k * bytes, memexport::Pack(eM_[k], ea[2]));
+  }
+}
+
 void Machine::Run(const ShaderInputs& inputs) {
+  RunProgram(inputs);
+  // The end of the shader flushes what is pending (a killed pixel flushed before its kill).
+  if (!out_.killed) FlushExports();
+}
+
+void Machine::RunProgram(const ShaderInputs& inputs) {
   if (pixel()) {
     const uint32_t count = std::min<uint32_t>(inputs.interpolator_count, 16);
     for (uint32_t i = 0; i < count; ++i) r_[i] = inputs.interpolators[i];
@@ -246,7 +317,13 @@ void Machine::Run(const ShaderInputs& inputs) {
     switch (cf.opcode) {
       case CfOpcode::kNop:
       case CfOpcode::kMarkVsFetchDone:
+        break;
       case CfOpcode::kAlloc:
+        // Every alloc ends the export sequence before it (Xenia ProcessAllocInstruction): flush,
+        // then eM# start from zero; an alloc export starts a new one with eA zero (invalid).
+        FlushExports();
+        eM_ = {};
+        if (cf.alloc_type == AllocType::kMemory) eA_ = {};
         break;
       case CfOpcode::kExec:
       case CfOpcode::kExecEnd:
@@ -328,6 +405,9 @@ bool Machine::ExecBody(const CfInstruction& cf) {
       continue;
     }
     const Instruction& instruction = shader_.AtSlot(slot);
+    // A serialized instruction ends the export sequence before it (XNA's shader validator, seed
+    // 004): pending eM# are flushed; eA and the eM# values stay.
+    if (cf.IsSerialized(k)) FlushExports();
     ++out_.instructions_executed;
     if (instruction.kind == SlotKind::kFetch) {
       const FetchInstruction& f = instruction.fetch;
@@ -371,6 +451,7 @@ bool Machine::Alu(const AluInstruction& alu) {
   }
   if (vkill) {
     if (pixel()) {
+      FlushExports();  // exports before the kill happen (Xenia KillPixel)
       out_.killed = true;
       return false;
     }
@@ -382,6 +463,7 @@ bool Machine::Alu(const AluInstruction& alu) {
   a0_ = lane.a0, p0_ = lane.p0, ps_ = lane.ps;
   if (skill) {
     if (pixel()) {
+      FlushExports();
       out_.killed = true;
       return false;
     }
@@ -429,9 +511,13 @@ void Machine::Store(const AluInstruction& alu, const Float4& vector, bool have_v
     }
   };
   const uint32_t dest = alu.vector_dest;
-  if (dest >= kExportAddress && dest <= kExportData0 + 4) {
+  if (dest == kExportAddress) {
     out_.memexport = true;
-    Note("memexport (eA/eM#) is not executed: no guest memory is written");
+    write(eA_);
+  } else if (dest >= kExportData0 && dest <= kExportData0 + 4) {
+    out_.memexport = true;
+    write(eM_[dest - kExportData0]);
+    eM_written_ |= 1u << (dest - kExportData0);
   } else if (pixel()) {
     if (dest < 4) {
       write(out_.colors[dest]);

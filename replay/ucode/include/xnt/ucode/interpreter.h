@@ -9,7 +9,9 @@
 // every vector and scalar ALU opcode (legacy "0 * anything = +0" for mul/mad/dp/muls, SM3
 // max/min NaN rules, set-predicate/kill ops, saturation with NaN -> 0, write masks, co-issued
 // vector + scalar ops, constant and temp addressing relative to a0/aL), vertex fetch of every
-// vertex format with endian swap, and exports (oPos, oPts, o0-o15, oC0-oC3, oDepth).
+// vertex format with endian swap, exports (oPos, oPts, o0-o15, oC0-oC3, oDepth), and memexport
+// (eA/eM0-eM4 flushed at every alloc, before a serialized instruction, before a pixel kill and
+// at the end, in program order, through `write_memory`; the rules are in memexport.h).
 // See docs/interpreter.md for the places where this (and the translator) differ from Xenia's own
 // interpreter and why.
 #pragma once
@@ -54,6 +56,13 @@ struct InterpreterCallbacks {
   std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch,
                        const Float4& ddx, const Float4& ddy)>
       texture_fetch_gradients;
+  // Memexport: replaces the bits `mask` of the 32-bit word at 4-byte aligned guest physical
+  // `byte_address` with those of `value` (the word as stored: guest bytes as a little-endian host
+  // dword), i.e. word = (word & ~mask) | (value & mask). 8- and 16-bit elements pass a partial
+  // mask (the caller makes it atomic if pixels run in parallel). Returns false when the address
+  // is outside guest memory: nothing is written and the interpreter counts and notes it.
+  // Without a callback exports are decoded and counted but nothing is written.
+  std::function<bool(uint32_t byte_address, uint32_t value, uint32_t mask)> write_memory;
 };
 
 struct ShaderInputs {
@@ -83,7 +92,15 @@ struct ShaderResult {
   bool depth_written = false;
   bool killed = false;           // pixel discarded (execution stopped there)
   // Execution facts.
-  bool memexport = false;        // eA/eM# written (not executed: no guest memory is written)
+  bool memexport = false;        // eA/eM# written
+  // Memexport elements (eM#) flushed: written through write_memory, dropped because index + k
+  // was outside the stream's count (as the hardware does), dropped because eA lacked the marker
+  // bits or the stream format is unsupported (noted by name), and dwords dropped because they
+  // fell outside guest memory (write_memory returned false; noted with the address).
+  uint32_t memexport_elements = 0;
+  uint32_t memexport_dropped_index = 0;
+  uint32_t memexport_dropped_invalid = 0;
+  uint32_t memexport_dropped_outside_memory = 0;
   bool step_limit_hit = false;   // control flow ran past kMaxControlFlowSteps and was cut off
   uint64_t instructions_executed = 0;  // ALU + fetch instructions run
   std::vector<std::string> notes;      // things not modelled that this run met, once each
