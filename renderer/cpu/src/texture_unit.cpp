@@ -71,6 +71,7 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
       for (uint32_t level = 0; level < d.levels; ++level) {
         const gpu::TextureDescriptor::Level l = d.GetLevel(level);
         texels += uint64_t(l.width) * l.height * s->layers;
+        s->level_size.push_back({std::max(1u, l.width), std::max(1u, l.height)});
       }
       s->cacheable = texels <= kMaxCachedTexels;
       if (s->cacheable) {
@@ -121,8 +122,7 @@ const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t level, uint32_t x, ui
 
 ucode::Float4 TextureUnit::TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer) {
   const gpu::TextureDescriptor& d = s.reader->texture();
-  const gpu::TextureDescriptor::Level l = d.GetLevel(level);
-  const int32_t w = int32_t(std::max(1u, l.width)), h = int32_t(std::max(1u, l.height));
+  const int32_t w = int32_t(s.level_size[level][0]), h = int32_t(s.level_size[level][1]);
   // Cube faces clamp to their edges (the host samples cubes seamlessly; no border).
   const bool cube = d.dimension == uint32_t(xenos::DataDimension::kCube);
   const int32_t ax = cube ? std::clamp(x, 0, w - 1) : Address(s.fetch.clamp_x, x, w);
@@ -161,8 +161,7 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
 
 ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, bool one_d,
                                   bool linear, uint32_t layer) {
-  const gpu::TextureDescriptor::Level l = s.reader->texture().GetLevel(level);
-  const float tx = u * float(std::max(1u, l.width)), ty = v * float(std::max(1u, l.height));
+  const float tx = u * float(s.level_size[level][0]), ty = v * float(s.level_size[level][1]);
   if (!linear) return TexelAt(s, level, int32_t(std::floor(tx)), int32_t(std::floor(ty)), layer);
   const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
   const int32_t x0 = int32_t(std::floor(fx)), y0 = int32_t(std::floor(fy));

@@ -47,6 +47,7 @@ class TextureUnit {
     xenos::TextureFetchConstant fetch{};
     std::unique_ptr<gpu::TexelReader> reader;
     uint32_t layers = 1;
+    std::vector<std::array<uint32_t, 2>> level_size;  // width, height of each level (>= 1)
     // Decoded texels per (level, layer), filled 8x8 texels at a time on first touch (a texture
     // cache: untiling and decoding once per texel instead of once per fetch; the values are the
     // reader's). Not used for a texture too large to keep or one with a texel that does not

@@ -48,7 +48,7 @@ struct Surface {
   // Byte offset in the 10 MiB EDRAM of sample `sample` of pixel (x, y). Throws xnt::Error for a
   // sample index >= sample_count() or x outside the pitch. Inline: the cpu path calls it for
   // every sample it tests or writes.
-  inline uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
+  [[gnu::always_inline]] inline uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
   // Pixel rows the EDRAM holds after the base (no wraparound), at most `max_rows`.
   uint32_t RowsToEdramEnd(uint32_t max_rows) const;
   // Pixel rows of the whole EDRAM at this pitch, counted from the base and wrapping past tile
