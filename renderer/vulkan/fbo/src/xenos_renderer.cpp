@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/polygon_offset.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
 
@@ -442,6 +443,30 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   vkCmdSetBlendConstants(cmd, blend_constants);
   vkCmdSetCullMode(cmd, raster.cull);
   vkCmdSetFrontFace(cmd, raster.front_face);
+  {
+    // Polygon offset as a host depth bias (gpu/polygon_offset.h: Xenia's units; one bias per
+    // draw, so the face Xenia prefers). A k_24_8 target in a float host depth cannot get
+    // OFFSET exactly (its r depends on the primitive's exponent): noted.
+    const bool polygonal = prims.topology != gpu::HostTopology::kLineList &&
+                           prims.topology != gpu::HostTopology::kPointList;
+    const auto mode = xenos::reg::PA_SU_SC_MODE_CNTL::Decode(
+        regs[xenos::RegIndex(xenos::Reg::PA_SU_SC_MODE_CNTL)]);
+    const gpu::PolygonOffset offset = gpu::PreferredPolygonOffset(
+        gpu::ReadPolygonOffsets(regs, polygonal), polygonal && mode.cull_front,
+        polygonal && mode.cull_back);
+    const uint32_t depth_format = uint32_t(xenos::reg::RB_DEPTH_INFO::Decode(
+        regs[xenos::RegIndex(xenos::Reg::RB_DEPTH_INFO)]).depth_format);
+    const float constant = gpu::DepthBiasConstantFactor(offset, depth_format);
+    const float slope = gpu::DepthBiasSlopeFactor(offset);
+    const bool bias = attachments.depth && (constant != 0.0f || slope != 0.0f);
+    if (bias && attachments.depth->format == VK_FORMAT_D32_SFLOAT_S8_UINT &&
+        depth_format == uint32_t(xenos::DepthRenderTargetFormat::kD24S8)) {
+      Note("polygon offset on a k_24_8 target in a float host depth: constant term inexact");
+    }
+    if (bias && !polygonal) Note("polygon offset on lines/points: the host applies none");
+    vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
+    vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
+  }
   switch (prims.topology) {
     case gpu::HostTopology::kPointList:
       vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
