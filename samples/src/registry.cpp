@@ -5,6 +5,7 @@
 
 #include "edram_scenarios.h"
 #include "flat_scene.h"
+#include "raster_scenes.h"
 #include "shader_scenes.h"
 #include "texture_scene.h"
 #include "xnt/base/error.h"
@@ -128,6 +129,7 @@ std::vector<Sample> Build() {
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
+  for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (const auto& s : EdramScenarios()) {
     if (s.gamma_mode.empty()) {
       v.push_back(s.sample);

@@ -1,6 +1,7 @@
 // Homogeneous clipping (Sutherland-Hodgman) of one triangle against the planes of geometry.h.
 // Near and far planes are the depth range the hardware clips to (0 <= z <= w, Direct3D
 // convention); x and y are clipped only against the guard band, the scissor does the rest.
+#include <algorithm>
 #include <cmath>
 
 #include "geometry.h"
@@ -59,6 +60,27 @@ Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   }
   if (poly.size() < 3) poly.clear();
   return poly;
+}
+
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out) {
+  // Parametric clipping (Liang-Barsky on the plane distances): the part of a -> b with t in
+  // [t0, t1] is inside every plane; the new ends are interpolated linearly in clip space.
+  double t0 = 0.0, t1 = 1.0;
+  for (int plane = 0; plane < 7; ++plane) {
+    const double da = Distance(a, plane), db = Distance(b, plane);
+    if (da < 0.0 && db < 0.0) return false;
+    if (da >= 0.0 && db >= 0.0) continue;
+    const double t = da / (da - db);
+    if (da < 0.0) {
+      t0 = std::max(t0, t);
+    } else {
+      t1 = std::min(t1, t);
+    }
+    if (t0 > t1) return false;
+  }
+  out.a = t0 > 0.0 ? Lerp(a, b, t0) : a;
+  out.b = t1 < 1.0 ? Lerp(a, b, t1) : b;
+  return true;
 }
 
 }  // namespace xnt::cpu

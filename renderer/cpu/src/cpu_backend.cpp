@@ -17,6 +17,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/gpu/viewport.h"
@@ -187,16 +188,18 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Note("draw with no complete primitive skipped");
     return false;
   }
-  if (prims.topology == gpu::HostTopology::kLineList) {
-    Note("cpu path: lines not implemented (draw skipped)");
-    return false;
+  const bool lines = prims.topology == gpu::HostTopology::kLineList;
+  if (lines) {
+    // PA_SU_LINE_CNTL width is a half width in 12.4 fixed point (8 = 1 pixel); the fbo path
+    // draws every line 1 pixel wide (lineWidth 1), and so does this path, to agree with it.
+    const uint32_t half_width = R(regs, Reg::PA_SU_LINE_CNTL) & 0xFFFF;
+    if (half_width != 0 && half_width != 8) {
+      Note("cpu path: PA_SU_LINE_CNTL line width not applied (lines are 1 pixel wide)");
+    }
   }
 
   const auto program = file.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
   const auto sc_mode = file.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
-  if (sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable) {
-    Note("cpu path: polygon offset not implemented");
-  }
   const gpu::Viewport viewport = gpu::ComputeViewport(regs, surface.surface_pitch, 8192);
   RasterState state;
   state.x0 = viewport.scissor.offset.x;
@@ -210,6 +213,10 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   state.perspective = !sc_mode.persp_corr_dis;
   state.never_cull = prims.topology == gpu::HostTopology::kRectangleList;
   state.samples = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
+  state.polygon_offset = gpu::ReadPolygonOffsets(
+      regs, !lines && prims.topology != gpu::HostTopology::kPointList);
+  state.depth_format =
+      uint32_t(xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO)).depth_format);
   if (state.x1 <= state.x0 || state.y1 <= state.y0) {
     Note("draw with an empty scissor skipped");
     return false;
@@ -223,6 +230,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
   std::vector<Triangle> triangles;
   std::vector<PointSprite> points;
+  std::vector<Line> segments;
   auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
     const Polygon poly = ClipTriangle(a, b, c);
     for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
@@ -243,7 +251,17 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       points.push_back(p);
     }
   }
-  for (size_t i = 0; prims.topology != gpu::HostTopology::kPointList && i + 2 < prims.indices.size();
+  if (lines) {
+    // Strips and loops arrive as lists (gpu::ProcessPrimitives), one segment per index pair.
+    for (size_t i = 0; i + 1 < prims.indices.size(); i += 2) {
+      Line l;
+      if (ClipLine(vertices.Get(prims.indices[i]), vertices.Get(prims.indices[i + 1]), l)) {
+        segments.push_back(l);
+      }
+    }
+  }
+  for (size_t i = 0; prims.topology != gpu::HostTopology::kPointList && !lines &&
+                     i + 2 < prims.indices.size();
        i += 3) {
     const ClipVertex& a = vertices.Get(prims.indices[i]);
     const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
@@ -281,11 +299,12 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     triangle(*v[ai], d, *v[bi]);
   }
   stats_.vertices_shaded += vertices.invocations();
-  stats_.triangles += triangles.size() + points.size();
+  stats_.triangles += triangles.size() + points.size() + segments.size();
 
   PixelJob job;
   job.triangles = &triangles;
   job.points = &points;
+  job.lines = &segments;
   job.state = state;
   job.pixel_shader = ps ? &ps->shader : nullptr;
   ucode::InterpreterConstants ps_constants;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "xnt/gpu/polygon_offset.h"
 #include "xnt/ucode/interpreter.h"
 
 namespace xnt::cpu {
@@ -30,6 +31,14 @@ using Polygon = std::vector<ClipVertex>;
 constexpr double kGuardBandPixels = 32768.0;
 Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c);
 
+// A line segment after clipping.
+struct Line {
+  ClipVertex a, b;
+};
+// Clips a segment against the same planes (the parametric form of ClipTriangle: interpolators
+// linear in clip space). False when nothing is left.
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out);
+
 struct Fragment {
   uint32_t x = 0, y = 0;
   uint32_t coverage = 1;  // bit s: guest sample s is inside the triangle
@@ -50,7 +59,14 @@ struct RasterState {
   bool never_cull = false;   // rectangles are screen-space blits
   bool perspective = true;   // PA_SU_SC_MODE_CNTL persp_corr_dis clears it
   uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
+  // Polygon offset (gpu/polygon_offset.h) per face and the depth format its units depend on.
+  gpu::PolygonOffsets polygon_offset;
+  uint32_t depth_format = 0;  // xenos::DepthRenderTargetFormat
 };
+
+// The depth a fragment stores after polygon offset: z + bias, clamped to [0, 1] as the depth
+// range (Vulkan clamps biased depth to the viewport's range before the fixed-point conversion).
+float OffsetDepth(float z, double bias);
 
 // Where guest sample s of a pixel is covered, in 1/256 pixel from the pixel's top-left corner.
 // The Xenos positions are not documented; these are the positions the fbo path gets from the
@@ -81,5 +97,17 @@ struct PointSprite {
 // behind the eye.
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit);
+
+// Rasterizes a 1-pixel-wide line the way the fbo path's host does with the default
+// lineRasterizationMode, which Mesa's lavapipe draws as a rectangle (line_rectangular is set for
+// every mode but Bresenham: lvp_pipeline.c): the segment extruded by half a pixel on each side,
+// the four corners snapped to 1/256 pixel (endpoints snapped, then the half-width vector rounded
+// separately, as llvmpipe's lp_setup_line.c does), coverage at the sample positions with the
+// top-left rule. Attributes and depth are interpolated with t, the projection of the sample onto
+// the segment (Vulkan "Basic Line Segment Rasterization"), attributes perspective-correct at the
+// pixel centre, depth linear per sample. Lines are front-facing and never culled. False when the
+// segment has no length on screen.
+bool RasterizeLine(const Line& line, const RasterState& state,
+                   const std::function<void(const Fragment&)>& emit);
 
 }  // namespace xnt::cpu

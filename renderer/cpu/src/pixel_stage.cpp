@@ -167,6 +167,9 @@ struct Worker {
         RasterizePoint(p, state, [this](const Fragment& f) { Shade(f); });
       }
     }
+    if (job_.lines) {
+      for (const Line& l : *job_.lines) RasterizeLine(l, state, [this](const Fragment& f) { Shade(f); });
+    }
     Flush();
   }
 

@@ -26,6 +26,7 @@ using Triangle = std::array<ClipVertex, 3>;
 struct PixelJob {
   const std::vector<Triangle>* triangles = nullptr;
   const std::vector<PointSprite>* points = nullptr;  // a point-list draw's sprites
+  const std::vector<Line>* lines = nullptr;          // a line draw's clipped segments
   RasterState state;                      // scissor, culling, interpolators, samples
   const ucode::Shader* pixel_shader = nullptr;  // null: depth/stencil only
   const ucode::InterpreterConstants* pixel_constants = nullptr;  // with pixel_shader

@@ -39,6 +39,11 @@ bool TopLeft(const Snapped& a, const Snapped& b) {
 
 }  // namespace
 
+float OffsetDepth(float z, double bias) {
+  if (bias == 0.0) return z;
+  return float(std::clamp(double(z) + bias, 0.0, 1.0));
+}
+
 const SamplePosition* SamplePositions(uint32_t samples) {
   static constexpr SamplePosition k1[1] = {{128, 128}};
   static constexpr SamplePosition k2[2] = {{64, 64}, {192, 192}};
@@ -64,6 +69,22 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
     std::swap(v[1], v[2]);
   }
   const int64_t abs_area = std::llabs(area);
+
+  // Polygon offset: the face's PA_SU_POLY_OFFSET_* with the slope of the triangle's depth plane
+  // in depth per pixel, max(|dz/dx|, |dz/dy|) (gpu/polygon_offset.h; Vulkan "Depth Bias" allows
+  // the max form and llvmpipe uses it), the same for every fragment of the triangle.
+  double offset = 0.0;
+  const gpu::PolygonOffset& po = front ? state.polygon_offset.front : state.polygon_offset.back;
+  if (po.enabled) {
+    const double x10 = double(s[1].x - s[0].x) / kSubPixel, y10 = double(s[1].y - s[0].y) / kSubPixel;
+    const double x20 = double(s[2].x - s[0].x) / kSubPixel, y20 = double(s[2].y - s[0].y) / kSubPixel;
+    const double z10 = s[1].z - s[0].z, z20 = s[2].z - s[0].z;
+    const double det = x10 * y20 - x20 * y10;
+    const double dzdx = (z10 * y20 - z20 * y10) / det, dzdy = (x10 * z20 - x20 * z10) / det;
+    const double max_z = std::max({std::fabs(s[0].z), std::fabs(s[1].z), std::fabs(s[2].z)});
+    offset = gpu::PolygonOffsetDepth(po, state.depth_format,
+                                     std::max(std::fabs(dzdx), std::fabs(dzdy)), max_z);
+  }
 
   // Bounding box in pixels, clipped to the scissor.
   auto floor_px = [](int64_t f) { return int32_t((f >= 0 ? f : f - (kSubPixel - 1)) / kSubPixel); };
@@ -102,8 +123,9 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
         }
         if (!in) continue;
         f.coverage |= 1u << smp;
-        f.depth[smp] = float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
-                              double(w[2]) * s[2].z) / double(abs_area));
+        f.depth[smp] = OffsetDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
+                                          double(w[2]) * s[2].z) / double(abs_area)),
+                                   offset);
       }
       if (!f.coverage) continue;
       // Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels:
@@ -156,7 +178,10 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   f.point = true;
   f.front_facing = true;
   f.interpolators = p.vertex.interpolators;
-  f.depth.fill(float(pos[2] / pos[3]));
+  // Points are not polygons: the para offset's constant term only (gpu/polygon_offset.h).
+  f.depth.fill(OffsetDepth(float(pos[2] / pos[3]),
+                           gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
+                                                   0.0, std::fabs(pos[2] / pos[3]))));
   for (int32_t y = y0; y < y1; ++y) {
     for (int32_t x = x0; x < x1; ++x) {
       f.coverage = 0;

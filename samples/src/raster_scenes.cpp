@@ -1,0 +1,325 @@
+// Rasterizer samples with hand-worked expected images (see raster_scenes.h):
+// - raster_lines_list_strip_loop: LINE_LIST, LINE_STRIP and LINE_LOOP draws through the flat
+//   scene's authoring; the expected image is the union of 1-pixel-wide rectangles around the
+//   segments (the rule both render paths follow, geometry.h RasterizeLine) sampled at the
+//   Direct3D 9 pixel centres, every endpoint at k + 0.25 so no centre lies within 1/64 pixel of
+//   a rectangle's side or end (ExpectedLines throws otherwise).
+// - raster_polygon_offset_decals: coplanar decals over depth-tested bases; each passes or fails
+//   LESS only because of PA_SU_POLY_OFFSET_* (constant +-1/64 of the depth range, i.e. 2^18
+//   unorm24 steps; slope-scaled 4 * 1/256 per pixel = 1/64), far from any rounding.
+#include "raster_scenes.h"
+
+#include <bit>
+#include <cmath>
+#include <string>
+
+#include "flat_scene.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::samples {
+
+namespace {
+
+using xenos::PrimitiveType;
+using xenos::Reg;
+using Rgba = std::array<uint8_t, 4>;
+
+Image Fill(uint32_t w, uint32_t h, Rgba c) {
+  Image img;
+  img.width = w;
+  img.height = h;
+  img.rgba.resize(size_t(w) * h * 4);
+  for (size_t p = 0; p < size_t(w) * h; ++p) std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * p);
+  return img;
+}
+
+void Put(Image& img, uint32_t x, uint32_t y, Rgba c) {
+  std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
+}
+
+// ---- Lines ---------------------------------------------------------------------------------------
+
+// 1 inside the 1-pixel-wide rectangle around p -> q, 0 outside; throws within 1/64 pixel of its
+// boundary (a scene that would depend on tie rules or snapping).
+int InLineRect(Vec2 p, Vec2 q, double x, double y) {
+  const double ex = double(q.x) - p.x, ey = double(q.y) - p.y, len = std::sqrt(ex * ex + ey * ey);
+  const double along = ((x - p.x) * ex + (y - p.y) * ey) / len;
+  const double across = std::fabs((x - p.x) * ey - (y - p.y) * ex) / len;
+  constexpr double m = 1.0 / 64;
+  const bool near_end = std::fabs(along) < m || std::fabs(along - len) < m;
+  const bool near_side = std::fabs(across - 0.5) < m;
+  const bool in_along = along > 0 && along < len, in_across = across < 0.5;
+  if ((near_end && in_across) || (near_side && in_along)) {
+    throw Error("raster line scene: a pixel centre lies on a line's rectangle");
+  }
+  return in_along && in_across;
+}
+
+std::vector<std::pair<Vec2, Vec2>> Segments(const FlatDraw& d) {
+  const auto& v = d.vertices;
+  std::vector<std::pair<Vec2, Vec2>> s;
+  switch (d.primitive) {
+    case PrimitiveType::kLineList:
+      for (size_t i = 0; i + 1 < v.size(); i += 2) s.push_back({v[i], v[i + 1]});
+      break;
+    case PrimitiveType::kLineStrip:
+    case PrimitiveType::kLineLoop:
+      for (size_t i = 0; i + 1 < v.size(); ++i) s.push_back({v[i], v[i + 1]});
+      if (d.primitive == PrimitiveType::kLineLoop && v.size() > 2) s.push_back({v.back(), v[0]});
+      break;
+    default:
+      throw Error("raster line scene: not a line primitive");
+  }
+  return s;
+}
+
+Image ExpectedLines(const FlatScene& scene) {
+  Image img = Fill(scene.width, scene.height, scene.clear_rgba);
+  for (const FlatDraw& d : scene.draws) {
+    const auto segs = Segments(d);
+    for (uint32_t y = 0; y < scene.height; ++y) {
+      for (uint32_t x = 0; x < scene.width; ++x) {
+        // PA_SU_VTX_CNTL pix_center = 0 (D3dDeviceDefaults): Direct3D 9 centres, so pixel
+        // (x, y) samples the authored position (x, y).
+        bool a = false;
+        for (const auto& [p, q] : segs) a = InLineRect(p, q, x, y) || a;
+        if (a) Put(img, x, y, d.rgba);
+      }
+    }
+  }
+  return img;
+}
+
+FlatScene LinesScene() {
+  FlatScene s;
+  s.width = 64;
+  s.height = 48;
+  s.clear_rgba = {0x10, 0x18, 0x20, 0xFF};
+  // A list: a horizontal, a vertical and a 45-degree segment.
+  s.draws.push_back({PrimitiveType::kLineList,
+                     {{4.25f, 4.25f}, {30.25f, 4.25f}, {34.25f, 2.25f}, {34.25f, 20.25f},
+                      {4.25f, 10.25f}, {24.25f, 30.25f}},
+                     {},
+                     {0xF0, 0x40, 0x30, 0xFF}});
+  // A strip: a staircase of three segments (the shared endpoints meet end to end).
+  s.draws.push_back({PrimitiveType::kLineStrip,
+                     {{4.25f, 40.25f}, {20.25f, 40.25f}, {20.25f, 34.25f}, {40.25f, 44.25f}},
+                     {},
+                     {0x40, 0xE0, 0x60, 0xFF}});
+  // A loop: a right triangle; the closing segment is the diagonal back to the first vertex.
+  s.draws.push_back({PrimitiveType::kLineLoop,
+                     {{40.25f, 6.25f}, {60.25f, 6.25f}, {60.25f, 26.25f}},
+                     {},
+                     {0x50, 0x80, 0xFF, 0xFF}});
+  return s;
+}
+
+// ---- Polygon offset ------------------------------------------------------------------------------
+
+struct Vec3 {
+  float x, y, z;  // screen pixels (y down) and depth
+};
+
+struct DepthQuad {
+  float x0, y0, x1, y1;  // edges at k + 0.75: covers pixels floor(x0)+1 .. floor(x1)
+  float z_left, z_right;  // depth along x (a plane sloped in x when they differ)
+  Rgba rgba;
+  bool back_facing = false;
+  uint32_t mode_bits = 0;  // PA_SU_SC_MODE_CNTL poly_offset_*_enable bits
+  float front_scale = 0, front_offset = 0, back_scale = 0, back_offset = 0;
+  bool visible = true;     // what the depth test with the offset decides (hand-worked)
+};
+
+constexpr uint32_t kFrontEnable = 1u << 11, kBackEnable = 1u << 12;
+constexpr uint32_t kWidth = 96, kHeight = 64;
+constexpr uint32_t kVertexBase = 0x00010000, kRing = 0x00080000, kResolveVerts = 0x00070000;
+constexpr uint32_t kScratch = 0x00300000, kFront = 0x00200000;
+
+std::vector<Vec3> Triangles(const DepthQuad& q) {
+  const float span = q.x1 - q.x0;
+  auto z = [&](float x) { return q.z_left + (q.z_right - q.z_left) * (x - q.x0) / span; };
+  const Vec3 tl{q.x0, q.y0, z(q.x0)}, bl{q.x0, q.y1, z(q.x0)};
+  const Vec3 tr{q.x1, q.y0, z(q.x1)}, br{q.x1, q.y1, z(q.x1)};
+  // Counter-clockwise on screen is front-facing with PA_SU_SC_MODE_CNTL face = 0.
+  if (!q.back_facing) return {tl, bl, tr, tr, bl, br};
+  return {tl, tr, bl, tr, br, bl};
+}
+
+std::vector<DepthQuad> OffsetQuads() {
+  const Rgba grey{0x80, 0x80, 0x80, 0xFF}, dark{0x40, 0x40, 0x48, 0xFF};
+  std::vector<DepthQuad> q;
+  // Top band: a flat base at depth 0.5, then coplanar decals.
+  q.push_back({3.75f, 3.75f, 91.75f, 29.75f, 0.5f, 0.5f, grey});
+  // Constant offset -1/64 on front faces: 0.484375 < 0.5, passes.
+  q.push_back({7.75f, 7.75f, 27.75f, 25.75f, 0.5f, 0.5f, {0xE0, 0x30, 0x30, 0xFF}, false,
+               kFrontEnable, 0, -1.0f / 64});
+  // No offset: equal depth fails LESS (the control).
+  q.push_back({35.75f, 7.75f, 55.75f, 25.75f, 0.5f, 0.5f, {0x30, 0xE0, 0x30, 0xFF}, false, 0, 0,
+               0, 0, 0, false});
+  // Back-facing with only the back offset enabled: the BACK registers (-1/64) apply, the front
+  // ones (+1/64, disabled) do not. Passes.
+  q.push_back({63.75f, 7.75f, 83.75f, 25.75f, 0.5f, 0.5f, {0xC0, 0x40, 0xE0, 0xFF}, true,
+               kBackEnable, 0, 1.0f / 64, 0, -1.0f / 64});
+  // Bottom band: a base sloped in x, 1/256 of depth per pixel (0.25 at x = 3.75).
+  q.push_back({3.75f, 33.75f, 91.75f, 59.75f, 0.25f, 0.25f + 88.0f / 256, dark});
+  // Slope-scaled only: SCALE -64 -> -64/16 * 1/256 = -1/64, passes.
+  auto sloped = [](float x0, float x1, Rgba c, float scale, bool visible) {
+    return DepthQuad{x0, 37.75f, x1, 55.75f, 0.25f + (x0 - 3.75f) / 256,
+                     0.25f + (x1 - 3.75f) / 256, c, false, kFrontEnable, scale, 0, 0, 0, visible};
+  };
+  q.push_back(sloped(7.75f, 39.75f, {0xF0, 0xD0, 0x20, 0xFF}, -64.0f, true));
+  // SCALE +64 -> +1/64, fails.
+  q.push_back(sloped(51.75f, 83.75f, {0x20, 0xD0, 0xF0, 0xFF}, 64.0f, false));
+  return q;
+}
+
+std::vector<uint8_t> BigEndianFloats(const std::vector<float>& v) {
+  std::vector<uint8_t> out(v.size() * 4);
+  for (size_t i = 0; i < v.size(); ++i) StoreBE32(&out[4 * i], std::bit_cast<uint32_t>(v[i]));
+  return out;
+}
+
+// Position with depth: float3 clip-space xyz, w = 1.
+const char* const kPositionDepthVertexShader = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
+    alloc position
+    exec
+    mov oPos.xyz1, r1.xyz
+    alloc interpolators
+    exece
+)";
+
+void AuthorOffsetScene(format::Writer& writer) {
+  const auto vs = ucode::AssembleShader(kPositionDepthVertexShader);
+  const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
+  const auto quads = OffsetQuads();
+
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = kWidth;
+  rt.color_base_tiles = 0;
+  rt.depth = true;
+  rt.depth_base_tiles = 8;  // 96x64 k_8_8_8_8 at 1x takes tiles 0-5
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
+                                   capture::ResolveRectangleVertices(kWidth, kHeight)});
+  for (size_t i = 0; i < quads.size(); ++i) {
+    std::vector<float> clip;
+    for (const Vec3& v : Triangles(quads[i])) {
+      clip.push_back(v.x / (float(kWidth) / 2) - 1.0f);
+      clip.push_back(1.0f - v.y / (float(kHeight) / 2));
+      clip.push_back(v.z);
+    }
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                     kVertexBase + uint32_t(i) * 0x1000, BigEndianFloats(clip)});
+  }
+
+  capture::Pm4Builder b;
+  capture::D3dDeviceDefaults(b);
+  capture::D3dSetRenderTarget(b, rt);
+  capture::ResolveSetup clear;
+  clear.width = kWidth;
+  clear.height = kHeight;
+  clear.dest_address = kScratch;
+  clear.dest_pitch = kWidth;
+  clear.dest_height = kHeight;
+  clear.clear_color = true;
+  clear.clear_color_value = 0xFF201810u;  // RGBA (16, 24, 32, 255)
+  clear.clear_depth = true;
+  clear.clear_depth_value = 0xFFFFFF00u;  // depth 1.0, stencil 0
+  clear.vertex_address = kResolveVerts;
+  capture::D3dResolve(b, rt, clear);
+
+  capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
+  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, 1});
+  xenos::reg::RB_DEPTHCONTROL depth{};
+  depth.z_enable = true;
+  depth.z_write_enable = true;
+  depth.zfunc = xenos::CompareFunction::kLess;
+  b.WriteRegister(Reg::RB_DEPTHCONTROL, depth.Encode());
+  for (size_t i = 0; i < quads.size(); ++i) {
+    const DepthQuad& q = quads[i];
+    const float color[4] = {q.rgba[0] / 255.0f, q.rgba[1] / 255.0f, q.rgba[2] / 255.0f,
+                            q.rgba[3] / 255.0f};
+    b.SetAluConstants(256, color);
+    // D3dDeviceDefaults' provoking_vtx_last plus this draw's offset enables.
+    b.WriteRegister(Reg::PA_SU_SC_MODE_CNTL, (1u << 19) | q.mode_bits);
+    b.WriteRegister(Reg::PA_SU_POLY_OFFSET_FRONT_SCALE, std::bit_cast<uint32_t>(q.front_scale));
+    b.WriteRegister(Reg::PA_SU_POLY_OFFSET_FRONT_OFFSET, std::bit_cast<uint32_t>(q.front_offset));
+    b.WriteRegister(Reg::PA_SU_POLY_OFFSET_BACK_SCALE, std::bit_cast<uint32_t>(q.back_scale));
+    b.WriteRegister(Reg::PA_SU_POLY_OFFSET_BACK_OFFSET, std::bit_cast<uint32_t>(q.back_offset));
+    capture::D3dSetVertexFetch(b, 95, kVertexBase + uint32_t(i) * 0x1000, 6 * 3);
+    b.DrawIndx2Auto(PrimitiveType::kTriangleList, 6);
+  }
+
+  capture::ResolveSetup present = clear;
+  present.dest_address = kFront;
+  present.clear_color = false;
+  present.clear_depth = false;
+  capture::D3dResolve(b, rt, present);
+  capture::D3dSwap(b, kFront, kWidth, kHeight);
+  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
+  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
+                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+}
+
+Image ExpectedOffsetScene() {
+  Image img = Fill(kWidth, kHeight, {0x10, 0x18, 0x20, 0xFF});
+  for (const DepthQuad& q : OffsetQuads()) {
+    if (!q.visible) continue;
+    for (uint32_t y = uint32_t(q.y0) + 1; y <= uint32_t(q.y1); ++y) {
+      for (uint32_t x = uint32_t(q.x0) + 1; x <= uint32_t(q.x1); ++x) Put(img, x, y, q.rgba);
+    }
+  }
+  return img;
+}
+
+}  // namespace
+
+std::vector<Sample> RasterSamples() {
+  std::vector<Sample> v;
+  {
+    Sample s;
+    s.name = "raster_lines_list_strip_loop";
+    s.description = "LINE_LIST, LINE_STRIP and LINE_LOOP draws, 1 pixel wide, on a 64x48 target";
+    s.expected_frame =
+        "Dark (16,24,32) background; red (240,64,48) lines: row 4 x 5..30, column 34 y 3..20 and "
+        "a 45-degree line from (5,11) down-right to (24,30); a green (64,224,96) staircase: row "
+        "40 x 5..20, column 20 y 35..40, then a half-slope line down-right to (40,44); a blue "
+        "(80,128,255) right-triangle outline: row 6 x 41..60, column 60 y 7..26 and the diagonal "
+        "back to (41,7). 1-pixel-wide rectangles around the segments; all pixels exact.";
+    const FlatScene scene = LinesScene();
+    s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
+    s.expected_image = [scene] { return ExpectedLines(scene); };
+    v.push_back(std::move(s));
+  }
+  {
+    Sample s;
+    s.name = "raster_polygon_offset_decals";
+    s.description =
+        "Coplanar decals that pass or fail a LESS depth test only through PA_SU_POLY_OFFSET_* "
+        "(constant, back-face and slope-scaled)";
+    s.expected_frame =
+        "96x64, dark (16,24,32) background. Top: grey (128,128,128) base x 4..91 y 4..29 at depth "
+        "0.5 with a red (224,48,48) decal x 8..27 y 8..25 (offset -1/64) and a purple "
+        "(192,64,224) back-facing decal x 64..83 (back offset -1/64); the green decal x 36..55 "
+        "(no offset) is hidden. Bottom: dark grey (64,64,72) base x 4..91 y 34..59 sloped 1/256 "
+        "per pixel with a yellow (240,208,32) decal x 8..39 y 38..55 (slope scale -64); the cyan "
+        "decal x 52..83 (scale +64) is hidden. All pixels exact.";
+    s.author = [](format::Writer& w) { AuthorOffsetScene(w); };
+    s.expected_image = [] { return ExpectedOffsetScene(); };
+    v.push_back(std::move(s));
+  }
+  return v;
+}
+
+}  // namespace xnt::samples

@@ -1,0 +1,125 @@
+// The cpu path's line rasterizer, clipper and triangle polygon offset against hand-worked values
+// (geometry.h). Screen positions are given directly (w = 1), so pixel (x, y) samples x + 0.5,
+// y + 0.5.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "geometry.h"
+#include "xnt/xenos/enums.h"
+
+namespace xnt::cpu {
+namespace {
+
+ClipVertex V(double x, double y, double z, float attr = 0.0f) {
+  ClipVertex v;
+  v.pos = {x, y, z, 1.0};
+  v.interpolators[0] = {attr, 0.0f, 0.0f, 0.0f};
+  return v;
+}
+
+RasterState State() {
+  RasterState s;
+  s.x0 = 0, s.y0 = 0, s.x1 = 64, s.y1 = 64;
+  s.interpolator_count = 1;
+  return s;
+}
+
+std::vector<Fragment> Raster(const Line& l, const RasterState& s = State()) {
+  std::vector<Fragment> out;
+  RasterizeLine(l, s, [&](const Fragment& f) { out.push_back(f); });
+  return out;
+}
+
+TEST(LineRasterizer, HorizontalLineIsOneRowBetweenItsEnds) {
+  // Rectangle [1.25, 5.25] x [1.75, 2.75]: centres x + 0.5 for x = 1..4, row 2 only.
+  const auto f = Raster({V(1.25, 2.25, 0.2, 0.0f), V(5.25, 2.25, 0.6, 4.0f)});
+  ASSERT_EQ(f.size(), 4u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(f[i].x, i + 1);
+    EXPECT_EQ(f[i].y, 2u);
+    EXPECT_TRUE(f[i].front_facing);
+    // t = (x + 0.5 - 1.25) / 4: depth 0.2 + 0.4 t, attribute 4 t = x - 0.75.
+    const double t = (i + 1 + 0.5 - 1.25) / 4.0;
+    EXPECT_FLOAT_EQ(f[i].depth[0], float(0.2 + 0.4 * t));
+    EXPECT_FLOAT_EQ(f[i].interpolators[0][0], float(i + 1) - 0.75f);
+  }
+}
+
+TEST(LineRasterizer, DirectionDoesNotChangeCoverage) {
+  const auto a = Raster({V(1.25, 2.25, 0.5), V(5.25, 2.25, 0.5)});
+  const auto b = Raster({V(5.25, 2.25, 0.5), V(1.25, 2.25, 0.5)});
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].x, b[i].x);
+}
+
+TEST(LineRasterizer, VerticalAndDiagonal) {
+  // Vertical x = 3.25 (rectangle [2.75, 3.75]): column 3, y = 1..5 from 0.75 to 5.75.
+  const auto v = Raster({V(3.25, 0.75, 0.5), V(3.25, 5.75, 0.5)});
+  ASSERT_EQ(v.size(), 5u);
+  for (uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(v[i].x, 3u);
+    EXPECT_EQ(v[i].y, i + 1);
+  }
+  // 45 degrees from (0.25, 0.25) to (4.25, 4.25): off-diagonal centres are 0.707 away (> 0.5);
+  // diagonal ones at along = (2i + 0.5) / sqrt(2) < 4 sqrt(2) for i = 0..3.
+  const auto d = Raster({V(0.25, 0.25, 0.5), V(4.25, 4.25, 0.5)});
+  ASSERT_EQ(d.size(), 4u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(d[i].x, i);
+    EXPECT_EQ(d[i].y, i);
+  }
+}
+
+TEST(LineRasterizer, TopLeftRuleOnTheRectangleSides) {
+  // y = 3.0 puts the sides at 2.5 and 3.5, exactly on the centres of rows 2 and 3: the top side
+  // (interior below) keeps the centres on it, the bottom side does not, so only row 2 is drawn
+  // (x = 1, 2: centres 1.5 and 2.5 lie in [1.25, 3.25]).
+  const auto f = Raster({V(1.25, 3.0, 0.5), V(3.25, 3.0, 0.5)});
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].x, 1u);
+  EXPECT_EQ(f[1].x, 2u);
+  EXPECT_EQ(f[0].y, 2u);
+  EXPECT_EQ(f[1].y, 2u);
+}
+
+TEST(LineRasterizer, ZeroLengthDrawsNothing) {
+  EXPECT_TRUE(Raster({V(2.0, 2.0, 0.5), V(2.0, 2.0, 0.5)}).empty());
+}
+
+TEST(LineClipper, NearPlaneCutsAtZZero) {
+  Line l;
+  // z from -1 to 1 (w = 1): z >= 0 from t = 0.5; the attribute is halved there.
+  ASSERT_TRUE(ClipLine(V(0.0, 0.0, -1.0, 0.0f), V(8.0, 0.0, 1.0, 10.0f), l));
+  EXPECT_DOUBLE_EQ(l.a.pos[0], 4.0);
+  EXPECT_DOUBLE_EQ(l.a.pos[2], 0.0);
+  EXPECT_FLOAT_EQ(l.a.interpolators[0][0], 5.0f);
+  EXPECT_DOUBLE_EQ(l.b.pos[0], 8.0);
+  // Wholly beyond the far plane (z > w).
+  EXPECT_FALSE(ClipLine(V(0.0, 0.0, 1.5), V(8.0, 0.0, 2.0), l));
+}
+
+TEST(TrianglePolygonOffset, SlopeAndConstantFromTheFaceRegisters) {
+  // Depth plane z = 0.5 + x / 256 (counter-clockwise on screen: front-facing with face = 0).
+  const ClipVertex a = V(0, 0, 0.5), b = V(0, 16, 0.5), c = V(16, 0, 0.5 + 16.0 / 256);
+  RasterState s = State();
+  s.depth_format = uint32_t(xenos::DepthRenderTargetFormat::kD24S8);
+  // SCALE 16 -> 16/16 * 1/256; OFFSET 1/64. The back registers must not be used.
+  s.polygon_offset.front = {true, 16.0f, 1.0f / 64};
+  s.polygon_offset.back = {true, -1000.0f, -0.5f};
+  float depth = -1.0f;
+  RasterizeTriangle(a, b, c, s, [&](const Fragment& f) {
+    if (f.x == 1 && f.y == 1) depth = f.depth[0];
+  });
+  EXPECT_FLOAT_EQ(depth, float(0.5 + 1.5 / 256 + 1.0 / 256 + 1.0 / 64));
+  // The same triangle wound the other way is back-facing: the back registers apply (clamped
+  // to 0 here: 0.5 + ... - 1000/16/256 - 0.5 < 0).
+  RasterizeTriangle(a, c, b, s, [&](const Fragment& f) {
+    if (f.x == 1 && f.y == 1) depth = f.depth[0];
+  });
+  EXPECT_EQ(depth, 0.0f);
+}
+
+}  // namespace
+}  // namespace xnt::cpu
