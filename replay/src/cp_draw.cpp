@@ -120,26 +120,9 @@ void CommandProcessor::Draw(uint32_t opcode, uint32_t packet_address, uint32_t v
 
 void CommandProcessor::ReportMemExports(const DrawCall& draw, const Shader* shader) {
   if (!shader || !shader->uses_memexport) return;
-  uint32_t found = 0;
-  for (uint32_t c = 0; c < 256; ++c) {
-    if (!((shader->float_constants_read[c / 64] >> (c % 64)) & 1u)) continue;
-    // The stream constant is addressed in the shader's constant space: a pixel shader's c# is
-    // offset by SQ_PS_CONST base, a vertex shader's by SQ_VS_CONST base (in vec4s).
-    const auto partition = xenos::reg::SQ_CONST_PARTITION::Decode(registers_.Get(
-        shader->type == xenos::ShaderType::kPixel ? Reg::SQ_PS_CONST : Reg::SQ_VS_CONST));
-    const uint32_t vec4 = (partition.base + c) & 511;
-    const uint32_t* d = &registers_.values()[xenos::AluConstantIndex(vec4, 0)];
-    const auto stream = xenos::MemExportStreamConstant::Decode(d);
-    if (!stream.LooksValid()) continue;
-    MemExportCall call;
-    call.draw = &draw;
-    call.shader = shader;
-    call.stream_constant = c;
-    call.stream = stream;
-    backend_.OnMemExport(call);
-    ++found;
-  }
-  if (!found) {
+  const std::vector<MemExportCall> calls = FindMemExportStreams(draw, *shader);
+  for (const MemExportCall& call : calls) backend_.OnMemExport(call);
+  if (calls.empty()) {
     Report(Severity::kWarning, draw.packet_address,
            Format("%s shader 0x%08X exports memory but none of the constants it reads holds a "
                   "memexport stream constant",

@@ -119,6 +119,10 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
       ++stats_.draws;
     } else {
       ++stats_.draws_skipped;
+      if ((call.vertex_shader && call.vertex_shader->uses_memexport) ||
+          (call.pixel_shader && call.pixel_shader->uses_memexport)) {
+        Note("memexport: a draw this path skips exports nothing (not implemented)");
+      }
     }
   } catch (const Error& e) {
     ++stats_.draws_skipped;
@@ -228,6 +232,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   auto fetch = [&textures](uint32_t slot, const ucode::Float4& coords,
                            const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
+  // Memexport from either stage writes guest memory (vertex_stage.h).
+  const MemExportWriter write_memory = MakeMemExportWriter(memory_);
+  vertices.set_write_memory(write_memory);
   std::vector<Triangle> triangles;
   std::vector<PointSprite> points;
   std::vector<Line> segments;
@@ -317,6 +324,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   }
   job.registers = &file;
   job.memory = call.memory;
+  job.write_memory = write_memory;
   job.edram = &edram_;
   std::copy(color_used, color_used + 4, job.color_used);
   job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used, uint32_t(state.y1));

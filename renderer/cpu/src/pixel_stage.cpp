@@ -34,6 +34,7 @@ struct Worker {
                                         const ucode::FetchInstruction& f) {
         return textures_.Fetch(slot, coords, f);
       };
+      callbacks_.write_memory = job.write_memory;
       if (job.batched) {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
         if (!batch_->unsupported().empty()) batch_.reset();

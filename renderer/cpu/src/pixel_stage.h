@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct PixelJob {
   int param_gen_register = -1;
   const replay::RegisterFile* registers = nullptr;
   const replay::GuestMemory* memory = nullptr;
+  // Memexport writes (thread-safe; vertex_stage.h MakeMemExportWriter). Export shaders are
+  // shaded one pixel at a time: BatchInterpreter refuses them.
+  std::function<bool(uint32_t byte_address, uint32_t value, uint32_t mask)> write_memory;
   gpu::edram::Edram* edram = nullptr;
   bool color_used[4] = {};
   bool parallel_safe = false;  // the targets cannot alias (see above)

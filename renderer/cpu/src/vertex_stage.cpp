@@ -1,10 +1,25 @@
 // Vertex shading and the VTE (see vertex_stage.h).
 #include "vertex_stage.h"
 
+#include <memory>
+#include <mutex>
+
 #include "stage_constants.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::cpu {
+
+MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory) {
+  if (!memory) return {};
+  auto lock = std::make_shared<std::mutex>();
+  return [memory, lock](uint32_t address, uint32_t value, uint32_t mask) {
+    if (!replay::GuestMemory::InRange(address, 4)) return false;
+    std::lock_guard<std::mutex> guard(*lock);
+    const uint32_t old = mask == ~0u ? 0u : memory->LoadLE32(address);
+    memory->StoreLE32(address, (old & ~mask) | (value & mask));
+    return true;
+  };
+}
 
 VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
                          const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
@@ -52,7 +67,6 @@ const ClipVertex& VertexStage::Get(uint32_t index) {
   const ucode::ShaderResult r = interpreter_.Run(constants_, in, callbacks_);
   ++invocations_;
   if (r.step_limit_hit) ++notes_["cpu path: vertex shader control flow ran away (cut off)"];
-  if (r.memexport) ++notes_["cpu path: memexport not implemented (exports dropped)"];
   for (const std::string& n : r.notes) ++notes_["vertex shader: " + n];
   return cache_.emplace(index, Transform(r)).first->second;
 }

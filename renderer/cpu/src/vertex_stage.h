@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,14 @@
 
 namespace xnt::cpu {
 
+// Memexport writes of one draw into guest memory (ucode::InterpreterCallbacks::write_memory):
+// dword read-modify-write under a lock shared by the vertex stage and every pixel worker, so
+// 8/16-bit elements of neighbouring pixels never lose each other's bytes. GuestMemory bumps the
+// page generations, so later vertex/index/texture reads and resolves see the data. Addresses
+// outside the 512 MiB return false (the interpreter drops and reports them). Null memory: none.
+using MemExportWriter = std::function<bool(uint32_t byte_address, uint32_t value, uint32_t mask)>;
+MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory);
+
 class VertexStage {
  public:
   VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
@@ -27,6 +36,8 @@ class VertexStage {
   // does before loading r0.x).
   const ClipVertex& Get(uint32_t index);
   uint64_t invocations() const { return invocations_; }
+  // Where a memexport vertex shader writes (before the first Get).
+  void set_write_memory(MemExportWriter write) { callbacks_.write_memory = std::move(write); }
 
  private:
   ClipVertex Transform(const ucode::ShaderResult& r) const;

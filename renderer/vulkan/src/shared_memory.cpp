@@ -179,6 +179,29 @@ void SharedMemory::Invalidate(uint32_t address, uint64_t size) {
   }
 }
 
+void SharedMemory::PrepareForShaderWrites(uint32_t address, uint64_t size) {
+  if (size == 0) return;
+  size = std::min<uint64_t>(size, kSize - std::min<uint64_t>(address, kSize));
+  if (size == 0) return;
+  EnsureBound(address, size);
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+void SharedMemory::MarkCurrent(uint32_t address, uint64_t size,
+                               const gpu::GuestPageSource& source) {
+  if (size == 0 || address >= kSize) return;
+  const uint64_t last = std::min<uint64_t>((uint64_t(address) + size - 1) / kPageSize,
+                                           gpu::GuestPageSource::kPageCount - 1);
+  for (uint64_t p = address / kPageSize; p <= last; ++p) {
+    uploaded_generation_[size_t(p)] = source.page_generation(uint32_t(p));
+  }
+}
+
 uint32_t SharedMemory::Sync(const gpu::GuestPageSource& source) {
   uint64_t generation = source.generation();
   if (generation == last_generation_) return 0;

@@ -12,7 +12,6 @@
 #include <bit>
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace xnt::ucode {
@@ -234,10 +233,7 @@ void Machine::WriteElement(uint32_t address, const memexport::Element& e) {
   auto write = [&](uint32_t dword_address, uint32_t value, uint32_t mask) {
     if (cb_.write_memory && !cb_.write_memory(dword_address, value, mask)) {
       ++out_.memexport_dropped_outside_memory;
-      char text[96];
-      std::snprintf(text, sizeof(text),
-                    "memexport to 0x%08X is outside guest memory: dropped", dword_address);
-      Note(text);
+      Note("memexport to an address outside guest memory: dropped");
     }
   };
   if (e.bytes < 4) {

@@ -115,8 +115,10 @@ xps_3_0
   EXPECT_TRUE(r.writes_depth);
   EXPECT_TRUE(r.uses_memexport);
   EXPECT_NE(ps.result.glsl.find("gl_FragDepth = xe_o_depth.x"), std::string::npos);
-  ASSERT_FALSE(r.notes.empty());
-  EXPECT_NE(r.notes[0].find("memexport"), std::string::npos);
+  // Memexport is executed: the shared memory is writable and the end of the shader flushes.
+  EXPECT_NE(ps.result.glsl.find("xe_memexport_flush(xe_eA, xe_eM, xe_eM_written)"),
+            std::string::npos);
+  EXPECT_EQ(ps.result.glsl.find("readonly buffer XeSharedMemory"), std::string::npos);
   EXPECT_EQ(ValidateSpirv(ps.result.spirv), "");
 }
 

@@ -9,6 +9,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/replay/guest_memory.h"
 #include "xnt/ucode/shader_cache.h"
 
 namespace xnt::vk {
@@ -147,8 +148,27 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
     if (!extent.estimated) return std::nullopt;
     return extent.rows;
   };
+  // Memexport: the stream ranges the shaders can store into are prepared in the mirror and read
+  // back into guest memory after the draw (memexport.cpp).
+  std::vector<XenosRenderer::MemoryRange> export_ranges;
+  for (const replay::Shader* s : {call.vertex_shader, call.pixel_shader}) {
+    if (!s || !s->uses_memexport) continue;
+    for (const replay::MemExportCall& m : replay::FindMemExportStreams(call, *s)) {
+      const uint64_t size = m.ByteSize();
+      if (!size) continue;
+      if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) {
+        ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
+      }
+      export_ranges.push_back({m.stream.base_address_bytes(), size});
+    }
+  }
   try {
-    renderer_->Draw(input, Access());
+    if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
+    if (!renderer_->Draw(input, Access()) && (vs->reflection.uses_memexport ||
+                                              (ps && ps->reflection.uses_memexport))) {
+      ++notes_["memexport: a draw this path skips exports nothing (not implemented)"];
+    }
+    if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
   } catch (const Error& e) {
     // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.
     ++notes_["draw skipped: " + std::string(e.what())];

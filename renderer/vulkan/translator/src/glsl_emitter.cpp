@@ -28,6 +28,9 @@ using ucode::ScalarOp;
 using ucode::VectorOp;
 
 constexpr char kComponents[] = "xyzw";
+// Memexport flush (glsl_memexport.cpp): at alloc, before serialized instructions and kills, at
+// the end; the written bits clear, eA and the eM# values stay.
+constexpr const char* kFlush = "xe_memexport_flush(xe_eA, xe_eM, xe_eM_written); xe_eM_written = 0u;";
 
 std::string MaskSwizzle(uint32_t mask) {
   std::string s;
@@ -178,9 +181,11 @@ void Emitter::EmitCf(uint32_t index, const CfInstruction& cf) {
     case CfOpcode::kMarkVsFetchDone:
       break;
     case CfOpcode::kAlloc:
-      if (cf.alloc_type == ucode::AllocType::kMemory) {
-        Line("// alloc export: memexport flush point (memexport is not executed, see notes)");
-      }
+      // Every alloc flushes the export before it, then eM# restart from zero and an alloc export
+      // zeroes eA (interpreter.cpp kAlloc; Xenia ProcessAllocInstruction).
+      if (!analysis_.uses_memexport) break;
+      Line(std::string(kFlush) + " xe_eM = vec4[5](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
+      if (cf.alloc_type == ucode::AllocType::kMemory) Line("xe_eA = vec4(0.0);");
       break;
     case CfOpcode::kExec:
     case CfOpcode::kExecEnd:
@@ -279,6 +284,7 @@ void Emitter::EmitExecBody(const CfInstruction& cf) {
       continue;
     }
     const ucode::Instruction& instruction = shader_.AtSlot(slot);
+    if (cf.IsSerialized(k) && analysis_.uses_memexport) Line(kFlush);  // ends the export
     if (instruction.kind == ucode::SlotKind::kFetch) {
       EmitFetch(instruction.fetch, slot);
     } else {
@@ -404,7 +410,7 @@ bool Emitter::EmitVectorOp(const AluInstruction& alu, const std::string operands
       Line("bool xe_kill = any(" + cmp + ");");
       if (pixel()) {
         reflection_.kills = true;
-        Line("if (xe_kill) { discard; }");
+        Line(std::string("if (xe_kill) { ") + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
       } else {
         Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
       }
@@ -431,7 +437,7 @@ void Emitter::EmitScalarOp(const AluInstruction& alu) {
     Line("bool xe_skill = " + condition + ";");
     if (pixel()) {
       reflection_.kills = true;
-      Line("if (xe_skill) { discard; }");
+      Line(std::string("if (xe_skill) { ") + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
     } else {
       Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
     }
@@ -536,10 +542,12 @@ void Emitter::EmitAluStores(const AluInstruction& alu, bool have_vector) {
   std::string target;
   if (dest >= ucode::kExportAddress && dest <= ucode::kExportData0 + 4) {
     reflection_.uses_memexport = true;
-    Note("memexport (eA/eM#) is decoded but not executed: no guest memory is written");
     target = dest == ucode::kExportAddress
                  ? "xe_eA"
                  : "xe_eM[" + std::to_string(dest - ucode::kExportData0) + "]";
+    if (dest != ucode::kExportAddress) {
+      Line("xe_eM_written |= " + std::to_string(1u << (dest - ucode::kExportData0)) + "u;");
+    }
   } else if (pixel()) {
     if (dest < 4) {
       reflection_.color_targets_written |= 1u << dest;
@@ -858,6 +866,7 @@ void Emitter::EmitPrologue() {
   Line("vec2 xe_grad_v = vec2(0.0);");
   Line("vec4 xe_eA = vec4(0.0);");
   Line("vec4 xe_eM[5] = vec4[5](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
+  Line("uint xe_eM_written = 0u;");
   if (pixel()) {
     Line("vec4 xe_o_color[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
     Line("vec4 xe_o_depth = vec4(gl_FragCoord.z);");
@@ -955,6 +964,7 @@ std::string Emitter::Run() {
   Line("}");
   --indent_;
   Line("}");
+  if (analysis_.uses_memexport) Line(kFlush);  // the end of the shader flushes what is pending
   std::string body = out_.str();
 
   out_.str("");

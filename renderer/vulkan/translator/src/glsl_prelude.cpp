@@ -2,6 +2,8 @@
 // function); the code is ours. Every function is `xe_`-prefixed so emitted code cannot collide.
 #include "glsl_prelude.h"
 
+#include "glsl_memexport.h"
+
 #include <string>
 
 namespace xnt::vk {
@@ -413,7 +415,7 @@ vec3 xe_cube_direction(vec3 c) {
 
 }  // namespace
 
-std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan) {
+std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan, bool memexport) {
   std::string text = "#version 450\n";
   if (preserve_signed_zero_inf_nan) {
     // SPIR-V capability SignedZeroInfNanPreserve = 4466, execution mode 4461 with width 32.
@@ -423,8 +425,14 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan) 
         "4461, 32);\n";
   }
   text += kind == GlslShaderKind::kPixel ? "// Xenos pixel shader\n" : "// Xenos vertex shader\n";
-  text += kResources;
+  std::string resources = kResources;
+  if (memexport) {
+    const std::string readonly = "readonly buffer XeSharedMemory";
+    resources.replace(resources.find(readonly), readonly.size(), "buffer XeSharedMemory");
+  }
+  text += resources;
   text += kHelpers;
+  if (memexport) text += GlslMemExportHelpers();
   return text;
 }
 

@@ -12,6 +12,10 @@ enum class GlslShaderKind { kVertex, kPixel };
 // `#version` line, extensions, descriptor declarations and helper functions. The translator
 // appends the stage's inputs/outputs and `main`.
 // preserve_signed_zero_inf_nan: see TranslationOptions::preserve_signed_zero_inf_nan.
-std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan = true);
+// memexport: the shared memory is declared writable and the memexport functions
+// (glsl_memexport.h) are appended (only shaders that write eA/eM#: read-only bindings need no
+// vertexPipelineStoresAndAtomics / fragmentStoresAndAtomics).
+std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan = true,
+                        bool memexport = false);
 
 }  // namespace xnt::vk

@@ -26,7 +26,7 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
   ShaderReflection& r = reflection ? *reflection : local;
   bool pixel = shader.type == ucode::ShaderType::kPixel;
   std::string text = GlslPrelude(pixel ? GlslShaderKind::kPixel : GlslShaderKind::kVertex,
-                                 options.preserve_signed_zero_inf_nan);
+                                 options.preserve_signed_zero_inf_nan, analysis.uses_memexport);
   text += EmitGlslMain(shader, analysis, options, r);
   return text;
 }

@@ -100,7 +100,14 @@ struct MemExportCall {
   const Shader* shader = nullptr;  // the exporting shader (vertex or pixel)
   uint32_t stream_constant = 0;    // float constant index (c#) holding the stream constant
   xenos::MemExportStreamConstant stream{};
+  // Bytes the stream covers: base .. base + index_count * element size (ucode/memexport.h; 0
+  // for a format memexport does not implement), clipped to 32 bits.
+  uint64_t ByteSize() const;
 };
+
+// Every stream constant `shader` (the draw's vertex or pixel shader) reads, as OnMemExport
+// reports them (empty when the shader does not export or reads none).
+std::vector<MemExportCall> FindMemExportStreams(const DrawCall& draw, const Shader& shader);
 
 // XE_SWAP (Xenia's VdSwap packet).
 struct SwapCall {

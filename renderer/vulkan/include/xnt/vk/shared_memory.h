@@ -51,6 +51,14 @@ class SharedMemory {
   void EnableWriteTracking() { write_tracking_ = true; }
   void Invalidate(uint32_t address, uint64_t size);
 
+  // Memexport: before a draw whose shaders store into [address, address + size), binds (and
+  // zero-fills) whatever sparse chunks the range lacks and makes the mirror visible to shader
+  // writes. Records commands: call outside a render pass.
+  void PrepareForShaderWrites(uint32_t address, uint64_t size);
+  // After the guest memory of the range was updated from this mirror (memexport read back): its
+  // pages count as uploaded at their current generation, so Sync does not upload them again.
+  void MarkCurrent(uint32_t address, uint64_t size, const gpu::GuestPageSource& source);
+
   VkBuffer buffer() const { return buffer_; }
   bool is_sparse() const { return sparse_; }
   uint64_t bound_bytes() const { return bound_bytes_; }

@@ -79,6 +79,18 @@ class XenosRenderer {
   // Submits pending work and waits.
   void Flush();
 
+  // Memexport (memexport.cpp): byte ranges a draw's shaders may store into.
+  struct MemoryRange {
+    uint32_t address = 0;
+    uint64_t size = 0;
+  };
+  // Before the draw: the ranges' mirror bound and ready for shader stores.
+  void PrepareMemExport(const std::vector<MemoryRange>& ranges);
+  // After the draw: the ranges copied from the mirror into guest memory (so indices, resolves,
+  // the front buffer and later uploads see the exported data), without uploading them again.
+  void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
+                         const gpu::GuestMemoryAccess& memory);
+
   const RendererStats& stats() const { return stats_; }
   // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
   const std::map<std::string, uint64_t>& notes() const { return notes_; }

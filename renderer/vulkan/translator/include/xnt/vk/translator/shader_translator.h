@@ -57,7 +57,7 @@ struct ShaderReflection {
   // has any), packed as shader_interface.h kTextureFiltersKeep describes.
   std::array<uint32_t, 32> texture_filters = KeepTextureFilters();
   std::array<uint32_t, 3> vertex_fetch_slots{};  // vertex fetch constants 0-95 used
-  bool uses_memexport = false;         // eA / eM# written (decoded, not executed: see notes)
+  bool uses_memexport = false;         // eA / eM# written (stores into the shared memory)
   uint32_t register_count = 0;         // size of the temp register array
   // Run-time notes: features of this shader the translator does not implement exactly
   // (memexport, 3D/cube textures sampled as 2D, vertex kill...). Callers print them.
