@@ -47,6 +47,7 @@ struct Fragment {
   std::array<Float4, 16> interpolators{};  // perspective-correct (first `count` valid)
   bool point = false;                      // from a point sprite
   float point_coord[2] = {0.0f, 0.0f};     // position in the sprite, 0..1 (gl_PointCoord)
+  bool helper = false;  // a quad's uncovered pixel, shaded only for its neighbours' derivatives
 };
 
 
@@ -59,6 +60,8 @@ struct RasterState {
   bool never_cull = false;   // rectangles are screen-space blits
   bool perspective = true;   // PA_SU_SC_MODE_CNTL persp_corr_dis clears it
   uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
+  // Triangles: emit whole 2x2 quads (helpers included) instead of covered pixels in row order.
+  bool quads = false;
   // Polygon offset (gpu/polygon_offset.h) per face and the depth format its units depend on.
   gpu::PolygonOffsets polygon_offset;
   uint32_t depth_format = 0;  // xenos::DepthRenderTargetFormat
@@ -80,8 +83,10 @@ const SamplePosition* SamplePositions(uint32_t samples);
 
 // Rasterizes one triangle (already clipped; vertices in clip space) with the top-left fill rule at
 // the sample positions (the pixel centre at 1x), 8 bits of sub-pixel precision, and calls `emit`
-// for every pixel with a covered sample, in row-major order. Attributes are evaluated at the
-// pixel centre (Direct3D 9 has no centroid by default), depth at each sample. Returns false when the triangle was culled or had no area.
+// for every pixel with a covered sample, in row-major order (with state.quads: for the four
+// pixels of every 2x2 quad with a covered sample, quad by quad, uncovered ones marked helper).
+// Attributes are evaluated at the pixel centre (Direct3D 9 has no centroid by default), depth at
+// each sample. Returns false when the triangle was culled or had no area.
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
 

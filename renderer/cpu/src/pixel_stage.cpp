@@ -39,6 +39,16 @@ struct Worker {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
         if (!batch_->unsupported().empty()) batch_.reset();
       }
+      // Quads for triangle draws (points and lines are shaded without derivatives: level 0).
+      quads_ = batch_ && !job.points && !job.lines;
+      if (quads_) {
+        callbacks_.texture_fetch_gradients = [this](uint32_t slot, const ucode::Float4& coords,
+                                                    const ucode::FetchInstruction& f,
+                                                    const ucode::Float4& ddx,
+                                                    const ucode::Float4& ddy) {
+          return textures_.FetchGradients(slot, coords, f, ddx, ddy);
+        };
+      }
     }
   }
 
@@ -56,7 +66,7 @@ struct Worker {
   // sequence as shading each fragment in turn.
   void Shade(const Fragment& f) {
     if (!batch_) {
-      Merge(f, ShadeOne(f));
+      if (!f.helper) Merge(f, ShadeOne(f));
       return;
     }
     // The fragment's fixed part, and its interpolators straight into the batch's lanes.
@@ -65,7 +75,9 @@ struct Worker {
     p.x = f.x, p.y = f.y, p.coverage = f.coverage, p.depth = f.depth;
     p.front_facing = f.front_facing, p.point = f.point;
     p.point_coord[0] = f.point_coord[0], p.point_coord[1] = f.point_coord[1];
+    p.helper = f.helper;
     auto& in = batch_inputs_;
+    in.helper[l] = f.helper;
     for (uint32_t i = 0; i < interpolator_count_; ++i) {
       for (uint32_t c = 0; c < 4; ++c) in.interpolators[i][c][l] = f.interpolators[i][c];
     }
@@ -104,6 +116,7 @@ struct Worker {
     auto& in = batch_inputs_;
     in.count = n;
     in.interpolator_count = interpolator_count_;
+    in.quads = quads_;
     in.param_gen_register = job_.param_gen_register;
     for (uint32_t l = 0; l < n; ++l) {
       const Fragment& f = pending_[l];
@@ -118,6 +131,7 @@ struct Worker {
       ++stats.diverged_batches;
       for (uint32_t l = 0; l < n; ++l) {
         Fragment& f = pending_[l];
+        if (f.helper) continue;
         for (uint32_t i = 0; i < interpolator_count_; ++i) {
           for (uint32_t c = 0; c < 4; ++c) f.interpolators[i][c] = in.interpolators[i][c][l];
         }
@@ -125,10 +139,11 @@ struct Worker {
       }
       return;
     }
-    stats.pixels_shaded += n;
     for (const std::string& note : r.notes) stats.notes.insert("pixel shader: " + note);
     if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
     for (uint32_t l = 0; l < n; ++l) {
+      if (pending_[l].helper) continue;
+      ++stats.pixels_shaded;
       Merge(pending_[l], {r.killed[l] != 0, r.color_mask[l], r.depth_written[l] != 0, r.depth[l],
                           &r.colors[l]});
     }
@@ -157,6 +172,8 @@ struct Worker {
 
   void Band(int32_t y0, int32_t y1) {
     RasterState state = job_.state;
+    // Batched shading of triangles goes quad by quad so texture fetches have derivatives.
+    state.quads = quads_;
     state.y0 = std::max(state.y0, y0);
     state.y1 = std::min(state.y1, y1);
     if (state.y1 <= state.y0) return;
@@ -191,6 +208,7 @@ struct Worker {
   std::unique_ptr<ucode::BatchInterpreter> batch_;  // null: shade one fragment at a time
   std::array<Fragment, ucode::BatchInterpreter::kLanes> pending_;
   uint32_t pending_count_ = 0;
+  bool quads_ = false;
   const uint32_t interpolator_count_ = std::min<uint32_t>(job_.state.interpolator_count, 16);
   ucode::BatchInterpreter::Inputs batch_inputs_;
   ucode::BatchInterpreter::Result batch_result_;

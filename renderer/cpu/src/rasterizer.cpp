@@ -104,58 +104,90 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
   int64_t bias[3];
   for (int i = 0; i < 3; ++i) bias[i] = TopLeft(*e0[i], *e1[i]) ? 0 : -1;
 
-  Fragment f;
-  f.front_facing = front;
   const uint32_t n = std::min<uint32_t>(state.interpolator_count, 16);
   const uint32_t samples = std::max<uint32_t>(1, state.samples);
   const SamplePosition* positions = SamplePositions(samples);
-  for (int32_t y = y0; y < y1; ++y) {
-    for (int32_t x = x0; x < x1; ++x) {
-      f.coverage = 0;
-      for (uint32_t smp = 0; smp < samples; ++smp) {
-        const int64_t px = int64_t(x) * kSubPixel + positions[smp].x;
-        const int64_t py = int64_t(y) * kSubPixel + positions[smp].y;
-        int64_t w[3];
-        bool in = true;
-        for (int i = 0; i < 3 && in; ++i) {
-          w[i] = Edge(*e0[i], *e1[i], px, py);
-          in = w[i] + bias[i] >= 0;
-        }
-        if (!in) continue;
-        f.coverage |= 1u << smp;
-        f.depth[smp] = OffsetDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
-                                          double(w[2]) * s[2].z) / double(abs_area)),
-                                   offset);
+  // Coverage and per-sample depth of pixel (x, y).
+  auto cover = [&](int32_t x, int32_t y, Fragment& f) {
+    f.coverage = 0;
+    for (uint32_t smp = 0; smp < samples; ++smp) {
+      const int64_t px = int64_t(x) * kSubPixel + positions[smp].x;
+      const int64_t py = int64_t(y) * kSubPixel + positions[smp].y;
+      int64_t w[3];
+      bool in = true;
+      for (int i = 0; i < 3 && in; ++i) {
+        w[i] = Edge(*e0[i], *e1[i], px, py);
+        in = w[i] + bias[i] >= 0;
       }
-      if (!f.coverage) continue;
-      // Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels:
-      // extrapolated, as without centroid sampling).
-      const int64_t cx = int64_t(x) * kSubPixel + kSubPixel / 2;
-      const int64_t cy = int64_t(y) * kSubPixel + kSubPixel / 2;
-      const double b0 = double(Edge(*e0[0], *e1[0], cx, cy)) / double(abs_area);
-      const double b1 = double(Edge(*e0[1], *e1[1], cx, cy)) / double(abs_area);
-      const double b2 = double(Edge(*e0[2], *e1[2], cx, cy)) / double(abs_area);
-      f.x = uint32_t(x);
-      f.y = uint32_t(y);
-      // Perspective-correct weights: b_i / w_i, normalised.
-      double p0 = b0, p1 = b1, p2 = b2;
-      if (state.perspective) {
-        p0 *= s[0].inv_w;
-        p1 *= s[1].inv_w;
-        p2 *= s[2].inv_w;
-        const double sum = p0 + p1 + p2;
-        p0 /= sum;
-        p1 /= sum;
-        p2 /= sum;
+      if (!in) continue;
+      f.coverage |= 1u << smp;
+      f.depth[smp] = OffsetDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
+                                        double(w[2]) * s[2].z) / double(abs_area)),
+                                 offset);
+    }
+  };
+  // Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and
+  // quad helpers: extrapolated, as without centroid sampling).
+  auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
+    const int64_t cx = int64_t(x) * kSubPixel + kSubPixel / 2;
+    const int64_t cy = int64_t(y) * kSubPixel + kSubPixel / 2;
+    const double b0 = double(Edge(*e0[0], *e1[0], cx, cy)) / double(abs_area);
+    const double b1 = double(Edge(*e0[1], *e1[1], cx, cy)) / double(abs_area);
+    const double b2 = double(Edge(*e0[2], *e1[2], cx, cy)) / double(abs_area);
+    f.x = uint32_t(x);
+    f.y = uint32_t(y);
+    // Perspective-correct weights: b_i / w_i, normalised.
+    double p0 = b0, p1 = b1, p2 = b2;
+    if (state.perspective) {
+      p0 *= s[0].inv_w;
+      p1 *= s[1].inv_w;
+      p2 *= s[2].inv_w;
+      const double sum = p0 + p1 + p2;
+      p0 /= sum;
+      p1 /= sum;
+      p2 /= sum;
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+      for (int c = 0; c < 4; ++c) {
+        f.interpolators[k][c] =
+            float(p0 * double(v[0]->interpolators[k][c]) + p1 * double(v[1]->interpolators[k][c]) +
+                  p2 * double(v[2]->interpolators[k][c]));
       }
-      for (uint32_t k = 0; k < n; ++k) {
-        for (int c = 0; c < 4; ++c) {
-          f.interpolators[k][c] =
-              float(p0 * double(v[0]->interpolators[k][c]) + p1 * double(v[1]->interpolators[k][c]) +
-                    p2 * double(v[2]->interpolators[k][c]));
-        }
+    }
+  };
+  if (!state.quads) {
+    Fragment f;
+    f.front_facing = front;
+    for (int32_t y = y0; y < y1; ++y) {
+      for (int32_t x = x0; x < x1; ++x) {
+        cover(x, y, f);
+        if (!f.coverage) continue;
+        attributes(x, y, f);
+        emit(f);
       }
-      emit(f);
+    }
+    return true;
+  }
+  // 2x2 quads aligned to even pixels: every quad with a covered pixel is emitted whole, the
+  // uncovered ones (and those outside the scissor) as helpers.
+  std::array<Fragment, 4> quad;
+  for (Fragment& f : quad) f.front_facing = front;
+  for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
+    for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
+      bool any = false;
+      for (int32_t i = 0; i < 4; ++i) {
+        const int32_t x = qx + (i & 1), y = qy + (i >> 1);
+        quad[size_t(i)].coverage = 0;
+        if (x >= x0 && x < x1 && y >= y0 && y < y1) cover(x, y, quad[size_t(i)]);
+        any |= quad[size_t(i)].coverage != 0;
+      }
+      if (!any) continue;
+      for (int32_t i = 0; i < 4; ++i) {
+        Fragment& f = quad[size_t(i)];
+        attributes(qx + (i & 1), qy + (i >> 1), f);
+        f.helper = f.coverage == 0;
+        emit(f);
+      }
     }
   }
   return true;
