@@ -360,10 +360,25 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
         if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
       }
       return;
-    case FetchOp::kGetTextureComputedLod:
     case FetchOp::kGetTextureGradients:
+      if (quads) {
+        // (d/dx of the swizzled x, y, d/dy of x, y), the quad's coarse derivatives, as the
+        // translator's vec4(dFdx(uv.xy), dFdy(uv.xy)).
+        const Vec& src = Temp(f.src_reg, f.src_rel);
+        const uint32_t cx = f.src_swizzle & 3, cy = (f.src_swizzle >> 2) & 3;
+        for (uint32_t l = 0; l < N; ++l) {
+          if (!act[l]) continue;
+          const uint32_t q = l & ~3u;
+          StoreFetch(f, l, {src.c[cx][q + 1] - src.c[cx][q], src.c[cy][q + 1] - src.c[cy][q],
+                            src.c[cx][q + 2] - src.c[cx][q], src.c[cy][q + 2] - src.c[cy][q]});
+        }
+        return;
+      }
+      [[fallthrough]];
+    case FetchOp::kGetTextureComputedLod:
     case FetchOp::kGetTextureWeights:
-      Note("getCompTexLOD/getGradients/getWeights need derivatives or texture sizes: zeros");
+      Note("getCompTexLOD/getWeights (and getGradients outside 2x2 quads) need derivatives or "
+           "texture sizes: zeros");
       for (uint32_t l = 0; l < N; ++l) {
         if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
       }

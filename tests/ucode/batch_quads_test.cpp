@@ -1,0 +1,72 @@
+// The batched interpreter's 2x2 quads: getGradients returns the quad's coarse derivatives (x from
+// its top pair, y from its left pair) of the swizzled coordinates, and texture fetches receive the
+// same derivatives; helper lanes feed them without counting as results. Values worked by hand.
+#include <gtest/gtest.h>
+
+#include "xnt/ucode/assembler.h"
+#include "xnt/ucode/batch_interpreter.h"
+
+namespace xnt::ucode {
+namespace {
+
+TEST(BatchQuads, GetGradientsAndFetchDerivativesComeFromTheQuad) {
+  const Shader shader = Decode(Assemble(R"(xps_3_0
+    exec
+    getGradients r1, r0.xy, tf0
+    tfetch2D r2, r0.xy, tf0
+    alloc colors
+    exec
+    mov oC0, r1
+    exece
+    mov oC1, r2
+)", nullptr, ShaderType::kPixel), ShaderType::kPixel);
+  BatchInterpreter batch(shader);
+  ASSERT_TRUE(batch.unsupported().empty());
+  BatchInterpreter::Inputs in;
+  in.count = 8;
+  in.interpolator_count = 1;
+  in.quads = true;
+  // Quad 0: u = 0.5 + 0.25 x + 2 y, v = 3 x - 1 y over pixels (0,0) (1,0) (0,1) (1,1); its lane 3
+  // is a helper. Quad 1: u constant 7, v = x * x (a non-linear v: only the coarse pairs count).
+  const float u0[4] = {0.5f, 0.75f, 2.5f, 2.75f}, v0[4] = {0.0f, 3.0f, -1.0f, 2.0f};
+  const float u1[4] = {7.0f, 7.0f, 7.0f, 7.0f}, v1[4] = {0.0f, 1.0f, 0.0f, 1.0f};
+  for (uint32_t l = 0; l < 4; ++l) {
+    in.interpolators[0][0][l] = u0[l], in.interpolators[0][1][l] = v0[l];
+    in.interpolators[0][0][4 + l] = u1[l], in.interpolators[0][1][4 + l] = v1[l];
+  }
+  in.helper[3] = 1;
+  std::vector<std::array<Float4, 2>> seen;  // ddx, ddy per fetch
+  InterpreterCallbacks cb;
+  cb.texture_fetch = [](uint32_t, const Float4&, const FetchInstruction&) {
+    ADD_FAILURE() << "a quad fetch went without derivatives";
+    return Float4{};
+  };
+  cb.texture_fetch_gradients = [&](uint32_t, const Float4& c, const FetchInstruction&,
+                                   const Float4& ddx, const Float4& ddy) {
+    seen.push_back({ddx, ddy});
+    return Float4{c[0], c[1], 0.0f, 1.0f};
+  };
+  BatchInterpreter::Result out;
+  InterpreterConstants k;
+  k.fetch_constants[3] = 0x688u << 1;  // tf0 swizzle XYZW
+  ASSERT_TRUE(batch.Run(k, in, cb, out));
+  // Quad 0: du/dx = 0.25, dv/dx = 3, du/dy = 2, dv/dy = -1, the same in all four lanes.
+  for (uint32_t l = 0; l < 4; ++l) {
+    EXPECT_EQ(out.colors[l][0], (Float4{0.25f, 3.0f, 2.0f, -1.0f})) << l;
+  }
+  // Quad 1: du = 0, dv/dx = 1, dv/dy = 0.
+  EXPECT_EQ(out.colors[6][0], (Float4{0.0f, 1.0f, 0.0f, 0.0f}));
+  // Eight fetches (the helper too), each with its quad's derivatives of u and v.
+  ASSERT_EQ(seen.size(), 8u);
+  EXPECT_EQ(seen[2][0][0], 0.25f);
+  EXPECT_EQ(seen[2][0][1], 3.0f);
+  EXPECT_EQ(seen[2][1][0], 2.0f);
+  EXPECT_EQ(seen[2][1][1], -1.0f);
+  EXPECT_EQ(seen[5][0][0], 0.0f);
+  EXPECT_EQ(seen[5][0][1], 1.0f);
+  EXPECT_EQ(seen[5][1][1], 0.0f);
+  EXPECT_EQ(out.colors[1][1], (Float4{0.75f, 3.0f, 0.0f, 1.0f}));
+}
+
+}  // namespace
+}  // namespace xnt::ucode
