@@ -157,13 +157,27 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.draws = uint32_t(scene.draws.size());
       r.pixels = fullscreen ? uint64_t(o.width) * o.height : uint64_t(o.small_draws) * 64;
       if (o.progress) o.progress(r.scene + " on " + path_name);
-      std::vector<double> times;
+      std::vector<double> times, draw_times;
       try {
         renderer::SessionOptions so;
         so.path = *renderer::ParsePath(path_name);
         so.device_index = o.device_index;
         so.threads = o.threads;
+        const bool synchronous = so.path == renderer::Path::kCpu;
+        double in_draws = 0.0;
+        std::chrono::steady_clock::time_point draw_start;
+        if (synchronous) {
+          so.on_draw_event = [&](const renderer::DrawEvent& e) {
+            if (e.resolve) return;
+            if (!e.after) {
+              draw_start = std::chrono::steady_clock::now();
+            } else {
+              in_draws += std::chrono::duration<double>(std::chrono::steady_clock::now() - draw_start).count();
+            }
+          };
+        }
         for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
+          in_draws = 0.0;
           auto session = renderer::Session::Create(so);
           r.device = session->device_name();
           replay::TracePlayer player(session->backend());
@@ -173,6 +187,7 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
           session->Flush();
           const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           if (rep > 0) times.push_back(s);  // the first replay warms caches (shader compiles)
+          if (rep > 0 && synchronous) draw_times.push_back(in_draws);
         }
       } catch (const Error& e) {
         r.error = e.what();
@@ -185,6 +200,11 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.max_seconds = times.back();
       r.pixels_per_second = r.median_seconds > 0 ? double(r.pixels) / r.median_seconds : 0.0;
       r.seconds_per_draw = r.draws ? r.median_seconds / r.draws : 0.0;
+      if (!draw_times.empty()) {
+        std::sort(draw_times.begin(), draw_times.end());
+        r.draw_seconds = draw_times[draw_times.size() / 2];
+        r.draw_pixels_per_second = r.draw_seconds > 0 ? double(r.pixels) / r.draw_seconds : 0.0;
+      }
       out.push_back(r);
     }
   }

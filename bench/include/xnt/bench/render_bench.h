@@ -34,6 +34,12 @@ struct RenderBenchResult {
   double min_seconds = 0.0, max_seconds = 0.0;
   double pixels_per_second = 0.0;
   double seconds_per_draw = 0.0;
+  // Paths that draw synchronously (cpu): the time inside the draws alone (rasterization, both
+  // shader stages, output merger; not the clears, resolves, uploads and swap around them),
+  // median over the replays, and the shaded pixels per second of that. 0 for the GPU paths,
+  // whose draws only record commands.
+  double draw_seconds = 0.0;
+  double draw_pixels_per_second = 0.0;
   std::string error;  // non-empty: the path could not run here (why)
 };
 
