@@ -3,6 +3,8 @@
 // a million packets per second.
 #include "xnt/replay/dump.h"
 
+#include "xnt/ucode/disasm.h"
+
 #include <bit>
 #include <charconv>
 #include <cinttypes>
@@ -625,6 +627,32 @@ void DumpPrinter::OnResolve(const ResolveCall& r) {
   EndDrawSegment(d.draw_index);
 }
 
+namespace {
+
+// Disassembly lines of `shader` that write eA or eM0-eM4 (memexport), trimmed.
+std::vector<std::string> ExportInstructions(const Shader& shader) {
+  std::vector<std::string> out;
+  if (!shader.decoded || !shader.decoded->decodes()) return out;
+  const std::string text = ucode::Disassemble(shader.decoded->shader);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    // "mad eA, ...", "(p0) mov eM1, ...", "+ muls eM0.x, ...".
+    if (line.find(" eA") != std::string::npos || line.find(" eM") != std::string::npos) {
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void DumpPrinter::OnMemExport(const MemExportCall& m) {
   if (!InFrame() || !m.draw || !m.shader) return;
   std::string s;
@@ -642,6 +670,8 @@ void DumpPrinter::OnMemExport(const MemExportCall& m) {
             m.stream.base_address_bytes(), m.stream.index_count, int(fmt.size()), fmt.data(),
             uint32_t(m.stream.num_format), uint32_t(m.stream.endianness),
             m.stream.red_blue_swap ? " red_blue_swap" : "", m.shader->memexport_data_mask);
+    // The instructions that write eA / eM#, as the disassembler prints them.
+    for (const std::string& e : ExportInstructions(*m.shader)) Appendf(s, "       %s\n", e.c_str());
   }
   Line(s);
 }

@@ -127,6 +127,7 @@ std::vector<Sample> Build() {
       "(128,32,32) vertical band x 141..180 y 21..230 drawn over it. All pixels exact.",
       IndexedTriangleStrip()));
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
+  for (auto& s : MemExportSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));

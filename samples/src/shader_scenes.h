@@ -68,6 +68,8 @@ Sample ShaderSceneSample(std::string name, std::string description, std::string 
 
 // Registry entries (shader_scenes_samples.cpp, corpus_scenes.cpp).
 std::vector<Sample> ShaderSceneSamples();
+// memexport_* (memexport_samples.cpp).
+std::vector<Sample> MemExportSamples();
 // The corpus_* samples when the shader corpus is present; empty otherwise (CorpusStatus() says
 // where it was looked for).
 std::vector<Sample> CorpusSamples();

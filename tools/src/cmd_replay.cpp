@@ -1,16 +1,20 @@
 // `xenotrace replay FILE --out DIR`: plays a trace through the command processor on a render path
 // (renderer/session.h) and writes the front buffer of every XE_SWAP as frame_NNNN.png. Reports frames/s and
 // draws/s, and with --validate the Vulkan validation layer's message count (any message makes
-// the exit code 1).
+// the exit code 1). --dump-memory ADDR:SIZE writes that guest memory after every selected frame
+// (memory_NNNN_ADDR.bin), e.g. to inspect what a memexport shader wrote.
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
 #include <chrono>
 
 #include "command.h"
+#include "post_args.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
 #include "xnt/compare/snapshot.h"
@@ -51,6 +55,25 @@ FrameRange ParseFrames(const std::string& text) {
   return r;
 }
 
+// "ADDR:SIZE" (hex or decimal, as strtoull with base 0 reads them) inside guest memory.
+std::pair<uint32_t, uint32_t> ParseMemoryRange(const std::string& text) {
+  const auto colon = text.find(':');
+  auto number = [&](const std::string& s) -> uint64_t {
+    char* end = nullptr;
+    const uint64_t v = s.empty() ? 0 : std::strtoull(s.c_str(), &end, 0);
+    if (s.empty() || !end || *end) {
+      throw Error("--dump-memory: '" + text + "' is not ADDR:SIZE (e.g. 0x100000:0x1000)");
+    }
+    return v;
+  };
+  if (colon == std::string::npos) number("");
+  const uint64_t address = number(text.substr(0, colon)), size = number(text.substr(colon + 1));
+  if (size == 0 || !replay::GuestMemory::InRange(address, size)) {
+    throw Error("--dump-memory: '" + text + "' is empty or leaves the 512 MiB of guest memory");
+  }
+  return {uint32_t(address), uint32_t(size)};
+}
+
 struct ReplayArgs {
   std::string file;
   std::string out;
@@ -62,7 +85,10 @@ struct ReplayArgs {
   std::string gamma = "exact";
   std::string dump_shaders;
   std::string snapshots;
+  std::string dump_memory;
   bool json = false;
+  bool post = false;  // --post: the presentation chain on every written frame
+  PostArgs post_args;
 };
 
 int RunReplay(const ReplayArgs& args) {
@@ -75,6 +101,10 @@ int RunReplay(const ReplayArgs& args) {
                  reader->recovery_note().c_str());
 
   const bool progress = StderrIsTerminal() && !args.json;
+  std::unique_ptr<present::PostProcessor> post;
+  if (args.post) {
+    post = MakePostProcessor(ToPostOptions(args.post_args), args.post_args.cpu, args.device, false);
+  }
   uint64_t frames_written = 0, frames_seen = 0;
   std::vector<std::string> written;
   renderer::SessionOptions options;
@@ -89,12 +119,33 @@ int RunReplay(const ReplayArgs& args) {
     char name[32];
     std::snprintf(name, sizeof(name), "frame_%04" PRIu64 ".png", frame);
     std::string path = (std::filesystem::path(args.out) / name).string();
-    present::WritePng(image, path);
+    if (post) {
+      present::WritePng(post->Run(present::ToFloatImage(image)).image, path);
+    } else {
+      present::WritePng(image, path);
+    }
     written.push_back(path);
     ++frames_written;
   };
+  std::optional<std::pair<uint32_t, uint32_t>> dump_range;
+  if (!args.dump_memory.empty()) dump_range = ParseMemoryRange(args.dump_memory);
+  replay::GuestMemory* guest = nullptr;  // the player's, once it exists
+  renderer::Session* flush_session = nullptr;
+  std::vector<std::string> memory_dumps;
   options.on_frame_end = [&](const replay::FrameEndCall& f) {
     frames_seen = f.frame + 1;
+    if (dump_range && guest && range.Contains(f.frame)) {
+      // Whatever the path still has in flight lands in guest memory first.
+      if (flush_session) flush_session->Flush();
+      std::vector<uint8_t> bytes(dump_range->second);
+      guest->Read(dump_range->first, bytes);
+      char name[64];
+      std::snprintf(name, sizeof(name), "memory_%04" PRIu64 "_%08X.bin", f.frame, dump_range->first);
+      const std::string path = (std::filesystem::path(args.out) / name).string();
+      std::ofstream(path, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+      memory_dumps.push_back(path);
+    }
     if (!progress) return;
     uint64_t goal = range.last ? *range.last + 1 : total_frames;
     if (goal == 0) goal = 1;
@@ -130,6 +181,8 @@ int RunReplay(const ReplayArgs& args) {
   if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
   replay::TracePlayer player(session->backend());
   session->Attach(player);
+  guest = &player.memory();
+  flush_session = session.get();
 
   auto start = std::chrono::steady_clock::now();
   player.Play(*reader, range.last);
@@ -183,6 +236,7 @@ int RunReplay(const ReplayArgs& args) {
     if (!args.snapshots.empty()) {
       std::printf("snapshots: %" PRIu64 " target image(s) written\n", snapshots_written);
     }
+    for (const std::string& m : memory_dumps) std::printf("memory: %s\n", m.c_str());
     for (auto& [what, count] : notes) {
       std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
     }
@@ -225,7 +279,15 @@ XNT_COMMAND({"replay",
                               "F.K[,F.K...] or all: after those draws (frame.draw, as dump numbers "
                               "them) write the targets they wrote as snapshot_FFFF.K_TARGET.png, "
                               "read from the path's EDRAM in guest bits");
+               sub.add_option("--dump-memory", args->dump_memory,
+                              "ADDR:SIZE: write that guest memory after each selected frame "
+                              "(memory_NNNN_ADDR.bin in --out; e.g. memexport results)");
                sub.add_flag("--json", args->json, "Print the summary as JSON on stdout");
+               sub.add_flag("--post", args->post,
+                            "Apply the presentation chain to every written frame (options as "
+                            "`xenotrace post`: --aa, --scaler, --size, --cas-sharpness, "
+                            "--fsr-sharpness-reduction, --no-dither, --post-cpu)");
+               AddPostOptions(sub, args->post_args, "--post-cpu");
                return [args]() -> int { return RunReplay(*args); };
              }});
 

@@ -1,0 +1,283 @@
+// Memexport samples (issue #14): shaders that write guest memory with eA / eM#, on every path.
+// Expected images are worked by hand (axis-aligned rectangles whose corners sit a quarter pixel
+// before pixel boundaries, so both pixel-centre conventions cover the same pixels); the exported
+// bytes can be inspected with `xenotrace replay --dump-memory`.
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <iterator>
+#include <utility>
+
+#include "shader_scenes.h"
+#include "xnt/ucode/assembler.h"
+
+namespace xnt::samples {
+
+namespace {
+
+using ucode::Float4;
+using xenos::PrimitiveType;
+
+constexpr uint32_t kVertexBuffers = 0x00100000;  // shader_scenes.cpp kSceneVertexAddress
+constexpr uint32_t kScratch = 0x00F00000;
+
+float F(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+// A memexport stream constant (xenos.h xe_gpu_memexport_stream_t, seed 004).
+Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t endian,
+              uint32_t numeric = 0, bool red_blue_swap = false) {
+  return {F(0x40000000u | (base_bytes >> 2)), F(0x4B000000u),
+          F(0x4B000000u | endian | (format << 8) | (numeric << 16) |
+            (red_blue_swap ? 1u << 19 : 0u)),
+          F(0x4B000000u | count)};
+}
+
+// Fetches a float2 position (4 dwords per vertex), exports (x, y) + c3.xy as
+// k_32_32_32_32_FLOAT element (vertex index + c5.x) of stream c0, draws the vertex where it was
+// with colour c4.
+const char* const kExportPositionVs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
+    add r2.x, r0.x, c5.x
+    alloc export
+    exec
+    mad eA, r2.xxxx, c1, c0
+    mad eM0, r1.xyxy, c2, c3
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, c4
+)";
+
+const char* const kInterpolatorPs = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    alloc colors
+    exece
+    mov oC0, r0
+)";
+
+// Position only (4 dwords per vertex), colour c4.
+const char* const kPlainVs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, c4
+)";
+
+// Every pixel exports eM0-eM4 = c2, c3, c7, c8, c9 as elements c6.x.. of stream c0 (all pixels
+// of a draw write the same bytes), then outputs its colour.
+const char* const kExportPs = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    alloc export
+    exec
+    mad eA, c6.xxxx, c1, c0
+    mov eM0, c2
+    mov eM1, c3
+    mov eM2, c7
+    mov eM3, c8
+    mov eM4, c9
+    alloc colors
+    exece
+    mov oC0, r0
+)";
+
+std::vector<uint32_t> Microcode(const char* text) { return ucode::AssembleShader(text).microcode; }
+
+// Two triangles covering pixels [x0, x1) x [y0, y1): corners a quarter pixel before the pixel
+// edges, 4 dwords per vertex (x, y, 0, 0).
+void PushRect(std::vector<uint32_t>& w, const ShaderScene& s, int x0, int y0, int x1, int y1) {
+  const float l = float(x0) - 0.25f, r = float(x1) - 0.25f, t = float(y0) - 0.25f,
+              b = float(y1) - 0.25f;
+  const float corners[6][2] = {{l, t}, {r, t}, {l, b}, {r, t}, {r, b}, {l, b}};
+  for (const auto& c : corners) {
+    w.push_back(FloatBits(ClipX(c[0], s.width)));
+    w.push_back(FloatBits(ClipY(c[1], s.height)));
+    w.push_back(0);
+    w.push_back(0);
+  }
+}
+
+Image Canvas(const ShaderScene& s) {
+  Image img;
+  img.width = s.width;
+  img.height = s.height;
+  img.rgba.resize(size_t(s.width) * s.height * 4);
+  for (size_t p = 0; p < size_t(s.width) * s.height; ++p) {
+    for (size_t c = 0; c < 4; ++c) img.rgba[4 * p + c] = s.clear_rgba[c];
+  }
+  return img;
+}
+
+void FillRect(Image& img, int x0, int y0, int x1, int y1, std::array<uint8_t, 4> rgba) {
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      for (size_t c = 0; c < 4; ++c) img.rgba[(size_t(y) * img.width + size_t(x)) * 4 + c] = rgba[c];
+    }
+  }
+}
+
+// Draw 0 (red, pixels [8,24)^2) exports its 6 positions moved 32 pixels right into draw 1's
+// vertex buffer, which the trace filled with zeros (a degenerate point); draw 1 (green) therefore
+// draws at [40,56) x [8,24). Draw 1 exports to elements 6..11 of a 6-element stream over draw 2's
+// vertex buffer: every element is past the count and dropped, so draw 2 (blue) draws its two
+// rectangles where the trace put them, [8,24) and [40,56) x [40,56). Draw 2 exports its 12
+// positions + 32 px to 0x00F00000 (see --dump-memory).
+ShaderScene PositionsScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = Microcode(kExportPositionVs);
+  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_registers = 3;
+  s.ps_registers = 1;
+  const float shift = 32.0f / (float(s.width) / 2);  // 32 pixels in clip units: 1.0
+  ShaderDraw d0;
+  d0.primitive = PrimitiveType::kTriangleList;
+  PushRect(d0.vertex_words, s, 8, 8, 24, 24);
+  d0.vertex_count = 6;
+  d0.vs_constants = {{0, Stream(kVertexBuffers + 0x1000, 38, 6, 2)},
+                     {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                     {2, {1.0f, 1.0f, 0.0f, 0.0f}},
+                     {3, {shift, 0.0f, 0.0f, 1.0f}},
+                     {4, {1.0f, 0.0f, 0.0f, 1.0f}},
+                     {5, {0.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d1;
+  d1.vertex_words.assign(24, 0);
+  d1.vertex_count = 6;
+  d1.vs_constants = {{0, Stream(kVertexBuffers + 0x2000, 38, 6, 2)},
+                     {4, {0.0f, 1.0f, 0.0f, 1.0f}},
+                     {5, {6.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d2;
+  PushRect(d2.vertex_words, s, 8, 40, 24, 56);
+  PushRect(d2.vertex_words, s, 40, 40, 56, 56);
+  d2.vertex_count = 12;
+  d2.vs_constants = {{0, Stream(kScratch, 38, 12, 2)},
+                     {4, {0.0f, 0.0f, 1.0f, 1.0f}},
+                     {5, {0.0f, 0.0f, 0.0f, 0.0f}}};
+  s.draws = {d0, d1, d2};
+  return s;
+}
+
+Image PositionsExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 8, 8, 24, 24, {0xFF, 0, 0, 0xFF});
+  FillRect(img, 40, 8, 56, 24, {0, 0xFF, 0, 0xFF});
+  FillRect(img, 8, 40, 24, 56, {0, 0, 0xFF, 0xFF});
+  FillRect(img, 40, 40, 56, 56, {0, 0, 0xFF, 0xFF});
+  return img;
+}
+
+// Pixel-shader exports in several formats, each draw a 4x4 square whose 16 pixels all write the
+// same elements into the 0xAA-filled tail of their own vertex buffer page (offset 0x100), so the
+// 8- and 16-bit formats must keep the neighbouring bytes. Per draw: format, endian, numeric type,
+// red/blue swap, first index. The words each leaves are worked in
+// tests/cpu/memexport_samples_test.cpp.
+struct FormatCase {
+  uint32_t format, endian, numeric;
+  bool swap;
+  uint32_t index, count;
+};
+constexpr FormatCase kFormatCases[] = {
+    {6, 2, 0, true, 0, 8},    // k_8_8_8_8 8in32, R<->B
+    {26, 1, 0, false, 0, 8},  // k_16_16_16_16 8in16
+    {2, 0, 0, false, 1, 5},   // k_8: bytes 1-4 (index 5 is past the count: dropped)
+    {24, 1, 1, false, 1, 8},  // k_16 snorm 8in16: halfwords 1-5
+    {32, 4, 0, false, 0, 8},  // k_16_16_16_16_FLOAT 8in64
+    {7, 2, 3, false, 0, 8},   // k_2_10_10_10 sint 8in32
+};
+
+ShaderScene FormatsScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 16;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = Microcode(kPlainVs);
+  s.ps_microcode = Microcode(kExportPs);
+  s.vs_registers = 2;
+  s.ps_registers = 1;
+  for (size_t i = 0; i < std::size(kFormatCases); ++i) {
+    const FormatCase& c = kFormatCases[i];
+    ShaderDraw d;
+    PushRect(d.vertex_words, s, 4 + 8 * int(i), 4, 8 + 8 * int(i), 8);
+    d.vertex_count = 6;
+    d.vertex_words.resize(0x100 / 4, 0);
+    d.vertex_words.resize(0x200 / 4, 0xAAAAAAAAu);
+    const uint32_t base = kVertexBuffers + uint32_t(i) * 0x1000 + 0x100;
+    d.vs_constants = {{4, {0.0f, float(40 * (i + 1)) / 255.0f, 1.0f, 1.0f}}};
+    d.ps_constants = {{0, Stream(base, c.format, c.count, c.endian, c.numeric, c.swap)},
+                      {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                      {2, {1.0f, 0.5f, 0.0f, 0.25f}},
+                      {3, {-1.0f, 0.25f, 2.0f, -0.5f}},
+                      {6, {float(c.index), 0.0f, 0.0f, 0.0f}},
+                      {7, {0.75f, -3.0f, 0.125f, 1.0f}},
+                      {8, {100.0f, 0.0f, -1.0f, 0.5f}},
+                      {9, {65504.0f, -2.5f, 0.1f, 1.0f}}};
+    s.draws.push_back(std::move(d));
+  }
+  return s;
+}
+
+Image FormatsExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  for (int i = 0; i < int(std::size(kFormatCases)); ++i) {
+    // Green 40 * (i + 1) / 255 is exact in 8 bits.
+    FillRect(img, 4 + 8 * i, 4, 8 + 8 * i, 8, {0, uint8_t(40 * (i + 1)), 0xFF, 0xFF});
+  }
+  return img;
+}
+
+Sample Make(std::string name, std::string description, std::string expected, ShaderScene scene,
+            Image (*image)(const ShaderScene&)) {
+  Sample s = ShaderSceneSample(std::move(name), std::move(description), std::move(expected), scene);
+  s.expected_image = [scene, image] { return image(scene); };
+  return s;
+}
+
+}  // namespace
+
+std::vector<Sample> MemExportSamples() {
+  std::vector<Sample> v;
+  v.push_back(Make(
+      "memexport_vertex_positions",
+      "a vertex shader exports its positions (k_32_32_32_32_FLOAT, 8in32) into the next draw's "
+      "vertex buffer, which draws them; a stream whose indices are all past its size writes "
+      "nothing",
+      "black 64x64; red square [8,24)^2; green square x [40,56) y [8,24) (drawn from the "
+      "exported positions); blue squares x [8,24) and [40,56), y [40,56) (unmoved: the "
+      "out-of-range exports were dropped)",
+      PositionsScene(), PositionsExpected));
+  v.push_back(Make(
+      "memexport_pixel_formats",
+      "a pixel shader exports eM0-eM4 in k_8_8_8_8 (R/B swap, 8in32), k_16_16_16_16 (8in16), "
+      "k_8, k_16 snorm (8in16), k_16_16_16_16_FLOAT (8in64) and k_2_10_10_10 sint; the 8/16-bit "
+      "ones keep their neighbouring bytes; one element past the stream size is dropped",
+      "black 64x16 with six 4x4 squares at x = 4 + 8i, y 4..8, colour (0, 40(i+1), 255); the "
+      "exported words are checked with --dump-memory 0x100100:0x100 etc.",
+      FormatsScene(), FormatsExpected));
+  return v;
+}
+
+}  // namespace xnt::samples
