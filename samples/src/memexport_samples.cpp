@@ -193,8 +193,8 @@ Image PositionsExpected(const ShaderScene& s) {
 // Pixel-shader exports in several formats, each draw a 4x4 square whose 16 pixels all write the
 // same elements into the 0xAA-filled tail of their own vertex buffer page (offset 0x100), so the
 // 8- and 16-bit formats must keep the neighbouring bytes. Per draw: format, endian, numeric type,
-// red/blue swap, first index. The words each leaves are worked in
-// tests/cpu/memexport_samples_test.cpp.
+// red/blue swap, first index. The packing rules are worked by hand in
+// tests/ucode/memexport_test.cpp; fbo and cpu leave the same bytes (--dump-memory 0x100100:0x5100).
 struct FormatCase {
   uint32_t format, endian, numeric;
   bool swap;
