@@ -40,7 +40,8 @@ struct Worker {
         if (!batch_->unsupported().empty()) batch_.reset();
       }
       // Quads for triangle draws (points and lines are shaded without derivatives: level 0).
-      quads_ = batch_ && !job.points && !job.lines;
+      quads_ = batch_ && job.triangles && !job.triangles->empty() &&
+               (!job.points || job.points->empty()) && (!job.lines || job.lines->empty());
       if (quads_) {
         callbacks_.texture_fetch_gradients = [this](uint32_t slot, const ucode::Float4& coords,
                                                     const ucode::FetchInstruction& f,
