@@ -19,6 +19,7 @@ rules=(
   "renderer/cpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/"
   "renderer/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/"
   "renderer/vulkan/translator|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/vk/translator/"
+  "renderer/vulkan/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/ xnt/vk/[^/]+$ xnt/vk/present/"
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"

@@ -1,0 +1,109 @@
+// The presentation post-processing chain (issue #18, after Xenia's presenter: seed 000,
+// "Presenting the Presentation Update"): FXAA -> (FSR | CAS | bilinear) -> blue-noise dither to
+// 8 bpc, each optional. The passes and their order are planned here once (PlanPasses) and run by
+// two implementations of the same kernels (post_kernels.inc, one text compiled as C++ and as
+// GLSL): the CPU one in this library (MakeCpuPostProcessor) and the Vulkan compute one in
+// renderer/vulkan/present (xnt_vk_present). Intermediates are RGBA16F in both; see docs/present.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xnt/gpu/front_buffer.h"
+
+namespace xnt::present {
+
+enum class AntiAliasing : uint8_t { kNone, kFxaa, kFxaaExtreme };
+enum class Scaler : uint8_t { kBilinear, kCas, kFsr };
+
+struct PostOptions {
+  AntiAliasing aa = AntiAliasing::kNone;
+  Scaler scaler = Scaler::kBilinear;
+  uint32_t width = 0;   // output size; 0 = the input's
+  uint32_t height = 0;
+  float cas_sharpness = 0.0f;             // CAS "additional sharpness", 0..1
+  float fsr_sharpness_reduction = 0.2f;   // RCAS sharpness reduction in stops, 0..2
+  bool dither = true;                     // blue-noise dither on the last pass
+};
+
+// "none" / "fxaa" / "fxaa_extreme"; "bilinear" / "cas" / "fsr"; nullopt for anything else.
+std::optional<AntiAliasing> ParseAntiAliasing(const std::string& name);
+std::optional<Scaler> ParseScaler(const std::string& name);
+const char* AntiAliasingName(AntiAliasing aa);
+const char* ScalerName(Scaler scaler);
+
+// Linear RGBA in 0..1, top row first, width * height * 4 floats.
+struct FloatImage {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<float> rgba;
+};
+FloatImage ToFloatImage(const gpu::SwapImage& image);
+
+enum class PassKind : int32_t { kCopy = 0, kFxaa = 1, kCas = 2, kEasu = 3, kRcas = 4, kBilinear = 5 };
+const char* PassKindName(PassKind kind);
+
+// Constants of one pass, as the kernels read them (`pc.`): also the Vulkan push-constant block,
+// so every member is a 4-byte scalar (std430 layout matches C++'s).
+struct PassConstants {
+  int32_t kind = 0;
+  int32_t src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
+  int32_t last = 0;          // 1: this pass writes 8-bit RGBA (dithered or rounded)
+  int32_t dither = 0;        // with last: blue-noise dither instead of round-to-nearest
+  int32_t fxaa_steps = 0;    // FXAA quality preset: 12 -> 5 search steps, 39 -> 12
+  float fxaa_subpix = 0, fxaa_edge_threshold = 0, fxaa_edge_threshold_min = 0;
+  float cas_peak = 0;        // CasSetup: -1 / lerp(8, 5, sharpness)
+  float rcas_sharpness = 0;  // FsrRcasCon: exp2(-stops)
+  int32_t pad0 = 0, pad1 = 0, pad2 = 0;
+};
+static_assert(sizeof(PassConstants) == 64);
+
+struct PostPlan {
+  uint32_t in_width = 0, in_height = 0;
+  uint32_t out_width = 0, out_height = 0;
+  std::vector<PassConstants> passes;  // never empty: the last one quantizes to 8 bpc
+};
+// Throws xnt::Error on sizes of 0 or above 16384 per side, or sharpness values out of range.
+PostPlan PlanPasses(const PostOptions& options, uint32_t in_width, uint32_t in_height);
+std::string DescribePlan(const PostPlan& plan);  // "fxaa 1280x720 -> easu 2560x1440 -> ..."
+
+// The 16x16 blue-noise threshold ranks (0..255 each once), from a void-and-cluster construction
+// (Ulichney 1993) run once at start-up: the dither adds (rank + 0.5) / 256 - 0.5 LSB.
+const std::array<uint8_t, 256>& BlueNoiseRanks();
+
+// IEEE binary16, round to nearest even (what the RGBA16F intermediates hold).
+uint16_t FloatToHalf(float value);
+float HalfToFloat(uint16_t bits);
+
+struct PostResult {
+  gpu::SwapImage image;        // RGBA8, alpha 255
+  double gpu_milliseconds = -1;  // Vulkan: the passes' GPU time from timestamp queries; else -1
+  double wall_milliseconds = 0;  // Run() on the host, uploads and readback included
+};
+
+class PostProcessor {
+ public:
+  virtual ~PostProcessor() = default;
+  virtual PostResult Run(const FloatImage& input) = 0;
+  virtual std::string device_name() const = 0;
+  const PostOptions& options() const { return options_; }
+
+ protected:
+  explicit PostProcessor(const PostOptions& options) : options_(options) {}
+  PostOptions options_;
+};
+
+// The chain on the CPU (row bands over `threads`; 0 = every core).
+std::unique_ptr<PostProcessor> MakeCpuPostProcessor(const PostOptions& options,
+                                                    unsigned threads = 0);
+
+// One pass on the CPU, for tests: `src` is RGBA (rounded to half on entry, as the GPU reads
+// RGBA16F); returns dst_w * dst_h * 4 floats, or the 8-bit values as floats 0..255 for a last
+// pass.
+std::vector<float> RunPassCpu(const PassConstants& pass, const std::vector<float>& src);
+
+}  // namespace xnt::present
