@@ -28,7 +28,8 @@ void ThrowBadSample(const Surface& s, uint32_t x, uint32_t sample) {
                 std::to_string(s.sample_count()) + "-sample surface");
   }
   throw Error("EDRAM: pixel x " + std::to_string(x) + " outside pitch " +
-              std::to_string(s.pitch_pixels));
+              std::to_string(s.pitch_pixels) +
+              (s.scale_x > 1 ? " x scale " + std::to_string(s.scale_x) : std::string()));
 }
 
 uint32_t Surface::RowsToEdramEnd(uint32_t max_rows) const {
@@ -48,7 +49,10 @@ std::string Surface::Describe() const {
   std::string name = is_depth ? std::string(xenos::DepthRenderTargetFormatName(format))
                               : std::string(xenos::ColorRenderTargetFormatName(format));
   return name + " base " + std::to_string(base_tiles) + " pitch " + std::to_string(pitch_pixels) +
-         " (" + std::to_string(pitch_tiles()) + " tiles) " + std::to_string(sample_count()) + "x";
+         " (" + std::to_string(pitch_tiles()) + " tiles) " + std::to_string(sample_count()) + "x" +
+         (scale_x * scale_y > 1
+              ? " at scale " + std::to_string(scale_x) + "x" + std::to_string(scale_y)
+              : std::string());
 }
 
 // ---- Formats -----------------------------------------------------------------------------------

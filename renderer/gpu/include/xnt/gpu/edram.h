@@ -32,6 +32,10 @@ struct Surface {
   xenos::MsaaSamples msaa = xenos::MsaaSamples::k1X;
   bool is_depth = false;
   uint32_t format = 0;  // ColorRenderTargetFormat or DepthRenderTargetFormat
+  // Resolution scale (host pixels per guest pixel per axis, 1..3): a tile holds 80S x 16T
+  // samples, as in Xenia's scaled EDRAM (seed 000, "resolution scaling"). Guest addresses (tile
+  // indices, pitch in tiles, base) do not change; only the samples per tile do.
+  uint32_t scale_x = 1, scale_y = 1;
 
   bool is_64bpp() const {
     return !is_depth && xenos::IsColorRenderTargetFormat64bpp(xenos::ColorRenderTargetFormat(format));
@@ -45,9 +49,9 @@ struct Surface {
   uint32_t rows_per_tile_row() const { return xenos::kEdramTileHeightSamples / samples_y(); }
   // Tiles covering pixel rows [0, rows): whole rows of tiles, at most the whole EDRAM.
   uint32_t TilesForRows(uint32_t rows) const;
-  // Byte offset in the 10 MiB EDRAM of sample `sample` of pixel (x, y). Throws xnt::Error for a
-  // sample index >= sample_count() or x outside the pitch. Inline: the cpu path calls it for
-  // every sample it tests or writes.
+  // Byte offset in the EDRAM (10 MiB x scale) of sample `sample` of host pixel (x, y) (guest
+  // pixel (x / scale_x, y / scale_y)). Throws xnt::Error for a sample index >= sample_count()
+  // or x outside the pitch. Inline: the cpu path calls it for every sample it tests or writes.
   [[gnu::always_inline]] inline uint32_t SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const;
   // Pixel rows the EDRAM holds after the base (no wraparound), at most `max_rows`.
   uint32_t RowsToEdramEnd(uint32_t max_rows) const;
@@ -60,7 +64,7 @@ struct Surface {
 [[noreturn]] void ThrowBadSample(const Surface& s, uint32_t x, uint32_t sample);
 
 inline uint32_t Surface::SampleOffset(uint32_t x, uint32_t y, uint32_t sample) const {
-  if (sample >= sample_count() || x >= pitch_pixels) [[unlikely]] {
+  if (sample >= sample_count() || x >= pitch_pixels * scale_x) [[unlikely]] {
     ThrowBadSample(*this, x, sample);
   }
   uint32_t sx = x * samples_x(), sy = y * samples_y();
@@ -70,18 +74,19 @@ inline uint32_t Surface::SampleOffset(uint32_t x, uint32_t y, uint32_t sample) c
     sx += sample & 1;
     sy += sample >> 1;
   }
-  // Tiles are 80x16 samples of 32 bits (40x16 of 64 bits); depth tiles store their two 40-sample
-  // halves swapped; tile indices wrap at 2048.
-  const uint32_t tile_width = is_64bpp() ? xenos::kEdramTileWidthSamples / 2
-                                         : xenos::kEdramTileWidthSamples;
+  // Tiles are 80x16 samples of 32 bits (40x16 of 64 bits), times the scale; depth tiles store
+  // their two halves swapped; tile indices wrap at 2048.
+  const uint32_t row = xenos::kEdramTileWidthSamples * scale_x;
+  const uint32_t tile_width = is_64bpp() ? row / 2 : row;
+  const uint32_t tile_height = xenos::kEdramTileHeightSamples * scale_y;
   uint32_t in_x = sx % tile_width;
-  const uint32_t in_y = sy % xenos::kEdramTileHeightSamples;
-  if (is_depth) in_x = (in_x + xenos::kEdramTileWidthSamples / 2) % xenos::kEdramTileWidthSamples;
-  const uint64_t tile = (uint64_t(base_tiles) +
-                         uint64_t(sy / xenos::kEdramTileHeightSamples) * pitch_tiles() +
+  const uint32_t in_y = sy % tile_height;
+  if (is_depth) in_x = (in_x + row / 2) % row;
+  const uint64_t tile = (uint64_t(base_tiles) + uint64_t(sy / tile_height) * pitch_tiles() +
                          sx / tile_width) %
                         xenos::kEdramTileCount;
-  return uint32_t(tile) * kTileBytes + (in_y * tile_width + in_x) * bytes_per_sample();
+  return uint32_t(tile) * kTileBytes * scale_x * scale_y +
+         (in_y * tile_width + in_x) * bytes_per_sample();
 }
 
 // ---- Format encodings (guest bits) -------------------------------------------------------------
@@ -127,7 +132,9 @@ bool HostDepthStillMatches(xenos::DepthRenderTargetFormat format, float host_dep
 
 class Edram {
  public:
-  Edram() : bytes_(xenos::kEdramSizeBytes, 0) {}
+  // 10 MiB of guest bits, times the resolution scale.
+  explicit Edram(uint32_t scale_x = 1, uint32_t scale_y = 1)
+      : bytes_(size_t(xenos::kEdramSizeBytes) * scale_x * scale_y, 0) {}
   // One sample's guest bits (32bpp: low dword; 64bpp: both).
   uint64_t Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const {
     const uint32_t offset = s.SampleOffset(x, y, sample);
