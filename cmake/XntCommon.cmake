@@ -11,8 +11,11 @@ if(XNT_SANITIZE)
 endif()
 if(XNT_FUZZ)
   # Instrument every library for coverage; the fuzz executables add -fsanitize=fuzzer at link.
-  target_compile_options(xnt_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined)
-  target_link_options(xnt_options INTERFACE -fsanitize=address,undefined)
+  # -fno-sanitize-recover=all: a UBSan report aborts the input (libFuzzer then records it as a
+  # crash) instead of printing and carrying on.
+  target_compile_options(xnt_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                                               -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(xnt_options INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
 
 # xnt_library(NAME folder SOURCES...) — a library whose public headers live in <folder>/include.
