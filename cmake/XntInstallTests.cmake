@@ -1,0 +1,34 @@
+# Tests of what `cmake --install` ships (included from the top level after enable_testing()):
+#   capture_abi_symbols        the shared library's exported symbols and SONAME vs capture/abi/
+#   capture_abi_layout         enum sizes/values and function types of xnt_capture.h, compiled as
+#                              C99 -pedantic-errors and linked to the shared library
+#   capture_example_installed  install to a temporary prefix, build capture/examples with
+#                              pkg-config and with CMake, run it, validate + replay --path cpu
+if(XNT_FUZZ OR NOT TARGET xnt_capture_shared)
+  return()
+endif()
+get_target_property(XNT_CAPTURE_SOVERSION xnt_capture_shared SOVERSION)
+
+add_test(NAME capture_abi_symbols
+         COMMAND bash ${CMAKE_SOURCE_DIR}/capture/abi/check-symbols.sh
+                 $<TARGET_FILE:xnt_capture_shared> ${XNT_CAPTURE_SOVERSION})
+set_tests_properties(capture_abi_symbols PROPERTIES TIMEOUT 60)
+
+add_executable(capture_abi_layout ${CMAKE_SOURCE_DIR}/capture/abi/abi_check.c)
+set_target_properties(capture_abi_layout PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
+                                                    C_EXTENSIONS OFF)
+target_compile_options(capture_abi_layout PRIVATE -pedantic-errors)
+target_link_libraries(capture_abi_layout PRIVATE xnt_options xnt_capture_shared)
+add_test(NAME capture_abi_layout COMMAND capture_abi_layout)
+set_tests_properties(capture_abi_layout PROPERTIES TIMEOUT 60)
+
+# The install needs every installed file built (xenotrace, the --help docs, the library): ctest
+# runs after a full build. Sanitized builds pass their flags on (the library needs the runtime).
+set(_extra "")
+if(XNT_SANITIZE)
+  set(_extra "-fsanitize=address,undefined")
+endif()
+add_test(NAME capture_example_installed
+         COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-installed.sh
+                 ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/install-test "${_extra}")
+set_tests_properties(capture_example_installed PROPERTIES TIMEOUT 600 RUN_SERIAL ON)

@@ -1,0 +1,70 @@
+# CPack: `cpack -G DEB` in the build folder makes
+#   xenotrace_<v>-1_<arch>.deb                  the CLI, its man page and --help docs
+#   libxenotrace-capture1_<v>-1_<arch>.deb      libxenotrace-capture.so.1 (Debian's library naming)
+#   libxenotrace-capture-dev_<v>-1_<arch>.deb   header, .so link, pkg-config file, CMake package
+# Run-time dependencies come from dpkg-shlibdeps; the -dev package depends on the exact library
+# package. Lintian tags left and why: README "Install".
+set(XNT_PACKAGE_MAINTAINER "Xenotrace developers <xenotrace@localhost.localdomain>"
+    CACHE STRING "Maintainer field of the .deb packages")
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME xenotrace)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL tools runtime dev)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${XNT_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
+set(CPACK_COMPONENT_DEV_DEPENDS runtime)
+
+set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME xenotrace)
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION
+"record, replay and diff Xbox 360 GPU (Xenos) traces
+ Xenotrace records Xbox 360 GPU PM4 command streams and the guest memory
+ they read into compressed, checksummed .xnt traces, replays them headless
+ on a Vulkan or CPU re-implementation of the Xenos GPU, and diffs the frames.")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libxenotrace-capture${XNT_CAPTURE_SOVERSION})
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
+"Xbox 360 GPU trace capture library (Xenotrace)
+ The C ABI an emulator links to record Xbox 360 GPU (Xenos) command streams,
+ guest memory, registers, EDRAM and swaps into .xnt traces that the
+ xenotrace tool replays.")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libxenotrace-capture-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+"Xbox 360 GPU trace capture library (Xenotrace) - development files
+ The header xnt_capture.h, the pkg-config file xenotrace-capture.pc and the
+ CMake package XenotraceCapture (imported target XenotraceCapture::capture)
+ for emulators that record .xnt traces.")
+
+# Debian wants a changelog in every package's doc folder (the text says where the history is).
+foreach(_pkg xenotrace libxenotrace-capture${XNT_CAPTURE_SOVERSION} libxenotrace-capture-dev)
+  set(_dir ${CMAKE_BINARY_DIR}/debian/${_pkg})
+  string(TIMESTAMP _date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+  file(WRITE ${_dir}/changelog.Debian
+"${_pkg} (${PROJECT_VERSION}-1) unstable; urgency=medium
+
+  * Built from the Xenotrace source tree with CPack; the history is its git log.
+
+ -- ${XNT_PACKAGE_MAINTAINER}  ${_date}
+")
+  execute_process(COMMAND gzip -9nf ${_dir}/changelog.Debian)
+endforeach()
+install(FILES ${CMAKE_BINARY_DIR}/debian/xenotrace/changelog.Debian.gz
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
+install(FILES ${CMAKE_BINARY_DIR}/debian/libxenotrace-capture${XNT_CAPTURE_SOVERSION}/changelog.Debian.gz
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/libxenotrace-capture${XNT_CAPTURE_SOVERSION}
+        COMPONENT runtime)
+install(FILES ${CMAKE_BINARY_DIR}/debian/libxenotrace-capture-dev/changelog.Debian.gz
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/libxenotrace-capture-dev COMPONENT dev)
+
+include(CPack)
