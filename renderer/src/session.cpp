@@ -93,6 +93,7 @@ class FboSession final : public Session {
     context_options.device_index = options.device_index;
     context_options.validate = options.validate;
     context_options.print_validation = options.print_validation;
+    context_options.synchronization_validation = options.synchronization_validation;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
     vk::FboBackendOptions backend_options;
     backend_options.dump_shaders_dir = options.dump_shaders_dir;

@@ -15,11 +15,12 @@
 
 namespace xnt::vk::test {
 
-// An fbo session on lavapipe with the validation layer on.
+// An fbo session on lavapipe with the validation layer (synchronization validation included) on.
 inline std::unique_ptr<renderer::Session> MakeLavapipeSession(renderer::SessionOptions options) {
   UseLavapipe();
   options.path = renderer::Path::kFbo;
   options.validate = true;
+  options.synchronization_validation = true;
   return renderer::Session::Create(options);
 }
 

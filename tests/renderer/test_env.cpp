@@ -4,8 +4,79 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
 
 namespace xnt::vk::test {
+
+namespace {
+
+// Every message any context reported since the last test started (SetValidationObserver).
+std::mutex g_mutex;
+std::vector<std::string> g_messages;
+uint64_t g_message_count = 0;
+bool g_expected = false;
+
+void Observe(const char* message) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  ++g_message_count;
+  if (g_messages.size() < 32) g_messages.emplace_back(message);
+}
+
+// Takes what arrived so far; empty when nothing did.
+std::string TakeReport() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::string out;
+  if (g_message_count == 0) return out;
+  out = std::to_string(g_message_count) + " validation message(s)";
+  for (const auto& m : g_messages) out += "\n  " + m;
+  g_messages.clear();
+  g_message_count = 0;
+  return out;
+}
+
+class ValidationListener : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo&) override {
+    // Messages from a suite's set-up (a shared context made in SetUpTestSuite) land here.
+    const std::string before = TakeReport();
+    g_expected = false;
+    if (!before.empty()) {
+      ADD_FAILURE() << "the Vulkan validation layer reported before this test started (suite "
+                       "set-up or a previous suite's tear-down):\n"
+                    << before;
+    }
+  }
+  // End events reach listeners in reverse order, so this runs before the result printer and the
+  // failure is part of the test's result.
+  void OnTestEnd(const ::testing::TestInfo&) override {
+    const std::string report = TakeReport();
+    if (!report.empty() && !g_expected) {
+      ADD_FAILURE() << "the Vulkan validation layer reported during this test (global check, "
+                       "tests/renderer/test_env.cpp):\n"
+                    << report;
+    }
+  }
+  void OnTestProgramEnd(const ::testing::UnitTest&) override {
+    const std::string report = TakeReport();
+    if (!report.empty()) {
+      ADD_FAILURE() << "the Vulkan validation layer reported after the last test (tear-down):\n"
+                    << report;
+    }
+  }
+};
+
+// Installed once per test binary that links test_env.cpp, before main() runs.
+[[maybe_unused]] const bool g_installed = [] {
+  SetValidationObserver(&Observe);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new ValidationListener);
+  return true;
+}();
+
+}  // namespace
+
+void ExpectValidationMessages() { g_expected = true; }
+
 
 std::string LavapipeIcd() {
   for (const char* p : {"/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
@@ -43,6 +114,7 @@ std::unique_ptr<VulkanContext> MakeLavapipeContext() {
   }
   ContextOptions options;
   options.validate = true;
+  options.synchronization_validation = true;
   // XNT_VK_PRINT_VALIDATION=1 echoes each message as it arrives (debugging a failing test).
   const char* print = std::getenv("XNT_VK_PRINT_VALIDATION");
   options.print_validation = print && *print && std::string(print) != "0";

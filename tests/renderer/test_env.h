@@ -1,5 +1,8 @@
 // Shared set-up for renderer tests: pin the Vulkan loader to Mesa lavapipe (deterministic, the
-// CI device) and create contexts with the validation layer on.
+// CI device) and create contexts with the validation layer on, synchronization validation
+// included. Linking test_env.cpp also installs one global check: a GoogleTest listener that fails
+// every test during which any Vulkan context of the process reported a validation message (so a
+// test that forgets to check its own count still fails).
 #pragma once
 
 #include <memory>
@@ -15,6 +18,8 @@ std::string LavapipeIcd();
 void UseLavapipe();
 // A validating lavapipe context; fails the calling test (gtest ASSERT) when impossible.
 std::unique_ptr<VulkanContext> MakeLavapipeContext();
+// The calling test provokes validation messages on purpose: the global check lets it pass.
+void ExpectValidationMessages();
 // Formats the messages counted so far, for a test failure message.
 std::string ValidationReport(const VulkanContext& context);
 

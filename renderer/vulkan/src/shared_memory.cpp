@@ -55,6 +55,13 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
       bound_bytes_ = kSize;
       // Pages the trace never wrote read as zero, as in replay::GuestMemory.
       vkCmdFillBuffer(stream_.cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
+      // The fill lands before anything that follows: upload copies, shader reads and writes.
+      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+      vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                           nullptr);
     }
     uploaded_generation_.assign(gpu::GuestPageSource::kPageCount, 0);
 

@@ -2,6 +2,7 @@
 #include "xnt/vk/vulkan_context.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,7 +47,9 @@ bool HasExtension(const std::vector<VkExtensionProperties>& list, const char* na
   });
 }
 
-VkInstance CreateBareInstance(bool validate, bool* debug_utils_enabled) {
+std::atomic<ValidationObserver> g_validation_observer{nullptr};
+
+VkInstance CreateBareInstance(bool validate, bool sync_validation, bool* debug_utils_enabled) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "xenotrace";
   app.applicationVersion = VK_MAKE_VERSION(0, 1, 0);
@@ -84,8 +87,28 @@ VkInstance CreateBareInstance(bool validate, bool* debug_utils_enabled) {
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       *debug_utils_enabled = true;
     }
+    if (sync_validation) {
+      // VkValidationFeaturesEXT belongs to VK_EXT_validation_features, which the layer provides.
+      uint32_t layer_ext_count = 0;
+      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &layer_ext_count,
+                                             nullptr);
+      std::vector<VkExtensionProperties> layer_exts(layer_ext_count);
+      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &layer_ext_count,
+                                             layer_exts.data());
+      if (!HasExtension(layer_exts, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+        throw Error("synchronization validation: the validation layer lacks "
+                    "VK_EXT_validation_features");
+      }
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    }
   }
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  const VkValidationFeatureEnableEXT sync_feature =
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = &sync_feature;
+  if (validate && sync_validation) info.pNext = &features;
   info.pApplicationInfo = &app;
   info.enabledLayerCount = uint32_t(layers.size());
   info.ppEnabledLayerNames = layers.data();
@@ -115,7 +138,7 @@ std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
 
 std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
   bool debug_utils = false;
-  VkInstance instance = CreateBareInstance(false, &debug_utils);
+  VkInstance instance = CreateBareInstance(false, false, &debug_utils);
   std::vector<PhysicalDeviceSummary> out;
   try {
     auto devices = EnumerateDevices(instance);
@@ -132,6 +155,8 @@ std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
   return out;
 }
 
+void SetValidationObserver(ValidationObserver observer) { g_validation_observer.store(observer); }
+
 VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
     VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
@@ -139,6 +164,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
   auto* self = static_cast<VulkanContext*>(user);
   if (self->print_validation_) {
     std::fprintf(stderr, "[vulkan] %s\n", data && data->pMessage ? data->pMessage : "");
+  }
+  if (ValidationObserver observer = g_validation_observer.load()) {
+    observer(data && data->pMessage ? data->pMessage : "(no message)");
   }
   std::lock_guard<std::mutex> lock(self->messages_mutex_);
   ++self->message_count_;
@@ -154,7 +182,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
 
 VulkanContext::VulkanContext(const ContextOptions& options) {
   bool debug_utils = false;
-  instance_ = CreateBareInstance(options.validate, &debug_utils);
+  instance_ =
+      CreateBareInstance(options.validate, options.synchronization_validation, &debug_utils);
   validation_enabled_ = options.validate;
   print_validation_ = options.print_validation;
   try {

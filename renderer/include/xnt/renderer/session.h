@@ -56,6 +56,8 @@ struct SessionOptions {
   // Vulkan paths: VK_LAYER_KHRONOS_validation on, messages counted (and printed when asked).
   bool validate = false;
   bool print_validation = false;
+  // With validate: the layer's synchronization validation too (vk::ContextOptions).
+  bool synchronization_validation = false;
   gpu::RendererOptions renderer;
   // cpu path: pixel-stage threads (0 = every core); the images do not depend on it.
   uint32_t threads = 0;

@@ -22,7 +22,17 @@ struct ContextOptions {
   // Also prints every validation message to stderr as it arrives (for debugging a failing test;
   // the messages are kept and counted either way).
   bool print_validation = false;
+  // With validate: also the layer's synchronization validation
+  // (VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT), so a missing barrier or a
+  // read-after-write hazard becomes a counted message. The tests turn it on.
+  bool synchronization_validation = false;
 };
+
+// Called with every counted validation message of every context in the process, as it arrives
+// (any thread). The test harness uses it to fail a test during which any context reported
+// anything; nullptr (the default) turns it off.
+using ValidationObserver = void (*)(const char* message);
+void SetValidationObserver(ValidationObserver observer);
 
 // What the chosen device can do, as far as the renderer's choices are concerned.
 struct Capabilities {
