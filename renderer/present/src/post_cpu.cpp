@@ -32,6 +32,7 @@ inline vec4 max(vec4 a, vec4 b) { return {max(a.x, b.x), max(a.y, b.y), max(a.z,
 inline float clamp(float v, float lo, float hi) { return min(max(v, lo), hi); }
 inline float abs(float v) { return std::fabs(v); }
 inline float floor(float v) { return std::floor(v); }
+inline float sqrt(float v) { return std::sqrt(v); }
 inline uint floatBitsToUint(float v) { return std::bit_cast<uint>(v); }
 inline float uintBitsToFloat(uint v) { return std::bit_cast<float>(v); }
 
