@@ -32,3 +32,10 @@ add_test(NAME capture_example_installed
          COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-installed.sh
                  ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/install-test "${_extra}")
 set_tests_properties(capture_example_installed PROPERTIES TIMEOUT 600 RUN_SERIAL ON)
+
+# cpack -G DEB into a temporary folder: the packages, their dependencies, lintian (errors fatal
+# except the ones README "Install" explains).
+add_test(NAME xnt_deb_packages
+         COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-deb.sh
+                 ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/deb-test)
+set_tests_properties(xnt_deb_packages PROPERTIES TIMEOUT 600 RUN_SERIAL ON)

@@ -28,23 +28,36 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME xenotrace)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
 "record, replay and diff Xbox 360 GPU (Xenos) traces
- Xenotrace records Xbox 360 GPU PM4 command streams and the guest memory
- they read into compressed, checksummed .xnt traces, replays them headless
- on a Vulkan or CPU re-implementation of the Xenos GPU, and diffs the frames.")
+Xenotrace records Xbox 360 GPU PM4 command streams and the guest memory
+they read into compressed, checksummed .xnt traces, replays them headless
+on a Vulkan or CPU re-implementation of the Xenos GPU, and diffs the frames.")
+# The fbo render path needs a Vulkan driver (the cpu path does not).
+set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "mesa-vulkan-drivers | vulkan-icd")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libxenotrace-capture${XNT_CAPTURE_SOVERSION})
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
 "Xbox 360 GPU trace capture library (Xenotrace)
- The C ABI an emulator links to record Xbox 360 GPU (Xenos) command streams,
- guest memory, registers, EDRAM and swaps into .xnt traces that the
- xenotrace tool replays.")
+The C ABI an emulator links to record Xbox 360 GPU (Xenos) command streams,
+guest memory, registers, EDRAM and swaps into .xnt traces that the
+xenotrace tool replays.")
+# ldconfig through a dpkg trigger (Debian policy 8.1.1) instead of CPack's postinst/postrm calls:
+# supplying the two scripts (which do nothing) stops CPack from writing its own.
+set(_ctl ${CMAKE_BINARY_DIR}/debian/control-runtime)
+file(WRITE ${_ctl}/triggers "activate-noawait ldconfig\n")
+foreach(_script postinst postrm)
+  file(WRITE ${_ctl}/${_script} "#!/bin/sh\nset -e\n# ldconfig runs from the trigger (triggers).\nexit 0\n")
+  file(CHMOD ${_ctl}/${_script} FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endforeach()
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${_ctl}/triggers ${_ctl}/postinst ${_ctl}/postrm)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libxenotrace-capture-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_DESCRIPTION
 "Xbox 360 GPU trace capture library (Xenotrace) - development files
- The header xnt_capture.h, the pkg-config file xenotrace-capture.pc and the
- CMake package XenotraceCapture (imported target XenotraceCapture::capture)
- for emulators that record .xnt traces.")
+The header xnt_capture.h, the pkg-config file xenotrace-capture.pc and the
+CMake package XenotraceCapture (imported target XenotraceCapture::capture)
+for emulators that record .xnt traces.")
 
 # Debian wants a changelog in every package's doc folder (the text says where the history is).
 foreach(_pkg xenotrace libxenotrace-capture${XNT_CAPTURE_SOVERSION} libxenotrace-capture-dev)

@@ -16,6 +16,7 @@ PKGS=(
   glslc libshaderc-dev
   libzstd-dev libflatbuffers-dev flatbuffers-compiler libstb-dev libcli11-dev
   libgtest-dev libxxhash-dev libsnappy-dev libtomlplusplus-dev chromium
+  lintian  # the xnt_deb_packages test (cpack .deb checked with lintian)
 )
 
 add_backports() {
