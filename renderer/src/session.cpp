@@ -51,6 +51,8 @@ class CpuSession final : public Session {
     backend_options.on_swap = options.on_swap;
     backend_options.on_frame_end = options.on_frame_end;
     backend_options.threads = options.threads;
+    backend_options.scale_x = options.renderer.scale_x;
+    backend_options.scale_y = options.renderer.scale_y;
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     backend_ = std::make_unique<cpu::CpuBackend>(backend_options);
     hooks_ = MakeHooks(*backend_, options);
@@ -153,9 +155,10 @@ std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
     throw Error("resolution scale " + std::to_string(r.scale_x) + "x" +
                 std::to_string(r.scale_y) + " is outside 1x1..3x3");
   }
-  if (r.scale_x != 1 || r.scale_y != 1) {
+  if ((r.scale_x != 1 || r.scale_y != 1) && options.path != Path::kCpu) {
     throw Error(std::string("--path ") + PathName(options.path) +
-                ": resolution scaling is not implemented yet (only 1x1)");
+                ": resolution scaling is not implemented yet on this path (only 1x1; the cpu "
+                "path scales)");
   }
   switch (options.path) {
     case Path::kFbo:

@@ -14,6 +14,7 @@
 #include <chrono>
 
 #include "command.h"
+#include "xnt/diff/resample.h"
 #include "post_args.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
@@ -83,6 +84,7 @@ struct ReplayArgs {
   uint32_t threads = 0;
   bool validate = false;
   std::string gamma = "exact";
+  std::string scale = "1x1";
   std::string dump_shaders;
   std::string snapshots;
   std::string dump_memory;
@@ -114,6 +116,12 @@ int RunReplay(const ReplayArgs& args) {
   options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
+  {
+    int sx = 1, sy = 1;
+    diff::ParseScale(args.scale, sx, sy);  // "SxT"; throws naming the text
+    options.renderer.scale_x = uint32_t(sx);
+    options.renderer.scale_y = uint32_t(sy);
+  }
   options.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
     if (!range.Contains(frame)) return;
     char name[32];
@@ -201,6 +209,7 @@ int RunReplay(const ReplayArgs& args) {
     std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
     std::printf("  \"device\": %s,\n", JsonString(session->device_name()).c_str());
     std::printf("  \"path\": %s,\n", JsonString(path).c_str());
+    std::printf("  \"scale\": %s,\n", JsonString(args.scale).c_str());
     std::printf("  \"frames\": %" PRIu64 ",\n", frames_seen);
     std::printf("  \"frames_written\": %" PRIu64 ",\n", frames_written);
     std::printf("  \"draws\": %" PRIu64 ",\n", stats.draws);
@@ -273,6 +282,9 @@ XNT_COMMAND({"replay",
                               "before blending; default) or srgb (sRGB host target, linear "
                               "blending, approximate)")
                    ->check(CLI::IsMember({"exact", "srgb"}));
+               sub.add_option("--scale", args->scale,
+                              "Resolution scale SxT, host pixels per guest pixel (1..3 per axis, "
+                              "e.g. 2x2, 1x2, 3x3; default 1x1). Implemented on the cpu path");
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
                sub.add_option("--snapshots", args->snapshots,

@@ -95,7 +95,8 @@ bool TargetsCannotAlias(gpu::RegisterValues regs, const bool color_used[4], bool
 
 }  // namespace
 
-CpuBackend::CpuBackend(CpuBackendOptions options) : options_(std::move(options)) {}
+CpuBackend::CpuBackend(CpuBackendOptions options)
+    : options_(std::move(options)), edram_(options_.scale_x, options_.scale_y) {}
 
 void CpuBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
   memory_ = memory;
@@ -205,11 +206,13 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   const auto program = file.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
   const auto sc_mode = file.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
   const gpu::Viewport viewport = gpu::ComputeViewport(regs, surface.surface_pitch, 8192);
+  // Resolution scaling: everything below is in host pixels, S x T per guest pixel.
+  const int32_t scale_x = int32_t(options_.scale_x), scale_y = int32_t(options_.scale_y);
   RasterState state;
-  state.x0 = viewport.scissor.offset.x;
-  state.y0 = viewport.scissor.offset.y;
-  state.x1 = state.x0 + int32_t(viewport.scissor.extent.width);
-  state.y1 = state.y0 + int32_t(viewport.scissor.extent.height);
+  state.x0 = viewport.scissor.offset.x * scale_x;
+  state.y0 = viewport.scissor.offset.y * scale_y;
+  state.x1 = state.x0 + int32_t(viewport.scissor.extent.width) * scale_x;
+  state.y1 = state.y0 + int32_t(viewport.scissor.extent.height) * scale_y;
   state.interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
   state.cull_front = sc_mode.cull_front;
   state.cull_back = sc_mode.cull_back;
@@ -228,13 +231,14 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
 
   // Vertex texture fetch on this thread; the pixel stage's workers have texture units of
   // their own.
-  TextureUnit textures(file, call.memory, notes_);
+  TextureUnit textures(file, call.memory, notes_, &scaled_);
   auto fetch = [&textures](uint32_t slot, const ucode::Float4& coords,
                            const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
   // Memexport from either stage writes guest memory (vertex_stage.h).
   const MemExportWriter write_memory = MakeMemExportWriter(memory_);
   vertices.set_write_memory(write_memory);
+  vertices.set_scale(options_.scale_x, options_.scale_y);
   std::vector<Triangle> triangles;
   std::vector<PointSprite> points;
   std::vector<Line> segments;
@@ -255,6 +259,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       p.vertex = vertices.Get(index);
       p.size = p.vertex.point_size >= 0.0f ? std::clamp(p.vertex.point_size, min_size, max_size)
                                            : fixed_size;
+      // Sizes are guest pixels: S x T times as many host pixels.
+      p.height = p.size * float(scale_y);
+      p.size *= float(scale_x);
       points.push_back(p);
     }
   }
@@ -327,7 +334,11 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   job.write_memory = write_memory;
   job.edram = &edram_;
   std::copy(color_used, color_used + 4, job.color_used);
-  job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used, uint32_t(state.y1));
+  job.scaled = &scaled_;
+  job.scale_x = options_.scale_x;
+  job.scale_y = options_.scale_y;
+  job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used,
+                                         uint32_t((state.y1 + scale_y - 1) / scale_y));
   const PixelStats pixels = RunPixels(job, options_.threads);
   stats_.pixels_shaded += pixels.pixels_shaded;
   if (pixels.threads > 1) ++stats_.parallel_draws;
@@ -363,7 +374,11 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
     } else {
       if (!info.note.empty()) Note(info.note);
       try {
-        gpu::ResolveCopy(info, edram_, memory);
+        if (options_.scale_x * options_.scale_y == 1) {
+          gpu::ResolveCopy(info, edram_, memory);
+        } else {
+          scaled_.Resolve(info, edram_, memory, options_.scale_x, options_.scale_y);
+        }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
       }
@@ -371,10 +386,11 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
   }
   // Clears write the clear value's guest bits into every sample of the rectangle (64bpp:
   // RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path).
+  // At a resolution scale the rectangle covers S x T host pixels per guest pixel.
   auto clear = [&](gpu::edram::Surface s, uint64_t bits) {
-    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch);
-    for (uint32_t y = uint32_t(info.y0); y < uint32_t(info.y1); ++y) {
-      for (uint32_t x = uint32_t(info.x0); x < x1; ++x) {
+    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch) * s.scale_x;
+    for (uint32_t y = uint32_t(info.y0) * s.scale_y; y < uint32_t(info.y1) * s.scale_y; ++y) {
+      for (uint32_t x = uint32_t(info.x0) * s.scale_x; x < x1; ++x) {
         for (uint32_t sample = 0; sample < s.sample_count(); ++sample) {
           edram_.Store(s, x, y, sample, bits);
         }
@@ -384,6 +400,8 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
   gpu::edram::Surface base;
   base.pitch_pixels = info.surface_pitch;
   base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
+  base.scale_x = options_.scale_x;
+  base.scale_y = options_.scale_y;
   if (info.color_clear && info.source_select < 4) {
     gpu::edram::Surface s = base;
     s.base_tiles = info.color_base;
@@ -408,13 +426,35 @@ void CpuBackend::OnSwap(const replay::SwapCall& call) {
   ++stats_.swaps;
   gpu::SwapImage image;
   try {
-    image = gpu::ReadFrontBuffer(registers_->values(), call.front_buffer_address, call.width,
-                                 call.height, Access());
+    // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
+    // scaled copy of it (fetch constant 0 names it, as VdSwap writes it); else at 1x.
+    gpu::RegisterValues regs = registers_->values();
+    uint32_t fetch[6];
+    for (uint32_t i = 0; i < 6; ++i) {
+      const uint32_t index = xenos::kFetchConstantBase + i;
+      fetch[i] = index < regs.size() ? regs[index] : 0u;
+    }
+    const gpu::ScaledCopy* copy = scaled_.Find(fetch);
+    if (copy) {
+      std::vector<uint32_t> patched(regs.begin(), regs.end());
+      const std::array<uint32_t, 6> scaled = gpu::ScaledResolveMemory::ScaledFetch(fetch, *copy);
+      for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = scaled[i];
+      image = gpu::ReadFrontBuffer(patched, 0, call.width * copy->scale_x,
+                                   call.height * copy->scale_y,
+                                   gpu::ScaledResolveMemory::AccessOf(*copy));
+    } else {
+      image = gpu::ReadFrontBuffer(regs, call.front_buffer_address, call.width, call.height,
+                                   Access());
+    }
   } catch (const Error& e) {
     Note("swap skipped: " + std::string(e.what()));
     return;
   }
   if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void CpuBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+  scaled_.Invalidate(address, size);
 }
 
 void CpuBackend::OnFrameEnd(const replay::FrameEndCall& frame) {

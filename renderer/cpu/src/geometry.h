@@ -94,6 +94,7 @@ bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVerte
 struct PointSprite {
   ClipVertex vertex;
   float size = 1.0f;
+  float height = 0.0f;  // > 0: a rectangle size x height (resolution scaling S != T)
 };
 
 // Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on

@@ -105,6 +105,8 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
     color_[i].pitch_pixels = surface.surface_pitch;
     color_[i].msaa = surface.msaa_samples;
     color_[i].format = uint32_t(info.color_format);
+    color_[i].scale_x = edram.scale_x();
+    color_[i].scale_y = edram.scale_y();
     color_used_[i] = color_used[i];
   }
   // The blend state of every target, decoded once per draw.
@@ -142,6 +144,8 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   depth_.msaa = surface.msaa_samples;
   depth_.is_depth = true;
   depth_.format = uint32_t(depth_info.depth_format);
+  depth_.scale_x = edram.scale_x();
+  depth_.scale_y = edram.scale_y();
   samples_ = depth_.sample_count();
   const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   depth_test_ = dc.z_enable;

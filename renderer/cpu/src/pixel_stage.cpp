@@ -25,7 +25,7 @@ constexpr uint64_t kParallelPixels = 16384;
 struct Worker {
   explicit Worker(const PixelJob& job)
       : job_(job),
-        textures_(*job.registers, job.memory, notes_),
+        textures_(*job.registers, job.memory, notes_, job.scaled),
         om_(job.registers->values(), *job.edram, job.color_used, job.pixel_shader != nullptr,
             om_notes_) {
     if (job.pixel_shader) {
@@ -57,7 +57,9 @@ struct Worker {
   ucode::Float4 ParamGen(const Fragment& f) const {
     // x is negated on back faces, pixel centres are on halves; points have y negated and the
     // sprite coordinate in z/w (the translator's param gen).
-    const float cx = float(f.x) + 0.5f, cy = float(f.y) + 0.5f;
+    // At a resolution scale, the host pixel centre in guest pixels.
+    const float cx = (float(f.x) + 0.5f) / float(job_.scale_x);
+    const float cy = (float(f.y) + 0.5f) / float(job_.scale_y);
     return f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
                    : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
   }

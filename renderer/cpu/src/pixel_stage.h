@@ -15,6 +15,7 @@
 
 #include "geometry.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
 #include "xnt/ucode/interpreter.h"
@@ -38,6 +39,10 @@ struct PixelJob {
   // shaded one pixel at a time: BatchInterpreter refuses them.
   std::function<bool(uint32_t byte_address, uint32_t value, uint32_t mask)> write_memory;
   gpu::edram::Edram* edram = nullptr;
+  // Resolution scaling: fragments are host pixels, S x T per guest pixel (param gen gives guest
+  // positions); textures resolved at the scale are read from their scaled copies.
+  const gpu::ScaledResolveMemory* scaled = nullptr;
+  uint32_t scale_x = 1, scale_y = 1;
   bool color_used[4] = {};
   bool parallel_safe = false;  // the targets cannot alias (see above)
   // Shade fragments in batches with ucode::BatchInterpreter (false: one at a time with the

@@ -197,9 +197,11 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit) {
   const auto& pos = p.vertex.pos;
   if (!(pos[3] > 0.0) || pos[2] < 0.0 || pos[2] > pos[3]) return false;
+  const double height = p.height > 0.0f ? double(p.height) : double(p.size);
   const double cx = pos[0] / pos[3], cy = pos[1] / pos[3], half = double(p.size) * 0.5;
+  const double half_y = height * 0.5;
   if (!(half > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
-  const double left = cx - half, top = cy - half, right = cx + half, bottom = cy + half;
+  const double left = cx - half, top = cy - half_y, right = cx + half, bottom = cy + half_y;
   const int32_t x0 = std::max(state.x0, int32_t(std::max(std::floor(left), -1e6)));
   const int32_t y0 = std::max(state.y0, int32_t(std::max(std::floor(top), -1e6)));
   const int32_t x1 = std::min(state.x1, int32_t(std::min(std::ceil(right), 1e6)) + 1);
@@ -225,7 +227,7 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
       f.x = uint32_t(x);
       f.y = uint32_t(y);
       f.point_coord[0] = float((x + 0.5 - left) / double(p.size));
-      f.point_coord[1] = float((y + 0.5 - top) / double(p.size));
+      f.point_coord[1] = float((y + 0.5 - top) / height);
       emit(f);
     }
   }

@@ -46,8 +46,9 @@ int32_t Address(xenos::ClampMode mode, int32_t i, int32_t n) {
 }  // namespace
 
 TextureUnit::TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
-                         std::map<std::string, uint64_t>& notes)
-    : regs_(regs), memory_(memory), notes_(notes) {}
+                         std::map<std::string, uint64_t>& notes,
+                         const gpu::ScaledResolveMemory* scaled)
+    : regs_(regs), memory_(memory), notes_(notes), scaled_(scaled) {}
 
 TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   std::unique_ptr<Slot>& s = slots_[slot & 31];
@@ -57,8 +58,21 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   for (uint32_t i = 0; i < 6; ++i) dwords[i] = regs_[xenos::kFetchConstantBase + (slot & 31) * 6 + i];
   s->fetch = xenos::TextureFetchConstant::Decode(dwords);
   try {
-    const gpu::TextureDescriptor d = gpu::TextureDescriptor::FromFetchConstant(dwords);
-    {
+    const gpu::ScaledCopy* copy = scaled_ ? scaled_->Find(dwords) : nullptr;
+    std::array<uint32_t, 6> scaled_dwords{};
+    if (copy) {
+      scaled_dwords = gpu::ScaledResolveMemory::ScaledFetch(dwords, *copy);
+      s->scale_x = copy->scale_x, s->scale_y = copy->scale_y;
+    }
+    const gpu::TextureDescriptor d =
+        gpu::TextureDescriptor::FromFetchConstant(copy ? scaled_dwords.data() : dwords);
+    if (copy) {
+      s->reader = std::make_unique<gpu::TexelReader>(
+          d, [copy](uint32_t address, std::span<uint8_t> out) {
+            gpu::ScaledResolveMemory::AccessOf(*copy).read(address, out);
+            return true;
+          });
+    } else {
       const replay::GuestMemory* memory = memory_;
       s->reader = std::make_unique<gpu::TexelReader>(
           d, [memory](uint32_t address, std::span<uint8_t> out) {
@@ -66,6 +80,8 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
             memory->Read(address, out);
             return true;
           });
+    }
+    {
       s->layers = std::max<uint32_t>({1, d.depth, d.layers});
       uint64_t texels = 0;
       for (uint32_t level = 0; level < d.levels; ++level) {
@@ -188,7 +204,9 @@ ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
   }
   const gpu::TextureDescriptor& d = s.reader->texture();
   const bool one_d = d.dimension == uint32_t(xenos::DataDimension::k1D);
-  const float w = float(d.width), h = float(d.height);
+  // w, h: guest texels (unnormalised coordinates and offsets are in these); a scaled copy has
+  // S x T as many.
+  const float w = float(d.width / s.scale_x), h = float(d.height / s.scale_y);
   float u = coords[0], v = one_d ? 0.5f : coords[1];
   const bool cube = d.dimension == uint32_t(xenos::DataDimension::kCube);
   if (cube) {
@@ -231,7 +249,8 @@ ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
   float lambda = 0.0f;
   if (ddx && ddy && !cube) {
     // rho in texels of level 0 (unnormalised coordinates are texels already).
-    const float sx = f.tx_coord_denorm ? 1.0f : w, sy = f.tx_coord_denorm ? 1.0f : h;
+    const float sx = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : w);
+    const float sy = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : h);
     const float dudx = (*ddx)[0] * sx, dvdx = one_d ? 0.0f : (*ddx)[1] * sy;
     const float dudy = (*ddy)[0] * sx, dvdy = one_d ? 0.0f : (*ddy)[1] * sy;
     const float rho = std::max(std::sqrt(dudx * dudx + dvdx * dvdx), std::sqrt(dudy * dudy + dvdy * dvdy));

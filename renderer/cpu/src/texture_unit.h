@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/gpu/scaled_resolve.h"
 #include "xnt/gpu/texel_reader.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -31,8 +32,12 @@ namespace xnt::cpu {
 
 class TextureUnit {
  public:
+  // `scaled`: copies left by resolves at a resolution scale; a texture that names one is read
+  // from it at the scaled size (its coordinates stay normalised; unnormalised coordinates and
+  // texel offsets stay in guest texels, so filters keep their footprint).
   TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
-              std::map<std::string, uint64_t>& notes);
+              std::map<std::string, uint64_t>& notes,
+              const gpu::ScaledResolveMemory* scaled = nullptr);
 
   // The interpreter's texture_fetch callback (no derivatives: level 0).
   ucode::Float4 Fetch(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f);
@@ -47,6 +52,7 @@ class TextureUnit {
     xenos::TextureFetchConstant fetch{};
     std::unique_ptr<gpu::TexelReader> reader;
     uint32_t layers = 1;
+    uint32_t scale_x = 1, scale_y = 1;  // > 1: read from a scaled resolve copy
     std::vector<std::array<uint32_t, 2>> level_size;  // width, height of each level (>= 1)
     // Decoded texels per (level, layer), filled 8x8 texels at a time on first touch (a texture
     // cache: untiling and decoding once per texel instead of once per fetch; the values are the
@@ -73,6 +79,7 @@ class TextureUnit {
   const replay::RegisterFile& regs_;
   const replay::GuestMemory* memory_;
   std::map<std::string, uint64_t>& notes_;
+  const gpu::ScaledResolveMemory* scaled_;
   std::array<std::unique_ptr<Slot>, 32> slots_;
 };
 

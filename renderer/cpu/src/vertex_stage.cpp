@@ -51,8 +51,8 @@ ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
   }
   if (z_divided_) z *= w;
   ClipVertex v;
-  v.pos = {x * viewport_.screen_scale[0] + double(viewport_.screen_offset[0]) * w,
-           y * viewport_.screen_scale[1] + double(viewport_.screen_offset[1]) * w,
+  v.pos = {(x * viewport_.screen_scale[0] + double(viewport_.screen_offset[0]) * w) * scale_x_,
+           (y * viewport_.screen_scale[1] + double(viewport_.screen_offset[1]) * w) * scale_y_,
            z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
   v.interpolators = r.interpolators;
   if (r.point_size_mask & 1u) v.point_size = r.point_size[0];

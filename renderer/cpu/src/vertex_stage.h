@@ -38,6 +38,8 @@ class VertexStage {
   uint64_t invocations() const { return invocations_; }
   // Where a memexport vertex shader writes (before the first Get).
   void set_write_memory(MemExportWriter write) { callbacks_.write_memory = std::move(write); }
+  // Resolution scaling: screen x and y in host pixels, S and T per guest pixel (before any Get).
+  void set_scale(uint32_t x, uint32_t y) { scale_x_ = x, scale_y_ = y; }
 
  private:
   ClipVertex Transform(const ucode::ShaderResult& r) const;
@@ -48,6 +50,7 @@ class VertexStage {
   gpu::Viewport viewport_;
   bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
   int32_t base_index_ = 0;
+  uint32_t scale_x_ = 1, scale_y_ = 1;
   std::unordered_map<uint32_t, ClipVertex> cache_;
   std::map<std::string, uint64_t>& notes_;
   uint64_t invocations_ = 0;

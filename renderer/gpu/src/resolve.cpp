@@ -192,6 +192,8 @@ edram::Surface ResolveInfo::SourceSurface() const {
   s.msaa = xenos::MsaaSamples(std::min(msaa_samples, 2u));
   s.is_depth = is_depth();
   s.format = is_depth() ? depth_format : color_format;
+  s.scale_x = scale_x;
+  s.scale_y = scale_y;
   return s;
 }
 
@@ -296,8 +298,10 @@ uint32_t FirstSample(CopySampleSelect s) {
 // same tiles (pitch in samples), so the EDRAM model's own MSAA sample numbering is not involved.
 class SampleReader {
  public:
-  SampleReader(const edram::Surface& s, const edram::Edram& edram)
-      : surface_(s), edram_(edram) {
+  // step: host pixels per pixel coordinate (resolution scaling, ResolveInfo::step_x/y).
+  SampleReader(const edram::Surface& s, const edram::Edram& edram, uint32_t step_x = 1,
+               uint32_t step_y = 1)
+      : surface_(s), edram_(edram), step_x_(step_x), step_y_(step_y) {
     view_ = s;
     view_.msaa = xenos::MsaaSamples::k1X;
     // SurfacePitchTiles counts 80-sample units (doubled at 64bpp), so this pitch in samples
@@ -306,14 +310,15 @@ class SampleReader {
     view_.pitch_pixels = (s.is_64bpp() ? tiles / 2 : tiles) * xenos::kEdramTileWidthSamples;
   }
   uint64_t Load(uint32_t x, uint32_t y, uint32_t sample) const {
-    uint32_t sx = x * surface_.samples_x() + ((sample >> 1) & 1u);
-    uint32_t sy = y * surface_.samples_y() + (sample & 1u);
+    uint32_t sx = x * step_x_ * surface_.samples_x() + ((sample >> 1) & 1u);
+    uint32_t sy = y * step_y_ * surface_.samples_y() + (sample & 1u);
     return edram_.Load(view_, sx, sy, 0);
   }
 
  private:
   edram::Surface surface_, view_;
   const edram::Edram& edram_;
+  uint32_t step_x_ = 1, step_y_ = 1;
 };
 
 std::array<float, 4> UnpackForResolve(ColorRenderTargetFormat format, uint64_t bits) {
@@ -393,7 +398,7 @@ bool ResolveIsBitwiseCopy(const ResolveInfo& info) {
 
 std::array<float, 4> ResolveColorPixel(const ResolveInfo& info, const edram::Edram& edram,
                                        uint32_t x, uint32_t y) {
-  SampleReader reader(info.SourceSurface(), edram);
+  SampleReader reader(info.SourceSurface(), edram, info.step_x, info.step_y);
   auto format = ColorRenderTargetFormat(info.color_format);
   uint32_t first = FirstSample(info.sample_select);
   std::array<float, 4> p = UnpackForResolve(format, reader.Load(x, y, first));
@@ -564,7 +569,7 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
   const uint32_t bpp_log2 = uint32_t(std::countr_zero(bpp));
   const uint32_t endian_xor = bpp == 1 ? 0u : EndianXor(info.dest_endian);
   const edram::Surface surface = info.SourceSurface();
-  const SampleReader reader(surface, edram);
+  const SampleReader reader(surface, edram, info.step_x, info.step_y);
   const auto rt_format = ColorRenderTargetFormat(info.color_format);
   result.bitwise = ResolveIsBitwiseCopy(info);
   const uint32_t first_sample = FirstSample(info.sample_select);
@@ -586,7 +591,8 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
   // same samples again (wrapping) and only comes from corrupt registers or vertices. Refusing it
   // also bounds the work (the rectangle itself may be 16376 x 16376).
   const uint64_t edram_samples = uint64_t(xenos::kEdramTileCount) *
-                                 xenos::kEdramTileWidthSamples * xenos::kEdramTileHeightSamples;
+                                 xenos::kEdramTileWidthSamples * xenos::kEdramTileHeightSamples *
+                                 info.scale_x * info.scale_y;
   if (uint64_t(width) * uint32_t(info.y1 - info.y0) > edram_samples) {
     throw Error("resolve rectangle " + std::to_string(width) + "x" +
                 std::to_string(info.y1 - info.y0) + " has more pixels than the EDRAM has samples (" +

@@ -15,6 +15,7 @@
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/backend.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -24,6 +25,10 @@ namespace xnt::cpu {
 struct CpuBackendOptions {
   // Threads for the pixel stage (row bands); 0 = every core. The image does not depend on it.
   uint32_t threads = 0;
+  // Resolution scale, host pixels per guest pixel (1..3 per axis): a scaled EDRAM, draws in host
+  // pixels, resolves writing 1x guest memory plus scaled copies (gpu/scaled_resolve.h), the
+  // front buffer at the scaled size when a scaled copy holds it.
+  uint32_t scale_x = 1, scale_y = 1;
   std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
 };
@@ -46,11 +51,14 @@ class CpuBackend : public replay::Backend {
   void OnResolve(const replay::ResolveCall& resolve) override;
   void OnSwap(const replay::SwapCall& swap) override;
   void OnFrameEnd(const replay::FrameEndCall& frame) override;
+  // A CPU write over a scaled copy's guest bytes makes the copy stale.
+  void OnMemoryWritten(uint32_t address, uint32_t size) override;
 
   const CpuStats& stats() const { return stats_; }
   const std::map<std::string, uint64_t>& notes() const { return notes_; }
   gpu::EdramTracker& tracker() { return tracker_; }
   const gpu::edram::Edram& edram() const { return edram_; }
+  const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
 
  private:
   void Note(const std::string& what) { ++notes_[what]; }
@@ -65,6 +73,7 @@ class CpuBackend : public replay::Backend {
   replay::GuestMemory* memory_ = nullptr;
   const replay::RegisterFile* registers_ = nullptr;
   gpu::edram::Edram edram_;
+  gpu::ScaledResolveMemory scaled_;
   gpu::EdramTracker tracker_;
   CpuStats stats_;
   std::map<std::string, uint64_t> notes_;

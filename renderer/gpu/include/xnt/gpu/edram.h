@@ -134,7 +134,11 @@ class Edram {
  public:
   // 10 MiB of guest bits, times the resolution scale.
   explicit Edram(uint32_t scale_x = 1, uint32_t scale_y = 1)
-      : bytes_(size_t(xenos::kEdramSizeBytes) * scale_x * scale_y, 0) {}
+      : bytes_(size_t(xenos::kEdramSizeBytes) * scale_x * scale_y, 0),
+        scale_x_(scale_x),
+        scale_y_(scale_y) {}
+  uint32_t scale_x() const { return scale_x_; }
+  uint32_t scale_y() const { return scale_y_; }
   // One sample's guest bits (32bpp: low dword; 64bpp: both).
   uint64_t Load(const Surface& s, uint32_t x, uint32_t y, uint32_t sample) const {
     const uint32_t offset = s.SampleOffset(x, y, sample);
@@ -152,6 +156,7 @@ class Edram {
 
  private:
   std::vector<uint8_t> bytes_;
+  uint32_t scale_x_ = 1, scale_y_ = 1;
 };
 
 }  // namespace xnt::gpu::edram

@@ -91,6 +91,12 @@ struct ResolveInfo {
   int32_t dest_exp_bias = 0;
   bool dest_swap = false;
   bool dest_linear = false;  // never set from registers (see above)
+  // Resolution scaling: the EDRAM's scale (its tiles hold 80S x 16T samples) and the host
+  // pixels one unit of the rectangle steps over. A scaled copy uses the rectangle and the
+  // destination multiplied by the scale with step 1; the 1x guest copy keeps guest units with
+  // step = scale, which reads the top-left host pixel of every guest pixel (point downsampling).
+  uint32_t scale_x = 1, scale_y = 1;
+  uint32_t step_x = 1, step_y = 1;
   // Non-empty when the copy part cannot be done (clears still can).
   std::string unsupported;
   // Remarks about sanitised fields (e.g. a sample select the sample count does not have).
