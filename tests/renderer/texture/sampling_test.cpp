@@ -150,6 +150,14 @@ class SamplingTest : public ::testing::Test {
             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &buffer, nullptr};
     vkUpdateDescriptorSets(device_, 2, w, 0, nullptr);
     VkCommandBuffer cmd = stream_->cmd();
+    // The cache makes its loads visible to draws (vertex/fragment) and copies; this probe samples
+    // from a compute shader, so it waits for the load's compute writes itself.
+    VkMemoryBarrier loaded{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    loaded.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    loaded.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &loaded, 0, nullptr, 0,
+                         nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1, &set, 0,
                             nullptr);
