@@ -236,7 +236,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
                            const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
   VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
   // Memexport from either stage writes guest memory (vertex_stage.h).
-  const MemExportWriter write_memory = MakeMemExportWriter(memory_);
+  auto exported = std::make_shared<ExportedRange>();
+  const MemExportWriter write_memory = MakeMemExportWriter(memory_, exported);
   vertices.set_write_memory(write_memory);
   vertices.set_scale(options_.scale_x, options_.scale_y);
   std::vector<Triangle> triangles;
@@ -340,6 +341,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used,
                                          uint32_t((state.y1 + scale_y - 1) / scale_y));
   const PixelStats pixels = RunPixels(job, options_.threads);
+  // Exports wrote guest memory: scaled resolve copies over it are stale (dropped only now, as
+  // this draw's texture units may still have been reading them).
+  if (exported->hi > exported->lo) scaled_.Invalidate(exported->lo, exported->hi - exported->lo);
   stats_.pixels_shaded += pixels.pixels_shaded;
   if (pixels.threads > 1) ++stats_.parallel_draws;
   for (const std::string& n : pixels.notes) Note(n);

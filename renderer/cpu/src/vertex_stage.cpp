@@ -1,6 +1,7 @@
 // Vertex shading and the VTE (see vertex_stage.h).
 #include "vertex_stage.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -9,14 +10,19 @@
 
 namespace xnt::cpu {
 
-MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory) {
+MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
+                                    std::shared_ptr<ExportedRange> written) {
   if (!memory) return {};
   auto lock = std::make_shared<std::mutex>();
-  return [memory, lock](uint32_t address, uint32_t value, uint32_t mask) {
+  return [memory, lock, written](uint32_t address, uint32_t value, uint32_t mask) {
     if (!replay::GuestMemory::InRange(address, 4)) return false;
     std::lock_guard<std::mutex> guard(*lock);
     const uint32_t old = mask == ~0u ? 0u : memory->LoadLE32(address);
     memory->StoreLE32(address, (old & ~mask) | (value & mask));
+    if (written) {
+      written->lo = std::min(written->lo, address);
+      written->hi = std::max(written->hi, address + 4);
+    }
     return true;
   };
 }

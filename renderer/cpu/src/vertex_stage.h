@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -24,7 +25,13 @@ namespace xnt::cpu {
 // page generations, so later vertex/index/texture reads and resolves see the data. Addresses
 // outside the 512 MiB return false (the interpreter drops and reports them). Null memory: none.
 using MemExportWriter = std::function<bool(uint32_t byte_address, uint32_t value, uint32_t mask)>;
-MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory);
+// The guest bytes a draw's exports wrote, [lo, hi) (hi == 0: none), so that the backend can
+// drop scaled resolve copies over them once the draw is done.
+struct ExportedRange {
+  uint32_t lo = UINT32_MAX, hi = 0;
+};
+MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
+                                    std::shared_ptr<ExportedRange> written = nullptr);
 
 class VertexStage {
  public:
