@@ -277,6 +277,13 @@ RunResults RunCompare(const CompareOptions& options) {
         if (res.trace != name) continue;
         const Combination other = ParseCombination(res.combination);
         for (Bisection& b : res.bisections) {
+          if (other.scale_x != combos[0].scale_x || other.scale_y != combos[0].scale_y) {
+            // The EDRAMs hold different numbers of samples per guest pixel: their guest bits
+            // cannot be compared draw by draw (the frames were compared downsampled).
+            b.summary = "not bisected: " + res.combination + " and " + combos[0].Name() +
+                      " differ in resolution scale; bisect between combinations of one scale";
+            continue;
+          }
           progress(res.combination, "bisect", b.frame);
           b = BisectFrame(trace, b.frame, combos[0], other, options);
         }
