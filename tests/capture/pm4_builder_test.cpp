@@ -11,6 +11,7 @@
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/capture/xtr_file.h"
+#include "prerequisite.h"
 
 namespace xnt::capture {
 namespace {
@@ -184,7 +185,7 @@ V Span(const std::vector<OraclePacket>& packets, uint32_t first, uint32_t end) {
 
 TEST(Pm4BuilderD3d, MatchesWhatXeniaPlayedInTriangleFlat) {
   const auto oracle = OraclePackets("triangle_flat.xtr");
-  if (oracle.empty()) GTEST_SKIP() << "xenia-oracle not present";
+  if (oracle.empty()) XNT_MISSING_PREREQUISITE() << "xenia-oracle not present";
 
   // Device defaults: the first 18 packets.
   EXPECT_EQ(Build([](auto& b) { D3dDeviceDefaults(b); }), Span(oracle, 0x80000, 0x800A4));

@@ -14,6 +14,7 @@
 #include "xnt/capture/xtr_file.h"
 #include "xnt/capture/xtr_import.h"
 #include "xtr_fixture.h"
+#include "prerequisite.h"
 
 namespace xnt::capture {
 namespace {
@@ -252,7 +253,7 @@ TEST(XtrImport, DamagedRecordsNameTheirOffset) {
 
 TEST(XtrImport, XeniaOracleTracesImport) {
   const fs::path dir = fs::path(XNT_SHARED_DIR) / "xenia-oracle";
-  if (!fs::exists(dir)) GTEST_SKIP() << dir << " not present";
+  if (!fs::exists(dir)) XNT_MISSING_PREREQUISITE() << dir << " not present";
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".xtr") continue;

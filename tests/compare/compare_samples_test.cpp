@@ -16,6 +16,7 @@
 #include "xnt/compare/compare.h"
 #include "xnt/diff/png.h"
 #include "xnt/samples/samples.h"
+#include "prerequisite.h"
 
 namespace xnt::compare {
 namespace {
@@ -172,7 +173,7 @@ TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesIt) {
 }
 
 TEST(CompareSamples, ReportPageLoadsInHeadlessChromium) {
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.test_fault = TestFault{ParseCombination("cpu@1x1"), {0, kFaultDraw}};
   o.report_dir = (kWork / "chromium").string();

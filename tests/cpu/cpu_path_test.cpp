@@ -17,6 +17,7 @@
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
+#include "prerequisite.h"
 
 namespace xnt::cpu {
 namespace {
@@ -190,7 +191,7 @@ TEST(CpuThreads, TheImageIsTheSameForAnyThreadCount) {
 class CpuOracle : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CpuOracle, MatchesXeniasFrame) {
-  if (!std::filesystem::exists(kOracle)) GTEST_SKIP() << kOracle << " is not present";
+  if (!std::filesystem::exists(kOracle)) XNT_MISSING_PREREQUISITE() << kOracle << " is not present";
   const std::string name = GetParam();
   std::ifstream in(kOracle / (name + ".xtr"), std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -11,6 +11,7 @@
 
 #include "diff_test_util.h"
 #include "xnt/diff/png.h"
+#include "prerequisite.h"
 
 namespace xnt::diff {
 namespace {
@@ -28,7 +29,7 @@ class DiffCli : public ::testing::Test {
  protected:
   void SetUp() override {
     exe_ = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << "xenotrace not built: " << exe_;
+    if (!std::filesystem::exists(exe_)) XNT_MISSING_PREREQUISITE() << "xenotrace not built: " << exe_;
     SavePng(dir_ / "a.png", Gradient(false).view());
     SavePng(dir_ / "b.png", Gradient(true).view());
     SavePng(dir_ / "a_copy.png", Gradient(false).view());

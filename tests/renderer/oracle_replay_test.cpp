@@ -10,6 +10,7 @@
 
 #include "replay_helpers.h"
 #include "xnt/capture/xtr_import.h"
+#include "prerequisite.h"
 
 namespace xnt::vk {
 namespace {
@@ -57,7 +58,7 @@ uint64_t DifferingPixels(const gpu::SwapImage& a, const Png& b) {
 class OracleReplay : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(kOracle)) GTEST_SKIP() << kOracle << " is not present";
+    if (!std::filesystem::exists(kOracle)) XNT_MISSING_PREREQUISITE() << kOracle << " is not present";
   }
 };
 

@@ -11,6 +11,7 @@
 #include "xnt/base/error.h"
 #include "xnt/samples/samples.h"
 #include "xnt/ucode/assembler.h"
+#include "prerequisite.h"
 
 namespace xnt::samples {
 namespace {
@@ -69,7 +70,7 @@ TEST(ShaderScenes, CorpusSamplesAreRegisteredWhenTheCorpusIsPresent) {
   const std::string status = CorpusStatus();
   if (!CorpusPresent()) {
     EXPECT_EQ(Find("corpus_vs20pos22d360"), nullptr);
-    GTEST_SKIP() << status;
+    XNT_MISSING_PREREQUISITE() << status;
   }
   EXPECT_NE(status.find("found at"), std::string::npos);
   Image img = Expected("corpus_vs20pos22d360");

@@ -17,6 +17,7 @@
 #include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/interpreter.h"
+#include "prerequisite.h"
 
 namespace xnt::ucode {
 namespace {
@@ -152,7 +153,7 @@ TEST(BatchInterpreter, RandomMicrocodeMatchesTheScalarInterpreterPerLane) {
 
 TEST(BatchInterpreter, CorpusPixelShadersMatchTheScalarInterpreterPerLane) {
   const auto names = test::CorpusShaders();
-  if (names.empty()) GTEST_SKIP() << "corpus not found under " << test::CorpusDir();
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found under " << test::CorpusDir();
   std::mt19937 g(7);
   Counts counts;
   int pixel_shaders = 0;

@@ -10,6 +10,7 @@
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/disasm.h"
+#include "prerequisite.h"
 
 namespace xnt::ucode {
 namespace {
@@ -19,7 +20,7 @@ using test::CorpusShaders;
 
 TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
   const auto names = CorpusShaders();
-  if (names.empty()) GTEST_SKIP() << "corpus not found under " << CorpusDir();
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found under " << CorpusDir();
   ASSERT_EQ(names.size(), 8u);
   size_t total = 0, matched = 0, lines_total = 0, lines_matched = 0;
   for (const auto& name : names) {
@@ -50,7 +51,7 @@ TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
 // block: everything in disasm.txt except the command-line comment and the PDB hint.
 TEST(UcodeCorpus, CompilerCommentBlockMatches) {
   const auto names = CorpusShaders();
-  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   for (const auto& name : names) {
     SCOPED_TRACE(name);
     const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
@@ -77,7 +78,7 @@ TEST(UcodeCorpus, CompilerCommentBlockMatches) {
 
 TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
   const auto names = CorpusShaders();
-  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   for (const auto& name : names) {
     SCOPED_TRACE(name);
     const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
@@ -104,7 +105,7 @@ TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
 TEST(UcodeCorpus, CompilerListingAssemblesToTheContainerMicrocode) {
   // The fxc text itself (not our output) is valid assembler input.
   const auto names = CorpusShaders();
-  if (names.empty()) GTEST_SKIP() << "corpus not found";
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   for (const auto& name : names) {
     SCOPED_TRACE(name);
     const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
@@ -114,7 +115,7 @@ TEST(UcodeCorpus, CompilerListingAssemblesToTheContainerMicrocode) {
 }
 
 TEST(UcodeCorpus, ContainerFields) {
-  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   const ContainerFile vs = LoadContainer(
       test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
   EXPECT_EQ(vs.type, ShaderType::kVertex);
@@ -145,7 +146,7 @@ TEST(UcodeCorpus, ContainerFields) {
 }
 
 TEST(UcodeCorpus, TruncatedContainersAreRejected) {
-  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   for (const auto& name : CorpusShaders()) {
     const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
     for (size_t n = 0; n < bytes.size(); n += 3) {
@@ -156,7 +157,7 @@ TEST(UcodeCorpus, TruncatedContainersAreRejected) {
 }
 
 TEST(UcodeCorpus, Analysis) {
-  if (CorpusShaders().empty()) GTEST_SKIP() << "corpus not found";
+  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   const ContainerFile vs = LoadContainer(
       test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
   const Analysis a = Analyze(Decode(vs.microcode, vs.type));

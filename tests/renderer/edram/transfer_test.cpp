@@ -20,6 +20,7 @@
 #include "xnt/gpu/texture_address.h"
 #include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
+#include "prerequisite.h"
 
 namespace xnt::vk {
 namespace {
@@ -230,7 +231,7 @@ TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
 }
 
 TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium not installed";
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   Rig r;
   MakeLog(r);
   std::filesystem::create_directories(kWork);
@@ -262,7 +263,7 @@ TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
 TEST(EdramCli, TransfersCommandOnASample) {
   test::UseLavapipe();
   const std::string cli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-  if (!std::filesystem::exists(cli)) GTEST_SKIP() << "xenotrace not built";
+  if (!std::filesystem::exists(cli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built";
   std::filesystem::create_directories(kWork);
   auto write = Shell(cli + " samples write clear_draws_resolve_swap -o " + kWork.string());
   ASSERT_EQ(write.exit_code, 0) << write.out;

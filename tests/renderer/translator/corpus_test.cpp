@@ -11,6 +11,7 @@
 
 #include "translate_util.h"
 #include "xnt/ucode/container.h"
+#include "prerequisite.h"
 
 namespace xnt::vk::test {
 namespace {
@@ -85,7 +86,7 @@ std::vector<std::string> CorpusNames() {
 
 TEST(TranslatorCorpusTest, EveryCorpusShaderTranslatesToValidSpirv) {
   auto names = CorpusNames();
-  if (names.empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found at " << CorpusDir();
   double total_ms = 0.0;
   const std::clock_t cpu_start = std::clock();
   for (const auto& name : names) {
@@ -139,7 +140,7 @@ std::vector<ElementLayout> VertexElements(const ucode::Shader& shader) {
 class CorpusDrawTest : public DrawFixture {
  protected:
   void SetUp() override {
-    if (CorpusNames().empty()) GTEST_SKIP() << "corpus not found at " << CorpusDir();
+    if (CorpusNames().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found at " << CorpusDir();
     DrawFixture::SetUp();
   }
 
