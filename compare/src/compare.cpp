@@ -61,7 +61,7 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
   try {
     renderer::SessionOptions so = SessionOptionsFor(c, options);
     so.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
-      if (frame < options.first_frame || (options.last_frame && frame > *options.last_frame)) return;
+      if (!options.frames.Contains(frame)) return;
       diff::OwnedImage img(int(image.width), int(image.height), 4, diff::PixelType::kU8);
       for (uint32_t y = 0; y < image.height; ++y) {
         std::copy_n(image.rgba.data() + size_t(y) * image.width * 4, size_t(image.width) * 4,
@@ -77,7 +77,7 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
     auto reader = format::Reader::Open(trace);
     replay::TracePlayer player(session->backend());
     session->Attach(player);
-    player.Play(*reader, options.last_frame);
+    player.Play(*reader, options.frames.Last());
     session->Flush();
     if (options.validate && session->validation_message_count() > 0) {
       r.error = std::to_string(session->validation_message_count()) + " Vulkan validation message(s)";

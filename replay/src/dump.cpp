@@ -186,7 +186,7 @@ void DumpPrinter::Attach(TracePlayer& player) {
 }
 
 void DumpPrinter::Run(TracePlayer& player, format::Reader& reader) {
-  player.Play(reader, options_.frame,
+  player.Play(reader, options_.frame ? options_.frame : options_.frames.Last(),
               [this](uint64_t index, const format::Record& r) { return OnRecord(index, r); });
   Flush();
 }
@@ -199,7 +199,9 @@ void DumpPrinter::Flush() {
 }
 
 bool DumpPrinter::InFrame() const {
-  return !options_.frame || (player_ && player_->command_processor().frame() == *options_.frame);
+  const uint64_t frame = player_ ? player_->command_processor().frame() : 0;
+  if (!options_.frames.all() && !options_.frames.Contains(frame)) return false;
+  return !options_.frame || (player_ && frame == *options_.frame);
 }
 
 void DumpPrinter::Line(std::string_view text) {

@@ -76,9 +76,9 @@ TEST(CliReplay, UsageErrors) {
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").exit_code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").exit_code, 2);
   EXPECT_EQ(Shell(kCli + " replay /nonexistent.xnt" + out).exit_code, 2);
-  // Frames past the end: plays, writes nothing, still succeeds.
+  // Frames past the end: plays, writes nothing, and says so in its exit code (issue #20).
   auto r = Shell(kCli + " replay " + trace + out + " --frames 5-6 --json");
-  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("\"frames_written\": 0"), std::string::npos) << r.out;
 }
 

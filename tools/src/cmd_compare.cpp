@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.h"
+#include "xnt/base/selection.h"
 #include "xnt/base/error.h"
 #include "xnt/compare/compare.h"
 #include "xnt/compare/expectations.h"
@@ -38,24 +39,6 @@ struct CompareArgs {
   std::string test_fault;
 };
 
-// "A-B", "A-", "A".
-void ParseFrames(const std::string& text, compare::CompareOptions& o) {
-  auto number = [&](const std::string& s) -> uint64_t {
-    if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos) {
-      throw Error("--frames: '" + text + "' is not A-B, A- or A (frame numbers from 0)");
-    }
-    return std::stoull(s);
-  };
-  size_t dash = text.find('-');
-  o.first_frame = number(text.substr(0, dash));
-  if (dash == std::string::npos) {
-    o.last_frame = o.first_frame;
-  } else if (dash + 1 < text.size()) {
-    o.last_frame = number(text.substr(dash + 1));
-    if (*o.last_frame < o.first_frame) throw Error("--frames: '" + text + "' ends before it starts");
-  }
-}
-
 // "PATH@SxT:F.K": TEST HOOK, the combination skips draw F.K.
 compare::TestFault ParseTestFault(const std::string& text) {
   size_t colon = text.rfind(':');
@@ -83,7 +66,7 @@ int RunCompare(const CompareArgs& a) {
   }
   o.combinations = compare::ParseCombinations(a.paths, a.scales);
   o.reference = compare::ParseCombination(a.reference);
-  if (!a.frames.empty()) ParseFrames(a.frames, o);
+  if (!a.frames.empty()) o.frames = FrameSet::Parse(a.frames);
   if (!a.policy.empty()) o.diff.policy = diff::Policy::Load(a.policy);
   o.report_dir = a.report;
   o.jobs = a.jobs;
@@ -143,12 +126,12 @@ XNT_COMMAND({"compare",
                sub.add_option("--scales", a->scales,
                               "Resolution scales, comma separated (default 1x1; other scales are "
                               "reported as errors until a path supports them)");
-               sub.add_option("--frames", a->frames, "Frames to compare: A-B, A- or A (from 0)");
+               sub.add_option("--frames", a->frames, "Frames to compare: A-B, A, A- or a list A-B,C (from 0)");
                sub.add_option("--reference", a->reference,
                               "The combination every other is compared with (default cpu@1x1)");
                sub.add_option("--policy", a->policy, "diff policy file (thresholds per item glob; docs/diff.md)")
-                   ->check(CLI::ExistingFile);
-               sub.add_option("--report", a->report, "Folder for report.html, results.json and images");
+                   ->check(InputFile());
+               sub.add_option("-o,--out,--report", a->report, "Folder for report.html, results.json and images");
                sub.add_flag("--json", a->json, "Print results.json on stdout");
                sub.add_option("--junit", a->junit, "Write JUnit XML (one testcase per trace x combination)");
                sub.add_option("--jobs", a->jobs, "Combinations replayed at once (default 1)")

@@ -62,7 +62,7 @@ XNT_COMMAND({"compare-merge",
                sub.add_option("SHARD_DIR", a->shards, "Report folders of compare --shard runs")
                    ->required()
                    ->check(CLI::ExistingDirectory);
-               sub.add_option("--report", a->report, "Folder for the merged report.html and results.json");
+               sub.add_option("-o,--out,--report", a->report, "Folder for the merged report.html and results.json");
                sub.add_option("--junit", a->junit, "Write the merged JUnit XML");
                sub.add_flag("--json", a->json, "Print the merged results.json on stdout");
                return [a]() -> int { return RunMerge(*a); };

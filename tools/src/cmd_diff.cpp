@@ -1,6 +1,8 @@
 // `xenotrace diff A B`: compare two images or two folders of frames; exit 0 pass, 1 differ,
 // 2 error. Thin layer over xnt::diff (diff/include/xnt/diff/driver.h).
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -27,12 +29,16 @@ int RunDiff(const DiffArgs& args) {
   if (!args.scale.empty()) ParseScale(args.scale, options.match.scale_x, options.match.scale_y);
   options.ignore_alpha = args.ignore_alpha;
   if (!args.policy.empty()) options.policy = Policy::Load(args.policy);
+  // A bad value names the flag as typed (--max-error), not the policy key (max_error).
   auto set = [&](const char* key, const std::string& value) {
     if (value.empty()) return;
     try {
       SetThreshold(options.overrides, key, value);
     } catch (const xnt::Error& e) {
-      throw xnt::Error(std::string("--") + key + ": " + e.what());
+      std::string flag = std::string("--") + key, why = e.what();
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      if (why.rfind(std::string(key) + ": ", 0) == 0) why = why.substr(std::strlen(key) + 2);
+      throw xnt::Error(flag + ": " + why);
     }
   };
   if (args.exact) options.overrides.exact = true;
@@ -77,7 +83,7 @@ XNT_COMMAND({"diff", "Compare two images or two folders of frames (metrics, thre
                sub.add_option("A", args->a, "first image or folder (before / reference)")->required();
                sub.add_option("B", args->b, "second image or folder (after)")->required();
                sub.add_option("--policy", args->policy, "policy file with thresholds per trace/frame");
-               sub.add_option("--report", args->report,
+               sub.add_option("-o,--out,--report", args->report,
                               "write report.html (self-contained), report.json and images/ (diff, heatmap) here");
                sub.add_flag("--json", args->json, "print the JSON report on stdout instead of text");
                sub.add_option("--junit", args->junit, "write JUnit XML (one testcase per image) to this file");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.h"
+#include "trace_status.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/xtr_export.h"
 #include "xnt/format/reader.h"
@@ -14,8 +15,9 @@
 namespace xnt::cli {
 namespace {
 
-int RunExport(const std::string& in, const std::string& out, bool json) {
+int RunExport(const std::string& in, const std::string& out, bool json, bool allow_damaged) {
   auto reader = format::Reader::Open(in);
+  WarnIfRecovered("export-xenia", in, *reader);
   std::FILE* f = std::fopen(out.c_str(), "wb");
   if (!f) throw Error("cannot create " + out);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(f, &std::fclose);
@@ -42,6 +44,15 @@ int RunExport(const std::string& in, const std::string& out, bool json) {
     throw;
   }
   const auto& r = exporter.report();
+  // An export of nothing is not a success: no empty .xtr is left behind.
+  if (r.records == 0) {
+    std::error_code ec;
+    std::filesystem::remove(out, ec);
+    std::fprintf(stderr, "xenotrace: error: export-xenia: %s holds no records%s; %s not written\n",
+                 in.c_str(), reader->recovered() ? " (it is damaged)" : "", out.c_str());
+    if (json) std::printf("{\"records\": 0, \"recovered\": %s, \"written\": false}\n", RecoveredJson(*reader).c_str());
+    return kExitNo;
+  }
   if (json) {
     std::printf("{\"records\": %" PRIu64 ", \"submissions\": %" PRIu64 ", \"packets\": %" PRIu64
                 ", \"indirect_buffers_nested\": %" PRIu64 ", \"memory_reads\": %" PRIu64
@@ -49,10 +60,11 @@ int RunExport(const std::string& in, const std::string& out, bool json) {
                 ", \"edram_snapshots\": %" PRIu64 ", \"register_snapshots\": %" PRIu64
                 ", \"gamma_ramps\": %" PRIu64 ", \"frames\": %" PRIu64
                 ", \"annotations_dropped\": %" PRIu64 ", \"bytes_written\": %" PRIu64
-                ", \"notes\": %zu}\n",
+                ", \"notes\": %zu, \"recovered\": %s}\n",
                 r.records, r.submissions, r.packets, r.indirect_buffers_nested, r.memory_reads,
                 r.memory_writes, r.memory_kind_changed, r.edram_snapshots, r.register_snapshots,
-                r.gamma_ramps, r.frames, r.annotations_dropped, r.bytes_written, r.notes.size());
+                r.gamma_ramps, r.frames, r.annotations_dropped, r.bytes_written, r.notes.size(),
+                RecoveredJson(*reader).c_str());
   } else {
     std::printf("%s -> %s (%" PRIu64 " bytes)\n", in.c_str(), out.c_str(), r.bytes_written);
     std::printf("  %" PRIu64 " submissions, %" PRIu64 " packets, %" PRIu64
@@ -72,7 +84,7 @@ int RunExport(const std::string& in, const std::string& out, bool json) {
     }
     for (const auto& n : r.notes) std::printf("  note: %s\n", n.c_str());
   }
-  return kExitOk;
+  return DamagedExit(*reader, allow_damaged);
 }
 
 XNT_COMMAND("export-xenia", "Write a .xnt trace as a Xenia GPU trace (.xtr)", 61,
@@ -80,14 +92,17 @@ XNT_COMMAND("export-xenia", "Write a .xnt trace as a Xenia GPU trace (.xtr)", 61
               auto in = std::make_shared<std::string>();
               auto out = std::make_shared<std::string>();
               auto json = std::make_shared<bool>(false);
-              sub.add_option("IN", *in, "Trace (.xnt)")->required()->check(CLI::ExistingFile);
-              sub.add_option("-o,--output", *out, "Xenia trace to write (.xtr)")->required();
+              auto allow_damaged = std::make_shared<bool>(false);
+              sub.add_option("IN", *in, "Trace (.xnt)")->required()->check(InputFile());
+              sub.add_option("-o,--out,--output", *out, "Xenia trace to write (.xtr)")->required();
               sub.add_flag("--json", *json, "Print the export report as one JSON object");
+              AddAllowDamaged(sub, *allow_damaged);
               sub.footer(
                   "Writes version 1 with today's command numbering, readable by "
-                  "xenia-gpu-{vulkan,d3d12}-trace-dump.\nExit codes: 0 ok, 2 unreadable input "
-                  "or a record Xenia cannot hold.");
-              return [=] { return RunExport(*in, *out, *json); };
+                  "xenia-gpu-{vulkan,d3d12}-trace-dump.\nExit codes: 0 ok, 1 nothing to export (no "
+                  "records; no file left) or a damaged trace (without --allow-damaged), 2 "
+                  "unreadable input or a record Xenia cannot hold.");
+              return [=] { return RunExport(*in, *out, *json, *allow_damaged); };
             });
 
 }  // namespace

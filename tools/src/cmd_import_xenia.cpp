@@ -99,8 +99,8 @@ XNT_COMMAND("import-xenia", "Convert a Xenia GPU trace (.xtr) into a .xnt trace"
               auto out = std::make_shared<std::string>();
               auto json = std::make_shared<bool>(false);
               auto level = std::make_shared<int>(3);
-              sub.add_option("IN", *in, "Xenia trace (.xtr)")->required()->check(CLI::ExistingFile);
-              sub.add_option("-o,--output", *out, "Trace to write (.xnt)")->required();
+              sub.add_option("IN", *in, "Xenia trace (.xtr)")->required()->check(InputFile());
+              sub.add_option("-o,--out,--output", *out, "Trace to write (.xnt)")->required();
               sub.add_option("--zstd-level", *level, "zstd level for the .xnt chunks")
                   ->check(CLI::Range(1, 19))
                   ->capture_default_str();

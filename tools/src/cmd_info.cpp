@@ -8,6 +8,7 @@
 #include <string>
 
 #include "command.h"
+#include "trace_status.h"
 #include "xnt/base/json.h"
 #include "xnt/format/reader.h"
 
@@ -30,8 +31,9 @@ struct TypeStats {
   uint64_t count = 0, raw = 0, stored = 0;
 };
 
-int RunInfo(const std::string& path, bool json) {
+int RunInfo(const std::string& path, bool json, bool allow_damaged) {
   auto reader = format::Reader::Open(path);
+  WarnIfRecovered("info", path, *reader);
   const format::TraceInfo& info = reader->info();
   const format::TraceTotals& t = reader->totals();
   std::map<std::string, TypeStats> by_type;
@@ -75,7 +77,7 @@ int RunInfo(const std::string& path, bool json) {
                   name.c_str(), s.count, s.raw, s.stored, Ratio(s.raw, s.stored), ++i < by_type.size() ? "," : "");
     }
     std::printf("  }\n}\n");
-    return kExitOk;
+    return DamagedExit(*reader, allow_damaged);
   }
   std::printf("file            %s (%" PRIu64 " bytes)\n", path.c_str(), reader->file_size());
   std::printf("format          %u.%u, written by %s %s\n", info.format_major, info.format_minor,
@@ -102,19 +104,22 @@ int RunInfo(const std::string& path, bool json) {
     std::printf("%-10s %8" PRIu64 " %16" PRIu64 " %16" PRIu64 " %8.2f\n", name.c_str(), s.count, s.raw, s.stored,
                 Ratio(s.raw, s.stored));
   }
-  return kExitOk;
+  return DamagedExit(*reader, allow_damaged);
 }
 
 XNT_COMMAND({"info", "Summarise a .xnt trace: format, writer, frames, PM4, pages, sizes by chunk type", 10,
              [](CLI::App& sub) {
                auto path = std::make_shared<std::string>();
                auto json = std::make_shared<bool>(false);
-               sub.add_option("FILE", *path, "Trace file (.xnt)")->required()->check(CLI::ExistingFile);
+               auto allow_damaged = std::make_shared<bool>(false);
+               sub.add_option("FILE", *path, "Trace file (.xnt)")->required()->check(InputFile());
                sub.add_flag("--json", *json, "Print one JSON object with stable keys");
+               AddAllowDamaged(sub, *allow_damaged);
                sub.footer(
                    "A trace without a footer (a capture that died) is described from the chunks recovered "
-                   "by scanning; 'status'/'recovered' says so.\nExit codes: 0 ok, 2 unreadable file.");
-               return [=] { return RunInfo(*path, *json); };
+                   "by scanning; 'status'/'recovered' says so.\nExit codes: 0 ok, 1 a damaged (recovered) trace "
+                   "without --allow-damaged, 2 unreadable file.");
+               return [=] { return RunInfo(*path, *json, *allow_damaged); };
              }});
 
 }  // namespace

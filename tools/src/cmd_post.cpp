@@ -95,7 +95,7 @@ XNT_COMMAND({"post",
              "Apply the presentation chain (FXAA -> FSR | CAS | bilinear -> dither) to a PNG",
              36, [](CLI::App& sub) {
                auto args = std::make_shared<PostCmdArgs>();
-               sub.add_option("IN", args->in, "Input PNG (8 or 16 bit)")->required()->check(CLI::ExistingFile);
+               sub.add_option("IN", args->in, "Input PNG (8 or 16 bit)")->required()->check(InputFile());
                sub.add_option("-o,--out", args->out, "Output PNG (8-bit RGBA)")->required();
                AddPostOptions(sub, args->post, "--cpu");
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");

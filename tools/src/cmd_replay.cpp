@@ -16,45 +16,22 @@
 #include "command.h"
 #include "xnt/diff/resample.h"
 #include "post_args.h"
+#include "trace_status.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
+#include "xnt/base/selection.h"
 #include "xnt/compare/snapshot.h"
 #include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/present/frame_writer.h"
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
+#ifdef XNT_HAVE_VULKAN
+#include "xnt/vk/vulkan_context.h"
+#endif
 
 namespace xnt::cli {
 namespace {
-
-struct FrameRange {
-  uint64_t first = 0;
-  std::optional<uint64_t> last;  // inclusive; nullopt = to the end
-  bool Contains(uint64_t f) const { return f >= first && (!last || f <= *last); }
-};
-
-// "A-B", "A-", "A" (one frame).
-FrameRange ParseFrames(const std::string& text) {
-  FrameRange r;
-  auto number = [&](const std::string& s) -> uint64_t {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 12) {
-      throw Error("--frames: '" + text + "' is not A-B, A- or A (frame numbers from 0)");
-    }
-    return std::stoull(s);
-  };
-  auto dash = text.find('-');
-  if (dash == std::string::npos) {
-    r.first = number(text);
-    r.last = r.first;
-  } else {
-    r.first = number(text.substr(0, dash));
-    std::string tail = text.substr(dash + 1);
-    if (!tail.empty()) r.last = number(tail);
-    if (r.last && *r.last < r.first) throw Error("--frames: '" + text + "' ends before it starts");
-  }
-  return r;
-}
 
 // "ADDR:SIZE" (hex or decimal, as strtoull with base 0 reads them) inside guest memory.
 std::pair<uint32_t, uint32_t> ParseMemoryRange(const std::string& text) {
@@ -89,20 +66,64 @@ struct ReplayArgs {
   std::string snapshots;
   std::string dump_memory;
   bool json = false;
+  bool allow_damaged = false;
+  bool list_devices = false;
+  bool progress = false;  // --progress: per-draw progress on stderr even when it is no terminal
   bool post = false;  // --post: the presentation chain on every written frame
   PostArgs post_args;
 };
 
+// --list-devices: the Vulkan devices --device N chooses from.
+int ListDevices(bool json) {
+#ifdef XNT_HAVE_VULKAN
+  const auto devices = vk::VulkanContext::ListDevices();
+  if (json) std::printf("[");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    const char* type = d.type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU     ? "discrete GPU"
+                       : d.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated GPU"
+                       : d.type == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU    ? "virtual GPU"
+                       : d.type == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "CPU"
+                                                                          : "other";
+    const std::string api = std::to_string(VK_API_VERSION_MAJOR(d.api_version)) + "." +
+                            std::to_string(VK_API_VERSION_MINOR(d.api_version)) + "." +
+                            std::to_string(VK_API_VERSION_PATCH(d.api_version));
+    if (json) {
+      std::printf("%s\n  {\"index\": %d, \"name\": %s, \"type\": \"%s\", \"api\": \"%s\"}",
+                  i ? "," : "", d.index, JsonString(d.name).c_str(), type, api.c_str());
+    } else {
+      std::printf("%d: %s (%s, Vulkan %s)\n", d.index, d.name.c_str(), type, api.c_str());
+    }
+  }
+  if (json) std::printf("%s]\n", devices.empty() ? "" : "\n");
+  if (devices.empty()) return Fail("replay: no Vulkan device (the cpu path needs none: --path cpu)");
+  return kExitOk;
+#else
+  (void)json;
+  return Fail("replay: this build has no Vulkan renderer (the cpu path needs none: --path cpu)");
+#endif
+}
+
 int RunReplay(const ReplayArgs& args) {
-  FrameRange range = args.frames.empty() ? FrameRange{} : ParseFrames(args.frames);
+  if (args.list_devices) return ListDevices(args.json);
+  if (args.file.empty() || args.out.empty()) return Fail("replay: FILE and -o/--out DIR are required");
+  const FrameSet range = args.frames.empty() ? FrameSet{} : FrameSet::Parse(args.frames);
   auto reader = format::Reader::Open(args.file);
   const uint64_t total_frames = reader->totals().frames;
   // A capture that died has no footer: replay what was recovered, but say so.
-  if (reader->recovered())
-    std::fprintf(stderr, "xenotrace replay: warning: %s: %s\n", args.file.c_str(),
-                 reader->recovery_note().c_str());
+  WarnIfRecovered("replay", args.file, *reader);
+  // --out is created only once there is something to write in it.
+  auto out_dir = [&, made = false]() mutable -> const std::string& {
+    if (!made) {
+      std::error_code ec;
+      std::filesystem::create_directories(args.out, ec);
+      if (ec) throw Error("-o/--out: cannot create " + args.out + ": " + ec.message());
+      made = true;
+    }
+    return args.out;
+  };
 
-  const bool progress = StderrIsTerminal() && !args.json;
+  const bool progress = (StderrIsTerminal() && !args.json) || args.progress;
   std::unique_ptr<present::PostProcessor> post;
   if (args.post) {
     post = MakePostProcessor(ToPostOptions(args.post_args), args.post_args.cpu, args.device, false);
@@ -126,7 +147,7 @@ int RunReplay(const ReplayArgs& args) {
     if (!range.Contains(frame)) return;
     char name[32];
     std::snprintf(name, sizeof(name), "frame_%04" PRIu64 ".png", frame);
-    std::string path = (std::filesystem::path(args.out) / name).string();
+    std::string path = (std::filesystem::path(out_dir()) / name).string();
     if (post) {
       present::WritePng(post->Run(present::ToFloatImage(image)).image, path);
     } else {
@@ -149,13 +170,13 @@ int RunReplay(const ReplayArgs& args) {
       guest->Read(dump_range->first, bytes);
       char name[64];
       std::snprintf(name, sizeof(name), "memory_%04" PRIu64 "_%08X.bin", f.frame, dump_range->first);
-      const std::string path = (std::filesystem::path(args.out) / name).string();
+      const std::string path = (std::filesystem::path(out_dir()) / name).string();
       std::ofstream(path, std::ios::binary)
           .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
       memory_dumps.push_back(path);
     }
     if (!progress) return;
-    uint64_t goal = range.last ? *range.last + 1 : total_frames;
+    uint64_t goal = range.Last() ? *range.Last() + 1 : total_frames;
     if (goal == 0) goal = 1;
     int width = 30;
     int done = int(std::min<uint64_t>(frames_seen, goal) * uint64_t(width) / goal);
@@ -175,25 +196,47 @@ int RunReplay(const ReplayArgs& args) {
         char name[96];
         std::snprintf(name, sizeof(name), "snapshot_%04" PRIu64 ".%u_%s.png", e.draw->frame,
                       e.draw->draw_index, t.name.c_str());
-        diff::SavePng((std::filesystem::path(args.out) / name).string(),
+        diff::SavePng((std::filesystem::path(out_dir()) / name).string(),
                       compare::TargetImage(*snapshot_session, t).view());
         ++snapshots_written;
       }
     };
   }
+  // On a terminal: progress after every draw (at most 10 times a second) with an ETA from the
+  // share of the trace's records applied so far.
+  const replay::TracePlayer* progress_player = nullptr;
+  const auto progress_start = std::chrono::steady_clock::now();
+  auto last_shown = progress_start - std::chrono::seconds(1);  // the first draw is shown
+  const double records_total =
+      double(reader->totals().submissions + reader->totals().memory_events + total_frames);
+  if (progress) {
+    options.on_draw_event = [&, inner = options.on_draw_event](const renderer::DrawEvent& e) {
+      if (inner) inner(e);
+      const auto now = std::chrono::steady_clock::now();
+      if (!e.after || !progress_player || now - last_shown < std::chrono::milliseconds(100)) return;
+      last_shown = now;
+      const double done = std::min(1.0, double(progress_player->records_applied()) /
+                                            std::max(1.0, records_total));
+      const double elapsed = std::chrono::duration<double>(now - progress_start).count();
+      const int width = 30, bar = int(done * width);
+      std::fprintf(stderr, "\r[%.*s%*s] draw %s, %3.0f%%, ETA %.0f s   ", bar,
+                   "##############################", width - bar, "",
+                   DrawAddress(e.draw->frame, e.draw->draw_index).c_str(), done * 100.0,
+                   done > 0.01 ? elapsed * (1.0 - done) / done : 0.0);
+      std::fflush(stderr);
+    };
+  }
   // The path first: one that cannot run here is refused before anything is written.
   auto session = renderer::Session::Create(options);
   snapshot_session = session.get();
-  std::error_code ec;
-  std::filesystem::create_directories(args.out, ec);
-  if (ec) throw Error("--out: cannot create " + args.out + ": " + ec.message());
   replay::TracePlayer player(session->backend());
   session->Attach(player);
   guest = &player.memory();
+  progress_player = &player;
   flush_session = session.get();
 
   auto start = std::chrono::steady_clock::now();
-  player.Play(*reader, range.last);
+  player.Play(*reader, range.Last());
   session->Flush();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
@@ -207,6 +250,7 @@ int RunReplay(const ReplayArgs& args) {
   if (args.json) {
     std::printf("{\n");
     std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
+    std::printf("  \"recovered\": %s,\n", RecoveredJson(*reader).c_str());
     std::printf("  \"device\": %s,\n", JsonString(session->device_name()).c_str());
     std::printf("  \"path\": %s,\n", JsonString(path).c_str());
     std::printf("  \"scale\": %s,\n", JsonString(args.scale).c_str());
@@ -251,21 +295,39 @@ int RunReplay(const ReplayArgs& args) {
     }
   }
   for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
+  // Nothing written, or frames asked for that the trace does not have: not a success (issue #20).
+  const std::string missing = range.Missing(frames_seen);
   if (frames_written == 0) {
-    std::fprintf(stderr, "xenotrace replay: no XE_SWAP in the selected frames, no image written\n");
+    std::fprintf(stderr, "xenotrace: error: replay: no image written: no XE_SWAP in the selected "
+                         "frames (%s of a trace with %" PRIu64 " frame(s))\n",
+                 args.frames.empty() ? "all" : args.frames.c_str(), frames_seen);
+  } else if (!missing.empty()) {
+    std::fprintf(stderr, "xenotrace: error: replay: frame(s) %s not in the trace (it has %" PRIu64
+                         ", numbered from 0)\n", missing.c_str(), frames_seen);
   }
-  return validation ? kExitNo : kExitOk;
+  if (validation || frames_written == 0 || !missing.empty()) return kExitNo;
+  return DamagedExit(*reader, args.allow_damaged);
 }
 
 XNT_COMMAND({"replay",
              "Replay a trace on a render path and write each swapped frame as a PNG",
              30, [](CLI::App& sub) {
                auto args = std::make_shared<ReplayArgs>();
-               sub.add_option("FILE", args->file, "Trace (.xnt)")->required()->check(CLI::ExistingFile);
-               sub.add_option("--out", args->out, "Directory for frame_NNNN.png")->required();
+               sub.add_option("FILE", args->file, "Trace (.xnt)")->check(InputFile());
+               sub.add_option("-o,--out", args->out,
+                              "Directory for frame_NNNN.png (created when the first file is written)");
                sub.add_option("--frames", args->frames,
-                              "Frames to write: A-B, A- or A (from 0; earlier frames are still "
-                              "played, later ones are not)");
+                              "Frames to write: A-B, A, A- or a list A-B,C (from 0; earlier frames "
+                              "are still played, later ones are not)");
+               sub.add_flag("--list-devices", args->list_devices,
+                            "List the Vulkan devices (index for --device) and exit");
+               sub.add_flag("--progress", args->progress,
+                            "Per-draw progress with an ETA on stderr even when it is not a terminal "
+                            "(on a terminal it is always shown, except with --json)");
+               AddAllowDamaged(sub, args->allow_damaged);
+               sub.footer("Exit codes: 0 every selected frame written; 1 validation messages, no "
+                          "image written, selected frames missing from the trace, or a damaged "
+                          "trace (without --allow-damaged); 2 usage or input error.");
                sub.add_option("--path", args->path,
                               "Render path: fbo (Vulkan host render targets; default), cpu (the "
                               "pipeline on the CPU, no GPU needed; docs/cpu.md). fsi is not "

@@ -1,6 +1,7 @@
 // `xenotrace samples list [--json]` and `xenotrace samples write NAME|all --out DIR`: the bundled
 // sample traces (samples/), written as DIR/NAME.xnt. Output is deterministic: the same build
 // writes the same bytes.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,9 @@
 #include "command.h"
 #include "xnt/base/json.h"
 #include "xnt/base/error.h"
+#include "xnt/diff/image.h"
+#include "xnt/diff/png.h"
+#include "trace_status.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::cli {
@@ -35,16 +39,27 @@ int RunList(bool json) {
   return kExitOk;
 }
 
-int RunWrite(const std::string& name, const std::string& dir) {
+// DIR/NAME.expected.png: the CPU-computed image a correct replay of the sample shows.
+std::string WriteExpected(const samples::Sample& s, const std::string& dir) {
+  if (!s.expected_image) return "";
+  const samples::Image e = s.expected_image();
+  diff::OwnedImage img(int(e.width), int(e.height), 4, diff::PixelType::kU8);
+  for (uint32_t y = 0; y < e.height; ++y) {
+    std::copy_n(e.rgba.data() + size_t(y) * e.width * 4, size_t(e.width) * 4, img.MutableRow(int(y)));
+  }
+  const std::string path = (std::filesystem::path(dir) / (s.name + ".expected.png")).string();
+  diff::SavePng(path, img.view());
+  return path;
+}
+
+int RunWrite(const std::string& name, const std::string& dir, bool expected) {
   std::vector<const samples::Sample*> chosen;
   if (name == "all") {
     for (const auto& s : samples::Registry()) chosen.push_back(&s);
   } else if (const samples::Sample* s = samples::Find(name)) {
     chosen.push_back(s);
   } else {
-    std::fprintf(stderr, "xenotrace: no sample named '%s' (see `xenotrace samples list`)\n",
-                 name.c_str());
-    return kExitError;
+    return Fail("samples write: no sample named '" + name + "' (see `xenotrace samples list`)");
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -56,6 +71,11 @@ int RunWrite(const std::string& name, const std::string& dir) {
                 " PM4 dwords, %" PRIu64 " memory events\n",
                 path.c_str(), totals.frames, totals.submissions, totals.pm4_dwords,
                 totals.memory_events);
+    if (expected) {
+      const std::string png = WriteExpected(*s, dir);
+      if (png.empty()) std::printf("  (no expected image for %s)\n", s->name.c_str());
+      else std::printf("%s: expected image (%s)\n", png.c_str(), s->expected_frame.c_str());
+    }
   }
   return kExitOk;
 }
@@ -66,6 +86,7 @@ XNT_COMMAND("samples", "List or write the bundled sample traces", 5, [](CLI::App
   auto name = std::make_shared<std::string>();
   auto dir = std::make_shared<std::string>(".");
   auto which = std::make_shared<std::string>();
+  auto expected = std::make_shared<bool>(false);
   CLI::App* list = sub.add_subcommand("list", "Name, description and expected frame of each sample");
   list->add_flag("--json", *json, "Print a JSON array (name, description, expected_frame, ...)");
   list->callback([which] { *which = "list"; });
@@ -73,9 +94,11 @@ XNT_COMMAND("samples", "List or write the bundled sample traces", 5, [](CLI::App
   write->add_option("NAME", *name, "Sample name, or 'all'")->required();
   write->add_option("--out,-o", *dir, "Output directory (created if missing)")
       ->capture_default_str();
+  write->add_flag("--expected", *expected,
+                  "Also write DIR/NAME.expected.png, the CPU-computed image a correct replay shows");
   write->callback([which] { *which = "write"; });
   sub.footer("Exit codes: 0 ok, 2 unknown sample or unwritable directory.");
-  return [=] { return *which == "list" ? RunList(*json) : RunWrite(*name, *dir); };
+  return [=] { return *which == "list" ? RunList(*json) : RunWrite(*name, *dir, *expected); };
 });
 
 }  // namespace

@@ -343,7 +343,7 @@ XNT_COMMAND({"shader",
                    "disasm", "Disassemble a compiler container or raw microcode to XDK listing syntax");
                dis->add_option("FILE", args->file, "container.bin or raw microcode")
                    ->required()
-                   ->check(CLI::ExistingFile);
+                   ->check(InputFile());
                AddInputOptions(*dis, *args);
                dis->add_flag("--no-header", args->no_header, "omit the xvs_3_0/xps_3_0 and declaration lines");
                dis->add_flag("--slots", args->slots, "annotate instructions with their slot number");
@@ -353,8 +353,8 @@ XNT_COMMAND({"shader",
 
                CLI::App* as = app.add_subcommand(
                    "asm", "Assemble shader text (the disasm syntax) to raw big-endian microcode");
-               as->add_option("FILE", args->file, "shader source text")->required()->check(CLI::ExistingFile);
-               as->add_option("-o,--output", args->output, "output microcode file")->required();
+               as->add_option("FILE", args->file, "shader source text")->required()->check(InputFile());
+               as->add_option("-o,--out,--output", args->output, "output microcode file")->required();
                as->add_option("--type", args->type,
                               "vertex or pixel when the text has no xvs_3_0/xps_3_0 line")
                    ->check(CLI::IsMember({"vertex", "pixel", "vs", "ps"}));
@@ -365,7 +365,7 @@ XNT_COMMAND({"shader",
                    "info", "Control-flow graph, loops, flush points, register/constant masks, exports");
                info->add_option("FILE", args->file, "container.bin or raw microcode")
                    ->required()
-                   ->check(CLI::ExistingFile);
+                   ->check(InputFile());
                AddInputOptions(*info, *args);
                info->add_flag("--json", args->json, "machine-readable output");
                info->callback([mode] { *mode = "info"; });

@@ -8,9 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "xnt/base/error.h"
 
 namespace xnt::cli {
 
@@ -38,6 +41,20 @@ template <typename... Args>
   requires(sizeof...(Args) >= 2)
 Command MakeCommand(Args&&... args) {
   return Command{std::forward<Args>(args)...};
+}
+
+// An input file that must exist. A missing one is reported as every command reports a file it
+// cannot open ("xenotrace: error: cannot open F: No such file or directory"): the Error thrown
+// here leaves CLI11's parse and is printed by main().
+inline CLI::Validator InputFile() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) throw Error("cannot open " + path + ": No such file or directory");
+        if (std::filesystem::is_directory(path, ec)) throw Error("cannot open " + path + ": it is a directory");
+        return {};
+      },
+      "FILE");
 }
 
 // True when stdout/stderr is a terminal (progress bars only then).

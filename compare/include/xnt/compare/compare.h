@@ -12,6 +12,7 @@
 
 #include "xnt/compare/combination.h"
 #include "xnt/compare/results.h"
+#include "xnt/base/selection.h"
 #include "xnt/diff/driver.h"
 
 namespace xnt::compare {
@@ -33,8 +34,7 @@ struct CompareOptions {
   std::vector<std::string> traces;  // files (ExpandTraces)
   std::vector<Combination> combinations;
   Combination reference;            // added to the run when not among `combinations`
-  uint64_t first_frame = 0;
-  std::optional<uint64_t> last_frame;  // inclusive
+  FrameSet frames;                  // `--frames A-B,C` (xnt/base/selection.h); default all
   diff::DiffOptions diff;           // policy and thresholds; report_dir is ignored (see below)
   std::string report_dir;           // images for differing frames and bisections go here
   unsigned jobs = 1;                // combinations replayed at once

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "xnt/base/selection.h"
 #include "xnt/replay/backend.h"
 #include "xnt/replay/command_processor.h"
 #include "xnt/replay/trace_player.h"
@@ -18,6 +19,7 @@ namespace xnt::replay {
 
 struct DumpOptions {
   std::optional<uint64_t> frame;  // only this frame (earlier frames still run, silently)
+  FrameSet frames;                // and only these (`--frames A-B,C`; default every frame)
   std::optional<uint32_t> draw;   // only the packets leading to draw K (since draw K-1) and K
   bool json = false;              // JSON lines instead of text
   bool registers = true;          // register-write lines under each packet
