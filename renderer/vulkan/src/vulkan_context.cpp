@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "xnt/base/error.h"
 
@@ -180,7 +181,27 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
   return VK_FALSE;
 }
 
+// NVIDIA's driver libraries use static TLS. The Vulkan loader unloads a driver when its last
+// instance is destroyed and loads it again for the next one, and after a few dozen such cycles
+// in one process (`compare` makes a session per trace, path and bisection step) the dynamic
+// loader has no static TLS left and the driver no longer loads: vkCreateInstance then reports
+// no compatible driver (seen on the H100 machine after ~50 sessions). One bare instance kept for
+// the life of the process keeps the drivers loaded; it creates no device and no messages.
+static void KeepDriversLoaded() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    try {
+      bool debug_utils = false;
+      static VkInstance keep = CreateBareInstance(false, false, &debug_utils);
+      (void)keep;
+    } catch (const Error&) {
+      // No driver at all: the real instance below reports it.
+    }
+  });
+}
+
 VulkanContext::VulkanContext(const ContextOptions& options) {
+  KeepDriversLoaded();
   bool debug_utils = false;
   instance_ =
       CreateBareInstance(options.validate, options.synchronization_validation, &debug_utils);
