@@ -4,6 +4,8 @@
 // glsl_prelude.cpp), whose facts are cited from Xenia there. Internal to xnt_ucode.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -220,5 +222,46 @@ inline bool ScalarOpResult(ScalarOp op, float sa, float sb, LaneState& s, bool& 
   }
   return true;
 }
+
+// The loop and call stacks of the sequencer (4 levels each, as the translator), shared by both
+// interpreters. Loop constants: count 7:0, start (aL) 15:8, step 23:16 signed.
+struct ControlStack {
+  int loop_depth = 0;
+  std::array<int32_t, 4> loop_counter{}, loop_saved_aL{};
+  int call_depth = 0;
+  std::array<int32_t, 4> call_stack{};
+
+  // loop_start: pushes the loop (aL from the constant unless `repeat`). False: the count is 0
+  // and the loop is skipped (popped again).
+  bool LoopStart(uint32_t lc, bool repeat, int32_t& aL) {
+    const int d = std::min(loop_depth, 3);
+    loop_saved_aL[size_t(d)] = aL;
+    loop_counter[size_t(d)] = int32_t(lc & 0xFF);
+    loop_depth = d + 1;
+    if (!repeat) aL = int32_t((lc >> 8) & 0xFF);
+    if (loop_counter[size_t(d)] > 0) return true;
+    loop_depth = d;
+    aL = loop_saved_aL[size_t(d)];
+    return false;
+  }
+  // loop_end: steps aL and the count. True: jump back; false: the loop is popped (`break_now`
+  // for a predicated break that fires).
+  bool LoopEnd(uint32_t lc, bool break_now, int32_t& aL) {
+    const int d = std::max(loop_depth - 1, 0);
+    loop_counter[size_t(d)] -= 1;
+    aL += int32_t(int8_t(uint8_t(lc >> 16)));  // step: signed 8 bits at bit 16
+    if (loop_counter[size_t(d)] > 0 && !break_now) return true;
+    loop_depth = d;
+    aL = loop_saved_aL[size_t(d)];
+    return false;
+  }
+  // A taken call pushes its return address (calls deeper than 4 do not return there).
+  void Call(int32_t return_pc) {
+    if (call_depth < 4) call_stack[size_t(call_depth++)] = return_pc;
+  }
+  // The return address; outside a call -1 (the translator ends the program; Xenia's interpreter
+  // skips the return).
+  int32_t Return() { return call_depth > 0 ? call_stack[size_t(--call_depth)] : -1; }
+};
 
 }  // namespace xnt::ucode::alu_rules

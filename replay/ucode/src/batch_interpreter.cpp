@@ -56,10 +56,7 @@ struct BatchInterpreter::Machine {
   bool quads = false;
   Lanes ps{};
   int32_t aL = 0;
-  int loop_depth = 0;
-  std::array<int32_t, 4> loop_counter{}, loop_saved_aL{};
-  int call_depth = 0;
-  std::array<int32_t, 4> call_stack{};
+  alu_rules::ControlStack cs;
   bool diverged = false;
 
   explicit Machine(const Shader& s) : shader(s) {
@@ -512,37 +509,19 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
         if (IsExecEnd(cf.opcode)) return;
         break;
       }
-      case CfOpcode::kLoopStart: {
-        const uint32_t lc = k->loop_constants[cf.loop_id & 31];
-        const int d = std::min(loop_depth, 3);
-        loop_saved_aL[size_t(d)] = aL;
-        loop_counter[size_t(d)] = int32_t(lc & 0xFF);
-        loop_depth = d + 1;
-        if (!cf.is_repeat) aL = int32_t((lc >> 8) & 0xFF);
-        if (loop_counter[size_t(d)] <= 0) {
-          loop_depth = d;
-          aL = loop_saved_aL[size_t(d)];
+      case CfOpcode::kLoopStart:
+        if (!cs.LoopStart(k->loop_constants[cf.loop_id & 31], cf.is_repeat, aL)) {
           next = target(cf.address);
         }
         break;
-      }
       case CfOpcode::kLoopEnd: {
-        const int d = std::max(loop_depth - 1, 0);
-        const uint32_t lc = k->loop_constants[cf.loop_id & 31];
-        loop_counter[size_t(d)] -= 1;
-        aL += int32_t(int8_t(uint8_t(lc >> 16)));
-        bool again = loop_counter[size_t(d)] > 0;
+        bool break_now = false;
         if (cf.is_predicated_break) {
           bool p = false;
           if (!batch_p0(p)) return;
-          if (p == cf.condition) again = false;
+          break_now = p == cf.condition;
         }
-        if (again) {
-          next = target(cf.address);
-        } else {
-          loop_depth = d;
-          aL = loop_saved_aL[size_t(d)];
-        }
+        if (cs.LoopEnd(k->loop_constants[cf.loop_id & 31], break_now, aL)) next = target(cf.address);
         break;
       }
       case CfOpcode::kCondCall:
@@ -556,14 +535,12 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
           taken = BoolConstant(cf.bool_address) == cf.condition;
         }
         if (!taken) break;
-        if (cf.opcode == CfOpcode::kCondCall && call_depth < 4) {
-          call_stack[size_t(call_depth++)] = pc + 1;
-        }
+        if (cf.opcode == CfOpcode::kCondCall) cs.Call(pc + 1);
         next = target(cf.address);
         break;
       }
       case CfOpcode::kReturn:
-        next = call_depth > 0 ? call_stack[size_t(--call_depth)] : -1;
+        next = cs.Return();
         break;
     }
     pc = next;
@@ -609,7 +586,7 @@ bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& 
   m.p0.fill(0);
   m.ps.fill(0.0f);
   m.aL = 0;
-  m.loop_depth = m.call_depth = 0;
+  m.cs = alu_rules::ControlStack{};
   m.diverged = false;
   m.Run(in);
   return !m.diverged;

@@ -218,10 +218,7 @@ class Machine {
   int32_t a0_ = 0, aL_ = 0;
   bool p0_ = false;
   float ps_ = 0.0f;
-  int loop_depth_ = 0;
-  std::array<int32_t, 4> loop_counter_{}, loop_saved_aL_{};
-  int call_depth_ = 0;
-  std::array<int32_t, 4> call_stack_{};
+  alu_rules::ControlStack cs_;
   uint32_t vf_slot_ = 0, vf_base_ = 0;
   float tex_lod_ = 0.0f;
   Float4 eA_{};
@@ -343,50 +340,27 @@ void Machine::RunProgram(const ShaderInputs& inputs) {
         if (IsExecEnd(cf.opcode)) return;
         break;
       }
-      case CfOpcode::kLoopStart: {
-        const uint32_t lc = LoopConstant(cf.loop_id);
-        const int d = std::min(loop_depth_, 3);
-        loop_saved_aL_[size_t(d)] = aL_;
-        loop_counter_[size_t(d)] = int32_t(lc & 0xFF);
-        loop_depth_ = d + 1;
-        if (!cf.is_repeat) aL_ = int32_t((lc >> 8) & 0xFF);
-        if (loop_counter_[size_t(d)] <= 0) {
-          loop_depth_ = d;
-          aL_ = loop_saved_aL_[size_t(d)];
+      case CfOpcode::kLoopStart:
+        if (!cs_.LoopStart(LoopConstant(cf.loop_id), cf.is_repeat, aL_)) next = target(cf.address);
+        break;
+      case CfOpcode::kLoopEnd:
+        if (cs_.LoopEnd(LoopConstant(cf.loop_id), cf.is_predicated_break && p0_ == cf.condition,
+                        aL_)) {
           next = target(cf.address);
         }
         break;
-      }
-      case CfOpcode::kLoopEnd: {
-        const int d = std::max(loop_depth_ - 1, 0);
-        const uint32_t lc = LoopConstant(cf.loop_id);
-        loop_counter_[size_t(d)] -= 1;
-        aL_ += int32_t(int8_t(uint8_t(lc >> 16)));  // step: signed 8 bits at bit 16
-        bool again = loop_counter_[size_t(d)] > 0;
-        if (cf.is_predicated_break && p0_ == cf.condition) again = false;
-        if (again) {
-          next = target(cf.address);
-        } else {
-          loop_depth_ = d;
-          aL_ = loop_saved_aL_[size_t(d)];
-        }
-        break;
-      }
       case CfOpcode::kCondCall:
       case CfOpcode::kCondJmp: {
         bool taken = cf.is_unconditional ||
                      (cf.is_predicated ? p0_ == cf.condition
                                        : BoolConstant(cf.bool_address) == cf.condition);
         if (!taken) break;
-        if (cf.opcode == CfOpcode::kCondCall && call_depth_ < 4) {
-          call_stack_[size_t(call_depth_++)] = pc + 1;
-        }
+        if (cf.opcode == CfOpcode::kCondCall) cs_.Call(pc + 1);
         next = target(cf.address);
         break;
       }
       case CfOpcode::kReturn:
-        // Outside a call the translator ends the program; Xenia's interpreter skips the return.
-        next = call_depth_ > 0 ? call_stack_[size_t(--call_depth_)] : -1;
+        next = cs_.Return();
         break;
     }
     pc = next;
