@@ -110,8 +110,9 @@ struct BatchInterpreter::Machine {
     int value = -2;
     for (uint32_t l = 0; l < N; ++l) {
       if (!counts[l] || out->killed[l]) continue;
-      if (value == -2) value = p0[l];
-      else if (value != p0[l]) return -1;
+      const int p = p0[l] != 0 ? 1 : 0;
+      if (value == -2) value = p;
+      else if (value != p) return -1;
     }
     return value;
   }
