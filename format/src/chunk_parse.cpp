@@ -1,6 +1,8 @@
 // Checked views of chunk payloads (chunk_parse.h).
 #include "chunk_parse.h"
 
+#include <cstdint>
+
 #include "xnt/base/error.h"
 
 namespace xnt::format {
@@ -25,6 +27,16 @@ std::vector<T> CopyVector(const flatbuffers::Vector<T>* v) {
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
 
+// The FlatBuffers verifier (2.0) checks a struct vector's length word but not that its elements
+// sit at the struct's own alignment (8 for PageHash, ChunkRef, PageLocation). A writer always
+// aligns them, so a misaligned one is corruption, and reading it would be undefined behaviour
+// (found by fuzzing the reader: a footer whose page index sat at 4 mod 8).
+// Checked relative to the payload's start, which is where the writer aligned them.
+template <typename T>
+bool StructsAligned(const flatbuffers::Vector<const T*>* v, std::span<const uint8_t> raw) {
+  return !v || uintptr_t(v->Data() - raw.data()) % alignof(T) == 0;
+}
+
 }  // namespace
 
 std::string RecordWhere(uint64_t chunk_offset, size_t index) {
@@ -44,6 +56,17 @@ void VerifyChunkPayload(ChunkType type, std::span<const uint8_t> raw, uint64_t c
   }
   if (!ok) {
     throw Error(std::string(ChunkTypeName(type)) + " chunk: FlatBuffers verifier rejected the payload",
+                chunk_offset);
+  }
+  bool aligned = true;
+  if (type == ChunkType::kFooter) {
+    const auto* f = ChunkRoot<fb::Footer>(raw);
+    aligned = StructsAligned(f->chunks(), raw) && StructsAligned(f->pages(), raw);
+  } else if (type == ChunkType::kPages) {
+    aligned = StructsAligned(ChunkRoot<fb::PageChunk>(raw)->hashes(), raw);
+  }
+  if (!aligned) {
+    throw Error(std::string(ChunkTypeName(type)) + " chunk: a struct vector is misaligned",
                 chunk_offset);
   }
   if (type == ChunkType::kPages) {
