@@ -108,7 +108,9 @@ void CompareBatch(const Shader& shader, const InterpreterConstants& k, std::mt19
       }
     }
     ASSERT_EQ(out.depth_written[l] != 0, r.depth_written);
-    if (r.depth_written) ASSERT_EQ(Bits(out.depth[l]), Bits(r.depth));
+    if (r.depth_written) {
+      ASSERT_EQ(Bits(out.depth[l]), Bits(r.depth));
+    }
   }
 }
 
