@@ -8,6 +8,7 @@
 //  5. the transfers --html page in headless Chromium (axes, table, hover text, no marker text);
 //  6. samples write --expected.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -29,7 +30,10 @@ namespace {
 
 namespace fs = std::filesystem;
 const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "cli" / "work";
+// One folder per test process: ctest runs this binary's tests in parallel (-j), and they write
+// the same file names (stderr.txt, outputs).
+const fs::path kWork =
+    fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("work-" + std::to_string(::getpid()));
 
 std::string Slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -216,6 +220,7 @@ TEST_F(Cli, FramesListAndOutFlagsAreShared) {
   EXPECT_NE(r.err.find("frame(s) 2-3 not in the trace"), std::string::npos) << r.err;
   EXPECT_EQ(Xt("replay " + trace + " --path cpu --out " + (kWork / "bad").string() + " --frames 1-0").code, 2);
   EXPECT_EQ(Xt("export-xenia " + trace + " --out " + (kWork / "x.xtr").string()).code, 0);
+  ASSERT_EQ(Xt("samples write clear_draws_resolve_swap --expected -o " + kWork.string()).code, 0);
   EXPECT_EQ(Xt("diff " + (kWork / "clear_draws_resolve_swap.expected.png").string() + " " +
                (kWork / "clear_draws_resolve_swap.expected.png").string() + " -o " + (kWork / "rep").string())
                 .code,
