@@ -222,43 +222,9 @@ CopySampleSelect SanitizeCopySampleSelect(uint32_t raw, xenos::MsaaSamples msaa,
 }
 
 uint32_t ResolveDestBytesPerPixel(TextureFormat format) {
-  switch (format) {
-    case TextureFormat::k_8:
-    case TextureFormat::k_8_A:
-    case TextureFormat::k_8_B:
-      return 1;
-    case TextureFormat::k_1_5_5_5:
-    case TextureFormat::k_5_6_5:
-    case TextureFormat::k_6_5_5:
-    case TextureFormat::k_8_8:
-    case TextureFormat::k_4_4_4_4:
-    case TextureFormat::k_16:
-    case TextureFormat::k_16_FLOAT:
-      return 2;
-    case TextureFormat::k_8_8_8_8:
-    case TextureFormat::k_8_8_8_8_A:
-    case TextureFormat::k_8_8_8_8_AS_16_16_16_16:
-    case TextureFormat::k_2_10_10_10:
-    case TextureFormat::k_2_10_10_10_AS_16_16_16_16:
-    case TextureFormat::k_10_11_11:
-    case TextureFormat::k_10_11_11_AS_16_16_16_16:
-    case TextureFormat::k_11_11_10:
-    case TextureFormat::k_11_11_10_AS_16_16_16_16:
-    case TextureFormat::k_16_16:
-    case TextureFormat::k_16_16_FLOAT:
-    case TextureFormat::k_32_FLOAT:
-    case TextureFormat::k_24_8:        // depth sources only
-    case TextureFormat::k_24_8_FLOAT:  // depth sources only
-      return 4;
-    case TextureFormat::k_16_16_16_16:
-    case TextureFormat::k_16_16_16_16_FLOAT:
-    case TextureFormat::k_32_32_FLOAT:
-      return 8;
-    case TextureFormat::k_32_32_32_32_FLOAT:
-      return 16;
-    default:
-      return 0;
-  }
+  // Depth sources resolve to k_24_8 / k_24_8_FLOAT; every other destination is a colour format.
+  if (format == TextureFormat::k_24_8 || format == TextureFormat::k_24_8_FLOAT) return 4;
+  return xenos::ColorFormatWriteBytes(format);
 }
 
 namespace {

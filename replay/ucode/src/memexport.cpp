@@ -8,6 +8,8 @@
 #include <cmath>
 #include <utility>
 
+#include "xnt/xenos/enums.h"
+
 namespace xnt::ucode::memexport {
 
 namespace {
@@ -66,42 +68,9 @@ uint32_t PackFixedWord(const Float4& v, std::array<uint32_t, 4> widths, bool is_
 
 }  // namespace
 
+// The resolve engine's table (the same formats can be written to memory either way).
 uint32_t ElementBytes(uint32_t f) {
-  switch (TextureFormat(f)) {
-    case TextureFormat::k_8:
-    case TextureFormat::k_8_A:
-    case TextureFormat::k_8_B:
-      return 1;
-    case TextureFormat::k_1_5_5_5:
-    case TextureFormat::k_5_6_5:
-    case TextureFormat::k_6_5_5:
-    case TextureFormat::k_8_8:
-    case TextureFormat::k_4_4_4_4:
-    case TextureFormat::k_16:
-    case TextureFormat::k_16_FLOAT:
-      return 2;
-    case TextureFormat::k_8_8_8_8:
-    case TextureFormat::k_8_8_8_8_A:
-    case TextureFormat::k_8_8_8_8_AS_16_16_16_16:
-    case TextureFormat::k_2_10_10_10:
-    case TextureFormat::k_2_10_10_10_AS_16_16_16_16:
-    case TextureFormat::k_10_11_11:
-    case TextureFormat::k_10_11_11_AS_16_16_16_16:
-    case TextureFormat::k_11_11_10:
-    case TextureFormat::k_11_11_10_AS_16_16_16_16:
-    case TextureFormat::k_16_16:
-    case TextureFormat::k_16_16_FLOAT:
-    case TextureFormat::k_32_FLOAT:
-      return 4;
-    case TextureFormat::k_16_16_16_16:
-    case TextureFormat::k_16_16_16_16_FLOAT:
-    case TextureFormat::k_32_32_FLOAT:
-      return 8;
-    case TextureFormat::k_32_32_32_32_FLOAT:
-      return 16;
-    default:
-      return 0;
-  }
+  return xnt::xenos::ColorFormatWriteBytes(xnt::xenos::TextureFormat(f));
 }
 
 uint32_t FloatToHalf(float f) {

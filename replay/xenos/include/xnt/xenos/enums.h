@@ -443,6 +443,47 @@ enum class TextureFormat : uint32_t {
   k_2_10_10_10_FLOAT_EDRAM = 63,
 };
 
+// Bytes per pixel of the colour formats the GPU writes to memory (resolve destinations and
+// memexport elements); 0 for formats it cannot write. Shared by the resolve engine and the
+// memexport interpreter so the two agree.
+constexpr uint32_t ColorFormatWriteBytes(TextureFormat f) {
+  switch (f) {
+    case TextureFormat::k_8:
+    case TextureFormat::k_8_A:
+    case TextureFormat::k_8_B:
+      return 1;
+    case TextureFormat::k_1_5_5_5:
+    case TextureFormat::k_5_6_5:
+    case TextureFormat::k_6_5_5:
+    case TextureFormat::k_8_8:
+    case TextureFormat::k_4_4_4_4:
+    case TextureFormat::k_16:
+    case TextureFormat::k_16_FLOAT:
+      return 2;
+    case TextureFormat::k_8_8_8_8:
+    case TextureFormat::k_8_8_8_8_A:
+    case TextureFormat::k_8_8_8_8_AS_16_16_16_16:
+    case TextureFormat::k_2_10_10_10:
+    case TextureFormat::k_2_10_10_10_AS_16_16_16_16:
+    case TextureFormat::k_10_11_11:
+    case TextureFormat::k_10_11_11_AS_16_16_16_16:
+    case TextureFormat::k_11_11_10:
+    case TextureFormat::k_11_11_10_AS_16_16_16_16:
+    case TextureFormat::k_16_16:
+    case TextureFormat::k_16_16_FLOAT:
+    case TextureFormat::k_32_FLOAT:
+      return 4;
+    case TextureFormat::k_16_16_16_16:
+    case TextureFormat::k_16_16_16_16_FLOAT:
+    case TextureFormat::k_32_32_FLOAT:
+      return 8;
+    case TextureFormat::k_32_32_32_32_FLOAT:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
 constexpr std::string_view TextureFormatName(uint32_t f) {
   constexpr std::array<std::string_view, 64> kNames = {
       "k_1_REVERSE",
