@@ -69,7 +69,7 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
     if (copy) {
       s->reader = std::make_unique<gpu::TexelReader>(
           d, [copy](uint32_t address, std::span<uint8_t> out) {
-            gpu::ScaledResolveMemory::AccessOf(*copy).read(address, out);
+            gpu::ScaledResolveMemory::Read(*copy, address, out);
             return true;
           });
     } else {

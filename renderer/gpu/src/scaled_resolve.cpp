@@ -12,18 +12,10 @@ namespace xnt::gpu {
 
 namespace {
 
-// Bytes of a copy at `address` (0 = its base); beyond what was written reads as zeros.
-void ReadCopy(const ScaledCopy& copy, uint32_t address, std::span<uint8_t> out) {
-  std::fill(out.begin(), out.end(), uint8_t(0));
-  if (address >= copy.bytes.size()) return;
-  const size_t n = std::min(out.size(), copy.bytes.size() - address);
-  std::memcpy(out.data(), copy.bytes.data() + address, n);
-}
-
 // A copy's bytes as guest memory at address 0, growing on write.
 GuestMemoryAccess Growing(ScaledCopy& copy) {
   GuestMemoryAccess a;
-  a.read = [&copy](uint32_t address, std::span<uint8_t> out) { ReadCopy(copy, address, out); };
+  a.read = [&copy](uint32_t address, std::span<uint8_t> out) { ScaledResolveMemory::Read(copy, address, out); };
   a.write = [&copy](uint32_t address, std::span<const uint8_t> bytes) {
     const uint64_t end = uint64_t(address) + bytes.size();
     if (end > (512ull << 20)) throw Error("scaled resolve copy larger than 512 MiB");
@@ -138,11 +130,19 @@ std::array<uint32_t, 6> ScaledResolveMemory::ScaledFetch(const uint32_t fetch[6]
 
 GuestMemoryAccess ScaledResolveMemory::AccessOf(const ScaledCopy& copy) {
   GuestMemoryAccess a;
-  a.read = [&copy](uint32_t address, std::span<uint8_t> out) { ReadCopy(copy, address, out); };
+  a.read = [&copy](uint32_t address, std::span<uint8_t> out) { ScaledResolveMemory::Read(copy, address, out); };
   a.write = [](uint32_t, std::span<const uint8_t>) {
     throw Error("scaled resolve copies are written by resolves only");
   };
   return a;
+}
+
+void ScaledResolveMemory::Read(const ScaledCopy& copy, uint32_t address, std::span<uint8_t> out) {
+  // Beyond what was written reads as zeros.
+  std::fill(out.begin(), out.end(), uint8_t(0));
+  if (address >= copy.bytes.size()) return;
+  const size_t n = std::min(out.size(), copy.bytes.size() - address);
+  std::memcpy(out.data(), copy.bytes.data() + address, n);
 }
 
 uint64_t ScaledResolveMemory::bytes() const {

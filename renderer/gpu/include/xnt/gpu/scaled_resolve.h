@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "xnt/gpu/guest_access.h"
@@ -45,6 +46,7 @@ class ScaledResolveMemory {
   static std::array<uint32_t, 6> ScaledFetch(const uint32_t fetch[6], const ScaledCopy& copy);
   // Reads of a copy's bytes as guest memory at address 0 (out-of-range bytes read as zeros).
   static GuestMemoryAccess AccessOf(const ScaledCopy& copy);
+  static void Read(const ScaledCopy& copy, uint32_t address, std::span<uint8_t> out);
 
   size_t size() const { return copies_.size(); }
   uint64_t bytes() const;  // held by all copies
