@@ -88,6 +88,8 @@ inline std::vector<uint8_t> BuildContainer(const ContainerSpec& s) {
   out.U32(uint32_t(ctab.bytes.size()));
   out.bytes.insert(out.bytes.end(), ctab.bytes.begin(), ctab.bytes.end());
 
+  // Definition table: 4 unknown words, entry bytes, one float4 entry, three list terminators.
+  const bool pixel = s.type == ShaderType::kPixel;
   const uint32_t literal_bytes = uint32_t(s.literals.size() * 16);
   if (!s.literals.empty()) {
     out.Patch(20, uint32_t(out.bytes.size()));
@@ -95,40 +97,46 @@ inline std::vector<uint8_t> BuildContainer(const ContainerSpec& s) {
     out.U32(1);
     out.U32(0);
     out.U32(0);
-    out.U32(4);
-    out.U32((s.literals[0].register_index << 16) | uint32_t(s.literals.size() * 4));
-    for (int i = 0; i < 4; ++i) out.U32(0);
+    out.U32(20);
+    out.U32(((s.literals[0].register_index + (pixel ? 256 : 0)) << 16) |
+            uint32_t(s.literals.size() * 4));
+    out.U32(0);  // byte offset in the program data
+    for (int i = 0; i < 3; ++i) out.U32(0);
   }
   const uint32_t code_bytes = uint32_t(s.microcode.size() * 4 + 12);
   out.Patch(24, uint32_t(out.bytes.size()));
   out.U32(literal_bytes);
   out.U32(code_bytes);
-  if (s.type == ShaderType::kPixel) {
-    out.U32(0x10000000);
-    out.U32(uint32_t(s.interpolators.size() * 4));
+  const uint32_t n_interp = uint32_t(s.interpolators.size());
+  if (pixel) {
+    out.U32(0x10000000);          // SQ_PROGRAM_CNTL: no PsMaxReg
+    out.U32(1u << 2);             // SQ_CONTEXT_MISC: sample at centres
     out.U32(0);
-    out.U32(0);
-    out.U32(0);
-    out.U32(1);
+    out.U32(n_interp | n_interp << 5);
+    uint32_t centers = 0;
+    for (const auto& d : s.interpolators) {
+      if (!d.centroid) centers |= 1u << (16 + d.reg);
+    }
+    out.U32(centers | 1);
+    out.U32(1);                   // oC0
     for (const auto& d : s.interpolators) {
       out.U32((d.mask << 12) | (d.reg << 8) | (d.semantic.usage << 4) | d.semantic.usage_index);
     }
   } else {
+    out.U32(2 | (s.vs_resource << 16));  // VsMaxReg=2
     out.U32(0);
     out.U32(0);
-    out.U32(0);
-    out.U32(0);
-    out.U32(s.vs_resource);
+    out.U32(n_interp | n_interp << 5);
+    out.U32(1);
     out.U32(uint32_t(s.fetches.size()));
-    out.U32(uint32_t(s.interpolators.size()));
-    out.U32(0x290);
+    out.U32(0);
+    out.U32(0x290);  // dcl_index r0.x
     for (const auto& f : s.fetches) {
-      out.U32((f.semantic.usage << 12) | (f.semantic.usage_index << 8) | f.slot);
+      out.U32((f.semantic.usage_index << 16) | (f.semantic.usage << 12) | f.slot);
     }
     for (const auto& d : s.interpolators) {
       out.U32((d.mask << 12) | (d.reg << 8) | (d.semantic.usage << 4) | d.semantic.usage_index);
     }
-    for (size_t i = 0; i < s.interpolators.size(); ++i) out.U32(0);
   }
   const uint32_t program = uint32_t(out.bytes.size());
   for (const auto& l : s.literals) {

@@ -1,6 +1,7 @@
 // Container loader on synthetic blobs built in the corpus layout: every field comes back, the
 // disassembly carries the declarations, and damaged blobs are rejected with an offset.
 #include <gtest/gtest.h>
+#include <cstring>
 
 #include "container_builder.h"
 #include "xnt/base/error.h"
@@ -108,7 +109,7 @@ TEST(UcodeContainer, DamagedContainersAreRejected) {
     }
   }
   std::vector<uint8_t> magic = good;
-  magic[3] ^= 0x40;
+  magic[2] ^= 0x40;  // 0x102A11xx -> 0x102A51xx
   EXPECT_FALSE(IsContainer(magic));
   EXPECT_THROW(LoadContainer(magic), Error);
 }
@@ -130,11 +131,196 @@ TEST(UcodeContainer, PixelInterpolators) {
   ASSERT_EQ(c.interpolators.size(), 2u);
   EXPECT_EQ(c.interpolators[1].semantic.usage, 10u);
   EXPECT_EQ(c.interpolators[1].reg, 1u);
-  EXPECT_FALSE(c.interpolators[1].centroid);  // info word 2 bit 8 clear
+  EXPECT_FALSE(c.interpolators[1].centroid);  // sampling word bit 17 (r1) set: centre
   const std::string text = Disassemble(c);
   EXPECT_NE(text.find("// PsExportColorCount=1\n// PsSampleControl=centers\n\ndcl_texcoord r0.xy\ndcl_color r1\n"),
             std::string::npos)
       << text;
+}
+
+}  // namespace
+}  // namespace xnt::ucode
+
+namespace xnt::ucode {
+namespace {
+
+// A vertex shader laid out like the public XDK header CubicBezierPatchVS (no constant table;
+// definition table with float and int literals; two index declarations; vertex elements;
+// interpolators; one interpolator-export slot). The expected listing is written by hand from
+// the fxc rules: configs from SQ_PROGRAM_CNTL (0x07110019: 25 registers, VsResource, export
+// count 1, export mode 7 = multipass), `dcl_index`/`dcl_index1` from 0xE90/0x391, `defi` bytes
+// x, y, z, w from the low byte up.
+TEST(UcodeContainer, VertexShaderInfoBlockAndDefinitions) {
+  const std::vector<uint32_t> code = Assemble(
+      "xvs_3_0\n    exec\n    vfetch r10, r0.x, position\n    vfetch r11, r0.x, position1\n"
+      "    alloc position\n    exece\n    mov oPos, r10\n");
+  const std::vector<uint32_t> defs = {0x30000000, 0, 0, 0, 28,
+                                      0x00080008, 0,           // c8-c9, program bytes 0..31
+                                      0,
+                                      ((0x2320u + 4) << 16) | 1, 0x00FF0510u,  // i1
+                                      0,
+                                      0};
+  const std::vector<uint32_t> info = {32, uint32_t(code.size() * 4 + 12), 0x07110019, 0, 0,
+                                      2 | 2 << 5, 2, 2, 1,
+                                      0xE90, 0x391,                // dcl_index r0.xyz, dcl_index1 r1.x
+                                      0x00000002, 0x00010003,      // position @2, position1 @3
+                                      0x0000F0A0, 0x00003151,      // color o0, texcoord1 o1.xy
+                                      0x1004};
+  test::BeWriter w;
+  for (int i = 0; i < 9; ++i) w.U32(0);
+  for (uint32_t v : defs) w.U32(v);
+  const uint32_t info_at = uint32_t(w.bytes.size());
+  for (uint32_t v : info) w.U32(v);
+  const uint32_t program = uint32_t(w.bytes.size());
+  for (float f : {-1.0f, 3.0f, -3.0f, 1.0f, 0.0f, 1.0f, 2.0f, 3.0f}) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    w.U32(bits);
+  }
+  for (uint32_t v : code) w.U32(v);
+  for (int i = 0; i < 3; ++i) w.U32(0);
+  w.Patch(0, 0x102A1101);
+  w.Patch(4, program);
+  w.Patch(8, uint32_t(w.bytes.size()) - program);
+  w.Patch(20, 36);
+  w.Patch(24, info_at);
+
+  const ContainerFile c = LoadContainer(w.bytes);
+  ASSERT_EQ(c.index_decls.size(), 2u);
+  EXPECT_EQ(c.index_decls[0].mask, 0x7u);
+  EXPECT_EQ(c.index_decls[1].reg, 1u);
+  ASSERT_EQ(c.int_literals.size(), 1u);
+  EXPECT_EQ(c.int_literals[0].register_index, 1u);
+  EXPECT_EQ(c.export_slots, std::vector<uint32_t>{0x1004});
+  EXPECT_EQ(Disassemble(c),
+            "xvs_3_0\n"
+            "config AutoSerialize=false\n"
+            "config AutoResource=false\n"
+            "config VsMaxReg=25\n"
+            "config VsResource=1\n"
+            "config VsExportMode=multipass\n"
+            "// VsExportCount=1\n"
+            "\n"
+            "dcl_index r0.xyz\n"
+            "dcl_index1 r1.x\n"
+            "dcl_color o0\n"
+            "dcl_texcoord1 o1.xy\n"
+            "\n"
+            "def c8, -1, 3, -3, 1\n"
+            "def c9, 0, 1, 2, 3\n"
+            "defi i1, 16, 5, -1, 0\n"
+            "\n"
+            "\n"
+            "    exec\n"
+            "    vfetch r10, r0.x, position\n"
+            "    vfetch r11, r0.x, position1\n"
+            "    alloc position\n"
+            "    exece\n"
+            "    mov oPos, r10\n");
+  EXPECT_EQ(WriteContainer(c), w.bytes);
+
+  // A count that does not fit is refused with the byte offset of the counts and the field.
+  std::vector<uint8_t> bad = w.bytes;
+  StoreBE32(bad.data() + info_at + 28, 200);
+  try {
+    (void)LoadContainer(bad);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("byte " + std::to_string(info_at + 24) +
+                                         ": vertex shader info counts"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A pixel shader whose constant table has a struct parameter ($IN with float2 members, as
+// RetroArch-style shaders declare `uniform input IN`), a sampler and a default value; a pixel
+// shader literal at container register 256 + 3; both sampling kinds.
+TEST(UcodeContainer, PixelShaderStructConstantsAndSampling) {
+  test::BeWriter t;  // CTAB, offsets relative to its start
+  for (int i = 0; i < 7; ++i) t.U32(0);
+  t.Patch(0, 28);
+  t.Patch(8, 0xFFFF0300);
+  t.Patch(12, 3);
+  t.Patch(16, 28);
+  const size_t entries = t.bytes.size();
+  for (int i = 0; i < 15; ++i) t.U32(0);
+  auto type = [&](uint16_t cls, uint16_t ty, uint16_t r, uint16_t c, uint16_t members,
+                  uint32_t member_info) {
+    const uint32_t at = uint32_t(t.bytes.size());
+    t.U16(cls); t.U16(ty); t.U16(r); t.U16(c); t.U16(1); t.U16(members); t.U32(member_info);
+    return at;
+  };
+  const uint32_t n_in = uint32_t(t.bytes.size()); t.Str("$IN");
+  const uint32_t n_vs = uint32_t(t.bytes.size()); t.Str("video_size");
+  const uint32_t n_ts = uint32_t(t.bytes.size()); t.Str("texture_size");
+  const uint32_t n_m = uint32_t(t.bytes.size()); t.Str("frame_count");
+  const uint32_t t_f2 = type(1, 3, 1, 2, 0, 0);
+  const uint32_t t_f1 = type(0, 3, 1, 1, 0, 0);
+  const uint32_t members = uint32_t(t.bytes.size());
+  t.U32(n_vs); t.U32(t_f2); t.U32(n_ts); t.U32(t_f2); t.U32(n_m); t.U32(t_f1);
+  const uint32_t t_in = type(5, 0, 1, 5, 3, members);
+  const uint32_t n_s = uint32_t(t.bytes.size()); t.Str("Source");
+  const uint32_t t_s = type(4, 12, 1, 1, 0, 0);
+  const uint32_t n_g = uint32_t(t.bytes.size()); t.Str("Gain");
+  const uint32_t t_g = type(1, 3, 1, 4, 0, 0);
+  const uint32_t def_g = uint32_t(t.bytes.size());
+  for (float f : {0.5f, 1.0f, 2.0f, -1.0f}) { uint32_t b; std::memcpy(&b, &f, 4); t.U32(b); }
+  auto entry = [&](int i, uint32_t name, uint32_t set, uint32_t reg, uint32_t count, uint32_t ty,
+                   uint32_t def) {
+    const size_t e = entries + 20 * i;
+    t.Patch(e, name); t.Patch(e + 4, set << 16 | reg); t.Patch(e + 8, count << 16);
+    t.Patch(e + 12, ty); t.Patch(e + 16, def);
+  };
+  entry(0, n_in, 2, 0, 2, t_in, 0);   // frame_count (c2) unused: range c0-c1
+  entry(1, n_s, 3, 1, 1, t_s, 0);
+  entry(2, n_g, 2, 4, 1, t_g, def_g);
+  t.Patch(24, uint32_t(t.bytes.size())); t.Str("ps_3_0");
+  t.Patch(4, uint32_t(t.bytes.size())); t.Str("2.0.99999.0");
+
+  const std::vector<uint32_t> code =
+      Assemble("xps_3_0\n    alloc colors\n    exece\n    mul oC0, r0.xyxy, r1\n");
+  test::BeWriter w;
+  for (int i = 0; i < 9; ++i) w.U32(0);
+  w.U32(uint32_t(t.bytes.size()));
+  w.bytes.insert(w.bytes.end(), t.bytes.begin(), t.bytes.end());
+  const uint32_t defs_at = uint32_t(w.bytes.size());
+  for (uint32_t v : {0u, 1u, 0u, 0u, 20u, (259u << 16) | 4u, 0u, 0u, 0u, 0u}) w.U32(v);
+  const uint32_t info_at = uint32_t(w.bytes.size());
+  for (uint32_t v : {16u, uint32_t(code.size() * 4 + 12), 0x10000300u, 2u << 2, 0u,
+                     2u | 2u << 5, 0x00010003u, 1u, 0x00003050u, 0x0000F1A0u}) {
+    w.U32(v);
+  }
+  const uint32_t program = uint32_t(w.bytes.size());
+  for (float f : {0.25f, 0.0f, 0.0f, 1.0f}) { uint32_t b; std::memcpy(&b, &f, 4); w.U32(b); }
+  for (uint32_t v : code) w.U32(v);
+  for (int i = 0; i < 3; ++i) w.U32(0);
+  w.Patch(0, 0x102A1100); w.Patch(4, program); w.Patch(8, uint32_t(w.bytes.size()) - program);
+  w.Patch(16, 36); w.Patch(20, defs_at); w.Patch(24, info_at);
+
+  const ContainerFile c = LoadContainer(w.bytes);
+  EXPECT_EQ(c.creator, "2.0.99999.0");
+  ASSERT_EQ(c.constants.size(), 3u);
+  ASSERT_EQ(c.constants[0].members.size(), 3u);
+  EXPECT_EQ(c.constants[0].members[1].name, "texture_size");
+  const std::string text = Disassemble(c);
+  EXPECT_EQ(text.substr(0, text.find("\n\n\n")),
+            "xps_3_0\n"
+            "defconst $IN.video_size, float, vector, [1, 2], c0\n"
+            "defconst $IN.texture_size, float, vector, [1, 2], c1\n"
+            "defconst Source, sampler2d, object, [1, 1], s1\n"
+            "defconst Gain, float, vector, [1, 4], c4, { 0.5, 1, 2, -1 }\n"
+            "config AutoSerialize=false\n"
+            "config AutoResource=false\n"
+            "config PsMaxReg=3\n"
+            "// PsExportColorCount=1\n"
+            "// PsSampleControl=both\n"
+            "\n"
+            "dcl_texcoord r0.xy\n"
+            "dcl_color_centroid r1\n"
+            "\n"
+            "def c3, 0.25, 0, 0, 1");
+  EXPECT_EQ(WriteContainer(c), w.bytes);
 }
 
 }  // namespace

@@ -145,6 +145,17 @@ TEST(UcodeCorpus, ContainerFields) {
   EXPECT_EQ(ps.interpolators[0].mask, 0x3u);
 }
 
+// Every region of the blob is kept (unknown words included), so writing the loaded container
+// gives the compiler's bytes back.
+TEST(UcodeCorpus, WriteContainerIsLossless) {
+  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
+  for (const auto& name : CorpusShaders()) {
+    SCOPED_TRACE(name);
+    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    EXPECT_EQ(WriteContainer(LoadContainer(bytes)), bytes);
+  }
+}
+
 TEST(UcodeCorpus, TruncatedContainersAreRejected) {
   if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
   for (const auto& name : CorpusShaders()) {

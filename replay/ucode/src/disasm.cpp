@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "container_listing.h"
 #include "syntax.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/disasm.h"
@@ -194,83 +195,8 @@ class Disassembler {
   }
 
   void ContainerHeader(const ContainerFile& c) {
-    static const char* kTypes[] = {"void",      "bool",      "int",       "float",
-                                   "string",    "texture",   "texture1d", "texture2d",
-                                   "texture3d", "texturecube", "sampler", "sampler1d",
-                                   "sampler2d", "sampler3d", "samplercube"};
-    static const char* kClasses[] = {"scalar", "vector", "matrix_rows", "matrix_columns",
-                                     "object", "struct"};
-    static const char kSets[] = {'b', 'i', 'c', 's'};
-    for (const auto& d : c.constants) {
-      std::string type = d.param_type < 15 ? kTypes[d.param_type] : std::to_string(d.param_type);
-      std::string cls = d.param_class < 6 ? kClasses[d.param_class] : std::to_string(d.param_class);
-      std::string reg(1, d.register_set < 4 ? kSets[d.register_set] : '?');
-      reg += std::to_string(d.register_index);
-      if (d.register_count > 1) reg += "-" + std::to_string(d.register_index + d.register_count - 1);
-      Line("defconst " + d.name + ", " + type + ", " + cls + ", [" + std::to_string(d.rows) + ", " +
-           std::to_string(d.columns) + "], " + reg);
-    }
-    Analysis an;
-    try {
-      an = Analyze(s_);
-    } catch (const std::exception&) {
-      // Header statistics are best effort; the body still prints.
-    }
-    const bool vs = s_.type == ShaderType::kVertex;
-    Line("config AutoSerialize=false");
-    Line("config AutoResource=false");
-    if (an.any_temp && an.max_temp > 0) {
-      Line(std::string(vs ? "config VsMaxReg=" : "config PsMaxReg=") + std::to_string(an.max_temp));
-    }
-    if (vs && c.vs_resource()) Line("config VsResource=" + std::to_string(c.vs_resource()));
-    if (!vs) {
-      uint32_t colors = 0;
-      for (uint32_t i = 0; i < 4; ++i) {
-        if (an.color_mask & (1u << i)) colors = i + 1;
-      }
-      if (colors) Line("// PsExportColorCount=" + std::to_string(colors));
-      if (!c.interpolators.empty()) {
-        bool any_centroid = false, any_center = false;
-        for (const auto& i : c.interpolators) (i.centroid ? any_centroid : any_center) = true;
-        Line(std::string("// PsSampleControl=") +
-             (any_centroid ? (any_center ? "both" : "centroid") : "centers"));
-      }
-    } else {
-      uint32_t count = 0;
-      for (uint32_t i = 0; i < 16; ++i) {
-        if (an.interpolator_mask & (1u << i)) count = i + 1;
-      }
-      if (count > 1) Line("// VsExportCount=" + std::to_string(count - 1));
-    }
-    std::vector<std::string> dcl;
-    if (vs) {
-      for (const auto& ins : s_.slots) {
-        if (ins.kind == SlotKind::kFetch && ins.fetch.IsVertex() && !ins.fetch.is_mini_fetch) {
-          dcl.push_back("dcl_index " + RegisterText('r', ins.fetch.src_reg, false,
-                                                    ins.fetch.src_rel ? "aL" : nullptr) +
-                        "." + kComp[ins.fetch.src_swizzle & 3]);
-          break;
-        }
-      }
-    }
-    for (const auto& i : c.interpolators) {
-      std::string line = "dcl_" + syntax::SemanticName(i.semantic);
-      if (i.centroid) line += "_centroid";
-      line += std::string(" ") + (vs ? "o" : "r") + std::to_string(i.reg) + MaskLetters(i.mask);
-      dcl.push_back(line);
-    }
-    if (!dcl.empty()) {
-      Line("");
-      for (const auto& l : dcl) Line(l);
-    }
-    if (!c.literals.empty()) {
-      Line("");
-      for (const auto& l : c.literals) {
-        Line("def c" + std::to_string(l.register_index) + ", " + syntax::FormatFloat(l.value[0]) +
-             ", " + syntax::FormatFloat(l.value[1]) + ", " + syntax::FormatFloat(l.value[2]) +
-             ", " + syntax::FormatFloat(l.value[3]));
-      }
-    }
+    // defconst / config / dcl_ / def lines: container_listing.cpp.
+    out_ += ContainerDeclarations(c, s_);
   }
 
   void Body() {

@@ -1,0 +1,21 @@
+// The declaration part of an XDK listing, printed from a shader container: `defconst` (one line
+// per constant, struct members as `name.member`), `config`, the `// Vs.../Ps...` comments,
+// `dcl_` lines and `def` / `defi` literals.
+#pragma once
+
+#include <string>
+
+#include "xnt/ucode/container.h"
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::ucode {
+
+std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader);
+
+// Names as the listing prints them.
+std::string ParameterTypeName(uint32_t type);    // float, sampler2d, ...
+std::string ParameterClassName(uint32_t cls);    // scalar, vector, matrix_columns, ...
+char RegisterSetLetter(uint32_t set);            // b i c s
+std::string VsExportModeName(uint32_t mode);     // multipass, or the number
+
+}  // namespace xnt::ucode
