@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "assembler_internal.h"
 #include "syntax.h"
@@ -73,7 +74,13 @@ class Assembler {
       if (end == std::string_view::npos) end = text_.size();
       std::string_view l = text_.substr(start, end - start);
       size_t comment = l.find("//");
-      if (comment != std::string_view::npos) l = l.substr(0, comment);
+      if (comment != std::string_view::npos) {
+        // fxc prints exec attributes as comments: `exec    // PredicateClean=false`.
+        if (l.substr(comment).find("PredicateClean=false") != std::string_view::npos) {
+          unclean_lines_.insert(uint32_t(lines_.size() + 1));
+        }
+        l = l.substr(0, comment);
+      }
       lines_.push_back(l);
       if (end == text_.size()) break;
       start = end + 1;
@@ -94,8 +101,10 @@ class Assembler {
     if (t.substr(0, 9) == "defconst " || t.substr(0, 7) == "config ") return;  // informational
     if (t.substr(0, 4) == "dcl_") return Dcl(number, p);
     if (t.substr(0, 4) == "def ") return Def(number, p);
-    if (t.back() == ':' && t.size() > 1 && t[0] == 'L') {
-      std::string name(t.substr(1, t.size() - 2));
+    // Labels: fxc's `label L7` line, or `L7:`.
+    const bool label_line = t.substr(0, 7) == "label L" && t.size() > 7;
+    if (label_line || (t.back() == ':' && t.size() > 1 && t[0] == 'L')) {
+      std::string name(label_line ? t.substr(7) : t.substr(1, t.size() - 2));
       for (char c : name) {
         if (!IsIdent(c)) Fail(number, p.col, "bad label name '" + name + "'");
       }
@@ -104,6 +113,15 @@ class Assembler {
       return;
     }
     if (t.substr(0, 6) == ".slot ") return RawSlot(number, p);
+    if (t == "serialize") {
+      // Sets the exec's serialize bit of the instruction that follows.
+      FlushAlu();
+      CfEntry& e = CurrentExec(number, p.col, "serialize");
+      if (pending_serialize_) Fail(number, p.col, "two 'serialize' lines in a row");
+      pending_serialize_ = true;
+      (void)e;
+      return;
+    }
     statements_.push_back(std::make_unique<Statement>(ParseStatement(p, number)));
     const Statement& st = *statements_.back();
     if (IsCfMnemonic(st.mnemonic)) {
@@ -198,6 +216,7 @@ class Assembler {
   }
 
   void Cf(const Statement& st) {
+    if (pending_serialize_) st.Error("'serialize' must precede an instruction of the same exec");
     if (st.plus) st.Error("'+' only prefixes a co-issued scalar instruction");
     CfEntry e;
     e.line = st.line;
@@ -224,7 +243,7 @@ class Assembler {
         need_no_pred();
         st.ExpectOperands(1);
         // The predicate-cleaning cexec (13/14) is the plain spelling; see ucode.h.
-        cf.opcode = opt.Bool("PredicateClean", true)
+        cf.opcode = opt.Bool("PredicateClean", true) && !unclean_lines_.count(st.line)
                         ? (end ? CfOpcode::kCondExecPredCleanEnd : CfOpcode::kCondExecPredClean)
                         : (end ? CfOpcode::kCondExecEnd : CfOpcode::kCondExec);
         const uint32_t b = BoolOperand(st, st.operands[0], &cf.condition);
@@ -243,7 +262,7 @@ class Assembler {
         } else {
           cf.opcode = end ? CfOpcode::kExecEnd : CfOpcode::kExec;
         }
-        cf.predicate_clean = opt.Bool("PredicateClean", true);
+        cf.predicate_clean = opt.Bool("PredicateClean", true) && !unclean_lines_.count(st.line);
       }
       cf.yield = opt.Bool("Yield", false);
       address_mode();
@@ -297,15 +316,22 @@ class Assembler {
       address_mode();
     } else if (m == "alloc") {
       need_no_pred();
-      st.ExpectOperands(1);
       cf.opcode = CfOpcode::kAlloc;
-      std::string_view kind = st.operands[0].text;
+      // fxc: `alloc export=2` (the statement parser reads it as the option "export").
+      const bool export_size = st.operands.empty() && opt.Find("export");
+      if (!export_size) st.ExpectOperands(1);
+      std::string_view kind = export_size ? std::string_view("export") : st.operands[0].text;
       if (kind == "none") cf.alloc_type = AllocType::kNone;
       else if (kind == "position") cf.alloc_type = AllocType::kPosition;
       else if (kind == "interpolators" || kind == "colors") cf.alloc_type = AllocType::kInterpolators;
       else if (kind == "export") cf.alloc_type = AllocType::kMemory;
       else st.Error(st.operands[0], "alloc takes position, interpolators, colors, export or none");
       if (auto s = opt.Int<uint32_t>("Size", 0, 7)) cf.alloc_size = *s;
+      // fxc: `alloc export=2` (the option parser reads it as key "export").
+      if (auto s = opt.Int<uint32_t>("export", 0, 15)) {
+        cf.alloc_type = AllocType::kMemory;
+        cf.alloc_size = *s;
+      }
       cf.is_unserialized = opt.Bool("Unserialized", false);
     } else if (m == "cnop" || m == "mark_vs_fetch_done") {
       need_no_pred();
@@ -328,15 +354,28 @@ class Assembler {
   // -- ALU / fetch: grouping into the current exec (assembler_encode.cpp builds the bits) --
 
   CfEntry& CurrentExec(const Statement& st) {
+    return CurrentExec(st.line, st.col, st.mnemonic);
+  }
+  CfEntry& CurrentExec(uint32_t line, uint32_t col, std::string_view what) {
     if (cfs_.empty() || !IsExec(cfs_.back().cf.opcode)) {
-      st.Error("instruction '" + std::string(st.mnemonic) + "' outside an exec clause");
+      Fail(line, col, "instruction '" + std::string(what) + "' outside an exec clause");
     }
     return cfs_.back();
+  }
+
+  // The instruction about to be appended to `e` takes a pending `serialize`.
+  void TakeSerialize(CfEntry& e) {
+    if (!pending_serialize_) return;
+    pending_serialize_ = false;
+    const uint32_t k = uint32_t(e.instrs.size());
+    if (k >= 6) Fail(e.line, e.col, "serialize on instruction " + std::to_string(k) + " of an exec (0-5)");
+    e.serialize = e.serialize.value_or(0) | (1u << k);
   }
 
   void FlushAlu() {
     if (!alu_.vector && !alu_.scalar && !alu_.nop) return;
     CfEntry& e = cfs_.back();
+    TakeSerialize(e);
     InstrEntry ins;
     ins.line = (alu_.vector ? alu_.vector : alu_.scalar ? alu_.scalar : alu_.nop)->line;
     e.instrs.push_back(ins);
@@ -374,6 +413,7 @@ class Assembler {
     FetchInstruction f = BuildFetch(st, &ins.semantic);
     ins.vertex = f.IsVertex();
     ins.raw = EncodeFetch(f);
+    TakeSerialize(cfs_.back());
     cfs_.back().instrs.push_back(ins);
   }
 
@@ -470,6 +510,8 @@ class Assembler {
   std::vector<std::unique_ptr<Statement>> statements_;
   std::vector<CfEntry> cfs_;
   std::map<std::string, uint32_t> labels_;
+  std::set<uint32_t> unclean_lines_;  // lines with `// PredicateClean=false`
+  bool pending_serialize_ = false;
   std::vector<RawSlotEntry> raw_slots_;
   std::vector<PendingAlu> pending_alu_;
   AluBuild alu_;

@@ -110,7 +110,12 @@ bool IsVectorMnemonic(std::string_view m, VectorOp* op) {
   return false;
 }
 
+// `movs` / `movas` are `maxs` / `maxas` reading one component twice (fxc listings).
 bool IsScalarMnemonic(std::string_view m, ScalarOp* op) {
+  if (m == "movs" || m == "movas") {
+    *op = m == "movs" ? ScalarOp::kMaxs : ScalarOp::kMaxAs;
+    return true;
+  }
   for (uint32_t i = 0; i < kScalarOpCount; ++i) {
     if (IsValidScalarOp(i) && ScalarOpName(ScalarOp(i)) == m) {
       *op = ScalarOp(i);
@@ -195,12 +200,15 @@ AluInstruction BuildAlu(const AluBuild& b, ShaderType type) {
         if (nsrc == 1) set_src(st, st.operands[1], 2, ParseAluSource(st, st.operands[1], 2, -1, consts));
         break;
       case ScalarForm::kOne:
-      case ScalarForm::kTwoComponent:
+      case ScalarForm::kTwoComponent: {
         if (nsrc != 1) st.Error("'" + std::string(m) + "' takes one source operand");
+        const std::string_view base = StripSat(m);
+        const bool smov = base == "movs" || base == "movas";
         set_src(st, st.operands[1], 2,
-                ParseAluSource(st, st.operands[1], 2, form == ScalarForm::kTwoComponent ? 2 : 1,
-                               consts));
+                ParseAluSource(st, st.operands[1], 2,
+                               form == ScalarForm::kTwoComponent && !smov ? 2 : 1, consts));
         break;
+      }
       case ScalarForm::kConstTemp: {
         if (nsrc != 2) st.Error("'" + std::string(m) + "' takes a constant and a temp");
         RegRef c = ParseReg(st, st.operands[1]);
@@ -356,6 +364,7 @@ FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semant
       if (r.swizzle.size() > max_components) st.Error(p, "too many source components");
       auto c = SwizzleChars(st, p, r.swizzle);
       for (size_t i = 0; i < r.swizzle.size(); ++i) f.src_swizzle |= uint32_t(c[i]) << (2 * i);
+      f.src_swizzle = syntax::FillSourceSwizzle(f.src_swizzle, uint32_t(r.swizzle.size()));
     }
   };
   if (m == "vfetch" || m == "vfetch_full" || m == "vfetch_mini") {

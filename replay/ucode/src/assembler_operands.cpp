@@ -120,6 +120,11 @@ RegRef ParseReg(const Statement& st, const Piece& p) {
       r.has_index = true;
       t.remove_prefix(d);
     }
+    // fxc's absolute-value spelling: `r5_abs`, `c107_abs`.
+    if (d > 0 && !r.abs && t.substr(0, 4) == "_abs") {
+      r.abs = true;
+      t.remove_prefix(4);
+    }
   }
   if (!t.empty()) {
     if (t[0] != '.') st.Error(p, "unexpected '" + std::string(t) + "' in operand");

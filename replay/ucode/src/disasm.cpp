@@ -72,12 +72,12 @@ std::string ScalarSwizzleText(uint32_t swz, bool two) {
   return FullSwizzleText(swz);
 }
 
+// fxc prints absolute-value sources after the number (`r5_abs`, `c107_abs`); a relative one
+// keeps the bracket form (`r_abs[5+aL]`, Xenia's spelling, not seen in an fxc listing).
 std::string RegisterText(char prefix, uint32_t index, bool abs, const char* rel) {
   std::string s(1, prefix);
-  if (abs) s += "_abs";
-  if (rel) return s + "[" + std::to_string(index) + "+" + rel + "]";
-  if (abs) return s + "[" + std::to_string(index) + "]";
-  return s + std::to_string(index);
+  if (rel) return s + (abs ? "_abs" : "") + "[" + std::to_string(index) + "+" + rel + "]";
+  return s + std::to_string(index) + (abs ? "_abs" : "");
 }
 
 std::string SourceBaseText(const AluInstruction& a, uint32_t i) {
@@ -215,18 +215,25 @@ class Disassembler {
     uint32_t cursor = s_.cf_slots;
     std::vector<bool> printed(s_.slots.size(), false);
     for (uint32_t i = 0; i < cf_count; ++i) {
-      if (targets.count(i)) Line("L" + std::to_string(i) + ":");
+      // fxc numbers a label after the CF instruction it marks: `label L7` precedes CF 7.
+      if (targets.count(i)) Line("label L" + std::to_string(i));
       const CfInstruction& cf = s_.cf[i];
-      Line("    " + CfText(cf, cursor));
+      // A predicated CF instruction starts at column 0: `(p0) exec`, `(!p0) jmp L28`.
+      const std::string cf_text = CfText(cf, cursor);
+      Line((cf_text[0] == '(' ? "" : "    ") + cf_text);
       if (IsExec(cf.opcode) && cf.count > 0) {
         for (uint32_t k = 0; k < cf.count; ++k) {
           const uint32_t slot = cf.address + k;
           const Instruction& ins = s_.AtSlot(slot);
           printed[slot - s_.cf_slots] = true;
+          // The exec's serialize bit for instruction k is a `serialize` line before it.
+          if (cf.IsSerialized(k)) Line("    serialize");
           std::vector<std::string> lines = ins.kind == SlotKind::kFetch ? FetchLines(ins)
                                                                         : AluLines(ins.alu);
           for (size_t l = 0; l < lines.size(); ++l) {
-            std::string text = "    " + lines[l];
+            // Co-issued scalar lines: `  + mulsc r10.z, c13.z, r1.w` (the `+ ` takes two
+            // columns of the indent).
+            std::string text = (lines[l][0] == '+' ? "  " : "    ") + lines[l];
             if (o_.slot_comments && l == 0) text += "    // slot " + std::to_string(slot);
             Line(text);
           }
@@ -248,6 +255,7 @@ class Disassembler {
     Options opt;
     std::string text;
     bool comma = false;  // options follow an operand
+    bool clean_comment = false;
     switch (cf.opcode) {
       case CfOpcode::kExec:
       case CfOpcode::kExecEnd:
@@ -270,7 +278,7 @@ class Disassembler {
         opt.Flag(cf.yield, "Yield");
         // Xenia shader_translator_disasm.cc marks execs that keep the predicate with
         // "PredicateClean=false" (cexec: opcodes 3/4; 13/14 are the cleaning cexec).
-        if (!cf.CleansPredicate()) opt.Add("PredicateClean=false");
+        clean_comment = !cf.CleansPredicate();
         if (cf.address_mode) opt.Add("AddressMode=absolute");
         const uint32_t expected = cf.count > 0 ? cursor : s_.cf_slots;
         if (cf.address != expected) opt.Add("Addr=" + std::to_string(cf.address));
@@ -283,7 +291,6 @@ class Disassembler {
           }
           if (cf.IsSerialized(k)) serialize |= 1u << k;
         }
-        if (serialize) opt.Add("Serialize=" + Hex(serialize));
         uint32_t derived = fetch_bits;
         for (uint32_t k = 0; k < 6; ++k) {
           if (serialize & (1u << k)) derived |= 2u << (2 * k);
@@ -340,7 +347,12 @@ class Disassembler {
           case AllocType::kMemory: text = "alloc export"; break;
         }
         comma = true;
-        if (cf.alloc_size) opt.Add("Size=" + std::to_string(cf.alloc_size));
+        // fxc: `alloc export=2` (public XDK memexport listing); other kinds keep an option.
+        if (cf.alloc_type == AllocType::kMemory) {
+          text += "=" + std::to_string(cf.alloc_size);
+        } else if (cf.alloc_size) {
+          opt.Add("Size=" + std::to_string(cf.alloc_size));
+        }
         opt.Flag(cf.is_unserialized, "Unserialized");
         break;
       case CfOpcode::kNop:
@@ -355,7 +367,8 @@ class Disassembler {
       pad &= ~(uint64_t(0x7F) << 34);  // part of the bool constant index
     }
     if (pad) opt.Add("Pad=" + Hex(pad));
-    return text + JoinOptions(opt, comma);
+    // Exec attributes are comments in fxc listings: `exec    // PredicateClean=false`.
+    return text + JoinOptions(opt, comma) + (clean_comment ? "    // PredicateClean=false" : "");
   }
 
   // ---- ALU ---------------------------------------------------------------------------------------
@@ -444,7 +457,13 @@ class Disassembler {
       lines.push_back(line);
     }
     if (scalar_line) {
-      std::string line = (vector_line ? "+ " : "") + pred + std::string(ScalarOpName(a.scalar_op)) +
+      // fxc shows maxs / maxas of one component with itself as movs / movas.
+      const auto comps = SwizzleComponents(a.src[2].swizzle);
+      const bool smov = (a.scalar_op == ScalarOp::kMaxs || a.scalar_op == ScalarOp::kMaxAs) &&
+                        comps[0] == comps[3] && comps[1] == comps[3] && comps[2] == comps[3];
+      std::string name(ScalarOpName(a.scalar_op));
+      if (smov) name = a.scalar_op == ScalarOp::kMaxs ? "movs" : "movas";
+      std::string line = (vector_line ? "+ " : "") + pred + name +
                          (a.scalar_clamp ? "_sat " : " ") + DestText(a, false);
       switch (form) {
         case ScalarForm::kNone:
@@ -452,7 +471,7 @@ class Disassembler {
         case ScalarForm::kOne:
         case ScalarForm::kTwoComponent:
           line += ", " + SourceBaseText(a, 2) +
-                  ScalarSwizzleText(a.src[2].swizzle, form == ScalarForm::kTwoComponent);
+                  ScalarSwizzleText(a.src[2].swizzle, form == ScalarForm::kTwoComponent && !smov);
           note_const(2);
           break;
         case ScalarForm::kConstTemp: {
@@ -538,7 +557,9 @@ class Disassembler {
       if (has_dest) text += FetchDestText(f) + ", ";
       static constexpr char kSrc[] = "xyzw";
       const uint32_t n = syntax::TextureSourceComponents(f.opcode, f.dimension);
-      uint32_t shown = (f.src_swizzle >> (2 * n)) ? 3 : n;
+      // As many components as the dimension uses unless the others differ from what
+      // FillSourceSwizzle puts there (then all three, so the text stays lossless).
+      uint32_t shown = syntax::FillSourceSwizzle(f.src_swizzle, n) == (f.src_swizzle & 0x3F) ? n : 3;
       text += src + ".";
       for (uint32_t c = 0; c < shown; ++c) text += kSrc[(f.src_swizzle >> (2 * c)) & 3];
       text += ", tf" + std::to_string(f.const_index);

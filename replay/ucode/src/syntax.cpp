@@ -183,6 +183,13 @@ std::string TextureMnemonic(const FetchInstruction& f) {
   return base + std::string(kDims[uint32_t(f.dimension) & 3]);
 }
 
+uint32_t FillSourceSwizzle(uint32_t swizzle, uint32_t shown) {
+  if (shown == 0 || shown >= 3) return swizzle & 0x3F;
+  uint32_t out = swizzle & ((1u << (2 * shown)) - 1);
+  for (uint32_t i = shown; i < 3; ++i) out |= ((swizzle >> (2 * (i % shown))) & 3) << (2 * i);
+  return out;
+}
+
 uint32_t TextureSourceComponents(FetchOp op, TextureDimension dim) {
   switch (op) {
     case FetchOp::kGetTextureGradients: return 2;

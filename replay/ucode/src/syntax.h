@@ -60,6 +60,10 @@ std::optional<Semantic> ParseSemantic(std::string_view s);
 std::string TextureMnemonic(const FetchInstruction& f);
 bool TextureMnemonicHasDimension(FetchOp op);
 uint32_t TextureSourceComponents(FetchOp op, TextureDimension dim);
+// The fetch source swizzle has 3 components; a listing shows as many as the dimension uses
+// (`r2.zw` for 2D). The ones not shown repeat the shown ones in order (the corpus tfetch2D
+// `r0.xy` is stored x, y, x); FillSourceSwizzle applies that to the first `shown` components.
+uint32_t FillSourceSwizzle(uint32_t swizzle, uint32_t shown);
 
 std::string FormatFloat(float v);
 
