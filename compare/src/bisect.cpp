@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "baseline.h"
 #include "xnt/base/error.h"
 #include "xnt/compare/snapshot.h"
 #include "xnt/diff/png.h"
@@ -23,15 +24,13 @@ namespace {
 constexpr size_t kMaxStateBytes = 64 * 1024;
 
 struct TargetCapture {
-  TargetRegion region;
-  diff::OwnedImage before, after;
-  std::vector<uint64_t> before_bits, after_bits;
+  TargetSnapshot before, after;
 };
 
 // One replay of the trace through `frame`.
 struct Pass {
   std::vector<uint32_t> draws;    // every event of the frame, in order
-  std::vector<uint64_t> hashes;   // its targets' hash after it ran
+  std::vector<uint64_t> hashes;   // what it wrote (HashEvent), after it ran
   std::vector<bool> resolves;
   std::vector<TargetCapture> captures;  // the captured event's targets
   std::string shaders;
@@ -47,10 +46,9 @@ Pass RunPass(const std::string& trace, uint64_t frame, const Combination& combin
     if (capture) {
       if (e.draw->draw_index != *capture) return;
       if (!e.after) {
-        for (const TargetRegion& t : EventTargets(e)) {
+        for (TargetSnapshot& t : SnapshotEventTargets(*session, e)) {
           TargetCapture c;
-          c.region = t;
-          c.before = TargetImage(*session, t, &c.before_bits);
+          c.before = std::move(t);
           pass.captures.push_back(std::move(c));
         }
         for (const replay::Shader* s : {e.draw->vertex_shader, e.draw->pixel_shader}) {
@@ -58,13 +56,16 @@ Pass RunPass(const std::string& trace, uint64_t frame, const Combination& combin
           pass.shaders += ucode::Disassemble(s->decoded->shader) + "\n";
         }
       } else {
-        for (TargetCapture& c : pass.captures) c.after = TargetImage(*session, c.region, &c.after_bits);
+        std::vector<TargetSnapshot> after = SnapshotEventTargets(*session, e);
+        for (size_t i = 0; i < pass.captures.size() && i < after.size(); ++i) {
+          pass.captures[i].after = std::move(after[i]);
+        }
       }
       return;
     }
     if (!e.after) return;
     pass.draws.push_back(e.draw->draw_index);
-    pass.hashes.push_back(HashTargets(*session, EventTargets(e)));
+    pass.hashes.push_back(HashEvent(*session, e));
     pass.resolves.push_back(e.resolve != nullptr);
   };
   session = renderer::Session::Create(so);
@@ -99,28 +100,6 @@ std::string SafeName(std::string s) {
   return s;
 }
 
-// White where any bit of the guest value differs, dark grey where equal: a 1-LSB error shows.
-diff::OwnedImage AnyDifferenceMask(const TargetCapture& a, const TargetCapture& b, uint64_t* count) {
-  const diff::Image& v = a.after.view();
-  diff::OwnedImage mask(v.width, v.height, 4, diff::PixelType::kU8);
-  *count = 0;
-  for (int y = 0; y < v.height; ++y) {
-    uint8_t* row = mask.MutableRow(y);
-    for (int x = 0; x < v.width; ++x) {
-      const size_t i = size_t(y) * size_t(v.width) + size_t(x);
-      const bool differs = i < a.after_bits.size() && i < b.after_bits.size() &&
-                           a.after_bits[i] != b.after_bits[i];
-      *count += differs;
-      const uint8_t g = differs ? 255 : 40;
-      row[x * 4 + 0] = g;
-      row[x * 4 + 1] = differs ? 0 : g;
-      row[x * 4 + 2] = differs ? 255 : g;
-      row[x * 4 + 3] = 255;
-    }
-  }
-  return mask;
-}
-
 }  // namespace
 
 renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOptions& options) {
@@ -132,7 +111,11 @@ renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOp
   so.validate = options.validate;
   so.threads = options.threads;
   if (options.test_fault && options.test_fault->combination == c) {
-    so.test_fault_skip_draw = options.test_fault->draw;
+    if (options.test_fault->kind == TestFault::Kind::kSkipDraw) {
+      so.test_fault_skip_draw = options.test_fault->draw;
+    } else {
+      so.test_fault_resolve_format = options.test_fault->draw;
+    }
   }
   return so;
 }
@@ -152,8 +135,8 @@ Bisection BisectFrame(const std::string& trace, uint64_t frame, const Combinatio
     if (i == ref.hashes.size()) {
       b.summary = "frame " + std::to_string(frame) + ": the targets of all " +
                   std::to_string(ref.draws.size()) +
-                  " draws/resolves agree in guest bits; the frames part after them (swap / "
-                  "front-buffer read, or memory a resolve wrote)";
+                  " draws/resolves (EDRAM, resolve destinations, memexport streams) agree in "
+                  "guest bits; the frames part after them (swap / front-buffer read)";
       return b;
     }
     b.found = true;
@@ -166,34 +149,118 @@ Bisection BisectFrame(const std::string& trace, uint64_t frame, const Combinatio
     uint64_t differing = 0, pixels = 0;
     const std::string stem = SafeName(TraceName(trace)) + "-" + SafeName(other.Name()) + "-" + b.Id();
     if (!options.report_dir.empty()) fs::create_directories(fs::path(options.report_dir) / "bisect");
+    std::string parts;
     for (size_t t = 0; t < ref_cap.captures.size() && t < oth_cap.captures.size(); ++t) {
       const TargetCapture& rc = ref_cap.captures[t];
       const TargetCapture& oc = oth_cap.captures[t];
       if (!b.targets.empty()) b.targets += "; ";
-      b.targets += rc.region.Describe();
+      b.targets += rc.after.describe;
       uint64_t count = 0;
-      diff::OwnedImage mask = AnyDifferenceMask(rc, oc, &count);
+      diff::OwnedImage mask = AnyDifferenceMask(rc.after.image.view(), rc.after.bits, oc.after.bits, &count);
+      if (count) {
+        parts += (parts.empty() ? "" : ", ") + rc.after.name + ": " + std::to_string(count) +
+                 " of " + std::to_string(rc.after.bits.size());
+      }
       differing += count;
-      pixels += rc.after_bits.size();
+      pixels += rc.after.bits.size();
       if (options.report_dir.empty()) continue;
       auto save = [&](const diff::OwnedImage& img, const std::string& what, const std::string& label) {
-        const std::string rel = "bisect/" + stem + "-" + rc.region.name + "-" + what + ".png";
+        const std::string rel = "bisect/" + stem + "-" + rc.after.name + "-" + what + ".png";
         diff::SavePng((fs::path(options.report_dir) / rel).string(), img.view());
         b.images.push_back({label, rel});
       };
-      const std::string id = " " + rc.region.name + " ";
-      save(rc.before, "ref-before", reference.Name() + id + "before " + b.Id());
-      save(rc.after, "ref-after", reference.Name() + id + "after " + b.Id());
-      save(oc.before, "other-before", other.Name() + id + "before " + b.Id());
-      save(oc.after, "other-after", other.Name() + id + "after " + b.Id());
+      const std::string id = " " + rc.after.name + " ";
+      save(rc.before.image, "ref-before", reference.Name() + id + "before " + b.Id());
+      save(rc.after.image, "ref-after", reference.Name() + id + "after " + b.Id());
+      save(oc.before.image, "other-before", other.Name() + id + "before " + b.Id());
+      save(oc.after.image, "other-after", other.Name() + id + "after " + b.Id());
       save(mask, "mask", "any difference after " + b.Id() + id + "(magenta)");
     }
     b.summary = "first differing " + b.kind + " " + b.Id() + ": " + std::to_string(differing) +
-                " of " + std::to_string(pixels) + " target pixels differ in guest bits (" +
+                " of " + std::to_string(pixels) + " target elements differ in guest bits (" +
+                (parts.empty() ? std::string("none in the compared targets") : parts) + "; " +
                 b.targets + ")";
   } catch (const std::exception& e) {
     b.error = e.what();
     b.summary = "frame " + std::to_string(frame) + ": bisection failed: " + b.error;
+  }
+  return b;
+}
+
+Bisection BisectAgainstBaseline(const std::string& trace, uint64_t frame,
+                                const Combination& combination, const CompareOptions& options) {
+  Bisection b;
+  b.frame = frame;
+  const std::string name = TraceName(trace);
+  try {
+    std::string why;
+    const std::vector<StoredEvent> stored =
+        LoadBaselineEvents(options.baseline_dir, name, combination.Name(), frame, &why);
+    if (stored.empty()) {
+      b.summary = "frame " + std::to_string(frame) + ": not bisected: " + why;
+      return b;
+    }
+    const Pass now = RunPass(trace, frame, combination, options, std::nullopt);
+    std::vector<uint32_t> stored_draws;
+    for (const StoredEvent& e : stored) stored_draws.push_back(e.draw);
+    if (stored_draws != now.draws) {
+      throw Error("frame " + std::to_string(frame) + " has " + std::to_string(now.draws.size()) +
+                  " draws/resolves now and " + std::to_string(stored.size()) +
+                  " in the baseline (the trace changed?)");
+    }
+    size_t i = 0;
+    while (i < stored.size() && stored[i].hash == now.hashes[i]) ++i;
+    if (i == stored.size()) {
+      b.summary = "frame " + std::to_string(frame) + ": the targets of all " +
+                  std::to_string(stored.size()) +
+                  " draws/resolves agree with the baseline's snapshots in guest bits; the "
+                  "frames part after them (swap / front-buffer read)";
+      return b;
+    }
+    b.found = true;
+    b.draw = stored[i].draw;
+    b.kind = now.resolves[i] ? "resolve" : "draw";
+    const Pass cap = RunPass(trace, frame, combination, options, b.draw);
+    b.shaders = cap.shaders;
+    b.state = DumpOfDraw(trace, frame, b.draw);
+    const std::string stem = SafeName(name) + "-" + SafeName(combination.Name()) + "-baseline-" + b.Id();
+    if (!options.report_dir.empty()) fs::create_directories(fs::path(options.report_dir) / "bisect");
+    uint64_t differing = 0, elements = 0;
+    std::string parts;
+    for (const TargetCapture& c : cap.captures) {
+      if (!b.targets.empty()) b.targets += "; ";
+      b.targets += c.after.describe;
+      const StoredTarget base = LoadBaselineTarget(options.baseline_dir, name, combination.Name(),
+                                                   frame, b.draw, c.after.name);
+      uint64_t count = 0;
+      diff::OwnedImage mask = AnyDifferenceMask(c.after.image.view(), base.bits, c.after.bits, &count);
+      if (count) {
+        parts += (parts.empty() ? "" : ", ") + c.after.name + ": " + std::to_string(count) +
+                 " of " + std::to_string(c.after.bits.size()) +
+                 (base.bits.empty() ? " (not in the baseline)" : "");
+      }
+      differing += count;
+      elements += c.after.bits.size();
+      if (options.report_dir.empty()) continue;
+      auto save = [&](const diff::Image& img, const std::string& what, const std::string& label) {
+        const std::string rel = "bisect/" + stem + "-" + c.after.name + "-" + what + ".png";
+        diff::SavePng((fs::path(options.report_dir) / rel).string(), img);
+        b.images.push_back({label, rel});
+      };
+      const std::string id = " " + c.after.name + " ";
+      if (!base.image.empty()) save(base.image.view(), "baseline-after", "baseline " + combination.Name() + id + "after " + b.Id());
+      save(c.before.image.view(), "before", combination.Name() + id + "before " + b.Id());
+      save(c.after.image.view(), "after", combination.Name() + id + "after " + b.Id());
+      save(mask.view(), "mask", "any difference from the baseline after " + b.Id() + id + "(magenta)");
+    }
+    b.summary = "first " + b.kind + " differing from the baseline " + b.Id() + ": " +
+                std::to_string(differing) + " of " + std::to_string(elements) +
+                " target elements differ in guest bits (" +
+                (parts.empty() ? std::string("the stored targets differ") : parts) + "; " +
+                b.targets + ")";
+  } catch (const std::exception& e) {
+    b.error = e.what();
+    b.summary = "frame " + std::to_string(frame) + ": bisection against the baseline failed: " + b.error;
   }
   return b;
 }

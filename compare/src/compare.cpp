@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "xnt/base/error.h"
 #include "xnt/compare/bisect.h"
+#include "xnt/compare/snapshot.h"
 #include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/replay/trace_player.h"
@@ -60,6 +61,28 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
   const auto start = std::chrono::steady_clock::now();
   try {
     renderer::SessionOptions so = SessionOptionsFor(c, options);
+    std::unique_ptr<renderer::Session> session;
+    // --save-baseline --snapshots all: every event's hash and targets after it, for bisecting a
+    // later build's differing frames against this one (baseline.h).
+    std::vector<StoredEvent> events;
+    const bool snapshots = !options.save_baseline_dir.empty() && options.baseline_snapshots;
+    if (!options.save_baseline_dir.empty()) {
+      ResetBaselineFolder(options.save_baseline_dir, TraceName(trace), c.Name());
+    }
+    if (snapshots) {
+      so.on_draw_event = [&](const renderer::DrawEvent& e) {
+        if (!e.after || !options.frames.Contains(e.draw->frame)) return;
+        StoredEvent stored;
+        stored.frame = e.draw->frame;
+        stored.draw = e.draw->draw_index;
+        stored.kind = e.resolve ? "resolve" : "draw";
+        stored.hash = HashEvent(*session, e);
+        const std::vector<TargetSnapshot> targets = SnapshotEventTargets(*session, e);
+        for (const TargetSnapshot& t : targets) stored.targets.push_back(t.name);
+        SaveBaselineSnapshot(options.save_baseline_dir, TraceName(trace), c.Name(), stored, targets);
+        events.push_back(std::move(stored));
+      };
+    }
     so.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
       if (!options.frames.Contains(frame)) return;
       diff::OwnedImage img(int(image.width), int(image.height), 4, diff::PixelType::kU8);
@@ -72,7 +95,7 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
     so.on_frame_end = [&](const replay::FrameEndCall& f) {
       if (on_frame) on_frame(f.frame + 1);
     };
-    auto session = renderer::Session::Create(so);
+    session = renderer::Session::Create(so);
     r.device = session->device_name();
     auto reader = format::Reader::Open(trace);
     replay::TracePlayer player(session->backend());
@@ -84,6 +107,9 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
       for (const auto& m : session->validation_messages()) r.error += "\n" + m;
     } else if (r.frames.empty()) {
       r.error = "no XE_SWAP in the selected frames";
+    }
+    if (snapshots && r.error.empty()) {
+      SaveBaselineEvents(options.save_baseline_dir, TraceName(trace), c.Name(), events);
     }
   } catch (const std::exception& e) {
     r.error = e.what();
@@ -178,6 +204,137 @@ void DiffFrames(CombinationResult& res, const std::map<uint64_t, diff::OwnedImag
 
 }  // namespace
 
+namespace {
+
+// Work shared by the traces of one run.
+struct RunState {
+  RunState(const CompareOptions& o, const std::vector<Combination>& c, bool b, RunResults& r)
+      : options(o), combos(c), baseline(b), run(r) {}
+  const CompareOptions& options;
+  const std::vector<Combination>& combos;
+  bool baseline = false;
+  RunResults& run;
+  std::mutex mutex;  // run, progress
+  size_t replays_done = 0, replays_total = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+// Replays, diffs and bisects one trace; `jobs` combinations at once.
+void CompareTrace(RunState& st, size_t ti, unsigned jobs) {
+  const CompareOptions& options = st.options;
+  const std::vector<Combination>& combos = st.combos;
+  const bool baseline = st.baseline;
+  const std::string& trace = options.traces[ti];
+  const std::string name = TraceName(trace);
+  auto progress = [&](const std::string& combination, const std::string& step, uint64_t frame) {
+    if (!options.progress) return;
+    std::lock_guard lock(st.mutex);
+    Progress p;
+    p.trace = ti + 1;
+    p.traces = options.traces.size();
+    p.trace_name = name;
+    p.combination = combination;
+    p.step = step;
+    p.frame = frame;
+    p.replays_done = st.replays_done;
+    p.replays_total = st.replays_total;
+    p.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - st.start).count();
+    options.progress(p);
+  };
+  std::vector<Replayed> replayed(combos.size());
+  ParallelFor(combos.size(), jobs, [&](size_t i) {
+    replayed[i] = ReplayCombination(trace, combos[i], options, [&](uint64_t frame) {
+      progress(combos[i].Name(), "replay", frame);
+    });
+    {
+      std::lock_guard lock(st.mutex);
+      ++st.replays_done;
+    }
+    progress(combos[i].Name(), "replayed", 0);
+  });
+  if (!options.save_baseline_dir.empty()) {
+    for (size_t i = 0; i < combos.size(); ++i) {
+      if (replayed[i].error.empty()) {
+        SaveBaselineFrames(options.save_baseline_dir, name, combos[i].Name(), replayed[i].frames);
+      }
+    }
+  }
+  std::vector<CombinationResult> results;
+  for (size_t i = 0; i < combos.size(); ++i) {
+    CombinationResult res;
+    res.trace = name;
+    res.combination = combos[i].Name();
+    res.device = replayed[i].device;
+    res.seconds = replayed[i].seconds;
+    res.reference = !baseline && i == 0;
+    if (!replayed[i].error.empty()) {
+      res.status = diff::Status::kError;
+      res.error = replayed[i].error;
+    } else if (res.reference) {
+      for (const auto& [f, img] : replayed[i].frames) {
+        FrameResult fr;
+        fr.frame = f;
+        fr.hash = Hex(diff::HashPixels(img.view()));
+        res.frames.push_back(fr);
+      }
+    } else if (baseline) {
+      std::string why;
+      auto stored = LoadBaselineFrames(options.baseline_dir, name, res.combination, &why);
+      if (!why.empty()) {
+        res.status = diff::Status::kError;
+        res.error = why;
+      } else {
+        DiffFrames(res, stored, replayed[i].frames, "baseline", options);
+      }
+    } else if (!replayed[0].error.empty()) {
+      res.status = diff::Status::kError;
+      res.error = "the reference " + combos[0].Name() + " failed: " + replayed[0].error;
+    } else {
+      DiffFrames(res, replayed[0].frames, replayed[i].frames, combos[0].Name(), options);
+    }
+    results.push_back(std::move(res));
+  }
+  // Frames are no longer needed; bisection replays what it needs.
+  replayed.clear();
+  if (options.bisect) {
+    for (auto& res : results) {
+      if (res.status != diff::Status::kDiffer) continue;
+      for (const FrameResult& fr : res.frames) {
+        if (fr.status != diff::Status::kDiffer || fr.hash.empty() || fr.reference_hash.empty()) continue;
+        if (res.bisections.size() >= kMaxBisectionsPerCombination) break;
+        Bisection b;
+        b.frame = fr.frame;
+        res.bisections.push_back(b);
+      }
+    }
+    for (auto& res : results) {
+      const Combination other = ParseCombination(res.combination);
+      for (Bisection& b : res.bisections) {
+        progress(res.combination, "bisect", b.frame);
+        if (baseline) {
+          // The same combination as the baseline stored: one scale, snapshots comparable.
+          b = BisectAgainstBaseline(trace, b.frame, other, options);
+          continue;
+        }
+        if (other.scale_x != combos[0].scale_x || other.scale_y != combos[0].scale_y) {
+          // The EDRAMs hold different numbers of samples per guest pixel: their guest bits
+          // cannot be compared draw by draw (the frames were compared downsampled).
+          b.summary = "not bisected: " + res.combination + " and " + combos[0].Name() +
+                      " differ in resolution scale; bisect between combinations of one scale";
+          continue;
+        }
+        b = BisectFrame(trace, b.frame, combos[0], other, options);
+      }
+    }
+  }
+  std::lock_guard lock(st.mutex);
+  st.run.traces.push_back(name);
+  for (auto& res : results) st.run.results.push_back(std::move(res));
+}
+
+}  // namespace
+
 RunResults RunCompare(const CompareOptions& options) {
   if (options.combinations.empty()) throw Error("compare: no combination to run");
   const bool baseline = !options.baseline_dir.empty();
@@ -198,97 +355,16 @@ RunResults RunCompare(const CompareOptions& options) {
   run.reference = baseline ? "baseline" : options.reference.Name();
   for (const Combination& c : combos) run.combinations.push_back(c.Name());
 
-  for (size_t ti = 0; ti < options.traces.size(); ++ti) {
-    const std::string& trace = options.traces[ti];
-    const std::string name = TraceName(trace);
-    run.traces.push_back(name);
-    auto progress = [&](const std::string& combination, const std::string& step, uint64_t frame) {
-      if (!options.progress) return;
-      Progress p;
-      p.trace = ti + 1;
-      p.traces = options.traces.size();
-      p.trace_name = name;
-      p.combination = combination;
-      p.step = step;
-      p.frame = frame;
-      options.progress(p);
-    };
-    std::vector<Replayed> replayed(combos.size());
-    ParallelFor(combos.size(), options.jobs, [&](size_t i) {
-      replayed[i] = ReplayCombination(trace, combos[i], options, [&](uint64_t frame) {
-        progress(combos[i].Name(), "replay", frame);
-      });
-    });
-    if (!options.save_baseline_dir.empty()) {
-      for (size_t i = 0; i < combos.size(); ++i) {
-        if (replayed[i].error.empty()) {
-          SaveBaselineFrames(options.save_baseline_dir, name, combos[i].Name(), replayed[i].frames);
-        }
-      }
-    }
-    for (size_t i = 0; i < combos.size(); ++i) {
-      CombinationResult res;
-      res.trace = name;
-      res.combination = combos[i].Name();
-      res.device = replayed[i].device;
-      res.seconds = replayed[i].seconds;
-      res.reference = !baseline && i == 0;
-      if (!replayed[i].error.empty()) {
-        res.status = diff::Status::kError;
-        res.error = replayed[i].error;
-      } else if (res.reference) {
-        for (const auto& [f, img] : replayed[i].frames) {
-          FrameResult fr;
-          fr.frame = f;
-          fr.hash = Hex(diff::HashPixels(img.view()));
-          res.frames.push_back(fr);
-        }
-      } else if (baseline) {
-        std::string why;
-        auto stored = LoadBaselineFrames(options.baseline_dir, name, res.combination, &why);
-        if (!why.empty()) {
-          res.status = diff::Status::kError;
-          res.error = why;
-        } else {
-          DiffFrames(res, stored, replayed[i].frames, "baseline", options);
-        }
-      } else if (!replayed[0].error.empty()) {
-        res.status = diff::Status::kError;
-        res.error = "the reference " + combos[0].Name() + " failed: " + replayed[0].error;
-      } else {
-        DiffFrames(res, replayed[0].frames, replayed[i].frames, combos[0].Name(), options);
-      }
-      run.results.push_back(std::move(res));
-    }
-    // Frames are no longer needed; bisection replays what it needs.
-    replayed.clear();
-    if (options.bisect && !baseline) {
-      for (auto& res : run.results) {
-        if (res.trace != name || res.status != diff::Status::kDiffer) continue;
-        for (const FrameResult& fr : res.frames) {
-          if (fr.status != diff::Status::kDiffer || fr.hash.empty() || fr.reference_hash.empty()) continue;
-          if (res.bisections.size() >= kMaxBisectionsPerCombination) break;
-          Bisection b;
-          b.frame = fr.frame;
-          res.bisections.push_back(b);
-        }
-      }
-      for (auto& res : run.results) {
-        if (res.trace != name) continue;
-        const Combination other = ParseCombination(res.combination);
-        for (Bisection& b : res.bisections) {
-          if (other.scale_x != combos[0].scale_x || other.scale_y != combos[0].scale_y) {
-            // The EDRAMs hold different numbers of samples per guest pixel: their guest bits
-            // cannot be compared draw by draw (the frames were compared downsampled).
-            b.summary = "not bisected: " + res.combination + " and " + combos[0].Name() +
-                      " differ in resolution scale; bisect between combinations of one scale";
-            continue;
-          }
-          progress(res.combination, "bisect", b.frame);
-          b = BisectFrame(trace, b.frame, combos[0], other, options);
-        }
-      }
-    }
+  RunState st(options, combos, baseline, run);
+  st.replays_total = options.traces.size() * combos.size();
+  // --jobs spreads over traces when there are at least as many traces as jobs (each trace's
+  // combinations then run one after another, so at most `jobs` sessions and `jobs` traces' frames
+  // are alive at once), else over the combinations of one trace at a time.
+  const unsigned jobs = std::max(1u, options.jobs);
+  if (jobs > 1 && options.traces.size() >= jobs) {
+    ParallelFor(options.traces.size(), jobs, [&](size_t ti) { CompareTrace(st, ti, 1); });
+  } else {
+    for (size_t ti = 0; ti < options.traces.size(); ++ti) CompareTrace(st, ti, jobs);
   }
   run.Sort();
   return run;

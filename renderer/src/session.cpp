@@ -38,9 +38,13 @@ namespace {
 
 // The draw-event wrapper, only when something asked for it (a replay without hooks pays nothing).
 std::unique_ptr<DrawEventBackend> MakeHooks(replay::Backend& inner, const SessionOptions& options) {
-  if (!options.on_draw_event && !options.test_fault_skip_draw) return nullptr;
+  if (!options.on_draw_event && !options.test_fault_skip_draw &&
+      !options.test_fault_resolve_format) {
+    return nullptr;
+  }
   return std::make_unique<DrawEventBackend>(inner, options.on_draw_event,
-                                            options.test_fault_skip_draw);
+                                            options.test_fault_skip_draw,
+                                            options.test_fault_resolve_format);
 }
 
 // The cpu path: no device at all.

@@ -7,6 +7,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -160,19 +161,95 @@ TEST(CompareSamples, ShardsMergedGiveTheSameVerdictsAndJunitAsOneRun) {
   EXPECT_EQ(merged.ExitCode(), one.ExitCode());
 }
 
-TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesIt) {
+// Resolve 0.4 of kFaultSample copies colour 0 (k_8_8_8_8, 320x240) to 0x00200000 without a
+// clear, and the swap shows that memory: a wrong destination format changes only resolved bytes.
+constexpr uint32_t kFaultResolve = 4;
+
+TEST_P(CompareFault, BisectionNamesAResolveWhoseDestinationBytesDiffer) {
+  const std::string faulty = GetParam();
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.test_fault = TestFault{ParseCombination(faulty), {0, kFaultResolve}, TestFault::Kind::kResolveFormat};
+  o.report_dir = (kWork / ("fault_resolve_" + faulty.substr(0, 3))).string();
+  fs::remove_all(o.report_dir);
+  const RunResults r = RunCompare(o);
+  EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
+  const CombinationResult& fbo = Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1");
+  ASSERT_EQ(fbo.bisections.size(), 1u) << ToText(r);
+  const Bisection& b = fbo.bisections[0];
+  ASSERT_TRUE(b.found) << b.summary;
+  EXPECT_EQ(b.Id(), "0." + std::to_string(kFaultResolve));
+  EXPECT_EQ(b.kind, "resolve");
+  // The source target agrees (the resolve does not clear it); its destination does not: the
+  // 320x240 rectangle as 76800 destination pixels.
+  EXPECT_EQ(b.summary.find("colour0:"), std::string::npos) << b.summary;
+  EXPECT_NE(b.summary.find("dest: "), std::string::npos) << b.summary;
+  EXPECT_NE(b.summary.find(" of 76800"), std::string::npos) << b.summary;
+  EXPECT_NE(b.targets.find("resolve destination 0x00200000"), std::string::npos) << b.targets;
+  ASSERT_EQ(b.images.size(), 10u);  // colour0 and dest: before/after on both + mask
+  for (const ReportImage& i : b.images) EXPECT_TRUE(fs::exists(fs::path(o.report_dir) / i.path)) << i.path;
+}
+
+TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnapshots) {
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.save_baseline_dir = (kWork / "baseline").string();
+  o.baseline_snapshots = true;
   fs::remove_all(o.save_baseline_dir);
   EXPECT_EQ(RunCompare(o).ExitCode(), 0);
+  // Every event of the frame stored: resolve-clear, three draws, resolve.
+  const fs::path stored = fs::path(o.save_baseline_dir) / (std::string(kFaultSample) + ".xnt") / "fbo_1x1";
+  const std::string events = Slurp(stored / "events.txt");
+  EXPECT_EQ(std::count(events.begin(), events.end(), '\n'), 5) << events;
+  EXPECT_TRUE(fs::exists(stored / "snapshots" / "0.2-colour0.bits.png"));
+  EXPECT_TRUE(fs::exists(stored / "snapshots" / "0.4-dest.png"));
   CompareOptions later = Options({WriteSample(kFaultSample)});
   later.baseline_dir = o.save_baseline_dir;
   EXPECT_EQ(RunCompare(later).ExitCode(), 0);
+  later.report_dir = (kWork / "baseline_report").string();
+  fs::remove_all(later.report_dir);
+  for (const auto& [kind, draw] : {std::pair{TestFault::Kind::kSkipDraw, kFaultDraw},
+                                   std::pair{TestFault::Kind::kResolveFormat, kFaultResolve}}) {
+    later.test_fault = TestFault{ParseCombination("fbo@1x1"), {0, draw}, kind};
+    const RunResults r = RunCompare(later);
+    EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
+    const CombinationResult& fbo = Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1");
+    EXPECT_EQ(fbo.status, diff::Status::kDiffer);
+    EXPECT_EQ(Find(r, std::string(kFaultSample) + ".xnt", "cpu@1x1").status, diff::Status::kPass);
+    ASSERT_EQ(fbo.bisections.size(), 1u);
+    const Bisection& b = fbo.bisections[0];
+    EXPECT_TRUE(b.error.empty()) << b.error;
+    ASSERT_TRUE(b.found) << b.summary;
+    EXPECT_EQ(b.Id(), "0." + std::to_string(draw)) << b.summary;
+    EXPECT_NE(b.summary.find("differing from the baseline"), std::string::npos) << b.summary;
+    // Per target: the baseline's after, this build's before and after, the mask.
+    EXPECT_EQ(b.images.size(), kind == TestFault::Kind::kSkipDraw ? 4u : 8u);
+    for (const ReportImage& i : b.images) {
+      EXPECT_TRUE(fs::exists(fs::path(later.report_dir) / i.path)) << i.path;
+    }
+  }
+  // A baseline without snapshots still gates, and says why it does not bisect.
+  o.baseline_snapshots = false;
+  EXPECT_EQ(RunCompare(o).ExitCode(), 0);
   later.test_fault = TestFault{ParseCombination("fbo@1x1"), {0, kFaultDraw}};
   const RunResults r = RunCompare(later);
-  EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
-  EXPECT_EQ(Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1").status, diff::Status::kDiffer);
-  EXPECT_EQ(Find(r, std::string(kFaultSample) + ".xnt", "cpu@1x1").status, diff::Status::kPass);
+  const CombinationResult& fbo = Find(r, std::string(kFaultSample) + ".xnt", "fbo@1x1");
+  ASSERT_EQ(fbo.bisections.size(), 1u);
+  EXPECT_FALSE(fbo.bisections[0].found);
+  EXPECT_NE(fbo.bisections[0].summary.find("without --snapshots all"), std::string::npos)
+      << fbo.bisections[0].summary;
+}
+
+TEST(CompareSamples, JobsAcrossTracesGiveTheSameResultsAsOneAtATime) {
+  std::vector<std::string> traces;
+  for (const char* name : {"clear_draws_resolve_swap", "triangle_fan", "rectangle_list"}) {
+    traces.push_back(WriteSample(name));
+  }
+  CompareOptions o = Options(traces);
+  o.test_fault = TestFault{ParseCombination("fbo@1x1"), {0, kFaultDraw}};
+  const RunResults one = RunCompare(o);
+  o.jobs = 3;  // three traces: one job per trace
+  const RunResults parallel = RunCompare(o);
+  EXPECT_EQ(ToText(parallel), ToText(one));
+  EXPECT_EQ(ToJunit(parallel), ToJunit(one));
 }
 
 TEST(CompareSamples, ReportPageLoadsInHeadlessChromium) {

@@ -56,6 +56,54 @@ TEST(Compare, SnapshotSelectionParses) {
   EXPECT_THROW(ParseSnapshotSelection("a.b"), Error);
 }
 
+TEST(Compare, MemoryTargetsReadGuestBytesThroughTheEndianSwap) {
+  replay::GuestMemory memory;
+  const uint8_t bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  memory.Write(0x1000, bytes);
+  // Two dword elements written with Endian128 k8in32 (address bits 1:0 XOR 3), and one whose
+  // address left guest memory.
+  MemoryTarget t;
+  t.name = "dest";
+  t.width = 3;
+  t.height = 1;
+  t.bytes_per_element = 4;
+  t.endian_xor = 3;
+  t.addresses = {0x1000, 0x1004, UINT32_MAX};
+  std::vector<uint64_t> raw;
+  const diff::OwnedImage image = MemoryTargetImage(memory, t, &raw);
+  const uint8_t* row = image.view().Row(0);
+  // Element 0 is the bytes at 0x1003, 0x1002, 0x1001, 0x1000.
+  EXPECT_EQ(row[0], 4);
+  EXPECT_EQ(row[1], 3);
+  EXPECT_EQ(row[2], 2);
+  EXPECT_EQ(row[3], 1);
+  EXPECT_EQ(row[4], 8);
+  EXPECT_EQ(row[7], 5);
+  EXPECT_EQ(row[8], 0);  // outside: black
+  ASSERT_EQ(raw.size(), 3u);
+  EXPECT_EQ(raw[0], 0x01020304u);
+  EXPECT_EQ(raw[1], 0x05060708u);
+  EXPECT_EQ(raw[2], UINT64_MAX);
+  // The hash follows the elements' bytes and nothing else.
+  const uint64_t h = HashMemoryTargets(memory, {t});
+  const uint8_t other = 9;
+  memory.Write(0x1008, std::span<const uint8_t>(&other, 1));
+  EXPECT_EQ(HashMemoryTargets(memory, {t}), h);
+  memory.Write(0x1005, std::span<const uint8_t>(&other, 1));
+  EXPECT_NE(HashMemoryTargets(memory, {t}), h);
+  // A contiguous range (a memexport stream): one read, the same bytes.
+  MemoryTarget linear;
+  linear.width = 2;
+  linear.height = 1;
+  linear.linear_base = 0x1000;
+  MemoryTarget listed = linear;
+  listed.addresses = {0x1000, 0x1004};
+  EXPECT_EQ(HashMemoryTargets(memory, {linear}), HashMemoryTargets(memory, {listed}));
+  uint64_t count = 0;
+  AnyDifferenceMask(image.view(), raw, {0x01020304u, 0, UINT64_MAX}, &count);
+  EXPECT_EQ(count, 1u);
+}
+
 RunResults Example() {
   RunResults r;
   r.reference = "cpu@1x1";

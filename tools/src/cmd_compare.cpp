@@ -36,15 +36,20 @@ struct CompareArgs {
   std::string baseline, save_baseline;
   std::string expectations;
   bool update_expectations = false;
-  std::string test_fault;
+  std::string test_fault, test_fault_resolve;
+  std::string snapshots;
 };
 
-// "PATH@SxT:F.K": TEST HOOK, the combination skips draw F.K.
-compare::TestFault ParseTestFault(const std::string& text) {
+// "PATH@SxT:F.K": TEST HOOK, the combination skips draw F.K (or resolves it with a wrong format).
+compare::TestFault ParseTestFault(const std::string& text, const std::string& option) {
   size_t colon = text.rfind(':');
   size_t dot = text.rfind('.');
-  if (colon == std::string::npos || dot == std::string::npos || dot < colon) {
-    throw Error("--test-fault-skip-draw: '" + text + "' is not COMBINATION:F.K (cpu@1x1:0.2)");
+  auto digits = [](const std::string& d) {
+    return !d.empty() && d.size() <= 9 && d.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (colon == std::string::npos || dot == std::string::npos || dot < colon ||
+      !digits(text.substr(colon + 1, dot - colon - 1)) || !digits(text.substr(dot + 1))) {
+    throw Error(option + ": '" + text + "' is not COMBINATION:F.K (cpu@1x1:0.2)");
   }
   compare::TestFault f;
   f.combination = compare::ParseCombination(text.substr(0, colon));
@@ -76,14 +81,39 @@ int RunCompare(const CompareArgs& a) {
   o.threads = a.threads;
   o.baseline_dir = a.baseline;
   o.save_baseline_dir = a.save_baseline;
-  if (!a.test_fault.empty()) o.test_fault = ParseTestFault(a.test_fault);
+  if (!a.test_fault.empty() && !a.test_fault_resolve.empty()) {
+    throw Error("--test-fault-skip-draw and --test-fault-resolve-format: one test fault at a time");
+  }
+  if (!a.test_fault.empty()) o.test_fault = ParseTestFault(a.test_fault, "--test-fault-skip-draw");
+  if (!a.test_fault_resolve.empty()) {
+    o.test_fault = ParseTestFault(a.test_fault_resolve, "--test-fault-resolve-format");
+    o.test_fault->kind = compare::TestFault::Kind::kResolveFormat;
+  }
+  if (!a.snapshots.empty()) {
+    if (a.snapshots != "all") {
+      throw Error("--snapshots: compare stores every event's snapshots with a baseline: only 'all' "
+                  "(replay --snapshots writes selected draws)");
+    }
+    if (a.save_baseline.empty()) throw Error("--snapshots all: only with --save-baseline DIR");
+    o.baseline_snapshots = true;
+  }
 
   const bool progress = StderrIsTerminal() && !a.json;
   std::mutex progress_mutex;
   if (progress) {
     o.progress = [&](const compare::Progress& p) {
       std::lock_guard lock(progress_mutex);
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s frame %" PRIu64, p.trace, p.traces,
+      // ETA from the replays finished so far (bisection is not in it: it is counted as it comes).
+      std::string eta = "ETA --";
+      if (p.replays_done > 0 && p.replays_total >= p.replays_done) {
+        const double left = p.elapsed_seconds / double(p.replays_done) *
+                            double(p.replays_total - p.replays_done);
+        char buf[48];
+        std::snprintf(buf, sizeof(buf), "ETA %dm%02ds", int(left) / 60, int(left) % 60);
+        eta = buf;
+      }
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %zu/%zu replays %s | %s %s %s frame %" PRIu64,
+                   p.trace, p.traces, p.replays_done, p.replays_total, eta.c_str(),
                    p.trace_name.c_str(), p.combination.c_str(), p.step.c_str(), p.frame);
       std::fflush(stderr);
     };
@@ -134,7 +164,9 @@ XNT_COMMAND({"compare",
                sub.add_option("-o,--out,--report", a->report, "Folder for report.html, results.json and images");
                sub.add_flag("--json", a->json, "Print results.json on stdout");
                sub.add_option("--junit", a->junit, "Write JUnit XML (one testcase per trace x combination)");
-               sub.add_option("--jobs", a->jobs, "Combinations replayed at once (default 1)")
+               sub.add_option("--jobs", a->jobs,
+                              "Replays at once: over traces when there are at least N, else over "
+                              "one trace's combinations (default 1)")
                    ->check(CLI::Range(1u, 64u));
                sub.add_option("--shard", a->shard, "Only the traces of shard I/N (FNV-1a of the file name mod N)");
                sub.add_flag("--no-bisect", a->no_bisect, "Do not bisect differing frames");
@@ -146,7 +178,11 @@ XNT_COMMAND({"compare",
                               "Store every combination's frames and hashes in this folder");
                sub.add_option("--baseline", a->baseline,
                               "Compare every combination with the frames a --save-baseline run stored "
-                              "(instead of the reference combination; no bisection)");
+                              "(instead of the reference combination; bisected against its "
+                              "snapshots when saved with --snapshots all)");
+               sub.add_option("--snapshots", a->snapshots,
+                              "all: with --save-baseline, also store every draw's and resolve's "
+                              "hash and targets (for bisection against the baseline)");
                sub.add_option("--expectations", a->expectations,
                               "TOML file of expected frame hashes per trace and combination");
                sub.add_flag("--update-expectations", a->update_expectations,
@@ -154,6 +190,9 @@ XNT_COMMAND({"compare",
                sub.add_option("--test-fault-skip-draw", a->test_fault,
                               "TEST HOOK: COMBINATION:F.K skips draw F.K on that combination (to "
                               "check that bisection finds it)");
+               sub.add_option("--test-fault-resolve-format", a->test_fault_resolve,
+                              "TEST HOOK: COMBINATION:F.K resolves F.K with a wrong destination "
+                              "format on that combination");
                return [a]() -> int { return RunCompare(*a); };
              }});
 

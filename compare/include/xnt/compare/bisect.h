@@ -19,6 +19,14 @@ namespace xnt::compare {
 Bisection BisectFrame(const std::string& trace, uint64_t frame, const Combination& reference,
                       const Combination& other, const CompareOptions& options);
 
+// The same against a baseline folder saved with `--snapshots all` (CompareOptions::baseline_dir):
+// replays `combination` through `frame` hashing every event as the baseline stored them, and for
+// the first event whose hash differs from the stored one captures its targets (before/after on
+// this build, after from the baseline, the any-difference mask between the two "after"s). A
+// baseline saved without snapshots gives found = false and a summary saying so.
+Bisection BisectAgainstBaseline(const std::string& trace, uint64_t frame,
+                                const Combination& combination, const CompareOptions& options);
+
 // The session options for a combination under `options` (device, validation, threads, the test
 // fault when it names this combination).
 renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOptions& options);

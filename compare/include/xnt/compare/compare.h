@@ -17,10 +17,14 @@
 
 namespace xnt::compare {
 
-// TEST HOOK: skip draw F.K on one combination (renderer::SessionOptions::test_fault_skip_draw).
+// TEST HOOK: a fault in one combination only: skip draw F.K
+// (renderer::SessionOptions::test_fault_skip_draw) or resolve F.K with a wrong destination format
+// (test_fault_resolve_format).
 struct TestFault {
+  enum class Kind { kSkipDraw, kResolveFormat };
   Combination combination;
   renderer::DrawId draw;
+  Kind kind = Kind::kSkipDraw;
 };
 
 struct Progress {
@@ -28,6 +32,9 @@ struct Progress {
   std::string trace_name, combination;
   std::string step;                  // "replay", "bisect"
   uint64_t frame = 0;                // frames finished so far in this step
+  // Replays (trace x combination) finished and in all, and the run's time so far: the ETA.
+  size_t replays_done = 0, replays_total = 0;
+  double elapsed_seconds = 0;
 };
 
 struct CompareOptions {
@@ -37,7 +44,9 @@ struct CompareOptions {
   FrameSet frames;                  // `--frames A-B,C` (xnt/base/selection.h); default all
   diff::DiffOptions diff;           // policy and thresholds; report_dir is ignored (see below)
   std::string report_dir;           // images for differing frames and bisections go here
-  unsigned jobs = 1;                // combinations replayed at once
+  // Replays at once: over traces when there are at least as many traces as jobs (each trace's
+  // combinations in turn), else over the combinations of one trace.
+  unsigned jobs = 1;
   bool bisect = true;
   // Session settings shared by every combination.
   int device_index = -1;
@@ -48,6 +57,9 @@ struct CompareOptions {
   // frames a --save-baseline run stored in this folder for the same trace and combination.
   std::string baseline_dir;
   std::string save_baseline_dir;    // store every combination's frames + hashes here
+  // With save_baseline_dir (`--snapshots all`): also every event's hash and targets, so a later
+  // --baseline run bisects its differing frames against them.
+  bool baseline_snapshots = false;
   std::function<void(const Progress&)> progress;
 };
 

@@ -74,6 +74,10 @@ struct SessionOptions {
   // the path is not handed draw F.K at all (as if the path had lost it), so tests can check that
   // compare's bisection names exactly that draw. Never set it for a real replay.
   std::optional<DrawId> test_fault_skip_draw;
+  // TEST HOOK, the same kind: resolve F.K is handed to the path with another destination format
+  // in RB_COPY_DEST_INFO (k_8_8_8_8 becomes k_2_10_10_10, any other k_8_8_8_8), as if the path
+  // had resolved with a wrong format: the EDRAM is untouched, only the resolved bytes differ.
+  std::optional<DrawId> test_fault_resolve_format;
 };
 
 struct SessionStats {
