@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "xnt/ucode/assembler.h"
+#include "xnt/ucode/container.h"
 #include "xnt/ucode/disasm.h"
 
 namespace xnt::ucode {
@@ -110,6 +111,68 @@ TEST(UcodeListingRules, VertexShaderListingIsReproduced) {
   EXPECT_EQ(s.cf[1].alloc_size, 2u);
   const AluInstruction& movas = s.AtSlot(s.cf[2].address + 2).alu;
   EXPECT_EQ(movas.scalar_op, ScalarOp::kMaxAs);
+}
+
+// A full listing (constant table with a matrix array, configs, index declarations, memexport,
+// literals) -> container -> listing again, and the container fields the lines stand for.
+constexpr char kFullVertexListing[] =
+    "xvs_3_0\n"
+    "defconst XYWidthHeight, float, vector, [1, 4], c0\n"
+    "defconst World, float, matrix_columns, [4, 4], c4-7\n"
+    "config AutoSerialize=false\n"
+    "config AutoResource=false\n"
+    "config VsMaxReg=3\n"
+    "config VsResource=1\n"
+    "config VsExportMode=multipass\n"
+    "// VsExportCount=1\n"
+    "\n"
+    "dcl_index r0.xyz\n"
+    "dcl_index1 r1.x\n"
+    "dcl_texcoord o0.xy\n"
+    "dcl_color o1\n"
+    "\n"
+    "def c252, 0, 0, 0, 0\n"
+    "def c255, -2, 2, -1, 1\n"
+    "\n"
+    "\n"
+    "    exec\n"
+    "    vfetch r2.xy__, r0.x, position\n"
+    "    vfetch r1.xy__, r0.x, texcoord\n"
+    "    vfetch r0, r0.x, color\n"
+    "    alloc export=2\n"
+    "    exec\n"
+    "    mad eA, r0.x, c255.xyx, c4\n"
+    "    mov eM0, r1\n"
+    "    movas r0._, c2.y\n"
+    "    alloc position\n"
+    "    exec\n"
+    "    mad r1.z, c0.x, c255.y, c255.z\n"
+    "    mad oPos.xy01, r2.xy, c0.zw, r1.zw\n"
+    "    alloc interpolators\n"
+    "    exece\n"
+    "    mov o0.xy, r1.xy\n"
+    "    mov o1, r0\n";
+
+TEST(UcodeListingRules, FullListingMakesAContainer) {
+  const std::vector<uint8_t> blob = AssembleContainer(kFullVertexListing);
+  const ContainerFile c = LoadContainer(blob);
+  EXPECT_EQ(Disassemble(c), kFullVertexListing);
+  EXPECT_EQ(WriteContainer(c), blob);
+  EXPECT_EQ(c.magic, kContainerMagicVertex);
+  ASSERT_EQ(c.constants.size(), 2u);
+  EXPECT_EQ(c.constants[1].register_count, 4u);
+  EXPECT_EQ(c.program_cntl(), 0x07110003u);  // VsMaxReg 3, VsResource, count 1, multipass
+  ASSERT_EQ(c.index_decls.size(), 2u);
+  EXPECT_EQ(c.index_decls[0].raw, 0xE90u);   // the public CubicBezierPatchVS words
+  EXPECT_EQ(c.index_decls[1].raw, 0x391u);
+  ASSERT_EQ(c.vertex_fetches.size(), 3u);
+  EXPECT_EQ(c.vertex_fetches[0].raw >> 20, 1u);  // first of several
+  EXPECT_EQ(c.vertex_fetches[2].raw >> 20, 3u);  // last, overwrites its index register r0
+  ASSERT_EQ(c.interpolators.size(), 2u);
+  EXPECT_EQ(c.info[5], 2u | 2u << 5 | 6u << 10);  // 2 interpolators, 2 + 4 components
+  EXPECT_EQ(c.export_slots.size(), 2u);
+  ASSERT_EQ(c.literals.size(), 2u);
+  EXPECT_EQ(c.literals[1].register_index, 255u);
 }
 
 // Older spellings still assemble to the same bits.

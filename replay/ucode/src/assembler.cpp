@@ -101,6 +101,7 @@ class Assembler {
     if (t.substr(0, 9) == "defconst " || t.substr(0, 7) == "config ") return;  // informational
     if (t.substr(0, 4) == "dcl_") return Dcl(number, p);
     if (t.substr(0, 4) == "def ") return Def(number, p);
+    if (t.substr(0, 5) == "defi ") return;  // container_assembler.cpp reads it
     // Labels: fxc's `label L7` line, or `L7:`.
     const bool label_line = t.substr(0, 7) == "label L" && t.size() > 7;
     if (label_line || (t.back() == ':' && t.size() > 1 && t[0] == 'L')) {
@@ -137,7 +138,12 @@ class Assembler {
   void Dcl(uint32_t line, Piece p) {
     Statement st = ParseStatement(p, line);
     std::string_view m = st.mnemonic.substr(4);
-    if (m == "index") return;  // the vertex index arrives in the vfetch source register
+    // `dcl_index r0.x` / `dcl_index1 r1.x`: where the vertex (or another) index arrives;
+    // container_assembler.cpp records it, the microcode does not need it.
+    if (m.substr(0, 5) == "index" &&
+        m.substr(5).find_first_not_of("0123456789") == std::string_view::npos) {
+      return;
+    }
     bool centroid = false;
     if (m.size() > 9 && m.substr(m.size() - 9) == "_centroid") {
       centroid = true;

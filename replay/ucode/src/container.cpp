@@ -336,9 +336,15 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
     }
     ConstantTableReader(b, uint64_t(ctab) + 4, size).Read(out);
     out.constant_table.assign(bytes.begin() + ctab + 4, bytes.begin() + ctab + 4 + size);
-    // Padding up to the next region is kept only if it is zero (WriteContainer pads with 0).
-    for (uint64_t o = uint64_t(ctab) + 4 + size; o < ctab_end; ++o) {
-      if (bytes[o] != 0) Fail(o, "constant table", "non-zero bytes after the table");
+    // The next region starts at the next 4-byte boundary; the padding is zero (as
+    // WriteContainer writes it).
+    const uint64_t table_end = uint64_t(ctab) + 4 + size;
+    if (ctab_end != ((table_end + 3) & ~uint64_t(3))) {
+      Fail(ctab, "constant table size",
+           std::to_string(size) + " bytes leave a gap before byte " + std::to_string(ctab_end));
+    }
+    for (uint64_t o = table_end; o < ctab_end; ++o) {
+      if (bytes[o] != 0) Fail(o, "constant table", "non-zero padding after the table");
     }
   }
   ReadInfo(b, info, program, out);

@@ -25,6 +25,13 @@ struct AssembledShader {
 AssembledShader AssembleShader(std::string_view text,
                                std::optional<ShaderType> default_type = std::nullopt);
 
+// A full listing (`defconst`, `config`, `dcl_`, `def`/`defi` lines and the instructions) as
+// the compiler's container (container.h). For a listing fxc printed, the bytes equal fxc's blob
+// as far as the layout rules in container_assembler.cpp are known; struct members the listing
+// does not show and fields no listing line carries take the compiler's usual values.
+std::vector<uint8_t> AssembleContainer(std::string_view text,
+                                       std::optional<ShaderType> default_type = std::nullopt);
+
 // Convenience: just the microcode.
 std::vector<uint32_t> Assemble(std::string_view text, ShaderType* type_out = nullptr,
                                std::optional<ShaderType> default_type = std::nullopt);
