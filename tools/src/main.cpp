@@ -2,12 +2,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
 #include <string>
 
 #include "command.h"
 #include "xnt/base/error.h"
+#include "xnt/renderer/shader_cache.h"
 
 namespace xnt::cli {
 
@@ -38,6 +40,22 @@ int main(int argc, char** argv) {
     auto fn = c.setup(*sub);
     sub->callback([&run, fn]() { run = fn; });
   }
+  // Commands that compile shaders keep SPIR-V in the user's cache folder (renderer/shader_cache.h).
+  bool no_shader_cache = false;
+  auto add_cache_flag = [&](CLI::App* sub) {
+    sub->add_flag("--no-shader-cache", no_shader_cache,
+                  "Compile every shader from GLSL; neither read nor write the on-disk SPIR-V cache "
+                  "($XDG_CACHE_HOME/xenotrace, else ~/.cache/xenotrace)");
+  };
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    const std::string& n = sub->get_name();
+    if (n == "replay" || n == "compare" || n == "transfers" || n == "post") add_cache_flag(sub);
+    if (n == "bench") {
+      for (CLI::App* b : sub->get_subcommands([](CLI::App*) { return true; })) {
+        if (b->get_name() != "format") add_cache_flag(b);
+      }
+    }
+  }
   // An unknown sub-command is named (CLI11 would only say that a sub-command is required).
   if (argc >= 2 && argv[1][0] != '-') {
     const std::string name = argv[1];
@@ -65,6 +83,10 @@ int main(int argc, char** argv) {
   } catch (const xnt::Error& e) {  // an input check (InputFile) during parsing
     std::fprintf(stderr, "xenotrace: error: %s\n", e.what());
     return kExitError;
+  }
+  if (!no_shader_cache) {
+    xnt::renderer::SetShaderCacheDirectory(xnt::renderer::DefaultShaderCacheDirectory(
+        std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")));
   }
   try {
     return run ? run() : kExitError;

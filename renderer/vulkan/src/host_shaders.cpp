@@ -8,8 +8,12 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
+
+static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int shader_kind,
+                                                std::string_view name);
 
 std::vector<uint32_t> CompileHostGlsl(std::string_view source, VkShaderStageFlagBits stage,
                                       std::string_view name) {
@@ -21,6 +25,14 @@ std::vector<uint32_t> CompileHostGlsl(std::string_view source, VkShaderStageFlag
     case VK_SHADER_STAGE_COMPUTE_BIT: kind = shaderc_compute_shader; break;
     default: throw Error("CompileHostGlsl: unsupported stage");
   }
+  // Host shaders share the translator's on-disk cache; the tag names the settings below.
+  const std::string tag = "host " + std::to_string(int(kind)) + " vk1.1 O-performance";
+  return CachedSpirv(tag, source, [&] { return CompileHostGlslNow(source, kind, name); });
+}
+
+static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int shader_kind,
+                                                std::string_view name) {
+  const auto kind = shaderc_shader_kind(shader_kind);
   shaderc_compiler_t compiler = shaderc_compiler_initialize();
   shaderc_compile_options_t options = shaderc_compile_options_initialize();
   shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan,

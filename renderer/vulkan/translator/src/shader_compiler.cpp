@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
 
@@ -60,6 +61,15 @@ std::string QuoteErrorLines(std::string_view source, const std::string& log) {
 }  // namespace
 
 std::vector<uint32_t> CompileGlsl(std::string_view source, GlslStage stage, std::string_view name) {
+  // The tag names every setting below that changes the words (spirv_cache.h).
+  const char* tag = stage == GlslStage::kVertex     ? "translator vert vk1.1 spv1.3 O0 Werror"
+                    : stage == GlslStage::kFragment ? "translator frag vk1.1 spv1.3 O0 Werror"
+                                                    : "translator comp vk1.1 spv1.3 O0 Werror";
+  return CachedSpirv(tag, source, [&] { return CompileGlslNow(source, stage, name); });
+}
+
+std::vector<uint32_t> CompileGlslNow(std::string_view source, GlslStage stage,
+                                     std::string_view name) {
   shaderc::Compiler compiler;
   shaderc::CompileOptions options;
   options.SetSourceLanguage(shaderc_source_language_glsl);
