@@ -95,6 +95,46 @@ float Combine(xenos::BlendOp op, float s, float fs, float d, float fd) {
 
 }  // namespace
 
+OutputMerger::Addresser::Addresser(const edram::Surface& s)
+    : surface_(s),
+      samples_x_(s.samples_x()),
+      samples_y_(s.samples_y()),
+      sample_count_(s.sample_count()),
+      msaa_(uint32_t(s.msaa)),
+      row_(xenos::kEdramTileWidthSamples * s.scale_x),
+      tile_width_(s.is_64bpp() ? row_ / 2 : row_),
+      tile_height_(xenos::kEdramTileHeightSamples * s.scale_y),
+      pitch_tiles_(s.pitch_tiles()),
+      limit_x_(s.pitch_pixels * s.scale_x),
+      bytes_per_sample_(s.bytes_per_sample()),
+      tile_bytes_(edram::kTileBytes * s.scale_x * s.scale_y),
+      depth_(s.is_depth) {}
+
+inline uint32_t OutputMerger::Addresser::Offset(uint32_t x, uint32_t y, uint32_t sample) const {
+  if (sample >= sample_count_ || x >= limit_x_) [[unlikely]] {
+    edram::ThrowBadSample(surface_, x, sample);
+  }
+  uint32_t sx = x * samples_x_, sy = y * samples_y_;
+  if (msaa_ == uint32_t(xenos::MsaaSamples::k2X)) {
+    sy += sample;
+  } else if (msaa_ == uint32_t(xenos::MsaaSamples::k4X)) {
+    sx += sample & 1;
+    sy += sample >> 1;
+  }
+  // 80 or 40 samples across and 16 down at 1x: constant divisors.
+  const uint32_t tw = tile_width_, th = tile_height_;
+  const uint32_t tile_x = tw == 80 ? sx / 80 : tw == 40 ? sx / 40 : sx / tw;
+  const uint32_t tile_y = th == 16 ? sy / 16 : sy / th;
+  uint32_t in_x = sx - tile_x * tw;
+  const uint32_t in_y = sy - tile_y * th;
+  if (depth_) in_x = (in_x + row_ / 2) % row_;
+  // Tile indices wrap at 2048 (a power of two).
+  static_assert(xenos::kEdramTileCount == 2048);
+  const uint32_t tile = uint32_t((uint64_t(surface_.base_tiles) + uint64_t(tile_y) * pitch_tiles_ +
+                                  tile_x) & (xenos::kEdramTileCount - 1));
+  return tile * tile_bytes_ + (in_y * tw + in_x) * bytes_per_sample_;
+}
+
 OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const bool color_used[4],
                            bool has_pixel_shader, std::map<std::string, uint64_t>& notes)
     : regs_(regs), edram_(edram), notes_(notes) {
@@ -108,6 +148,7 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
     color_[i].scale_x = edram.scale_x();
     color_[i].scale_y = edram.scale_y();
     color_used_[i] = color_used[i];
+    color_address_[i] = Addresser(color_[i]);
   }
   // The blend state of every target, decoded once per draw.
   const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
@@ -147,6 +188,7 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   depth_.scale_x = edram.scale_x();
   depth_.scale_y = edram.scale_y();
   samples_ = depth_.sample_count();
+  depth_address_ = Addresser(depth_);
   const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   depth_test_ = dc.z_enable;
   depth_write_ = dc.z_enable && dc.z_write_enable;
@@ -193,7 +235,8 @@ uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverag
   uint32_t pass = 0;
   for (uint32_t s = 0; s < samples_; ++s) {
     if (!(coverage & (1u << s))) continue;
-    const uint32_t stored = uint32_t(edram_.Load(depth_, x, y, s));
+    const uint32_t offset = depth_address_.Offset(x, y, s);
+    const uint32_t stored = depth_address_.Load32(edram_.bytes().data(), offset);
     const uint32_t stencil = stored & 0xFFu;
     uint32_t stored24 = stored >> 8;
     bool ok = true;
@@ -219,7 +262,7 @@ uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverag
       new_stencil = (stencil & ~face.write_mask) | (stencil_op(op, stencil) & face.write_mask);
     }
     const uint32_t out = (stored24 << 8) | (new_stencil & 0xFFu);
-    if (out != stored) edram_.Store(depth_, x, y, s, out);
+    if (out != stored) depth_address_.Store(edram_.bytes().data(), offset, out);
   }
   return pass;
 }
@@ -261,9 +304,14 @@ void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
     if (t.unorm) {
       for (float& c : src) c = std::isnan(c) ? 0.0f : std::clamp(c, 0.0f, 1.0f);
     }
+    const Addresser& address = color_address_[i];
+    uint8_t* const bytes = edram_.bytes().data();
+    // Without blending or a write mask the stored bits are not read.
+    const bool read = t.blend || t.keep != 0;
     for (uint32_t s = 0; s < samples_; ++s) {
       if (!(coverage & (1u << s))) continue;
-      const uint64_t old = edram_.Load(color_[i], x, y, s);
+      const uint32_t offset = address.Offset(x, y, s);
+      const uint64_t old = read ? address.Load(bytes, offset) : 0;
       ucode::Float4 out = src;
       if (t.blend) {
         const auto& bc = t.control;
@@ -276,7 +324,7 @@ void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
         }
       }
       const uint64_t bits = edram::PackColor(t.format, out);
-      edram_.Store(color_[i], x, y, s, (bits & ~t.keep) | (old & t.keep));
+      address.Store(bytes, offset, (bits & ~t.keep) | (old & t.keep));
     }
   }
 }

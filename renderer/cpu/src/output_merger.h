@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "xnt/base/byte_order.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/register_values.h"
 #include "xnt/xenos/registers.h"
@@ -46,10 +47,40 @@ class OutputMerger {
  private:
   void Note(const std::string& what) { ++notes_[what]; }
 
+  // gpu::edram::Surface::SampleOffset with the surface's constants worked out once per draw (the
+  // merger addresses every sample it tests or writes): the same tile arithmetic, the same bounds
+  // check, the tile sizes of a 1x scale as constant divisors.
+  class Addresser {
+   public:
+    Addresser() = default;
+    explicit Addresser(const gpu::edram::Surface& s);
+    [[gnu::always_inline]] inline uint32_t Offset(uint32_t x, uint32_t y, uint32_t sample) const;
+    uint32_t Load32(const uint8_t* edram, uint32_t offset) const {
+      return LoadLE32(edram + offset);
+    }
+    uint64_t Load(const uint8_t* edram, uint32_t offset) const {
+      uint64_t v = LoadLE32(edram + offset);
+      if (bytes_per_sample_ == 8) v |= uint64_t(LoadLE32(edram + offset + 4)) << 32;
+      return v;
+    }
+    void Store(uint8_t* edram, uint32_t offset, uint64_t bits) const {
+      StoreLE32(edram + offset, uint32_t(bits));
+      if (bytes_per_sample_ == 8) StoreLE32(edram + offset + 4, uint32_t(bits >> 32));
+    }
+
+   private:
+    gpu::edram::Surface surface_{};
+    uint32_t samples_x_ = 1, samples_y_ = 1, sample_count_ = 1, msaa_ = 0;
+    uint32_t row_ = 80, tile_width_ = 80, tile_height_ = 16, pitch_tiles_ = 0, limit_x_ = 0;
+    uint32_t bytes_per_sample_ = 4, tile_bytes_ = gpu::edram::kTileBytes;
+    bool depth_ = false;
+  };
+
   gpu::RegisterValues regs_;
   gpu::edram::Edram& edram_;
   std::map<std::string, uint64_t>& notes_;
   gpu::edram::Surface color_[4];
+  Addresser color_address_[4], depth_address_;
   bool color_used_[4] = {};
   // RB_COLOR_INFO / RB_BLENDCONTROL / RB_COLOR_MASK / RB_BLEND_* of each target, decoded once.
   struct ColorTarget {

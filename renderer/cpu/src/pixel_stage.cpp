@@ -22,7 +22,7 @@ constexpr uint64_t kParallelPixels = 16384;
 
 // One worker's state: its own texture unit, interpreter and output merger (notes go to a map of
 // its own; the caller keeps the draw-level ones).
-struct Worker {
+struct Worker final : ucode::BatchTextureSource {
   explicit Worker(const PixelJob& job)
       : job_(job),
         textures_(*job.registers, job.memory, notes_, job.scaled),
@@ -42,6 +42,8 @@ struct Worker {
       // Quads for triangle draws (points and lines are shaded without derivatives: level 0).
       quads_ = batch_ && job.triangles && !job.triangles->empty() &&
                (!job.points || job.points->empty()) && (!job.lines || job.lines->empty());
+      // Batches sample through FetchBatch below: one call per tfetch per batch.
+      batch_inputs_.textures = this;
       if (quads_) {
         callbacks_.texture_fetch_gradients = [this](uint32_t slot, const ucode::Float4& coords,
                                                     const ucode::FetchInstruction& f,
@@ -51,6 +53,12 @@ struct Worker {
         };
       }
     }
+  }
+
+  void FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
+                  const std::array<const float*, 3>& coords, const uint32_t* active,
+                  uint32_t lanes, bool quads, ucode::Float4* texels) override {
+    textures_.FetchBatch(slot, f, coords, active, lanes, quads, texels);
   }
 
   // The pixel shader's inputs for one fragment, as the translator lays them out.

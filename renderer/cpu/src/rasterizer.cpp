@@ -107,16 +107,32 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
   const uint32_t n = std::min<uint32_t>(state.interpolator_count, 16);
   const uint32_t samples = std::max<uint32_t>(1, state.samples);
   const SamplePosition* positions = SamplePositions(samples);
+  // Edge(a, b, px, py) is linear in the sample position: ea * px + eb * py + ec, exact in 64-bit
+  // integers (positions are within the guard band, 2^23 sub-pixels), so a pixel's edge values are
+  // its top-left corner's plus a constant per sample: the same integers as evaluating Edge there.
+  int64_t ea[3], eb[3], ec[3], at_sample[3][4], at_centre[3];
+  for (int i = 0; i < 3; ++i) {
+    ea[i] = -(e1[i]->y - e0[i]->y);
+    eb[i] = e1[i]->x - e0[i]->x;
+    ec[i] = -(ea[i] * e0[i]->x + eb[i] * e0[i]->y);
+    for (uint32_t smp = 0; smp < samples; ++smp) {
+      at_sample[i][smp] = ea[i] * positions[smp].x + eb[i] * positions[smp].y;
+    }
+    at_centre[i] = ea[i] * (kSubPixel / 2) + eb[i] * (kSubPixel / 2);
+  }
+  auto corner = [&](int32_t x, int32_t y, int64_t o[3]) {
+    for (int i = 0; i < 3; ++i) o[i] = ea[i] * (int64_t(x) * kSubPixel) + eb[i] * (int64_t(y) * kSubPixel) + ec[i];
+  };
   // Coverage and per-sample depth of pixel (x, y).
   auto cover = [&](int32_t x, int32_t y, Fragment& f) {
+    int64_t o[3];
+    corner(x, y, o);
     f.coverage = 0;
     for (uint32_t smp = 0; smp < samples; ++smp) {
-      const int64_t px = int64_t(x) * kSubPixel + positions[smp].x;
-      const int64_t py = int64_t(y) * kSubPixel + positions[smp].y;
       int64_t w[3];
       bool in = true;
       for (int i = 0; i < 3 && in; ++i) {
-        w[i] = Edge(*e0[i], *e1[i], px, py);
+        w[i] = o[i] + at_sample[i][smp];
         in = w[i] + bias[i] >= 0;
       }
       if (!in) continue;
@@ -126,14 +142,30 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
                                  offset);
     }
   };
+  // An upper bound of edge i over every sample of the 2x2 quad at (qx, qy): when it is below
+  // the edge's threshold for some edge, no sample of the quad is inside.
+  int64_t quad_reach[3];
+  for (int i = 0; i < 3; ++i) {
+    int64_t best = at_sample[i][0];
+    for (uint32_t smp = 1; smp < samples; ++smp) best = std::max(best, at_sample[i][smp]);
+    quad_reach[i] = best + std::max<int64_t>(0, ea[i] * kSubPixel) + std::max<int64_t>(0, eb[i] * kSubPixel);
+  }
+  auto quad_outside = [&](int32_t qx, int32_t qy) {
+    int64_t o[3];
+    corner(qx, qy, o);
+    for (int i = 0; i < 3; ++i) {
+      if (o[i] + quad_reach[i] + bias[i] < 0) return true;
+    }
+    return false;
+  };
   // Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and
   // quad helpers: extrapolated, as without centroid sampling).
   auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
-    const int64_t cx = int64_t(x) * kSubPixel + kSubPixel / 2;
-    const int64_t cy = int64_t(y) * kSubPixel + kSubPixel / 2;
-    const double b0 = double(Edge(*e0[0], *e1[0], cx, cy)) / double(abs_area);
-    const double b1 = double(Edge(*e0[1], *e1[1], cx, cy)) / double(abs_area);
-    const double b2 = double(Edge(*e0[2], *e1[2], cx, cy)) / double(abs_area);
+    int64_t o[3];
+    corner(x, y, o);
+    const double b0 = double(o[0] + at_centre[0]) / double(abs_area);
+    const double b1 = double(o[1] + at_centre[1]) / double(abs_area);
+    const double b2 = double(o[2] + at_centre[2]) / double(abs_area);
     f.x = uint32_t(x);
     f.y = uint32_t(y);
     // Perspective-correct weights: b_i / w_i, normalised.
@@ -174,6 +206,7 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
   for (Fragment& f : quad) f.front_facing = front;
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
     for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
+      if (quad_outside(qx, qy)) continue;
       bool any = false;
       for (int32_t i = 0; i < 4; ++i) {
         const int32_t x = qx + (i & 1), y = qy + (i >> 1);

@@ -18,7 +18,7 @@ constexpr uint32_t kBlock = 8;
 constexpr uint64_t kMaxCachedTexels = uint64_t(1) << 22;
 
 // Texel index `i` of a row of `n` under a clamp mode; -1: outside (the border colour).
-int32_t Address(xenos::ClampMode mode, int32_t i, int32_t n) {
+[[gnu::always_inline]] inline int32_t Address(xenos::ClampMode mode, int32_t i, int32_t n) {
   using C = xenos::ClampMode;
   auto mirror = [n](int32_t v) {
     const int32_t period = 2 * n;
@@ -108,8 +108,8 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   return *s;
 }
 
-const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y,
-                                         uint32_t layer) {
+[[gnu::always_inline]] inline const ucode::Float4* TextureUnit::Cached(
+    Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer) {
   const size_t index = size_t(level) * s.layers + layer;
   if (!s.cacheable || index >= s.images.size()) return nullptr;
   Slot::Image& image = s.images[index];
@@ -136,7 +136,8 @@ const ucode::Float4* TextureUnit::Cached(Slot& s, uint32_t level, uint32_t x, ui
   return &image.texels[size_t(y) * image.width + x];
 }
 
-ucode::Float4 TextureUnit::TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer) {
+[[gnu::always_inline]] inline ucode::Float4 TextureUnit::TexelAt(Slot& s, uint32_t level, int32_t x,
+                                                                 int32_t y, uint32_t layer) {
   const gpu::TextureDescriptor& d = s.reader->texture();
   const int32_t w = int32_t(s.level_size[level][0]), h = int32_t(s.level_size[level][1]);
   // Cube faces clamp to their edges (the host samples cubes seamlessly; no border).
@@ -194,22 +195,51 @@ ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, boo
   return out;
 }
 
-ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
-                                  const ucode::FetchInstruction& f, const ucode::Float4* ddx,
-                                  const ucode::Float4* ddy) {
-  Slot& s = Get(slot);
-  if (!s.reader) {
-    Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
-    return {0.0f, 0.0f, 0.0f, 0.0f};
-  }
+TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& f) {
+  Setup p;
+  p.s = &s;
   const gpu::TextureDescriptor& d = s.reader->texture();
-  const bool one_d = d.dimension == uint32_t(xenos::DataDimension::k1D);
+  p.one_d = d.dimension == uint32_t(xenos::DataDimension::k1D);
+  p.cube = d.dimension == uint32_t(xenos::DataDimension::kCube);
   // w, h: guest texels (unnormalised coordinates and offsets are in these); a scaled copy has
   // S x T as many.
-  const float w = float(d.width / s.scale_x), h = float(d.height / s.scale_y);
+  p.w = float(d.width / s.scale_x), p.h = float(d.height / s.scale_y);
+  // rho in texels of level 0 (unnormalised coordinates are texels already).
+  p.rho_x = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : p.w);
+  p.rho_y = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : p.h);
+  p.stack = d.depth > 1 ? d.depth : d.layers;
+  // Filters: the instruction's overrides (0 point, 1 linear, 2 base map, 3 keep) win.
+  using TF = xenos::TextureFilter;
+  p.mag = f.mag_filter != 3 ? f.mag_filter : uint32_t(s.fetch.mag_filter);
+  p.min = f.min_filter != 3 ? f.min_filter : uint32_t(s.fetch.min_filter);
+  p.mip = f.mip_filter != 3 ? f.mip_filter : uint32_t(s.fetch.mip_filter);
+  // The sampler's LOD range, as the fbo path's sampler_cache sets it: the fetch constant's
+  // mip_min_level..mip_max_level when there are mips and the mip filter is not "base map".
+  if (s.fetch.mip_filter != TF::kBaseMap && s.fetch.mip_address != 0) {
+    p.min_lod = float(s.fetch.mip_min_level);
+    p.max_lod = float(std::max(s.fetch.mip_max_level, s.fetch.mip_min_level));
+  }
+  if (p.mip == uint32_t(TF::kBaseMap)) p.max_lod = p.min_lod;
+  p.top_level = d.levels - 1;
+  return p;
+}
+
+float TextureUnit::Lambda(const Setup& p, const ucode::FetchInstruction& f,
+                          const ucode::Float4& ddx, const ucode::Float4& ddy) const {
+  const float dudx = ddx[0] * p.rho_x, dvdx = p.one_d ? 0.0f : ddx[1] * p.rho_y;
+  const float dudy = ddy[0] * p.rho_x, dvdy = p.one_d ? 0.0f : ddy[1] * p.rho_y;
+  const float rho = std::max(std::sqrt(dudx * dudx + dvdx * dvdx), std::sqrt(dudy * dudy + dvdy * dvdy));
+  return std::log2(rho) + float(p.s->fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
+}
+
+ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstruction& f,
+                                    const ucode::Float4& coords, float lambda) {
+  Slot& s = *p.s;
+  const gpu::TextureDescriptor& d = s.reader->texture();
+  const bool one_d = p.one_d;
+  const float w = p.w, h = p.h;
   float u = coords[0], v = one_d ? 0.5f : coords[1];
-  const bool cube = d.dimension == uint32_t(xenos::DataDimension::kCube);
-  if (cube) {
+  if (p.cube) {
     // tfetchCube after the compiler's `cube` + `mad ..., 1.5`: x = s and y = t on the face in
     // [1, 2], z = the face index (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z), which is the layer the
     // face is stored as.
@@ -224,52 +254,22 @@ ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
   if (!one_d) v += float(f.offset_y) * 0.5f / h;
   // The layer of a stacked texture (z normalised over the stack), or the slice of a volume.
   uint32_t layer = 0;
-  const uint32_t stack = d.depth > 1 ? d.depth : d.layers;
-  if (cube) {
+  const uint32_t stack = p.stack;
+  if (p.cube) {
     layer = uint32_t(std::clamp(std::floor(coords[2] + 0.5f), 0.0f, 5.0f));
   } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1) {
     const float z = f.tx_coord_denorm ? coords[2] : coords[2] * float(stack);
     layer = uint32_t(std::clamp(std::floor(z), 0.0f, float(stack - 1)));
     if (d.depth > 1) Note("cpu path: volume textures sampled at the nearest slice");
   }
-  // Filters: the instruction's overrides (0 point, 1 linear, 2 base map, 3 keep) win.
   using TF = xenos::TextureFilter;
-  const uint32_t mag = f.mag_filter != 3 ? f.mag_filter : uint32_t(s.fetch.mag_filter);
-  const uint32_t min = f.min_filter != 3 ? f.min_filter : uint32_t(s.fetch.min_filter);
-  const uint32_t mip = f.mip_filter != 3 ? f.mip_filter : uint32_t(s.fetch.mip_filter);
-  // The sampler's LOD range, as the fbo path's sampler_cache sets it: the fetch constant's
-  // mip_min_level..mip_max_level when there are mips and the mip filter is not "base map".
-  float min_lod = 0.0f, max_lod = 0.0f;
-  if (s.fetch.mip_filter != TF::kBaseMap && s.fetch.mip_address != 0) {
-    min_lod = float(s.fetch.mip_min_level);
-    max_lod = float(std::max(s.fetch.mip_max_level, s.fetch.mip_min_level));
-  }
-  if (mip == uint32_t(TF::kBaseMap)) max_lod = min_lod;
-  const uint32_t top_level = d.levels - 1;
-  float lambda = 0.0f;
-  if (ddx && ddy && !cube) {
-    // rho in texels of level 0 (unnormalised coordinates are texels already).
-    const float sx = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : w);
-    const float sy = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : h);
-    const float dudx = (*ddx)[0] * sx, dvdx = one_d ? 0.0f : (*ddx)[1] * sy;
-    const float dudy = (*ddy)[0] * sx, dvdy = one_d ? 0.0f : (*ddy)[1] * sy;
-    const float rho = std::max(std::sqrt(dudx * dudx + dvdx * dvdx), std::sqrt(dudy * dudy + dvdy * dvdy));
-    lambda = std::log2(rho) + float(s.fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
-  } else if (d.levels > 1) {
-    Note("cpu path: a pixel shaded without its 2x2 quad (no derivatives) samples level 0");
-  }
-  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
-  if (aniso >= 2 && aniso <= 5) {  // max 2:1 .. 16:1
-    Note("cpu path: anisotropic filtering sampled as isotropic");
-  }
-  if (std::isnan(lambda)) lambda = min_lod;  // rho 0 or NaN coordinates: the finest allowed
-  lambda = std::clamp(lambda, min_lod, max_lod);
+  const uint32_t top_level = p.top_level;
   ucode::Float4 out{};
   if (lambda <= 0.0f) {
-    out = Filter(s, 0, u, v, one_d, mag == uint32_t(TF::kLinear), layer);
+    out = Filter(s, 0, u, v, one_d, p.mag == uint32_t(TF::kLinear), layer);
   } else {
-    const bool linear = min == uint32_t(TF::kLinear);
-    if (mip == uint32_t(TF::kLinear)) {
+    const bool linear = p.min == uint32_t(TF::kLinear);
+    if (p.mip == uint32_t(TF::kLinear)) {
       const uint32_t lo = std::min(uint32_t(std::floor(lambda)), top_level);
       const uint32_t hi = std::min(lo + 1, top_level);
       const float t = lambda - std::floor(lambda);
@@ -294,6 +294,80 @@ ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
     for (float& c : out) c *= scale;
   }
   return out;
+}
+
+namespace {
+
+// lambda (or NaN) clamped to the sampler's range; NaN (rho 0 or NaN coordinates) takes the finest
+// allowed level.
+float ClampLambda(float lambda, float min_lod, float max_lod) {
+  if (std::isnan(lambda)) lambda = min_lod;
+  return std::clamp(lambda, min_lod, max_lod);
+}
+
+constexpr const char* kNoQuadNote =
+    "cpu path: a pixel shaded without its 2x2 quad (no derivatives) samples level 0";
+constexpr const char* kAnisoNote = "cpu path: anisotropic filtering sampled as isotropic";
+
+}  // namespace
+
+ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
+                                  const ucode::FetchInstruction& f, const ucode::Float4* ddx,
+                                  const ucode::Float4* ddy) {
+  Slot& s = Get(slot);
+  if (!s.reader) {
+    Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
+    return {0.0f, 0.0f, 0.0f, 0.0f};
+  }
+  const Setup p = Prepare(s, f);
+  float lambda = 0.0f;
+  if (ddx && ddy && !p.cube) {
+    lambda = Lambda(p, f, *ddx, *ddy);
+  } else if (p.top_level > 0) {
+    Note(kNoQuadNote);
+  }
+  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
+  if (aniso >= 2 && aniso <= 5) Note(kAnisoNote);  // max 2:1 .. 16:1
+  return SampleAt(p, f, coords, ClampLambda(lambda, p.min_lod, p.max_lod));
+}
+
+void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
+                             const std::array<const float*, 3>& coords, const uint32_t* active,
+                             uint32_t lanes, bool quads, ucode::Float4* texels) {
+  uint32_t count = 0;
+  for (uint32_t l = 0; l < lanes; ++l) count += active[l] != 0;
+  if (!count) return;
+  Slot& s = Get(slot);
+  if (!s.reader) {
+    Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error, count);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (active[l]) texels[l] = {0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    return;
+  }
+  const Setup p = Prepare(s, f);
+  const bool derivatives = quads && !p.cube;
+  if (!derivatives && p.top_level > 0) Note(kNoQuadNote, count);
+  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
+  if (aniso >= 2 && aniso <= 5) Note(kAnisoNote, count);
+  // A range of one level (no mips, or base map only) clamps every lambda to it: no derivatives
+  // needed.
+  const bool fixed = p.min_lod == p.max_lod || !derivatives;
+  float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!fixed && (l & 3) == 0) {
+      // Coarse derivatives of the quad: its top pair for x, its left pair for y (w is 0 in the
+      // fetch's coordinates, so its derivative is too).
+      ucode::Float4 ddx{}, ddy{};
+      for (uint32_t c = 0; c < 3; ++c) {
+        ddx[c] = coords[c][l + 1] - coords[c][l];
+        ddy[c] = coords[c][l + 2] - coords[c][l];
+      }
+      lambda = ClampLambda(Lambda(p, f, ddx, ddy), p.min_lod, p.max_lod);
+    }
+    if (!active[l]) continue;
+    texels[l] = SampleAt(p, f, {coords[0][l], coords[1][l], coords[2][l], 0.0f}, lambda);
+  }
 }
 
 }  // namespace xnt::cpu

@@ -45,6 +45,13 @@ class TextureUnit {
   ucode::Float4 FetchGradients(uint32_t slot, const ucode::Float4& coords,
                                const ucode::FetchInstruction& f, const ucode::Float4& ddx,
                                const ucode::Float4& ddy);
+  // A whole batch of the batched interpreter (ucode::BatchTextureSource): the fetch constant,
+  // filters and LOD range are worked out once per batch, the level of detail once per 2x2 quad
+  // (its lanes share the coarse derivatives), then every active lane is sampled. Each lane's
+  // texel is bit for bit what FetchGradients (quads) or Fetch gives for it.
+  void FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
+                  const std::array<const float*, 3>& coords, const uint32_t* active,
+                  uint32_t lanes, bool quads, ucode::Float4* texels);
 
  private:
   struct Slot {
@@ -67,6 +74,23 @@ class TextureUnit {
     std::vector<Image> images;  // level * layers + layer
   };
   Slot& Get(uint32_t slot);
+  // What a fetch instruction on a slot decides before any coordinate is known: the filters, the
+  // sampler's LOD range and the texture's size (Prepare), shared by every lane of a batch.
+  struct Setup {
+    Slot* s = nullptr;
+    bool one_d = false, cube = false;
+    float w = 1.0f, h = 1.0f;      // guest texels
+    float rho_x = 1.0f, rho_y = 1.0f;  // normalised derivatives -> level-0 texels
+    uint32_t mag = 0, min = 0, mip = 0, top_level = 0, stack = 1;
+    float min_lod = 0.0f, max_lod = 0.0f;
+  };
+  Setup Prepare(Slot& s, const ucode::FetchInstruction& f);
+  // lambda before the clamp to the LOD range, from the coarse derivatives.
+  float Lambda(const Setup& setup, const ucode::FetchInstruction& f, const ucode::Float4& ddx,
+               const ucode::Float4& ddy) const;
+  // The sample of one lane at a clamped lambda (0 without derivatives).
+  ucode::Float4 SampleAt(const Setup& setup, const ucode::FetchInstruction& f,
+                         const ucode::Float4& coords, float lambda);
   ucode::Float4 Sample(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f,
                        const ucode::Float4* ddx, const ucode::Float4* ddy);
   // Bilinear or point sample of one level at normalised (u, v).
@@ -74,7 +98,7 @@ class TextureUnit {
                        uint32_t layer);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
-  void Note(const std::string& what) { ++notes_[what]; }
+  void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }
 
   const replay::RegisterFile& regs_;
   const replay::GuestMemory* memory_;

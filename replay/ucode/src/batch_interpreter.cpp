@@ -54,6 +54,7 @@ struct BatchInterpreter::Machine {
   Mask p0{}, alive{};
   Mask counts{};  // lanes whose results are wanted (alive, not helpers)
   bool quads = false;
+  BatchTextureSource* textures = nullptr;
   Lanes ps{};
   int32_t aL = 0;
   alu_rules::ControlStack cs;
@@ -218,21 +219,26 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
   // Every source is read before any result or side effect is written.
   Vec src[3];
   for (uint32_t i = 0; i < d.vector_count; ++i) ReadVector(d.vector_operands[i], src[i]);
-  Lanes sa{}, sb{};
+  // Scalar sources (zeros where the form reads none), only for an op that runs.
+  Lanes sa, sb;
   const auto& sops = d.scalar_operands;
-  if (a.scalar_op == ScalarOp::kRetainPrev) {
-    // No scalar sources to read.
-  } else if ((d.form == ScalarForm::kOne || d.form == ScalarForm::kTwoComponent) && !sops.empty()) {
-    ReadComponent(sops[0], 0, sa);
-    if (d.form == ScalarForm::kTwoComponent) ReadComponent(sops[0], 1, sb);
-  } else if (d.form == ScalarForm::kConstTemp && sops.size() >= 2) {
-    ReadComponent(sops[0], 0, sa);
-    ReadComponent(sops[1], 0, sb);
+  if (a.scalar_op != ScalarOp::kRetainPrev) {
+    sa.fill(0.0f);
+    sb.fill(0.0f);
+    if ((d.form == ScalarForm::kOne || d.form == ScalarForm::kTwoComponent) && !sops.empty()) {
+      ReadComponent(sops[0], 0, sa);
+      if (d.form == ScalarForm::kTwoComponent) ReadComponent(sops[0], 1, sb);
+    } else if (d.form == ScalarForm::kConstTemp && sops.size() >= 2) {
+      ReadComponent(sops[0], 0, sa);
+      ReadComponent(sops[1], 0, sb);
+    }
   }
 
   Vec v;
   bool have_vector = true;
-  Mask vkill{}, skill{};
+  // A killed lane's results are discarded; it keeps running for its quad's derivatives (the
+  // scalar interpreter stops there, which no kept result can tell apart). The fast ops never
+  // kill.
   if (!FastVectorOp(a.vector_op, src[0], src[1], src[2], v)) {
     for (uint32_t l = 0; l < N; ++l) {
       if (!act[l]) continue;
@@ -242,17 +248,12 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
       bool kill = false;
       have_vector = alu_rules::VectorOpResult(a.vector_op, x, y, z, s, res, kill);
       a0[l] = s.a0, p0[l] = s.p0;
-      vkill[l] = kill;
+      if (kill) out->killed[l] = 1;
       for (uint32_t i = 0; i < 4; ++i) v.c[i][l] = res[i];
     }
     if (!have_vector) {
       Note("vector opcode " + std::to_string(int(a.vector_op)) + " is not valid; no result");
     }
-  }
-  // A killed lane's results are discarded; it keeps running for its quad's derivatives (the
-  // scalar interpreter stops there, which no kept result can tell apart).
-  for (uint32_t l = 0; l < N; ++l) {
-    if (vkill[l]) out->killed[l] = 1;
   }
   if (a.scalar_op != ScalarOp::kRetainPrev) {
     bool valid = true;
@@ -262,12 +263,9 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
       bool kill = false;
       valid = alu_rules::ScalarOpResult(a.scalar_op, sa[l], sb[l], s, kill);
       a0[l] = s.a0, p0[l] = s.p0, ps[l] = s.ps;
-      skill[l] = kill;
+      if (kill) out->killed[l] = 1;
     }
     if (!valid) Note("scalar opcode " + std::to_string(int(a.scalar_op)) + " is not valid; ps kept");
-    for (uint32_t l = 0; l < N; ++l) {
-      if (skill[l]) out->killed[l] = 1;
-    }
   }
   if (a.vector_clamp) {
     for (uint32_t i = 0; i < 4; ++i) {
@@ -385,7 +383,7 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
       break;
   }
   const uint32_t slot = f.const_index & 31;
-  if (!cb->texture_fetch) {
+  if (!textures && !cb->texture_fetch) {
     Note("texture fetch without a texture callback: zeros");
     for (uint32_t l = 0; l < N; ++l) {
       if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
@@ -394,33 +392,39 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
   }
   // Coordinates of every lane first: the destination may be the source register.
   const Vec& src = Temp(f.src_reg, f.src_rel);
-  std::array<Float4, N> coords;
-  for (uint32_t l = 0; l < N; ++l) {
-    coords[l] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (uint32_t c = 0; c < 3; ++c) coords[l][c] = src.c[(f.src_swizzle >> (2 * c)) & 3][l];
+  std::array<Lanes, 3> coords;
+  for (uint32_t c = 0; c < 3; ++c) coords[c] = src.c[(f.src_swizzle >> (2 * c)) & 3];
+  std::array<Float4, N> texels;
+  if (textures) {
+    textures->FetchBatch(slot, f, {coords[0].data(), coords[1].data(), coords[2].data()},
+                         act.data(), N, quads, texels.data());
+  } else {
+    const bool gradients = quads && cb->texture_fetch_gradients;
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!act[l]) continue;
+      const Float4 at = {coords[0][l], coords[1][l], coords[2][l], 0.0f};
+      if (gradients) {
+        // Coarse derivatives of the quad: its top pair for x, its left pair for y.
+        const uint32_t q = l & ~3u;
+        Float4 ddx{}, ddy{};
+        for (uint32_t c = 0; c < 3; ++c) {
+          ddx[c] = coords[c][q + 1] - coords[c][q];
+          ddy[c] = coords[c][q + 2] - coords[c][q];
+        }
+        texels[l] = cb->texture_fetch_gradients(slot, at, f, ddx, ddy);
+      } else {
+        texels[l] = cb->texture_fetch(slot, at, f);
+      }
+    }
   }
   const uint32_t swizzle = (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
-  const bool gradients = quads && cb->texture_fetch_gradients;
+  uint32_t sel[4];
+  for (uint32_t i = 0; i < 4; ++i) sel[i] = (swizzle >> (3 * i)) & 7;
   for (uint32_t l = 0; l < N; ++l) {
     if (!act[l]) continue;
-    Float4 texel;
-    if (gradients) {
-      // Coarse derivatives of the quad: its top pair for x, its left pair for y.
-      const uint32_t q = l & ~3u;
-      Float4 ddx, ddy;
-      for (uint32_t c = 0; c < 4; ++c) {
-        ddx[c] = coords[q + 1][c] - coords[q][c];
-        ddy[c] = coords[q + 2][c] - coords[q][c];
-      }
-      texel = cb->texture_fetch_gradients(slot, coords[l], f, ddx, ddy);
-    } else {
-      texel = cb->texture_fetch(slot, coords[l], f);
-    }
+    const Float4& texel = texels[l];
     Float4 v;
-    for (uint32_t i = 0; i < 4; ++i) {
-      const uint32_t s = (swizzle >> (3 * i)) & 7;
-      v[i] = s < 4 ? texel[s] : s == 5 ? 1.0f : 0.0f;
-    }
+    for (uint32_t i = 0; i < 4; ++i) v[i] = sel[i] < 4 ? texel[sel[i]] : sel[i] == 5 ? 1.0f : 0.0f;
     StoreFetch(f, l, v);
   }
 }
@@ -464,6 +468,7 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
     counts[l] = alive[l] & uint32_t(in.helper[l] == 0);
   }
   quads = in.quads;
+  textures = in.textures;
   Mask all;
   all.fill(1);
   const int32_t cf_count = int32_t(shader.cf.size());

@@ -25,6 +25,21 @@
 
 namespace xnt::ucode {
 
+// A texture unit that samples a whole batch in one call (the cpu path's), instead of one
+// InterpreterCallbacks::texture_fetch call per lane.
+class BatchTextureSource {
+ public:
+  virtual ~BatchTextureSource() = default;
+  // tfetch on `slot` for lanes [0, lanes): coords[c][lane] are the fetch's x, y, z (w is 0);
+  // `active[lane]` != 0 selects the lanes to sample; with `quads`, lanes 4q..4q+3 are 2x2 quads
+  // (Inputs::quads), whose coarse derivatives give the level of detail. Writes the texel before
+  // the swizzle to texels[lane] of every active lane, exactly what texture_fetch_gradients
+  // (quads) or texture_fetch would return for that lane.
+  virtual void FetchBatch(uint32_t slot, const FetchInstruction& f,
+                          const std::array<const float*, 3>& coords, const uint32_t* active,
+                          uint32_t lanes, bool quads, Float4* texels) = 0;
+};
+
 class BatchInterpreter {
  public:
   static constexpr uint32_t kLanes = 32;
@@ -43,6 +58,8 @@ class BatchInterpreter {
     // (pixels of a quad the primitive does not cover); their results mean nothing.
     bool quads = false;
     std::array<uint8_t, kLanes> helper{};
+    // When set, tfetch goes here for the whole batch (the callbacks' texture_fetch* are not used).
+    BatchTextureSource* textures = nullptr;
   };
 
   struct Result {
