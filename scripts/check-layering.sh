@@ -21,6 +21,7 @@ rules=(
   "renderer/vulkan/translator|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/vk/translator/"
   "renderer/vulkan/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/ xnt/vk/[^/]+$ xnt/vk/present/"
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
+  "renderer/vulkan/fsi|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/[^/]+$ xnt/vk/translator/ xnt/vk/fsi/"
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"
   "compare|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/renderer/ xnt/diff/ xnt/compare/"

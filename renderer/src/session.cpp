@@ -11,6 +11,7 @@
 
 #if XNT_HAVE_VULKAN
 #include "xnt/vk/fbo/fbo_backend.h"
+#include "xnt/vk/fsi/fsi_backend.h"
 #include "xnt/vk/vulkan_context.h"
 #endif
 
@@ -149,6 +150,63 @@ class FboSession final : public Session {
   std::unique_ptr<vk::FboBackend> backend_;
   std::unique_ptr<DrawEventBackend> hooks_;
 };
+
+// The fsi path: a Vulkan context and the FsiBackend over it (renderer/vulkan/fsi).
+class FsiSession final : public Session {
+ public:
+  explicit FsiSession(const SessionOptions& options) {
+    vk::ContextOptions context_options;
+    context_options.device_index = options.device_index;
+    context_options.validate = options.validate;
+    context_options.print_validation = options.print_validation;
+    context_options.synchronization_validation = options.synchronization_validation;
+    context_ = std::make_unique<vk::VulkanContext>(context_options);
+    vk::fsi::FsiBackendOptions backend_options;
+    backend_options.ordering =
+        options.fsi_unordered ? vk::fsi::FsiOrdering::kUnordered : vk::fsi::FsiOrdering::kInterlock;
+    backend_options.dump_shaders_dir = options.dump_shaders_dir;
+    backend_options.renderer = options.renderer;
+    backend_options.on_swap = options.on_swap;
+    backend_options.on_frame_end = options.on_frame_end;
+    backend_ = std::make_unique<vk::fsi::FsiBackend>(*context_, backend_options);
+    hooks_ = MakeHooks(*backend_, options);
+  }
+
+  Path path() const override { return Path::kFsi; }
+  replay::Backend& backend() override {
+    if (hooks_) return *hooks_;
+    return *backend_;
+  }
+  void Attach(replay::TracePlayer& player) override {
+    backend_->Attach(&player.memory(), &player.registers());
+  }
+  void Flush() override { backend_->renderer().Flush(); }
+  std::string device_name() const override {
+    return context_->capabilities().device_name + " (fsi, " +
+           vk::fsi::FsiOrderingName(backend_->renderer().ordering()) + ")";
+  }
+  SessionStats stats() const override {
+    const vk::fsi::FsiStats& s = backend_->renderer().stats();
+    return {s.draws, s.draws_skipped, s.resolves, s.swaps};
+  }
+  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
+  uint32_t validation_message_count() const override {
+    return context_->validation_message_count();
+  }
+  std::vector<std::string> validation_messages() const override {
+    return context_->validation_messages();
+  }
+  gpu::EdramTracker* edram() override { return &backend_->renderer().tracker(); }
+  // The EDRAM buffer read back: guest bits already.
+  const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface&, uint32_t) override {
+    return backend_->renderer().Snapshot();
+  }
+
+ private:
+  std::unique_ptr<vk::VulkanContext> context_;
+  std::unique_ptr<vk::fsi::FsiBackend> backend_;
+  std::unique_ptr<DrawEventBackend> hooks_;
+};
 #endif
 
 }  // namespace
@@ -177,10 +235,13 @@ std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
       }
       return std::make_unique<CpuSession>(options);
     case Path::kFsi:
-      break;
+#if XNT_HAVE_VULKAN
+      return std::make_unique<FsiSession>(options);
+#else
+      throw Error("--path fsi: this build has no Vulkan renderer (configure with -DXNT_VULKAN=ON)");
+#endif
   }
-  throw Error(std::string("--path ") + PathName(options.path) +
-              ": not implemented yet (fbo and cpu are)");
+  throw Error(std::string("--path ") + PathName(options.path) + ": unknown path");
 }
 
 }  // namespace xnt::renderer

@@ -57,6 +57,7 @@ struct ReplayArgs {
   std::string out;
   std::string frames;
   std::string path = "fbo";
+  std::string fsi_ordering = "interlock";
   int device = -1;
   uint32_t threads = 0;
   bool validate = false;
@@ -136,6 +137,10 @@ int RunReplay(const ReplayArgs& args) {
   options.threads = args.threads;
   options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
+  if (args.fsi_ordering != "interlock" && options.path != renderer::Path::kFsi) {
+    return Fail("replay: --fsi-ordering applies to --path fsi only");
+  }
+  options.fsi_unordered = args.fsi_ordering == "unordered";
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
   {
     int sx = 1, sy = 1;
@@ -330,9 +335,16 @@ XNT_COMMAND({"replay",
                           "trace (without --allow-damaged); 2 usage or input error.");
                sub.add_option("--path", args->path,
                               "Render path: fbo (Vulkan host render targets; default), cpu (the "
-                              "pipeline on the CPU, no GPU needed; docs/cpu.md). fsi is not "
-                              "implemented yet and says so")
+                              "pipeline on the CPU, no GPU needed; docs/cpu.md), fsi (Vulkan, "
+                              "EDRAM as a storage buffer, needs fragment shader interlock; "
+                              "docs/fsi.md)")
                    ->check(CLI::IsMember(renderer::PathNames()));
+               sub.add_option("--fsi-ordering", args->fsi_ordering,
+                              "fsi path: interlock (default; VK_EXT_fragment_shader_interlock) or "
+                              "unordered (TEST MODE for lavapipe, which has no interlock but "
+                              "shades a draw's overlapping fragments in order; wrong on other "
+                              "devices; docs/fsi.md)")
+                   ->check(CLI::IsMember({"interlock", "unordered"}));
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_option("--threads", args->threads,
                               "cpu path: threads for the pixel stage (0 = every core; the images do "

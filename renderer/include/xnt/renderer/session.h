@@ -26,7 +26,7 @@ namespace xnt::renderer {
 
 enum class Path : uint8_t {
   kFbo,  // Vulkan, host render targets + the EDRAM render-target cache (renderer/vulkan/fbo)
-  kFsi,  // Vulkan, EDRAM as a storage buffer with fragment shader interlock (not implemented)
+  kFsi,  // Vulkan, EDRAM as a storage buffer with fragment shader interlock (renderer/vulkan/fsi)
   kCpu,  // the whole pipeline on the CPU (renderer/cpu)
 };
 const char* PathName(Path path);
@@ -58,6 +58,11 @@ struct SessionOptions {
   bool print_validation = false;
   // With validate: the layer's synchronization validation too (vk::ContextOptions).
   bool synchronization_validation = false;
+  // fsi path: its output merger runs under VK_EXT_fragment_shader_interlock (a device without it
+  // is refused). `fsi_unordered` is the named test mode that runs the same shaders with no
+  // interlock, for lavapipe, whose rasterizer shades one draw's overlapping fragments in
+  // primitive order by itself (docs/fsi.md); never correct in general.
+  bool fsi_unordered = false;
   gpu::RendererOptions renderer;
   // cpu path: pixel-stage threads (0 = every core); the images do not depend on it.
   uint32_t threads = 0;

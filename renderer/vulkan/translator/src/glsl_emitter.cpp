@@ -7,6 +7,7 @@
 // State: predicate xe_p0, previous scalar xe_ps, address registers xe_a0 / xe_aL, a 4-deep loop
 // stack (counter + saved aL) and a 4-deep call stack, the depths of the hardware's.
 #include "glsl_emitter.h"
+#include "glsl_output_merger.h"
 
 #include <algorithm>
 #include <bit>
@@ -807,7 +808,11 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
 // ---- Program ------------------------------------------------------------------------------------
 
 void Emitter::EmitDeclarations() {
-  if (pixel()) {
+  if (pixel() && options_.fsi_output_merger) {
+    // The fsi path: no colour outputs; the output merger writes the EDRAM buffer.
+    Line("layout(location = 0) in vec4 xe_interpolators[16];");
+    out_ << GlslOutputMerger(options_.fsi_output_merger == 1);
+  } else if (pixel()) {
     Line("layout(location = 0) in vec4 xe_interpolators[16];");
     for (uint32_t i = 0; i < 4; ++i) {
       if (reflection_.color_targets_written & (1u << i)) {
@@ -867,6 +872,7 @@ void Emitter::EmitPrologue() {
   Line("vec4 xe_eA = vec4(0.0);");
   Line("vec4 xe_eM[5] = vec4[5](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
   Line("uint xe_eM_written = 0u;");
+  if (pixel() && options_.fsi_output_merger) out_ << GlslOutputMergerPrologue();
   if (pixel()) {
     Line("vec4 xe_o_color[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
     Line("vec4 xe_o_depth = vec4(gl_FragCoord.z);");
@@ -895,6 +901,12 @@ void Emitter::EmitPrologue() {
 }
 
 void Emitter::EmitEpilogue() {
+  if (pixel() && options_.fsi_output_merger) {
+    out_ << GlslOutputMergerEpilogue(options_.fsi_output_merger == 1,
+                                     reflection_.color_targets_written, reflection_.writes_depth,
+                                     "xe_o_color", "xe_o_depth.x");
+    return;
+  }
   if (pixel()) {
     if (reflection_.color_targets_written & 1) {
       // Alpha test on colour 0, RB_COLORCONTROL alpha_func: bit 0 less, bit 1 equal, bit 2 greater.

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "glsl_emitter.h"
+#include "glsl_output_merger.h"
 #include "glsl_prelude.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
@@ -27,6 +28,10 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
   bool pixel = shader.type == ucode::ShaderType::kPixel;
   std::string text = GlslPrelude(pixel ? GlslShaderKind::kPixel : GlslShaderKind::kVertex,
                                  options.preserve_signed_zero_inf_nan, analysis.uses_memexport);
+  if (pixel && options.fsi_output_merger == 1) {
+    // The interlock extension must precede every declaration: right after #version.
+    text.insert(text.find('\n') + 1, GlslOutputMergerExtension());
+  }
   text += EmitGlslMain(shader, analysis, options, r);
   return text;
 }

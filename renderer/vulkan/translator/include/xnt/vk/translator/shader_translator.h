@@ -38,6 +38,12 @@ struct TranslationOptions {
   // sign-dropping forms — NVIDIA's compiler does, lavapipe's happens not to. Set it only where
   // VkPhysicalDeviceVulkan12Properties::shaderSignedZeroInfNanPreserveFloat32 is true.
   bool preserve_signed_zero_inf_nan = true;
+  // Pixel shaders on the fsi path: instead of colour outputs, the output merger runs at the end
+  // of the shader on the EDRAM storage buffer (glsl_output_merger.h, output_merger_interface.h).
+  // 0: off (fbo); 1: inside a pixel-ordered fragment shader interlock critical section; 2: with
+  // no interlock (the named test mode relying on the rasterizer's own ordering,
+  // renderer/vulkan/fsi).
+  uint32_t fsi_output_merger = 0;
 
   bool operator==(const TranslationOptions&) const = default;
 };

@@ -1,0 +1,159 @@
+// The fsi render path's engine: the whole EDRAM (10 MiB x resolution scale) is one storage
+// buffer of guest bits, and every draw's pixel shader ends in the output merger
+// (translator glsl_output_merger.cpp) that tests depth/stencil, blends and packs into it, so
+// there are no host render targets, no ownership transfers and every format is exact.
+//
+// Ordering: on a device with VK_EXT_fragment_shader_interlock the merger runs inside a
+// pixel-ordered critical section. Without it, the `unordered` mode (asked for by name only,
+// FsiOrdering::kUnordered) runs the same shaders with no interlock and a barrier between draws:
+// correct only where the rasterizer itself shades overlapping fragments of one draw in primitive
+// order (llvmpipe's tile rasterizer does; docs/fsi.md says how it was checked).
+//
+// Resolves and clears read the buffer back into an EDRAM model and run gpu::ResolveCopy (the CPU
+// resolve engine) on it; clears write the model and upload it again.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "xnt/gpu/edram.h"
+#include "xnt/gpu/edram_tracker.h"
+#include "xnt/gpu/front_buffer.h"
+#include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/renderer_options.h"
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/pipeline_cache.h"
+#include "xnt/vk/sampler_cache.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/vk/texture_cache.h"
+#include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk::fsi {
+
+enum class FsiOrdering : uint8_t {
+  kInterlock,  // VK_EXT_fragment_shader_interlock, pixel-ordered critical section
+  kUnordered,  // no interlock: the named test mode (see above)
+};
+const char* FsiOrderingName(FsiOrdering ordering);
+
+struct FsiDrawInput {
+  gpu::RegisterValues regs;
+  VkShaderModule vertex_shader = VK_NULL_HANDLE;
+  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: depth/stencil only
+  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  uint32_t texture_slots = 0;
+  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
+  gpu::PrimitiveDraw primitives;
+  gpu::DrawRowsEstimate estimate_rows;
+};
+
+struct FsiStats {
+  uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;
+  uint64_t readbacks = 0, uploads = 0;  // whole-EDRAM transfers for resolves and clears
+};
+
+class FsiRenderer {
+ public:
+  // Throws xnt::Error when `ordering` is kInterlock and the device lacks the extension.
+  FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::RendererOptions options);
+  ~FsiRenderer();
+  FsiRenderer(const FsiRenderer&) = delete;
+  FsiRenderer& operator=(const FsiRenderer&) = delete;
+
+  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
+  // False when the draw was skipped (reason in notes()).
+  bool Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory);
+  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory);
+  gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                      uint32_t height, const gpu::GuestMemoryAccess& memory);
+  void Flush();
+
+  // Memexport as the fbo path does it (its memexport.cpp): the ranges prepared in the mirror
+  // before the draw and copied back into guest memory after it.
+  struct MemoryRange {
+    uint32_t address = 0;
+    uint64_t size = 0;
+  };
+  void PrepareMemExport(const std::vector<MemoryRange>& ranges);
+  void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
+                         const gpu::GuestMemoryAccess& memory);
+
+  // The EDRAM's guest bits now (read back from the buffer when draws wrote it since).
+  const gpu::edram::Edram& Snapshot();
+
+  FsiOrdering ordering() const { return ordering_; }
+  const FsiStats& stats() const { return stats_; }
+  const std::map<std::string, uint64_t>& notes() const { return notes_; }
+  SharedMemory& shared_memory() { return shared_memory_; }
+  TextureCache& textures() { return textures_; }
+  gpu::EdramTracker& tracker() { return tracker_; }
+
+ private:
+  struct PipelineKey {
+    VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
+    uint32_t topology = 0, polygon_mode = 0, samples = 1;
+    bool operator==(const PipelineKey&) const = default;
+  };
+  struct PipelineKeyHash {
+    size_t operator()(const PipelineKey& k) const;
+  };
+  void Note(const std::string& what) { ++notes_[what]; }
+  VkPipeline GetPipeline(const PipelineKey& key);
+  void BeginRendering();
+  void EndRendering();
+  // Draws' EDRAM writes made visible to what comes next (transfers or the next draw).
+  void BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+  void ReadBack();  // buffer -> model_ (when draws wrote since the last one)
+  void Upload();    // model_ -> buffer
+  VkDescriptorSet BindTextures(const FsiDrawInput& draw, gpu::RegisterValues regs,
+                               const gpu::GuestMemoryAccess& memory);
+
+  VulkanContext& context_;
+  VkDevice device_;
+  FsiOrdering ordering_;
+  gpu::RendererOptions options_;
+  CommandStream stream_;
+  SharedMemory shared_memory_;
+  PipelineCache layouts_;  // the shared set layouts and module ownership (its pipelines unused)
+  TextureCache textures_;
+  SamplerCache samplers_;
+  gpu::EdramTracker tracker_;
+
+  uint64_t edram_bytes_ = 0;
+  VkBuffer edram_ = VK_NULL_HANDLE;
+  VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
+  gpu::edram::Edram model_;
+  bool gpu_wrote_ = false;  // draws wrote the buffer since the model was last read back
+
+  VkDescriptorSetLayout om_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet om_set_ = VK_NULL_HANDLE;
+  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
+  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
+  uint64_t texture_pool_epoch_ = UINT64_MAX;
+  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
+
+  VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
+  VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
+  std::unordered_map<uint64_t, VkShaderModule> modules_;
+  std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
+
+  bool rendering_ = false;
+  bool draws_since_barrier_ = false;
+  uint32_t guest_height_ = 8192;  // rows the host viewport covers (guest pixels)
+
+  FsiStats stats_;
+  std::map<std::string, uint64_t> notes_;
+};
+
+}  // namespace xnt::vk::fsi

@@ -1,0 +1,189 @@
+// replay::Backend for the fsi path (see fsi_backend.h).
+#include "xnt/vk/fsi/fsi_backend.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/index_buffer.h"
+
+namespace xnt::vk::fsi {
+
+FsiBackend::FsiBackend(VulkanContext& context, FsiBackendOptions options)
+    : context_(context),
+      options_(std::move(options)),
+      renderer_(std::make_unique<FsiRenderer>(context, options_.ordering, options_.renderer)) {
+  renderer_->shared_memory().EnableWriteTracking();
+  if (!options_.dump_shaders_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dump_shaders_dir, ec);
+    if (ec) throw Error("--dump-shaders: cannot create " + options_.dump_shaders_dir + ": " + ec.message());
+  }
+}
+
+FsiBackend::~FsiBackend() = default;
+
+void FsiBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+  memory_ = memory;
+  registers_ = registers;
+}
+
+gpu::GuestMemoryAccess FsiBackend::Access() const {
+  if (!memory_) throw Error("FsiBackend: Attach() was not called");
+  return gpu::GuestAccessOf(*memory_);
+}
+
+std::map<std::string, uint64_t> FsiBackend::notes() const {
+  std::map<std::string, uint64_t> all = renderer_->notes();
+  for (auto& [k, v] : notes_) all[k] += v;
+  return all;
+}
+
+std::shared_ptr<const TranslatedShader> FsiBackend::TranslateFor(
+    const replay::Shader& shader, const TranslationOptions& options) {
+  std::shared_ptr<const ucode::DecodedShader> d = shader.decoded;
+  if (!d) {
+    d = local_decodes_.Get(shader.hash,
+                           shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
+                                                                    : ucode::ShaderType::kVertex,
+                           shader.dwords);
+  }
+  if (!d->ok()) {
+    ++notes_["draw skipped: microcode does not decode: " + d->error()];
+    return nullptr;
+  }
+  std::shared_ptr<const TranslatedShader> t;
+  try {
+    t = translator_.Get(d->shader, d->analysis, options);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: shader translation failed: " + std::string(e.what())];
+    return nullptr;
+  }
+  if (translated_.emplace(t.get(), true).second) {
+    for (const auto& n : t->reflection.notes) ++notes_["shader: " + n];
+    if (!options_.dump_shaders_dir.empty()) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "%s_%016" PRIx64 "_fsi",
+                    shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
+      const std::filesystem::path dir(options_.dump_shaders_dir);
+      std::ofstream(dir / (std::string(name) + ".glsl")) << t->glsl;
+      std::ofstream(dir / (std::string(name) + ".spvasm")) << t->spirv_disassembly;
+    }
+  }
+  return t;
+}
+
+void FsiBackend::OnDraw(const replay::DrawCall& call) {
+  const replay::RegisterFile& regs = *call.registers;
+  if (!call.vertex_shader) {
+    ++notes_["draw skipped: no vertex shader loaded"];
+    return;
+  }
+  const auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  if (!preserve) {
+    ++notes_["device lacks shaderSignedZeroInfNanPreserveFloat32: the driver may fold away the "
+             "NaN / -0 / infinity rules of the Xenos ALU"];
+  }
+  TranslationOptions vs_options;
+  vs_options.preserve_signed_zero_inf_nan = preserve;
+  auto vs = TranslateFor(*call.vertex_shader, vs_options);
+  if (!vs) return;
+  std::shared_ptr<const TranslatedShader> ps;
+  if (call.pixel_shader) {
+    TranslationOptions ps_options;
+    ps_options.preserve_signed_zero_inf_nan = preserve;
+    ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+    if (program.param_gen) {
+      ps_options.ps_param_gen_register =
+          int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+    }
+    ps_options.fsi_output_merger = options_.ordering == FsiOrdering::kInterlock ? 1u : 2u;
+    ps = TranslateFor(*call.pixel_shader, ps_options);
+    if (!ps) return;
+  }
+
+  FsiDrawInput input;
+  input.regs = regs.values();
+  input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
+  input.texture_slots = vs->reflection.texture_slots;
+  input.texture_filters = vs->reflection.texture_filters;
+  if (ps) {
+    input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
+    input.pixel_shader_color_mask = ps->reflection.color_targets_written;
+    input.texture_slots |= ps->reflection.texture_slots;
+    for (uint32_t i = 0; i < 32; ++i) {
+      if (ps->reflection.texture_filters[i] != kTextureFiltersKeep) {
+        input.texture_filters[i] = ps->reflection.texture_filters[i];
+      }
+    }
+  }
+  try {
+    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch_);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: " + std::string(e.what())];
+    return;
+  }
+  input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
+    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
+    if (!extent.estimated) return std::nullopt;
+    return extent.rows;
+  };
+  std::vector<FsiRenderer::MemoryRange> export_ranges;
+  for (const replay::Shader* s : {call.vertex_shader, call.pixel_shader}) {
+    if (!s || !s->uses_memexport) continue;
+    for (const replay::MemExportCall& m : replay::FindMemExportStreams(call, *s)) {
+      const uint64_t size = m.ByteSize();
+      if (!size) continue;
+      if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) {
+        ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
+      }
+      export_ranges.push_back({m.stream.base_address_bytes(), size});
+    }
+  }
+  try {
+    if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
+    if (!renderer_->Draw(input, Access()) &&
+        (vs->reflection.uses_memexport || (ps && ps->reflection.uses_memexport))) {
+      ++notes_["memexport: a draw this path skips exports nothing (not implemented)"];
+    }
+    if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
+  } catch (const Error& e) {
+    ++notes_["draw skipped: " + std::string(e.what())];
+  }
+}
+
+void FsiBackend::OnResolve(const replay::ResolveCall& call) {
+  try {
+    renderer_->Resolve(call.draw.registers->values(), Access());
+  } catch (const Error& e) {
+    ++notes_["resolve skipped: " + std::string(e.what())];
+  }
+}
+
+void FsiBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error("FsiBackend: Attach() was not called");
+  gpu::SwapImage image;
+  try {
+    image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
+                            call.height, Access());
+  } catch (const Error& e) {
+    ++notes_["swap skipped: " + std::string(e.what())];
+    return;
+  }
+  if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void FsiBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+  renderer_->shared_memory().Invalidate(address, size);
+}
+
+void FsiBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+  renderer_->tracker().set_frame(frame.frame + 1);
+  if (options_.on_frame_end) options_.on_frame_end(frame);
+}
+
+}  // namespace xnt::vk::fsi

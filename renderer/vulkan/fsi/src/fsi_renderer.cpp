@@ -1,0 +1,536 @@
+// fsi render path engine (see fsi_renderer.h): set-up, draws and the EDRAM buffer's transfers.
+// Resolves, the swap, textures and memexport are in fsi_resolve.cpp.
+#include "xnt/vk/fsi/fsi_renderer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "output_merger_state.h"
+#include "xnt/base/error.h"
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/host_shaders.h"
+#include "xnt/vk/translator/output_merger_interface.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk::fsi {
+
+using xenos::Reg;
+
+namespace {
+
+constexpr uint64_t kRingSize = 64ull << 20;
+constexpr uint32_t kTexturePoolSets = 256;
+// Transfers of the EDRAM buffer through the ring go in pieces of this many bytes.
+constexpr uint64_t kTransferChunk = 16ull << 20;
+
+uint32_t R(gpu::RegisterValues regs, Reg r) {
+  const uint32_t i = xenos::RegIndex(r);
+  return i < regs.size() ? regs[i] : 0u;
+}
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+const char* FsiOrderingName(FsiOrdering ordering) {
+  return ordering == FsiOrdering::kInterlock ? "interlock" : "unordered";
+}
+
+size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  mix(uint64_t(reinterpret_cast<uintptr_t>(k.vs)));
+  mix(uint64_t(reinterpret_cast<uintptr_t>(k.ps)));
+  mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16));
+  return size_t(h);
+}
+
+FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::RendererOptions options)
+    : context_(context),
+      device_(context.device()),
+      ordering_(ordering),
+      options_(options),
+      stream_(context, kRingSize),
+      shared_memory_(context, stream_),
+      layouts_(context, shared_memory_.set_layout()),
+      textures_(context, stream_, shared_memory_),
+      samplers_(context),
+      model_(options.scale_x, options.scale_y) {
+  if (ordering_ == FsiOrdering::kInterlock && !context.capabilities().fragment_shader_interlock) {
+    throw Error("--path fsi: " + context.capabilities().device_name +
+                " lacks VK_EXT_fragment_shader_interlock (fragmentShaderPixelInterlock); the "
+                "fsi path needs it to order its EDRAM writes (--fsi-ordering unordered is a "
+                "test mode for lavapipe only, see docs/fsi.md)");
+  }
+  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
+  textures_.set_before_load([this] { EndRendering(); });
+
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context.physical_device(), &props);
+  const uint32_t height_limit =
+      std::min(props.limits.maxFramebufferHeight, props.limits.maxViewportDimensions[1]);
+  guest_height_ = std::min<uint32_t>(8192, height_limit / options_.scale_y);
+
+  // The EDRAM buffer: 10 MiB of guest bits times the scale, zero like the model.
+  edram_bytes_ = uint64_t(xenos::kEdramSizeBytes) * options_.scale_x * options_.scale_y;
+  VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer_info.size = edram_bytes_;
+  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  CheckVk(vkCreateBuffer(device_, &buffer_info, nullptr, &edram_), "vkCreateBuffer(EDRAM)");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, edram_, &req);
+  VkMemoryAllocateInfo alloc_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc_info.allocationSize = req.size;
+  alloc_info.memoryTypeIndex =
+      context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device_, &alloc_info, nullptr, &edram_memory_),
+          "vkAllocateMemory(EDRAM)");
+  CheckVk(vkBindBufferMemory(device_, edram_, edram_memory_, 0), "vkBindBufferMemory(EDRAM)");
+  vkCmdFillBuffer(stream_.cmd(), edram_, 0, VK_WHOLE_SIZE, 0);
+
+  // Set 3: the EDRAM and the output merger's constants (output_merger_interface.h).
+  VkDescriptorSetLayoutBinding om[2]{};
+  om[0].binding = kEdramBinding;
+  om[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  om[0].descriptorCount = 1;
+  om[0].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+  om[1].binding = kOutputMergerConstantsBinding;
+  om[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  om[1].descriptorCount = 1;
+  om[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  layout_info.bindingCount = 2;
+  layout_info.pBindings = om;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &om_layout_),
+          "vkCreateDescriptorSetLayout(fsi)");
+  VkDescriptorSetLayout sets[4] = {shared_memory_.set_layout(), layouts_.constants_layout(),
+                                   layouts_.textures_layout(), om_layout_};
+  VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pipeline_layout.setLayoutCount = 4;
+  pipeline_layout.pSetLayouts = sets;
+  CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &pipeline_layout_),
+          "vkCreatePipelineLayout(fsi)");
+
+  VkDescriptorPoolSize sizes[3] = {
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 3},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount * kTextureBindingArrays}};
+  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool.maxSets = 3;
+  pool.poolSizeCount = 3;
+  pool.pPoolSizes = sizes;
+  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
+          "vkCreateDescriptorPool(fsi)");
+  VkDescriptorSetLayout set_layouts[3] = {layouts_.constants_layout(), om_layout_,
+                                          layouts_.textures_layout()};
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = descriptor_pool_;
+  alloc.descriptorSetCount = 3;
+  alloc.pSetLayouts = set_layouts;
+  VkDescriptorSet allocated[3];
+  CheckVk(vkAllocateDescriptorSets(device_, &alloc, allocated), "vkAllocateDescriptorSets(fsi)");
+  constants_set_ = allocated[0];
+  om_set_ = allocated[1];
+  textures_set_ = allocated[2];
+
+  auto ring = stream_.Allocate(16, 16);  // only for the ring's buffer handle
+  VkDescriptorBufferInfo buffers[4] = {{ring.buffer, 0, sizeof(XeConstants)},
+                                       {ring.buffer, 0, sizeof(XeSystemConstants)},
+                                       {edram_, 0, VK_WHOLE_SIZE},
+                                       {ring.buffer, 0, sizeof(XeOutputMergerConstants)}};
+  VkWriteDescriptorSet writes[4]{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].descriptorCount = 1;
+    writes[i].pBufferInfo = &buffers[i];
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  }
+  writes[0].dstSet = constants_set_;
+  writes[0].dstBinding = kGuestConstantsBinding;
+  writes[1].dstSet = constants_set_;
+  writes[1].dstBinding = kSystemConstantsBinding;
+  writes[2].dstSet = om_set_;
+  writes[2].dstBinding = kEdramBinding;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[3].dstSet = om_set_;
+  writes[3].dstBinding = kOutputMergerConstantsBinding;
+  vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
+
+  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
+  std::vector<VkDescriptorImageInfo> images;
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    images.insert(images.end(), kTextureBindingCount,
+                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
+  }
+  VkWriteDescriptorSet texture_writes[kTextureBindingArrays]{};
+  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
+    texture_writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    texture_writes[b].dstSet = textures_set_;
+    texture_writes[b].dstBinding = kTexturesBinding + b;
+    texture_writes[b].descriptorCount = kTextureBindingCount;
+    texture_writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    texture_writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
+  }
+  vkUpdateDescriptorSets(device_, kTextureBindingArrays, texture_writes, 0, nullptr);
+  VkDescriptorPoolSize texture_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTexturePoolSets * kTextureBindingCount * kTextureBindingArrays};
+  VkDescriptorPoolCreateInfo texture_pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  texture_pool.maxSets = kTexturePoolSets;
+  texture_pool.poolSizeCount = 1;
+  texture_pool.pPoolSizes = &texture_size;
+  CheckVk(vkCreateDescriptorPool(device_, &texture_pool, nullptr, &texture_pool_),
+          "vkCreateDescriptorPool(fsi textures)");
+
+  depth_only_ps_ = layouts_.CreateModule(CompileHostGlsl(
+      OutputMergerDepthOnlyShaderGlsl(ordering_ == FsiOrdering::kInterlock),
+      VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only"));
+  Flush();
+}
+
+FsiRenderer::~FsiRenderer() {
+  try {
+    Flush();
+  } catch (...) {
+    // Destruction must not throw; the device is idled below either way.
+  }
+  vkDeviceWaitIdle(device_);
+  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
+  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+  if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
+  if (om_layout_) vkDestroyDescriptorSetLayout(device_, om_layout_, nullptr);
+  if (edram_) vkDestroyBuffer(device_, edram_, nullptr);
+  if (edram_memory_) vkFreeMemory(device_, edram_memory_, nullptr);
+}
+
+VkShaderModule FsiRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModule module = layouts_.CreateModule(spirv);
+  modules_.emplace(key, module);
+  return module;
+}
+
+VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return it->second;
+  std::vector<VkPipelineShaderStageCreateInfo> stages;
+  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  stage.pName = "main";
+  stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stage.module = key.vs;
+  stages.push_back(stage);
+  const auto topology = gpu::HostTopology(key.topology);
+  if (topology == gpu::HostTopology::kRectangleList) {
+    if (!context_.capabilities().geometry_shader) {
+      throw Error("rectangle lists need geometry shaders, which this device lacks");
+    }
+    if (!rectangle_gs_) {
+      VkPhysicalDeviceProperties props;
+      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+      const uint32_t limit = props.limits.maxGeometryInputComponents;
+      rectangle_gs_ =
+          layouts_.CreateModule(RectangleListGeometryShader(limit > 12 ? (limit - 8) / 4 : 1));
+    }
+    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stage.module = rectangle_gs_;
+    stages.push_back(stage);
+  }
+  stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stage.module = key.ps;
+  stages.push_back(stage);
+
+  VkPipelineVertexInputStateCreateInfo vertex_input{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo input_assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  input_assembly.topology = topology == gpu::HostTopology::kPointList
+                                ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                : topology == gpu::HostTopology::kLineList
+                                      ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                      : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  VkPipelineRasterizationStateCreateInfo raster{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.polygonMode = VkPolygonMode(key.polygon_mode);
+  raster.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VkSampleCountFlagBits(key.samples);
+  VkPipelineDepthStencilStateCreateInfo depth_stencil{
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  VkPipelineColorBlendStateCreateInfo color_blend{
+      VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                                           VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE,
+                                           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY};
+  VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+  dynamic.dynamicStateCount = uint32_t(std::size(dynamic_states));
+  dynamic.pDynamicStates = dynamic_states;
+  // No attachments at all: the fragment shader writes the EDRAM buffer.
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.pNext = &rendering;
+  info.stageCount = uint32_t(stages.size());
+  info.pStages = stages.data();
+  info.pVertexInputState = &vertex_input;
+  info.pInputAssemblyState = &input_assembly;
+  info.pViewportState = &viewport;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pDepthStencilState = &depth_stencil;
+  info.pColorBlendState = &color_blend;
+  info.pDynamicState = &dynamic;
+  info.layout = pipeline_layout_;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+          "vkCreateGraphicsPipelines(fsi)");
+  pipelines_.emplace(key, pipeline);
+  return pipeline;
+}
+
+void FsiRenderer::EndRendering() {
+  if (!rendering_) return;
+  vkCmdEndRendering(stream_.cmd());
+  rendering_ = false;
+}
+
+void FsiRenderer::BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  EndRendering();
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, dst_stage, 0, 1,
+                       &barrier, 0, nullptr, 0, nullptr);
+  draws_since_barrier_ = false;
+}
+
+bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory) {
+  const gpu::RegisterValues regs = draw.regs;
+  const auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
+  if (mode == xenos::ModeControl::kCopy) {
+    Resolve(regs, memory);
+    return true;
+  }
+  auto skip = [&](const std::string& why) {
+    ++stats_.draws_skipped;
+    Note(why);
+    return false;
+  };
+  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
+    return skip("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
+                " (not colour/depth) skipped");
+  }
+  if (!gpu::IsSupportedPrimitiveType(draw.primitives.type)) {
+    return skip("draw of primitive type " +
+                std::string(xenos::PrimitiveTypeName(uint32_t(draw.primitives.type))) +
+                " skipped (not implemented)");
+  }
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  if (surface.surface_pitch == 0) return skip("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
+  OutputMergerInput om_input;
+  om_input.has_pixel_shader = draw.pixel_shader != VK_NULL_HANDLE;
+  om_input.scale_x = options_.scale_x;
+  om_input.scale_y = options_.scale_y;
+  const auto color_mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  if (mode == xenos::ModeControl::kColorDepth && draw.pixel_shader) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      om_input.color_used[i] =
+          (draw.pixel_shader_color_mask & (1u << i)) && color_mask.rt_mask(i);
+    }
+  }
+  const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
+  if (!depth_used &&
+      std::none_of(om_input.color_used, om_input.color_used + 4, [](bool b) { return b; })) {
+    return skip("draw with no colour target written and no depth/stencil test skipped");
+  }
+  // Ownership is logged as every path logs it; the data never moves (one EDRAM of guest bits).
+  const gpu::EdramEventTargets targets =
+      gpu::EdramTargetsForDraw(regs, om_input.color_used, depth_used, draw.estimate_rows);
+  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw",
+               [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
+                 entry.data_moved = true;
+                 entry.on_gpu = true;
+                 entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
+               });
+
+  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
+  if (prims.indices.empty()) return skip("draw with no complete primitive skipped");
+  om_input.polygonal = prims.topology != gpu::HostTopology::kLineList &&
+                       prims.topology != gpu::HostTopology::kPointList;
+
+  // Guest viewport over pitch x guest_height_ guest pixels; the host's is S x T times larger.
+  const gpu::Viewport viewport = gpu::ComputeViewport(regs, surface.surface_pitch, guest_height_);
+  if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
+    return skip("draw with an empty scissor skipped");
+  }
+  const uint32_t guest_samples = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  const VkSampleCountFlags counts = props.limits.framebufferNoAttachmentsSampleCounts;
+  uint32_t host_samples = guest_samples;
+  if (!(counts & host_samples)) {
+    if (guest_samples == 2 && (counts & VK_SAMPLE_COUNT_4_BIT)) {
+      host_samples = 4;
+      Note("2x MSAA coverage from 4 host samples (the device lacks 2 samples without "
+           "attachments): guest sample positions approximated");
+    } else {
+      host_samples = 1;
+      Note("MSAA coverage from 1 host sample (the device lacks the sample count)");
+    }
+  }
+  om_input.host_samples = host_samples;
+
+  // Everything recorded outside rendering first: memory, textures, the barrier between draws.
+  if (shared_memory_.MayNeedSync(memory.pages)) {
+    EndRendering();
+    shared_memory_.Sync(memory.pages);
+  }
+  const VkDescriptorSet textures_set = BindTextures(draw, regs, memory);
+  if (ordering_ == FsiOrdering::kUnordered && draws_since_barrier_) {
+    // Without interlock, each draw's EDRAM writes are made visible to the next by a barrier.
+    BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
+
+  const Capabilities& caps = context_.capabilities();
+  const uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  const uint64_t index_bytes = prims.indices.size() * 4;
+  const uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
+  const uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
+  const uint64_t om_offset = AlignUp(system_offset + sizeof(XeSystemConstants), ubo_align);
+  const uint64_t total = om_offset + sizeof(XeOutputMergerConstants);
+  auto alloc = stream_.TryAllocate(total, ubo_align);
+  if (!alloc) {
+    Flush();
+    alloc = stream_.TryAllocate(total, ubo_align);
+  }
+  std::memcpy(alloc->data, prims.indices.data(), index_bytes);
+  XeConstants constants;
+  auto copy_regs = [&](void* dst, uint32_t first, uint32_t count) {
+    if (uint64_t(first) + count <= regs.size()) {
+      std::memcpy(dst, regs.data() + first, size_t(count) * 4);
+    } else {
+      std::memset(dst, 0, size_t(count) * 4);
+    }
+  };
+  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
+  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
+  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
+  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
+  std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
+  XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
+  std::memcpy(alloc->data + system_offset, &system, sizeof(system));
+  const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);
+  std::memcpy(alloc->data + om_offset, &om, sizeof(om));
+
+  PipelineKey key;
+  key.vs = draw.vertex_shader;
+  key.ps = draw.pixel_shader ? draw.pixel_shader : depth_only_ps_;
+  key.topology = uint32_t(prims.topology);
+  const HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
+  key.polygon_mode = uint32_t(raster.polygon_mode);
+  key.samples = host_samples;
+  const VkPipeline pipeline = GetPipeline(key);
+
+  // Host pixels: the scissor scaled, the render area down to its bottom row.
+  const uint32_t sx = options_.scale_x, sy = options_.scale_y;
+  VkRect2D scissor{{viewport.scissor.offset.x * int32_t(sx), viewport.scissor.offset.y * int32_t(sy)},
+                   {viewport.scissor.extent.width * sx, viewport.scissor.extent.height * sy}};
+  const uint32_t area_width = surface.surface_pitch * sx;
+  const uint32_t area_height = uint32_t(scissor.offset.y) + scissor.extent.height;
+  EndRendering();
+  VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  rendering.renderArea = {{0, 0}, {area_width, area_height}};
+  rendering.layerCount = 1;
+  VkCommandBuffer cmd = stream_.cmd();
+  vkCmdBeginRendering(cmd, &rendering);
+  rendering_ = true;
+
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
+  const uint32_t dynamic_offsets[3] = {uint32_t(alloc->offset + constants_offset),
+                                       uint32_t(alloc->offset + system_offset),
+                                       uint32_t(alloc->offset + om_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 3,
+                          dynamic_offsets);
+  vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
+  const VkViewport vp{0.0f, 0.0f, float(area_width), float(guest_height_ * sy), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &vp);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  vkCmdSetCullMode(cmd, raster.cull);
+  vkCmdSetFrontFace(cmd, raster.front_face);
+  vkCmdSetPrimitiveTopology(cmd, prims.topology == gpu::HostTopology::kPointList
+                                     ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                     : prims.topology == gpu::HostTopology::kLineList
+                                           ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                           : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
+  EndRendering();
+  draws_since_barrier_ = true;
+  gpu_wrote_ = true;
+  ++stats_.draws;
+  return true;
+}
+
+void FsiRenderer::ReadBack() {
+  if (!gpu_wrote_) return;
+  BarrierAfterDraws(VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  std::vector<uint8_t>& bytes = model_.bytes();
+  for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
+    const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
+    auto alloc = stream_.TryAllocate(size, 16);
+    if (!alloc) {
+      Flush();
+      alloc = stream_.TryAllocate(size, 16);
+    }
+    const VkBufferCopy region{at, alloc->offset, size};
+    vkCmdCopyBuffer(stream_.cmd(), edram_, alloc->buffer, 1, &region);
+    Flush();  // submits and waits: the ring holds the bytes until the next allocation
+    std::memcpy(bytes.data() + at, alloc->data, size_t(size));
+  }
+  gpu_wrote_ = false;
+  ++stats_.readbacks;
+}
+
+void FsiRenderer::Upload() {
+  BarrierAfterDraws(VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  const std::vector<uint8_t>& bytes = model_.bytes();
+  for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
+    const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
+    auto alloc = stream_.TryAllocate(size, 16);
+    if (!alloc) {
+      Flush();
+      alloc = stream_.TryAllocate(size, 16);
+    }
+    std::memcpy(alloc->data, bytes.data() + at, size_t(size));
+    const VkBufferCopy region{alloc->offset, at, size};
+    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, edram_, 1, &region);
+  }
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                       nullptr);
+  ++stats_.uploads;
+}
+
+const gpu::edram::Edram& FsiRenderer::Snapshot() {
+  ReadBack();
+  return model_;
+}
+
+void FsiRenderer::Flush() {
+  EndRendering();
+  stream_.Flush();
+}
+
+}  // namespace xnt::vk::fsi

@@ -1,0 +1,24 @@
+// The fsi path's per-draw output-merger constants from the registers, decoded as the cpu path's
+// OutputMerger constructor decodes them (renderer/cpu/src/output_merger.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "xnt/gpu/register_values.h"
+#include "xnt/vk/translator/output_merger_interface.h"
+
+namespace xnt::vk::fsi {
+
+struct OutputMergerInput {
+  bool color_used[4] = {};      // the pixel shader writes oC<i> and RB_COLOR_MASK lets some through
+  bool has_pixel_shader = false;
+  bool polygonal = true;        // triangles / quads / rectangles (not lines or points)
+  uint32_t scale_x = 1, scale_y = 1;
+  // Host samples per pixel the pipeline rasterizes with (guest 2x may run on 4).
+  uint32_t host_samples = 1;
+};
+
+XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
+                                                     const OutputMergerInput& input);
+
+}  // namespace xnt::vk::fsi

@@ -1,0 +1,68 @@
+// The binding contract of the fsi path's output merger (renderer/vulkan/fsi): the per-draw
+// constants the fragment-shader epilogue (glsl_output_merger.cpp) reads and the EDRAM storage
+// buffer it reads and writes, both in descriptor set 3. The C++ side fills the struct from the
+// registers (renderer/vulkan/fsi/src/output_merger_state.cpp); the GLSL declares the same std140
+// layout. Everything is decoded on the CPU once per draw, as the cpu path's OutputMerger
+// constructor decodes it (renderer/cpu/src/output_merger.cpp), so the shader only applies rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace xnt::vk {
+
+inline constexpr uint32_t kOutputMergerSet = 3;
+inline constexpr uint32_t kEdramBinding = 0;                 // uint xe_edram[]: guest bits
+inline constexpr uint32_t kOutputMergerConstantsBinding = 1;  // XeOutputMergerConstants
+
+// XeOutputMergerConstants::flags.
+enum XeOutputMergerFlag : uint32_t {
+  kXeOmDepthTest = 1u << 0,    // RB_DEPTHCONTROL z_enable
+  kXeOmDepthWrite = 1u << 1,   // z_enable && z_write_enable
+  kXeOmStencil = 1u << 2,      // stencil_enable
+  kXeOmAlphaTest = 1u << 3,    // pixel shader present, alpha_test_enable, func != always
+  kXeOmAlphaToMask = 1u << 4,  // pixel shader present, alpha_to_mask_enable
+  kXeOmDepth20e4 = 1u << 5,    // depth format k_24_8_FLOAT
+};
+
+// Per colour target i (rt_* arrays): `rt_blend[i]` packs the RB_BLENDCONTROL fields as
+// colour src | dst << 5 | op << 10 | alpha src << 16 | dst << 21 | op << 26 and bit 31 = blending
+// is not the identity (ONE, ZERO, ADD for both); `rt_flags[i]` bit 0 = the target is written this
+// draw, bit 1 = 64 bpp, bit 2 = fixed-point (UNORM) components.
+struct XeOutputMergerConstants {
+  uint32_t rt_base[4];         // base tile
+  uint32_t rt_pitch_tiles[4];  // pitch in tiles (twice as many for 64bpp)
+  uint32_t rt_format[4];       // ColorRenderTargetFormat
+  uint32_t rt_blend[4];
+  uint32_t rt_keep_lo[4];      // guest bits the write mask keeps (low dword)
+  uint32_t rt_keep_hi[4];      // (high dword of 64bpp formats)
+  uint32_t rt_flags[4];
+  float rt_exp_scale[4];       // 2^color_exp_bias
+  float blend_constant[4];     // RB_BLEND_RED..ALPHA (clamped per UNORM target in the shader)
+  // x: host pitch (pitch pixels * scale_x), y: MSAA (0 1x, 1 2x, 2 4x), z: scale_x, w: scale_y.
+  uint32_t surface[4];
+  // x: depth base tile, y: depth pitch tiles, z: flags (XeOutputMergerFlag), w: zfunc.
+  uint32_t depth[4];
+  // x: alpha func, y: alpha-to-mask offsets (2 bits per quad pixel), z: coverage mode (0 host
+  // samples are guest samples, 1 host 2x with its two samples swapped, 2 guest 2x on 4 host
+  // samples: guest 0 <- host 0, guest 1 <- host 3), w: unused.
+  uint32_t misc[4];
+  // Stencil faces: x func, y fail | zfail << 8 | pass << 16, z ref, w mask | write mask << 8.
+  uint32_t stencil_front[4];
+  uint32_t stencil_back[4];
+  // x alpha reference; y/z polygon offset constant term (front/back) in depth units for
+  // k_24_8 (OFFSET), or OFFSET * 2^21 for 20e4 (times r per fragment); w unused.
+  float alpha_ref_offsets[4];
+  // x/y slope factor (SCALE / 16) front/back; z/w unused.
+  float slope_factors[4];
+};
+static_assert(offsetof(XeOutputMergerConstants, blend_constant) == 128);
+static_assert(offsetof(XeOutputMergerConstants, surface) == 144);
+static_assert(sizeof(XeOutputMergerConstants) == 256);
+
+// The fragment shader of draws without a pixel shader (depth/stencil only): the output merger
+// alone, GLSL 450 (glsl_output_merger.cpp). `interlock`: inside a pixel-ordered critical section.
+std::string OutputMergerDepthOnlyShaderGlsl(bool interlock);
+
+}  // namespace xnt::vk

@@ -1,0 +1,31 @@
+// The fsi path's output-merger epilogue in GLSL: depth/stencil, alpha test, alpha to mask,
+// blending and format packing on the guest bits of the EDRAM storage buffer (descriptor set 3,
+// output_merger_interface.h), rule by rule as the cpu path does it
+// (renderer/cpu/src/output_merger.cpp) with the encodings of renderer/gpu/src/edram.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace xnt::vk {
+
+// The declarations and functions (placed before `main`). `interlock`: the shader declares
+// pixel_interlock_ordered (GL_ARB_fragment_shader_interlock, whose #extension line
+// GlslOutputMergerExtension() gives and which must follow #version).
+std::string GlslOutputMerger(bool interlock);
+std::string GlslOutputMergerExtension();
+
+// The statements at the top of `main` (derivatives of depth, taken while every invocation of
+// the quad is still running).
+std::string GlslOutputMergerPrologue();
+// The statements ending `main`: coverage, alpha test and alpha to mask outside the critical
+// section, then depth/stencil and colour writes inside it. `colors_written`: bit i = oC<i> is
+// written; `depth_written`: oDepth replaces the interpolated depth; `colors`/`depth`: the GLSL
+// expressions holding them.
+std::string GlslOutputMergerEpilogue(bool interlock, uint32_t colors_written, bool depth_written,
+                                     const std::string& colors, const std::string& depth);
+
+// A whole fragment shader for draws without a pixel shader (depth/stencil only).
+std::string GlslDepthOnlyFragmentShader(bool interlock);
+
+}  // namespace xnt::vk

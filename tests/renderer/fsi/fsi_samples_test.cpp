@@ -1,0 +1,144 @@
+// The fsi path against the cpu path, which implements every output-merger rule on EDRAM guest
+// bits and is the reference: each bundled sample replayed on both gives the same bytes in every
+// swapped frame and in the whole EDRAM afterwards (colour and depth/stencil guest bits), with the
+// validation layer (synchronization validation included) silent.
+//
+// lavapipe has no VK_EXT_fragment_shader_interlock, so there the sessions use the named
+// `unordered` test mode (SessionOptions::fsi_unordered; docs/fsi.md): llvmpipe rasterizes each
+// tile of a draw on one thread in primitive order, so the shaders' read-modify-write of the
+// EDRAM buffer is ordered without interlock. The many-triangle blending samples below are what
+// checks that claim. On a device with interlock the real mode runs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "replay_helpers.h"
+#include "test_env.h"
+#include "xnt/base/error.h"
+#include "xnt/format/reader.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
+#include "xnt/samples/samples.h"
+
+namespace xnt::vk {
+namespace {
+
+struct PathRun {
+  std::vector<gpu::SwapImage> frames;
+  std::vector<uint8_t> edram;
+  renderer::SessionStats stats;
+  std::map<std::string, uint64_t> notes;
+  uint32_t validation_messages = 0;
+  std::string validation_report;
+  std::string device;
+};
+
+std::string WriteSampleFile(const samples::Sample& sample) {
+  const auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
+                    ("sample_" + sample.name + ".xnt");
+  std::filesystem::create_directories(path.parent_path());
+  if (!std::filesystem::exists(path)) samples::WriteSample(sample, path.string());
+  return path.string();
+}
+
+// An fsi session on lavapipe with validation: interlock when the device has it, else the
+// unordered test mode.
+std::unique_ptr<renderer::Session> MakeFsiSession(renderer::SessionOptions options) {
+  test::UseLavapipe();
+  options.path = renderer::Path::kFsi;
+  options.validate = true;
+  options.synchronization_validation = true;
+  try {
+    return renderer::Session::Create(options);
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) throw;
+  }
+  options.fsi_unordered = true;
+  return renderer::Session::Create(options);
+}
+
+PathRun Replay(const std::string& file, renderer::Path path, uint32_t scale) {
+  PathRun run;
+  renderer::SessionOptions options;
+  options.path = path;
+  options.threads = 1;
+  options.renderer.scale_x = options.renderer.scale_y = scale;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frames.push_back(image); };
+  std::unique_ptr<renderer::Session> session =
+      path == renderer::Path::kFsi ? MakeFsiSession(options) : renderer::Session::Create(options);
+  run.device = session->device_name();
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
+    player.Apply(r);
+    return true;
+  });
+  session->Flush();
+  run.edram = session->SnapshotEdram({}, 0).bytes();
+  run.stats = session->stats();
+  run.notes = session->notes();
+  run.validation_messages = session->validation_message_count();
+  run.validation_report = test::ValidationReport(*session);
+  return run;
+}
+
+std::string Notes(const PathRun& r) {
+  std::string out;
+  for (const auto& [what, count] : r.notes) out += "\n  " + what + " (" + std::to_string(count) + ")";
+  return out;
+}
+
+class FsiMatchesCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FsiMatchesCpu, SameFramesAndEdramBytes) {
+  const samples::Sample* sample = samples::Find(GetParam());
+  ASSERT_NE(sample, nullptr);
+  const std::string file = WriteSampleFile(*sample);
+  const PathRun cpu = Replay(file, renderer::Path::kCpu, 1);
+  const PathRun fsi = Replay(file, renderer::Path::kFsi, 1);
+  EXPECT_EQ(fsi.validation_messages, 0u) << fsi.validation_report;
+  EXPECT_EQ(fsi.stats.draws, cpu.stats.draws) << "fsi notes:" << Notes(fsi);
+  EXPECT_EQ(fsi.stats.draws_skipped, cpu.stats.draws_skipped) << "fsi notes:" << Notes(fsi);
+  ASSERT_EQ(fsi.frames.size(), cpu.frames.size());
+  for (size_t f = 0; f < cpu.frames.size(); ++f) {
+    const gpu::SwapImage& a = cpu.frames[f];
+    const gpu::SwapImage& b = fsi.frames[f];
+    ASSERT_EQ(b.width, a.width);
+    ASSERT_EQ(b.height, a.height);
+    size_t differ = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < a.rgba.size() / 4; ++i) {
+      if (std::memcmp(&a.rgba[i * 4], &b.rgba[i * 4], 4) != 0) {
+        if (first == SIZE_MAX) first = i;
+        ++differ;
+      }
+    }
+    EXPECT_EQ(differ, 0u) << sample->name << " frame " << f << " on " << fsi.device
+                          << ": first differing pixel (" << first % a.width << ", "
+                          << first / a.width << ") cpu "
+                          << (first == SIZE_MAX ? 0 : int(a.rgba[first * 4])) << " fsi "
+                          << (first == SIZE_MAX ? 0 : int(b.rgba[first * 4])) << "; fsi notes:"
+                          << Notes(fsi);
+  }
+  ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
+  size_t differ = 0, first = SIZE_MAX;
+  for (size_t i = 0; i < cpu.edram.size(); i += 4) {
+    if (std::memcmp(&cpu.edram[i], &fsi.edram[i], 4) != 0) {
+      if (first == SIZE_MAX) first = i;
+      ++differ;
+    }
+  }
+  EXPECT_EQ(differ, 0u) << sample->name << ": EDRAM dwords differ, first at byte " << first;
+}
+
+std::vector<std::string> SampleNames() {
+  std::vector<std::string> names;
+  for (const auto& s : samples::Registry()) names.push_back(s.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSamples, FsiMatchesCpu, ::testing::ValuesIn(SampleNames()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace xnt::vk
