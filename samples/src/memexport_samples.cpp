@@ -10,6 +10,7 @@
 
 #include "shader_scenes.h"
 #include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
 
 namespace xnt::samples {
 
@@ -19,6 +20,7 @@ using ucode::Float4;
 using xenos::PrimitiveType;
 
 constexpr uint32_t kVertexBuffers = 0x00100000;  // shader_scenes.cpp kSceneVertexAddress
+constexpr uint32_t kIndexBuffers = 0x00140000;   // shader_scenes.cpp kSceneIndexAddress
 constexpr uint32_t kScratch = 0x00F00000;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -49,6 +51,32 @@ dcl_index r0.x
     exec
     mad eA, r2.xxxx, c1, c0
     mad eM0, r1.xyxy, c2, c3
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, c4
+)";
+
+// Transform feedback into an index stream, the way seed 004's tessellation-factor shaders feed
+// a later draw: vertex i exports the value i + c5.x as element i of stream c0 (eA from
+// `mad eA, r0.xxxx, c1, c0` with c1 = (0, 1, 0, 0): X = dword address | 0x40000000, Y = 2^23 +
+// index, Z = the format word, W = 2^23 + count), then draws itself with colour c4.
+const char* const kExportIndexVs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
+    add r2, r0.xxxx, c5.xxxx
+    alloc export
+    exec
+    mad eA, r0.xxxx, c1, c0
+    mov eM0, r2
     alloc position
     exec
     mov oPos.xy01, r1.xy
@@ -190,6 +218,102 @@ Image PositionsExpected(const ShaderScene& s) {
   return img;
 }
 
+// Draw 0 (red, auto-indexed, [8,24)^2) exports 6 + i for its vertex i as k_16 UINTEGER with the
+// 8in16 swap (big-endian halfwords, the layout a DMA index buffer with VGT_DMA_SIZE swap 8in16
+// reads) over draw 1's index buffer, which the trace filled with 0..5. Draw 1 (green) is
+// indexed: its vertices 0..5 are a rectangle at [40,56)^2 and 6..11 one at x [40,56) y [8,24),
+// so only index reading that sees the exported bytes draws it top right; stale indices would put
+// it bottom right. Draw 1's own exports go to the scratch range.
+ShaderScene IndexStreamScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = Microcode(kExportIndexVs);
+  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_registers = 3;
+  s.ps_registers = 1;
+  ShaderDraw d0;
+  PushRect(d0.vertex_words, s, 8, 8, 24, 24);
+  d0.vertex_count = 6;
+  constexpr uint32_t kFormatK16 = 24, kEndian8in16 = 1, kNumericUInteger = 2;
+  d0.vs_constants = {{0, Stream(kIndexBuffers + 0x1000, kFormatK16, 6, kEndian8in16, kNumericUInteger)},
+                     {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                     {4, {1.0f, 0.0f, 0.0f, 1.0f}},
+                     {5, {6.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d1;
+  PushRect(d1.vertex_words, s, 40, 40, 56, 56);
+  PushRect(d1.vertex_words, s, 40, 8, 56, 24);
+  d1.indices = {0, 1, 2, 3, 4, 5};
+  d1.vs_constants = {{0, Stream(kScratch, kFormatK16, 12, kEndian8in16, kNumericUInteger)},
+                     {4, {0.0f, 1.0f, 0.0f, 1.0f}}};
+  s.draws = {d0, d1};
+  return s;
+}
+
+Image IndexStreamExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 8, 8, 24, 24, {0xFF, 0, 0, 0xFF});
+  FillRect(img, 40, 8, 56, 24, {0, 0xFF, 0, 0xFF});
+  return img;
+}
+
+// Exports of draws both paths skip (they rasterize nothing): the vertex shader still runs on the
+// hardware and its exports land (renderer/gpu/include/xnt/gpu/vertex_exports.h). Draw 0 has
+// RB_COLOR_MASK 0 and no depth test (nothing to write: skipped, not drawn) and exports indices
+// 6..11 over draw 2's index buffer; draw 1 has RB_MODECONTROL edram_mode kIgnore (skipped) and
+// exports 12..17 over draw 3's. Draws 2 and 3 (green, blue; mask and mode restored) are indexed
+// over 18 vertices: 0..5 a rectangle at [8,24) x [40,56), 6..11 at [40,56) x [8,24), 12..17 at
+// [40,56)^2; the trace's indices are 0..5 for both. So the image shows draw 2 top right and
+// draw 3 bottom right only when the skipped draws exported; without the exports both would land
+// bottom left, and the red of draws 0 and 1 never shows.
+ShaderScene SkippedDrawScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = Microcode(kExportIndexVs);
+  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_registers = 3;
+  s.ps_registers = 1;
+  constexpr uint32_t kFormatK16 = 24, kEndian8in16 = 1, kNumericUInteger = 2;
+  ShaderDraw d0;
+  PushRect(d0.vertex_words, s, 8, 8, 24, 24);
+  d0.vertex_count = 6;
+  d0.register_writes = {{xenos::RegIndex(xenos::Reg::RB_COLOR_MASK), 0}};
+  d0.vs_constants = {{0, Stream(kIndexBuffers + 0x2000, kFormatK16, 6, kEndian8in16, kNumericUInteger)},
+                     {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                     {4, {1.0f, 0.0f, 0.0f, 1.0f}},
+                     {5, {6.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d1 = d0;
+  d1.register_writes = {{xenos::RegIndex(xenos::Reg::RB_COLOR_MASK), 0xF},
+                        {xenos::RegIndex(xenos::Reg::RB_MODECONTROL),
+                         uint32_t(xenos::ModeControl::kIgnore)}};
+  d1.vs_constants = {{0, Stream(kIndexBuffers + 0x3000, kFormatK16, 6, kEndian8in16, kNumericUInteger)},
+                     {5, {12.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d2;
+  PushRect(d2.vertex_words, s, 8, 40, 24, 56);
+  PushRect(d2.vertex_words, s, 40, 8, 56, 24);
+  PushRect(d2.vertex_words, s, 40, 40, 56, 56);
+  d2.indices = {0, 1, 2, 3, 4, 5};
+  d2.register_writes = {{xenos::RegIndex(xenos::Reg::RB_MODECONTROL),
+                         uint32_t(xenos::ModeControl::kColorDepth)}};
+  d2.vs_constants = {{0, Stream(kScratch, kFormatK16, 6, kEndian8in16, kNumericUInteger)},
+                     {4, {0.0f, 1.0f, 0.0f, 1.0f}}};
+  ShaderDraw d3 = d2;
+  d3.register_writes.clear();
+  d3.vs_constants = {{4, {0.0f, 0.0f, 1.0f, 1.0f}}};
+  s.draws = {d0, d1, d2, d3};
+  return s;
+}
+
+Image SkippedDrawExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 40, 8, 56, 24, {0, 0xFF, 0, 0xFF});
+  FillRect(img, 40, 40, 56, 56, {0, 0, 0xFF, 0xFF});
+  return img;
+}
+
 // Pixel-shader exports in several formats, each draw a 4x4 square whose 16 pixels all write the
 // same elements into the 0xAA-filled tail of their own vertex buffer page (offset 0x100), so the
 // 8- and 16-bit formats must keep the neighbouring bytes. Per draw: format, endian, numeric type,
@@ -277,6 +401,23 @@ std::vector<Sample> MemExportSamples() {
       "black 64x16 with six 4x4 squares at x = 4 + 8i, y 4..8, colour (0, 40(i+1), 255); the "
       "exported words are checked with --dump-memory 0x100100:0x100 etc.",
       FormatsScene(), FormatsExpected));
+  v.push_back(Make(
+      "memexport_index_stream",
+      "a vertex shader exports integers (k_16 UINTEGER, 8in16) over the next draw's index buffer, "
+      "as tessellation-factor shaders feed a later draw (seed 004); the later draw's index fetch "
+      "reads the exported indices, not the ones the trace wrote",
+      "black 64x64; red square [8,24)^2; green square x [40,56) y [8,24) (drawn through the "
+      "exported indices 6..11; stale indices 0..5 would draw it at y [40,56))",
+      IndexStreamScene(), IndexStreamExpected));
+  v.push_back(Make(
+      "memexport_skipped_draw",
+      "two draws that rasterize nothing (RB_COLOR_MASK 0 without a depth test; RB_MODECONTROL "
+      "kIgnore) still run their vertex shader, which exports indices over two later draws' "
+      "index buffers; the later draws are drawn through the exported indices",
+      "black 64x64; green square x [40,56) y [8,24); blue square [40,56)^2 (stale indices "
+      "would put both at x [8,24) y [40,56); the skipped draws' red never shows)",
+      SkippedDrawScene(), SkippedDrawExpected));
+  v.back().draws_skipped = 2;
   return v;
 }
 

@@ -122,6 +122,7 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
     for (const auto& [index, v] : d.vs_constants) b.SetAluConstants(index, v);
     for (const auto& [index, v] : d.ps_constants) b.SetAluConstants(kPsConstantBase + index, v);
     if (d.bool_constants) b.SetConstant(xenos::ConstantType::kBool, 0, *d.bool_constants);
+    for (const auto& [reg, value] : d.register_writes) b.WriteRegister(reg, value);
     for (const auto& [index, v] : d.loop_constants) {
       const uint32_t value[1] = {v};
       b.SetConstant(xenos::ConstantType::kLoop, index, value);

@@ -37,6 +37,9 @@ struct ShaderDraw {
   std::vector<std::pair<uint32_t, ucode::Float4>> ps_constants;  // c# of the pixel shader
   std::optional<std::array<uint32_t, 8>> bool_constants;
   std::vector<std::pair<uint32_t, uint32_t>> loop_constants;     // i# -> value
+  // Register writes (index, value) before this draw, kept for later draws. The generic expected
+  // image ignores them: scenes that use them give a hand-worked image.
+  std::vector<std::pair<uint32_t, uint32_t>> register_writes;
 };
 
 // A k_8_8_8_8 linear texture bound to texture fetch constant `slot` (32-texel pitch, clamp to

@@ -20,6 +20,7 @@
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
+#include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/ucode/shader_cache.h"
 #include "xnt/xenos/registers.h"
@@ -120,9 +121,24 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
       ++stats_.draws;
     } else {
       ++stats_.draws_skipped;
-      if ((call.vertex_shader && call.vertex_shader->uses_memexport) ||
-          (call.pixel_shader && call.pixel_shader->uses_memexport)) {
-        Note("memexport: a draw this path skips exports nothing (not implemented)");
+      // A draw that rasterizes nothing still runs its vertex shader, whose exports land
+      // (gpu/vertex_exports.h); no pixel runs, so the pixel shader exports nothing.
+      if (call.vertex_shader && call.vertex_shader->uses_memexport && memory_) {
+        const gpu::PrimitiveDraw prim = gpu::ReadPrimitiveDraw(call, index_scratch_);
+        TextureUnit textures(*call.registers, call.memory, notes_, &scaled_);
+        const gpu::VertexExportRun run = gpu::RunVertexShaderExports(
+            call, prim, *memory_,
+            [&textures](uint32_t slot, const ucode::Float4& coords,
+                        const ucode::FetchInstruction& f) {
+              return textures.Fetch(slot, coords, f);
+            });
+        if (!run.note.empty()) Note("memexport of a skipped draw: " + run.note);
+        if (run.hi > run.lo) scaled_.Invalidate(run.lo, run.hi - run.lo);
+      }
+      if (call.pixel_shader && call.pixel_shader->uses_memexport) {
+        Note("memexport: the pixel shader of a skipped draw exports nothing (right when no pixel "
+             "is produced; with no colour/depth target written the hardware would still run it: "
+             "not implemented)");
       }
     }
   } catch (const Error& e) {

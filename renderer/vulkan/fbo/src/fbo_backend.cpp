@@ -8,6 +8,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/ucode/shader_cache.h"
@@ -164,11 +165,26 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
   }
   try {
     if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
-    if (!renderer_->Draw(input, Access()) && (vs->reflection.uses_memexport ||
-                                              (ps && ps->reflection.uses_memexport))) {
-      ++notes_["memexport: a draw this path skips exports nothing (not implemented)"];
-    }
+    const bool drawn = renderer_->Draw(input, Access());
     if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
+    if (!drawn && vs->reflection.uses_memexport && memory_) {
+      // A draw that rasterizes nothing still runs its vertex shader, whose exports land
+      // (gpu/vertex_exports.h): run here through the interpreter the cpu path uses (the same
+      // packing rules as the translated shader), then the mirror re-reads those pages.
+      if (vs->reflection.texture_slots) {
+        ++notes_["memexport of a skipped draw: vertex texture fetches read zeros on fbo (not "
+                 "implemented)"];
+      }
+      const gpu::VertexExportRun run =
+          gpu::RunVertexShaderExports(call, input.primitives, *memory_);
+      if (!run.note.empty()) ++notes_["memexport of a skipped draw: " + run.note];
+      if (run.hi > run.lo) OnMemoryWritten(run.lo, run.hi - run.lo);
+    }
+    if (!drawn && ps && ps->reflection.uses_memexport) {
+      ++notes_["memexport: the pixel shader of a skipped draw exports nothing (right when no "
+               "pixel is produced; with no colour/depth target written the hardware would still "
+               "run it: not implemented)"];
+    }
   } catch (const Error& e) {
     // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.
     ++notes_["draw skipped: " + std::string(e.what())];

@@ -33,6 +33,9 @@ struct Sample {
   // Render paths ("fbo", ...) whose default replay does not show expected_image, and why: what
   // the hardware does that the path cannot (the tests check the difference is still there).
   std::map<std::string, std::string> differs_on;
+  // Draws that rasterize nothing by design (every path skips drawing them; e.g. their vertex
+  // shader only exports memory): the tests expect exactly this many skipped draws.
+  uint32_t draws_skipped = 0;
 };
 
 const std::vector<Sample>& Registry();

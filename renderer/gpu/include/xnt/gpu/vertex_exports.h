@@ -1,0 +1,41 @@
+// Memexport of a draw that rasterizes nothing. The vertex shader runs for every vertex the
+// vertex grouper hands it whatever happens after it: clipping, culling, the scissor, the
+// viewport and the render-backend state (RB_MODECONTROL, surface pitch, colour masks) only
+// decide whether any pixel follows. So a draw a path skips for one of those reasons still
+// writes what its vertex shader exports (Xenia keeps such draws for the same reason:
+// draw_util.h IsRasterizationPotentiallyDone "dropping draw calls can only be done if the
+// vertex shader doesn't memexport", and its Vulkan backend draws them with rasterizer discard).
+// The pixel shader does not run when no pixel is produced, so its exports are not made here.
+//
+// Both paths call this for the draws they skip, so they export identically (the same
+// interpreter and packing rules as the cpu path's vertex stage and the translator's GLSL:
+// replay/ucode/include/xnt/ucode/memexport.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/replay/backend.h"
+#include "xnt/replay/guest_memory.h"
+#include "xnt/ucode/interpreter.h"
+
+namespace xnt::gpu {
+
+struct VertexExportRun {
+  uint64_t vertices = 0;  // vertex shader invocations
+  uint64_t elements = 0;  // eM# elements written
+  uint64_t dropped_outside_memory = 0;
+  uint32_t lo = UINT32_MAX, hi = 0;  // guest bytes written: [lo, hi) (empty when lo >= hi)
+  std::string note;  // why the shader did not run (empty when it ran)
+};
+
+// Runs draw.vertex_shader once per index of the draw (in draw order, primitive-reset indices
+// skipped, base index VGT_INDX_OFFSET added) with the vertex shader's constants, reading vertex
+// data from guest memory and writing its exports into `memory` (dword read-modify-write).
+// `texture_fetch` serves vertex texture fetches (empty: zeros, as the interpreter does).
+VertexExportRun RunVertexShaderExports(
+    const replay::DrawCall& draw, const PrimitiveDraw& prim, replay::GuestMemory& memory,
+    decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch = {});
+
+}  // namespace xnt::gpu

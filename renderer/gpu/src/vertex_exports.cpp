@@ -1,0 +1,99 @@
+// The vertex shader's exports of a draw that rasterizes nothing (vertex_exports.h).
+#include "xnt/gpu/vertex_exports.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/ucode/shader_cache.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::gpu {
+
+VertexExportRun RunVertexShaderExports(
+    const replay::DrawCall& draw, const PrimitiveDraw& prim, replay::GuestMemory& memory,
+    decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch) {
+  VertexExportRun run;
+  if (!draw.vertex_shader || !draw.registers) {
+    run.note = "no vertex shader loaded";
+    return run;
+  }
+  if (!draw.vertex_shader->uses_memexport) {
+    run.note = "the vertex shader does not export";
+    return run;
+  }
+  std::shared_ptr<const ucode::DecodedShader> decoded = draw.vertex_shader->decoded;
+  if (!decoded) {
+    ucode::ShaderCache local;
+    decoded = local.Get(draw.vertex_shader->hash, ucode::ShaderType::kVertex,
+                        draw.vertex_shader->dwords);
+  }
+  if (!decoded->decodes()) {
+    run.note = "the vertex shader does not decode: " + decoded->decode_error;
+    return run;
+  }
+  // The vertex indices the sequencer loads into r0.x, in draw order.
+  std::vector<uint32_t> indices;
+  const bool wide = prim.index_format == xenos::IndexFormat::kInt32;
+  if (!prim.indexed) {
+    indices.resize(prim.vertex_count);
+    for (uint32_t i = 0; i < prim.vertex_count; ++i) indices[i] = i;
+  } else {
+    if (uint64_t(prim.vertex_count) * (wide ? 4 : 2) > prim.index_bytes.size()) {
+      run.note = "index buffer shorter than the draw";
+      return run;
+    }
+    const uint32_t reset = wide ? prim.reset_index : (prim.reset_index & 0xFFFFu);
+    indices.reserve(prim.vertex_count);
+    for (uint32_t i = 0; i < prim.vertex_count; ++i) {
+      const uint32_t index =
+          ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i);
+      if (prim.reset_enable && index == reset) continue;
+      indices.push_back(index);
+    }
+  }
+
+  const replay::RegisterFile& regs = *draw.registers;
+  ucode::InterpreterConstants k;
+  // The vertex shader's float constants start at ALU constant 0.
+  for (uint32_t i = 0; i < 256; ++i) {
+    for (uint32_t c = 0; c < 4; ++c) k.float_constants[i][c] = regs.AluConstant(i, c);
+  }
+  for (uint32_t i = 0; i < 8; ++i) k.bool_constants[i] = regs[xenos::kBoolConstantBase + i];
+  for (uint32_t i = 0; i < 32; ++i) k.loop_constants[i] = regs[xenos::kLoopConstantBase + i];
+  for (uint32_t i = 0; i < 192; ++i) k.fetch_constants[i] = regs[xenos::kFetchConstantBase + i];
+  ucode::InterpreterCallbacks cb;
+  cb.read_memory = [&memory](uint32_t address, uint32_t& word) {
+    if (!replay::GuestMemory::InRange(address, 4)) return false;
+    word = memory.LoadLE32(address);
+    return true;
+  };
+  cb.texture_fetch = std::move(texture_fetch);
+  cb.write_memory = [&memory, &run](uint32_t address, uint32_t value, uint32_t mask) {
+    // Outside guest memory: dropped (the interpreter counts it), never written.
+    if (!replay::GuestMemory::InRange(address, 4)) return false;
+    const uint32_t old = mask == ~0u ? 0u : memory.LoadLE32(address);
+    memory.StoreLE32(address, (old & ~mask) | (value & mask));
+    run.lo = std::min(run.lo, address);
+    run.hi = std::max(run.hi, address + 4);
+    return true;
+  };
+  const int32_t base_index = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
+  const ucode::Interpreter interpreter(decoded->shader);
+  for (uint32_t index : indices) {
+    ucode::ShaderInputs in;
+    in.vertex_index = float(int32_t(index + uint32_t(base_index)));
+    const ucode::ShaderResult r = interpreter.Run(k, in, cb);
+    ++run.vertices;
+    run.elements += r.memexport_elements;
+    run.dropped_outside_memory += r.memexport_dropped_outside_memory;
+    if (r.step_limit_hit) {
+      run.note = "vertex shader control flow ran away (step limit)";
+      break;
+    }
+  }
+  return run;
+}
+
+}  // namespace xnt::gpu
