@@ -19,5 +19,15 @@ if [ "${XNT_SKIP_FUZZ:-0}" != 1 ]; then
   bash scripts/run-fuzzers.sh
 fi
 
-cd build-test
-ctest --output-on-failure -j "$JOBS" --timeout 900
+(cd build-test && ctest --output-on-failure -j "$JOBS" --timeout 900)
+
+# Replay-speed regression check (issue #23): ratios of process CPU time between the built-in
+# synthetic cases of one run, against bench/baseline.json (fails on a ratio >20 % above it). It
+# needs an optimised build without sanitizers, as the baseline was measured with: only the CLI
+# target, no tests. About 20 s of replay on lavapipe.
+if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
+  cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXNT_TESTS=OFF
+  cmake --build build-bench -j "$JOBS" --target xenotrace
+  build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --repeat 5 \
+    --no-shader-cache --baseline bench/baseline.json
+fi

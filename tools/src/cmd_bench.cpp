@@ -1,12 +1,16 @@
 // `xenotrace bench format [--size BYTES] [--json]`: writes and reads a synthetic ~1 GiB trace and
-// compares with plain zstd at the same level on the same raw chunk bytes (bench/).
+// compares with plain zstd at the same level on the same raw chunk bytes (bench/); `bench render`
+// and `bench replay` (render-path and whole-replay cost, bench/replay_bench.h).
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <string>
 
 #include "command.h"
 #include "xnt/bench/format_bench.h"
 #include "xnt/bench/render_bench.h"
+#include "xnt/bench/replay_bench.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
 #include "xnt/renderer/session.h"
@@ -78,6 +82,111 @@ int RunRenderBenchCommand(const RenderArgs& a) {
   return any ? kExitOk : kExitError;
 }
 
+struct ReplayArgs {
+  std::vector<std::string> traces;
+  std::string paths = "fbo";
+  std::vector<uint32_t> draws = {200, 2000};
+  uint32_t repeats = 3;
+  int device = -1;
+  bool json = false;
+  std::string baseline, write_baseline, save_traces;
+  double tolerance = 0.2;
+};
+
+std::vector<std::string> SplitPaths(const std::string& list) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    const std::string name = list.substr(start, comma - start);
+    if (!renderer::ParsePath(name)) throw Error("--paths: unknown render path '" + name + "'");
+    out.push_back(name);
+    start = comma + 1;
+  }
+  return out;
+}
+
+int RunReplayBenchCommand(const ReplayArgs& a) {
+  bench::ReplayBenchOptions o;
+  o.traces = a.traces;
+  o.paths = SplitPaths(a.paths);
+  o.flat_draws = a.draws;
+  o.repeats = a.repeats;
+  o.device_index = a.device;
+  o.save_traces_dir = a.save_traces;
+  std::string baseline_text;
+  if (!a.baseline.empty()) {
+    std::ifstream in(a.baseline);
+    if (!in) throw Error("--baseline: cannot read " + a.baseline);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    baseline_text = ss.str();
+  }
+  if (StderrIsTerminal() && !a.json) {
+    o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
+  }
+  const std::vector<bench::ReplayBenchResult> results = bench::RunReplayBench(o);
+  if (o.progress) std::fprintf(stderr, "\r%40s\r", "");
+  const std::vector<bench::BenchRatio> ratios = bench::ReplayBenchRatios(results);
+  std::vector<std::string> problems;
+  if (!a.baseline.empty()) problems = bench::CheckBaseline(baseline_text, ratios);
+  bool any = false;
+  if (a.json) std::printf("{\n  \"cases\": [");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const bench::ReplayBenchResult& r = results[i];
+    any = any || r.error.empty();
+    if (a.json) {
+      std::printf("%s\n    {\"name\": %s, \"path\": %s, \"device\": %s, \"frames\": %llu, \"draws\": %llu, "
+                  "\"startup_seconds\": %.6f, \"cold_seconds\": %.6f, \"warm_seconds\": %.6f, \"warm_cpu_seconds\": %.6f, "
+                  "\"frames_per_second\": %.2f, \"draws_per_second\": %.1f, "
+                  "\"us_per_draw\": {\"front_end\": %.3f, \"translation\": %.3f, \"recording\": %.3f, "
+                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": null, "
+                  "\"gpu_seconds_per_frame_note\": \"not measured: the fbo path records no timestamp queries yet\", "
+                  "\"peak_rss_bytes\": %llu, \"error\": %s}",
+                  i ? "," : "", JsonString(r.name).c_str(), JsonString(r.path).c_str(),
+                  JsonString(r.device).c_str(), (unsigned long long)r.frames, (unsigned long long)r.draws,
+                  r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds, r.frames_per_second,
+                  r.draws_per_second, r.front_end_us_per_draw, r.translation_us_per_draw,
+                  r.recording_us_per_draw, r.submission_us_per_draw,
+                  (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
+      continue;
+    }
+    if (!r.error.empty()) {
+      std::printf("%-14s %-4s  not run: %s\n", r.name.c_str(), r.path.c_str(), r.error.c_str());
+      continue;
+    }
+    std::printf("%-14s %-4s  start-up %.3f s, cold %.3f s, warm %.4f s (CPU %.4f s): %.1f frames/s, %.0f draws/s (%llu draws; %s)\n",
+                r.name.c_str(), r.path.c_str(), r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds,
+                r.frames_per_second, r.draws_per_second, (unsigned long long)r.draws, r.device.c_str());
+    std::printf("%-14s %-4s  us/draw: front end %.1f, translation %.1f, recording %.1f, submission %.1f; "
+                "GPU time per frame not measured; peak RSS %.1f MiB\n",
+                "", "", r.front_end_us_per_draw, r.translation_us_per_draw, r.recording_us_per_draw,
+                r.submission_us_per_draw, double(r.peak_rss_bytes) / 1048576.0);
+  }
+  if (a.json) {
+    std::printf("\n  ],\n  \"ratios\": {");
+    for (size_t i = 0; i < ratios.size(); ++i) {
+      std::printf("%s\n    %s: %.4f", i ? "," : "", JsonString(ratios[i].name).c_str(), ratios[i].value);
+    }
+    std::printf("\n  },\n  \"baseline_problems\": [");
+    for (size_t i = 0; i < problems.size(); ++i) {
+      std::printf("%s%s", i ? ", " : "", JsonString(problems[i]).c_str());
+    }
+    std::printf("]\n}\n");
+  } else {
+    for (const bench::BenchRatio& r : ratios) std::printf("CPU-time ratio %-32s %.3f\n", r.name.c_str(), r.value);
+    for (const std::string& p : problems) std::printf("baseline: %s\n", p.c_str());
+    if (!a.baseline.empty() && problems.empty()) std::printf("baseline: every ratio within +%.0f %%\n", a.tolerance * 100.0);
+  }
+  if (!a.write_baseline.empty()) {
+    std::ofstream out(a.write_baseline);
+    out << bench::BaselineJson(ratios, a.tolerance);
+    if (!out) throw Error("--write-baseline: cannot write " + a.write_baseline);
+  }
+  if (!any) return kExitError;
+  return problems.empty() ? kExitOk : kExitNo;
+}
+
 struct BenchArgs {
   uint64_t size = 1ull << 30;
   bool json = false;
@@ -141,7 +250,7 @@ int RunFormatBench(const BenchArgs& a) {
   return kExitOk;
 }
 
-XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render: render-path cost)", 90, [](CLI::App& sub) {
+XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render: render-path cost; replay: replay cost by stage)", 90, [](CLI::App& sub) {
                auto args = std::make_shared<BenchArgs>();
                auto rargs = std::make_shared<RenderArgs>();
                auto which = std::make_shared<std::string>();
@@ -180,7 +289,33 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                    ->capture_default_str();
                ren->add_flag("--json", rargs->json, "Print JSON");
                ren->callback([which] { *which = "render"; });
+               auto pargs = std::make_shared<ReplayArgs>();
+               CLI::App* rep = sub.add_subcommand(
+                   "replay", "Replay traces (or built-in synthetic ones: textured_4, flat_N) on render paths: "
+                             "start-up, frames/s, draws/s, us per draw by stage, peak RSS; ratios between "
+                             "cases checked against a baseline");
+               rep->add_option("traces", pargs->traces, "Trace files (default: the built-in cases, made in memory)")
+                   ->check(CLI::ExistingFile);
+               rep->add_option("--paths", pargs->paths, "Comma-separated render paths")->capture_default_str();
+               rep->add_option("--draws", pargs->draws, "Built-in flat cases' draw counts")
+                   ->delimiter(',')->check(CLI::Range(1, 100000));
+               rep->add_option("--repeat", pargs->repeats, "Warm replays per case (median reported; the first replay is the cold one)")
+                   ->check(CLI::Range(1, 100))->capture_default_str();
+               rep->add_option("--device", pargs->device, "Vulkan device index for the GPU paths");
+               rep->add_flag("--json", pargs->json, "Print JSON");
+               rep->add_option("--baseline", pargs->baseline,
+                               "Compare the ratios between cases with this file (bench/baseline.json); exit 1 on a "
+                               "ratio more than the tolerance above it");
+               rep->add_option("--save-traces", pargs->save_traces,
+                               "Also keep the built-in cases' traces in this existing folder (NAME.xnt)")
+                   ->check(CLI::ExistingDirectory);
+               rep->add_option("--write-baseline", pargs->write_baseline, "Write this run's ratios as a baseline file");
+               rep->add_option("--tolerance", pargs->tolerance, "Allowed growth of a ratio for --write-baseline")
+                   ->check(CLI::Range(0.0, 10.0))->capture_default_str();
+               rep->footer("Exit codes: 0 ok; 1 a ratio regressed past the baseline (or no case ran); 2 usage.");
+               rep->callback([which] { *which = "replay"; });
                return [=]() -> int {
+                 if (*which == "replay") return RunReplayBenchCommand(*pargs);
                  if (*which == "format") return RunFormatBench(*args);
                  if (*which == "render") return RunRenderBenchCommand(*rargs);
                  return kExitError;

@@ -1,0 +1,82 @@
+// `xenotrace bench replay`: what replaying a trace costs, split where the time goes.
+//
+// Each case is a trace (a file given on the command line, or one of the built-in synthetic traces
+// authored in memory with the samples' scene builder, so a stripped binary needs nothing on disk):
+//   flat_N       N small flat triangles, each draw with its own colour constant and vertex data
+//                (as games draw), one frame;
+//   textured_4   four textured quads (a 32x32 k_8_8_8_8 texture) covering the target, one frame.
+// Per case and render path, one session replays the records `repeats + 1` times; the first
+// replay is cold (shaders translated and compiled, pipelines created), the others warm. Reported:
+//   - startup_seconds: Session::Create (instance, device, host pipelines) of that session;
+//   - cold_seconds / median warm seconds of a whole replay (and its process CPU seconds, every
+//     thread), frames/s and draws/s (warm);
+//   - per draw (warm, microseconds of wall time on this thread): front end (everything outside
+//     the path's draws, resolves and Flush: the command processor decoding PM4, and the swap,
+//     which on a GPU path waits for the device and reads the frame back), recording (inside the
+//     path's draw and resolve calls:
+//     for a GPU path recording commands, for the cpu path drawing), submission (Flush: submit and
+//     wait for the device); translation = cold minus warm time inside the draws, per distinct
+//     draw (shader translation, SPIR-V compile or cache read, pipeline creation);
+//   - peak_rss_bytes: the process's high-water mark after the case (getrusage).
+// GPU time per frame from timestamp queries is not measured yet (the fbo path records no
+// timestamp queries); the result says so instead of a number.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xnt::bench {
+
+struct ReplayBenchOptions {
+  // Trace files; empty = the built-in cases.
+  std::vector<std::string> traces;
+  // Built-in flat cases' draw counts (textured_4 is always added).
+  std::vector<uint32_t> flat_draws = {200, 2000};
+  std::vector<std::string> paths = {"fbo"};
+  // Non-empty: the built-in cases' traces are also kept there as NAME.xnt.
+  std::string save_traces_dir;
+  uint32_t repeats = 3;
+  int device_index = -1;
+  std::function<void(const std::string& what)> progress;
+};
+
+struct ReplayBenchResult {
+  std::string name;   // trace file name or built-in case
+  std::string path;   // render path
+  std::string device;
+  uint64_t frames = 0, draws = 0;  // per replay
+  double startup_seconds = 0.0;
+  double cold_seconds = 0.0;
+  double warm_seconds = 0.0;       // median
+  double warm_cpu_seconds = 0.0;   // median process CPU time (all threads) of a warm replay
+  double frames_per_second = 0.0, draws_per_second = 0.0;
+  double front_end_us_per_draw = 0.0;
+  double recording_us_per_draw = 0.0;
+  double submission_us_per_draw = 0.0;
+  double translation_us_per_draw = 0.0;  // cold - warm draw time over the draws of one replay
+  uint64_t peak_rss_bytes = 0;
+  std::string error;  // non-empty: this case could not run (why)
+};
+
+std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& options);
+
+// Ratios between cases of one run (the CI check compares them with bench/baseline.json, so a
+// machine's speed cancels): "<path>:<a>/<b>" = warm process CPU seconds of case a over case b
+// (CPU time, not wall: the check runs on shared CI machines).
+struct BenchRatio {
+  std::string name;
+  double value = 0.0;
+};
+std::vector<BenchRatio> ReplayBenchRatios(const std::vector<ReplayBenchResult>& results);
+
+// bench/baseline.json: {"tolerance": 0.2, "ratios": {"fbo:flat_2000/flat_200": 7.1, ...}}.
+std::string BaselineJson(const std::vector<BenchRatio>& ratios, double tolerance);
+// One line per ratio of the baseline that grew by more than the tolerance (a regression: the
+// later case got slower relative to the earlier one) or was not measured; empty = pass.
+std::vector<std::string> CheckBaseline(std::string_view baseline_json,
+                                       const std::vector<BenchRatio>& ratios);
+
+}  // namespace xnt::bench

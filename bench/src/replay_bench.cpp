@@ -1,0 +1,365 @@
+// Replay benchmark (see replay_bench.h).
+#include "xnt/bench/replay_bench.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "shader_scenes.h"
+#include "xnt/base/error.h"
+#include "xnt/format/reader.h"
+#include "xnt/format/writer.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
+#include "xnt/samples/samples.h"
+#include "xnt/ucode/assembler.h"
+
+namespace xnt::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+using samples::ClipX;
+using samples::ClipY;
+using samples::FloatBits;
+
+// Position (float2) and texture coordinate (float2) per vertex; the coordinate goes to r0 of the
+// pixel shader.
+const char* const kVs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
+    vfetch_full r2.xy__, r0.x, vf0, Offset=2, DataFormat=FMT_32_32_FLOAT, Stride=4
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, r2
+)";
+
+const char* const kFlatPs = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    alloc colors
+    exece
+    mov oC0, c0
+)";
+
+const char* const kTexturedPs = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    exec
+    tfetch2D r1, r0.xy, tf0
+    alloc colors
+    exece
+    mov oC0, r1
+)";
+
+void AddVertex(std::vector<uint32_t>& words, float x, float y, float u, float v, uint32_t width,
+               uint32_t height) {
+  words.push_back(FloatBits(ClipX(x, width)));
+  words.push_back(FloatBits(ClipY(y, height)));
+  words.push_back(FloatBits(u));
+  words.push_back(FloatBits(v));
+}
+
+// N right triangles of 6 pixels on a side in rows across a 320x240 target, each with its own
+// colour constant and its own vertex data, as a game's many small draws are.
+samples::ShaderScene FlatScene(uint32_t draws) {
+  samples::ShaderScene s;
+  s.clear_rgba = {16, 32, 48, 255};
+  s.vs_microcode = ucode::Assemble(kVs);
+  s.ps_microcode = ucode::Assemble(kFlatPs);
+  const uint32_t per_row = s.width / 8, rows = (s.height - 8) / 8;
+  for (uint32_t i = 0; i < draws; ++i) {
+    samples::ShaderDraw d;
+    d.vertex_count = 3;
+    const float x = float((i % per_row) * 8 + 1), y = float(((i / per_row) % rows) * 8 + 1);
+    AddVertex(d.vertex_words, x, y, 0.0f, 0.0f, s.width, s.height);
+    AddVertex(d.vertex_words, x + 6.0f, y, 0.0f, 0.0f, s.width, s.height);
+    AddVertex(d.vertex_words, x, y + 6.0f, 0.0f, 0.0f, s.width, s.height);
+    d.ps_constants.push_back(
+        {0, {float(i % 7) / 7.0f, float(i % 5) / 5.0f, float(i % 3) / 3.0f, 1.0f}});
+    s.draws.push_back(d);
+  }
+  return s;
+}
+
+// Four quads, one per quadrant of a 320x240 target, sampling one 32x32 texture.
+samples::ShaderScene TexturedScene() {
+  samples::ShaderScene s;
+  s.clear_rgba = {0, 0, 0, 255};
+  s.vs_microcode = ucode::Assemble(kVs);
+  s.ps_microcode = ucode::Assemble(kTexturedPs);
+  samples::SceneTexture t;
+  t.slot = 0;
+  t.width = t.height = 32;
+  for (uint32_t i = 0; i < 32 * 32; ++i) t.texels.push_back(0xFF000000u | (i * 2654435761u >> 8));
+  s.textures.push_back(t);
+  for (uint32_t q = 0; q < 4; ++q) {
+    samples::ShaderDraw d;
+    d.vertex_count = 6;
+    const float x0 = float((q % 2) * 160), y0 = float((q / 2) * 120);
+    const float x1 = x0 + 160.0f, y1 = y0 + 120.0f;
+    const float px[4] = {x0, x1, x0, x1}, py[4] = {y0, y0, y1, y1};
+    const float u[4] = {0.0f, 1.0f, 0.0f, 1.0f}, v[4] = {0.0f, 0.0f, 1.0f, 1.0f};
+    for (int k : {0, 1, 2, 2, 1, 3}) AddVertex(d.vertex_words, px[k], py[k], u[k], v[k], s.width, s.height);
+    s.draws.push_back(d);
+  }
+  return s;
+}
+
+std::vector<format::Record> ReadRecords(const std::string& file) {
+  std::vector<format::Record> records;
+  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
+    records.push_back(r);
+    return true;
+  });
+  return records;
+}
+
+// Written to a file and read back, so the records are exactly what a trace holds: a temporary
+// file, or `save_dir`/NAME.xnt kept when the caller asked for the traces.
+std::vector<format::Record> SceneRecords(const samples::ShaderScene& scene, const std::string& name,
+                                         const std::string& save_dir) {
+  const std::filesystem::path file =
+      save_dir.empty() ? std::filesystem::temp_directory_path() /
+                             ("xnt_replay_bench_" + std::to_string(::getpid()) + ".xnt")
+                       : std::filesystem::path(save_dir) / (name + ".xnt");
+  {
+    format::WriterOptions wo;
+    wo.threads = 1;
+    auto writer = format::Writer::Create(file.string(), samples::SampleTraceInfo(), wo);
+    samples::AuthorShaderScene(scene, *writer);
+    writer->Finish();
+  }
+  std::vector<format::Record> records = ReadRecords(file.string());
+  if (save_dir.empty()) std::filesystem::remove(file);
+  return records;
+}
+
+// User + system CPU time of the whole process (every thread: the driver's too), which a loaded
+// machine inflates far less than wall time.
+double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+uint64_t PeakRssBytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return uint64_t(u.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+struct Case {
+  std::string name;
+  std::vector<format::Record> records;
+};
+
+ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
+                          const ReplayBenchOptions& o) {
+  ReplayBenchResult r;
+  r.name = c.name;
+  r.path = path_name;
+  renderer::SessionOptions so;
+  so.path = *renderer::ParsePath(path_name);
+  so.device_index = o.device_index;
+  double in_draws = 0.0;
+  uint64_t draws = 0, frames = 0;
+  Clock::time_point draw_start;
+  so.on_draw_event = [&](const renderer::DrawEvent& e) {
+    if (!e.after) {
+      draw_start = Clock::now();
+      return;
+    }
+    in_draws += Seconds(draw_start, Clock::now());
+    if (!e.resolve) ++draws;
+  };
+  so.on_frame_end = [&](const replay::FrameEndCall&) { ++frames; };
+  const auto t0 = Clock::now();
+  auto session = renderer::Session::Create(so);
+  r.startup_seconds = Seconds(t0, Clock::now());
+  r.device = session->device_name();
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  std::vector<double> warm, warm_cpu, warm_draws, warm_flush;
+  double cold_draws = 0.0;
+  for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
+    in_draws = 0.0;
+    draws = frames = 0;
+    const double cpu = ProcessCpuSeconds();
+    const auto a = Clock::now();
+    for (const format::Record& rec : c.records) player.Apply(rec);
+    const auto b = Clock::now();
+    session->Flush();
+    const auto f = Clock::now();
+    if (rep == 0) {
+      r.cold_seconds = Seconds(a, f);
+      cold_draws = in_draws;
+      r.draws = draws;
+      r.frames = frames;
+      continue;
+    }
+    warm.push_back(Seconds(a, f));
+    warm_cpu.push_back(ProcessCpuSeconds() - cpu);
+    warm_draws.push_back(in_draws);
+    warm_flush.push_back(Seconds(b, f));
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  r.warm_seconds = median(warm);
+  r.warm_cpu_seconds = median(warm_cpu);
+  const double d = r.draws ? double(r.draws) : 1.0;
+  const double draw_s = median(warm_draws), flush_s = median(warm_flush);
+  r.recording_us_per_draw = draw_s / d * 1e6;
+  r.submission_us_per_draw = flush_s / d * 1e6;
+  r.front_end_us_per_draw = std::max(0.0, r.warm_seconds - draw_s - flush_s) / d * 1e6;
+  r.translation_us_per_draw = std::max(0.0, cold_draws - draw_s) / d * 1e6;
+  r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
+  r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;
+  session.reset();
+  r.peak_rss_bytes = PeakRssBytes();
+  return r;
+}
+
+}  // namespace
+
+std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
+  if (o.repeats == 0) throw Error("bench replay: repeats must be at least 1");
+  std::vector<ReplayBenchResult> out;
+  auto run = [&](const Case& c) {
+    for (const std::string& path_name : o.paths) {
+      if (o.progress) o.progress(c.name + " on " + path_name);
+      try {
+        out.push_back(RunCase(c, path_name, o));
+      } catch (const Error& e) {
+        ReplayBenchResult r;
+        r.name = c.name;
+        r.path = path_name;
+        r.error = e.what();
+        out.push_back(r);
+      }
+    }
+  };
+  if (o.traces.empty()) {
+    // One case in memory at a time: a 20,000-draw case is tens of MiB of records.
+    run(Case{"textured_4", SceneRecords(TexturedScene(), "textured_4", o.save_traces_dir)});
+    for (uint32_t n : o.flat_draws) {
+      const std::string name = "flat_" + std::to_string(n);
+      run(Case{name, SceneRecords(FlatScene(n), name, o.save_traces_dir)});
+    }
+  } else {
+    for (const std::string& t : o.traces) {
+      run(Case{std::filesystem::path(t).filename().string(), ReadRecords(t)});
+    }
+  }
+  return out;
+}
+
+std::vector<BenchRatio> ReplayBenchRatios(const std::vector<ReplayBenchResult>& results) {
+  // Every later case over every earlier one of the same path: per-draw cost shows in
+  // flat_2000/flat_200, fixed per-replay cost against the 4-draw case.
+  std::vector<BenchRatio> ratios;
+  for (size_t j = 0; j < results.size(); ++j) {
+    const ReplayBenchResult& a = results[j];
+    if (!a.error.empty() || a.warm_cpu_seconds <= 0) continue;
+    for (size_t i = 0; i < j; ++i) {
+      const ReplayBenchResult& b = results[i];
+      if (b.path != a.path || !b.error.empty() || b.warm_cpu_seconds <= 0) continue;
+      ratios.push_back({a.path + ":" + a.name + "/" + b.name, a.warm_cpu_seconds / b.warm_cpu_seconds});
+    }
+  }
+  return ratios;
+}
+
+std::string BaselineJson(const std::vector<BenchRatio>& ratios, double tolerance) {
+  std::string out = "{\n  \"tolerance\": " + std::to_string(tolerance) + ",\n  \"ratios\": {";
+  for (size_t i = 0; i < ratios.size(); ++i) {
+    char value[64];
+    std::snprintf(value, sizeof(value), "%.4f", ratios[i].value);
+    out += std::string(i ? "," : "") + "\n    \"" + ratios[i].name + "\": " + value;
+  }
+  return out + "\n  }\n}\n";
+}
+
+std::vector<std::string> CheckBaseline(std::string_view json, const std::vector<BenchRatio>& ratios) {
+  // The file is the one BaselineJson writes: "tolerance": x and "ratios": {"name": value, ...}.
+  // Names hold no quotes or backslashes, so a small scanner reads it.
+  std::vector<std::string> problems;
+  auto number_after = [&](size_t pos, double& value) {
+    pos = json.find(':', pos);
+    if (pos == std::string_view::npos) return false;
+    const std::string rest(json.substr(pos + 1, 40));
+    char* end = nullptr;
+    value = std::strtod(rest.c_str(), &end);
+    return end != rest.c_str();
+  };
+  double tolerance = 0.2;
+  const size_t tol = json.find("\"tolerance\"");
+  if (tol != std::string_view::npos && !number_after(tol, tolerance)) {
+    problems.push_back("baseline: \"tolerance\" is not a number");
+    return problems;
+  }
+  const size_t start = json.find("\"ratios\"");
+  const size_t open = start == std::string_view::npos ? start : json.find('{', start);
+  const size_t close = open == std::string_view::npos ? open : json.find('}', open);
+  if (close == std::string_view::npos) {
+    problems.push_back("baseline: no \"ratios\" object");
+    return problems;
+  }
+  size_t pos = open + 1;
+  size_t compared = 0;
+  while (true) {
+    const size_t q0 = json.find('"', pos);
+    if (q0 == std::string_view::npos || q0 > close) break;
+    const size_t q1 = json.find('"', q0 + 1);
+    if (q1 == std::string_view::npos || q1 > close) break;
+    const std::string name(json.substr(q0 + 1, q1 - q0 - 1));
+    double expected = 0.0;
+    if (!number_after(q1, expected) || expected <= 0) {
+      problems.push_back("baseline: ratio " + name + " has no positive value");
+      break;
+    }
+    pos = json.find_first_of(",}", q1);
+    if (pos == std::string_view::npos) break;
+    ++pos;
+    auto it = std::find_if(ratios.begin(), ratios.end(), [&](const BenchRatio& r) { return r.name == name; });
+    if (it == ratios.end()) {
+      problems.push_back(name + ": not measured in this run (a case failed or was not selected)");
+      continue;
+    }
+    ++compared;
+    if (it->value > expected * (1.0 + tolerance)) {
+      char line[256];
+      std::snprintf(line, sizeof(line), "%s: %.3f is %.0f %% above the baseline %.3f (limit +%.0f %%)",
+                    name.c_str(), it->value, (it->value / expected - 1.0) * 100.0, expected,
+                    tolerance * 100.0);
+      problems.push_back(line);
+    }
+  }
+  if (compared == 0 && problems.empty()) problems.push_back("baseline: no ratio compared");
+  return problems;
+}
+
+}  // namespace xnt::bench
