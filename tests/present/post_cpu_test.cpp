@@ -107,25 +107,30 @@ TEST(PostCas, SharpnessZeroOnAFlatImageIsTheIdentity) {
 
 TEST(PostCas, HandWorkedCross) {
   // Centre 0.5, cross neighbours 0.25 (grey): soft min 0.25, max 0.5 (corners unused by the
-  // 5-tap CAS); amp = sqrt(sat(min(0.25, 1 - 0.5) / 0.5)) = sqrt(0.5) = 0.707107;
-  // w = amp * -1/8 = -0.0883883; out = (4 * 0.25 * w + 0.5) / (1 + 4w) = 0.411612 / 0.646447
-  // = 0.636729: the centre moves away from its darker neighbours.
+  // 5-tap CAS). The reference's default path approximates 1/max and the square root with ffx_a.h's
+  // bit tricks: APrxLoRcp(0.5) = bits(0x7ef07ebb - 0x3f000000 = 0x3ff07ebb) = 1.8788675;
+  // min(0.25, 1 - 0.5) * 1.8788675 = 0.4697169; APrxLoSqrt: bits(0x3ef07ebb) / 2 + 0x1fbc4639
+  // = 0.7051634 (sqrt would give 0.6854). w = 0.7051634 * -1/8 = -0.0881454;
+  // out = (4 * 0.25 * w + 0.5) / (1 + 4w) = 0.4118546 / 0.6474184 = 0.636149: the centre moves
+  // away from its darker neighbours.
   std::vector<float> v(9, 0.25f);
   v[4] = 0.5f;
   v[0] = v[2] = v[6] = v[8] = 0.0f;
   PassConstants p = Pass(PassKind::kCas, 3, 3, 3, 3);
   p.cas_peak = -1.0f / 8.0f;
-  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.636729f, 2e-4f);
-  // Sharpness 1: peak -1/5, w = -0.141421, out = (0.5 - 0.141421) / (1 - 0.565685) = 0.825620.
+  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.636149f, 2e-4f);
+  // Sharpness 1: peak -1/5, w = -0.1410327, out = (0.5 - 0.1410327) / (1 - 0.5641308) = 0.823566.
   p.cas_peak = -1.0f / 5.0f;
-  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.825620f, 2e-4f);
+  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.823566f, 2e-4f);
 }
 
 TEST(PostRcas, HandWorkedRing) {
   // Ring b, d = 0.25 and f, h = 0.75 around e = 0.625 (grey). mn4 = 0.25, mx4 = 0.75:
-  // hitMin = 0.25 / (4 * 0.75) = 1/12, hitMax = (1 - 0.75) / (4 * 0.25 - 4) = -1/12,
-  // lobe = max(-1/12, -1/12) = -1/12 (inside the -0.1875 limit), times 2^-0.2 = 0.870551;
-  // out = (lobe * 2.0 + 0.625) / (4 lobe + 1) = (0.625 - 0.145092) / 0.709818 = 0.676102.
+  // hitMin = min(0.25, e) / (4 * 0.75) = 1/12, hitMax = (1 - max(0.75, e)) / (4 * 0.25 - 4) =
+  // -1/12, lobe = max(-1/12, -1/12) = -1/12 (inside the -0.1875 limit), times 2^-0.2 = 0.8705506:
+  // -0.0725459. The resolve uses the reference's medium-precision reciprocal,
+  // APrxMedRcp(4 lobe + 1 = 0.7098165) = 1.4063233 (exactly 1.4088149), so
+  // out = (2 lobe + 0.625) * 1.4063233 = 0.674906.
   std::vector<float> v(9, 0.0f);
   v[1] = 0.25f;  // b
   v[3] = 0.25f;  // d
@@ -135,10 +140,25 @@ TEST(PostRcas, HandWorkedRing) {
   PassConstants p = Pass(PassKind::kRcas, 3, 3, 3, 3);
   p.rcas_sharpness = std::exp2(-0.2f);
   const auto out = RunPassCpu(p, Grey(v));
-  EXPECT_NEAR(At(out, 3, 1, 1), 0.676102f, 3e-4f);
-  // Sharpness reduction 2 stops: lobe = -1/48, out = (0.625 - 1/24) / (11/12) = 0.636364.
+  EXPECT_NEAR(At(out, 3, 1, 1), 0.674906f, 3e-4f);
+  // Sharpness reduction 2 stops: lobe = -1/48, out = (0.625 - 1/24) * APrxMedRcp(11/12) =
+  // 0.5833333 * 1.0896846 = 0.635649.
   p.rcas_sharpness = 0.25f;
-  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.636364f, 3e-4f);
+  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.635649f, 3e-4f);
+}
+
+TEST(PostRcas, CentreAboveItsRingIsLimitedByItself) {
+  // A ring of 0.5 around a centre of 0.9 at full sharpness (0 stops). The limits take the centre
+  // into account: hitMin = min(0.5, 0.9) / (4 * 0.5) = 0.25, hitMax = (1 - max(0.5, 0.9)) /
+  // (4 * 0.5 - 4) = -0.05, lobe = max(-0.25, -0.05) = -0.05: the largest negative lobe that keeps
+  // the centre at or below 1, (4 * -0.05 * 0.5 + 0.9) / (1 - 0.2) = 1 exactly, which the medium
+  // reciprocal makes 0.8 * APrxMedRcp(0.8) = 0.8 * 1.2488632 = 0.999091. (Without the centre in
+  // hitMax the lobe would be the -0.1875 limit and the result 1.5.)
+  std::vector<float> v(9, 0.5f);
+  v[4] = 0.9f;
+  PassConstants p = Pass(PassKind::kRcas, 3, 3, 3, 3);
+  p.rcas_sharpness = 1.0f;
+  EXPECT_NEAR(At(RunPassCpu(p, Grey(v)), 3, 1, 1), 0.999091f, 3e-4f);
 }
 
 TEST(PostEasu, FlatStaysFlatAndAHardEdgeStaysPut) {
