@@ -1,0 +1,103 @@
+// `xenotrace bench replay` on the cpu path (no GPU needed): the built-in cases have the draws and
+// frames they were authored with, the saved traces replay to what the bench counted, every
+// number is filled in, and the baseline check passes a lenient baseline, fails a ratio that grew
+// past the tolerance and one that was not measured (exit 1), and refuses a missing file (exit 2).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "prerequisite.h"
+
+namespace xnt {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
+const fs::path kWork =
+    fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("bench-replay-" + std::to_string(::getpid()));
+
+struct Result {
+  int code = -1;
+  std::string out;
+};
+Result Xt(const std::string& args) {
+  Result r;
+  FILE* p = popen((kCli + " " + args + " 2>/dev/null").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class BenchReplay : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kCli)) XNT_MISSING_PREREQUISITE() << kCli << " not built";
+    fs::create_directories(kWork);
+  }
+  void TearDown() override { fs::remove_all(kWork); }
+};
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST_F(BenchReplay, BuiltInCasesOnTheCpuPath) {
+  const Result r = Xt("bench replay --paths cpu --draws 20,50 --repeat 1 --json --no-shader-cache "
+                      "--save-traces " + kWork.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  // textured_4: four quads; flat_N: N triangles; one frame each.
+  EXPECT_NE(r.out.find("\"name\": \"textured_4\", \"path\": \"cpu\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 4,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 20,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 50,"), std::string::npos) << r.out;
+  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 3u) << r.out;
+  EXPECT_EQ(Count(r.out, "\"gpu_seconds_per_frame\": null"), 3u);
+  // Three cases of one path: 1 + 2 ratios (each later case over each earlier one).
+  EXPECT_NE(r.out.find("\"cpu:flat_20/textured_4\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"cpu:flat_50/textured_4\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"cpu:flat_50/flat_20\""), std::string::npos);
+  // The saved traces hold what was measured: dump counts the same draws.
+  for (const char* name : {"textured_4", "flat_20", "flat_50"}) {
+    ASSERT_TRUE(fs::exists(kWork / (std::string(name) + ".xnt"))) << name;
+  }
+  const Result dump = Xt("dump " + (kWork / "flat_50.xnt").string());
+  EXPECT_EQ(Count(dump.out, "=> draw"), 50u);
+}
+
+TEST_F(BenchReplay, BaselineCheck) {
+  const fs::path lenient = kWork / "lenient.json";
+  const fs::path strict = kWork / "strict.json";
+  const fs::path missing = kWork / "missing.json";
+  // flat_50 over flat_20 costs more than a thousandth and less than a thousand times.
+  std::ofstream(lenient) << "{\"tolerance\": 0.2, \"ratios\": {\"cpu:flat_50/flat_20\": 1000.0}}";
+  std::ofstream(strict) << "{\"tolerance\": 0.2, \"ratios\": {\"cpu:flat_50/flat_20\": 0.001}}";
+  std::ofstream(missing) << "{\"tolerance\": 0.2, \"ratios\": {\"fbo:flat_50/flat_20\": 1.0}}";
+  const std::string run = "bench replay --paths cpu --draws 20,50 --repeat 1 --no-shader-cache --baseline ";
+  Result r = Xt(run + lenient.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("baseline: every ratio within +20 %"), std::string::npos) << r.out;
+  r = Xt(run + strict.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cpu:flat_50/flat_20: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("above the baseline 0.001"), std::string::npos) << r.out;
+  r = Xt(run + missing.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("fbo:flat_50/flat_20: not measured"), std::string::npos) << r.out;
+  EXPECT_EQ(Xt(run + (kWork / "nope.json").string()).code, 2);
+}
+
+}  // namespace
+}  // namespace xnt
