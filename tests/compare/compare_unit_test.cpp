@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "xnt/base/error.h"
 #include "xnt/compare/combination.h"
@@ -206,6 +207,62 @@ TEST(Compare, ExpectationsRoundTripAndCatchChanges) {
   EXPECT_NE(summary.find("combination(s) as expected"), std::string::npos);
   std::ofstream(file) << "[traces\n";
   EXPECT_THROW(CheckExpectations(file.string(), changed), Error);
+}
+
+// Mesa-style device keys: a device that renders a combination differently gets its own entry,
+// checked before the device-independent one; other devices keep using the latter.
+TEST(Compare, ExpectationsPerDeviceFallBackToDeviceIndependentOnes) {
+  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "compare" / "expect_dev.toml";
+  std::filesystem::create_directories(file.parent_path());
+  std::filesystem::remove(file);
+  auto run = [](const std::string& device, const std::string& hash, const std::string& combo) {
+    RunResults r;
+    r.combinations = {combo};
+    r.traces = {"t.xnt"};
+    CombinationResult c;
+    c.trace = "t.xnt";
+    c.combination = combo;
+    c.device = device;
+    FrameResult f;
+    f.hash = hash;
+    c.frames.push_back(f);
+    r.results.push_back(c);
+    return r;
+  };
+  UpdateExpectations(file.string(), run("llvmpipe (LLVM 15.0.6, 256 bits)", "00000000000000aa", "fbo@1x1"));
+  UpdateExpectations(file.string(), run("NVIDIA H100 80GB HBM3", "00000000000000bb", "fbo@1x1"));
+  // The second device differs: it got its own table; the first stays device-independent.
+  std::stringstream text;
+  text << std::ifstream(file).rdbuf();
+  EXPECT_NE(text.str().find("[traces.\"t.xnt\"]\n\"fbo@1x1\" = { frame_0000 = \"00000000000000aa\" }"),
+            std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("[traces.\"t.xnt\".devices.\"NVIDIA H100 80GB HBM3\"]\n\"fbo@1x1\" = "
+                            "{ frame_0000 = \"00000000000000bb\" }"),
+            std::string::npos) << text.str();
+  RunResults h100 = run("NVIDIA H100 80GB HBM3", "00000000000000bb", "fbo@1x1");
+  CheckExpectations(file.string(), h100);
+  EXPECT_EQ(h100.results[0].status, diff::Status::kPass);
+  // A third device falls back to the device-independent entry.
+  RunResults other = run("AMD Radeon", "00000000000000bb", "fbo@1x1");
+  CheckExpectations(file.string(), other);
+  EXPECT_EQ(other.results[0].status, diff::Status::kDiffer);
+  EXPECT_NE(other.results[0].frames.back().detail.find("device-independent"), std::string::npos);
+  RunResults llvm = run("llvmpipe (LLVM 15.0.6, 256 bits)", "00000000000000aa", "fbo@1x1");
+  CheckExpectations(file.string(), llvm);
+  EXPECT_EQ(llvm.results[0].status, diff::Status::kPass);
+  // The H100 entry changed to agree with the others: its device entry is dropped.
+  UpdateExpectations(file.string(), run("NVIDIA H100 80GB HBM3", "00000000000000aa", "fbo@1x1"));
+  std::stringstream again;
+  again << std::ifstream(file).rdbuf();
+  EXPECT_EQ(again.str().find(".devices."), std::string::npos) << again.str();
+  // The cpu path is one key whatever its thread count.
+  UpdateExpectations(file.string(), run("CPU (interpreter, 2 threads)", "00000000000000cc", "cpu@1x1"));
+  RunResults cpu = run("CPU (interpreter, 16 threads)", "00000000000000cc", "cpu@1x1");
+  CheckExpectations(file.string(), cpu);
+  EXPECT_EQ(cpu.results[0].status, diff::Status::kPass);
+  // A device table that is not a table of tables is an error naming it.
+  std::ofstream(file) << "[traces.\"t.xnt\"]\ndevices = { x = 1 }\n";
+  EXPECT_THROW(CheckExpectations(file.string(), cpu), Error);
 }
 
 }  // namespace
