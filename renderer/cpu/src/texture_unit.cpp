@@ -208,6 +208,9 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   p.rho_x = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : p.w);
   p.rho_y = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : p.h);
   p.stack = d.depth > 1 ? d.depth : d.layers;
+  // Offsets are in half texels.
+  p.offset_u = float(f.offset_x) * 0.5f / p.w;
+  p.offset_v = float(f.offset_y) * 0.5f / p.h;
   // Filters: the instruction's overrides (0 point, 1 linear, 2 base map, 3 keep) win.
   using TF = xenos::TextureFilter;
   p.mag = f.mag_filter != 3 ? f.mag_filter : uint32_t(s.fetch.mag_filter);
@@ -249,9 +252,8 @@ ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstructio
     u /= w;
     if (!one_d) v /= h;
   }
-  // Offsets are in half texels.
-  u += float(f.offset_x) * 0.5f / w;
-  if (!one_d) v += float(f.offset_y) * 0.5f / h;
+  u += p.offset_u;
+  if (!one_d) v += p.offset_v;
   // The layer of a stacked texture (z normalised over the stack), or the slice of a volume.
   uint32_t layer = 0;
   const uint32_t stack = p.stack;

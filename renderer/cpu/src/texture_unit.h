@@ -83,6 +83,7 @@ class TextureUnit {
     float rho_x = 1.0f, rho_y = 1.0f;  // normalised derivatives -> level-0 texels
     uint32_t mag = 0, min = 0, mip = 0, top_level = 0, stack = 1;
     float min_lod = 0.0f, max_lod = 0.0f;
+    float offset_u = 0.0f, offset_v = 0.0f;  // the instruction's offsets, normalised
   };
   Setup Prepare(Slot& s, const ucode::FetchInstruction& f);
   // lambda before the clamp to the LOD range, from the coarse derivatives.

@@ -22,6 +22,11 @@ using Mask = std::array<uint32_t, N>;
 struct Vec {
   std::array<Lanes, 4> c;
 };
+// An operand's four components as read by an instruction: straight from a temp when the operand
+// has no modifier, else from a copy with them applied.
+struct Src {
+  const float* c[4];
+};
 
 // An ALU slot with its operands decoded once per shader.
 struct DecodedAlu {
@@ -147,6 +152,17 @@ struct BatchInterpreter::Machine {
   void ReadVector(const Operand& op, Vec& v) {
     for (uint32_t c = 0; c < 4; ++c) ReadComponent(op, c, v.c[c]);
   }
+  // The operand for reading only (valid until a temp is written): a temp without |x| or
+  // negation is used in place.
+  void ReadSource(const Operand& op, Vec& scratch, Src& src) {
+    if (op.is_temp && !op.absolute && !op.negate) {
+      const Vec& t = Temp(op.index, op.relative == RelativeMode::kAL);
+      for (uint32_t c = 0; c < 4; ++c) src.c[c] = t.c[op.swizzle[c] & 3].data();
+      return;
+    }
+    ReadVector(op, scratch);
+    for (uint32_t c = 0; c < 4; ++c) src.c[c] = scratch.c[c].data();
+  }
 
   // Some lane whose results are wanted is not killed yet.
   bool AnyWanted() const {
@@ -165,13 +181,13 @@ struct BatchInterpreter::Machine {
 
 // Common vector ops as loops over every lane (dead lanes compute garbage that is never stored).
 // Returns false for ops left to the per-lane rule.
-static bool FastVectorOp(VectorOp op, const Vec& a, const Vec& b, const Vec& c, Vec& v) {
+static bool FastVectorOp(VectorOp op, const Src& a, const Src& b, const Src& c, Vec& v) {
   using namespace alu_rules;
   auto each = [&](auto fn) {
     for (uint32_t i = 0; i < 4; ++i) {
-      const float* __restrict x = a.c[i].data();
-      const float* __restrict y = b.c[i].data();
-      const float* __restrict z = c.c[i].data();
+      const float* __restrict x = a.c[i];
+      const float* __restrict y = b.c[i];
+      const float* __restrict z = c.c[i];
       float* __restrict r = v.c[i].data();
       for (uint32_t l = 0; l < N; ++l) r[l] = fn(x[l], y[l], z[l]);
     }
@@ -217,8 +233,15 @@ static bool FastVectorOp(VectorOp op, const Vec& a, const Vec& b, const Vec& c, 
 void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a, const Mask& act) {
   const DecodedAlu& d = alu[slot_index];
   // Every source is read before any result or side effect is written.
-  Vec src[3];
-  for (uint32_t i = 0; i < d.vector_count; ++i) ReadVector(d.vector_operands[i], src[i]);
+  Vec scratch[3];
+  Src src[3];
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (i < d.vector_count) {
+      ReadSource(d.vector_operands[i], scratch[i], src[i]);
+    } else {
+      for (uint32_t c = 0; c < 4; ++c) src[i].c[c] = scratch[i].c[c].data();  // never stored
+    }
+  }
   // Scalar sources (zeros where the form reads none), only for an op that runs.
   Lanes sa, sb;
   const auto& sops = d.scalar_operands;
