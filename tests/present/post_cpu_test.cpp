@@ -48,6 +48,14 @@ TEST(PostPlan, PassesFollowTheIssue) {
   o.height = 720;  // not upscaling: CAS replaces FSR
   EXPECT_EQ(DescribePlan(PlanPasses(o, 1280, 720)),
             "1280x720 -> fxaa 1280x720 -> cas 1280x720 (rounded to 8 bpc)");
+  o.width = 1920;
+  o.height = 540;  // wider but lower: FSR (one axis grows), the first EASU pass also shrinks
+  EXPECT_EQ(DescribePlan(PlanPasses(o, 1280, 720)),
+            "1280x720 -> fxaa 1280x720 -> easu 1920x540 -> rcas 1920x540 (rounded to 8 bpc)");
+  o.width = 640;
+  o.height = 360;  // smaller: CAS
+  EXPECT_EQ(DescribePlan(PlanPasses(o, 1280, 720)),
+            "1280x720 -> fxaa 1280x720 -> cas 640x360 (rounded to 8 bpc)");
   o.aa = AntiAliasing::kNone;
   o.scaler = Scaler::kCas;
   o.width = 3000;

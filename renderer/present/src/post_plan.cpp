@@ -131,8 +131,11 @@ PostPlan PlanPasses(const PostOptions& o, uint32_t in_w, uint32_t in_h) {
       AddCas(passes, o, in_w, in_h, ow, oh);
       break;
     case Scaler::kFsr:
-      if (same || ow < in_w || oh < in_h) {
-        AddCas(passes, o, in_w, in_h, ow, oh);  // FSR only upscales; CAS replaces it otherwise
+      // FSR when either axis grows (Xenia's presenter: "upsample along at least one axis"; EASU's
+      // min(2x, output) then shrinks the other axis in the first pass); at the same size or
+      // smaller, CAS replaces it.
+      if (ow <= in_w && oh <= in_h) {
+        AddCas(passes, o, in_w, in_h, ow, oh);
         break;
       }
       for (uint32_t w = in_w, h = in_h; w != ow || h != oh;) {
