@@ -146,7 +146,7 @@ size_t AllowedTiePixels(const std::string& output) {
 std::string CheckAllCases(
     const std::function<gpu::SwapImage(const PostOptions&, const FloatImage&)>& run) {
   const std::vector<ReferenceCase> cases = LoadReferenceCases();
-  EXPECT_EQ(cases.size(), 84u);
+  EXPECT_EQ(cases.size(), 90u);
   std::string report;
   for (const ReferenceCase& c : cases) {
     const gpu::SwapImage ours = run(c.options, LoadReferenceInput(c.input));
