@@ -6,6 +6,7 @@
 #include "xnt/base/error.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
 
@@ -18,7 +19,7 @@ size_t PipelineKeyHash::operator()(const PipelineKey& k) const {
 }
 
 PipelineCache::PipelineCache(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
-    : context_(context), device_(context.device()) {
+    : context_(context), device_(context.device()), file_(context, SpirvCacheDirectory()) {
   VkDescriptorSetLayoutBinding constants[2]{};
   constants[0].binding = kGuestConstantsBinding;
   constants[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
@@ -183,7 +184,7 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   info.pDynamicState = &dynamic;
   info.layout = layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+  CheckVk(vkCreateGraphicsPipelines(device_, file_.handle(), 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
   pipelines_.emplace(key, pipeline);
   return pipeline;

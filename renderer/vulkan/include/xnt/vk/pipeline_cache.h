@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "xnt/gpu/primitive_processor.h"
+#include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
@@ -63,6 +64,9 @@ class PipelineCache {
  private:
   VulkanContext& context_;
   VkDevice device_;
+  // Pipelines are created through it and it is kept on disk when the program set a cache folder
+  // (the SPIR-V cache's, spirv_cache.h); declared first so it is destroyed (and saved) last.
+  PipelineCacheFile file_;
   VkDescriptorSetLayout constants_layout_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout textures_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -1,0 +1,47 @@
+// A VkPipelineCache kept on disk between runs, beside the SPIR-V cache (spirv_cache.h; the same
+// folder, chosen by the program). The driver's pipelineCacheUUID names what its cache data is
+// valid for (driver build and device), so the file name holds it with the vendor and device IDs
+// and the driver version: another driver or device never reads this file.
+//
+// File: [magic "XNTVKPC1"][u64 data size][u64 XXH3-64 of the data][data]. The data is what
+// vkGetPipelineCacheData returned; before it is handed back to a driver the reader checks the
+// size and hash, and the Vulkan header inside (header size and version, vendor ID, device ID,
+// pipelineCacheUUID) against this device, because a driver is not required to survive damaged
+// cache data. Anything that does not check out is ignored (an empty cache is created) and
+// counted; it is overwritten when the cache is saved. Saving writes a temporary file and renames
+// it. No folder: an in-memory VkPipelineCache only (pipelines of one run still share it).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <string>
+
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+class PipelineCacheFile {
+ public:
+  enum class LoadState { kNoFolder, kMissing, kLoaded, kRejected };
+
+  PipelineCacheFile(VulkanContext& context, std::string directory);
+  // Saves (when there is a folder) and destroys the VkPipelineCache.
+  ~PipelineCacheFile();
+  PipelineCacheFile(const PipelineCacheFile&) = delete;
+  PipelineCacheFile& operator=(const PipelineCacheFile&) = delete;
+
+  VkPipelineCache handle() const { return cache_; }
+  LoadState load_state() const { return load_state_; }
+  const std::string& path() const { return path_; }
+  // Writes the current data now (also done by the destructor). False when it could not.
+  bool Save();
+
+ private:
+  VkDevice device_;
+  VkPhysicalDeviceProperties properties_{};
+  std::string directory_, path_;
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+  LoadState load_state_ = LoadState::kNoFolder;
+};
+
+}  // namespace xnt::vk

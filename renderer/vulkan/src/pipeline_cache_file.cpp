@@ -1,0 +1,158 @@
+// On-disk VkPipelineCache (see pipeline_cache_file.h).
+#include "xnt/vk/pipeline_cache_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "xnt/base/error.h"
+
+namespace xnt::vk {
+
+namespace {
+
+constexpr char kMagic[8] = {'X', 'N', 'T', 'V', 'K', 'P', 'C', '1'};
+constexpr size_t kHeaderSize = 8 + 8 + 8;
+// Far above what a replay's pipelines take; a bigger file is damaged.
+constexpr uint64_t kMaxData = 256ull << 20;
+// VkPipelineCacheHeaderVersionOne: headerSize, headerVersion, vendorID, deviceID (u32 each),
+// then pipelineCacheUUID (Vulkan spec, "Pipeline Cache" > vkGetPipelineCacheData).
+constexpr size_t kVulkanHeaderSize = 16 + VK_UUID_SIZE;
+
+std::string Hex(const uint8_t* bytes, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += digits[bytes[i] >> 4];
+    s += digits[bytes[i] & 15];
+  }
+  return s;
+}
+
+bool ReadFile(const std::string& path, std::vector<uint8_t>& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = ::fstat(fd, &st) == 0 && st.st_size >= 0 && uint64_t(st.st_size) <= kHeaderSize + kMaxData;
+  if (ok) {
+    out.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += size_t(n);
+    }
+    ok = done == out.size();
+  }
+  ::close(fd);
+  return ok;
+}
+
+// True when `data` is this device's pipeline cache data as far as can be told without the driver.
+bool MatchesDevice(const std::vector<uint8_t>& data, const VkPhysicalDeviceProperties& p) {
+  if (data.size() < kVulkanHeaderSize) return false;
+  uint32_t header_size, header_version, vendor, device;
+  std::memcpy(&header_size, data.data(), 4);
+  std::memcpy(&header_version, data.data() + 4, 4);
+  std::memcpy(&vendor, data.data() + 8, 4);
+  std::memcpy(&device, data.data() + 12, 4);
+  return header_size >= kVulkanHeaderSize && header_size <= data.size() &&
+         header_version == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && vendor == p.vendorID &&
+         device == p.deviceID &&
+         std::memcmp(data.data() + 16, p.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+}  // namespace
+
+PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directory)
+    : device_(context.device()), directory_(std::move(directory)) {
+  vkGetPhysicalDeviceProperties(context.physical_device(), &properties_);
+  std::vector<uint8_t> data;
+  if (!directory_.empty()) {
+    path_ = (std::filesystem::path(directory_) /
+             ("vk-pipelines-" + Hex(properties_.pipelineCacheUUID, VK_UUID_SIZE) + "-" +
+              std::to_string(properties_.vendorID) + "-" + std::to_string(properties_.deviceID) +
+              "-" + std::to_string(properties_.driverVersion) + ".bin"))
+                .string();
+    std::vector<uint8_t> file;
+    load_state_ = LoadState::kMissing;
+    if (ReadFile(path_, file)) {
+      load_state_ = LoadState::kRejected;
+      uint64_t size = 0, hash = 0;
+      if (file.size() >= kHeaderSize && std::memcmp(file.data(), kMagic, 8) == 0) {
+        std::memcpy(&size, file.data() + 8, 8);
+        std::memcpy(&hash, file.data() + 16, 8);
+        if (size == file.size() - kHeaderSize &&
+            XXH3_64bits(file.data() + kHeaderSize, size_t(size)) == hash) {
+          data.assign(file.begin() + kHeaderSize, file.end());
+          if (MatchesDevice(data, properties_)) {
+            load_state_ = LoadState::kLoaded;
+          } else {
+            data.clear();
+          }
+        }
+      }
+    }
+  }
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = data.size();
+  info.pInitialData = data.empty() ? nullptr : data.data();
+  if (vkCreatePipelineCache(device_, &info, nullptr, &cache_) != VK_SUCCESS) {
+    // The driver refused the data after all: start empty.
+    load_state_ = LoadState::kRejected;
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    CheckVk(vkCreatePipelineCache(device_, &info, nullptr, &cache_), "vkCreatePipelineCache");
+  }
+}
+
+PipelineCacheFile::~PipelineCacheFile() {
+  Save();
+  if (cache_) vkDestroyPipelineCache(device_, cache_, nullptr);
+}
+
+bool PipelineCacheFile::Save() {
+  if (path_.empty() || !cache_) return false;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS || size == 0 ||
+      size > kMaxData) {
+    return false;
+  }
+  std::vector<uint8_t> file(kHeaderSize + size);
+  if (vkGetPipelineCacheData(device_, cache_, &size, file.data() + kHeaderSize) != VK_SUCCESS) {
+    return false;
+  }
+  file.resize(kHeaderSize + size);
+  const uint64_t size64 = size;
+  const uint64_t hash = XXH3_64bits(file.data() + kHeaderSize, size);
+  std::memcpy(file.data(), kMagic, 8);
+  std::memcpy(file.data() + 8, &size64, 8);
+  std::memcpy(file.data() + 16, &hash, 8);
+  std::error_code ec;
+  std::filesystem::create_directories(directory_, ec);
+  if (ec) return false;
+  const std::string temp = path_ + ".tmp." + std::to_string(::getpid()) + "." +
+                           std::to_string(reinterpret_cast<uintptr_t>(this));
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  size_t done = 0;
+  while (done < file.size()) {
+    const ssize_t n = ::write(fd, file.data() + done, file.size() - done);
+    if (n <= 0) break;
+    done += size_t(n);
+  }
+  const bool written = ::close(fd) == 0 && done == file.size();
+  if (!written || std::rename(temp.c_str(), path_.c_str()) != 0) {
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace xnt::vk

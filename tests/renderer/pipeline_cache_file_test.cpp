@@ -1,0 +1,91 @@
+// The on-disk VkPipelineCache (pipeline_cache_file.h) on lavapipe: no folder means nothing on
+// disk; a saved file carries our header and the device's Vulkan cache header (vendor, device,
+// pipelineCacheUUID) and is loaded by the next instance; damaged data, data of another device
+// and a short file are rejected without reaching the driver, and overwritten by the next save.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "test_env.h"
+#include "xnt/vk/pipeline_cache_file.h"
+
+namespace xnt::vk {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<uint8_t> ReadAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+void WriteAll(const fs::path& p, const std::vector<uint8_t>& b) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+
+TEST(PipelineCacheFile, SaveLoadAndReject) {
+  auto context = test::MakeLavapipeContext();
+  ASSERT_TRUE(context);
+  const fs::path dir = fs::temp_directory_path() / ("xnt_vkpc_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  {
+    PipelineCacheFile none(*context, "");
+    EXPECT_EQ(none.load_state(), PipelineCacheFile::LoadState::kNoFolder);
+    EXPECT_NE(none.handle(), VK_NULL_HANDLE);
+    EXPECT_FALSE(none.Save());
+  }
+  std::string path;
+  {
+    PipelineCacheFile first(*context, dir.string());
+    EXPECT_EQ(first.load_state(), PipelineCacheFile::LoadState::kMissing);
+    path = first.path();
+  }  // saved here
+  ASSERT_TRUE(fs::exists(path));
+  const std::vector<uint8_t> saved = ReadAll(path);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context->physical_device(), &props);
+  // "XNTVKPC1", u64 size, u64 hash, then VkPipelineCacheHeaderVersionOne (32 bytes at least).
+  ASSERT_GE(saved.size(), 24u + 32u);
+  EXPECT_EQ(std::memcmp(saved.data(), "XNTVKPC1", 8), 0);
+  uint64_t size;
+  std::memcpy(&size, saved.data() + 8, 8);
+  EXPECT_EQ(size, saved.size() - 24);
+  uint32_t vendor, device;
+  std::memcpy(&vendor, saved.data() + 24 + 8, 4);
+  std::memcpy(&device, saved.data() + 24 + 12, 4);
+  EXPECT_EQ(vendor, props.vendorID);
+  EXPECT_EQ(device, props.deviceID);
+  EXPECT_EQ(std::memcmp(saved.data() + 24 + 16, props.pipelineCacheUUID, VK_UUID_SIZE), 0);
+  EXPECT_NE(path.find("vk-pipelines-"), std::string::npos);
+  {
+    PipelineCacheFile second(*context, dir.string());
+    EXPECT_EQ(second.load_state(), PipelineCacheFile::LoadState::kLoaded);
+  }
+  auto damaged = saved;
+  damaged.back() ^= 0x01;  // the XXH3-64 no longer matches
+  // Another device's data with a valid hash: only the Vulkan header check can catch it.
+  auto other_device = saved;
+  other_device[24 + 16] ^= 0xFF;  // the first byte of pipelineCacheUUID
+  const uint64_t rehash = XXH3_64bits(other_device.data() + 24, other_device.size() - 24);
+  std::memcpy(other_device.data() + 16, &rehash, 8);
+  const std::vector<std::vector<uint8_t>> bad = {
+      damaged, other_device, std::vector<uint8_t>(saved.begin(), saved.begin() + 20)};
+  for (size_t i = 0; i < bad.size(); ++i) {
+    WriteAll(path, bad[i]);
+    {
+      PipelineCacheFile f(*context, dir.string());
+      EXPECT_EQ(f.load_state(), PipelineCacheFile::LoadState::kRejected) << i;
+    }
+    // No pipelines were created, so the fresh (empty) cache saves the same bytes again.
+    EXPECT_EQ(ReadAll(path), saved) << i << ": rewritten on save";
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xnt::vk
