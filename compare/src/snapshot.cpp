@@ -131,7 +131,9 @@ bool ReadElement(const replay::GuestMemory& memory, const MemoryTarget& t, size_
   }
   uint8_t block[32];
   const uint64_t block_base = a & ~uint64_t(15);
-  memory.Read(uint32_t(block_base), std::span<uint8_t>(block, a + t.bytes_per_element > block_base + 16 ? 32 : 16));
+  const size_t span = a + t.bytes_per_element > block_base + 16 ? 32 : 16;
+  if (!replay::GuestMemory::InRange(block_base, span)) return false;
+  memory.Read(uint32_t(block_base), std::span<uint8_t>(block, span));
   for (uint32_t k = 0; k < t.bytes_per_element; ++k) {
     const uint64_t o = a + k;
     const uint64_t swapped = (o & ~uint64_t(15)) | ((o & 15) ^ t.endian_xor);

@@ -24,8 +24,8 @@ namespace xnt::gpu {
 
 struct VertexExportRun {
   uint64_t vertices = 0;  // vertex shader invocations
-  uint64_t elements = 0;  // eM# elements written
-  uint64_t dropped_outside_memory = 0;
+  uint64_t elements = 0;  // eM# elements flushed (ucode::ShaderResult::memexport_elements)
+  uint64_t dropped_outside_memory = 0;  // dwords past guest memory: dropped, never written
   uint32_t lo = UINT32_MAX, hi = 0;  // guest bytes written: [lo, hi) (empty when lo >= hi)
   std::string note;  // why the shader did not run (empty when it ran)
 };
