@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.h"
+#include "shader_translate.h"
 #include "xnt/base/json.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
@@ -17,6 +18,7 @@
 #include "xnt/ucode/disasm.h"
 
 namespace xnt::cli {
+
 namespace {
 
 using namespace xnt::ucode;
@@ -30,6 +32,8 @@ struct ShaderArgs {
   bool no_header = false;
   bool slots = false;
   bool comments = false;
+  bool raw = false;
+  TranslateRequest translate;
 };
 
 std::vector<uint8_t> ReadFile(const std::string& path) {
@@ -45,6 +49,56 @@ std::optional<ShaderType> ParseType(const std::string& t) {
   throw Error("--type must be vertex or pixel, not '" + t + "'");
 }
 
+// Raw microcode does not say which stage it is for. What only one stage can do decides:
+// vertex fetches, position/point-size exports (62/63) and interpolator exports o4-o15 are
+// vertex-shader only; the depth export (61) is pixel-shader only, and so are colour exports
+// (0-3) in a shader with no position export. Decoding must succeed too.
+std::optional<ShaderType> GuessType(const std::vector<uint32_t>& words, std::string* why) {
+  bool vertex = false, pixel = false, low_export = false;
+  std::string vreason, preason;
+  for (ShaderType t : {ShaderType::kVertex, ShaderType::kPixel}) {
+    Shader s;
+    try {
+      s = Decode(words, t);
+    } catch (const Error&) {
+      continue;
+    }
+    for (const auto& ins : s.slots) {
+      if (ins.kind == SlotKind::kFetch && ins.fetch.IsVertex() && vreason.empty()) {
+        vertex = true;
+        vreason = "vertex fetch at slot " + std::to_string(ins.slot);
+      }
+      if (ins.kind != SlotKind::kAlu || !ins.alu.export_data) continue;
+      const uint32_t r = ins.alu.vector_dest;
+      if ((r == 62 || r == 63 || (r >= 4 && r < 16)) && vreason.empty()) {
+        vertex = true;
+        vreason = "export register " + std::to_string(r) + " at slot " + std::to_string(ins.slot);
+      }
+      if (r == 61 && preason.empty()) {
+        pixel = true;
+        preason = "depth export at slot " + std::to_string(ins.slot);
+      }
+      if (r < 4) low_export = true;
+    }
+    break;  // the ALU/fetch layout is the same for both types
+  }
+  // Every vertex shader exports a position; exports to 0-3 without one are colour outputs.
+  if (!vertex && !pixel && low_export) {
+    pixel = true;
+    preason = "exports to oC0-oC3 and no position export";
+  }
+  if (vertex && !pixel) {
+    *why = vreason;
+    return ShaderType::kVertex;
+  }
+  if (pixel && !vertex) {
+    *why = preason;
+    return ShaderType::kPixel;
+  }
+  *why = vertex ? vreason + " but " + preason : "no stage-specific fetch or export";
+  return std::nullopt;
+}
+
 struct Loaded {
   std::optional<ContainerFile> container;
   Shader shader;
@@ -58,13 +112,20 @@ Loaded Load(const ShaderArgs& a) {
     l.shader = Decode(l.container->microcode, l.container->type);
     return l;
   }
-  const std::optional<ShaderType> type = ParseType(a.type);
-  if (!type) {
-    throw Error(a.file + " is not a compiler container; raw microcode needs --type vertex|pixel");
-  }
   std::vector<uint32_t> words = LoadMicrocodeBE(bytes);
   if (a.little_endian) {
     for (uint32_t& w : words) w = __builtin_bswap32(w);
+  }
+  std::optional<ShaderType> type = ParseType(a.type);
+  if (!type) {
+    std::string why;
+    type = GuessType(words, &why);
+    if (!type) {
+      throw Error(a.file + " is not a compiler container and its microcode does not show the "
+                  "shader type (" + why + "); pass --type vertex|pixel");
+    }
+    std::fprintf(stderr, "%s: no --type: guessed %s shader from the microcode (%s)\n",
+                 a.file.c_str(), *type == ShaderType::kVertex ? "vertex" : "pixel", why.c_str());
   }
   l.shader = Decode(words, *type);
   return l;
@@ -81,6 +142,13 @@ int RunDisasm(const ShaderArgs& a) {
   return kExitOk;
 }
 
+void WriteBytes(const std::string& path, const std::vector<uint8_t>& out) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot write " + path);
+  f.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
+  if (!f) throw Error("cannot write " + path);
+}
+
 int RunAsm(const ShaderArgs& a) {
   const std::vector<uint8_t> bytes = ReadFile(a.file);
   const std::string text(bytes.begin(), bytes.end());
@@ -89,6 +157,24 @@ int RunAsm(const ShaderArgs& a) {
     s = AssembleShader(text, ParseType(a.type));
   } catch (const Error& e) {
     throw Error(a.file + ":" + e.what());
+  }
+  // A full listing (fxc prints `config` lines for every shader) becomes a compiler container
+  // unless --raw asks for the bare microcode.
+  const bool full_listing = text.find("\nconfig ") != std::string::npos ||
+                            text.rfind("config ", 0) == 0;
+  if (full_listing && !a.raw) {
+    if (a.little_endian) throw Error("--le applies to raw microcode (add --raw)");
+    std::vector<uint8_t> blob;
+    try {
+      blob = AssembleContainer(text, ParseType(a.type));
+    } catch (const Error& e) {
+      throw Error(a.file + ":" + e.what());
+    }
+    WriteBytes(a.output, blob);
+    std::fprintf(stderr, "%s: %s shader container, %zu bytes (%zu microcode dwords)\n",
+                 a.output.c_str(), s.type == ShaderType::kVertex ? "vertex" : "pixel", blob.size(),
+                 s.microcode.size());
+    return kExitOk;
   }
   std::vector<uint8_t> out;
   if (a.little_endian) {
@@ -99,10 +185,7 @@ int RunAsm(const ShaderArgs& a) {
   } else {
     out = StoreMicrocodeBE(s.microcode);
   }
-  std::ofstream f(a.output, std::ios::binary);
-  if (!f) throw Error("cannot write " + a.output);
-  f.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
-  if (!f) throw Error("cannot write " + a.output);
+  WriteBytes(a.output, out);
   std::fprintf(stderr, "%s: %s shader, %zu dwords\n", a.output.c_str(),
                s.type == ShaderType::kVertex ? "vertex" : "pixel", s.microcode.size());
   return kExitOk;
@@ -327,7 +410,7 @@ int RunInfo(const ShaderArgs& a) {
 }
 
 void AddInputOptions(CLI::App& sub, ShaderArgs& a) {
-  sub.add_option("--type", a.type, "vertex or pixel (needed for raw microcode)")
+  sub.add_option("--type", a.type, "vertex or pixel for raw microcode (guessed from the microcode when left out)")
       ->check(CLI::IsMember({"vertex", "pixel", "vs", "ps"}));
   sub.add_flag("--le", a.little_endian, "raw microcode dwords are little-endian (default: big-endian)");
 }
@@ -352,13 +435,16 @@ XNT_COMMAND({"shader",
                dis->callback([mode] { *mode = "disasm"; });
 
                CLI::App* as = app.add_subcommand(
-                   "asm", "Assemble shader text (the disasm syntax) to raw big-endian microcode");
+                   "asm", "Assemble a listing (the disasm syntax) to a compiler container, or raw big-endian microcode");
                as->add_option("FILE", args->file, "shader source text")->required()->check(InputFile());
-               as->add_option("-o,--out,--output", args->output, "output microcode file")->required();
+               as->add_option("-o,--out,--output", args->output, "output container or microcode file")->required();
                as->add_option("--type", args->type,
                               "vertex or pixel when the text has no xvs_3_0/xps_3_0 line")
                    ->check(CLI::IsMember({"vertex", "pixel", "vs", "ps"}));
-               as->add_flag("--le", args->little_endian, "write little-endian dwords");
+               as->add_flag("--le", args->little_endian, "write little-endian dwords (with --raw)");
+               as->add_flag("--raw", args->raw,
+                            "write raw microcode even for a full listing (default: a listing "
+                            "with config lines becomes a compiler container)");
                as->callback([mode] { *mode = "asm"; });
 
                CLI::App* info = app.add_subcommand(
@@ -370,7 +456,26 @@ XNT_COMMAND({"shader",
                info->add_flag("--json", args->json, "machine-readable output");
                info->callback([mode] { *mode = "info"; });
 
+               CLI::App* tr = app.add_subcommand(
+                   "translate", "Translate one shader to SPIR-V (validated with spirv-val) / GLSL");
+               tr->add_option("FILE", args->file, "container.bin or raw microcode")
+                   ->required()
+                   ->check(InputFile());
+               AddInputOptions(*tr, *args);
+               tr->add_option("--path", args->translate.path, "fbo (colour outputs) or fsi (output merger in the shader)")
+                   ->check(CLI::IsMember({"fbo", "fsi"}));
+               tr->add_option("-o,--out,--output", args->translate.output, "write the SPIR-V here");
+               tr->add_flag("--glsl", args->translate.glsl, "print the generated GLSL");
+               tr->add_flag("--check", args->translate.check,
+                            "run on the GPU and the CPU interpreter and compare (not implemented)");
+               tr->callback([mode] { *mode = "translate"; });
+
                return [args, mode]() -> int {
+                 if (*mode == "translate") {
+                   Loaded l = Load(*args);
+                   return RunShaderTranslate(l.shader, l.container ? &*l.container : nullptr,
+                                             args->translate);
+                 }
                  if (*mode == "disasm") return RunDisasm(*args);
                  if (*mode == "asm") return RunAsm(*args);
                  if (*mode == "info") return RunInfo(*args);

@@ -312,6 +312,7 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
          std::to_string(program) + " + program size " + std::to_string(program_size) +
              " != blob size " + std::to_string(bytes.size()));
   }
+  if (program % 4) Fail(4, "program offset", std::to_string(program) + " is not a multiple of 4");
   const uint32_t ctab = out.header[4], defs = out.header[5], info = out.header[6];
   // Regions in the order the compiler writes them: constant table, definitions, info, program.
   if (info < 36 || info >= program || info % 4) {

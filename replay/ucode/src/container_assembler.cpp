@@ -20,6 +20,7 @@
 
 #include "syntax.h"
 #include "xnt/base/error.h"
+#include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
 
 namespace xnt::ucode {
@@ -406,7 +407,15 @@ std::vector<uint8_t> AssembleContainer(std::string_view text, std::optional<Shad
     c.info[2] = 0x10000000 | d.max_reg << 8;
     c.info[3] = d.ps_sample_control << 2;
     c.info.push_back(centers | interp_regs);
-    c.info.push_back((1u << std::min(d.ps_colors, 4u)) - 1);
+    // Exported colours (bit n: oCn) from the listing's count, depth (bit 4, XenosRecomp's
+    // PIXEL_SHADER_OUTPUT_DEPTH) from the microcode, which no listing line shows.
+    uint32_t outputs = (1u << std::min(d.ps_colors, 4u)) - 1;
+    try {
+      if (Analyze(shader).writes_depth) outputs |= 0x10;
+    } catch (const Error&) {
+      // Control flow the analysis refuses: the depth bit stays clear.
+    }
+    c.info.push_back(outputs);
     for (const auto& i : a.interpolators) {
       c.info.push_back(i.semantic.usage_index | i.semantic.usage << 4 | i.reg << 8 | i.mask << 12);
     }
