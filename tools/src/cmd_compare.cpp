@@ -112,9 +112,12 @@ int RunCompare(const CompareArgs& a) {
         std::snprintf(buf, sizeof(buf), "ETA %dm%02ds", int(left) / 60, int(left) % 60);
         eta = buf;
       }
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %zu/%zu replays %s | %s %s %s frame %" PRIu64,
-                   p.trace, p.traces, p.replays_done, p.replays_total, eta.c_str(),
-                   p.trace_name.c_str(), p.combination.c_str(), p.step.c_str(), p.frame);
+      // "replayed" marks a finished replay: no frame to show.
+      const std::string frame =
+          p.step == "replayed" ? "" : " frame " + std::to_string(p.frame);
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %zu/%zu replays %s | %s %s %s%s", p.trace,
+                   p.traces, p.replays_done, p.replays_total, eta.c_str(), p.trace_name.c_str(),
+                   p.combination.c_str(), p.step.c_str(), frame.c_str());
       std::fflush(stderr);
     };
   }
