@@ -67,8 +67,7 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
           "vkCreatePipelineLayout(texture load)");
   // Two variants: 2D-array destinations and 3D (volume) destinations.
   for (int volume = 0; volume < 2; ++volume) {
-    std::vector<uint32_t> spirv = CompileHostGlsl(TextureLoadShaderSource(volume != 0),
-                                                  VK_SHADER_STAGE_COMPUTE_BIT, "texture_load");
+    const std::span<const uint32_t> spirv = TextureLoadSpirv(volume != 0);  // built by glslc
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = spirv.size() * sizeof(uint32_t);
     module_info.pCode = spirv.data();

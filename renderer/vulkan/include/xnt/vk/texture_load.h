@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace xnt::vk {
@@ -35,11 +36,12 @@ struct TextureLoadConstants {
 };
 static_assert(sizeof(TextureLoadConstants) == 64);
 
-// GLSL 450 source of the load compute shader (set 0 = shared memory as in shader_interface.h,
+// SPIR-V of the load compute shader, compiled at build time from
+// renderer/vulkan/shaders/texture_load.comp (set 0 = shared memory as in shader_interface.h,
 // set 1 binding 0 = rgba32f image2DArray destination, 8x8x1 work groups over width x height x
 // layers).
 // `volume`: the destination is an rgba32f image3D and the source 32x32x4-tiled (or linear with
 // `layer_stride` between depth slices).
-std::string TextureLoadShaderSource(bool volume = false);
+std::span<const uint32_t> TextureLoadSpirv(bool volume = false);
 
 }  // namespace xnt::vk

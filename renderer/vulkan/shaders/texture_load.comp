@@ -1,0 +1,286 @@
+#version 450
+// The texture load compute shader (xnt/vk/texture_load.h), compiled at build time by glslc into
+// SPIR-V words embedded in the program (renderer/vulkan/CMakeLists.txt): twice, without and with
+// XE_VOLUME (3D destination, 32x32x4 tiling).
+// Decoding rules follow Xenia
+// src/xenia/gpu/shaders/texture_load_*.xesl and texture_info_formats.inc (component order: X is
+// the lowest bits; format names list components from the highest bits); the code is ours.
+// Missing components replicate the last present one (RRRR, RGGG, RGBB), as Xenia's host format
+// swizzles do (src/xenia/gpu/vulkan/vulkan_texture_cache.cc).
+// Block-compressed colours are decoded in 8-bit integers: 5/6-bit endpoints widened by bit
+// replication, 1/3 and 2/3 points as (2a + b) / 3 truncated, 1/2 as (a + b) / 2.
+layout(local_size_x = 8, local_size_y = 8, local_size_z = 1) in;
+layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory {
+  uint words[];
+} xe_shared_memory[4];
+#ifdef XE_VOLUME
+layout(set = 1, binding = 0, rgba32f) uniform writeonly image3D xe_dest;
+#else
+layout(set = 1, binding = 0, rgba32f) uniform writeonly image2DArray xe_dest;
+#endif
+layout(push_constant) uniform XeLoad {
+  uint base_address; uint pitch_blocks; uint width; uint height;
+  uint layers; uint format; uint endian; uint tiled;
+  uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
+  uint signed_mask; uint offset_x_blocks; uint offset_y_blocks; uint height_blocks;
+} p;
+
+uint load_word(uint byte_address) {
+  uint index = (byte_address & 0x7FFFFFFu) >> 2u;
+  switch (byte_address >> 27u) {
+    case 0u: return xe_shared_memory[0].words[index];
+    case 1u: return xe_shared_memory[1].words[index];
+    case 2u: return xe_shared_memory[2].words[index];
+    default: return xe_shared_memory[3].words[index];
+  }
+}
+
+uint swap(uint v) {
+  if (p.endian == 1u || p.endian == 2u) v = ((v & 0x00FF00FFu) << 8u) | ((v >> 8u) & 0x00FF00FFu);
+  if (p.endian == 2u || p.endian == 3u) v = (v << 16u) | (v >> 16u);
+  return v;
+}
+
+// Xenia texture_address.h Tiled2D (see renderer/gpu/src/texture_address.cpp).
+uint tiled_offset(uint x, uint y, uint pitch, uint bpb_log2) {
+  uint pitch_tiles = (pitch + 31u) >> 5u;
+  uint outer = ((y >> 5u) * pitch_tiles + (x >> 5u)) << 6u;
+  uint inner = (((y >> 1u) & 7u) << 3u) | (x & 7u);
+  uint oi = (outer | inner) << bpb_log2;
+  uint bank = (y >> 4u) & 1u;
+  uint pipe = ((x >> 3u) & 3u) ^ (((y >> 3u) & 1u) << 1u);
+  return (oi & 0xFu) | ((y & 1u) << 4u) | (((oi >> 4u) & 1u) << 5u) | (pipe << 6u) |
+         (((oi >> 5u) & 7u) << 8u) | (bank << 11u) | ((oi >> 8u) << 12u);
+}
+
+// Xenia texture_util.cc GetTiledOffset3D (see renderer/gpu/src/texture_address.cpp).
+uint tiled_offset_3d(uint x, uint y, uint z, uint pitch, uint height, uint bpb_log2) {
+  uint pitch_tiles = (pitch + 31u) >> 5u;
+  uint height_pairs = ((height + 31u) & ~31u) >> 4u;
+  uint macro_index = (x >> 5u) + ((y >> 4u) + (z >> 2u) * height_pairs) * pitch_tiles;
+  uint macro = ((macro_index << (bpb_log2 + 6u)) & 0x0FFFFFFFu) << 1u;
+  uint micro = ((x & 7u) | ((y & 6u) << 2u)) << bpb_log2;
+  uint parity = ((y >> 3u) + (z >> 2u)) & 1u;
+  uint bank_pipe = parity + ((((x >> 3u) + (parity << 1u)) & 3u) << 1u);
+  uint linear = ((macro + (micro & ~15u)) << 1u) + (micro & 15u) + ((z & 3u) << (bpb_log2 + 6u)) +
+                ((y & 1u) << 4u);
+  uint a = ((bank_pipe & 1u) << 3u) | ((linear >> 6u) & 7u);
+  a = (a << 3u) + (bank_pipe & ~1u);
+  a = (a << 2u) + (linear & ~511u);
+  return (a << 3u) + (linear & 63u);
+}
+
+float unorm(uint v, uint bits) { return float(v) / float((1u << bits) - 1u); }
+uint field(uint v, uint offset, uint bits) { return bitfieldExtract(v, int(offset), int(bits)); }
+
+vec3 rgb565(uint c) {
+  uint r = (c >> 11u) & 31u, g = (c >> 5u) & 63u, b = c & 31u;
+  return vec3((r << 3u) | (r >> 2u), (g << 2u) | (g >> 4u), (b << 3u) | (b >> 2u));
+}
+
+// DXT colour block (2 words): texel i of 16. Integer 0..255 per component, alpha in w.
+uvec4 dxt_color(uint w0, uint w1, uint i, bool four_color_only) {
+  uint c0 = w0 & 0xFFFFu, c1 = w0 >> 16u;
+  uvec3 e0 = uvec3(rgb565(c0)), e1 = uvec3(rgb565(c1));
+  uint index = (w1 >> (2u * i)) & 3u;
+  if (index == 0u) return uvec4(e0, 255u);
+  if (index == 1u) return uvec4(e1, 255u);
+  if (four_color_only || c0 > c1) {
+    return index == 2u ? uvec4((2u * e0 + e1) / 3u, 255u) : uvec4((e0 + 2u * e1) / 3u, 255u);
+  }
+  return index == 2u ? uvec4((e0 + e1) / 2u, 255u) : uvec4(0u);
+}
+
+// DXT5 alpha block (2 words): texel i, 0..255.
+uint dxt5_alpha(uint w0, uint w1, uint i) {
+  uint a0 = w0 & 0xFFu, a1 = (w0 >> 8u) & 0xFFu;
+  uint bit = 16u + 3u * i;
+  uint index = bit < 32u ? ((w0 >> bit) & 7u) : ((w1 >> (bit - 32u)) & 7u);
+  if (bit < 32u && bit + 3u > 32u) index = ((w0 >> bit) | (w1 << (32u - bit))) & 7u;
+  if (index == 0u) return a0;
+  if (index == 1u) return a1;
+  if (a0 > a1) return ((8u - index) * a0 + (index - 1u) * a1) / 7u;
+  if (index == 6u) return 0u;
+  if (index == 7u) return 255u;
+  return ((6u - index) * a0 + (index - 1u) * a1) / 5u;
+}
+
+// Bit widths of the decoded X..W components of formats whose components are integer unorm
+// fields (0: not applicable), for TextureSign kSigned. Replicated components have the width of
+// the one they copy.
+uvec4 signed_component_bits(uint format) {
+  switch (format) {
+    case 2u: case 8u: case 9u: case 6u: case 14u: case 50u: case 10u: return uvec4(8u);
+    case 3u: return uvec4(5u, 5u, 5u, 1u);
+    case 4u: return uvec4(5u, 6u, 5u, 5u);
+    case 5u: return uvec4(5u, 5u, 6u, 6u);
+    case 7u: case 54u: return uvec4(10u, 10u, 10u, 2u);
+    case 15u: return uvec4(4u);
+    case 16u: case 55u: return uvec4(11u, 11u, 10u, 10u);
+    case 17u: case 56u: return uvec4(10u, 11u, 11u, 11u);
+    case 24u: case 25u: case 26u: return uvec4(16u);
+    default: return uvec4(0u);
+  }
+}
+
+void main() {
+  uvec3 id = gl_GlobalInvocationID;
+  if (id.x >= p.width || id.y >= p.height || id.z >= p.layers) return;
+  uint bx = id.x / p.block_width + p.offset_x_blocks, by = id.y / p.block_height + p.offset_y_blocks;
+  uint row_bytes = ((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u;
+#ifdef XE_VOLUME
+  uint address = p.base_address +
+                 (p.tiled != 0u ? tiled_offset_3d(bx, by, id.z, p.pitch_blocks, p.height_blocks, p.bpb_log2)
+                                : id.z * p.layer_stride + by * row_bytes + (bx << p.bpb_log2));
+#else
+  uint offset = p.tiled != 0u ? tiled_offset(bx, by, p.pitch_blocks, p.bpb_log2)
+                              : by * row_bytes + (bx << p.bpb_log2);
+  uint address = p.base_address + id.z * p.layer_stride + offset;
+#endif
+  uint w[4];
+  uint dwords = p.bpb_log2 >= 2u ? (1u << (p.bpb_log2 - 2u)) : 1u;
+  for (uint i = 0u; i < 4u; ++i) w[i] = i < dwords ? swap(load_word((address & ~3u) + 4u * i)) : 0u;
+  uint t = w[0] >> (8u * (address & 3u));
+  uint ti = (id.y % p.block_height) * 4u + (id.x % p.block_width);  // texel in a 4x4 block
+  vec4 v = vec4(0.0);
+  switch (p.format) {
+    case 2u: case 8u: case 9u: v = vec4(unorm(t & 0xFFu, 8u)); break;
+    case 3u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u),
+               unorm(field(t, 10u, 5u), 5u), unorm(field(t, 15u, 1u), 1u));
+      break;
+    case 4u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 6u), 6u), unorm(field(t, 11u, 5u), 5u),
+               unorm(field(t, 11u, 5u), 5u));
+      break;
+    case 5u:
+      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u), unorm(field(t, 10u, 6u), 6u),
+               unorm(field(t, 10u, 6u), 6u));
+      break;
+    case 6u: case 14u: case 50u:
+      v = vec4(unorm(field(t, 0u, 8u), 8u), unorm(field(t, 8u, 8u), 8u),
+               unorm(field(t, 16u, 8u), 8u), unorm(field(t, 24u, 8u), 8u));
+      break;
+    case 7u: case 54u:
+      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 10u), 10u),
+               unorm(field(t, 20u, 10u), 10u), unorm(field(t, 30u, 2u), 2u));
+      break;
+    case 10u: v = vec4(unorm(field(t, 0u, 8u), 8u), vec3(unorm(field(t, 8u, 8u), 8u))); break;
+    case 11u: case 12u: {
+      // 4:2:2 pairs as Vulkan's G8B8G8R8_422 / B8G8R8G8_422 (Xenia's host formats for them):
+      // no colour-space conversion, X = Cr, Y = Y0 or Y1 by texel column, Z = Cb, W = 1.
+      // k_Cr_Y1_Cb_Y0_REP bytes from the low one: Y0 Cb Y1 Cr; k_Y1_Cr_Y0_Cb_REP: Cb Y0 Cr Y1.
+      bool first = (id.x & 1u) == 0u;
+      uint y = p.format == 11u ? field(t, first ? 0u : 16u, 8u) : field(t, first ? 8u : 24u, 8u);
+      uint cb = p.format == 11u ? field(t, 8u, 8u) : field(t, 0u, 8u);
+      uint cr = p.format == 11u ? field(t, 24u, 8u) : field(t, 16u, 8u);
+      v = vec4(unorm(cr, 8u), unorm(y, 8u), unorm(cb, 8u), 1.0);
+      break;
+    }
+    case 15u:
+      v = vec4(unorm(field(t, 0u, 4u), 4u), unorm(field(t, 4u, 4u), 4u),
+               unorm(field(t, 8u, 4u), 4u), unorm(field(t, 12u, 4u), 4u));
+      break;
+    case 16u: case 55u:
+      v = vec4(unorm(field(t, 0u, 11u), 11u), unorm(field(t, 11u, 11u), 11u),
+               vec2(unorm(field(t, 22u, 10u), 10u)));
+      break;
+    case 17u: case 56u:
+      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 11u), 11u),
+               vec2(unorm(field(t, 21u, 11u), 11u)));
+      break;
+    case 22u: {
+      // v / (2^24 - 1) correctly rounded without a division (lavapipe's float division is 1 ulp
+      // off, which is a whole step of 24 bits): v / (2^24 - 1) = (v * 2^24 + v) / 2^48 + a tiny
+      // positive rest; keeping the top 24 of its bitlength(v) + 24 bits always rounds up
+      // (the dropped bits are v >= half, ties broken up by the rest).
+      uint d = t >> 8u;
+      if (d == 0u) { v = vec4(0.0); break; }
+      uint l = uint(findMSB(d)) + 1u;
+      v = vec4(ldexp(float((d << (24u - l)) + 1u), int(l) - 48));
+      break;
+    }
+    case 23u: {
+      // 20e4 float depth in bits 8..31 -> float32 (Xenia xenos.h Float20e4To32): 4-bit exponent
+      // biased by 15 (112 = 127 - 15), 20-bit mantissa, denormals normalised.
+      uint f = t >> 8u;
+      if (f == 0u) { v = vec4(0.0); break; }
+      uint mantissa = f & 0xFFFFFu;
+      int exponent = int(f >> 20u);
+      if (exponent == 0) {
+        int shift = 20 - findMSB(mantissa);
+        exponent = 1 - shift;
+        mantissa = (mantissa << uint(shift)) & 0xFFFFFu;
+      }
+      v = vec4(uintBitsToFloat((uint(exponent + 112) << 23u) | (mantissa << 3u)));
+      break;
+    }
+    case 24u: v = vec4(unorm(t & 0xFFFFu, 16u)); break;
+    case 25u: v = vec4(unorm(t & 0xFFFFu, 16u), vec3(unorm(t >> 16u, 16u))); break;
+    case 26u:
+      v = vec4(unorm(w[0] & 0xFFFFu, 16u), unorm(w[0] >> 16u, 16u), unorm(w[1] & 0xFFFFu, 16u),
+               unorm(w[1] >> 16u, 16u));
+      break;
+    // The _EXPAND formats hold the same 16-bit floats as the _FLOAT ones (Xenia's host formats
+    // for them are R16_FLOAT / R16G16_FLOAT / R16G16B16A16_FLOAT, d3d12_texture_cache.cc).
+    case 27u: case 30u: v = vec4(unpackHalf2x16(t & 0xFFFFu).x); break;
+    case 28u: case 31u: { vec2 h = unpackHalf2x16(t); v = vec4(h.x, h.yyy); break; }
+    case 29u: case 32u: v = vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1])); break;
+    case 36u: v = vec4(uintBitsToFloat(w[0])); break;
+    case 37u: v = vec4(uintBitsToFloat(w[0]), vec3(uintBitsToFloat(w[1]))); break;
+    case 38u:
+      v = vec4(uintBitsToFloat(w[0]), uintBitsToFloat(w[1]), uintBitsToFloat(w[2]),
+               uintBitsToFloat(w[3]));
+      break;
+    case 18u: case 51u: v = vec4(dxt_color(w[0], w[1], ti, false)) / 255.0; break;
+    case 19u: case 52u: {
+      uvec4 c = dxt_color(w[2], w[3], ti, true);
+      uint a = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
+      v = vec4(vec3(c.rgb) / 255.0, unorm(a, 4u));
+      break;
+    }
+    case 20u: case 53u: {
+      uvec4 c = dxt_color(w[2], w[3], ti, true);
+      v = vec4(vec3(c.rgb), float(dxt5_alpha(w[0], w[1], ti))) / 255.0;
+      break;
+    }
+    case 49u:
+      v = vec4(float(dxt5_alpha(w[0], w[1], ti)), vec3(float(dxt5_alpha(w[2], w[3], ti)))) / 255.0;
+      break;
+    case 58u: v = vec4(unorm(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u, 4u)); break;
+    case 59u: v = vec4(float(dxt5_alpha(w[0], w[1], ti)) / 255.0); break;
+    case 61u: {
+      // DXT3A_AS_1_1_1_1: each DXT3A 4-bit value is four 1-bit components, red in the MSB and
+      // alpha in the LSB (Xenia texture_load_dxt3aas1111.xesli, which notes the order is
+      // assumed; Halo: Reach is the only known user).
+      uint n = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
+      v = vec4(float((n >> 3u) & 1u), float((n >> 2u) & 1u), float((n >> 1u) & 1u), float(n & 1u));
+      break;
+    }
+    case 60u: {
+      // CTX1: two 8:8 endpoints (X0 Y0 X1 Y1 from the low byte up), 2-bit indices, always the
+      // 4-point interpolation.
+      uvec2 e0 = uvec2(w[0] & 0xFFu, (w[0] >> 8u) & 0xFFu);
+      uvec2 e1 = uvec2((w[0] >> 16u) & 0xFFu, w[0] >> 24u);
+      uint index = (w[1] >> (2u * ti)) & 3u;
+      uvec2 c = index == 0u ? e0 : index == 1u ? e1 :
+                index == 2u ? (2u * e0 + e1) / 3u : (e0 + 2u * e1) / 3u;
+      v = vec4(vec2(c), vec2(float(c.y))) / 255.0;
+      break;
+    }
+    default: v = vec4(0.0); break;
+  }
+  if (p.signed_mask != 0u) {
+    // TextureSign kSigned: the field's bits as two's complement (exact: v * max rounds back to
+    // the stored integer for these widths).
+    uvec4 bits = signed_component_bits(p.format);
+    for (int c = 0; c < 4; ++c) {
+      uint n = bits[c];
+      if (((p.signed_mask >> uint(c)) & 1u) == 0u || n < 2u) continue;
+      uint r = uint(round(v[c] * float((1u << n) - 1u)));
+      int s = int(r) - (r >= (1u << (n - 1u)) ? int(1u << n) : 0);
+      v[c] = max(float(s) / float((1u << (n - 1u)) - 1u), -1.0);
+    }
+  }
+  imageStore(xe_dest, ivec3(id), v);
+}
