@@ -16,12 +16,13 @@
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/ucode.h"
-#if XNT_HAVE_VULKAN
+#ifdef XNT_HAVE_VULKAN
 #include "xnt/vk/translator/shader_translator.h"
 #endif
 
 namespace xnt::cli {
 
+#ifdef XNT_HAVE_VULKAN
 namespace {
 
 bool OnPath(const char* tool) {
@@ -40,6 +41,7 @@ bool OnPath(const char* tool) {
 }
 
 }  // namespace
+#endif
 
 int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* container,
                        const TranslateRequest& r) {
@@ -50,7 +52,7 @@ int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* 
                  "interpreter) is not implemented\n");
     return kExitError;
   }
-#if XNT_HAVE_VULKAN
+#ifdef XNT_HAVE_VULKAN
   const ucode::Analysis analysis = ucode::Analyze(shader);
   vk::TranslationOptions options;
   const bool pixel = shader.type == ucode::ShaderType::kPixel;
