@@ -4,6 +4,8 @@
 #include <shaderc/shaderc.h>
 
 #include <algorithm>
+#include <iterator>
+#include <span>
 #include <string>
 
 #include "xnt/base/error.h"
@@ -55,51 +57,17 @@ static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int sha
   return words;
 }
 
+namespace {
+// glslc builds of shaders/rectangle_list.geom, one per passed-interpolator count (CMakeLists.txt).
+#include "rectangle_list_table.inc"
+static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
+              "renderer/vulkan/CMakeLists.txt builds one variant per interpolator count");
+}  // namespace
+
 std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators) {
   passed_interpolators = std::clamp<uint32_t>(passed_interpolators, 1, kInterpolatorCount);
-  {
-    std::string n = std::to_string(passed_interpolators);
-    std::string total = std::to_string(kInterpolatorCount);
-    std::string source = R"(#version 450
-layout(triangles) in;
-layout(triangle_strip, max_vertices = 4) out;
-layout(location = 0) in vec4 xe_in[][)" + n + R"(];
-layout(location = 0) out vec4 xe_interpolators[)" + total + R"(];
-
-void EmitCorner(int i) {
-  gl_Position = gl_in[i].gl_Position;
-  for (int k = 0; k < )" + n + R"(; ++k) xe_interpolators[k] = xe_in[i][k];
-  for (int k = )" + n + R"(; k < )" + total + R"(; ++k) xe_interpolators[k] = vec4(0.0);
-  EmitVertex();
-}
-
-void main() {
-  // Screen-space edge lengths; the longest edge is the diagonal.
-  vec2 p0 = gl_in[0].gl_Position.xy / gl_in[0].gl_Position.w;
-  vec2 p1 = gl_in[1].gl_Position.xy / gl_in[1].gl_Position.w;
-  vec2 p2 = gl_in[2].gl_Position.xy / gl_in[2].gl_Position.w;
-  float d01 = dot(p1 - p0, p1 - p0);
-  float d12 = dot(p2 - p1, p2 - p1);
-  float d20 = dot(p0 - p2, p0 - p2);
-  // c = right-angle corner; (a, b) keep the guest's cyclic order so the winding is preserved.
-  int c = 0, a = 1, b = 2;
-  if (d20 > d12 && d20 >= d01) { c = 1; a = 2; b = 0; }
-  else if (d01 > d12 && d01 > d20) { c = 2; a = 0; b = 1; }
-  // Strip c, a, b, d: triangles (c, a, b) and (a, d, b), both with the guest winding.
-  EmitCorner(c);
-  EmitCorner(a);
-  EmitCorner(b);
-  gl_Position = gl_in[a].gl_Position + gl_in[b].gl_Position - gl_in[c].gl_Position;
-  for (int k = 0; k < )" + n + R"(; ++k) {
-    xe_interpolators[k] = xe_in[a][k] + xe_in[b][k] - xe_in[c][k];
-  }
-  for (int k = )" + n + R"(; k < )" + total + R"(; ++k) xe_interpolators[k] = vec4(0.0);
-  EmitVertex();
-  EndPrimitive();
-}
-)";
-    return CompileHostGlsl(source, VK_SHADER_STAGE_GEOMETRY_BIT, "xe_rectangle_list.geom");
-  }
+  const std::span<const uint32_t> words = kRectangleListShaders[passed_interpolators - 1];
+  return std::vector<uint32_t>(words.begin(), words.end());
 }
 
 }  // namespace xnt::vk
