@@ -217,10 +217,11 @@ std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
     throw Error("resolution scale " + std::to_string(r.scale_x) + "x" +
                 std::to_string(r.scale_y) + " is outside 1x1..3x3");
   }
-  if ((r.scale_x != 1 || r.scale_y != 1) && options.path != Path::kCpu) {
+  if ((r.scale_x != 1 || r.scale_y != 1) && options.path != Path::kCpu &&
+      options.path != Path::kFbo) {
     throw Error(std::string("--path ") + PathName(options.path) +
                 ": resolution scaling is not implemented yet on this path (only 1x1; the cpu "
-                "path scales)");
+                "and fbo paths scale)");
   }
   switch (options.path) {
     case Path::kFbo:

@@ -112,6 +112,9 @@ class SceneBuilder {
     b_.WriteRegister(Reg::RB_DEPTHCONTROL, d.Encode());
   }
   void ColorMask(uint32_t mask) { b_.WriteRegister(Reg::RB_COLOR_MASK, mask); }
+  // PA_SU_VTX_CNTL pix_center: 0 is Direct3D's half-pixel offset (pixel centres on integers, so
+  // every position moves by +0.5 pixel), 1 none; the round mode field stays 2.
+  void HalfPixelOffset(bool on) { b_.WriteRegister(Reg::PA_SU_VTX_CNTL, on ? 4u : 5u); }
   void Blend(xenos::BlendFactor src, xenos::BlendFactor dst) {
     xenos::reg::RB_BLENDCONTROL c{src, xenos::BlendOp::kAdd, dst, xenos::BlendFactor::kOne,
                                   xenos::BlendOp::kAdd, xenos::BlendFactor::kZero};
@@ -137,17 +140,24 @@ class SceneBuilder {
   }
   // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
   // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).
+  // `pixel_shader` (XDK listing; coordinate in r0) replaces the plain fetch; `edge` is how far
+  // before each pixel boundary the edges sit (0.1 keeps them off host pixel centres at every
+  // resolution scale, which 0.25 hits at 2x).
   void DrawTextured(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t tw, uint32_t th,
-                    const std::array<uint32_t, 6>& fetch) {
+                    const std::array<uint32_t, 6>& fetch, const std::string& pixel_shader = {},
+                    float edge = 0.25f) {
     if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
-    if (!textured_) {
+    if (!textured_ || pixel_shader != textured_ps_) {
       static const auto vs = ucode::AssembleShader(kTexturedVertexShader);
       static const auto ps = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch::k2D));
-      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 3, 2, 1});
+      const auto custom = pixel_shader.empty() ? ps : ucode::AssembleShader(pixel_shader);
+      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, custom.microcode, 3,
+                                                     pixel_shader.empty() ? 2u : 5u, 1});
       textured_ = true;
+      textured_ps_ = pixel_shader;
     }
-    const float x0 = float(x) - 0.25f, x1 = float(x + w) - 0.25f;
-    const float y0 = float(y) - 0.25f, y1 = float(y + h) - 0.25f;
+    const float x0 = float(x) - edge, x1 = float(x + w) - edge;
+    const float y0 = float(y) - edge, y1 = float(y + h) - edge;
     const float u1 = float(w) / float(tw), v1 = float(h) / float(th);
     const float corners[4][4] = {{x0, y0, 0, 0}, {x1, y0, u1, 0}, {x0, y1, 0, v1}, {x1, y1, u1, v1}};
     uint32_t address = kVertexBase + rect_count_ * 128;
@@ -241,6 +251,7 @@ class SceneBuilder {
 
   Pm4Builder b_;
   bool textured_ = false;
+  std::string textured_ps_;
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;

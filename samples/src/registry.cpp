@@ -6,6 +6,7 @@
 #include "edram_scenarios.h"
 #include "flat_scene.h"
 #include "raster_scenes.h"
+#include "scale_scenes.h"
 #include "shader_scenes.h"
 #include "texture_scene.h"
 #include "xnt/base/error.h"
@@ -131,6 +132,7 @@ std::vector<Sample> Build() {
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
+  for (auto& s : ScaleSamples()) v.push_back(std::move(s));
   for (const auto& s : EdramScenarios()) {
     if (s.gamma_mode.empty()) {
       v.push_back(s.sample);

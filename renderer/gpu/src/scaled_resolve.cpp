@@ -7,6 +7,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/texture_formats.h"
 #include "xnt/xenos/enums.h"
+#include "xnt/xenos/registers.h"
 
 namespace xnt::gpu {
 
@@ -81,10 +82,34 @@ ResolveCopyResult ScaledResolveMemory::Resolve(const ResolveInfo& info, const ed
   host.dest_pitch *= scale_x;
   host.dest_height *= scale_y;
   host.dest_base = 0;
+  last_ = fresh.guest_start;
   ScaledCopy& slot = copies_[fresh.guest_start];
   slot = std::move(fresh);
   ResolveCopy(host, edram, Growing(slot));
   return result;
+}
+
+const ScaledCopy* ScaledResolveMemory::last() const {
+  if (!last_) return nullptr;
+  auto it = copies_.find(*last_);
+  return it == copies_.end() ? nullptr : &it->second;
+}
+
+SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                                 uint32_t height, const GuestMemoryAccess& memory,
+                                 const ScaledResolveMemory& scaled) {
+  uint32_t fetch[6];
+  for (uint32_t i = 0; i < 6; ++i) {
+    const uint32_t index = xenos::kFetchConstantBase + i;
+    fetch[i] = index < regs.size() ? regs[index] : 0u;
+  }
+  const ScaledCopy* copy = scaled.Find(fetch);
+  if (!copy) return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+  std::vector<uint32_t> patched(regs.begin(), regs.end());
+  const std::array<uint32_t, 6> d = ScaledResolveMemory::ScaledFetch(fetch, *copy);
+  for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = d[i];
+  return ReadFrontBuffer(patched, 0, width * copy->scale_x, height * copy->scale_y,
+                         ScaledResolveMemory::AccessOf(*copy));
 }
 
 void ScaledResolveMemory::Invalidate(uint32_t address, uint64_t size) {

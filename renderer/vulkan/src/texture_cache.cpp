@@ -184,11 +184,24 @@ void TextureCache::Destroy(Texture& t) {
 
 const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
                                                const gpu::GuestPageSource& source) {
+  return Get(fetch_dwords, source, shared_memory_, false);
+}
+
+const TextureCache::Texture& TextureCache::GetScaled(const uint32_t fetch_dwords[6],
+                                                     const gpu::GuestPageSource& source,
+                                                     SharedMemory& memory) {
+  return Get(fetch_dwords, source, memory, true);
+}
+
+const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
+                                               const gpu::GuestPageSource& source,
+                                               SharedMemory& memory, bool scaled) {
   TextureDescriptor desc = TextureDescriptor::FromFetchConstant(fetch_dwords);
-  auto it = entries_.find(desc);
+  auto it = entries_.find({scaled, desc});
   bool create = it == entries_.end();
-  if (create) it = entries_.emplace(desc, Texture{}).first;
+  if (create) it = entries_.emplace(std::make_pair(scaled, desc), Texture{}).first;
   Texture& t = it->second;
+  t.scaled = scaled;
   bool reload = create || t.stale;
   if (!reload) {
     size_t i = 0;
@@ -215,7 +228,7 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     t.stale = false;
     if (before_load_) before_load_();
     try {
-      Load(desc, t, create);
+      Load(desc, t, create, memory);
     } catch (...) {
       // A failed creation must not leave a half-made entry behind (the next Get would record a
       // load into it); the error reaches the caller, who reports it.
@@ -235,13 +248,15 @@ void TextureCache::Invalidate(uint32_t address, uint64_t size) {
   uint64_t first = address / gpu::GuestPageSource::kPageSize;
   uint64_t last = (uint64_t(address) + std::max<uint64_t>(size, 1) - 1) /
                   gpu::GuestPageSource::kPageSize;
-  for (auto& [desc, t] : entries_) {
+  for (auto& [key, t] : entries_) {
+    if (t.scaled) continue;  // other pages: reloaded through their own generations
     for (const auto& [p, count] : t.page_ranges) {
       if (count && first < uint64_t(p) + count && last >= p) t.stale = true;
     }
   }
 }
-void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) {
+void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
+                        SharedMemory& source_memory) {
   if (create) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     const bool volume = desc.depth > 1;
@@ -347,7 +362,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create) 
                     desc.depth > 1 ? volume_pipeline_ : pipeline_);
   for (uint32_t level = 0; level < desc.levels; ++level) {
     TextureLoadConstants constants = LoadConstantsOf(desc, level);
-    VkDescriptorSet sets[2] = {shared_memory_.descriptor_set(), t.store_sets[level]};
+    VkDescriptorSet sets[2] = {source_memory.descriptor_set(), t.store_sets[level]};
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
                             nullptr);
     vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),

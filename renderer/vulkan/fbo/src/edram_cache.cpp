@@ -28,7 +28,18 @@ EdramCache::EdramCache(VulkanContext& context, CommandStream& stream,
     : context_(context),
       stream_(stream),
       targets_(targets),
-      end_rendering_(std::move(end_rendering)) {}
+      end_rendering_(std::move(end_rendering)),
+      edram_(targets.options().scale_x, targets.options().scale_y) {
+  host_depth_.assign(size_t(xenos::kEdramSizeBytes / 4) * edram_.scale_x() * edram_.scale_y(),
+                     0.0f);
+}
+
+gpu::edram::Surface EdramCache::SurfaceOf(const gpu::edram::OwnerKey& owner) const {
+  gpu::edram::Surface surface = owner.ToSurface();
+  surface.scale_x = edram_.scale_x();
+  surface.scale_y = edram_.scale_y();
+  return surface;
+}
 
 EdramCache::~EdramCache() = default;
 
@@ -36,15 +47,17 @@ namespace {
 
 constexpr uint32_t kTiles = xenos::kEdramTileCount;
 
-// Pixel rows of `s` holding tiles [start, end), clamped to `height`.
+// Host pixel rows of `s` holding tiles [start, end), clamped to `height` (a row of tiles is
+// rows_per_tile_row() x scale_y host rows at a resolution scale).
 std::pair<uint32_t, uint32_t> RowsOf(const gpu::edram::Surface& s, uint32_t start, uint32_t end,
                                      uint32_t height) {
   uint32_t pitch = s.pitch_tiles();
   if (pitch == 0 || end <= start) return {0, 0};
   uint32_t rel = (start + kTiles - s.base_tiles % kTiles) % kTiles;
   uint32_t r0 = rel / pitch, r1 = (rel + (end - start) - 1) / pitch;
-  uint32_t y0 = std::min(r0 * s.rows_per_tile_row(), height);
-  uint32_t y1 = std::min((r1 + 1) * s.rows_per_tile_row(), height);
+  const uint32_t rows = s.rows_per_tile_row() * s.scale_y;
+  uint32_t y0 = std::min(r0 * rows, height);
+  uint32_t y1 = std::min((r1 + 1) * rows, height);
   return {y0, y1};
 }
 
@@ -223,7 +236,7 @@ bool EdramCache::StoreTiles(const gpu::edram::OwnerKey& owner, uint32_t start, u
                             bool* exact) {
   const RenderTarget* rt = targets_.Find(HostKeyOf(owner));
   if (!rt) return false;
-  gpu::edram::Surface s = owner.ToSurface();
+  gpu::edram::Surface s = SurfaceOf(owner);
   auto [y0, y1] = RowsOf(s, start, end, rt->height);
   if (y1 <= y0) return true;
   end_rendering_();
@@ -231,9 +244,10 @@ bool EdramCache::StoreTiles(const gpu::edram::OwnerKey& owner, uint32_t start, u
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt->key.is_depth && !rt->raw) *exact = false;
   if (rt->key.is_depth && !rt->exact) *exact = false;
+  const uint32_t tile_bytes = kTileBytes * s.scale_x * s.scale_y;
   for (uint32_t y = y0; y < y1; ++y) {
-    for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels); ++x) {
-      uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
+    for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels * s.scale_x); ++x) {
+      uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
       if (tile < start || tile >= end) continue;
       for (uint32_t g = 0; g < s.sample_count(); ++g) {
         uint32_t h = HostSampleOfGuest(s.sample_count(), block.samples, g);
@@ -261,7 +275,7 @@ bool EdramCache::LoadTiles(const gpu::edram::OwnerKey& owner, uint32_t start, ui
   RenderTargetKey key = HostKeyOf(owner);
   if (!targets_.Find(key)) end_rendering_();  // Get records the new target's clear
   const RenderTarget& rt = targets_.Get(key, stream_.cmd());
-  gpu::edram::Surface s = owner.ToSurface();
+  gpu::edram::Surface s = SurfaceOf(owner);
   auto [y0, y1] = RowsOf(s, start, end, rt.height);
   if (y1 <= y0) {
     *note += "destination rows outside the host image";
@@ -272,9 +286,10 @@ bool EdramCache::LoadTiles(const gpu::edram::OwnerKey& owner, uint32_t start, ui
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt.key.is_depth && !rt.raw) *exact = false;
   if (rt.key.is_depth && !rt.exact) *exact = false;
+  const uint32_t tile_bytes = kTileBytes * s.scale_x * s.scale_y;
   for (uint32_t y = y0; y < y1; ++y) {
-    for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels); ++x) {
-      uint32_t tile = s.SampleOffset(x, y, 0) / kTileBytes;
+    for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels * s.scale_x); ++x) {
+      uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
       if (tile < start || tile >= end) continue;
       for (uint32_t h = 0; h < block.samples; ++h) {
         uint64_t bits = edram_.Load(s, x, y, GuestSampleOfHost(s.sample_count(), block.samples, h));
@@ -306,7 +321,10 @@ bool EdramCache::LoadTiles(const gpu::edram::OwnerKey& owner, uint32_t start, ui
 }
 
 SampleTransport& EdramCache::Transport() {
-  if (!transport_) transport_ = std::make_unique<SampleTransport>(context_);
+  if (!transport_) {
+    transport_ = std::make_unique<SampleTransport>(context_);
+    transport_->set_scale(edram_.scale_x(), edram_.scale_y());
+  }
   return *transport_;
 }
 
@@ -319,7 +337,15 @@ void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) 
     entry.note += "same host image";
     return;
   }
-  if (gpu_transfers_) {
+  // The GPU EDRAM copy is one storage buffer of 2 x 10 MiB x S x T plus the sRGB tables; where
+  // that exceeds the device's maxStorageBufferRange (3x3 on lavapipe: 180 MiB > 128 MiB) the
+  // transfers go through the CPU model instead.
+  const uint64_t gpu_edram_bytes = 2ull * xenos::kEdramSizeBytes * edram_.scale_x() *
+                                       edram_.scale_y() + 4096;
+  const bool gpu_edram_fits =
+      gpu_edram_bytes <= context_.capabilities().max_storage_buffer_range;
+  if (gpu_transfers_ && !gpu_edram_fits) entry.note += "GPU EDRAM copy too large at this scale; ";
+  if (gpu_transfers_ && gpu_edram_fits) {
     const RenderTarget* src = targets_.Find(HostKeyOf(t.source));
     if (!src) {
       entry.note += "source host target missing";
@@ -337,7 +363,7 @@ void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) 
     };
     if (SampleTransport::GpuTransferSupports(*src) && SampleTransport::GpuTransferSupports(dst) &&
         d24_ok(*src) && d24_ok(dst)) {
-      gpu::edram::Surface ss = t.source.ToSurface(), ds = t.dest.ToSurface();
+      gpu::edram::Surface ss = SurfaceOf(t.source), ds = SurfaceOf(t.dest);
       auto [sy0, sy1] = RowsOf(ss, t.start_tile, t.end_tile, src->height);
       auto [dy0, dy1] = RowsOf(ds, t.start_tile, t.end_tile, dst.height);
       end_rendering_();

@@ -12,11 +12,17 @@ layout(push_constant) uniform Push {
   uint bit; uint host_width;
 } p;
 layout(std430, set = 0, binding = 2) buffer Edram { uint w[]; } edram;
-// The host depth (float bits) of a depth sample sits kHostDepth dwords after its guest word.
-const uint kHostDepth = 2621440u;
+// Resolution scale per axis (flags bits 4-5, 6-7): a tile holds 80S x 16T samples (edram.h).
+uint scale_x() { return max((p.flags >> 4) & 3u, 1u); }
+uint scale_y() { return max((p.flags >> 6) & 3u, 1u); }
+// Dwords of one (scaled) tile.
+uint tile_dwords() { return 1280u * scale_x() * scale_y(); }
+// The host depth (float bits) of a depth sample sits kHostDepth dwords (the EDRAM's size) after
+// its guest word.
+#define kHostDepth (2621440u * scale_x() * scale_y())
 // sRGB-mode k_8_8_8_8_GAMMA: 256 dwords sRGB code -> PWL code, then 256 PWL -> sRGB, one byte
 // per channel (R lowest), filled from render_targets.h's CPU conversion.
-const uint kSrgbTables = 5242880u;
+#define kSrgbTables (5242880u * scale_x() * scale_y())
 
 uint guest_samples() { uint m = (p.flags >> 1) & 3u; return m == 0u ? 1u : m == 1u ? 2u : 4u; }
 // edram.h Surface::SampleOffset, in dwords (flags bit 3: depth, 40-sample halves swapped).
@@ -25,11 +31,12 @@ uint sample_offset(uint x, uint y, uint s) {
   uint sx = x * (m == 2u ? 2u : 1u), sy = y * (m == 0u ? 1u : 2u);
   if (m == 1u) { sy += s; } else if (m == 2u) { sx += s & 1u; sy += s >> 1u; }
   bool wide = (p.flags & 1u) != 0u;
-  uint tw = wide ? 40u : 80u;
-  uint tile = (p.base_tiles + (sy / 16u) * p.pitch_tiles + sx / tw) % 2048u;
+  uint row = 80u * scale_x(), th = 16u * scale_y();
+  uint tw = wide ? row / 2u : row;
+  uint tile = (p.base_tiles + (sy / th) * p.pitch_tiles + sx / tw) % 2048u;
   uint in_x = sx % tw;
-  if ((p.flags & 8u) != 0u) { in_x = (in_x + 40u) % 80u; }
-  return tile * 1280u + ((sy % 16u) * tw + in_x) * (wide ? 2u : 1u);
+  if ((p.flags & 8u) != 0u) { in_x = (in_x + row / 2u) % row; }
+  return tile * tile_dwords() + ((sy % th) * tw + in_x) * (wide ? 2u : 1u);
 }
 // render_targets.h HostSampleOfGuest / GuestSampleOfHost.
 uint host_of_guest(uint g) {
@@ -138,7 +145,7 @@ void main() {
   if (i >= p.width * p.rows * gs) { return; }
   uint g = i % gs, pix = i / gs;
   uint x = pix % p.width, y = p.y0 + pix / p.width;
-  uint tile = sample_offset(x, y, 0u) / 1280u;
+  uint tile = sample_offset(x, y, 0u) / tile_dwords();
   if (tile < p.start_tile || tile >= p.end_tile) { return; }
 )";
   s += msaa ? "  int hs = int(host_of_guest(g));\n" : "  int hs = 0;\n";
@@ -172,7 +179,7 @@ void main() {
   if (t >= texels) { return; }
   uint x = t % p.host_width, y = p.y0 + t / p.host_width;
   if (x >= p.width) { return; }
-  uint tile = sample_offset(x, y, 0u) / 1280u;
+  uint tile = sample_offset(x, y, 0u) / tile_dwords();
   if (tile < p.start_tile || tile >= p.end_tile) { return; }
   uint d = scratch.w[t] & 0xFFFFFFu;
   uint st = (scratch.w[texels + t / 4u] >> (8u * (t % 4u))) & 0xFFu;
@@ -193,7 +200,7 @@ void main() {
     if (t >= texels) { break; }
     uint x = t % p.host_width, y = p.y0 + t / p.host_width;
     if (x >= p.width) { continue; }
-    uint tile = sample_offset(x, y, 0u) / 1280u;
+    uint tile = sample_offset(x, y, 0u) / tile_dwords();
     if (tile < p.start_tile || tile >= p.end_tile) { continue; }
     uint word = edram.w[sample_offset(x, y, 0u)];
     scratch.w[t] = word >> 8u;
@@ -218,7 +225,7 @@ void main() {
   uint x = uint(gl_FragCoord.x), y = uint(gl_FragCoord.y);
   gl_SampleMask[0] = int(1u << p.host_sample);
   if (x >= p.width) { discard; }
-  uint tile = sample_offset(x, y, 0u) / 1280u;
+  uint tile = sample_offset(x, y, 0u) / tile_dwords();
   if (tile < p.start_tile || tile >= p.end_tile) { discard; }
   uint off = sample_offset(x, y, guest_of_host(p.host_sample));
   uint word = edram.w[off];
@@ -248,7 +255,7 @@ void main() {
   if (i >= p.width * p.rows * gs) { return; }
   uint g = i % gs, pix = i / gs;
   uint x = pix % p.width, y = p.y0 + pix / p.width;
-  uint tile = sample_offset(x, y, 0u) / 1280u;
+  uint tile = sample_offset(x, y, 0u) / tile_dwords();
   if (tile < p.start_tile || tile >= p.end_tile) { return; }
 )";
   s += msaa ? "  uvec4 c = texelFetch(src, ivec2(int(x), int(y)), int(host_of_guest(g)));\n"
@@ -290,7 +297,7 @@ void main() {
   uint x = uint(gl_FragCoord.x), y = uint(gl_FragCoord.y);
   gl_SampleMask[0] = int(1u << p.host_sample);
   if (x >= p.width) { discard; }
-  uint tile = sample_offset(x, y, 0u) / 1280u;
+  uint tile = sample_offset(x, y, 0u) / tile_dwords();
   if (tile < p.start_tile || tile >= p.end_tile) { discard; }
   uint off = sample_offset(x, y, guest_of_host(p.host_sample));
   uint lo = edram.w[off], hi = (p.flags & 1u) != 0u ? edram.w[off + 1u] : 0u;

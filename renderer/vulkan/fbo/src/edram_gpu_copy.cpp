@@ -42,12 +42,14 @@ bool Is7e3(uint32_t guest) {
 EdramPush MakeEdramPush(const RenderTarget& rt, const gpu::edram::Surface& s, uint32_t start,
                         uint32_t end, uint32_t y0, uint32_t y1) {
   EdramPush push{};
-  push.width = std::min(rt.width, s.pitch_pixels);
+  push.width = std::min(rt.width, s.pitch_pixels * s.scale_x);
   push.y0 = y0;
   push.rows = y1 - y0;
   push.base_tiles = s.base_tiles % xenos::kEdramTileCount;
   push.pitch_tiles = s.pitch_tiles();
-  push.flags = (s.is_64bpp() ? 1u : 0u) | (uint32_t(s.msaa) << 1);
+  // Bits 4-5 / 6-7: the resolution scale per axis (tiles of 80S x 16T samples, edram.h).
+  push.flags = (s.is_64bpp() ? 1u : 0u) | (uint32_t(s.msaa) << 1) | ((s.scale_x & 3u) << 4) |
+               ((s.scale_y & 3u) << 6);
   push.start_tile = start;
   push.end_tile = end;
   push.host_samples = uint32_t(rt.samples);
@@ -88,8 +90,10 @@ void SampleTransport::BindEdramToLoadSet(VkCommandBuffer cmd) {
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  // Guest words, the host depth beside them, the sRGB tables.
-  info.size = 2ull * xenos::kEdramSizeBytes + kSrgbTableBytes;
+  // Guest words, the host depth beside them (both S x T times 10 MiB at a resolution scale), the
+  // sRGB tables.
+  const uint64_t edram_bytes = uint64_t(xenos::kEdramSizeBytes) * scale_x_ * scale_y_;
+  info.size = 2ull * edram_bytes + kSrgbTableBytes;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &edram_buffer_), "vkCreateBuffer(EDRAM)");
@@ -117,7 +121,7 @@ VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
     tables[256 + c] = uint32_t(texel[0]) | (uint32_t(texel[1]) << 8) | (uint32_t(texel[2]) << 16) |
                       (uint32_t(texel[3]) << 24);
   }
-  vkCmdUpdateBuffer(cmd, edram_buffer_, 2ull * xenos::kEdramSizeBytes, kSrgbTableBytes,
+  vkCmdUpdateBuffer(cmd, edram_buffer_, 2ull * edram_bytes, kSrgbTableBytes,
                     tables.data());
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -214,6 +214,8 @@ void FboBackend::OnSwap(const replay::SwapCall& call) {
 
 void FboBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
   renderer_->shared_memory().Invalidate(address, size);
+  // A CPU write over a scaled resolve copy makes it stale: readers see the 1x bytes again.
+  renderer_->InvalidateScaled(address, size);
 }
 
 void FboBackend::OnFrameEnd(const replay::FrameEndCall& frame) {

@@ -41,6 +41,8 @@ void XenosRenderer::ReadBackMemExport(const std::vector<MemoryRange>& ranges,
       Flush();  // submits and waits: the ring holds the bytes until the next allocation
       memory.write(uint32_t(at), std::span<const uint8_t>(alloc->data, size_t(bytes)));
       shared_memory_.MarkCurrent(uint32_t(at), bytes, memory.pages);
+      // Exports over a scaled resolve copy drop it (the range the shaders may store into).
+      scaled_.Invalidate(uint32_t(at), bytes);
     }
   }
 }

@@ -393,14 +393,20 @@ const RenderTarget* RenderTargetCache::Find(const RenderTargetKey& key) const {
 RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer cmd) {
   auto it = targets_.find(key);
   if (it != targets_.end()) return *it->second;
-  if (key.pitch_pixels == 0 || key.pitch_pixels > max_dimension_) {
+  // At a resolution scale the host image is S x T times the guest one; the guest limits shrink
+  // so that it still fits the device's framebuffer limit.
+  const uint32_t sx = std::max(1u, options_.scale_x), sy = std::max(1u, options_.scale_y);
+  if (key.pitch_pixels == 0 || key.pitch_pixels > max_dimension_ / sx) {
     throw Error("render target pitch " + std::to_string(key.pitch_pixels) +
-                " is outside 1.." + std::to_string(max_dimension_));
+                " is outside 1.." + std::to_string(max_dimension_ / sx) +
+                (sx > 1 ? " at " + std::to_string(sx) + "x" + std::to_string(sy) : std::string()));
   }
   auto rt = std::make_unique<RenderTarget>();
   rt->key = key;
-  rt->width = key.pitch_pixels;
-  rt->height = EdramRowsAfter(key, max_dimension_);
+  rt->scale_x = sx;
+  rt->scale_y = sy;
+  rt->width = key.pitch_pixels * sx;
+  rt->height = EdramRowsAfter(key, max_dimension_ / sy) * sy;
   if (key.is_depth) {
     rt->aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
     rt->texel_bytes = 4;
@@ -470,6 +476,7 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
       context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   VkResult r = vkAllocateMemory(device_, &mem, nullptr, &rt->memory);
   if (r == VK_SUCCESS) r = vkBindImageMemory(device_, rt->image, rt->memory, 0);
+  if (r == VK_SUCCESS) device_bytes_ += req.size;
   if (r == VK_SUCCESS) {
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = rt->image;

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "scaled_resolve_mirror.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/polygon_offset.h"
+#include "xnt/gpu/resolution_scale.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
 
@@ -45,13 +47,15 @@ float DepthClearValue(uint32_t clear, uint32_t format) {
 XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions options)
     : context_(context),
       device_(context.device()),
+      options_(options),
       stream_(context, kRingSize),
       shared_memory_(context, stream_),
-      render_targets_(context, RenderTargetOptions{options.gamma}),
+      render_targets_(context, RenderTargetOptions{options.gamma, options.scale_x, options.scale_y}),
       pipelines_(context, shared_memory_.set_layout()),
       edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
       textures_(context, stream_, shared_memory_),
-      samplers_(context) {
+      samplers_(context),
+      scaled_mirror_(std::make_unique<ScaledResolveMirror>(context, stream_)) {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   edram_.set_gpu_transfers(options.gpu_transfers);
   // Texture loads are compute dispatches: outside the render pass.
@@ -131,8 +135,26 @@ XenosRenderer::~XenosRenderer() {
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
 }
 
+uint64_t XenosRenderer::scaled_device_bytes() const { return scaled_mirror_->device_bytes(); }
+uint64_t XenosRenderer::scaled_arena_bytes() const { return scaled_mirror_->stored_bytes(); }
+
+const TextureCache::Texture* XenosRenderer::ScaledTexture(const uint32_t fetch[6]) {
+  const gpu::ScaledCopy* copy = scaled_.Find(fetch);
+  if (!copy) return nullptr;
+  std::optional<std::array<uint32_t, 6>> scaled = scaled_mirror_->Fetch(fetch, *copy);
+  if (!scaled) return nullptr;
+  SharedMemory& mirror = scaled_mirror_->memory();
+  if (mirror.MayNeedSync(scaled_mirror_->pages())) {
+    EndRendering();
+    mirror.Sync(scaled_mirror_->pages());
+  }
+  return &textures_.GetScaled(scaled->data(), scaled_mirror_->pages(), mirror);
+}
+
 VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
-                                            const gpu::GuestMemoryAccess& memory) {
+                                            const gpu::GuestMemoryAccess& memory,
+                                            uint32_t* scaled_slots) {
+  *scaled_slots = 0;
   if (!draw.texture_slots) return textures_set_;
   VkSampler dummy_sampler = samplers_.Get(SamplerState{});
   std::vector<VkDescriptorImageInfo> images;
@@ -146,7 +168,10 @@ VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, gpu::Register
     if (uint64_t(first) + 6 > regs.size()) continue;
     const uint32_t* fetch = regs.data() + first;
     try {
-      const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
+      // At a resolution scale a texture over a scaled resolve copy reads it at the scaled size.
+      const TextureCache::Texture* scaled = ScaledTexture(fetch);
+      if (scaled) *scaled_slots |= 1u << slot;
+      const TextureCache::Texture& t = scaled ? *scaled : textures_.Get(fetch, memory.pages);
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
       SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
       state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
@@ -343,7 +368,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   }
   // Textures load from the synced mirror (compute, outside the render pass; nothing is recorded
   // when they are current, so the render pass stays open).
-  VkDescriptorSet textures_set = BindTextures(draw, regs, memory);
+  uint32_t scaled_slots = 0;
+  VkDescriptorSet textures_set = BindTextures(draw, regs, memory, &scaled_slots);
   Attachments attachments;
   for (uint32_t i = 0; i < 4; ++i) {
     if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
@@ -378,13 +404,21 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
 
   BeginRendering(attachments);
-  HostViewport viewport = gpu::ComputeViewport(regs, render_width_, render_height_);
+  // The viewport transform in guest pixels of the target (host NDC are the same at any scale:
+  // the host viewport covers the whole S x T times larger image); the scissor in host pixels.
+  const gpu::ResolutionScale scale{options_.scale_x, options_.scale_y};
+  HostViewport viewport = gpu::ComputeViewport(regs, render_width_ / scale.x, render_height_ / scale.y);
   if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
     ++stats_.draws_skipped;
     Note("draw with an empty scissor skipped");
     return false;
   }
   XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  system.resolution_scale = scale.x | (scale.y << 8);
+  system.scaled_texture_slots = scaled_slots;
+  if (prims.topology == gpu::HostTopology::kPointList && scale.x != scale.y) {
+    Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
+  }
   // Per-target colour export conversion for the host format (render_targets.h).
   system.color_output_modes = 0;
   for (uint32_t i = 0; i < 4; ++i) {
@@ -434,7 +468,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
   vkCmdSetViewport(cmd, 0, 1, &vp);
-  const VkRect2D scissor = ToVkRect(viewport.scissor);
+  const VkRect2D scissor = ToVkRect(gpu::HostScissor(viewport.scissor, scale));
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   float blend_constants[4] = {gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),
                               gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_GREEN)),
@@ -573,6 +607,7 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
       EndRendering();
       // The source's guest bits (every sample) in the EDRAM model, then the CPU resolve engine
       // (resolve.h): any source format, MSAA selection/averaging, bias, swaps, destinations.
+      // At a resolution scale the model is the scaled EDRAM.
       const gpu::edram::Edram& bits = edram_.Snapshot(info.SourceSurface(), uint32_t(info.y1));
       if (!edram_.last_snapshot_exact()) {
         Note("resolve source partly held in an approximating host format (not bit-exact)");
@@ -584,13 +619,21 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
         shared_memory_.Invalidate(address, bytes.size());
       };
       try {
-        gpu::ResolveCopy(info, bits, tracked);
+        if (options_.scale_x * options_.scale_y == 1) {
+          gpu::ResolveCopy(info, bits, tracked);
+        } else {
+          // 1x guest memory (point-downsampled) plus the scaled copy, mirrored for textures.
+          scaled_.Resolve(info, bits, tracked, options_.scale_x, options_.scale_y);
+          if (const gpu::ScaledCopy* copy = scaled_.last()) scaled_mirror_->Store(*copy);
+        }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
       }
     }
   }
-  VkRect2D rect{{info.x0, info.y0}, {uint32_t(info.x1 - info.x0), uint32_t(info.y1 - info.y0)}};
+  // Clears cover S x T host pixels per guest pixel.
+  VkRect2D rect = ToVkRect(gpu::HostRect(info.x0, info.y0, info.x1, info.y1,
+                                         {options_.scale_x, options_.scale_y}));
   if (info.color_clear && info.source_select < 4) {
     EndRendering();
     RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
@@ -636,7 +679,9 @@ gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffe
                               uint32_t height, const gpu::GuestMemoryAccess& memory) {
   ++stats_.swaps;
   Flush();
-  return gpu::ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+  // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
+  // scaled copy of it (gpu/scaled_resolve.h), as the cpu path shows it.
+  return gpu::ReadFrontBufferAtScale(regs, frontbuffer_address, width, height, memory, scaled_);
 }
 
 void XenosRenderer::Flush() {

@@ -731,6 +731,8 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   } else {
     Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
   }
+  // A scaled resolve copy: guest texels for coordinates, offsets and weights (gpu/resolution_scale.h).
+  if (!is_cube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
   std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
   if (is_cube) uv = "xe_tc";
   Line("vec3 xe_uv = " + uv + ";");
@@ -885,10 +887,12 @@ void Emitter::EmitPrologue() {
     reflection_.interpolators_read = analysis_.ps_input_mask & loaded;
     if (options_.ps_param_gen_register >= 0 &&
         uint32_t(options_.ps_param_gen_register) < register_count_) {
+      // The pixel position in guest pixels at any resolution scale (the host pixel centre / S).
+      Line("vec2 xe_pixel = gl_FragCoord.xy / xe_resolution_scale();");
       Line("xe_r[" + std::to_string(options_.ps_param_gen_register) +
-           "] = vec4(gl_FrontFacing ? gl_FragCoord.x : -gl_FragCoord.x, "
-           "(xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? -gl_FragCoord.y : "
-           "gl_FragCoord.y, (xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? gl_PointCoord : "
+           "] = vec4(gl_FrontFacing ? xe_pixel.x : -xe_pixel.x, "
+           "(xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? -xe_pixel.y : "
+           "xe_pixel.y, (xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? gl_PointCoord : "
            "vec2(0.0));");
     }
   } else {
@@ -940,9 +944,9 @@ void Emitter::EmitEpilogue() {
   Line("gl_Position = xe_pos;");
   if (exports_point_size_) {
     Line("gl_PointSize = clamp(xe_o_point.x, xe_system.point_size_min_max.x, "
-         "xe_system.point_size_min_max.y);");
+         "xe_system.point_size_min_max.y) * xe_resolution_scale().x;");
   } else {
-    Line("gl_PointSize = xe_system.point_size_min_max.z;");
+    Line("gl_PointSize = xe_system.point_size_min_max.z * xe_resolution_scale().x;");
   }
 }
 

@@ -27,7 +27,7 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint flags;
   uint vertex_index_endian;
   int vertex_base_index;
-  uint pad0;
+  uint resolution_scale;
   vec4 ndc_scale;
   vec4 ndc_offset;
   vec4 point_size_min_max;
@@ -35,8 +35,19 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   float alpha_test_reference;
   uint alpha_test_func;
   uint color_output_modes;
-  uint pad2;
+  uint scaled_texture_slots;
 } xe_system;
+
+// Resolution scale (shader_interface.h): host pixels per guest pixel.
+vec2 xe_resolution_scale() {
+  return max(vec2(float(xe_system.resolution_scale & 0xFFu),
+                  float((xe_system.resolution_scale >> 8u) & 0xFFu)), vec2(1.0));
+}
+// A texture read from a scaled resolve copy is that many times the guest size; dividing its
+// host size by this gives guest texels (gpu/resolution_scale.h).
+vec2 xe_texture_scale(uint slot) {
+  return ((xe_system.scaled_texture_slots >> slot) & 1u) != 0u ? xe_resolution_scale() : vec2(1.0);
+}
 
 layout(set = 2, binding = 0) uniform sampler2DArray xe_textures[32];
 layout(set = 2, binding = 1) uniform samplerCube xe_textures_cube[32];

@@ -15,7 +15,9 @@
 #include <span>
 #include <vector>
 
+#include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/register_values.h"
 #include "xnt/gpu/resolve.h"
 
 namespace xnt::gpu {
@@ -48,11 +50,21 @@ class ScaledResolveMemory {
   static GuestMemoryAccess AccessOf(const ScaledCopy& copy);
   static void Read(const ScaledCopy& copy, uint32_t address, std::span<uint8_t> out);
 
+  // The copy the last Resolve wrote (null when it wrote none or it was dropped since).
+  const ScaledCopy* last() const;
   size_t size() const { return copies_.size(); }
   uint64_t bytes() const;  // held by all copies
 
  private:
   std::map<uint32_t, ScaledCopy> copies_;  // by guest_start
+  std::optional<uint32_t> last_;           // guest_start of the last Resolve's copy
 };
+
+// The swapped front buffer at a resolution scale: read from the scaled copy fetch constant 0
+// names (as VdSwap writes it), S x T times `width` x `height`, when a resolve left one; else
+// gpu::ReadFrontBuffer at 1x from guest memory.
+SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                                 uint32_t height, const GuestMemoryAccess& memory,
+                                 const ScaledResolveMemory& scaled);
 
 }  // namespace xnt::gpu

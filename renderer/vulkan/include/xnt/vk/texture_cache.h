@@ -51,6 +51,7 @@ class TextureCache {
     std::vector<std::pair<uint32_t, uint32_t>> page_ranges;  // first page, count
     std::vector<uint64_t> page_generations;                  // per page, in range order
     bool stale = false;
+    bool scaled = false;  // loaded from a scaled resolve copy's buffer (Get's `memory`)
     std::string inexact;  // what the load could not do exactly (empty when exact)
   };
 
@@ -64,6 +65,11 @@ class TextureCache {
   // synced `shared_memory` for the pages first. The result is valid until the next Get that
   // reloads it or until the cache is destroyed.
   const Texture& Get(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source);
+  // The same from another mirror laid out as shared memory: the scaled resolve copies of the fbo
+  // path at a resolution scale (its fetch constants address that buffer; `source` its pages).
+  // Its entries are kept apart from the guest ones and reload when those pages change.
+  const Texture& GetScaled(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source,
+                           SharedMemory& memory);
   // Marks entries overlapping the range stale (resolves, memexport).
   void Invalidate(uint32_t address, uint64_t size);
   // Called before Get records a load (the renderer ends its render pass there); Get records
@@ -82,7 +88,9 @@ class TextureCache {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
   };
-  void Load(const TextureDescriptor& desc, Texture& texture, bool create);
+  const Texture& Get(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source,
+                     SharedMemory& memory, bool scaled);
+  void Load(const TextureDescriptor& desc, Texture& texture, bool create, SharedMemory& memory);
   void Destroy(Texture& texture);
   void CreateDummies();
   void AddPool();
@@ -96,7 +104,7 @@ class TextureCache {
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipeline volume_pipeline_ = VK_NULL_HANDLE;
-  std::map<TextureDescriptor, Texture> entries_;
+  std::map<std::pair<bool, TextureDescriptor>, Texture> entries_;  // (scaled, descriptor)
   std::array<Dummy, 3> dummies_{};
   std::function<void()> before_load_;
   uint64_t loads_ = 0;

@@ -64,7 +64,9 @@ class EdramCache {
            const std::vector<gpu::EdramUse>& bound, const std::string& trigger);
 
   // Makes the CPU EDRAM model hold the current guest bits of the tiles covering pixel rows
-  // [0, rows) of `surface` (wrapping at 2048 tiles), and returns it. Every current owner of those
+  // [0, rows) of `surface` (guest rows; wrapping at 2048 tiles), and returns it. At a resolution
+  // scale the model is the scaled EDRAM (gpu::edram::Edram(S, T)): read it with a surface whose
+  // scale_x/y are the render targets'. Every current owner of those
   // tiles (any format, pitch, sample count, colour or depth) stores its host data there in the
   // guest encoding: colour as gpu::edram::PackColor's bits (64bpp: both dwords), depth as
   // (depth24 << 8) | stencil, every MSAA sample at its EDRAM position (a 1-sample host image
@@ -75,6 +77,10 @@ class EdramCache {
   // Whether the last Snapshot stored every texel exactly (false: some owner's host format is an
   // approximation, e.g. 7e3 in a 16-bit float target).
   bool last_snapshot_exact() const { return snapshot_exact_; }
+  // Memory of the EDRAM copies: the CPU model (guest words + host depth, 20 MiB x S x T) and
+  // the GPU copy the transfers use (device, 0 until the first GPU transfer).
+  uint64_t model_bytes() const { return edram_.bytes().size() + host_depth_.size() * 4; }
+  uint64_t gpu_copy_bytes() const { return transport_ ? transport_->edram_buffer_bytes() : 0; }
 
   // Ownership, the transfer log, claims and the naive counter (backend-free; the reports read it).
   const gpu::EdramTracker& tracker() const { return tracker_; }
@@ -88,6 +94,8 @@ class EdramCache {
 
  private:
   void Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry);
+  // The owner's surface at the cache's resolution scale (the render targets').
+  gpu::edram::Surface SurfaceOf(const gpu::edram::OwnerKey& owner) const;
   // Stores `owner`'s host data of tiles [start, end) (within [0, 2048)) into edram_. Returns
   // false when the owner has no host image; *exact is cleared for approximate conversions.
   bool StoreTiles(const gpu::edram::OwnerKey& owner, uint32_t start, uint32_t end, bool* exact);
@@ -105,8 +113,9 @@ class EdramCache {
   std::function<void()> end_rendering_;
   gpu::EdramTracker tracker_;
   gpu::edram::Edram edram_;
-  // The host depth (float) stored beside each depth word of edram_, one per 32-bit EDRAM word.
-  std::vector<float> host_depth_ = std::vector<float>(xenos::kEdramSizeBytes / 4, 0.0f);
+  // The host depth (float) stored beside each depth word of edram_, one per 32-bit EDRAM word
+  // (S x T times as many at a resolution scale).
+  std::vector<float> host_depth_;
   bool snapshot_exact_ = true;
   bool gpu_transfers_ = true;
   uint64_t gpu_transfers_done_ = 0;

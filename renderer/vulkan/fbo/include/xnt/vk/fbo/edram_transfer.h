@@ -77,8 +77,9 @@ class SampleTransport {
   // other tiles are discarded. Records its own rendering (the caller has none open).
   void RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarget& rt, const gpu::edram::Surface& s,
                            uint32_t start, uint32_t end, uint32_t y0, uint32_t y1);
-  // Created (and zeroed with `cmd`) on first use: 20 MiB, the guest words, then the host depth
-  // (float bits) of each depth word 10 MiB after it (Xenia's host-depth buffer).
+  // Created (and zeroed with `cmd`) on first use: 20 MiB (x S x T at a resolution scale), the
+  // guest words, then the host depth (float bits) of each depth word 10 MiB (x S x T) after it
+  // (Xenia's host-depth buffer).
   VkBuffer EdramBuffer(VkCommandBuffer cmd);
   void BindEdramToLoadSet(VkCommandBuffer cmd);
   // A 1-sample D24_UNORM_S8_UINT host image moves through copies of its rows in `scratch`
@@ -89,8 +90,16 @@ class SampleTransport {
   void RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt, const gpu::edram::Surface& s,
                     uint32_t start, uint32_t end, uint32_t y0, uint32_t y1, VkBuffer scratch,
                     bool load);
+  // Device bytes of the GPU EDRAM copy (0 until the first GPU transfer).
+  uint64_t edram_buffer_bytes() const {
+    return edram_buffer_ ? 2ull * xenos::kEdramSizeBytes * scale_x_ * scale_y_ : 0;
+  }
   // A device-local storage/transfer buffer of at least `bytes` (grown after a device wait).
   VkBuffer ScratchBuffer(uint64_t bytes);
+
+  // Resolution scale of the EDRAM copy (set before the first transfer): S x T times 10 MiB of
+  // words and host depth, tiles of 80S x 16T samples.
+  void set_scale(uint32_t scale_x, uint32_t scale_y) { scale_x_ = scale_x, scale_y_ = scale_y; }
 
   // Tests: use the bit-plane stencil passes even where stencil export exists.
   void set_force_stencil_bit_planes(bool force) { force_bit_planes_ = force; }
@@ -113,6 +122,7 @@ class SampleTransport {
   VkDevice device_;
   bool stencil_export_ = false;
   bool force_bit_planes_ = false;
+  uint32_t scale_x_ = 1, scale_y_ = 1;
   VkSampler sampler_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -54,6 +54,10 @@ using gpu::GammaMode;
 
 struct RenderTargetOptions {
   gpu::GammaMode gamma = gpu::GammaMode::kExact;
+  // Resolution scale (host pixels per guest pixel per axis, 1..3): every host image is
+  // pitch x scale_x wide and its rows x scale_y tall, the host pixels of the scaled EDRAM tiles
+  // (80S x 16T samples, gpu/edram.h) it stands for. Keys stay in guest units.
+  uint32_t scale_x = 1, scale_y = 1;
 };
 
 // Colour output conversion the translated pixel shader applies for a target
@@ -120,8 +124,9 @@ struct RenderTarget {
   VkImageView view = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkFormat format = VK_FORMAT_UNDEFINED;
-  uint32_t width = 0;
-  uint32_t height = 0;
+  uint32_t width = 0;   // host pixels: pitch x scale_x
+  uint32_t height = 0;  // host pixels: guest rows x scale_y
+  uint32_t scale_x = 1, scale_y = 1;
   VkImageAspectFlags aspects = 0;
   // Host samples (2x guest targets use 4 where the device lacks 2, see guest_samples).
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
@@ -158,6 +163,8 @@ class RenderTargetCache {
   RenderTarget& Get(const RenderTargetKey& key, VkCommandBuffer cmd);
   const RenderTarget* Find(const RenderTargetKey& key) const;
   size_t size() const { return targets_.size(); }
+  // Device memory of every host image (their allocations' sizes).
+  uint64_t device_bytes() const { return device_bytes_; }
   const RenderTargetOptions& options() const { return options_; }
   // The host sample count for a guest sample count (1, 2, 4).
   VkSampleCountFlagBits HostSamples(uint32_t guest_samples) const;
@@ -169,6 +176,7 @@ class RenderTargetCache {
   uint32_t max_dimension_;
   VkSampleCountFlags sample_counts_ = VK_SAMPLE_COUNT_1_BIT;
   std::map<RenderTargetKey, std::unique_ptr<RenderTarget>> targets_;
+  uint64_t device_bytes_ = 0;
 };
 
 }  // namespace xnt::vk

@@ -28,6 +28,7 @@
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/vk/fbo/render_targets.h"
 #include "xnt/gpu/resolve.h"
+#include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/shared_memory.h"
@@ -36,6 +37,8 @@
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
+
+class ScaledResolveMirror;
 
 struct DrawInput {
   gpu::RegisterValues regs;
@@ -99,6 +102,16 @@ class XenosRenderer {
   EdramCache& edram() { return edram_; }
   SharedMemory& shared_memory() { return shared_memory_; }
   TextureCache& textures() { return textures_; }
+  // Resolution scaling (RendererOptions scale_x/y > 1): host render targets S x T times the
+  // guest size, resolves writing 1x guest memory plus scaled copies (gpu/scaled_resolve.h) that
+  // textures and the front buffer read at the scaled size. A CPU write or memexport over a
+  // copy's guest range drops it.
+  const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
+  void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
+  // Device bytes backing the scaled copies (sparse chunks bound), 0 when none were made.
+  uint64_t scaled_device_bytes() const;
+  // Host bytes of the arena the scaled copies are uploaded from (scaled_resolve_mirror.h).
+  uint64_t scaled_arena_bytes() const;
 
  private:
   struct Attachments {
@@ -112,11 +125,16 @@ class XenosRenderer {
   void BarrierAttachmentsToTransfer(const RenderTarget& rt);
   void BarrierTransferToAttachments(const RenderTarget& rt);
   void ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value);
+  // *scaled_slots: bit i set when slot i is bound to a scaled resolve copy.
   VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
-                               const gpu::GuestMemoryAccess& memory);
+                               const gpu::GuestMemoryAccess& memory, uint32_t* scaled_slots);
+  // The scaled copy a fetch constant names, loaded from the scaled mirror (null: read guest
+  // memory at 1x).
+  const TextureCache::Texture* ScaledTexture(const uint32_t fetch[6]);
 
   VulkanContext& context_;
   VkDevice device_;
+  gpu::RendererOptions options_;
   CommandStream stream_;
   SharedMemory shared_memory_;
   RenderTargetCache render_targets_;
@@ -125,6 +143,8 @@ class XenosRenderer {
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   TextureCache textures_;
   SamplerCache samplers_;
+  gpu::ScaledResolveMemory scaled_;
+  std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
 
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet constants_set_ = VK_NULL_HANDLE;

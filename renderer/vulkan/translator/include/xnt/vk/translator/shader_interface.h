@@ -106,7 +106,10 @@ struct XeSystemConstants {
   uint32_t flags;
   uint32_t vertex_index_endian;  // informational: the core swaps indices before the draw
   int32_t vertex_base_index;
-  uint32_t pad0;
+  // Resolution scale (host pixels per guest pixel): x in bits 0-7, y in bits 8-15 (0 reads as
+  // 1). Param gen divides the host pixel position by it (guest pixels, as at 1x); point sizes
+  // are multiplied by it.
+  uint32_t resolution_scale;
   float ndc_scale[4];
   float ndc_offset[4];
   float point_size_min_max[4];
@@ -118,11 +121,15 @@ struct XeSystemConstants {
   // -32..32 then / 32 for an SNORM host target, 2 linear -> Xenos PWL gamma on RGB, 3 clamp RGB
   // to the 7e3 range 0..31.875 and alpha to 0..1, 4 clamp -32..32). Owner: render targets.
   uint32_t color_output_modes;
-  uint32_t pad2;
+  // Bit i: texture fetch constant i is bound to a scaled resolve copy (resolution_scale times
+  // the guest size); its unnormalised coordinates, offsets and weights stay in guest texels
+  // (gpu/resolution_scale.h), so filters written for 1x keep their footprint.
+  uint32_t scaled_texture_slots;
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
 static_assert(offsetof(XeSystemConstants, vertex_base_index) == 8);
+static_assert(offsetof(XeSystemConstants, resolution_scale) == 12);
 static_assert(offsetof(XeSystemConstants, ndc_scale) == 16);
 static_assert(offsetof(XeSystemConstants, ndc_offset) == 32);
 static_assert(offsetof(XeSystemConstants, point_size_min_max) == 48);
@@ -130,6 +137,7 @@ static_assert(offsetof(XeSystemConstants, color_exp_bias) == 64);
 static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
 static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
 static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
+static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
 static_assert(sizeof(XeSystemConstants) == 96);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------

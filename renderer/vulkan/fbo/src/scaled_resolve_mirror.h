@@ -1,0 +1,75 @@
+// Scaled resolve copies on the GPU (issue #15 point 2): the fbo path keeps the copies a resolve
+// at a resolution scale writes (gpu/scaled_resolve.h, the CPU-side bytes every path shares) in a
+// second shared-memory buffer (shared_memory.h) that the texture cache loads from, so a texture
+// whose fetch constant names a copy is decoded at the scaled size by the same load shader.
+//
+// Each destination (base, pitch, format, tiling) gets a slot in a 512 MiB arena, aligned to the
+// 64 KiB sparse chunks, allocated when it is first resolved to; only the pages a copy wrote are
+// uploaded, and with sparse binding (lavapipe 25, NVIDIA) only the chunks holding them get device
+// memory, so nothing mirrors the guest memory at the scale. A copy that grows past its slot moves
+// to a new one (the old slot stays, unused). The arena's pages are a GuestPageSource whose page
+// generations the mirror bumps when it rewrites a copy, which is what makes the texture cache
+// reload textures over it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/scaled_resolve.h"
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+class ScaledResolveMirror {
+ public:
+  ScaledResolveMirror(VulkanContext& context, CommandStream& stream);
+  ~ScaledResolveMirror();
+  ScaledResolveMirror(const ScaledResolveMirror&) = delete;
+  ScaledResolveMirror& operator=(const ScaledResolveMirror&) = delete;
+
+  // Stores (or rewrites) `copy` in its slot; throws xnt::Error when the arena is full.
+  void Store(const gpu::ScaledCopy& copy);
+  // The fetch constant of `copy` read from the arena (gpu::ScaledResolveMemory::ScaledFetch with
+  // the slot's address as the base), or nothing when the copy was never stored.
+  std::optional<std::array<uint32_t, 6>> Fetch(const uint32_t fetch[6],
+                                               const gpu::ScaledCopy& copy) const;
+  // The arena as guest pages, for SharedMemory::Sync and the texture cache's page checks.
+  const gpu::GuestPageSource& pages() const { return source_; }
+  // The device buffer (created on first use); Sync it before loading textures from it.
+  SharedMemory& memory();
+  bool created() const { return memory_ != nullptr; }
+  // Bytes of the arena holding copies (CPU side) and bound on the device.
+  uint64_t stored_bytes() const { return stored_bytes_; }
+  uint64_t device_bytes() const { return memory_ ? memory_->bound_bytes() : 0; }
+
+ private:
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t, bool>;  // base, pitch, format, tiled
+  struct Slot {
+    uint32_t offset = 0;
+    uint32_t capacity = 0;
+  };
+  static Key KeyOf(const gpu::ScaledCopy& c) {
+    return {c.dest_base, c.dest_pitch, uint32_t(c.format), c.tiled};
+  }
+
+  VulkanContext& context_;
+  CommandStream& stream_;
+  std::unique_ptr<SharedMemory> memory_;
+  std::map<Key, Slot> slots_;
+  uint64_t next_ = 0;  // the bump allocator's next free arena byte
+  uint64_t stored_bytes_ = 0;
+  std::vector<std::unique_ptr<uint8_t[]>> pages_;
+  std::vector<uint64_t> page_generations_;
+  uint64_t generation_ = 1;
+  gpu::GuestPageSource source_;
+};
+
+}  // namespace xnt::vk
