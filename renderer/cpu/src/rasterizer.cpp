@@ -124,9 +124,7 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
     for (int i = 0; i < 3; ++i) o[i] = ea[i] * (int64_t(x) * kSubPixel) + eb[i] * (int64_t(y) * kSubPixel) + ec[i];
   };
   // Coverage and per-sample depth of pixel (x, y).
-  auto cover = [&](int32_t x, int32_t y, Fragment& f) {
-    int64_t o[3];
-    corner(x, y, o);
+  auto cover_at = [&](const int64_t o[3], Fragment& f) {
     f.coverage = 0;
     for (uint32_t smp = 0; smp < samples; ++smp) {
       int64_t w[3];
@@ -142,6 +140,11 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
                                  offset);
     }
   };
+  auto cover = [&](int32_t x, int32_t y, Fragment& f) {
+    int64_t o[3];
+    corner(x, y, o);
+    cover_at(o, f);
+  };
   // An upper bound of edge i over every sample of the 2x2 quad at (qx, qy): when it is below
   // the edge's threshold for some edge, no sample of the quad is inside.
   int64_t quad_reach[3];
@@ -150,9 +153,7 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
     for (uint32_t smp = 1; smp < samples; ++smp) best = std::max(best, at_sample[i][smp]);
     quad_reach[i] = best + std::max<int64_t>(0, ea[i] * kSubPixel) + std::max<int64_t>(0, eb[i] * kSubPixel);
   }
-  auto quad_outside = [&](int32_t qx, int32_t qy) {
-    int64_t o[3];
-    corner(qx, qy, o);
+  auto quad_outside = [&](const int64_t o[3]) {
     for (int i = 0; i < 3; ++i) {
       if (o[i] + quad_reach[i] + bias[i] < 0) return true;
     }
@@ -195,9 +196,8 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
       for (int c = 0; c < 4; ++c) vd[i][k][c] = double(v[i]->interpolators[k][c]);
     }
   }
-  auto quad_attributes = [&](int32_t qx, int32_t qy, std::array<Fragment, 4>& quad) {
-    int64_t o[3];
-    corner(qx, qy, o);
+  auto quad_attributes = [&](int32_t qx, int32_t qy, const int64_t o[3],
+                             std::array<Fragment, 4>& quad) {
     double p[3][4], sum[4];
     for (int i = 0; i < 3; ++i) {
       for (int j = 0; j < 4; ++j) {
@@ -247,18 +247,29 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
   // uncovered ones (and those outside the scissor) as helpers.
   std::array<Fragment, 4> quad;
   for (Fragment& f : quad) f.front_facing = front;
+  // The quad's corner values step along the row by two pixels (exact integer additions).
+  int64_t step_x[3], step_pixel[4][3];
+  for (int i = 0; i < 3; ++i) {
+    step_x[i] = ea[i] * 2 * kSubPixel;
+    for (int j = 0; j < 4; ++j) step_pixel[j][i] = ea[i] * (kSubPixel * (j & 1)) + eb[i] * (kSubPixel * (j >> 1));
+  }
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
-    for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
-      if (quad_outside(qx, qy)) continue;
+    int64_t o[3];
+    corner(x0 & ~1, qy, o);
+    for (int32_t qx = x0 & ~1; qx < x1; qx += 2, o[0] += step_x[0], o[1] += step_x[1], o[2] += step_x[2]) {
+      if (quad_outside(o)) continue;
       bool any = false;
       for (int32_t i = 0; i < 4; ++i) {
         const int32_t x = qx + (i & 1), y = qy + (i >> 1);
         quad[size_t(i)].coverage = 0;
-        if (x >= x0 && x < x1 && y >= y0 && y < y1) cover(x, y, quad[size_t(i)]);
+        if (x >= x0 && x < x1 && y >= y0 && y < y1) {
+          const int64_t op[3] = {o[0] + step_pixel[i][0], o[1] + step_pixel[i][1], o[2] + step_pixel[i][2]};
+          cover_at(op, quad[size_t(i)]);
+        }
         any |= quad[size_t(i)].coverage != 0;
       }
       if (!any) continue;
-      quad_attributes(qx, qy, quad);
+      quad_attributes(qx, qy, o, quad);
       for (int32_t i = 0; i < 4; ++i) {
         Fragment& f = quad[size_t(i)];
         f.helper = f.coverage == 0;

@@ -440,15 +440,23 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
       }
     }
   }
+  // The fetch constant's swizzle then the instruction's destination swizzle (StoreFetch's
+  // rules), composed once: each destination component is a texel component, 1, 0 or kept.
   const uint32_t swizzle = (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
-  uint32_t sel[4];
-  for (uint32_t i = 0; i < 4; ++i) sel[i] = (swizzle >> (3 * i)) & 7;
-  for (uint32_t l = 0; l < N; ++l) {
-    if (!act[l]) continue;
-    const Float4& texel = texels[l];
-    Float4 v;
-    for (uint32_t i = 0; i < 4; ++i) v[i] = sel[i] < 4 ? texel[sel[i]] : sel[i] == 5 ? 1.0f : 0.0f;
-    StoreFetch(f, l, v);
+  Vec& d = Temp(f.dst_reg, f.dst_rel);
+  for (uint32_t c = 0; c < 4; ++c) {
+    const uint32_t dest = f.DestComponent(c);
+    if (dest == 7) continue;  // keep
+    // -1: 0, -2: 1, else the texel component.
+    int32_t from = dest == 5 ? -2 : -1;
+    if (dest < 4) {
+      const uint32_t sel = (swizzle >> (3 * dest)) & 7;
+      from = sel < 4 ? int32_t(sel) : sel == 5 ? -2 : -1;
+    }
+    float* __restrict out = d.c[c].data();
+    for (uint32_t l = 0; l < N; ++l) {
+      if (act[l]) out[l] = from >= 0 ? texels[l][uint32_t(from)] : from == -2 ? 1.0f : 0.0f;
+    }
   }
 }
 
