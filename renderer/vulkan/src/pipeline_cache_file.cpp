@@ -93,6 +93,7 @@ PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directo
           data.assign(file.begin() + kHeaderSize, file.end());
           if (MatchesDevice(data, properties_)) {
             load_state_ = LoadState::kLoaded;
+            loaded_hash_ = hash;
           } else {
             data.clear();
           }
@@ -131,6 +132,8 @@ bool PipelineCacheFile::Save() {
   file.resize(kHeaderSize + size);
   const uint64_t size64 = size;
   const uint64_t hash = XXH3_64bits(file.data() + kHeaderSize, size);
+  // Nothing new since the load (every pipeline of this run came from the file): keep the file.
+  if (load_state_ == LoadState::kLoaded && hash == loaded_hash_) return true;
   std::memcpy(file.data(), kMagic, 8);
   std::memcpy(file.data() + 8, &size64, 8);
   std::memcpy(file.data() + 16, &hash, 8);

@@ -14,6 +14,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
 #include <string>
 
 #include "xnt/vk/vulkan_context.h"
@@ -33,7 +34,8 @@ class PipelineCacheFile {
   VkPipelineCache handle() const { return cache_; }
   LoadState load_state() const { return load_state_; }
   const std::string& path() const { return path_; }
-  // Writes the current data now (also done by the destructor). False when it could not.
+  // Writes the current data now (also done by the destructor), unless it is what was loaded.
+  // False when it could not.
   bool Save();
 
  private:
@@ -42,6 +44,7 @@ class PipelineCacheFile {
   std::string directory_, path_;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   LoadState load_state_ = LoadState::kNoFolder;
+  uint64_t loaded_hash_ = 0;  // XXH3-64 of the data loaded (kLoaded)
 };
 
 }  // namespace xnt::vk
