@@ -218,7 +218,7 @@ std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
                 std::to_string(r.scale_y) + " is outside 1x1..3x3");
   }
   if ((r.scale_x != 1 || r.scale_y != 1) && options.path != Path::kCpu &&
-      options.path != Path::kFbo) {
+      options.path != Path::kFbo && options.path != Path::kFsi) {
     throw Error(std::string("--path ") + PathName(options.path) +
                 ": resolution scaling is not implemented yet on this path (only 1x1; the cpu "
                 "and fbo paths scale)");

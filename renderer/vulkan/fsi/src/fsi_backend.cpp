@@ -179,6 +179,7 @@ void FsiBackend::OnSwap(const replay::SwapCall& call) {
 
 void FsiBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
   renderer_->shared_memory().Invalidate(address, size);
+  renderer_->InvalidateScaled(address, size);
 }
 
 void FsiBackend::OnFrameEnd(const replay::FrameEndCall& frame) {

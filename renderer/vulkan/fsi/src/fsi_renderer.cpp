@@ -70,6 +70,9 @@ FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::Rend
   const uint32_t height_limit =
       std::min(props.limits.maxFramebufferHeight, props.limits.maxViewportDimensions[1]);
   guest_height_ = std::min<uint32_t>(8192, height_limit / options_.scale_y);
+  render_area_width_ =
+      std::min(props.limits.maxFramebufferWidth, props.limits.maxViewportDimensions[0]);
+  render_area_height_ = guest_height_ * options_.scale_y;
 
   // The EDRAM buffer: 10 MiB of guest bits times the scale, zero like the model.
   edram_bytes_ = uint64_t(xenos::kEdramSizeBytes) * options_.scale_x * options_.scale_y;
@@ -292,6 +295,15 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
   return pipeline;
 }
 
+void FsiRenderer::BeginRendering(uint32_t width, uint32_t height) {
+  EndRendering();
+  VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  rendering.renderArea = {{0, 0}, {width, height}};
+  rendering.layerCount = 1;
+  vkCmdBeginRendering(stream_.cmd(), &rendering);
+  rendering_ = true;
+}
+
 void FsiRenderer::EndRendering() {
   if (!rendering_) return;
   vkCmdEndRendering(stream_.cmd());
@@ -425,6 +437,9 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
   XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
+  // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
+  // pixels: shader_interface.h).
+  system.resolution_scale = options_.scale_x | (options_.scale_y << 8);
   std::memcpy(alloc->data + system_offset, &system, sizeof(system));
   const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);
   std::memcpy(alloc->data + om_offset, &om, sizeof(om));
@@ -438,19 +453,29 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   key.samples = host_samples;
   const VkPipeline pipeline = GetPipeline(key);
 
-  // Host pixels: the scissor scaled, the render area down to its bottom row.
+  // Host pixels: the scissor scaled.
   const uint32_t sx = options_.scale_x, sy = options_.scale_y;
   VkRect2D scissor{{viewport.scissor.offset.x * int32_t(sx), viewport.scissor.offset.y * int32_t(sy)},
                    {viewport.scissor.extent.width * sx, viewport.scissor.extent.height * sy}};
   const uint32_t area_width = surface.surface_pitch * sx;
-  const uint32_t area_height = uint32_t(scissor.offset.y) + scissor.extent.height;
-  EndRendering();
-  VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  rendering.renderArea = {{0, 0}, {area_width, area_height}};
-  rendering.layerCount = 1;
+  if (ordering_ == FsiOrdering::kInterlock) {
+    // Interlock orders the critical sections of overlapping fragments in rasterization order,
+    // which Vulkan defines within one render pass instance only: consecutive draws stay in one
+    // instance covering the largest render area (no attachments, so it costs nothing), and a
+    // new instance after draws starts behind a barrier.
+    if (!rendering_) {
+      if (draws_since_barrier_) {
+        BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      }
+      BeginRendering(render_area_width_, render_area_height_);
+    }
+  } else {
+    // Unordered: one instance per draw, its area down to the scissor's bottom row (llvmpipe bins
+    // the whole area).
+    BeginRendering(area_width, uint32_t(scissor.offset.y) + scissor.extent.height);
+  }
   VkCommandBuffer cmd = stream_.cmd();
-  vkCmdBeginRendering(cmd, &rendering);
-  rendering_ = true;
 
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
@@ -471,7 +496,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
-  EndRendering();
+  if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;
   gpu_wrote_ = true;
   ++stats_.draws;

@@ -62,7 +62,9 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
         if (options_.scale_x * options_.scale_y == 1) {
           gpu::ResolveCopy(info, model_, tracked);
         } else {
-          Note("resolve at a resolution scale on the fsi path: not implemented (skipped)");
+          // As the cpu path: guest memory gets the 1x copy, scaled_ the scaled one (the swap
+          // shows it; textures still sample the 1x bytes on this path, see docs/fsi.md).
+          scaled_.Resolve(info, model_, tracked, options_.scale_x, options_.scale_y);
         }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
@@ -112,6 +114,20 @@ gpu::SwapImage FsiRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffer_
                                  const gpu::GuestMemoryAccess& memory) {
   ++stats_.swaps;
   Flush();
+  // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
+  // scaled copy of it (fetch constant 0 names it), as on the cpu path.
+  uint32_t fetch[6];
+  for (uint32_t i = 0; i < 6; ++i) {
+    const uint32_t index = xenos::kFetchConstantBase + i;
+    fetch[i] = index < regs.size() ? regs[index] : 0u;
+  }
+  if (const gpu::ScaledCopy* copy = scaled_.Find(fetch)) {
+    std::vector<uint32_t> patched(regs.begin(), regs.end());
+    const std::array<uint32_t, 6> scaled = gpu::ScaledResolveMemory::ScaledFetch(fetch, *copy);
+    for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = scaled[i];
+    return gpu::ReadFrontBuffer(patched, 0, width * copy->scale_x, height * copy->scale_y,
+                                gpu::ScaledResolveMemory::AccessOf(*copy));
+  }
   return gpu::ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
 }
 
@@ -144,6 +160,7 @@ void FsiRenderer::ReadBackMemExport(const std::vector<MemoryRange>& ranges,
       Flush();
       memory.write(uint32_t(at), std::span<const uint8_t>(alloc->data, size_t(bytes)));
       shared_memory_.MarkCurrent(uint32_t(at), bytes, memory.pages);
+      scaled_.Invalidate(uint32_t(at), bytes);
     }
   }
 }

@@ -32,7 +32,9 @@ std::string Constants() {
 }
 
 const char kDeclarations[] = R"GLSL(
-layout(set = 3, binding = 0, std430) buffer XeEdram { uint xe_edram[]; };
+// coherent: a later critical section of the same pixel may run on another core; its reads must
+// see this one's writes, not a stale cache line (the interlock orders, coherence makes visible).
+layout(set = 3, binding = 0, std430) coherent buffer XeEdram { uint xe_edram[]; };
 layout(set = 3, binding = 1, std140) uniform XeOutputMergerConstants {
   uvec4 rt_base;
   uvec4 rt_pitch_tiles;

@@ -28,6 +28,7 @@
 #include "xnt/gpu/guest_access.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/renderer_options.h"
+#include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/pipeline_cache.h"
 #include "xnt/vk/sampler_cache.h"
@@ -95,6 +96,8 @@ class FsiRenderer {
   SharedMemory& shared_memory() { return shared_memory_; }
   TextureCache& textures() { return textures_; }
   gpu::EdramTracker& tracker() { return tracker_; }
+  // A CPU write over a scaled resolve copy's guest bytes makes the copy stale.
+  void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
 
  private:
   struct PipelineKey {
@@ -107,7 +110,7 @@ class FsiRenderer {
   };
   void Note(const std::string& what) { ++notes_[what]; }
   VkPipeline GetPipeline(const PipelineKey& key);
-  void BeginRendering();
+  void BeginRendering(uint32_t width, uint32_t height);
   void EndRendering();
   // Draws' EDRAM writes made visible to what comes next (transfers or the next draw).
   void BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
@@ -131,6 +134,7 @@ class FsiRenderer {
   VkBuffer edram_ = VK_NULL_HANDLE;
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
   gpu::edram::Edram model_;
+  gpu::ScaledResolveMemory scaled_;  // resolves at a resolution scale (gpu/scaled_resolve.h)
   bool gpu_wrote_ = false;  // draws wrote the buffer since the model was last read back
 
   VkDescriptorSetLayout om_layout_ = VK_NULL_HANDLE;
@@ -151,6 +155,7 @@ class FsiRenderer {
   bool rendering_ = false;
   bool draws_since_barrier_ = false;
   uint32_t guest_height_ = 8192;  // rows the host viewport covers (guest pixels)
+  uint32_t render_area_width_ = 0, render_area_height_ = 0;  // interlock: one area for all draws
 
   FsiStats stats_;
   std::map<std::string, uint64_t> notes_;
