@@ -62,6 +62,9 @@ struct RasterState {
   uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
   // Triangles: emit whole 2x2 quads (helpers included) instead of covered pixels in row order.
   bool quads = false;
+  // Fragments need their per-sample depth (false when neither the depth nor the stencil test
+  // runs: nothing reads it then, and triangles skip computing it).
+  bool depth = true;
   // Polygon offset (gpu/polygon_offset.h) per face and the depth format its units depend on.
   gpu::PolygonOffsets polygon_offset;
   uint32_t depth_format = 0;  // xenos::DepthRenderTargetFormat

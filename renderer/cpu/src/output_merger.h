@@ -43,6 +43,8 @@ class OutputMerger {
   // when it is off. Applied after the alpha test, before depth/stencil.
   uint32_t AlphaToMask(uint32_t x, uint32_t y, float alpha) const;
   bool alpha_to_mask() const { return alpha_to_mask_; }
+  // DepthStencilTest reads the fragment's depth (a depth or stencil test is on).
+  bool reads_depth() const { return depth_test_ || stencil_; }
 
  private:
   void Note(const std::string& what) { ++notes_[what]; }

@@ -185,6 +185,7 @@ struct Worker final : ucode::BatchTextureSource {
     RasterState state = job_.state;
     // Batched shading of triangles goes quad by quad so texture fetches have derivatives.
     state.quads = quads_;
+    state.depth = om_.reads_depth();
     state.y0 = std::max(state.y0, y0);
     state.y1 = std::min(state.y1, y1);
     if (state.y1 <= state.y0) return;

@@ -135,6 +135,7 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
       }
       if (!in) continue;
       f.coverage |= 1u << smp;
+      if (!state.depth) continue;
       f.depth[smp] = OffsetDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
                                         double(w[2]) * s[2].z) / double(abs_area)),
                                  offset);

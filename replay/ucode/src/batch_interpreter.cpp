@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "alu_rules.h"
 
@@ -616,9 +617,9 @@ bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& 
   m.cb = &callbacks;
   m.out = &out;
   // Fresh state per batch, as a scalar run starts from zeros.
-  for (uint32_t i = 0; i < m.temp_count; ++i) {
-    for (Lanes& c : m.r[i].c) c.fill(0.0f);
-  }
+  // (One contiguous clear of the temps in use: r is an array of plain floats.)
+  static_assert(sizeof(Vec) == sizeof(float) * 4 * N);
+  std::memset(static_cast<void*>(m.r.data()), 0, sizeof(Vec) * m.temp_count);
   m.a0.fill(0);
   m.p0.fill(0);
   m.ps.fill(0.0f);
