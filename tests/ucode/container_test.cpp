@@ -325,3 +325,34 @@ TEST(UcodeContainer, PixelShaderStructConstantsAndSampling) {
 
 }  // namespace
 }  // namespace xnt::ucode
+
+namespace xnt::ucode {
+namespace {
+
+// Another compiler build may leave bytes between the regions (or lay them out in another
+// order): such a container still loads, and WriteContainer keeps those bytes where they were.
+TEST(UcodeContainer, BytesBetweenRegionsAreKept) {
+  std::vector<uint8_t> b = test::BuildContainer(VertexSpec());
+  const uint32_t info = LoadBE32(b.data() + 24), program = LoadBE32(b.data() + 4);
+  const std::vector<uint8_t> gap = {0xEE, 0xEE, 0xEE, 0xEE, 0x01, 0x02, 0x03, 0x04};
+  b.insert(b.begin() + info, gap.begin(), gap.end());
+  StoreBE32(b.data() + 24, info + 8);
+  StoreBE32(b.data() + 4, program + 8);
+  const ContainerFile c = LoadContainer(b);
+  EXPECT_EQ(c.microcode, VertexSpec().microcode);
+  ASSERT_EQ(c.literals.size(), 2u);
+  EXPECT_EQ(c.literals[1].value[1], 0.25f);
+  EXPECT_EQ(WriteContainer(c), b);
+  // Overlapping regions are refused with the field named.
+  std::vector<uint8_t> bad = b;
+  StoreBE32(bad.data() + 20, info + 8);  // definition table at the info block
+  try {
+    (void)LoadContainer(bad);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("byte 16: region offsets"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace xnt::ucode

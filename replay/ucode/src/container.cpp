@@ -268,10 +268,7 @@ void ReadInfo(const Blob& b, uint64_t at, uint64_t end, ContainerFile& out) {
     for (uint32_t i = 0; i < interps; ++i) out.interpolators.push_back(Interpolator(word("interpolator")));
     for (uint32_t i = 0; i < exports; ++i) out.export_slots.push_back(word("export slot"));
   }
-  if (next != out.info.size()) {
-    Fail(at + 4 * uint64_t(next), "info block",
-         std::to_string(out.info.size() - next) + " words left over after the declarations");
-  }
+  // Words after the declarations (none in any sample) stay in `info` unprinted.
 }
 
 void PutBE32(std::vector<uint8_t>& out, uint32_t v) {
@@ -314,22 +311,31 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
   }
   if (program % 4) Fail(4, "program offset", std::to_string(program) + " is not a multiple of 4");
   const uint32_t ctab = out.header[4], defs = out.header[5], info = out.header[6];
-  // Regions in the order the compiler writes them: constant table, definitions, info, program.
-  if (info < 36 || info >= program || info % 4) {
-    Fail(24, "info block offset", std::to_string(info) + " is not between the header and the program");
+  // The compiler writes header, constant table, definitions, info, program in that order; other
+  // layouts are accepted as long as the regions lie between the header and the program without
+  // overlapping (each region ends where the next one starts, or before it: gap bytes are kept).
+  auto check_start = [&](uint32_t at, uint64_t field, const char* what) {
+    if (at < 36 || at >= program || at % 4) {
+      Fail(field, what, std::to_string(at) + " is not a 4-aligned offset between the 36-byte header and the program at " +
+                            std::to_string(program));
+    }
+  };
+  check_start(info, 24, "info block offset");
+  if (defs) check_start(defs, 20, "definition table offset");
+  if (ctab) check_start(ctab, 16, "constant table offset");
+  if ((ctab && (ctab == defs || ctab == info)) || (defs && defs == info)) {
+    Fail(16, "region offsets", "two regions start at the same byte");
   }
-  if (defs && (defs < 36 || defs >= info || defs % 4)) {
-    Fail(20, "definition table offset", std::to_string(defs) + " is not between the header and the info block");
-  }
-  const uint32_t ctab_end = defs ? defs : info;
-  if (ctab && (ctab != 36 || ctab >= ctab_end)) {
-    Fail(16, "constant table offset", std::to_string(ctab) + " is not right after the header");
-  }
-  if (!ctab && (defs ? defs : info) != 36) {
-    Fail(defs ? 20 : 24, defs ? "definition table offset" : "info block offset",
-         "without a constant table the next region starts right after the header");
-  }
+  auto region_end = [&](uint32_t start) {
+    uint32_t end = program;
+    for (uint32_t o : {ctab, defs, info}) {
+      if (o > start && o < end) end = o;
+    }
+    return end;
+  };
+  out.layout = {ctab, defs, info, region_end(info)};
   if (ctab) {
+    const uint32_t ctab_end = region_end(ctab);
     const uint32_t size = b.U32(ctab, "constant table size");
     if (uint64_t(size) + 4 > ctab_end - ctab) {
       Fail(ctab, "constant table size",
@@ -337,28 +343,19 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
     }
     ConstantTableReader(b, uint64_t(ctab) + 4, size).Read(out);
     out.constant_table.assign(bytes.begin() + ctab + 4, bytes.begin() + ctab + 4 + size);
-    // The next region starts at the next 4-byte boundary; the padding is zero (as
-    // WriteContainer writes it).
-    const uint64_t table_end = uint64_t(ctab) + 4 + size;
-    if (ctab_end != ((table_end + 3) & ~uint64_t(3))) {
-      Fail(ctab, "constant table size",
-           std::to_string(size) + " bytes leave a gap before byte " + std::to_string(ctab_end));
-    }
-    for (uint64_t o = table_end; o < ctab_end; ++o) {
-      if (bytes[o] != 0) Fail(o, "constant table", "non-zero padding after the table");
-    }
   }
-  ReadInfo(b, info, program, out);
+  ReadInfo(b, info, region_end(info), out);
   const uint32_t code_offset = out.info[0], code_bytes = out.info[1];
-  if (code_offset % 16 || code_bytes % 4 || code_bytes < 12 ||
-      uint64_t(code_offset) + code_bytes != program_size) {
+  if (code_offset % 4 || code_bytes % 4 || code_bytes < 12 ||
+      uint64_t(code_offset) + code_bytes > program_size) {
     Fail(info, "microcode offset/size",
          "literal bytes " + std::to_string(code_offset) + " + microcode bytes " +
-             std::to_string(code_bytes) + " do not make up the " + std::to_string(program_size) +
+             std::to_string(code_bytes) + " do not fit the " + std::to_string(program_size) +
              "-byte program");
   }
-  if (defs) ReadDefinitions(b, defs, info, program, code_offset, out);
+  if (defs) ReadDefinitions(b, defs, region_end(defs), program, code_offset, out);
   out.program.assign(bytes.begin() + program, bytes.end());
+  out.underlay.assign(bytes.begin(), bytes.end());
   out.microcode_offset = program + code_offset;
   const uint32_t code_dwords = (code_bytes - 12) / 4;
   for (uint32_t i = 0; i < code_dwords; ++i) {
@@ -370,29 +367,65 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
   return out;
 }
 
+namespace {
+
+// The loaded layout, if every region still has its loaded size.
+bool KeepsLayout(const ContainerFile& c) {
+  if (c.underlay.empty() || c.underlay.size() != uint64_t(c.header[1]) + c.program.size()) return false;
+  const auto& l = c.layout;
+  if (!l[2] || c.info.size() * 4 != l[3] - l[2]) return false;
+  if ((l[0] != 0) != !c.constant_table.empty() || (l[1] != 0) != !c.definition_table.empty()) return false;
+  auto fits = [&](uint32_t at, uint64_t length) {
+    return at >= 36 && at + length <= c.header[1];
+  };
+  if (l[0] && !fits(l[0], 4 + c.constant_table.size())) return false;
+  if (l[1] && !fits(l[1], 4 * c.definition_table.size())) return false;
+  return fits(l[2], 4 * c.info.size());
+}
+
+}  // namespace
+
 std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
-  std::vector<uint8_t> out(36, 0);
-  uint32_t ctab = 0, defs = 0;
-  if (!c.constant_table.empty()) {
-    ctab = uint32_t(out.size());
-    PutBE32(out, uint32_t(c.constant_table.size()));
-    out.insert(out.end(), c.constant_table.begin(), c.constant_table.end());
-    while (out.size() % 4) out.push_back(0);
-  }
-  if (!c.definition_table.empty()) {
-    defs = uint32_t(out.size());
-    for (uint32_t w : c.definition_table) PutBE32(out, w);
-  }
-  const uint32_t info = uint32_t(out.size());
-  for (uint32_t w : c.info) PutBE32(out, w);
-  const uint32_t program = uint32_t(out.size());
-  out.insert(out.end(), c.program.begin(), c.program.end());
+  std::vector<uint8_t> out;
   std::array<uint32_t, 9> h = c.header;
-  h[1] = program;
+  if (KeepsLayout(c)) {
+    // The regions go back where they were; the bytes between them (padding or data no field
+    // describes) come from the loaded blob.
+    out = c.underlay;
+    auto put = [&](uint32_t at, uint32_t v) { StoreBE32(out.data() + at, v); };
+    if (c.layout[0]) {
+      put(c.layout[0], uint32_t(c.constant_table.size()));
+      std::copy(c.constant_table.begin(), c.constant_table.end(), out.begin() + c.layout[0] + 4);
+    }
+    for (size_t i = 0; i < c.definition_table.size(); ++i) put(c.layout[1] + 4 * uint32_t(i), c.definition_table[i]);
+    for (size_t i = 0; i < c.info.size(); ++i) put(c.layout[2] + 4 * uint32_t(i), c.info[i]);
+    std::copy(c.program.begin(), c.program.end(), out.begin() + h[1]);
+    h[4] = c.layout[0];
+    h[5] = c.layout[1];
+    h[6] = c.layout[2];
+  } else {
+    // The compiler's order: header, constant table, definition table, info block, program.
+    out.assign(36, 0);
+    uint32_t ctab = 0, defs = 0;
+    if (!c.constant_table.empty()) {
+      ctab = uint32_t(out.size());
+      PutBE32(out, uint32_t(c.constant_table.size()));
+      out.insert(out.end(), c.constant_table.begin(), c.constant_table.end());
+      while (out.size() % 4) out.push_back(0);
+    }
+    if (!c.definition_table.empty()) {
+      defs = uint32_t(out.size());
+      for (uint32_t w : c.definition_table) PutBE32(out, w);
+    }
+    const uint32_t info = uint32_t(out.size());
+    for (uint32_t w : c.info) PutBE32(out, w);
+    h[1] = uint32_t(out.size());
+    out.insert(out.end(), c.program.begin(), c.program.end());
+    h[4] = ctab;
+    h[5] = defs;
+    h[6] = info;
+  }
   h[2] = uint32_t(c.program.size());
-  h[4] = ctab;
-  h[5] = defs;
-  h[6] = info;
   for (uint32_t i = 0; i < 9; ++i) StoreBE32(out.data() + 4 * i, h[i]);
   return out;
 }

@@ -31,8 +31,8 @@
 //            elements (slot | usage << 12 | usage index << 16 | flags << 20), the interpolator
 //            words and the export slots.
 //   program  literal constants (float4 each), microcode, 3-dword tail.
-// Every word whose meaning is not known is kept, so WriteContainer(LoadContainer(b)) == b for
-// any blob laid out in that order.
+// Every word whose meaning is not known is kept, and so are bytes between the regions, so
+// WriteContainer(LoadContainer(b)) == b.
 #pragma once
 
 #include <array>
@@ -135,6 +135,11 @@ struct ContainerFile {
   std::vector<uint32_t> microcode;                 // host order
   std::vector<uint32_t> trailer;                   // host order
   uint32_t microcode_offset = 0;                   // byte offset in the blob
+  // The loaded layout (constant table, definition table, info offsets, info end) and the loaded
+  // bytes: WriteContainer puts the regions back where they were and keeps the bytes between
+  // them. Empty for a container built from a listing (compiler order then).
+  std::array<uint32_t, 4> layout{};
+  std::vector<uint8_t> underlay;
 
   // Decoded info words (0 when the block is too short to hold them).
   uint32_t program_cntl() const { return info.size() > 2 ? info[2] : 0; }
@@ -158,8 +163,9 @@ struct ContainerFile {
 bool IsContainer(std::span<const uint8_t> bytes);
 // Throws xnt::Error naming the byte offset and the field of the first inconsistency.
 ContainerFile LoadContainer(std::span<const uint8_t> bytes);
-// Lays the container out again (header, constant table, definition table, info block, program
-// data) from the raw regions kept in `c`.
+// Lays the container out again from the regions kept in `c`: where it was loaded from, at their
+// loaded offsets; otherwise in the compiler's order (header, constant table, definition table,
+// info block, program data).
 std::vector<uint8_t> WriteContainer(const ContainerFile& c);
 
 }  // namespace xnt::ucode
