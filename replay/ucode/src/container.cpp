@@ -3,6 +3,7 @@
 // byte offset and the field ("shader container: byte 140: info block: ...").
 #include "xnt/ucode/container.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "xnt/base/byte_order.h"

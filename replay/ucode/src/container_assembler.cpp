@@ -14,6 +14,7 @@
 //     vertex elements (flags in bits 20-23, see below), interpolators (a VS repeats
 //     the register in bits 16-19) and one export slot (0x1000 | slot) per interpolator export;
 //   - program: literals, microcode, a 3-dword zero tail.
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <map>

@@ -3,6 +3,7 @@
 // `dcl_index1 r1.x`, `// PredicateClean=false` ...); the info-word meanings are in container.h.
 #include "container_listing.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "syntax.h"
