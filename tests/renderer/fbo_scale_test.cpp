@@ -47,8 +47,9 @@ const std::map<std::string, std::string> kTieAtHostPixelCentres = {
     {"textures_many_formats",
      "point-sampled random texels whose boundaries fall on host pixel centres"},
     {"edram_float16_above_65504_resolve",
-     "a 1x texture (no scaled copy matches its 32bpp view of 64bpp bits) filtered between texel "
-     "centres: the host sampler's and the cpu path's weights round differently (max 1 LSB)"},
+     "a float16 target (not an integer format) written with interpolated values at host pixel "
+     "centres: the halves round 1 ulp apart between lavapipe and the cpu path (compare bisects "
+     "it to draw 0.1's guest bits); max 1 LSB in the frame"},
 };
 
 struct Result {

@@ -462,25 +462,9 @@ void CpuBackend::OnSwap(const replay::SwapCall& call) {
   gpu::SwapImage image;
   try {
     // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
-    // scaled copy of it (fetch constant 0 names it, as VdSwap writes it); else at 1x.
-    gpu::RegisterValues regs = registers_->values();
-    uint32_t fetch[6];
-    for (uint32_t i = 0; i < 6; ++i) {
-      const uint32_t index = xenos::kFetchConstantBase + i;
-      fetch[i] = index < regs.size() ? regs[index] : 0u;
-    }
-    const gpu::ScaledCopy* copy = scaled_.Find(fetch);
-    if (copy) {
-      std::vector<uint32_t> patched(regs.begin(), regs.end());
-      const std::array<uint32_t, 6> scaled = gpu::ScaledResolveMemory::ScaledFetch(fetch, *copy);
-      for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = scaled[i];
-      image = gpu::ReadFrontBuffer(patched, 0, call.width * copy->scale_x,
-                                   call.height * copy->scale_y,
-                                   gpu::ScaledResolveMemory::AccessOf(*copy));
-    } else {
-      image = gpu::ReadFrontBuffer(regs, call.front_buffer_address, call.width, call.height,
-                                   Access());
-    }
+    // scaled copy of it (gpu/scaled_resolve.h, the rule the fbo path shares); else at 1x.
+    image = gpu::ReadFrontBufferAtScale(registers_->values(), call.front_buffer_address,
+                                        call.width, call.height, Access(), scaled_);
   } catch (const Error& e) {
     Note("swap skipped: " + std::string(e.what()));
     return;
