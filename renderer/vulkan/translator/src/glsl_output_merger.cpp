@@ -601,6 +601,31 @@ void xe_om_merge(uint coverage, vec4 z, vec4 colors[4]) {
 
 }  // namespace
 
+// The fbo path's colour export conversion for its host render target (XeSystemConstants::
+// color_output_modes, render_targets.h ColorOutputMode). PWL gamma: Xenos' 4-segment curve from
+// 10-bit linear to 8-bit gamma (gpu::edram::LinearToPwlGamma; Xenia xenos.h LinearToPWLGamma), so
+// an UNORM target stores the gamma bits before blending.
+const char kHostColorOutput[] = R"GLSL(float xe_linear_to_pwl(float l) {
+  float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;
+  float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :
+             l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;
+  return min(g8 / 255.0, 1.0);
+}
+vec4 xe_color_output(vec4 c, uint mode) {
+  if (mode == 1u) { return clamp(c, vec4(-32.0), vec4(32.0)) * (1.0 / 32.0); }
+  if (mode == 2u) {
+    return vec4(xe_linear_to_pwl(c.r), xe_linear_to_pwl(c.g), xe_linear_to_pwl(c.b), c.a);
+  }
+  if (mode == 3u) {
+    return vec4(clamp(c.rgb, vec3(0.0), vec3(31.875)), clamp(c.a, 0.0, 1.0));
+  }
+  if (mode == 4u) { return clamp(c, vec4(-32.0), vec4(32.0)); }
+  return c;
+}
+)GLSL";
+
+std::string GlslHostColorOutput() { return kHostColorOutput; }
+
 std::string GlslOutputMergerExtension() {
   return "#extension GL_ARB_fragment_shader_interlock : require\n";
 }

@@ -1,4 +1,4 @@
-// The fsi path's output-merger epilogue in GLSL: depth/stencil, alpha test, alpha to mask,
+// How a pixel shader's outputs leave it. The fsi path's output-merger epilogue in GLSL: depth/stencil, alpha test, alpha to mask,
 // blending and format packing on the guest bits of the EDRAM storage buffer (descriptor set 3,
 // output_merger_interface.h), rule by rule as the cpu path does it
 // (renderer/cpu/src/output_merger.cpp) with the encodings of renderer/gpu/src/edram.cpp.
@@ -24,6 +24,11 @@ std::string GlslOutputMergerPrologue();
 // expressions holding them.
 std::string GlslOutputMergerEpilogue(bool interlock, uint32_t colors_written, bool depth_written,
                                      const std::string& colors, const std::string& depth);
+
+// The fbo path's conversion of colour exports for its host render targets (xe_color_output,
+// placed before `main` when the shader writes colours): the other way a pixel shader's outputs
+// leave it.
+std::string GlslHostColorOutput();
 
 // A whole fragment shader for draws without a pixel shader (depth/stencil only).
 std::string GlslDepthOnlyFragmentShader(bool interlock);
