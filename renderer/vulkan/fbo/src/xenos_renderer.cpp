@@ -54,8 +54,11 @@ XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions option
       pipelines_(context, shared_memory_.set_layout()),
       edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
       textures_(context, stream_, shared_memory_),
-      samplers_(context),
-      scaled_mirror_(std::make_unique<ScaledResolveMirror>(context, stream_)) {
+      samplers_(context) {
+  // Scaled resolve copies exist only at a resolution scale.
+  if (options.scale_x * options.scale_y > 1) {
+    scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context, stream_);
+  }
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   edram_.set_gpu_transfers(options.gpu_transfers);
   // Texture loads are compute dispatches: outside the render pass.
@@ -135,11 +138,15 @@ XenosRenderer::~XenosRenderer() {
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
 }
 
-uint64_t XenosRenderer::scaled_device_bytes() const { return scaled_mirror_->device_bytes(); }
-uint64_t XenosRenderer::scaled_arena_bytes() const { return scaled_mirror_->stored_bytes(); }
+uint64_t XenosRenderer::scaled_device_bytes() const {
+  return scaled_mirror_ ? scaled_mirror_->device_bytes() : 0;
+}
+uint64_t XenosRenderer::scaled_arena_bytes() const {
+  return scaled_mirror_ ? scaled_mirror_->stored_bytes() : 0;
+}
 
 const TextureCache::Texture* XenosRenderer::ScaledTexture(const uint32_t fetch[6]) {
-  const gpu::ScaledCopy* copy = scaled_.Find(fetch);
+  const gpu::ScaledCopy* copy = scaled_mirror_ ? scaled_.Find(fetch) : nullptr;
   if (!copy) return nullptr;
   std::optional<std::array<uint32_t, 6>> scaled = scaled_mirror_->Fetch(fetch, *copy);
   if (!scaled) return nullptr;
@@ -624,7 +631,9 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
         } else {
           // 1x guest memory (point-downsampled) plus the scaled copy, mirrored for textures.
           scaled_.Resolve(info, bits, tracked, options_.scale_x, options_.scale_y);
-          if (const gpu::ScaledCopy* copy = scaled_.last()) scaled_mirror_->Store(*copy);
+          if (const gpu::ScaledCopy* copy = scaled_.last(); copy && scaled_mirror_) {
+            scaled_mirror_->Store(*copy);
+          }
         }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
