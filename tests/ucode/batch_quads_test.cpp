@@ -1,6 +1,7 @@
 // The batched interpreter's 2x2 quads: getGradients returns the quad's coarse derivatives (x from
 // its top pair, y from its left pair) of the swizzled coordinates, and texture fetches receive the
-// same derivatives; helper lanes feed them without counting as results. Values worked by hand.
+// same derivatives; helper lanes feed them without counting as results; a BatchTextureSource
+// samples the whole batch in one call. Values worked by hand.
 #include <gtest/gtest.h>
 
 #include "xnt/ucode/assembler.h"
@@ -66,6 +67,74 @@ TEST(BatchQuads, GetGradientsAndFetchDerivativesComeFromTheQuad) {
   EXPECT_EQ(seen[5][0][1], 1.0f);
   EXPECT_EQ(seen[5][1][1], 0.0f);
   EXPECT_EQ(out.colors[1][1], (Float4{0.75f, 3.0f, 0.0f, 1.0f}));
+}
+
+// A BatchTextureSource gets the whole batch in one call: the fetch's x, y, z per lane, the lanes
+// to sample (here a predicated fetch runs only where p0 is set), the quads flag; its texels go
+// through the fetch constant's swizzle and then the instruction's destination swizzle.
+TEST(BatchQuads, BatchTextureSourceGetsTheBatchAndItsTexelsAreSwizzled) {
+  const Shader shader = Decode(Assemble(R"(xps_3_0
+    exec
+    setp_gt r3.x, r0.x
+    alloc colors
+    exec
+    (p0) tfetch2D r2.yx1_, r0.xyz, tf0
+    exece
+    mov oC0, r2
+)", nullptr, ShaderType::kPixel), ShaderType::kPixel);
+  BatchInterpreter batch(shader);
+  ASSERT_TRUE(batch.unsupported().empty());
+  struct Source : BatchTextureSource {
+    uint32_t calls = 0, slot = 99, active_count = 0;
+    bool quads = false;
+    std::array<float, 4> z{};
+    void FetchBatch(uint32_t s, const FetchInstruction&, const std::array<const float*, 3>& c,
+                    const uint32_t* active, uint32_t lanes, bool q, Float4* texels) override {
+      ++calls, slot = s, quads = q;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        if (l < 4) z[l] = c[2][l];
+        if (!active[l]) continue;
+        ++active_count;
+        // Texel (x + 10, y + 20, 0.5, 0.25).
+        texels[l] = {c[0][l] + 10.0f, c[1][l] + 20.0f, 0.5f, 0.25f};
+      }
+    }
+  } source;
+  BatchInterpreter::Inputs in;
+  in.count = 4;
+  in.interpolator_count = 1;
+  in.quads = true;
+  in.textures = &source;
+  // x = -1, 1, 2, -3: p0 (x > 0) on lanes 1 and 2 only; y = 4 l; z = 100 + l.
+  const float x[4] = {-1.0f, 1.0f, 2.0f, -3.0f};
+  for (uint32_t l = 0; l < 4; ++l) {
+    in.interpolators[0][0][l] = x[l];
+    in.interpolators[0][1][l] = 4.0f * float(l);
+    in.interpolators[0][2][l] = 100.0f + float(l);
+  }
+  InterpreterCallbacks cb;
+  cb.texture_fetch = [](uint32_t, const Float4&, const FetchInstruction&) {
+    ADD_FAILURE() << "a per-lane fetch with a batch source set";
+    return Float4{};
+  };
+  BatchInterpreter::Result out;
+  InterpreterConstants k;
+  // tf0's swizzle (dword 3 bits 1..12): x <- Z, y <- X, z <- one, w <- W (2, 0, 5, 3).
+  k.fetch_constants[3] = (2u | (0u << 3) | (5u << 6) | (3u << 9)) << 1;
+  ASSERT_TRUE(batch.Run(k, in, cb, out));
+  EXPECT_EQ(source.calls, 1u);
+  EXPECT_EQ(source.slot, 0u);
+  EXPECT_TRUE(source.quads);
+  EXPECT_EQ(source.active_count, 2u);
+  EXPECT_EQ(source.z, (std::array<float, 4>{100.0f, 101.0f, 102.0f, 103.0f}));
+  // Lane 1: texel (11, 24, 0.5, 0.25) -> fetch constant swizzle (0.5, 11, 1, 0.25) -> destination
+  // .yx1_ (11, 0.5, 1, kept 0): r2 = (11, 0.5, 1, 0).
+  EXPECT_EQ(out.colors[1][0], (Float4{11.0f, 0.5f, 1.0f, 0.0f}));
+  // Lane 2: texel (12, 28, ...) -> (12, 0.5, 1, 0).
+  EXPECT_EQ(out.colors[2][0], (Float4{12.0f, 0.5f, 1.0f, 0.0f}));
+  // Lanes 0 and 3 did not fetch: r2 stays 0.
+  EXPECT_EQ(out.colors[0][0], (Float4{0.0f, 0.0f, 0.0f, 0.0f}));
+  EXPECT_EQ(out.colors[3][0], (Float4{0.0f, 0.0f, 0.0f, 0.0f}));
 }
 
 }  // namespace
