@@ -1,0 +1,216 @@
+// Vertex and texture fetch instructions -> GLSL (the rest of the emitter: glsl_emitter.cpp).
+#include "glsl_emitter_internal.h"
+
+namespace xnt::vk::glsl_detail {
+
+using ucode::FetchInstruction;
+using ucode::FetchOp;
+
+// ---- Fetch --------------------------------------------------------------------------------------
+
+void Emitter::StoreFetchResult(const FetchInstruction& fetch, const std::string& value) {
+  std::string dest = TempRef(fetch.dst_reg, fetch.dst_rel);
+  for (uint32_t c = 0; c < 4; ++c) {
+    uint32_t sel = fetch.DestComponent(c);
+    if (sel == 7) continue;  // keep
+    std::string v;
+    if (sel < 4) {
+      v = value + "." + kComponents[sel];
+    } else if (sel == 5) {
+      v = "1.0";
+    } else {
+      v = "0.0";  // 4 = zero; 6 has no known meaning and is treated as zero
+    }
+    Line(dest + "." + kComponents[c] + " = " + v + ";");
+  }
+}
+
+void Emitter::EmitFetch(const FetchInstruction& fetch, uint32_t slot) {
+  Line("{  // slot " + std::to_string(slot) + ": fetch op " + std::to_string(int(fetch.opcode)));
+  ++indent_;
+  if (fetch.is_predicated) {
+    Line(std::string("if (xe_p0 == ") + (fetch.predicate_condition ? "true" : "false") + ") {");
+    ++indent_;
+  }
+  if (fetch.IsVertex()) {
+    EmitVertexFetch(fetch);
+  } else {
+    EmitTextureFetch(fetch);
+  }
+  if (fetch.is_predicated) {
+    --indent_;
+    Line("}");
+  }
+  --indent_;
+  Line("}");
+}
+
+void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
+  if (!fetch.is_mini_fetch) {
+    // Address of this vertex's element 0: stride * floor(index [+ 0.5]) + fetch constant base
+    // (Xenia shader_interpreter.cc, vertex fetch). Mini fetches reuse the last full fetch's
+    // constant and address.
+    uint32_t constant = fetch.VertexFetchConstant();
+    if (constant >= 96) {
+      // const_index_sel 3 with const_index 31 names no fetch constant; wrap like the register
+      // file's 96 vertex fetch constants.
+      Note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
+      constant %= 96;
+    }
+    reflection_.vertex_fetch_slots[constant / 32] |= 1u << (constant % 32);
+    std::string index = TempRef(fetch.src_reg, fetch.src_rel) + "." + kComponents[fetch.src_swizzle & 3];
+    Line("xe_vf_slot = " + std::to_string(constant) + "u;");
+    Line("xe_vf_base = uint(int(" + std::to_string(fetch.stride) + ") * int(floor(" + index +
+         (fetch.is_index_rounded ? " + 0.5" : "") + "))) + (xe_fetch_dword(" +
+         std::to_string(constant * 2) + "u) >> 2u);");
+  }
+  if (fetch.format == 0) {
+    Note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
+  }
+  std::string value = "xe_vertex_fetch(xe_vf_slot, xe_vf_base + uint(" +
+                      std::to_string(fetch.offset) + "), " + std::to_string(fetch.format) + "u, " +
+                      (fetch.is_signed ? "true" : "false") + ", " +
+                      (fetch.is_integer ? "false" : "true") + ", " +
+                      (fetch.signed_rf_mode ? "true" : "false") + ", " +
+                      std::to_string(fetch.exp_adjust) + ")";
+  Line("vec4 xe_fetched = " + value + ";");
+  StoreFetchResult(fetch, "xe_fetched");
+}
+
+void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
+  const uint32_t slot = fetch.const_index & 31;
+  const std::string n = std::to_string(slot);
+  // shader_interface.h: 1D/2D/stacked in xe_textures (2D arrays), cubes in xe_textures_cube,
+  // volumes in xe_textures_3d.
+  const std::string tex2d = "xe_textures[" + n + "]";
+  const std::string cube = "xe_textures_cube[" + n + "]";
+  const std::string tex3d = "xe_textures_3d[" + n + "]";
+  std::string src = TempRef(fetch.src_reg, fetch.src_rel);
+  // Texture source swizzle: 3 x 2 bits, absolute components.
+  std::string coord = "vec3(";
+  for (uint32_t c = 0; c < 3; ++c) {
+    coord += src + "." + kComponents[(fetch.src_swizzle >> (2 * c)) & 3];
+    coord += c < 2 ? ", " : ")";
+  }
+  Line("vec3 xe_tc = " + coord + ";");
+  switch (fetch.opcode) {
+    case FetchOp::kSetTextureLod:
+      Line("xe_tex_lod = xe_tc.x;");
+      return;
+    case FetchOp::kSetTextureGradientsHorz:
+      Line("xe_grad_h = xe_tc.xy;");
+      return;
+    case FetchOp::kSetTextureGradientsVert:
+      Line("xe_grad_v = xe_tc.xy;");
+      return;
+    default:
+      break;
+  }
+  reflection_.texture_slots |= 1u << slot;
+  {
+    // Per-instruction filter overrides, applied by the renderer to the slot's sampler.
+    uint32_t filters = (fetch.mag_filter & 3) | ((fetch.min_filter & 3) << 2) |
+                       ((fetch.mip_filter & 3) << 4) | ((fetch.aniso_filter & 7) << 6);
+    uint32_t& recorded = reflection_.texture_filters[slot];
+    if (filters != kTextureFiltersKeep) {
+      if (recorded == kTextureFiltersKeep) {
+        recorded = filters;
+      } else if (recorded != filters) {
+        Note("texture slot " + std::to_string(slot) +
+             " fetched with different per-instruction filters; the first fetch's are used");
+      }
+    }
+  }
+  const auto dim = fetch.dimension;
+  const bool is_1d = dim == ucode::TextureDimension::k1D;
+  const bool is_3d = dim == ucode::TextureDimension::k3D;
+  const bool is_cube = dim == ucode::TextureDimension::kCube;
+  // xe_ts: the sampled texture's size in texels (x, y, z), for unnormalised coordinates, offsets
+  // and weights. A 3D fetch reads a volume when the fetch constant says 3D, else the stacked
+  // 2D array (the layer is z scaled by the stack depth).
+  if (is_3d) {
+    Line("bool xe_vol = xe_texture_dimension(" + n + "u) == 2u;");
+    Line("vec3 xe_ts = xe_vol ? vec3(textureSize(" + tex3d + ", 0)) : vec3(vec2(textureSize(" +
+         tex2d + ", 0).xy), xe_texture_stack_depth(" + n + "u));");
+  } else if (is_cube) {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + cube + ", 0)), 1.0);");
+  } else {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
+  }
+  // A scaled resolve copy: guest texels for coordinates, offsets and weights (gpu/resolution_scale.h).
+  if (!is_cube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
+  std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
+  if (is_cube) uv = "xe_tc";
+  Line("vec3 xe_uv = " + uv + ";");
+  if (fetch.tx_coord_denorm && !is_cube) {
+    // Unnormalised coordinates are in texels (Xenos tx_coord_denorm).
+    Line(std::string("xe_uv.") + (is_1d ? "x" : is_3d ? "xyz" : "xy") + " /= xe_ts." +
+         (is_1d ? "x" : is_3d ? "xyz" : "xy") + ";");
+  }
+  // The host sampler's coordinate for this dimension.
+  auto host_coord = [&](bool volume) -> std::string {
+    if (is_cube) return "xe_cube_direction(xe_uv)";
+    if (volume) return "xe_uv";
+    if (is_3d) return "vec3(xe_uv.xy, floor(xe_uv.z * xe_ts.z))";
+    return "vec3(xe_uv.xy, 0.0)";
+  };
+  switch (fetch.opcode) {
+    case FetchOp::kGetTextureBorderColorFrac:
+      // No border-colour blending happens on the host samplers.
+      StoreFetchResult(fetch, "vec4(0.0)");
+      return;
+    case FetchOp::kGetTextureComputedLod: {
+      std::string q = is_cube ? "textureQueryLod(" + cube + ", xe_cube_direction(xe_uv)).y"
+                      : is_3d ? "(xe_vol ? textureQueryLod(" + tex3d + ", xe_uv).y : textureQueryLod(" +
+                                    tex2d + ", xe_uv.xy).y)"
+                              : "textureQueryLod(" + tex2d + ", xe_uv.xy).y";
+      StoreFetchResult(fetch, pixel() ? "vec4(" + q + ", 0.0, 0.0, 0.0)" : std::string("vec4(0.0)"));
+      return;
+    }
+    case FetchOp::kGetTextureGradients:
+      StoreFetchResult(fetch, pixel() ? "vec4(dFdx(xe_uv.xy), dFdy(xe_uv.xy))" : std::string("vec4(0.0)"));
+      return;
+    case FetchOp::kGetTextureWeights:
+      // Bilinear (trilinear for volumes) weights of the 2x2(x2) footprint: the fractional
+      // position between texel centres; w = 0 (no mip weight, only the base level is bound).
+      StoreFetchResult(fetch, std::string("vec4(fract(xe_uv.xy * xe_ts.xy - 0.5), ") +
+                                  (is_3d ? "fract(xe_uv.z * xe_ts.z - 0.5)" : "0.0") + ", 0.0)");
+      return;
+    default:
+      break;
+  }
+  if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
+    // Offsets are in half texels (tfetch OffsetX/Y/Z).
+    Line("xe_uv += vec3(" + std::to_string(fetch.offset_x) + ".0, " +
+         std::to_string(fetch.offset_y) + ".0, " + std::to_string(is_3d ? fetch.offset_z : 0) +
+         ".0) * 0.5 / xe_ts;");
+  }
+  const float bias = float(fetch.lod_bias) / 16.0f;
+  auto sample = [&](const std::string& sampler, bool volume) {
+    std::string c = host_coord(volume);
+    bool vec3_grad = is_cube || volume;
+    if (fetch.use_reg_gradients && pixel()) {
+      std::string gh = vec3_grad ? "vec3(xe_grad_h, 0.0)" : "xe_grad_h";
+      std::string gv = vec3_grad ? "vec3(xe_grad_v, 0.0)" : "xe_grad_v";
+      return "textureGrad(" + sampler + ", " + c + ", " + gh + ", " + gv + ")";
+    }
+    if (fetch.use_reg_lod || !pixel()) {
+      return "textureLod(" + sampler + ", " + c + ", " +
+             (fetch.use_reg_lod ? std::string("xe_tex_lod") : std::string("0.0")) + " + " +
+             FloatLiteral(bias) + ")";
+    }
+    return "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + ")";
+  };
+  std::string texel;
+  if (is_3d) {
+    texel = "(xe_vol ? " + sample(tex3d, true) + " : " + sample(tex2d, false) + ")";
+  } else if (is_cube) {
+    texel = sample(cube, false);
+  } else {
+    texel = sample(tex2d, false);
+  }
+  Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
+  StoreFetchResult(fetch, "xe_texel");
+}
+
+}  // namespace xnt::vk::glsl_detail
