@@ -293,10 +293,12 @@ uint64_t HashTargets(renderer::Session& session, const std::vector<TargetRegion>
     const gpu::edram::Edram& edram = session.SnapshotEdram(t.surface, t.rows);
     const uint32_t tiles = std::min<uint32_t>(t.surface.TilesForRows(t.rows), xenos::kEdramTileCount);
     const std::vector<uint8_t>& bytes = edram.bytes();
+    // At a resolution scale a guest tile holds S x T times the samples (edram.h Surface).
+    const size_t tile_bytes = size_t(gpu::edram::kTileBytes) * edram.scale_x() * edram.scale_y();
     for (uint32_t i = 0; i < tiles; ++i) {
       const uint32_t tile = (t.surface.base_tiles + i) % xenos::kEdramTileCount;
-      XXH3_64bits_update(state, bytes.data() + size_t(tile) * gpu::edram::kTileBytes,
-                         gpu::edram::kTileBytes);
+      if ((size_t(tile) + 1) * tile_bytes > bytes.size()) break;
+      XXH3_64bits_update(state, bytes.data() + size_t(tile) * tile_bytes, tile_bytes);
     }
   }
   const uint64_t h = XXH3_64bits_digest(state);
@@ -307,9 +309,13 @@ uint64_t HashTargets(renderer::Session& session, const std::vector<TargetRegion>
 diff::OwnedImage TargetImage(renderer::Session& session, const TargetRegion& t,
                              std::vector<uint64_t>* raw) {
   const gpu::edram::Edram& edram = session.SnapshotEdram(t.surface, t.rows);
-  const uint32_t width = std::max<uint32_t>(1, t.surface.pitch_pixels);
-  const uint32_t height =
-      std::max<uint32_t>(1, std::min(t.surface.RowsInEdram(t.rows), kMaxImageRows));
+  // Host pixels: at a resolution scale S x T per guest pixel (the scaled EDRAM's layout).
+  gpu::edram::Surface surface = t.surface;
+  surface.scale_x = edram.scale_x();
+  surface.scale_y = edram.scale_y();
+  const uint32_t width = std::max<uint32_t>(1, surface.pitch_pixels * surface.scale_x);
+  const uint32_t height = std::max<uint32_t>(
+      1, std::min(surface.RowsInEdram(t.rows) * surface.scale_y, kMaxImageRows));
   diff::OwnedImage image(int(width), int(height), 4, diff::PixelType::kU8);
   if (raw) raw->assign(size_t(width) * height, 0);
   auto to8 = [](float v) {
@@ -320,7 +326,7 @@ diff::OwnedImage TargetImage(renderer::Session& session, const TargetRegion& t,
   for (uint32_t y = 0; y < height; ++y) {
     uint8_t* row = image.MutableRow(int(y));
     for (uint32_t x = 0; x < width; ++x) {
-      const uint64_t bits = edram.Load(t.surface, x, y, 0);
+      const uint64_t bits = edram.Load(surface, x, y, 0);
       if (raw) (*raw)[size_t(y) * width + x] = bits;
       uint8_t* p = row + size_t(x) * 4;
       if (t.surface.is_depth) {

@@ -236,6 +236,29 @@ TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnaps
       << fbo.bisections[0].summary;
 }
 
+// At a resolution scale the snapshots are the scaled EDRAM's host pixels: draw 0.2 covers 7200
+// guest pixels of the 320x240 target (the 1x fault test's count), so 4 x 7200 = 28800 of
+// 640 x 480 = 307200 at 2x2.
+TEST(CompareSamples, ScaledBaselineBisectsInHostPixels) {
+  CompareOptions o = Options({WriteSample(kFaultSample)});
+  o.combinations = ParseCombinations("cpu", "2x2");
+  o.save_baseline_dir = (kWork / "baseline_2x2").string();
+  o.baseline_snapshots = true;
+  fs::remove_all(o.save_baseline_dir);
+  ASSERT_NE(RunCompare(o).ExitCode(), 2);
+  CompareOptions later = Options({WriteSample(kFaultSample)});
+  later.combinations = o.combinations;
+  later.baseline_dir = o.save_baseline_dir;
+  later.test_fault = TestFault{ParseCombination("cpu@2x2"), {0, kFaultDraw}};
+  const RunResults r = RunCompare(later);
+  const CombinationResult& c = Find(r, std::string(kFaultSample) + ".xnt", "cpu@2x2");
+  ASSERT_EQ(c.bisections.size(), 1u) << ToText(r);
+  ASSERT_TRUE(c.bisections[0].found) << c.bisections[0].summary;
+  EXPECT_EQ(c.bisections[0].Id(), "0." + std::to_string(kFaultDraw));
+  EXPECT_NE(c.bisections[0].summary.find("colour0: 28800 of 307200"), std::string::npos)
+      << c.bisections[0].summary;
+}
+
 TEST(CompareSamples, JobsAcrossTracesGiveTheSameResultsAsOneAtATime) {
   std::vector<std::string> traces;
   for (const char* name : {"clear_draws_resolve_swap", "triangle_fan", "rectangle_list"}) {
