@@ -116,7 +116,9 @@ uint16_t FloatToHalf(float f) {
   if (abs >= 0x477FF000u) return uint16_t(sign | 0x7C00u);  // rounds past 65504
   if (abs < 0x38800000u) {                                  // half denormal or zero
     uint32_t shift = 113u - (abs >> 23);
-    if (shift > 24u) return uint16_t(sign);
+    // From shift 12 on, the 24-bit mantissa lies wholly below half the smallest denormal, so it
+    // rounds to zero (and the shifts below would reach 32 bits and more).
+    if (shift > 11u) return uint16_t(sign);
     uint32_t m = 0x800000u | (abs & 0x7FFFFFu);
     uint32_t half = m >> (shift + 13);
     uint32_t rest = m & ((1u << (shift + 13)) - 1u), mid = 1u << (shift + 12);
