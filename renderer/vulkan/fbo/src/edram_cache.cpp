@@ -219,6 +219,14 @@ void WriteRows(CommandStream& stream, SampleTransport* transport, uint64_t align
 
 bool HostD24(const RenderTarget& rt) { return rt.format == VK_FORMAT_D24_UNORM_S8_UINT; }
 
+// Rows of `rt` whose host texels (every sample, as read back) fit in 32 MiB, half the upload
+// ring: transfers through the CPU model move at most that much per submission.
+uint32_t RowsPerBand(const RenderTarget& rt) {
+  const uint64_t row = std::max<uint64_t>(
+      rt.samples > VK_SAMPLE_COUNT_1_BIT ? SampleTransport::Bytes(rt, 1) : BlockBytes(rt, 1), 1);
+  return uint32_t(std::clamp<uint64_t>((32ull << 20) / row, 1, 1u << 16));
+}
+
 float HostDepthValue(const RenderTarget& rt, uint32_t host) {
   return HostD24(rt) ? float(double(host & 0xFFFFFFu) / 16777215.0) : std::bit_cast<float>(host);
 }
@@ -240,30 +248,35 @@ bool EdramCache::StoreTiles(const gpu::edram::OwnerKey& owner, uint32_t start, u
   auto [y0, y1] = RowsOf(s, start, end, rt->height);
   if (y1 <= y0) return true;
   end_rendering_();
-  HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), *rt, y0, y1);
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt->key.is_depth && !rt->raw) *exact = false;
   if (rt->key.is_depth && !rt->exact) *exact = false;
   const uint32_t tile_bytes = kTileBytes * s.scale_x * s.scale_y;
-  for (uint32_t y = y0; y < y1; ++y) {
-    for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels * s.scale_x); ++x) {
-      uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
-      if (tile < start || tile >= end) continue;
-      for (uint32_t g = 0; g < s.sample_count(); ++g) {
-        uint32_t h = HostSampleOfGuest(s.sample_count(), block.samples, g);
-        uint64_t bits;
-        if (s.is_depth) {
-          uint32_t host = LoadLE32(block.At(x, y, h)), stencil = block.stencil[block.Index(x, y, h)];
-          host_depth_[s.SampleOffset(x, y, g) / 4] = HostDepthValue(*rt, host);
-          if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
-            bits = ((host & 0xFFFFFFu) << 8) | stencil;
+  // In bands of rows that fit the upload ring (a scaled target's rows are S x T times larger).
+  const uint32_t band = RowsPerBand(*rt);
+  for (uint32_t b0 = y0; b0 < y1; b0 += band) {
+    const uint32_t b1 = std::min(y1, b0 + band);
+    HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), *rt, b0, b1);
+    for (uint32_t y = b0; y < b1; ++y) {
+      for (uint32_t x = 0; x < std::min(rt->width, s.pitch_pixels * s.scale_x); ++x) {
+        uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
+        if (tile < start || tile >= end) continue;
+        for (uint32_t g = 0; g < s.sample_count(); ++g) {
+          uint32_t h = HostSampleOfGuest(s.sample_count(), block.samples, g);
+          uint64_t bits;
+          if (s.is_depth) {
+            uint32_t host = LoadLE32(block.At(x, y, h)), stencil = block.stencil[block.Index(x, y, h)];
+            host_depth_[s.SampleOffset(x, y, g) / 4] = HostDepthValue(*rt, host);
+            if (HostD24(*rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+              bits = ((host & 0xFFFFFFu) << 8) | stencil;
+            } else {
+              bits = gpu::edram::PackDepth(depth_format, HostDepthValue(*rt, host), stencil);
+            }
           } else {
-            bits = gpu::edram::PackDepth(depth_format, HostDepthValue(*rt, host), stencil);
+            bits = HostTexelToGuest(s.format, rt->format, block.At(x, y, h));
           }
-        } else {
-          bits = HostTexelToGuest(s.format, rt->format, block.At(x, y, h));
+          edram_.Store(s, x, y, g, bits);
         }
-        edram_.Store(s, x, y, g, bits);
       }
     }
   }
@@ -282,41 +295,45 @@ bool EdramCache::LoadTiles(const gpu::edram::OwnerKey& owner, uint32_t start, ui
     return false;
   }
   end_rendering_();
-  HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), rt, y0, y1);
   auto depth_format = DepthRenderTargetFormat(s.format);
   if (!rt.key.is_depth && !rt.raw) *exact = false;
   if (rt.key.is_depth && !rt.exact) *exact = false;
   const uint32_t tile_bytes = kTileBytes * s.scale_x * s.scale_y;
-  for (uint32_t y = y0; y < y1; ++y) {
-    for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels * s.scale_x); ++x) {
-      uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
-      if (tile < start || tile >= end) continue;
-      for (uint32_t h = 0; h < block.samples; ++h) {
-        uint64_t bits = edram_.Load(s, x, y, GuestSampleOfHost(s.sample_count(), block.samples, h));
-        if (s.is_depth) {
-          uint32_t dword = uint32_t(bits);
-          block.stencil[block.Index(x, y, h)] = uint8_t(dword & 0xFF);
-          uint32_t host;
-          if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
-            host = dword >> 8;
+  const uint32_t band = RowsPerBand(rt);
+  for (uint32_t b0 = y0; b0 < y1; b0 += band) {
+    const uint32_t b1 = std::min(y1, b0 + band);
+    HostBlock block = ReadRows(stream_, &Transport(), StorageAlignment(), rt, b0, b1);
+    for (uint32_t y = b0; y < b1; ++y) {
+      for (uint32_t x = 0; x < std::min(rt.width, s.pitch_pixels * s.scale_x); ++x) {
+        uint32_t tile = s.SampleOffset(x, y, 0) / tile_bytes;
+        if (tile < start || tile >= end) continue;
+        for (uint32_t h = 0; h < block.samples; ++h) {
+          uint64_t bits = edram_.Load(s, x, y, GuestSampleOfHost(s.sample_count(), block.samples, h));
+          if (s.is_depth) {
+            uint32_t dword = uint32_t(bits);
+            block.stencil[block.Index(x, y, h)] = uint8_t(dword & 0xFF);
+            uint32_t host;
+            if (HostD24(rt) && depth_format == DepthRenderTargetFormat::kD24S8) {
+              host = dword >> 8;
+            } else {
+              // The host depth stored beside the word (as Xenia's host-depth buffer), trusted while
+              // it still converts to the stored bits (xenia.md §3.2).
+              uint32_t g = GuestSampleOfHost(s.sample_count(), block.samples, h);
+              float old_host = host_depth_[s.SampleOffset(x, y, g) / 4];
+              float d = gpu::edram::HostDepthStillMatches(depth_format, old_host, dword)
+                            ? old_host
+                            : gpu::edram::UnpackDepth(depth_format, dword);
+              host = HostDepthBits(rt, d);
+            }
+            StoreLE32(block.At(x, y, h), host);
           } else {
-            // The host depth stored beside the word (as Xenia's host-depth buffer), trusted while
-            // it still converts to the stored bits (xenia.md §3.2).
-            uint32_t g = GuestSampleOfHost(s.sample_count(), block.samples, h);
-            float old_host = host_depth_[s.SampleOffset(x, y, g) / 4];
-            float d = gpu::edram::HostDepthStillMatches(depth_format, old_host, dword)
-                          ? old_host
-                          : gpu::edram::UnpackDepth(depth_format, dword);
-            host = HostDepthBits(rt, d);
+            GuestToHostTexel(s.format, rt.format, bits, block.At(x, y, h));
           }
-          StoreLE32(block.At(x, y, h), host);
-        } else {
-          GuestToHostTexel(s.format, rt.format, bits, block.At(x, y, h));
         }
       }
     }
+    WriteRows(stream_, &Transport(), StorageAlignment(), rt, block);
   }
-  WriteRows(stream_, &Transport(), StorageAlignment(), rt, block);
   return true;
 }
 
