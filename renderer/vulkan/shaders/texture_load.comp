@@ -70,7 +70,31 @@ uint tiled_offset_3d(uint x, uint y, uint z, uint pitch, uint height, uint bpb_l
   return (a << 3u) + (linear & 63u);
 }
 
-float unorm(uint v, uint bits) { return float(v) / float((1u << bits) - 1u); }
+// a / b rounded to nearest, as the cpu path's IEEE division gives it (a >= 0, b > 0). GLSL's
+// '/' only has to be within 2.5 ulp (NVIDIA divides through a reciprocal), which moves an UNORM
+// texel's k / (2^n - 1) by an ulp and, after filtering and the final float -> UNORM store, by an
+// LSB on some drivers (issue #23). fma gives each candidate q's remainder a - q * b exactly; the
+// float nearest a / b is the candidate with the smallest |remainder| (b > 0, so |a - q b| =
+// b |a / b - q|). For b = 2^n - 1 no quotient lies halfway between two floats.
+float div_rn(float a, float b) {
+  precise float q = a / b;
+  if (!(q > 0.0)) return q;
+  uint bits = floatBitsToUint(q);
+  precise float best = q;
+  precise float best_r = abs(fma(-q, b, a));
+  for (uint d = 1u; d <= 6u; ++d) {
+    // Candidates q - 3 ulp .. q + 3 ulp (bits - 3 .. bits + 3, positive floats).
+    uint c = d <= 3u ? bits - d : bits + (d - 3u);
+    precise float qc = uintBitsToFloat(c);
+    precise float r = abs(fma(-qc, b, a));
+    if (r < best_r) { best = qc; best_r = r; }
+  }
+  return best;
+}
+float unorm(uint v, uint bits) { return div_rn(float(v), float((1u << bits) - 1u)); }
+vec4 unorm8(vec4 c) {  // components already 0..255
+  return vec4(div_rn(c.x, 255.0), div_rn(c.y, 255.0), div_rn(c.z, 255.0), div_rn(c.w, 255.0));
+}
 uint field(uint v, uint offset, uint bits) { return bitfieldExtract(v, int(offset), int(bits)); }
 
 vec3 rgb565(uint c) {
@@ -232,23 +256,23 @@ void main() {
       v = vec4(uintBitsToFloat(w[0]), uintBitsToFloat(w[1]), uintBitsToFloat(w[2]),
                uintBitsToFloat(w[3]));
       break;
-    case 18u: case 51u: v = vec4(dxt_color(w[0], w[1], ti, false)) / 255.0; break;
+    case 18u: case 51u: v = unorm8(vec4(dxt_color(w[0], w[1], ti, false))); break;
     case 19u: case 52u: {
       uvec4 c = dxt_color(w[2], w[3], ti, true);
       uint a = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
-      v = vec4(vec3(c.rgb) / 255.0, unorm(a, 4u));
+      v = vec4(unorm8(vec4(c)).rgb, unorm(a, 4u));
       break;
     }
     case 20u: case 53u: {
       uvec4 c = dxt_color(w[2], w[3], ti, true);
-      v = vec4(vec3(c.rgb), float(dxt5_alpha(w[0], w[1], ti))) / 255.0;
+      v = unorm8(vec4(vec3(c.rgb), float(dxt5_alpha(w[0], w[1], ti))));
       break;
     }
     case 49u:
-      v = vec4(float(dxt5_alpha(w[0], w[1], ti)), vec3(float(dxt5_alpha(w[2], w[3], ti)))) / 255.0;
+      v = unorm8(vec4(float(dxt5_alpha(w[0], w[1], ti)), vec3(float(dxt5_alpha(w[2], w[3], ti)))));
       break;
     case 58u: v = vec4(unorm(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u, 4u)); break;
-    case 59u: v = vec4(float(dxt5_alpha(w[0], w[1], ti)) / 255.0); break;
+    case 59u: v = vec4(unorm(dxt5_alpha(w[0], w[1], ti), 8u)); break;
     case 61u: {
       // DXT3A_AS_1_1_1_1: each DXT3A 4-bit value is four 1-bit components, red in the MSB and
       // alpha in the LSB (Xenia texture_load_dxt3aas1111.xesli, which notes the order is
@@ -265,7 +289,7 @@ void main() {
       uint index = (w[1] >> (2u * ti)) & 3u;
       uvec2 c = index == 0u ? e0 : index == 1u ? e1 :
                 index == 2u ? (2u * e0 + e1) / 3u : (e0 + 2u * e1) / 3u;
-      v = vec4(vec2(c), vec2(float(c.y))) / 255.0;
+      v = unorm8(vec4(vec2(c), vec2(float(c.y))));
       break;
     }
     default: v = vec4(0.0); break;
@@ -279,7 +303,8 @@ void main() {
       if (((p.signed_mask >> uint(c)) & 1u) == 0u || n < 2u) continue;
       uint r = uint(round(v[c] * float((1u << n) - 1u)));
       int s = int(r) - (r >= (1u << (n - 1u)) ? int(1u << n) : 0);
-      v[c] = max(float(s) / float((1u << (n - 1u)) - 1u), -1.0);
+      float m = float((1u << (n - 1u)) - 1u);
+      v[c] = max(s < 0 ? -div_rn(float(-s), m) : div_rn(float(s), m), -1.0);
     }
   }
   imageStore(xe_dest, ivec3(id), v);

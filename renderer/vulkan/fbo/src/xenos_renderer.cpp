@@ -432,6 +432,14 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     const RenderTarget* rt = attachments.color[i];
     if (!rt) continue;
     system.color_output_modes |= (rt->output_mode & 15u) << (4 * i);
+    // A UNORM target that does not blend gets outputs the shader rounded itself (bits 16 + 2i,
+    // glsl_output_merger.cpp xe_quantize_unorm), so every driver stores the cpu path's bits.
+    // A blending one keeps the float source: the cpu path blends the unrounded value.
+    bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
+    uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM          ? 1u
+                        : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
+                                                                            : 0u;
+    if (!blend) system.color_output_modes |= quantize << (16 + 2 * i);
     if (!rt->note.empty()) Note("colour target: " + rt->note);
   }
   if (attachments.depth && !attachments.depth->note.empty()) {

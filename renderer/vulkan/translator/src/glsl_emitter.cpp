@@ -614,9 +614,10 @@ void Emitter::EmitEpilogue() {
     for (uint32_t i = 0; i < 4; ++i) {
       if (reflection_.color_targets_written & (1u << i)) {
         std::string n = std::to_string(i);
-        Line("xe_color_" + n + " = xe_color_output(xe_o_color[" + n +
+        Line("xe_color_" + n + " = xe_quantize_unorm(xe_color_output(xe_o_color[" + n +
              "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_system.color_output_modes >> " +
-             std::to_string(4 * i) + "u) & 15u);");
+             std::to_string(4 * i) + "u) & 15u), (xe_system.color_output_modes >> " +
+             std::to_string(16 + 2 * i) + "u) & 3u);");
       }
     }
     if (reflection_.writes_depth) Line("gl_FragDepth = xe_o_depth.x;");

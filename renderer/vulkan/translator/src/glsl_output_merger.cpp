@@ -605,11 +605,34 @@ void xe_om_merge(uint coverage, vec4 z, vec4 colors[4]) {
 // color_output_modes, render_targets.h ColorOutputMode). PWL gamma: Xenos' 4-segment curve from
 // 10-bit linear to 8-bit gamma (gpu::edram::LinearToPwlGamma; Xenia xenos.h LinearToPWLGamma), so
 // an UNORM target stores the gamma bits before blending.
-const char kHostColorOutput[] = R"GLSL(float xe_linear_to_pwl(float l) {
-  float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;
-  float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :
-             l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;
-  return min(g8 / 255.0, 1.0);
+//
+// Deterministic UNORM stores (issue #23): Vulkan lets a driver round a float -> UNORM store to
+// either neighbour of a value that is not an integer after the scale, and GLSL's '/' may be off
+// by 2.5 ulp, so a UNORM target's bits could differ by 1 LSB between drivers. For a target that
+// does not blend, xe_quantize_unorm rounds each output as the cpu path does (gpu::edram Unorm:
+// v * (2^n - 1) + 0.5 truncated, in float) and writes the float nearest k / (2^n - 1); that float
+// times 2^n - 1 is exactly k in float arithmetic for every k and n <= 16, so the driver's own
+// conversion has an integer to keep. xe_div_rn divides as IEEE does: fma gives each candidate
+// quotient's remainder exactly and the nearest candidate wins.
+const char kHostColorOutput[] = R"GLSL(float xe_div_rn(float a, float b) {
+  precise float q = a / b;
+  if (!(q > 0.0)) return q;
+  uint bits = floatBitsToUint(q);
+  precise float best = q;
+  precise float best_r = abs(fma(-q, b, a));
+  for (uint d = 1u; d <= 6u; ++d) {
+    uint c = d <= 3u ? bits - d : bits + (d - 3u);
+    precise float qc = uintBitsToFloat(c);
+    precise float r = abs(fma(-qc, b, a));
+    if (r < best_r) { best = qc; best_r = r; }
+  }
+  return best;
+}
+float xe_linear_to_pwl(float l) {
+  precise float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;
+  precise float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :
+                     l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;
+  return min(xe_div_rn(g8, 255.0), 1.0);
 }
 vec4 xe_color_output(vec4 c, uint mode) {
   if (mode == 1u) { return clamp(c, vec4(-32.0), vec4(32.0)) * (1.0 / 32.0); }
@@ -621,6 +644,19 @@ vec4 xe_color_output(vec4 c, uint mode) {
   }
   if (mode == 4u) { return clamp(c, vec4(-32.0), vec4(32.0)); }
   return c;
+}
+float xe_unorm_store(float v, float m) {
+  precise float x = v * m;
+  precise float y = x + 0.5;
+  float k = v > 0.0 ? (v >= 1.0 ? m : floor(y)) : 0.0;
+  return xe_div_rn(k, m);
+}
+// quantize: 0 none, 1 8:8:8:8, 2 10:10:10:2 (color_output_modes bits 16 + 2i).
+vec4 xe_quantize_unorm(vec4 c, uint quantize) {
+  if (quantize == 0u) return c;
+  vec4 m = quantize == 1u ? vec4(255.0) : vec4(1023.0, 1023.0, 1023.0, 3.0);
+  return vec4(xe_unorm_store(c.r, m.r), xe_unorm_store(c.g, m.g), xe_unorm_store(c.b, m.b),
+              xe_unorm_store(c.a, m.a));
 }
 )GLSL";
 
