@@ -1,4 +1,4 @@
-// The fbo path's UNORM output rounding (XeSystemConstants::color_output_modes bits 16 + 2i,
+// The fbo path's UNORM / SNORM output rounding (XeSystemConstants::color_output_modes bits 16 + 2i,
 // glsl_output_merger.cpp xe_quantize_unorm): the translated pixel shader rounds oC0 as the cpu
 // path stores a UNORM target (gpu::edram Unorm: v * (2^n - 1) + 0.5 truncated, in float) and
 // writes the float nearest k / (2^n - 1), so a driver's float -> UNORM store has an exact integer
@@ -14,8 +14,9 @@ namespace {
 
 class ColorOutputTest : public DrawFixture {
  protected:
-  std::vector<float> Run(uint32_t quantize) {
-    harness_->system.color_output_modes = quantize << 16;  // target 0, output mode 0 (as is)
+  // Target 0: output mode `mode` (render_targets.h ColorOutputMode), rounding `quantize`.
+  std::vector<float> Run(uint32_t quantize, uint32_t mode = 0) {
+    harness_->system.color_output_modes = (quantize << 16) | mode;
     return RunPixelShader(TranslateAssembly("xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n"));
   }
 };
@@ -58,6 +59,25 @@ TEST_F(ColorOutputTest, TenTenTenTwoOutputsUseTheirOwnSteps) {
   SetPsConstant(0, 0.0f, 0.0f, 0.0f, Below(0.5f));
   p = Run(2);
   EXPECT_EQ(Bits(p[3]), Bits(1.0f / 3.0f));
+}
+
+TEST_F(ColorOutputTest, Fixed16InAnSnormTargetRoundsLikeTheCpuPath) {
+  // Output mode 1 gives c / 32; the cpu path stores round-half-away(c * 32767 / 32).
+  // 16 -> 16383.5 -> 16384; -16 -> -16384; 40 clamps to 32 -> 32767 (1.0);
+  // 2^-10 -> 32767 / 32768 = 0.99997 -> 1; 2^-11 -> 0.499985 -> 0.
+  SetPsConstant(0, 16.0f, -16.0f, 40.0f, 0.0009765625f);
+  auto p = Run(3, 1);
+  EXPECT_EQ(Bits(p[0]), Bits(16384.0f / 32767.0f));
+  EXPECT_EQ(Bits(p[1]), Bits(-16384.0f / 32767.0f));
+  EXPECT_EQ(p[2], 1.0f);
+  EXPECT_EQ(Bits(p[3]), Bits(1.0f / 32767.0f));
+  EXPECT_EQ(p[0] * 32767.0f, 16384.0f);
+  SetPsConstant(0, 0.00048828125f, -0.00048828125f, 0.0f, -40.0f);
+  p = Run(3, 1);
+  EXPECT_EQ(Bits(p[0]), 0u);
+  EXPECT_EQ(std::fabs(p[1]), 0.0f);
+  EXPECT_EQ(Bits(p[2]), 0u);
+  EXPECT_EQ(p[3], -1.0f);
 }
 
 TEST_F(ColorOutputTest, NoQuantizationKeepsTheFloat) {

@@ -438,7 +438,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
     uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM          ? 1u
                         : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
-                                                                            : 0u;
+                        : (rt->format == VK_FORMAT_R16G16_SNORM ||
+                           rt->format == VK_FORMAT_R16G16B16A16_SNORM) &&
+                                  rt->output_mode == kColorOutputFixed16Snorm
+                            ? 3u
+                            : 0u;
     if (!blend) system.color_output_modes |= quantize << (16 + 2 * i);
     if (!rt->note.empty()) Note("colour target: " + rt->note);
   }

@@ -651,9 +651,22 @@ float xe_unorm_store(float v, float m) {
   float k = v > 0.0 ? (v >= 1.0 ? m : floor(y)) : 0.0;
   return xe_div_rn(k, m);
 }
-// quantize: 0 none, 1 8:8:8:8, 2 10:10:10:2 (color_output_modes bits 16 + 2i).
+// 16_16 in an SNORM target (output mode 1 gave c / 32): the cpu path's Fixed16, c * (32767 / 32)
+// rounded half away from zero, is y * 32767 so rounded; k / 32767 with its sign.
+float xe_snorm16_store(float y) {
+  if (isnan(y)) return 0.0;
+  precise float x = abs(clamp(y, -1.0, 1.0)) * 32767.0;
+  float k = floor(x + 0.5);
+  float q = xe_div_rn(k, 32767.0);
+  return y < 0.0 ? -q : q;
+}
+// quantize: 0 none, 1 8:8:8:8, 2 10:10:10:2, 3 16-bit SNORM (color_output_modes bits 16 + 2i).
 vec4 xe_quantize_unorm(vec4 c, uint quantize) {
   if (quantize == 0u) return c;
+  if (quantize == 3u) {
+    return vec4(xe_snorm16_store(c.r), xe_snorm16_store(c.g), xe_snorm16_store(c.b),
+                xe_snorm16_store(c.a));
+  }
   vec4 m = quantize == 1u ? vec4(255.0) : vec4(1023.0, 1023.0, 1023.0, 3.0);
   return vec4(xe_unorm_store(c.r, m.r), xe_unorm_store(c.g, m.g), xe_unorm_store(c.b, m.b),
               xe_unorm_store(c.a, m.a));

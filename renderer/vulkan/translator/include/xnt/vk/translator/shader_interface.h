@@ -120,8 +120,9 @@ struct XeSystemConstants {
   // pixel shader after color_exp_bias: render_targets.h ColorOutputMode (0 as is, 1 clamp
   // -32..32 then / 32 for an SNORM host target, 2 linear -> Xenos PWL gamma on RGB, 3 clamp RGB
   // to the 7e3 range 0..31.875 and alpha to 0..1, 4 clamp -32..32). Bits 16 + 2i..17 + 2i: the
-  // shader rounds target i's outputs to its UNORM host precision itself (0 no, 1 8:8:8:8, 2
-  // 10:10:10:2; set for targets that do not blend; glsl_output_merger.cpp). Owner: render targets.
+  // shader rounds target i's outputs to its host precision itself (0 no, 1 8:8:8:8 UNORM, 2
+  // 10:10:10:2 UNORM, 3 16-bit SNORM after mode 1; set for targets that do not blend;
+  // glsl_output_merger.cpp). Owner: render targets.
   uint32_t color_output_modes;
   // Bit i: texture fetch constant i is bound to a scaled resolve copy (resolution_scale times
   // the guest size); its unnormalised coordinates, offsets and weights stay in guest texels
