@@ -118,6 +118,12 @@ ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
   d.elements = per && d.register_set != 3 ? std::max(1u, d.register_count / per) : 1;
   if (!Trim(defaults).empty()) {
     for (std::string_view v : Split(defaults, ',')) d.default_value.push_back(FloatBits(v, line));
+    // D3D9 keeps a default as whole registers of four values (the loader reads exactly that).
+    if (d.default_value.size() != size_t(d.register_count) * 4) {
+      LineError(line, "defconst default has " + std::to_string(d.default_value.size()) +
+                          " values; its " + std::to_string(d.register_count) +
+                          " register(s) hold " + std::to_string(d.register_count * 4));
+    }
   }
   return d;
 }
