@@ -25,40 +25,6 @@ bool Compare(uint32_t func, T value, T reference) {
          ((func & 4u) && value > reference);
 }
 
-// The bits of component c in a colour format's guest encoding (0: the format lacks it).
-uint64_t ComponentBits(xenos::ColorRenderTargetFormat f, uint32_t c) {
-  using F = xenos::ColorRenderTargetFormat;
-  switch (f) {
-    case F::k_8_8_8_8:
-    case F::k_8_8_8_8_GAMMA:
-      return uint64_t(0xFFu) << (8 * c);
-    case F::k_2_10_10_10:
-    case F::k_2_10_10_10_AS_10_10_10_10:
-    case F::k_2_10_10_10_FLOAT:
-    case F::k_2_10_10_10_FLOAT_AS_16_16_16_16:
-      return c < 3 ? uint64_t(0x3FFu) << (10 * c) : uint64_t(3u) << 30;
-    case F::k_16_16:
-    case F::k_16_16_FLOAT:
-      return c < 2 ? uint64_t(0xFFFFu) << (16 * c) : 0;
-    case F::k_16_16_16_16:
-    case F::k_16_16_16_16_FLOAT:
-      return uint64_t(0xFFFFu) << (16 * c);
-    case F::k_32_FLOAT:
-      return c == 0 ? 0xFFFFFFFFull : 0;
-    case F::k_32_32_FLOAT:
-      return c < 2 ? uint64_t(0xFFFFFFFFu) << (32 * c) : 0;
-  }
-  return 0;
-}
-
-// Whether the format's components are fixed point (the blender clamps its inputs to the
-// representable range then, as it does for UNORM targets).
-bool IsUnorm(xenos::ColorRenderTargetFormat f) {
-  using F = xenos::ColorRenderTargetFormat;
-  return f == F::k_8_8_8_8 || f == F::k_8_8_8_8_GAMMA || f == F::k_2_10_10_10 ||
-         f == F::k_2_10_10_10_AS_10_10_10_10;
-}
-
 float Factor(xenos::BlendFactor f, uint32_t c, const ucode::Float4& src, const ucode::Float4& dst,
              const ucode::Float4& constant) {
   using B = xenos::BlendFactor;
@@ -171,9 +137,9 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
                 bc.alpha_comb_fcn == xenos::BlendOp::kAdd);
     const uint32_t write_mask = mask.rt_mask(i);
     for (uint32_t c = 0; c < 4; ++c) {
-      if (!(write_mask & (1u << c))) t.keep |= ComponentBits(t.format, c);
+      if (!(write_mask & (1u << c))) t.keep |= edram::ColorComponentBits(t.format, c);
     }
-    t.unorm = IsUnorm(t.format);
+    t.unorm = edram::ColorFormatIsUnorm(t.format);
     t.constant = constant;
     if (t.unorm) {
       for (float& c : t.constant) c = std::clamp(c, 0.0f, 1.0f);

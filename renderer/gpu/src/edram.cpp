@@ -327,4 +327,35 @@ bool HostDepthStillMatches(DepthRenderTargetFormat format, float host_depth,
   return (PackDepth(format, host_depth, 0) >> 8) == (guest_dword >> 8);
 }
 
+uint64_t ColorComponentBits(xenos::ColorRenderTargetFormat f, uint32_t c) {
+  using F = xenos::ColorRenderTargetFormat;
+  switch (f) {
+    case F::k_8_8_8_8:
+    case F::k_8_8_8_8_GAMMA:
+      return uint64_t(0xFFu) << (8 * c);
+    case F::k_2_10_10_10:
+    case F::k_2_10_10_10_AS_10_10_10_10:
+    case F::k_2_10_10_10_FLOAT:
+    case F::k_2_10_10_10_FLOAT_AS_16_16_16_16:
+      return c < 3 ? uint64_t(0x3FFu) << (10 * c) : uint64_t(3u) << 30;
+    case F::k_16_16:
+    case F::k_16_16_FLOAT:
+      return c < 2 ? uint64_t(0xFFFFu) << (16 * c) : 0;
+    case F::k_16_16_16_16:
+    case F::k_16_16_16_16_FLOAT:
+      return uint64_t(0xFFFFu) << (16 * c);
+    case F::k_32_FLOAT:
+      return c == 0 ? 0xFFFFFFFFull : 0;
+    case F::k_32_32_FLOAT:
+      return c < 2 ? uint64_t(0xFFFFFFFFu) << (32 * c) : 0;
+  }
+  return 0;
+}
+
+bool ColorFormatIsUnorm(xenos::ColorRenderTargetFormat f) {
+  using F = xenos::ColorRenderTargetFormat;
+  return f == F::k_8_8_8_8 || f == F::k_8_8_8_8_GAMMA || f == F::k_2_10_10_10 ||
+         f == F::k_2_10_10_10_AS_10_10_10_10;
+}
+
 }  // namespace xnt::gpu::edram

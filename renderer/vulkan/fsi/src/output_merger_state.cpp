@@ -19,38 +19,6 @@ uint32_t R(gpu::RegisterValues regs, Reg r) {
   return i < regs.size() ? regs[i] : 0u;
 }
 
-// The bits of component c in a colour format's guest encoding (as the cpu path's ComponentBits).
-uint64_t ComponentBits(xenos::ColorRenderTargetFormat f, uint32_t c) {
-  using F = xenos::ColorRenderTargetFormat;
-  switch (f) {
-    case F::k_8_8_8_8:
-    case F::k_8_8_8_8_GAMMA:
-      return uint64_t(0xFFu) << (8 * c);
-    case F::k_2_10_10_10:
-    case F::k_2_10_10_10_AS_10_10_10_10:
-    case F::k_2_10_10_10_FLOAT:
-    case F::k_2_10_10_10_FLOAT_AS_16_16_16_16:
-      return c < 3 ? uint64_t(0x3FFu) << (10 * c) : uint64_t(3u) << 30;
-    case F::k_16_16:
-    case F::k_16_16_FLOAT:
-      return c < 2 ? uint64_t(0xFFFFu) << (16 * c) : 0;
-    case F::k_16_16_16_16:
-    case F::k_16_16_16_16_FLOAT:
-      return uint64_t(0xFFFFu) << (16 * c);
-    case F::k_32_FLOAT:
-      return c == 0 ? 0xFFFFFFFFull : 0;
-    case F::k_32_32_FLOAT:
-      return c < 2 ? uint64_t(0xFFFFFFFFu) << (32 * c) : 0;
-  }
-  return 0;
-}
-
-bool IsUnorm(xenos::ColorRenderTargetFormat f) {
-  using F = xenos::ColorRenderTargetFormat;
-  return f == F::k_8_8_8_8 || f == F::k_8_8_8_8_GAMMA || f == F::k_2_10_10_10 ||
-         f == F::k_2_10_10_10_AS_10_10_10_10;
-}
-
 void PackFace(uint32_t func, uint32_t fail, uint32_t zfail, uint32_t pass, uint32_t ref,
                   uint32_t mask, uint32_t write_mask, uint32_t out[4]) {
   out[0] = func;
@@ -97,12 +65,12 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
     uint64_t keep = 0;
     const uint32_t write_mask = mask.rt_mask(i);
     for (uint32_t comp = 0; comp < 4; ++comp) {
-      if (!(write_mask & (1u << comp))) keep |= ComponentBits(info.color_format, comp);
+      if (!(write_mask & (1u << comp))) keep |= gpu::edram::ColorComponentBits(info.color_format, comp);
     }
     c.rt_keep_lo[i] = uint32_t(keep);
     c.rt_keep_hi[i] = uint32_t(keep >> 32);
     c.rt_flags[i] = (input.color_used[i] ? 1u : 0u) | (s.is_64bpp() ? 2u : 0u) |
-                    (IsUnorm(info.color_format) ? 4u : 0u);
+                    (gpu::edram::ColorFormatIsUnorm(info.color_format) ? 4u : 0u);
   }
   c.blend_constant[0] = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_RED));
   c.blend_constant[1] = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_GREEN));

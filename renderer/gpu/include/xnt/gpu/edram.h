@@ -119,6 +119,12 @@ float LinearToPwlGamma(float linear);
 uint64_t PackColor(xenos::ColorRenderTargetFormat format, const std::array<float, 4>& rgba);
 // The inverse (what a shader reading the guest bits back would see).
 std::array<float, 4> UnpackColor(xenos::ColorRenderTargetFormat format, uint64_t bits);
+// The bits component c (0..3 = R, G, B, A) occupies in PackColor's encoding; 0 where the format
+// lacks it. A write mask keeps these bits of the stored value.
+uint64_t ColorComponentBits(xenos::ColorRenderTargetFormat format, uint32_t c);
+// Whether the format's components are unsigned fixed point (the blender clamps its inputs and
+// the blend constant to 0..1 for these targets).
+bool ColorFormatIsUnorm(xenos::ColorRenderTargetFormat format);
 
 // Depth: the guest dword is (depth24 << 8) | stencil.
 uint32_t PackDepth(xenos::DepthRenderTargetFormat format, float depth, uint32_t stencil);
