@@ -96,4 +96,39 @@ VertexExportRun RunVertexShaderExports(
   return run;
 }
 
+SkippedDrawExports ExportSkippedDraw(const replay::DrawCall& draw, const PrimitiveDraw& prim,
+                                     replay::GuestMemory& memory, bool vertex_fetches_textures,
+                                     bool pixel_shader_exports, const std::string& path) {
+  SkippedDrawExports out;
+  if (draw.vertex_shader && draw.vertex_shader->uses_memexport) {
+    if (vertex_fetches_textures) {
+      out.notes.push_back("memexport of a skipped draw: vertex texture fetches read zeros on " +
+                          path + " (not implemented)");
+    }
+    out.run = RunVertexShaderExports(draw, prim, memory);
+    if (!out.run.note.empty()) out.notes.push_back("memexport of a skipped draw: " + out.run.note);
+  }
+  if (pixel_shader_exports) {
+    out.notes.push_back(
+        "memexport: the pixel shader of a skipped draw exports nothing (right when no pixel is "
+        "produced; with no colour/depth target written the hardware would still run it: not "
+        "implemented)");
+  }
+  return out;
+}
+
+std::vector<MemExportRange> MemExportRanges(const replay::DrawCall& draw, bool& past_memory) {
+  std::vector<MemExportRange> ranges;
+  for (const replay::Shader* s : {draw.vertex_shader, draw.pixel_shader}) {
+    if (!s || !s->uses_memexport) continue;
+    for (const replay::MemExportCall& m : replay::FindMemExportStreams(draw, *s)) {
+      const uint64_t size = m.ByteSize();
+      if (!size) continue;
+      if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) past_memory = true;
+      ranges.push_back({m.stream.base_address_bytes(), size});
+    }
+  }
+  return ranges;
+}
+
 }  // namespace xnt::gpu

@@ -90,10 +90,6 @@ std::string Notes(const PathRun& r) {
   return out;
 }
 
-// Not implemented on fsi yet, named so the test says so instead of failing: a draw that
-// rasterizes nothing runs no vertex shader here, so its memexport writes nothing (docs/fsi.md).
-bool NeedsSkippedDrawExports(const std::string& name) { return name == "memexport_skipped_draw"; }
-
 // Samples whose pixel shaders sample textures: at a resolution scale above 1 the Vulkan texture
 // path both GPU paths share differs from the cpu path's texture unit (fbo@2x2 differs from
 // cpu@2x2 on the same samples, `compare --paths cpu,fbo --scales 2x2`), before the output merger
@@ -115,9 +111,6 @@ TEST_P(FsiMatchesCpu, SameFramesAndEdramBytes) {
   const samples::Sample* sample = samples::Find(std::get<0>(GetParam()));
   ASSERT_NE(sample, nullptr);
   const uint32_t scale = std::get<1>(GetParam());
-  if (NeedsSkippedDrawExports(sample->name)) {
-    GTEST_SKIP() << "fsi path: memexport of draws that rasterize nothing is not implemented";
-  }
   if (scale > 1 && SamplesAResolvedTexture(sample->name)) {
     GTEST_SKIP() << "fsi path: textures from scaled resolve copies are not implemented (the 1x "
                     "copy is sampled)";

@@ -151,39 +151,25 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
   };
   // Memexport: the stream ranges the shaders can store into are prepared in the mirror and read
   // back into guest memory after the draw (memexport.cpp).
-  std::vector<XenosRenderer::MemoryRange> export_ranges;
-  for (const replay::Shader* s : {call.vertex_shader, call.pixel_shader}) {
-    if (!s || !s->uses_memexport) continue;
-    for (const replay::MemExportCall& m : replay::FindMemExportStreams(call, *s)) {
-      const uint64_t size = m.ByteSize();
-      if (!size) continue;
-      if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) {
-        ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
-      }
-      export_ranges.push_back({m.stream.base_address_bytes(), size});
-    }
+  bool past_memory = false;
+  const std::vector<gpu::MemExportRange> export_ranges = gpu::MemExportRanges(call, past_memory);
+  if (past_memory) {
+    ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
   }
   try {
     if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
     const bool drawn = renderer_->Draw(input, Access());
     if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
-    if (!drawn && vs->reflection.uses_memexport && memory_) {
+    if (!drawn && memory_) {
       // A draw that rasterizes nothing still runs its vertex shader, whose exports land
       // (gpu/vertex_exports.h): run here through the interpreter the cpu path uses (the same
       // packing rules as the translated shader), then the mirror re-reads those pages.
-      if (vs->reflection.texture_slots) {
-        ++notes_["memexport of a skipped draw: vertex texture fetches read zeros on fbo (not "
-                 "implemented)"];
-      }
-      const gpu::VertexExportRun run =
-          gpu::RunVertexShaderExports(call, input.primitives, *memory_);
-      if (!run.note.empty()) ++notes_["memexport of a skipped draw: " + run.note];
-      if (run.hi > run.lo) OnMemoryWritten(run.lo, run.hi - run.lo);
-    }
-    if (!drawn && ps && ps->reflection.uses_memexport) {
-      ++notes_["memexport: the pixel shader of a skipped draw exports nothing (right when no "
-               "pixel is produced; with no colour/depth target written the hardware would still "
-               "run it: not implemented)"];
+      const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
+          call, input.primitives, *memory_,
+          vs->reflection.uses_memexport && vs->reflection.texture_slots,
+          ps && ps->reflection.uses_memexport, "fbo");
+      for (const std::string& n : e.notes) ++notes_[n];
+      if (e.run.hi > e.run.lo) OnMemoryWritten(e.run.lo, e.run.hi - e.run.lo);
     }
   } catch (const Error& e) {
     // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.

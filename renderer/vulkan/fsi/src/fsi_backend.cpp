@@ -132,25 +132,25 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
     if (!extent.estimated) return std::nullopt;
     return extent.rows;
   };
-  std::vector<FsiRenderer::MemoryRange> export_ranges;
-  for (const replay::Shader* s : {call.vertex_shader, call.pixel_shader}) {
-    if (!s || !s->uses_memexport) continue;
-    for (const replay::MemExportCall& m : replay::FindMemExportStreams(call, *s)) {
-      const uint64_t size = m.ByteSize();
-      if (!size) continue;
-      if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) {
-        ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
-      }
-      export_ranges.push_back({m.stream.base_address_bytes(), size});
-    }
+  bool past_memory = false;
+  const std::vector<gpu::MemExportRange> export_ranges = gpu::MemExportRanges(call, past_memory);
+  if (past_memory) {
+    ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
   }
   try {
     if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
-    if (!renderer_->Draw(input, Access()) &&
-        (vs->reflection.uses_memexport || (ps && ps->reflection.uses_memexport))) {
-      ++notes_["memexport: a draw this path skips exports nothing (not implemented)"];
-    }
+    const bool drawn = renderer_->Draw(input, Access());
     if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
+    if (!drawn && memory_) {
+      // As on fbo: the vertex shader of a draw that rasterizes nothing still exports
+      // (gpu/vertex_exports.h); the mirror then re-reads the pages it wrote.
+      const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
+          call, input.primitives, *memory_,
+          vs->reflection.uses_memexport && vs->reflection.texture_slots,
+          ps && ps->reflection.uses_memexport, "fsi");
+      for (const std::string& n : e.notes) ++notes_[n];
+      if (e.run.hi > e.run.lo) OnMemoryWritten(e.run.lo, e.run.hi - e.run.lo);
+    }
   } catch (const Error& e) {
     ++notes_["draw skipped: " + std::string(e.what())];
   }

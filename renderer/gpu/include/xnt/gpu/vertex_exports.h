@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/replay/backend.h"
@@ -37,5 +38,25 @@ struct VertexExportRun {
 VertexExportRun RunVertexShaderExports(
     const replay::DrawCall& draw, const PrimitiveDraw& prim, replay::GuestMemory& memory,
     decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch = {});
+
+// What a GPU path that rasterized nothing for `draw` still owes: its vertex shader's exports
+// (RunVertexShaderExports, vertex texture fetches reading zeros), with the notes a replay shows
+// by name for what it cannot do. `pixel_shader_exports`: the draw's pixel shader exports too.
+struct SkippedDrawExports {
+  VertexExportRun run;
+  std::vector<std::string> notes;
+};
+SkippedDrawExports ExportSkippedDraw(const replay::DrawCall& draw, const PrimitiveDraw& prim,
+                                     replay::GuestMemory& memory, bool vertex_fetches_textures,
+                                     bool pixel_shader_exports, const std::string& path);
+
+// The guest ranges a draw's exporting shaders can store into (every stream constant they read,
+// replay::FindMemExportStreams), for a GPU path to mirror before the draw and read back after it.
+struct MemExportRange {
+  uint32_t address = 0;
+  uint64_t size = 0;
+};
+// `past_memory` is set when a stream reaches past guest memory (that part is dropped).
+std::vector<MemExportRange> MemExportRanges(const replay::DrawCall& draw, bool& past_memory);
 
 }  // namespace xnt::gpu

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "xnt/gpu/vertex_exports.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/fbo/edram_cache.h"
@@ -83,10 +84,7 @@ class XenosRenderer {
   void Flush();
 
   // Memexport (memexport.cpp): byte ranges a draw's shaders may store into.
-  struct MemoryRange {
-    uint32_t address = 0;
-    uint64_t size = 0;
-  };
+  using MemoryRange = gpu::MemExportRange;
   // Before the draw: the ranges' mirror bound and ready for shader stores.
   void PrepareMemExport(const std::vector<MemoryRange>& ranges);
   // After the draw: the ranges copied from the mirror into guest memory (so indices, resolves,

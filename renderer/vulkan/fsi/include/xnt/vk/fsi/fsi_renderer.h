@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
@@ -79,10 +80,7 @@ class FsiRenderer {
 
   // Memexport as the fbo path does it (its memexport.cpp): the ranges prepared in the mirror
   // before the draw and copied back into guest memory after it.
-  struct MemoryRange {
-    uint32_t address = 0;
-    uint64_t size = 0;
-  };
+  using MemoryRange = gpu::MemExportRange;
   void PrepareMemExport(const std::vector<MemoryRange>& ranges);
   void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
                          const gpu::GuestMemoryAccess& memory);
