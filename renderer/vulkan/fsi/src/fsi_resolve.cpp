@@ -18,11 +18,6 @@ namespace {
 
 constexpr uint32_t kTexturePoolSets = 256;
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  const uint32_t i = xenos::RegIndex(r);
-  return i < regs.size() ? regs[i] : 0u;
-}
-
 }  // namespace
 
 void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
@@ -72,40 +67,7 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
     }
   }
   if (!clears) return;
-  // Clears write the clear value's guest bits into every sample of the rectangle (64bpp:
-  // RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one), as the cpu path does.
-  auto clear = [&](gpu::edram::Surface s, uint64_t bits) {
-    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch) * s.scale_x;
-    for (uint32_t y = uint32_t(info.y0) * s.scale_y; y < uint32_t(info.y1) * s.scale_y; ++y) {
-      for (uint32_t x = uint32_t(info.x0) * s.scale_x; x < x1; ++x) {
-        for (uint32_t sample = 0; sample < s.sample_count(); ++sample) {
-          model_.Store(s, x, y, sample, bits);
-        }
-      }
-    }
-  };
-  gpu::edram::Surface base;
-  base.pitch_pixels = info.surface_pitch;
-  base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
-  base.scale_x = options_.scale_x;
-  base.scale_y = options_.scale_y;
-  if (info.color_clear && info.source_select < 4) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.color_base;
-    s.format = info.color_format;
-    uint64_t bits = info.color_clear_value;
-    if (s.is_64bpp()) {
-      bits = (uint64_t(R(regs, Reg::RB_COLOR_CLEAR)) << 32) | R(regs, Reg::RB_COLOR_CLEAR_LO);
-    }
-    clear(s, bits);
-  }
-  if (info.depth_clear) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.depth_base;
-    s.is_depth = true;
-    s.format = info.depth_format;
-    clear(s, info.depth_clear_value);
-  }
+  gpu::ApplyResolveClears(info, regs, options_.scale_x, options_.scale_y, model_);
   Upload();
 }
 

@@ -152,4 +152,9 @@ int32_t TiledOffset3D(int32_t x, int32_t y, int32_t z, uint32_t pitch_blocks,
 // endian swap); the k_8_8_8_8 -> k_8_8_8_8 case of the full path.
 uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bias);
 
+// The clears a resolve asks for (RB_COPY_CONTROL), written into the EDRAM model's guest bits
+// at the resolution scale: every path that keeps EDRAM as guest bits (cpu, fsi) uses this.
+void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
+                        uint32_t scale_y, edram::Edram& edram);
+
 }  // namespace xnt::gpu
