@@ -14,6 +14,7 @@
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/ucode/memexport.h"
+#include "random_export_shader.h"
 
 namespace xnt::ucode {
 namespace {
@@ -280,51 +281,21 @@ TEST_F(MemExportRun, FlushedAtAllocSerializeAndBeforeAKillButNotAfterIt) {
   EXPECT_EQ(m3.words.at(0x3010), std::bit_cast<uint32_t>(2.0f));
 }
 
-// Random export shaders: random eA (sometimes valid stream constants near the top of memory,
-// sometimes garbage), random formats, counts, loops and jumps. Every write stays inside guest
-// memory and every run ends.
+// Random export shaders (tests/common/random_export_shader.h): random eA (valid stream
+// constants near the top of memory or anywhere, a random start index, random bits), formats,
+// counts, loops. Every write stays inside guest memory and every run ends.
 TEST(MemExportFuzz, RandomExportShadersStayInsideGuestMemoryAndFinish) {
   std::mt19937 rng(1234);
-  const char* ops[] = {"add", "add", "mul", "max", "min"};
-  const uint32_t formats[] = {2, 3, 4, 6, 7, 10, 15, 16, 17, 24, 25, 26, 30, 31, 32, 36, 37, 38, 33, 0, 63};
   uint64_t elements = 0, outside = 0;
+  test::RandomExportOptions options;
+  options.start_index = true;
   for (int iter = 0; iter < 300; ++iter) {
-    std::string text = "xvs_3_0\n    alloc export\n";
-    const int blocks = 1 + int(rng() % 3);
-    for (int b = 0; b < blocks; ++b) {
-      const bool loop = rng() % 3 == 0;
-      const std::string head = "L" + std::to_string(2 * b + 10), tail = "L" + std::to_string(2 * b + 11);
-      if (loop) text += "    loop i0, " + tail + "\n" + head + ":\n";
-      text += std::string("    exec") + (rng() % 4 == 0 ? " Serialize=0x2" : "") + "\n";
-      text += "    mad eA, r0.xxxx, c1, c0\n";
-      const int count = 1 + int(rng() % 4);
-      for (int i = 0; i < count; ++i) {
-        text += std::string("    ") + ops[rng() % 5] + " eM" + std::to_string(rng() % 5) + ", c" +
-                std::to_string(2 + rng() % 4) + ", c" + std::to_string(2 + rng() % 4) + "\n";
-      }
-      if (loop) text += "    endloop i0, " + head + "\n" + tail + ":\n";
-      if (rng() % 2) text += "    alloc export\n";
-    }
-    text += "    alloc position\n    exece\n    mov oPos, c2\n";
-    InterpreterConstants k;
-    k.float_constants[1] = {0.0f, 1.0f, 0.0f, 0.0f};
-    for (uint32_t c = 2; c < 6; ++c) {
-      for (float& v : k.float_constants[c]) v = std::ldexp(float(int(rng() % 2001) - 1000), -int(rng() % 12));
-    }
-    k.loop_constants[0] = (rng() % 40) | ((rng() % 4) << 8) | (1u << 16);
-    const uint32_t format = formats[rng() % (sizeof(formats) / sizeof(formats[0]))];
-    if (rng() % 4 == 0) {
-      for (float& v : k.float_constants[0]) v = F(uint32_t(rng()));
-    } else {
-      const uint32_t base = rng() % 2 ? uint32_t(kGuestBytes - 64 + 4 * (rng() % 16))
-                                      : uint32_t(rng()) & ~3u;
-      k.float_constants[0] = Stream(base, format, rng() % 64, rng() % 8, rng() % 8, rng() % 2);
-    }
+    const test::RandomExportShader s = test::MakeRandomExportShader(rng, options);
     Shader shader;
     try {
-      shader = Decode(Assemble(text, nullptr, ShaderType::kVertex), ShaderType::kVertex);
+      shader = Decode(Assemble(s.text, nullptr, ShaderType::kVertex), ShaderType::kVertex);
     } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what() << "\n" << text;
+      ADD_FAILURE() << e.what() << "\n" << s.text;
       continue;
     }
     std::map<uint32_t, uint32_t> memory;
@@ -336,11 +307,17 @@ TEST(MemExportFuzz, RandomExportShadersStayInsideGuestMemoryAndFinish) {
     };
     ShaderInputs in;
     in.vertex_index = float(rng() % 80);
-    const ShaderResult r = Interpreter(shader).Run(k, in, cb);
+    const ShaderResult r = Interpreter(shader).Run(s.k, in, cb);
     EXPECT_FALSE(r.step_limit_hit);
     elements += r.memexport_elements;
     outside += r.memexport_dropped_outside_memory;
-    for (const auto& [address, value] : memory) EXPECT_LT(uint64_t(address) + 4, kGuestBytes + 1);
+    for (const auto& [address, value] : memory) {
+      EXPECT_LT(uint64_t(address) + 4, kGuestBytes + 1);
+      // Only a stream built as one writes, and only inside it.
+      EXPECT_NE(s.stream, test::ExportStream::kRandomBits) << s.text;
+      EXPECT_GE(address + 3, s.base);
+      EXPECT_LT(address, s.base + s.bytes);
+    }
   }
   // The generator reached both kinds of outcome.
   EXPECT_GT(elements, 50u);

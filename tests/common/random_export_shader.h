@@ -1,0 +1,117 @@
+// Random memexport shaders for the randomized tests (tests/ucode/memexport_test.cpp on the
+// interpreter, tests/renderer/memexport_fuzz_test.cpp on fbo against cpu): 1-3 export blocks,
+// each maybe inside a loop over i0, maybe serialized, maybe followed by `alloc export`, each
+// writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5. The stream
+// constant c0 is a valid one (random format - memexport formats and a few that are not -,
+// count, endian, numeric type, red/blue swap, base near the end of guest memory or anywhere in
+// 32 bits), or has the marker bits right and a random start index in Y, or is random bits.
+//
+// eA is `mad eA, <index>, c1, c0` with c1 = (0, stride, 0, 0): a vertex shader's index is r0.x
+// (the vertex index), a pixel shader's c6.x. The eM# values depend on constants only, so every
+// invocation of a draw writes the same bytes to the same elements: with a stride of at least 5
+// (eM0-eM4) two vertices never share an element, and all pixels of a draw write the same values
+// - the result does not depend on the order invocations run in, as a GPU's does not.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "xnt/ucode/interpreter.h"
+
+namespace xnt::test {
+
+enum class ExportStream : uint8_t { kValid, kStartIndex, kRandomBits };
+
+struct RandomExportShader {
+  std::string text;                   // assembly for ucode::Assemble
+  ucode::InterpreterConstants k;      // c0-c7 and i0 (c7: the vertex shader's position)
+  ExportStream stream = ExportStream::kValid;
+  uint64_t base = 0, bytes = 0;       // kValid / kStartIndex: the stream's [base, base + bytes)
+};
+
+struct RandomExportOptions {
+  bool pixel = false;         // xps_3_0 (eA index c6.x) instead of xvs_3_0 (eA index r0.x)
+  uint32_t stride = 1;        // c1.y
+  uint64_t guest_bytes = 512ull << 20;
+  bool start_index = false;   // also generate kStartIndex streams
+};
+
+inline float RandomExportF(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+inline uint32_t RandomExportElementBytes(uint32_t format) {
+  switch (format) {
+    case 2: return 1;
+    case 3: case 4: case 10: case 15: case 24: case 30: return 2;
+    case 6: case 7: case 16: case 17: case 25: case 31: case 36: return 4;
+    case 26: case 32: case 37: return 8;
+    case 38: return 16;
+    default: return 0;
+  }
+}
+
+inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const RandomExportOptions& o) {
+  static const char* const kOps[] = {"add", "add", "mul", "max", "min"};
+  static const uint32_t kFormats[] = {2,  3,  4,  6,  7,  10, 15, 16, 17, 24, 25,
+                                      26, 30, 31, 32, 36, 37, 38, 33, 0,  63};
+  RandomExportShader s;
+  std::string& text = s.text;
+  text = std::string(o.pixel ? "xps_3_0" : "xvs_3_0") + "\n    alloc export\n";
+  const std::string index = o.pixel ? "c6.xxxx" : "r0.xxxx";
+  const int blocks = 1 + int(rng() % 3);
+  for (int b = 0; b < blocks; ++b) {
+    const bool loop = rng() % 3 == 0;
+    const std::string head = "L" + std::to_string(2 * b + 10), tail = "L" + std::to_string(2 * b + 11);
+    if (loop) text += "    loop i0, " + tail + "\n" + head + ":\n";
+    text += std::string("    exec") + (rng() % 4 == 0 ? " Serialize=0x2" : "") + "\n";
+    text += "    mad eA, " + index + ", c1, c0\n";
+    const int count = 1 + int(rng() % 4);
+    for (int i = 0; i < count; ++i) {
+      text += std::string("    ") + kOps[rng() % 5] + " eM" + std::to_string(rng() % 5) + ", c" +
+              std::to_string(2 + rng() % 4) + ", c" + std::to_string(2 + rng() % 4) + "\n";
+    }
+    if (loop) text += "    endloop i0, " + head + "\n" + tail + ":\n";
+    if (rng() % 2) text += "    alloc export\n";
+  }
+  if (o.pixel) {
+    text += "    alloc colors\n    exece\n    mov oC0, c2\n";
+  } else {
+    text += "    alloc position\n    exec\n    mov oPos, c7\n    alloc interpolators\n"
+            "    exece\n    mov o0, c2\n";
+  }
+  ucode::InterpreterConstants& k = s.k;
+  k.float_constants[1] = {0.0f, float(o.stride), 0.0f, 0.0f};
+  for (uint32_t c = 2; c < 6; ++c) {
+    for (float& v : k.float_constants[c]) v = std::ldexp(float(int(rng() % 2001) - 1000), -int(rng() % 12));
+  }
+  k.float_constants[6] = {float(rng() % 16), 0.0f, 0.0f, 0.0f};
+  k.float_constants[7] = {0.0f, 0.0f, 0.0f, 1.0f};
+  k.loop_constants[0] = (rng() % 40) | ((rng() % 4) << 8) | (1u << 16);
+  const uint32_t format = kFormats[rng() % (sizeof(kFormats) / sizeof(kFormats[0]))];
+  const uint32_t kind = rng() % 8;
+  if (kind < 2) {
+    s.stream = ExportStream::kRandomBits;
+    for (float& v : k.float_constants[0]) v = RandomExportF(uint32_t(rng()));
+    return s;
+  }
+  const uint32_t base = rng() % 2 ? uint32_t(o.guest_bytes - 64 + 4 * (rng() % 16))
+                                  : uint32_t(rng()) & ~3u;
+  const uint32_t count = rng() % 64, endian = rng() % 8, numeric = rng() % 8;
+  const bool swap = rng() % 2;
+  uint32_t start = 0;
+  if (o.start_index && kind == 2) {
+    s.stream = ExportStream::kStartIndex;
+    start = rng() % 16;
+  }
+  k.float_constants[0] = {
+      RandomExportF(0x40000000u | (base >> 2)), RandomExportF(0x4B000000u | start),
+      RandomExportF(0x4B000000u | endian | (format << 8) | (numeric << 16) | (swap ? 1u << 19 : 0u)),
+      RandomExportF(0x4B000000u | count)};
+  s.base = base;
+  s.bytes = uint64_t(count) * RandomExportElementBytes(format);
+  return s;
+}
+
+}  // namespace xnt::test
