@@ -22,6 +22,14 @@ struct FreeDeleter {
   void operator()(void* p) const { stbi_image_free(p); }
 };
 
+// stb_image returns NULL from a failed decode without always setting a reason (its zlib inflater
+// gives up on some corrupt streams silently), and stbi_failure_reason() is then NULL too: appending
+// that to a std::string read address 0 (found by the long png fuzz run, 2026-11-26).
+const char* FailureReason() {
+  const char* reason = stbi_failure_reason();
+  return reason ? reason : "decoder gave no reason";
+}
+
 uint32_t Crc32(const uint8_t* data, size_t size, uint32_t crc = 0) {
   static const std::array<uint32_t, 256> table = [] {
     std::array<uint32_t, 256> t{};
@@ -128,7 +136,7 @@ OwnedImage DecodePng(const uint8_t* bytes, size_t size, const std::string& name)
   const int len = int(size);
   int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(bytes, len, &w, &h, &comp))
-    throw Error(name + ": unreadable PNG header: " + stbi_failure_reason());
+    throw Error(name + ": unreadable PNG header: " + FailureReason());
   if (w <= 0 || h <= 0 || w > kMaxDimension || h > kMaxDimension || uint64_t(w) * uint64_t(h) > kMaxPixels)
     throw Error(name + ": PNG header says " + std::to_string(w) + "x" + std::to_string(h) +
                 ", larger than the supported maximum");
@@ -139,7 +147,7 @@ OwnedImage DecodePng(const uint8_t* bytes, size_t size, const std::string& name)
   void* decoded = is16 ? static_cast<void*>(stbi_load_16_from_memory(bytes, len, &x, &y, &file_comp, channels))
                        : static_cast<void*>(stbi_load_from_memory(bytes, len, &x, &y, &file_comp, channels));
   std::unique_ptr<void, FreeDeleter> hold(decoded);
-  if (!decoded) throw Error(name + ": corrupt PNG: " + stbi_failure_reason());
+  if (!decoded) throw Error(name + ": corrupt PNG: " + FailureReason());
   if (x != w || y != h) throw Error(name + ": PNG size changed between header and decode");
   const size_t row_bytes = image.view().row_stride;
   for (int r = 0; r < h; ++r)
