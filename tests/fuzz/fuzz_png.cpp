@@ -2,6 +2,7 @@
 // with a shifted copy of itself, which exercises every metric on odd sizes and formats), and the
 // policy-file parser on the same bytes. Anything but a clean xnt::Error is a finding.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -15,16 +16,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace xnt::diff;
   try {
     OwnedImage img = DecodePng(data, size, "fuzz.png");
-    const Image& v = img.view();
-    if (uint64_t(v.width) * uint64_t(v.height) <= 256 * 256) {
-      Metrics m = Compare(v, v);
-      if (!m.exact) __builtin_trap();
-      if (v.width > 1) {
-        Image left = v.Crop(0, 0, v.width - 1, v.height), right = v.Crop(1, 0, v.width - 1, v.height);
-        Compare(left, right);
-      }
-      if (v.width % 2 == 0 && v.height % 2 == 0) Downsample(v, 2, 2);
+    // Metrics on at most the top-left 32x32: every edge and odd-size case shows up there, and the
+    // full metric set (FLIP, SSIM) on up to 256x256 held the long runs to ~700 inputs/s per core.
+    const Image v = img.view().Crop(0, 0, std::min(img.view().width, 32), std::min(img.view().height, 32));
+    Metrics m = Compare(v, v);
+    if (!m.exact) __builtin_trap();
+    if (v.width > 1) {
+      Image left = v.Crop(0, 0, v.width - 1, v.height), right = v.Crop(1, 0, v.width - 1, v.height);
+      Compare(left, right);
     }
+    if (v.width % 2 == 0 && v.height % 2 == 0) Downsample(v, 2, 2);
   } catch (const xnt::Error&) {
   }
   try {
