@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <time.h>
 #include <unistd.h>
 
 #include "shader_scenes.h"
@@ -124,6 +125,18 @@ samples::ShaderScene Scene(bool fullscreen, const RenderBenchOptions& o) {
   return s;
 }
 
+double ProcessCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 std::vector<format::Record> Records(const samples::ShaderScene& scene) {
   const std::filesystem::path file =
       std::filesystem::temp_directory_path() / ("xnt_render_bench_" + std::to_string(::getpid()) + ".xnt");
@@ -157,37 +170,48 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.draws = uint32_t(scene.draws.size());
       r.pixels = fullscreen ? uint64_t(o.width) * o.height : uint64_t(o.small_draws) * 64;
       if (o.progress) o.progress(r.scene + " on " + path_name);
-      std::vector<double> times, draw_times;
+      std::vector<double> times, draw_times, cpu_times, draw_cpu_times;
       try {
         renderer::SessionOptions so;
         so.path = *renderer::ParsePath(path_name);
         so.device_index = o.device_index;
         so.threads = o.threads;
         const bool synchronous = so.path == renderer::Path::kCpu;
-        double in_draws = 0.0;
+        double in_draws = 0.0, in_draws_cpu = 0.0, draw_start_cpu = 0.0;
         std::chrono::steady_clock::time_point draw_start;
         if (synchronous) {
           so.on_draw_event = [&](const renderer::DrawEvent& e) {
             if (e.resolve) return;
             if (!e.after) {
               draw_start = std::chrono::steady_clock::now();
+              draw_start_cpu = ProcessCpuSeconds();
             } else {
               in_draws += std::chrono::duration<double>(std::chrono::steady_clock::now() - draw_start).count();
+              in_draws_cpu += ProcessCpuSeconds() - draw_start_cpu;
             }
           };
         }
         for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
           in_draws = 0.0;
+          in_draws_cpu = 0.0;
           auto session = renderer::Session::Create(so);
           r.device = session->device_name();
           replay::TracePlayer player(session->backend());
           session->Attach(player);
           const auto start = std::chrono::steady_clock::now();
+          const double start_cpu = ProcessCpuSeconds();
           for (const format::Record& rec : records) player.Apply(rec);
           session->Flush();
           const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-          if (rep > 0) times.push_back(s);  // the first replay warms caches (shader compiles)
-          if (rep > 0 && synchronous) draw_times.push_back(in_draws);
+          const double cpu = ProcessCpuSeconds() - start_cpu;
+          if (rep > 0) {  // the first replay warms caches (shader compiles)
+            times.push_back(s);
+            cpu_times.push_back(cpu);
+          }
+          if (rep > 0 && synchronous) {
+            draw_times.push_back(in_draws);
+            draw_cpu_times.push_back(in_draws_cpu);
+          }
         }
       } catch (const Error& e) {
         r.error = e.what();
@@ -200,6 +224,8 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.max_seconds = times.back();
       r.pixels_per_second = r.median_seconds > 0 ? double(r.pixels) / r.median_seconds : 0.0;
       r.seconds_per_draw = r.draws ? r.median_seconds / r.draws : 0.0;
+      r.cpu_seconds = Median(cpu_times);
+      r.draw_cpu_seconds = Median(draw_cpu_times);
       if (!draw_times.empty()) {
         std::sort(draw_times.begin(), draw_times.end());
         r.draw_seconds = draw_times[draw_times.size() / 2];

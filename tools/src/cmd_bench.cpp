@@ -57,12 +57,13 @@ int RunRenderBenchCommand(const RenderArgs& a) {
       std::printf("%s\n    {\"scene\": %s, \"path\": %s, \"device\": %s, \"draws\": %u, "
                   "\"pixels\": %llu, \"median_seconds\": %.6f, \"min_seconds\": %.6f, "
                   "\"max_seconds\": %.6f, \"pixels_per_second\": %.1f, \"seconds_per_draw\": %.9f, "
-                  "\"draw_seconds\": %.6f, \"draw_pixels_per_second\": %.1f, \"error\": %s}",
+                  "\"draw_seconds\": %.6f, \"draw_pixels_per_second\": %.1f, \"cpu_seconds\": %.6f, "
+                  "\"draw_cpu_seconds\": %.6f, \"error\": %s}",
                   i ? "," : "", JsonString(r.scene).c_str(), JsonString(r.path).c_str(),
                   JsonString(r.device).c_str(), r.draws, (unsigned long long)r.pixels,
                   r.median_seconds, r.min_seconds, r.max_seconds, r.pixels_per_second,
-                  r.seconds_per_draw, r.draw_seconds, r.draw_pixels_per_second,
-                  JsonString(r.error).c_str());
+                  r.seconds_per_draw, r.draw_seconds, r.draw_pixels_per_second, r.cpu_seconds,
+                  r.draw_cpu_seconds, JsonString(r.error).c_str());
       continue;
     }
     if (!r.error.empty()) {
@@ -76,6 +77,11 @@ int RunRenderBenchCommand(const RenderArgs& a) {
     if (r.draw_seconds > 0) {
       std::printf("%-12s %-4s  %8.4f s in the draws alone   %7.2f Mpixel/s (without clears, resolves, swap)\n",
                   "", "", r.draw_seconds, r.draw_pixels_per_second / 1e6);
+    }
+    if (r.cpu_seconds > 0) {
+      std::printf("%-12s %-4s  process CPU %.4f s per replay", "", "", r.cpu_seconds);
+      if (r.draw_cpu_seconds > 0) std::printf(", %.4f s in the draws", r.draw_cpu_seconds);
+      std::printf(" (every thread; medians)\n");
     }
   }
   if (a.json) std::printf("\n  ]\n}\n");

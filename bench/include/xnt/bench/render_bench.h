@@ -40,6 +40,12 @@ struct RenderBenchResult {
   // whose draws only record commands.
   double draw_seconds = 0.0;
   double draw_pixels_per_second = 0.0;
+  // Process CPU time (every thread, CLOCK_PROCESS_CPUTIME_ID), median over the replays: of the
+  // whole replay and, for the cpu path, inside the draws. On a loaded machine wall time depends
+  // on what else runs; CPU time much less, so before/after comparisons use it (with --threads 1
+  // it is the single-core cost).
+  double cpu_seconds = 0.0;
+  double draw_cpu_seconds = 0.0;
   std::string error;  // non-empty: the path could not run here (why)
 };
 
