@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "geometry.h"
 #include "output_merger.h"
@@ -92,6 +93,10 @@ bool TargetsCannotAlias(gpu::RegisterValues regs, const bool color_used[4], bool
     }
   }
   return true;
+}
+
+uint32_t ResolveThreads(uint32_t threads) {
+  return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace
@@ -395,7 +400,8 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
       if (!info.note.empty()) Note(info.note);
       try {
         if (options_.scale_x * options_.scale_y == 1) {
-          gpu::ResolveCopy(info, edram_, memory);
+          // Row bands over the pixel stage's threads (the bytes do not depend on the count).
+          gpu::ResolveCopy(info, edram_, memory, ResolveThreads(options_.threads));
         } else {
           scaled_.Resolve(info, edram_, memory, options_.scale_x, options_.scale_y);
         }

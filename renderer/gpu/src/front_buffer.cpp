@@ -70,10 +70,26 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   image.width = width;
   image.height = height;
   image.rgba.resize(size_t(width) * height * 4);
+  // Each output channel is a byte of the unpacked texel (c[0..3]), 0 or 255 (swizzle 4, 5; 6 and
+  // 7 read as 0); alpha is always 255.
+  uint32_t source[3];
+  for (int i = 0; i < 3; ++i) {
+    const uint32_t s = (swizzle >> (3 * i)) & 7;
+    source[i] = s < 6 ? s : 4;
+  }
   for (uint32_t y = 0; y < height; ++y) {
-    for (uint32_t x = 0; x < width; ++x) {
-      uint32_t offset = tiled ? uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch, 2))
-                              : LinearOffset2D(x, y, pitch, 2);
+    uint8_t* out = &image.rgba[size_t(y) * width * 4];
+    uint32_t run_offset = 0;
+    for (uint32_t x = 0; x < width; ++x, out += 4) {
+      // 32x32-tiled at 4 bytes a texel: the 4 texels of an aligned run of x are 16 consecutive
+      // bytes (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2).
+      uint32_t offset;
+      if (tiled) {
+        if ((x & 3) == 0) run_offset = uint32_t(TiledOffset2D(int32_t(x & ~3u), int32_t(y), pitch, 2));
+        offset = run_offset + (x & 3) * 4;
+      } else {
+        offset = LinearOffset2D(x, y, pitch, 2);
+      }
       uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + offset), endian);
       uint32_t c[6];
       if (ten_bit) {
@@ -84,11 +100,9 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
       }
       c[4] = 0;
       c[5] = 255;
-      uint8_t* out = &image.rgba[(size_t(y) * width + x) * 4];
-      for (int i = 0; i < 3; ++i) {
-        uint32_t s = (swizzle >> (3 * i)) & 7;
-        out[i] = uint8_t(c[s < 6 ? s : 4]);
-      }
+      out[0] = uint8_t(c[source[0]]);
+      out[1] = uint8_t(c[source[1]]);
+      out[2] = uint8_t(c[source[2]]);
       out[3] = 255;
     }
   }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <exception>
+#include <thread>
 #include <vector>
 
 #include "xnt/base/byte_order.h"
@@ -362,9 +364,11 @@ bool ResolveIsBitwiseCopy(const ResolveInfo& info) {
          BitwiseEquivalent(ColorRenderTargetFormat(info.color_format), info.dest_format);
 }
 
-std::array<float, 4> ResolveColorPixel(const ResolveInfo& info, const edram::Edram& edram,
-                                       uint32_t x, uint32_t y) {
-  SampleReader reader(info.SourceSurface(), edram, info.step_x, info.step_y);
+namespace {
+
+// ResolveColorPixel with the surface's reader made once per resolve, not per pixel.
+std::array<float, 4> ResolveColorPixelFrom(const ResolveInfo& info, const SampleReader& reader,
+                                           uint32_t x, uint32_t y) {
   auto format = ColorRenderTargetFormat(info.color_format);
   uint32_t first = FirstSample(info.sample_select);
   std::array<float, 4> p = UnpackForResolve(format, reader.Load(x, y, first));
@@ -408,6 +412,14 @@ std::array<float, 4> ResolveColorPixel(const ResolveInfo& info, const edram::Edr
     }
   }
   return p;
+}
+
+}  // namespace
+
+std::array<float, 4> ResolveColorPixel(const ResolveInfo& info, const edram::Edram& edram,
+                                       uint32_t x, uint32_t y) {
+  return ResolveColorPixelFrom(info, SampleReader(info.SourceSurface(), edram, info.step_x, info.step_y),
+                               x, y);
 }
 
 uint32_t PackResolveDest(TextureFormat format, const std::array<float, 4>& c, uint8_t out[16]) {
@@ -523,8 +535,151 @@ int32_t TiledOffset3D(int32_t x, int32_t y, int32_t z, uint32_t pitch_blocks,
   return int32_t(a);
 }
 
+namespace {
+
+// One source row's samples left to right without a division per pixel: the offsets
+// SampleReader::Load (Edram::Load through Surface::SampleOffset of the 1x view) gives, with the
+// tile column stepped instead of divided out. Only for rows whose samples all lie inside the
+// pitch (Prepare says so); others go through SampleReader, which throws at the first bad one.
+class RowSampleReader {
+ public:
+  RowSampleReader(const edram::Surface& s, const edram::Edram& edram, uint32_t step_x,
+                  uint32_t step_y)
+      : bytes_(edram.bytes().data()) {
+    edram::Surface view = s;
+    view.msaa = xenos::MsaaSamples::k1X;
+    const uint32_t tiles = s.pitch_tiles();
+    view.pitch_pixels = (s.is_64bpp() ? tiles / 2 : tiles) * xenos::kEdramTileWidthSamples;
+    is_64bpp_ = view.is_64bpp();
+    is_depth_ = view.is_depth;
+    bytes_per_sample_ = view.bytes_per_sample();
+    row_ = xenos::kEdramTileWidthSamples * view.scale_x;
+    tile_width_ = is_64bpp_ ? row_ / 2 : row_;
+    tile_height_ = xenos::kEdramTileHeightSamples * view.scale_y;
+    tile_bytes_ = edram::kTileBytes * view.scale_x * view.scale_y;
+    pitch_tiles_ = view.pitch_tiles();
+    base_tiles_ = view.base_tiles;
+    limit_ = view.pitch_pixels * view.scale_x;
+    sx_step_ = step_x * s.samples_x();
+    sy_step_ = step_y * s.samples_y();
+  }
+
+  // Sets up pixels [x0, x1) of row y, sample `sample`; false when one of them is outside the
+  // pitch or the coordinates wrap (the caller then reads pixel by pixel, as before).
+  bool Prepare(int32_t x0, int32_t x1, int32_t y, uint32_t sample) {
+    if (x0 < 0 || y < 0) return false;
+    const uint64_t last = uint64_t(x1 - 1) * sx_step_ + ((sample >> 1) & 1u);
+    const uint64_t sy = uint64_t(y) * sy_step_ + (sample & 1u);
+    if (last >= limit_ || sy > UINT32_MAX) return false;
+    const uint32_t sx = uint32_t(x0) * sx_step_ + ((sample >> 1) & 1u);
+    column_ = sx / tile_width_;
+    in_x_ = sx % tile_width_;
+    row_tiles_ = uint64_t(base_tiles_) + uint64_t(uint32_t(sy) / tile_height_) * pitch_tiles_;
+    row_bytes_ = (uint32_t(sy) % tile_height_) * tile_width_;
+    return true;
+  }
+  // The current pixel's bits, then steps to the next pixel of the row.
+  uint64_t Next() {
+    uint32_t in_x = in_x_;
+    if (is_depth_) {  // (in_x + row / 2) % row: in_x < tile width <= row
+      in_x += row_ / 2;
+      if (in_x >= row_) in_x -= row_;
+    }
+    const uint32_t tile = uint32_t((row_tiles_ + column_) % xenos::kEdramTileCount);
+    const uint8_t* p = bytes_ + size_t(tile) * tile_bytes_ + (row_bytes_ + in_x) * bytes_per_sample_;
+    uint64_t v = LoadLE32(p);
+    if (is_64bpp_) v |= uint64_t(LoadLE32(p + 4)) << 32;
+    in_x_ += sx_step_;
+    if (in_x_ >= tile_width_) {  // steps are at most 6 samples, tiles at least 40 wide
+      in_x_ -= tile_width_;
+      ++column_;
+    }
+    return v;
+  }
+
+ private:
+  const uint8_t* bytes_;
+  bool is_64bpp_ = false, is_depth_ = false;
+  uint32_t bytes_per_sample_ = 4, row_ = 80, tile_width_ = 80, tile_height_ = 16;
+  uint32_t tile_bytes_ = edram::kTileBytes, pitch_tiles_ = 0, base_tiles_ = 0, limit_ = 0;
+  uint32_t sx_step_ = 1, sy_step_ = 1;
+  uint64_t row_tiles_ = 0;
+  uint32_t row_bytes_ = 0, column_ = 0, in_x_ = 0;
+};
+
+// The destination of one row as runs of pixels at consecutive addresses: calls
+// run(x_begin, x_end, offset of x_begin before the base). In the 32x32-tiled 2D layout the low
+// 4 bits of an offset are the low bits of x shifted by the bytes per pixel (TiledOffset2D passes
+// them straight through), so each aligned group of 16 bytes' worth of pixels (4 at 32bpp) is a
+// run and TiledOffset2D runs once per group; a linear row is one run. A pixel whose offset
+// throws (a negative coordinate in a linear destination) and the 3D layout go pixel by pixel.
+class DestRow {
+ public:
+  DestRow(const ResolveInfo& info, uint32_t bpp_log2) : info_(info), bpp_log2_(bpp_log2) {
+    run_mask_ = bpp_log2 >= 4 ? 0 : (1u << std::min(3u, 4u - bpp_log2)) - 1;
+  }
+  // Whether the row's runs are longer than a pixel (else Offset per pixel keeps the order in
+  // which the per-pixel errors are raised).
+  bool Runs(int32_t x0, int32_t y) const {
+    if (info_.dest_array) return false;
+    if (info_.dest_linear) return x0 >= 0 && y >= 0;
+    return true;
+  }
+  template <typename Run>
+  void ForEachRun(int32_t x0, int32_t x1, int32_t y, Run&& run) const {
+    if (info_.dest_linear) {
+      run(x0, x1, int64_t(LinearOffset2D(uint32_t(x0), uint32_t(y), info_.dest_pitch, bpp_log2_)));
+      return;
+    }
+    for (int32_t x = x0; x < x1;) {
+      const int32_t group = int32_t(uint32_t(x) & ~run_mask_);
+      const int32_t end = std::min<int64_t>(x1, int64_t(group) + int64_t(run_mask_) + 1);
+      run(x, end,
+          int64_t(TiledOffset2D(group, y, info_.dest_pitch, bpp_log2_)) +
+              int64_t((uint32_t(x) & run_mask_) << bpp_log2_));
+      x = end;
+    }
+  }
+  int64_t Offset(int32_t x, int32_t y) const {
+    if (info_.dest_linear) {
+      if (x < 0 || y < 0) throw Error("resolve: negative coordinate in a linear destination");
+      return int64_t(LinearOffset2D(uint32_t(x), uint32_t(y), info_.dest_pitch, bpp_log2_));
+    }
+    if (info_.dest_array) {
+      return TiledOffset3D(x, y, int32_t(info_.dest_slice), info_.dest_pitch, info_.dest_height,
+                           bpp_log2_);
+    }
+    return TiledOffset2D(x, y, info_.dest_pitch, bpp_log2_);
+  }
+
+ private:
+  const ResolveInfo& info_;
+  uint32_t bpp_log2_ = 0, run_mask_ = 0;
+};
+
+// A 32bpp pixel's bytes as Endian128 mode `endian_xor` (< 4) places them in its aligned dword.
+inline uint32_t SwapInDword(uint32_t v, uint32_t endian_xor) {
+  switch (endian_xor) {
+    case 1: return ((v & 0x00FF00FFu) << 8) | ((v >> 8) & 0x00FF00FFu);
+    case 2: return (v << 16) | (v >> 16);
+    case 3: return __builtin_bswap32(v);
+    default: return v;
+  }
+}
+
+// One band of up to 32 rows: the packed destination pixels (bpp bytes each, row by row) and the
+// guest range they touch, or the error its first bad pixel raised.
+struct ResolveBand {
+  int32_t y0 = 0, y1 = 0;
+  std::vector<uint8_t> pixels;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  std::exception_ptr error;
+};
+
+}  // namespace
+
 ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram,
-                              const GuestMemoryAccess& memory) {
+                              const GuestMemoryAccess& memory, uint32_t threads) {
   ResolveCopyResult result;
   if (!info.copy) return result;
   if (!info.unsupported.empty()) throw Error(info.unsupported);
@@ -540,18 +695,6 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
   result.bitwise = ResolveIsBitwiseCopy(info);
   const uint32_t first_sample = FirstSample(info.sample_select);
 
-  auto offset_of = [&](int32_t x, int32_t y) -> int64_t {
-    if (info.dest_linear) {
-      if (x < 0 || y < 0) throw Error("resolve: negative coordinate in a linear destination");
-      return int64_t(LinearOffset2D(uint32_t(x), uint32_t(y), info.dest_pitch, bpp_log2));
-    }
-    if (info.dest_array) {
-      return TiledOffset3D(x, y, int32_t(info.dest_slice), info.dest_pitch, info.dest_height,
-                           bpp_log2);
-    }
-    return TiledOffset2D(x, y, info.dest_pitch, bpp_log2);
-  };
-
   const uint32_t width = uint32_t(info.x1 - info.x0);
   // The EDRAM holds 2048 x 80 x 16 samples; a rectangle with more pixels than that reads the
   // same samples again (wrapping) and only comes from corrupt registers or vertices. Refusing it
@@ -564,57 +707,134 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
                 std::to_string(info.y1 - info.y0) + " has more pixels than the EDRAM has samples (" +
                 std::to_string(edram_samples) + ")");
   }
-  std::vector<std::pair<int64_t, std::array<uint8_t, 16>>> band;
+  const bool swap_bits = !info.is_depth() && info.dest_swap;
+
+  // Bands of 32 rows: one macro-tile row of the tiled layouts, so a band's span is bounded by
+  // the pitch (at most 16384 * 32 * 16 bytes = 8 MiB). A band's pixels depend only on the EDRAM,
+  // so bands are computed in parallel; they go into guest memory (read, patched, written back)
+  // one after another in order, so overlapping destinations end as with one thread.
+  std::vector<std::pair<int32_t, int32_t>> rows;
+  for (int32_t band_y = info.y0; band_y < info.y1; band_y = (band_y + 32) & ~31) {
+    rows.push_back({band_y, std::min(info.y1, (band_y + 32) & ~31)});
+  }
+  const DestRow dest(info, bpp_log2);
+  auto compute = [&](ResolveBand& band) {
+    band.pixels.resize(size_t(width) * uint32_t(band.y1 - band.y0) * bpp);
+    band.lo = INT64_MAX, band.hi = INT64_MIN;
+    band.error = nullptr;
+    try {
+      RowSampleReader row_reader(surface, edram, info.step_x, info.step_y);
+      uint8_t* out = band.pixels.data();
+      auto pixel = [&](int32_t x, int32_t y, bool fast) {
+        if (result.bitwise) {
+          uint64_t bits = fast ? row_reader.Next() : reader.Load(uint32_t(x), uint32_t(y), first_sample);
+          if (swap_bits) SwapRedBlueBits(rt_format, bits);
+          StoreLE32(out, uint32_t(bits));
+          if (bpp == 8) StoreLE32(out + 4, uint32_t(bits >> 32));
+        } else {
+          uint8_t px[16] = {};
+          PackResolveDest(dest_format, ResolveColorPixelFrom(info, reader, uint32_t(x), uint32_t(y)), px);
+          std::copy(px, px + bpp, out);
+        }
+        out += bpp;
+      };
+      for (int32_t y = band.y0; y < band.y1; ++y) {
+        const bool fast = result.bitwise && row_reader.Prepare(info.x0, info.x1, y, first_sample);
+        if (!dest.Runs(info.x0, y)) {
+          for (int32_t x = info.x0; x < info.x1; ++x) {
+            pixel(x, y, fast);
+            const int64_t offset = int64_t(info.dest_base) + dest.Offset(x, y);
+            band.lo = std::min(band.lo, offset & ~int64_t(15));
+            band.hi = std::max(band.hi, (offset | 15) + 1);
+          }
+          continue;
+        }
+        dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
+          for (int32_t x = xb; x < xe; ++x) pixel(x, y, fast);
+          // Offsets rise along a run: its first pixel has the lowest, its last the highest.
+          const int64_t first = int64_t(info.dest_base) + run_offset;
+          const int64_t last = first + (int64_t(xe - xb - 1) << bpp_log2);
+          band.lo = std::min(band.lo, first & ~int64_t(15));
+          band.hi = std::max(band.hi, (last | 15) + 1);
+        });
+      }
+    } catch (...) {
+      band.error = std::current_exception();
+    }
+  };
+
+  const size_t workers = std::clamp<size_t>(threads, 1, rows.size());
+  std::vector<ResolveBand> bands(workers * 2);
   std::vector<uint8_t> bytes;
   int64_t lowest = INT64_MAX, highest = INT64_MIN;
-  // Bands of 32 rows: one macro-tile row of the tiled layouts, so a band's span is bounded by
-  // the pitch (at most 16384 * 32 * 16 bytes = 8 MiB).
-  for (int32_t band_y = info.y0; band_y < info.y1; band_y = (band_y + 32) & ~31) {
-    int32_t band_end = std::min(info.y1, (band_y + 32) & ~31);
-    band.clear();
-    band.reserve(size_t(width) * uint32_t(band_end - band_y));
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (int32_t y = band_y; y < band_end; ++y) {
-      for (int32_t x = info.x0; x < info.x1; ++x) {
-        std::array<uint8_t, 16> px{};
-        if (result.bitwise) {
-          uint64_t bits = reader.Load(uint32_t(x), uint32_t(y), first_sample);
-          if (!info.is_depth() && info.dest_swap) SwapRedBlueBits(rt_format, bits);
-          Put(px.data(), 0, uint32_t(bits), 4);
-          if (bpp == 8) Put(px.data(), 4, uint32_t(bits >> 32), 4);
-        } else {
-          PackResolveDest(dest_format, ResolveColorPixel(info, edram, uint32_t(x), uint32_t(y)),
-                          px.data());
+  for (size_t first = 0; first < rows.size(); first += bands.size()) {
+    const size_t count = std::min(bands.size(), rows.size() - first);
+    for (size_t i = 0; i < count; ++i) {
+      bands[i].y0 = rows[first + i].first;
+      bands[i].y1 = rows[first + i].second;
+    }
+    if (workers == 1 || count == 1) {
+      for (size_t i = 0; i < count; ++i) compute(bands[i]);
+    } else {
+      std::vector<std::thread> pool;
+      for (size_t t = 1; t < workers; ++t) {
+        pool.emplace_back([&, t] {
+          for (size_t i = t; i < count; i += workers) compute(bands[i]);
+        });
+      }
+      for (size_t i = 0; i < count; i += workers) compute(bands[i]);
+      for (std::thread& th : pool) th.join();
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const ResolveBand& band = bands[i];
+      if (band.error) std::rethrow_exception(band.error);
+      const int64_t lo = band.lo, hi = band.hi;
+      if (lo < 0 || hi > int64_t(xenos::kPhysicalMemorySize)) {
+        throw Error("resolve destination 0x" + std::to_string(info.dest_base) + ": rows " +
+                    std::to_string(band.y0) + "-" + std::to_string(band.y1 - 1) +
+                    " land outside the 512 MiB physical space");
+      }
+      if (hi - lo > int64_t(64u << 20)) {
+        throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
+                    " bytes of guest memory (corrupt destination pitch?)");
+      }
+      bytes.resize(size_t(hi - lo));
+      memory.read(uint32_t(lo), bytes);
+      const uint8_t* px = band.pixels.data();
+      uint8_t* const data = bytes.data();
+      // Generic: each byte to its Endian128 position in its 16-byte block.
+      auto put_bytes = [&](int64_t offset) {
+        for (uint32_t b = 0; b < bpp; ++b) {
+          const int64_t o = offset + b;
+          data[((o & ~int64_t(15)) | ((o & 15) ^ int64_t(endian_xor))) - lo] = px[b];
         }
-        int64_t offset = int64_t(info.dest_base) + offset_of(x, y);
-        band.emplace_back(offset, px);
-        lo = std::min(lo, offset & ~int64_t(15));
-        hi = std::max(hi, (offset | 15) + 1);
+        px += bpp;
+      };
+      for (int32_t y = band.y0; y < band.y1; ++y) {
+        if (!dest.Runs(info.x0, y)) {
+          for (int32_t x = info.x0; x < info.x1; ++x) put_bytes(int64_t(info.dest_base) + dest.Offset(x, y));
+          continue;
+        }
+        dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
+          const int64_t first = int64_t(info.dest_base) + run_offset;
+          if (bpp == 4 && endian_xor < 4 && (first & 3) == 0) {
+            // The swap stays inside each pixel's aligned dword.
+            uint8_t* d = data + (first - lo);
+            for (int32_t x = xb; x < xe; ++x, d += 4, px += 4) {
+              StoreLE32(d, SwapInDword(LoadLE32(px), endian_xor));
+            }
+            return;
+          }
+          for (int32_t x = xb; x < xe; ++x) put_bytes(first + (int64_t(x - xb) << bpp_log2));
+        });
       }
+      memory.write(uint32_t(lo), bytes);
+      lowest = std::min(lowest, lo);
+      highest = std::max(highest, hi);
+      const uint64_t pixels = uint64_t(width) * uint32_t(band.y1 - band.y0);
+      result.pixels += pixels;
+      result.bytes_written += pixels * bpp;
     }
-    if (lo < 0 || hi > int64_t(xenos::kPhysicalMemorySize)) {
-      throw Error("resolve destination 0x" + std::to_string(info.dest_base) + ": rows " +
-                  std::to_string(band_y) + "-" + std::to_string(band_end - 1) +
-                  " land outside the 512 MiB physical space");
-    }
-    if (hi - lo > int64_t(64u << 20)) {
-      throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
-                  " bytes of guest memory (corrupt destination pitch?)");
-    }
-    bytes.resize(size_t(hi - lo));
-    memory.read(uint32_t(lo), bytes);
-    for (const auto& [offset, px] : band) {
-      for (uint32_t i = 0; i < bpp; ++i) {
-        int64_t o = offset + i;
-        int64_t swapped = (o & ~int64_t(15)) | ((o & 15) ^ int64_t(endian_xor));
-        bytes[size_t(swapped - lo)] = px[i];
-      }
-    }
-    memory.write(uint32_t(lo), bytes);
-    lowest = std::min(lowest, lo);
-    highest = std::max(highest, hi);
-    result.pixels += band.size();
-    result.bytes_written += uint64_t(band.size()) * bpp;
   }
   result.dest_start = uint32_t(lowest);
   result.dest_end = uint32_t(highest);

@@ -138,10 +138,12 @@ struct ResolveCopyResult {
 
 // Copies info's rectangle from `edram` (guest bits of the source surface, all samples) to guest
 // memory through memory.read / memory.write (read-modify-write of the touched ranges, in bands
-// of at most 32 rows, so no allocation exceeds one band). Throws xnt::Error when info is not
-// copyable (`unsupported`) or the destination leaves the 512 MiB physical space.
+// of at most 32 rows, so no allocation exceeds a few bands). Throws xnt::Error when info is
+// not copyable (`unsupported`) or the destination leaves the 512 MiB physical space.
+// `threads` host threads compute the bands' pixels; guest memory is written band by band in
+// order on the calling thread, so the bytes (and any error) are the same for every count.
 ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram,
-                              const GuestMemoryAccess& memory);
+                              const GuestMemoryAccess& memory, uint32_t threads = 1);
 
 // Tiled 3D offset (texture_util.cc GetTiledOffset3D, reconstructed by Xenia from XGRAPHICS):
 // byte offset of block (x, y, z) in a volume of pitch x height blocks (both rounded up to 32).
