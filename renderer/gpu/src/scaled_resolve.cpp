@@ -35,12 +35,21 @@ bool Overlaps(const ScaledCopy& c, uint32_t start, uint64_t end) {
 ResolveCopyResult ScaledResolveMemory::Resolve(const ResolveInfo& info, const edram::Edram& edram,
                                                const GuestMemoryAccess& memory, uint32_t scale_x,
                                                uint32_t scale_y) {
+  return Resolve(
+      info,
+      [&edram](const ResolveInfo& i, const GuestMemoryAccess& m) { return ResolveCopy(i, edram, m); },
+      memory, scale_x, scale_y);
+}
+
+ResolveCopyResult ScaledResolveMemory::Resolve(const ResolveInfo& info, const Copier& copy,
+                                               const GuestMemoryAccess& memory, uint32_t scale_x,
+                                               uint32_t scale_y) {
   // The guest copy: guest rectangle and destination, every guest pixel read at its top-left
   // host pixel.
   ResolveInfo guest = info;
   guest.scale_x = guest.step_x = scale_x;
   guest.scale_y = guest.step_y = scale_y;
-  const ResolveCopyResult result = ResolveCopy(guest, edram, memory);
+  const ResolveCopyResult result = copy(guest, memory);
   if (result.pixels == 0) return result;
 
   // The scaled copy: the same copy in host pixels into a destination S x T times larger. Later
@@ -85,7 +94,7 @@ ResolveCopyResult ScaledResolveMemory::Resolve(const ResolveInfo& info, const ed
   last_ = fresh.guest_start;
   ScaledCopy& slot = copies_[fresh.guest_start];
   slot = std::move(fresh);
-  ResolveCopy(host, edram, Growing(slot));
+  copy(host, Growing(slot));
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "edram_compute.h"
 #include "output_merger_state.h"
 #include "xnt/base/error.h"
 #include "xnt/vk/draw_state.h"

@@ -1,10 +1,11 @@
-// fsi path: resolves and clears on the EDRAM read back into the model (gpu::ResolveCopy, the
-// CPU resolve engine, the same code the cpu path runs), the swap (gpu::ReadFrontBuffer), texture
-// binding and memexport.
+// fsi path: resolves and clears in compute on the EDRAM buffer (edram_compute.h; the CPU
+// resolve engine on the EDRAM read back only for copies the shader must not do), the swap
+// (gpu::ReadFrontBuffer), texture binding and memexport.
 #include <algorithm>
 #include <cstring>
 #include <span>
 
+#include "edram_compute.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/vk/fsi/fsi_renderer.h"
@@ -17,6 +18,8 @@ using xenos::Reg;
 namespace {
 
 constexpr uint32_t kTexturePoolSets = 256;
+// Resolve destinations come back through the ring in pieces of this many bytes.
+constexpr uint64_t kTransferChunk = 16ull << 20;
 
 }  // namespace
 
@@ -40,26 +43,31 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
                });
   const bool clears = (info.color_clear && info.source_select < 4) || info.depth_clear;
   if (!info.copy && !clears) return;
-  // The buffer's guest bits into the model (one readback per resolve that follows draws).
-  ReadBack();
+  if (!compute_) {
+    compute_ = std::make_unique<EdramCompute>(context_, stream_, edram_, edram_bytes_,
+                                              shared_memory_.set_layout());
+  }
   if (info.copy) {
     if (!info.unsupported.empty()) {
       Note(info.unsupported);
     } else {
       if (!info.note.empty()) Note(info.note);
-      // Resolved bytes reach the mirror too (later draws may sample them).
-      gpu::GuestMemoryAccess tracked = memory;
-      tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
-        memory.write(address, bytes);
-        shared_memory_.Invalidate(address, bytes.size());
-      };
       try {
         if (options_.scale_x * options_.scale_y == 1) {
-          gpu::ResolveCopy(info, model_, tracked);
+          CopyToGuest(info, memory);
         } else {
           // As the cpu path: guest memory gets the 1x copy, scaled_ the scaled one (the swap
-          // shows it; textures still sample the 1x bytes on this path, see docs/fsi.md).
-          scaled_.Resolve(info, model_, tracked, options_.scale_x, options_.scale_y);
+          // shows it; textures still sample the 1x bytes on this path, see docs/fsi.md). The
+          // first copy is the guest one, the second the scaled one into its CPU-side bytes.
+          bool guest = true;
+          scaled_.Resolve(
+              info,
+              [&](const gpu::ResolveInfo& i, const gpu::GuestMemoryAccess& m) {
+                const bool first = guest;
+                guest = false;
+                return first ? CopyToGuest(i, m) : CopyToAccess(i, m);
+              },
+              memory, options_.scale_x, options_.scale_y);
         }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
@@ -67,8 +75,139 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
     }
   }
   if (!clears) return;
-  gpu::ApplyResolveClears(info, regs, options_.scale_x, options_.scale_y, model_);
-  Upload();
+  // The clears in compute on the EDRAM buffer, after the draws' writes.
+  BarrierAfterDraws(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  if (compute_->RecordClears(info, regs, options_.scale_x, options_.scale_y)) {
+    gpu_wrote_ = true;
+    ++stats_.gpu_clears;
+  }
+}
+
+gpu::ResolveCopyResult FsiRenderer::CopyOnCpu(const gpu::ResolveInfo& info,
+                                              const gpu::GuestMemoryAccess& memory,
+                                              const std::string& why) {
+  Note("resolve copy on the CPU resolve engine (EDRAM read back): " + why);
+  ReadBack();
+  ++stats_.cpu_resolves;
+  return gpu::ResolveCopy(info, model_, memory);
+}
+
+gpu::ResolveCopyResult FsiRenderer::CopyToGuest(const gpu::ResolveInfo& info,
+                                                const gpu::GuestMemoryAccess& memory) {
+  EdramCompute::CopyPlan plan;
+  std::string why;
+  if (!compute_->Plan(info, plan, why)) {
+    // Resolved bytes reach the mirror too (later draws may sample them).
+    gpu::GuestMemoryAccess tracked = memory;
+    tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
+      memory.write(address, bytes);
+      shared_memory_.Invalidate(address, bytes.size());
+    };
+    return CopyOnCpu(info, tracked, why);
+  }
+  // The destination in the mirror as guest memory has it (the shader writes only the pixels'
+  // bytes; the rest of each band comes back unchanged), then the copy from the EDRAM buffer.
+  EndRendering();
+  if (shared_memory_.MayNeedSync(memory.pages)) shared_memory_.Sync(memory.pages);
+  shared_memory_.PrepareForShaderWrites(uint32_t(plan.lo), uint64_t(plan.hi - plan.lo));
+  BarrierBeforeCompute();
+  compute_->RecordCopy(plan, shared_memory_.descriptor_set(), 0);
+  ++stats_.gpu_resolves;
+
+  // Guest memory gets the bands' bytes: copied from the mirror through the ring (one region per
+  // run of overlapping or adjacent bands), then written band by band as the engine writes.
+  std::vector<std::pair<int64_t, int64_t>> regions;
+  for (const EdramCompute::Band& b : plan.bands) {
+    if (!regions.empty() && b.lo <= regions.back().second && b.hi >= regions.back().first) {
+      regions.back().first = std::min(regions.back().first, b.lo);
+      regions.back().second = std::max(regions.back().second, b.hi);
+    } else {
+      regions.push_back({b.lo, b.hi});
+    }
+  }
+  std::vector<std::vector<uint8_t>> bytes(regions.size());
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const auto [lo, hi] = regions[r];
+    bytes[r].resize(size_t(hi - lo));
+    for (int64_t at = lo; at < hi; at += int64_t(kTransferChunk)) {
+      const uint64_t size = std::min<uint64_t>(kTransferChunk, uint64_t(hi - at));
+      auto alloc = stream_.TryAllocate(size, 16);
+      if (!alloc) {
+        Flush();
+        alloc = stream_.TryAllocate(size, 16);
+      }
+      const VkBufferCopy region{uint64_t(at), alloc->offset, size};
+      vkCmdCopyBuffer(stream_.cmd(), shared_memory_.buffer(), alloc->buffer, 1, &region);
+      Flush();
+      std::memcpy(bytes[r].data() + (at - lo), alloc->data, size_t(size));
+    }
+  }
+  gpu::ResolveCopyResult result;
+  result.bitwise = gpu::ResolveIsBitwiseCopy(info);
+  result.pixels = uint64_t(info.x1 - info.x0) * uint64_t(info.y1 - info.y0);
+  result.bytes_written = result.pixels * plan.bytes_per_pixel;
+  result.dest_start = UINT32_MAX;
+  result.dest_end = 0;
+  const auto written = compute_->WrittenBands(plan);
+  for (size_t b = 0; b < written.size(); ++b) {
+    const auto [lo, hi] = written[b];
+    if (hi <= lo) continue;
+    size_t r = 0;
+    while (!(int64_t(lo) >= regions[r].first && int64_t(hi) <= regions[r].second)) ++r;
+    memory.write(lo, std::span<const uint8_t>(bytes[r].data() + (lo - regions[r].first), hi - lo));
+    shared_memory_.MarkCurrent(lo, hi - lo, memory.pages);
+    result.dest_start = std::min(result.dest_start, lo);
+    result.dest_end = std::max(result.dest_end, hi);
+  }
+  return result;
+}
+
+gpu::ResolveCopyResult FsiRenderer::CopyToAccess(const gpu::ResolveInfo& info,
+                                                 const gpu::GuestMemoryAccess& access) {
+  EdramCompute::CopyPlan plan;
+  std::string why;
+  if (!compute_->Plan(info, plan, why)) return CopyOnCpu(info, access, why);
+  uint8_t* data = nullptr;
+  const VkDescriptorSet scratch = compute_->Scratch(uint64_t(plan.hi - plan.lo), &data);
+  if (!data) return CopyOnCpu(info, access, "a destination wider than 128 MiB");
+  // The destination's bytes first (the engine reads and writes whole bands), in host memory the
+  // shader writes into, at addresses minus plan.lo.
+  for (const EdramCompute::Band& b : plan.bands) {
+    access.read(uint32_t(b.lo), std::span<uint8_t>(data + (b.lo - plan.lo), size_t(b.hi - b.lo)));
+  }
+  EndRendering();
+  BarrierBeforeCompute();
+  compute_->RecordCopy(plan, scratch, uint32_t(plan.lo));
+  ++stats_.gpu_resolves;
+  Flush();
+  gpu::ResolveCopyResult result;
+  result.bitwise = gpu::ResolveIsBitwiseCopy(info);
+  result.pixels = uint64_t(info.x1 - info.x0) * uint64_t(info.y1 - info.y0);
+  result.bytes_written = result.pixels * plan.bytes_per_pixel;
+  result.dest_start = UINT32_MAX;
+  result.dest_end = 0;
+  for (const auto& [lo, hi] : compute_->WrittenBands(plan)) {
+    if (hi <= lo) continue;
+    access.write(lo, std::span<const uint8_t>(data + (lo - plan.lo), hi - lo));
+    result.dest_start = std::min(result.dest_start, lo);
+    result.dest_end = std::max(result.dest_end, hi);
+  }
+  return result;
+}
+
+void FsiRenderer::BarrierBeforeCompute() {
+  // The draws' EDRAM writes (fragment shader) and the mirror's uploads (transfer) before the
+  // compute copy reads and writes them.
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask =
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(stream_.cmd(),
+                       VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                       nullptr);
 }
 
 gpu::SwapImage FsiRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address,

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -39,6 +40,12 @@ class ScaledResolveMemory {
   // scaled copy, which replaces every copy whose range it overlaps. Returns the 1x result.
   ResolveCopyResult Resolve(const ResolveInfo& info, const edram::Edram& edram,
                             const GuestMemoryAccess& memory, uint32_t scale_x, uint32_t scale_y);
+  // The same with the two copies made by `copy` (ResolveCopy's contract): first the 1x guest
+  // copy into `memory`, then the scaled copy into the copy's bytes (a path that resolves on the
+  // GPU, e.g. fsi's compute resolve).
+  using Copier = std::function<ResolveCopyResult(const ResolveInfo&, const GuestMemoryAccess&)>;
+  ResolveCopyResult Resolve(const ResolveInfo& info, const Copier& copy,
+                            const GuestMemoryAccess& memory, uint32_t scale_x, uint32_t scale_y);
   // Drops the copies overlapping guest bytes [address, address + size).
   void Invalidate(uint32_t address, uint64_t size);
   // The copy a texture fetch constant (6 dwords) reads, if its base, tiling, pitch and bytes per
@@ -53,6 +60,8 @@ class ScaledResolveMemory {
   // The copy the last Resolve wrote (null when it wrote none or it was dropped since).
   const ScaledCopy* last() const;
   size_t size() const { return copies_.size(); }
+  // Every copy, by the guest start of its range (a path that uploads copies reads them in place).
+  const std::map<uint32_t, ScaledCopy>& copies() const { return copies_; }
   uint64_t bytes() const;  // held by all copies
 
  private:

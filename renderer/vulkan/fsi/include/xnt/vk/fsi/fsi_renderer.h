@@ -9,8 +9,11 @@
 // correct only where the rasterizer itself shades overlapping fragments of one draw in primitive
 // order (llvmpipe's tile rasterizer does; docs/fsi.md says how it was checked).
 //
-// Resolves and clears read the buffer back into an EDRAM model and run gpu::ResolveCopy (the CPU
-// resolve engine) on it; clears write the model and upload it again.
+// Resolves and clears run in compute on the buffer (fsi/src/edram_compute.h): the copy writes the
+// guest-memory mirror bit for bit as the CPU resolve engine (gpu::ResolveCopy) would, and the
+// written bytes come back into guest memory; clears write the buffer. Only copies the shader
+// must not do (edram_compute.h says which) read the buffer back into an EDRAM model for the CPU
+// engine, with a note saying so.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -59,8 +62,11 @@ struct FsiDrawInput {
 
 struct FsiStats {
   uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;
-  uint64_t readbacks = 0, uploads = 0;  // whole-EDRAM transfers for resolves and clears
+  uint64_t readbacks = 0, uploads = 0;  // whole-EDRAM transfers (CPU-engine resolves, snapshots)
+  uint64_t gpu_resolves = 0, cpu_resolves = 0, gpu_clears = 0;  // copies (guest and scaled)
 };
+
+class EdramCompute;
 
 class FsiRenderer {
  public:
@@ -114,6 +120,15 @@ class FsiRenderer {
   void BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
   void ReadBack();  // buffer -> model_ (when draws wrote since the last one)
   void Upload();    // model_ -> buffer
+  // Resolve copies (fsi_resolve.cpp): into guest memory through the mirror, into another
+  // access (a scaled copy's bytes) through a scratch buffer, or on the CPU engine.
+  gpu::ResolveCopyResult CopyToGuest(const gpu::ResolveInfo& info,
+                                     const gpu::GuestMemoryAccess& memory);
+  gpu::ResolveCopyResult CopyToAccess(const gpu::ResolveInfo& info,
+                                      const gpu::GuestMemoryAccess& access);
+  gpu::ResolveCopyResult CopyOnCpu(const gpu::ResolveInfo& info,
+                                   const gpu::GuestMemoryAccess& memory, const std::string& why);
+  void BarrierBeforeCompute();
   VkDescriptorSet BindTextures(const FsiDrawInput& draw, gpu::RegisterValues regs,
                                const gpu::GuestMemoryAccess& memory);
 
@@ -133,6 +148,7 @@ class FsiRenderer {
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
   gpu::edram::Edram model_;
   gpu::ScaledResolveMemory scaled_;  // resolves at a resolution scale (gpu/scaled_resolve.h)
+  std::unique_ptr<EdramCompute> compute_;  // created at the first resolve
   bool gpu_wrote_ = false;  // draws wrote the buffer since the model was last read back
 
   VkDescriptorSetLayout om_layout_ = VK_NULL_HANDLE;
