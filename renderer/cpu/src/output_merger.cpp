@@ -272,22 +272,39 @@ void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
     }
     const Addresser& address = color_address_[i];
     uint8_t* const bytes = edram_.bytes().data();
-    // Without blending or a write mask the stored bits are not read.
-    const bool read = t.blend || t.keep != 0;
+    if (!t.blend) {
+      // Without blending every sample stores the same bits: packed once per pixel (k_8_8_8_8
+      // inline: after the clamp to [0, 1], PackColor's Unorm is v * 255 + 0.5 truncated, 0 and 1
+      // included), the stored ones read only under a write mask.
+      uint64_t bits;
+      if (t.format == xenos::ColorRenderTargetFormat::k_8_8_8_8 && t.unorm) {
+        bits = uint32_t(src[0] * 255.0f + 0.5f) | (uint32_t(src[1] * 255.0f + 0.5f) << 8) |
+               (uint32_t(src[2] * 255.0f + 0.5f) << 16) | (uint32_t(src[3] * 255.0f + 0.5f) << 24);
+      } else {
+        bits = edram::PackColor(t.format, src);
+      }
+      bits &= ~t.keep;
+      for (uint32_t s = 0; s < samples_; ++s) {
+        if (!(coverage & (1u << s))) continue;
+        const uint32_t offset = address.Offset(x, y, s);
+        const uint64_t old = t.keep ? address.Load(bytes, offset) & t.keep : 0;
+        address.Store(bytes, offset, bits | old);
+      }
+      continue;
+    }
+    // Blending reads the stored bits.
     for (uint32_t s = 0; s < samples_; ++s) {
       if (!(coverage & (1u << s))) continue;
       const uint32_t offset = address.Offset(x, y, s);
-      const uint64_t old = read ? address.Load(bytes, offset) : 0;
+      const uint64_t old = address.Load(bytes, offset);
       ucode::Float4 out = src;
-      if (t.blend) {
-        const auto& bc = t.control;
-        const std::array<float, 4> dst = edram::UnpackColor(t.format, old);
-        for (uint32_t c = 0; c < 4; ++c) {
-          const bool alpha = c == 3;
-          const auto fs = Factor(alpha ? bc.alpha_srcblend : bc.color_srcblend, c, src, dst, t.constant);
-          const auto fd = Factor(alpha ? bc.alpha_destblend : bc.color_destblend, c, src, dst, t.constant);
-          out[c] = Combine(alpha ? bc.alpha_comb_fcn : bc.color_comb_fcn, src[c], fs, dst[c], fd);
-        }
+      const auto& bc = t.control;
+      const std::array<float, 4> dst = edram::UnpackColor(t.format, old);
+      for (uint32_t c = 0; c < 4; ++c) {
+        const bool alpha = c == 3;
+        const auto fs = Factor(alpha ? bc.alpha_srcblend : bc.color_srcblend, c, src, dst, t.constant);
+        const auto fd = Factor(alpha ? bc.alpha_destblend : bc.color_destblend, c, src, dst, t.constant);
+        out[c] = Combine(alpha ? bc.alpha_comb_fcn : bc.color_comb_fcn, src[c], fs, dst[c], fd);
       }
       const uint64_t bits = edram::PackColor(t.format, out);
       address.Store(bytes, offset, (bits & ~t.keep) | (old & t.keep));

@@ -38,6 +38,7 @@ class OutputMerger {
                    const std::array<ucode::Float4, 4>& colors);
   // Alpha test on oC0 (RB_COLORCONTROL); false: the pixel is discarded.
   bool AlphaTest(const ucode::Float4& color0) const;
+  bool tests_alpha() const { return alpha_test_; }  // AlphaTest can discard
   // Alpha to mask (RB_COLORCONTROL alpha_to_mask_enable): the samples oC0's alpha (before the
   // exponent bias) covers at pixel (x, y), with the per-quad-pixel dither offsets; all samples
   // when it is off. Applied after the alpha test, before depth/stencil.

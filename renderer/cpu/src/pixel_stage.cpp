@@ -168,7 +168,7 @@ struct Worker final : ucode::BatchTextureSource {
     uint32_t coverage = f.coverage;
     if (ps_) {
       if (s.killed) return;
-      if ((s.color_mask & 1u) && !om_.AlphaTest((*s.colors)[0])) return;
+      if ((s.color_mask & 1u) && om_.tests_alpha() && !om_.AlphaTest((*s.colors)[0])) return;
       // Alpha to mask needs oC0 written on this pixel's path, as the hardware's.
       if (om_.alpha_to_mask() && (s.color_mask & 1u)) {
         coverage &= om_.AlphaToMask(f.x, f.y, (*s.colors)[0][3]);
@@ -177,7 +177,9 @@ struct Worker final : ucode::BatchTextureSource {
       if (s.depth_written) depth.fill(s.depth);
       colors = s.colors;
     }
-    const uint32_t pass = om_.DepthStencilTest(f.x, f.y, coverage, depth, f.front_facing);
+    // Without a depth or stencil test every covered sample passes (DepthStencilTest's answer).
+    const uint32_t pass =
+        om_.reads_depth() ? om_.DepthStencilTest(f.x, f.y, coverage, depth, f.front_facing) : coverage;
     if (pass) om_.WriteColors(f.x, f.y, pass, *colors);
   }
 
