@@ -28,7 +28,11 @@ std::vector<MemExportCall> FindMemExportStreams(const DrawCall& draw, const Shad
     const uint32_t vec4 = (partition.base + c) & 511;
     const uint32_t* d = &regs.values()[xenos::AluConstantIndex(vec4, 0)];
     const auto stream = xenos::MemExportStreamConstant::Decode(d);
-    if (!stream.LooksValid()) continue;
+    // The rule the shaders apply to eA (ucode::memexport::AddressValid: the X marker and the
+    // 2^23 exponents of Y, Z and W), not MemExportStreamConstant::LooksValid: a stream constant
+    // whose Y carries a first index (2^23 + i) exports on both paths, so its range must be
+    // mirrored and read back too (the randomized fbo/cpu test found those exports missing).
+    if (!ucode::memexport::AddressValid(d)) continue;
     MemExportCall call;
     call.draw = &draw;
     call.shader = &shader;

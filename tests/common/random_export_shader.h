@@ -3,8 +3,8 @@
 // each maybe inside a loop over i0, maybe serialized, maybe followed by `alloc export`, each
 // writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5. The stream
 // constant c0 is a valid one (random format - memexport formats and a few that are not -,
-// count, endian, numeric type, red/blue swap, base near the end of guest memory or anywhere in
-// 32 bits), or has the marker bits right and a random start index in Y, or is random bits.
+// count, endian, numeric type, red/blue swap, base near the end of guest memory, inside it or
+// anywhere in 32 bits), or has the marker bits right and a random start index in Y, or is random bits.
 //
 // eA is `mad eA, <index>, c1, c0` with c1 = (0, stride, 0, 0): a vertex shader's index is r0.x
 // (the vertex index), a pixel shader's c6.x. The eM# values depend on constants only, so every
@@ -52,10 +52,11 @@ inline uint32_t RandomExportElementBytes(uint32_t format) {
   }
 }
 
+inline void RandomizeExportConstants(std::mt19937& rng, const RandomExportOptions& o,
+                                     RandomExportShader& s);
+
 inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const RandomExportOptions& o) {
   static const char* const kOps[] = {"add", "add", "mul", "max", "min"};
-  static const uint32_t kFormats[] = {2,  3,  4,  6,  7,  10, 15, 16, 17, 24, 25,
-                                      26, 30, 31, 32, 36, 37, 38, 33, 0,  63};
   RandomExportShader s;
   std::string& text = s.text;
   text = std::string(o.pixel ? "xps_3_0" : "xvs_3_0") + "\n    alloc export\n";
@@ -81,6 +82,19 @@ inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const Random
     text += "    alloc position\n    exec\n    mov oPos, c7\n    alloc interpolators\n"
             "    exece\n    mov o0, c2\n";
   }
+  RandomizeExportConstants(rng, o, s);
+  return s;
+}
+
+// New constants for the same program (a GPU path reuses its pipeline): c0 (the stream), c2-c5,
+// c6.x and i0.
+inline void RandomizeExportConstants(std::mt19937& rng, const RandomExportOptions& o,
+                                     RandomExportShader& s) {
+  static const uint32_t kFormats[] = {2,  3,  4,  6,  7,  10, 15, 16, 17, 24, 25,
+                                      26, 30, 31, 32, 36, 37, 38, 33, 0,  63};
+  s.k = {};
+  s.stream = ExportStream::kValid;
+  s.base = s.bytes = 0;
   ucode::InterpreterConstants& k = s.k;
   k.float_constants[1] = {0.0f, float(o.stride), 0.0f, 0.0f};
   for (uint32_t c = 2; c < 6; ++c) {
@@ -94,10 +108,14 @@ inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const Random
   if (kind < 2) {
     s.stream = ExportStream::kRandomBits;
     for (float& v : k.float_constants[0]) v = RandomExportF(uint32_t(rng()));
-    return s;
+    return;
   }
-  const uint32_t base = rng() % 2 ? uint32_t(o.guest_bytes - 64 + 4 * (rng() % 16))
-                                  : uint32_t(rng()) & ~3u;
+  // Near the end of guest memory (elements cut off there), anywhere inside it, or anywhere in
+  // 32 bits (mostly past it).
+  const uint32_t where = rng() % 3;
+  const uint32_t base = where == 0   ? uint32_t(o.guest_bytes - 64 + 4 * (rng() % 16))
+                        : where == 1 ? uint32_t(rng() % o.guest_bytes) & ~3u
+                                     : uint32_t(rng()) & ~3u;
   const uint32_t count = rng() % 64, endian = rng() % 8, numeric = rng() % 8;
   const bool swap = rng() % 2;
   uint32_t start = 0;
@@ -111,7 +129,6 @@ inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const Random
       RandomExportF(0x4B000000u | count)};
   s.base = base;
   s.bytes = uint64_t(count) * RandomExportElementBytes(format);
-  return s;
 }
 
 }  // namespace xnt::test

@@ -80,6 +80,39 @@ TEST(MemExport, StreamConstantsOfAnExportingShaderAreReported) {
   EXPECT_NE(cp2.diagnostics()[0].message.find("exports memory"), std::string::npos);
 }
 
+// A stream constant whose Y carries a first index (2^23 + 13): the shaders accept that eA (only
+// the exponents are markers), so the stream is reported and its range mirrored; a Y without the
+// 2^23 exponent is no stream constant.
+TEST(MemExport, StreamConstantWithAFirstIndexInYIsReported) {
+  const std::vector<uint32_t> vs = ucode::Assemble(
+      "xvs_3_0\n    alloc export\n    exec\n    mad eA, r0, c1, c0\n    mov eM0, r1\n"
+      "    alloc position\n    exece\n    mov oPos, r1\n");
+  std::vector<uint32_t> payload = {0, uint32_t(vs.size())};
+  payload.insert(payload.end(), vs.begin(), vs.end());
+  // k_32_FLOAT (36) at 0x1000 (dword 0x400), 8in32, 20 elements, first index 13.
+  const uint32_t c0[4] = {0x40000400u, 0x4B00000Du, 0x4B000000u | (36u << 8) | 2u, 0x4B000014u};
+  for (const uint32_t y : {0x4B00000Du, 0x3F800000u}) {
+    GuestMemory memory;
+    RegisterFile registers;
+    MemExportLog backend;
+    CommandProcessor cp(memory, registers, backend);
+    Pm4 s;
+    s.Type3(Opcode::kImLoadImmediate, payload);
+    s.Type3(Opcode::kSetConstant, {0, c0[0], y, c0[2], c0[3]});
+    s.Type3(Opcode::kDrawIndx, {0, 1u | (2u << 6) | (4u << 16)});
+    cp.Execute(s.d, 0x100000, 0);
+    if (y == 0x3F800000u) {
+      EXPECT_TRUE(backend.exports.empty());
+      continue;
+    }
+    ASSERT_EQ(backend.exports.size(), 1u);
+    EXPECT_EQ(backend.exports[0].stream.base_address_bytes(), 0x1000u);
+    EXPECT_EQ(backend.exports[0].stream.y_const, 0x4B00000Du);
+    EXPECT_EQ(backend.exports[0].stream.index_count, 20u);
+    EXPECT_EQ(backend.exports[0].ByteSize(), 80u);  // 20 elements of 4 bytes from the base
+  }
+}
+
 TEST(MemExport, DumpShowsTheStream) {
   const std::vector<uint32_t> vs = ucode::Assemble(
       "xvs_3_0\n    alloc export, Size=1\n    exec\n    mad eA, r0, c1, c0\n"
