@@ -121,6 +121,7 @@ void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
     b.SetAluConstants(kPsConstantBase, color);
     capture::D3dSetVertexFetch(b, kStreamSlot, kVertexAddress + uint32_t(i) * 0x1000,
                                uint32_t(d.vertices.size() * 2));
+    if (d.line_cntl != 0) b.WriteRegister(xenos::Reg::PA_SU_LINE_CNTL, d.line_cntl);
     if (d.indices.empty()) {
       b.DrawIndx2Auto(d.primitive, uint32_t(d.vertices.size()));
     } else {

@@ -29,6 +29,9 @@ struct FlatDraw {
   std::vector<Vec2> vertices;
   std::vector<uint16_t> indices;  // empty: auto-indexed DRAW_INDX_2; else DMA 16-bit indices
   std::array<uint8_t, 4> rgba{};  // flat colour (PS constant c0)
+  // PA_SU_LINE_CNTL written before the draw (half the line width in 12.4 fixed point: 8 is 1
+  // pixel; gpu/line_width.h); 0: not written.
+  uint32_t line_cntl = 0;
 };
 
 struct FlatScene {

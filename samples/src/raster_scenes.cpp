@@ -4,6 +4,11 @@
 //   segments (the rule both render paths follow, geometry.h RasterizeLine) sampled at the
 //   Direct3D 9 pixel centres, every endpoint at k + 0.25 so no centre lies within 1/64 pixel of
 //   a rectangle's side or end (ExpectedLines throws otherwise).
+// - raster_wide_lines: the same with PA_SU_LINE_CNTL widths 2, 3, 5 and 1: rectangles of that
+//   width around the segments (Vulkan's rectangular lines, which lavapipe draws for the fbo path
+//   and the cpu path follows; an axis-aligned line is the same rectangle under any rule, the
+//   diagonal ones assume the rectangle: the Xenos extrusion of a diagonal wide line is not
+//   documented).
 // - raster_polygon_offset_decals: coplanar decals over depth-tested bases; each passes or fails
 //   LESS only because of PA_SU_POLY_OFFSET_* (constant +-1/64 of the depth range, i.e. 2^18
 //   unorm24 steps; slope-scaled 4 * 1/256 per pixel = 1/64), far from any rounding.
@@ -43,16 +48,16 @@ void Put(Image& img, uint32_t x, uint32_t y, Rgba c) {
 
 // ---- Lines ---------------------------------------------------------------------------------------
 
-// 1 inside the 1-pixel-wide rectangle around p -> q, 0 outside; throws within 1/64 pixel of its
-// boundary (a scene that would depend on tie rules or snapping).
-int InLineRect(Vec2 p, Vec2 q, double x, double y) {
+// 1 inside the `width`-pixel-wide rectangle around p -> q, 0 outside; throws within 1/64 pixel
+// of its boundary (a scene that would depend on tie rules or snapping).
+int InLineRect(Vec2 p, Vec2 q, double width, double x, double y) {
   const double ex = double(q.x) - p.x, ey = double(q.y) - p.y, len = std::sqrt(ex * ex + ey * ey);
   const double along = ((x - p.x) * ex + (y - p.y) * ey) / len;
   const double across = std::fabs((x - p.x) * ey - (y - p.y) * ex) / len;
   constexpr double m = 1.0 / 64;
   const bool near_end = std::fabs(along) < m || std::fabs(along - len) < m;
-  const bool near_side = std::fabs(across - 0.5) < m;
-  const bool in_along = along > 0 && along < len, in_across = across < 0.5;
+  const bool near_side = std::fabs(across - width / 2) < m;
+  const bool in_along = along > 0 && along < len, in_across = across < width / 2;
   if ((near_end && in_across) || (near_side && in_along)) {
     throw Error("raster line scene: a pixel centre lies on a line's rectangle");
   }
@@ -81,12 +86,14 @@ Image ExpectedLines(const FlatScene& scene) {
   Image img = Fill(scene.width, scene.height, scene.clear_rgba);
   for (const FlatDraw& d : scene.draws) {
     const auto segs = Segments(d);
+    // PA_SU_LINE_CNTL's half width in 12.4 (0: not written, 1 pixel; gpu/line_width.h).
+    const double width = d.line_cntl == 0 ? 1.0 : double(d.line_cntl & 0xFFFF) / 8.0;
     for (uint32_t y = 0; y < scene.height; ++y) {
       for (uint32_t x = 0; x < scene.width; ++x) {
         // PA_SU_VTX_CNTL pix_center = 0 (D3dDeviceDefaults): Direct3D 9 centres, so pixel
         // (x, y) samples the authored position (x, y).
         bool a = false;
-        for (const auto& [p, q] : segs) a = InLineRect(p, q, x, y) || a;
+        for (const auto& [p, q] : segs) a = InLineRect(p, q, width, x, y) || a;
         if (a) Put(img, x, y, d.rgba);
       }
     }
@@ -115,6 +122,41 @@ FlatScene LinesScene() {
                      {{40.25f, 6.25f}, {60.25f, 6.25f}, {60.25f, 26.25f}},
                      {},
                      {0x50, 0x80, 0xFF, 0xFF}});
+  return s;
+}
+
+// Wide lines: PA_SU_LINE_CNTL widths 2, 3 (an odd width: the rectangle's sides at k + 0.75 /
+// k - 1.25 around a k + 0.25 line) and 5, horizontal, vertical and diagonal; endpoints at
+// k + 0.25 so no pixel centre lies on a rectangle's side or end (ExpectedLines checks).
+FlatScene WideLinesScene() {
+  FlatScene s;
+  s.width = 64;
+  s.height = 48;
+  s.clear_rgba = {0x10, 0x18, 0x20, 0xFF};
+  // Width 2 (half width 16): a horizontal and a vertical segment.
+  s.draws.push_back({PrimitiveType::kLineList,
+                     {{4.25f, 4.25f}, {28.25f, 4.25f}, {34.25f, 2.25f}, {34.25f, 18.25f}},
+                     {},
+                     {0xF0, 0x40, 0x30, 0xFF},
+                     16});
+  // Width 3 (half width 24): a strip, horizontal then down-right at 45 degrees.
+  s.draws.push_back({PrimitiveType::kLineStrip,
+                     {{4.25f, 12.25f}, {20.25f, 12.25f}, {30.25f, 22.25f}},
+                     {},
+                     {0x40, 0xE0, 0x60, 0xFF},
+                     24});
+  // Width 5 (half width 40): a loop, a right triangle.
+  s.draws.push_back({PrimitiveType::kLineLoop,
+                     {{8.25f, 28.25f}, {58.25f, 28.25f}, {58.25f, 38.25f}},
+                     {},
+                     {0x50, 0x80, 0xFF, 0xFF},
+                     40});
+  // Back to 1 pixel (half width 8) inside the triangle.
+  s.draws.push_back({PrimitiveType::kLineList,
+                     {{44.25f, 8.25f}, {60.25f, 8.25f}},
+                     {},
+                     {0xFF, 0xFF, 0x40, 0xFF},
+                     8});
   return s;
 }
 
@@ -298,6 +340,22 @@ std::vector<Sample> RasterSamples() {
         "(80,128,255) right-triangle outline: row 6 x 41..60, column 60 y 7..26 and the diagonal "
         "back to (41,7). 1-pixel-wide rectangles around the segments; all pixels exact.";
     const FlatScene scene = LinesScene();
+    s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
+    s.expected_image = [scene] { return ExpectedLines(scene); };
+    v.push_back(std::move(s));
+  }
+  {
+    Sample s;
+    s.name = "raster_wide_lines";
+    s.description = "Line draws 2, 3, 5 and 1 pixels wide through PA_SU_LINE_CNTL, on a 64x48 target";
+    s.expected_frame =
+        "Dark (16,24,32) background; red (240,64,48) width-2 lines: rows 4..5 x 5..28 and columns "
+        "34..35 y 3..18; a green (64,224,96) width-3 strip: rows 11..13 from x 5 to 20, then a "
+        "45-degree band down-right to (30,22); a blue (80,128,255) width-5 right-triangle outline "
+        "(rows 26..30 along the top, columns 56..60 on the right, a diagonal back); a yellow "
+        "(255,255,64) 1-pixel line on row 8 x 45..60. Each line is the rectangle of its width "
+        "around the segment (no caps); all pixels exact.";
+    const FlatScene scene = WideLinesScene();
     s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
     s.expected_image = [scene] { return ExpectedLines(scene); };
     v.push_back(std::move(s));

@@ -1,4 +1,5 @@
-// Rasterizer samples (issue #13): lines (list, strip, loop) and polygon offset, each with an
+// Rasterizer samples (issue #13): lines (list, strip, loop; 1 pixel and wide), textured point
+// sprites with mips, and polygon offset, each with an
 // expected image worked out from the scene parameters (raster_scenes.cpp says how).
 #pragma once
 
@@ -9,5 +10,7 @@
 namespace xnt::samples {
 
 std::vector<Sample> RasterSamples();
+// raster_point_sprite_mips (raster_point_scenes.cpp).
+std::vector<Sample> RasterPointSamples();
 
 }  // namespace xnt::samples

@@ -132,6 +132,7 @@ std::vector<Sample> Build() {
   for (auto& s : CorpusSamples()) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
+  for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
   for (auto& s : ScaleSamples()) v.push_back(std::move(s));
   for (const auto& s : EdramScenarios()) {
     if (s.gamma_mode.empty()) {

@@ -47,6 +47,42 @@ TEST(LineRasterizer, HorizontalLineIsOneRowBetweenItsEnds) {
   }
 }
 
+TEST(LineRasterizer, WideLineIsARectangleOfItsWidth) {
+  // PA_SU_LINE_CNTL width 4 (half width 32 in 12.4): rectangle [1.25, 5.25] x [0.25, 4.25]
+  // around y = 2.25: rows 0..3 (centres 0.5 .. 3.5), columns 1..4.
+  RasterState s = State();
+  s.line_width = 4.0f;
+  const auto f = Raster({V(1.25, 2.25, 0.5), V(5.25, 2.25, 0.5)}, s);
+  ASSERT_EQ(f.size(), 16u);
+  EXPECT_EQ(f.front().x, 1u);
+  EXPECT_EQ(f.front().y, 0u);
+  EXPECT_EQ(f.back().x, 4u);
+  EXPECT_EQ(f.back().y, 3u);
+  // Vertical, width 3: rectangle [1.75, 4.75] around x = 3.25: columns 2..4.
+  s.line_width = 3.0f;
+  const auto v = Raster({V(3.25, 0.75, 0.5), V(3.25, 2.75, 0.5)}, s);
+  ASSERT_EQ(v.size(), 6u);
+  EXPECT_EQ(v.front().x, 2u);
+  EXPECT_EQ(v.back().x, 4u);
+}
+
+TEST(LineRasterizer, QuadsEmitHelpersWithTheAttributeAlongTheLine) {
+  // Row 2 from x = 1.25 to 5.25 in quads: quads (0..1, 2..3) .. (4..5, 2..3), 12 fragments, the
+  // covered ones (x 1..4, y 2) not helpers. Every helper has the attribute t * 4 continued:
+  // x - 0.75 whatever its row (nothing changes across the line).
+  RasterState s = State();
+  s.quads = true;
+  const auto f = Raster({V(1.25, 2.25, 0.5, 0.0f), V(5.25, 2.25, 0.5, 4.0f)}, s);
+  ASSERT_EQ(f.size(), 12u);
+  uint32_t covered = 0;
+  for (const Fragment& q : f) {
+    covered += !q.helper;
+    EXPECT_EQ(q.helper, !(q.y == 2 && q.x >= 1 && q.x <= 4)) << q.x << "," << q.y;
+    EXPECT_FLOAT_EQ(q.interpolators[0][0], float(q.x) - 0.75f);
+  }
+  EXPECT_EQ(covered, 4u);
+}
+
 TEST(LineRasterizer, DirectionDoesNotChangeCoverage) {
   const auto a = Raster({V(1.25, 2.25, 0.5), V(5.25, 2.25, 0.5)});
   const auto b = Raster({V(5.25, 2.25, 0.5), V(1.25, 2.25, 0.5)});

@@ -18,6 +18,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/line_width.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
@@ -215,14 +216,6 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     return false;
   }
   const bool lines = prims.topology == gpu::HostTopology::kLineList;
-  if (lines) {
-    // PA_SU_LINE_CNTL width is a half width in 12.4 fixed point (8 = 1 pixel); the fbo path
-    // draws every line 1 pixel wide (lineWidth 1), and so does this path, to agree with it.
-    const uint32_t half_width = R(regs, Reg::PA_SU_LINE_CNTL) & 0xFFFF;
-    if (half_width != 0 && half_width != 8) {
-      Note("cpu path: PA_SU_LINE_CNTL line width not applied (lines are 1 pixel wide)");
-    }
-  }
 
   const auto program = file.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
   const auto sc_mode = file.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
@@ -245,6 +238,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       regs, !lines && prims.topology != gpu::HostTopology::kPointList);
   state.depth_format =
       uint32_t(xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO)).depth_format);
+  if (lines) state.line_width = gpu::LineWidth(regs);
   if (state.x1 <= state.x0 || state.y1 <= state.y0) {
     Note("draw with an empty scissor skipped");
     return false;

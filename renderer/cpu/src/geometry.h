@@ -60,8 +60,12 @@ struct RasterState {
   bool never_cull = false;   // rectangles are screen-space blits
   bool perspective = true;   // PA_SU_SC_MODE_CNTL persp_corr_dis clears it
   uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
-  // Triangles: emit whole 2x2 quads (helpers included) instead of covered pixels in row order.
+  // Emit whole 2x2 quads (helpers included) instead of covered pixels in row order: the
+  // hardware shades every primitive (triangles, point sprites, lines) in 2x2 quads, so every
+  // pixel has screen derivatives for its texture LOD.
   bool quads = false;
+  // Line width in pixels (PA_SU_LINE_CNTL width: a half width in 12.4 fixed point).
+  float line_width = 1.0f;
   // Fragments need their per-sample depth (false when neither the depth nor the stencil test
   // runs: nothing reads it then, and triangles skip computing it).
   bool depth = true;
@@ -102,20 +106,23 @@ struct PointSprite {
 
 // Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on
 // both axes (the half-open interval is the top-left rule for the square's edges), the vertex's
-// interpolators flat, its depth at every sample. False when it lies outside the depth range or
-// behind the eye.
+// interpolators flat, its depth at every sample. With state.quads, every 2x2 quad with a covered
+// pixel is emitted whole, the others as helpers whose sprite coordinate continues the sprite's
+// plane (so the quad has its derivative, 1 / size per pixel). False when it lies outside the
+// depth range or behind the eye.
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit);
 
-// Rasterizes a 1-pixel-wide line the way the fbo path's host does with the default
+// Rasterizes a line state.line_width pixels wide the way the fbo path's host does with the default
 // lineRasterizationMode, which Mesa's lavapipe draws as a rectangle (line_rectangular is set for
-// every mode but Bresenham: lvp_pipeline.c): the segment extruded by half a pixel on each side,
+// every mode but Bresenham: lvp_pipeline.c): the segment extruded by half the width on each side,
 // the four corners snapped to 1/256 pixel (endpoints snapped, then the half-width vector rounded
 // separately, as llvmpipe's lp_setup_line.c does), coverage at the sample positions with the
 // top-left rule. Attributes and depth are interpolated with t, the projection of the sample onto
 // the segment (Vulkan "Basic Line Segment Rasterization"), attributes perspective-correct at the
-// pixel centre, depth linear per sample. Lines are front-facing and never culled. False when the
-// segment has no length on screen.
+// pixel centre, depth linear per sample. Lines are front-facing and never culled. With
+// state.quads, whole 2x2 quads as for triangles (helpers get the attributes' extrapolation along
+// the segment). False when the segment has no length on screen.
 bool RasterizeLine(const Line& line, const RasterState& state,
                    const std::function<void(const Fragment&)>& emit);
 

@@ -9,9 +9,14 @@
 // half-width vector, round-to-nearest-even snapping to 1/256 pixel), so the covered samples are
 // the same; the result is also Vulkan's strict rectangular line.
 //
-// PA_SU_LINE_CNTL's width is not applied: the fbo path draws 1-pixel lines (cpu_backend notes a
-// width other than the register's 1-pixel value).
+// Wide lines: PA_SU_LINE_CNTL's width (state.line_width) scales the half-width vector, as
+// lp_setup_line.c scales it by the rasterizer's line_width (the fbo path sets the host's dynamic
+// line width to the register's). Derivatives: the hardware shades lines in 2x2 quads like every
+// primitive, so with state.quads the pixels beside a covered one are emitted as helpers with
+// the attributes extrapolated along the segment (the plane llvmpipe's line_linear_coef builds:
+// constant across the line, linear along it).
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "geometry.h"
@@ -62,7 +67,8 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   const float dx = fax - fbx, dy = fay - fby;
   const float area = dx * dx + dy * dy;
   if (area == 0.0f) return false;
-  const float scale = 0.5f / std::sqrt(area);
+  if (!(state.line_width > 0.0f)) return false;
+  const float scale = (state.line_width * 0.5f) / std::sqrt(area);
   const int64_t tx = int64_t(std::lrint(float(kSubPixel) * (-dy * scale)));
   const int64_t ty = int64_t(std::lrint(float(kSubPixel) * (dx * scale)));
   const P a{Snap(fax), Snap(fay)}, b{Snap(fbx), Snap(fby)};
@@ -93,43 +99,74 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   const double offset = gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
                                                 0.0, std::max(std::fabs(az), std::fabs(bz)));
 
-  Fragment f;
-  f.front_facing = true;
   const uint32_t n = std::min<uint32_t>(state.interpolator_count, 16);
   const uint32_t samples = std::max<uint32_t>(1, state.samples);
   const SamplePosition* positions = SamplePositions(samples);
-  for (int32_t y = y0; y < y1; ++y) {
-    for (int32_t x = x0; x < x1; ++x) {
-      f.coverage = 0;
-      for (uint32_t s = 0; s < samples; ++s) {
-        const int64_t px = int64_t(x) * kSubPixel + positions[s].x;
-        const int64_t py = int64_t(y) * kSubPixel + positions[s].y;
-        bool in = true;
-        for (int i = 0; i < 4 && in; ++i) in = Edge(c[i], c[(i + 1) % 4], px, py) + bias[i] >= 0;
-        if (!in) continue;
-        f.coverage |= 1u << s;
-        const double t = param(x + positions[s].x / 256.0, y + positions[s].y / 256.0);
-        f.depth[s] = OffsetDepth(float(az + (bz - az) * t), offset);
+  // Coverage and per-sample depth of pixel (x, y) (nothing outside the scissored bounds).
+  auto cover = [&](int32_t x, int32_t y, Fragment& f) {
+    f.coverage = 0;
+    if (x < x0 || x >= x1 || y < y0 || y >= y1) return;
+    for (uint32_t s = 0; s < samples; ++s) {
+      const int64_t px = int64_t(x) * kSubPixel + positions[s].x;
+      const int64_t py = int64_t(y) * kSubPixel + positions[s].y;
+      bool in = true;
+      for (int i = 0; i < 4 && in; ++i) in = Edge(c[i], c[(i + 1) % 4], px, py) + bias[i] >= 0;
+      if (!in) continue;
+      f.coverage |= 1u << s;
+      const double t = param(x + positions[s].x / 256.0, y + positions[s].y / 256.0);
+      f.depth[s] = OffsetDepth(float(az + (bz - az) * t), offset);
+    }
+  };
+  // Attributes at the pixel centre (extrapolated beyond the segment's ends and sides).
+  auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
+    const double t = param(x + 0.5, y + 0.5);
+    double wa = 1.0 - t, wb = t;
+    if (state.perspective) {
+      wa *= inv_wa;
+      wb *= inv_wb;
+      const double sum = wa + wb;
+      wa /= sum;
+      wb /= sum;
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+      for (int comp = 0; comp < 4; ++comp) {
+        f.interpolators[k][comp] = float(wa * double(va.interpolators[k][comp]) +
+                                         wb * double(vb.interpolators[k][comp]));
       }
-      if (!f.coverage) continue;
-      const double t = param(x + 0.5, y + 0.5);
-      double wa = 1.0 - t, wb = t;
-      if (state.perspective) {
-        wa *= inv_wa;
-        wb *= inv_wb;
-        const double sum = wa + wb;
-        wa /= sum;
-        wb /= sum;
+    }
+    f.x = uint32_t(x);
+    f.y = uint32_t(y);
+  };
+  if (!state.quads) {
+    Fragment f;
+    f.front_facing = true;
+    for (int32_t y = y0; y < y1; ++y) {
+      for (int32_t x = x0; x < x1; ++x) {
+        cover(x, y, f);
+        if (!f.coverage) continue;
+        attributes(x, y, f);
+        emit(f);
       }
-      for (uint32_t k = 0; k < n; ++k) {
-        for (int comp = 0; comp < 4; ++comp) {
-          f.interpolators[k][comp] = float(wa * double(va.interpolators[k][comp]) +
-                                           wb * double(vb.interpolators[k][comp]));
-        }
+    }
+    return true;
+  }
+  // 2x2 quads aligned to even pixels, as rasterizer.cpp emits triangles'.
+  std::array<Fragment, 4> quad;
+  for (Fragment& f : quad) f.front_facing = true;
+  for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
+    for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
+      bool any = false;
+      for (int32_t i = 0; i < 4; ++i) {
+        cover(qx + (i & 1), qy + (i >> 1), quad[size_t(i)]);
+        any |= quad[size_t(i)].coverage != 0;
       }
-      f.x = uint32_t(x);
-      f.y = uint32_t(y);
-      emit(f);
+      if (!any) continue;
+      for (int32_t i = 0; i < 4; ++i) {
+        Fragment& f = quad[size_t(i)];
+        attributes(qx + (i & 1), qy + (i >> 1), f);
+        f.helper = f.coverage == 0;
+        emit(f);
+      }
     }
   }
   return true;

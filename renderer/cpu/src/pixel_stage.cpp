@@ -39,9 +39,9 @@ struct Worker final : ucode::BatchTextureSource {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
         if (!batch_->unsupported().empty()) batch_.reset();
       }
-      // Quads for triangle draws (points and lines are shaded without derivatives: level 0).
-      quads_ = batch_ && job.triangles && !job.triangles->empty() &&
-               (!job.points || job.points->empty()) && (!job.lines || job.lines->empty());
+      // 2x2 quads for every primitive (triangles, point sprites, lines), as the hardware shades
+      // them: texture fetches get derivatives.
+      quads_ = batch_ != nullptr;
       // Batches sample through FetchBatch below: one call per tfetch per batch.
       batch_inputs_.textures = this;
       if (quads_) {
@@ -185,7 +185,7 @@ struct Worker final : ucode::BatchTextureSource {
 
   void Band(int32_t y0, int32_t y1) {
     RasterState state = job_.state;
-    // Batched shading of triangles goes quad by quad so texture fetches have derivatives.
+    // Batched shading goes quad by quad so texture fetches have derivatives.
     state.quads = quads_;
     state.depth = om_.reads_depth();
     state.y0 = std::max(state.y0, y0);

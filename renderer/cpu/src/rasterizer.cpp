@@ -304,19 +304,45 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   f.depth.fill(OffsetDepth(float(pos[2] / pos[3]),
                            gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
                                                    0.0, std::fabs(pos[2] / pos[3]))));
-  for (int32_t y = y0; y < y1; ++y) {
-    for (int32_t x = x0; x < x1; ++x) {
-      f.coverage = 0;
+  // Coverage of pixel (x, y) and its sprite coordinate (the sprite's plane, continued outside it
+  // for helpers: the quad's derivative is 1 / size per pixel, as gl_PointCoord's on the host).
+  auto pixel = [&](int32_t x, int32_t y, Fragment& frag) {
+    frag.coverage = 0;
+    if (x >= x0 && x < x1 && y >= y0 && y < y1) {
       for (uint32_t s = 0; s < samples; ++s) {
         const double sx = x + positions[s].x / 256.0, sy = y + positions[s].y / 256.0;
-        if (sx >= left && sx < right && sy >= top && sy < bottom) f.coverage |= 1u << s;
+        if (sx >= left && sx < right && sy >= top && sy < bottom) frag.coverage |= 1u << s;
       }
-      if (!f.coverage) continue;
-      f.x = uint32_t(x);
-      f.y = uint32_t(y);
-      f.point_coord[0] = float((x + 0.5 - left) / double(p.size));
-      f.point_coord[1] = float((y + 0.5 - top) / height);
-      emit(f);
+    }
+    frag.x = uint32_t(x);
+    frag.y = uint32_t(y);
+    frag.point_coord[0] = float((x + 0.5 - left) / double(p.size));
+    frag.point_coord[1] = float((y + 0.5 - top) / height);
+  };
+  if (!state.quads) {
+    for (int32_t y = y0; y < y1; ++y) {
+      for (int32_t x = x0; x < x1; ++x) {
+        pixel(x, y, f);
+        if (f.coverage) emit(f);
+      }
+    }
+    return true;
+  }
+  // 2x2 quads aligned to even pixels, as for triangles.
+  std::array<Fragment, 4> quad;
+  quad.fill(f);
+  for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
+    for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
+      bool any = false;
+      for (int32_t i = 0; i < 4; ++i) {
+        pixel(qx + (i & 1), qy + (i >> 1), quad[size_t(i)]);
+        any |= quad[size_t(i)].coverage != 0;
+      }
+      if (!any) continue;
+      for (Fragment& q : quad) {
+        q.helper = q.coverage == 0;
+        emit(q);
+      }
     }
   }
   return true;

@@ -224,18 +224,21 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   }
   if (p.mip == uint32_t(TF::kBaseMap)) p.max_lod = p.min_lod;
   p.top_level = d.levels - 1;
+  // aniso_filter 2..5 = max 2:1 .. 16:1 (Xenia xenos.h AnisoFilter); the instruction's value
+  // wins unless it is 7 "use fetch constant" (as the fbo path's sampler state takes it).
+  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
+  if (aniso >= 2 && aniso <= 5) p.max_aniso = 1u << (aniso - 1);
   return p;
 }
 
-float TextureUnit::Lambda(const Setup& p, const ucode::FetchInstruction& f,
-                          const ucode::Float4& ddx, const ucode::Float4& ddy) const {
-  const float dudx = ddx[0] * p.rho_x, dvdx = p.one_d ? 0.0f : ddx[1] * p.rho_y;
-  const float dudy = ddy[0] * p.rho_x, dvdy = p.one_d ? 0.0f : ddy[1] * p.rho_y;
-  const float rho = std::max(std::sqrt(dudx * dudx + dvdx * dvdx), std::sqrt(dudy * dudy + dvdy * dvdy));
-  return std::log2(rho) + float(p.s->fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
+ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstruction& f,
+                                    const ucode::Float4& coords, float lambda) {
+  ucode::Float4 out = FilterAt(p, f, coords, lambda);
+  Finish(*p.s, out);
+  return out;
 }
 
-ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstruction& f,
+ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstruction& f,
                                     const ucode::Float4& coords, float lambda) {
   Slot& s = *p.s;
   const gpu::TextureDescriptor& d = s.reader->texture();
@@ -284,6 +287,10 @@ ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstructio
       out = Filter(s, level, u, v, one_d, linear, layer);
     }
   }
+  return out;
+}
+
+void TextureUnit::Finish(const Slot& s, ucode::Float4& out) {
   // Sign bias and gamma per component, then exponent adjust (the translator's order).
   const xenos::TextureSign signs[4] = {s.fetch.sign_x, s.fetch.sign_y, s.fetch.sign_z,
                                        s.fetch.sign_w};
@@ -295,7 +302,6 @@ ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstructio
     const float scale = std::ldexp(1.0f, s.fetch.exp_adjust);
     for (float& c : out) c *= scale;
   }
-  return out;
 }
 
 namespace {
@@ -309,7 +315,6 @@ float ClampLambda(float lambda, float min_lod, float max_lod) {
 
 constexpr const char* kNoQuadNote =
     "cpu path: a pixel shaded without its 2x2 quad (no derivatives) samples level 0";
-constexpr const char* kAnisoNote = "cpu path: anisotropic filtering sampled as isotropic";
 
 }  // namespace
 
@@ -322,15 +327,14 @@ ucode::Float4 TextureUnit::Sample(uint32_t slot, const ucode::Float4& coords,
     return {0.0f, 0.0f, 0.0f, 0.0f};
   }
   const Setup p = Prepare(s, f);
-  float lambda = 0.0f;
+  Footprint footprint;
   if (ddx && ddy && !p.cube) {
-    lambda = Lambda(p, f, *ddx, *ddy);
+    footprint = Walk(p, f, *ddx, *ddy);
   } else if (p.top_level > 0) {
     Note(kNoQuadNote);
   }
-  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
-  if (aniso >= 2 && aniso <= 5) Note(kAnisoNote);  // max 2:1 .. 16:1
-  return SampleAt(p, f, coords, ClampLambda(lambda, p.min_lod, p.max_lod));
+  return SampleFootprint(p, f, coords, footprint,
+                         ClampLambda(footprint.lambda, p.min_lod, p.max_lod));
 }
 
 void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
@@ -350,11 +354,10 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
   const Setup p = Prepare(s, f);
   const bool derivatives = quads && !p.cube;
   if (!derivatives && p.top_level > 0) Note(kNoQuadNote, count);
-  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
-  if (aniso >= 2 && aniso <= 5) Note(kAnisoNote, count);
   // A range of one level (no mips, or base map only) clamps every lambda to it: no derivatives
-  // needed.
-  const bool fixed = p.min_lod == p.max_lod || !derivatives;
+  // needed, unless anisotropic filtering walks the footprint within that level.
+  const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1) || !derivatives;
+  Footprint footprint;
   float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
   for (uint32_t l = 0; l < lanes; ++l) {
     if (!fixed && (l & 3) == 0) {
@@ -365,10 +368,12 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
         ddx[c] = coords[c][l + 1] - coords[c][l];
         ddy[c] = coords[c][l + 2] - coords[c][l];
       }
-      lambda = ClampLambda(Lambda(p, f, ddx, ddy), p.min_lod, p.max_lod);
+      footprint = Walk(p, f, ddx, ddy);
+      lambda = ClampLambda(footprint.lambda, p.min_lod, p.max_lod);
     }
     if (!active[l]) continue;
-    texels[l] = SampleAt(p, f, {coords[0][l], coords[1][l], coords[2][l], 0.0f}, lambda);
+    texels[l] = SampleFootprint(p, f, {coords[0][l], coords[1][l], coords[2][l], 0.0f},
+                                footprint, lambda);
   }
 }
 

@@ -9,8 +9,10 @@
 // the fbo path's host sampler applies them: rho = the longer of the two texel-space gradients,
 // lambda = log2(rho) + the fetch constant's and the instruction's LOD biases, clamped to the
 // fetch constant's mip range; magnification at lambda <= 0; the mip filter picks the nearest
-// level or blends two. Without derivatives (a pixel shaded alone) the level is 0 with the
-// magnification filter, and a texture with mips says so in a note. Cube fetches read the face the
+// level or blends two. Anisotropic filtering (the aniso filter field, max 2:1 .. 16:1) walks the
+// footprint: N = min(ceil(major / minor), max) probes along the major axis, lambda from
+// major / N (texture_aniso.cpp). Without derivatives (a pixel shaded alone) the level is 0 with
+// the magnification filter, and a texture with mips says so in a note. Cube fetches read the face the
 // `cube` instruction selected, clamped to its edges, at level 0.
 #pragma once
 
@@ -84,14 +86,29 @@ class TextureUnit {
     uint32_t mag = 0, min = 0, mip = 0, top_level = 0, stack = 1;
     float min_lod = 0.0f, max_lod = 0.0f;
     float offset_u = 0.0f, offset_v = 0.0f;  // the instruction's offsets, normalised
+    uint32_t max_aniso = 1;  // the aniso filter's maximum ratio (1: isotropic)
   };
   Setup Prepare(Slot& s, const ucode::FetchInstruction& f);
-  // lambda before the clamp to the LOD range, from the coarse derivatives.
-  float Lambda(const Setup& setup, const ucode::FetchInstruction& f, const ucode::Float4& ddx,
-               const ucode::Float4& ddy) const;
-  // The sample of one lane at a clamped lambda (0 without derivatives).
+  // What the coarse derivatives decide: lambda before the clamp to the LOD range and, with
+  // anisotropic filtering, the probes along the footprint's major axis (texture_aniso.cpp).
+  struct Footprint {
+    float lambda = 0.0f;
+    uint32_t probes = 1;              // N (1: one isotropic sample)
+    float axis[3] = {0.0f, 0.0f, 0.0f};  // the major axis's coordinate derivative (per pixel)
+  };
+  Footprint Walk(const Setup& setup, const ucode::FetchInstruction& f, const ucode::Float4& ddx,
+                 const ucode::Float4& ddy) const;
+  // The sample of one lane at a clamped lambda (0 without derivatives): SampleAt filters one
+  // position, SampleFootprint averages the footprint's probes (one position when isotropic).
   ucode::Float4 SampleAt(const Setup& setup, const ucode::FetchInstruction& f,
                          const ucode::Float4& coords, float lambda);
+  ucode::Float4 SampleFootprint(const Setup& setup, const ucode::FetchInstruction& f,
+                                const ucode::Float4& coords, const Footprint& footprint,
+                                float lambda);
+  // SampleAt's two halves: the filtered texel, then sign bias / gamma / exp_adjust.
+  ucode::Float4 FilterAt(const Setup& setup, const ucode::FetchInstruction& f,
+                         const ucode::Float4& coords, float lambda);
+  static void Finish(const Slot& s, ucode::Float4& texel);
   ucode::Float4 Sample(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f,
                        const ucode::Float4* ddx, const ucode::Float4* ddy);
   // Bilinear or point sample of one level at normalised (u, v).

@@ -159,7 +159,9 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
       VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP,
       VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP,
       // Polygon offset per draw (xenos_renderer.cpp; gpu/polygon_offset.h).
-      VK_DYNAMIC_STATE_DEPTH_BIAS,        VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE};
+      VK_DYNAMIC_STATE_DEPTH_BIAS,        VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE,
+      // PA_SU_LINE_CNTL's width per draw (xenos_renderer.cpp; gpu/line_width.h).
+      VK_DYNAMIC_STATE_LINE_WIDTH};
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dynamic.dynamicStateCount = uint32_t(std::size(dynamic_states));
   dynamic.pDynamicStates = dynamic_states;

@@ -1,0 +1,201 @@
+// raster_point_sprite_mips: textured point sprites whose mip level follows their size.
+//
+// The hardware shades every primitive in 2x2 quads, point sprites included, so a sprite's pixels
+// have screen derivatives of the sprite coordinate (param gen z/w, gl_PointCoord on the fbo
+// path's host): 1 / size per pixel. Sampling a 16x16 texture with it gives rho = 16 / size
+// texels per pixel and lambda = log2(16 / size): sprites of 16, 8, 4 and 2 pixels read levels
+// 0, 1, 2 and 3 (nearest mip, point filters). Every level is one colour, so the expected image
+// is the four squares in their level's colour, independent of where in a level a pixel samples.
+//
+// Memory layout (texture_descriptor.cpp, after Xenia texture_util GetGuestTextureLayout): the
+// base is a linear 16x16 k_8_8_8_8 with a 32-texel pitch, rows 256-byte aligned (16 rows of
+// 256 bytes); without packed mips each mip storage is 32x32 blocks with 256-byte rows, 8 KiB,
+// one after the other from the mip address: level 1 at +0, level 2 at +8 KiB, level 3 at +16 KiB.
+#include <bit>
+#include <string>
+
+#include "raster_scenes.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::samples {
+
+namespace {
+
+using xenos::PrimitiveType;
+using xenos::Reg;
+using Rgba = std::array<uint8_t, 4>;
+
+constexpr uint32_t kWidth = 96, kHeight = 32;
+constexpr uint32_t kRing = 0x00080000, kVertexBase = 0x00010000, kResolveVerts = 0x00070000;
+constexpr uint32_t kScratch = 0x00300000, kFront = 0x00200000;
+constexpr uint32_t kTexture = 0x01000000, kMips = 0x01010000;
+constexpr uint32_t kLevels = 4;
+
+const Rgba kLevelColor[kLevels] = {
+    {0xE0, 0x30, 0x30, 0xFF}, {0x30, 0xC8, 0x40, 0xFF}, {0x40, 0x60, 0xF0, 0xFF},
+    {0xF0, 0xD0, 0x20, 0xFF}};
+
+struct Sprite {
+  float x, y;     // centre, authored (D3D9) pixels: k + 0.25 so no centre is on an edge
+  uint32_t size;  // pixels
+  uint32_t level; // log2(16 / size)
+};
+const Sprite kSprites[] = {
+    {12.25f, 16.25f, 16, 0}, {36.25f, 16.25f, 8, 1}, {60.25f, 16.25f, 4, 2}, {80.25f, 16.25f, 2, 3}};
+
+// Position passthrough (clip-space float2), no other export: the pixel shader reads only param
+// gen.
+const char* const kPointVertexShader = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+)";
+
+// The sprite coordinate (param gen in r1, z/w) as the texture coordinate.
+const char* const kPointPixelShader = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    exec
+    tfetch2D r0, r1.zw, tf0
+    alloc colors
+    exece
+    mov oC0, r0
+)";
+
+std::vector<uint8_t> Solid(size_t bytes, const Rgba& c) {
+  std::vector<uint8_t> out(bytes);
+  for (size_t i = 0; i < bytes; i += 4) std::copy(c.begin(), c.end(), out.begin() + i);
+  return out;
+}
+
+void AuthorPointSprites(format::Writer& writer) {
+  const auto vs = ucode::AssembleShader(kPointVertexShader);
+  const auto ps = ucode::AssembleShader(kPointPixelShader);
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = kWidth;
+  rt.color_base_tiles = 0;
+
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
+                                   capture::ResolveRectangleVertices(kWidth, kHeight)});
+  // Texel bytes R, G, B, A in memory (k_8_8_8_8, no endian swap).
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kTexture,
+                                   Solid(16 * 256, kLevelColor[0])});
+  std::vector<uint8_t> mips;
+  for (uint32_t level = 1; level < kLevels; ++level) {
+    const auto storage = Solid(0x2000, kLevelColor[level]);
+    mips.insert(mips.end(), storage.begin(), storage.end());
+  }
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kMips, mips});
+  for (size_t i = 0; i < std::size(kSprites); ++i) {
+    const float clip[2] = {kSprites[i].x / (float(kWidth) / 2) - 1.0f,
+                           1.0f - kSprites[i].y / (float(kHeight) / 2)};
+    std::vector<uint8_t> bytes(8);
+    for (int k = 0; k < 2; ++k) StoreBE32(&bytes[4 * k], std::bit_cast<uint32_t>(clip[k]));
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                     kVertexBase + uint32_t(i) * 0x1000, bytes});
+  }
+
+  capture::Pm4Builder b;
+  capture::D3dDeviceDefaults(b);
+  capture::ResolveSetup clear;
+  clear.width = kWidth;
+  clear.height = kHeight;
+  clear.dest_address = kScratch;
+  clear.dest_pitch = kWidth;
+  clear.dest_height = kHeight;
+  clear.clear_color = true;
+  clear.clear_color_value = 0xFF201810u;  // RGBA (16, 24, 32, 255)
+  clear.vertex_address = kResolveVerts;
+  capture::D3dResolve(b, rt, clear);
+
+  capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
+  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 2, 1});
+  // Param gen into r1 (SQ_PROGRAM_CNTL param_gen, SQ_CONTEXT_MISC param_gen_pos), after the
+  // one interpolator the vertex shader allocates.
+  b.WriteRegister(Reg::SQ_PROGRAM_CNTL,
+                  xenos::Field(1, 0, 6) | xenos::Field(1, 8, 6) | (1u << 16) | (1u << 18));
+  b.WriteRegister(Reg::SQ_CONTEXT_MISC, 4u | (1u << 8));
+  // The texture: 16x16 linear k_8_8_8_8, mag/min/mip point, mip levels 0..3, no packed mips.
+  std::array<uint32_t, 6> fetch = capture::TextureFetch2D(
+      kTexture, 16, 16, xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::kNone);
+  fetch[3] &= ~(0x3Fu << 19);
+  fetch[4] = (fetch[4] & ~0x3FCu) | ((kLevels - 1) << 6);
+  fetch[5] = (fetch[5] & 0xFFFu) | kMips;
+  b.WriteRegisters(xenos::FetchConstantIndex(0, 0), fetch);
+  b.WriteRegister(Reg::PA_SU_POINT_MINMAX, 0xFFFF0000u);
+  for (size_t i = 0; i < std::size(kSprites); ++i) {
+    // PA_SU_POINT_SIZE: half width and half height in 12.4 fixed point.
+    const uint32_t half = kSprites[i].size * 8;
+    b.WriteRegister(Reg::PA_SU_POINT_SIZE, half | half << 16);
+    capture::D3dSetVertexFetch(b, 95, kVertexBase + uint32_t(i) * 0x1000, 2);
+    b.DrawIndx2Auto(PrimitiveType::kPointList, 1);
+  }
+
+  capture::ResolveSetup present = clear;
+  present.dest_address = kFront;
+  present.clear_color = false;
+  capture::D3dResolve(b, rt, present);
+  capture::D3dSwap(b, kFront, kWidth, kHeight);
+  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
+  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
+                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+}
+
+Image ExpectedPointSprites() {
+  Image img;
+  img.width = kWidth;
+  img.height = kHeight;
+  img.rgba.resize(size_t(kWidth) * kHeight * 4);
+  const Rgba clear{0x10, 0x18, 0x20, 0xFF};
+  for (size_t p = 0; p < size_t(kWidth) * kHeight; ++p) {
+    std::copy(clear.begin(), clear.end(), img.rgba.begin() + 4 * p);
+  }
+  for (const Sprite& s : kSprites) {
+    // Pixel (x, y) samples the authored position (x, y) (D3D9 centres): covered when it lies in
+    // [c - size/2, c + size/2) on both axes.
+    const float half = float(s.size) / 2;
+    for (uint32_t y = 0; y < kHeight; ++y) {
+      for (uint32_t x = 0; x < kWidth; ++x) {
+        if (float(x) < s.x - half || float(x) >= s.x + half) continue;
+        if (float(y) < s.y - half || float(y) >= s.y + half) continue;
+        const Rgba& c = kLevelColor[s.level];
+        std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * kWidth + x));
+      }
+    }
+  }
+  return img;
+}
+
+}  // namespace
+
+std::vector<Sample> RasterPointSamples() {
+  Sample s;
+  s.name = "raster_point_sprite_mips";
+  s.description =
+      "Textured point sprites of 16, 8, 4 and 2 pixels sampling a 4-level mip chain through the "
+      "sprite coordinate: the level follows the size (quads give points derivatives)";
+  s.expected_frame =
+      "96x32, dark (16,24,32) background; squares centred on row 16: x 5..20 y 9..24 red "
+      "(224,48,48) = level 0; x 33..40 y 13..20 green (48,200,64) = level 1; x 59..62 y 15..18 "
+      "blue (64,96,240) = level 2; x 80..81 y 16..17 yellow (240,208,32) = level 3. All pixels "
+      "exact.";
+  s.author = [](format::Writer& w) { AuthorPointSprites(w); };
+  s.expected_image = [] { return ExpectedPointSprites(); };
+  return {std::move(s)};
+}
+
+}  // namespace xnt::samples

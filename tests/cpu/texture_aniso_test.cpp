@@ -1,0 +1,138 @@
+// Anisotropic filtering on the cpu path against values worked out by hand (texture_aniso.cpp):
+// a 64x64 k_8_8_8_8 texture of vertical stripes, drawn on a 16x16 screen square whose texture
+// coordinates stretch u k times more than v, so the footprint is k:1 with the major axis along
+// screen x. Pixel (2, 2) has its centre at x = 2.5: u = k * 2.5 texels, v = 2.5.
+// With N probes the samples sit at u + (i / (N + 1) - 1/2) * k texels, i = 1..N (the Vulkan
+// reference walk), each point-sampled, and the texel is their mean.
+#include <gtest/gtest.h>
+
+#include "pixel_stage.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+namespace {
+
+using xenos::Reg;
+
+constexpr uint32_t kBase = 0x00100000, kMips = 0x00200000;
+
+struct AnisoRig {
+  replay::RegisterFile regs;
+  replay::GuestMemory memory;
+  gpu::edram::Edram edram;
+  ucode::InterpreterConstants constants{};
+  ucode::Shader ps = ucode::Decode(
+      ucode::Assemble("xps_3_0\n    exec\n    tfetch2D r0, r0.xy, tf0\n    alloc colors\n"
+                      "    exece\n    mov oC0, r0\n"),
+      ucode::ShaderType::kPixel);
+
+  // `white(x)`: whether texel column x is white (else black). aniso: the fetch constant's aniso
+  // filter field (0 off, 2..5 max 2:1 .. 16:1). With `mips`, level 1 (and the mip range 0..1) is
+  // uniform green and the mip filter picks the nearest level.
+  AnisoRig(bool (*white)(uint32_t), uint32_t aniso, bool mips) {
+    std::vector<uint8_t> level0(64 * 64 * 4), green(0x10000);
+    for (uint32_t y = 0; y < 64; ++y) {
+      for (uint32_t x = 0; x < 64; ++x) {
+        const uint8_t v = white(x) ? 0xFF : 0x00;
+        uint8_t* t = &level0[(size_t(y) * 64 + x) * 4];
+        t[0] = t[1] = t[2] = v, t[3] = 0xFF;
+      }
+    }
+    for (size_t i = 0; i < green.size(); i += 4) green[i + 1] = 0xFF, green[i + 3] = 0xFF;
+    memory.Write(kBase, level0);
+    memory.Write(kMips, green);
+    std::array<uint32_t, 6> fetch = capture::TextureFetch2D(
+        kBase, 64, 64, xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::kNone);
+    fetch[3] &= ~(0x3Fu << 19);  // mag, min, mip point
+    fetch[3] |= (aniso & 7u) << 25;
+    if (mips) {
+      fetch[4] = (fetch[4] & ~0x3FCu) | (1u << 6);  // mip levels 0..1
+      fetch[5] = (fetch[5] & 0xFFFu) | (kMips >> 12 << 12);
+    }
+    for (uint32_t i = 0; i < 6; ++i) {
+      regs.Set(xenos::kFetchConstantBase + i, fetch[i]);
+      constants.fetch_constants[i] = fetch[i];
+    }
+    regs.Set(Reg::RB_SURFACE_INFO, 128);
+    regs.Set(Reg::RB_COLOR_INFO, uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16);
+    regs.Set(Reg::RB_COLOR_MASK, 0xF);
+    regs.Set(Reg::RB_BLENDCONTROL0, 0x00010001);
+  }
+
+  // A 16x16 square with u = 0..16k/64 and v = 0..16/64: k texels of u and 1 of v per pixel.
+  // Returns pixel (2, 2) as RGBA bytes (R in the low byte).
+  uint32_t Draw(float k) {
+    auto v = [](double x, double y, float u, float w) {
+      ClipVertex c;
+      c.pos = {x, y, 0.5, 1.0};
+      c.interpolators[0] = {u, w, 0.0f, 0.0f};
+      return c;
+    };
+    const float u1 = 16.0f * k / 64.0f, v1 = 16.0f / 64.0f;
+    std::vector<Triangle> tris = {{v(0, 0, 0, 0), v(16, 0, u1, 0), v(0, 16, 0, v1)},
+                                  {v(16, 0, u1, 0), v(16, 16, u1, v1), v(0, 16, 0, v1)}};
+    PixelJob job;
+    job.triangles = &tris;
+    job.state.x0 = 0, job.state.y0 = 0, job.state.x1 = 128, job.state.y1 = 128;
+    job.state.interpolator_count = 1;
+    job.state.never_cull = true;
+    job.pixel_shader = &ps;
+    job.pixel_constants = &constants;
+    job.registers = &regs;
+    job.memory = &memory;
+    job.edram = &edram;
+    job.color_used[0] = true;
+    RunPixels(job, 1);
+    gpu::edram::Surface s;
+    s.pitch_pixels = 128;
+    s.format = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+    return uint32_t(edram.Load(s, 2, 2, 0));
+  }
+};
+
+constexpr uint32_t kWhite = 0xFFFFFFFFu, kBlack = 0xFF000000u, kGreen = 0xFF00FF00u;
+constexpr uint32_t Grey(uint32_t v) { return 0xFF000000u | v << 16 | v << 8 | v; }
+
+bool Odd(uint32_t x) { return (x & 1) != 0; }
+bool NotThirdOfFour(uint32_t x) { return (x & 3) != 3; }
+
+TEST(CpuTextureAniso, TwoToOneFootprintAveragesTwoProbes) {
+  // k = 2: u = 5 texels at the pixel centre. Isotropic point sampling reads texel 5 (odd:
+  // white). Anisotropic, N = min(ceil(2 / 1), 16) = 2 probes at 5 - 1/3 and 5 + 1/3 texels:
+  // texels 4 (black) and 5 (white), mean 0.5 -> 127.5, stored as 128.
+  EXPECT_EQ(AnisoRig(Odd, 0, false).Draw(2.0f), kWhite);
+  EXPECT_EQ(AnisoRig(Odd, 5, false).Draw(2.0f), Grey(128));
+  // max 1:1 (field value 1) is isotropic.
+  EXPECT_EQ(AnisoRig(Odd, 1, false).Draw(2.0f), kWhite);
+}
+
+TEST(CpuTextureAniso, ProbeCountIsTheRatioCappedByTheMaximum) {
+  // k = 4: u = 10 texels. Stripes white but every fourth column (3, 7, 11, ...) black.
+  // 16:1 allowed: N = 4 probes at 10 + (i/5 - 1/2) * 4 = 8.8, 9.6, 10.4, 11.2: texels 8, 9,
+  // 10 (white) and 11 (black): 3/4 -> 191.25, stored as 191.
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 5, false).Draw(4.0f), Grey(191));
+  // 2:1 allowed: N = 2 probes at 10 -+ 4/6: 9.33 (texel 9) and 10.67 (texel 10), both white.
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 2, false).Draw(4.0f), kWhite);
+  // Isotropic: texel 10, white.
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 0, false).Draw(4.0f), kWhite);
+}
+
+TEST(CpuTextureAniso, LevelOfDetailComesFromTheMajorAxisOverN) {
+  // k = 4 with a green level 1: isotropic lambda = log2(4) = 2 -> level 1 (the range's top):
+  // green. 16:1: N = 4, lambda = log2(4 / 4) = 0 -> level 0, the 3/4 mean as above. 2:1: N = 2,
+  // lambda = log2(4 / 2) = 1 -> level 1: green.
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 0, true).Draw(4.0f), kGreen);
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 5, true).Draw(4.0f), Grey(191));
+  EXPECT_EQ(AnisoRig(NotThirdOfFour, 2, true).Draw(4.0f), kGreen);
+}
+
+TEST(CpuTextureAniso, MagnifiedFootprintIsNotWalked) {
+  // k = 0.5: Px = 0.5, Py = 1 texel per pixel, no minification (Pmax = 1): one sample even at
+  // 16:1. u = 1.25 texels: texel 1 (odd: white).
+  EXPECT_EQ(AnisoRig(Odd, 5, false).Draw(0.5f), kWhite);
+}
+
+}  // namespace
+}  // namespace xnt::cpu
