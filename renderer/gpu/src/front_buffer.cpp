@@ -50,7 +50,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
                 std::string(xenos::TextureFormatName(uint32_t(format))) +
                 " is not implemented (k_8_8_8_8, k_2_10_10_10)");
   }
-  // Read the whole span the image covers in one go.
+  // The span the image covers must lie in guest physical memory.
   uint64_t span;
   if (tiled) {
     uint32_t pitch_aligned = (pitch + 31) & ~31u;
@@ -63,8 +63,11 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
     throw Error("swap: front buffer at 0x" + std::to_string(base) + " (" + std::to_string(span) +
                 " bytes) leaves guest physical memory");
   }
-  std::vector<uint8_t> bytes(span);
-  memory.read(base, bytes);
+  // Read band by band (32 rows: one row of 32x32 macro tiles, or 32 linear rows) into one
+  // reused buffer: a 720p frame's whole span would be 3.7 MB of fresh pages per swap.
+  const uint32_t tiled_band_bytes = ((pitch + 31) >> 5) * 4096;
+  const uint32_t linear_row_bytes = LinearOffset2D(0, 1, pitch, 2);
+  std::vector<uint8_t> bytes;
 
   SwapImage image;
   image.width = width;
@@ -77,7 +80,15 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
     const uint32_t s = (swizzle >> (3 * i)) & 7;
     source[i] = s < 6 ? s : 4;
   }
+  uint64_t band_start = 0;
   for (uint32_t y = 0; y < height; ++y) {
+    if ((y & 31) == 0) {
+      const uint64_t end = tiled ? uint64_t(y / 32 + 1) * tiled_band_bytes
+                                 : uint64_t(std::min(y + 32, height)) * linear_row_bytes;
+      band_start = tiled ? uint64_t(y / 32) * tiled_band_bytes : uint64_t(y) * linear_row_bytes;
+      bytes.resize(size_t(end - band_start));
+      memory.read(base + uint32_t(band_start), bytes);
+    }
     uint8_t* out = &image.rgba[size_t(y) * width * 4];
     uint32_t run_offset = 0;
     for (uint32_t x = 0; x < width; ++x, out += 4) {
@@ -90,7 +101,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
       } else {
         offset = LinearOffset2D(x, y, pitch, 2);
       }
-      uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + offset), endian);
+      uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + (offset - band_start)), endian);
       uint32_t c[6];
       if (ten_bit) {
         for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;

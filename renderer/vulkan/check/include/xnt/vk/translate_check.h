@@ -1,0 +1,96 @@
+// `xenotrace shader translate --check`: one shader run by the fbo path's translation on the
+// Vulkan device and by the CPU interpreter (xnt/ucode/interpreter.h) over the same random inputs,
+// lane by lane, every export compared. The comparison rule per export component comes from what
+// both sides guarantee (docs/shaders.md, "translate --check"): exact bits (NaN equals NaN) where
+// only exactly rounded operations reach the export; a stated ULP / absolute tolerance where the
+// value is the result of an op whose host precision Vulkan leaves open (exp, log, rcp, rsq, sqrt,
+// sin, cos), moved or clamped at most; not compared where such a result went on through other
+// arithmetic, a compare or control flow, or where the interpreter does not model the op
+// (getCompTexLOD, getWeights). Inputs (constants, interpolators or vertex data, texels) come from
+// one seed, so a run is reproducible.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "xnt/ucode/interpreter.h"
+#include "xnt/ucode/ucode.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+struct TranslateCheckOptions {
+  uint32_t lanes = 256;     // pixels (one point each) or vertices, 1..16384
+  uint64_t seed = 1;
+  // Pixel shaders: interpolators loaded into r0.. (a container's declarations give it).
+  uint32_t ps_interpolator_count = 16;
+  // A planted disagreement, for tests: the interpreter runs this shader instead (the GPU still
+  // runs `shader`), and/or `alter_cpu` edits each lane's CPU result before the comparison.
+  const ucode::Shader* cpu_shader = nullptr;
+  std::function<void(uint32_t lane, ucode::ShaderResult&)> alter_cpu;
+};
+
+// One export register of one lane as both sides produced it.
+struct CheckedExport {
+  std::string name;  // oC0..oC3, oDepth, oPos, o0..o15
+  std::array<float, 4> gpu{}, cpu{};
+  uint32_t components = 4;  // oDepth: 1
+  std::array<std::string, 4> rule;  // per component: "exact", "rcp: 3 ulp", "not compared: ..."
+};
+
+struct LaneDisagreement {
+  uint32_t lane = 0;
+  std::string what;             // "oC0.y", "kill", ...
+  std::string rule;             // the rule it broke
+  std::vector<uint32_t> slots;  // instruction slots that export there (for "kill": kill ops)
+  std::string inputs;           // the lane's inputs, one line each
+  std::vector<CheckedExport> exports;
+  bool gpu_killed = false, cpu_killed = false;
+};
+
+struct TranslateCheckResult {
+  bool pixel = true;
+  uint32_t lanes = 0;
+  uint32_t lanes_killed = 0;       // killed on both sides
+  uint64_t compared_exact = 0;     // export components compared bit for bit
+  uint64_t compared_tolerance = 0; // compared within a stated tolerance
+  uint64_t not_compared = 0;       // components the rules leave out
+  std::vector<std::string> notes;  // why components were not compared, interpreter notes
+  std::optional<LaneDisagreement> disagreement;
+  std::string device;
+  uint64_t seed = 0;
+
+  bool agree() const { return !disagreement; }
+  std::string Text() const;
+  std::string Json() const;
+};
+
+// Keeps the device objects (descriptor sets, buffers, textures, targets) between checks, so
+// many shaders run in one session; each Check builds and drops one pipeline.
+class TranslateChecker {
+ public:
+  explicit TranslateChecker(VulkanContext& context);
+  ~TranslateChecker();
+  TranslateChecker(const TranslateChecker&) = delete;
+  TranslateChecker& operator=(const TranslateChecker&) = delete;
+
+  // Translates `shader` for the fbo path and runs the comparison. Throws xnt::Error when the
+  // shader cannot be translated or run (a device error).
+  TranslateCheckResult Check(const ucode::Shader& shader, const TranslateCheckOptions& options);
+
+  struct Device;  // the Vulkan objects (src/check_device.h)
+
+  // Whether the device flushes denormal results to zero (probed once with one pixel).
+  bool DeviceFlushesDenormals();
+
+ private:
+  int flush_denormals_ = -1;
+  VulkanContext& context_;
+  std::unique_ptr<Device> device_;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,86 @@
+// The device half of translate --check: fixed descriptor sets in the translated shaders' layout
+// (shader_interface.h) plus a set 3 for the harness, 1x1 textures, a 64-wide grid of RGBA32F
+// targets with a depth/stencil target, and one pipeline per check.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "xnt/vk/translate_check.h"
+#include "xnt/vk/translator/shader_interface.h"
+
+namespace xnt::vk {
+
+struct TranslateChecker::Device {
+  static constexpr uint32_t kColumns = 64;
+  static constexpr uint32_t kMaxLanes = 16384;
+  static constexpr uint32_t kMemoryBytes = 64 * 1024;  // guest bytes 0.. in binding 0
+
+  struct Inputs {
+    XeConstants constants{};
+    XeSystemConstants system{};
+    std::vector<uint32_t> memory;              // kMemoryBytes / 4 words
+    std::array<std::array<float, 4>, 3> texels{};  // 2D array, cube, 3D
+    std::vector<uint32_t> lane_words;          // pixel: 16 interpolators x 4 words per lane
+  };
+  struct Outputs {
+    std::array<std::vector<float>, 4> colors;  // [target][lane * 4 + c]
+    std::vector<float> depth;
+    std::vector<uint8_t> stencil;              // 1: the fragment survived
+    std::vector<uint32_t> capture;             // vertex: 17 x 4 words per lane
+  };
+
+  explicit Device(VulkanContext& context);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  void RunPixel(const std::vector<uint32_t>& spirv, uint32_t color_targets, uint32_t lanes,
+                const Inputs& in, Outputs& out);
+  void RunVertex(const std::vector<uint32_t>& spirv, uint32_t lanes, const Inputs& in, Outputs& out);
+
+ private:
+  struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+  };
+  struct Image {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+  };
+  Buffer MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
+  void Destroy(Buffer& b);
+  Image MakeImage(VkImageType type, VkImageViewType view_type, VkFormat format, VkExtent3D extent,
+                  uint32_t layers, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                  VkImageCreateFlags flags = 0);
+  void Destroy(Image& i);
+  VkShaderModule Module(const uint32_t* words, size_t count);
+  void Upload(const Inputs& in);
+  // Runs each pipeline over `lanes` points and copies the results back.
+  void Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool pixel, Outputs& out);
+
+  VulkanContext& context_;
+  VkDevice device_;
+  std::array<VkDescriptorSetLayout, 4> set_layouts_{};
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  std::array<VkDescriptorSet, 4> sets_{};
+  std::array<Buffer, kSharedMemoryBindingCount> memory_{};
+  Buffer constants_, system_, lanes_, capture_, staging_, readback_;
+  std::array<Image, 3> textures_{};  // 2D array, cube, 3D
+  VkSampler sampler_ = VK_NULL_HANDLE;
+  std::array<Image, 4> colors_{};
+  Image depth_;
+  VkRenderPass render_pass_ = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+  VkShaderModule lanes_vs_ = VK_NULL_HANDLE;
+  std::array<VkShaderModule, 2> capture_gs_{};  // gl_Position + o0-o7, o8-o15
+  bool textures_ready_ = false;
+};
+
+}  // namespace xnt::vk

@@ -1,0 +1,268 @@
+#include "check_rules.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace xnt::vk::check {
+namespace {
+
+using ucode::AluInstruction;
+using ucode::FetchOp;
+using ucode::Operand;
+using ucode::RelativeMode;
+using ucode::ScalarOp;
+using ucode::VectorOp;
+
+constexpr uint32_t kTemps = 64;
+
+// Joins `src` into `dst`; true when `dst` changed.
+bool Join(Value& dst, const Value& src) {
+  const Value before = dst;
+  dst.approx |= src.approx;
+  if (src.opaque && !dst.opaque) {
+    dst.opaque = true;
+    dst.why = src.why;
+  }
+  return dst.approx != before.approx || dst.opaque != before.opaque;
+}
+
+Value Opaque(const std::string& why) { return Value{0, true, why}; }
+
+// An exactly rounded op of `in`: exact stays exact, anything else can no longer be bounded.
+Value Through(const Value& in, const std::string& op) {
+  if (in.opaque) return in;
+  if (in.approx) return Opaque("an imprecise result went through " + op);
+  return {};
+}
+
+uint32_t ScalarApprox(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::kExp: return kApproxExp;
+    case ScalarOp::kLog: case ScalarOp::kLogc: return kApproxLog;
+    case ScalarOp::kRcp: case ScalarOp::kRcpc: case ScalarOp::kRcpf: return kApproxRcp;
+    case ScalarOp::kRsq: case ScalarOp::kRsqc: case ScalarOp::kRsqf: return kApproxRsq;
+    case ScalarOp::kSqrt: return kApproxSqrt;
+    case ScalarOp::kSin: case ScalarOp::kCos: return kApproxSin;
+    default: return 0;
+  }
+}
+
+bool ReadsPrevious(ScalarOp op) {
+  return op == ScalarOp::kAddsPrev || op == ScalarOp::kMulsPrev || op == ScalarOp::kMulsPrev2 ||
+         op == ScalarOp::kSubsPrev || op == ScalarOp::kRetainPrev;
+}
+
+struct State {
+  std::array<Value, kTemps> temps{};
+  Value ps, p0, a0;
+  ExportRules rules;
+  bool memexport = false;
+  bool changed = false;
+
+  void Set(Value& dst, const Value& v) { changed |= Join(dst, v); }
+
+  Value Temp(uint32_t index, bool relative) const {
+    if (!relative) return temps[index % kTemps];
+    Value all;  // aL-relative: any register
+    for (const Value& t : temps) Join(all, t);
+    return all;
+  }
+  void WriteTemp(uint32_t index, bool relative, const Value& v) {
+    if (!relative) {
+      Set(temps[index % kTemps], v);
+      return;
+    }
+    for (Value& t : temps) Set(t, v);
+  }
+  Value Read(const Operand& o) const {
+    if (o.is_temp) return Temp(o.index, o.relative != RelativeMode::kNone);
+    if (o.relative == RelativeMode::kA0 && !a0.exact()) {
+      return Opaque("a constant indexed by a0 from an imprecise value");
+    }
+    return {};
+  }
+
+  void Alu(const AluInstruction& a, uint32_t slot) {
+    const VectorOp vop = a.vector_op;
+    const uint32_t n = ucode::VectorOpOperandCount(vop);
+    std::array<Value, 3> src{};
+    for (uint32_t i = 0; i < n; ++i) src[i] = Read(a.VectorOperand(i));
+    Value vec;
+    if (vop == VectorOp::kMax || vop == VectorOp::kMin) {
+      // mov / max / min: the result is one of the operands, so its error is theirs.
+      for (uint32_t i = 0; i < n; ++i) Join(vec, src[i]);
+    } else if (vop == VectorOp::kCndEq || vop == VectorOp::kCndGe || vop == VectorOp::kCndGt) {
+      vec = src[0].exact() ? src[1] : Through(src[0], "a cnd compare");
+      if (src[0].exact()) Join(vec, src[2]);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) Join(vec, Through(src[i], std::string(ucode::VectorOpName(vop))));
+    }
+    const std::vector<Operand> sops = a.ScalarOperands();
+    Value sin;
+    for (const Operand& o : sops) Join(sin, Read(o));
+    if (ReadsPrevious(a.scalar_op)) Join(sin, ps);
+    Value sca;
+    const ScalarOp sop = a.scalar_op;
+    if (const uint32_t approx = ScalarApprox(sop)) {
+      sca = sin.exact() ? Value{approx, false, {}} : Through(sin, std::string(ucode::ScalarOpName(sop)));
+    } else if (sop == ScalarOp::kMaxs || sop == ScalarOp::kMins || sop == ScalarOp::kRetainPrev) {
+      sca = sin;
+    } else {
+      sca = Through(sin, std::string(ucode::ScalarOpName(sop)));
+    }
+    if (a.is_predicated && !p0.exact()) {
+      const Value p = Opaque("predicated on p0 from an imprecise value");
+      Join(vec, p);
+      Join(sca, p);
+    }
+    // Side effects: p0, a0, kills.
+    switch (vop) {
+      case VectorOp::kSetpEqPush: case VectorOp::kSetpNePush: case VectorOp::kSetpGtPush:
+      case VectorOp::kSetpGePush:
+        Set(p0, Through(vec, "setp"));
+        break;
+      case VectorOp::kMaxA:
+        Set(a0, Through(vec, "a0"));
+        break;
+      case VectorOp::kKillEq: case VectorOp::kKillGt: case VectorOp::kKillGe: case VectorOp::kKillNe:
+        Set(rules.kill, Through(vec, "a kill compare"));
+        rules.kill_slots.push_back(slot);
+        break;
+      default:
+        break;
+    }
+    switch (sop) {
+      case ScalarOp::kSetpEq: case ScalarOp::kSetpNe: case ScalarOp::kSetpGt: case ScalarOp::kSetpGe:
+      case ScalarOp::kSetpInv: case ScalarOp::kSetpPop: case ScalarOp::kSetpRstr:
+        Set(p0, Through(sca, "setp"));
+        break;
+      case ScalarOp::kMaxAs: case ScalarOp::kMaxAsf:
+        Set(a0, Through(sca, "a0"));
+        break;
+      case ScalarOp::kKillsEq: case ScalarOp::kKillsGt: case ScalarOp::kKillsGe:
+      case ScalarOp::kKillsNe: case ScalarOp::kKillsOne:
+        Set(rules.kill, Through(sca, "a kill compare"));
+        rules.kill_slots.push_back(slot);
+        break;
+      default:
+        break;
+    }
+    Set(ps, sca);
+    if (a.export_data) {
+      const uint32_t dest = a.vector_dest & 63;
+      if (a.VectorResultMask()) Set(rules.exports[dest], vec);
+      if (a.ScalarResultMask()) Set(rules.exports[dest], sca);
+      auto& w = rules.writers[dest];
+      if (std::find(w.begin(), w.end(), slot) == w.end()) w.push_back(slot);
+    } else {
+      if (a.VectorResultMask()) WriteTemp(a.vector_dest, a.vector_dest_rel, vec);
+      if (a.ScalarResultMask()) WriteTemp(a.scalar_dest, a.scalar_dest_rel, sca);
+    }
+  }
+
+  void Fetch(const ucode::FetchInstruction& f) {
+    if (!f.HasDestination()) return;
+    Value v;
+    if (f.IsVertex()) {
+      v = Through(Temp(f.src_reg, f.src_rel), "a vertex index");
+      if (memexport) Join(v, Opaque("memexport may change the guest memory vertex fetches read"));
+    } else if (f.opcode == FetchOp::kGetTextureComputedLod ||
+               f.opcode == FetchOp::kGetTextureWeights ||
+               f.opcode == FetchOp::kGetTextureGradients) {
+      v = Opaque("the interpreter does not model getCompTexLOD/getWeights/getGradients");
+    }
+    // Texture fetches read 1x1 textures: the texel does not depend on the coordinates.
+    if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));
+    WriteTemp(f.dst_reg, f.dst_rel, v);
+  }
+};
+
+}  // namespace
+
+ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport) {
+  State s;
+  s.memexport = memexport;
+  for (int pass = 0; pass < 64; ++pass) {
+    s.changed = false;
+    s.rules.kill_slots.clear();
+    for (const ucode::CfInstruction& cf : shader.cf) {
+      if (!ucode::IsExec(cf.opcode)) continue;
+      for (uint32_t k = 0; k < cf.count; ++k) {
+        const ucode::Instruction& ins = shader.AtSlot(cf.address + k);
+        if (ins.kind == ucode::SlotKind::kAlu) s.Alu(ins.alu, ins.slot);
+        if (ins.kind == ucode::SlotKind::kFetch) s.Fetch(ins.fetch);
+      }
+    }
+    if (!s.changed) break;
+  }
+  // Control flow on p0 ((p0) exec, predicated jumps, calls and loop breaks): with an imprecise
+  // p0 the two sides may run different code, so nothing they export can be compared.
+  if (!s.p0.exact()) {
+    bool predicated_cf = false;
+    for (const ucode::CfInstruction& cf : shader.cf) {
+      predicated_cf |= ucode::IsCondExecPred(cf.opcode) || cf.is_predicated ||
+                       (cf.opcode == ucode::CfOpcode::kLoopEnd && cf.is_predicated_break);
+    }
+    if (predicated_cf) {
+      const Value all = Opaque("control flow on p0 from an imprecise value");
+      for (Value& e : s.rules.exports) Join(e, all);
+      Join(s.rules.kill, all);
+    }
+  }
+  std::sort(s.rules.kill_slots.begin(), s.rules.kill_slots.end());
+  s.rules.kill_slots.erase(std::unique(s.rules.kill_slots.begin(), s.rules.kill_slots.end()),
+                           s.rules.kill_slots.end());
+  return s.rules;
+}
+
+uint64_t UlpDistance(float a, float b) {
+  // Floats ordered as integers: negative ones mirrored below zero, -0 just below +0.
+  auto ordered = [](float f) {
+    const int64_t i = std::bit_cast<int32_t>(f);
+    return i < 0 ? -(i & 0x7FFFFFFF) - 1 : i;
+  };
+  const int64_t d = ordered(a) - ordered(b);
+  return uint64_t(d < 0 ? -d : d);
+}
+
+bool WithinTolerance(float gpu, float cpu, uint32_t approx) {
+  if (std::isnan(gpu) || std::isnan(cpu)) return std::isnan(gpu) && std::isnan(cpu);
+  if (std::bit_cast<uint32_t>(gpu) == std::bit_cast<uint32_t>(cpu)) return true;
+  if (std::isinf(gpu) || std::isinf(cpu)) return false;
+  // The interpreter's libm results are within 1 ulp (glibc's exp2f/log2f/sinf/cosf; 1/x, sqrt
+  // exact), added to each Vulkan bound (Vulkan spec, "Precision and Operation of SPIR-V
+  // Instructions").
+  double ulps = 0.0, absolute = 0.0;
+  if (approx & kApproxExp) ulps = std::max(ulps, 4.0 + 2.0 * std::min(std::abs(std::log2(std::abs(double(cpu)) + 1e-300)), 200.0));
+  if (approx & kApproxLog) {
+    ulps = std::max(ulps, 4.0);
+    if (std::abs(cpu) < 1.0f) absolute = std::max(absolute, std::ldexp(1.0, -21));
+  }
+  if (approx & kApproxRcp) ulps = std::max(ulps, 3.5);
+  if (approx & kApproxRsq) ulps = std::max(ulps, 3.0);
+  if (approx & kApproxSqrt) ulps = std::max(ulps, 5.5);
+  if (approx & kApproxSin) absolute = std::max(absolute, std::ldexp(1.0, -11));
+  if (double(UlpDistance(gpu, cpu)) <= ulps) return true;
+  return std::abs(double(gpu) - double(cpu)) <= absolute;
+}
+
+std::string RuleName(const Value& v) {
+  if (v.opaque) return "not compared: " + v.why;
+  if (!v.approx) return "exact bits";
+  std::string s;
+  auto add = [&](uint32_t bit, const char* text) {
+    if (!(v.approx & bit)) return;
+    if (!s.empty()) s += ", ";
+    s += text;
+  };
+  add(kApproxExp, "exp2 within 4+2|x| ulp");
+  add(kApproxLog, "log2 within 4 ulp or 2^-21 absolute below 1");
+  add(kApproxRcp, "rcp within 3.5 ulp");
+  add(kApproxRsq, "rsq within 3 ulp");
+  add(kApproxSqrt, "sqrt within 5.5 ulp");
+  add(kApproxSin, "sin/cos within 2^-11 absolute");
+  return s;
+}
+
+}  // namespace xnt::vk::check

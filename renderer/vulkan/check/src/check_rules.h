@@ -1,0 +1,54 @@
+// The comparison rule of each export, from a static, flow-insensitive data-flow pass over the
+// microcode (translate_check.h): which exports can only carry exactly rounded results, which are
+// a result of an op of undefined host precision (moved, negated, clamped or max/min'ed at most),
+// and which depend on such a result through further arithmetic, a predicate, a0, a kill or an op
+// the interpreter does not model. Conservative: a register written anywhere by an imprecise op
+// counts as imprecise everywhere.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xnt/ucode/ucode.h"
+
+namespace xnt::vk::check {
+
+// Ops whose precision the Vulkan spec leaves to the implementation (bits of Value::approx).
+enum Approx : uint32_t {
+  kApproxExp = 1u << 0,   // exp2: 3 + 2|x| ulp
+  kApproxLog = 1u << 1,   // log2: 3 ulp outside [0.5, 2], 2^-21 absolute inside
+  kApproxRcp = 1u << 2,   // 1/x: 2.5 ulp
+  kApproxRsq = 1u << 3,   // inversesqrt: 2 ulp
+  kApproxSqrt = 1u << 4,  // sqrt: as 1/inversesqrt
+  kApproxSin = 1u << 5,   // sin/cos: 2^-11 absolute (inside [-pi, pi])
+};
+
+struct Value {
+  uint32_t approx = 0;  // Approx bits that may reach it; 0 = exactly rounded
+  bool opaque = false;  // not comparable
+  std::string why;      // for opaque: the first reason
+  bool exact() const { return !opaque && approx == 0; }
+};
+
+struct ExportRules {
+  // Export register number (ucode kExport*) -> its value's rule; all 64 numbers.
+  std::array<Value, 64> exports{};
+  // Kill outcome comparable?
+  Value kill;
+  // Instruction slots writing each export register, and the kill ops.
+  std::array<std::vector<uint32_t>, 64> writers;
+  std::vector<uint32_t> kill_slots;
+};
+
+ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport);
+
+// Within the tolerance of `approx` (Approx bits): `gpu` against the interpreter's `cpu`.
+bool WithinTolerance(float gpu, float cpu, uint32_t approx);
+// "exact", "exp: 3+2|x| ulp", ...
+std::string RuleName(const Value& v);
+// Distance in representable floats (+0 and -0 one apart).
+uint64_t UlpDistance(float a, float b);
+
+}  // namespace xnt::vk::check

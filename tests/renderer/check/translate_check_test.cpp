@@ -1,0 +1,325 @@
+// translate --check (xnt/vk/translate_check.h) on lavapipe, validation on: every corpus shader
+// and 1,000 random valid shaders agree lane for lane; planted disagreements (an altered CPU
+// result, a different shader on the CPU side, an altered kill) are found and reported with the
+// lane, the export and the instruction; the tolerance and "not compared" rules are worked by hand.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include "../test_env.h"
+#include "prerequisite.h"
+#include "random_microcode.h"
+#include "test_util.h"
+#include "xnt/base/error.h"
+#include "xnt/ucode/analysis.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/ucode/container.h"
+#include "xnt/vk/translate_check.h"
+
+namespace xnt::vk::test {
+namespace {
+
+ucode::Shader Assembled(const std::string& text) {
+  ucode::ShaderType type = ucode::ShaderType::kPixel;
+  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
+  return ucode::Decode(words, type);
+}
+
+class TranslateCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    context_ = MakeLavapipeContext();
+    ASSERT_TRUE(context_->validation_enabled());
+    checker_ = std::make_unique<TranslateChecker>(*context_);
+  }
+  void TearDown() override {
+    checker_.reset();
+    if (context_) {
+      EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
+    }
+  }
+  std::unique_ptr<VulkanContext> context_;
+  std::unique_ptr<TranslateChecker> checker_;
+};
+
+TEST_F(TranslateCheck, EveryCorpusShaderAgrees) {
+  const auto names = ucode::test::CorpusShaders();
+  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found under " << ucode::test::CorpusDir();
+  uint64_t exact = 0;
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const ucode::ContainerFile c =
+        ucode::LoadContainer(ucode::test::ReadBytes(ucode::test::CorpusDir() / name / "container.bin"));
+    const ucode::Shader shader = ucode::Decode(c.microcode, c.type);
+    TranslateCheckOptions options;
+    options.lanes = 256;
+    if (c.type == ucode::ShaderType::kPixel && !c.interpolators.empty()) {
+      uint32_t count = 0;
+      for (const auto& i : c.interpolators) count = std::max(count, i.reg + 1);
+      options.ps_interpolator_count = count;
+    }
+    for (uint64_t seed : {1u, 2u, 3u}) {
+      options.seed = seed;
+      const TranslateCheckResult r = checker_->Check(shader, options);
+      EXPECT_TRUE(r.agree()) << r.Text();
+      EXPECT_GT(r.compared_exact, 0u) << r.Text();
+      exact += r.compared_exact;
+    }
+  }
+  std::printf("corpus: %zu shaders x 3 seeds x 256 lanes, %llu components bit for bit\n", names.size(),
+              (unsigned long long)exact);
+}
+
+// random_microcode.h's generator (the batch-interpreter test's): every ALU op, fetch op,
+// predication, kills, loops, calls and jumps. "Valid": it decodes and Analyze accepts its
+// control flow (what the translator requires). Each shader costs a glslang compile and one or
+// two lavapipe pipeline compiles, so the shaders are split over two sessions (one context and
+// checker per thread; the development machine has two cores). XNT_CHECK_RANDOM_SHADERS sets how
+// many (default 1,000).
+struct RandomShader {
+  ucode::Shader shader;
+  uint64_t seed = 0;
+};
+
+std::vector<RandomShader> RandomShaders(int count, int& attempts) {
+  std::mt19937 g(20261126);
+  std::vector<RandomShader> shaders;
+  attempts = 0;
+  while (int(shaders.size()) < count && attempts < 20 * count) {
+    ++attempts;
+    const bool vertex = g() % 3 == 0;
+    RandomShader r;
+    try {
+      r.shader = ucode::Decode(ucode::test::RandomMicrocode(g, vertex),
+                               vertex ? ucode::ShaderType::kVertex : ucode::ShaderType::kPixel);
+      (void)ucode::Analyze(r.shader);
+    } catch (const Error&) {
+      continue;
+    }
+    r.seed = g();
+    shaders.push_back(std::move(r));
+  }
+  return shaders;
+}
+
+struct Totals {
+  int checked = 0, pixel = 0;
+  uint64_t lanes = 0, exact = 0, tolerance = 0, skipped = 0, validation = 0;
+  std::string failure;
+};
+
+void CheckRange(const std::vector<RandomShader>& shaders, size_t first, size_t step, Totals& t) {
+  try {
+    std::unique_ptr<VulkanContext> context = MakeLavapipeContext();
+    TranslateChecker checker(*context);
+    for (size_t i = first; i < shaders.size(); i += step) {
+      TranslateCheckOptions options;
+      options.lanes = 32;
+      options.seed = shaders[i].seed;
+      const TranslateCheckResult r = checker.Check(shaders[i].shader, options);
+      if (!r.agree()) {
+        t.failure = "shader " + std::to_string(i) + ", dwords " +
+                    ::testing::PrintToString(shaders[i].shader.dwords) + "\n" + r.Text();
+        break;
+      }
+      ++t.checked;
+      t.pixel += shaders[i].shader.type == ucode::ShaderType::kPixel;
+      t.lanes += r.lanes;
+      t.exact += r.compared_exact;
+      t.tolerance += r.compared_tolerance;
+      t.skipped += r.not_compared;
+    }
+    t.validation = context->validation_message_count();
+    if (t.validation) t.failure += ValidationReport(*context);
+  } catch (const std::exception& e) {
+    t.failure = e.what();
+  }
+}
+
+TEST(TranslateCheckRandom, RandomShadersAgree) {
+  const char* env = std::getenv("XNT_CHECK_RANDOM_SHADERS");
+  const int count = env && *env ? std::atoi(env) : 1000;
+  int attempts = 0;
+  const std::vector<RandomShader> shaders = RandomShaders(count, attempts);
+  ASSERT_EQ(int(shaders.size()), count);
+  const auto start = std::chrono::steady_clock::now();
+  Totals totals[2];
+  std::thread second(CheckRange, std::cref(shaders), 1, 2, std::ref(totals[1]));
+  CheckRange(shaders, 0, 2, totals[0]);
+  second.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Totals all;
+  for (const Totals& t : totals) {
+    EXPECT_EQ(t.failure, "");
+    all.checked += t.checked;
+    all.pixel += t.pixel;
+    all.lanes += t.lanes;
+    all.exact += t.exact;
+    all.tolerance += t.tolerance;
+    all.skipped += t.skipped;
+  }
+  std::printf("random: %d shaders (%d pixel, %d vertex) of %d generated, %llu lanes, %llu "
+              "components bit for bit, %llu within a tolerance, %llu not compared, %.1f s\n",
+              all.checked, all.pixel, all.checked - all.pixel, attempts,
+              (unsigned long long)all.lanes, (unsigned long long)all.exact,
+              (unsigned long long)all.tolerance, (unsigned long long)all.skipped, seconds);
+  EXPECT_EQ(all.checked, count);
+  EXPECT_GT(all.exact, uint64_t(count) * 20);
+  EXPECT_GT(all.tolerance, 0u);
+}
+
+const char* const kMulShader = R"(xps_3_0
+    exec
+    mul r1, r0, c0
+    alloc colors
+    exece
+    mov oC0, r1
+)";
+
+TEST_F(TranslateCheck, AlteredCpuResultIsFoundAtItsLane) {
+  TranslateCheckOptions options;
+  options.lanes = 100;
+  options.seed = 5;
+  options.alter_cpu = [](uint32_t lane, ucode::ShaderResult& r) {
+    if (lane == 37) r.colors[0][1] = std::bit_cast<float>(std::bit_cast<uint32_t>(r.colors[0][1]) ^ 1u);
+  };
+  const ucode::Shader shader = Assembled(kMulShader);
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.disagreement->lane, 37u);
+  EXPECT_EQ(r.disagreement->what, "oC0.y");
+  EXPECT_EQ(r.disagreement->rule, "exact bits");
+  // `mov oC0, r1` is the second instruction after the control-flow slots.
+  ASSERT_EQ(r.disagreement->slots.size(), 1u);
+  EXPECT_EQ(r.disagreement->slots[0], shader.cf_slots + 1);
+  ASSERT_EQ(r.disagreement->exports.size(), 1u);
+  const CheckedExport& e = r.disagreement->exports[0];
+  EXPECT_EQ(e.name, "oC0");
+  EXPECT_EQ(std::bit_cast<uint32_t>(e.gpu[1]) ^ std::bit_cast<uint32_t>(e.cpu[1]), 1u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(e.gpu[0]), std::bit_cast<uint32_t>(e.cpu[0]));
+  EXPECT_NE(r.Text().find("lane 37 disagrees: oC0.y"), std::string::npos) << r.Text();
+  EXPECT_NE(r.Json().find("\"lane\": 37"), std::string::npos) << r.Json();
+  // Without the alteration the same inputs agree.
+  options.alter_cpu = nullptr;
+  EXPECT_TRUE(checker_->Check(shader, options).agree());
+}
+
+TEST_F(TranslateCheck, DifferentShaderOnTheCpuSideDisagrees) {
+  // The GPU multiplies by c0, the interpreter adds c0: lane 0's inputs (seeded) tell them apart.
+  const ucode::Shader gpu = Assembled(kMulShader);
+  const ucode::Shader cpu = Assembled(R"(xps_3_0
+    exec
+    add r1, r0, c0
+    alloc colors
+    exece
+    mov oC0, r1
+)");
+  TranslateCheckOptions options;
+  options.lanes = 64;
+  options.cpu_shader = &cpu;
+  const TranslateCheckResult r = checker_->Check(gpu, options);
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.disagreement->what.substr(0, 4), "oC0.");
+  EXPECT_NE(r.disagreement->inputs.find("r0 = "), std::string::npos);
+}
+
+TEST_F(TranslateCheck, PlantedKillDisagreementIsFound) {
+  const ucode::Shader shader = Assembled(R"(xps_3_0
+    exec
+    kill_gt r2, r0.xxxx, c0.xxxx
+    alloc colors
+    exece
+    mov oC0, r0
+)");
+  TranslateCheckOptions options;
+  options.lanes = 64;
+  options.seed = 9;
+  const TranslateCheckResult clean = checker_->Check(shader, options);
+  ASSERT_TRUE(clean.agree()) << clean.Text();
+  EXPECT_GT(clean.lanes_killed, 0u);
+  EXPECT_LT(clean.lanes_killed, 64u);
+  options.alter_cpu = [](uint32_t, ucode::ShaderResult& r) { r.killed = !r.killed; };
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  ASSERT_FALSE(r.agree());
+  EXPECT_EQ(r.disagreement->lane, 0u);
+  EXPECT_EQ(r.disagreement->what, "kill");
+  ASSERT_EQ(r.disagreement->slots.size(), 1u);
+  EXPECT_EQ(r.disagreement->slots[0], shader.cf_slots);
+}
+
+// rcp straight to an export is compared within its tolerance; exp through an add is not
+// compared; the exact half of the same shader still is.
+TEST_F(TranslateCheck, ImpreciseOpsGetTheirRulesByHand) {
+  const ucode::Shader shader = Assembled(R"(xps_3_0
+    exec
+    mov r1, r0
+    + rcp r1.x, r0.y
+    mov r2, r0
+    + exp r2.x, r0.z
+    add r2, r2, c0
+    alloc colors
+    exece
+    mov oC0, r1
+    mov oC1, r2
+    mov oC2, r0
+)");
+  TranslateCheckOptions options;
+  options.lanes = 64;
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  EXPECT_TRUE(r.agree()) << r.Text();
+  // Lanes alive x (oC0: 4 toleranced (flow-insensitive: the whole register), oC1: 4 not
+  // compared, oC2: 4 exact).
+  EXPECT_EQ(r.compared_tolerance, 64u * 4);
+  EXPECT_EQ(r.not_compared, 64u * 4);
+  EXPECT_EQ(r.compared_exact, 64u * 4);
+  // A GPU value 1 ulp off the interpreter's rcp passes; 8 ulps do not.
+  options.alter_cpu = [](uint32_t, ucode::ShaderResult& res) {
+    uint32_t b = std::bit_cast<uint32_t>(res.colors[0][0]);
+    if ((b & 0x7F800000u) != 0x7F800000u && (b & 0x7FFFFFFFu) > 16) res.colors[0][0] = std::bit_cast<float>(b - 1);
+  };
+  EXPECT_TRUE(checker_->Check(shader, options).agree());
+  options.alter_cpu = [](uint32_t, ucode::ShaderResult& res) {
+    uint32_t b = std::bit_cast<uint32_t>(res.colors[0][0]);
+    if ((b & 0x7F800000u) != 0x7F800000u && (b & 0x7FFFFFFFu) > 16) res.colors[0][0] = std::bit_cast<float>(b - 8);
+  };
+  const TranslateCheckResult off = checker_->Check(shader, options);
+  ASSERT_FALSE(off.agree());
+  EXPECT_EQ(off.disagreement->what, "oC0.x");
+  EXPECT_EQ(off.disagreement->rule, "rcp within 3.5 ulp");
+}
+
+TEST_F(TranslateCheck, VertexShaderPositionAndInterpolators) {
+  const ucode::Shader shader = Assembled(R"(xvs_3_0
+    exec
+    mul r1, r0.xxxx, c1
+    add r2, r1, c2
+    alloc position
+    exec
+    mov oPos, r2
+    alloc interpolators
+    exece
+    mov o0, r1
+    mov o3, r2.wzyx
+)");
+  TranslateCheckOptions options;
+  options.lanes = 300;
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  EXPECT_TRUE(r.agree()) << r.Text();
+  EXPECT_EQ(r.compared_exact, 300u * 12);
+  options.alter_cpu = [](uint32_t lane, ucode::ShaderResult& res) {
+    if (lane == 299) res.interpolators[3][2] += 1.0f;
+  };
+  const TranslateCheckResult bad = checker_->Check(shader, options);
+  ASSERT_FALSE(bad.agree());
+  EXPECT_EQ(bad.disagreement->lane, 299u);
+  EXPECT_EQ(bad.disagreement->what, "o3.z");
+}
+
+}  // namespace
+}  // namespace xnt::vk::test
