@@ -178,6 +178,17 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   alpha_ref_ = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_ALPHA_REF));
   alpha_to_mask_ = has_pixel_shader && cc.alpha_to_mask_enable;
   for (uint32_t i = 0; i < 4; ++i) alpha_to_mask_offset_[i] = cc.alpha_to_mask_offset[i];
+  // The batch path (WriteColorsBatch): one sample, nothing that discards or tests, and a single
+  // used target that stores k_8_8_8_8 without blending or a write mask.
+  uint32_t used = 0, target = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (color_used_[i]) ++used, target = i;
+  }
+  const ColorTarget& t = targets_[target];
+  if (used == 1 && samples_ == 1 && !alpha_test_ && !alpha_to_mask_ && !depth_test_ && !stencil_ &&
+      t.format == xenos::ColorRenderTargetFormat::k_8_8_8_8 && t.unorm && !t.blend && t.keep == 0) {
+    batch_target_ = int(target);
+  }
 }
 
 uint32_t OutputMerger::DepthStencilTest(uint32_t x, uint32_t y, uint32_t coverage,
@@ -309,6 +320,30 @@ void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
       const uint64_t bits = edram::PackColor(t.format, out);
       address.Store(bytes, offset, (bits & ~t.keep) | (old & t.keep));
     }
+  }
+}
+
+void OutputMerger::WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_t* y,
+                                    const uint8_t* write,
+                                    const std::array<ucode::Float4, 4>* colors) {
+  const ColorTarget& t = targets_[batch_target_];
+  const Addresser& address = color_address_[batch_target_];
+  // WriteColors' bias, clamp and k_8_8_8_8 pack for every lane (v in [0, 1]: v * 255 + 0.5 is
+  // below 2^31, so the signed conversion truncates as the unsigned one does), then the stores in
+  // lane order (a pixel may come twice in a batch; the later fragment wins, as one by one).
+  uint32_t bits[kBatchLanes];
+  for (uint32_t l = 0; l < kBatchLanes; ++l) {
+    uint32_t packed = 0;
+    for (uint32_t c = 0; c < 4; ++c) {
+      float v = colors[l][uint32_t(batch_target_)][c] * t.exp_bias;
+      v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
+      packed |= uint32_t(int32_t(v * 255.0f + 0.5f)) << (8 * c);
+    }
+    bits[l] = packed;
+  }
+  uint8_t* const bytes = edram_.bytes().data();
+  for (uint32_t l = 0; l < n && l < kBatchLanes; ++l) {
+    if (write[l]) address.Store(bytes, address.Offset(x[l], y[l], 0), bits[l]);
   }
 }
 

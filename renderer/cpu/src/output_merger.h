@@ -39,6 +39,16 @@ class OutputMerger {
   // Alpha test on oC0 (RB_COLORCONTROL); false: the pixel is discarded.
   bool AlphaTest(const ucode::Float4& color0) const;
   bool tests_alpha() const { return alpha_test_; }  // AlphaTest can discard
+  // The draw's state lets a batch of shaded pixels go through WriteColorsBatch instead of
+  // AlphaTest / DepthStencilTest / WriteColors per pixel with the same EDRAM bytes: one sample
+  // per pixel, no alpha test, alpha to mask, depth or stencil, and one used target, k_8_8_8_8
+  // without blending or a write mask. -1 when not; else that target.
+  int batch_target() const { return batch_target_; }
+  static constexpr uint32_t kBatchLanes = 32;
+  // Lanes [0, n) (n <= kBatchLanes; colors has kBatchLanes entries) with write[l] set store
+  // colors[l][batch_target()] at pixel (x[l], y[l]), in lane order.
+  void WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_t* y, const uint8_t* write,
+                        const std::array<ucode::Float4, 4>* colors);
   // Alpha to mask (RB_COLORCONTROL alpha_to_mask_enable): the samples oC0's alpha (before the
   // exponent bias) covers at pixel (x, y), with the per-quad-pixel dither offsets; all samples
   // when it is off. Applied after the alpha test, before depth/stencil.
@@ -109,6 +119,7 @@ class OutputMerger {
   bool alpha_to_mask_ = false;
   uint32_t alpha_to_mask_offset_[4] = {};
   uint32_t samples_ = 1;
+  int batch_target_ = -1;
 };
 
 }  // namespace xnt::cpu

@@ -152,6 +152,21 @@ struct Worker final : ucode::BatchTextureSource {
     }
     for (const std::string& note : r.notes) stats.notes.insert("pixel shader: " + note);
     if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
+    if (om_.batch_target() >= 0) {
+      // Nothing discards or tests (output_merger.h): Merge per lane would only store the colour
+      // of each covered lane that did not kill.
+      static_assert(OutputMerger::kBatchLanes == ucode::BatchInterpreter::kLanes);
+      uint32_t xs[OutputMerger::kBatchLanes], ys[OutputMerger::kBatchLanes];
+      uint8_t write[OutputMerger::kBatchLanes];
+      for (uint32_t l = 0; l < n; ++l) {
+        const Fragment& f = pending_[l];
+        xs[l] = f.x, ys[l] = f.y;
+        write[l] = !f.helper && !r.killed[l] && (f.coverage & 1u);
+        stats.pixels_shaded += f.helper ? 0 : 1;
+      }
+      om_.WriteColorsBatch(n, xs, ys, write, r.colors.data());
+      return;
+    }
     for (uint32_t l = 0; l < n; ++l) {
       if (pending_[l].helper) continue;
       ++stats.pixels_shaded;
