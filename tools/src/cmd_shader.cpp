@@ -467,7 +467,13 @@ XNT_COMMAND({"shader",
                tr->add_option("-o,--out,--output", args->translate.output, "write the SPIR-V here");
                tr->add_flag("--glsl", args->translate.glsl, "print the generated GLSL");
                tr->add_flag("--check", args->translate.check,
-                            "run on the GPU and the CPU interpreter and compare (not implemented)");
+                            "run on the Vulkan device and in the CPU interpreter over random inputs "
+                            "and compare lane by lane (exit 1 on a disagreement)");
+               tr->add_option("--lanes", args->translate.lanes, "--check: pixels or vertices (default 256)")
+                   ->check(CLI::Range(1, 16384));
+               tr->add_option("--seed", args->translate.seed, "--check: seed of the random inputs (default 1)");
+               tr->add_option("--device", args->translate.device, "--check: Vulkan device index");
+               tr->add_flag("--json", args->translate.json, "--check: machine-readable result");
                tr->callback([mode] { *mode = "translate"; });
 
                return [args, mode]() -> int {

@@ -1,7 +1,9 @@
 // `xenotrace shader translate`: one shader (container or raw microcode) through the SPIR-V
 // translator (renderer/vulkan/translator, its public Translate() only), written as SPIR-V and/or
 // printed as GLSL, and validated with `spirv-val` when it is installed. Registered by
-// cmd_shader.cpp; --check (GPU against the CPU interpreter) is not implemented.
+// cmd_shader.cpp. --check runs the fbo translation on the Vulkan device against the CPU
+// interpreter (renderer/vulkan/check: the harness and the comparison rules; this file only
+// parses and prints).
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
@@ -17,7 +19,9 @@
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/ucode.h"
 #ifdef XNT_HAVE_VULKAN
+#include "xnt/vk/translate_check.h"
 #include "xnt/vk/translator/shader_translator.h"
+#include "xnt/vk/vulkan_context.h"
 #endif
 
 namespace xnt::cli {
@@ -40,27 +44,48 @@ bool OnPath(const char* tool) {
   return false;
 }
 
+uint32_t InterpolatorCount(const ucode::ContainerFile* container) {
+  // The inputs the container declares: r0 .. the highest declared register.
+  uint32_t count = 0;
+  for (const auto& i : container->interpolators) count = std::max(count, i.reg + 1);
+  return count;
+}
+
+int RunCheck(const ucode::Shader& shader, const ucode::ContainerFile* container,
+             const TranslateRequest& r) {
+  if (r.path != "fbo") {
+    throw Error("--check runs the fbo path's translation only (the fsi translation writes the "
+                "EDRAM buffer through its output merger, which the interpreter does not model)");
+  }
+  vk::ContextOptions context_options;
+  context_options.device_index = r.device;
+  vk::VulkanContext context(context_options);
+  vk::TranslateChecker checker(context);
+  vk::TranslateCheckOptions options;
+  options.lanes = r.lanes;
+  options.seed = r.seed;
+  if (shader.type == ucode::ShaderType::kPixel && container && !container->interpolators.empty()) {
+    options.ps_interpolator_count = InterpolatorCount(container);
+  }
+  const vk::TranslateCheckResult result = checker.Check(shader, options);
+  const std::string text = r.json ? result.Json() : result.Text();
+  std::fputs(text.c_str(), stdout);
+  return result.agree() ? kExitOk : kExitNo;
+}
+
 }  // namespace
 #endif
 
 int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* container,
                        const TranslateRequest& r) {
   if (r.path != "fbo" && r.path != "fsi") throw Error("--path must be fbo or fsi, not '" + r.path + "'");
-  if (r.check) {
-    std::fprintf(stderr,
-                 "xenotrace: error: shader translate --check (lavapipe against the CPU "
-                 "interpreter) is not implemented\n");
-    return kExitError;
-  }
 #ifdef XNT_HAVE_VULKAN
+  if (r.check) return RunCheck(shader, container, r);
   const ucode::Analysis analysis = ucode::Analyze(shader);
   vk::TranslationOptions options;
   const bool pixel = shader.type == ucode::ShaderType::kPixel;
   if (pixel && container && !container->interpolators.empty()) {
-    // The inputs the container declares: r0 .. the highest declared register.
-    uint32_t count = 0;
-    for (const auto& i : container->interpolators) count = std::max(count, i.reg + 1);
-    options.ps_interpolator_count = count;
+    options.ps_interpolator_count = InterpolatorCount(container);
   }
   if (pixel && r.path == "fsi") options.fsi_output_merger = 1;
   const vk::TranslatedShader t = vk::Translate(shader, analysis, options);

@@ -1,6 +1,7 @@
 // `xenotrace shader translate` (cmd_shader_translate.cpp), called from cmd_shader.cpp.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "xnt/ucode/container.h"
@@ -12,11 +13,18 @@ struct TranslateRequest {
   std::string path = "fbo";  // fbo or fsi
   std::string output;        // SPIR-V file, "" = none
   bool glsl = false;
-  bool check = false;        // GPU against the CPU interpreter: not implemented (exit 2)
+  // --check: the fbo translation on the Vulkan device against the CPU interpreter
+  // (renderer/vulkan/check, xnt/vk/translate_check.h).
+  bool check = false;
+  uint32_t lanes = 256;
+  uint64_t seed = 1;
+  int device = -1;
+  bool json = false;
 };
 
-// Exit code: 0 translated (and valid where spirv-val is installed), 1 spirv-val rejected it,
-// 2 usage or not available in this build.
+// Exit code: 0 translated (and valid where spirv-val is installed) / --check: every lane agrees;
+// 1 spirv-val rejected it / --check: a lane disagrees; 2 usage, input or device error, or not
+// available in this build.
 int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* container,
                        const TranslateRequest& r);
 

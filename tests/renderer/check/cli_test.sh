@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `xenotrace shader translate --check` end to end on lavapipe: a corpus pixel shader agrees
+# (exit 0, text and JSON), `--path fsi` is refused (exit 2). Usage: cli_test.sh XENOTRACE SHARED
+set -u
+xt=$1 shared=$2
+shader=$shared/corpus/xenos-shaders/burgerlib/pscclr4360/container.bin
+if [ ! -f "$shader" ]; then
+  echo "corpus shader missing: $shader"
+  case "${CI:-}" in ""|0|false) exit 77 ;; *) exit 1 ;; esac
+fi
+for icd in /usr/share/vulkan/icd.d/lvp_icd.x86_64.json /usr/share/vulkan/icd.d/lvp_icd.json; do
+  [ -f "$icd" ] && export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd && break
+done
+status=0
+out=$("$xt" shader translate "$shader" --check --lanes 100 --seed 4); rc=$?
+[ $rc = 0 ] || { echo "expected exit 0, got $rc: $out"; status=1; }
+grep -q "^100 lanes agree (pixel shader on .*seed 4; 400 components bit for bit" <<<"$out" ||
+  { echo "unexpected text: $out"; status=1; }
+out=$("$xt" shader translate "$shader" --check --lanes 100 --json); rc=$?
+[ $rc = 0 ] || { echo "--json: expected exit 0, got $rc"; status=1; }
+grep -q '"agree": true, "compared_exact": 400' <<<"$out" || { echo "unexpected JSON: $out"; status=1; }
+"$xt" shader translate "$shader" --check --path fsi >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] || { echo "--path fsi: expected exit 2, got $rc"; status=1; }
+[ $status = 0 ] && echo "translate --check CLI: ok"
+exit $status
