@@ -1,12 +1,12 @@
 // Chunk payload compression and its checked inverse (chunk_codec.h).
 #include "chunk_codec.h"
 
-#include <xxhash.h>
 
 #include <cstring>
 #include <string>
 
 #include "xnt/base/error.h"
+#include "xxh3_wide.h"
 
 namespace xnt::format {
 
@@ -19,7 +19,7 @@ void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, Z
   layout::ChunkHeader h;
   h.type = type;
   h.raw_size = static_cast<uint32_t>(raw.size());
-  h.raw_hash = XXH3_64bits(raw.data(), raw.size());
+  h.raw_hash = Xxh3Wide64(raw.data(), raw.size());
   size_t n = 0;
   if (compress) {
     size_t bound = ZSTD_compressBound(raw.size());
@@ -38,7 +38,7 @@ void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, Z
     if (!raw.empty()) std::memcpy(out->data() + layout::kChunkHeaderSize, raw.data(), raw.size());
   }
   out->resize(layout::kChunkHeaderSize + h.stored_size);
-  h.stored_hash = XXH3_64bits(out->data() + layout::kChunkHeaderSize, h.stored_size);
+  h.stored_hash = Xxh3Wide64(out->data() + layout::kChunkHeaderSize, h.stored_size);
   layout::EncodeChunkHeader(h, out->data());
 }
 
@@ -47,7 +47,7 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t
                                      ByteBuffer* scratch) {
   const uint64_t payload_offset = chunk_offset + layout::kChunkHeaderSize;
   std::span<const uint8_t> raw;
-  if (layout::kCheckChecksums && XXH3_64bits(payload, h.stored_size) != h.stored_hash) {
+  if (layout::kCheckChecksums && Xxh3Wide64(payload, h.stored_size) != h.stored_hash) {
     throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the stored payload does not match the header",
                 chunk_offset + 24);
   }
@@ -80,7 +80,7 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& h, const uint8_t
     }
     raw = {scratch->data(), h.raw_size};
   }
-  if (layout::kCheckChecksums && XXH3_64bits(raw.data(), raw.size()) != h.raw_hash) {
+  if (layout::kCheckChecksums && Xxh3Wide64(raw.data(), raw.size()) != h.raw_hash) {
     throw Error(std::string(ChunkTypeName(h.type)) + " chunk: XXH3-64 of the raw payload does not match the header",
                 chunk_offset + 16);
   }

@@ -27,7 +27,8 @@ target_include_directories(xnt_format_fuzzing_checks SYSTEM PRIVATE ${CMAKE_BINA
 target_compile_definitions(xnt_format_fuzzing_checks
   PRIVATE $<TARGET_PROPERTY:xnt_format,COMPILE_DEFINITIONS> XNT_FUZZING_SKIP_CHECKSUMS=1)
 target_link_libraries(xnt_format_fuzzing_checks PUBLIC xnt_base
-  PRIVATE xnt_options PkgConfig::ZSTD PkgConfig::XXHASH flatbuffers::flatbuffers Threads::Threads)
+  PRIVATE xnt_options PkgConfig::ZSTD PkgConfig::XXHASH flatbuffers::flatbuffers Threads::Threads
+          xnt_format_xxh3)
 
 # seeds_<...> TARGET from SRC (tests/fuzz/fuzz_<name>.cpp) linked with LIBS, reading corpus/<name>.
 function(xnt_fuzz_seeds target src)
