@@ -17,6 +17,7 @@
 #include "chunk_codec.h"
 #include "chunk_parse.h"
 #include "layout.h"
+#include "page_table.h"
 #include "prefetcher.h"
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
@@ -31,10 +32,7 @@ constexpr size_t kMaxProblems = 200;
 // Idle decompression buffers kept for reuse.
 constexpr uint64_t kFreeBufferBudget = 64ull << 20;
 
-struct PageLoc {
-  uint32_t chunk = 0, slot = 0;
-};
-using PageIndex = std::unordered_map<PageHash, PageLoc, PageHashHasher>;
+using PageIndex = PageTable;
 
 std::string HashText(const PageHash& h) {
   char buf[40];
@@ -87,7 +85,7 @@ struct Tally {
                   c.file_offset);
         }
       }
-      if (!pages.try_emplace(h, PageLoc{index, slot}).second) {
+      if (!pages.try_emplace(h, PageLoc{index, slot})) {
         Problem("pages chunk: page " + HashText(h) + " is stored twice", c.file_offset);
       }
       ++totals.pages_distinct;
@@ -124,7 +122,7 @@ struct Tally {
           if (!m->pages()) break;
           totals.pages_referenced += m->pages()->size();
           for (const fb::PageHash* h : *m->pages()) {
-            if (!pages.count(ToPageHash(*h))) {
+            if (!pages.contains(ToPageHash(*h))) {
               Problem(RecordWhere(c.file_offset, i) + ": memory event names page " +
                           HashText(ToPageHash(*h)) + ", which no earlier pages chunk holds",
                       c.file_offset);
@@ -530,11 +528,11 @@ class ReaderImpl final : public Reader {
 
   // Returns the page's 4096 bytes; `keep` holds its chunk alive until the caller is done.
   const uint8_t* ResolvePage(const PageHash& hash, uint64_t where, std::vector<DecodedChunkPtr>* keep) {
-    auto loc_it = page_index_.find(hash);
-    if (loc_it == page_index_.end()) {
+    const PageLoc* found = page_index_.find(hash);
+    if (!found) {
       throw Error("memory event names page " + HashText(hash) + ", which the file does not hold", where);
     }
-    PageLoc loc = loc_it->second;
+    const PageLoc loc = *found;
     auto it = page_cache_.find(loc.chunk);
     const CachedPages* cached;
     if (it != page_cache_.end()) {
@@ -720,8 +718,8 @@ class ReaderImpl final : public Reader {
     cmp("indexed pages", listed, t.pages.size());
     if (footer_pages_) {
       for (const fb::PageLocation* loc : *footer_pages_) {
-        auto it = t.pages.find(ToPageHash(loc->hash()));
-        if (it == t.pages.end() || it->second.chunk != loc->chunk() || it->second.slot != loc->slot()) {
+        const PageLoc* at = t.pages.find(ToPageHash(loc->hash()));
+        if (!at || at->chunk != loc->chunk() || at->slot != loc->slot()) {
           problems->push_back("at byte offset " + std::to_string(footer_offset_) + ": footer page index entry for " +
                               HashText(ToPageHash(loc->hash())) + " does not match the pages chunks");
           break;
