@@ -183,6 +183,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   renderer::SessionOptions so;
   so.path = *renderer::ParsePath(path_name);
   so.device_index = o.device_index;
+  so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
   double in_draws = 0.0;
   uint64_t draws = 0, frames = 0;
   Clock::time_point draw_start;
@@ -201,12 +202,13 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   r.device = session->device_name();
   replay::TracePlayer player(session->backend());
   session->Attach(player);
-  std::vector<double> warm, warm_cpu, warm_draws, warm_flush;
+  std::vector<double> warm, warm_cpu, warm_draws, warm_flush, warm_gpu;
   double cold_draws = 0.0;
   for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
     in_draws = 0.0;
     draws = frames = 0;
     const double cpu = ProcessCpuSeconds();
+    const double gpu = session->gpu_seconds();
     const auto a = Clock::now();
     for (const format::Record& rec : c.records) player.Apply(rec);
     const auto b = Clock::now();
@@ -223,6 +225,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
     warm_cpu.push_back(ProcessCpuSeconds() - cpu);
     warm_draws.push_back(in_draws);
     warm_flush.push_back(Seconds(b, f));
+    if (gpu >= 0.0) warm_gpu.push_back(session->gpu_seconds() - gpu);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -236,6 +239,9 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   r.submission_us_per_draw = flush_s / d * 1e6;
   r.front_end_us_per_draw = std::max(0.0, r.warm_seconds - draw_s - flush_s) / d * 1e6;
   r.translation_us_per_draw = std::max(0.0, cold_draws - draw_s) / d * 1e6;
+  if (!warm_gpu.empty() && r.frames > 0) {
+    r.gpu_seconds_per_frame = median(warm_gpu) / double(r.frames);
+  }
   r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
   r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;
   session.reset();
@@ -262,7 +268,27 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
       }
     }
   };
-  if (o.traces.empty()) {
+  if (!o.samples.empty()) {
+    std::vector<const samples::Sample*> chosen;
+    for (const std::string& name : o.samples) {
+      if (name == "all") {
+        for (const samples::Sample& sample : samples::Registry()) chosen.push_back(&sample);
+      } else if (const samples::Sample* sample = samples::Find(name)) {
+        chosen.push_back(sample);
+      } else {
+        throw Error("bench replay: no sample named '" + name + "'");
+      }
+    }
+    for (const samples::Sample* sample : chosen) {
+      const std::filesystem::path file =
+          std::filesystem::temp_directory_path() /
+          ("xnt_replay_bench_" + std::to_string(::getpid()) + "_" + sample->name + ".xnt");
+      samples::WriteSample(*sample, file.string());
+      std::vector<format::Record> records = ReadRecords(file.string());
+      std::filesystem::remove(file);
+      run(Case{sample->name, std::move(records)});
+    }
+  } else if (o.traces.empty()) {
     // One case in memory at a time: a 20,000-draw case is tens of MiB of records.
     run(Case{"textured_4", SceneRecords(TexturedScene(), "textured_4", o.save_traces_dir)});
     for (uint32_t n : o.flat_draws) {

@@ -134,6 +134,7 @@ class FboSession final : public Session {
   uint32_t validation_message_count() const override {
     return context_->validation_message_count();
   }
+  double gpu_seconds() const override { return context_->gpu_seconds(); }
   std::vector<std::string> validation_messages() const override {
     return context_->validation_messages();
   }
@@ -193,6 +194,7 @@ class FsiSession final : public Session {
   uint32_t validation_message_count() const override {
     return context_->validation_message_count();
   }
+  double gpu_seconds() const override { return context_->gpu_seconds(); }
   std::vector<std::string> validation_messages() const override {
     return context_->validation_messages();
   }

@@ -77,6 +77,35 @@ TEST_F(BenchReplay, BuiltInCasesOnTheCpuPath) {
   EXPECT_EQ(Count(dump.out, "=> draw"), 50u);
 }
 
+// GPU time per frame from timestamp queries on the GPU paths (lavapipe writes timestamps too):
+// each bundled sample a case, fbo and fsi (lavapipe's unordered test mode); a 1280x720 frame costs
+// the device more than a 4-draw 64x64-ish one.
+double GpuSecondsPerFrame(const std::string& json, const std::string& name, const std::string& path) {
+  const size_t at = json.find("\"name\": \"" + name + "\", \"path\": \"" + path + "\"");
+  if (at == std::string::npos) return -2.0;
+  const std::string key = "\"gpu_seconds_per_frame\": ";
+  const size_t v = json.find(key, at);
+  if (v == std::string::npos || json.compare(v + key.size(), 4, "null") == 0) return -1.0;
+  return std::stod(json.substr(v + key.size(), 20));
+}
+
+TEST_F(BenchReplay, GpuTimePerFrameOfSamplesOnFboAndFsi) {
+  const Result r = Xt("bench replay --paths fbo,fsi --fsi-ordering unordered --repeat 1 --json "
+                      "--samples edram_float16_above_65504_resolve,scale_frame_1280x720");
+  if (r.out.find("\"error\": \"no Vulkan") != std::string::npos) {
+    XNT_MISSING_PREREQUISITE() << "no Vulkan device";
+  }
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 4u) << r.out;
+  for (const char* path : {"fbo", "fsi"}) {
+    const double small = GpuSecondsPerFrame(r.out, "edram_float16_above_65504_resolve", path);
+    const double large = GpuSecondsPerFrame(r.out, "scale_frame_1280x720", path);
+    EXPECT_GT(small, 0.0) << path << "\n" << r.out;
+    EXPECT_GT(large, small) << path << "\n" << r.out;
+    EXPECT_LT(large, 10.0) << path;
+  }
+}
+
 TEST_F(BenchReplay, BaselineCheck) {
   const fs::path lenient = kWork / "lenient.json";
   const fs::path strict = kWork / "strict.json";

@@ -18,6 +18,20 @@
 namespace xnt::cli {
 namespace {
 
+// GPU seconds per frame as JSON (null when not measured) and as text.
+std::string GpuJson(double seconds) {
+  if (seconds < 0.0) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9f", seconds);
+  return buf;
+}
+std::string GpuText(double seconds) {
+  if (seconds < 0.0) return "not measured";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3f ms", seconds * 1e3);
+  return buf;
+}
+
 struct RenderArgs {
   std::string paths = "cpu,fbo";
   uint32_t width = 1280, height = 720, small_draws = 2000, repeats = 5;
@@ -90,6 +104,8 @@ int RunRenderBenchCommand(const RenderArgs& a) {
 
 struct ReplayArgs {
   std::vector<std::string> traces;
+  std::vector<std::string> samples;
+  std::string fsi_ordering = "interlock";
   std::string paths = "fbo";
   std::vector<uint32_t> draws = {200, 2000};
   uint32_t repeats = 3;
@@ -115,6 +131,8 @@ std::vector<std::string> SplitPaths(const std::string& list) {
 int RunReplayBenchCommand(const ReplayArgs& a) {
   bench::ReplayBenchOptions o;
   o.traces = a.traces;
+  o.samples = a.samples;
+  o.fsi_unordered = a.fsi_ordering == "unordered";
   o.paths = SplitPaths(a.paths);
   o.flat_draws = a.draws;
   o.repeats = a.repeats;
@@ -146,14 +164,13 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                   "\"startup_seconds\": %.6f, \"cold_seconds\": %.6f, \"warm_seconds\": %.6f, \"warm_cpu_seconds\": %.6f, "
                   "\"frames_per_second\": %.2f, \"draws_per_second\": %.1f, "
                   "\"us_per_draw\": {\"front_end\": %.3f, \"translation\": %.3f, \"recording\": %.3f, "
-                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": null, "
-                  "\"gpu_seconds_per_frame_note\": \"not measured: the fbo path records no timestamp queries yet\", "
+                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": %s, "
                   "\"peak_rss_bytes\": %llu, \"error\": %s}",
                   i ? "," : "", JsonString(r.name).c_str(), JsonString(r.path).c_str(),
                   JsonString(r.device).c_str(), (unsigned long long)r.frames, (unsigned long long)r.draws,
                   r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds, r.frames_per_second,
                   r.draws_per_second, r.front_end_us_per_draw, r.translation_us_per_draw,
-                  r.recording_us_per_draw, r.submission_us_per_draw,
+                  r.recording_us_per_draw, r.submission_us_per_draw, GpuJson(r.gpu_seconds_per_frame).c_str(),
                   (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
       continue;
     }
@@ -165,9 +182,10 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                 r.name.c_str(), r.path.c_str(), r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds,
                 r.frames_per_second, r.draws_per_second, (unsigned long long)r.draws, r.device.c_str());
     std::printf("%-14s %-4s  us/draw: front end %.1f, translation %.1f, recording %.1f, submission %.1f; "
-                "GPU time per frame not measured; peak RSS %.1f MiB\n",
+                "GPU time per frame %s; peak RSS %.1f MiB\n",
                 "", "", r.front_end_us_per_draw, r.translation_us_per_draw, r.recording_us_per_draw,
-                r.submission_us_per_draw, double(r.peak_rss_bytes) / 1048576.0);
+                r.submission_us_per_draw, GpuText(r.gpu_seconds_per_frame).c_str(),
+                double(r.peak_rss_bytes) / 1048576.0);
   }
   if (a.json) {
     std::printf("\n  ],\n  \"ratios\": {");
@@ -298,11 +316,19 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                auto pargs = std::make_shared<ReplayArgs>();
                CLI::App* rep = sub.add_subcommand(
                    "replay", "Replay traces (or built-in synthetic ones: textured_4, flat_N) on render paths: "
-                             "start-up, frames/s, draws/s, us per draw by stage, peak RSS; ratios between "
+                             "start-up, frames/s, draws/s, us per draw by stage, GPU time per frame, peak RSS; ratios between "
                              "cases checked against a baseline");
                rep->add_option("traces", pargs->traces, "Trace files (default: the built-in cases, made in memory)")
                    ->check(CLI::ExistingFile);
                rep->add_option("--paths", pargs->paths, "Comma-separated render paths")->capture_default_str();
+               rep->add_option("--samples", pargs->samples,
+                               "Bundled samples as the cases instead (comma-separated names, or all): e.g. "
+                               "each sample's GPU time per frame with --paths fbo,fsi")
+                   ->delimiter(',');
+               rep->add_option("--fsi-ordering", pargs->fsi_ordering,
+                               "fsi path: interlock, or unordered (lavapipe's test mode, docs/fsi.md)")
+                   ->check(CLI::IsMember({"interlock", "unordered"}))
+                   ->capture_default_str();
                rep->add_option("--draws", pargs->draws, "Built-in flat cases' draw counts")
                    ->delimiter(',')->check(CLI::Range(1, 100000));
                rep->add_option("--repeat", pargs->repeats, "Warm replays per case (median reported; the first replay is the cold one)")

@@ -1,6 +1,8 @@
 // Command buffer + per-submission ring (see command_stream.h).
 #include "xnt/vk/command_stream.h"
 
+#include <vector>
+
 #include "xnt/base/error.h"
 
 namespace xnt::vk {
@@ -18,6 +20,24 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
   CheckVk(vkAllocateCommandBuffers(device_, &alloc, &cmd_), "vkAllocateCommandBuffers");
   VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
+  // GPU time per submission where the queue writes timestamps (lavapipe does too).
+  uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &family_count,
+                                           families.data());
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context.physical_device(), &props);
+  const uint32_t valid_bits =
+      context.queue_family() < family_count ? families[context.queue_family()].timestampValidBits : 0;
+  if (valid_bits > 0 && props.limits.timestampPeriod > 0.0f) {
+    VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    query.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query.queryCount = 2;
+    CheckVk(vkCreateQueryPool(device_, &query, nullptr, &timestamps_), "vkCreateQueryPool");
+    timestamp_period_ns_ = double(props.limits.timestampPeriod);
+    timestamp_mask_ = valid_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << valid_bits) - 1;
+  }
 
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = ring_size;
@@ -47,6 +67,7 @@ CommandStream::~CommandStream() {
   if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
   if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
   if (fence_) vkDestroyFence(device_, fence_, nullptr);
+  if (timestamps_) vkDestroyQueryPool(device_, timestamps_, nullptr);
   if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
 }
 
@@ -56,6 +77,10 @@ VkCommandBuffer CommandStream::cmd() {
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     CheckVk(vkBeginCommandBuffer(cmd_, &begin), "vkBeginCommandBuffer");
     recording_ = true;
+    if (timestamps_) {
+      vkCmdResetQueryPool(cmd_, timestamps_, 0, 2);
+      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
+    }
   }
   return cmd_;
 }
@@ -85,6 +110,7 @@ void CommandStream::Flush() {
     return;
   }
   if (before_submit_) before_submit_(cmd_);
+  if (timestamps_) vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
   if (!ring_coherent_ && ring_used_) {
     VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
     range.memory = ring_memory_;
@@ -99,6 +125,16 @@ void CommandStream::Flush() {
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
   CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  if (timestamps_) {
+    uint64_t ticks[2] = {0, 0};
+    CheckVk(vkGetQueryPoolResults(device_, timestamps_, 0, 2, sizeof(ticks), ticks,
+                                  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
+    const double seconds =
+        double((ticks[1] - ticks[0]) & timestamp_mask_) * timestamp_period_ns_ * 1e-9;
+    gpu_seconds_ += seconds;
+    context_.AddGpuSeconds(seconds);
+  }
   CheckVk(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer");
   ring_used_ = 0;
   ++submissions_;

@@ -1,7 +1,8 @@
 // `xenotrace bench replay`: what replaying a trace costs, split where the time goes.
 //
-// Each case is a trace (a file given on the command line, or one of the built-in synthetic traces
-// authored in memory with the samples' scene builder, so a stripped binary needs nothing on disk):
+// Each case is a trace (a file given on the command line, a bundled sample, or one of the
+// built-in synthetic traces authored in memory with the samples' scene builder, so a stripped
+// binary needs nothing on disk):
 //   flat_N       N small flat triangles, each draw with its own colour constant and vertex data
 //                (as games draw), one frame;
 //   textured_4   four textured quads (a 32x32 k_8_8_8_8 texture) covering the target, one frame.
@@ -18,8 +19,10 @@
 //     wait for the device); translation = cold minus warm time inside the draws, per distinct
 //     draw (shader translation, SPIR-V compile or cache read, pipeline creation);
 //   - peak_rss_bytes: the process's high-water mark after the case (getrusage).
-// GPU time per frame from timestamp queries is not measured yet (the fbo path records no
-// timestamp queries); the result says so instead of a number.
+//   - gpu_seconds_per_frame (GPU paths): the device's time for the warm replay's submissions
+//     (a timestamp at the start and the end of every command buffer, times timestampPeriod,
+//     summed: command_stream.h) over its frames, median of the warm replays; negative on the cpu
+//     path or a queue without timestamps.
 #pragma once
 
 #include <cstdint>
@@ -31,11 +34,16 @@
 namespace xnt::bench {
 
 struct ReplayBenchOptions {
-  // Trace files; empty = the built-in cases.
+  // Trace files; empty = the built-in cases (or the samples below).
   std::vector<std::string> traces;
+  // Bundled samples to replay as cases ("all" = every one), instead of the built-in cases (issue
+  // 17: each sample's GPU time per frame on fbo and fsi).
+  std::vector<std::string> samples;
   // Built-in flat cases' draw counts (textured_4 is always added).
   std::vector<uint32_t> flat_draws = {200, 2000};
   std::vector<std::string> paths = {"fbo"};
+  // fsi without interlock: the named lavapipe test mode (docs/fsi.md).
+  bool fsi_unordered = false;
   // Non-empty: the built-in cases' traces are also kept there as NAME.xnt.
   std::string save_traces_dir;
   uint32_t repeats = 3;
@@ -57,6 +65,7 @@ struct ReplayBenchResult {
   double recording_us_per_draw = 0.0;
   double submission_us_per_draw = 0.0;
   double translation_us_per_draw = 0.0;  // cold - warm draw time over the draws of one replay
+  double gpu_seconds_per_frame = -1.0;   // negative: not measured (see above)
   uint64_t peak_rss_bytes = 0;
   std::string error;  // non-empty: this case could not run (why)
 };

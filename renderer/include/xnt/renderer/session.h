@@ -110,6 +110,9 @@ class Session {
   virtual SessionStats stats() const = 0;
   // Things the path could not do exactly, with counts ("draw skipped: ...": 3).
   virtual std::map<std::string, uint64_t> notes() const = 0;
+  // GPU time of the session's submissions so far (timestamp queries, command_stream.h), seconds;
+  // negative where the path has no GPU (0 where the queue writes no timestamps).
+  virtual double gpu_seconds() const { return -1.0; }
   virtual uint32_t validation_message_count() const { return 0; }
   virtual std::vector<std::string> validation_messages() const { return {}; }
   // The guest bits of the EDRAM tiles covering pixel rows [0, rows) of `surface` as the path

@@ -45,6 +45,10 @@ class CommandStream {
   // Submits what was recorded, waits for the GPU, resets the ring.
   void Flush();
   uint64_t submission_count() const { return submissions_; }
+  // GPU time of every submission so far (timestamp queries at the start and end of each command
+  // buffer, times timestampPeriod), in seconds; 0 where the queue has no timestamps.
+  double gpu_seconds() const { return gpu_seconds_; }
+  bool gpu_timing() const { return timestamps_ != VK_NULL_HANDLE; }
   uint64_t ring_size() const { return ring_size_; }
 
  private:
@@ -53,6 +57,10 @@ class CommandStream {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
+  VkQueryPool timestamps_ = VK_NULL_HANDLE;
+  double timestamp_period_ns_ = 0.0;
+  uint64_t timestamp_mask_ = 0;
+  double gpu_seconds_ = 0.0;
   bool recording_ = false;
   VkBuffer ring_ = VK_NULL_HANDLE;
   VkDeviceMemory ring_memory_ = VK_NULL_HANDLE;

@@ -98,6 +98,9 @@ class VulkanContext {
   // True when the (single) queue also supports sparse binding operations.
   bool queue_supports_sparse() const { return queue_sparse_; }
   const Capabilities& capabilities() const { return caps_; }
+  // GPU time of every command stream's submissions on this device (command_stream.h), seconds.
+  double gpu_seconds() const { return gpu_seconds_; }
+  void AddGpuSeconds(double seconds) { gpu_seconds_ += seconds; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
 
   // Memory type index with all `required` flags among `type_bits`; throws if none.
@@ -128,6 +131,7 @@ class VulkanContext {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
+  double gpu_seconds_ = 0.0;
   bool queue_sparse_ = false;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
