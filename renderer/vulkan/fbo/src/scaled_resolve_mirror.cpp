@@ -13,17 +13,15 @@ constexpr uint64_t kSlotAlignment = 64 * 1024;  // one sparse chunk (shared_memo
 constexpr uint32_t kPage = gpu::GuestPageSource::kPageSize;
 }  // namespace
 
-ScaledResolveMirror::ScaledResolveMirror(VulkanContext& context, CommandStream& stream)
-    : context_(context), stream_(stream) {
-  pages_.resize(gpu::GuestPageSource::kPageCount);
+ScaledResolveMirror::ScaledResolveMirror(VulkanContext& context, CommandStream& stream,
+                                         const gpu::ScaledResolveMemory& copies)
+    : context_(context), stream_(stream), copies_(copies) {
   page_generations_.assign(gpu::GuestPageSource::kPageCount, 0);
   source_.generation = [this] { return generation_; };
   source_.page_generation = [this](uint32_t page) {
     return page < page_generations_.size() ? page_generations_[page] : 0;
   };
-  source_.page_data = [this](uint32_t page) -> const uint8_t* {
-    return page < pages_.size() ? pages_[page].get() : nullptr;
-  };
+  source_.page_data = [this](uint32_t page) { return PageData(page); };
 }
 
 ScaledResolveMirror::~ScaledResolveMirror() = default;
@@ -38,28 +36,53 @@ SharedMemory& ScaledResolveMirror::memory() {
 
 void ScaledResolveMirror::Store(const gpu::ScaledCopy& copy) {
   const uint64_t size = std::max<uint64_t>(copy.bytes.size(), 1);
-  Slot& slot = slots_[KeyOf(copy)];
+  const Key key = KeyOf(copy);
+  Slot& slot = slots_[key];
   if (slot.capacity < size) {
     const uint64_t capacity = (size + kSlotAlignment - 1) / kSlotAlignment * kSlotAlignment;
     if (next_ + capacity > SharedMemory::kSize) {
       throw Error("scaled resolve copies exceed the 512 MiB scaled arena");
     }
+    if (slot.capacity != 0) owners_.erase(slot.offset);  // the old slot reads zeros from now on
     slot.offset = uint32_t(next_);
     slot.capacity = uint32_t(capacity);
     next_ += capacity;
-    stored_bytes_ += capacity;
+    slot_bytes_ += capacity;
+    owners_[slot.offset] = key;
   }
   ++generation_;
-  // Every page of the copy (a rewrite may have cleared bytes an earlier one wrote).
+  // Every page of the copy (a rewrite may have cleared bytes an earlier one wrote); the upload
+  // reads them from `copy` itself (PageData).
   for (uint64_t at = 0; at < copy.bytes.size(); at += kPage) {
-    const uint32_t page = uint32_t((slot.offset + at) / kPage);
-    if (!pages_[page]) pages_[page] = std::make_unique<uint8_t[]>(kPage);
-    const size_t n = size_t(std::min<uint64_t>(kPage, copy.bytes.size() - at));
-    std::memcpy(pages_[page].get(), copy.bytes.data() + at, n);
-    std::memset(pages_[page].get() + n, 0, kPage - n);
-    page_generations_[page] = generation_;
+    page_generations_[(slot.offset + at) / kPage] = generation_;
     if (memory_) memory_->Invalidate(uint32_t(slot.offset + at), kPage);
   }
+}
+
+const uint8_t* ScaledResolveMirror::PageData(uint32_t page) const {
+  const uint64_t address = uint64_t(page) * kPage;
+  auto owner = owners_.upper_bound(uint32_t(std::min<uint64_t>(address, UINT32_MAX)));
+  if (owner == owners_.begin()) return nullptr;
+  --owner;
+  const Slot& slot = slots_.at(owner->second);
+  if (address >= uint64_t(slot.offset) + slot.capacity) return nullptr;
+  // The live copy of that destination (copies are few: one per resolve destination in use). One
+  // dropped by a CPU write, or replaced by a resolve to another destination, reads as zeros; no
+  // texture reads it any more (ScaledResolveMemory::Find no longer names it).
+  const auto [base, pitch, format, tiled] = owner->second;
+  for (const auto& [start, c] : copies_.copies()) {
+    if (c.dest_base != base || c.dest_pitch != pitch || uint32_t(c.format) != format ||
+        c.tiled != tiled) {
+      continue;
+    }
+    const uint64_t at = address - slot.offset;
+    if (at >= c.bytes.size()) return nullptr;
+    if (c.bytes.size() - at >= kPage) return c.bytes.data() + at;
+    std::memcpy(tail_.data(), c.bytes.data() + at, size_t(c.bytes.size() - at));
+    std::memset(tail_.data() + (c.bytes.size() - at), 0, size_t(kPage - (c.bytes.size() - at)));
+    return tail_.data();
+  }
+  return nullptr;
 }
 
 std::optional<std::array<uint32_t, 6>> ScaledResolveMirror::Fetch(

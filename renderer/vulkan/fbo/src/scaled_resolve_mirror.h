@@ -9,7 +9,9 @@
 // memory, so nothing mirrors the guest memory at the scale. A copy that grows past its slot moves
 // to a new one (the old slot stays, unused). The arena's pages are a GuestPageSource whose page
 // generations the mirror bumps when it rewrites a copy, which is what makes the texture cache
-// reload textures over it.
+// reload textures over it. The pages hold no bytes of their own: an upload reads them in place
+// from the copy in gpu::ScaledResolveMemory that owns the slot now (a dropped copy's pages read as
+// zeros), so each scaled copy exists once on the CPU side.
 #pragma once
 
 #include <array>
@@ -30,12 +32,15 @@ namespace xnt::vk {
 
 class ScaledResolveMirror {
  public:
-  ScaledResolveMirror(VulkanContext& context, CommandStream& stream);
+  // `copies` holds the bytes the arena's pages read; it must outlive the mirror.
+  ScaledResolveMirror(VulkanContext& context, CommandStream& stream,
+                      const gpu::ScaledResolveMemory& copies);
   ~ScaledResolveMirror();
   ScaledResolveMirror(const ScaledResolveMirror&) = delete;
   ScaledResolveMirror& operator=(const ScaledResolveMirror&) = delete;
 
-  // Stores (or rewrites) `copy` in its slot; throws xnt::Error when the arena is full.
+  // Gives `copy` (held by the ScaledResolveMemory) its slot, or marks the slot rewritten; throws
+  // xnt::Error when the arena is full.
   void Store(const gpu::ScaledCopy& copy);
   // The fetch constant of `copy` read from the arena (gpu::ScaledResolveMemory::ScaledFetch with
   // the slot's address as the base), or nothing when the copy was never stored.
@@ -46,8 +51,9 @@ class ScaledResolveMirror {
   // The device buffer (created on first use); Sync it before loading textures from it.
   SharedMemory& memory();
   bool created() const { return memory_ != nullptr; }
-  // Bytes of the arena holding copies (CPU side) and bound on the device.
-  uint64_t stored_bytes() const { return stored_bytes_; }
+  // Bytes of the arena's address space given to slots (no CPU memory behind them) and bound on
+  // the device.
+  uint64_t slot_bytes() const { return slot_bytes_; }
   uint64_t device_bytes() const { return memory_ ? memory_->bound_bytes() : 0; }
 
  private:
@@ -59,14 +65,20 @@ class ScaledResolveMirror {
   static Key KeyOf(const gpu::ScaledCopy& c) {
     return {c.dest_base, c.dest_pitch, uint32_t(c.format), c.tiled};
   }
+  // The bytes of arena page `page` (kPageSize of them), read from the copy owning its slot; null
+  // (zeros) where no live copy covers it.
+  const uint8_t* PageData(uint32_t page) const;
 
   VulkanContext& context_;
   CommandStream& stream_;
+  const gpu::ScaledResolveMemory& copies_;
   std::unique_ptr<SharedMemory> memory_;
   std::map<Key, Slot> slots_;
+  std::map<uint32_t, Key> owners_;  // arena offset of each slot in use -> its destination
   uint64_t next_ = 0;  // the bump allocator's next free arena byte
-  uint64_t stored_bytes_ = 0;
-  std::vector<std::unique_ptr<uint8_t[]>> pages_;
+  uint64_t slot_bytes_ = 0;
+  // A copy's last page padded with zeros (the upload copies whole pages right away).
+  mutable std::array<uint8_t, gpu::GuestPageSource::kPageSize> tail_{};
   std::vector<uint64_t> page_generations_;
   uint64_t generation_ = 1;
   gpu::GuestPageSource source_;

@@ -58,7 +58,7 @@ XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions option
       samplers_(context) {
   // Scaled resolve copies exist only at a resolution scale.
   if (options.scale_x * options.scale_y > 1) {
-    scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context, stream_);
+    scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context, stream_, scaled_);
   }
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   edram_.set_gpu_transfers(options.gpu_transfers);
@@ -143,7 +143,7 @@ uint64_t XenosRenderer::scaled_device_bytes() const {
   return scaled_mirror_ ? scaled_mirror_->device_bytes() : 0;
 }
 uint64_t XenosRenderer::scaled_arena_bytes() const {
-  return scaled_mirror_ ? scaled_mirror_->stored_bytes() : 0;
+  return scaled_mirror_ ? scaled_mirror_->slot_bytes() : 0;
 }
 
 const TextureCache::Texture* XenosRenderer::ScaledTexture(const uint32_t fetch[6]) {

@@ -108,7 +108,8 @@ class XenosRenderer {
   void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
   // Device bytes backing the scaled copies (sparse chunks bound), 0 when none were made.
   uint64_t scaled_device_bytes() const;
-  // Host bytes of the arena the scaled copies are uploaded from (scaled_resolve_mirror.h).
+  // Address space of the arena the scaled copies are uploaded to, given to slots; no host memory
+  // stands behind it (uploads read the copies in place, scaled_resolve_mirror.h).
   uint64_t scaled_arena_bytes() const;
 
  private:
