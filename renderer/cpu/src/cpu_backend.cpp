@@ -128,7 +128,8 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
     } else {
       ++stats_.draws_skipped;
       // A draw that rasterizes nothing still runs its vertex shader, whose exports land
-      // (gpu/vertex_exports.h); no pixel runs, so the pixel shader exports nothing.
+      // (gpu/vertex_exports.h); no pixel runs, so the pixel shader exports nothing (a draw
+      // that only lacks targets is not skipped when its pixel shader exports: Draw).
       if (call.vertex_shader && call.vertex_shader->uses_memexport && memory_) {
         const gpu::PrimitiveDraw prim = gpu::ReadPrimitiveDraw(call, index_scratch_);
         TextureUnit textures(*call.registers, call.memory, notes_, &scaled_);
@@ -140,11 +141,6 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
             });
         if (!run.note.empty()) Note("memexport of a skipped draw: " + run.note);
         if (run.hi > run.lo) scaled_.Invalidate(run.lo, run.hi - run.lo);
-      }
-      if (call.pixel_shader && call.pixel_shader->uses_memexport) {
-        Note("memexport: the pixel shader of a skipped draw exports nothing (right when no pixel "
-             "is produced; with no colour/depth target written the hardware would still run it: "
-             "not implemented)");
       }
     }
   } catch (const Error& e) {
@@ -189,7 +185,14 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   }
   const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
-  if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
+  // A pixel shader that exports memory runs on every covered pixel in colour/depth mode even
+  // when no colour target is written and nothing is tested (Xenia draw_util.cc
+  // IsPixelShaderNeededWithRasterization: memory export is a side effect that keeps it; in
+  // kDepth mode the pixel shader does not run): such a draw is rasterized for its exports only.
+  const bool exports_only = mode == xenos::ModeControl::kColorDepth && ps &&
+                            call.pixel_shader->uses_memexport;
+  if (!depth_used && !exports_only &&
+      std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
     Note("draw with no colour target written and no depth/stencil test skipped");
     return false;
   }

@@ -5,7 +5,9 @@
 // writes what its vertex shader exports (Xenia keeps such draws for the same reason:
 // draw_util.h IsRasterizationPotentiallyDone "dropping draw calls can only be done if the
 // vertex shader doesn't memexport", and its Vulkan backend draws them with rasterizer discard).
-// The pixel shader does not run when no pixel is produced, so its exports are not made here.
+// The pixel shader does not run when no pixel is produced, so its exports are not made here;
+// a draw that produces pixels but writes no target is rasterized by the cpu path for its pixel
+// shader's exports, while fbo and fsi skip it and name what is lost (ExportSkippedDraw's note).
 //
 // Both paths call this for the draws they skip, so they export identically (the same
 // interpreter and packing rules as the cpu path's vertex stage and the translator's GLSL:
