@@ -104,6 +104,9 @@ TEST(ResolveBands, EveryByteMatchesThePerPixelLayoutForAnyThreadCount) {
   cases.back().depth = true, cases.back().format = 0, cases.back().dest = TextureFormat::k_24_8;
   cases.back().scale = 3, cases.back().msaa = 2, cases.back().select = CopySampleSelect::k1;
 
+  cases.push_back({"8888 whole 32-row bands of the 256-wide destination (no read-back), 8in32"});
+  cases.back().x0 = 0, cases.back().x1 = 256, cases.back().y0 = 0, cases.back().y1 = 72;
+
   for (const Case& c : cases) {
     gpu::edram::Edram edram(c.scale, c.scale);
     std::mt19937 rng(1234);

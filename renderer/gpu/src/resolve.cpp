@@ -745,7 +745,7 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
             pixel(x, y, fast);
             const int64_t offset = int64_t(info.dest_base) + dest.Offset(x, y);
             band.lo = std::min(band.lo, offset & ~int64_t(15));
-            band.hi = std::max(band.hi, (offset | 15) + 1);
+            band.hi = std::max(band.hi, ((offset + bpp - 1) | 15) + 1);
           }
           continue;
         }
@@ -753,9 +753,11 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
           for (int32_t x = xb; x < xe; ++x) pixel(x, y, fast);
           // Offsets rise along a run: its first pixel has the lowest, its last the highest.
           const int64_t first = int64_t(info.dest_base) + run_offset;
+          // (A base that is not a multiple of the pixel size can put a pixel's last byte in
+          // the next 16-byte block: the range ends after it.)
           const int64_t last = first + (int64_t(xe - xb - 1) << bpp_log2);
           band.lo = std::min(band.lo, first & ~int64_t(15));
-          band.hi = std::max(band.hi, (last | 15) + 1);
+          band.hi = std::max(band.hi, ((last + bpp - 1) | 15) + 1);
         });
       }
     } catch (...) {
@@ -799,7 +801,13 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
                     " bytes of guest memory (corrupt destination pitch?)");
       }
       bytes.resize(size_t(hi - lo));
-      memory.read(uint32_t(lo), bytes);
+      // Within one 32-row band the tiled 2D offsets of distinct pixels are distinct (the macro
+      // tile from x >> 5 at the band's y >> 5, the rest a bijection inside it), so when the
+      // band's pixel bytes add up to its range every byte is written: nothing to read back.
+      const uint64_t band_bytes = uint64_t(width) * uint32_t(band.y1 - band.y0) * bpp;
+      if (info.dest_linear || info.dest_array || band_bytes != uint64_t(hi - lo)) {
+        memory.read(uint32_t(lo), bytes);
+      }
       const uint8_t* px = band.pixels.data();
       uint8_t* const data = bytes.data();
       // Generic: each byte to its Endian128 position in its 16-byte block.

@@ -3,24 +3,6 @@
 
 namespace xnt::gpu {
 
-int32_t TiledOffset2D(int32_t x, int32_t y, uint32_t pitch_blocks, uint32_t bpb_log2) {
-  // Macro tiles of 32x32 blocks are row-major; inside one, an 8x16 micro tile is addressed as
-  // 8 columns x 8 row pairs, then bank (y bit 4) and pipe (x bits 4:3 ^ y bit 3) bits are
-  // interleaved into the byte offset (xenia.md §4.7 steps 1-5).
-  // Unsigned arithmetic wraps exactly like the two's-complement result for negative offsets.
-  uint32_t pitch_tiles = (pitch_blocks + 31) >> 5;
-  uint32_t outer = (uint32_t((y >> 5)) * pitch_tiles + uint32_t(x >> 5)) << 6;
-  uint32_t ux = uint32_t(x), uy = uint32_t(y);
-  uint32_t inner = (((uy >> 1) & 7) << 3) | (ux & 7);
-  uint32_t outer_inner = (outer | inner) << bpb_log2;
-  uint32_t bank = (uy >> 4) & 1;
-  uint32_t pipe = ((ux >> 3) & 3) ^ (((uy >> 3) & 1) << 1);
-  // The top part keeps its sign: shift arithmetically, as the offset may be negative.
-  uint32_t high = uint32_t(int32_t(outer_inner) >> 8) << 12;
-  return int32_t((outer_inner & 0xF) | ((uy & 1) << 4) | (((outer_inner >> 4) & 1) << 5) |
-                 (pipe << 6) | (((outer_inner >> 5) & 7) << 8) | (bank << 11) | high);
-}
-
 uint32_t TiledOffset3D(uint32_t x, uint32_t y, uint32_t z, uint32_t pitch_blocks,
                        uint32_t height_blocks, uint32_t bpb_log2) {
   // Same arithmetic as the load shader's tiled_offset_3d (texture_load.cpp).
