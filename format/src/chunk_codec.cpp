@@ -3,12 +3,61 @@
 
 
 #include <cstring>
+#include <mutex>
+#include <new>
 #include <string>
+#include <vector>
 
 #include "xnt/base/error.h"
 #include "xxh3_wide.h"
 
 namespace xnt::format {
+namespace {
+
+// Idle contexts kept (about 100 KiB each); more are freed when returned.
+constexpr size_t kIdleDCtxLimit = 16;
+
+struct DCtxPool {
+  std::mutex mutex;
+  std::vector<ZSTD_DCtx*> idle;
+};
+
+// Never destroyed, so that a context returned during static destruction still has a pool.
+DCtxPool& Pool() {
+  static DCtxPool* pool = new DCtxPool;
+  return *pool;
+}
+
+}  // namespace
+
+PooledDCtx AcquireDCtx() {
+  {
+    DCtxPool& pool = Pool();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (!pool.idle.empty()) {
+      ZSTD_DCtx* c = pool.idle.back();
+      pool.idle.pop_back();
+      return PooledDCtx(c);
+    }
+  }
+  ZSTD_DCtx* c = ZSTD_createDCtx();
+  if (!c) throw std::bad_alloc();
+  return PooledDCtx(c);
+}
+
+void ZstdDCtxReturner::operator()(ZSTD_DCtx* c) const {
+  if (!c) return;
+  ZSTD_DCtx_reset(c, ZSTD_reset_session_and_parameters);
+  DCtxPool& pool = Pool();
+  {
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (pool.idle.size() < kIdleDCtxLimit) {
+      pool.idle.push_back(c);
+      return;
+    }
+  }
+  ZSTD_freeDCtx(c);
+}
 
 void EncodeChunk(ChunkType type, std::span<const uint8_t> raw, int zstd_level, ZSTD_CCtx* cctx,
                  std::vector<uint8_t>* out) {

@@ -47,8 +47,16 @@ std::span<const uint8_t> DecodeChunk(const layout::ChunkHeader& header, const ui
                                      uint64_t chunk_offset, ZSTD_DCtx* dctx,
                                      ByteBuffer* scratch);
 
-// RAII holders for zstd contexts.
+// RAII holder for zstd compression contexts.
 struct ZstdCCtxDeleter { void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); } };
-struct ZstdDCtxDeleter { void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); } };
+
+// Decompression contexts come from a small process-wide pool and go back to it: creating one
+// costs more than decoding a small trace (ZSTD_createDCtx probes the CPU with CPUID, which traps
+// to the hypervisor on a virtual machine: 54 % of the single-threaded time reading the 37 sample
+// traces went there, four contexts per trace). A context carries no state from one one-shot
+// ZSTD_decompressDCtx to the next, and it is reset when it comes back.
+struct ZstdDCtxReturner { void operator()(ZSTD_DCtx* c) const; };
+using PooledDCtx = std::unique_ptr<ZSTD_DCtx, ZstdDCtxReturner>;
+PooledDCtx AcquireDCtx();
 
 }  // namespace xnt::format

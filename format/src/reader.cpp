@@ -212,7 +212,7 @@ class ReaderImpl final : public Reader {
     if (chunks_.empty() || chunks_[0].type != ChunkType::kInfo) {
       throw Error("no trace info chunk at the start of the file", layout::kFileHeaderSize);
     }
-    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    PooledDCtx dctx = AcquireDCtx();
     auto info_chunk = DecodeOrThrow(0, dctx.get());
     const auto* ti = ChunkRoot<fb::TraceInfo>(info_chunk->raw);
     info_.title_id = ti->title_id();
@@ -266,7 +266,7 @@ class ReaderImpl final : public Reader {
 
   std::vector<uint8_t> ReadChunkRaw(size_t index) override {
     if (index >= chunks_.size()) throw Error("chunk index " + std::to_string(index) + " out of range");
-    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    PooledDCtx dctx = AcquireDCtx();
     auto c = DecodeOrThrow(uint32_t(index), dctx.get());
     return std::vector<uint8_t>(c->raw.begin(), c->raw.end());
   }
@@ -277,7 +277,7 @@ class ReaderImpl final : public Reader {
     Tally tally;
     tally.problems = &problems;
     tally.check_page_content = true;
-    std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>> dctxs;
+    std::vector<PooledDCtx> dctxs;
     Prefetcher prefetch(0, uint32_t(chunks_.size()), threads_, MakeDecodeFn(dctxs));
     for (uint32_t i = 0; i < chunks_.size(); ++i) {
       auto c = prefetch.Get(i);
@@ -320,7 +320,7 @@ class ReaderImpl final : public Reader {
     if (*footer_at + layout::kChunkHeaderSize + h.stored_size != trailer_at) {
       throw Error("footer chunk does not end at the trailer", *footer_at);
     }
-    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    PooledDCtx dctx = AcquireDCtx();
     auto raw = DecodeAt(h, *footer_at, dctx.get(), &footer_storage_);
     VerifyChunkPayload(ChunkType::kFooter, raw, *footer_at);
     const auto* f = ChunkRoot<fb::Footer>(raw);
@@ -383,7 +383,7 @@ class ReaderImpl final : public Reader {
   void Scan(const std::string& footer_problem) {
     recovered_ = true;
     Tally tally;
-    std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> dctx(ZSTD_createDCtx());
+    PooledDCtx dctx = AcquireDCtx();
     uint64_t offset = layout::kFileHeaderSize;
     std::string stop;
     ByteBuffer storage;
@@ -488,9 +488,14 @@ class ReaderImpl final : public Reader {
     return c;
   }
 
-  Prefetcher::DecodeFn MakeDecodeFn(std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>>& dctxs) const {
-    for (unsigned i = 0; i <= threads_; ++i) dctxs.emplace_back(ZSTD_createDCtx());
-    return [this, &dctxs](uint32_t index, unsigned worker) { return Decode(index, dctxs[worker].get()); };
+  // Worker `w` (0 = the calling thread when there are no workers) takes its context on first use:
+  // each slot is touched by one thread only, and the vector is never resized after this.
+  Prefetcher::DecodeFn MakeDecodeFn(std::vector<PooledDCtx>& dctxs) const {
+    dctxs.resize(size_t(threads_) + 1);
+    return [this, &dctxs](uint32_t index, unsigned worker) {
+      if (!dctxs[worker]) dctxs[worker] = AcquireDCtx();
+      return Decode(index, dctxs[worker].get());
+    };
   }
 
   // --- Pages
@@ -538,7 +543,7 @@ class ReaderImpl final : public Reader {
     if (it != page_cache_.end()) {
       cached = &it->second;
     } else {
-      if (!main_dctx_) main_dctx_.reset(ZSTD_createDCtx());
+      if (!main_dctx_) main_dctx_ = AcquireDCtx();
       cached = &CachePages(DecodeOrThrow(loc.chunk, main_dctx_.get()));
     }
     const_cast<CachedPages*>(cached)->last_use = ++use_clock_;
@@ -626,7 +631,7 @@ class ReaderImpl final : public Reader {
       ReaderImpl* self;
       ~TrimOnExit() { self->TrimSlots(); }
     } trim{this};
-    std::vector<std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter>> dctxs;
+    std::vector<PooledDCtx> dctxs;
     Prefetcher prefetch(begin, end, threads_, MakeDecodeFn(dctxs));
     for (uint32_t i = begin; i < end; ++i) {
       auto chunk = prefetch.Get(i);
@@ -758,7 +763,7 @@ class ReaderImpl final : public Reader {
   std::unordered_map<uint32_t, CachedPages> page_cache_;
   uint64_t page_cache_bytes_ = 0;
   uint64_t use_clock_ = 0;
-  std::unique_ptr<ZSTD_DCtx, ZstdDCtxDeleter> main_dctx_;
+  PooledDCtx main_dctx_;
   std::vector<const uint8_t*> page_ptrs_;
   Slots slots_;
   std::vector<DecodedChunkPtr> keep_;
