@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -80,14 +81,20 @@ TEST_F(TranslateCheck, EveryCorpusShaderAgrees) {
 // control flow (what the translator requires). Each shader costs a glslang compile and one or
 // two lavapipe pipeline compiles, so the shaders are split over two sessions (one context and
 // checker per thread; the development machine has two cores). XNT_CHECK_RANDOM_SHADERS sets how
-// many (default 1,000).
+// many (default 1,000), XNT_CHECK_RANDOM_SEED the generator's seed, XNT_CHECK_RANDOM_LANES the
+// lanes per shader (default 32), for longer explorations.
 struct RandomShader {
   ucode::Shader shader;
   uint64_t seed = 0;
 };
 
+uint32_t EnvOr(const char* name, uint32_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
+}
+
 std::vector<RandomShader> RandomShaders(int count, int& attempts) {
-  std::mt19937 g(20261126);
+  std::mt19937 g(EnvOr("XNT_CHECK_RANDOM_SEED", 20261126));
   std::vector<RandomShader> shaders;
   attempts = 0;
   while (int(shaders.size()) < count && attempts < 20 * count) {
@@ -119,7 +126,7 @@ void CheckRange(const std::vector<RandomShader>& shaders, size_t first, size_t s
     TranslateChecker checker(*context);
     for (size_t i = first; i < shaders.size(); i += step) {
       TranslateCheckOptions options;
-      options.lanes = 32;
+      options.lanes = EnvOr("XNT_CHECK_RANDOM_LANES", 32);
       options.seed = shaders[i].seed;
       const TranslateCheckResult r = checker.Check(shaders[i].shader, options);
       if (!r.agree()) {
@@ -292,6 +299,33 @@ TEST_F(TranslateCheck, ImpreciseOpsGetTheirRulesByHand) {
   ASSERT_FALSE(off.agree());
   EXPECT_EQ(off.disagreement->what, "oC0.x");
   EXPECT_EQ(off.disagreement->rule, "rcp within 3.5 ulp");
+}
+
+// oDepth through the D32 attachment: compared bit for bit inside [0, 1], not compared outside
+// (undefined there); a planted 1-ulp change inside the range is found.
+TEST_F(TranslateCheck, DepthExport) {
+  const ucode::Shader shader = Assembled(R"(xps_3_0
+    exec
+    mul r1, r0, c0
+    alloc colors
+    exece
+    mov oC0, r1
+    mov oDepth, r0.x
+)");
+  TranslateCheckOptions options;
+  options.lanes = 128;
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  EXPECT_TRUE(r.agree()) << r.Text();
+  EXPECT_EQ(r.compared_exact + r.not_compared, 128u * 5);
+  // Interpolants are small multiples of 1/64 half the time: some depths land in [0, 1].
+  EXPECT_GT(r.compared_exact, 128u * 4 + 4);
+  EXPECT_GT(r.not_compared, 0u);
+  options.alter_cpu = [](uint32_t, ucode::ShaderResult& res) {
+    if (res.depth > 0.0f && res.depth < 1.0f) res.depth = std::nextafter(res.depth, 2.0f);
+  };
+  const TranslateCheckResult bad = checker_->Check(shader, options);
+  ASSERT_FALSE(bad.agree());
+  EXPECT_EQ(bad.disagreement->what, "oDepth");
 }
 
 TEST_F(TranslateCheck, VertexShaderPositionAndInterpolators) {

@@ -335,14 +335,13 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
       }
       if (t.reflection.writes_depth) {
         // Unwritten on this lane's path: the translated shader keeps gl_FragCoord.z (the lane's
-        // point is at z = 0.25). The depth attachment keeps [0, 1] (no
-        // VK_EXT_depth_range_unrestricted): values outside are compared clamped, NaN not at all.
-        float want = cpu.depth_written ? cpu.depth : 0.25f;
+        // point is at z = 0.25). A depth outside [0, 1] or NaN is not defined in a depth
+        // attachment without VK_EXT_depth_range_unrestricted (lavapipe stores it unclamped, a
+        // driver may clamp it): not compared.
+        const float want = cpu.depth_written ? cpu.depth : 0.25f;
         check::Value rule = cpu.depth_written ? rules.exports[ucode::kExportDepth] : check::Value{};
-        if (std::isnan(want)) {
-          rule = check::Value{0, true, "a NaN depth (undefined in a depth attachment)"};
-        } else if (!rule.opaque) {
-          want = std::clamp(want, 0.0f, 1.0f);
+        if (!(want >= 0.0f && want <= 1.0f)) {
+          rule = check::Value{0, true, "a depth outside [0, 1] (undefined in the depth attachment)"};
         }
         check_export(ucode::kExportDepth, {out.depth[l], 0, 0, 0}, {want, 0, 0, 0}, 1, rule);
       }
