@@ -2,7 +2,8 @@
 // resolve engine (gpu::ResolveCopy): random EDRAM contents resolved both ways, in every source
 // format (each colour format and both depth formats) to every destination format a resolve
 // writes, with every sample selection at 1x/2x/4x MSAA, random exponent biases, swaps,
-// endianness, 2D and 3D tiling, and resolution scales; the destination bytes must be identical,
+// endianness, 2D and 3D tiling, bases not a multiple of the pixel size, and resolution scales;
+// the destination bytes must be identical,
 // including those between the pixels (the engine's read-modify-write of whole bands). Random
 // 32-bit patterns include NaNs, infinities and denormals in the float formats, so averaging and
 // biasing them checks the shader's software IEEE arithmetic against the CPU's. A few values are
@@ -183,6 +184,9 @@ gpu::ResolveInfo RandomInfo(std::mt19937& rng, uint32_t scale_x, uint32_t scale_
   info.depth_base = rng() % 2048;
   info.sample_select_raw = rng() % 7;
   info.dest_base = kDestBase + (rng() % 4) * 4096;
+  // Now and then a base that is not a multiple of the pixel size (pixels straddle dwords and
+  // 16-byte blocks; the engine patches byte by byte).
+  if (rng() % 5 == 0) info.dest_base += rng() % 16;
   info.dest_pitch = 160 + (rng() % 3) * 32;
   info.dest_height = 160;
   info.dest_endian = xenos::Endian128(rng() % 6);

@@ -21,8 +21,9 @@ layout(local_size_x = 8, local_size_y = 8, local_size_z = 1) in;
 // bound the same way; byte addresses minus p.dest_sub.
 layout(std430, set = 0, binding = 0) buffer XeDest { uint words[]; } xe_dest[4];
 layout(std430, set = 1, binding = 0) readonly buffer XeEdram { uint words[]; } xe_edram;
-// Per band of 32 destination rows: the lowest 16-byte block written and one past the highest
-// (the engine's read-modify-write range), for the host to copy back exactly those bytes.
+// Per band of 32 destination rows: the lowest 16-byte block written and one past the highest,
+// counting a pixel's last byte (the engine's read-modify-write range), for the host to copy back
+// exactly those bytes.
 layout(std430, set = 1, binding = 1) buffer XeBands { uvec2 range[]; } xe_bands;
 
 layout(push_constant) uniform XeResolve {
@@ -483,7 +484,7 @@ void main() {
   uint address = uint(p.dest_base + offset);
   uint band = uint(y >> 5) - uint(p.y0 >> 5);
   atomicMin(xe_bands.range[band].x, address & ~15u);
-  atomicMax(xe_bands.range[band].y, (address | 15u) + 1u);
+  atomicMax(xe_bands.range[band].y, ((address + bpp - 1u) | 15u) + 1u);
   if (bpp >= 4u && (address & 3u) == 0u) {
     // Whole dwords: dword k of the pixel lands at (its offset in the block ^ (xor & 12)), its
     // bytes permuted by xor & 3.

@@ -308,8 +308,10 @@ bool EdramCompute::Plan(const gpu::ResolveInfo& info, CopyPlan& plan, std::strin
         }
       }
     }
-    band.lo += info.dest_base;
-    band.hi += info.dest_base;
+    // In whole 16-byte blocks after the base; a base that is not a multiple of the pixel size
+    // lets a pixel's bytes run into the next block.
+    band.lo = (band.lo + info.dest_base) & ~int64_t(15);
+    band.hi = ((band.hi + info.dest_base + 15) & ~int64_t(15)) + (info.dest_base % bpp ? 16 : 0);
     // The engine throws for a band outside the 512 MiB or spanning more than 64 MiB.
     if (band.lo < 0 || band.hi > int64_t(xenos::kPhysicalMemorySize) ||
         band.hi - band.lo > int64_t(64u << 20)) {

@@ -154,7 +154,11 @@ gpu::ResolveCopyResult FsiRenderer::CopyToGuest(const gpu::ResolveInfo& info,
     const auto [lo, hi] = written[b];
     if (hi <= lo) continue;
     size_t r = 0;
-    while (!(int64_t(lo) >= regions[r].first && int64_t(hi) <= regions[r].second)) ++r;
+    while (r < regions.size() &&
+           !(int64_t(lo) >= regions[r].first && int64_t(hi) <= regions[r].second)) {
+      ++r;
+    }
+    if (r == regions.size()) throw Error("fsi compute resolve wrote outside its planned bands");
     memory.write(lo, std::span<const uint8_t>(bytes[r].data() + (lo - regions[r].first), hi - lo));
     shared_memory_.MarkCurrent(lo, hi - lo, memory.pages);
     result.dest_start = std::min(result.dest_start, lo);
