@@ -25,23 +25,35 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1:print_s
 logs=$B/logs
 artifacts=$B/artifacts
 mkdir -p "$logs" "$artifacts"
-failed=()
-summary=()
+# The targets run side by side, FUZZ_PARALLEL at a time (default: the core count), each one
+# libFuzzer process on one core; the results are read in target order once all have finished.
+parallel=${FUZZ_PARALLEL:-${JOBS:-$(nproc)}}
+names=()
 for bin in "$B"/tests/fuzz/fuzz_*; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin"); name=${name#fuzz_}
+  names+=("$name")
   seeds=tests/fuzz/corpus/$name
   work=$B/corpus/$name
-  log=$logs/$name.log
   mkdir -p "$work"
   # Seeds generated from samples/ (written by the fuzzer's own --make-seeds hook when present).
   if [ -d "$seeds" ]; then cp -n "$seeds"/* "$work"/ 2>/dev/null || true; fi
   t=$SECONDS_PER
   [ "$name" = reader ] && [ "$t" -lt 60 ] && t=60
-  echo "== fuzz_$name for ${t}s (log: $log)"
-  rc=0
-  "$bin" -max_total_time="$t" -print_final_stats=1 -rss_limit_mb=4096 -timeout=10 \
-    -artifact_prefix="$artifacts/$name-" "$work" >"$log" 2>&1 || rc=$?
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  echo "== fuzz_$name for ${t}s (log: $logs/$name.log)"
+  ( rc=0
+    "$bin" -max_total_time="$t" -print_final_stats=1 -rss_limit_mb=4096 -timeout=10 \
+      -artifact_prefix="$artifacts/$name-" "$work" >"$logs/$name.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$name.rc" ) &
+done
+wait
+
+failed=()
+summary=()
+for name in "${names[@]}"; do
+  log=$logs/$name.log
+  rc=$(cat "$logs/$name.rc" 2>/dev/null || echo 1)
   # (`|| true`: a target that died before its first status line has none of these.)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1 || true)
   # Coverage from libFuzzer's last status line ("#N DONE cov: C ft: F corp: ...").
@@ -55,7 +67,7 @@ for bin in "$B"/tests/fuzz/fuzz_*; do
     failed+=("$name")
     status=FAILED
   else
-    tail -n 3 "$log"
+    echo "-- fuzz_$name:"; tail -n 3 "$log"
     status=ok
   fi
   summary+=("$(printf '%-20s %-7s execs %-12s cov %-7s ft %-7s corpus %s' "fuzz_$name" "$status" \
