@@ -157,6 +157,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Resolve(regs);
     return true;
   }
+  // Thrown (OnDraw notes and counts it once): a tessellated draw is named as such, not as its
+  // primitive type, and its vertex (domain) shader is not run as a plain one for its exports.
+  if (const std::string t = gpu::TessellatedDrawNote(call); !t.empty()) throw Error(t);
   if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
     Note("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
          " (not colour/depth) skipped");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "xnt/gpu/primitive_processor.h"
@@ -17,6 +18,16 @@ namespace xnt::gpu {
 // checked the range); immediate VGT_IMMED_DATA words arrive in host order with 16-bit indices
 // packed low half first, so their little-endian bytes are the stream and no swap applies.
 // Throws xnt::Error when a DMA range leaves the 512 MiB physical space or there is no memory.
+// Also throws (TessellatedDrawNote) for a tessellated draw.
 PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch);
+
+// Tessellation is not implemented on any path. A draw is tessellated when VGT_OUTPUT_PATH_CNTL
+// path_select is kTessellationEnable in the explicit major mode, which primitive types from 0x10
+// always use (Xenia xenos.h PrimitiveType, IsMajorModeExplicit): the types 0x10-0x12 are then
+// line/triangle/quad patches, the guest vertex shader runs as a domain shader on patch indices
+// and tessellation coordinates, and with VGT_HOS_CNTL tess_mode adaptive the "index buffer" holds
+// float32 per-edge factors (num_indices = patches x edges), which games compute with memexport
+// (seed 004). Returns what a replay names for such a draw, or "" when it is not tessellated.
+std::string TessellatedDrawNote(const replay::DrawCall& call);
 
 }  // namespace xnt::gpu
