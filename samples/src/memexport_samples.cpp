@@ -85,6 +85,33 @@ dcl_index r0.x
     mov o0, c4
 )";
 
+// Fetches (x, y, f) per vertex (4 dwords apart), draws at x + f * c3.x, and exports c2.x as
+// k_32_FLOAT element (4 * vertex index) of stream c0: with the stream's base at dword 2 of a
+// vertex buffer, that is the f slot of every vertex (seed 004's shaders export float32 factors
+// the same way for a later draw to read).
+const char* const kExportFactorVs = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=4
+    mul r2.x, r1.z, c3.x
+    add r1.x, r1.x, r2.x
+    alloc export
+    exec
+    mad eA, r0.xxxx, c1, c0
+    mov eM0, c2
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, c4
+)";
+
 const char* const kInterpolatorPs = R"(xps_3_0
 config AutoSerialize=false
 config AutoResource=false
@@ -258,6 +285,47 @@ Image IndexStreamExpected(const ShaderScene& s) {
   return img;
 }
 
+// Float factors read back through vertex fetch. Draw 0 (red, [8,24)^2, f = 0 in its own
+// buffer) exports f = 1.0 as k_32_FLOAT, 8in32 (big-endian, as vertex fetch reads it), to
+// elements 0, 4, .., 20 of a stream whose base is dword 2 of draw 1's vertex buffer: the f of
+// each of draw 1's six vertices (c1 = (0, 4, 0, 0): element 4 i for vertex i). Draw 1 (green)
+// is a rectangle at [8,24) x [40,56) in the trace with f = 0; it draws at x + f * 1.0 clip units
+// = 32 pixels further right, [40,56)^2, only when its vertex fetch reads the exported factors.
+// Draw 1's own exports go to the scratch range.
+ShaderScene FactorFetchScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = Microcode(kExportFactorVs);
+  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_registers = 3;
+  s.ps_registers = 1;
+  constexpr uint32_t kFormatK32Float = 36, kEndian8in32 = 2;
+  ShaderDraw d0;
+  PushRect(d0.vertex_words, s, 8, 8, 24, 24);
+  d0.vertex_count = 6;
+  d0.vs_constants = {{0, Stream(kVertexBuffers + 0x1000 + 8, kFormatK32Float, 24, kEndian8in32)},
+                     {1, {0.0f, 4.0f, 0.0f, 0.0f}},
+                     {2, {1.0f, 0.0f, 0.0f, 0.0f}},
+                     {3, {32.0f / (float(s.width) / 2), 0.0f, 0.0f, 0.0f}},
+                     {4, {1.0f, 0.0f, 0.0f, 1.0f}}};
+  ShaderDraw d1;
+  PushRect(d1.vertex_words, s, 8, 40, 24, 56);
+  d1.vertex_count = 6;
+  d1.vs_constants = {{0, Stream(kScratch, kFormatK32Float, 24, kEndian8in32)},
+                     {4, {0.0f, 1.0f, 0.0f, 1.0f}}};
+  s.draws = {d0, d1};
+  return s;
+}
+
+Image FactorFetchExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 8, 8, 24, 24, {0xFF, 0, 0, 0xFF});
+  FillRect(img, 40, 40, 56, 56, {0, 0xFF, 0, 0xFF});
+  return img;
+}
+
 // Exports of draws both paths skip (they rasterize nothing): the vertex shader still runs on the
 // hardware and its exports land (renderer/gpu/include/xnt/gpu/vertex_exports.h). Draw 0 has
 // RB_COLOR_MASK 0 and no depth test (nothing to write: skipped, not drawn) and exports indices
@@ -409,6 +477,14 @@ std::vector<Sample> MemExportSamples() {
       "black 64x64; red square [8,24)^2; green square x [40,56) y [8,24) (drawn through the "
       "exported indices 6..11; stale indices 0..5 would draw it at y [40,56))",
       IndexStreamScene(), IndexStreamExpected));
+  v.push_back(Make(
+      "memexport_factor_fetch",
+      "a vertex shader exports float32 factors (k_32_FLOAT, 8in32, every fourth element: one "
+      "dword of each vertex) into the next draw's vertex buffer, as tessellation-factor shaders "
+      "do (seed 004); the next draw's vertex fetch reads them and moves its vertices by them",
+      "black 64x64; red square [8,24)^2; green square [40,56)^2 (moved 32 pixels right by the "
+      "exported factor 1.0; the trace's factor 0 would leave it at x [8,24))",
+      FactorFetchScene(), FactorFetchExpected));
   v.push_back(Make(
       "memexport_skipped_draw",
       "two draws that rasterize nothing (RB_COLOR_MASK 0 without a depth test; RB_MODECONTROL "
