@@ -181,8 +181,10 @@ struct BatchInterpreter::Machine {
 };
 
 // Common vector ops as loops over every lane (dead lanes compute garbage that is never stored).
-// Returns false for ops left to the per-lane rule.
-static bool FastVectorOp(VectorOp op, const Src& a, const Src& b, const Src& c, Vec& v) {
+// Returns false for ops left to the per-lane rule. Built twice, for AVX2 (8 lanes a vector) and
+// the baseline (4), picked once at load time: the same IEEE operations lane by lane either way
+// (AVX2 does not bring fused multiply-adds, and this file is built with -ffp-contract=off).
+[[gnu::target_clones("avx2", "default")]] static bool FastVectorOp(VectorOp op, const Src& a, const Src& b, const Src& c, Vec& v) {
   using namespace alu_rules;
   auto each = [&](auto fn) {
     for (uint32_t i = 0; i < 4; ++i) {
