@@ -39,12 +39,16 @@ const Rgba kLevelColor[kLevels] = {
     {0xF0, 0xD0, 0x20, 0xFF}};
 
 struct Sprite {
-  float x, y;     // centre, authored (D3D9) pixels: k + 0.25 so no centre is on an edge
+  // Centre, authored (D3D9) pixels: k + 0.125 puts the (even-sized) edges at k + 0.625 on the
+  // screen, off every pixel centre at 1x and every host pixel centre at 2x and 3x.
+  float x, y;
   uint32_t size;  // pixels
   uint32_t level; // log2(16 / size)
 };
-const Sprite kSprites[] = {
-    {12.25f, 16.25f, 16, 0}, {36.25f, 16.25f, 8, 1}, {60.25f, 16.25f, 4, 2}, {80.25f, 16.25f, 2, 3}};
+const Sprite kSprites[] = {{12.125f, 16.125f, 16, 0},
+                           {36.125f, 16.125f, 8, 1},
+                           {60.125f, 16.125f, 4, 2},
+                           {80.125f, 16.125f, 2, 3}};
 
 // Position passthrough (clip-space float2), no other export: the pixel shader reads only param
 // gen.

@@ -25,6 +25,10 @@ const std::map<std::string, std::string> kNotScaleInvariant = {
     {"edram_float16_above_65504_resolve",
      "reads 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's texels "
      "do not line up with the guest ones"},
+    {"raster_wide_lines", "line widths stay in host pixels (PA_SU_LINE_CNTL is not scaled)"},
+    {"raster_point_sprite_mips",
+     "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
+     "the mip level drops by log2(S), as rendering at a higher resolution does"},
 };
 
 gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {

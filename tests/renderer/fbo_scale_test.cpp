@@ -32,6 +32,10 @@ const std::map<std::string, std::string> kNotScaleInvariant = {
     {"edram_float16_above_65504_resolve",
      "reads 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's texels "
      "do not line up with the guest ones"},
+    {"raster_wide_lines", "line widths stay in host pixels (PA_SU_LINE_CNTL is not scaled)"},
+    {"raster_point_sprite_mips",
+     "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
+     "the mip level drops by log2(S), as rendering at a higher resolution does"},
 };
 
 // Samples whose frames differ between the paths at a scale, and why (docs/compare.md, "Declared
@@ -52,6 +56,13 @@ const std::map<std::string, std::string> kTieAtHostPixelCentres = {
      "also a 1x exception (differs_on): the same guest pixels differ at a scale (compare bisects "
      "draw 0.1 to 4 x the 1x elements at 2x2), plus host pixels of its resolve read back at another "
      "pitch"},
+};
+
+// Samples that draw point sprites: at a non-square scale the fbo path draws them square (Vulkan
+// points are squares: size x the horizontal scale, noted at run time), the cpu path S x T
+// rectangles. The frames must still differ there (a fix shows up as a failure).
+const std::map<std::string, std::string> kPointsAtNonSquareScales = {
+    {"raster_point_sprite_mips", "point sprites are square on the fbo host"},
 };
 
 struct Result {
@@ -140,6 +151,10 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
     std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
                 sample->name.c_str(), sx, sy, differ, psnr);
     if (differs_at_1x || ties) continue;
+    if (sx != sy && kPointsAtNonSquareScales.count(sample->name)) {
+      EXPECT_GT(differ, 0u) << kPointsAtNonSquareScales.at(sample->name);
+      continue;
+    }
     EXPECT_EQ(differ, 0u) << "first differing host pixel (" << first % fbo.image.width << ", "
                           << first / fbo.image.width << ")";
   }
