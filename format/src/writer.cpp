@@ -94,9 +94,11 @@ class FileWriter final : public Writer {
                                    totals_.memory_events, totals_.pages_distinct,
                                    totals_.pages_referenced, totals_.bytes_raw,
                                    totals_.bytes_compressed);
+    std::vector<uint32_t> last_use(chunks_.size(), 0);
+    std::copy_n(pages_last_use_.begin(), std::min(pages_last_use_.size(), last_use.size()), last_use.begin());
     fbb.Finish(fb::CreateFooter(fbb, fbb.CreateVectorOfStructs(chunks_),
                                 fbb.CreateVector(frame_first_chunk_), totals,
-                                fbb.CreateVectorOfStructs(locations)));
+                                fbb.CreateVectorOfStructs(locations), fbb.CreateVector(last_use)));
     if (fbb.GetSize() > layout::kMaxChunkRawSize) throw Error("footer exceeds the chunk size limit");
     std::unique_ptr<ZSTD_CCtx, ZstdCCtxDeleter> cctx(ZSTD_createCCtx());
     std::vector<uint8_t> encoded;
@@ -120,6 +122,7 @@ class FileWriter final : public Writer {
  private:
   struct PageLoc {
     uint32_t chunk = 0, slot = 0;
+    bool stored = false;  // false while the page waits in the pending pages chunk
   };
 
   void CheckOpen() const {
@@ -161,7 +164,11 @@ class FileWriter final : public Writer {
     event_pages_.emplace_back(hash.lo, hash.hi);
     ++totals_.pages_referenced;
     auto [it, inserted] = pages_.try_emplace(hash);
-    if (!inserted) return;
+    if (!inserted) {
+      // Pages still pending reach the open commands chunk through FlushPages.
+      if (it->second.stored) NotePagesUse(it->second.chunk);
+      return;
+    }
     ++totals_.pages_distinct;
     it->second.slot = uint32_t(pending_hashes_.size());
     pending_hashes_.push_back(hash);
@@ -177,8 +184,12 @@ class FileWriter final : public Writer {
     hashes.reserve(pending_hashes_.size());
     for (const PageHash& h : pending_hashes_) {
       hashes.emplace_back(h.lo, h.hi);
-      pages_[h].chunk = chunk;
+      PageLoc& loc = pages_[h];
+      loc.chunk = chunk;
+      loc.stored = true;
     }
+    // Pages are only added by memory events, which go into the open commands chunk.
+    NotePagesUse(chunk);
     auto hv = fbb.CreateVectorOfStructs(hashes);
     auto dv = fbb.CreateVector(pending_page_data_);
     fbb.Finish(fb::CreatePageChunk(fbb, hv, dv));
@@ -208,9 +219,20 @@ class FileWriter final : public Writer {
     b.add_records(bodies);
     cmd_.Finish(b.Finish());
     SubmitChunk(ChunkType::kCommands, cmd_);
+    const uint32_t commands_chunk = next_chunk_index_ - 1;
+    for (uint32_t c : open_page_uses_) {
+      if (pages_last_use_.size() <= c) pages_last_use_.resize(size_t(c) + 1, 0);
+      pages_last_use_[c] = commands_chunk;
+    }
+    open_page_uses_.clear();
     cmd_.Clear();
     record_types_.clear();
     record_bodies_.clear();
+  }
+  // Pages chunk `chunk` is named by a memory event of the open commands chunk (footer
+  // pages_last_use).
+  void NotePagesUse(uint32_t chunk) {
+    if (open_page_uses_.empty() || open_page_uses_.back() != chunk) open_page_uses_.push_back(chunk);
   }
   void FlushAll() {
     FlushCommands();
@@ -329,6 +351,10 @@ class FileWriter final : public Writer {
   std::vector<uint8_t> pending_page_data_;
   std::vector<fb::PageHash> event_pages_;
   uint8_t scratch_page_[kPageSize];
+  // Footer pages_last_use: per chunk index, the last commands chunk naming a page of it; and the
+  // pages chunks named by the commands chunk being built.
+  std::vector<uint32_t> pages_last_use_;
+  std::vector<uint32_t> open_page_uses_;
 
   flatbuffers::FlatBufferBuilder cmd_{1u << 16};
   std::vector<uint8_t> record_types_;

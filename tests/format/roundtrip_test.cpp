@@ -94,6 +94,37 @@ TEST(FormatDedup, PageWrittenTwiceIsStoredOnce) {
   EXPECT_TRUE(reader->Validate().empty());
 }
 
+// The writer records, per pages chunk, the last commands chunk naming one of its pages, and the
+// reader drops a decoded pages chunk after it. A page named again many chunks later (its chunk's
+// last use is then that later chunk) must still come back, and Validate recomputes the list
+// from the memory events and compares it with the footer's.
+TEST(FormatDedup, PageNamedAgainManyChunksLaterComesBack) {
+  TempFile file("last_use.xnt");
+  const auto page_a = Bytes(kPageSize, 21);
+  std::vector<Record> records;
+  records.push_back(MemoryEvent{MemoryEventKind::kGpuRead, 0x10000, page_a});
+  for (uint32_t f = 0; f < 12; ++f) {
+    records.push_back(MemoryEvent{MemoryEventKind::kCpuWrite, 0x200000 + f * kPageSize, Bytes(kPageSize, 100 + f)});
+    records.push_back(Submission{SubmissionKind::kRingBuffer, 0x1F000000, std::vector<uint32_t>(1200, f)});
+    records.push_back(FrameMarker{f, 0x1C000000, 64, 64, 6});
+  }
+  records.push_back(MemoryEvent{MemoryEventKind::kGpuRead, 0x90000, page_a});  // stored in chunk 1
+  WriterOptions options;
+  options.threads = 1;
+  options.chunk_target_bytes = 4096;  // a pages chunk per page, a commands chunk per submission
+  WriteTrace(file.path, records, options);
+  for (unsigned threads : {1u, 2u}) {
+    ReaderOptions ro;
+    ro.threads = threads;
+    auto reader = Reader::Open(file.path, ro);
+    EXPECT_GT(reader->chunks().size(), 30u);
+    EXPECT_EQ(reader->totals().pages_distinct, 13u);
+    EXPECT_EQ(ReadAll(*reader), DescribeAll(records));
+    EXPECT_EQ(ReadAll(*reader, 11), DescribeAll({records.end() - 4, records.end()}));
+    EXPECT_TRUE(reader->Validate().empty());
+  }
+}
+
 TEST(FormatDedup, UnalignedEventsKeepTheirBytes) {
   TempFile file("unaligned.xnt");
   std::vector<Record> records;
