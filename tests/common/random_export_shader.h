@@ -1,7 +1,8 @@
 // Random memexport shaders for the randomized tests (tests/ucode/memexport_test.cpp on the
 // interpreter, tests/renderer/memexport_fuzz_test.cpp on fbo against cpu): 1-3 export blocks,
 // each maybe inside a loop over i0, maybe serialized, maybe followed by `alloc export`, each
-// writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5. The stream
+// writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5 (a pixel shader
+// maybe killing after them). The stream
 // constant c0 is a valid one (random format - memexport formats and a few that are not -,
 // count, endian, numeric type, red/blue swap, base near the end of guest memory, inside it or
 // anywhere in 32 bits), or has the marker bits right and a random start index in Y, or is random bits.
@@ -72,6 +73,13 @@ inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const Random
     for (int i = 0; i < count; ++i) {
       text += std::string("    ") + kOps[rng() % 5] + " eM" + std::to_string(rng() % 5) + ", c" +
               std::to_string(2 + rng() % 4) + ", c" + std::to_string(2 + rng() % 4) + "\n";
+    }
+    // A pixel shader may kill after its exports (a constant comparison: all pixels of a draw
+    // alike): the exports before the kill are flushed, nothing after it runs.
+    if (o.pixel && rng() % 4 == 0) {
+      static const char* const kKills[] = {"kill_gt", "kill_ge", "kill_eq", "kill_ne"};
+      text += std::string("    ") + kKills[rng() % 4] + " r3, c" + std::to_string(2 + rng() % 4) +
+              ", c" + std::to_string(2 + rng() % 4) + "\n";
     }
     if (loop) text += "    endloop i0, " + head + "\n" + tail + ":\n";
     if (rng() % 2) text += "    alloc export\n";
