@@ -127,6 +127,48 @@ TEST(CpuPrimitiveLod, LineLevelFollowsItsLength) {
   EXPECT_EQ(PrimitiveLodRig().Line(16.0), kBlue);
 }
 
+TEST(CpuPrimitiveLod, DivergedBatchKeepsItsQuadsDerivatives) {
+  // A 32x32 square with u, v 0..1 (rho 2: level 1, green) whose pixel shader jumps on p0 before
+  // its fetch, p0 = r0.z > 0 with z = 7.5 - x at the pixel centres: columns 0..7 jump, 8..31
+  // do not (a jump the batch cannot take as one). A batch (32 lanes: 8 quads of rows 0-1, x 0..15) then
+  // diverges, but no 2x2 quad does (quads start at even x): each quad is shaded again on its
+  // own and keeps its derivatives, so every pixel reads level 1.
+  PrimitiveLodRig rig;
+  const ucode::Shader ps = ucode::Decode(ucode::Assemble(R"(xps_3_0
+    exec
+    setp_gt r2.x, r0.z
+    (p0) jmp Lfetch
+    exec
+    mov r3, r0
+Lfetch:
+    exec
+    tfetch2D r1, r0.xy, tf0
+    alloc colors
+    exece
+    mov oC0, r1
+)"),
+                                         ucode::ShaderType::kPixel);
+  auto v = [](double x, double y, float u, float w) {
+    ClipVertex c;
+    c.pos = {x, y, 0.5, 1.0};
+    c.interpolators[0] = {u, w, float(8.0 - x), 0.0f};
+    return c;
+  };
+  std::vector<Triangle> tris = {{v(0, 0, 0, 0), v(32, 0, 1, 0), v(0, 32, 0, 1)},
+                                {v(32, 0, 1, 0), v(32, 32, 1, 1), v(0, 32, 0, 1)}};
+  PixelJob job = rig.Job(ps);
+  job.triangles = &tris;
+  job.state.never_cull = true;
+  const PixelStats stats = RunPixels(job, 1);
+  EXPECT_GT(stats.diverged_batches, 0u);
+  EXPECT_EQ(rig.Pixel(2, 2), kGreen);    // p0 true
+  EXPECT_EQ(rig.Pixel(12, 2), kGreen);   // p0 false, same batch
+  EXPECT_EQ(rig.Pixel(20, 20), kGreen);  // a batch that agrees
+  for (const std::string& note : stats.notes) {
+    EXPECT_EQ(note.find("without its 2x2 quad"), std::string::npos) << note;
+  }
+}
+
 TEST(CpuPrimitiveLod, PointQuadsCarryHelpers) {
   // A 1-pixel sprite at (10.25, 21.25) covers pixel (10, 21) only: with quads it is emitted
   // with its three quad neighbours (10..11 x 20..21) as helpers whose sprite coordinate

@@ -138,15 +138,20 @@ struct Worker final : ucode::BatchTextureSource {
     }
     ucode::BatchInterpreter::Result& r = batch_result_;
     if (!batch_->Run(*job_.pixel_constants, in, callbacks_, r)) {
-      // Control flow on p0 went different ways in this batch: the scalar interpreter, per pixel.
+      // Control flow on p0 went different ways in this batch: each 2x2 quad again as a batch of
+      // its own, so a quad whose lanes agree keeps its derivatives (the hardware's quads always
+      // have them); a quad that diverges itself goes through the scalar interpreter, per pixel.
       ++stats.diverged_batches;
-      for (uint32_t l = 0; l < n; ++l) {
-        Fragment& f = pending_[l];
-        if (f.helper) continue;
-        for (uint32_t i = 0; i < interpolator_count_; ++i) {
-          for (uint32_t c = 0; c < 4; ++c) f.interpolators[i][c] = in.interpolators[i][c][l];
+      for (uint32_t q = 0; q < n; q += 4) {
+        if (quads_ && q + 4 <= n && ShadeQuad(q)) continue;
+        for (uint32_t l = q; l < std::min(n, q + 4); ++l) {
+          Fragment& f = pending_[l];
+          if (f.helper) continue;
+          for (uint32_t i = 0; i < interpolator_count_; ++i) {
+            for (uint32_t c = 0; c < 4; ++c) f.interpolators[i][c] = in.interpolators[i][c][l];
+          }
+          Merge(f, ShadeOne(f));
         }
-        Merge(f, ShadeOne(f));
       }
       return;
     }
@@ -173,6 +178,36 @@ struct Worker final : ucode::BatchTextureSource {
       Merge(pending_[l], {r.killed[l] != 0, r.color_mask[l], r.depth_written[l] != 0, r.depth[l],
                           &r.colors[l]});
     }
+  }
+
+  // Lanes q..q+3 of the pending batch (one 2x2 quad) as a batch of their own, merged in order.
+  // False when the quad's lanes diverge too (nothing merged then).
+  bool ShadeQuad(uint32_t q) {
+    const auto& in = batch_inputs_;
+    auto& qi = quad_inputs_;
+    qi.count = 4;
+    qi.interpolator_count = in.interpolator_count;
+    qi.quads = true;
+    qi.param_gen_register = in.param_gen_register;
+    qi.textures = this;
+    for (uint32_t j = 0; j < 4; ++j) {
+      qi.helper[j] = in.helper[q + j];
+      for (uint32_t c = 0; c < 4; ++c) qi.param_gen[c][j] = in.param_gen[c][q + j];
+      for (uint32_t i = 0; i < interpolator_count_; ++i) {
+        for (uint32_t c = 0; c < 4; ++c) qi.interpolators[i][c][j] = in.interpolators[i][c][q + j];
+      }
+    }
+    ucode::BatchInterpreter::Result& r = quad_result_;
+    if (!batch_->Run(*job_.pixel_constants, qi, callbacks_, r)) return false;
+    for (const std::string& note : r.notes) stats.notes.insert("pixel shader: " + note);
+    if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
+    for (uint32_t j = 0; j < 4; ++j) {
+      if (pending_[q + j].helper) continue;
+      ++stats.pixels_shaded;
+      Merge(pending_[q + j], {r.killed[j] != 0, r.color_mask[j], r.depth_written[j] != 0,
+                             r.depth[j], &r.colors[j]});
+    }
+    return true;
   }
 
   // Alpha test, depth/stencil and the colour writes of one shaded fragment.
@@ -241,6 +276,8 @@ struct Worker final : ucode::BatchTextureSource {
   const uint32_t interpolator_count_ = std::min<uint32_t>(job_.state.interpolator_count, 16);
   ucode::BatchInterpreter::Inputs batch_inputs_;
   ucode::BatchInterpreter::Result batch_result_;
+  ucode::BatchInterpreter::Inputs quad_inputs_;  // a diverged batch's quads, one at a time
+  ucode::BatchInterpreter::Result quad_result_;
 };
 
 // Pixels the draw's triangles can touch (bounding boxes within the scissor).
