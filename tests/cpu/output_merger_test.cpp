@@ -111,6 +111,52 @@ TEST(CpuOutputMerger, WriteMaskKeepsTheMaskedComponentsBits) {
   EXPECT_EQ(r.ram.Load(r.color, 1, 1, 0), 0xC00FFC00u);
 }
 
+TEST(CpuOutputMerger, BatchOfPixelsStoresWhatWriteColorsStores) {
+  // k_8_8_8_8, exponent bias +1 (x2), no blending: the batch path (one call for 32 lanes).
+  Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  r.regs.Set(Reg::RB_COLOR_INFO, (uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16) |
+                                     (1u << 20));
+  OutputMerger om = r.Make();
+  ASSERT_EQ(om.batch_target(), 0);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::array<std::array<ucode::Float4, 4>, OutputMerger::kBatchLanes> colors{};
+  // Lane 0: x2 gives (1.0, 0.5, 0.25, -0.5): 255; 0.5 * 255 + 0.5 = 128; 64.25 -> 64; 0.
+  colors[0][0] = {0.5f, 0.25f, 0.125f, -0.25f};
+  // Lane 1: NaN and -0 store 0, +inf 255; 0.0039 x2 = 0.0078: 1.989 + 0.5 -> 2.
+  colors[1][0] = {nan, -0.0f, inf, 0.0039f};
+  // Lane 2 is not written (a killed or uncovered lane); lane 3 writes the same pixel as lane 0
+  // after it: (2, 0.25, 0, 0.5) x2 = (4 clamped to 1, 0.5, 0, 1): 255, 128, 0, 255.
+  colors[2][0] = {1.0f, 1.0f, 1.0f, 1.0f};
+  colors[3][0] = {2.0f, 0.25f, 0.0f, 0.5f};
+  const uint32_t xs[4] = {2, 3, 4, 2}, ys[4] = {1, 1, 1, 1};
+  const uint8_t write[4] = {1, 1, 0, 1};
+  r.ram.Store(r.color, 4, 1, 0, 0x12345678u);
+  om.WriteColorsBatch(4, xs, ys, write, colors.data());
+  EXPECT_EQ(r.ram.Load(r.color, 2, 1, 0), 0xFF0080FFu);  // lane 3 replaced lane 0's 0x004080FF
+  EXPECT_EQ(r.ram.Load(r.color, 3, 1, 0), 0x02FF0000u);
+  EXPECT_EQ(r.ram.Load(r.color, 4, 1, 0), 0x12345678u);  // lane 2 kept the stored bits
+  // The same values one pixel at a time give the same bits.
+  om.WriteColors(5, 1, 1, colors[0]);
+  om.WriteColors(6, 1, 1, colors[1]);
+  EXPECT_EQ(r.ram.Load(r.color, 5, 1, 0), 0x004080FFu);
+  EXPECT_EQ(r.ram.Load(r.color, 6, 1, 0), 0x02FF0000u);
+}
+
+TEST(CpuOutputMerger, BatchPathOnlyWithoutTestsBlendingOrMasks) {
+  Rig blend(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  blend.regs.Set(Reg::RB_BLENDCONTROL0, 6 | (7 << 8) | (6 << 16) | (7 << 24));
+  EXPECT_EQ(blend.Make().batch_target(), -1);
+  Rig mask(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  mask.regs.Set(Reg::RB_COLOR_MASK, 0x7);
+  EXPECT_EQ(mask.Make().batch_target(), -1);
+  Rig depth(xenos::ColorRenderTargetFormat::k_8_8_8_8);
+  depth.regs.Set(Reg::RB_DEPTHCONTROL, DepthControl(false, true, true, 1, 7, 0, 0, 0));
+  EXPECT_EQ(depth.Make().batch_target(), -1);
+  Rig other(xenos::ColorRenderTargetFormat::k_2_10_10_10);
+  EXPECT_EQ(other.Make().batch_target(), -1);
+}
+
 TEST(CpuOutputMerger, AlphaToMaskThresholdsAndDitherOffsets) {
   Rig r(xenos::ColorRenderTargetFormat::k_8_8_8_8);
   // 4x MSAA; alpha to mask on with offsets (pixel (0,0), (0,1), (1,0), (1,1)) = 0, 1, 2, 3.

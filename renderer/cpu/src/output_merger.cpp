@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "xnt/xenos/registers.h"
 
@@ -332,6 +335,21 @@ void OutputMerger::WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_
   // below 2^31, so the signed conversion truncates as the unsigned one does), then the stores in
   // lane order (a pixel may come twice in a batch; the later fragment wins, as one by one).
   uint32_t bits[kBatchLanes];
+#if defined(__SSE2__)
+  // One lane's RGBA in one vector: max(v, 0) then min(.., 1) is the clamp with NaN -> 0 (maxps
+  // returns its second operand for a NaN first one; -0 becomes +0, which packs the same), the
+  // products and sums are the same single-precision operations, cvttps truncates as the
+  // conversion does, and 0..255 pass the saturating packs unchanged.
+  const __m128 bias = _mm_set1_ps(t.exp_bias), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 scale = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+  for (uint32_t l = 0; l < kBatchLanes; ++l) {
+    __m128 v = _mm_mul_ps(_mm_loadu_ps(colors[l][uint32_t(batch_target_)].data()), bias);
+    v = _mm_min_ps(_mm_max_ps(v, zero), one);
+    const __m128i q = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(v, scale), half));
+    const __m128i w = _mm_packs_epi32(q, q);
+    bits[l] = uint32_t(_mm_cvtsi128_si32(_mm_packus_epi16(w, w)));
+  }
+#else
   for (uint32_t l = 0; l < kBatchLanes; ++l) {
     uint32_t packed = 0;
     for (uint32_t c = 0; c < 4; ++c) {
@@ -341,6 +359,7 @@ void OutputMerger::WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_
     }
     bits[l] = packed;
   }
+#endif
   uint8_t* const bytes = edram_.bytes().data();
   for (uint32_t l = 0; l < n && l < kBatchLanes; ++l) {
     if (write[l]) address.Store(bytes, address.Offset(x[l], y[l], 0), bits[l]);
