@@ -31,6 +31,13 @@ struct RandomExportShader {
   ucode::InterpreterConstants k;      // c0-c7 and i0 (c7: the vertex shader's position)
   ExportStream stream = ExportStream::kValid;
   uint64_t base = 0, bytes = 0;       // kValid / kStartIndex: the stream's [base, base + bytes)
+
+  // Whether the stream covers byte `address` (its part past 4 GiB continues at 0).
+  bool Covers(uint64_t address) const {
+    if (stream == ExportStream::kRandomBits) return false;
+    return (address >= base && address < base + bytes) ||
+           (address + (uint64_t(1) << 32) >= base && address + (uint64_t(1) << 32) < base + bytes);
+  }
 };
 
 struct RandomExportOptions {
@@ -118,12 +125,13 @@ inline void RandomizeExportConstants(std::mt19937& rng, const RandomExportOption
     for (float& v : k.float_constants[0]) v = RandomExportF(uint32_t(rng()));
     return;
   }
-  // Near the end of guest memory (elements cut off there), anywhere inside it, or anywhere in
-  // 32 bits (mostly past it).
-  const uint32_t where = rng() % 3;
-  const uint32_t base = where == 0   ? uint32_t(o.guest_bytes - 64 + 4 * (rng() % 16))
-                        : where == 1 ? uint32_t(rng() % o.guest_bytes) & ~3u
-                                     : uint32_t(rng()) & ~3u;
+  // Near the end of guest memory (elements cut off there), anywhere inside it, anywhere in 32
+  // bits (mostly past it), or just below 4 GiB (element addresses wrap to 0, as 32-bit sums).
+  const uint32_t where = rng() % 7;
+  const uint32_t base = where < 2   ? uint32_t(o.guest_bytes - 64 + 4 * (rng() % 16))
+                        : where < 4 ? uint32_t(rng() % o.guest_bytes) & ~3u
+                        : where < 6 ? uint32_t(rng()) & ~3u
+                                    : 0u - 64u + 4u * (rng() % 16);
   const uint32_t count = rng() % 64, endian = rng() % 8, numeric = rng() % 8;
   const bool swap = rng() % 2;
   uint32_t start = 0;

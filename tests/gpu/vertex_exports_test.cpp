@@ -101,6 +101,29 @@ TEST_F(VertexExportsTest, ExportsPastTheEndOfGuestMemoryAreDroppedNotWritten) {
   EXPECT_EQ(run.hi, uint32_t(replay::GuestMemory::kSize));
 }
 
+TEST_F(VertexExportsTest, AStreamPastFourGiBContinuesAtZero) {
+  // 8 k_8_8_8_8 elements from 0xFFFFFFF0: 16 bytes below 4 GiB, then (32-bit element addresses,
+  // in the interpreter and the GLSL alike) 16 bytes from 0. A GPU path mirrors and reads back
+  // both parts.
+  Stream(0xFFFFFFF0u, 8);
+  vs_.float_constants_read[0] = 0x3;  // c0, c1
+  bool past = false;
+  const std::vector<MemExportRange> ranges = MemExportRanges(draw_, past);
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].address, 0xFFFFFFF0u);
+  EXPECT_EQ(ranges[0].size, 16u);
+  EXPECT_EQ(ranges[1].address, 0u);
+  EXPECT_EQ(ranges[1].size, 16u);
+  EXPECT_TRUE(past);
+  // Vertices 4..7 write their index (UINTEGER, every byte) at 0, 4, 8, 12.
+  PrimitiveDraw prim;
+  prim.vertex_count = 8;
+  const VertexExportRun run = RunVertexShaderExports(draw_, prim, *memory_);
+  EXPECT_EQ(run.dropped_outside_memory, 4u);
+  EXPECT_EQ(memory_->LoadLE32(0), 0x04040404u);
+  EXPECT_EQ(memory_->LoadLE32(12), 0x07070707u);
+}
+
 TEST_F(VertexExportsTest, AShaderThatDoesNotExportOrAShortIndexBufferRunsNothing) {
   PrimitiveDraw prim;
   prim.vertex_count = 3;

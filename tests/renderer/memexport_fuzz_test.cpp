@@ -64,12 +64,17 @@ Trace BuildTrace(const std::vector<Case>& cases) {
   Trace t;
   for (const Case& c : cases) {
     if (c.shader.stream == ::xnt::test::ExportStream::kRandomBits || c.shader.bytes == 0) continue;
-    const uint64_t begin = c.shader.base & ~3ull;
-    const uint64_t end = std::min<uint64_t>((c.shader.base + c.shader.bytes + 3) & ~3ull, GuestMemory::kSize);
-    if (begin >= end) continue;
-    std::vector<uint8_t> bytes(size_t(end - begin));
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = Pattern(begin + i);
-    t.memory.push_back({format::MemoryEventKind::kGpuRead, uint32_t(begin), bytes});
+    // The stream's bytes inside guest memory, and its part past 4 GiB (which wraps to 0).
+    const uint64_t stream_end = (c.shader.base + c.shader.bytes + 3) & ~3ull;
+    const uint64_t wrapped = stream_end > (1ull << 32) ? stream_end - (1ull << 32) : 0;
+    for (const auto& [begin, limit] : {std::pair<uint64_t, uint64_t>{c.shader.base & ~3ull, stream_end},
+                                       std::pair<uint64_t, uint64_t>{0, wrapped}}) {
+      const uint64_t end = std::min<uint64_t>(limit, GuestMemory::kSize);
+      if (begin >= end) continue;
+      std::vector<uint8_t> bytes(size_t(end - begin));
+      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = Pattern(begin + i);
+      t.memory.push_back({format::MemoryEventKind::kGpuRead, uint32_t(begin), bytes});
+    }
   }
   // A 4x4-pixel rectangle at [8, 12)^2 (two triangles), corners a quarter pixel before the
   // pixel edges so both pixel-centre conventions cover the same 16 pixels.
@@ -198,8 +203,7 @@ TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
     std::string names;
     for (size_t i = 0; i < cases.size(); ++i) {
       const Case& c = cases[i];
-      if (c.shader.stream != ::xnt::test::ExportStream::kRandomBits && address >= c.shader.base &&
-          address < c.shader.base + c.shader.bytes) {
+      if (c.shader.Covers(address)) {
         names += " draw " + std::to_string(i) + (c.pixel ? " (pixel" : " (vertex") +
                  (c.shader.stream == ::xnt::test::ExportStream::kStartIndex ? ", start index)"
                                                                              : ")") +

@@ -6,6 +6,7 @@
 
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/replay/register_file.h"
+#include "xnt/ucode/memexport.h"
 #include "xnt/ucode/shader_cache.h"
 #include "xnt/xenos/registers.h"
 
@@ -135,6 +136,13 @@ std::vector<MemExportRange> MemExportRanges(const replay::DrawCall& draw, bool& 
       if (!size) continue;
       if (m.stream.base_address_bytes() + size > replay::GuestMemory::kSize) past_memory = true;
       ranges.push_back({m.stream.base_address_bytes(), size});
+      // Element addresses are 32-bit sums in the interpreter and the GLSL alike: a stream that
+      // runs past 4 GiB continues at address 0 (ByteSize stops at 4 GiB), so that part is
+      // mirrored and read back too. Not known from hardware; the paths agree.
+      const uint64_t whole = uint64_t(m.stream.index_count) *
+                             ucode::memexport::ElementBytes(uint32_t(m.stream.format));
+      const uint64_t end = uint64_t(m.stream.base_address_bytes()) + whole;
+      if (end > (uint64_t(1) << 32)) ranges.push_back({0, end - (uint64_t(1) << 32)});
     }
   }
   return ranges;
