@@ -156,5 +156,26 @@ TEST(ResolvePacking, SwapAndExponentBias) {
   EXPECT_EQ(gpu::PackResolveColor(0x80402010u, false, -1), 0x40201008u);
 }
 
+TEST(DrawState, LineWidthFromPaSuLineCntl) {
+  // PA_SU_LINE_CNTL WIDTH is half the width in 12.4 fixed point: 24 = 3 pixels.
+  Regs r;
+  const float range[2] = {1.0f, 8.0f};
+  std::string note;
+  using T = gpu::HostTopology;
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 1.0f);  // 0: 1 pixel
+  r.Set(Reg::PA_SU_LINE_CNTL, 24);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 3.0f);
+  EXPECT_TRUE(note.empty());
+  // Not for triangles (polygon-mode lines stay 1 wide), nor without wideLines (noted).
+  EXPECT_EQ(HostLineWidth(r.view(), T::kTriangleList, true, range, &note), 1.0f);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, false, range, &note), 1.0f);
+  EXPECT_FALSE(note.empty());
+  // 100 pixels (half width 800) clamped to the device's range, noted.
+  note.clear();
+  r.Set(Reg::PA_SU_LINE_CNTL, 800);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 8.0f);
+  EXPECT_FALSE(note.empty());
+}
+
 }  // namespace
 }  // namespace xnt::vk

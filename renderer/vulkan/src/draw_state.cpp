@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/line_width.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -95,6 +96,22 @@ HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_ta
     s.back = s.front;
   }
   return s;
+}
+
+float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool wide_lines,
+                    const float line_width_range[2], std::string* note) {
+  if (topology != gpu::HostTopology::kLineList) return 1.0f;
+  const float wanted = gpu::LineWidth(regs);
+  if (wanted == 1.0f) return 1.0f;
+  if (!wide_lines) {
+    if (note) *note = "line width " + std::to_string(wanted) + " drawn 1 pixel wide (no wideLines)";
+    return 1.0f;
+  }
+  // In host pixels, unscaled at a resolution scale, as 1-pixel lines always were (the cpu path
+  // does the same).
+  const float width = std::clamp(wanted, line_width_range[0], line_width_range[1]);
+  if (width != wanted && note) *note = "line width clamped to the device's lineWidthRange";
+  return width;
 }
 
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {

@@ -105,19 +105,12 @@ bool SamplesAResolvedTexture(const std::string& name) {
   return name == "edram_float16_above_65504_resolve";
 }
 
-// Samples whose lines are wider than 1 pixel (PA_SU_LINE_CNTL): the fsi pipeline draws every
-// line 1 pixel wide (lineWidth 1, docs/fsi.md), the cpu and fbo paths the register's width.
-bool DrawsWideLines(const std::string& name) { return name == "raster_wide_lines"; }
-
 class FsiMatchesCpu : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {};
 
 TEST_P(FsiMatchesCpu, SameFramesAndEdramBytes) {
   const samples::Sample* sample = samples::Find(std::get<0>(GetParam()));
   ASSERT_NE(sample, nullptr);
   const uint32_t scale = std::get<1>(GetParam());
-  if (DrawsWideLines(sample->name)) {
-    GTEST_SKIP() << "fsi path: PA_SU_LINE_CNTL line width not applied (1-pixel lines)";
-  }
   if (scale > 1 && SamplesAResolvedTexture(sample->name)) {
     GTEST_SKIP() << "fsi path: textures from scaled resolve copies are not implemented (the 1x "
                     "copy is sampled)";

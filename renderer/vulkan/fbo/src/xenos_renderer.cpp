@@ -7,7 +7,6 @@
 
 #include "scaled_resolve_mirror.h"
 #include "xnt/base/error.h"
-#include "xnt/gpu/line_width.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/resolution_scale.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -522,24 +521,14 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
   }
   {
-    // PA_SU_LINE_CNTL's width for line draws (gpu/line_width.h), through wideLines: lavapipe
-    // draws a rectangle that wide (the cpu path's RasterizeLine). Other draws keep 1 (the
-    // dynamic state must be set for every pipeline that has it; polygon-mode lines stay 1 wide).
-    float width = 1.0f;
-    if (prims.topology == gpu::HostTopology::kLineList) {
-      const float wanted = gpu::LineWidth(regs);
-      if (wanted != 1.0f && !context_.capabilities().wide_lines) {
-        Note("line width " + std::to_string(wanted) + " drawn 1 pixel wide (no wideLines)");
-      } else if (wanted != 1.0f) {
-        VkPhysicalDeviceProperties props;
-        vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-        // In host pixels unscaled at a resolution scale, as 1-pixel lines always were (the cpu
-        // path does the same).
-        width = std::clamp(wanted, props.limits.lineWidthRange[0], props.limits.lineWidthRange[1]);
-        if (width != wanted) Note("line width clamped to the device's lineWidthRange");
-      }
-    }
-    vkCmdSetLineWidth(cmd, width);
+    // PA_SU_LINE_CNTL's width for line draws, through wideLines: lavapipe draws a rectangle that
+    // wide (the cpu path's RasterizeLine). The dynamic state is set for every draw.
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+    std::string note;
+    vkCmdSetLineWidth(cmd, HostLineWidth(regs, prims.topology, context_.capabilities().wide_lines,
+                                         props.limits.lineWidthRange, &note));
+    if (!note.empty()) Note(note);
   }
   switch (prims.topology) {
     case gpu::HostTopology::kPointList:

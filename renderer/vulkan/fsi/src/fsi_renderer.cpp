@@ -270,7 +270,8 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
       VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
                                            VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE,
-                                           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY};
+                                           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY,
+                                           VK_DYNAMIC_STATE_LINE_WIDTH};
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dynamic.dynamicStateCount = uint32_t(std::size(dynamic_states));
   dynamic.pDynamicStates = dynamic_states;
@@ -496,6 +497,15 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                                      : prims.topology == gpu::HostTopology::kLineList
                                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  {
+    // PA_SU_LINE_CNTL's width, as on the fbo path (draw_state.h HostLineWidth).
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+    std::string note;
+    vkCmdSetLineWidth(cmd, HostLineWidth(regs, prims.topology, context_.capabilities().wide_lines,
+                                         props.limits.lineWidthRange, &note));
+    if (!note.empty()) Note(note);
+  }
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;

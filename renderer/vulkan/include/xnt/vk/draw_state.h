@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/register_values.h"
@@ -45,6 +46,12 @@ struct HostRasterizer {
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
 };
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology);
+
+// The dynamic line width of a draw: PA_SU_LINE_CNTL's width for line lists (gpu/line_width.h),
+// clamped to the device's lineWidthRange; 1 without wideLines and for every other topology
+// (polygon-mode lines stay 1 wide). `note` gets why the width is not the register's, if it is not.
+float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool wide_lines,
+                    const float line_width_range[2], std::string* note);
 
 // One colour target's blending (RB_BLENDCONTROLn) and write mask (RB_COLOR_MASK).
 VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target);
