@@ -122,59 +122,17 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
   }
 
   DrawInput input;
-  input.regs = regs.values();
-  input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
-  input.texture_slots = vs->reflection.texture_slots;
-  input.texture_filters = vs->reflection.texture_filters;
-  if (ps) {
-    input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
-    input.pixel_shader_color_mask = ps->reflection.color_targets_written;
-    input.texture_slots |= ps->reflection.texture_slots;
-    for (uint32_t i = 0; i < 32; ++i) {
-      if (ps->reflection.texture_filters[i] != kTextureFiltersKeep) {
-        input.texture_filters[i] = ps->reflection.texture_filters[i];
-      }
-    }
-  }
-  try {
-    // The indices are read once; the primitive processor and the extent estimate share them.
-    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch_);
-  } catch (const Error& e) {
-    ++notes_["draw skipped: " + std::string(e.what())];
+  const VkShaderModule ps_module =
+      ps ? renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv) : VK_NULL_HANDLE;
+  if (!BuildDrawInput(call, regs.values(),
+                      renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv),
+                      vs->reflection, ps_module, ps ? &ps->reflection : nullptr, index_scratch_,
+                      input, notes_)) {
     return;
   }
-  // EDRAM extent of a draw no scissor bounds: its vertex shader run on the CPU (lazily).
-  input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
-    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
-    if (!extent.estimated) return std::nullopt;
-    return extent.rows;
-  };
-  // Memexport: the stream ranges the shaders can store into are prepared in the mirror and read
-  // back into guest memory after the draw (memexport.cpp).
-  bool past_memory = false;
-  const std::vector<gpu::MemExportRange> export_ranges = gpu::MemExportRanges(call, past_memory);
-  if (past_memory) {
-    ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
-  }
-  try {
-    if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
-    const bool drawn = renderer_->Draw(input, Access());
-    if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
-    if (!drawn && memory_) {
-      // A draw that rasterizes nothing still runs its vertex shader, whose exports land
-      // (gpu/vertex_exports.h): run here through the interpreter the cpu path uses (the same
-      // packing rules as the translated shader), then the mirror re-reads those pages.
-      const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
-          call, input.primitives, *memory_,
-          vs->reflection.uses_memexport && vs->reflection.texture_slots,
-          ps && ps->reflection.uses_memexport, "fbo");
-      for (const std::string& n : e.notes) ++notes_[n];
-      if (e.run.hi > e.run.lo) OnMemoryWritten(e.run.lo, e.run.hi - e.run.lo);
-    }
-  } catch (const Error& e) {
-    // A malformed draw (short index buffer, ...) is reported and skipped, not fatal.
-    ++notes_["draw skipped: " + std::string(e.what())];
-  }
+  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection,
+                    ps ? &ps->reflection : nullptr, "fbo", notes_,
+                    [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
 }
 
 void FboBackend::OnResolve(const replay::ResolveCall& call) {

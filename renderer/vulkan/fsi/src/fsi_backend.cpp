@@ -107,53 +107,17 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   }
 
   FsiDrawInput input;
-  input.regs = regs.values();
-  input.vertex_shader = renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv);
-  input.texture_slots = vs->reflection.texture_slots;
-  input.texture_filters = vs->reflection.texture_filters;
-  if (ps) {
-    input.pixel_shader = renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv);
-    input.pixel_shader_color_mask = ps->reflection.color_targets_written;
-    input.texture_slots |= ps->reflection.texture_slots;
-    for (uint32_t i = 0; i < 32; ++i) {
-      if (ps->reflection.texture_filters[i] != kTextureFiltersKeep) {
-        input.texture_filters[i] = ps->reflection.texture_filters[i];
-      }
-    }
-  }
-  try {
-    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch_);
-  } catch (const Error& e) {
-    ++notes_["draw skipped: " + std::string(e.what())];
+  const VkShaderModule ps_module =
+      ps ? renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv) : VK_NULL_HANDLE;
+  if (!BuildDrawInput(call, regs.values(),
+                      renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv),
+                      vs->reflection, ps_module, ps ? &ps->reflection : nullptr, index_scratch_,
+                      input, notes_)) {
     return;
   }
-  input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
-    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
-    if (!extent.estimated) return std::nullopt;
-    return extent.rows;
-  };
-  bool past_memory = false;
-  const std::vector<gpu::MemExportRange> export_ranges = gpu::MemExportRanges(call, past_memory);
-  if (past_memory) {
-    ++notes_["memexport: a stream reaches past guest memory (the part outside is dropped)"];
-  }
-  try {
-    if (!export_ranges.empty()) renderer_->PrepareMemExport(export_ranges);
-    const bool drawn = renderer_->Draw(input, Access());
-    if (!export_ranges.empty()) renderer_->ReadBackMemExport(export_ranges, Access());
-    if (!drawn && memory_) {
-      // As on fbo: the vertex shader of a draw that rasterizes nothing still exports
-      // (gpu/vertex_exports.h); the mirror then re-reads the pages it wrote.
-      const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
-          call, input.primitives, *memory_,
-          vs->reflection.uses_memexport && vs->reflection.texture_slots,
-          ps && ps->reflection.uses_memexport, "fsi");
-      for (const std::string& n : e.notes) ++notes_[n];
-      if (e.run.hi > e.run.lo) OnMemoryWritten(e.run.lo, e.run.hi - e.run.lo);
-    }
-  } catch (const Error& e) {
-    ++notes_["draw skipped: " + std::string(e.what())];
-  }
+  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection,
+                    ps ? &ps->reflection : nullptr, "fsi", notes_,
+                    [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
 }
 
 void FsiBackend::OnResolve(const replay::ResolveCall& call) {

@@ -22,6 +22,7 @@
 
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/fbo/edram_cache.h"
 #include "xnt/gpu/guest_access.h"
@@ -41,18 +42,6 @@ namespace xnt::vk {
 
 class ScaledResolveMirror;
 
-struct DrawInput {
-  gpu::RegisterValues regs;
-  VkShaderModule vertex_shader = VK_NULL_HANDLE;
-  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth only)
-  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
-  uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
-  // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
-  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
-  gpu::PrimitiveDraw primitives;                      // index bytes must stay valid during Draw
-  // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
-  gpu::DrawRowsEstimate estimate_rows;
-};
 
 using gpu::RendererOptions;
 

@@ -34,6 +34,7 @@
 #include "xnt/gpu/renderer_options.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_input.h"
 #include "xnt/vk/pipeline_cache.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/shared_memory.h"
@@ -49,16 +50,8 @@ enum class FsiOrdering : uint8_t {
 };
 const char* FsiOrderingName(FsiOrdering ordering);
 
-struct FsiDrawInput {
-  gpu::RegisterValues regs;
-  VkShaderModule vertex_shader = VK_NULL_HANDLE;
-  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: depth/stencil only
-  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
-  uint32_t texture_slots = 0;
-  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
-  gpu::PrimitiveDraw primitives;
-  gpu::DrawRowsEstimate estimate_rows;
-};
+// The draw input every Vulkan path takes (vk/draw_input.h).
+using FsiDrawInput = DrawInput;
 
 struct FsiStats {
   uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;

@@ -1,0 +1,117 @@
+// What a Vulkan path's renderer needs for one guest draw, and the steps the fbo and fsi backends
+// share around it: the translated shaders' modules and texture bindings merged into one input,
+// the primitive stream read once (the primitive processor and the draw-extent estimate share
+// the bytes), and the memexport steps around the renderer's Draw (gpu/vertex_exports.h: stream
+// ranges mirrored before and read back after; a draw that rasterizes nothing still exports,
+// run on the CPU). Each path keeps its own shader translation options and renderer.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/edram_tracker.h"
+#include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/gpu/vertex_exports.h"
+#include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/translator/shader_translator.h"
+
+namespace xnt::vk {
+
+struct DrawInput {
+  gpu::RegisterValues regs;
+  VkShaderModule vertex_shader = VK_NULL_HANDLE;
+  VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth/stencil only)
+  uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
+  // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
+  std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
+  gpu::PrimitiveDraw primitives;  // index bytes must stay valid during Draw
+  // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
+  gpu::DrawRowsEstimate estimate_rows;
+};
+
+// Notes a backend counts by text (FboBackend::notes, FsiBackend::notes).
+using DrawNotes = std::map<std::string, uint64_t>;
+
+// Fills `input` for `call`: its registers (`regs`, call.registers' values), the shader modules, the texture slots both shaders
+// sample (a slot's filter overrides are the pixel shader's where it has any, else the vertex
+// shader's), the primitive stream (read into `index_scratch`) and the lazy extent estimate (its
+// vertex shader run on the CPU). `input` must stay where it is while the estimate can be asked.
+// Returns false, with a note, when the indices cannot be read.
+inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues regs,
+                           VkShaderModule vs_module,
+                           const ShaderReflection& vs, VkShaderModule ps_module,
+                           const ShaderReflection* ps, std::vector<uint8_t>& index_scratch,
+                           DrawInput& input, DrawNotes& notes) {
+  input.regs = regs;
+  input.vertex_shader = vs_module;
+  input.texture_slots = vs.texture_slots;
+  input.texture_filters = vs.texture_filters;
+  if (ps) {
+    input.pixel_shader = ps_module;
+    input.pixel_shader_color_mask = ps->color_targets_written;
+    input.texture_slots |= ps->texture_slots;
+    for (uint32_t i = 0; i < kTextureBindingCount; ++i) {
+      if (ps->texture_filters[i] != kTextureFiltersKeep) {
+        input.texture_filters[i] = ps->texture_filters[i];
+      }
+    }
+  }
+  try {
+    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch);
+  } catch (const Error& e) {
+    ++notes["draw skipped: " + std::string(e.what())];
+    return false;
+  }
+  input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
+    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
+    if (!extent.estimated) return std::nullopt;
+    return extent.rows;
+  };
+  return true;
+}
+
+// Draws `input` on `renderer` (PrepareMemExport, Draw -> drawn, ReadBackMemExport) with the
+// memexport steps around it. When the renderer rasterizes nothing, the vertex shader's exports
+// are run through the interpreter the cpu path uses (gpu::ExportSkippedDraw; `path` names the
+// path in its notes) and `memory_written` is told the guest range they wrote. A malformed draw
+// (short index buffer, ...) is noted and skipped, not fatal.
+template <class Renderer>
+void DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const DrawInput& input,
+                       const gpu::GuestMemoryAccess& access, replay::GuestMemory* memory,
+                       const ShaderReflection& vs, const ShaderReflection* ps, const char* path,
+                       DrawNotes& notes,
+                       const std::function<void(uint32_t, uint32_t)>& memory_written) {
+  bool past_memory = false;
+  const std::vector<gpu::MemExportRange> export_ranges = gpu::MemExportRanges(call, past_memory);
+  if (past_memory) {
+    ++notes["memexport: a stream reaches past guest memory (the part outside is dropped)"];
+  }
+  try {
+    if (!export_ranges.empty()) renderer.PrepareMemExport(export_ranges);
+    const bool drawn = renderer.Draw(input, access);
+    if (!export_ranges.empty()) renderer.ReadBackMemExport(export_ranges, access);
+    if (!drawn && memory) {
+      const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
+          call, input.primitives, *memory, vs.uses_memexport && vs.texture_slots,
+          ps && ps->uses_memexport, path);
+      for (const std::string& n : e.notes) ++notes[n];
+      if (e.run.hi > e.run.lo) memory_written(e.run.lo, e.run.hi - e.run.lo);
+    }
+  } catch (const Error& e) {
+    ++notes["draw skipped: " + std::string(e.what())];
+  }
+}
+
+}  // namespace xnt::vk
