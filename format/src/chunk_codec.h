@@ -19,8 +19,11 @@ class ByteBuffer {
  public:
   uint8_t* Resize(size_t n) {
     if (n > capacity_) {
-      data_.reset(new uint8_t[n]);
-      capacity_ = n;
+      // Chunk-sized buffers are rounded up to 64 KiB, so that a recycled one fits the next chunk
+      // of about the same size instead of being replaced by fresh memory.
+      const size_t capacity = n >= (256u << 10) ? (n + 0xFFFF) & ~size_t(0xFFFF) : n;
+      data_.reset(new uint8_t[capacity]);
+      capacity_ = capacity;
     }
     size_ = n;
     return data_.get();

@@ -485,10 +485,18 @@ class ReaderImpl final : public Reader {
 
   // Decoded chunks hand their buffers back here when released, so that the next chunk reuses
   // memory that is already mapped: fresh allocations of this size cost a page fault per 4 KiB.
-  ByteBuffer TakeBuffer() const {
+  // The smallest idle buffer that holds `need` bytes; none (a fresh one) when none does, so that
+  // a small idle buffer is kept for a small chunk rather than replaced.
+  ByteBuffer TakeBuffer(size_t need) const {
     std::lock_guard<std::mutex> lock(buffer_mutex_);
-    if (free_buffers_.empty()) return {};
-    ByteBuffer b = std::move(free_buffers_.back());
+    size_t best = free_buffers_.size();
+    for (size_t i = 0; i < free_buffers_.size(); ++i) {
+      const size_t cap = free_buffers_[i].capacity();
+      if (cap >= need && (best == free_buffers_.size() || cap < free_buffers_[best].capacity())) best = i;
+    }
+    if (best == free_buffers_.size()) return {};
+    ByteBuffer b = std::move(free_buffers_[best]);
+    free_buffers_[best] = std::move(free_buffers_.back());
     free_buffers_.pop_back();
     free_buffer_bytes_ -= b.capacity();
     return b;
@@ -506,9 +514,10 @@ class ReaderImpl final : public Reader {
       ReturnBuffer(std::move(c->storage));
       delete c;
     });
-    out->storage = TakeBuffer();
-    out->index = index;
     const ChunkSummary& c = chunks_[index];
+    // A stored payload is used in place (copied only when misaligned), so it takes no buffer.
+    if (c.codec != layout::kCodecStored) out->storage = TakeBuffer(c.raw_size);
+    out->index = index;
     try {
       layout::ChunkHeader h;
       std::string bad = layout::CheckChunkHeader(data_ + c.file_offset,
