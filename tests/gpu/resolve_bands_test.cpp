@@ -10,6 +10,7 @@
 
 #include "../renderer/fake_guest.h"
 #include "xnt/base/byte_order.h"
+#include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
@@ -179,6 +180,36 @@ TEST(ResolveBands, AnErrorInALaterBandLeavesTheEarlierBandsWritten) {
     guest.Read(info.dest_base + 31 * 256 + 60, last);  // row 31, pixel 15
     EXPECT_EQ(LoadLE32(first), 0xABABABABu) << threads;
     EXPECT_EQ(LoadLE32(last), 0xABABABABu) << threads;
+  }
+}
+
+TEST(FrontBufferBands, TheImageIsTheSameForAnyThreadCount) {
+  // No texture in fetch constant 0: the XE_SWAP address and size, 32x32-tiled k_8_8_8_8 8in32
+  // at a pitch of the width. 100 x 70: four bands of 32 rows, the last one partial.
+  const uint32_t width = 100, height = 70, base = 0x00300000;
+  test::FakeGuest guest;
+  std::vector<uint8_t> bytes(128 * 96 * 4);
+  std::mt19937 rng(99);
+  for (uint8_t& b : bytes) b = uint8_t(rng());
+  guest.Write(base, bytes);
+  const std::vector<uint32_t> regs;
+  const gpu::SwapImage one = gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(), 1);
+  ASSERT_EQ(one.rgba.size(), size_t(width) * height * 4);
+  for (uint32_t y = 0; y < height; y += 23) {
+    for (uint32_t x = 0; x < width; x += 7) {
+      // 8in32: the dword's bytes reversed, then R, G, B from its bytes 0, 1, 2; alpha 255.
+      const uint32_t o = uint32_t(gpu::TiledOffset2D(int32_t(x), int32_t(y), width, 2));
+      const uint8_t* px = &one.rgba[(size_t(y) * width + x) * 4];
+      EXPECT_EQ(px[0], bytes[o + 3]) << x << "," << y;
+      EXPECT_EQ(px[1], bytes[o + 2]) << x << "," << y;
+      EXPECT_EQ(px[2], bytes[o + 1]) << x << "," << y;
+      EXPECT_EQ(px[3], 255) << x << "," << y;
+    }
+  }
+  for (uint32_t threads : {2u, 3u, 8u}) {
+    const gpu::SwapImage other =
+        gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(), threads);
+    EXPECT_EQ(other.rgba, one.rgba) << threads << " threads";
   }
 }
 

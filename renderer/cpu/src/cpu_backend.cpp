@@ -420,8 +420,10 @@ void CpuBackend::OnSwap(const replay::SwapCall& call) {
   try {
     // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
     // scaled copy of it (gpu/scaled_resolve.h, the rule the fbo path shares); else at 1x.
+    // Row bands over the pixel stage's threads (guest memory is only read here).
     image = gpu::ReadFrontBufferAtScale(registers_->values(), call.front_buffer_address,
-                                        call.width, call.height, Access(), scaled_);
+                                        call.width, call.height, Access(), scaled_,
+                                        ResolveThreads(options_.threads));
   } catch (const Error& e) {
     Note("swap skipped: " + std::string(e.what()));
     return;

@@ -3,6 +3,8 @@
 
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -12,7 +14,7 @@
 namespace xnt::gpu {
 
 SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                          uint32_t height, const GuestMemoryAccess& memory) {
+                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads) {
   uint32_t d[6];
   for (uint32_t i = 0; i < 6; ++i) {
     uint32_t index = xenos::FetchConstantIndex(0, i);
@@ -63,11 +65,10 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
     throw Error("swap: front buffer at 0x" + std::to_string(base) + " (" + std::to_string(span) +
                 " bytes) leaves guest physical memory");
   }
-  // Read band by band (32 rows: one row of 32x32 macro tiles, or 32 linear rows) into one
-  // reused buffer: a 720p frame's whole span would be 3.7 MB of fresh pages per swap.
+  // Read band by band (32 rows: one row of 32x32 macro tiles, or 32 linear rows), each thread
+  // into one reused buffer: a 720p frame's whole span would be 3.7 MB of fresh pages per swap.
   const uint32_t tiled_band_bytes = ((pitch + 31) >> 5) * 4096;
   const uint32_t linear_row_bytes = LinearOffset2D(0, 1, pitch, 2);
-  std::vector<uint8_t> bytes;
 
   SwapImage image;
   image.width = width;
@@ -80,41 +81,71 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
     const uint32_t s = (swizzle >> (3 * i)) & 7;
     source[i] = s < 6 ? s : 4;
   }
-  uint64_t band_start = 0;
-  for (uint32_t y = 0; y < height; ++y) {
-    if ((y & 31) == 0) {
-      const uint64_t end = tiled ? uint64_t(y / 32 + 1) * tiled_band_bytes
-                                 : uint64_t(std::min(y + 32, height)) * linear_row_bytes;
-      band_start = tiled ? uint64_t(y / 32) * tiled_band_bytes : uint64_t(y) * linear_row_bytes;
+  // Bands of 32 rows dealt round-robin over the threads; each has its own buffer.
+  const uint32_t bands = (height + 31) / 32;
+  auto convert = [&](uint32_t first_band, uint32_t step) {
+    std::vector<uint8_t> bytes;
+    for (uint32_t band = first_band; band < bands; band += step) {
+      const uint32_t y0 = band * 32, y1 = std::min(height, y0 + 32);
+      const uint64_t band_start =
+          tiled ? uint64_t(band) * tiled_band_bytes : uint64_t(y0) * linear_row_bytes;
+      const uint64_t end = tiled ? band_start + tiled_band_bytes : uint64_t(y1) * linear_row_bytes;
       bytes.resize(size_t(end - band_start));
       memory.read(base + uint32_t(band_start), bytes);
+      for (uint32_t y = y0; y < y1; ++y) {
+        uint8_t* out = &image.rgba[size_t(y) * width * 4];
+        uint32_t run_offset = 0;
+        for (uint32_t x = 0; x < width; ++x, out += 4) {
+          // 32x32-tiled at 4 bytes a texel: the 4 texels of an aligned run of x are 16 consecutive
+          // bytes (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2).
+          uint32_t offset;
+          if (tiled) {
+            if ((x & 3) == 0) run_offset = uint32_t(TiledOffset2D(int32_t(x & ~3u), int32_t(y), pitch, 2));
+            offset = run_offset + (x & 3) * 4;
+          } else {
+            offset = LinearOffset2D(x, y, pitch, 2);
+          }
+          uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + (offset - band_start)), endian);
+          uint32_t c[6];
+          if (ten_bit) {
+            for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;
+            c[3] = (texel >> 30) * 85;
+          } else {
+            for (int i = 0; i < 4; ++i) c[i] = (texel >> (8 * i)) & 0xFF;
+          }
+          c[4] = 0;
+          c[5] = 255;
+          out[0] = uint8_t(c[source[0]]);
+          out[1] = uint8_t(c[source[1]]);
+          out[2] = uint8_t(c[source[2]]);
+          out[3] = 255;
+        }
+      }
     }
-    uint8_t* out = &image.rgba[size_t(y) * width * 4];
-    uint32_t run_offset = 0;
-    for (uint32_t x = 0; x < width; ++x, out += 4) {
-      // 32x32-tiled at 4 bytes a texel: the 4 texels of an aligned run of x are 16 consecutive
-      // bytes (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2).
-      uint32_t offset;
-      if (tiled) {
-        if ((x & 3) == 0) run_offset = uint32_t(TiledOffset2D(int32_t(x & ~3u), int32_t(y), pitch, 2));
-        offset = run_offset + (x & 3) * 4;
-      } else {
-        offset = LinearOffset2D(x, y, pitch, 2);
-      }
-      uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + (offset - band_start)), endian);
-      uint32_t c[6];
-      if (ten_bit) {
-        for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;
-        c[3] = (texel >> 30) * 85;
-      } else {
-        for (int i = 0; i < 4; ++i) c[i] = (texel >> (8 * i)) & 0xFF;
-      }
-      c[4] = 0;
-      c[5] = 255;
-      out[0] = uint8_t(c[source[0]]);
-      out[1] = uint8_t(c[source[1]]);
-      out[2] = uint8_t(c[source[2]]);
-      out[3] = 255;
+  };
+  const uint32_t workers = std::clamp<uint32_t>(threads, 1, std::max(1u, bands));
+  if (workers == 1) {
+    convert(0, 1);
+  } else {
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(workers);
+    for (uint32_t t = 1; t < workers; ++t) {
+      pool.emplace_back([&, t] {
+        try {
+          convert(t, workers);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    }
+    try {
+      convert(0, workers);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (std::thread& th : pool) th.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
     }
   }
   return image;

@@ -106,19 +106,19 @@ const ScaledCopy* ScaledResolveMemory::last() const {
 
 SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                                  uint32_t height, const GuestMemoryAccess& memory,
-                                 const ScaledResolveMemory& scaled) {
+                                 const ScaledResolveMemory& scaled, uint32_t threads) {
   uint32_t fetch[6];
   for (uint32_t i = 0; i < 6; ++i) {
     const uint32_t index = xenos::kFetchConstantBase + i;
     fetch[i] = index < regs.size() ? regs[index] : 0u;
   }
   const ScaledCopy* copy = scaled.Find(fetch);
-  if (!copy) return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+  if (!copy) return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory, threads);
   std::vector<uint32_t> patched(regs.begin(), regs.end());
   const std::array<uint32_t, 6> d = ScaledResolveMemory::ScaledFetch(fetch, *copy);
   for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = d[i];
   return ReadFrontBuffer(patched, 0, width * copy->scale_x, height * copy->scale_y,
-                         ScaledResolveMemory::AccessOf(*copy));
+                         ScaledResolveMemory::AccessOf(*copy), threads);
 }
 
 void ScaledResolveMemory::Invalidate(uint32_t address, uint64_t size) {

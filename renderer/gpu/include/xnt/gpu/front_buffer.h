@@ -25,8 +25,10 @@ struct SwapImage {
 
 // `frontbuffer_address`, `width`, `height`: from the XE_SWAP packet; used when fetch constant 0
 // is not a texture (0 = take everything from the fetch constant). Throws xnt::Error for
-// unsupported formats or out-of-range memory.
+// unsupported formats or out-of-range memory. `threads` host threads convert bands of 32 rows,
+// each reading its rows through memory.read, which must then allow concurrent reads (nothing
+// writes guest memory during the call); the image does not depend on the count.
 SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                          uint32_t height, const GuestMemoryAccess& memory);
+                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads = 1);
 
 }  // namespace xnt::gpu

@@ -74,6 +74,6 @@ class ScaledResolveMemory {
 // gpu::ReadFrontBuffer at 1x from guest memory.
 SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                                  uint32_t height, const GuestMemoryAccess& memory,
-                                 const ScaledResolveMemory& scaled);
+                                 const ScaledResolveMemory& scaled, uint32_t threads = 1);
 
 }  // namespace xnt::gpu
