@@ -47,35 +47,21 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   alloc.pSetLayouts = set_layouts_.data();
   CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets_.data()), "vkAllocateDescriptorSets");
 
-  for (auto& b : memory_buffers_) b = MakeBuffer(kMemoryBindingBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  constants_buffer_ = MakeBuffer(sizeof(XeConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-  system_buffer_ = MakeBuffer(sizeof(XeSystemConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-  texture_staging_ = MakeBuffer(sizeof(texels), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  for (auto& b : memory_buffers_) {
+    b = check::MakeMappedBuffer(context_, kMemoryBindingBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  }
+  constants_buffer_ =
+      check::MakeMappedBuffer(context_, sizeof(XeConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  system_buffer_ =
+      check::MakeMappedBuffer(context_, sizeof(XeSystemConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  texture_staging_ =
+      check::MakeMappedBuffer(context_, sizeof(texels), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
 
-  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  image.imageType = VK_IMAGE_TYPE_2D;
-  image.format = VK_FORMAT_R8G8B8A8_UNORM;
-  image.extent = {2, 2, 1};
-  image.mipLevels = 1;
-  image.arrayLayers = 1;
-  image.samples = VK_SAMPLE_COUNT_1_BIT;
-  image.tiling = VK_IMAGE_TILING_OPTIMAL;
-  image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateImage(device_, &image, nullptr, &texture_), "vkCreateImage");
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, texture_, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex =
-      context_.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &texture_memory_), "vkAllocateMemory");
-  CheckVk(vkBindImageMemory(device_, texture_, texture_memory_, 0), "vkBindImageMemory");
-  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  view.image = texture_;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;  // xe_textures are sampler2DArray
-  view.format = VK_FORMAT_R8G8B8A8_UNORM;
-  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  CheckVk(vkCreateImageView(device_, &view, nullptr, &texture_view_), "vkCreateImageView");
+  // xe_textures are sampler2DArray: a 2x2 2D image seen through a one-layer array view.
+  texture_ = check::MakeDeviceImage(context_, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                                    VK_FORMAT_R8G8B8A8_UNORM, {2, 2, 1}, 1,
+                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                    VK_IMAGE_ASPECT_COLOR_BIT);
   VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   sampler.magFilter = VK_FILTER_NEAREST;
   sampler.minFilter = VK_FILTER_NEAREST;
@@ -92,7 +78,7 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   VkDescriptorBufferInfo system_info{system_buffer_.buffer, 0, VK_WHOLE_SIZE};
   VkDescriptorImageInfo image_infos[kTextureBindingCount];
   for (auto& info : image_infos) {
-    info = {sampler_, texture_view_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    info = {sampler_, texture_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   }
   VkWriteDescriptorSet writes[4] = {};
   for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -136,50 +122,14 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
 DrawHarness::~DrawHarness() {
   vkDeviceWaitIdle(device_);
   vkDestroySampler(device_, sampler_, nullptr);
-  vkDestroyImageView(device_, texture_view_, nullptr);
-  vkDestroyImage(device_, texture_, nullptr);
-  vkFreeMemory(device_, texture_memory_, nullptr);
-  for (auto& b : memory_buffers_) DestroyBuffer(b);
-  DestroyBuffer(constants_buffer_);
-  DestroyBuffer(system_buffer_);
-  DestroyBuffer(texture_staging_);
+  check::Destroy(device_, texture_);
+  for (auto& b : memory_buffers_) check::Destroy(device_, b);
+  check::Destroy(device_, constants_buffer_);
+  check::Destroy(device_, system_buffer_);
+  check::Destroy(device_, texture_staging_);
   vkDestroyDescriptorPool(device_, pool_, nullptr);
   vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   for (auto l : set_layouts_) vkDestroyDescriptorSetLayout(device_, l, nullptr);
-}
-
-DrawHarness::Buffer DrawHarness::MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
-  Buffer b;
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = usage;
-  CheckVk(vkCreateBuffer(device_, &info, nullptr, &b.buffer), "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex = context_.FindMemoryType(
-      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &b.memory), "vkAllocateMemory");
-  CheckVk(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-  CheckVk(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-  return b;
-}
-
-void DrawHarness::DestroyBuffer(Buffer& b) {
-  if (b.memory) vkUnmapMemory(device_, b.memory);
-  vkDestroyBuffer(device_, b.buffer, nullptr);
-  vkFreeMemory(device_, b.memory, nullptr);
-  b = {};
-}
-
-VkShaderModule DrawHarness::MakeModule(const std::vector<uint32_t>& spirv) {
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = spirv.size() * sizeof(uint32_t);
-  info.pCode = spirv.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
-  return module;
 }
 
 std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
@@ -193,33 +143,10 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   std::memcpy(texture_staging_.mapped, texels.data(), sizeof(texels));
 
   const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
-  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  image.imageType = VK_IMAGE_TYPE_2D;
-  image.format = format;
-  image.extent = {width, height, 1};
-  image.mipLevels = 1;
-  image.arrayLayers = 1;
-  image.samples = VK_SAMPLE_COUNT_1_BIT;
-  image.tiling = VK_IMAGE_TILING_OPTIMAL;
-  image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage target = VK_NULL_HANDLE;
-  CheckVk(vkCreateImage(device_, &image, nullptr, &target), "vkCreateImage");
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, target, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex =
-      context_.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  VkDeviceMemory target_memory = VK_NULL_HANDLE;
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &target_memory), "vkAllocateMemory");
-  CheckVk(vkBindImageMemory(device_, target, target_memory, 0), "vkBindImageMemory");
-  VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  view_info.image = target;
-  view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  view_info.format = format;
-  view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView view = VK_NULL_HANDLE;
-  CheckVk(vkCreateImageView(device_, &view_info, nullptr, &view), "vkCreateImageView");
+  check::DeviceImage target = check::MakeDeviceImage(
+      context_, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, format, {width, height, 1}, 1,
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      VK_IMAGE_ASPECT_COLOR_BIT);
 
   VkAttachmentDescription attachment{};
   attachment.format = format;
@@ -254,15 +181,16 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   fb_info.renderPass = render_pass;
   fb_info.attachmentCount = 1;
-  fb_info.pAttachments = &view;
+  fb_info.pAttachments = &target.view;
   fb_info.width = width;
   fb_info.height = height;
   fb_info.layers = 1;
   VkFramebuffer framebuffer = VK_NULL_HANDLE;
   CheckVk(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), "vkCreateFramebuffer");
 
-  VkShaderModule vs = MakeModule(vertex_spirv);
-  VkShaderModule fs = MakeModule(fragment_spirv);
+  VkShaderModule vs = check::MakeShaderModule(device_, vertex_spirv.data(), vertex_spirv.size());
+  VkShaderModule fs =
+      check::MakeShaderModule(device_, fragment_spirv.data(), fragment_spirv.size());
   VkPipelineShaderStageCreateInfo stages[2] = {};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -313,7 +241,7 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
           "vkCreateGraphicsPipelines");
 
   const VkDeviceSize readback_size = VkDeviceSize(width) * height * 16;
-  Buffer readback = MakeBuffer(readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  Buffer readback = check::MakeMappedBuffer(context_, readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
 
   context_.SubmitAndWait([&](VkCommandBuffer cmd) {
     VkImageMemoryBarrier to_dst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -322,14 +250,14 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
     to_dst.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     to_dst.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     to_dst.srcQueueFamilyIndex = to_dst.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_dst.image = texture_;
+    to_dst.image = texture_.image;
     to_dst.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                          0, nullptr, 0, nullptr, 1, &to_dst);
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {2, 2, 1};
-    vkCmdCopyBufferToImage(cmd, texture_staging_.buffer, texture_,
+    vkCmdCopyBufferToImage(cmd, texture_staging_.buffer, texture_.image,
                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
     VkImageMemoryBarrier to_read = to_dst;
     to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -357,7 +285,7 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
     VkBufferImageCopy out{};
     out.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     out.imageExtent = {width, height, 1};
-    vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
+    vkCmdCopyImageToBuffer(cmd, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1,
                            &out);
     VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -368,15 +296,13 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
 
   std::vector<float> result(size_t(width) * height * 4);
   std::memcpy(result.data(), readback.mapped, readback_size);
-  DestroyBuffer(readback);
+  check::Destroy(device_, readback);
   vkDestroyPipeline(device_, pipeline, nullptr);
   vkDestroyShaderModule(device_, vs, nullptr);
   vkDestroyShaderModule(device_, fs, nullptr);
   vkDestroyFramebuffer(device_, framebuffer, nullptr);
   vkDestroyRenderPass(device_, render_pass, nullptr);
-  vkDestroyImageView(device_, view, nullptr);
-  vkDestroyImage(device_, target, nullptr);
-  vkFreeMemory(device_, target_memory, nullptr);
+  check::Destroy(device_, target);
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "xnt/vk/check_objects.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/vulkan_context.h"
 
@@ -41,15 +42,7 @@ class DrawHarness {
                           uint32_t height = 1);
 
  private:
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-  };
-  Buffer MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
-  void DestroyBuffer(Buffer& buffer);
-  VkShaderModule MakeModule(const std::vector<uint32_t>& spirv);
-
+  using Buffer = check::MappedBuffer;
   VulkanContext& context_;
   VkDevice device_;
   std::array<VkDescriptorSetLayout, 3> set_layouts_{};
@@ -58,9 +51,7 @@ class DrawHarness {
   std::array<VkDescriptorSet, 3> sets_{};
   std::array<Buffer, kSharedMemoryBindingCount> memory_buffers_{};
   Buffer constants_buffer_, system_buffer_, texture_staging_;
-  VkImage texture_ = VK_NULL_HANDLE;
-  VkDeviceMemory texture_memory_ = VK_NULL_HANDLE;
-  VkImageView texture_view_ = VK_NULL_HANDLE;
+  check::DeviceImage texture_;
   VkSampler sampler_ = VK_NULL_HANDLE;
 };
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "xnt/vk/check_objects.h"
 #include "xnt/vk/translate_check.h"
 #include "xnt/vk/translator/shader_interface.h"
 
@@ -43,23 +44,22 @@ struct TranslateChecker::Device {
   void RunVertex(const std::vector<uint32_t>& spirv, uint32_t lanes, const Inputs& in, Outputs& out);
 
  private:
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-  };
-  struct Image {
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-  };
-  Buffer MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
-  void Destroy(Buffer& b);
+  using Buffer = check::MappedBuffer;
+  using Image = check::DeviceImage;
+  Buffer MakeBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
+    return check::MakeMappedBuffer(context_, size, usage);
+  }
   Image MakeImage(VkImageType type, VkImageViewType view_type, VkFormat format, VkExtent3D extent,
                   uint32_t layers, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-                  VkImageCreateFlags flags = 0);
-  void Destroy(Image& i);
-  VkShaderModule Module(const uint32_t* words, size_t count);
+                  VkImageCreateFlags flags = 0) {
+    return check::MakeDeviceImage(context_, type, view_type, format, extent, layers, usage, aspect,
+                                  flags);
+  }
+  template <typename Object>
+  void Destroy(Object& o) { check::Destroy(device_, o); }
+  VkShaderModule Module(const uint32_t* words, size_t count) {
+    return check::MakeShaderModule(device_, words, count);
+  }
   void Upload(const Inputs& in);
   // Runs each pipeline over `lanes` points and copies the results back.
   void Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool pixel, Outputs& out);

@@ -1,0 +1,40 @@
+// The Vulkan objects a shader check harness makes for itself: host-visible mapped buffers (inputs
+// up, results back), device-local images with one view, and shader modules from SPIR-V words.
+// Shared by the `shader translate --check` device (check_device.cpp) and the translator tests'
+// draw harness (tests/renderer/translator/draw_harness.cpp), which make the same objects.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk::check {
+
+// A buffer in host-visible, coherent memory, mapped for its whole life.
+struct MappedBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;
+};
+MappedBuffer MakeMappedBuffer(VulkanContext& context, VkDeviceSize size, VkBufferUsageFlags usage);
+// Unmaps and frees; safe on a default (never made) buffer. Leaves `buffer` default.
+void Destroy(VkDevice device, MappedBuffer& buffer);
+
+// A one-mip, optimal-tiling image in device-local memory with a view of all its `layers`.
+struct DeviceImage {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+};
+DeviceImage MakeDeviceImage(VulkanContext& context, VkImageType type, VkImageViewType view_type,
+                            VkFormat format, VkExtent3D extent, uint32_t layers,
+                            VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                            VkImageCreateFlags flags = 0);
+void Destroy(VkDevice device, DeviceImage& image);
+
+VkShaderModule MakeShaderModule(VkDevice device, const uint32_t* words, size_t count);
+
+}  // namespace xnt::vk::check

@@ -1,0 +1,80 @@
+#include "xnt/vk/check_objects.h"
+
+namespace xnt::vk::check {
+
+MappedBuffer MakeMappedBuffer(VulkanContext& context, VkDeviceSize size, VkBufferUsageFlags usage) {
+  const VkDevice device = context.device();
+  MappedBuffer b;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  CheckVk(vkCreateBuffer(device, &info, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, b.buffer, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex = context.FindMemoryType(
+      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  CheckVk(vkAllocateMemory(device, &mem, nullptr, &b.memory), "vkAllocateMemory");
+  CheckVk(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  CheckVk(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+  return b;
+}
+
+void Destroy(VkDevice device, MappedBuffer& b) {
+  if (b.memory) vkUnmapMemory(device, b.memory);
+  vkDestroyBuffer(device, b.buffer, nullptr);
+  vkFreeMemory(device, b.memory, nullptr);
+  b = {};
+}
+
+DeviceImage MakeDeviceImage(VulkanContext& context, VkImageType type, VkImageViewType view_type,
+                            VkFormat format, VkExtent3D extent, uint32_t layers,
+                            VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                            VkImageCreateFlags flags) {
+  const VkDevice device = context.device();
+  DeviceImage i;
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.flags = flags;
+  info.imageType = type;
+  info.format = format;
+  info.extent = extent;
+  info.mipLevels = 1;
+  info.arrayLayers = layers;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  CheckVk(vkCreateImage(device, &info, nullptr, &i.image), "vkCreateImage");
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device, i.image, &req);
+  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mem.allocationSize = req.size;
+  mem.memoryTypeIndex = context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CheckVk(vkAllocateMemory(device, &mem, nullptr, &i.memory), "vkAllocateMemory");
+  CheckVk(vkBindImageMemory(device, i.image, i.memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.image = i.image;
+  view.viewType = view_type;
+  view.format = format;
+  view.subresourceRange = {aspect, 0, 1, 0, layers};
+  CheckVk(vkCreateImageView(device, &view, nullptr, &i.view), "vkCreateImageView");
+  return i;
+}
+
+void Destroy(VkDevice device, DeviceImage& i) {
+  vkDestroyImageView(device, i.view, nullptr);
+  vkDestroyImage(device, i.image, nullptr);
+  vkFreeMemory(device, i.memory, nullptr);
+  i = {};
+}
+
+VkShaderModule MakeShaderModule(VkDevice device, const uint32_t* words, size_t count) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = count * sizeof(uint32_t);
+  info.pCode = words;
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
+  return module;
+}
+
+}  // namespace xnt::vk::check
