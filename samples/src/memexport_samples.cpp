@@ -10,6 +10,7 @@
 
 #include "shader_scenes.h"
 #include "xnt/ucode/assembler.h"
+#include "xnt/xenos/memexport_stream.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::samples {
@@ -25,13 +26,11 @@ constexpr uint32_t kScratch = 0x00F00000;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
-// A memexport stream constant (xenos.h xe_gpu_memexport_stream_t, seed 004).
+// A memexport stream constant (xenos/memexport_stream.h) as the float4 the shader reads.
 Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t endian,
               uint32_t numeric = 0, bool red_blue_swap = false) {
-  return {F(0x40000000u | (base_bytes >> 2)), F(0x4B000000u),
-          F(0x4B000000u | endian | (format << 8) | (numeric << 16) |
-            (red_blue_swap ? 1u << 19 : 0u)),
-          F(0x4B000000u | count)};
+  const auto d = xenos::MemExportStreamDwords(base_bytes, format, count, endian, numeric, red_blue_swap);
+  return {F(d[0]), F(d[1]), F(d[2]), F(d[3])};
 }
 
 // Fetches a float2 position (4 dwords per vertex), exports (x, y) + c3.xy as

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "xnt/ucode/interpreter.h"
+#include "xnt/xenos/memexport_stream.h"
 
 namespace xnt::test {
 
@@ -139,10 +140,9 @@ inline void RandomizeExportConstants(std::mt19937& rng, const RandomExportOption
     s.stream = ExportStream::kStartIndex;
     start = rng() % 16;
   }
-  k.float_constants[0] = {
-      RandomExportF(0x40000000u | (base >> 2)), RandomExportF(0x4B000000u | start),
-      RandomExportF(0x4B000000u | endian | (format << 8) | (numeric << 16) | (swap ? 1u << 19 : 0u)),
-      RandomExportF(0x4B000000u | count)};
+  const auto d = xenos::MemExportStreamDwords(base, format, count, endian, numeric, swap, start);
+  k.float_constants[0] = {RandomExportF(d[0]), RandomExportF(d[1]), RandomExportF(d[2]),
+                          RandomExportF(d[3])};
   s.base = base;
   s.bytes = uint64_t(count) * RandomExportElementBytes(format);
 }

@@ -13,6 +13,7 @@
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
+#include "xnt/xenos/memexport_stream.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -91,8 +92,9 @@ Replayed ReplayTargetless(renderer::Path path) {
     capture::D3dSetShaders(b, pair);
     b.WriteRegister(xenos::Reg::RB_COLOR_MASK, d == 0 ? 0u : 0xFu);
     const uint32_t base = d == 0 ? kStreamA : kStreamB;
-    const float c0[4] = {F(0x40000000u | (base >> 2)), F(0x4B000000u),
-                         F(0x4B000000u | (38u << 8) | 2u), F(0x4B000004u)};
+    // k_32_32_32_32_FLOAT (38), 8in32 (2), 4 elements.
+    const auto stream = xenos::MemExportStreamDwords(base, 38, 4, 2);
+    const float c0[4] = {F(stream[0]), F(stream[1]), F(stream[2]), F(stream[3])};
     b.SetAluConstants(256 + 0, c0);
     b.SetAluConstants(256 + 1, c1);
     b.SetAluConstants(256 + 2, c2);

@@ -12,6 +12,7 @@
 #include "replay_helpers.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
+#include "xnt/xenos/memexport_stream.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -55,8 +56,8 @@ Replayed ReplayFactors(renderer::Path path) {
   capture::ShaderPair pair{vs, ps, 2, 1, 1};
   capture::D3dSetShaders(b, pair);
   // k_32_FLOAT (36), 8in32, 3 elements at kFactors.
-  const float c0[4] = {F(0x40000000u | (kFactors >> 2)), F(0x4B000000u),
-                       F(0x4B000000u | (36u << 8) | 2u), F(0x4B000003u)};
+  const auto stream = xenos::MemExportStreamDwords(kFactors, 36, 3, 2);
+  const float c0[4] = {F(stream[0]), F(stream[1]), F(stream[2]), F(stream[3])};
   const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
   const float c5[4] = {2.0f, 0.0f, 0.0f, 0.0f};
   const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
