@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "memexport_test_shaders.h"
 #include "random_export_shader.h"
 #include "replay_helpers.h"
 #include "xnt/base/byte_order.h"
@@ -32,20 +33,6 @@ using replay::GuestMemory;
 
 constexpr uint32_t kVertices = 0x00010000;  // the pixel-shader draws' rectangle
 constexpr uint32_t kSize = 64;              // render target width and height
-
-// The pixel-shader cases' vertex shader: a float2 position per vertex (4 dwords apart).
-const char* const kPositionVs = R"(xvs_3_0
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, c4
-)";
-// The vertex-shader cases' pixel shader.
-const char* const kColourPs = "xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n";
 
 struct Case {
   ::xnt::test::RandomExportShader shader;
@@ -97,8 +84,8 @@ Trace BuildTrace(const std::vector<Case>& cases) {
   capture::D3dSetRenderTarget(b, rt);
   b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
   capture::D3dSetViewport(b, 0, 0, float(kSize), float(kSize));
-  const std::vector<uint32_t> position_vs = ucode::AssembleShader(kPositionVs).microcode;
-  const std::vector<uint32_t> colour_ps = ucode::AssembleShader(kColourPs).microcode;
+  const std::vector<uint32_t> position_vs = ucode::AssembleShader(test::kPositionVs).microcode;
+  const std::vector<uint32_t> colour_ps = ucode::AssembleShader(test::kColourPs).microcode;
   for (const Case& c : cases) {
     const std::vector<uint32_t> exporting = ucode::AssembleShader(c.shader.text).microcode;
     capture::ShaderPair pair{c.pixel ? position_vs : exporting, c.pixel ? exporting : colour_ps,

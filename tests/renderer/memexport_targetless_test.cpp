@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "memexport_test_shaders.h"
 #include "replay_helpers.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
-#include "xnt/xenos/memexport_stream.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -22,16 +22,6 @@ namespace {
 constexpr uint32_t kVertices = 0x00010000;
 constexpr uint32_t kStreamA = 0x00020000, kStreamB = 0x00020100;
 
-const char* const kPositionVs = R"(xvs_3_0
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, c4
-)";
 // Exports eM0 = c2, eM1 = c3 as elements c6.x, c6.x + 1 of stream c0, and writes a colour.
 const char* const kExportAndColourPs = R"(xps_3_0
     alloc export
@@ -51,8 +41,6 @@ const char* const kExportOnlyPs = R"(xps_3_0
     mov eM0, c2
     mov eM1, c3
 )";
-
-float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 struct Replayed {
   std::unique_ptr<renderer::Session> session;
@@ -80,7 +68,7 @@ Replayed ReplayTargetless(renderer::Path path) {
   capture::D3dSetRenderTarget(b, rt);
   b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
   capture::D3dSetViewport(b, 0, 0, 64, 64);
-  const auto vs = ucode::AssembleShader(kPositionVs).microcode;
+  const auto vs = ucode::AssembleShader(test::kPositionVs).microcode;
   const auto ps0 = ucode::AssembleShader(kExportAndColourPs).microcode;
   const auto ps1 = ucode::AssembleShader(kExportOnlyPs).microcode;
   const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
@@ -93,9 +81,7 @@ Replayed ReplayTargetless(renderer::Path path) {
     b.WriteRegister(xenos::Reg::RB_COLOR_MASK, d == 0 ? 0u : 0xFu);
     const uint32_t base = d == 0 ? kStreamA : kStreamB;
     // k_32_32_32_32_FLOAT (38), 8in32 (2), 4 elements.
-    const auto stream = xenos::MemExportStreamDwords(base, 38, 4, 2);
-    const float c0[4] = {F(stream[0]), F(stream[1]), F(stream[2]), F(stream[3])};
-    b.SetAluConstants(256 + 0, c0);
+    b.SetAluConstants(256 + 0, test::StreamConstant(base, 38, 4, 2));
     b.SetAluConstants(256 + 1, c1);
     b.SetAluConstants(256 + 2, c2);
     b.SetAluConstants(256 + 3, c3);

@@ -6,13 +6,12 @@
 // hand below), skip the tessellated draw and name it exactly, not as a primitive type.
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <string>
 
+#include "memexport_test_shaders.h"
 #include "replay_helpers.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
-#include "xnt/xenos/memexport_stream.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -34,9 +33,6 @@ const char* const kFactorVs = R"(xvs_3_0
     exece
     mov o0, c7
 )";
-const char* const kColourPs = "xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n";
-
-float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 struct Replayed {
   std::unique_ptr<renderer::Session> session;
@@ -52,16 +48,13 @@ Replayed ReplayFactors(renderer::Path path) {
   b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
   capture::D3dSetViewport(b, 0, 0, 64, 64);
   const auto vs = ucode::AssembleShader(kFactorVs).microcode;
-  const auto ps = ucode::AssembleShader(kColourPs).microcode;
+  const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
   capture::ShaderPair pair{vs, ps, 2, 1, 1};
   capture::D3dSetShaders(b, pair);
-  // k_32_FLOAT (36), 8in32, 3 elements at kFactors.
-  const auto stream = xenos::MemExportStreamDwords(kFactors, 36, 3, 2);
-  const float c0[4] = {F(stream[0]), F(stream[1]), F(stream[2]), F(stream[3])};
   const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
   const float c5[4] = {2.0f, 0.0f, 0.0f, 0.0f};
   const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-  b.SetAluConstants(0, c0);
+  b.SetAluConstants(0, test::StreamConstant(kFactors, 36, 3, 2));  // k_32_FLOAT, 8in32, 3 elements
   b.SetAluConstants(1, c1);
   b.SetAluConstants(5, c5);
   b.SetAluConstants(7, c7);
