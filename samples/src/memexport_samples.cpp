@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstdint>
 #include <iterator>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "shader_scenes.h"
@@ -33,10 +35,9 @@ Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t end
   return {F(d[0]), F(d[1]), F(d[2]), F(d[3])};
 }
 
-// Fetches a float2 position (4 dwords per vertex), exports (x, y) + c3.xy as
-// k_32_32_32_32_FLOAT element (vertex index + c5.x) of stream c0, draws the vertex where it was
-// with colour c4.
-const char* const kExportPositionVs = R"(xvs_3_0
+// Every vertex shader here starts the same way (vertex index in r0.x, one vertex fetch constant)
+// and ends by drawing the vertex at r1.xy with colour c4; VsMicrocode puts its own part between.
+const char* const kVsHead = R"(xvs_3_0
 config AutoSerialize=false
 config AutoResource=false
 config VsResource=1
@@ -44,107 +45,67 @@ config VsResource=1
 dcl_index r0.x
 
     exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    add r2.x, r0.x, c5.x
-    alloc export
-    exec
-    mad eA, r2.xxxx, c1, c0
-    mad eM0, r1.xyxy, c2, c3
-    alloc position
+)";
+const char* const kVsDraw = R"(    alloc position
     exec
     mov oPos.xy01, r1.xy
     alloc interpolators
     exece
     mov o0, c4
+)";
+// Both pixel shaders start with this and end by writing the interpolated colour.
+const char* const kPsHead = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+)";
+const char* const kPsColor = R"(    alloc colors
+    exece
+    mov oC0, r0
+)";
+const char* const kFetchPosition =
+    "    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4\n";
+
+// Fetches a float2 position (4 dwords per vertex), exports (x, y) + c3.xy as
+// k_32_32_32_32_FLOAT element (vertex index + c5.x) of stream c0, draws the vertex where it was
+// with colour c4.
+const std::string kExportPositionVs = std::string(kFetchPosition) + R"(    add r2.x, r0.x, c5.x
+    alloc export
+    exec
+    mad eA, r2.xxxx, c1, c0
+    mad eM0, r1.xyxy, c2, c3
 )";
 
 // Transform feedback into an index stream, the way seed 004's tessellation-factor shaders feed
 // a later draw: vertex i exports the value i + c5.x as element i of stream c0 (eA from
 // `mad eA, r0.xxxx, c1, c0` with c1 = (0, 1, 0, 0): X = dword address | 0x40000000, Y = 2^23 +
 // index, Z = the format word, W = 2^23 + count), then draws itself with colour c4.
-const char* const kExportIndexVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    add r2, r0.xxxx, c5.xxxx
+const std::string kExportIndexVs = std::string(kFetchPosition) + R"(    add r2, r0.xxxx, c5.xxxx
     alloc export
     exec
     mad eA, r0.xxxx, c1, c0
     mov eM0, r2
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, c4
 )";
 
 // Fetches (x, y, f) per vertex (4 dwords apart), draws at x + f * c3.x, and exports c2.x as
 // k_32_FLOAT element (4 * vertex index) of stream c0: with the stream's base at dword 2 of a
 // vertex buffer, that is the f slot of every vertex (seed 004's shaders export float32 factors
 // the same way for a later draw to read).
-const char* const kExportFactorVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=4
+const char* const kExportFactorVs = R"(    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=4
     mul r2.x, r1.z, c3.x
     add r1.x, r1.x, r2.x
     alloc export
     exec
     mad eA, r0.xxxx, c1, c0
     mov eM0, c2
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, c4
-)";
-
-const char* const kInterpolatorPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, r0
 )";
 
 // Position only (4 dwords per vertex), colour c4.
-const char* const kPlainVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, c4
-)";
+const char* const kPlainVs = kFetchPosition;
 
 // Every pixel exports eM0-eM4 = c2, c3, c7, c8, c9 as elements c6.x.. of stream c0 (all pixels
 // of a draw write the same bytes), then outputs its colour.
-const char* const kExportPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc export
+const char* const kExportPs = R"(    alloc export
     exec
     mad eA, c6.xxxx, c1, c0
     mov eM0, c2
@@ -152,12 +113,14 @@ config AutoResource=false
     mov eM2, c7
     mov eM3, c8
     mov eM4, c9
-    alloc colors
-    exece
-    mov oC0, r0
 )";
 
-std::vector<uint32_t> Microcode(const char* text) { return ucode::AssembleShader(text).microcode; }
+std::vector<uint32_t> VsMicrocode(std::string_view body) {
+  return ucode::AssembleShader(std::string(kVsHead) + std::string(body) + kVsDraw).microcode;
+}
+std::vector<uint32_t> PsMicrocode(std::string_view body) {
+  return ucode::AssembleShader(std::string(kPsHead) + std::string(body) + kPsColor).microcode;
+}
 
 // Two triangles covering pixels [x0, x1) x [y0, y1): corners a quarter pixel before the pixel
 // edges, 4 dwords per vertex (x, y, 0, 0).
@@ -203,8 +166,8 @@ ShaderScene PositionsScene() {
   s.width = 64;
   s.height = 64;
   s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = Microcode(kExportPositionVs);
-  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_microcode = VsMicrocode(kExportPositionVs);
+  s.ps_microcode = PsMicrocode("");
   s.vs_registers = 3;
   s.ps_registers = 1;
   const float shift = 32.0f / (float(s.width) / 2);  // 32 pixels in clip units: 1.0
@@ -255,8 +218,8 @@ ShaderScene IndexStreamScene() {
   s.width = 64;
   s.height = 64;
   s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = Microcode(kExportIndexVs);
-  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_microcode = VsMicrocode(kExportIndexVs);
+  s.ps_microcode = PsMicrocode("");
   s.vs_registers = 3;
   s.ps_registers = 1;
   ShaderDraw d0;
@@ -296,8 +259,8 @@ ShaderScene FactorFetchScene() {
   s.width = 64;
   s.height = 64;
   s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = Microcode(kExportFactorVs);
-  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_microcode = VsMicrocode(kExportFactorVs);
+  s.ps_microcode = PsMicrocode("");
   s.vs_registers = 3;
   s.ps_registers = 1;
   constexpr uint32_t kFormatK32Float = 36, kEndian8in32 = 2;
@@ -339,8 +302,8 @@ ShaderScene SkippedDrawScene() {
   s.width = 64;
   s.height = 64;
   s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = Microcode(kExportIndexVs);
-  s.ps_microcode = Microcode(kInterpolatorPs);
+  s.vs_microcode = VsMicrocode(kExportIndexVs);
+  s.ps_microcode = PsMicrocode("");
   s.vs_registers = 3;
   s.ps_registers = 1;
   constexpr uint32_t kFormatK16 = 24, kEndian8in16 = 1, kNumericUInteger = 2;
@@ -405,8 +368,8 @@ ShaderScene FormatsScene() {
   s.width = 64;
   s.height = 16;
   s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = Microcode(kPlainVs);
-  s.ps_microcode = Microcode(kExportPs);
+  s.vs_microcode = VsMicrocode(kPlainVs);
+  s.ps_microcode = PsMicrocode(kExportPs);
   s.vs_registers = 2;
   s.ps_registers = 1;
   for (size_t i = 0; i < std::size(kFormatCases); ++i) {
