@@ -6,79 +6,44 @@
 // lambda = log2(64/s): level 0 for s = 64, 1 for s = 32, 2 for s = 16.
 #include <gtest/gtest.h>
 
-#include "pixel_stage.h"
-#include "xnt/capture/pm4_builder.h"
-#include "xnt/ucode/assembler.h"
-#include "xnt/xenos/registers.h"
+#include "texture_rig.h"
 
 namespace xnt::cpu {
 namespace {
 
-using xenos::Reg;
+using test::kTextureBase;
+using test::kTextureMips;
 
-constexpr uint32_t kBase = 0x00100000, kMips = 0x00200000;
 constexpr uint32_t kRed = 0xFF0000FFu, kGreen = 0xFF00FF00u, kBlue = 0xFFFF0000u;
 
-struct PrimitiveLodRig {
-  replay::RegisterFile regs;
-  replay::GuestMemory memory;
-  gpu::edram::Edram edram;
-  ucode::InterpreterConstants constants{};
+struct PrimitiveLodRig : test::TextureRig {
   // Points: the sprite coordinate from param gen's z/w (r1 here); lines: interpolator r0.
-  ucode::Shader point_ps = ucode::Decode(
-      ucode::Assemble("xps_3_0\n    exec\n    tfetch2D r0, r1.zw, tf0\n    alloc colors\n"
-                      "    exece\n    mov oC0, r0\n"),
-      ucode::ShaderType::kPixel);
-  ucode::Shader line_ps = ucode::Decode(
-      ucode::Assemble("xps_3_0\n    exec\n    tfetch2D r0, r0.xy, tf0\n    alloc colors\n"
-                      "    exece\n    mov oC0, r0\n"),
-      ucode::ShaderType::kPixel);
+  ucode::Shader point_ps = test::TfetchPs("r1.zw");
+  ucode::Shader line_ps = test::TfetchPs("r0.xy");
 
   PrimitiveLodRig() {
     // Uniform levels. Without packed mips every mip storage is 32x32 blocks with 256-byte rows
-    // (texture_descriptor.cpp): level 1 at kMips, level 2 at kMips + 8 KiB.
+    // (texture_descriptor.cpp): level 1 at kTextureMips, level 2 at kTextureMips + 8 KiB.
     std::vector<uint8_t> red(64 * 64 * 4), mips(0x4000);
     for (size_t i = 0; i < red.size(); i += 4) red[i] = 0xFF, red[i + 3] = 0xFF;
     for (size_t i = 0; i < mips.size(); i += 4) {
       mips[i + (i < 0x2000 ? 1 : 2)] = 0xFF;
       mips[i + 3] = 0xFF;
     }
-    memory.Write(kBase, red);
-    memory.Write(kMips, mips);
-    std::array<uint32_t, 6> fetch = capture::TextureFetch2D(
-        kBase, 64, 64, xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::kNone);
+    memory.Write(kTextureBase, red);
+    memory.Write(kTextureMips, mips);
+    std::array<uint32_t, 6> fetch = Fetch();
     fetch[3] &= ~(0x3Fu << 19);                    // mag, min, mip point
     fetch[4] = (fetch[4] & ~0x3FCu) | (2u << 6);   // mip levels 0..2
-    fetch[5] = (fetch[5] & 0xFFFu) | (kMips >> 12 << 12);
-    for (uint32_t i = 0; i < 6; ++i) {
-      regs.Set(xenos::kFetchConstantBase + i, fetch[i]);
-      constants.fetch_constants[i] = fetch[i];
-    }
-    regs.Set(Reg::RB_SURFACE_INFO, 128);
-    regs.Set(Reg::RB_COLOR_INFO, uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16);
-    regs.Set(Reg::RB_COLOR_MASK, 0xF);
-    regs.Set(Reg::RB_BLENDCONTROL0, 0x00010001);
+    fetch[5] = (fetch[5] & 0xFFFu) | (kTextureMips >> 12 << 12);
+    SetTexture(fetch);
   }
 
+  // A job over the whole screen with no triangles; the test adds points or lines.
   PixelJob Job(const ucode::Shader& ps) {
-    PixelJob job;
+    PixelJob job = TextureRig::Job(ps);
     job.triangles = &no_triangles;
-    job.state.x0 = 0, job.state.y0 = 0, job.state.x1 = 128, job.state.y1 = 128;
-    job.state.interpolator_count = 1;
-    job.pixel_shader = &ps;
-    job.pixel_constants = &constants;
-    job.registers = &regs;
-    job.memory = &memory;
-    job.edram = &edram;
-    job.color_used[0] = true;
     return job;
-  }
-
-  uint32_t Pixel(uint32_t x, uint32_t y) {
-    gpu::edram::Surface s;
-    s.pitch_pixels = 128;
-    s.format = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8);
-    return uint32_t(edram.Load(s, x, y, 0));
   }
 
   // A sprite of `size` pixels centred on (64.25, 64.25); returns pixel (64, 64).

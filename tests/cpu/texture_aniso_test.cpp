@@ -6,27 +6,16 @@
 // reference walk), each point-sampled, and the texel is their mean.
 #include <gtest/gtest.h>
 
-#include "pixel_stage.h"
-#include "xnt/capture/pm4_builder.h"
-#include "xnt/ucode/assembler.h"
-#include "xnt/xenos/registers.h"
+#include "texture_rig.h"
 
 namespace xnt::cpu {
 namespace {
 
-using xenos::Reg;
+using test::kTextureBase;
+using test::kTextureMips;
 
-constexpr uint32_t kBase = 0x00100000, kMips = 0x00200000;
-
-struct AnisoRig {
-  replay::RegisterFile regs;
-  replay::GuestMemory memory;
-  gpu::edram::Edram edram;
-  ucode::InterpreterConstants constants{};
-  ucode::Shader ps = ucode::Decode(
-      ucode::Assemble("xps_3_0\n    exec\n    tfetch2D r0, r0.xy, tf0\n    alloc colors\n"
-                      "    exece\n    mov oC0, r0\n"),
-      ucode::ShaderType::kPixel);
+struct AnisoRig : test::TextureRig {
+  ucode::Shader ps = test::TfetchPs("r0.xy");
 
   // `white(x)`: whether texel column x is white (else black). aniso: the fetch constant's aniso
   // filter field (0 off, 2..5 max 2:1 .. 16:1). With `mips`, level 1 (and the mip range 0..1) is
@@ -41,54 +30,30 @@ struct AnisoRig {
       }
     }
     for (size_t i = 0; i < green.size(); i += 4) green[i + 1] = 0xFF, green[i + 3] = 0xFF;
-    memory.Write(kBase, level0);
-    memory.Write(kMips, green);
-    std::array<uint32_t, 6> fetch = capture::TextureFetch2D(
-        kBase, 64, 64, xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::kNone);
+    memory.Write(kTextureBase, level0);
+    memory.Write(kTextureMips, green);
+    std::array<uint32_t, 6> fetch = Fetch();
     fetch[3] &= ~(0x3Fu << 19);  // mag, min, mip point
     fetch[3] |= (aniso & 7u) << 25;
     if (mips) {
       fetch[4] = (fetch[4] & ~0x3FCu) | (1u << 6);  // mip levels 0..1
-      fetch[5] = (fetch[5] & 0xFFFu) | (kMips >> 12 << 12);
+      fetch[5] = (fetch[5] & 0xFFFu) | (kTextureMips >> 12 << 12);
     }
-    for (uint32_t i = 0; i < 6; ++i) {
-      regs.Set(xenos::kFetchConstantBase + i, fetch[i]);
-      constants.fetch_constants[i] = fetch[i];
-    }
-    regs.Set(Reg::RB_SURFACE_INFO, 128);
-    regs.Set(Reg::RB_COLOR_INFO, uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8) << 16);
-    regs.Set(Reg::RB_COLOR_MASK, 0xF);
-    regs.Set(Reg::RB_BLENDCONTROL0, 0x00010001);
+    SetTexture(fetch);
   }
 
   // A 16x16 square with u = 0..16k/64 and v = 0..16/64: k texels of u and 1 of v per pixel.
   // Returns pixel (2, 2) as RGBA bytes (R in the low byte).
   uint32_t Draw(float k) {
-    auto v = [](double x, double y, float u, float w) {
-      ClipVertex c;
-      c.pos = {x, y, 0.5, 1.0};
-      c.interpolators[0] = {u, w, 0.0f, 0.0f};
-      return c;
-    };
+    const auto v = test::TexturedVertex;
     const float u1 = 16.0f * k / 64.0f, v1 = 16.0f / 64.0f;
     std::vector<Triangle> tris = {{v(0, 0, 0, 0), v(16, 0, u1, 0), v(0, 16, 0, v1)},
                                   {v(16, 0, u1, 0), v(16, 16, u1, v1), v(0, 16, 0, v1)}};
-    PixelJob job;
+    PixelJob job = Job(ps);
     job.triangles = &tris;
-    job.state.x0 = 0, job.state.y0 = 0, job.state.x1 = 128, job.state.y1 = 128;
-    job.state.interpolator_count = 1;
     job.state.never_cull = true;
-    job.pixel_shader = &ps;
-    job.pixel_constants = &constants;
-    job.registers = &regs;
-    job.memory = &memory;
-    job.edram = &edram;
-    job.color_used[0] = true;
     RunPixels(job, 1);
-    gpu::edram::Surface s;
-    s.pitch_pixels = 128;
-    s.format = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8);
-    return uint32_t(edram.Load(s, 2, 2, 0));
+    return Pixel(2, 2);
   }
 };
 
