@@ -42,15 +42,10 @@ const char* const kExportOnlyPs = R"(xps_3_0
     mov eM1, c3
 )";
 
-struct Replayed {
-  std::unique_ptr<renderer::Session> session;
-  std::unique_ptr<replay::TracePlayer> player;
-};
-
 // Draw 0: RB_COLOR_MASK 0, no depth test, exporting into stream A (k_32_32_32_32_FLOAT, 8in32,
 // 4 elements). Draw 1: RB_COLOR_MASK 0xF, a pixel shader that writes no colour, stream B.
 // Both cover the 16 pixels [8, 12)^2; every pixel writes the same two elements.
-Replayed ReplayTargetless(renderer::Path path) {
+test::PathReplay ReplayTargetless(renderer::Path path) {
   std::vector<uint8_t> rect;
   const float l = 7.75f, r = 11.75f;
   const float corners[6][2] = {{l, l}, {r, l}, {l, r}, {r, l}, {r, r}, {l, r}};
@@ -89,25 +84,8 @@ Replayed ReplayTargetless(renderer::Path path) {
     capture::D3dSetVertexFetch(b, 95, kVertices, 24);
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 6);
   }
-  Replayed run;
-  renderer::SessionOptions options;
-  if (path == renderer::Path::kFbo) {
-    run.session = test::MakeLavapipeSession(options);
-  } else {
-    if (path == renderer::Path::kFsi) {
-      test::UseLavapipe();
-      options.validate = true;
-      options.fsi_unordered = true;  // lavapipe has no interlock (docs/fsi.md)
-    }
-    options.path = path;
-    run.session = renderer::Session::Create(options);
-  }
-  run.player = std::make_unique<replay::TracePlayer>(run.session->backend());
-  run.session->Attach(*run.player);
-  run.player->Apply(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertices, rect});
-  run.player->Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, b.Take()});
-  run.session->Flush();
-  return run;
+  return test::PlayOnPath(
+      path, b.Take(), {format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertices, rect}});
 }
 
 bool Noted(const renderer::Session& s, const std::string& needle) {
@@ -118,7 +96,7 @@ bool Noted(const renderer::Session& s, const std::string& needle) {
 }
 
 TEST(MemExportTargetless, CpuRunsThePixelShaderForItsExports) {
-  Replayed cpu = ReplayTargetless(renderer::Path::kCpu);
+  test::PathReplay cpu = ReplayTargetless(renderer::Path::kCpu);
   const replay::GuestMemory& m = cpu.player->memory();
   // Element 1 (bytes 16..31) = c2, element 2 = c3; with 8in32 each float is stored
   // big-endian, so LoadBE32 reads its IEEE bits. Elements 0 and 3 are not written.
@@ -145,7 +123,7 @@ TEST(MemExportTargetless, CpuRunsThePixelShaderForItsExports) {
 TEST(MemExportTargetless, GpuPathsNameTheLostExports) {
   for (renderer::Path path : {renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
-    Replayed run = ReplayTargetless(path);
+    test::PathReplay run = ReplayTargetless(path);
     EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
     EXPECT_EQ(run.session->stats().draws_skipped, 2u);
     EXPECT_EQ(run.player->memory().LoadBE32(kStreamA + 0x10), 0u);

@@ -34,12 +34,7 @@ const char* const kFactorVs = R"(xvs_3_0
     mov o0, c7
 )";
 
-struct Replayed {
-  std::unique_ptr<renderer::Session> session;
-  std::unique_ptr<replay::TracePlayer> player;
-};
-
-Replayed ReplayFactors(renderer::Path path) {
+test::PathReplay ReplayFactors(renderer::Path path) {
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
   capture::RenderTargetSetup rt;
@@ -64,30 +59,13 @@ Replayed ReplayFactors(renderer::Path path) {
   b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kAdaptive));
   b.DrawIndxDma(xenos::PrimitiveType::kTrianglePatch, 3, kFactors, xenos::IndexFormat::kInt32,
                 xenos::Endian::k8in32);
-  Replayed run;
-  renderer::SessionOptions options;
-  if (path == renderer::Path::kFbo) {
-    run.session = test::MakeLavapipeSession(options);
-  } else {
-    if (path == renderer::Path::kFsi) {
-      test::UseLavapipe();
-      options.validate = true;
-      options.fsi_unordered = true;  // lavapipe has no interlock (docs/fsi.md)
-    }
-    options.path = path;
-    run.session = renderer::Session::Create(options);
-  }
-  run.player = std::make_unique<replay::TracePlayer>(run.session->backend());
-  run.session->Attach(*run.player);
-  run.player->Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, b.Take()});
-  run.session->Flush();
-  return run;
+  return test::PlayOnPath(path, b.Take());
 }
 
 TEST(MemExportTessellation, FactorsAreExportedAndTheTessellatedDrawIsNamed) {
   for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
-    Replayed run = ReplayFactors(path);
+    test::PathReplay run = ReplayFactors(path);
     EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
     // 8in32 stores each float big-endian: 2.0, 3.0, 4.0.
     const replay::GuestMemory& m = run.player->memory();

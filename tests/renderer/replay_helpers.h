@@ -1,12 +1,14 @@
 // Plays records through TracePlayer on an fbo session (renderer/session.h) on a validating
 // lavapipe context and keeps the last swapped image: the path `xenotrace replay` takes, without
-// files.
+// files. Also one ring-buffer submission on any path, keeping the session and player to inspect.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_env.h"
 #include "xnt/format/records.h"
@@ -59,6 +61,39 @@ inline ReplayResult ReplayRecords(
   result.validation_messages = session->validation_message_count();
   result.validation_report = ValidationReport(*session);
   return result;
+}
+
+// A session and its attached player after PlayOnPath, for the test to read guest memory, stats
+// and notes from.
+struct PathReplay {
+  std::unique_ptr<renderer::Session> session;
+  std::unique_ptr<replay::TracePlayer> player;
+};
+
+// Plays `memory` then one ring-buffer submission of `ring` on `path` and flushes: fbo on a
+// validating lavapipe (MakeLavapipeSession), fsi on a validating lavapipe without interlock
+// (fsi_unordered: lavapipe has none, docs/fsi.md), cpu with no device.
+inline PathReplay PlayOnPath(renderer::Path path, std::vector<uint32_t> ring,
+                             const std::vector<format::MemoryEvent>& memory = {}) {
+  PathReplay run;
+  renderer::SessionOptions options;
+  if (path == renderer::Path::kFbo) {
+    run.session = MakeLavapipeSession(options);
+  } else {
+    if (path == renderer::Path::kFsi) {
+      UseLavapipe();
+      options.validate = true;
+      options.fsi_unordered = true;
+    }
+    options.path = path;
+    run.session = renderer::Session::Create(options);
+  }
+  run.player = std::make_unique<replay::TracePlayer>(run.session->backend());
+  run.session->Attach(*run.player);
+  for (const format::MemoryEvent& event : memory) run.player->Apply(event);
+  run.player->Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, std::move(ring)});
+  run.session->Flush();
+  return run;
 }
 
 }  // namespace xnt::vk::test
