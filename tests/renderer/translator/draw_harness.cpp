@@ -6,26 +6,9 @@
 namespace xnt::vk::test {
 
 DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(context.device()) {
-  const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  VkDescriptorSetLayoutBinding memory_binding{kSharedMemoryBinding,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              kSharedMemoryBindingCount, stages, nullptr};
-  VkDescriptorSetLayoutBinding constant_bindings[2] = {
-      {kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
-      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr}};
-  VkDescriptorSetLayoutBinding texture_binding{kTexturesBinding,
-                                               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                               kTextureBindingCount, stages, nullptr};
-  const VkDescriptorSetLayoutBinding* bindings[3] = {&memory_binding, constant_bindings,
-                                                     &texture_binding};
-  const uint32_t counts[3] = {1, 2, 1};
-  for (int i = 0; i < 3; ++i) {
-    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    info.bindingCount = counts[i];
-    info.pBindings = bindings[i];
-    CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layouts_[i]),
-            "vkCreateDescriptorSetLayout");
-  }
+  // Textures: the 2D-array binding only (the harness binds its 2x2 texture there).
+  set_layouts_ = check::MakeShaderInterfaceSetLayouts(
+      device_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 1);
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 3;
   layout_info.pSetLayouts = set_layouts_.data();

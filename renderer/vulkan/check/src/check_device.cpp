@@ -1,5 +1,6 @@
 #include "check_device.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "xnt/base/error.h"
@@ -37,27 +38,17 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
   if (!context.capabilities().geometry_shader) {
     throw Error("translate --check needs geometry shaders (vertex shader outputs are captured by one)");
   }
-  VkDescriptorSetLayoutBinding memory{kSharedMemoryBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      kSharedMemoryBindingCount, kStages, nullptr};
-  VkDescriptorSetLayoutBinding constants[2] = {
-      {kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr},
-      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, kStages, nullptr}};
-  VkDescriptorSetLayoutBinding textures[3] = {
-      {kTexturesBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, kStages, nullptr},
-      {kTexturesCubeBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, kStages, nullptr},
-      {kTextures3DBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, kStages, nullptr}};
+  const auto interface_layouts = check::MakeShaderInterfaceSetLayouts(device_, kStages, 3);
+  std::copy(interface_layouts.begin(), interface_layouts.end(), set_layouts_.begin());
+  // Set 3: the harness's own, the lanes' inputs (pixel check) and the capture (vertex check).
   VkDescriptorSetLayoutBinding harness[2] = {
       {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_GEOMETRY_BIT, nullptr}};
-  const VkDescriptorSetLayoutBinding* bindings[4] = {&memory, constants, textures, harness};
-  const uint32_t counts[4] = {1, 2, 3, 2};
-  for (int i = 0; i < 4; ++i) {
-    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    info.bindingCount = counts[i];
-    info.pBindings = bindings[i];
-    CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layouts_[i]),
-            "vkCreateDescriptorSetLayout");
-  }
+  VkDescriptorSetLayoutCreateInfo harness_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  harness_info.bindingCount = 2;
+  harness_info.pBindings = harness;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &harness_info, nullptr, &set_layouts_[3]),
+          "vkCreateDescriptorSetLayout");
   VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, 4};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 4;

@@ -77,4 +77,32 @@ VkShaderModule MakeShaderModule(VkDevice device, const uint32_t* words, size_t c
   return module;
 }
 
+std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice device,
+                                                                   VkShaderStageFlags stages,
+                                                                   uint32_t texture_dimensions) {
+  const VkDescriptorSetLayoutBinding memory{kSharedMemoryBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                            kSharedMemoryBindingCount, stages, nullptr};
+  const VkDescriptorSetLayoutBinding constants[2] = {
+      {kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
+      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr}};
+  const VkDescriptorSetLayoutBinding textures[3] = {
+      {kTexturesBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, stages,
+       nullptr},
+      {kTexturesCubeBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount,
+       stages, nullptr},
+      {kTextures3DBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, stages,
+       nullptr}};
+  const VkDescriptorSetLayoutBinding* bindings[3] = {&memory, constants, textures};
+  const uint32_t counts[3] = {1, 2, texture_dimensions};
+  std::array<VkDescriptorSetLayout, 3> layouts{};
+  for (int i = 0; i < 3; ++i) {
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = counts[i];
+    info.pBindings = bindings[i];
+    CheckVk(vkCreateDescriptorSetLayout(device, &info, nullptr, &layouts[i]),
+            "vkCreateDescriptorSetLayout");
+  }
+  return layouts;
+}
+
 }  // namespace xnt::vk::check

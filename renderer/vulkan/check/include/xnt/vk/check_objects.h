@@ -1,14 +1,17 @@
 // The Vulkan objects a shader check harness makes for itself: host-visible mapped buffers (inputs
-// up, results back), device-local images with one view, and shader modules from SPIR-V words.
+// up, results back), device-local images with one view, shader modules from SPIR-V words, and the
+// descriptor set layouts of the translated shaders' interface.
 // Shared by the `shader translate --check` device (check_device.cpp) and the translator tests'
 // draw harness (tests/renderer/translator/draw_harness.cpp), which make the same objects.
 #pragma once
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
+#include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk::check {
@@ -36,5 +39,13 @@ DeviceImage MakeDeviceImage(VulkanContext& context, VkImageType type, VkImageVie
 void Destroy(VkDevice device, DeviceImage& image);
 
 VkShaderModule MakeShaderModule(VkDevice device, const uint32_t* words, size_t count);
+
+// The layouts of the translated shaders' sets 0-2 (shader_interface.h): set 0 the shared-memory
+// storage buffers, set 1 the guest and system constants, set 2 the combined image samplers of the
+// first `texture_dimensions` of the 2D-array, cube and 3D bindings (1: the 2D array only), all
+// visible to `stages`.
+std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice device,
+                                                                   VkShaderStageFlags stages,
+                                                                   uint32_t texture_dimensions);
 
 }  // namespace xnt::vk::check
