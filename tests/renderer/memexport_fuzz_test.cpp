@@ -78,12 +78,7 @@ Trace BuildTrace(const std::vector<Case>& cases) {
   t.memory.push_back({format::MemoryEventKind::kGpuRead, kVertices, rect});
 
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  capture::RenderTargetSetup rt;
-  rt.surface_pitch = kSize;
-  capture::D3dSetRenderTarget(b, rt);
-  b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  capture::D3dSetViewport(b, 0, 0, float(kSize), float(kSize));
+  test::SetUpColourTarget(b, kSize);
   const std::vector<uint32_t> position_vs = ucode::AssembleShader(test::kPositionVs).microcode;
   const std::vector<uint32_t> colour_ps = ucode::AssembleShader(test::kColourPs).microcode;
   for (const Case& c : cases) {

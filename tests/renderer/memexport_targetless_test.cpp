@@ -57,12 +57,7 @@ test::PathReplay ReplayTargetless(renderer::Path path) {
     }
   }
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  capture::RenderTargetSetup rt;
-  rt.surface_pitch = 64;
-  capture::D3dSetRenderTarget(b, rt);
-  b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  capture::D3dSetViewport(b, 0, 0, 64, 64);
+  test::SetUpColourTarget(b, 64);
   const auto vs = ucode::AssembleShader(test::kPositionVs).microcode;
   const auto ps0 = ucode::AssembleShader(kExportAndColourPs).microcode;
   const auto ps1 = ucode::AssembleShader(kExportOnlyPs).microcode;

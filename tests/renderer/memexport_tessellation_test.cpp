@@ -36,12 +36,7 @@ const char* const kFactorVs = R"(xvs_3_0
 
 test::PathReplay ReplayFactors(renderer::Path path) {
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  capture::RenderTargetSetup rt;
-  rt.surface_pitch = 64;
-  capture::D3dSetRenderTarget(b, rt);
-  b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  capture::D3dSetViewport(b, 0, 0, 64, 64);
+  test::SetUpColourTarget(b, 64);
   const auto vs = ucode::AssembleShader(kFactorVs).microcode;
   const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
   capture::ShaderPair pair{vs, ps, 2, 1, 1};

@@ -1,15 +1,28 @@
 // What the memexport tests (memexport_*_test.cpp) draw with besides their exporting shader: a
-// position-only vertex shader, a constant-colour pixel shader, and a stream constant as the float4
-// the exporting shader reads from c0.
+// colour target, a position-only vertex shader, a constant-colour pixel shader, and a stream
+// constant as the float4 the exporting shader reads from c0.
 #pragma once
 
 #include <array>
 #include <bit>
 #include <cstdint>
 
+#include "xnt/capture/pm4_builder.h"
 #include "xnt/xenos/memexport_stream.h"
+#include "xnt/xenos/registers.h"
 
 namespace xnt::vk::test {
+
+// The D3D device defaults, then a size x size colour target (the default RenderTargetSetup) in
+// colour/depth mode with a viewport over all of it.
+inline void SetUpColourTarget(capture::Pm4Builder& b, uint32_t size) {
+  capture::D3dDeviceDefaults(b);
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = size;
+  capture::D3dSetRenderTarget(b, rt);
+  b.WriteRegister(xenos::Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+  capture::D3dSetViewport(b, 0, 0, float(size), float(size));
+}
 
 // A float2 position per vertex (4 dwords apart, vertex fetch constant 0), colour c4.
 inline constexpr const char* kPositionVs = R"(xvs_3_0
