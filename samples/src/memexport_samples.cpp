@@ -25,6 +25,9 @@ using xenos::PrimitiveType;
 constexpr uint32_t kVertexBuffers = 0x00100000;  // shader_scenes.cpp kSceneVertexAddress
 constexpr uint32_t kIndexBuffers = 0x00140000;   // shader_scenes.cpp kSceneIndexAddress
 constexpr uint32_t kScratch = 0x00F00000;
+// The stream fields the scenes use (ColorFormat, Endian128 and SurfaceNumberFormat numbers).
+constexpr uint32_t kFormatK16 = 24, kFormatK32Float = 36, kFormatK32323232Float = 38;
+constexpr uint32_t kEndian8in16 = 1, kEndian8in32 = 2, kNumericUInteger = 2;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
@@ -122,6 +125,21 @@ std::vector<uint32_t> PsMicrocode(std::string_view body) {
   return ucode::AssembleShader(std::string(kPsHead) + std::string(body) + kPsColor).microcode;
 }
 
+// A scene on a black width x height target drawn with the vertex shader kVsHead + `vs_body` +
+// kVsDraw (`vs_registers` temporaries) and the pixel shader kPsHead + `ps_body` + kPsColor.
+ShaderScene ExportScene(uint32_t width, uint32_t height, std::string_view vs_body,
+                        uint32_t vs_registers, std::string_view ps_body) {
+  ShaderScene s;
+  s.width = width;
+  s.height = height;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = VsMicrocode(vs_body);
+  s.ps_microcode = PsMicrocode(ps_body);
+  s.vs_registers = vs_registers;
+  s.ps_registers = 1;
+  return s;
+}
+
 // Two triangles covering pixels [x0, x1) x [y0, y1): corners a quarter pixel before the pixel
 // edges, 4 dwords per vertex (x, y, 0, 0).
 void PushRect(std::vector<uint32_t>& w, const ShaderScene& s, int x0, int y0, int x1, int y1) {
@@ -162,20 +180,13 @@ void FillRect(Image& img, int x0, int y0, int x1, int y1, std::array<uint8_t, 4>
 // rectangles where the trace put them, [8,24) and [40,56) x [40,56). Draw 2 exports its 12
 // positions + 32 px to 0x00F00000 (see --dump-memory).
 ShaderScene PositionsScene() {
-  ShaderScene s;
-  s.width = 64;
-  s.height = 64;
-  s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = VsMicrocode(kExportPositionVs);
-  s.ps_microcode = PsMicrocode("");
-  s.vs_registers = 3;
-  s.ps_registers = 1;
+  ShaderScene s = ExportScene(64, 64, kExportPositionVs, 3, "");
   const float shift = 32.0f / (float(s.width) / 2);  // 32 pixels in clip units: 1.0
   ShaderDraw d0;
   d0.primitive = PrimitiveType::kTriangleList;
   PushRect(d0.vertex_words, s, 8, 8, 24, 24);
   d0.vertex_count = 6;
-  d0.vs_constants = {{0, Stream(kVertexBuffers + 0x1000, 38, 6, 2)},
+  d0.vs_constants = {{0, Stream(kVertexBuffers + 0x1000, kFormatK32323232Float, 6, kEndian8in32)},
                      {1, {0.0f, 1.0f, 0.0f, 0.0f}},
                      {2, {1.0f, 1.0f, 0.0f, 0.0f}},
                      {3, {shift, 0.0f, 0.0f, 1.0f}},
@@ -184,14 +195,14 @@ ShaderScene PositionsScene() {
   ShaderDraw d1;
   d1.vertex_words.assign(24, 0);
   d1.vertex_count = 6;
-  d1.vs_constants = {{0, Stream(kVertexBuffers + 0x2000, 38, 6, 2)},
+  d1.vs_constants = {{0, Stream(kVertexBuffers + 0x2000, kFormatK32323232Float, 6, kEndian8in32)},
                      {4, {0.0f, 1.0f, 0.0f, 1.0f}},
                      {5, {6.0f, 0.0f, 0.0f, 0.0f}}};
   ShaderDraw d2;
   PushRect(d2.vertex_words, s, 8, 40, 24, 56);
   PushRect(d2.vertex_words, s, 40, 40, 56, 56);
   d2.vertex_count = 12;
-  d2.vs_constants = {{0, Stream(kScratch, 38, 12, 2)},
+  d2.vs_constants = {{0, Stream(kScratch, kFormatK32323232Float, 12, kEndian8in32)},
                      {4, {0.0f, 0.0f, 1.0f, 1.0f}},
                      {5, {0.0f, 0.0f, 0.0f, 0.0f}}};
   s.draws = {d0, d1, d2};
@@ -214,18 +225,10 @@ Image PositionsExpected(const ShaderScene& s) {
 // so only index reading that sees the exported bytes draws it top right; stale indices would put
 // it bottom right. Draw 1's own exports go to the scratch range.
 ShaderScene IndexStreamScene() {
-  ShaderScene s;
-  s.width = 64;
-  s.height = 64;
-  s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = VsMicrocode(kExportIndexVs);
-  s.ps_microcode = PsMicrocode("");
-  s.vs_registers = 3;
-  s.ps_registers = 1;
+  ShaderScene s = ExportScene(64, 64, kExportIndexVs, 3, "");
   ShaderDraw d0;
   PushRect(d0.vertex_words, s, 8, 8, 24, 24);
   d0.vertex_count = 6;
-  constexpr uint32_t kFormatK16 = 24, kEndian8in16 = 1, kNumericUInteger = 2;
   d0.vs_constants = {{0, Stream(kIndexBuffers + 0x1000, kFormatK16, 6, kEndian8in16, kNumericUInteger)},
                      {1, {0.0f, 1.0f, 0.0f, 0.0f}},
                      {4, {1.0f, 0.0f, 0.0f, 1.0f}},
@@ -255,15 +258,7 @@ Image IndexStreamExpected(const ShaderScene& s) {
 // = 32 pixels further right, [40,56)^2, only when its vertex fetch reads the exported factors.
 // Draw 1's own exports go to the scratch range.
 ShaderScene FactorFetchScene() {
-  ShaderScene s;
-  s.width = 64;
-  s.height = 64;
-  s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = VsMicrocode(kExportFactorVs);
-  s.ps_microcode = PsMicrocode("");
-  s.vs_registers = 3;
-  s.ps_registers = 1;
-  constexpr uint32_t kFormatK32Float = 36, kEndian8in32 = 2;
+  ShaderScene s = ExportScene(64, 64, kExportFactorVs, 3, "");
   ShaderDraw d0;
   PushRect(d0.vertex_words, s, 8, 8, 24, 24);
   d0.vertex_count = 6;
@@ -298,15 +293,7 @@ Image FactorFetchExpected(const ShaderScene& s) {
 // draw 3 bottom right only when the skipped draws exported; without the exports both would land
 // bottom left, and the red of draws 0 and 1 never shows.
 ShaderScene SkippedDrawScene() {
-  ShaderScene s;
-  s.width = 64;
-  s.height = 64;
-  s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = VsMicrocode(kExportIndexVs);
-  s.ps_microcode = PsMicrocode("");
-  s.vs_registers = 3;
-  s.ps_registers = 1;
-  constexpr uint32_t kFormatK16 = 24, kEndian8in16 = 1, kNumericUInteger = 2;
+  ShaderScene s = ExportScene(64, 64, kExportIndexVs, 3, "");
   ShaderDraw d0;
   PushRect(d0.vertex_words, s, 8, 8, 24, 24);
   d0.vertex_count = 6;
@@ -364,14 +351,7 @@ constexpr FormatCase kFormatCases[] = {
 };
 
 ShaderScene FormatsScene() {
-  ShaderScene s;
-  s.width = 64;
-  s.height = 16;
-  s.clear_rgba = {0, 0, 0, 0xFF};
-  s.vs_microcode = VsMicrocode(kPlainVs);
-  s.ps_microcode = PsMicrocode(kExportPs);
-  s.vs_registers = 2;
-  s.ps_registers = 1;
+  ShaderScene s = ExportScene(64, 16, kPlainVs, 2, kExportPs);
   for (size_t i = 0; i < std::size(kFormatCases); ++i) {
     const FormatCase& c = kFormatCases[i];
     ShaderDraw d;
