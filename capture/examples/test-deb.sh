@@ -27,14 +27,19 @@ done
 want="libxenotrace-capture1 (= $(field "$lib" Version))"
 [ "$(field "$dev" Depends)" = "$want" ] ||
   { echo "libxenotrace-capture-dev Depends '$(field "$dev" Depends)', expected '$want'"; exit 1; }
-dpkg-deb --ctrl-tarfile "$lib" | tar t | grep -qx "./shlibs" || { echo "no shlibs file"; exit 1; }
-dpkg-deb --ctrl-tarfile "$lib" | tar t | grep -qx "./triggers" || { echo "no ldconfig trigger"; exit 1; }
-dpkg-deb -c "$dev" | grep -q "xenotrace-capture.pc" || { echo "no .pc in the -dev package"; exit 1; }
-dpkg-deb -c "$dev" | grep -q "XenotraceCaptureConfig.cmake" || { echo "no CMake package"; exit 1; }
-dpkg-deb -c "$tools" | grep -q "usr/share/man/man1/xenotrace.1.gz" || { echo "no man page"; exit 1; }
+# Listings are read whole before grep: `producer | grep -q` under pipefail fails at random when
+# grep exits at its first match and the producer dies of SIGPIPE (it did once in CI).
+lib_control=$(dpkg-deb --ctrl-tarfile "$lib" | tar t)
+dev_files=$(dpkg-deb -c "$dev")
+tools_files=$(dpkg-deb -c "$tools")
+grep -qx "./shlibs" <<<"$lib_control" || { echo "no shlibs file"; exit 1; }
+grep -qx "./triggers" <<<"$lib_control" || { echo "no ldconfig trigger"; exit 1; }
+grep -q "xenotrace-capture.pc" <<<"$dev_files" || { echo "no .pc in the -dev package"; exit 1; }
+grep -q "XenotraceCaptureConfig.cmake" <<<"$dev_files" || { echo "no CMake package"; exit 1; }
+grep -q "usr/share/man/man1/xenotrace.1.gz" <<<"$tools_files" || { echo "no man page"; exit 1; }
 
 dpkg-deb -x "$tools" "$work/root"
-"$work/root/usr/bin/xenotrace" --help | grep -q "Usage: .*xenotrace" ||
+grep -q "Usage: .*xenotrace" <<<"$("$work/root/usr/bin/xenotrace" --help)" ||
   { echo "xenotrace --help from the package failed"; exit 1; }
 echo "xenotrace --help runs from the unpacked package"
 
