@@ -359,7 +359,11 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   job.scaled = &scaled_;
   job.scale_x = options_.scale_x;
   job.scale_y = options_.scale_y;
-  job.parallel_safe = TargetsCannotAlias(regs, color_used, depth_used,
+  // A pixel shader that exports writes guest memory that other bands' texture and vertex fetches
+  // read without the exporter's lock, and the order of its exports to one address must not
+  // depend on the thread count: such a draw runs on one thread.
+  job.parallel_safe = !(ps && call.pixel_shader && call.pixel_shader->uses_memexport) &&
+                      TargetsCannotAlias(regs, color_used, depth_used,
                                          uint32_t((state.y1 + scale_y - 1) / scale_y));
   const PixelStats pixels = RunPixels(job, options_.threads);
   // Exports wrote guest memory: scaled resolve copies over it are stale (dropped only now, as

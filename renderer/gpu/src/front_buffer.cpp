@@ -8,6 +8,7 @@
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
+#include "xnt/base/parallel.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
 
@@ -124,30 +125,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
     }
   };
   const uint32_t workers = std::clamp<uint32_t>(threads, 1, std::max(1u, bands));
-  if (workers == 1) {
-    convert(0, 1);
-  } else {
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(workers);
-    for (uint32_t t = 1; t < workers; ++t) {
-      pool.emplace_back([&, t] {
-        try {
-          convert(t, workers);
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      });
-    }
-    try {
-      convert(0, workers);
-    } catch (...) {
-      errors[0] = std::current_exception();
-    }
-    for (std::thread& th : pool) th.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  }
+  RunShares(workers, convert);
   return image;
 }
 

@@ -10,6 +10,7 @@
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
+#include "xnt/base/parallel.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
 
@@ -609,10 +610,11 @@ class RowSampleReader {
 
 // The destination of one row as runs of pixels at consecutive addresses: calls
 // run(x_begin, x_end, offset of x_begin before the base). In the 32x32-tiled 2D layout the low
-// 4 bits of an offset are the low bits of x shifted by the bytes per pixel (TiledOffset2D passes
-// them straight through), so each aligned group of 16 bytes' worth of pixels (4 at 32bpp) is a
-// run and TiledOffset2D runs once per group; a linear row is one run. A pixel whose offset
-// throws (a negative coordinate in a linear destination) and the 3D layout go pixel by pixel.
+// bits of an offset are low bits of x shifted by the bytes per pixel (TiledOffset2D passes them
+// straight through) up to bit 3 - at 8bpp offset bit 3 is already y bit 1 - so an aligned group
+// of 8 pixels at 8 and 16bpp, 4 at 32bpp and 2 at 64bpp (at most 16 bytes) is a run and
+// TiledOffset2D runs once per group; a linear row is one run. A pixel whose offset throws (a
+// negative coordinate in a linear destination) and the 3D layout go pixel by pixel.
 class DestRow {
  public:
   DestRow(const ResolveInfo& info, uint32_t bpp_log2) : info_(info), bpp_log2_(bpp_log2) {
@@ -719,10 +721,10 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
   }
   const DestRow dest(info, bpp_log2);
   auto compute = [&](ResolveBand& band) {
-    band.pixels.resize(size_t(width) * uint32_t(band.y1 - band.y0) * bpp);
     band.lo = INT64_MAX, band.hi = INT64_MIN;
     band.error = nullptr;
-    try {
+    try {  // (the allocation too: on a worker thread an escaping exception would terminate)
+      band.pixels.resize(size_t(width) * uint32_t(band.y1 - band.y0) * bpp);
       RowSampleReader row_reader(surface, edram, info.step_x, info.step_y);
       uint8_t* out = band.pixels.data();
       auto pixel = [&](int32_t x, int32_t y, bool fast) {
@@ -783,18 +785,9 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
       bands[i].y0 = rows[first + i].first;
       bands[i].y1 = rows[first + i].second;
     }
-    if (workers == 1 || count == 1) {
-      for (size_t i = 0; i < count; ++i) compute(bands[i]);
-    } else {
-      std::vector<std::thread> pool;
-      for (size_t t = 1; t < workers; ++t) {
-        pool.emplace_back([&, t] {
-          for (size_t i = t; i < count; i += workers) compute(bands[i]);
-        });
-      }
-      for (size_t i = 0; i < count; i += workers) compute(bands[i]);
-      for (std::thread& th : pool) th.join();
-    }
+    RunShares(uint32_t(std::min(workers, count)), [&](uint32_t t, uint32_t n) {
+      for (size_t i = t; i < count; i += n) compute(bands[i]);
+    });
     for (size_t i = 0; i < count; ++i) {
       const ResolveBand& band = bands[i];
       if (band.error) std::rethrow_exception(band.error);

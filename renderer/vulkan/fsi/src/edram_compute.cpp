@@ -399,10 +399,15 @@ void EdramCompute::RecordCopy(const CopyPlan& plan, VkDescriptorSet dest, uint32
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 2, sets, 0, nullptr);
   vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
   vkCmdDispatch(cmd, (push[2] + 7) / 8, (push[3] + 7) / 8, 1);
+  // Every later user of the mirror, not only today's (each caller flushes and waits right after,
+  // which drivers honour but the memory model does not promise): transfers out of it and uploads
+  // into it, the host, later copies, and the next draws' vertex fetches, texture reads and exports.
   BarrierComputeWrites(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT |
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT |
-                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                           VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                           VK_ACCESS_HOST_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                           VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> EdramCompute::WrittenBands(const CopyPlan& plan) const {

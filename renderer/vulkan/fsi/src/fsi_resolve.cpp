@@ -201,15 +201,16 @@ gpu::ResolveCopyResult FsiRenderer::CopyToAccess(const gpu::ResolveInfo& info,
 }
 
 void FsiRenderer::BarrierBeforeCompute() {
-  // The draws' EDRAM writes (fragment shader) and the mirror's uploads (transfer) before the
-  // compute copy reads and writes them.
+  // The draws' EDRAM writes (fragment shader), their memexport writes into the mirror (vertex
+  // and fragment shaders) and the mirror's uploads (transfer) before the compute copy reads and
+  // writes them.
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask =
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   vkCmdPipelineBarrier(stream_.cmd(),
-                       VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
                        nullptr);
 }
