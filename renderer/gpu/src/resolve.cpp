@@ -860,41 +860,15 @@ uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bi
   return LoadLE32(out);
 }
 
-void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
-                        uint32_t scale_y, edram::Edram& edram) {
+void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
+                         uint32_t scale_y,
+                         const std::function<void(const edram::Surface&, uint64_t)>& clear) {
   auto R = [&regs](xenos::Reg r) {
     const uint32_t i = xenos::RegIndex(r);
     return i < regs.size() ? regs[i] : 0u;
   };
   using xenos::Reg;
-  // Clears write the clear value's guest bits into every sample of the rectangle (64bpp:
-  // RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path).
-  // At a resolution scale the rectangle covers S x T host pixels per guest pixel.
-  // Along a row of samples the EDRAM bytes are consecutive within a tile (and, for depth, within
-  // each half of a tile, whose halves are stored swapped), so the row is filled run by run from
-  // the offset of each run's first sample: the bytes Edram::Store would write sample by sample.
-  auto clear = [&](gpu::edram::Surface s, uint64_t bits) {
-    const uint32_t x0 = uint32_t(info.x0) * s.scale_x;
-    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch) * s.scale_x;
-    if (x1 <= x0) return;
-    const uint32_t sx_count = s.samples_x(), bytes = s.bytes_per_sample();
-    const uint32_t row = xenos::kEdramTileWidthSamples * s.scale_x;
-    const uint32_t run = s.is_depth ? row / 2 : s.is_64bpp() ? row / 2 : row;
-    uint8_t* const bytes_out = edram.bytes().data();
-    for (uint32_t y = uint32_t(info.y0) * s.scale_y; y < uint32_t(info.y1) * s.scale_y; ++y) {
-      for (uint32_t r = 0; r < s.samples_y(); ++r) {
-        // Sample columns sx of pixel sx / samples_x, sample (sx % samples_x) + r * samples_x.
-        for (uint32_t sx = x0 * sx_count; sx < x1 * sx_count;) {
-          const uint32_t end = std::min(x1 * sx_count, (sx / run + 1) * run);
-          uint32_t offset = s.SampleOffset(sx / sx_count, y, sx % sx_count + r * sx_count);
-          for (; sx < end; ++sx, offset += bytes) {
-            StoreLE32(bytes_out + offset, uint32_t(bits));
-            if (bytes == 8) StoreLE32(bytes_out + offset + 4, uint32_t(bits >> 32));
-          }
-        }
-      }
-    }
-  };
+  // 64bpp: RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path.
   gpu::edram::Surface base;
   base.pitch_pixels = info.surface_pitch;
   base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
@@ -917,6 +891,38 @@ void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t s
     s.format = info.depth_format;
     clear(s, info.depth_clear_value);
   }
+}
+
+void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
+                        uint32_t scale_y, edram::Edram& edram) {
+  // Clears write the clear value's guest bits into every sample of the rectangle.
+  // At a resolution scale the rectangle covers S x T host pixels per guest pixel.
+  // Along a row of samples the EDRAM bytes are consecutive within a tile (and, for depth, within
+  // each half of a tile, whose halves are stored swapped), so the row is filled run by run from
+  // the offset of each run's first sample: the bytes Edram::Store would write sample by sample.
+  auto clear = [&](const gpu::edram::Surface& s, uint64_t bits) {
+    const uint32_t x0 = uint32_t(info.x0) * s.scale_x;
+    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch) * s.scale_x;
+    if (x1 <= x0) return;
+    const uint32_t sx_count = s.samples_x(), bytes = s.bytes_per_sample();
+    const uint32_t row = xenos::kEdramTileWidthSamples * s.scale_x;
+    const uint32_t run = s.is_depth ? row / 2 : s.is_64bpp() ? row / 2 : row;
+    uint8_t* const bytes_out = edram.bytes().data();
+    for (uint32_t y = uint32_t(info.y0) * s.scale_y; y < uint32_t(info.y1) * s.scale_y; ++y) {
+      for (uint32_t r = 0; r < s.samples_y(); ++r) {
+        // Sample columns sx of pixel sx / samples_x, sample (sx % samples_x) + r * samples_x.
+        for (uint32_t sx = x0 * sx_count; sx < x1 * sx_count;) {
+          const uint32_t end = std::min(x1 * sx_count, (sx / run + 1) * run);
+          uint32_t offset = s.SampleOffset(sx / sx_count, y, sx % sx_count + r * sx_count);
+          for (; sx < end; ++sx, offset += bytes) {
+            StoreLE32(bytes_out + offset, uint32_t(bits));
+            if (bytes == 8) StoreLE32(bytes_out + offset + 4, uint32_t(bits >> 32));
+          }
+        }
+      }
+    }
+  };
+  ForEachResolveClear(info, regs, scale_x, scale_y, clear);
 }
 
 }  // namespace xnt::gpu

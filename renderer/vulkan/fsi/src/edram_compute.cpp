@@ -446,10 +446,6 @@ VkDescriptorSet EdramCompute::Scratch(uint64_t bytes, uint8_t** data) {
 
 bool EdramCompute::RecordClears(const gpu::ResolveInfo& info, gpu::RegisterValues regs,
                                 uint32_t scale_x, uint32_t scale_y) {
-  auto R = [&regs](xenos::Reg r) {
-    const uint32_t i = xenos::RegIndex(r);
-    return i < regs.size() ? regs[i] : 0u;
-  };
   bool any = false;
   auto clear = [&](const gpu::edram::Surface& s, uint64_t bits) {
     const uint32_t x0 = uint32_t(info.x0) * s.scale_x;
@@ -480,28 +476,7 @@ bool EdramCompute::RecordClears(const gpu::ResolveInfo& info, gpu::RegisterValue
     }
     any = true;
   };
-  gpu::edram::Surface base;
-  base.pitch_pixels = info.surface_pitch;
-  base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
-  base.scale_x = scale_x;
-  base.scale_y = scale_y;
-  if (info.color_clear && info.source_select < 4) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.color_base;
-    s.format = info.color_format;
-    uint64_t bits = info.color_clear_value;
-    if (s.is_64bpp()) {
-      bits = (uint64_t(R(xenos::Reg::RB_COLOR_CLEAR)) << 32) | R(xenos::Reg::RB_COLOR_CLEAR_LO);
-    }
-    clear(s, bits);
-  }
-  if (info.depth_clear) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.depth_base;
-    s.is_depth = true;
-    s.format = info.depth_format;
-    clear(s, info.depth_clear_value);
-  }
+  gpu::ForEachResolveClear(info, regs, scale_x, scale_y, clear);
   if (any) {
     BarrierComputeWrites(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
                              VK_PIPELINE_STAGE_TRANSFER_BIT,

@@ -48,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -154,8 +155,16 @@ int32_t TiledOffset3D(int32_t x, int32_t y, int32_t z, uint32_t pitch_blocks,
 // endian swap); the k_8_8_8_8 -> k_8_8_8_8 case of the full path.
 uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bias);
 
-// The clears a resolve asks for (RB_COPY_CONTROL), written into the EDRAM model's guest bits
-// at the resolution scale: every path that keeps EDRAM as guest bits (cpu, fsi) uses this.
+// The clears a resolve asks for (RB_COPY_CONTROL): calls clear(surface, guest bits) for the
+// colour surface (64bpp formats take RB_COLOR_CLEAR as the high dword) and then the depth
+// surface, each at the resolution scale. ApplyResolveClears (CPU) and the fsi path's compute
+// clear both take their surfaces and values from here.
+void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
+                         uint32_t scale_y,
+                         const std::function<void(const edram::Surface&, uint64_t)>& clear);
+
+// The clears a resolve asks for, written into the EDRAM model's guest bits at the resolution
+// scale: every path that keeps EDRAM as guest bits on the CPU uses this.
 void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
                         uint32_t scale_y, edram::Edram& edram);
 
