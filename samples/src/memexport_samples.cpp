@@ -26,7 +26,8 @@ constexpr uint32_t kVertexBuffers = 0x00100000;  // shader_scenes.cpp kSceneVert
 constexpr uint32_t kIndexBuffers = 0x00140000;   // shader_scenes.cpp kSceneIndexAddress
 constexpr uint32_t kScratch = 0x00F00000;
 // The stream fields the scenes use (ColorFormat, Endian128 and SurfaceNumberFormat numbers).
-constexpr uint32_t kFormatK16 = 24, kFormatK32Float = 36, kFormatK32323232Float = 38;
+constexpr uint32_t kFormatK16 = 24, kFormatK32Float = 36, kFormatK3232Float = 37,
+                   kFormatK32323232Float = 38;
 constexpr uint32_t kEndian8in16 = 1, kEndian8in32 = 2, kNumericUInteger = 2;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -383,6 +384,91 @@ Image FormatsExpected(const ShaderScene& s) {
   return img;
 }
 
+// Pixel-shader exports of a draw that writes no target (RB_COLOR_MASK 0, no depth/stencil test):
+// the pixel shader still runs on every covered pixel in colour/depth mode (Xenia draw_util.cc
+// IsPixelShaderNeededWithRasterization). One vertex shader for both draws fetches (x, y, f, g),
+// draws at x + f * c3.x and interpolates c4 + (f, g, f, g) * c5; the pixel shader turns the
+// interpolated (f, g) into its pixel's index floor(g) * c5.x + floor(f) and exports
+// (1.0, index) as k_32_32_FLOAT element 2 * index of stream c0 (c1 = (0, 2, 0, 0)), then writes
+// the interpolated colour.
+const char* const kTargetlessVs = R"(    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    mad r1.x, r1.z, c3.x, r1.x
+    mad r2, r1.zwzw, c5, c4
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, r2
+)";
+const char* const kPixelIndexExportPs = R"(    exec
+    floor r1.xy, r0.xy
+    mad r1.x, r1.y, c5.x, r1.x
+    alloc export
+    exec
+    mad eA, r1.xxxx, c1, c0
+    mad eM0, r1.xxxx, c3, c2
+)";
+
+// Draw 0 has RB_COLOR_MASK 0 and no depth test; it covers the 4 x 3 pixels [8,12) x [8,11) and
+// interpolates (f, g) = the screen position minus (8, 8) (vertex (f, g) = corner + 0.5 - 8: the
+// half-pixel offset puts a corner at screen corner + 0.5), so pixel (x, y) reads
+// (x - 8 + 1/2, y - 8 + 1/2) at its centre, and at 2x2 (x - 8 + 1/4 or 3/4, ...) at its host
+// pixels': the floors are x - 8 and y - 8 either way, and pixel (x, y) exports index
+// 4 (y - 8) + (x - 8), 0..11, each once. The stream's base is dword 2 of draw 1's vertex buffer,
+// 16 bytes per vertex, so index k writes (f, g) = (1.0, k) of draw 1's vertex k, big-endian
+// (8in32, as vertex fetch reads it). Draw 1 (green, mask 0xF restored) has 12 vertices with
+// f = 0 in the trace: rectangles at x [8,24), y [20,32) and [40,56); moved by f * 1.0 clip units
+// = 32 pixels, they land at x [40,56) only when all twelve pixels of draw 0 exported. Draw 1's
+// own exports (every pixel the same element) go to the scratch range.
+ShaderScene TargetlessPixelScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = ucode::AssembleShader(std::string(kVsHead) + kTargetlessVs).microcode;
+  s.ps_microcode = PsMicrocode(kPixelIndexExportPs);
+  s.vs_registers = 3;
+  s.ps_registers = 2;
+  ShaderDraw d0;
+  PushRect(d0.vertex_words, s, 8, 8, 12, 11);
+  for (size_t v = 0; v < 6; ++v) {
+    // (f, g): the corner's pixel coordinate (PushRect: edge - 1/4) + 1/2 - 8.
+    const float x = (v == 1 || v == 3 || v == 4) ? 12.0f : 8.0f;
+    const float y = (v == 2 || v == 4 || v == 5) ? 11.0f : 8.0f;
+    d0.vertex_words[4 * v + 2] = FloatBits(x - 0.25f + 0.5f - 8.0f);
+    d0.vertex_words[4 * v + 3] = FloatBits(y - 0.25f + 0.5f - 8.0f);
+  }
+  d0.vertex_count = 6;
+  d0.register_writes = {{xenos::RegIndex(xenos::Reg::RB_COLOR_MASK), 0}};
+  d0.vs_constants = {{3, {0.0f, 0.0f, 0.0f, 0.0f}},
+                     {4, {0.0f, 0.0f, 0.0f, 0.0f}},
+                     {5, {1.0f, 1.0f, 0.0f, 0.0f}}};
+  d0.ps_constants = {{0, Stream(kVertexBuffers + 0x1000 + 8, kFormatK3232Float, 24, kEndian8in32)},
+                     {1, {0.0f, 2.0f, 0.0f, 0.0f}},
+                     {2, {1.0f, 0.0f, 0.0f, 0.0f}},
+                     {3, {0.0f, 1.0f, 0.0f, 0.0f}},
+                     {5, {4.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d1;
+  PushRect(d1.vertex_words, s, 8, 20, 24, 32);
+  PushRect(d1.vertex_words, s, 8, 40, 24, 56);
+  d1.vertex_count = 12;
+  d1.register_writes = {{xenos::RegIndex(xenos::Reg::RB_COLOR_MASK), 0xF}};
+  d1.vs_constants = {{3, {32.0f / (float(s.width) / 2), 0.0f, 0.0f, 0.0f}},
+                     {4, {0.0f, 1.0f, 0.0f, 1.0f}},
+                     {5, {0.0f, 0.0f, 0.0f, 0.0f}}};
+  d1.ps_constants = {{0, Stream(kScratch, kFormatK3232Float, 24, kEndian8in32)}};
+  s.draws = {d0, d1};
+  return s;
+}
+
+Image TargetlessPixelExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 40, 20, 56, 32, {0, 0xFF, 0, 0xFF});
+  FillRect(img, 40, 40, 56, 56, {0, 0xFF, 0, 0xFF});
+  return img;
+}
+
 Sample Make(std::string name, std::string description, std::string expected, ShaderScene scene,
             Image (*image)(const ShaderScene&)) {
   Sample s = ShaderSceneSample(std::move(name), std::move(description), std::move(expected), scene);
@@ -436,6 +522,16 @@ std::vector<Sample> MemExportSamples() {
       "would put both at x [8,24) y [40,56); the skipped draws' red never shows)",
       SkippedDrawScene(), SkippedDrawExpected));
   v.back().draws_skipped = 2;
+  v.push_back(Make(
+      "memexport_pixel_targetless",
+      "a draw with RB_COLOR_MASK 0 and no depth/stencil test still runs its pixel shader, which "
+      "exports (1.0, pixel index) per covered pixel (k_32_32_FLOAT, 8in32, index from the pixel "
+      "position) into the next draw's vertex buffer; the next draw's vertex fetch reads the "
+      "exported values and moves its vertices by them",
+      "black 64x64; green rectangles x [40,56), y [20,32) and [40,56) (moved 32 pixels right by "
+      "the twelve exported 1.0s; without the exports at x [8,24)); the target-less draw's "
+      "pixels [8,12) x [8,11) stay black",
+      TargetlessPixelScene(), TargetlessPixelExpected));
   return v;
 }
 

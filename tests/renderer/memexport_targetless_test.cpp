@@ -2,7 +2,8 @@
 // runs an exporting pixel shader on every covered pixel even with RB_COLOR_MASK 0 and no depth
 // test, or when the shader writes no colour at all (Xenia draw_util.cc
 // IsPixelShaderNeededWithRasterization). The cpu path rasterizes such draws for their exports
-// (the bytes below are worked by hand); fbo and fsi skip them and must name the loss.
+// (the bytes below are worked by hand); fbo rasterizes them with no attachment and fsi with
+// nothing merged into its EDRAM, and must leave the same bytes.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -45,7 +46,9 @@ const char* const kExportOnlyPs = R"(xps_3_0
 // Draw 0: RB_COLOR_MASK 0, no depth test, exporting into stream A (k_32_32_32_32_FLOAT, 8in32,
 // 4 elements). Draw 1: RB_COLOR_MASK 0xF, a pixel shader that writes no colour, stream B.
 // Both cover the 16 pixels [8, 12)^2; every pixel writes the same two elements.
-test::PathReplay ReplayTargetless(renderer::Path path) {
+// `msaa`: RB_SURFACE_INFO msaa_samples (the rasterizer's coverage samples; nothing is written).
+test::PathReplay ReplayTargetless(renderer::Path path,
+                                  xenos::MsaaSamples msaa = xenos::MsaaSamples::k1X) {
   std::vector<uint8_t> rect;
   const float l = 7.75f, r = 11.75f;
   const float corners[6][2] = {{l, l}, {r, l}, {l, r}, {r, l}, {r, r}, {l, r}};
@@ -58,6 +61,7 @@ test::PathReplay ReplayTargetless(renderer::Path path) {
   }
   capture::Pm4Builder b;
   test::SetUpColourTarget(b, 64);
+  b.WriteRegister(xenos::Reg::RB_SURFACE_INFO, 64u | (uint32_t(msaa) << 16));
   const auto vs = ucode::AssembleShader(test::kPositionVs).microcode;
   const auto ps0 = ucode::AssembleShader(kExportAndColourPs).microcode;
   const auto ps1 = ucode::AssembleShader(kExportOnlyPs).microcode;
@@ -90,11 +94,9 @@ bool Noted(const renderer::Session& s, const std::string& needle) {
   return false;
 }
 
-TEST(MemExportTargetless, CpuRunsThePixelShaderForItsExports) {
-  test::PathReplay cpu = ReplayTargetless(renderer::Path::kCpu);
-  const replay::GuestMemory& m = cpu.player->memory();
-  // Element 1 (bytes 16..31) = c2, element 2 = c3; with 8in32 each float is stored
-  // big-endian, so LoadBE32 reads its IEEE bits. Elements 0 and 3 are not written.
+// Element 1 (bytes 16..31) = c2, element 2 = c3; with 8in32 each float is stored big-endian, so
+// LoadBE32 reads its IEEE bits. Elements 0 and 3 are not written.
+void ExpectExportedBytes(const replay::GuestMemory& m) {
   for (uint32_t base : {kStreamA, kStreamB}) {
     SCOPED_TRACE(base);
     EXPECT_EQ(m.LoadBE32(base + 0x00), 0u);
@@ -108,23 +110,48 @@ TEST(MemExportTargetless, CpuRunsThePixelShaderForItsExports) {
     EXPECT_EQ(m.LoadBE32(base + 0x2C), 0x3E000000u);  // 0.125
     EXPECT_EQ(m.LoadBE32(base + 0x30), 0u);
   }
+}
+
+TEST(MemExportTargetless, CpuRunsThePixelShaderForItsExports) {
+  test::PathReplay cpu = ReplayTargetless(renderer::Path::kCpu);
+  ExpectExportedBytes(cpu.player->memory());
   EXPECT_EQ(cpu.session->stats().draws, 2u);
   EXPECT_EQ(cpu.session->stats().draws_skipped, 0u);
   EXPECT_FALSE(Noted(*cpu.session, "exports nothing"));
 }
 
-// Not implemented on the GPU paths: the draws are skipped, nothing is exported, and the loss is
-// named. (When a path implements it, this test fails: make it expect the cpu bytes instead.)
-TEST(MemExportTargetless, GpuPathsNameTheLostExports) {
+// fbo draws with no attachment (zero colour attachments, no depth: the render area and the
+// rasterization sample count alone), fsi with every colour write and the depth/stencil test off
+// in its output merger; both read the stream ranges back as for any exporting draw.
+TEST(MemExportTargetless, GpuPathsRunThePixelShaderForItsExports) {
   for (renderer::Path path : {renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
     test::PathReplay run = ReplayTargetless(path);
     EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
-    EXPECT_EQ(run.session->stats().draws_skipped, 2u);
-    EXPECT_EQ(run.player->memory().LoadBE32(kStreamA + 0x10), 0u);
-    EXPECT_EQ(run.player->memory().LoadBE32(kStreamB + 0x10), 0u);
-    EXPECT_TRUE(Noted(*run.session, "writes no colour target and tests no depth exports nothing on " +
-                                        std::string(renderer::PathName(path))));
+    std::string notes;
+    for (const auto& [what, count] : run.session->notes()) notes += "\n  " + what;
+    EXPECT_EQ(run.session->stats().draws, 2u) << notes;
+    EXPECT_EQ(run.session->stats().draws_skipped, 0u) << notes;
+    ExpectExportedBytes(run.player->memory());
+    EXPECT_FALSE(Noted(*run.session, "exports nothing"));
+    EXPECT_FALSE(Noted(*run.session, "no colour target written"));
+  }
+}
+
+// With 2x and 4x MSAA the draws rasterize at the surface's sample count (fbo: a rasterization
+// sample count without attachments, framebufferNoAttachmentsSampleCounts; fsi: its own coverage
+// samples); every covered pixel still exports the same elements, and validation stays silent.
+TEST(MemExportTargetless, GpuPathsExportAtMsaaSampleCounts) {
+  for (xenos::MsaaSamples msaa : {xenos::MsaaSamples::k2X, xenos::MsaaSamples::k4X}) {
+    for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
+      SCOPED_TRACE(std::string(renderer::PathName(path)) + " msaa " +
+                   std::to_string(uint32_t(msaa)));
+      test::PathReplay run = ReplayTargetless(path, msaa);
+      EXPECT_EQ(run.session->validation_message_count(), 0u)
+          << test::ValidationReport(*run.session);
+      EXPECT_EQ(run.session->stats().draws_skipped, 0u);
+      ExpectExportedBytes(run.player->memory());
+    }
   }
 }
 

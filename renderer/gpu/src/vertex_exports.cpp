@@ -99,7 +99,7 @@ VertexExportRun RunVertexShaderExports(
 
 SkippedDrawExports ExportSkippedDraw(const replay::DrawCall& draw, const PrimitiveDraw& prim,
                                      replay::GuestMemory& memory, bool vertex_fetches_textures,
-                                     bool pixel_shader_exports, const std::string& path) {
+                                     const std::string& path) {
   SkippedDrawExports out;
   if (draw.vertex_shader && draw.vertex_shader->uses_memexport) {
     if (vertex_fetches_textures) {
@@ -108,21 +108,6 @@ SkippedDrawExports ExportSkippedDraw(const replay::DrawCall& draw, const Primiti
     }
     out.run = RunVertexShaderExports(draw, prim, memory);
     if (!out.run.note.empty()) out.notes.push_back("memexport of a skipped draw: " + out.run.note);
-  }
-  if (pixel_shader_exports && draw.registers) {
-    // In colour/depth mode the hardware runs an exporting pixel shader on every covered pixel
-    // even with no colour target written and no depth test (Xenia draw_util.cc
-    // IsPixelShaderNeededWithRasterization); in the other modes it does not run at all.
-    const replay::RegisterFile& regs = *draw.registers;
-    const auto mode = xenos::ModeControl(regs.Get(xenos::Reg::RB_MODECONTROL) & 7);
-    const bool pitch = xenos::reg::RB_SURFACE_INFO::Decode(
-                           regs.Get(xenos::Reg::RB_SURFACE_INFO)).surface_pitch != 0;
-    if (mode == xenos::ModeControl::kColorDepth && pitch) {
-      out.notes.push_back("memexport: the pixel shader of a draw that writes no colour target and "
-                          "tests no depth exports nothing on " + path +
-                          " (the hardware runs it on every covered pixel; the cpu path does: "
-                          "not implemented here)");
-    }
   }
   return out;
 }

@@ -130,8 +130,7 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
                       input, notes_)) {
     return;
   }
-  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection,
-                    ps ? &ps->reflection : nullptr, "fbo", notes_,
+  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fbo", notes_,
                     [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
 }
 

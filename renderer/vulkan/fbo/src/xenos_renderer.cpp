@@ -284,6 +284,10 @@ void XenosRenderer::BeginRendering(const Attachments& a) {
     width = std::min(width, a.depth->width);
     height = std::min(height, a.depth->height);
   }
+  if (color_count == 0 && !a.depth) {
+    width = a.empty_width;
+    height = a.empty_height;
+  }
   VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
   info.renderArea = {{0, 0}, {width, height}};
   info.layerCount = 1;
@@ -296,6 +300,37 @@ void XenosRenderer::BeginRendering(const Attachments& a) {
   current_ = a;
   render_width_ = width;
   render_height_ = height;
+}
+
+bool XenosRenderer::SetUpAttachmentless(uint32_t pitch, uint32_t guest_samples, Attachments& a) {
+  // Dynamic rendering without attachments: the render area alone bounds the framebuffer, within
+  // maxFramebufferWidth/Height, and the pipeline's rasterization sample count must be one of
+  // framebufferNoAttachmentsSampleCounts (Vulkan spec, VkRenderingInfo and
+  // VkPipelineMultisampleStateCreateInfo valid usage). The area is the surface pitch wide and as
+  // tall as a target may be (render_targets.cpp), at the resolution scale.
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  const VkPhysicalDeviceLimits& l = props.limits;
+  const uint32_t sx = std::max(1u, options_.scale_x), sy = std::max(1u, options_.scale_y);
+  const uint32_t max_width = std::min(8192u, l.maxFramebufferWidth) / sx;
+  const uint32_t max_height = std::min(8192u, l.maxFramebufferHeight) / sy;
+  if (pitch > max_width) {
+    Note("draw for pixel-shader exports only skipped: surface pitch " + std::to_string(pitch) +
+         " exceeds the device's framebuffer width");
+    return false;
+  }
+  a.empty_width = pitch * sx;
+  a.empty_height = max_height * sy;
+  const VkSampleCountFlags counts = l.framebufferNoAttachmentsSampleCounts;
+  a.empty_samples = guest_samples;
+  if (!(counts & guest_samples)) {
+    // Coverage decides which pixels run the shader; the closest count the device has.
+    a.empty_samples = guest_samples == 2 && (counts & VK_SAMPLE_COUNT_4_BIT) ? 4u : 1u;
+    Note("pixel-shader exports of a draw without targets: " + std::to_string(guest_samples) +
+         "x MSAA coverage from " + std::to_string(a.empty_samples) +
+         " host samples (the device lacks the count without attachments)");
+  }
+  return true;
 }
 
 bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) {
@@ -349,7 +384,16 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
   RenderTargetKey depth_key{depth_info.depth_base, surface.surface_pitch,
                             uint32_t(depth_info.depth_format), true, msaa_count};
-  if (!depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; })) {
+  // A pixel shader that exports memory runs on every covered pixel in colour/depth mode even
+  // when no colour target is written and nothing is tested (Xenia draw_util.cc
+  // IsPixelShaderNeededWithRasterization: memory export is a side effect that keeps it; in kDepth
+  // mode the pixel shader does not run), as on the cpu path: such a draw is rasterized with no
+  // attachment at all, for its exports only.
+  const bool exports_only = mode == xenos::ModeControl::kColorDepth && draw.pixel_shader &&
+                            draw.pixel_shader_exports;
+  const bool no_target =
+      !depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; });
+  if (no_target && !exports_only) {
     ++stats_.draws_skipped;
     Note("draw with no colour target written and no depth/stencil test skipped");
     return false;
@@ -382,6 +426,10 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
   }
   if (depth_used) attachments.depth = &render_targets_.Get(depth_key, stream_.cmd());
+  if (no_target && !SetUpAttachmentless(surface.surface_pitch, msaa_count, attachments)) {
+    ++stats_.draws_skipped;
+    return false;
+  }
 
   const Capabilities& caps = context_.capabilities();
   uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
@@ -477,7 +525,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   }
   if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
   // Every attachment of a draw has the surface's sample count (render_targets.h).
-  key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : 1u;
+  key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : attachments.empty_samples;
   for (const RenderTarget* rt : attachments.color) {
     if (rt) key.samples = uint32_t(rt->samples);
   }

@@ -115,8 +115,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
                       input, notes_)) {
     return;
   }
-  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection,
-                    ps ? &ps->reflection : nullptr, "fsi", notes_,
+  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fsi", notes_,
                     [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
 }
 

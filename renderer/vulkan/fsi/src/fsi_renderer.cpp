@@ -358,7 +358,14 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   }
   const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
-  if (!depth_used &&
+  // A pixel shader that exports memory runs on every covered pixel in colour/depth mode even
+  // when no colour target is written and nothing is tested (Xenia draw_util.cc
+  // IsPixelShaderNeededWithRasterization; not in kDepth mode), as on the cpu path: the draw goes
+  // through with every colour write and the depth/stencil test off, so the output merger
+  // epilogue writes nothing to the EDRAM and only the exports remain.
+  const bool exports_only = mode == xenos::ModeControl::kColorDepth && draw.pixel_shader &&
+                            draw.pixel_shader_exports;
+  if (!depth_used && !exports_only &&
       std::none_of(om_input.color_used, om_input.color_used + 4, [](bool b) { return b; })) {
     return skip("draw with no colour target written and no depth/stencil test skipped");
   }

@@ -6,8 +6,9 @@
 // draw_util.h IsRasterizationPotentiallyDone "dropping draw calls can only be done if the
 // vertex shader doesn't memexport", and its Vulkan backend draws them with rasterizer discard).
 // The pixel shader does not run when no pixel is produced, so its exports are not made here;
-// a draw that produces pixels but writes no target is rasterized by the cpu path for its pixel
-// shader's exports, while fbo and fsi skip it and name what is lost (ExportSkippedDraw's note).
+// a draw that produces pixels but writes no target is not skipped: every path rasterizes it for
+// its pixel shader's exports (fbo with no attachment, fsi with nothing merged, cpu without
+// writing the EDRAM).
 //
 // Both paths call this for the draws they skip, so they export identically (the same
 // interpreter and packing rules as the cpu path's vertex stage and the translator's GLSL:
@@ -43,14 +44,14 @@ VertexExportRun RunVertexShaderExports(
 
 // What a GPU path that rasterized nothing for `draw` still owes: its vertex shader's exports
 // (RunVertexShaderExports, vertex texture fetches reading zeros), with the notes a replay shows
-// by name for what it cannot do. `pixel_shader_exports`: the draw's pixel shader exports too.
+// by name for what it cannot do.
 struct SkippedDrawExports {
   VertexExportRun run;
   std::vector<std::string> notes;
 };
 SkippedDrawExports ExportSkippedDraw(const replay::DrawCall& draw, const PrimitiveDraw& prim,
                                      replay::GuestMemory& memory, bool vertex_fetches_textures,
-                                     bool pixel_shader_exports, const std::string& path);
+                                     const std::string& path);
 
 // The guest ranges a draw's exporting shaders can store into (every stream constant they read,
 // replay::FindMemExportStreams), for a GPU path to mirror before the draw and read back after it.

@@ -33,6 +33,7 @@ struct DrawInput {
   VkShaderModule vertex_shader = VK_NULL_HANDLE;
   VkShaderModule pixel_shader = VK_NULL_HANDLE;  // null: no pixel shader (depth/stencil only)
   uint32_t pixel_shader_color_mask = 0;          // bit i: the PS writes oC<i>
+  bool pixel_shader_exports = false;             // the PS writes eA / eM# (memexport)
   uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
   // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
   std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
@@ -61,6 +62,7 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   if (ps) {
     input.pixel_shader = ps_module;
     input.pixel_shader_color_mask = ps->color_targets_written;
+    input.pixel_shader_exports = ps->uses_memexport;
     input.texture_slots |= ps->texture_slots;
     for (uint32_t i = 0; i < kTextureBindingCount; ++i) {
       if (ps->texture_filters[i] != kTextureFiltersKeep) {
@@ -90,7 +92,7 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
 template <class Renderer>
 void DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const DrawInput& input,
                        const gpu::GuestMemoryAccess& access, replay::GuestMemory* memory,
-                       const ShaderReflection& vs, const ShaderReflection* ps, const char* path,
+                       const ShaderReflection& vs, const char* path,
                        DrawNotes& notes,
                        const std::function<void(uint32_t, uint32_t)>& memory_written) {
   bool past_memory = false;
@@ -104,8 +106,7 @@ void DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
     if (!export_ranges.empty()) renderer.ReadBackMemExport(export_ranges, access);
     if (!drawn && memory) {
       const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
-          call, input.primitives, *memory, vs.uses_memexport && vs.texture_slots,
-          ps && ps->uses_memexport, path);
+          call, input.primitives, *memory, vs.uses_memexport && vs.texture_slots, path);
       for (const std::string& n : e.notes) ++notes[n];
       if (e.run.hi > e.run.lo) memory_written(e.run.lo, e.run.hi - e.run.lo);
     }

@@ -105,10 +105,20 @@ class XenosRenderer {
   struct Attachments {
     std::array<const RenderTarget*, 4> color{};
     const RenderTarget* depth = nullptr;
-    bool operator==(const Attachments& o) const { return color == o.color && depth == o.depth; }
+    // With no target at all (a draw run for its pixel-shader exports only): the render area in
+    // host pixels and the rasterization sample count.
+    uint32_t empty_width = 0, empty_height = 0, empty_samples = 1;
+    bool operator==(const Attachments& o) const {
+      return color == o.color && depth == o.depth && empty_width == o.empty_width &&
+             empty_height == o.empty_height && empty_samples == o.empty_samples;
+    }
   };
   void Note(const std::string& what) { ++notes_[what]; }
   void BeginRendering(const Attachments& attachments);
+  // Fills the render area and sample count of a draw that has no attachment (run for its
+  // pixel-shader exports only) for a surface `pitch` guest pixels wide; false (noted) when the
+  // device cannot hold it.
+  bool SetUpAttachmentless(uint32_t pitch, uint32_t guest_samples, Attachments& a);
   void EndRendering();
   void BarrierAttachmentsToTransfer(const RenderTarget& rt);
   void BarrierTransferToAttachments(const RenderTarget& rt);
