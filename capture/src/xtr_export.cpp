@@ -101,20 +101,28 @@ struct XtrExporter::Impl {
     ++report.submissions;
   }
 
-  void Add(const format::MemoryEvent& m) {
+  void Add(const format::MemoryEvent& m) { AddMemory(m.kind, m.guest_address, m.bytes); }
+  // The reader's page spans are copied once, into the command's data.
+  void Add(const format::MemoryPages& m) {
+    std::vector<uint8_t> bytes(m.size());
+    m.CopyTo(bytes);
+    AddMemory(m.kind(), m.guest_address(), std::move(bytes));
+  }
+
+  void AddMemory(format::MemoryEventKind kind, uint32_t guest_address, std::vector<uint8_t> bytes) {
     xtr::Command c;
-    const bool write = m.kind == format::MemoryEventKind::kGpuWrite;
+    const bool write = kind == format::MemoryEventKind::kGpuWrite;
     c.type = write ? xtr::CommandType::kMemoryWrite : xtr::CommandType::kMemoryRead;
-    c.base_ptr = m.guest_address;
-    c.data = m.bytes;
+    c.base_ptr = guest_address;
+    c.data = std::move(bytes);
     c.encoding = xtr::Serializer::XeniaEncoding(c.type, c.data.size());
     if (write) {
       ++report.memory_writes;
     } else {
       ++report.memory_reads;
-      if (m.kind != format::MemoryEventKind::kGpuRead) ++report.memory_kind_changed;
+      if (kind != format::MemoryEventKind::kGpuRead) ++report.memory_kind_changed;
       // What a replay would have in memory: GPU writes are informational and not applied.
-      shadow.Write(m.guest_address, m.bytes);
+      shadow.Write(guest_address, c.data);
     }
     Write(c);
   }
@@ -188,6 +196,11 @@ XtrExporter::~XtrExporter() = default;
 void XtrExporter::Add(const format::Record& record) {
   ++impl_->report.records;
   std::visit([this](const auto& r) { impl_->Add(r); }, record);
+}
+
+void XtrExporter::Add(const format::MemoryPages& memory) {
+  ++impl_->report.records;
+  impl_->Add(memory);
 }
 
 const XtrExportReport& XtrExporter::report() const { return impl_->report; }

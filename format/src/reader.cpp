@@ -23,6 +23,19 @@
 #include "xnt/format/reader.h"
 
 namespace xnt::format {
+
+// Fills the MemoryPages view the reader hands to a memory callback, and retires it afterwards.
+struct MemoryPagesFill {
+  static void Set(MemoryPages& view, MemoryEventKind kind, uint32_t guest_address, uint32_t size,
+                  std::span<const std::span<const uint8_t>> runs) {
+    view.kind_ = kind;
+    view.guest_address_ = guest_address;
+    view.size_ = size;
+    view.runs_ = runs;
+  }
+  static void SetLive(MemoryPages& view, bool live) { view.live_ = live; }
+};
+
 namespace {
 
 // Decoded Pages chunks kept for page lookups; least recently used ones go first.
@@ -264,8 +277,8 @@ class ReaderImpl final : public Reader {
   uint64_t file_size() const override { return size_; }
   std::optional<ChunkSummary> footer() const override { return footer_summary_; }
 
-  void ForEachRecord(const RecordCallback& callback, uint64_t first_frame,
-                     std::optional<uint64_t> last_frame) override {
+  void ForEachRecordPaged(const RecordCallback& callback, const MemoryCallback& memory, uint64_t first_frame,
+                          std::optional<uint64_t> last_frame) override {
     if (first_frame > totals_.frames) {
       throw Error("frame " + std::to_string(first_frame) + " is past the end of the trace (" +
                   std::to_string(totals_.frames) + " frames)");
@@ -275,16 +288,17 @@ class ReaderImpl final : public Reader {
                   std::to_string(first_frame));
     }
     uint32_t begin = first_frame == 0 ? 0 : FrameFirstChunk(first_frame);
-    Walk(begin, uint32_t(chunks_.size()), callback, last_frame, false);
+    Walk(begin, uint32_t(chunks_.size()), callback, memory, last_frame, false);
   }
 
-  void ForEachStateRecordBefore(const RecordCallback& callback, uint64_t frame) override {
+  void ForEachStateRecordBeforePaged(const RecordCallback& callback, const MemoryCallback& memory,
+                                     uint64_t frame) override {
     if (frame > totals_.frames) {
       throw Error("frame " + std::to_string(frame) + " is past the end of the trace (" +
                   std::to_string(totals_.frames) + " frames)");
     }
     if (frame == 0) return;
-    Walk(0, FrameFirstChunk(frame), callback, std::nullopt, true);
+    Walk(0, FrameFirstChunk(frame), callback, memory, std::nullopt, true);
   }
 
   // The first chunk of `frame` from the frame index, checked against the chunks actually read: a
@@ -599,7 +613,8 @@ class ReaderImpl final : public Reader {
     }
   }
 
-  // Returns the page's 4096 bytes; `keep` holds its chunk alive until the caller is done.
+  // Returns the page's 4096 bytes; `keep` holds its chunk alive until the caller is done, and
+  // keep->back() is that chunk.
   const uint8_t* ResolvePage(const PageHash& hash, uint64_t where, std::vector<DecodedChunkPtr>* keep) {
     const PageLoc* found = page_index_.find(hash);
     if (!found) {
@@ -628,7 +643,6 @@ class ReaderImpl final : public Reader {
   // A callback that keeps a record copies it (reader.h: valid during the callback).
   struct Slots {
     Record submission{Submission{}};
-    Record memory{MemoryEvent{}};
     Record registers{RegisterSnapshot{}};
     Record gamma{GammaRamp{}};
   };
@@ -662,37 +676,51 @@ class ReaderImpl final : public Reader {
     return slots_.gamma;
   }
   void TrimSlots() {
-    auto& ev = std::get<MemoryEvent>(slots_.memory);
-    if (ev.bytes.capacity() > kSlotKeepBytes) std::vector<uint8_t>().swap(ev.bytes);
     auto& s = std::get<Submission>(slots_.submission);
     if (s.dwords.capacity() * 4 > kSlotKeepBytes) std::vector<uint32_t>().swap(s.dwords);
+    if (runs_.capacity() * sizeof(runs_[0]) > kSlotKeepBytes / 64) decltype(runs_)().swap(runs_);
   }
 
-  const Record& FillMemoryEvent(const fb::MemoryEvent& m, uint64_t where) {
-    auto& ev = std::get<MemoryEvent>(slots_.memory);
-    ev.kind = static_cast<MemoryEventKind>(m.kind());
-    ev.guest_address = m.guest_address();
-    ev.bytes.clear();
-    if (m.size() == 0) return slots_.memory;
-    // Resolve every page before allocating: the allocation is then backed by pages that exist.
-    page_ptrs_.clear();
+  // Hands a memory event to `memory` as spans into the decoded Pages chunks: no page byte is
+  // copied. Every page is found (and its slot's hash compared) before the callback runs, so a
+  // missing page is an error before any of the event is delivered. Pages that lie back to back in
+  // one decoded buffer (consecutive slots, the usual layout of a fresh upload) form one span. The
+  // chunks stay held in keep_ until the callback returns; then the view is retired (memory_pages.h).
+  bool DeliverMemory(const fb::MemoryEvent& m, uint64_t where, const MemoryCallback& memory) {
+    runs_.clear();
     keep_.clear();
-    for (const fb::PageHash* h : *m.pages()) page_ptrs_.push_back(ResolvePage(ToPageHash(*h), where, &keep_));
-    ev.bytes.reserve(m.size());
     uint32_t in_page = m.guest_address() & (kPageSize - 1);
     uint64_t left = m.size();
-    for (const uint8_t* page : page_ptrs_) {
-      uint64_t n = std::min<uint64_t>(kPageSize - in_page, left);
-      ev.bytes.insert(ev.bytes.end(), page + in_page, page + in_page + n);
-      left -= n;
-      in_page = 0;
+    const DecodedChunk* run_chunk = nullptr;
+    if (m.size() != 0) {
+      for (const fb::PageHash* h : *m.pages()) {
+        const uint8_t* page = ResolvePage(ToPageHash(*h), where, &keep_);
+        const DecodedChunk* chunk = keep_.back().get();
+        const uint32_t n = uint32_t(std::min<uint64_t>(kPageSize - in_page, left));
+        if (in_page == 0 && chunk == run_chunk && runs_.back().data() + runs_.back().size() == page) {
+          runs_.back() = {runs_.back().data(), runs_.back().size() + n};
+        } else {
+          runs_.emplace_back(page + in_page, n);
+        }
+        run_chunk = n == kPageSize - in_page ? chunk : nullptr;  // a partial page ends the run
+        left -= n;
+        in_page = 0;
+      }
     }
-    keep_.clear();
-    return slots_.memory;
+    MemoryPagesFill::Set(view_, static_cast<MemoryEventKind>(m.kind()), m.guest_address(), m.size(), runs_);
+    struct Retire {
+      ReaderImpl* self;
+      ~Retire() {
+        MemoryPagesFill::SetLive(self->view_, false);
+        self->keep_.clear();
+      }
+    } retire{this};
+    MemoryPagesFill::SetLive(view_, true);
+    return memory(view_);
   }
 
   // --- Streaming
-  void Walk(uint32_t begin, uint32_t end, const RecordCallback& callback,
+  void Walk(uint32_t begin, uint32_t end, const RecordCallback& callback, const MemoryCallback& memory,
             std::optional<uint64_t> last_frame, bool state_only) {
     EnsurePageIndex();
     struct TrimOnExit {
@@ -715,7 +743,7 @@ class ReaderImpl final : public Reader {
           break;
         }
         case ChunkType::kCommands:
-          if (!WalkCommands(c, chunk->raw, callback, last_frame, state_only)) return;
+          if (!WalkCommands(c, chunk->raw, callback, memory, last_frame, state_only)) return;
           ReleasePagesUsedUpBy(i);
           break;
         case ChunkType::kInfo:
@@ -726,7 +754,7 @@ class ReaderImpl final : public Reader {
 
   // Returns false when the walk should stop (callback said so, or last_frame ended).
   bool WalkCommands(const ChunkSummary& c, std::span<const uint8_t> raw, const RecordCallback& callback,
-                    std::optional<uint64_t> last_frame, bool state_only) {
+                    const MemoryCallback& memory, std::optional<uint64_t> last_frame, bool state_only) {
     const auto* cmd = ChunkRoot<fb::CommandChunk>(raw);
     if (!cmd->records()) return true;
     const auto* types = cmd->records_type();
@@ -744,7 +772,7 @@ class ReaderImpl final : public Reader {
           if (!state_only) keep_going = callback(FillSubmission(*static_cast<const fb::Submission*>(body)));
           break;
         case fb::RecordBody_MemoryEvent:
-          keep_going = callback(FillMemoryEvent(*static_cast<const fb::MemoryEvent*>(body), c.file_offset));
+          keep_going = DeliverMemory(*static_cast<const fb::MemoryEvent*>(body), c.file_offset, memory);
           break;
         case fb::RecordBody_RegisterSnapshot:
           keep_going = callback(FillRegisters(*static_cast<const fb::RegisterSnapshot*>(body)));
@@ -845,9 +873,11 @@ class ReaderImpl final : public Reader {
   uint64_t page_cache_bytes_ = 0;
   uint64_t use_clock_ = 0;
   PooledDCtx main_dctx_;
-  std::vector<const uint8_t*> page_ptrs_;
   Slots slots_;
+  // The memory event being delivered: its spans, the chunks they point into, and the view.
+  std::vector<std::span<const uint8_t>> runs_;
   std::vector<DecodedChunkPtr> keep_;
+  MemoryPages view_;
 };
 
 }  // namespace

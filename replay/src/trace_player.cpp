@@ -18,14 +18,7 @@ void TracePlayer::Apply(const format::Record& record) {
         if constexpr (std::is_same_v<T, format::Submission>) {
           cp_.Execute(r.dwords, r.guest_address, index);
         } else if constexpr (std::is_same_v<T, format::MemoryEvent>) {
-          if (r.kind == format::MemoryEventKind::kGpuWrite) return;  // informational only
-          if (!GuestMemory::InRange(r.guest_address, r.bytes.size())) {
-            cp_.Report(Severity::kError, r.guest_address,
-                       Format("memory event of %zu bytes at 0x%08X leaves the 512 MiB physical "
-                              "range; not applied",
-                              r.bytes.size(), r.guest_address));
-            return;
-          }
+          if (!AcceptMemory(r.kind, r.guest_address, r.bytes.size())) return;
           memory_.Write(r.guest_address, r.bytes);
           backend_.OnMemoryWritten(r.guest_address, uint32_t(r.bytes.size()));
         } else if constexpr (std::is_same_v<T, format::RegisterSnapshot>) {
@@ -58,11 +51,44 @@ void TracePlayer::Apply(const format::Record& record) {
       record);
 }
 
+void TracePlayer::Apply(const format::MemoryPages& memory) {
+  const uint64_t index = record_index_++;
+  cp_.set_record(index);
+  if (!AcceptMemory(memory.kind(), memory.guest_address(), memory.size())) return;
+  memory.ForEachSpan([&](uint32_t address, std::span<const uint8_t> bytes) { memory_.Write(address, bytes); });
+  backend_.OnMemoryWritten(memory.guest_address(), memory.size());
+}
+
+bool TracePlayer::AcceptMemory(format::MemoryEventKind kind, uint32_t guest_address, uint64_t size) {
+  if (kind == format::MemoryEventKind::kGpuWrite) return false;  // informational only
+  if (!GuestMemory::InRange(guest_address, size)) {
+    cp_.Report(Severity::kError, guest_address,
+               Format("memory event of %llu bytes at 0x%08X leaves the 512 MiB physical range; "
+                      "not applied",
+                      (unsigned long long)size, guest_address));
+    return false;
+  }
+  return true;
+}
+
 void TracePlayer::Play(format::Reader& reader, std::optional<uint64_t> last_frame,
                        const RecordHook& before_record) {
+  if (!before_record) {
+    reader.ForEachRecordPaged(
+        [&](const format::Record& record) {
+          Apply(record);
+          return true;
+        },
+        [&](const format::MemoryPages& memory) {
+          Apply(memory);
+          return true;
+        },
+        0, last_frame);
+    return;
+  }
   reader.ForEachRecord(
       [&](const format::Record& record) {
-        if (before_record && !before_record(record_index_, record)) return false;
+        if (!before_record(record_index_, record)) return false;
         Apply(record);
         return true;
       },

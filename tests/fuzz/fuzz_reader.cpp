@@ -1,7 +1,8 @@
 // libFuzzer target for the .xnt reader: opens the input as a trace held in memory, streams every
-// record, reads the last frame by random access, and validates. Any xnt::Error is a correct
-// answer; a crash, hang, sanitizer report or huge allocation is a bug. In fuzzing builds the
-// checksums are not enforced (format/src/layout.h) so that mutations reach the parsers.
+// record (memory events copied, then as page spans), reads the last frame by random access, and
+// validates. Any xnt::Error is a correct answer; a crash, hang, sanitizer report or huge
+// allocation is a bug. In fuzzing builds the checksums are not enforced (format/src/layout.h) so
+// that mutations reach the parsers.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,6 +17,20 @@ uint64_t Touch(const xnt::format::Record& r) {
   if (auto* s = std::get_if<Submission>(&r)) return s->dwords.size();
   if (auto* e = std::get_if<EdramSnapshot>(&r)) return e->bytes.size();
   return 1;
+}
+
+// The spans of a memory event must tile its range exactly, in address order; ASan catches a span
+// that points outside its decoded chunk when its bytes are read.
+uint64_t TouchPages(const xnt::format::MemoryPages& m) {
+  uint64_t next = m.guest_address(), total = 0, sum = 0;
+  m.ForEachSpan([&](uint32_t address, std::span<const uint8_t> run) {
+    if (address != uint32_t(next) || run.empty()) __builtin_trap();
+    sum += run.front() + run.back();
+    next += run.size();
+    total += run.size();
+  });
+  if (total != m.size()) __builtin_trap();
+  return sum;
 }
 
 }  // namespace
@@ -36,6 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   try {
     reader->ForEachRecord(cb);
+  } catch (const xnt::Error&) {
+  }
+  try {
+    reader->ForEachRecordPaged(cb, [&](const xnt::format::MemoryPages& m) {
+      sink = sink + TouchPages(m);
+      return true;
+    });
   } catch (const xnt::Error&) {
   }
   const uint64_t frames = reader->frame_count();

@@ -30,11 +30,17 @@ int RunExport(const std::string& in, const std::string& out, bool json, bool all
     buffer.clear();
   };
   try {
-    reader->ForEachRecord([&](const format::Record& r) {
-      exporter.Add(r);
-      if (buffer.size() > (4u << 20)) drain();
-      return true;
-    });
+    reader->ForEachRecordPaged(
+        [&](const format::Record& r) {
+          exporter.Add(r);
+          if (buffer.size() > (4u << 20)) drain();
+          return true;
+        },
+        [&](const format::MemoryPages& m) {
+          exporter.Add(m);
+          if (buffer.size() > (4u << 20)) drain();
+          return true;
+        });
     drain();
     if (std::fflush(f) != 0) throw Error("write to " + out + " failed");
   } catch (const Error&) {

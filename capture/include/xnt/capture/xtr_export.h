@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/format/memory_pages.h"
 #include "xnt/format/records.h"
 
 namespace xnt::capture {
@@ -47,6 +48,8 @@ class XtrExporter {
 
   // Throws xnt::Error on a record Xenia cannot represent (wrong EDRAM or gamma size).
   void Add(const format::Record& record);
+  // A memory event as the reader's page spans (format::Reader::ForEachRecordPaged).
+  void Add(const format::MemoryPages& memory);
   const XtrExportReport& report() const;
 
  private:

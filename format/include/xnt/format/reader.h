@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/format/memory_pages.h"
 #include "xnt/format/records.h"
 
 namespace xnt::format {
@@ -62,11 +63,21 @@ class Reader {
   // Streams records in order, starting with the first record of frame `first_frame` (frame 0 =
   // everything from the start) up to and including the FrameMarker ending `last_frame`
   // (nullopt = to the end). The callback returns false to stop early. Memory events arrive with
-  // their bytes filled in. Throws xnt::Error on damage found along the way. The Record passed to
-  // the callback is valid only during the call (the reader reuses its buffers); copy what you keep.
+  // their bytes filled in (copied out of the stored pages; ForEachRecordPaged avoids the copy).
+  // Throws xnt::Error on damage found along the way. The Record passed to the callback is valid
+  // only during the call (the reader reuses its buffers); copy what you keep.
   using RecordCallback = std::function<bool(const Record&)>;
-  virtual void ForEachRecord(const RecordCallback& callback, uint64_t first_frame = 0,
-                             std::optional<uint64_t> last_frame = std::nullopt) = 0;
+  void ForEachRecord(const RecordCallback& callback, uint64_t first_frame = 0,
+                     std::optional<uint64_t> last_frame = std::nullopt);
+
+  // The same stream, but memory events go to `memory` as the stored pages that hold them
+  // (memory_pages.h: spans into the decoded chunks, valid only during that call) and every other
+  // record to `callback`, in one stream order. Either callback returns false to stop. Every check
+  // ForEachRecord makes is made here too (ForEachRecord is this plus a copy).
+  using MemoryCallback = std::function<bool(const MemoryPages&)>;
+  virtual void ForEachRecordPaged(const RecordCallback& callback, const MemoryCallback& memory,
+                                  uint64_t first_frame = 0,
+                                  std::optional<uint64_t> last_frame = std::nullopt) = 0;
 
   // Reads and checks every chunk, cross-references (every page a memory event names exists, the
   // footer agrees with the chunks). Returns the problems found; empty = valid.
@@ -78,7 +89,10 @@ class Reader {
   // GammaRamp record of frames [0, frame), in stream order, without the PM4 submissions. A replay
   // that starts at frame N with ForEachRecord(cb, N) applies these first, since memory written in
   // earlier frames is not repeated in frame N.
-  virtual void ForEachStateRecordBefore(const RecordCallback& callback, uint64_t frame) = 0;
+  void ForEachStateRecordBefore(const RecordCallback& callback, uint64_t frame);
+  // The same with memory events as pages (see ForEachRecordPaged).
+  virtual void ForEachStateRecordBeforePaged(const RecordCallback& callback, const MemoryCallback& memory,
+                                             uint64_t frame) = 0;
 
   // The verified raw (decompressed) payload of chunk `index` of chunks(): the FlatBuffer bytes.
   // For tools and benchmarks; throws xnt::Error on damage.

@@ -32,17 +32,26 @@ class TracePlayer {
 
   // Applies the next record of the stream.
   void Apply(const format::Record& record);
+  // Applies the next record when it is a memory event as the reader's pages: the same as a
+  // MemoryEvent record with those bytes, each span copied straight into guest memory.
+  void Apply(const format::MemoryPages& memory);
   uint64_t records_applied() const { return record_index_; }
 
   // Plays the trace from its start through the end of frame `last_frame` (nullopt = everything).
   // `before_record`, when given, sees each record (with its index) before it is applied and may
   // return false to stop. Frames before the one of interest must still be played: they build the
-  // memory and register state later frames depend on. Throws xnt::Error on file damage.
+  // memory and register state later frames depend on. Throws xnt::Error on file damage. Without a
+  // hook memory events are read as page spans (no copy in the reader); a hook sees whole
+  // MemoryEvent records, so then the reader copies them (dump's printer is the hook user).
   using RecordHook = std::function<bool(uint64_t index, const format::Record&)>;
   void Play(format::Reader& reader, std::optional<uint64_t> last_frame = std::nullopt,
             const RecordHook& before_record = {});
 
  private:
+  // False for a memory event that is not applied: kGpuWrite (informational) or one leaving the
+  // physical range (reported as a diagnostic).
+  bool AcceptMemory(format::MemoryEventKind kind, uint32_t guest_address, uint64_t size);
+
   GuestMemory memory_;
   RegisterFile registers_;
   Backend& backend_;
