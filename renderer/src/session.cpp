@@ -2,6 +2,8 @@
 #include "xnt/renderer/session.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include "draw_event_backend.h"
@@ -165,6 +167,9 @@ class FsiSession final : public Session {
     vk::fsi::FsiBackendOptions backend_options;
     backend_options.ordering =
         options.fsi_unordered ? vk::fsi::FsiOrdering::kUnordered : vk::fsi::FsiOrdering::kInterlock;
+    const char* late_env = std::getenv("XNT_FSI_LATE_DEPTH");
+    late_depth_ = options.fsi_late_depth || (late_env && std::string_view(late_env) == "1");
+    backend_options.early_depth = !late_depth_;
     backend_options.dump_shaders_dir = options.dump_shaders_dir;
     backend_options.renderer = options.renderer;
     backend_options.on_swap = options.on_swap;
@@ -184,7 +189,8 @@ class FsiSession final : public Session {
   void Flush() override { backend_->renderer().Flush(); }
   std::string device_name() const override {
     return context_->capabilities().device_name + " (fsi, " +
-           vk::fsi::FsiOrderingName(backend_->renderer().ordering()) + ")";
+           vk::fsi::FsiOrderingName(backend_->renderer().ordering()) +
+           (late_depth_ ? ", late depth forced" : "") + ")";
   }
   SessionStats stats() const override {
     const vk::fsi::FsiStats& s = backend_->renderer().stats();
@@ -208,6 +214,7 @@ class FsiSession final : public Session {
   std::unique_ptr<vk::VulkanContext> context_;
   std::unique_ptr<vk::fsi::FsiBackend> backend_;
   std::unique_ptr<DrawEventBackend> hooks_;
+  bool late_depth_ = false;
 };
 #endif
 

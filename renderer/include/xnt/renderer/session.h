@@ -63,6 +63,10 @@ struct SessionOptions {
   // interlock, for lavapipe, whose rasterizer shades one draw's overlapping fragments in
   // primitive order by itself (docs/fsi.md); never correct in general.
   bool fsi_unordered = false;
+  // fsi path: depth/stencil after the pixel shader for every draw, as before early depth
+  // (docs/fsi.md): for measuring early depth's effect and for tests; the bits are the same.
+  // The environment variable XNT_FSI_LATE_DEPTH=1 sets it too (bench and replay runs).
+  bool fsi_late_depth = false;
   gpu::RendererOptions renderer;
   // cpu path: pixel-stage threads (0 = every core); the images do not depend on it.
   uint32_t threads = 0;

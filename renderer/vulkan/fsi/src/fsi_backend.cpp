@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "output_merger_state.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
@@ -66,8 +67,10 @@ std::shared_ptr<const TranslatedShader> FsiBackend::TranslateFor(
     for (const auto& n : t->reflection.notes) ++notes_["shader: " + n];
     if (!options_.dump_shaders_dir.empty()) {
       char name[64];
-      std::snprintf(name, sizeof(name), "%s_%016" PRIx64 "_fsi",
-                    shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
+      // The early depth/stencil variant of a pixel shader is a translation of its own.
+      std::snprintf(name, sizeof(name), "%s_%016" PRIx64 "_fsi%s",
+                    shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash,
+                    t->reflection.fsi_early_depth ? "_early" : "");
       const std::filesystem::path dir(options_.dump_shaders_dir);
       std::ofstream(dir / (std::string(name) + ".glsl")) << t->glsl;
       std::ofstream(dir / (std::string(name) + ".spvasm")) << t->spirv_disassembly;
@@ -102,10 +105,12 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
           int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
     }
     ps_options.fsi_output_merger = options_.ordering == FsiOrdering::kInterlock ? 1u : 2u;
+    ps_options.fsi_early_depth = options_.early_depth && EarlyDepthStencilWanted(regs.values());
     ps = TranslateFor(*call.pixel_shader, ps_options);
     if (!ps) return;
   }
 
+  const uint64_t drawn_before = renderer_->stats().draws;
   FsiDrawInput input;
   const VkShaderModule ps_module =
       ps ? renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv) : VK_NULL_HANDLE;
@@ -117,6 +122,9 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   }
   DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fsi", notes_,
                     [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
+  if (ps && ps->reflection.fsi_early_depth && renderer_->stats().draws > drawn_before) {
+    ++early_depth_draws_;
+  }
 }
 
 void FsiBackend::OnResolve(const replay::ResolveCall& call) {

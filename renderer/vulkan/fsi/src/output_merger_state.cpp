@@ -27,7 +27,18 @@ void PackFace(uint32_t func, uint32_t fail, uint32_t zfail, uint32_t pass, uint3
   out[3] = (mask & 0xFFu) | ((write_mask & 0xFFu) << 8);
 }
 
+bool AlphaTestOn(const xenos::reg::RB_COLORCONTROL& cc) {
+  return cc.alpha_test_enable && cc.alpha_func != xenos::CompareFunction::kAlways;
+}
+
 }  // namespace
+
+bool EarlyDepthStencilWanted(gpu::RegisterValues regs) {
+  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
+  if (AlphaTestOn(cc) || cc.alpha_to_mask_enable) return false;
+  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  return (dc.z_enable && dc.zfunc != xenos::CompareFunction::kAlways) || dc.stencil_enable;
+}
 
 XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
                                                      const OutputMergerInput& input) {
@@ -90,10 +101,7 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   if (dc.z_enable) flags |= kXeOmDepthTest;
   if (dc.z_enable && dc.z_write_enable) flags |= kXeOmDepthWrite;
   if (dc.stencil_enable) flags |= kXeOmStencil;
-  if (input.has_pixel_shader && cc.alpha_test_enable &&
-      cc.alpha_func != xenos::CompareFunction::kAlways) {
-    flags |= kXeOmAlphaTest;
-  }
+  if (input.has_pixel_shader && AlphaTestOn(cc)) flags |= kXeOmAlphaTest;
   if (input.has_pixel_shader && cc.alpha_to_mask_enable) flags |= kXeOmAlphaToMask;
   const bool float24 = depth_info.depth_format == xenos::DepthRenderTargetFormat::kD24FS8;
   if (float24) flags |= kXeOmDepth20e4;

@@ -18,6 +18,14 @@ struct OutputMergerInput {
   uint32_t host_samples = 1;
 };
 
+// Whether a draw with a pixel shader may and should test depth/stencil before the shader body
+// (TranslationOptions::fsi_early_depth): its coverage does not depend on the shader's oC0 alpha
+// (no alpha test with a function other than always, no alpha to mask: kXeOmAlphaTest /
+// kXeOmAlphaToMask), and the test can reject something (z test other than always, or stencil);
+// otherwise the late order keeps the body outside the critical section. The shader's own
+// conditions (no kill, oDepth, memexport) are the translator's.
+bool EarlyDepthStencilWanted(gpu::RegisterValues regs);
+
 XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
                                                      const OutputMergerInput& input);
 

@@ -592,6 +592,10 @@ void Emitter::EmitPrologue() {
 }
 
 void Emitter::EmitEpilogue() {
+  if (pixel() && options_.fsi_output_merger && reflection_.fsi_early_depth) {
+    out_ << GlslOutputMergerEarlyTail(options_.fsi_output_merger == 1, "xe_o_color");
+    return;
+  }
   if (pixel() && options_.fsi_output_merger) {
     out_ << GlslOutputMergerEpilogue(options_.fsi_output_merger == 1,
                                      reflection_.color_targets_written, reflection_.writes_depth,
@@ -670,11 +674,19 @@ std::string Emitter::Run() {
   Line("}");
   if (analysis_.uses_memexport) Line(kFlush);  // the end of the shader flushes what is pending
   std::string body = out_.str();
+  // Early depth only where nothing in the body can change coverage or depth or write memory.
+  reflection_.fsi_early_depth = pixel() && options_.fsi_output_merger != 0 &&
+                                options_.fsi_early_depth && !reflection_.kills &&
+                                !reflection_.writes_depth && !reflection_.uses_memexport &&
+                                !analysis_.uses_memexport;
 
   out_.str("");
   indent_ = 1;
   EmitPrologue();
   std::string prologue = out_.str();
+  if (reflection_.fsi_early_depth) {
+    prologue += GlslOutputMergerEarlyHead(options_.fsi_output_merger == 1);
+  }
 
   out_.str("");
   indent_ = 1;

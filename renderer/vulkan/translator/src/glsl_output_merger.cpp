@@ -590,12 +590,28 @@ void xe_om_write_colors(uvec2 p, uint coverage, vec4 colors[4]) {
   }
 }
 
-void xe_om_merge(uint coverage, vec4 z, vec4 colors[4]) {
-  if (coverage == 0u) return;
+// Depth/stencil of this pixel's covered samples (none past the surface pitch): those that pass.
+uint xe_om_depth_stencil_pixel(uint coverage, vec4 z) {
+  if (coverage == 0u) return 0u;
   uvec2 p = uvec2(gl_FragCoord.xy);
-  if (p.x >= xe_om.surface.x) return;
-  uint pass = xe_om_depth_stencil(p, coverage, z);
-  if (pass != 0u) xe_om_write_colors(p, pass, colors);
+  if (p.x >= xe_om.surface.x) return 0u;
+  return xe_om_depth_stencil(p, coverage, z);
+}
+
+void xe_om_merge(uint coverage, vec4 z, vec4 colors[4]) {
+  uint pass = xe_om_depth_stencil_pixel(coverage, z);
+  if (pass != 0u) xe_om_write_colors(uvec2(gl_FragCoord.xy), pass, colors);
+}
+
+// Whether any pixel of this invocation's 2x2 quad is true. Fine derivatives of 0 or 1 are exact
+// differences within the quad's rows, then its columns; both are taken before either is tested
+// (no short-circuit), in control flow every invocation of the quad reaches.
+bool xe_om_quad_any(bool b) {
+  float v = b ? 1.0 : 0.0;
+  float dx = dFdxFine(v);
+  float row = (v != 0.0 || dx != 0.0) ? 1.0 : 0.0;
+  float dy = dFdyFine(row);
+  return row != 0.0 || dy != 0.0;
 }
 )GLSL";
 
@@ -704,6 +720,30 @@ std::string GlslOutputMergerEpilogue(bool interlock, uint32_t colors_written, bo
   // on the hardware either): the C++ side sets rt_flags bit 0 only for those.
   if (interlock) text += "  beginInvocationInterlockARB();\n";
   text += "  xe_om_merge(xe_om_coverage, xe_om_z, " + colors + ");\n";
+  if (interlock) text += "  endInvocationInterlockARB();\n";
+  return text;
+}
+
+std::string GlslOutputMergerEarlyHead(bool interlock) {
+  // Nothing the body computes changes coverage or depth (no kill, oDepth, memexport; alpha test
+  // and alpha to mask off), so the test may come first, in the critical section the colour
+  // writes end: a later fragment of the pixel still sees this one's depth, stencil and colour.
+  std::string text;
+  text += "  uint xe_om_coverage = xe_om_coverage_in();\n";
+  text += "  vec4 xe_om_z = xe_om_depths(gl_FragCoord.z, false, 0.0, xe_om_dz);\n";
+  if (interlock) text += "  beginInvocationInterlockARB();\n";
+  text += "  uint xe_om_pass = xe_om_depth_stencil_pixel(xe_om_coverage, xe_om_z);\n";
+  // The body runs for whole quads only, so its derivatives (texture LOD) stay those of the late
+  // order; a quad none of whose pixels passed skips it (Xenia's early 2x2 quad rejection,
+  // dxbc_shader_translator.cc StartPixelShader). Helper invocations count as failed.
+  text += "  if (xe_om_quad_any(xe_om_pass != 0u && !gl_HelperInvocation)) {\n";
+  return text;
+}
+
+std::string GlslOutputMergerEarlyTail(bool interlock, const std::string& colors) {
+  std::string text = "  }\n";
+  text += "  if (xe_om_pass != 0u) xe_om_write_colors(uvec2(gl_FragCoord.xy), xe_om_pass, " +
+          colors + ");\n";
   if (interlock) text += "  endInvocationInterlockARB();\n";
   return text;
 }

@@ -25,6 +25,15 @@ std::string GlslOutputMergerPrologue();
 std::string GlslOutputMergerEpilogue(bool interlock, uint32_t colors_written, bool depth_written,
                                      const std::string& colors, const std::string& depth);
 
+// Early depth/stencil (TranslationOptions::fsi_early_depth), legal only where the shader has no
+// kill, oDepth or memexport and alpha test and alpha to mask are off: the head (after the
+// prologue) opens the critical section, tests and writes depth/stencil for the covered samples
+// and opens `if` around the shader body, which then runs only for 2x2 quads with a sample that
+// passed; the tail closes it and writes the colours of the passing samples. The EDRAM bits are
+// those of the late order: the same functions in the same order within the critical section.
+std::string GlslOutputMergerEarlyHead(bool interlock);
+std::string GlslOutputMergerEarlyTail(bool interlock, const std::string& colors);
+
 // The fbo path's conversion of colour exports for its host render targets (xe_color_output,
 // placed before `main` when the shader writes colours): the other way a pixel shader's outputs
 // leave it.

@@ -22,6 +22,10 @@ namespace xnt::vk::fsi {
 
 struct FsiBackendOptions {
   FsiOrdering ordering = FsiOrdering::kInterlock;
+  // Early depth/stencil where legal (TranslationOptions::fsi_early_depth: no kill, oDepth or
+  // memexport in the pixel shader, alpha test and alpha to mask off); false forces the late
+  // order for every draw (SessionOptions::fsi_late_depth). The bits are the same either way.
+  bool early_depth = true;
   std::string dump_shaders_dir;  // every translated shader written there once (GLSL, SPIR-V)
   std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
@@ -43,6 +47,8 @@ class FsiBackend : public replay::Backend {
 
   FsiRenderer& renderer() { return *renderer_; }
   std::map<std::string, uint64_t> notes() const;
+  // Draws drawn with the early depth/stencil variant of their pixel shader.
+  uint64_t early_depth_draws() const { return early_depth_draws_; }
 
  private:
   std::shared_ptr<const TranslatedShader> TranslateFor(const replay::Shader& shader,
@@ -59,6 +65,7 @@ class FsiBackend : public replay::Backend {
   std::unordered_map<const TranslatedShader*, bool> translated_;
   std::map<std::string, uint64_t> notes_;
   std::vector<uint8_t> index_scratch_;
+  uint64_t early_depth_draws_ = 0;
 };
 
 }  // namespace xnt::vk::fsi

@@ -44,6 +44,12 @@ struct TranslationOptions {
   // no interlock (the named test mode relying on the rasterizer's own ordering,
   // renderer/vulkan/fsi).
   uint32_t fsi_output_merger = 0;
+  // Pixel shaders with fsi_output_merger: test (and write) depth/stencil before the shader body
+  // and skip the body for 2x2 quads where no sample passed (glsl_output_merger.h). The caller
+  // sets it only where alpha test and alpha to mask are off for the draw; the translator honours
+  // it only for shaders without kill, oDepth and memexport (ShaderReflection::fsi_early_depth
+  // says whether it did) and otherwise emits the late order.
+  bool fsi_early_depth = false;
 
   bool operator==(const TranslationOptions&) const = default;
 };
@@ -64,6 +70,7 @@ struct ShaderReflection {
   std::array<uint32_t, 32> texture_filters = KeepTextureFilters();
   std::array<uint32_t, 3> vertex_fetch_slots{};  // vertex fetch constants 0-95 used
   bool uses_memexport = false;         // eA / eM# written (stores into the shared memory)
+  bool fsi_early_depth = false;        // PS (fsi): depth/stencil tested before the body
   uint32_t register_count = 0;         // size of the temp register array
   // Run-time notes: features of this shader the translator does not implement exactly
   // (memexport, 3D/cube textures sampled as 2D, vertex kill...). Callers print them.
