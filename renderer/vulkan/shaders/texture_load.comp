@@ -92,9 +92,6 @@ float div_rn(float a, float b) {
   return best;
 }
 float unorm(uint v, uint bits) { return div_rn(float(v), float((1u << bits) - 1u)); }
-vec4 unorm8(vec4 c) {  // components already 0..255
-  return vec4(div_rn(c.x, 255.0), div_rn(c.y, 255.0), div_rn(c.z, 255.0), div_rn(c.w, 255.0));
-}
 uint field(uint v, uint offset, uint bits) { return bitfieldExtract(v, int(offset), int(bits)); }
 
 vec3 rgb565(uint c) {
@@ -166,30 +163,37 @@ void main() {
   for (uint i = 0u; i < 4u; ++i) w[i] = i < dwords ? swap(load_word((address & ~3u) + 4u * i)) : 0u;
   uint t = w[0] >> (8u * (address & 3u));
   uint ti = (id.y % p.block_height) * 4u + (id.x % p.block_width);  // texel in a 4x4 block
+  // Integer-field formats leave their fields in u and the field widths in bits, and div_rn (an
+  // unrolled loop of fma checks) runs once per component after the switch: inlined into every
+  // format's case, as it was, it made the module 3x larger (87 KB of SPIR-V, now 28 KB) and
+  // lavapipe's compile of each variant at start-up about 4x longer (docs/speed.md). A component
+  // with bits 0 keeps the float the case wrote into v.
   vec4 v = vec4(0.0);
+  uvec4 u = uvec4(0u);
+  uvec4 bits = uvec4(0u);
   switch (p.format) {
-    case 2u: case 8u: case 9u: v = vec4(unorm(t & 0xFFu, 8u)); break;
+    case 2u: case 8u: case 9u: u = uvec4(t & 0xFFu); bits = uvec4(8u); break;
     case 3u:
-      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u),
-               unorm(field(t, 10u, 5u), 5u), unorm(field(t, 15u, 1u), 1u));
+      u = uvec4(field(t, 0u, 5u), field(t, 5u, 5u), field(t, 10u, 5u), field(t, 15u, 1u));
+      bits = uvec4(5u, 5u, 5u, 1u);
       break;
     case 4u:
-      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 6u), 6u), unorm(field(t, 11u, 5u), 5u),
-               unorm(field(t, 11u, 5u), 5u));
+      u = uvec4(field(t, 0u, 5u), field(t, 5u, 6u), field(t, 11u, 5u), field(t, 11u, 5u));
+      bits = uvec4(5u, 6u, 5u, 5u);
       break;
     case 5u:
-      v = vec4(unorm(field(t, 0u, 5u), 5u), unorm(field(t, 5u, 5u), 5u), unorm(field(t, 10u, 6u), 6u),
-               unorm(field(t, 10u, 6u), 6u));
+      u = uvec4(field(t, 0u, 5u), field(t, 5u, 5u), field(t, 10u, 6u), field(t, 10u, 6u));
+      bits = uvec4(5u, 5u, 6u, 6u);
       break;
     case 6u: case 14u: case 50u:
-      v = vec4(unorm(field(t, 0u, 8u), 8u), unorm(field(t, 8u, 8u), 8u),
-               unorm(field(t, 16u, 8u), 8u), unorm(field(t, 24u, 8u), 8u));
+      u = uvec4(field(t, 0u, 8u), field(t, 8u, 8u), field(t, 16u, 8u), field(t, 24u, 8u));
+      bits = uvec4(8u);
       break;
     case 7u: case 54u:
-      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 10u), 10u),
-               unorm(field(t, 20u, 10u), 10u), unorm(field(t, 30u, 2u), 2u));
+      u = uvec4(field(t, 0u, 10u), field(t, 10u, 10u), field(t, 20u, 10u), field(t, 30u, 2u));
+      bits = uvec4(10u, 10u, 10u, 2u);
       break;
-    case 10u: v = vec4(unorm(field(t, 0u, 8u), 8u), vec3(unorm(field(t, 8u, 8u), 8u))); break;
+    case 10u: u = uvec4(field(t, 0u, 8u), uvec3(field(t, 8u, 8u))); bits = uvec4(8u); break;
     case 11u: case 12u: {
       // 4:2:2 pairs as Vulkan's G8B8G8R8_422 / B8G8R8G8_422 (Xenia's host formats for them):
       // no colour-space conversion, X = Cr, Y = Y0 or Y1 by texel column, Z = Cb, W = 1.
@@ -198,20 +202,22 @@ void main() {
       uint y = p.format == 11u ? field(t, first ? 0u : 16u, 8u) : field(t, first ? 8u : 24u, 8u);
       uint cb = p.format == 11u ? field(t, 8u, 8u) : field(t, 0u, 8u);
       uint cr = p.format == 11u ? field(t, 24u, 8u) : field(t, 16u, 8u);
-      v = vec4(unorm(cr, 8u), unorm(y, 8u), unorm(cb, 8u), 1.0);
+      u = uvec4(cr, y, cb, 0u);
+      bits = uvec4(8u, 8u, 8u, 0u);
+      v.w = 1.0;
       break;
     }
     case 15u:
-      v = vec4(unorm(field(t, 0u, 4u), 4u), unorm(field(t, 4u, 4u), 4u),
-               unorm(field(t, 8u, 4u), 4u), unorm(field(t, 12u, 4u), 4u));
+      u = uvec4(field(t, 0u, 4u), field(t, 4u, 4u), field(t, 8u, 4u), field(t, 12u, 4u));
+      bits = uvec4(4u);
       break;
     case 16u: case 55u:
-      v = vec4(unorm(field(t, 0u, 11u), 11u), unorm(field(t, 11u, 11u), 11u),
-               vec2(unorm(field(t, 22u, 10u), 10u)));
+      u = uvec4(field(t, 0u, 11u), field(t, 11u, 11u), uvec2(field(t, 22u, 10u)));
+      bits = uvec4(11u, 11u, 10u, 10u);
       break;
     case 17u: case 56u:
-      v = vec4(unorm(field(t, 0u, 10u), 10u), unorm(field(t, 10u, 11u), 11u),
-               vec2(unorm(field(t, 21u, 11u), 11u)));
+      u = uvec4(field(t, 0u, 10u), field(t, 10u, 11u), uvec2(field(t, 21u, 11u)));
+      bits = uvec4(10u, 11u, 11u, 11u);
       break;
     case 22u: {
       // v / (2^24 - 1) correctly rounded without a division (lavapipe's float division is 1 ulp
@@ -239,11 +245,11 @@ void main() {
       v = vec4(uintBitsToFloat((uint(exponent + 112) << 23u) | (mantissa << 3u)));
       break;
     }
-    case 24u: v = vec4(unorm(t & 0xFFFFu, 16u)); break;
-    case 25u: v = vec4(unorm(t & 0xFFFFu, 16u), vec3(unorm(t >> 16u, 16u))); break;
+    case 24u: u = uvec4(t & 0xFFFFu); bits = uvec4(16u); break;
+    case 25u: u = uvec4(t & 0xFFFFu, uvec3(t >> 16u)); bits = uvec4(16u); break;
     case 26u:
-      v = vec4(unorm(w[0] & 0xFFFFu, 16u), unorm(w[0] >> 16u, 16u), unorm(w[1] & 0xFFFFu, 16u),
-               unorm(w[1] >> 16u, 16u));
+      u = uvec4(w[0] & 0xFFFFu, w[0] >> 16u, w[1] & 0xFFFFu, w[1] >> 16u);
+      bits = uvec4(16u);
       break;
     // The _EXPAND formats hold the same 16-bit floats as the _FLOAT ones (Xenia's host formats
     // for them are R16_FLOAT / R16G16_FLOAT / R16G16B16A16_FLOAT, d3d12_texture_cache.cc).
@@ -256,23 +262,25 @@ void main() {
       v = vec4(uintBitsToFloat(w[0]), uintBitsToFloat(w[1]), uintBitsToFloat(w[2]),
                uintBitsToFloat(w[3]));
       break;
-    case 18u: case 51u: v = unorm8(vec4(dxt_color(w[0], w[1], ti, false))); break;
+    case 18u: case 51u: u = dxt_color(w[0], w[1], ti, false); bits = uvec4(8u); break;
     case 19u: case 52u: {
       uvec4 c = dxt_color(w[2], w[3], ti, true);
-      uint a = ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u;
-      v = vec4(unorm8(vec4(c)).rgb, unorm(a, 4u));
+      u = uvec4(c.rgb, ((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u);
+      bits = uvec4(8u, 8u, 8u, 4u);
       break;
     }
     case 20u: case 53u: {
       uvec4 c = dxt_color(w[2], w[3], ti, true);
-      v = unorm8(vec4(vec3(c.rgb), float(dxt5_alpha(w[0], w[1], ti))));
+      u = uvec4(c.rgb, dxt5_alpha(w[0], w[1], ti));
+      bits = uvec4(8u);
       break;
     }
     case 49u:
-      v = unorm8(vec4(float(dxt5_alpha(w[0], w[1], ti)), vec3(float(dxt5_alpha(w[2], w[3], ti)))));
+      u = uvec4(dxt5_alpha(w[0], w[1], ti), uvec3(dxt5_alpha(w[2], w[3], ti)));
+      bits = uvec4(8u);
       break;
-    case 58u: v = vec4(unorm(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u, 4u)); break;
-    case 59u: v = vec4(unorm(dxt5_alpha(w[0], w[1], ti), 8u)); break;
+    case 58u: u = uvec4(((ti < 8u ? w[0] : w[1]) >> (4u * (ti & 7u))) & 15u); bits = uvec4(4u); break;
+    case 59u: u = uvec4(dxt5_alpha(w[0], w[1], ti)); bits = uvec4(8u); break;
     case 61u: {
       // DXT3A_AS_1_1_1_1: each DXT3A 4-bit value is four 1-bit components, red in the MSB and
       // alpha in the LSB (Xenia texture_load_dxt3aas1111.xesli, which notes the order is
@@ -289,23 +297,31 @@ void main() {
       uint index = (w[1] >> (2u * ti)) & 3u;
       uvec2 c = index == 0u ? e0 : index == 1u ? e1 :
                 index == 2u ? (2u * e0 + e1) / 3u : (e0 + 2u * e1) / 3u;
-      v = unorm8(vec4(vec2(c), vec2(float(c.y))));
+      u = uvec4(c, uvec2(c.y));
+      bits = uvec4(8u);
       break;
     }
-    default: v = vec4(0.0); break;
+    default: break;
   }
-  if (p.signed_mask != 0u) {
-    // TextureSign kSigned: the field's bits as two's complement (exact: v * max rounds back to
-    // the stored integer for these widths).
-    uvec4 bits = signed_component_bits(p.format);
-    for (int c = 0; c < 4; ++c) {
-      uint n = bits[c];
-      if (((p.signed_mask >> uint(c)) & 1u) == 0u || n < 2u) continue;
-      uint r = uint(round(v[c] * float((1u << n) - 1u)));
-      int s = int(r) - (r >= (1u << (n - 1u)) ? int(1u << n) : 0);
-      float m = float((1u << (n - 1u)) - 1u);
-      v[c] = max(s < 0 ? -div_rn(float(-s), m) : div_rn(float(s), m), -1.0);
+  // TextureSign kSigned (where signed_component_bits gives the component 2 bits or more; those
+  // widths are the ones in bits): the field as two's complement over 2^(n-1) - 1, clamped to -1.
+  // The field is taken from u, where it was once recovered as round(v * (2^n - 1)), which gives
+  // back exactly the field for these widths.
+  uvec4 signed_bits = p.signed_mask != 0u ? signed_component_bits(p.format) : uvec4(0u);
+  for (int c = 0; c < 4; ++c) {
+    uint n = bits[c];
+    if (n == 0u) continue;
+    bool is_signed = ((p.signed_mask >> uint(c)) & 1u) != 0u && signed_bits[c] >= 2u;
+    float numerator = float(u[c]);
+    float denominator = float((1u << n) - 1u);
+    int s = 0;
+    if (is_signed) {
+      s = int(u[c]) - (u[c] >= (1u << (n - 1u)) ? int(1u << n) : 0);
+      numerator = float(abs(s));
+      denominator = float((1u << (n - 1u)) - 1u);
     }
+    float q = div_rn(numerator, denominator);
+    v[c] = is_signed ? max(s < 0 ? -q : q, -1.0) : q;
   }
   imageStore(xe_dest, ivec3(id), v);
 }

@@ -2,7 +2,10 @@
 #include "xnt/vk/texture_cache.h"
 
 #include <algorithm>
+#include <future>
+#include <span>
 #include <string>
+#include <system_error>
 #include <tuple>
 
 #include "xnt/vk/host_shaders.h"
@@ -65,27 +68,56 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   pl.pPushConstantRanges = &push;
   CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(texture load)");
-  // Two variants: 2D-array destinations and 3D (volume) destinations.
-  for (int volume = 0; volume < 2; ++volume) {
-    const std::span<const uint32_t> spirv = TextureLoadSpirv(volume != 0);  // built by glslc
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = spirv.size() * sizeof(uint32_t);
-    module_info.pCode = spirv.data();
-    VkShaderModule module;
-    CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
-            "vkCreateShaderModule(texture load)");
-    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cp.stage.module = module;
-    cp.stage.pName = "main";
-    cp.layout = pipeline_layout_;
-    VkPipeline& target = volume ? volume_pipeline_ : pipeline_;
-    VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &target);
-    vkDestroyShaderModule(device_, module, nullptr);
-    CheckVk(r, "vkCreateComputePipelines(texture load)");
-  }
   CreateDummies();
+  // The 2D loader is what nearly every trace needs, and its compile is most of the cache's cost
+  // at start-up (lavapipe: tens of ms of NIR and LLVM work): it runs on a second thread while
+  // the caller goes on (device set-up, reading the trace, translating and compiling the first
+  // draw's shaders). Pipeline creation needs no external synchronisation of the device. Without
+  // a thread the first load creates it.
+  try {
+    pending_pipeline_ = std::async(std::launch::async, [this] { return CreateLoadPipeline(false); });
+  } catch (const std::system_error&) {
+  }
+}
+
+VkPipeline TextureCache::CreateLoadPipeline(bool volume) const {
+  // Two variants: 2D-array destinations and 3D (volume) destinations.
+  const std::span<const uint32_t> spirv = TextureLoadSpirv(volume);  // built by glslc
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = spirv.size() * sizeof(uint32_t);
+  module_info.pCode = spirv.data();
+  VkShaderModule module;
+  CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
+          "vkCreateShaderModule(texture load)");
+  VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cp.stage.module = module;
+  cp.stage.pName = "main";
+  cp.layout = pipeline_layout_;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline);
+  vkDestroyShaderModule(device_, module, nullptr);
+  CheckVk(r, "vkCreateComputePipelines(texture load)");
+  return pipeline;
+}
+
+VkPipeline TextureCache::LoadPipeline(bool volume) {
+  VkPipeline& pipeline = volume ? volume_pipeline_ : pipeline_;
+  if (!volume && pending_pipeline_.valid()) {
+    pipeline = pending_pipeline_.get();  // rethrows the thread's error, once
+  }
+  if (!pipeline) pipeline = CreateLoadPipeline(volume);
+  return pipeline;
+}
+
+void TextureCache::JoinPendingPipeline() {
+  if (!pending_pipeline_.valid()) return;
+  try {
+    pipeline_ = pending_pipeline_.get();
+  } catch (...) {
+    // Its error does not matter any more: the cache is going away.
+  }
 }
 
 void TextureCache::AddPool() {
@@ -156,6 +188,7 @@ void TextureCache::CreateDummies() {
 }
 
 TextureCache::~TextureCache() {
+  JoinPendingPipeline();
   vkDeviceWaitIdle(device_);
   for (auto& [desc, texture] : entries_) Destroy(texture);
   for (Dummy& d : dummies_) {
@@ -358,8 +391,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
                        &barrier);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                    desc.depth > 1 ? volume_pipeline_ : pipeline_);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, LoadPipeline(desc.depth > 1));
   for (uint32_t level = 0; level < desc.levels; ++level) {
     TextureLoadConstants constants = LoadConstantsOf(desc, level);
     VkDescriptorSet sets[2] = {source_memory.descriptor_set(), t.store_sets[level]};

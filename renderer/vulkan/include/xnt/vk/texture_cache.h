@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -94,6 +95,12 @@ class TextureCache {
   void Destroy(Texture& texture);
   void CreateDummies();
   void AddPool();
+  // The load pipeline for 2D-array (volume false) or 3D destinations, created on first use; the
+  // 2D one is usually already compiled by then on the thread the constructor started.
+  VkPipeline LoadPipeline(bool volume);
+  VkPipeline CreateLoadPipeline(bool volume) const;
+  // Waits for that thread (the destructor: nothing may outlive the device).
+  void JoinPendingPipeline();
 
   VulkanContext& context_;
   CommandStream& stream_;
@@ -104,6 +111,7 @@ class TextureCache {
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipeline volume_pipeline_ = VK_NULL_HANDLE;
+  std::future<VkPipeline> pending_pipeline_;  // the 2D pipeline while its thread compiles it
   std::map<std::pair<bool, TextureDescriptor>, Texture> entries_;  // (scaled, descriptor)
   std::array<Dummy, 3> dummies_{};
   std::function<void()> before_load_;
