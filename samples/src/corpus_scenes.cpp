@@ -183,6 +183,21 @@ enum class PsInput { kColorConstant, kTexture, kTextureTimesColor, kTextureTimes
 // quad list. The pixel shader's colour constant (c0) differs per draw for pscclr4360 and is
 // (1, 0.5, 0.25, 1) for pstexturecolor360; the vertex colour is (255, 153, 51, 255) (products
 // with the texture land on fifths of a step, never on a tie).
+//
+// Corners sit at k + 0.75, so both pixel centre conventions cover the same pixels at 1x (the
+// expected image checks that, ExpectedShaderScene). The texture coordinates do not run 0..1
+// between the corners: they put the texel boundaries (every quad is a whole number of pixels per
+// texel) a quarter pixel less 1/256 before the edges' lines, at k + 0.5 + 1/256, which the
+// Direct3D half-pixel offset the scene sets (PA_SU_VTX_CNTL pix_center = 0 adds 0.5,
+// gpu/viewport.h) moves to k + 1/256: at a resolution scale S = 1..3 per axis, S/256 of a host
+// pixel past a host pixel edge, so the nearest host pixel centre is 0.5 - 3/256 host pixels
+// (about 1/246 texel, more than 2^-8) away even at 3x on the widest texel (40 pixels). A
+// point-sampled coordinate that interpolates to a boundary at a pixel centre is an
+// implementation-defined tie (Vulkan and Direct3D 11 let the sampler pick either texel within
+// 2^-8 texel of it; docs/compare.md), which these samples do not test; boundaries on the edges'
+// lines (k + 0.75) lie on host pixel centres at 2x. Both centre conventions still read one texel
+// per pixel at 1x (no boundary between x and x + 0.5), the same texel as with boundaries at
+// k + 0.75.
 ShaderScene TwoDScene(Pair p, PsInput input) {
   ShaderScene& s = p.scene;
   s.clear_rgba = {0x18, 0x18, 0x28, 0xFF};
@@ -203,11 +218,20 @@ ShaderScene TwoDScene(Pair p, PsInput input) {
       {PrimitiveType::kQuadList, {c[2], c[0], c[3], c[1]}, {1, 3, 0, 2}, 60.75f, 120.75f,
        160.0f, 100.0f, Color(120, 60, 200)},
   };
+  // Texel boundaries 0.25 - 1/256 pixel before the edges' lines (above): coordinate 0 there.
+  constexpr float kBoundaryBeforeEdge = 0.25f - 1.0f / 256.0f;
   bool first = true;
   for (const Placement& pl : placements) {
     ShaderDraw d;
     d.primitive = pl.primitive;
-    d.vertex_words = VertexWords(p.vs, pl.vertices);
+    std::vector<CorpusVertex> vertices = pl.vertices;
+    if (input != PsInput::kColorConstant) {
+      for (CorpusVertex& v : vertices) {
+        v.u = (v.u * pl.w + kBoundaryBeforeEdge) / pl.w;
+        v.v = (v.v * pl.h + kBoundaryBeforeEdge) / pl.h;
+      }
+    }
+    d.vertex_words = VertexWords(p.vs, vertices);
     d.vertex_count = uint32_t(pl.vertices.size());
     d.indices = pl.indices;
     if (first) {

@@ -259,6 +259,8 @@ Builder BuildManyFormats() {
   b.scene.width = 320;
   b.scene.height = 176;
   b.scene.clear_rgba = {0x18, 0x18, 0x28, 0xFF};
+  // Texel boundaries off host pixel centres at every resolution scale (texture_scene.h).
+  b.scene.edge_inset = 0.375f;
   b.expected.width = b.scene.width;
   b.expected.height = b.scene.height;
   b.expected.rgba.resize(size_t(b.scene.width) * b.scene.height * 4);

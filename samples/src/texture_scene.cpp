@@ -83,9 +83,10 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
   }
   for (size_t i = 0; i < scene.quads.size(); ++i) {
     const TexturedQuad& q = scene.quads[i];
-    // Edges at k + 0.75 (pixel x - 0.25), texture coordinates 0..1 across them.
-    const float x0 = float(q.x) - 0.25f, x1 = float(q.x + q.width) - 0.25f;
-    const float y0 = float(q.y) - 0.25f, y1 = float(q.y + q.height) - 0.25f;
+    // Edges at pixel x - edge_inset (k + 0.75 by default), texture coordinates 0..1 across them.
+    const float inset = scene.edge_inset;
+    const float x0 = float(q.x) - inset, x1 = float(q.x + q.width) - inset;
+    const float y0 = float(q.y) - inset, y1 = float(q.y + q.height) - inset;
     const float tw = float(q.texture_width ? q.texture_width : q.width);
     const float th = float(q.texture_height ? q.texture_height : q.height);
     const float u1 = q.unnormalized ? float(q.width) : float(q.width) / tw;

@@ -5,7 +5,9 @@
 //
 // Each quad covers [x, x + width) x [y, y + height) with its edges at k + 0.75 (so both pixel
 // centre conventions land inside), and its texture coordinates put pixel (x + i, y + j) inside
-// texel (i, j) at either convention: point sampling reads exactly that texel.
+// texel (i, j) at either convention: point sampling reads exactly that texel. A scene may put
+// them at k + 0.625 instead (`edge_inset`), which also keeps texel boundaries off host pixel
+// centres at a resolution scale.
 #pragma once
 
 #include <array>
@@ -49,6 +51,16 @@ struct TexturedQuad {
 
 struct TexturedScene {
   uint32_t width = 320, height = 240;
+  // How far before its first pixel a quad's edges (and so its texel boundaries) lie. 0.25 puts
+  // them at k + 0.75; the Direct3D half-pixel offset the scene sets (PA_SU_VTX_CNTL pix_center
+  // = 0 adds 0.5, gpu/viewport.h) moves them to k + 0.25, which at a 2x resolution scale is
+  // 2k + 0.5 host pixels: exactly on host pixel centres, where point sampling may pick either
+  // texel (implementation-defined within 2^-8 texel; docs/compare.md). 0.375 puts them at
+  // k + 0.625, moved to k + 0.125: S k + S/8 host pixels, 3/8, 1/4 and 1/8 of a host pixel
+  // (0.375, 0.125 and 0.042 texel of a 1:1 texture, all above 2^-8) from the nearest host pixel
+  // centre at S = 1, 2, 3 per axis; the quad's first pixel is still the same at either centre
+  // convention.
+  float edge_inset = 0.25f;
   std::array<uint8_t, 4> clear_rgba{};
   // Guest memory the textures live in (written as GPU-read memory before the submission).
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> memory;

@@ -2,8 +2,7 @@
 // and 3x3 on lavapipe with the validation layer on (no message), to a front buffer S x T times
 // the guest size that is byte-identical to the cpu path's at the same scale (the cpu path is the
 // reference: same scaled EDRAM rules, same resolves), except the samples that already differ
-// between the paths at 1x1 (Sample::differs_on "fbo") and four whose geometry ties on host pixel
-// centres (listed below with why). Box-downsampled, the frames of the
+// between the paths at 1x1 (Sample::differs_on "fbo"). Box-downsampled, the frames of the
 // scale-invariant samples match the sample's 1x expected image at PSNR >= 40 dB (printed for
 // every sample and scale; 3x3 splits pixels whose edges lie at quarter positions, so it is only
 // printed, as in tests/cpu/cpu_scale_test.cpp).
@@ -36,26 +35,6 @@ const std::map<std::string, std::string> kNotScaleInvariant = {
     {"raster_point_sprite_mips",
      "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
      "the mip level drops by log2(S), as rendering at a higher resolution does"},
-};
-
-// Samples whose frames differ between the paths at a scale, and why (docs/compare.md, "Declared
-// exceptions"; compare/policies/samples_2x2.policy bounds each). Their point-sampled texture
-// coordinates, chosen mid-texel at 1x (quad corners at k + 0.75), interpolate at some host pixel
-// centres to exactly a texel boundary (v = 0.25 on a 4-texel texture at host row 82.5 at 2x):
-// the cpu path's exact edge-function barycentrics give the boundary itself, lavapipe's float
-// plane equations a few ulp below it, so one host row (or column) per boundary reads the
-// neighbouring texel. Vulkan leaves that choice to the implementation (subTexelPrecisionBits).
-// The quads' edges agree on both paths.
-const std::map<std::string, std::string> kTieAtHostPixelCentres = {
-    {"corpus_vs20sprite2d360_pstexture360", "a point-sampled texel boundary on a host pixel centre"},
-    {"corpus_vs20sprite2d360_pstexturecolor360", "a point-sampled texel boundary on a host pixel centre"},
-    {"corpus_vs20pos2tex2clr42d360_pstex2clr4360", "a point-sampled texel boundary on a host pixel centre"},
-    {"textures_many_formats",
-     "point-sampled random texels whose boundaries fall on host pixel centres"},
-    {"edram_float16_above_65504_resolve",
-     "also a 1x exception (differs_on): the same guest pixels differ at a scale (compare bisects "
-     "draw 0.1 to 4 x the 1x elements at 2x2), plus host pixels of its resolve read back at another "
-     "pitch"},
 };
 
 // Samples that draw point sprites: at a non-square scale the fbo path draws them square (Vulkan
@@ -122,7 +101,6 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
   const std::string file = (kWork / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
   const bool differs_at_1x = sample->differs_on.count("fbo") != 0;
-  const bool ties = kTieAtHostPixelCentres.count(sample->name) != 0;
   for (auto [sx, sy] : {std::pair{1u, 2u}, {2u, 1u}, {2u, 2u}, {3u, 3u}}) {
     SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
     const Result fbo = Replay(file, renderer::Path::kFbo, sx, sy);
@@ -143,14 +121,14 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
       if (!want.rgba.empty() && fbo.image.width == want.width * sx &&
           fbo.image.height == want.height * sy) {
         psnr = Psnr(fbo.image, sx, sy, want);
-        if (sx * sy != 9 && !differs_at_1x && !ties && !kNotScaleInvariant.count(sample->name)) {
+        if (sx * sy != 9 && !differs_at_1x && !kNotScaleInvariant.count(sample->name)) {
           EXPECT_GE(psnr, 40.0);
         }
       }
     }
     std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
                 sample->name.c_str(), sx, sy, differ, psnr);
-    if (differs_at_1x || ties) continue;
+    if (differs_at_1x) continue;
     if (sx != sy && kPointsAtNonSquareScales.count(sample->name)) {
       EXPECT_GT(differ, 0u) << kPointsAtNonSquareScales.at(sample->name);
       continue;

@@ -90,14 +90,6 @@ std::string Notes(const PathRun& r) {
   return out;
 }
 
-// Samples whose pixel shaders sample textures: at a resolution scale above 1 the Vulkan texture
-// path both GPU paths share differs from the cpu path's texture unit (fbo@2x2 differs from
-// cpu@2x2 on the same samples, `compare --paths cpu,fbo --scales 2x2`), before the output merger
-// sees a colour. Skipped there, by name, until that is resolved.
-bool SamplesTexturesInPixelShader(const samples::Sample& s) {
-  return s.name.find("pstex") != std::string::npos || s.name == "textures_many_formats";
-}
-
 // Samples that draw with a texture made by a resolve: at a scale above 1 the cpu path samples the
 // scaled copy the resolve kept, this path the 1x bytes in guest memory (scaled-copy textures are
 // not implemented on fsi yet, docs/fsi.md).
@@ -114,10 +106,6 @@ TEST_P(FsiMatchesCpu, SameFramesAndEdramBytes) {
   if (scale > 1 && SamplesAResolvedTexture(sample->name)) {
     GTEST_SKIP() << "fsi path: textures from scaled resolve copies are not implemented (the 1x "
                     "copy is sampled)";
-  }
-  if (scale > 1 && SamplesTexturesInPixelShader(*sample)) {
-    GTEST_SKIP() << "texture sampling at a resolution scale differs between the Vulkan texture "
-                    "path and the cpu path (fbo too): not an fsi output-merger difference";
   }
   const std::string file = WriteSampleFile(*sample);
   const PathRun cpu = Replay(file, renderer::Path::kCpu, scale);
