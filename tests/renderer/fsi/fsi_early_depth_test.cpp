@@ -6,10 +6,12 @@
 // have been used exactly for the two draws where it is legal.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "edram_scene_builder.h"
 #include "test_env.h"
+#include "xnt/base/error.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/writer.h"
 #include "xnt/renderer/session.h"
@@ -243,6 +245,32 @@ TEST(FsiEarlyDepth, DepthFailBehindEarlierDrawKeepsColourAndAppliesZfailStencil1
 
 TEST(FsiEarlyDepth, DepthFailBehindEarlierDrawKeepsColourAndAppliesZfailStencil4x) {
   CheckScene(xenos::MsaaSamples::k4X);
+}
+
+// SessionOptions::fsi_late_depth and XNT_FSI_LATE_DEPTH=1 reach the backend (the device name
+// says so, for bench and replay output); neither set: early depth.
+TEST(FsiEarlyDepth, SessionOptionAndEnvironmentForceTheLateOrder) {
+  test::UseLavapipe();
+  auto name = [](bool late_option) {
+    renderer::SessionOptions options;
+    options.path = renderer::Path::kFsi;
+    options.fsi_late_depth = late_option;
+    std::unique_ptr<renderer::Session> session;
+    try {
+      session = renderer::Session::Create(options);
+    } catch (const Error&) {
+      options.fsi_unordered = true;  // no interlock (lavapipe): the named test mode
+      session = renderer::Session::Create(options);
+    }
+    return session->device_name();
+  };
+  unsetenv("XNT_FSI_LATE_DEPTH");
+  EXPECT_EQ(name(false).find("late depth forced"), std::string::npos) << name(false);
+  EXPECT_NE(name(true).find("late depth forced"), std::string::npos) << name(true);
+  setenv("XNT_FSI_LATE_DEPTH", "1", 1);
+  const std::string from_env = name(false);
+  unsetenv("XNT_FSI_LATE_DEPTH");
+  EXPECT_NE(from_env.find("late depth forced"), std::string::npos) << from_env;
 }
 
 }  // namespace
