@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <tuple>
 
+#include <unistd.h>
+
 #include "replay_helpers.h"
 #include "test_env.h"
 #include "xnt/base/error.h"
@@ -35,11 +37,16 @@ struct PathRun {
   std::string device;
 };
 
+// Written on every run (a file kept from an earlier build would replay an older sample), under
+// a name of this process's own and renamed into place: ctest runs each test in a process of
+// its own, and two of them may write one sample at once.
 std::string WriteSampleFile(const samples::Sample& sample) {
   const auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
                     ("sample_" + sample.name + ".xnt");
   std::filesystem::create_directories(path.parent_path());
-  if (!std::filesystem::exists(path)) samples::WriteSample(sample, path.string());
+  const std::string own = path.string() + "." + std::to_string(::getpid());
+  samples::WriteSample(sample, own);
+  std::filesystem::rename(own, path);
   return path.string();
 }
 
