@@ -26,8 +26,8 @@ constexpr uint32_t kVertexBuffers = 0x00100000;  // shader_scenes.cpp kSceneVert
 constexpr uint32_t kIndexBuffers = 0x00140000;   // shader_scenes.cpp kSceneIndexAddress
 constexpr uint32_t kScratch = 0x00F00000;
 // The stream fields the scenes use (ColorFormat, Endian128 and SurfaceNumberFormat numbers).
-constexpr uint32_t kFormatK16 = 24, kFormatK32Float = 36, kFormatK3232Float = 37,
-                   kFormatK32323232Float = 38;
+constexpr uint32_t kFormatK8888 = 6, kFormatK16 = 24, kFormatK32Float = 36,
+                   kFormatK3232Float = 37, kFormatK32323232Float = 38;
 constexpr uint32_t kEndian8in16 = 1, kEndian8in32 = 2, kNumericUInteger = 2;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -469,6 +469,85 @@ Image TargetlessPixelExpected(const ShaderScene& s) {
   return img;
 }
 
+// Exported texels read by a later draw's texture fetch (memory coherence for textures): the
+// vertex shader fetches (x, y, u, v), exports c2 as k_8_8_8_8 (8in32, the byte order the scene's
+// k_8_8_8_8 texture is fetched with) element (vertex index + c5.x) of stream c0, and passes
+// (u, v) on; the pixel shader outputs the texel at (u, v).
+const char* const kExportTexelVs = R"(    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    add r2.x, r0.x, c5.x
+    alloc export
+    exec
+    mad eA, r2.xxxx, c1, c0
+    mov eM0, c2
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    alloc interpolators
+    exece
+    mov o0, r1.zwzw
+)";
+const char* const kTexelPs = R"(    exec
+    tfetch2D r1, r0.xy, tf0
+    alloc colors
+    exece
+    mov oC0, r1
+)";
+constexpr uint32_t kSceneTexture0 = 0x00180000;  // shader_scenes.cpp kSceneTextureAddress
+
+// An 8 x 1 texture (texels R | G << 8 | B << 16 | A << 24): 0..6 red, 7 blue. Draw 0 (square
+// [8,24)^2, u at the centre of texel 7: blue) exports green (c2 = (0, 1, 0, 1): 0xFF00FF00) to
+// texels 0..5, one per vertex. Draw 1 then samples texel 2 for the square [40,56)^2 (green only
+// when its texture fetch sees the exported bytes; stale: red) and texel 6, which nothing exported,
+// for the square x [8,24) y [40,56) (red). Coordinates sit on texel centres, so point sampling
+// picks the texel at any scale. Draw 1's own exports go to the scratch range.
+ShaderScene TextureFetchScene() {
+  ShaderScene s;
+  s.width = 64;
+  s.height = 64;
+  s.clear_rgba = {0, 0, 0, 0xFF};
+  s.vs_microcode = ucode::AssembleShader(std::string(kVsHead) + kExportTexelVs).microcode;
+  s.ps_microcode = ucode::AssembleShader(std::string(kPsHead) + kTexelPs).microcode;
+  s.vs_registers = 3;
+  s.ps_registers = 2;
+  SceneTexture t;
+  t.slot = 0;
+  t.width = 8;
+  t.height = 1;
+  t.texels.assign(8, 0xFF0000FFu);
+  t.texels[7] = 0xFFFF0000u;
+  s.textures = {t};
+  auto rect = [&s](ShaderDraw& d, int x0, int y0, int x1, int y1, uint32_t texel) {
+    const size_t first = d.vertex_words.size();
+    PushRect(d.vertex_words, s, x0, y0, x1, y1);
+    for (size_t w = first; w < d.vertex_words.size(); w += 4) {
+      d.vertex_words[w + 2] = FloatBits((float(texel) + 0.5f) / 8.0f);
+      d.vertex_words[w + 3] = FloatBits(0.5f);
+    }
+  };
+  ShaderDraw d0;
+  rect(d0, 8, 8, 24, 24, 7);
+  d0.vertex_count = 6;
+  d0.vs_constants = {{0, Stream(kSceneTexture0, kFormatK8888, 8, kEndian8in32)},
+                     {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                     {2, {0.0f, 1.0f, 0.0f, 1.0f}},
+                     {5, {0.0f, 0.0f, 0.0f, 0.0f}}};
+  ShaderDraw d1;
+  rect(d1, 40, 40, 56, 56, 2);
+  rect(d1, 8, 40, 24, 56, 6);
+  d1.vertex_count = 12;
+  d1.vs_constants = {{0, Stream(kScratch, kFormatK8888, 12, kEndian8in32)}};
+  s.draws = {d0, d1};
+  return s;
+}
+
+Image TextureFetchExpected(const ShaderScene& s) {
+  Image img = Canvas(s);
+  FillRect(img, 8, 8, 24, 24, {0, 0, 0xFF, 0xFF});
+  FillRect(img, 40, 40, 56, 56, {0, 0xFF, 0, 0xFF});
+  FillRect(img, 8, 40, 24, 56, {0xFF, 0, 0, 0xFF});
+  return img;
+}
+
 Sample Make(std::string name, std::string description, std::string expected, ShaderScene scene,
             Image (*image)(const ShaderScene&)) {
   Sample s = ShaderSceneSample(std::move(name), std::move(description), std::move(expected), scene);
@@ -532,6 +611,14 @@ std::vector<Sample> MemExportSamples() {
       "the twelve exported 1.0s; without the exports at x [8,24)); the target-less draw's "
       "pixels [8,12) x [8,11) stay black",
       TargetlessPixelScene(), TargetlessPixelExpected));
+  v.push_back(Make(
+      "memexport_texture_fetch",
+      "a vertex shader exports texels (k_8_8_8_8, 8in32) into a texture that a later draw "
+      "samples in the same frame; the texture fetch reads the exported texels, not the ones the "
+      "trace wrote",
+      "black 64x64; blue square [8,24)^2 (texel 7, not exported); green square [40,56)^2 "
+      "(exported texel 2; stale: red); red square x [8,24) y [40,56) (texel 6, not exported)",
+      TextureFetchScene(), TextureFetchExpected));
   return v;
 }
 
