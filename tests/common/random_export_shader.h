@@ -1,8 +1,8 @@
 // Random memexport shaders for the randomized tests (tests/ucode/memexport_test.cpp on the
 // interpreter, tests/renderer/memexport_fuzz_test.cpp on fbo against cpu): 1-3 export blocks,
 // each maybe inside a loop over i0, maybe serialized, maybe followed by `alloc export`, each
-// writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5 (a pixel shader
-// maybe killing after them). The stream
+// writing 1-4 random eM# from adds / muls / max / min of the constants c2..c5, maybe under a
+// predicate set from a constant (a pixel shader maybe killing after them). The stream
 // constant c0 is a valid one (random format - memexport formats and a few that are not -,
 // count, endian, numeric type, red/blue swap, base near the end of guest memory, inside it or
 // anywhere in 32 bits), or has the marker bits right and a random start index in Y, or is random bits.
@@ -76,11 +76,21 @@ inline RandomExportShader MakeRandomExportShader(std::mt19937& rng, const Random
     const std::string head = "L" + std::to_string(2 * b + 10), tail = "L" + std::to_string(2 * b + 11);
     if (loop) text += "    loop i0, " + tail + "\n" + head + ":\n";
     text += std::string("    exec") + (rng() % 4 == 0 ? " Serialize=0x2" : "") + "\n";
+    // Maybe predicated eM writes: p0 from a comparison of a constant with 0 (every invocation
+    // alike), each write then under (p0), (!p0) or none; a predicated-off write exports nothing.
+    const bool predicated = rng() % 3 == 0;
+    if (predicated) {
+      static const char* const kSetps[] = {"setp_eq", "setp_ne", "setp_gt", "setp_ge"};
+      text += std::string("    ") + kSetps[rng() % 4] + " r3.x, c" + std::to_string(2 + rng() % 4) +
+              ".x\n";
+    }
     text += "    mad eA, " + index + ", c1, c0\n";
     const int count = 1 + int(rng() % 4);
     for (int i = 0; i < count; ++i) {
-      text += std::string("    ") + kOps[rng() % 5] + " eM" + std::to_string(rng() % 5) + ", c" +
-              std::to_string(2 + rng() % 4) + ", c" + std::to_string(2 + rng() % 4) + "\n";
+      static const char* const kPredicates[] = {"", "(p0) ", "(!p0) "};
+      text += std::string("    ") + (predicated ? kPredicates[rng() % 3] : "") + kOps[rng() % 5] +
+              " eM" + std::to_string(rng() % 5) + ", c" + std::to_string(2 + rng() % 4) + ", c" +
+              std::to_string(2 + rng() % 4) + "\n";
     }
     // A pixel shader may kill after its exports (a constant comparison: all pixels of a draw
     // alike): the exports before the kill are flushed, nothing after it runs.
