@@ -176,8 +176,13 @@ EdramScenario Float16Above65504() {
     f32.color_base_tiles = 4;
     f32.color_format = ColorRenderTargetFormat::k_32_32_FLOAT;
     s.Target(f32, 80, 16);
+    // The quad's edges 0.6 before the pixels (scale_scenes.cpp's kEdge; the builder's half-pixel
+    // offset moves them to -0.1): host pixel j of guest pixel i reads the scaled copy's texel
+    // S i + j at 0.6, 0.7, 0.8 of the way into it at S = 1, 2, 3, never on a texel boundary,
+    // where point sampling may pick either neighbour (docs/compare.md).
     s.DrawTextured(0, 0, 80, 16, 80, 16,
-                   capture::TextureFetch2D(kTexture, 80, 16, TextureFormat::k_32_32_FLOAT));
+                   capture::TextureFetch2D(kTexture, 80, 16, TextureFormat::k_32_32_FLOAT), {},
+                   0.6f);
     RenderTargetSetup as_8888;
     as_8888.surface_pitch = 160;
     as_8888.color_base_tiles = 4;

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "scaled_resolve_mirror.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/resolution_scale.h"
+#include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
 
@@ -146,16 +146,8 @@ uint64_t XenosRenderer::scaled_arena_bytes() const {
 }
 
 const TextureCache::Texture* XenosRenderer::ScaledTexture(const uint32_t fetch[6]) {
-  const gpu::ScaledCopy* copy = scaled_mirror_ ? scaled_.Find(fetch) : nullptr;
-  if (!copy) return nullptr;
-  std::optional<std::array<uint32_t, 6>> scaled = scaled_mirror_->Fetch(fetch, *copy);
-  if (!scaled) return nullptr;
-  SharedMemory& mirror = scaled_mirror_->memory();
-  if (mirror.MayNeedSync(scaled_mirror_->pages())) {
-    EndRendering();
-    mirror.Sync(scaled_mirror_->pages());
-  }
-  return &textures_.GetScaled(scaled->data(), scaled_mirror_->pages(), mirror);
+  if (!scaled_mirror_) return nullptr;
+  return scaled_mirror_->LoadTexture(fetch, textures_, [this] { EndRendering(); });
 }
 
 VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, gpu::RegisterValues regs,

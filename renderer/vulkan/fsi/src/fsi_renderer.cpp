@@ -411,7 +411,8 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
     EndRendering();
     shared_memory_.Sync(memory.pages);
   }
-  const VkDescriptorSet textures_set = BindTextures(draw, regs, memory);
+  uint32_t scaled_slots = 0;
+  const VkDescriptorSet textures_set = BindTextures(draw, regs, memory, &scaled_slots);
   if (ordering_ == FsiOrdering::kUnordered && draws_since_barrier_) {
     // Without interlock, each draw's EDRAM writes are made visible to the next by a barrier.
     BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
@@ -449,6 +450,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
   // pixels: shader_interface.h).
   system.resolution_scale = options_.scale_x | (options_.scale_y << 8);
+  system.scaled_texture_slots = scaled_slots;
   std::memcpy(alloc->data + system_offset, &system, sizeof(system));
   const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);
   std::memcpy(alloc->data + om_offset, &om, sizeof(om));

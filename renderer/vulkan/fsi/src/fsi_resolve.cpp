@@ -57,7 +57,7 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
           CopyToGuest(info, memory);
         } else {
           // As the cpu path: guest memory gets the 1x copy, scaled_ the scaled one (the swap
-          // shows it; textures still sample the 1x bytes on this path, see docs/fsi.md). The
+          // shows it, and textures over it sample it from the mirror at the scaled size). The
           // first copy is the guest one, the second the scaled one into its CPU-side bytes.
           bool guest = true;
           scaled_.Resolve(
@@ -68,6 +68,12 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
                 return first ? CopyToGuest(i, m) : CopyToAccess(i, m);
               },
               memory, options_.scale_x, options_.scale_y);
+          if (const gpu::ScaledCopy* copy = scaled_.last()) {
+            if (!scaled_mirror_) {
+              scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context_, stream_, scaled_);
+            }
+            scaled_mirror_->Store(*copy);
+          }
         }
       } catch (const Error& e) {
         Note(std::string("resolve copy skipped: ") + e.what());
@@ -272,7 +278,9 @@ void FsiRenderer::ReadBackMemExport(const std::vector<MemoryRange>& ranges,
 }
 
 VkDescriptorSet FsiRenderer::BindTextures(const FsiDrawInput& draw, gpu::RegisterValues regs,
-                                          const gpu::GuestMemoryAccess& memory) {
+                                          const gpu::GuestMemoryAccess& memory,
+                                          uint32_t* scaled_slots) {
+  *scaled_slots = 0;
   if (!draw.texture_slots) return textures_set_;
   VkSampler dummy_sampler = samplers_.Get(SamplerState{});
   std::vector<VkDescriptorImageInfo> images;
@@ -286,7 +294,13 @@ VkDescriptorSet FsiRenderer::BindTextures(const FsiDrawInput& draw, gpu::Registe
     if (uint64_t(first) + 6 > regs.size()) continue;
     const uint32_t* fetch = regs.data() + first;
     try {
-      const TextureCache::Texture& t = textures_.Get(fetch, memory.pages);
+      // At a resolution scale a texture over a scaled resolve copy reads it at the scaled size
+      // (the translated shader keeps its coordinates in guest texels: scaled_texture_slots).
+      const TextureCache::Texture* scaled =
+          scaled_mirror_ ? scaled_mirror_->LoadTexture(fetch, textures_, [this] { EndRendering(); })
+                         : nullptr;
+      if (scaled) *scaled_slots |= 1u << slot;
+      const TextureCache::Texture& t = scaled ? *scaled : textures_.Get(fetch, memory.pages);
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
       SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
       state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());

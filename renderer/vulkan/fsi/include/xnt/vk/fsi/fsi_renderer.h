@@ -37,6 +37,7 @@
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/pipeline_cache.h"
 #include "xnt/vk/sampler_cache.h"
+#include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/shared_memory.h"
 #include "xnt/vk/texture_cache.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -122,8 +123,9 @@ class FsiRenderer {
   gpu::ResolveCopyResult CopyOnCpu(const gpu::ResolveInfo& info,
                                    const gpu::GuestMemoryAccess& memory, const std::string& why);
   void BarrierBeforeCompute();
+  // *scaled_slots: bit i set when slot i is bound to a scaled resolve copy.
   VkDescriptorSet BindTextures(const FsiDrawInput& draw, gpu::RegisterValues regs,
-                               const gpu::GuestMemoryAccess& memory);
+                               const gpu::GuestMemoryAccess& memory, uint32_t* scaled_slots);
 
   VulkanContext& context_;
   VkDevice device_;
@@ -141,6 +143,8 @@ class FsiRenderer {
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
   gpu::edram::Edram model_;
   gpu::ScaledResolveMemory scaled_;  // resolves at a resolution scale (gpu/scaled_resolve.h)
+  // Those copies on the device for textures to sample (created at the first scaled copy).
+  std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
   std::unique_ptr<EdramCompute> compute_;  // created at the first resolve
   bool gpu_wrote_ = false;  // draws wrote the buffer since the model was last read back
 

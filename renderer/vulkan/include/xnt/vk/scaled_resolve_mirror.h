@@ -1,7 +1,8 @@
-// Scaled resolve copies on the GPU (issue #15 point 2): the fbo path keeps the copies a resolve
-// at a resolution scale writes (gpu/scaled_resolve.h, the CPU-side bytes every path shares) in a
-// second shared-memory buffer (shared_memory.h) that the texture cache loads from, so a texture
-// whose fetch constant names a copy is decoded at the scaled size by the same load shader.
+// Scaled resolve copies on the GPU (issue #15 point 2): a Vulkan path (fbo and fsi) keeps the
+// copies a resolve at a resolution scale writes (gpu/scaled_resolve.h, the CPU-side bytes every
+// path shares) in a second shared-memory buffer (shared_memory.h) that the texture cache loads
+// from, so a texture whose fetch constant names a copy is decoded at the scaled size by the same
+// load shader, as the cpu path samples it.
 //
 // Each destination (base, pitch, format, tiling) gets a slot in a 512 MiB arena, aligned to the
 // 64 KiB sparse chunks, allocated when it is first resolved to; only the pages a copy wrote are
@@ -16,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +28,7 @@
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/shared_memory.h"
+#include "xnt/vk/texture_cache.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
@@ -46,6 +49,12 @@ class ScaledResolveMirror {
   // the slot's address as the base), or nothing when the copy was never stored.
   std::optional<std::array<uint32_t, 6>> Fetch(const uint32_t fetch[6],
                                                const gpu::ScaledCopy& copy) const;
+  // The texture `fetch` names when it reads a stored copy: the arena synced (`before_transfer`
+  // runs first when that records copies: the caller ends its render pass) and the texture loaded
+  // at the scaled size through `textures` (TextureCache::GetScaled). Null when the fetch constant
+  // reads guest memory at 1x (no copy matches, or the copy was never stored).
+  const TextureCache::Texture* LoadTexture(const uint32_t fetch[6], TextureCache& textures,
+                                           const std::function<void()>& before_transfer);
   // The arena as guest pages, for SharedMemory::Sync and the texture cache's page checks.
   const gpu::GuestPageSource& pages() const { return source_; }
   // The device buffer (created on first use); Sync it before loading textures from it.

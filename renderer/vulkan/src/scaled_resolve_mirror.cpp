@@ -1,5 +1,5 @@
 // Scaled resolve copies on the GPU (see scaled_resolve_mirror.h).
-#include "scaled_resolve_mirror.h"
+#include "xnt/vk/scaled_resolve_mirror.h"
 
 #include <algorithm>
 #include <cstring>
@@ -93,6 +93,21 @@ std::optional<std::array<uint32_t, 6>> ScaledResolveMirror::Fetch(
   // dword 1 bits 12-31: the base address in 4 KiB units (slots are 64 KiB aligned).
   d[1] = (d[1] & 0xFFFu) | (it->second.offset & ~0xFFFu);
   return d;
+}
+
+const TextureCache::Texture* ScaledResolveMirror::LoadTexture(
+    const uint32_t fetch[6], TextureCache& textures, const std::function<void()>& before_transfer) {
+  const gpu::ScaledCopy* copy = copies_.Find(fetch);
+  if (!copy) return nullptr;
+  const std::optional<std::array<uint32_t, 6>> scaled = Fetch(fetch, *copy);
+  if (!scaled) return nullptr;
+  SharedMemory& arena = memory();
+  if (arena.MayNeedSync(source_)) {
+    // Sync records buffer copies, which a render pass instance must not contain.
+    if (before_transfer) before_transfer();
+    arena.Sync(source_);
+  }
+  return &textures.GetScaled(scaled->data(), source_, arena);
 }
 
 }  // namespace xnt::vk
