@@ -279,6 +279,7 @@ class ReaderImpl final : public Reader {
 
   void ForEachRecordPaged(const RecordCallback& callback, const MemoryCallback& memory, uint64_t first_frame,
                           std::optional<uint64_t> last_frame) override {
+    RequireCallbacks(callback, memory);
     if (first_frame > totals_.frames) {
       throw Error("frame " + std::to_string(first_frame) + " is past the end of the trace (" +
                   std::to_string(totals_.frames) + " frames)");
@@ -293,12 +294,17 @@ class ReaderImpl final : public Reader {
 
   void ForEachStateRecordBeforePaged(const RecordCallback& callback, const MemoryCallback& memory,
                                      uint64_t frame) override {
+    RequireCallbacks(callback, memory);
     if (frame > totals_.frames) {
       throw Error("frame " + std::to_string(frame) + " is past the end of the trace (" +
                   std::to_string(totals_.frames) + " frames)");
     }
     if (frame == 0) return;
     Walk(0, FrameFirstChunk(frame), callback, memory, std::nullopt, true);
+  }
+
+  static void RequireCallbacks(const RecordCallback& callback, const MemoryCallback& memory) {
+    if (!callback || !memory) throw Error("a record stream needs both a record and a memory callback");
   }
 
   // The first chunk of `frame` from the frame index, checked against the chunks actually read: a

@@ -181,6 +181,8 @@ TEST(FormatMemoryPages, MemoryCallbackStopsTheStream) {
       });
   EXPECT_EQ(memory_calls, 1);
   EXPECT_EQ(other_calls, 0);
+  EXPECT_THROW(reader->ForEachRecordPaged([](const Record&) { return true; }, {}), Error);
+  EXPECT_THROW(reader->ForEachStateRecordBeforePaged({}, [](const MemoryPages&) { return true; }, 1), Error);
 }
 
 TEST(FormatMemoryPagesDeathTest, ViewKeptPastItsCallbackAborts) {

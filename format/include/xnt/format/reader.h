@@ -72,7 +72,8 @@ class Reader {
 
   // The same stream, but memory events go to `memory` as the stored pages that hold them
   // (memory_pages.h: spans into the decoded chunks, valid only during that call) and every other
-  // record to `callback`, in one stream order. Either callback returns false to stop. Every check
+  // record to `callback`, in one stream order (both are required: xnt::Error before reading
+  // when one is empty). Either callback returns false to stop. Every check
   // ForEachRecord makes is made here too (ForEachRecord is this plus a copy).
   using MemoryCallback = std::function<bool(const MemoryPages&)>;
   virtual void ForEachRecordPaged(const RecordCallback& callback, const MemoryCallback& memory,
