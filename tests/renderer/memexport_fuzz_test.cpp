@@ -1,7 +1,7 @@
-// Randomized memexport on the fbo path against the cpu path: random export shaders
+// Randomized memexport on the fbo and fsi paths against the cpu path: random export shaders
 // (tests/common/random_export_shader.h) - vertex shaders exporting per vertex and pixel shaders
-// exporting per pixel - each drawn once in one trace, replayed on an fbo session on lavapipe
-// (validation on) and on a cpu session. Guest memory after the frame must be byte for byte the
+// exporting per pixel - each drawn once in one trace, replayed on an fbo or fsi session on
+// lavapipe (validation on) and on a cpu session. Guest memory after the frame must be byte for byte the
 // same on both, and every byte either changed must lie in the range of a stream one of the draws
 // built as a stream constant (random bits in c0 write nothing). The stream ranges start filled
 // with a pattern, so 8/16-bit exports that touch their neighbours show. Each draw's exports land
@@ -117,6 +117,13 @@ PathRun Replay(renderer::Path path, const Trace& trace) {
   if (path == renderer::Path::kFbo) {
     run.session = test::MakeLavapipeSession(options);
   } else {
+    if (path == renderer::Path::kFsi) {
+      // lavapipe has no interlock: the unordered test mode (docs/fsi.md; points at one pixel
+      // and the exports do not depend on the EDRAM).
+      test::UseLavapipe();
+      options.validate = true;
+      options.fsi_unordered = true;
+    }
     options.path = path;
     options.threads = 1;
     run.session = renderer::Session::Create(options);
@@ -135,7 +142,9 @@ std::vector<uint8_t> Page(const GuestMemory& m, uint32_t page) {
   return bytes;
 }
 
-TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
+// The random draws on `path` (fbo or fsi) against the cpu path.
+void ExpectSameGuestMemoryAsCpu(renderer::Path path) {
+  const std::string name = renderer::PathName(path);
   std::mt19937 rng(2026);
   std::vector<Case> cases;
   // Pipelines dominate the time on lavapipe (LLVM compiles each): every program is drawn with
@@ -162,17 +171,17 @@ TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
   const int kCases = int(cases.size());
   const Trace trace = BuildTrace(cases);
   const auto t0 = std::chrono::steady_clock::now();
-  PathRun fbo = Replay(renderer::Path::kFbo, trace);
+  PathRun gpu = Replay(path, trace);
   const auto t1 = std::chrono::steady_clock::now();
   PathRun cpu = Replay(renderer::Path::kCpu, trace);
   const auto t2 = std::chrono::steady_clock::now();
-  std::printf("%d draws: fbo %.1f s, cpu %.1f s\n", kCases,
+  std::printf("%d draws: %s %.1f s, cpu %.1f s\n", kCases, name.c_str(),
               std::chrono::duration<double>(t1 - t0).count(),
               std::chrono::duration<double>(t2 - t1).count());
-  EXPECT_EQ(fbo.session->validation_message_count(), 0u) << test::ValidationReport(*fbo.session);
+  EXPECT_EQ(gpu.session->validation_message_count(), 0u) << test::ValidationReport(*gpu.session);
   // Every draw ran on the GPU (a skipped draw would export through the interpreter instead).
-  EXPECT_EQ(fbo.session->stats().draws, uint64_t(kCases));
-  EXPECT_EQ(fbo.session->stats().draws_skipped, 0u);
+  EXPECT_EQ(gpu.session->stats().draws, uint64_t(kCases));
+  EXPECT_EQ(gpu.session->stats().draws_skipped, 0u);
   EXPECT_EQ(cpu.session->stats().draws, uint64_t(kCases));
   for (const auto& [note, count] : cpu.session->notes()) {
     EXPECT_EQ(note.find("step limit"), std::string::npos) << note;
@@ -194,7 +203,7 @@ TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
     }
     return names;
   };
-  const GuestMemory& a = fbo.player->memory();
+  const GuestMemory& a = gpu.player->memory();
   const GuestMemory& b = cpu.player->memory();
   uint64_t changed = 0, differ = 0, outside = 0;
   for (uint32_t page = 0; page < GuestMemory::kPageCount; ++page) {
@@ -203,7 +212,7 @@ TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
     for (uint32_t i = 0; i < GuestMemory::kPageSize; ++i) {
       const uint64_t address = uint64_t(page) * GuestMemory::kPageSize + i;
       if (pa[i] != pb[i] && ++differ <= 8) {
-        ADD_FAILURE() << "guest byte 0x" << std::hex << address << ": fbo 0x" << int(pa[i])
+        ADD_FAILURE() << "guest byte 0x" << std::hex << address << ": " << name << " 0x" << int(pa[i])
                       << " cpu 0x" << int(pb[i]) << " (before 0x" << int(p0[i]) << ")"
                       << streams_at(address);
       }
@@ -220,6 +229,16 @@ TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
   EXPECT_EQ(outside, 0u);
   // The shaders exported something (not a test of nothing).
   EXPECT_GT(changed, 1000u);
+}
+
+TEST(MemExportFuzz, FboWritesTheSameGuestMemoryAsCpu) {
+  ExpectSameGuestMemoryAsCpu(renderer::Path::kFbo);
+}
+
+// fsi translates pixel shaders with its output merger appended (and its own early-depth
+// variants), so its exports run in other shader code than fbo's.
+TEST(MemExportFuzz, FsiWritesTheSameGuestMemoryAsCpu) {
+  ExpectSameGuestMemoryAsCpu(renderer::Path::kFsi);
 }
 
 }  // namespace
