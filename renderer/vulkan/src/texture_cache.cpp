@@ -68,7 +68,6 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   pl.pPushConstantRanges = &push;
   CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(texture load)");
-  CreateDummies();
   // The 2D loader is what nearly every trace needs, and its compile is most of the cache's cost
   // at start-up (lavapipe: tens of ms of NIR and LLVM work): it runs on a second thread while
   // the caller goes on (device set-up, reading the trace, translating and compiling the first
@@ -77,6 +76,13 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   try {
     pending_pipeline_ = std::async(std::launch::async, [this] { return CreateLoadPipeline(false); });
   } catch (const std::system_error&) {
+  }
+  try {
+    CreateDummies();
+  } catch (...) {
+    JoinPendingPipeline();  // the thread must not outlive a failed constructor's members
+    if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+    throw;
   }
 }
 

@@ -135,11 +135,55 @@ std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
   return devices;
 }
 
+// Instances are kept for the life of the process and handed to the next context with the same
+// layers, never destroyed:
+// - NVIDIA's driver libraries use static TLS. The Vulkan loader unloads a driver when its last
+//   instance is destroyed and loads it again for the next one, and after a few dozen such cycles
+//   in one process (`compare` makes a session per trace, path and bisection step) the dynamic
+//   loader has no static TLS left and the driver no longer loads: vkCreateInstance then reports
+//   no compatible driver (seen on the H100 machine after ~50 sessions).
+// - Creating one is a large part of a short replay's start-up: the loader opens every installed
+//   driver and each parses its configuration (lavapipe machine: 6 drivers). Kept instances pay it
+//   once per process; before, a bare instance was made only to keep the drivers loaded, so every
+//   process paid it twice (docs/speed.md).
+// A kept instance has no device and no messenger left on it (Destroy removes both).
+struct IdleInstance {
+  bool validate = false, sync_validation = false, debug_utils = false;
+  VkInstance instance = VK_NULL_HANDLE;
+};
+
+std::mutex g_idle_mutex;
+std::vector<IdleInstance>& IdleInstances() {
+  static auto* idle = new std::vector<IdleInstance>();  // never freed: see above
+  return *idle;
+}
+
+VkInstance TakeInstance(bool validate, bool sync_validation, bool* debug_utils) {
+  {
+    std::lock_guard<std::mutex> lock(g_idle_mutex);
+    std::vector<IdleInstance>& idle = IdleInstances();
+    for (size_t i = 0; i < idle.size(); ++i) {
+      if (idle[i].validate == validate && idle[i].sync_validation == sync_validation) {
+        const IdleInstance taken = idle[i];
+        idle.erase(idle.begin() + std::ptrdiff_t(i));
+        *debug_utils = taken.debug_utils;
+        return taken.instance;
+      }
+    }
+  }
+  return CreateBareInstance(validate, sync_validation, debug_utils);
+}
+
+void ReturnInstance(VkInstance instance, bool validate, bool sync_validation, bool debug_utils) {
+  std::lock_guard<std::mutex> lock(g_idle_mutex);
+  IdleInstances().push_back({validate, sync_validation, debug_utils, instance});
+}
+
 }  // namespace
 
 std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
   bool debug_utils = false;
-  VkInstance instance = CreateBareInstance(false, false, &debug_utils);
+  VkInstance instance = TakeInstance(false, false, &debug_utils);
   std::vector<PhysicalDeviceSummary> out;
   try {
     auto devices = EnumerateDevices(instance);
@@ -149,10 +193,10 @@ std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
       out.push_back({int(i), p.deviceName, p.deviceType, p.apiVersion});
     }
   } catch (...) {
-    vkDestroyInstance(instance, nullptr);
+    ReturnInstance(instance, false, false, debug_utils);
     throw;
   }
-  vkDestroyInstance(instance, nullptr);
+  ReturnInstance(instance, false, false, debug_utils);
   return out;
 }
 
@@ -181,31 +225,12 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
   return VK_FALSE;
 }
 
-// NVIDIA's driver libraries use static TLS. The Vulkan loader unloads a driver when its last
-// instance is destroyed and loads it again for the next one, and after a few dozen such cycles
-// in one process (`compare` makes a session per trace, path and bisection step) the dynamic
-// loader has no static TLS left and the driver no longer loads: vkCreateInstance then reports
-// no compatible driver (seen on the H100 machine after ~50 sessions). One bare instance kept for
-// the life of the process keeps the drivers loaded; it creates no device and no messages.
-static void KeepDriversLoaded() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    try {
-      bool debug_utils = false;
-      static VkInstance keep = CreateBareInstance(false, false, &debug_utils);
-      (void)keep;
-    } catch (const Error&) {
-      // No driver at all: the real instance below reports it.
-    }
-  });
-}
-
 VulkanContext::VulkanContext(const ContextOptions& options) {
-  KeepDriversLoaded();
   bool debug_utils = false;
-  instance_ =
-      CreateBareInstance(options.validate, options.synchronization_validation, &debug_utils);
+  instance_ = TakeInstance(options.validate, options.synchronization_validation, &debug_utils);
   validation_enabled_ = options.validate;
+  synchronization_validation_ = options.synchronization_validation;
+  debug_utils_ = debug_utils;
   print_validation_ = options.print_validation;
   try {
     if (debug_utils) {
@@ -251,7 +276,7 @@ void VulkanContext::Destroy() {
     messenger_ = VK_NULL_HANDLE;
   }
   if (instance_) {
-    vkDestroyInstance(instance_, nullptr);
+    ReturnInstance(instance_, validation_enabled_, synchronization_validation_, debug_utils_);
     instance_ = VK_NULL_HANDLE;
   }
 }

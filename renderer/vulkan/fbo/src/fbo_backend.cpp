@@ -12,6 +12,7 @@
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/ucode/shader_cache.h"
+#include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk {
 
@@ -60,7 +61,7 @@ void FboBackend::DumpShader(const replay::Shader& shader, const TranslatedShader
     stem = std::string(name) + "_" + std::to_string(n);
   }
   std::ofstream(dir / (stem + ".glsl")) << t.glsl;
-  std::ofstream(dir / (stem + ".spvasm")) << t.spirv_disassembly;
+  std::ofstream(dir / (stem + ".spvasm")) << DisassembleSpirv(t.spirv);
 }
 
 std::shared_ptr<const TranslatedShader> FboBackend::TranslateFor(

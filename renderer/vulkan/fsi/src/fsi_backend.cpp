@@ -10,6 +10,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk::fsi {
 
@@ -73,7 +74,7 @@ std::shared_ptr<const TranslatedShader> FsiBackend::TranslateFor(
                     t->reflection.fsi_early_depth ? "_early" : "");
       const std::filesystem::path dir(options_.dump_shaders_dir);
       std::ofstream(dir / (std::string(name) + ".glsl")) << t->glsl;
-      std::ofstream(dir / (std::string(name) + ".spvasm")) << t->spirv_disassembly;
+      std::ofstream(dir / (std::string(name) + ".spvasm")) << DisassembleSpirv(t->spirv);
     }
   }
   return t;

@@ -1,9 +1,10 @@
-// Translate(): prelude + emitted main -> libshaderc -> SPIR-V (+ disassembly), and the cache.
+// Translate(): prelude + emitted main -> libshaderc -> SPIR-V, and the cache.
 #include "xnt/vk/translator/shader_translator.h"
 
 #include <cstdio>
 
 #include "glsl_emitter.h"
+#include "glsl_exact_filter.h"
 #include "glsl_output_merger.h"
 #include "glsl_prelude.h"
 #include "xnt/vk/translator/shader_compiler.h"
@@ -32,6 +33,7 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
     // The interlock extension must precede every declaration: right after #version.
     text.insert(text.find('\n') + 1, GlslOutputMergerExtension());
   }
+  if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
   text += EmitGlslMain(shader, analysis, options, r);
   return text;
 }
@@ -45,8 +47,9 @@ TranslatedShader Translate(const ucode::Shader& shader, const ucode::Analysis& a
   char name[40];
   std::snprintf(name, sizeof(name), "%s_%016llx", pixel ? "ps" : "vs",
                 static_cast<unsigned long long>(result.ucode_hash));
+  // No disassembly here: only --dump-shaders writes it, and making it was a tenth of a short
+  // replay's CPU time (docs/speed.md).
   result.spirv = CompileGlsl(result.glsl, pixel ? GlslStage::kFragment : GlslStage::kVertex, name);
-  result.spirv_disassembly = DisassembleSpirv(result.spirv);
   return result;
 }
 

@@ -125,7 +125,10 @@ class VulkanContext {
   void CreateDevice();
   void Destroy();
 
+  // Taken from the process's kept instances and given back by Destroy (vulkan_context.cpp).
   VkInstance instance_ = VK_NULL_HANDLE;
+  bool synchronization_validation_ = false;  // the layers instance_ was made with
+  bool debug_utils_ = false;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;

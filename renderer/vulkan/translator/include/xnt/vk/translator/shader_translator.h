@@ -79,8 +79,7 @@ struct ShaderReflection {
 
 struct TranslatedShader {
   std::string glsl;
-  std::vector<uint32_t> spirv;
-  std::string spirv_disassembly;
+  std::vector<uint32_t> spirv;  // DisassembleSpirv (shader_compiler.h) gives its text
   ShaderReflection reflection;
   uint64_t ucode_hash = 0;  // 64-bit FNV-1a of the microcode dwords
 };
