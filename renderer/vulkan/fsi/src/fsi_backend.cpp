@@ -107,6 +107,8 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
     }
     ps_options.fsi_output_merger = options_.ordering == FsiOrdering::kInterlock ? 1u : 2u;
     ps_options.fsi_early_depth = options_.early_depth && EarlyDepthStencilWanted(regs.values());
+    // Bilinear weights as the cpu path computes them, not the device's (docs/fsi.md).
+    ps_options.exact_bilinear = true;
     ps = TranslateFor(*call.pixel_shader, ps_options);
     if (!ps) return;
   }

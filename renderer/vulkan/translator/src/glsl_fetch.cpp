@@ -209,7 +209,27 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   } else {
     texel = sample(tex2d, false);
   }
-  Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
+  if (options_.exact_bilinear && pixel() && !is_1d && !is_cube) {
+    // The host sample stays unconditional (its implicit derivatives need uniform control flow);
+    // where the fetch is bilinear at the only level, the cpu path's arithmetic replaces it. The
+    // stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
+    // clamped to the stack.
+    Line("vec4 xe_texel = " + texel + ";");
+    std::string layer = "0";
+    if (is_3d) {
+      layer = std::string("int(clamp(floor(xe_tc.z") +
+              (fetch.tx_coord_denorm ? "" : " * xe_ts.z") + "), 0.0, xe_ts.z - 1.0))";
+    }
+    Line(std::string(is_3d ? "if (!xe_vol && " : "if (") + "xe_exact_bilinear_applies(" + n +
+         "u, " + std::to_string(fetch.mag_filter & 3) + "u, " +
+         std::to_string(fetch.min_filter & 3) + "u, " + std::to_string(fetch.aniso_filter & 7) +
+         "u, textureQueryLevels(" + tex2d + "))) {");
+    Line("  xe_texel = xe_exact_bilinear(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");
+    Line("}");
+    Line("xe_texel = xe_texture_swizzle(xe_texel, " + n + "u);");
+  } else {
+    Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
+  }
   StoreFetchResult(fetch, "xe_texel");
 }
 

@@ -50,6 +50,11 @@ struct TranslationOptions {
   // it only for shaders without kill, oDepth and memexport (ShaderReflection::fsi_early_depth
   // says whether it did) and otherwise emits the late order.
   bool fsi_early_depth = false;
+  // Pixel shaders (the fsi path sets it): a 2D or stacked texture fetch that resolves to bilinear
+  // filtering at the texture's only level is filtered in the shader from texelFetch'd texels with
+  // the cpu path's weights and lerps (glsl_exact_filter.h) instead of by the host sampler, whose
+  // weights are the hardware's fixed-point ones. Other fetches keep the host sampler.
+  bool exact_bilinear = false;
 
   bool operator==(const TranslationOptions&) const = default;
 };

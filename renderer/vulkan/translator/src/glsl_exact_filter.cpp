@@ -1,0 +1,83 @@
+// Bilinear filtering from texelFetch'd texels, operation for operation as the cpu path's texture
+// unit does it (renderer/cpu/src/texture_unit.cpp: Address, TexelAt, Filter), so the filtered
+// value is the same float on any driver. A host sampler weighs and blends its own way: Vulkan
+// requires only subTexelPrecisionBits (at least 4) of the weights, texture units use fixed
+// point, and an infinity beside a finite texel may stay infinite where the cpu path's
+// t0 + (t1 - t0) w gives NaN (lavapipe does; tests/renderer/fsi/fsi_bilinear_test.cpp).
+#include "glsl_exact_filter.h"
+
+namespace xnt::vk {
+
+std::string GlslExactBilinearHelpers() {
+  return R"GLSL(
+// ---- Exact bilinear (TranslationOptions::exact_bilinear; renderer/cpu texture_unit.cpp) ----
+
+// Whether a fetch with these instruction filters (3 = the fetch constant's) on `slot` is what the
+// cpu path filters bilinearly at level 0 whatever the LOD: a 2D/stacked texture of one level
+// whose magnification and minification filters are both linear, not anisotropic (instruction
+// aniso 7 = the fetch constant's, 2..5 = 2:1..16:1). Fetch constant dword 3: mag bits 19..20, min
+// 21..22, aniso 25..27 (Xenia xenos.h xe_gpu_texture_fetch_t).
+bool xe_exact_bilinear_applies(uint slot, uint mag, uint minf, uint aniso, int levels) {
+  uint d3 = xe_fetch_dword(slot * 6u + 3u);
+  if (mag == 3u) mag = (d3 >> 19u) & 3u;
+  if (minf == 3u) minf = (d3 >> 21u) & 3u;
+  if (aniso == 7u) aniso = (d3 >> 25u) & 7u;
+  return xe_texture_dimension(slot) == 1u && levels == 1 && mag == 1u && minf == 1u &&
+         (aniso < 2u || aniso > 5u);
+}
+
+// i mod n in [0, n) (C++'s ((i % n) + n) % n; GLSL leaves % of a negative undefined).
+int xe_exact_mod(int i, int n) { return i >= 0 ? i % n : (n - 1) - ((-1 - i) % n); }
+
+// The texel index under a Xenos clamp mode (fetch constant dword 0 bits 10..12 x, 13..15 y:
+// 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 mirror clamp to edge, 4 clamp to halfway,
+// 5 mirror clamp to halfway, 6 clamp to border, 7 mirror clamp to border), as the cpu path
+// addresses them; -1: the border colour.
+int xe_exact_address(uint mode, int i, int n) {
+  if (mode == 0u) return xe_exact_mod(i, n);
+  if (mode == 1u) {
+    int m = xe_exact_mod(i, 2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+  }
+  if (mode == 2u || mode == 4u) return clamp(i, 0, n - 1);
+  if (mode == 6u) return i < 0 || i >= n ? -1 : i;
+  return min(i < 0 ? -1 - i : i, n - 1);
+}
+
+vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 size) {
+  uint d0 = xe_fetch_dword(slot * 6u + 0u);
+  int ax = xe_exact_address((d0 >> 10u) & 7u, x, size.x);
+  int ay = xe_exact_address((d0 >> 13u) & 7u, y, size.y);
+  if (ax < 0 || ay < 0) {
+    // Fetch constant dword 5 bits 0..1: ABGR black, ABGR white, the two YCbCr blacks.
+    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
+    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
+  }
+  return texelFetch(t, ivec3(ax, ay, layer), 0);
+}
+
+// TextureUnit::Filter with linear = true: the footprint from u * width - 0.5, weights the
+// fractions, two lerps across and one down, each `precise` (no fused multiply-add).
+vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
+  ivec2 size = textureSize(t, 0).xy;
+  precise float tx = uv.x * float(size.x);
+  precise float ty = uv.y * float(size.y);
+  precise float fx = tx - 0.5;
+  precise float fy = ty - 0.5;
+  float flx = floor(fx), fly = floor(fy);
+  int x0 = int(flx), y0 = int(fly);
+  precise float ax = fx - flx;
+  precise float ay = fy - fly;
+  vec4 t00 = xe_exact_texel(t, slot, x0, y0, layer, size);
+  vec4 t10 = xe_exact_texel(t, slot, x0 + 1, y0, layer, size);
+  vec4 t01 = xe_exact_texel(t, slot, x0, y0 + 1, layer, size);
+  vec4 t11 = xe_exact_texel(t, slot, x0 + 1, y0 + 1, layer, size);
+  precise vec4 top = t00 + (t10 - t00) * ax;
+  precise vec4 bottom = t01 + (t11 - t01) * ax;
+  precise vec4 r = top + (bottom - top) * ay;
+  return r;
+}
+)GLSL";
+}
+
+}  // namespace xnt::vk
