@@ -1,6 +1,7 @@
 // fsi path: resolves and clears in compute on the EDRAM buffer (edram_compute.h; the CPU
 // resolve engine on the EDRAM read back only for copies the shader must not do), the swap
-// (gpu::ReadFrontBuffer), texture binding and memexport.
+// (gpu::ReadFrontBufferAtScale), texture binding (scaled resolve copies from the mirror) and
+// memexport.
 #include <algorithm>
 #include <cstring>
 #include <span>
@@ -227,20 +228,8 @@ gpu::SwapImage FsiRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffer_
   ++stats_.swaps;
   Flush();
   // At a resolution scale the front buffer is shown at the scaled size when a resolve left a
-  // scaled copy of it (fetch constant 0 names it), as on the cpu path.
-  uint32_t fetch[6];
-  for (uint32_t i = 0; i < 6; ++i) {
-    const uint32_t index = xenos::kFetchConstantBase + i;
-    fetch[i] = index < regs.size() ? regs[index] : 0u;
-  }
-  if (const gpu::ScaledCopy* copy = scaled_.Find(fetch)) {
-    std::vector<uint32_t> patched(regs.begin(), regs.end());
-    const std::array<uint32_t, 6> scaled = gpu::ScaledResolveMemory::ScaledFetch(fetch, *copy);
-    for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = scaled[i];
-    return gpu::ReadFrontBuffer(patched, 0, width * copy->scale_x, height * copy->scale_y,
-                                gpu::ScaledResolveMemory::AccessOf(*copy));
-  }
-  return gpu::ReadFrontBuffer(regs, frontbuffer_address, width, height, memory);
+  // scaled copy of it (fetch constant 0 names it), by the rule the cpu and fbo paths share.
+  return gpu::ReadFrontBufferAtScale(regs, frontbuffer_address, width, height, memory, scaled_);
 }
 
 void FsiRenderer::PrepareMemExport(const std::vector<MemoryRange>& ranges) {
