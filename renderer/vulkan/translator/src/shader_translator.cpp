@@ -47,7 +47,7 @@ TranslatedShader Translate(const ucode::Shader& shader, const ucode::Analysis& a
   char name[40];
   std::snprintf(name, sizeof(name), "%s_%016llx", pixel ? "ps" : "vs",
                 static_cast<unsigned long long>(result.ucode_hash));
-  // No disassembly here: only --dump-shaders writes it, and making it was a tenth of a short
+  // No disassembly here: only --dump-shaders writes it, and making it was 5-7 % of a short
   // replay's CPU time (docs/speed.md).
   result.spirv = CompileGlsl(result.glsl, pixel ? GlslStage::kFragment : GlslStage::kVertex, name);
   return result;
