@@ -474,14 +474,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     system.color_output_modes |= (rt->output_mode & 15u) << (4 * i);
     // A UNORM target that does not blend gets outputs the shader rounded itself (bits 16 + 2i,
     // glsl_output_merger.cpp xe_quantize_unorm), so every driver stores the cpu path's bits.
-    // A blending one keeps the float source: the cpu path blends the unrounded value. Except a
-    // PWL-gamma target: it blends encoded values, which the cpu path never does (so nothing is
-    // matched by keeping them), and its encoded source has fractions of 1/8 code that put the
-    // blend result on exact half-codes, where drivers round either way (NVIDIA vs lavapipe, 1 LSB);
-    // from whole codes k / 255, a blend whose factors are codes too (colours, alphas, one minus
-    // those) lands at least 1/510 of a code away from a tie.
-    bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable &&
-                 rt->output_mode != kColorOutputPwlGamma;
+    // A blending one keeps the float source: the cpu path blends the unrounded value.
+    bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
     uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM          ? 1u
                         : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
                         : (rt->format == VK_FORMAT_R16G16_SNORM ||
