@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <optional>
 
 #include "xnt/base/byte_order.h"
@@ -30,8 +32,9 @@ EdramCache::EdramCache(VulkanContext& context, CommandStream& stream,
       targets_(targets),
       end_rendering_(std::move(end_rendering)),
       edram_(targets.options().scale_x, targets.options().scale_y) {
-  host_depth_.assign(size_t(xenos::kEdramSizeBytes / 4) * edram_.scale_x() * edram_.scale_y(),
-                     0.0f);
+  host_depth_count_ = size_t(xenos::kEdramSizeBytes / 4) * edram_.scale_x() * edram_.scale_y();
+  host_depth_.reset(static_cast<float*>(std::calloc(host_depth_count_, sizeof(float))));
+  if (!host_depth_) throw std::bad_alloc();
 }
 
 gpu::edram::Surface EdramCache::SurfaceOf(const gpu::edram::OwnerKey& owner) const {

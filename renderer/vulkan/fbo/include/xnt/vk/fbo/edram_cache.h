@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,7 +80,7 @@ class EdramCache {
   bool last_snapshot_exact() const { return snapshot_exact_; }
   // Memory of the EDRAM copies: the CPU model (guest words + host depth, 20 MiB x S x T) and
   // the GPU copy the transfers use (device, 0 until the first GPU transfer).
-  uint64_t model_bytes() const { return edram_.bytes().size() + host_depth_.size() * 4; }
+  uint64_t model_bytes() const { return edram_.bytes().size() + host_depth_count_ * 4; }
   uint64_t gpu_copy_bytes() const { return transport_ ? transport_->edram_buffer_bytes() : 0; }
 
   // Ownership, the transfer log, claims and the naive counter (backend-free; the reports read it).
@@ -114,8 +115,14 @@ class EdramCache {
   gpu::EdramTracker tracker_;
   gpu::edram::Edram edram_;
   // The host depth (float) stored beside each depth word of edram_, one per 32-bit EDRAM word
-  // (S x T times as many at a resolution scale).
-  std::vector<float> host_depth_;
+  // (S x T times as many at a resolution scale), 0.0f at first. From calloc: a block this large
+  // is fresh zero pages, so only the pages depth targets touch cost anything; a vector zeroed all
+  // 10 MiB (x S x T) at start-up, about 3 % of a short replay's CPU (docs/speed.md).
+  struct FreeDeleter {
+    void operator()(float* p) const { std::free(p); }
+  };
+  std::unique_ptr<float[], FreeDeleter> host_depth_;
+  size_t host_depth_count_ = 0;
   bool snapshot_exact_ = true;
   bool gpu_transfers_ = true;
   uint64_t gpu_transfers_done_ = 0;
