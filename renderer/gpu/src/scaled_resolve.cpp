@@ -49,6 +49,9 @@ ResolveCopyResult ScaledResolveMemory::Resolve(const ResolveInfo& info, const Co
   ResolveInfo guest = info;
   guest.scale_x = guest.step_x = scale_x;
   guest.scale_y = guest.step_y = scale_y;
+  // last() names this call's copy only: a resolve that writes nothing must not leave the
+  // previous one there (callers store last() after each resolve).
+  last_.reset();
   const ResolveCopyResult result = copy(guest, memory);
   if (result.pixels == 0) return result;
 

@@ -296,6 +296,10 @@ void TextureCache::Invalidate(uint32_t address, uint64_t size) {
 }
 void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                         SharedMemory& source_memory) {
+  // The loader pipeline first: it may throw (the start-up thread's error, or the volume variant
+  // built on first use), and nothing may be created or recorded for this texture before that -
+  // Get's handler destroys a new image on the assumption that no command references it.
+  const VkPipeline load_pipeline = LoadPipeline(desc.depth > 1);
   if (create) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     const bool volume = desc.depth > 1;
@@ -397,7 +401,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
                        &barrier);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, LoadPipeline(desc.depth > 1));
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, load_pipeline);
   for (uint32_t level = 0; level < desc.levels; ++level) {
     TextureLoadConstants constants = LoadConstantsOf(desc, level);
     VkDescriptorSet sets[2] = {source_memory.descriptor_set(), t.store_sets[level]};

@@ -109,6 +109,24 @@ xps_3_0
   }
 }
 
+// A texture fetch takes implicit derivatives, which the early variant's quad-uniform condition
+// would leave undefined (GLSL: derivatives need control flow uniform across the primitive).
+TEST(FsiEarlyDepthTranslation, ATextureFetchKeepsTheLateOrder) {
+  const char* const fetch = R"(
+xps_3_0
+    exec
+    tfetch2D r1, r0.xy, tf0
+    alloc colors
+    exece
+    mov oC0, r1
+)";
+  const Translated t = TranslateAssembly(fetch, FsiOptions(1, true));
+  EXPECT_FALSE(t.result.reflection.fsi_early_depth) << t.result.glsl;
+  EXPECT_EQ(t.result.glsl.find("xe_om_quad_any(xe_om_pass"), std::string::npos);
+  EXPECT_NE(t.result.glsl.find("xe_om_merge(xe_om_coverage, xe_om_z, xe_o_color);"),
+            std::string::npos);
+}
+
 TEST(FsiEarlyDepthTranslation, TheFboPathIgnoresTheOption) {
   const Translated t = TranslateAssembly(kColorShader, FsiOptions(0, true));
   EXPECT_FALSE(t.result.reflection.fsi_early_depth);

@@ -8,9 +8,9 @@
 // Lifetime: a MemoryPages exists only during the reader callback it is passed to. The spans point
 // into chunk buffers the reader holds for that call and reuses or frees afterwards, so neither
 // the object nor any span taken from it may be kept: copy the bytes (CopyTo, ToEvent) to keep
-// them. The object cannot be copied or moved, and every accessor checks that its callback is still
-// running: a pointer to it kept past the callback aborts on its next use instead of reading
-// another event's bytes.
+// them. The object cannot be copied or moved, and every accessor checks that a callback is
+// running: a pointer to it kept past the callback aborts when used outside any callback (used
+// inside the next event's callback it would read that event, as the reader reuses the object).
 #pragma once
 
 #include <cstdint>

@@ -674,11 +674,16 @@ std::string Emitter::Run() {
   Line("}");
   if (analysis_.uses_memexport) Line(kFlush);  // the end of the shader flushes what is pending
   std::string body = out_.str();
-  // Early depth only where nothing in the body can change coverage or depth or write memory.
+  // Early depth only where nothing in the body can change coverage or depth or write memory,
+  // and nothing in it takes derivatives: the early variant runs the body under a condition that
+  // is uniform per 2x2 quad only, and implicit derivatives (texture fetches' LOD, getGradients,
+  // getCompTexLOD) are defined in control flow uniform across the primitive (GLSL 4.60 8.9.1; only
+  // VK_KHR_shader_quad_control's quad_derivatives relaxes that), so a fetching shader stays late.
   reflection_.fsi_early_depth = pixel() && options_.fsi_output_merger != 0 &&
                                 options_.fsi_early_depth && !reflection_.kills &&
                                 !reflection_.writes_depth && !reflection_.uses_memexport &&
-                                !analysis_.uses_memexport;
+                                !analysis_.uses_memexport &&
+                                analysis_.texture_fetch_constants == 0;
 
   out_.str("");
   indent_ = 1;

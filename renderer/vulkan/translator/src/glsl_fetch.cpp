@@ -209,7 +209,13 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   } else {
     texel = sample(tex2d, false);
   }
-  if (options_.exact_bilinear && pixel() && !is_1d && !is_cube) {
+  // Only where every step before the filter is exact too: a texel-unit coordinate or a
+  // half-texel offset goes through a division (xe_uv / xe_ts), which Vulkan lets a driver do within
+  // 2.5 ULP (NVIDIA multiplies by a reciprocal) while the cpu path divides as IEEE does. Those
+  // fetches keep the host sampler.
+  const bool exact_inputs = !fetch.tx_coord_denorm && !fetch.offset_x && !fetch.offset_y &&
+                            !fetch.offset_z;
+  if (options_.exact_bilinear && exact_inputs && pixel() && !is_1d && !is_cube) {
     // The host sample stays unconditional (its implicit derivatives need uniform control flow);
     // where the fetch is bilinear at the only level, the cpu path's arithmetic replaces it. The
     // stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
