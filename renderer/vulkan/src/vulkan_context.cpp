@@ -370,6 +370,7 @@ void VulkanContext::QueryCapabilities() {
   caps_.large_points = f2.features.largePoints;
   caps_.wide_lines = f2.features.wideLines;
   caps_.shader_demote = f13.shaderDemoteToHelperInvocation;
+  caps_.shader_float64 = f2.features.shaderFloat64;
   caps_.sampler_mirror_clamp_to_edge = f12.samplerMirrorClampToEdge;
   caps_.sampler_anisotropy = f2.features.samplerAnisotropy;
   caps_.max_sampler_anisotropy = props.limits.maxSamplerAnisotropy;
@@ -448,6 +449,7 @@ void VulkanContext::CreateDevice() {
   enable.shaderClipDistance = supported.shaderClipDistance;
   enable.samplerAnisotropy = supported.samplerAnisotropy;
   enable.dualSrcBlend = supported.dualSrcBlend;
+  enable.shaderFloat64 = supported.shaderFloat64;
   enable.sparseBinding = caps_.sparse_binding ? VK_TRUE : VK_FALSE;
   enable.sparseResidencyBuffer = caps_.sparse_binding ? VK_TRUE : VK_FALSE;
 

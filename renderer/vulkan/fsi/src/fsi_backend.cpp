@@ -1,15 +1,19 @@
 // replay::Backend for the fsi path (see fsi_backend.h).
 #include "xnt/vk/fsi/fsi_backend.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "output_merger_state.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk::fsi {
@@ -19,6 +23,12 @@ FsiBackend::FsiBackend(VulkanContext& context, FsiBackendOptions options)
       options_(std::move(options)),
       renderer_(std::make_unique<FsiRenderer>(context, options_.ordering, options_.renderer)) {
   renderer_->shared_memory().EnableWriteTracking();
+  const char* derivative = std::getenv("XNT_FSI_DERIVATIVE_SLOPE");
+  derivative_slope_ = derivative && std::string_view(derivative) == "1";
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  polygon_offset_gs_interpolators_ =
+      PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents);
   if (!options_.dump_shaders_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options_.dump_shaders_dir, ec);
@@ -94,13 +104,36 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   }
   TranslationOptions vs_options;
   vs_options.preserve_signed_zero_inf_nan = preserve;
+  // The cpu path's polygon offset per triangle (docs/fsi.md "Polygon offset") for filled
+  // triangle draws with a pixel shader and PA_SU_POLY_OFFSET_* on; other draws keep the
+  // derivative slope and pay nothing. Lines and points take only the constant term either way.
+  const auto sc_mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
+  const xenos::PrimitiveType prim = call.initiator.prim_type;
+  const bool triangles = prim != xenos::PrimitiveType::kPointList &&
+                         prim != xenos::PrimitiveType::kLineList &&
+                         prim != xenos::PrimitiveType::kLineStrip &&
+                         prim != xenos::PrimitiveType::kLineLoop &&
+                         prim != xenos::PrimitiveType::kRectangleList;
+  bool exact_offset = !derivative_slope_ && call.pixel_shader && triangles &&
+                      sc_mode.poly_mode == xenos::PolygonModeEnable::kDisabled &&
+                      (sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable);
+  const uint32_t interpolators = std::min<uint32_t>(16, program.vs_export_count + 1);
+  if (exact_offset && !(context_.capabilities().geometry_shader &&
+                        context_.capabilities().shader_float64 &&
+                        interpolators <= polygon_offset_gs_interpolators_)) {
+    ++notes_["polygon offset slope from derivatives of depth (no geometry shader or "
+             "shaderFloat64, or more interpolators than its inputs hold): may differ from the cpu "
+             "path by a depth step"];
+    exact_offset = false;
+  }
+  vs_options.fsi_exact_polygon_offset = exact_offset;
   auto vs = TranslateFor(*call.vertex_shader, vs_options);
   if (!vs) return;
   std::shared_ptr<const TranslatedShader> ps;
   if (call.pixel_shader) {
     TranslationOptions ps_options;
     ps_options.preserve_signed_zero_inf_nan = preserve;
-    ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+    ps_options.ps_interpolator_count = interpolators;
     if (program.param_gen) {
       ps_options.ps_param_gen_register =
           int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
@@ -109,6 +142,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
     ps_options.fsi_early_depth = options_.early_depth && EarlyDepthStencilWanted(regs.values());
     // Bilinear weights as the cpu path computes them, not the device's (docs/fsi.md).
     ps_options.exact_bilinear = true;
+    ps_options.fsi_exact_polygon_offset = exact_offset;
     ps = TranslateFor(*call.pixel_shader, ps_options);
     if (!ps) return;
   }
@@ -123,6 +157,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
                       input, notes_)) {
     return;
   }
+  input.exact_polygon_offset = exact_offset;
   DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fsi", notes_,
                     [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
   if (ps && ps->reflection.fsi_early_depth && renderer_->stats().draws > drawn_before) {

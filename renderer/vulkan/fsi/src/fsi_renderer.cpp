@@ -42,7 +42,8 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.vs)));
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.ps)));
-  mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16));
+  mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
+      (uint64_t(k.polygon_offset_gs) << 32));
   return size_t(h);
 }
 
@@ -239,6 +240,19 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
+    stages.push_back(stage);
+  } else if (key.polygon_offset_gs) {
+    // The triangle's exported positions for the exact polygon offset (docs/fsi.md).
+    if (!polygon_offset_gs_) {
+      VkPhysicalDeviceProperties props;
+      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+      polygon_offset_gs_ = layouts_.CreateModule(CompileHostGlsl(
+          PolygonOffsetGeometryShaderGlsl(
+              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents)),
+          VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs"));
+    }
+    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stage.module = polygon_offset_gs_;
     stages.push_back(stage);
   }
   stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -462,6 +476,8 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   const HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.samples = host_samples;
+  key.polygon_offset_gs = draw.exact_polygon_offset && draw.pixel_shader &&
+                          prims.topology == gpu::HostTopology::kTriangleList;
   const VkPipeline pipeline = GetPipeline(key);
 
   // Host pixels: the scissor scaled.

@@ -6,6 +6,7 @@
 
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/polygon_offset.h"
+#include "xnt/gpu/viewport.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk::fsi {
@@ -146,6 +147,13 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   c.alpha_ref_offsets[2] = constant(offsets.back);
   c.slope_factors[0] = gpu::DepthBiasSlopeFactor(offsets.front);
   c.slope_factors[1] = gpu::DepthBiasSlopeFactor(offsets.back);
+  // The cpu path's screen transform (renderer/cpu/src/vertex_stage.cpp: ComputeViewport with
+  // 8192 x 8192, whose size only bounds the scissor) for the exact polygon offset.
+  const gpu::Viewport viewport = gpu::ComputeViewport(regs, 8192, 8192);
+  for (int i = 0; i < 3; ++i) {
+    c.screen_scale[i] = viewport.screen_scale[i];
+    c.screen_offset[i] = viewport.screen_offset[i];
+  }
   return c;
 }
 

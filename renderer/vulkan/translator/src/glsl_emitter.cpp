@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "xnt/vk/translator/shader_interface.h"
+
 namespace xnt::vk {
 
 namespace glsl_detail {
@@ -521,7 +523,7 @@ void Emitter::EmitDeclarations() {
   if (pixel() && options_.fsi_output_merger) {
     // The fsi path: no colour outputs; the output merger writes the EDRAM buffer.
     Line("layout(location = 0) in vec4 xe_interpolators[16];");
-    out_ << GlslOutputMerger(options_.fsi_output_merger == 1);
+    out_ << GlslOutputMerger(options_.fsi_output_merger == 1, options_.fsi_exact_polygon_offset);
   } else if (pixel()) {
     Line("layout(location = 0) in vec4 xe_interpolators[16];");
     for (uint32_t i = 0; i < 4; ++i) {
@@ -628,6 +630,11 @@ void Emitter::EmitEpilogue() {
     return;
   }
   // VTE: undo the W / XY / Z formats of PA_CL_VTE_CNTL, then ndc_scale/offset (shader_interface.h).
+  if (options_.fsi_exact_polygon_offset) {
+    // The exported position as the cpu path starts from it (glsl_polygon_offset.h), in the
+    // location of interpolator 15, which the geometry shader never passes on.
+    Line("xe_interpolators[" + std::to_string(kXeVertexPositionLocation) + "] = xe_o_position;");
+  }
   Line("vec4 xe_pos = xe_o_position;");
   Line("if ((xe_system.flags & kXeSysFlagWNotReciprocal) == 0u) { xe_pos.w = 1.0 / xe_pos.w; }");
   Line("if ((xe_system.flags & kXeSysFlagXyDividedByW) != 0u) { xe_pos.xy *= xe_pos.w; }");

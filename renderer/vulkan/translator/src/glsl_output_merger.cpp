@@ -9,7 +9,10 @@
 // - the float constants the C++ computes (32 / 32767, 1 / 1023) are passed as their bits.
 #include "glsl_output_merger.h"
 
+#include "glsl_polygon_offset.h"
+
 #include "xnt/vk/translator/output_merger_interface.h"
+#include "xnt/vk/translator/shader_interface.h"
 
 #include <bit>
 #include <cstdio>
@@ -52,6 +55,8 @@ layout(set = 3, binding = 1, std140) uniform XeOutputMergerConstants {
   uvec4 stencil_back;
   vec4 alpha_ref_offsets;
   vec4 slope_factors;
+  vec4 screen_scale;
+  vec4 screen_offset;
 } xe_om;
 )GLSL";
 
@@ -466,6 +471,9 @@ uint xe_om_prepare(vec4 colors[4], uint written) {
 vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
   if (depth_written) return vec4(shader_z);
   bool front = gl_FrontFacing;
+#ifdef XE_OM_EXACT_POLYGON_OFFSET
+  double exact_offset = xe_om_triangle_offset(front);
+#endif
   precise float slope = max(abs(dz.x), abs(dz.y)) * (front ? xe_om.slope_factors.x : xe_om.slope_factors.y);
   float constant = front ? xe_om.alpha_ref_offsets.y : xe_om.alpha_ref_offsets.z;
   if ((xe_om.depth.z & 32u) != 0u && constant != 0.0) {
@@ -485,10 +493,18 @@ vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
             (s == 2u ? vec2(0.125, 0.625) : vec2(0.625, 0.875)));
     }
     precise float zs = n == 1u ? frag_z : frag_z + dz.x * (pos.x - 0.5) + dz.y * (pos.y - 0.5);
+#ifdef XE_OM_EXACT_POLYGON_OFFSET
+    // cpu OffsetDepth: float(clamp(double(z) + bias, 0, 1)) with the triangle's double bias.
+    if (exact_offset != 0.0lf) {
+      precise double biased = double(zs) + exact_offset;
+      zs = float(biased < 0.0lf ? 0.0lf : (1.0lf < biased ? 1.0lf : biased));
+    }
+#else
     if (offset != 0.0) {
       precise float biased = zs + offset;
       zs = xe_om_clamp(biased, 0.0, 1.0);
     }
+#endif
     z[s] = zs;
   }
   return z;
@@ -695,14 +711,23 @@ std::string GlslOutputMergerExtension() {
   return "#extension GL_ARB_fragment_shader_interlock : require\n";
 }
 
-std::string GlslOutputMerger(bool interlock) {
+std::string GlslOutputMerger(bool interlock, bool exact_polygon_offset) {
   std::string text = "// ---- fsi output merger (glsl_output_merger.cpp) ----\n";
   if (interlock) text += "layout(pixel_interlock_ordered) in;\n";
   text += kDeclarations;
   text += Constants();
+  if (exact_polygon_offset) {
+    text += "#define XE_OM_EXACT_POLYGON_OFFSET 1\n";
+    // The triangle's three exported positions, passed flat by the geometry shader
+    // (PolygonOffsetGeometryShaderGlsl), in the draw's vertex order.
+    text += "layout(location = " + std::to_string(kXeTrianglePositionsLocation) +
+            ") flat in vec4 xe_vs_position[3];\n";
+    text += GlslExactPolygonOffset();
+  }
   text += kFunctions;
   return text;
 }
+
 
 std::string GlslOutputMergerPrologue() {
   // Taken first, in uniform control flow: helpers and killed lanes still take part.
@@ -762,6 +787,10 @@ std::string GlslDepthOnlyFragmentShader(bool interlock) {
 
 std::string OutputMergerDepthOnlyShaderGlsl(bool interlock) {
   return GlslDepthOnlyFragmentShader(interlock);
+}
+
+std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators) {
+  return GlslPolygonOffsetGeometryShader(passed_interpolators);
 }
 
 }  // namespace xnt::vk

@@ -12,7 +12,11 @@ namespace xnt::vk {
 // The declarations and functions (placed before `main`). `interlock`: the shader declares
 // pixel_interlock_ordered (GL_ARB_fragment_shader_interlock, whose #extension line
 // GlslOutputMergerExtension() gives and which must follow #version).
-std::string GlslOutputMerger(bool interlock);
+// `exact_polygon_offset` (TranslationOptions::fsi_exact_polygon_offset): the per-sample depths
+// take the cpu path's polygon offset of the triangle (glsl_polygon_offset.h) instead of one from
+// derivatives of gl_FragCoord.z; the pipeline then needs the geometry shader of
+// PolygonOffsetGeometryShaderGlsl and shaderFloat64.
+std::string GlslOutputMerger(bool interlock, bool exact_polygon_offset = false);
 std::string GlslOutputMergerExtension();
 
 // The statements at the top of `main` (derivatives of depth, taken while every invocation of

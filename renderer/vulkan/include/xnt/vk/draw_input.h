@@ -40,6 +40,9 @@ struct DrawInput {
   gpu::PrimitiveDraw primitives;  // index bytes must stay valid during Draw
   // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
   gpu::DrawRowsEstimate estimate_rows;
+  // fsi: the shaders were translated with TranslationOptions::fsi_exact_polygon_offset, so a
+  // triangle draw needs the geometry shader that passes the vertex positions (fsi_renderer.cpp).
+  bool exact_polygon_offset = false;
 };
 
 // Notes a backend counts by text (FboBackend::notes, FsiBackend::notes).

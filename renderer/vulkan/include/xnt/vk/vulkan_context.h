@@ -55,6 +55,7 @@ struct Capabilities {
   bool large_points = false;
   bool wide_lines = false;
   bool shader_demote = false;              // demoteToHelperInvocation (core 1.3)
+  bool shader_float64 = false;             // shaderFloat64 (the fsi path's exact polygon offset)
   bool sampler_mirror_clamp_to_edge = false;  // samplerMirrorClampToEdge (core 1.2 feature)
   bool sampler_anisotropy = false;
   float max_sampler_anisotropy = 1.0f;

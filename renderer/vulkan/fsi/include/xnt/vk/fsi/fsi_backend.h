@@ -66,6 +66,10 @@ class FsiBackend : public replay::Backend {
   std::map<std::string, uint64_t> notes_;
   std::vector<uint8_t> index_scratch_;
   uint64_t early_depth_draws_ = 0;
+  // XNT_FSI_DERIVATIVE_SLOPE=1: polygon offset slopes from derivatives of depth as before the
+  // exact offset (docs/fsi.md), for tests showing the difference.
+  bool derivative_slope_ = false;
+  uint32_t polygon_offset_gs_interpolators_ = 0;  // PolygonOffsetGeometryInterpolators
 };
 
 }  // namespace xnt::vk::fsi

@@ -101,6 +101,7 @@ class FsiRenderer {
   struct PipelineKey {
     VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
     uint32_t topology = 0, polygon_mode = 0, samples = 1;
+    bool polygon_offset_gs = false;  // DrawInput::exact_polygon_offset on a triangle list
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {
@@ -159,6 +160,7 @@ class FsiRenderer {
   std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
 
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
+  VkShaderModule polygon_offset_gs_ = VK_NULL_HANDLE;  // PolygonOffsetGeometryShaderGlsl
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;

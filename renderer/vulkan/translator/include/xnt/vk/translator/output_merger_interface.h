@@ -56,13 +56,31 @@ struct XeOutputMergerConstants {
   float alpha_ref_offsets[4];
   // x/y slope factor (SCALE / 16) front/back; z/w unused.
   float slope_factors[4];
+  // The guest viewport's screen transform (gpu::Viewport screen_scale / screen_offset, xyz; w
+  // unused): read only by the exact polygon offset (TranslationOptions::fsi_exact_polygon_offset),
+  // which redoes the cpu path's vertex transform from the exported positions.
+  float screen_scale[4];
+  float screen_offset[4];
 };
 static_assert(offsetof(XeOutputMergerConstants, blend_constant) == 128);
 static_assert(offsetof(XeOutputMergerConstants, surface) == 144);
-static_assert(sizeof(XeOutputMergerConstants) == 256);
+static_assert(offsetof(XeOutputMergerConstants, screen_scale) == 256);
+static_assert(sizeof(XeOutputMergerConstants) == 288);
 
 // The fragment shader of draws without a pixel shader (depth/stencil only): the output merger
 // alone, GLSL 450 (glsl_output_merger.cpp). `interlock`: inside a pixel-ordered critical section.
 std::string OutputMergerDepthOnlyShaderGlsl(bool interlock);
+
+// The geometry shader of triangle draws with TranslationOptions::fsi_exact_polygon_offset: each
+// triangle unchanged (positions and the first `passed_interpolators` interpolators passed
+// through, the rest zero), plus its three exported positions (read at kXeVertexPositionLocation)
+// as flat outputs at kXeTrianglePositionsLocation (shader_interface.h), for the pixel shader's
+// polygon offset. `passed_interpolators`: what fits the device's maxGeometryInputComponents
+// beside gl_PerVertex and the position, at most 15 (PolygonOffsetGeometryInterpolators).
+std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators);
+inline uint32_t PolygonOffsetGeometryInterpolators(uint32_t max_geometry_input_components) {
+  const uint32_t fit = max_geometry_input_components > 12 ? (max_geometry_input_components - 12) / 4 : 0;
+  return fit < 15 ? fit : 15;
+}
 
 }  // namespace xnt::vk

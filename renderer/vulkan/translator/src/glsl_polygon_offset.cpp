@@ -1,0 +1,174 @@
+// The cpu path's polygon offset in GLSL (see glsl_polygon_offset.h).
+//
+// Why: the slope max(|dz/dx|, |dz/dy|) taken from derivatives of gl_FragCoord.z is the
+// difference of two interpolated depths near 0.5, whose rounding (a 2^-25 error on a difference
+// of about 1/256) is amplified by the slope factor: on NVIDIA it moved raster_polygon_offset_
+// decals' 24-bit depths by 1-2 steps. The cpu path (renderer/cpu/src/rasterizer.cpp) computes the
+// slope once per triangle in double from its snapped window-space vertices, and adds the offset
+// to each sample depth in double (OffsetDepth); this file redoes exactly those operations.
+//
+// Exactness rests on double addition, subtraction and multiplication being correctly rounded
+// (IEEE on NVIDIA and llvmpipe; Vulkan itself only promises single precision for doubles) and on
+// `precise` (no fused multiply-add; the C++ build emits none). Division is not trusted (Vulkan
+// allows 2.5 ulp; a GPU may use a reciprocal): each quotient is corrected to the one whose exact
+// residual a - q * b (Dekker's product, 27-bit halves) is smallest; the quotient of two doubles
+// never lies exactly halfway between two doubles, so there is no tie.
+#include "glsl_polygon_offset.h"
+
+#include "xnt/vk/translator/shader_interface.h"
+
+namespace xnt::vk {
+
+namespace {
+
+const char kExactPolygonOffset[] = R"GLSL(
+// Dekker: a * b - p exactly (p = a * b rounded), from the 26-bit halves of a Veltkamp split.
+double xe_om_product_error(double a, double b, double p) {
+  precise double ca = 134217729.0lf * a;
+  precise double ah = ca - (ca - a);
+  precise double al = a - ah;
+  precise double cb = 134217729.0lf * b;
+  precise double bh = cb - (cb - b);
+  precise double bl = b - bh;
+  precise double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return e;
+}
+// |a - q * b|: a - p is exact (Sterbenz) while q is within a few ulp of a / b.
+double xe_om_residual_d(double a, double b, double q) {
+  precise double p = q * b;
+  precise double r = (a - p) - xe_om_product_error(q, b, p);
+  return abs(r);
+}
+// The next double of larger (up) or smaller magnitude.
+double xe_om_step_d(double q, bool up) {
+  uvec2 u = unpackDouble2x32(q);
+  if (up) {
+    u.x += 1u;
+    if (u.x == 0u) u.y += 1u;
+  } else {
+    if (u.x == 0u) u.y -= 1u;
+    u.x -= 1u;
+  }
+  return packDouble2x32(u);
+}
+// a / b rounded to nearest (the C++ quotient) for finite nonzero a and b.
+double xe_om_div_d(double a, double b) {
+  precise double q = a / b;
+  if (a == 0.0lf || b == 0.0lf || ((unpackDouble2x32(q).y >> 20) & 0x7FFu) == 0x7FFu ||
+      q == 0.0lf) {
+    return q;
+  }
+  for (int i = 0; i < 4; ++i) {
+    double up = xe_om_step_d(q, true), dn = xe_om_step_d(q, false);
+    double r = xe_om_residual_d(a, b, q);
+    if (xe_om_residual_d(a, b, up) < r) {
+      q = up;
+    } else if (xe_om_residual_d(a, b, dn) < r) {
+      q = dn;
+    } else {
+      break;
+    }
+  }
+  return q;
+}
+// std::llround: half away from zero (v - trunc(v) is exact).
+double xe_om_llround(double v) {
+  precise double t = trunc(v);
+  precise double f = v - t;
+  if (abs(f) >= 0.5lf) t = t + (v < 0.0lf ? -1.0lf : 1.0lf);
+  return t;
+}
+// A vertex as the cpu path has it after VertexStage::Transform (vertex_stage.cpp: the
+// PA_CL_VTE_CNTL formats undone in double, the screen transform, the resolution scale) and
+// Snap (rasterizer.cpp): x, y in 1/256 pixel (integral), z the depth z/w.
+dvec3 xe_om_snap(vec4 r) {
+  precise double x = double(r.x);
+  precise double y = double(r.y);
+  precise double z = double(r.z);
+  precise double w = double(r.w);
+  if ((xe_system.flags & kXeSysFlagWNotReciprocal) == 0u) w = xe_om_div_d(1.0lf, w);
+  if ((xe_system.flags & kXeSysFlagXyDividedByW) != 0u) {
+    x = x * w;
+    y = y * w;
+  }
+  if ((xe_system.flags & kXeSysFlagZDividedByW) != 0u) z = z * w;
+  vec2 scale = xe_resolution_scale();
+  precise double px = (x * double(xe_om.screen_scale.x) + double(xe_om.screen_offset.x) * w) *
+                      double(scale.x);
+  precise double py = (y * double(xe_om.screen_scale.y) + double(xe_om.screen_offset.y) * w) *
+                      double(scale.y);
+  precise double pz = z * double(xe_om.screen_scale.z) + double(xe_om.screen_offset.z) * w;
+  double inv_w = xe_om_div_d(1.0lf, w);
+  precise double sx = px * inv_w * 256.0lf;
+  precise double sy = py * inv_w * 256.0lf;
+  precise double sz = pz * inv_w;
+  return dvec3(xe_om_llround(sx), xe_om_llround(sy), sz);
+}
+// RasterizeTriangle's offset: the slope of the plane through the snapped vertices,
+// max(|dz/dx|, |dz/dy|) per pixel, times SCALE / 16, plus the constant term (for 20e4 times
+// r = 2^(e - 23), e the exponent of the largest |z|: gpu/polygon_offset.cpp). The vertex order is
+// the draw's (a geometry shader receives a triangle list's vertices in list order); the cpu path's
+// swap of vertices 1 and 2 for the other winding negates both numerator and determinant, exactly.
+double xe_om_triangle_offset(bool front) {
+  double slope_factor = double(front ? xe_om.slope_factors.x : xe_om.slope_factors.y);
+  double constant = double(front ? xe_om.alpha_ref_offsets.y : xe_om.alpha_ref_offsets.z);
+  if (slope_factor == 0.0lf && constant == 0.0lf) return 0.0lf;
+  dvec3 s0 = xe_om_snap(xe_vs_position[0]);
+  dvec3 s1 = xe_om_snap(xe_vs_position[1]);
+  dvec3 s2 = xe_om_snap(xe_vs_position[2]);
+  precise double x10 = (s1.x - s0.x) * 0.00390625lf;
+  precise double y10 = (s1.y - s0.y) * 0.00390625lf;
+  precise double x20 = (s2.x - s0.x) * 0.00390625lf;
+  precise double y20 = (s2.y - s0.y) * 0.00390625lf;
+  precise double z10 = s1.z - s0.z;
+  precise double z20 = s2.z - s0.z;
+  precise double det = x10 * y20 - x20 * y10;
+  if (det == 0.0lf) return 0.0lf;  // the cpu path rasterizes nothing then
+  precise double nx = z10 * y20 - z20 * y10;
+  precise double ny = x10 * z20 - x20 * z10;
+  double ax = abs(xe_om_div_d(nx, det));
+  double ay = abs(xe_om_div_d(ny, det));
+  double slope = ax < ay ? ay : ax;
+  if ((xe_om.depth.z & 32u) != 0u && constant != 0.0lf) {
+    double max_z = abs(s0.z);
+    if (max_z < abs(s1.z)) max_z = abs(s1.z);
+    if (max_z < abs(s2.z)) max_z = abs(s2.z);
+    double least = ldexp(1.0lf, -126);  // the smallest normal float (MinimumResolvableDifference)
+    if (max_z < least) max_z = least;
+    int e = int((unpackDouble2x32(max_z).y >> 20) & 0x7FFu) - 1023;
+    constant = constant * ldexp(1.0lf, e - 23);
+  }
+  precise double offset = slope * slope_factor + constant;
+  return offset;
+}
+)GLSL";
+
+}  // namespace
+
+std::string GlslExactPolygonOffset() { return kExactPolygonOffset; }
+
+std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators) {
+  const std::string n = std::to_string(passed_interpolators < 1 ? 1 : passed_interpolators);
+  const std::string in_location = std::to_string(kXeVertexPositionLocation);
+  const std::string out_location = std::to_string(kXeTrianglePositionsLocation);
+  // The vertices leave in the order they came, so winding, facing, the rasterized triangle and
+  // every interpolated value are the vertex shader's own.
+  return "#version 450\n"
+         "layout(triangles) in;\n"
+         "layout(triangle_strip, max_vertices = 3) out;\n"
+         "layout(location = 0) in vec4 xe_in[][" + n + "];\n"
+         "layout(location = " + in_location + ") in vec4 xe_position_in[];\n"
+         "layout(location = 0) out vec4 xe_interpolators[16];\n"
+         "layout(location = " + out_location + ") flat out vec4 xe_vs_position[3];\n"
+         "void main() {\n"
+         "  for (int v = 0; v < 3; ++v) {\n"
+         "    gl_Position = gl_in[v].gl_Position;\n"
+         "    for (int i = 0; i < 16; ++i) xe_interpolators[i] = i < " + n + " ? xe_in[v][min(i, " + n + " - 1)] : vec4(0.0);\n"
+         "    for (int k = 0; k < 3; ++k) xe_vs_position[k] = xe_position_in[k];\n"
+         "    EmitVertex();\n"
+         "  }\n"
+         "  EndPrimitive();\n"
+         "}\n";
+}
+
+}  // namespace xnt::vk
