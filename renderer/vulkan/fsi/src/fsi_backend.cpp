@@ -104,10 +104,12 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   }
   TranslationOptions vs_options;
   vs_options.preserve_signed_zero_inf_nan = preserve;
-  // The cpu path's polygon offset per triangle (docs/fsi.md "Polygon offset") for filled
-  // triangle draws with a pixel shader and PA_SU_POLY_OFFSET_* on; other draws keep the
-  // derivative slope and pay nothing. Lines and points take only the constant term either way.
+  // The cpu path's depth plane and polygon offset per triangle (docs/fsi.md "Polygon offset")
+  // for filled triangle draws with a pixel shader that test or write depth or have
+  // PA_SU_POLY_OFFSET_* on; other draws keep the host's plane and the derivative slope and pay
+  // nothing. Lines and points take only the constant term either way.
   const auto sc_mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
+  const bool offset = sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable;
   const xenos::PrimitiveType prim = call.initiator.prim_type;
   const bool triangles = prim != xenos::PrimitiveType::kPointList &&
                          prim != xenos::PrimitiveType::kLineList &&
@@ -116,14 +118,18 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
                          prim != xenos::PrimitiveType::kRectangleList;
   bool exact_offset = !derivative_slope_ && call.pixel_shader && triangles &&
                       sc_mode.poly_mode == xenos::PolygonModeEnable::kDisabled &&
-                      (sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable);
+                      (offset || regs.Decode<xenos::reg::RB_DEPTHCONTROL>().z_enable);
   const uint32_t interpolators = std::min<uint32_t>(16, program.vs_export_count + 1);
   if (exact_offset && !(context_.capabilities().geometry_shader &&
                         context_.capabilities().shader_float64 &&
                         interpolators <= polygon_offset_gs_interpolators_)) {
-    ++notes_["polygon offset slope from derivatives of depth (no geometry shader or "
-             "shaderFloat64, or more interpolators than its inputs hold): may differ from the cpu "
-             "path by a depth step"];
+    // Noted for polygon offset only, as before; a depth-tested draw without it keeps the host's
+    // depth plane (docs/fsi.md says how far that is off).
+    if (offset) {
+      ++notes_["polygon offset slope from derivatives of depth (no geometry shader or "
+               "shaderFloat64, or more interpolators than its inputs hold): may differ from the "
+               "cpu path by a depth step"];
+    }
     exact_offset = false;
   }
   vs_options.fsi_exact_polygon_offset = exact_offset;

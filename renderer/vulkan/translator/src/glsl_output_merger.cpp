@@ -485,6 +485,12 @@ vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
   precise float offset = slope + constant;
   vec4 z;
   uint n = xe_om_sample_count();
+#ifdef XE_OM_EXACT_POLYGON_OFFSET
+  // The cpu path's depth from the snapped vertices, not the host's float plane, which rounds
+  // otherwise (docs/fsi.md "Polygon offset").
+  vec4 exact_z;
+  bool exact = xe_om_exact_depths(uvec2(gl_FragCoord.xy), n, exact_z);
+#endif
   for (uint s = 0u; s < 4u; ++s) {
     vec2 pos = vec2(0.5);
     if (n == 2u) pos = s == 0u ? vec2(0.25) : vec2(0.75);
@@ -494,6 +500,7 @@ vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
     }
     precise float zs = n == 1u ? frag_z : frag_z + dz.x * (pos.x - 0.5) + dz.y * (pos.y - 0.5);
 #ifdef XE_OM_EXACT_POLYGON_OFFSET
+    if (exact) zs = exact_z[s];
     // cpu OffsetDepth: float(clamp(double(z) + bias, 0, 1)) with the triangle's double bias.
     if (exact_offset != 0.0lf) {
       precise double biased = double(zs) + exact_offset;

@@ -1,11 +1,13 @@
-// The cpu path's polygon offset in GLSL (see glsl_polygon_offset.h).
+// The cpu path's sample depths and polygon offset in GLSL (see glsl_polygon_offset.h).
 //
 // Why: the slope max(|dz/dx|, |dz/dy|) taken from derivatives of gl_FragCoord.z is the
 // difference of two interpolated depths near 0.5, whose rounding (a 2^-25 error on a difference
 // of about 1/256) is amplified by the slope factor: on NVIDIA it moved raster_polygon_offset_
 // decals' 24-bit depths by 1-2 steps. The cpu path (renderer/cpu/src/rasterizer.cpp) computes the
 // slope once per triangle in double from its snapped window-space vertices, and adds the offset
-// to each sample depth in double (OffsetDepth); this file redoes exactly those operations.
+// to each sample depth in double (OffsetDepth); this file redoes exactly those operations. The
+// sample depths themselves are the host's gl_FragCoord.z otherwise, a plane the driver sets up
+// in float and interpolates otherwise than the cpu path's double arithmetic: redone here too.
 //
 // Exactness rests on double addition, subtraction and multiplication being correctly rounded
 // (IEEE on NVIDIA and llvmpipe; Vulkan itself only promises single precision for doubles) and on
@@ -14,6 +16,9 @@
 // residual a - q * b (Dekker's product, 27-bit halves) is smallest; the quotient of two doubles
 // never lies exactly halfway between two doubles, so there is no tie.
 #include "glsl_polygon_offset.h"
+
+#include <bit>
+#include <cstdint>
 
 #include "xnt/vk/translator/shader_interface.h"
 
@@ -79,9 +84,9 @@ double xe_om_llround(double v) {
   return t;
 }
 // A vertex as the cpu path has it after VertexStage::Transform (vertex_stage.cpp: the
-// PA_CL_VTE_CNTL formats undone in double, the screen transform, the resolution scale) and
-// Snap (rasterizer.cpp): x, y in 1/256 pixel (integral), z the depth z/w.
-dvec3 xe_om_snap(vec4 r) {
+// PA_CL_VTE_CNTL formats undone in double, the screen transform, the resolution scale): its
+// ClipVertex::pos, x and y in host pixels times w.
+dvec4 xe_om_clip_position(vec4 r) {
   precise double x = double(r.x);
   precise double y = double(r.y);
   precise double z = double(r.z);
@@ -98,11 +103,74 @@ dvec3 xe_om_snap(vec4 r) {
   precise double py = (y * double(xe_om.screen_scale.y) + double(xe_om.screen_offset.y) * w) *
                       double(scale.y);
   precise double pz = z * double(xe_om.screen_scale.z) + double(xe_om.screen_offset.z) * w;
-  double inv_w = xe_om_div_d(1.0lf, w);
-  precise double sx = px * inv_w * 256.0lf;
-  precise double sy = py * inv_w * 256.0lf;
-  precise double sz = pz * inv_w;
+  return dvec4(px, py, pz, w);
+}
+// clipper.cpp ClipTriangle's test of one vertex against its seven planes (Distance >= 0): a
+// triangle with a vertex outside is clipped there, and the sub-triangles' snapped vertices give
+// other roundings, so the exact plane below is taken only for triangles wholly inside.
+bool xe_om_clip_inside(dvec4 p) {
+  precise double d0 = p.w - XE_OM_CLIP_W_EPSILON * abs(p.w) - XE_OM_CLIP_W_MIN;
+  precise double dz = p.w - p.z;
+  precise double gw = 32768.0lf * p.w;  // kGuardBandPixels (geometry.h)
+  precise double dx0 = p.x + gw;
+  precise double dx1 = gw - p.x;
+  precise double dy0 = p.y + gw;
+  precise double dy1 = gw - p.y;
+  return d0 >= 0.0lf && p.z >= 0.0lf && dz >= 0.0lf && dx0 >= 0.0lf && dx1 >= 0.0lf &&
+         dy0 >= 0.0lf && dy1 >= 0.0lf;
+}
+// Snap (rasterizer.cpp): x, y in 1/256 pixel (integral), z the depth z/w.
+dvec3 xe_om_snap_clip(dvec4 c) {
+  double inv_w = xe_om_div_d(1.0lf, c.w);
+  precise double sx = c.x * inv_w * 256.0lf;
+  precise double sy = c.y * inv_w * 256.0lf;
+  precise double sz = c.z * inv_w;
   return dvec3(xe_om_llround(sx), xe_om_llround(sy), sz);
+}
+dvec3 xe_om_snap(vec4 r) { return xe_om_snap_clip(xe_om_clip_position(r)); }
+// The cpu path's depth of each guest sample of host pixel `pixel` (RasterizeTriangle's cover_at,
+// before the offset): the edge functions of the snapped vertices at the sample, in 1/256 pixel,
+// as barycentric weights, float((w0 z0 + w1 z1 + w2 z2) / area) in double, the vertices in the
+// cpu path's order (2 and 1 swapped for the other winding: the sum's rounding depends on it).
+// The edge functions are integers below 2^50 (the guard band keeps coordinates below 2^24
+// sub-pixels), exact in double as in the cpu path's int64. False where the cpu path would clip the
+// triangle or draws nothing (zero area): the caller keeps the host's plane there.
+bool xe_om_exact_depths(uvec2 pixel, uint n, out vec4 z) {
+  z = vec4(0.0);
+  dvec4 c0 = xe_om_clip_position(xe_vs_position[0]);
+  dvec4 c1 = xe_om_clip_position(xe_vs_position[1]);
+  dvec4 c2 = xe_om_clip_position(xe_vs_position[2]);
+  if (!xe_om_clip_inside(c0) || !xe_om_clip_inside(c1) || !xe_om_clip_inside(c2)) return false;
+  dvec3 s0 = xe_om_snap_clip(c0);
+  dvec3 s1 = xe_om_snap_clip(c1);
+  dvec3 s2 = xe_om_snap_clip(c2);
+  precise double area = (s1.x - s0.x) * (s2.y - s0.y) - (s1.y - s0.y) * (s2.x - s0.x);
+  if (area == 0.0lf) return false;
+  if (area < 0.0lf) {
+    dvec3 t = s1;
+    s1 = s2;
+    s2 = t;
+  }
+  double abs_area = abs(area);
+  for (uint s = 0u; s < 4u; ++s) {
+    // SamplePositions (rasterizer.cpp), in 1/256 of a host pixel.
+    dvec2 pos = dvec2(128.0lf);
+    if (n == 2u) pos = s == 0u ? dvec2(64.0lf) : dvec2(192.0lf);
+    if (n == 4u) {
+      pos = s == 0u ? dvec2(96.0lf, 32.0lf) : (s == 1u ? dvec2(224.0lf, 96.0lf) :
+            (s == 2u ? dvec2(32.0lf, 160.0lf) : dvec2(160.0lf, 224.0lf)));
+    }
+    precise double px = double(pixel.x) * 256.0lf + pos.x;
+    precise double py = double(pixel.y) * 256.0lf + pos.y;
+    // Edge i runs from vertex i + 1 to vertex i + 2 (rasterizer.cpp Edge).
+    precise double w0 = (s2.x - s1.x) * (py - s1.y) - (s2.y - s1.y) * (px - s1.x);
+    precise double w1 = (s0.x - s2.x) * (py - s2.y) - (s0.y - s2.y) * (px - s2.x);
+    precise double w2 = (s1.x - s0.x) * (py - s0.y) - (s1.y - s0.y) * (px - s0.x);
+    precise double sum = w0 * s0.z + w1 * s1.z;
+    precise double total = sum + w2 * s2.z;
+    z[s] = float(xe_om_div_d(total, abs_area));
+  }
+  return true;
 }
 // RasterizeTriangle's offset: the slope of the plane through the snapped vertices,
 // max(|dz/dx|, |dz/dy|) per pixel, times SCALE / 16, plus the constant term (for 20e4 times
@@ -143,9 +211,20 @@ double xe_om_triangle_offset(bool front) {
 }
 )GLSL";
 
+// A double as GLSL rebuilds it from its bits: the C++ literal's rounding, not the GLSL compiler's.
+std::string DoubleBits(double d) {
+  const uint64_t u = std::bit_cast<uint64_t>(d);
+  return "packDouble2x32(uvec2(" + std::to_string(uint32_t(u)) + "u, " +
+         std::to_string(uint32_t(u >> 32)) + "u))";
+}
+
 }  // namespace
 
-std::string GlslExactPolygonOffset() { return kExactPolygonOffset; }
+std::string GlslExactPolygonOffset() {
+  // clipper.cpp Distance's w > 0 plane: w - 1e-9 |w| - 1e-30.
+  return "#define XE_OM_CLIP_W_EPSILON " + DoubleBits(1e-9) + "\n#define XE_OM_CLIP_W_MIN " +
+         DoubleBits(1e-30) + "\n" + kExactPolygonOffset;
+}
 
 std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators) {
   const std::string n = std::to_string(passed_interpolators < 1 ? 1 : passed_interpolators);

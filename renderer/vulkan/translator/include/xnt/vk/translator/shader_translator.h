@@ -55,12 +55,12 @@ struct TranslationOptions {
   // the cpu path's weights and lerps (glsl_exact_filter.h) instead of by the host sampler, whose
   // weights are the hardware's fixed-point ones. Other fetches keep the host sampler.
   bool exact_bilinear = false;
-  // The fsi path, for triangle draws with polygon offset (docs/fsi.md "Polygon offset"): the
-  // vertex shader also writes its exported position (before the PA_CL_VTE_CNTL formats) to
-  // location kXeVertexPositionLocation; a geometry shader (PolygonOffsetGeometryShaderGlsl)
-  // hands the pixel shader the triangle's three, flat, and the pixel shader computes the cpu
-  // path's polygon offset for the triangle in double precision (shaderFloat64) instead of from
-  // derivatives of gl_FragCoord.z. Set it on both stages of a draw, and only where the device
+  // The fsi path, for triangle draws with depth test or polygon offset (docs/fsi.md "Polygon
+  // offset"): the vertex shader also writes its exported position (before the PA_CL_VTE_CNTL
+  // formats) to location kXeVertexPositionLocation; a geometry shader
+  // (PolygonOffsetGeometryShaderGlsl) hands the pixel shader the triangle's three, flat, and the
+  // pixel shader computes the cpu path's sample depths and polygon offset for the triangle in
+  // double precision (shaderFloat64) instead of from gl_FragCoord.z and its derivatives. Set it on both stages of a draw, and only where the device
   // has geometry shaders and shaderFloat64.
   bool fsi_exact_polygon_offset = false;
 

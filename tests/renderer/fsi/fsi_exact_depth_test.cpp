@@ -1,0 +1,282 @@
+// The fsi path's depth of every sample equals the cpu path's bit for bit on triangles at
+// arbitrary positions (docs/fsi.md "Polygon offset": the pixel shader computes the depth plane
+// from the triangle's snapped vertices in double as rasterizer.cpp does, not from the host's
+// gl_FragCoord.z): 128 triangles with random non-dyadic vertex positions, w (perspective) and
+// depths, random vertex order, each wholly covering its own scissored 8x8 cell, drawn with the
+// depth test ALWAYS and depth writes on, without and with random polygon offset, at 1x and 4x
+// MSAA and resolution scales 1x1 and 2x2. The host's plane (XNT_FSI_DERIVATIVE_SLOPE=1, the old
+// way) must differ somewhere in each case, so the scene keeps telling the two apart.
+// The cells are drawn right to left, bottom to top: on lavapipe at 4x MSAA a triangle also covers
+// the right / lower samples of the pixels just left of and above its scissor rectangle (host
+// coverage, docs/fsi.md), which the cell drawn next there then overwrites.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <tuple>
+
+#include <unistd.h>
+
+#include "test_env.h"
+#include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/format/reader.h"
+#include "xnt/format/writer.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
+#include "xnt/samples/samples.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+namespace {
+
+using xenos::Reg;
+
+constexpr uint32_t kWidth = 128, kHeight = 64, kTriangles = 128;
+// The depth surface starts past the colour surface at 4x MSAA (32 tiles) at any scale.
+constexpr uint32_t kDepthBaseTiles = 64;
+constexpr uint32_t kVertexBase = 0x00010000, kRing = 0x00080000, kResolveVerts = 0x00070000;
+constexpr uint32_t kScratch = 0x00300000, kFront = 0x00200000;
+
+struct Rng {
+  uint64_t s;
+  uint32_t Next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(s >> 32);
+  }
+  // [0, 1) with 24 random bits: almost never dyadic beyond 2^-24.
+  double Unit() { return double(Next() >> 8) / 16777216.0; }
+};
+
+const char* const kVertexShader = R"(xvs_3_0
+config AutoSerialize=false
+config AutoResource=false
+config VsResource=1
+
+dcl_index r0.x
+
+    exec
+    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    alloc position
+    exec
+    mov oPos, r1
+    alloc interpolators
+    exece
+)";
+
+const char* const kPixelShader = R"(xps_3_0
+config AutoSerialize=false
+config AutoResource=false
+
+    alloc colors
+    exece
+    mov oC0, c0
+)";
+
+void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset) {
+  const auto vs = ucode::AssembleShader(kVertexShader);
+  const auto ps = ucode::AssembleShader(kPixelShader);
+  Rng rng{0xDE97B5};
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = kWidth;
+  rt.msaa = msaa;
+  rt.color_base_tiles = 0;
+  rt.depth = true;
+  rt.depth_base_tiles = kDepthBaseTiles;
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
+                                   capture::ResolveRectangleVertices(kWidth, kHeight)});
+  capture::Pm4Builder b;
+  capture::D3dDeviceDefaults(b);
+  capture::D3dSetRenderTarget(b, rt);
+  capture::ResolveSetup clear;
+  clear.width = kWidth;
+  clear.height = kHeight;
+  clear.dest_address = kScratch;
+  clear.dest_pitch = kWidth;
+  clear.dest_height = kHeight;
+  clear.clear_color = true;
+  clear.clear_color_value = 0xFF000000u;
+  clear.clear_depth = true;
+  clear.clear_depth_value = 0xFFFFFF00u;
+  clear.vertex_address = kResolveVerts;
+  capture::D3dResolve(b, rt, clear);
+  capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
+  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, 1});
+  xenos::reg::RB_DEPTHCONTROL depth{};
+  depth.z_enable = true;
+  depth.z_write_enable = true;
+  depth.zfunc = xenos::CompareFunction::kAlways;
+  b.WriteRegister(Reg::RB_DEPTHCONTROL, depth.Encode());
+  // provoking_vtx_last (D3dDeviceDefaults), with front and back polygon offset or not.
+  b.WriteRegister(Reg::PA_SU_SC_MODE_CNTL, (1u << 19) | (offset ? (1u << 11) | (1u << 12) : 0u));
+  const double kPi = 3.14159265358979323846;
+  for (uint32_t i = 0; i < kTriangles; ++i) {
+    // Cell i of 16 x 8 cells of 8 x 8 pixels, scissored, inside a triangle whose corners lie
+    // 24..48 pixels from the cell's centre at angles 120 degrees apart, each turned by up to +-15
+    // degrees: every edge then passes at least 48 cos(75 deg) / 2 > 6 pixels from the centre,
+    // outside the cell (half diagonal 5.7), so every sample of the cell is this triangle's
+    // whatever the edge rules. Positions, w and depths are random and not dyadic: the host's
+    // plane setup and interpolation round, the cpu path's double arithmetic rounds otherwise.
+    const uint32_t x0 = (15 - i % 16) * 8, y0 = (7 - i / 16) * 8;
+    b.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL,
+                     {0x80000000u | (y0 << 16) | x0, ((y0 + 8) << 16) | (x0 + 8)});
+    const double cx = x0 + 4.0, cy = y0 + 4.0;
+    const double turn = rng.Unit() * 2.0 * kPi;
+    const bool reverse = rng.Next() & 1;  // either winding: both faces and the cpu path's swap
+    std::vector<uint8_t> bytes(3 * 16);
+    for (uint32_t v = 0; v < 3; ++v) {
+      const double angle = turn + (reverse ? -1.0 : 1.0) * v * 2.0 * kPi / 3.0 +
+                           (rng.Unit() - 0.5) * kPi / 6.0;
+      const double radius = 24.0 + 24.0 * rng.Unit();
+      const double px = cx + radius * std::cos(angle), py = cy + radius * std::sin(angle);
+      const double w = 0.5 + 1.5 * rng.Unit();
+      const double z = 0.05 + 0.9 * rng.Unit();  // z / w, inside the depth range
+      const float clip[4] = {float((px / (kWidth / 2.0) - 1.0) * w),
+                             float((1.0 - py / (kHeight / 2.0)) * w), float(z * w), float(w)};
+      for (int k = 0; k < 4; ++k) StoreBE32(&bytes[16 * v + 4 * k], std::bit_cast<uint32_t>(clip[k]));
+    }
+    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kVertexBase + i * 0x100,
+                                     bytes});
+    const float color[4] = {float(rng.Unit()), float(rng.Unit()), float(rng.Unit()), 1.0f};
+    b.SetAluConstants(256, color);
+    if (offset) {
+      // SCALE in +-32 (slope factors up to 2: these planes rise up to 1/64 a pixel), OFFSET in
+      // +-1/512: no biased depth reaches 0 or 1.
+      const float front_scale = float(rng.Unit() - 0.5) * 64.0f;
+      const float back_scale = float(rng.Unit() - 0.5) * 64.0f;
+      const float front_offset = float(rng.Unit() - 0.5) / 256.0f;
+      const float back_offset = float(rng.Unit() - 0.5) / 256.0f;
+      b.WriteRegister(Reg::PA_SU_POLY_OFFSET_FRONT_SCALE, std::bit_cast<uint32_t>(front_scale));
+      b.WriteRegister(Reg::PA_SU_POLY_OFFSET_FRONT_OFFSET, std::bit_cast<uint32_t>(front_offset));
+      b.WriteRegister(Reg::PA_SU_POLY_OFFSET_BACK_SCALE, std::bit_cast<uint32_t>(back_scale));
+      b.WriteRegister(Reg::PA_SU_POLY_OFFSET_BACK_OFFSET, std::bit_cast<uint32_t>(back_offset));
+    }
+    capture::D3dSetVertexFetch(b, 95, kVertexBase + i * 0x100, 12);
+    b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
+  }
+  capture::ResolveSetup present = clear;
+  present.dest_address = kFront;
+  present.clear_color = false;
+  present.clear_depth = false;
+  capture::D3dResolve(b, rt, present);
+  capture::D3dSwap(b, kFront, kWidth, kHeight);
+  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
+  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
+                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+}
+
+struct PathRun {
+  std::vector<uint8_t> edram;
+  uint64_t draws = 0;
+  uint32_t messages = 0;
+  std::string report;
+};
+
+PathRun Play(const std::string& file, renderer::Path path, uint32_t scale) {
+  test::UseLavapipe();
+  renderer::SessionOptions options;
+  options.path = path;
+  options.threads = 1;
+  options.validate = path != renderer::Path::kCpu;
+  options.renderer.scale_x = options.renderer.scale_y = scale;
+  std::unique_ptr<renderer::Session> session;
+  try {
+    session = renderer::Session::Create(options);
+  } catch (const Error& e) {
+    if (path != renderer::Path::kFsi ||
+        std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) {
+      throw;
+    }
+    options.fsi_unordered = true;  // lavapipe: the named test mode (docs/fsi.md)
+    session = renderer::Session::Create(options);
+  }
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
+    player.Apply(r);
+    return true;
+  });
+  session->Flush();
+  PathRun run;
+  run.edram = session->SnapshotEdram({}, 0).bytes();
+  run.draws = session->stats().draws;
+  run.messages = session->validation_message_count();
+  for (const std::string& m : session->validation_messages()) run.report += m + "\n";
+  for (const auto& [what, count] : session->notes()) run.report += what + "\n";
+  return run;
+}
+
+size_t DepthBegin(uint32_t scale) { return size_t(kDepthBaseTiles) * 80 * 16 * 4 * scale * scale; }
+
+// Dwords of the depth surface that differ; `first` lists the first few.
+size_t DifferingDepthDwords(const PathRun& a, const PathRun& b, uint32_t scale, std::string& first) {
+  size_t n = 0;
+  for (size_t i = DepthBegin(scale); i + 4 <= a.edram.size(); i += 4) {
+    uint32_t x, y;
+    std::memcpy(&x, &a.edram[i], 4);
+    std::memcpy(&y, &b.edram[i], 4);
+    if (x == y) continue;
+    if (n < 12) {
+      first += "byte " + std::to_string(i) + ": depth " + std::to_string(x >> 8) + " vs " +
+               std::to_string(y >> 8) + "\n";
+    }
+    ++n;
+  }
+  return n;
+}
+
+// scale, MSAA samples (1 or 4), polygon offset.
+class FsiExactDepth : public ::testing::TestWithParam<std::tuple<uint32_t, uint32_t, bool>> {};
+
+TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
+  const auto [scale, samples, offset] = GetParam();
+  const xenos::MsaaSamples msaa = samples == 4 ? xenos::MsaaSamples::k4X : xenos::MsaaSamples::k1X;
+  samples::Sample sample;
+  sample.name = "fsi_exact_depth";
+  sample.author = [msaa, offset](format::Writer& w) { Author(w, msaa, offset); };
+  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
+                    ("exact_depth_" + std::to_string(::getpid()) + ".xnt");
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(sample, file.string());
+  const PathRun cpu = Play(file.string(), renderer::Path::kCpu, scale);
+  const PathRun fsi = Play(file.string(), renderer::Path::kFsi, scale);
+  ::setenv("XNT_FSI_DERIVATIVE_SLOPE", "1", 1);
+  const PathRun host_plane = Play(file.string(), renderer::Path::kFsi, scale);
+  ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
+  std::filesystem::remove(file);
+  EXPECT_EQ(fsi.messages, 0u) << fsi.report;
+  EXPECT_EQ(host_plane.messages, 0u) << host_plane.report;
+  ASSERT_EQ(cpu.draws, kTriangles);
+  ASSERT_EQ(fsi.draws, kTriangles);
+  ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
+  // Every sample of the 128 x 64 pixels holds a triangle's depth, not the clear (1.0); the
+  // depth dwords are the samples' (D24S8: one dword each).
+  size_t written = 0;
+  for (size_t i = DepthBegin(scale); i + 4 <= cpu.edram.size(); i += 4) {
+    uint32_t d;
+    std::memcpy(&d, &cpu.edram[i], 4);
+    written += d != 0xFFFFFF00u && d != 0;
+  }
+  EXPECT_EQ(written, size_t(kWidth) * kHeight * samples * scale * scale);
+  std::string first;
+  EXPECT_EQ(DifferingDepthDwords(cpu, fsi, scale, first), 0u)
+      << "first (cpu vs fsi): " << first << "\n" << fsi.report;
+  first.clear();
+  const size_t old_way = DifferingDepthDwords(cpu, host_plane, scale, first);
+  std::printf("host plane differs from cpu in %zu of %zu depth dwords (scale %u, %ux MSAA, %s)\n",
+              old_way, written, scale, samples, offset ? "offset" : "no offset");
+  EXPECT_GT(old_way, 0u) << "the host's plane matched the cpu path everywhere: this scene no "
+                            "longer tells the exact depths from the old way";
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, FsiExactDepth,
+                         ::testing::Combine(::testing::Values(1u, 2u), ::testing::Values(1u, 4u),
+                                            ::testing::Bool()));
+
+}  // namespace
+}  // namespace xnt::vk
