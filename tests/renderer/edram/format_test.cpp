@@ -71,7 +71,7 @@ TEST(HostFormats, EveryGuestColourFormatHasTheDesignedHostFormat) {
   };
   const Want wants[] = {
       {ColorRenderTargetFormat::k_8_8_8_8, VK_FORMAT_R8G8B8A8_UNORM, true},
-      {ColorRenderTargetFormat::k_8_8_8_8_GAMMA, VK_FORMAT_R8G8B8A8_UNORM, true},
+      {ColorRenderTargetFormat::k_8_8_8_8_GAMMA, VK_FORMAT_R32G32B32A32_SFLOAT, false},
       {ColorRenderTargetFormat::k_2_10_10_10, VK_FORMAT_A2B10G10R10_UNORM_PACK32, true},
       {ColorRenderTargetFormat::k_2_10_10_10_AS_10_10_10_10, VK_FORMAT_A2B10G10R10_UNORM_PACK32,
        true},
@@ -89,8 +89,11 @@ TEST(HostFormats, EveryGuestColourFormatHasTheDesignedHostFormat) {
     HostColorFormat c = ChooseHostColorFormat(uint32_t(w.guest), gpu::GammaMode::kExact, nullptr);
     EXPECT_EQ(c.format, w.host) << uint32_t(w.guest);
     EXPECT_EQ(c.raw, w.raw) << uint32_t(w.guest);
-    // 64bpp guest formats, and 7e3 in its half-float stand-in, take 8 bytes per host texel.
-    EXPECT_EQ(HostTexelBytes(c.format), Is64(w.guest) || !w.raw ? 8u : 4u) << uint32_t(w.guest);
+    // 64bpp guest formats, and 7e3 in its half-float stand-in, take 8 bytes per host texel;
+    // gamma codes in 32-bit floats 16.
+    EXPECT_EQ(HostTexelBytes(c.format),
+              w.host == VK_FORMAT_R32G32B32A32_SFLOAT ? 16u : Is64(w.guest) || !w.raw ? 8u : 4u)
+        << uint32_t(w.guest);
   }
   EXPECT_EQ(ChooseHostColorFormat(uint32_t(ColorRenderTargetFormat::k_16_16), gpu::GammaMode::kExact,
                                   nullptr).output_mode,
@@ -98,6 +101,7 @@ TEST(HostFormats, EveryGuestColourFormatHasTheDesignedHostFormat) {
   HostColorFormat gamma = ChooseHostColorFormat(
       uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), gpu::GammaMode::kExact, nullptr);
   EXPECT_EQ(gamma.output_mode, uint32_t(kColorOutputPwlGamma));
+  EXPECT_FALSE(gamma.exact);
   HostColorFormat srgb = ChooseHostColorFormat(
       uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA), gpu::GammaMode::kSrgb, nullptr);
   EXPECT_EQ(srgb.format, VK_FORMAT_R8G8B8A8_SRGB);
@@ -141,6 +145,27 @@ TEST(HostFormats, ConvertedPairsRoundThroughTheHostValues) {
   FloatsToHostTexel(half, rgba, texel);
   EXPECT_EQ(HostTexelToGuest(f7e3, half, texel),
             gpu::edram::PackColor(ColorRenderTargetFormat::k_2_10_10_10_FLOAT, rgba));
+  // Exact-mode gamma: PWL codes k / 255 in 32-bit floats. Every code loads as the float nearest
+  // k / 255 and stores back as k; a float blend result rounds to the nearest code (Unorm:
+  // v * 255 + 0.5 truncated), clamped to 0..255.
+  const uint32_t gamma8 = uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
+  const VkFormat f32x4 = VK_FORMAT_R32G32B32A32_SFLOAT;
+  for (uint32_t code = 0; code < 256; ++code) {
+    uint64_t bits = code | ((255u - code) << 8) | ((code ^ 0x5Au) << 16) | (code << 24);
+    uint8_t t[16];
+    GuestToHostTexel(gamma8, f32x4, bits, t);
+    ASSERT_EQ(HostTexelToFloats(f32x4, t)[0], float(code) / 255.0f) << code;
+    ASSERT_EQ(HostTexelToGuest(gamma8, f32x4, t), bits) << code;
+  }
+  // DST_COLOR x src + SRC_COLOR x dst with src code 192 over dst codes 128 and 96 (the
+  // edram_gamma_decal_2src_dst sample): 2 x 192 x 128 / 255 = 192.75 -> 193 and
+  // 2 x 192 x 96 / 255 = 144.56 -> 145; 1.25 clamps to 255, -0.1 to 0.
+  uint8_t blended[16];
+  FloatsToHostTexel(f32x4,
+                    {2.0f * (192.0f / 255.0f) * (128.0f / 255.0f),
+                     2.0f * (192.0f / 255.0f) * (96.0f / 255.0f), 1.25f, -0.1f},
+                    blended);
+  EXPECT_EQ(HostTexelToGuest(gamma8, f32x4, blended), 193u | (145u << 8) | (255u << 16));
   // sRGB-mode gamma: the host holds sRGB bytes; stores re-encode with the PWL curve.
   uint32_t gamma = uint32_t(ColorRenderTargetFormat::k_8_8_8_8_GAMMA);
   uint8_t srgb_texel[4] = {0, 255, 188, 128};  // sRGB 188 ~ linear 0.5

@@ -418,8 +418,13 @@ void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) 
       ++gpu_transfers_done_;
       entry.note += "moved on the GPU";
       auto srgb = [](const RenderTarget& rt) { return rt.format == VK_FORMAT_R8G8B8A8_SRGB; };
+      auto codes = [](const RenderTarget& rt) {
+        return !rt.key.is_depth && rt.format == VK_FORMAT_R32G32B32A32_SFLOAT;
+      };
       if (srgb(*src) || srgb(dst)) {
         entry.note += " (sRGB gamma mode: through the sRGB <-> PWL conversion tables)";
+      } else if (codes(*src) || codes(dst)) {
+        entry.note += " (gamma codes / 255 in a float target: rounded to the nearest code)";
       } else if ((!src->key.is_depth && !src->raw) || (!dst.key.is_depth && !dst.raw)) {
         entry.note += " (through the 7e3 half-float stand-in)";
       }

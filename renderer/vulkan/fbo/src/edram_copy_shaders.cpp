@@ -21,7 +21,8 @@ uint tile_dwords() { return 1280u * scale_x() * scale_y(); }
 // its guest word.
 #define kHostDepth (2621440u * scale_x() * scale_y())
 // sRGB-mode k_8_8_8_8_GAMMA: 256 dwords sRGB code -> PWL code, then 256 PWL -> sRGB, one byte
-// per channel (R lowest), filled from render_targets.h's CPU conversion.
+// per channel (R lowest), filled from render_targets.h's CPU conversion; then 256 dwords: the
+// float bits of code / 255 (exact-mode k_8_8_8_8_GAMMA in RGBA32F), from the same conversion.
 #define kSrgbTables (5242880u * scale_x() * scale_y())
 
 uint guest_samples() { uint m = (p.flags >> 1) & 3u; return m == 0u ? 1u : m == 1u ? 2u : 4u; }
@@ -76,6 +77,13 @@ float f7e3_to_32(uint v) {
   return uintBitsToFloat(((exponent + 124u) << 23u) | (mantissa << 16u));
 }
 uint unorm2(float v) { return !(v > 0.0) ? 0u : v >= 1.0 ? 3u : uint(v * 3.0 + 0.5); }
+// edram.cpp Unorm(v, 8): v * 255 + 0.5 truncated (Vulkan's float multiply and add are correctly
+// rounded; precise keeps them from fusing), so the code is the CPU conversion's.
+uint unorm8(float v) {
+  precise float x = v * 255.0;
+  precise float y = x + 0.5;
+  return !(v > 0.0) ? 0u : v >= 1.0 ? 255u : uint(y);
+}
 // edram.h Float32To20e4 / Float20e4To32.
 uint f32_to_20e4(float f) {
   if (!(f > 0.0)) { return 0u; }
@@ -262,7 +270,10 @@ void main() {
             : "  uvec4 c = texelFetch(src, ivec2(int(x), int(y)), 0);\n";
   s += R"(
   uint lo = 0u, hi = 0u;
-  if (p.convert == 2u) {
+  if (p.convert == 3u) {
+    vec4 f = uintBitsToFloat(c);
+    lo = unorm8(f.r) | (unorm8(f.g) << 8u) | (unorm8(f.b) << 16u) | (unorm8(f.a) << 24u);
+  } else if (p.convert == 2u) {
     lo = (edram.w[kSrgbTables + c.r] & 0xFFu) | (edram.w[kSrgbTables + c.g] & 0xFF00u) |
          (edram.w[kSrgbTables + c.b] & 0xFF0000u) | (edram.w[kSrgbTables + c.a] & 0xFF000000u);
   } else if (p.convert == 1u) {
@@ -305,6 +316,12 @@ void main() {
     uint t = kSrgbTables + 256u;
     o = uvec4(edram.w[t + (lo & 0xFFu)] & 0xFFu, (edram.w[t + ((lo >> 8u) & 0xFFu)] >> 8u) & 0xFFu,
               (edram.w[t + ((lo >> 16u) & 0xFFu)] >> 16u) & 0xFFu, edram.w[t + (lo >> 24u)] >> 24u);
+    return;
+  }
+  if (p.convert == 3u) {
+    uint t = kSrgbTables + 512u;
+    o = uvec4(edram.w[t + (lo & 0xFFu)], edram.w[t + ((lo >> 8u) & 0xFFu)],
+              edram.w[t + ((lo >> 16u) & 0xFFu)], edram.w[t + (lo >> 24u)]);
     return;
   }
   if (p.convert == 1u) {

@@ -7,7 +7,7 @@
 // tile layout), then the host depth (float bits) of each depth word 10 MiB after it (Xenia's
 // host-depth buffer: a depth load prefers the exact host value while it still converts to the
 // guest's 24 bits), then kSrgbTableBytes of sRGB <-> PWL tables for k_8_8_8_8_GAMMA in an sRGB
-// host texel. Compute shaders store a host image's samples into it; full-screen draws (one per
+// host texel and of the float bits of k / 255 for k_8_8_8_8_GAMMA codes in an RGBA32F one. Compute shaders store a host image's samples into it; full-screen draws (one per
 // host sample) load a host image's pixels from it.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 namespace xnt::vk::transfer_internal {
 
-constexpr uint32_t kSrgbTableBytes = 512 * 4;
+constexpr uint32_t kSrgbTableBytes = 768 * 4;
 
 // Push constants of the EDRAM store / load shaders (the push block of their common GLSL).
 struct EdramPush {
@@ -33,7 +33,8 @@ struct EdramPush {
   uint32_t host_samples;
   uint32_t kind;          // ViewKind of the host UINT view
   uint32_t convert;       // 0: host bits are the guest bits; 1: 7e3 in an RGBA16F host texel;
-                          // 2: PWL gamma in an R8G8B8A8_SRGB texel (tables)
+                          // 2: PWL gamma in an R8G8B8A8_SRGB texel (tables);
+                          // 3: PWL gamma codes / 255 in an R32G32B32A32_SFLOAT texel
   uint32_t host_sample;   // load: the host sample this draw writes
   uint32_t bit;           // depth load, stencil bit planes: bit index | (bit value << 8)
   uint32_t host_width;    // D24 scratch: texels per copied row (the host image width)

@@ -12,6 +12,7 @@
 
 #include "edram_copy_shaders.h"
 #include "edram_transfer_internal.h"
+#include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
@@ -32,6 +33,12 @@ namespace {
 bool IsSrgbGamma(const RenderTarget& rt) {
   return rt.key.guest_format == uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8_GAMMA) &&
          rt.format == VK_FORMAT_R8G8B8A8_SRGB;
+}
+
+// Exact-mode k_8_8_8_8_GAMMA: PWL codes / 255 in 32-bit floats (render_targets.cpp).
+bool IsPwlCodes(const RenderTarget& rt) {
+  return rt.key.guest_format == uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8_GAMMA) &&
+         rt.format == VK_FORMAT_R32G32B32A32_SFLOAT;
 }
 
 bool Is7e3(uint32_t guest) {
@@ -59,7 +66,7 @@ EdramPush MakeEdramPush(const RenderTarget& rt, const gpu::edram::Surface& s, ui
     return push;
   }
   UintViewFormat(rt.format, &push.kind);
-  push.convert = rt.raw ? 0u : IsSrgbGamma(rt) ? 2u : 1u;
+  push.convert = rt.raw ? 0u : IsSrgbGamma(rt) ? 2u : IsPwlCodes(rt) ? 3u : 1u;
   return push;
 }
 
@@ -70,6 +77,7 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
   if (!rt.uint_view) return false;
   uint32_t kind = 0;
   UintViewFormat(rt.format, &kind);
+  if (IsPwlCodes(rt)) return true;
   if (kind == transfer_internal::k32x4) return false;  // fallback format, converted on the CPU
   return rt.raw || (Is7e3(rt.key.guest_format) && rt.format == VK_FORMAT_R16G16B16A16_SFLOAT) ||
          IsSrgbGamma(rt);
@@ -91,7 +99,7 @@ VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   // Guest words, the host depth beside them (both S x T times 10 MiB at a resolution scale), the
-  // sRGB tables.
+  // sRGB and gamma-code tables.
   const uint64_t edram_bytes = uint64_t(xenos::kEdramSizeBytes) * scale_x_ * scale_y_;
   info.size = 2ull * edram_bytes + kSrgbTableBytes;
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -120,6 +128,9 @@ VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
     GuestToHostTexel(gamma, VK_FORMAT_R8G8B8A8_SRGB, c * 0x01010101u, texel);
     tables[256 + c] = uint32_t(texel[0]) | (uint32_t(texel[1]) << 8) | (uint32_t(texel[2]) << 16) |
                       (uint32_t(texel[3]) << 24);
+    uint8_t codes[16];
+    GuestToHostTexel(gamma, VK_FORMAT_R32G32B32A32_SFLOAT, c, codes);
+    tables[512 + c] = LoadLE32(codes);
   }
   vkCmdUpdateBuffer(cmd, edram_buffer_, 2ull * edram_bytes, kSrgbTableBytes,
                     tables.data());

@@ -66,6 +66,14 @@ bool IsRawPair(uint32_t guest, VkFormat host) {
   return !IsKnownColorFormat(guest) && host == VK_FORMAT_R8G8B8A8_UNORM;
 }
 
+// k_8_8_8_8_GAMMA in R32G32B32A32_SFLOAT holds each channel's guest code k as k / 255 (the pixel
+// shader outputs whole codes of the PWL encoding, ChooseHostColorFormat); transfers round to the
+// nearest code (gpu::edram Unorm) rather than re-encoding linear values.
+bool IsPwlCodePair(uint32_t guest, VkFormat host) {
+  return ColorRenderTargetFormat(guest) == ColorRenderTargetFormat::k_8_8_8_8_GAMMA &&
+         host == VK_FORMAT_R32G32B32A32_SFLOAT;
+}
+
 bool Is16_16Fixed(uint32_t guest) {
   return guest == uint32_t(ColorRenderTargetFormat::k_16_16) ||
          guest == uint32_t(ColorRenderTargetFormat::k_16_16_16_16);
@@ -126,6 +134,17 @@ HostColorFormat ChooseHostColorFormat(uint32_t guest_format, gpu::GammaMode gamm
         c.raw = false;
         c.exact = false;
         c.note = "k_8_8_8_8_GAMMA as sRGB (linear-space blending, sRGB curve instead of PWL)";
+      } else if (bool blendable; CanRender(physical_device, VK_FORMAT_R32G32B32A32_SFLOAT,
+                                           &blendable) && blendable) {
+        // PWL codes / 255 in 32-bit floats (IsPwlCodePair), so that blending runs in IEEE float
+        // on every driver: Vulkan lets an UNORM8 target blend at "at least" 8 bits, and llvmpipe
+        // rounds each term to 8 bits where NVIDIA blends in float (docs/speed.md, issue #23).
+        c.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        c.output_mode = kColorOutputPwlGamma;
+        c.raw = false;
+        c.exact = false;
+        c.note = "k_8_8_8_8_GAMMA as PWL codes / 255 in a 32-bit float host target (blending in "
+                 "float, results outside 0..1 kept until the next transfer)";
       } else {
         c.format = VK_FORMAT_R8G8B8A8_UNORM;
         c.output_mode = kColorOutputPwlGamma;
@@ -183,6 +202,7 @@ HostColorFormat ChooseHostColorFormat(uint32_t guest_format, gpu::GammaMode gamm
     c.raw = IsRawPair(guest_format, f);
     c.exact = false;
     if (Is16_16Fixed(guest_format)) c.output_mode = kColorOutputFixed16;
+    if (IsPwlCodePair(guest_format, f)) c.output_mode = kColorOutputPwlGamma;
     return c;
   }
   throw Error("no renderable host colour format for guest colour format " +
@@ -291,6 +311,12 @@ uint64_t HostTexelToGuest(uint32_t guest_format, VkFormat host, const uint8_t* t
     if (HostTexelBytes(host) == 8) v |= uint64_t(LoadLE32(texel + 4)) << 32;
     return v;
   }
+  if (IsPwlCodePair(guest_format, host)) {
+    std::array<float, 4> c = HostTexelToFloats(host, texel);
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < 4; ++i) v |= uint64_t(ToUnorm(c[i], 255)) << (8 * i);
+    return v;
+  }
   return gpu::edram::PackColor(ColorRenderTargetFormat(guest_format), HostTexelToFloats(host, texel));
 }
 
@@ -298,6 +324,12 @@ void GuestToHostTexel(uint32_t guest_format, VkFormat host, uint64_t bits, uint8
   if (IsRawPair(guest_format, host)) {
     StoreLE32(texel, uint32_t(bits));
     if (HostTexelBytes(host) == 8) StoreLE32(texel + 4, uint32_t(bits >> 32));
+    return;
+  }
+  if (IsPwlCodePair(guest_format, host)) {
+    std::array<float, 4> c;
+    for (uint32_t i = 0; i < 4; ++i) c[i] = float((bits >> (8 * i)) & 0xFFu) / 255.0f;
+    FloatsToHostTexel(host, c, texel);
     return;
   }
   FloatsToHostTexel(host, gpu::edram::UnpackColor(ColorRenderTargetFormat(guest_format), bits), texel);

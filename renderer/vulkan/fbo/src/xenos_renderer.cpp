@@ -476,14 +476,19 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     // glsl_output_merger.cpp xe_quantize_unorm), so every driver stores the cpu path's bits.
     // A blending one keeps the float source: the cpu path blends the unrounded value.
     bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
-    uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM          ? 1u
+    // PWL gamma codes / 255 in a float target (render_targets.cpp IsPwlCodePair): the source is
+    // always whole codes, as an UNORM8 target would take it, blending or not; the float blend
+    // then rounds the same on every driver.
+    bool pwl_codes = rt->output_mode == kColorOutputPwlGamma &&
+                     rt->format == VK_FORMAT_R32G32B32A32_SFLOAT;
+    uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM || pwl_codes ? 1u
                         : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
                         : (rt->format == VK_FORMAT_R16G16_SNORM ||
                            rt->format == VK_FORMAT_R16G16B16A16_SNORM) &&
                                   rt->output_mode == kColorOutputFixed16Snorm
                             ? 3u
                             : 0u;
-    if (!blend) system.color_output_modes |= quantize << (16 + 2 * i);
+    if (!blend || pwl_codes) system.color_output_modes |= quantize << (16 + 2 * i);
     if (!rt->note.empty()) Note("colour target: " + rt->note);
   }
   if (attachments.depth && !attachments.depth->note.empty()) {

@@ -8,8 +8,13 @@
 // Host format per guest format (ChooseHostColorFormat), following Xenia's host-render-target
 // path (vulkan_render_target_cache.cc, xenia.md §3.2-3.3):
 //   k_8_8_8_8                        R8G8B8A8_UNORM              bits identical
-//   k_8_8_8_8_GAMMA  (exact mode)    R8G8B8A8_UNORM              bits identical; the pixel shader
-//                                                                encodes linear -> PWL gamma
+//   k_8_8_8_8_GAMMA  (exact mode)    R32G32B32A32_SFLOAT         code k as k / 255 (guest bits
+//                                                                identical unblended); the pixel
+//                                                                shader encodes linear -> PWL
+//                                                                gamma in whole codes; the host
+//                                                                blends in float on every driver
+//                                                                (R8G8B8A8_UNORM where RGBA32F
+//                                                                cannot blend)
 //   k_8_8_8_8_GAMMA  (sRGB mode)     R8G8B8A8_SRGB               approximation: blending in
 //                                                                linear space, sRGB curve
 //   k_2_10_10_10(_AS_10_10_10_10)    A2B10G10R10_UNORM_PACK32    bits identical
