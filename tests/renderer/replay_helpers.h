@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "test_env.h"
+#include "xnt/base/error.h"
+#include "xnt/format/reader.h"
 #include "xnt/format/records.h"
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
@@ -93,6 +95,71 @@ inline PathReplay PlayOnPath(renderer::Path path, std::vector<uint32_t> ring,
   for (const format::MemoryEvent& event : memory) run.player->Apply(event);
   run.player->Apply(format::Submission{format::SubmissionKind::kRingBuffer, 0x80000, std::move(ring)});
   run.session->Flush();
+  return run;
+}
+
+// An fsi session on lavapipe with validation: interlock when the device has it, else the named
+// `unordered` test mode (lavapipe has no interlock; docs/fsi.md says why it is valid there).
+inline std::unique_ptr<renderer::Session> MakeFsiTestSession(renderer::SessionOptions options,
+                                                             bool synchronization_validation) {
+  UseLavapipe();
+  options.path = renderer::Path::kFsi;
+  options.validate = true;
+  options.synchronization_validation = synchronization_validation;
+  try {
+    return renderer::Session::Create(options);
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) throw;
+  }
+  options.fsi_unordered = true;
+  return renderer::Session::Create(options);
+}
+
+// What one replay of a trace file left: every swapped frame, the whole EDRAM, counters, notes.
+struct TraceRun {
+  std::vector<gpu::SwapImage> frames;
+  std::vector<uint8_t> edram;
+  renderer::SessionStats stats;
+  std::map<std::string, uint64_t> notes;
+  uint32_t validation_messages = 0;
+  std::string validation_report;
+  std::string device;
+};
+
+// Replays a trace file on `path` at scale x scale with one cpu thread: fsi through
+// MakeFsiTestSession, fbo with validation on lavapipe, cpu with no device.
+inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, uint32_t scale,
+                                bool synchronization_validation) {
+  TraceRun run;
+  renderer::SessionOptions options;
+  options.path = path;
+  options.threads = 1;
+  options.renderer.scale_x = options.renderer.scale_y = scale;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frames.push_back(image); };
+  std::unique_ptr<renderer::Session> session;
+  if (path == renderer::Path::kFsi) {
+    session = MakeFsiTestSession(options, synchronization_validation);
+  } else {
+    if (path != renderer::Path::kCpu) {
+      UseLavapipe();
+      options.validate = true;
+      options.synchronization_validation = synchronization_validation;
+    }
+    session = renderer::Session::Create(options);
+  }
+  run.device = session->device_name();
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
+    player.Apply(r);
+    return true;
+  });
+  session->Flush();
+  run.edram = session->SnapshotEdram({}, 0).bytes();
+  run.stats = session->stats();
+  run.notes = session->notes();
+  run.validation_messages = session->validation_message_count();
+  run.validation_report = ValidationReport(*session);
   return run;
 }
 

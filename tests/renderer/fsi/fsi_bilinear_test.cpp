@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "replay_helpers.h"
 #include "test_env.h"
 #include "texture_scene.h"
 #include "xnt/base/error.h"
@@ -93,34 +94,11 @@ config AutoResource=false
 
 gpu::SwapImage Play(const std::string& file, renderer::Path path, uint32_t& messages,
                     std::string& report) {
-  test::UseLavapipe();
-  renderer::SessionOptions options;
-  options.path = path;
-  options.threads = 1;
-  options.validate = path != renderer::Path::kCpu;
-  gpu::SwapImage image;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& i) { image = i; };
-  std::unique_ptr<renderer::Session> session;
-  try {
-    session = renderer::Session::Create(options);
-  } catch (const Error& e) {
-    if (path != renderer::Path::kFsi ||
-        std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) {
-      throw;
-    }
-    options.fsi_unordered = true;  // lavapipe: the named test mode (docs/fsi.md)
-    session = renderer::Session::Create(options);
-  }
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
-  session->Flush();
-  messages = session->validation_message_count();
-  for (const std::string& m : session->validation_messages()) report += m + "\n";
-  return image;
+  const test::TraceRun run =
+      test::ReplayTraceFile(file, path, 1, /*synchronization_validation=*/false);
+  messages = run.validation_messages;
+  if (run.validation_messages) report += run.validation_report + "\n";
+  return run.frames.empty() ? gpu::SwapImage{} : run.frames.back();
 }
 
 size_t Differing(const gpu::SwapImage& a, const gpu::SwapImage& b, std::string& first) {

@@ -20,6 +20,7 @@
 
 #include <unistd.h>
 
+#include "replay_helpers.h"
 #include "test_env.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -170,45 +171,19 @@ void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset) {
                                    uint32_t(xenos::TextureFormat::k_8_8_8_8)});
 }
 
-struct PathRun {
-  std::vector<uint8_t> edram;
-  uint64_t draws = 0;
-  uint32_t messages = 0;
-  std::string report;
-};
+using PathRun = test::TraceRun;
 
 PathRun Play(const std::string& file, renderer::Path path, uint32_t scale) {
-  test::UseLavapipe();
-  renderer::SessionOptions options;
-  options.path = path;
-  options.threads = 1;
-  options.validate = path != renderer::Path::kCpu;
-  options.renderer.scale_x = options.renderer.scale_y = scale;
-  std::unique_ptr<renderer::Session> session;
-  try {
-    session = renderer::Session::Create(options);
-  } catch (const Error& e) {
-    if (path != renderer::Path::kFsi ||
-        std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) {
-      throw;
-    }
-    options.fsi_unordered = true;  // lavapipe: the named test mode (docs/fsi.md)
-    session = renderer::Session::Create(options);
+  return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/false);
+}
+
+// The validation messages and the session's notes, for failure output.
+std::string Report(const PathRun& r) {
+  std::string out = r.validation_report;
+  for (const auto& [what, count] : r.notes) {
+    out += "\n" + what;
   }
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
-  session->Flush();
-  PathRun run;
-  run.edram = session->SnapshotEdram({}, 0).bytes();
-  run.draws = session->stats().draws;
-  run.messages = session->validation_message_count();
-  for (const std::string& m : session->validation_messages()) run.report += m + "\n";
-  for (const auto& [what, count] : session->notes()) run.report += what + "\n";
-  return run;
+  return out;
 }
 
 size_t DepthBegin(uint32_t scale) { return size_t(kDepthBaseTiles) * 80 * 16 * 4 * scale * scale; }
@@ -249,10 +224,10 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
   const PathRun host_plane = Play(file.string(), renderer::Path::kFsi, scale);
   ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
   std::filesystem::remove(file);
-  EXPECT_EQ(fsi.messages, 0u) << fsi.report;
-  EXPECT_EQ(host_plane.messages, 0u) << host_plane.report;
-  ASSERT_EQ(cpu.draws, kTriangles);
-  ASSERT_EQ(fsi.draws, kTriangles);
+  EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
+  EXPECT_EQ(host_plane.validation_messages, 0u) << Report(host_plane);
+  ASSERT_EQ(cpu.stats.draws, kTriangles);
+  ASSERT_EQ(fsi.stats.draws, kTriangles);
   ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
   // Every sample of the 128 x 64 pixels holds a triangle's depth, not the clear (1.0); the
   // depth dwords are the samples' (D24S8: one dword each).
@@ -265,7 +240,7 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
   EXPECT_EQ(written, size_t(kWidth) * kHeight * samples * scale * scale);
   std::string first;
   EXPECT_EQ(DifferingDepthDwords(cpu, fsi, scale, first), 0u)
-      << "first (cpu vs fsi): " << first << "\n" << fsi.report;
+      << "first (cpu vs fsi): " << first << "\n" << Report(fsi);
   first.clear();
   const size_t old_way = DifferingDepthDwords(cpu, host_plane, scale, first);
   std::printf("host plane differs from cpu in %zu of %zu depth dwords (scale %u, %ux MSAA, %s)\n",

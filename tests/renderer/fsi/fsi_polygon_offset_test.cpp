@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include "replay_helpers.h"
 #include "test_env.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -163,47 +164,20 @@ void Author(format::Writer& writer) {
                                    uint32_t(xenos::TextureFormat::k_8_8_8_8)});
 }
 
-struct PathRun {
-  std::vector<uint8_t> edram;
-  uint64_t draws = 0;
-  uint32_t messages = 0;
-  std::string report;
-};
+using PathRun = test::TraceRun;
 
 PathRun Play(const std::string& file, renderer::Path path, uint32_t scale) {
-  test::UseLavapipe();
-  renderer::SessionOptions options;
-  options.path = path;
-  options.threads = 1;
-  options.validate = path != renderer::Path::kCpu;
-  options.renderer.scale_x = options.renderer.scale_y = scale;
-  std::unique_ptr<renderer::Session> session;
-  try {
-    session = renderer::Session::Create(options);
-  } catch (const Error& e) {
-    if (path != renderer::Path::kFsi ||
-        std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) {
-      throw;
-    }
-    options.fsi_unordered = true;  // lavapipe: the named test mode (docs/fsi.md)
-    session = renderer::Session::Create(options);
+  return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/false);
+}
+
+// The validation messages and the polygon-offset notes, for failure output.
+std::string Report(const PathRun& r) {
+  std::string out = r.validation_report;
+  for (const auto& [what, count] : r.notes) {
+    if (what.find("polygon offset") == std::string::npos) continue;
+    out += "\n" + what;
   }
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
-  session->Flush();
-  PathRun run;
-  run.edram = session->SnapshotEdram({}, 0).bytes();
-  run.draws = session->stats().draws;
-  run.messages = session->validation_message_count();
-  for (const std::string& m : session->validation_messages()) run.report += m + "\n";
-  for (const auto& [what, count] : session->notes()) {
-    if (what.find("polygon offset") != std::string::npos) run.report += what + "\n";
-  }
-  return run;
+  return out;
 }
 
 // Dwords of the depth surface (tiles 8 on) that differ.
@@ -238,10 +212,10 @@ TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) 
   const PathRun derivative = Play(file.string(), renderer::Path::kFsi, scale);
   ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
   std::filesystem::remove(file);
-  EXPECT_EQ(fsi.messages, 0u) << fsi.report;
-  EXPECT_EQ(derivative.messages, 0u) << derivative.report;
-  ASSERT_EQ(cpu.draws, kTriangles);
-  ASSERT_EQ(fsi.draws, kTriangles);
+  EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
+  EXPECT_EQ(derivative.validation_messages, 0u) << Report(derivative);
+  ASSERT_EQ(cpu.stats.draws, kTriangles);
+  ASSERT_EQ(fsi.stats.draws, kTriangles);
   ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
   // The triangles drew depth: not every depth dword still holds the clear (1.0).
   size_t written = 0;
@@ -253,7 +227,7 @@ TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) 
   EXPECT_EQ(written, size_t(kWidth) * kHeight * scale * scale);
   std::string first;
   EXPECT_EQ(DifferingDepthDwords(cpu, fsi, scale, first), 0u)
-      << "first (cpu vs fsi): " << first << "\n" << fsi.report;
+      << "first (cpu vs fsi): " << first << "\n" << Report(fsi);
   const size_t old_way = DifferingDepthDwords(cpu, derivative, scale, first);
   std::printf("derivative slope differs from cpu in %zu depth dwords (scale %u)\n", old_way, scale);
   EXPECT_GT(old_way, 0u) << "the derivative slope matched the cpu path everywhere: this scene no "

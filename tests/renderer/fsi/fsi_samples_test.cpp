@@ -27,15 +27,7 @@
 namespace xnt::vk {
 namespace {
 
-struct PathRun {
-  std::vector<gpu::SwapImage> frames;
-  std::vector<uint8_t> edram;
-  renderer::SessionStats stats;
-  std::map<std::string, uint64_t> notes;
-  uint32_t validation_messages = 0;
-  std::string validation_report;
-  std::string device;
-};
+using PathRun = test::TraceRun;
 
 // Written on every run (a file kept from an earlier build would replay an older sample), under
 // a name of this process's own and renamed into place: ctest runs each test in a process of
@@ -50,45 +42,8 @@ std::string WriteSampleFile(const samples::Sample& sample) {
   return path.string();
 }
 
-// An fsi session on lavapipe with validation: interlock when the device has it, else the
-// unordered test mode.
-std::unique_ptr<renderer::Session> MakeFsiSession(renderer::SessionOptions options) {
-  test::UseLavapipe();
-  options.path = renderer::Path::kFsi;
-  options.validate = true;
-  options.synchronization_validation = true;
-  try {
-    return renderer::Session::Create(options);
-  } catch (const Error& e) {
-    if (std::string(e.what()).find("VK_EXT_fragment_shader_interlock") == std::string::npos) throw;
-  }
-  options.fsi_unordered = true;
-  return renderer::Session::Create(options);
-}
-
 PathRun Replay(const std::string& file, renderer::Path path, uint32_t scale) {
-  PathRun run;
-  renderer::SessionOptions options;
-  options.path = path;
-  options.threads = 1;
-  options.renderer.scale_x = options.renderer.scale_y = scale;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frames.push_back(image); };
-  std::unique_ptr<renderer::Session> session =
-      path == renderer::Path::kFsi ? MakeFsiSession(options) : renderer::Session::Create(options);
-  run.device = session->device_name();
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
-  session->Flush();
-  run.edram = session->SnapshotEdram({}, 0).bytes();
-  run.stats = session->stats();
-  run.notes = session->notes();
-  run.validation_messages = session->validation_message_count();
-  run.validation_report = test::ValidationReport(*session);
-  return run;
+  return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/true);
 }
 
 std::string Notes(const PathRun& r) {
