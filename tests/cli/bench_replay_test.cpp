@@ -78,12 +78,15 @@ TEST_F(BenchReplay, BuiltInCasesOnTheCpuPath) {
 }
 
 // GPU time per frame from timestamp queries on the GPU paths (lavapipe writes timestamps too):
-// each bundled sample a case, fbo and fsi (lavapipe's unordered test mode); a 1280x720 frame costs
-// the device more than a 4-draw 64x64-ish one.
-double GpuSecondsPerFrame(const std::string& json, const std::string& name, const std::string& path) {
+// each bundled sample a case, fbo and fsi (lavapipe's unordered test mode). No timing is compared
+// between cases (a loaded CI machine can make the small frame slower than the large one); what must
+// hold on any machine is structural: the timestamps were written (a positive time), and the
+// device's time of a frame lies inside the wall time of the submissions that waited for it.
+double Field(const std::string& json, const std::string& name, const std::string& path,
+             const std::string& field) {
   const size_t at = json.find("\"name\": \"" + name + "\", \"path\": \"" + path + "\"");
   if (at == std::string::npos) return -2.0;
-  const std::string key = "\"gpu_seconds_per_frame\": ";
+  const std::string key = "\"" + field + "\": ";
   const size_t v = json.find(key, at);
   if (v == std::string::npos || json.compare(v + key.size(), 4, "null") == 0) return -1.0;
   return std::stod(json.substr(v + key.size(), 20));
@@ -98,11 +101,15 @@ TEST_F(BenchReplay, GpuTimePerFrameOfSamplesOnFboAndFsi) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(Count(r.out, "\"error\": \"\""), 4u) << r.out;
   for (const char* path : {"fbo", "fsi"}) {
-    const double small = GpuSecondsPerFrame(r.out, "edram_float16_above_65504_resolve", path);
-    const double large = GpuSecondsPerFrame(r.out, "scale_frame_1280x720", path);
-    EXPECT_GT(small, 0.0) << path << "\n" << r.out;
-    EXPECT_GT(large, small) << path << "\n" << r.out;
-    EXPECT_LT(large, 10.0) << path;
+    for (const char* name : {"edram_float16_above_65504_resolve", "scale_frame_1280x720"}) {
+      const double gpu = Field(r.out, name, path, "gpu_seconds_per_frame");
+      const double wall = Field(r.out, name, path, "warm_seconds");
+      const double frames = Field(r.out, name, path, "frames");
+      ASSERT_EQ(frames, 1.0) << name << " " << path << "\n" << r.out;
+      EXPECT_GT(gpu, 0.0) << name << " " << path << "\n" << r.out;
+      // 1 % and 0.1 ms for the device clock's rate and the printed rounding.
+      EXPECT_LE(gpu, wall * 1.01 + 1e-4) << name << " " << path << "\n" << r.out;
+    }
   }
 }
 
