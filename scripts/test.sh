@@ -36,6 +36,19 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXNT_TESTS=OFF \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
   cmake --build build-bench -j "$JOBS" --target xenotrace
-  build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --repeat 5 \
-    --no-shader-cache --baseline bench/baseline.json
+  # A ratio over the tolerance is measured once more before the step fails: a regression in the
+  # code shows in both runs, a neighbour's load on a shared CI machine seldom twice (exit 2, a
+  # missing or broken baseline, fails at once).
+  bench_run() {
+    build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --repeat 5 \
+      --no-shader-cache --baseline bench/baseline.json
+  }
+  bench_rc=0
+  bench_run || bench_rc=$?
+  if [ "$bench_rc" = 1 ]; then
+    echo "bench: a ratio above the baseline; measuring again to tell a regression from noise"
+    bench_run
+  elif [ "$bench_rc" != 0 ]; then
+    exit "$bench_rc"
+  fi
 fi
