@@ -130,7 +130,7 @@ class FboSession final : public Session {
   std::string device_name() const override { return context_->capabilities().device_name; }
   SessionStats stats() const override {
     const vk::RendererStats& s = backend_->renderer().stats();
-    return {s.draws, s.draws_skipped, s.resolves, s.swaps};
+    return {s.draws, s.draws_skipped + backend_->draws_skipped(), s.resolves, s.swaps};
   }
   std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
   uint32_t validation_message_count() const override {
@@ -194,7 +194,7 @@ class FsiSession final : public Session {
   }
   SessionStats stats() const override {
     const vk::fsi::FsiStats& s = backend_->renderer().stats();
-    return {s.draws, s.draws_skipped, s.resolves, s.swaps};
+    return {s.draws, s.draws_skipped + backend_->draws_skipped(), s.resolves, s.swaps};
   }
   std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
   uint32_t validation_message_count() const override {

@@ -96,6 +96,7 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
   const replay::RegisterFile& regs = *call.registers;
   if (!call.vertex_shader) {
     ++notes_["draw skipped: no vertex shader loaded"];
+    ++draws_skipped_;
     return;
   }
   auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
@@ -107,7 +108,10 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
   TranslationOptions vs_options;
   vs_options.preserve_signed_zero_inf_nan = preserve;
   auto vs = TranslateFor(*call.vertex_shader, vs_options);
-  if (!vs) return;
+  if (!vs) {
+    ++draws_skipped_;
+    return;
+  }
   std::shared_ptr<const TranslatedShader> ps;
   if (call.pixel_shader) {
     TranslationOptions ps_options;
@@ -119,7 +123,10 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
           int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
     }
     ps = TranslateFor(*call.pixel_shader, ps_options);
-    if (!ps) return;
+    if (!ps) {
+      ++draws_skipped_;
+      return;
+    }
   }
 
   DrawInput input;
@@ -129,10 +136,13 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
                       renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv),
                       vs->reflection, ps_module, ps ? &ps->reflection : nullptr, index_scratch_,
                       input, notes_)) {
+    ++draws_skipped_;
     return;
   }
-  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fbo", notes_,
-                    [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
+  if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fbo", notes_,
+                         [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
+    ++draws_skipped_;
+  }
 }
 
 void FboBackend::OnResolve(const replay::ResolveCall& call) {

@@ -94,6 +94,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   const replay::RegisterFile& regs = *call.registers;
   if (!call.vertex_shader) {
     ++notes_["draw skipped: no vertex shader loaded"];
+    ++draws_skipped_;
     return;
   }
   const auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
@@ -105,9 +106,10 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   TranslationOptions vs_options;
   vs_options.preserve_signed_zero_inf_nan = preserve;
   // The cpu path's depth plane and polygon offset per triangle (docs/fsi.md "Polygon offset")
-  // for filled triangle draws with a pixel shader that test or write depth or have
-  // PA_SU_POLY_OFFSET_* on; other draws keep the host's plane and the derivative slope and pay
-  // nothing. Lines and points take only the constant term either way.
+  // for filled triangle draws that test or write depth or have PA_SU_POLY_OFFSET_* on, with a
+  // pixel shader or without one (a depth pre-pass, whose depths a later EQUAL test compares);
+  // other draws keep the host's plane and the derivative slope and pay nothing. Lines and points
+  // take only the constant term either way.
   const auto sc_mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
   const bool offset = sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable;
   const xenos::PrimitiveType prim = call.initiator.prim_type;
@@ -116,13 +118,13 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
                          prim != xenos::PrimitiveType::kLineStrip &&
                          prim != xenos::PrimitiveType::kLineLoop &&
                          prim != xenos::PrimitiveType::kRectangleList;
-  bool exact_offset = !derivative_slope_ && call.pixel_shader && triangles &&
+  bool exact_offset = !derivative_slope_ && triangles &&
                       sc_mode.poly_mode == xenos::PolygonModeEnable::kDisabled &&
                       (offset || regs.Decode<xenos::reg::RB_DEPTHCONTROL>().z_enable);
   const uint32_t interpolators = std::min<uint32_t>(16, program.vs_export_count + 1);
   if (exact_offset && !(context_.capabilities().geometry_shader &&
                         context_.capabilities().shader_float64 &&
-                        interpolators <= polygon_offset_gs_interpolators_)) {
+                        (!call.pixel_shader || interpolators <= polygon_offset_gs_interpolators_))) {
     // Noted for polygon offset only, as before; a depth-tested draw without it keeps the host's
     // depth plane (docs/fsi.md says how far that is off).
     if (offset) {
@@ -134,7 +136,10 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   }
   vs_options.fsi_exact_polygon_offset = exact_offset;
   auto vs = TranslateFor(*call.vertex_shader, vs_options);
-  if (!vs) return;
+  if (!vs) {
+    ++draws_skipped_;
+    return;
+  }
   std::shared_ptr<const TranslatedShader> ps;
   if (call.pixel_shader) {
     TranslationOptions ps_options;
@@ -150,7 +155,10 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
     ps_options.exact_bilinear = true;
     ps_options.fsi_exact_polygon_offset = exact_offset;
     ps = TranslateFor(*call.pixel_shader, ps_options);
-    if (!ps) return;
+    if (!ps) {
+      ++draws_skipped_;
+      return;
+    }
   }
 
   const uint64_t drawn_before = renderer_->stats().draws;
@@ -161,11 +169,14 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
                       renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv),
                       vs->reflection, ps_module, ps ? &ps->reflection : nullptr, index_scratch_,
                       input, notes_)) {
+    ++draws_skipped_;
     return;
   }
   input.exact_polygon_offset = exact_offset;
-  DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fsi", notes_,
-                    [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); });
+  if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, "fsi", notes_,
+                         [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
+    ++draws_skipped_;
+  }
   if (ps && ps->reflection.fsi_early_depth && renderer_->stats().draws > drawn_before) {
     ++early_depth_draws_;
   }

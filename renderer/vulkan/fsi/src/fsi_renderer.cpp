@@ -471,13 +471,25 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
 
   PipelineKey key;
   key.vs = draw.vertex_shader;
-  key.ps = draw.pixel_shader ? draw.pixel_shader : depth_only_ps_;
   key.topology = uint32_t(prims.topology);
   const HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.samples = host_samples;
-  key.polygon_offset_gs = draw.exact_polygon_offset && draw.pixel_shader &&
-                          prims.topology == gpu::HostTopology::kTriangleList;
+  key.polygon_offset_gs =
+      draw.exact_polygon_offset && prims.topology == gpu::HostTopology::kTriangleList;
+  key.ps = draw.pixel_shader;
+  if (!key.ps && key.polygon_offset_gs) {
+    // A depth pre-pass's samples from the snapped vertices too, as its later EQUAL-tested
+    // colour pass computes them (docs/fsi.md "Polygon offset").
+    if (!depth_only_exact_ps_) {
+      depth_only_exact_ps_ = layouts_.CreateModule(CompileHostGlsl(
+          OutputMergerDepthOnlyShaderGlsl(ordering_ == FsiOrdering::kInterlock, true),
+          VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only_exact"));
+    }
+    key.ps = depth_only_exact_ps_;
+  } else if (!key.ps) {
+    key.ps = depth_only_ps_;
+  }
   const VkPipeline pipeline = GetPipeline(key);
 
   // Host pixels: the scissor scaled.

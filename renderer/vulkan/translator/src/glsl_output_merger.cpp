@@ -10,6 +10,7 @@
 #include "glsl_output_merger.h"
 
 #include "glsl_polygon_offset.h"
+#include "glsl_prelude.h"
 
 #include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -780,10 +781,12 @@ std::string GlslOutputMergerEarlyTail(bool interlock, const std::string& colors)
   return text;
 }
 
-std::string GlslDepthOnlyFragmentShader(bool interlock) {
+std::string GlslDepthOnlyFragmentShader(bool interlock, bool exact_polygon_offset) {
   std::string text = "#version 450\n";
   if (interlock) text += GlslOutputMergerExtension();
-  text += GlslOutputMerger(interlock);
+  // The exact plane redoes the vertex transform, whose PA_CL_VTE_CNTL flags are system constants.
+  if (exact_polygon_offset) text += GlslSystemConstants();
+  text += GlslOutputMerger(interlock, exact_polygon_offset);
   text += "void main() {\n";
   text += GlslOutputMergerPrologue();
   text += "  vec4 xe_no_colors[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));\n";
@@ -792,8 +795,8 @@ std::string GlslDepthOnlyFragmentShader(bool interlock) {
   return text;
 }
 
-std::string OutputMergerDepthOnlyShaderGlsl(bool interlock) {
-  return GlslDepthOnlyFragmentShader(interlock);
+std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_offset) {
+  return GlslDepthOnlyFragmentShader(interlock, exact_polygon_offset);
 }
 
 std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators) {

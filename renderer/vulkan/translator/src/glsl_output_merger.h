@@ -44,6 +44,6 @@ std::string GlslOutputMergerEarlyTail(bool interlock, const std::string& colors)
 std::string GlslHostColorOutput();
 
 // A whole fragment shader for draws without a pixel shader (depth/stencil only).
-std::string GlslDepthOnlyFragmentShader(bool interlock);
+std::string GlslDepthOnlyFragmentShader(bool interlock, bool exact_polygon_offset);
 
 }  // namespace xnt::vk

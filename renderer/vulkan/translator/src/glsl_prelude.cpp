@@ -22,7 +22,11 @@ layout(std140, set = 1, binding = 0) uniform XeConstants {
   uvec4 bool_constants[2];
   uvec4 loop_constants[8];
 } xe_constants;
+)GLSL";
 
+// The system constants and their flags, also declared alone by host shaders that read them
+// (GlslSystemConstants).
+constexpr const char* kSystemConstants = R"GLSL(
 layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint flags;
   uint vertex_index_endian;
@@ -38,11 +42,20 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint scaled_texture_slots;
 } xe_system;
 
+const uint kXeSysFlagXyDividedByW = 1u;
+const uint kXeSysFlagZDividedByW = 2u;
+const uint kXeSysFlagWNotReciprocal = 4u;
+const uint kXeSysFlagPrimitivePoint = 8u;
+const uint kXeSysFlagAlphaTest = 16u;
+
 // Resolution scale (shader_interface.h): host pixels per guest pixel.
 vec2 xe_resolution_scale() {
   return max(vec2(float(xe_system.resolution_scale & 0xFFu),
                   float((xe_system.resolution_scale >> 8u) & 0xFFu)), vec2(1.0));
 }
+)GLSL";
+
+constexpr const char* kResourcesAfterSystem = R"GLSL(
 // A texture read from a scaled resolve copy is that many times the guest size; dividing its
 // host size by this gives guest texels (gpu/resolution_scale.h).
 vec2 xe_texture_scale(uint slot) {
@@ -52,12 +65,6 @@ vec2 xe_texture_scale(uint slot) {
 layout(set = 2, binding = 0) uniform sampler2DArray xe_textures[32];
 layout(set = 2, binding = 1) uniform samplerCube xe_textures_cube[32];
 layout(set = 2, binding = 2) uniform sampler3D xe_textures_3d[32];
-
-const uint kXeSysFlagXyDividedByW = 1u;
-const uint kXeSysFlagZDividedByW = 2u;
-const uint kXeSysFlagWNotReciprocal = 4u;
-const uint kXeSysFlagPrimitivePoint = 8u;
-const uint kXeSysFlagAlphaTest = 16u;
 
 const float XE_FLT_MAX = 3.402823466e+38;
 const float XE_FLT_MIN = 1.175494351e-38;
@@ -426,6 +433,8 @@ vec3 xe_cube_direction(vec3 c) {
 
 }  // namespace
 
+std::string GlslSystemConstants() { return kSystemConstants; }
+
 std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan, bool memexport) {
   std::string text = "#version 450\n";
   if (preserve_signed_zero_inf_nan) {
@@ -436,7 +445,7 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan, 
         "4461, 32);\n";
   }
   text += kind == GlslShaderKind::kPixel ? "// Xenos pixel shader\n" : "// Xenos vertex shader\n";
-  std::string resources = kResources;
+  std::string resources = std::string(kResources) + kSystemConstants + kResourcesAfterSystem;
   if (memexport) {
     const std::string readonly = "readonly buffer XeSharedMemory";
     resources.replace(resources.find(readonly), readonly.size(), "buffer XeSharedMemory");

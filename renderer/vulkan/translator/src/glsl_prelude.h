@@ -18,4 +18,8 @@ enum class GlslShaderKind { kVertex, kPixel };
 std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan = true,
                         bool memexport = false);
 
+// The system constants block (set 1, binding 1) and its kXeSysFlag* bits alone (part of
+// GlslPrelude), for host shaders over the same pipeline layout that read them.
+std::string GlslSystemConstants();
+
 }  // namespace xnt::vk

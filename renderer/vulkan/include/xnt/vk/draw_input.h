@@ -91,9 +91,10 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
 // memexport steps around it. When the renderer rasterizes nothing, the vertex shader's exports
 // are run through the interpreter the cpu path uses (gpu::ExportSkippedDraw; `path` names the
 // path in its notes) and `memory_written` is told the guest range they wrote. A malformed draw
-// (short index buffer, ...) is noted and skipped, not fatal.
+// (short index buffer, ...) is noted and skipped, not fatal: false then (the renderer did not
+// count it), true otherwise.
 template <class Renderer>
-void DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const DrawInput& input,
+bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const DrawInput& input,
                        const gpu::GuestMemoryAccess& access, replay::GuestMemory* memory,
                        const ShaderReflection& vs, const char* path,
                        DrawNotes& notes,
@@ -115,7 +116,9 @@ void DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
     }
   } catch (const Error& e) {
     ++notes["draw skipped: " + std::string(e.what())];
+    return false;
   }
+  return true;
 }
 
 }  // namespace xnt::vk

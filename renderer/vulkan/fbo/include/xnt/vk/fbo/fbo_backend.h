@@ -50,6 +50,9 @@ class FboBackend : public replay::Backend {
   uint64_t shaders_translated() const { return translated_.size(); }
   // Renderer notes plus the backend's own (untranslatable shaders, ...), with counts.
   std::map<std::string, uint64_t> notes() const;
+  // Draws given up on before or around the renderer (no vertex shader, translation failed,
+  // unreadable indices, an error while drawing), which its own stats do not count.
+  uint64_t draws_skipped() const { return draws_skipped_; }
 
  private:
   // Translated module for the shader, or null (reason noted).
@@ -68,6 +71,7 @@ class FboBackend : public replay::Backend {
   ucode::ShaderCache local_decodes_;
   std::unordered_map<const TranslatedShader*, bool> translated_;
   std::map<std::string, uint64_t> notes_;
+  uint64_t draws_skipped_ = 0;
   std::vector<uint8_t> index_scratch_;
 };
 

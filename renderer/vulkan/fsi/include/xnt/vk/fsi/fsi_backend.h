@@ -47,6 +47,9 @@ class FsiBackend : public replay::Backend {
 
   FsiRenderer& renderer() { return *renderer_; }
   std::map<std::string, uint64_t> notes() const;
+  // Draws given up on before or around the renderer (no vertex shader, translation failed,
+  // unreadable indices, an error while drawing), which its own stats do not count.
+  uint64_t draws_skipped() const { return draws_skipped_; }
   // Draws drawn with the early depth/stencil variant of their pixel shader.
   uint64_t early_depth_draws() const { return early_depth_draws_; }
 
@@ -64,6 +67,7 @@ class FsiBackend : public replay::Backend {
   ucode::ShaderCache local_decodes_;
   std::unordered_map<const TranslatedShader*, bool> translated_;
   std::map<std::string, uint64_t> notes_;
+  uint64_t draws_skipped_ = 0;
   std::vector<uint8_t> index_scratch_;
   uint64_t early_depth_draws_ = 0;
   // XNT_FSI_DERIVATIVE_SLOPE=1: polygon offset slopes from derivatives of depth as before the

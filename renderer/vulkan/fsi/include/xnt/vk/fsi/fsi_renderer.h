@@ -162,6 +162,7 @@ class FsiRenderer {
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   VkShaderModule polygon_offset_gs_ = VK_NULL_HANDLE;  // PolygonOffsetGeometryShaderGlsl
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
+  VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 

@@ -69,7 +69,10 @@ static_assert(sizeof(XeOutputMergerConstants) == 288);
 
 // The fragment shader of draws without a pixel shader (depth/stencil only): the output merger
 // alone, GLSL 450 (glsl_output_merger.cpp). `interlock`: inside a pixel-ordered critical section.
-std::string OutputMergerDepthOnlyShaderGlsl(bool interlock);
+// `exact_polygon_offset`: the samples' depths and the offset from the triangle's positions as
+// the cpu path computes them (TranslationOptions::fsi_exact_polygon_offset; it reads only the
+// flat positions PolygonOffsetGeometryShaderGlsl passes, no interpolator).
+std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_offset = false);
 
 // The geometry shader of triangle draws with TranslationOptions::fsi_exact_polygon_offset: each
 // triangle unchanged (positions and the first `passed_interpolators` interpolators passed
