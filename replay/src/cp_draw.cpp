@@ -96,7 +96,13 @@ void CommandProcessor::Draw(uint32_t opcode, uint32_t packet_address, uint32_t v
   draw.edram_mode = registers_.Decode<xenos::reg::RB_MODECONTROL>().edram_mode;
   draw.registers = &registers_;
   draw.vertex_shader = vertex_shader_.get();
-  draw.pixel_shader = pixel_shader_.get();
+  // In kDepth mode the pixel shader does not run at all (no kill, oDepth, alpha test, colour
+  // or memory export): games bind their colour pass's shader, texture fetches and alpha test
+  // included, for depth pre-passes in this mode (Xenia xenos.h, the ModeControl::kDepth comment,
+  // from 415607E6 and 5454082B; draw_util.cc IsPixelShaderNeededWithRasterization). Every path
+  // then draws it as a depth-only draw.
+  draw.pixel_shader =
+      draw.edram_mode == xenos::ModeControl::kDepth ? nullptr : pixel_shader_.get();
   draw.memory = &memory_;
 
   if (draw.edram_mode == xenos::ModeControl::kCopy) {

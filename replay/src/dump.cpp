@@ -572,7 +572,11 @@ void DumpPrinter::OnDraw(const DrawCall& d) {
             prim.data(), d.initiator.num_indices);
     AppendIndices(s, d.indices, false);
     AppendShader(s, "vs", d.vertex_shader, false);
-    AppendShader(s, "ps", d.pixel_shader, false);
+    if (d.edram_mode == xenos::ModeControl::kDepth) {
+      s += " | ps not run (edram depth)";  // DrawCall::pixel_shader: whatever is loaded
+    } else {
+      AppendShader(s, "ps", d.pixel_shader, false);
+    }
     Appendf(s, " | edram %s", ModeName(d.edram_mode));
     AppendRenderTargets(s, d);
     s += '\n';

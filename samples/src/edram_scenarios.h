@@ -36,4 +36,8 @@ const std::vector<EdramScenario>& EdramScenarios();
 // through a resolve, 20e4 depth EQUAL within one 20e4 step after a round trip.
 std::vector<EdramScenario> ExactFormatScenarios();
 
+// A kDepth-mode depth pre-pass with a killing pixel shader bound, then EQUAL over sloped
+// triangles (edram_depth_prepass.cpp).
+std::vector<EdramScenario> DepthPrepassScenarios();
+
 }  // namespace xnt::samples

@@ -112,6 +112,24 @@ class SceneBuilder {
     b_.WriteRegister(Reg::RB_DEPTHCONTROL, d.Encode());
   }
   void ColorMask(uint32_t mask) { b_.WriteRegister(Reg::RB_COLOR_MASK, mask); }
+  // RB_COLORCONTROL: the alpha test's function (kAlways turns it off, as D3dDeviceDefaults).
+  void AlphaTest(CompareFunction func) {
+    b_.WriteRegister(Reg::RB_COLORCONTROL,
+                     uint32_t(func) | (func != CompareFunction::kAlways ? 8u : 0u));
+  }
+  // RB_MODECONTROL for the following draws (a resolve sets kColorDepth again).
+  void Mode(xenos::ModeControl mode) { b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(mode)); }
+  // PA_SC_WINDOW_SCISSOR_TL/BR (window offset disabled), pixels [x0, x1) x [y0, y1).
+  void Scissor(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+    b_.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL,
+                      {0x80000000u | (y0 << 16) | x0, (y1 << 16) | x1});
+  }
+  // The pixel shader of the next flat draws (XDK listing; c0 is the draw's colour), until
+  // FlatPixelShader() or a textured draw.
+  void FlatPixelShader(const std::string& listing = {}) {
+    flat_ps_ = listing;
+    FlatShaders();
+  }
   // PA_SU_VTX_CNTL pix_center: 0 is Direct3D's half-pixel offset (pixel centres on integers, so
   // every position moves by +0.5 pixel), 1 none; the round mode field stays 2.
   void HalfPixelOffset(bool on) { b_.WriteRegister(Reg::PA_SU_VTX_CNTL, on ? 4u : 5u); }
@@ -137,6 +155,24 @@ class SceneBuilder {
     b_.SetAluConstants(256, r.color);
     capture::D3dSetVertexFetch(b_, 95, address, 12);
     b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+  }
+  // One triangle, its vertices in pixels with z (w = 1), in the given order.
+  void DrawTriangle(const std::array<std::array<float, 3>, 3>& v, const Rgba& color) {
+    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
+    if (textured_) FlatShaders();
+    const uint32_t address = kVertexBase + rect_count_ * 128;
+    for (int i = 0; i < 3; ++i) {
+      const float clip[3] = {v[i][0] / (float(width_) / 2) - 1.0f,
+                             1.0f - v[i][1] / (float(height_) / 2), v[i][2]};
+      for (int k = 0; k < 3; ++k) {
+        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 3 + k) * 4,
+                  std::bit_cast<uint32_t>(clip[k]));
+      }
+    }
+    ++rect_count_;
+    b_.SetAluConstants(256, color);
+    capture::D3dSetVertexFetch(b_, 95, address, 9);
+    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
   }
   // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
   // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).
@@ -245,13 +281,19 @@ class SceneBuilder {
   void FlatShaders() {
     static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
     static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
-    capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    if (flat_ps_.empty()) {
+      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    } else {
+      const auto custom = ucode::AssembleShader(flat_ps_);
+      capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, custom.microcode, 2, 2, 1});
+    }
     textured_ = false;
   }
 
   Pm4Builder b_;
   bool textured_ = false;
   std::string textured_ps_;
+  std::string flat_ps_;  // FlatPixelShader's listing, "" for kConstantColorPixelShader
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;

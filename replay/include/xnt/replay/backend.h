@@ -74,6 +74,8 @@ struct DrawCall {
   IndexBuffer indices;
   const RegisterFile* registers = nullptr;  // the full 0x5003-dword file, constants included
   const Shader* vertex_shader = nullptr;    // nullptr if no IM_LOAD has happened yet
+  // The pixel shader that runs: nullptr before any IM_LOAD and in RB_MODECONTROL kDepth mode
+  // (a depth-only draw whatever shader is loaded: cp_draw.cpp says why).
   const Shader* pixel_shader = nullptr;
   const GuestMemory* memory = nullptr;
 };
