@@ -17,6 +17,20 @@ namespace {
 constexpr uint32_t kBlock = 8;
 constexpr uint64_t kMaxCachedTexels = uint64_t(1) << 22;
 
+// floor(f) as a texel index, defined for every float: NaN is 0 and the magnitude is held to 2^30,
+// so that i + 1, 2 n and -1 - i stay in range (a float beyond 2^24 has no fraction left anyway).
+// What the hardware does with such coordinates is not known; the fsi path's exact bilinear
+// filter (glsl_exact_filter.cpp xe_exact_floor) takes the same rule, so both paths agree.
+[[gnu::always_inline]] inline int32_t FloorIndex(float f) {
+  if (std::isnan(f)) return 0;
+  return int32_t(std::clamp(std::floor(f), -1073741824.0f, 1073741824.0f));
+}
+// A layer or face from a float: NaN is the first, otherwise floor(f) clamped to [0, last].
+[[gnu::always_inline]] inline uint32_t LayerIndex(float f, uint32_t last) {
+  if (std::isnan(f)) return 0;
+  return uint32_t(std::clamp(std::floor(f), 0.0f, float(last)));
+}
+
 // Texel index `i` of a row of `n` under a clamp mode; -1: outside (the border colour).
 [[gnu::always_inline]] inline int32_t Address(xenos::ClampMode mode, int32_t i, int32_t n) {
   using C = xenos::ClampMode;
@@ -179,9 +193,9 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
 ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, bool one_d,
                                   bool linear, uint32_t layer) {
   const float tx = u * float(s.level_size[level][0]), ty = v * float(s.level_size[level][1]);
-  if (!linear) return TexelAt(s, level, int32_t(std::floor(tx)), int32_t(std::floor(ty)), layer);
+  if (!linear) return TexelAt(s, level, FloorIndex(tx), FloorIndex(ty), layer);
   const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
-  const int32_t x0 = int32_t(std::floor(fx)), y0 = int32_t(std::floor(fy));
+  const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
   const float ax = fx - std::floor(fx), ay = one_d ? 0.0f : fy - std::floor(fy);
   const ucode::Float4 t00 = TexelAt(s, level, x0, y0, layer), t10 = TexelAt(s, level, x0 + 1, y0, layer);
   const ucode::Float4 t01 = TexelAt(s, level, x0, y0 + 1, layer);
@@ -261,10 +275,10 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   uint32_t layer = 0;
   const uint32_t stack = p.stack;
   if (p.cube) {
-    layer = uint32_t(std::clamp(std::floor(coords[2] + 0.5f), 0.0f, 5.0f));
+    layer = LayerIndex(coords[2] + 0.5f, 5);
   } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1) {
     const float z = f.tx_coord_denorm ? coords[2] : coords[2] * float(stack);
-    layer = uint32_t(std::clamp(std::floor(z), 0.0f, float(stack - 1)));
+    layer = LayerIndex(z, stack - 1);
     if (d.depth > 1) Note("cpu path: volume textures sampled at the nearest slice");
   }
   using TF = xenos::TextureFilter;

@@ -56,6 +56,12 @@ vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 
   return texelFetch(t, ivec3(ax, ay, layer), 0);
 }
 
+// TextureUnit::FloorIndex: floor(f) as an index for every float (NaN 0, magnitude held to 2^30;
+// GLSL's float -> int conversion of those is undefined).
+int xe_exact_floor(float f) {
+  return isnan(f) ? 0 : int(clamp(floor(f), -1073741824.0, 1073741824.0));
+}
+
 // TextureUnit::Filter with linear = true: the footprint from u * width - 0.5, weights the
 // fractions, two lerps across and one down, each `precise` (no fused multiply-add).
 vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
@@ -65,7 +71,7 @@ vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
   precise float fx = tx - 0.5;
   precise float fy = ty - 0.5;
   float flx = floor(fx), fly = floor(fy);
-  int x0 = int(flx), y0 = int(fly);
+  int x0 = xe_exact_floor(fx), y0 = xe_exact_floor(fy);
   precise float ax = fx - flx;
   precise float ay = fy - fly;
   vec4 t00 = xe_exact_texel(t, slot, x0, y0, layer, size);

@@ -219,12 +219,12 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
     // The host sample stays unconditional (its implicit derivatives need uniform control flow);
     // where the fetch is bilinear at the only level, the cpu path's arithmetic replaces it. The
     // stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
-    // clamped to the stack.
+    // clamped to the stack, NaN the first (TextureUnit LayerIndex).
     Line("vec4 xe_texel = " + texel + ";");
     std::string layer = "0";
     if (is_3d) {
-      layer = std::string("int(clamp(floor(xe_tc.z") +
-              (fetch.tx_coord_denorm ? "" : " * xe_ts.z") + "), 0.0, xe_ts.z - 1.0))";
+      const std::string z = std::string("xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z");
+      layer = "(isnan(" + z + ") ? 0 : int(clamp(floor(" + z + "), 0.0, xe_ts.z - 1.0)))";
     }
     Line(std::string(is_3d ? "if (!xe_vol && " : "if (") + "xe_exact_bilinear_applies(" + n +
          "u, " + std::to_string(fetch.mag_filter & 3) + "u, " +
