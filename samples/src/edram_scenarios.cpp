@@ -581,6 +581,7 @@ const std::vector<EdramScenario>& EdramScenarios() {
                                     GammaDecal(),       Resolve64bppBiasSwap(), WrapPastTile2047()};
     for (auto& sc : ExactFormatScenarios()) v.push_back(std::move(sc));
     for (auto& sc : DepthPrepassScenarios()) v.push_back(std::move(sc));
+    for (auto& sc : ClipControlScenarios()) v.push_back(std::move(sc));
     for (auto& sc : v) {
       sc.sample.expected_frame += " EDRAM ownership transfers: " +
                                   std::to_string(sc.expected_transfers) + " (" +

@@ -40,4 +40,8 @@ std::vector<EdramScenario> ExactFormatScenarios();
 // triangles (edram_depth_prepass.cpp).
 std::vector<EdramScenario> DepthPrepassScenarios();
 
+// PA_CL_CLIP_CNTL clip_disable: rectangles beyond the depth range drawn with clipping off and
+// on (raster_clip_control.cpp).
+std::vector<EdramScenario> ClipControlScenarios();
+
 }  // namespace xnt::samples

@@ -117,6 +117,8 @@ class SceneBuilder {
     b_.WriteRegister(Reg::RB_COLORCONTROL,
                      uint32_t(func) | (func != CompareFunction::kAlways ? 8u : 0u));
   }
+  // PA_CL_CLIP_CNTL for the following draws (0x00080000: clipping on, Direct3D clip space).
+  void ClipControl(uint32_t value) { b_.WriteRegister(Reg::PA_CL_CLIP_CNTL, value); }
   // RB_MODECONTROL for the following draws (a resolve sets kColorDepth again).
   void Mode(xenos::ModeControl mode) { b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(mode)); }
   // PA_SC_WINDOW_SCISSOR_TL/BR (window offset disabled), pixels [x0, x1) x [y0, y1).

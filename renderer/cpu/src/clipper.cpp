@@ -36,18 +36,24 @@ ClipVertex Lerp(const ClipVertex& a, const ClipVertex& b, double t) {
   return r;
 }
 
+// Planes 1 and 2 are the depth range's (Distance).
+bool Skipped(int plane, bool clip_depth) { return !clip_depth && (plane == 1 || plane == 2); }
+
 }  // namespace
 
-Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
+Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                     bool clip_depth) {
   Polygon poly = {a, b, c};
   // Most triangles are wholly inside: no copies then.
   bool inside = true;
   for (int plane = 0; plane < 7 && inside; ++plane) {
+    if (Skipped(plane, clip_depth)) continue;
     for (const ClipVertex& v : poly) inside = inside && Distance(v, plane) >= 0.0;
   }
   if (inside) return poly;
   Polygon next;
   for (int plane = 0; plane < 7 && !poly.empty(); ++plane) {
+    if (Skipped(plane, clip_depth)) continue;
     next.clear();
     for (size_t i = 0; i < poly.size(); ++i) {
       const ClipVertex& s = poly[i];
@@ -62,11 +68,12 @@ Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   return poly;
 }
 
-bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out) {
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth) {
   // Parametric clipping (Liang-Barsky on the plane distances): the part of a -> b with t in
   // [t0, t1] is inside every plane; the new ends are interpolated linearly in clip space.
   double t0 = 0.0, t1 = 1.0;
   for (int plane = 0; plane < 7; ++plane) {
+    if (Skipped(plane, clip_depth)) continue;
     const double da = Distance(a, plane), db = Distance(b, plane);
     if (da < 0.0 && db < 0.0) return false;
     if (da >= 0.0 && db >= 0.0) continue;

@@ -238,6 +238,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   state.cull_back = sc_mode.cull_back;
   state.front_is_cw = sc_mode.face;
   state.perspective = !sc_mode.persp_corr_dis;
+  state.clamp_depth = !viewport.clip_depth;
   state.never_cull = prims.topology == gpu::HostTopology::kRectangleList;
   state.samples = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
   state.polygon_offset = gpu::ReadPolygonOffsets(
@@ -265,7 +266,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   std::vector<PointSprite> points;
   std::vector<Line> segments;
   auto triangle = [&](const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
-    const Polygon poly = ClipTriangle(a, b, c);
+    const Polygon poly = ClipTriangle(a, b, c, viewport.clip_depth);
     for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
   };
   if (prims.topology == gpu::HostTopology::kPointList) {
@@ -291,7 +292,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     // Strips and loops arrive as lists (gpu::ProcessPrimitives), one segment per index pair.
     for (size_t i = 0; i + 1 < prims.indices.size(); i += 2) {
       Line l;
-      if (ClipLine(vertices.Get(prims.indices[i]), vertices.Get(prims.indices[i + 1]), l)) {
+      if (ClipLine(vertices.Get(prims.indices[i]), vertices.Get(prims.indices[i + 1]), l,
+                   viewport.clip_depth)) {
         segments.push_back(l);
       }
     }

@@ -25,11 +25,13 @@ struct ClipVertex {
 // A clipped polygon (at most 3 + 5 planes vertices).
 using Polygon = std::vector<ClipVertex>;
 
-// Clips a triangle against w > 0, 0 <= z <= w (the depth range) and a guard band of
+// Clips a triangle against w > 0, 0 <= z <= w (the depth range; not with clip_depth false:
+// PA_CL_CLIP_CNTL clip_disable, gpu::Viewport::clip_depth) and a guard band of
 // +-kGuardBandPixels around the screen (so fixed-point rasterization cannot overflow); the
 // interpolators are clipped linearly in clip space, as GPUs do.
 constexpr double kGuardBandPixels = 32768.0;
-Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c);
+Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                     bool clip_depth = true);
 
 // A line segment after clipping.
 struct Line {
@@ -37,7 +39,7 @@ struct Line {
 };
 // Clips a segment against the same planes (the parametric form of ClipTriangle: interpolators
 // linear in clip space). False when nothing is left.
-bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out);
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth = true);
 
 struct Fragment {
   uint32_t x = 0, y = 0;
@@ -72,11 +74,16 @@ struct RasterState {
   // Polygon offset (gpu/polygon_offset.h) per face and the depth format its units depend on.
   gpu::PolygonOffsets polygon_offset;
   uint32_t depth_format = 0;  // xenos::DepthRenderTargetFormat
+  // Depth not clipped (PA_CL_CLIP_CNTL clip_disable): each sample's depth is clamped to [0, 1].
+  bool clamp_depth = false;
 };
 
 // The depth a fragment stores after polygon offset: z + bias, clamped to [0, 1] as the depth
 // range (Vulkan clamps biased depth to the viewport's range before the fixed-point conversion).
 float OffsetDepth(float z, double bias);
+// OffsetDepth, then clamped to [0, 1] with state.clamp_depth (the host's depth clamp on the
+// Vulkan paths; the sample keeps a NaN as there).
+float SampleDepth(float z, double bias, const RasterState& state);
 
 // Where guest sample s of a pixel is covered, in 1/256 pixel from the pixel's top-left corner.
 // The Xenos positions are not documented; these are the positions the fbo path gets from the

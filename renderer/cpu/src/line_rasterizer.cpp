@@ -114,7 +114,7 @@ bool RasterizeLine(const Line& line, const RasterState& state,
       if (!in) continue;
       f.coverage |= 1u << s;
       const double t = param(x + positions[s].x / 256.0, y + positions[s].y / 256.0);
-      f.depth[s] = OffsetDepth(float(az + (bz - az) * t), offset);
+      f.depth[s] = SampleDepth(float(az + (bz - az) * t), offset, state);
     }
   };
   // Attributes at the pixel centre (extrapolated beyond the segment's ends and sides).

@@ -44,6 +44,11 @@ float OffsetDepth(float z, double bias) {
   return float(std::clamp(double(z) + bias, 0.0, 1.0));
 }
 
+float SampleDepth(float z, double bias, const RasterState& state) {
+  const float d = OffsetDepth(z, bias);
+  return state.clamp_depth ? std::clamp(d, 0.0f, 1.0f) : d;
+}
+
 const SamplePosition* SamplePositions(uint32_t samples) {
   static constexpr SamplePosition k1[1] = {{128, 128}};
   static constexpr SamplePosition k2[2] = {{64, 64}, {192, 192}};
@@ -136,9 +141,9 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
       if (!in) continue;
       f.coverage |= 1u << smp;
       if (!state.depth) continue;
-      f.depth[smp] = OffsetDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
+      f.depth[smp] = SampleDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
                                         double(w[2]) * s[2].z) / double(abs_area)),
-                                 offset);
+                                 offset, state);
     }
   };
   auto cover = [&](int32_t x, int32_t y, Fragment& f) {
@@ -284,7 +289,8 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit) {
   const auto& pos = p.vertex.pos;
-  if (!(pos[3] > 0.0) || pos[2] < 0.0 || pos[2] > pos[3]) return false;
+  if (!(pos[3] > 0.0)) return false;
+  if (!state.clamp_depth && (pos[2] < 0.0 || pos[2] > pos[3])) return false;  // depth clipped
   const double height = p.height > 0.0f ? double(p.height) : double(p.size);
   const double cx = pos[0] / pos[3], cy = pos[1] / pos[3], half = double(p.size) * 0.5;
   const double half_y = height * 0.5;
@@ -301,9 +307,10 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   f.front_facing = true;
   f.interpolators = p.vertex.interpolators;
   // Points are not polygons: the para offset's constant term only (gpu/polygon_offset.h).
-  f.depth.fill(OffsetDepth(float(pos[2] / pos[3]),
+  f.depth.fill(SampleDepth(float(pos[2] / pos[3]),
                            gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
-                                                   0.0, std::fabs(pos[2] / pos[3]))));
+                                                   0.0, std::fabs(pos[2] / pos[3])),
+                           state));
   // Coverage of pixel (x, y) and its sprite coordinate (the sprite's plane, continued outside it
   // for helpers: the quad's derivative is 1 / size per pixel, as gl_PointCoord's on the host).
   auto pixel = [&](int32_t x, int32_t y, Fragment& frag) {

@@ -45,6 +45,7 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
     offset[1] += 0.5f;
   }
   Viewport v{};
+  v.clip_depth = !Decode<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
   for (int i = 0; i < 3; ++i) {
     v.screen_scale[i] = scale[i];
     v.screen_offset[i] = offset[i];

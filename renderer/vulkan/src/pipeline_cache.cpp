@@ -126,6 +126,7 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   VkPipelineRasterizationStateCreateInfo raster{
       VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = VkPolygonMode(key.polygon_mode);
+  raster.depthClampEnable = key.depth_clamp ? VK_TRUE : VK_FALSE;
   raster.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo multisample{
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};

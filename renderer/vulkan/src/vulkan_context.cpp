@@ -366,6 +366,7 @@ void VulkanContext::QueryCapabilities() {
       HasExtension(exts, VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME);
   caps_.shader_stencil_export = HasExtension(exts, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME);
   caps_.geometry_shader = f2.features.geometryShader;
+  caps_.depth_clamp = f2.features.depthClamp;
   caps_.independent_blend = f2.features.independentBlend;
   caps_.large_points = f2.features.largePoints;
   caps_.wide_lines = f2.features.wideLines;

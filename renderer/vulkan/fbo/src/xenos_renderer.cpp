@@ -502,6 +502,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   key.topology = uint32_t(prims.topology);
   HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
+  if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
+    Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
+  } else {
+    key.depth_clamp = raster.depth_clamp ? 1u : 0u;
+  }
   for (uint32_t i = 0; i < 4; ++i) {
     // The pixel shader's outputs need a slot (UNDEFINED when unbound), so the count covers them.
     if (attachments.color[i]) {

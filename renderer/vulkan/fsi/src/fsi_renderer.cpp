@@ -43,7 +43,7 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.vs)));
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.ps)));
   mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
-      (uint64_t(k.polygon_offset_gs) << 32));
+      (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33));
   return size_t(h);
 }
 
@@ -274,6 +274,7 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
   VkPipelineRasterizationStateCreateInfo raster{
       VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   raster.polygonMode = VkPolygonMode(key.polygon_mode);
+  raster.depthClampEnable = key.depth_clamp ? VK_TRUE : VK_FALSE;
   raster.lineWidth = 1.0f;
   VkPipelineMultisampleStateCreateInfo multisample{
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
@@ -474,6 +475,11 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   key.topology = uint32_t(prims.topology);
   const HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
+  if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
+    Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
+  } else {
+    key.depth_clamp = raster.depth_clamp;
+  }
   key.samples = host_samples;
   key.polygon_offset_gs =
       draw.exact_polygon_offset && prims.topology == gpu::HostTopology::kTriangleList;

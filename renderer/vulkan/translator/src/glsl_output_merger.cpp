@@ -513,6 +513,8 @@ vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
       zs = xe_om_clamp(biased, 0.0, 1.0);
     }
 #endif
+    // clip_disable: the cpu path's SampleDepth clamp (std::clamp: a NaN stays NaN).
+    if ((xe_om.depth.z & 64u) != 0u) zs = zs < 0.0 ? 0.0 : (zs > 1.0 ? 1.0 : zs);
     z[s] = zs;
   }
   return z;

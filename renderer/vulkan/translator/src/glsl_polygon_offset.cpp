@@ -116,8 +116,10 @@ bool xe_om_clip_inside(dvec4 p) {
   precise double dx1 = gw - p.x;
   precise double dy0 = p.y + gw;
   precise double dy1 = gw - p.y;
-  return d0 >= 0.0lf && p.z >= 0.0lf && dz >= 0.0lf && dx0 >= 0.0lf && dx1 >= 0.0lf &&
-         dy0 >= 0.0lf && dy1 >= 0.0lf;
+  // clip_disable (output merger flag 64): the depth planes are not clipped against.
+  bool depth_in = (xe_om.depth.z & 64u) != 0u || (p.z >= 0.0lf && dz >= 0.0lf);
+  return d0 >= 0.0lf && depth_in && dx0 >= 0.0lf && dx1 >= 0.0lf && dy0 >= 0.0lf &&
+         dy1 >= 0.0lf;
 }
 // Snap (rasterizer.cpp): x, y in 1/256 pixel (integral), z the depth z/w.
 dvec3 xe_om_snap_clip(dvec4 c) {

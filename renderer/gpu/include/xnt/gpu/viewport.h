@@ -38,6 +38,13 @@ struct Viewport {
   float ndc_scale[3];
   float ndc_offset[3];
   ScissorRect scissor;  // clamped to the render target; extent 0 when nothing can be drawn
+  // Depth clipping (PA_CL_CLIP_CNTL clip_disable off). Every path clips where the transformed
+  // depth z/w leaves [0, 1]: the hardware's clip-space planes (0 <= z <= w for Direct3D,
+  // -w <= z <= w for OpenGL's dx_clip_space_def 0) whenever the viewport maps that range onto
+  // the whole of [0, 1], as both APIs' default depth ranges do. With clip_disable nothing is
+  // clipped against depth and each sample's depth is clamped to [0, 1] instead, as Xenia does
+  // (draw_util.cc GetHostViewportInfo: host depth clamp, viewport depth 0..1).
+  bool clip_depth = true;
 };
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height);
 

@@ -44,6 +44,9 @@ struct HostRasterizer {
   VkCullModeFlags cull = VK_CULL_MODE_NONE;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   VkPolygonMode polygon_mode = VK_POLYGON_MODE_FILL;
+  // PA_CL_CLIP_CNTL clip_disable (gpu::Viewport::clip_depth off): depthClampEnable, which stops
+  // the host clipping against depth and clamps each fragment's depth to the viewport's 0..1.
+  bool depth_clamp = false;
 };
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology);
 

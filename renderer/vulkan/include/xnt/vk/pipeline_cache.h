@@ -35,6 +35,8 @@ struct PipelineKey {
   std::array<VkPipelineColorBlendAttachmentState, 4> blend{};
   uint32_t samples = 1;  // rasterizationSamples (VkSampleCountFlagBits: 1, 2, 4); also keeps
                          // the struct padding-free, so memcmp/hashing are exact
+  uint32_t depth_clamp = 0;  // depthClampEnable (HostRasterizer::depth_clamp)
+  uint32_t reserved = 0;     // keeps the size a multiple of 8: no padding bytes
 
   bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
 };

@@ -51,6 +51,7 @@ struct Capabilities {
   bool depth_range_unrestricted = false;   // VK_EXT_depth_range_unrestricted
   bool shader_stencil_export = false;      // VK_EXT_shader_stencil_export
   bool geometry_shader = false;
+  bool depth_clamp = false;  // depthClamp (PA_CL_CLIP_CNTL clip_disable draws)
   bool independent_blend = false;
   bool large_points = false;
   bool wide_lines = false;

@@ -335,6 +335,30 @@ struct PA_SC_SCREEN_SCISSOR_BR {
   }
 };
 
+// Clipper control (Xenia xenos registers.h PA_CL_CLIP_CNTL; draw_util.cc GetHostViewportInfo).
+// clip_disable: no clipping against the depth range (Xenia clamps depth to the viewport's 0..1
+// instead, and Direct3D 9 sets it for screen-space draws such as clears); dx_clip_space_def:
+// Direct3D's 0 <= z <= w clip space (1; what D3D titles write: 0x00080000) or OpenGL's
+// -w <= z <= w (0). ucp_ena: user clip planes 0..5.
+struct PA_CL_CLIP_CNTL {
+  uint32_t ucp_ena;             // +0, 6 bits
+  bool clip_disable;            // +16
+  bool boundary_edge_flag_ena;  // +18
+  bool dx_clip_space_def;       // +19
+  bool dis_clip_err_detect;     // +20
+  bool vtx_kill_or;             // +21
+  static constexpr Reg kReg = Reg::PA_CL_CLIP_CNTL;
+  static constexpr PA_CL_CLIP_CNTL Decode(uint32_t v) {
+    return {Bits(v, 0, 6),       Bits(v, 16, 1) != 0, Bits(v, 18, 1) != 0,
+            Bits(v, 19, 1) != 0, Bits(v, 20, 1) != 0, Bits(v, 21, 1) != 0};
+  }
+  constexpr uint32_t Encode() const {
+    return Field(ucp_ena, 0, 6) | Field(clip_disable, 16, 1) | Field(boundary_edge_flag_ena, 18, 1) |
+           Field(dx_clip_space_def, 19, 1) | Field(dis_clip_err_detect, 20, 1) |
+           Field(vtx_kill_or, 21, 1);
+  }
+};
+
 struct PA_CL_VTE_CNTL {
   bool vport_x_scale_ena;   // +0
   bool vport_x_offset_ena;  // +1

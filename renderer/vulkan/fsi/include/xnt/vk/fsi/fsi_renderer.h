@@ -102,6 +102,7 @@ class FsiRenderer {
     VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
     uint32_t topology = 0, polygon_mode = 0, samples = 1;
     bool polygon_offset_gs = false;  // DrawInput::exact_polygon_offset on a triangle list
+    bool depth_clamp = false;        // HostRasterizer::depth_clamp
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {

@@ -24,6 +24,7 @@ enum XeOutputMergerFlag : uint32_t {
   kXeOmAlphaTest = 1u << 3,    // pixel shader present, alpha_test_enable, func != always
   kXeOmAlphaToMask = 1u << 4,  // pixel shader present, alpha_to_mask_enable
   kXeOmDepth20e4 = 1u << 5,    // depth format k_24_8_FLOAT
+  kXeOmDepthClamp = 1u << 6,   // PA_CL_CLIP_CNTL clip_disable: depth not clipped, clamped to 0..1
 };
 
 // Per colour target i (rt_* arrays): `rt_blend[i]` packs the RB_BLENDCONTROL fields as
