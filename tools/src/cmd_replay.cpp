@@ -358,7 +358,7 @@ XNT_COMMAND({"replay",
                    ->check(CLI::IsMember({"exact", "srgb"}));
                sub.add_option("--scale", args->scale,
                               "Resolution scale SxT, host pixels per guest pixel (1..3 per axis, "
-                              "e.g. 2x2, 1x2, 3x3; default 1x1); fbo and cpu paths");
+                              "e.g. 2x2, 1x2, 3x3; default 1x1); every path");
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
                sub.add_option("--snapshots", args->snapshots,
