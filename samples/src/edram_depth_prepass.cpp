@@ -76,20 +76,7 @@ EdramScenario DepthPrepassKDepth() {
   const std::vector<Triangle> tris = Triangles();
   const std::array<uint8_t, 4> kDark = {20, 20, 28, 255};
   auto build = [=](SceneBuilder& s) {
-    RenderTargetSetup rt;
-    rt.surface_pitch = kWidth;
-    rt.color_base_tiles = 0;
-    rt.depth = true;
-    rt.depth_base_tiles = 2;
-    s.Target(rt, kWidth, kHeight);
-    ResolveOpts clear;
-    clear.width = kWidth;
-    clear.height = kHeight;
-    clear.clear_color = true;
-    clear.clear_color_value = Packed8888(kDark);
-    clear.clear_depth = true;
-    clear.clear_depth_value = 0xFFFFFF00u;
-    s.Resolve(clear);
+    s.ColorDepthTarget(kWidth, kHeight, 2, Packed8888(kDark), 0xFFFFFF00u);
     // The pre-pass: the killing shader and an alpha test that passes nothing, colour masked.
     s.FlatPixelShader(kKillingPixelShader);
     s.ColorMask(0);

@@ -104,6 +104,25 @@ class SceneBuilder {
     capture::D3dSetRenderTarget(b_, rt);
     capture::D3dSetViewport(b_, 0, 0, float(width), float(height));
   }
+  // A k_8_8_8_8 colour target at tile 0 and a kD24S8 depth target at `depth_base_tiles`, one
+  // sample, `width` pixels of pitch, both cleared by a resolve (RB_COLOR_CLEAR / RB_DEPTH_CLEAR).
+  void ColorDepthTarget(uint32_t width, uint32_t height, uint32_t depth_base_tiles,
+                        uint32_t clear_color, uint32_t clear_depth) {
+    RenderTargetSetup rt;
+    rt.surface_pitch = width;
+    rt.color_base_tiles = 0;
+    rt.depth = true;
+    rt.depth_base_tiles = depth_base_tiles;
+    Target(rt, width, height);
+    ResolveOpts clear;
+    clear.width = width;
+    clear.height = height;
+    clear.clear_color = true;
+    clear.clear_color_value = clear_color;
+    clear.clear_depth = true;
+    clear.clear_depth_value = clear_depth;
+    Resolve(clear);
+  }
   void Depth(bool test, bool write, CompareFunction func) {
     xenos::reg::RB_DEPTHCONTROL d{};
     d.z_enable = test;
@@ -141,40 +160,33 @@ class SceneBuilder {
     b_.WriteRegister(Reg::RB_BLENDCONTROL0, c.Encode());
   }
   void Draw(const Rect& r) {
-    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
-    if (textured_) FlatShaders();
-    uint32_t address = kVertexBase + rect_count_ * 128;
-    const float xs[4] = {r.x0, r.x1, r.x0, r.x1}, ys[4] = {r.y0, r.y0, r.y1, r.y1};
-    for (int i = 0; i < 4; ++i) {
-      float clip[3] = {xs[i] / (float(width_) / 2) - 1.0f, 1.0f - ys[i] / (float(height_) / 2),
-                       r.z};
-      for (int k = 0; k < 3; ++k) {
-        StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 3 + k) * 4,
-                  std::bit_cast<uint32_t>(clip[k]));
-      }
-    }
-    ++rect_count_;
-    b_.SetAluConstants(256, r.color);
-    capture::D3dSetVertexFetch(b_, 95, address, 12);
-    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
+    DrawFlat({{{r.x0, r.y0, r.z}, {r.x1, r.y0, r.z}, {r.x0, r.y1, r.z}, {r.x1, r.y1, r.z}}},
+             r.color, xenos::PrimitiveType::kTriangleStrip);
   }
   // One triangle, its vertices in pixels with z (w = 1), in the given order.
   void DrawTriangle(const std::array<std::array<float, 3>, 3>& v, const Rgba& color) {
-    if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
+    DrawFlat({v[0], v[1], v[2]}, color, xenos::PrimitiveType::kTriangleList);
+  }
+  // Vertices in pixels with z (w = 1), drawn flat in `color` as one auto-indexed `prim`.
+  void DrawFlat(const std::vector<std::array<float, 3>>& pixels, const Rgba& color,
+                xenos::PrimitiveType prim) {
+    if (rect_count_ * 128 + 128 > vertices_.size() || pixels.size() > 10) {
+      throw Error("scenario: too many rectangles");
+    }
     if (textured_) FlatShaders();
     const uint32_t address = kVertexBase + rect_count_ * 128;
-    for (int i = 0; i < 3; ++i) {
-      const float clip[3] = {v[i][0] / (float(width_) / 2) - 1.0f,
-                             1.0f - v[i][1] / (float(height_) / 2), v[i][2]};
-      for (int k = 0; k < 3; ++k) {
+    for (size_t i = 0; i < pixels.size(); ++i) {
+      const float clip[3] = {pixels[i][0] / (float(width_) / 2) - 1.0f,
+                             1.0f - pixels[i][1] / (float(height_) / 2), pixels[i][2]};
+      for (size_t k = 0; k < 3; ++k) {
         StoreBE32(vertices_.data() + rect_count_ * 128 + (i * 3 + k) * 4,
                   std::bit_cast<uint32_t>(clip[k]));
       }
     }
     ++rect_count_;
     b_.SetAluConstants(256, color);
-    capture::D3dSetVertexFetch(b_, 95, address, 9);
-    b_.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
+    capture::D3dSetVertexFetch(b_, 95, address, uint32_t(pixels.size() * 3));
+    b_.DrawIndx2Auto(prim, uint32_t(pixels.size()));
   }
   // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
   // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).

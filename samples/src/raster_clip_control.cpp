@@ -31,20 +31,7 @@ EdramScenario ClipDisableDepthClamp() {
       {{33.75f, 17.75f, 61.75f, 29.75f, -0.5f, C8(200, 60, 160)}, kClipOn, false},
   };
   auto build = [=](SceneBuilder& s) {
-    RenderTargetSetup rt;
-    rt.surface_pitch = 64;
-    rt.color_base_tiles = 0;
-    rt.depth = true;
-    rt.depth_base_tiles = 2;
-    s.Target(rt, 64, 32);
-    ResolveOpts clear;
-    clear.width = 64;
-    clear.height = 32;
-    clear.clear_color = true;
-    clear.clear_color_value = Packed8888(kDark);
-    clear.clear_depth = true;
-    clear.clear_depth_value = 0xFFFFFF00u;
-    s.Resolve(clear);
+    s.ColorDepthTarget(64, 32, 2, Packed8888(kDark), 0xFFFFFF00u);
     s.Depth(true, true, CompareFunction::kLessEqual);
     for (const Case& c : cases) {
       s.ClipControl(c.clip);
