@@ -502,6 +502,11 @@ void DumpPrinter::AppendRenderTargets(std::string& s, const DrawCall& d) {
               MsaaText(surface.msaa_samples), depth_control.z_enable ? "on" : "off",
               depth_control.z_write_enable ? "+write" : "", int(zf.size()), zf.data(),
               depth_control.stencil_enable ? " stencil on" : "");
+      // No depth clipping: the depth is clamped instead (gpu::Viewport::clip_depth).
+      if (d.registers &&
+          d.registers->Decode<xenos::reg::PA_CL_CLIP_CNTL>().clip_disable) {
+        s += " clip off";
+      }
     }
     first = false;
   }
