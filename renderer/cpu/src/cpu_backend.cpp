@@ -22,6 +22,7 @@
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
+#include "xnt/gpu/unmodelled_state.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/ucode/shader_cache.h"
@@ -174,6 +175,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Note("draw skipped: no vertex shader loaded");
     return false;
   }
+  for (const std::string& n : gpu::UnmodelledStateNotes(regs)) Note(n);
   const ucode::DecodedShader* vs = Decoded(call.vertex_shader, notes_);
   if (!vs) return false;
   const ucode::DecodedShader* ps = Decoded(call.pixel_shader, notes_);

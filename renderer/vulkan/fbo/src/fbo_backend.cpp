@@ -8,6 +8,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/unmodelled_state.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/replay/guest_memory.h"
@@ -99,6 +100,7 @@ void FboBackend::OnDraw(const replay::DrawCall& call) {
     ++draws_skipped_;
     return;
   }
+  for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
   auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
   const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
   if (!preserve) {

@@ -13,6 +13,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/unmodelled_state.h"
 #include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
@@ -97,6 +98,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
     ++draws_skipped_;
     return;
   }
+  for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
   const auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
   const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
   if (!preserve) {
