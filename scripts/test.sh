@@ -38,7 +38,7 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
   cmake --build build-bench -j "$JOBS" --target xenotrace
   # A ratio over the tolerance is measured once more before the step fails: a regression in the
   # code shows in both runs, a neighbour's load on a shared CI machine seldom twice (exit 2, a
-  # missing or broken baseline, fails at once).
+  # missing baseline file, fails at once; a baseline it cannot use fails on the second run).
   bench_run() {
     build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --repeat 5 \
       --no-shader-cache --baseline bench/baseline.json

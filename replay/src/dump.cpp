@@ -578,7 +578,8 @@ void DumpPrinter::OnDraw(const DrawCall& d) {
     AppendIndices(s, d.indices, false);
     AppendShader(s, "vs", d.vertex_shader, false);
     if (d.edram_mode == xenos::ModeControl::kDepth) {
-      s += " | ps not run (edram depth)";  // DrawCall::pixel_shader: whatever is loaded
+      // DrawCall::pixel_shader is null in kDepth mode, whatever shader is loaded.
+      s += " | ps not run (edram depth)";
     } else {
       AppendShader(s, "ps", d.pixel_shader, false);
     }

@@ -145,8 +145,8 @@ class SceneBuilder {
     b_.WriteRegisters(Reg::PA_SC_WINDOW_SCISSOR_TL,
                       {0x80000000u | (y0 << 16) | x0, (y1 << 16) | x1});
   }
-  // The pixel shader of the next flat draws (XDK listing; c0 is the draw's colour), until
-  // FlatPixelShader() or a textured draw.
+  // The pixel shader of the following flat draws (XDK listing; c0 is the draw's colour) until
+  // FlatPixelShader() with no listing (textured draws in between do not reset it).
   void FlatPixelShader(const std::string& listing = {}) {
     flat_ps_ = listing;
     FlatShaders();

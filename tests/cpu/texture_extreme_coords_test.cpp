@@ -86,6 +86,8 @@ TEST(CpuTextureExtremeCoords, BorderOutsideAndNaNAtTexelZero) {
   ExtremeRig point(xenos::ClampMode::kClampToEdge, false);
   EXPECT_EQ(point.Draw(kNaN, kRow2), Texel(0, 2));
   EXPECT_EQ(point.Draw(kColumn5, kNaN), Texel(5, 0));
+  // Under clamp-to-border NaN is texel 0 too, not the border (x86's INT_MIN would be outside).
+  EXPECT_EQ(border.Draw(kNaN, kRow2), Texel(0, 2));
 }
 
 }  // namespace

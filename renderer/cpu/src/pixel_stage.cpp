@@ -2,6 +2,7 @@
 #include "pixel_stage.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <thread>
@@ -224,7 +225,12 @@ struct Worker final : ucode::BatchTextureSource {
         coverage &= om_.AlphaToMask(f.x, f.y, (*s.colors)[0][3]);
         if (!coverage) return;
       }
-      if (s.depth_written) depth.fill(s.depth);
+      // oDepth; clamped to [0, 1] without depth clipping, as the host's depth clamp clamps a
+      // shader's depth on the Vulkan paths (SampleDepth).
+      if (s.depth_written) {
+        depth.fill(job_.state.clamp_depth && !std::isnan(s.depth)
+                       ? std::clamp(s.depth, 0.0f, 1.0f) : s.depth);
+      }
       colors = s.colors;
     }
     // Without a depth or stencil test every covered sample passes (DepthStencilTest's answer).

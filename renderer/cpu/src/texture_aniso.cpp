@@ -38,7 +38,8 @@ TextureUnit::Footprint TextureUnit::Walk(const Setup& p, const ucode::FetchInstr
   if (p.max_aniso <= 1 || !(rho > 1.0f)) return out;
   const float minor = std::min(px, py);
   // A zero minor axis (a footprint that is a line) takes the most probes allowed.
-  const float ratio = minor > 0.0f ? std::ceil(rho / minor) : float(p.max_aniso);
+  float ratio = minor > 0.0f ? std::ceil(rho / minor) : float(p.max_aniso);
+  if (!(ratio >= 1.0f)) ratio = float(p.max_aniso);  // inf / inf: NaN, no defined conversion
   const uint32_t n = uint32_t(std::clamp(ratio, 1.0f, float(p.max_aniso)));
   if (n <= 1) return out;
   out.probes = n;

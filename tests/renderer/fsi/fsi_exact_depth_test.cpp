@@ -79,8 +79,26 @@ config AutoResource=false
     mov oC0, c0
 )";
 
-void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset) {
-  const auto vs = ucode::AssembleShader(kVertexShader);
+// The vertex shader with all 16 interpolators exported (more than the polygon-offset geometry
+// shader passes on any device: 13 on lavapipe, 15 where the limit is 128).
+std::string SixteenExportVertexShader() {
+  std::string text = kVertexShader;
+  // An exec clause holds at most 6 instructions: 6 + 6 + 4 moves, the last clause ending it.
+  std::string outputs;
+  for (int i = 0; i < 16; ++i) {
+    if (i % 6 == 0) outputs += i < 12 ? "    exec\n" : "    exece\n";
+    outputs += "    mov o" + std::to_string(i) + ", r1\n";
+  }
+  const std::string tail = "    alloc interpolators\n    exece\n";
+  text.replace(text.find(tail), tail.size(), "    alloc interpolators\n" + outputs);
+  return text;
+}
+
+// prepass: each triangle is drawn twice, first in RB_MODECONTROL kDepth (depth LESS with
+// writes, no pixel shader runs), then with its colour under EQUAL without writes, by a vertex
+// shader exporting 16 interpolators: both draws must take the same depth plane.
+void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset, bool prepass = false) {
+  const auto vs = ucode::AssembleShader(prepass ? SixteenExportVertexShader() : kVertexShader);
   const auto ps = ucode::AssembleShader(kPixelShader);
   Rng rng{0xDE97B5};
   capture::RenderTargetSetup rt;
@@ -107,11 +125,14 @@ void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset) {
   clear.vertex_address = kResolveVerts;
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
-  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, 1});
+  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, prepass ? 16u : 1u});
   xenos::reg::RB_DEPTHCONTROL depth{};
   depth.z_enable = true;
   depth.z_write_enable = true;
-  depth.zfunc = xenos::CompareFunction::kAlways;
+  depth.zfunc = prepass ? xenos::CompareFunction::kLess : xenos::CompareFunction::kAlways;
+  xenos::reg::RB_DEPTHCONTROL equal = depth;
+  equal.z_write_enable = false;
+  equal.zfunc = xenos::CompareFunction::kEqual;
   b.WriteRegister(Reg::RB_DEPTHCONTROL, depth.Encode());
   // provoking_vtx_last (D3dDeviceDefaults), with front and back polygon offset or not.
   b.WriteRegister(Reg::PA_SU_SC_MODE_CNTL, (1u << 19) | (offset ? (1u << 11) | (1u << 12) : 0u));
@@ -158,6 +179,13 @@ void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset) {
       b.WriteRegister(Reg::PA_SU_POLY_OFFSET_BACK_OFFSET, std::bit_cast<uint32_t>(back_offset));
     }
     capture::D3dSetVertexFetch(b, 95, kVertexBase + i * 0x100, 12);
+    if (prepass) {
+      b.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kDepth));
+      b.WriteRegister(Reg::RB_DEPTHCONTROL, depth.Encode());
+      b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
+      b.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+      b.WriteRegister(Reg::RB_DEPTHCONTROL, equal.Encode());
+    }
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
   }
   capture::ResolveSetup present = clear;
@@ -247,6 +275,42 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
               old_way, written, scale, samples, offset ? "offset" : "no offset");
   EXPECT_GT(old_way, 0u) << "the host's plane matched the cpu path everywhere: this scene no "
                             "longer tells the exact depths from the old way";
+}
+
+// A kDepth pre-pass and its EQUAL colour pass with a vertex shader of 16 exports (too many for the
+// geometry shader, so both keep the host's plane): every pixel of every cell is coloured on fsi
+// as on cpu. A pre-pass on the exact plane under a colour pass on the host's left most of them
+// dark (1023 of 1024 pixels in edram_depth_prepass_kdepth on lavapipe).
+TEST(FsiExactDepthPrepass, PrepassAndEqualPassTakeTheSamePlaneWithSixteenExports) {
+  samples::Sample sample;
+  sample.name = "fsi_exact_depth_prepass16";
+  sample.author = [](format::Writer& w) {
+    Author(w, xenos::MsaaSamples::k1X, false, /*prepass=*/true);
+  };
+  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
+                    ("exact_depth_prepass_" + std::to_string(::getpid()) + ".xnt");
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(sample, file.string());
+  const PathRun cpu = Play(file.string(), renderer::Path::kCpu, 1);
+  const PathRun fsi = Play(file.string(), renderer::Path::kFsi, 1);
+  std::filesystem::remove(file);
+  EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
+  ASSERT_EQ(cpu.stats.draws, 2 * kTriangles);
+  ASSERT_EQ(fsi.stats.draws, 2 * kTriangles);
+  ASSERT_FALSE(cpu.frames.empty());
+  ASSERT_FALSE(fsi.frames.empty());
+  const gpu::SwapImage& a = cpu.frames.back();
+  const gpu::SwapImage& b = fsi.frames.back();
+  ASSERT_EQ(a.rgba.size(), size_t(kWidth) * kHeight * 4);
+  ASSERT_EQ(b.rgba.size(), a.rgba.size());
+  // The clear is black: on cpu every pixel was coloured by its cell's EQUAL pass.
+  size_t cpu_dark = 0, differ = 0;
+  for (size_t i = 0; i < a.rgba.size(); i += 4) {
+    cpu_dark += a.rgba[i] == 0 && a.rgba[i + 1] == 0 && a.rgba[i + 2] == 0;
+    differ += std::memcmp(&a.rgba[i], &b.rgba[i], 4) != 0;
+  }
+  EXPECT_EQ(cpu_dark, 0u);
+  EXPECT_EQ(differ, 0u) << Report(fsi);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, FsiExactDepth,

@@ -111,7 +111,9 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   // for filled triangle draws that test or write depth or have PA_SU_POLY_OFFSET_* on, with a
   // pixel shader or without one (a depth pre-pass, whose depths a later EQUAL test compares);
   // other draws keep the host's plane and the derivative slope and pay nothing. Lines and points
-  // take only the constant term either way.
+  // take only the constant term either way. The choice depends on the vertex shader alone (its
+  // export count, not whether a pixel shader reads them), so that a pre-pass and its colour pass
+  // with the same vertex shader take the same plane.
   const auto sc_mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
   const bool offset = sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable;
   const xenos::PrimitiveType prim = call.initiator.prim_type;
@@ -126,7 +128,7 @@ void FsiBackend::OnDraw(const replay::DrawCall& call) {
   const uint32_t interpolators = std::min<uint32_t>(16, program.vs_export_count + 1);
   if (exact_offset && !(context_.capabilities().geometry_shader &&
                         context_.capabilities().shader_float64 &&
-                        (!call.pixel_shader || interpolators <= polygon_offset_gs_interpolators_))) {
+                        interpolators <= polygon_offset_gs_interpolators_)) {
     // Noted for polygon offset only, as before; a depth-tested draw without it keeps the host's
     // depth plane (docs/fsi.md says how far that is off).
     if (offset) {

@@ -470,7 +470,13 @@ uint xe_om_prepare(vec4 colors[4], uint written) {
 // Per-sample depth: the pixel's depth plane at the guest sample positions (rasterizer.cpp
 // SamplePositions) plus the polygon offset, or the shader's oDepth for every sample.
 vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
-  if (depth_written) return vec4(shader_z);
+  if (depth_written) {
+    // clip_disable clamps oDepth too (the cpu path's pixel stage; the fbo host's depth clamp).
+    if ((xe_om.depth.z & 64u) != 0u) {
+      shader_z = shader_z < 0.0 ? 0.0 : (shader_z > 1.0 ? 1.0 : shader_z);
+    }
+    return vec4(shader_z);
+  }
   bool front = gl_FrontFacing;
 #ifdef XE_OM_EXACT_POLYGON_OFFSET
   double exact_offset = xe_om_triangle_offset(front);

@@ -91,8 +91,9 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
 // memexport steps around it. When the renderer rasterizes nothing, the vertex shader's exports
 // are run through the interpreter the cpu path uses (gpu::ExportSkippedDraw; `path` names the
 // path in its notes) and `memory_written` is told the guest range they wrote. A malformed draw
-// (short index buffer, ...) is noted and skipped, not fatal: false then (the renderer did not
-// count it), true otherwise.
+// (short index buffer, ...) is noted and skipped, not fatal: false when that happened before
+// Renderer::Draw returned (the renderer did not count it), true otherwise (an error after it, in
+// the export readback, is noted but the draw was counted).
 template <class Renderer>
 bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const DrawInput& input,
                        const gpu::GuestMemoryAccess& access, replay::GuestMemory* memory,
@@ -104,9 +105,11 @@ bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
   if (past_memory) {
     ++notes["memexport: a stream reaches past guest memory (the part outside is dropped)"];
   }
+  bool counted = false;
   try {
     if (!export_ranges.empty()) renderer.PrepareMemExport(export_ranges);
     const bool drawn = renderer.Draw(input, access);
+    counted = true;
     if (!export_ranges.empty()) renderer.ReadBackMemExport(export_ranges, access);
     if (!drawn && memory) {
       const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
@@ -116,7 +119,7 @@ bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
     }
   } catch (const Error& e) {
     ++notes["draw skipped: " + std::string(e.what())];
-    return false;
+    return counted;
   }
   return true;
 }
