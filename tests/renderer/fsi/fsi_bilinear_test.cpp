@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "fsi_depth_scene.h"
 #include "replay_helpers.h"
 #include "test_env.h"
 #include "texture_scene.h"
@@ -29,14 +30,7 @@ namespace {
 
 constexpr uint32_t kQuadsPerRow = 16;
 
-struct Rng {
-  uint64_t s;
-  uint32_t Next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return uint32_t(s >> 32);
-  }
-  float Unit() { return float(Next() >> 8) / 16777216.0f; }
-};
+using depth_scene::Rng;
 
 samples::TexturedScene BilinearScene() {
   samples::TexturedScene scene;

@@ -15,45 +15,25 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <tuple>
+#include <vector>
 
-#include <unistd.h>
-
-#include "replay_helpers.h"
-#include "test_env.h"
+#include "flat_scene.h"
+#include "fsi_depth_scene.h"
 #include "xnt/base/byte_order.h"
-#include "xnt/base/error.h"
-#include "xnt/capture/pm4_builder.h"
-#include "xnt/format/reader.h"
-#include "xnt/format/writer.h"
-#include "xnt/renderer/session.h"
-#include "xnt/replay/trace_player.h"
-#include "xnt/samples/samples.h"
 #include "xnt/ucode/assembler.h"
-#include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
 namespace {
 
+using namespace depth_scene;
 using xenos::Reg;
 
 constexpr uint32_t kWidth = 128, kHeight = 64, kTriangles = 128;
 // The depth surface starts past the colour surface at 4x MSAA (32 tiles) at any scale.
 constexpr uint32_t kDepthBaseTiles = 64;
-constexpr uint32_t kVertexBase = 0x00010000, kRing = 0x00080000, kResolveVerts = 0x00070000;
-constexpr uint32_t kScratch = 0x00300000, kFront = 0x00200000;
 
-struct Rng {
-  uint64_t s;
-  uint32_t Next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return uint32_t(s >> 32);
-  }
-  // [0, 1) with 24 random bits: almost never dyadic beyond 2^-24.
-  double Unit() { return double(Next() >> 8) / 16777216.0; }
-};
-
+// Clip-space xyzw from a float4 vertex.
 const char* const kVertexShader = R"(xvs_3_0
 config AutoSerialize=false
 config AutoResource=false
@@ -68,15 +48,6 @@ dcl_index r0.x
     mov oPos, r1
     alloc interpolators
     exece
-)";
-
-const char* const kPixelShader = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
 )";
 
 // The vertex shader with all 16 interpolators exported (more than the polygon-offset geometry
@@ -99,7 +70,7 @@ std::string SixteenExportVertexShader() {
 // shader exporting 16 interpolators: both draws must take the same depth plane.
 void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset, bool prepass = false) {
   const auto vs = ucode::AssembleShader(prepass ? SixteenExportVertexShader() : kVertexShader);
-  const auto ps = ucode::AssembleShader(kPixelShader);
+  const auto ps = ucode::AssembleShader(samples::kConstantColorPixelShader);
   Rng rng{0xDE97B5};
   capture::RenderTargetSetup rt;
   rt.surface_pitch = kWidth;
@@ -107,25 +78,9 @@ void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset, bool p
   rt.color_base_tiles = 0;
   rt.depth = true;
   rt.depth_base_tiles = kDepthBaseTiles;
-  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
-                                   capture::ResolveRectangleVertices(kWidth, kHeight)});
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  capture::D3dSetRenderTarget(b, rt);
-  capture::ResolveSetup clear;
-  clear.width = kWidth;
-  clear.height = kHeight;
-  clear.dest_address = kScratch;
-  clear.dest_pitch = kWidth;
-  clear.dest_height = kHeight;
-  clear.clear_color = true;
-  clear.clear_color_value = 0xFF000000u;
-  clear.clear_depth = true;
-  clear.clear_depth_value = 0xFFFFFF00u;
-  clear.vertex_address = kResolveVerts;
-  capture::D3dResolve(b, rt, clear);
-  capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
-  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, prepass ? 16u : 1u});
+  const capture::ResolveSetup clear = BeginScene(
+      writer, b, rt, kWidth, kHeight, {vs.microcode, ps.microcode, 2, 1, prepass ? 16u : 1u});
   xenos::reg::RB_DEPTHCONTROL depth{};
   depth.z_enable = true;
   depth.z_write_enable = true;
@@ -188,50 +143,10 @@ void Author(format::Writer& writer, xenos::MsaaSamples msaa, bool offset, bool p
     }
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
   }
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFront;
-  present.clear_color = false;
-  present.clear_depth = false;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFront, kWidth, kHeight);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
-  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
-}
-
-using PathRun = test::TraceRun;
-
-PathRun Play(const std::string& file, renderer::Path path, uint32_t scale) {
-  return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/false);
-}
-
-// The validation messages and the session's notes, for failure output.
-std::string Report(const PathRun& r) {
-  std::string out = r.validation_report;
-  for (const auto& [what, count] : r.notes) {
-    out += "\n" + what;
-  }
-  return out;
+  EndScene(writer, b, rt, clear, kWidth, kHeight);
 }
 
 size_t DepthBegin(uint32_t scale) { return size_t(kDepthBaseTiles) * 80 * 16 * 4 * scale * scale; }
-
-// Dwords of the depth surface that differ; `first` lists the first few.
-size_t DifferingDepthDwords(const PathRun& a, const PathRun& b, uint32_t scale, std::string& first) {
-  size_t n = 0;
-  for (size_t i = DepthBegin(scale); i + 4 <= a.edram.size(); i += 4) {
-    uint32_t x, y;
-    std::memcpy(&x, &a.edram[i], 4);
-    std::memcpy(&y, &b.edram[i], 4);
-    if (x == y) continue;
-    if (n < 12) {
-      first += "byte " + std::to_string(i) + ": depth " + std::to_string(x >> 8) + " vs " +
-               std::to_string(y >> 8) + "\n";
-    }
-    ++n;
-  }
-  return n;
-}
 
 // scale, MSAA samples (1 or 4), polygon offset.
 class FsiExactDepth : public ::testing::TestWithParam<std::tuple<uint32_t, uint32_t, bool>> {};
@@ -239,17 +154,12 @@ class FsiExactDepth : public ::testing::TestWithParam<std::tuple<uint32_t, uint3
 TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
   const auto [scale, samples, offset] = GetParam();
   const xenos::MsaaSamples msaa = samples == 4 ? xenos::MsaaSamples::k4X : xenos::MsaaSamples::k1X;
-  samples::Sample sample;
-  sample.name = "fsi_exact_depth";
-  sample.author = [msaa, offset](format::Writer& w) { Author(w, msaa, offset); };
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
-                    ("exact_depth_" + std::to_string(::getpid()) + ".xnt");
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(sample, file.string());
-  const PathRun cpu = Play(file.string(), renderer::Path::kCpu, scale);
-  const PathRun fsi = Play(file.string(), renderer::Path::kFsi, scale);
+  const auto file = WriteTrace(
+      "exact_depth", [msaa, offset](format::Writer& w) { Author(w, msaa, offset); });
+  const test::TraceRun cpu = Play(file, renderer::Path::kCpu, scale);
+  const test::TraceRun fsi = Play(file, renderer::Path::kFsi, scale);
   ::setenv("XNT_FSI_DERIVATIVE_SLOPE", "1", 1);
-  const PathRun host_plane = Play(file.string(), renderer::Path::kFsi, scale);
+  const test::TraceRun host_plane = Play(file, renderer::Path::kFsi, scale);
   ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
   std::filesystem::remove(file);
   EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
@@ -259,18 +169,13 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
   ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
   // Every sample of the 128 x 64 pixels holds a triangle's depth, not the clear (1.0); the
   // depth dwords are the samples' (D24S8: one dword each).
-  size_t written = 0;
-  for (size_t i = DepthBegin(scale); i + 4 <= cpu.edram.size(); i += 4) {
-    uint32_t d;
-    std::memcpy(&d, &cpu.edram[i], 4);
-    written += d != 0xFFFFFF00u && d != 0;
-  }
+  const size_t written = WrittenDepthDwords(cpu, DepthBegin(scale));
   EXPECT_EQ(written, size_t(kWidth) * kHeight * samples * scale * scale);
   std::string first;
-  EXPECT_EQ(DifferingDepthDwords(cpu, fsi, scale, first), 0u)
+  EXPECT_EQ(DifferingDepthDwords(cpu, fsi, DepthBegin(scale), first), 0u)
       << "first (cpu vs fsi): " << first << "\n" << Report(fsi);
   first.clear();
-  const size_t old_way = DifferingDepthDwords(cpu, host_plane, scale, first);
+  const size_t old_way = DifferingDepthDwords(cpu, host_plane, DepthBegin(scale), first);
   std::printf("host plane differs from cpu in %zu of %zu depth dwords (scale %u, %ux MSAA, %s)\n",
               old_way, written, scale, samples, offset ? "offset" : "no offset");
   EXPECT_GT(old_way, 0u) << "the host's plane matched the cpu path everywhere: this scene no "
@@ -282,17 +187,11 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
 // as on cpu. A pre-pass on the exact plane under a colour pass on the host's left most of them
 // dark (1023 of 1024 pixels in edram_depth_prepass_kdepth on lavapipe).
 TEST(FsiExactDepthPrepass, PrepassAndEqualPassTakeTheSamePlaneWithSixteenExports) {
-  samples::Sample sample;
-  sample.name = "fsi_exact_depth_prepass16";
-  sample.author = [](format::Writer& w) {
+  const auto file = WriteTrace("exact_depth_prepass16", [](format::Writer& w) {
     Author(w, xenos::MsaaSamples::k1X, false, /*prepass=*/true);
-  };
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
-                    ("exact_depth_prepass_" + std::to_string(::getpid()) + ".xnt");
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(sample, file.string());
-  const PathRun cpu = Play(file.string(), renderer::Path::kCpu, 1);
-  const PathRun fsi = Play(file.string(), renderer::Path::kFsi, 1);
+  });
+  const test::TraceRun cpu = Play(file, renderer::Path::kCpu, 1);
+  const test::TraceRun fsi = Play(file, renderer::Path::kFsi, 1);
   std::filesystem::remove(file);
   EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
   ASSERT_EQ(cpu.stats.draws, 2 * kTriangles);

@@ -9,98 +9,38 @@
 #include <gtest/gtest.h>
 
 #include <bit>
-#include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
+#include <vector>
 
-#include <unistd.h>
-
-#include "replay_helpers.h"
-#include "test_env.h"
+#include "edram_scene_builder.h"
+#include "fsi_depth_scene.h"
 #include "xnt/base/byte_order.h"
-#include "xnt/base/error.h"
-#include "xnt/capture/pm4_builder.h"
-#include "xnt/format/reader.h"
-#include "xnt/format/writer.h"
-#include "xnt/renderer/session.h"
-#include "xnt/replay/trace_player.h"
-#include "xnt/samples/samples.h"
 #include "xnt/ucode/assembler.h"
-#include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
 namespace {
 
+using namespace depth_scene;
 using xenos::Reg;
 
 // Powers of two: the clip-space coordinates of half-pixel corners are exact floats.
 constexpr uint32_t kWidth = 128, kHeight = 64, kTriangles = 128;
-constexpr uint32_t kVertexBase = 0x00010000, kRing = 0x00080000, kResolveVerts = 0x00070000;
-constexpr uint32_t kScratch = 0x00300000, kFront = 0x00200000;
-
-struct Rng {
-  uint64_t s;
-  uint32_t Next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return uint32_t(s >> 32);
-  }
-  float Unit() { return float(Next() >> 8) / 16777216.0f; }
-};
-
-const char* const kVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
-    alloc position
-    exec
-    mov oPos.xyz1, r1.xyz
-    alloc interpolators
-    exece
-)";
-
-const char* const kPixelShader = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
-)";
+// 128x64 k_8_8_8_8 at 1x takes tiles 0-7.
+constexpr uint32_t kDepthBaseTiles = 8;
 
 void Author(format::Writer& writer) {
-  const auto vs = ucode::AssembleShader(kVertexShader);
-  const auto ps = ucode::AssembleShader(kPixelShader);
+  // Clip-space xyz with w = 1, colour from c0.
+  const auto vs = ucode::AssembleShader(samples::edram_scene::kPositionZVertexShader);
+  const auto ps = ucode::AssembleShader(samples::kConstantColorPixelShader);
   Rng rng{0x0FF5E7};
   capture::RenderTargetSetup rt;
   rt.surface_pitch = kWidth;
   rt.color_base_tiles = 0;
   rt.depth = true;
-  rt.depth_base_tiles = 8;  // 128x64 k_8_8_8_8 at 1x takes tiles 0-7
-  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveVerts,
-                                   capture::ResolveRectangleVertices(kWidth, kHeight)});
+  rt.depth_base_tiles = kDepthBaseTiles;
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  capture::D3dSetRenderTarget(b, rt);
-  capture::ResolveSetup clear;
-  clear.width = kWidth;
-  clear.height = kHeight;
-  clear.dest_address = kScratch;
-  clear.dest_pitch = kWidth;
-  clear.dest_height = kHeight;
-  clear.clear_color = true;
-  clear.clear_color_value = 0xFF000000u;
-  clear.clear_depth = true;
-  clear.clear_depth_value = 0xFFFFFF00u;
-  clear.vertex_address = kResolveVerts;
-  capture::D3dResolve(b, rt, clear);
-  capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
-  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 1, 1});
+  const capture::ResolveSetup clear =
+      BeginScene(writer, b, rt, kWidth, kHeight, {vs.microcode, ps.microcode, 2, 1, 1});
   xenos::reg::RB_DEPTHCONTROL depth{};
   depth.z_enable = true;
   depth.z_write_enable = true;
@@ -153,63 +93,20 @@ void Author(format::Writer& writer) {
     capture::D3dSetVertexFetch(b, 95, kVertexBase + i * 0x100, 9);
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
   }
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFront;
-  present.clear_color = false;
-  present.clear_depth = false;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFront, kWidth, kHeight);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
-  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  EndScene(writer, b, rt, clear, kWidth, kHeight);
 }
 
-using PathRun = test::TraceRun;
-
-PathRun Play(const std::string& file, renderer::Path path, uint32_t scale) {
-  return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/false);
-}
-
-// The validation messages and the polygon-offset notes, for failure output.
-std::string Report(const PathRun& r) {
-  std::string out = r.validation_report;
-  for (const auto& [what, count] : r.notes) {
-    if (what.find("polygon offset") == std::string::npos) continue;
-    out += "\n" + what;
-  }
-  return out;
-}
-
-// Dwords of the depth surface (tiles 8 on) that differ.
-size_t DifferingDepthDwords(const PathRun& a, const PathRun& b, uint32_t scale, std::string& first) {
-  const size_t begin = size_t(8) * 80 * 16 * 4 * scale * scale;
-  size_t n = 0;
-  for (size_t i = begin; i + 4 <= a.edram.size(); i += 4) {
-    uint32_t x, y;
-    std::memcpy(&x, &a.edram[i], 4);
-    std::memcpy(&y, &b.edram[i], 4);
-    if (x == y) continue;
-    if (!n) first = "byte " + std::to_string(i) + ": " + std::to_string(x) + " vs " + std::to_string(y);
-    ++n;
-  }
-  return n;
-}
+size_t DepthBegin(uint32_t scale) { return size_t(kDepthBaseTiles) * 80 * 16 * 4 * scale * scale; }
 
 class FsiExactPolygonOffset : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) {
   const uint32_t scale = GetParam();
-  samples::Sample sample;
-  sample.name = "fsi_polygon_offset";
-  sample.author = [](format::Writer& w) { Author(w); };
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
-                    ("polygon_offset_" + std::to_string(::getpid()) + ".xnt");
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(sample, file.string());
-  const PathRun cpu = Play(file.string(), renderer::Path::kCpu, scale);
-  const PathRun fsi = Play(file.string(), renderer::Path::kFsi, scale);
+  const auto file = WriteTrace("polygon_offset", [](format::Writer& w) { Author(w); });
+  const test::TraceRun cpu = Play(file, renderer::Path::kCpu, scale);
+  const test::TraceRun fsi = Play(file, renderer::Path::kFsi, scale);
   ::setenv("XNT_FSI_DERIVATIVE_SLOPE", "1", 1);
-  const PathRun derivative = Play(file.string(), renderer::Path::kFsi, scale);
+  const test::TraceRun derivative = Play(file, renderer::Path::kFsi, scale);
   ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
   std::filesystem::remove(file);
   EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
@@ -218,17 +115,12 @@ TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) 
   ASSERT_EQ(fsi.stats.draws, kTriangles);
   ASSERT_EQ(fsi.edram.size(), cpu.edram.size());
   // The triangles drew depth: not every depth dword still holds the clear (1.0).
-  size_t written = 0;
-  for (size_t i = size_t(8) * 80 * 16 * 4 * scale * scale; i + 4 <= cpu.edram.size(); i += 4) {
-    uint32_t d;
-    std::memcpy(&d, &cpu.edram[i], 4);
-    written += d != 0xFFFFFF00u && d != 0;
-  }
-  EXPECT_EQ(written, size_t(kWidth) * kHeight * scale * scale);
+  EXPECT_EQ(WrittenDepthDwords(cpu, DepthBegin(scale)), size_t(kWidth) * kHeight * scale * scale);
   std::string first;
-  EXPECT_EQ(DifferingDepthDwords(cpu, fsi, scale, first), 0u)
+  EXPECT_EQ(DifferingDepthDwords(cpu, fsi, DepthBegin(scale), first), 0u)
       << "first (cpu vs fsi): " << first << "\n" << Report(fsi);
-  const size_t old_way = DifferingDepthDwords(cpu, derivative, scale, first);
+  first.clear();
+  const size_t old_way = DifferingDepthDwords(cpu, derivative, DepthBegin(scale), first);
   std::printf("derivative slope differs from cpu in %zu depth dwords (scale %u)\n", old_way, scale);
   EXPECT_GT(old_way, 0u) << "the derivative slope matched the cpu path everywhere: this scene no "
                             "longer tells the exact slope from the old one";
