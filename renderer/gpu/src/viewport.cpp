@@ -21,6 +21,10 @@ T Decode(RegisterValues regs) {
 }
 }  // namespace
 
+bool DepthClipped(RegisterValues regs) {
+  return !Decode<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
+}
+
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height) {
   auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
   auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
@@ -45,7 +49,7 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
     offset[1] += 0.5f;
   }
   Viewport v{};
-  v.clip_depth = !Decode<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
+  v.clip_depth = DepthClipped(regs);
   for (int i = 0; i < 3; ++i) {
     v.screen_scale[i] = scale[i];
     v.screen_offset[i] = offset[i];

@@ -133,7 +133,7 @@ HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology top
   // face = 0: counter-clockwise triangles are front-facing. The host framebuffer has the same
   // orientation as guest screen space (y down), so the winding carries over unchanged.
   r.front_face = mode.face ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
-  r.depth_clamp = Decode<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
+  r.depth_clamp = !gpu::DepthClipped(regs);
   return r;
 }
 

@@ -106,9 +106,7 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   if (input.has_pixel_shader && cc.alpha_to_mask_enable) flags |= kXeOmAlphaToMask;
   const bool float24 = depth_info.depth_format == xenos::DepthRenderTargetFormat::kD24FS8;
   if (float24) flags |= kXeOmDepth20e4;
-  if (xenos::reg::PA_CL_CLIP_CNTL::Decode(R(regs, Reg::PA_CL_CLIP_CNTL)).clip_disable) {
-    flags |= kXeOmDepthClamp;
-  }
+  if (!gpu::DepthClipped(regs)) flags |= kXeOmDepthClamp;
   c.depth[0] = depth_info.depth_base;
   c.depth[1] = ds.pitch_tiles();
   c.depth[2] = flags;

@@ -48,4 +48,8 @@ struct Viewport {
 };
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height);
 
+// Viewport::clip_depth alone (PA_CL_CLIP_CNTL clip_disable off), for the host rasterizer state
+// and the fsi output merger, which need nothing else of the viewport.
+bool DepthClipped(RegisterValues regs);
+
 }  // namespace xnt::gpu
