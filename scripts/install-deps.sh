@@ -16,6 +16,7 @@ PKGS=(
   glslc libshaderc-dev
   libzstd-dev libflatbuffers-dev flatbuffers-compiler libstb-dev libcli11-dev
   libgtest-dev libxxhash-dev libsnappy-dev libtomlplusplus-dev chromium
+  nlohmann-json3-dev libspng-dev  # JSON read/write; compressed 16-bit PNG
   lintian  # the xnt_deb_packages test (cpack .deb checked with lintian)
 )
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the shader container parser (replay/ucode container.h). Any input either
+// libFuzzer target for the shader container parser (ucode/ container.h). Any input either
 // loads or is refused with xnt::Error; a loaded container must lay out again to the same bytes
 // (WriteContainer keeps every region), load again to the same declarations, and print its
 // declarations and listing without failing (a decode error of the microcode is the only

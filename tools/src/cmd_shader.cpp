@@ -1,4 +1,4 @@
-// `xenotrace shader disasm|asm|info`: Xenos shader microcode tools (replay/ucode). Input is
+// `xenotrace shader disasm|asm|info`: Xenos shader microcode tools (ucode/). Input is
 // either an XDK compiler container (the `g_<name>[]` blob of an fxc /Fh header, magic 0x102A110x)
 // or raw microcode (big-endian dwords as in guest memory, or --le).
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Memexport (eA / eM0-eM4) in GLSL: the same rules as replay/ucode/src/memexport.cpp and the
+// Memexport (eA / eM0-eM4) in GLSL: the same rules as ucode/src/memexport.cpp and the
 // interpreter's FlushExports, operation for operation, so the fbo and cpu paths write the same
 // bits. Facts: Xenia src/xenia/gpu/spirv_shader_translator_memexport.cc (ExportToMemory: eA
 // validation, red/blue swap, packing, EndianSwap128Uint4, index/count bounds, atomic AND + OR for

@@ -12,7 +12,7 @@
 //
 // Both paths call this for the draws they skip, so they export identically (the same
 // interpreter and packing rules as the cpu path's vertex stage and the translator's GLSL:
-// replay/ucode/include/xnt/ucode/memexport.h).
+// ucode/include/xnt/ucode/memexport.h).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // arrays), so the operand decoding, the swizzles and the dispatch are paid once per instruction
 // per batch instead of once per pixel, and the common ALU ops run as straight loops over lanes
 // that the compiler vectorises. The rules of every operation are the scalar interpreter's
-// (replay/ucode/src/alu_rules.h, one definition for both), so a lane's results are bit for bit
+// (ucode/src/alu_rules.h, one definition for both), so a lane's results are bit for bit
 // those of Interpreter::Run on the same pixel.
 //
 // Control flow a shader takes on constants (exec, cexec on a bool, loops, calls, jumps) is the same

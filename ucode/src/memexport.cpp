@@ -14,7 +14,7 @@ namespace xnt::ucode::memexport {
 
 namespace {
 
-// xenos::TextureFormat / ColorFormat values (replay/xenos enums.h; xnt_ucode depends on base only).
+// xenos::TextureFormat / ColorFormat values (xenos/ enums.h; xnt_ucode depends on base only).
 enum class TextureFormat : uint32_t {
   k_8 = 2, k_1_5_5_5 = 3, k_5_6_5 = 4, k_6_5_5 = 5, k_8_8_8_8 = 6, k_2_10_10_10 = 7, k_8_A = 8,
   k_8_B = 9, k_8_8 = 10, k_8_8_8_8_A = 14, k_4_4_4_4 = 15, k_10_11_11 = 16, k_11_11_10 = 17,
