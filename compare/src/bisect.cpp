@@ -105,8 +105,8 @@ std::string SafeName(std::string s) {
 renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOptions& options) {
   renderer::SessionOptions so;
   so.path = c.path;
-  so.renderer.scale_x = c.scale_x;
-  so.renderer.scale_y = c.scale_y;
+  so.renderer.scale_x = c.scale.x;
+  so.renderer.scale_y = c.scale.y;
   so.device_index = options.device_index;
   so.validate = options.validate;
   so.threads = options.threads;

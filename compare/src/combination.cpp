@@ -30,16 +30,6 @@ uint32_t SmallNumber(std::string_view s, std::string_view what) {
   return uint32_t(std::stoul(std::string(s)));
 }
 
-void ParseScale(std::string_view text, Combination& c) {
-  size_t x = text.find('x');
-  if (x == std::string_view::npos) {
-    throw Error("scale '" + std::string(text) + "' is not SxT (e.g. 1x1, 2x2)");
-  }
-  c.scale_x = SmallNumber(text.substr(0, x), "scale");
-  c.scale_y = SmallNumber(text.substr(x + 1), "scale");
-  if (c.scale_x == 0 || c.scale_y == 0) throw Error("scale '" + std::string(text) + "' has a zero");
-}
-
 renderer::Path ParsePathName(std::string_view name) {
   auto p = renderer::ParsePath(name);
   if (!p) {
@@ -51,15 +41,14 @@ renderer::Path ParsePathName(std::string_view name) {
 }  // namespace
 
 std::string Combination::Name() const {
-  return std::string(renderer::PathName(path)) + "@" + std::to_string(scale_x) + "x" +
-         std::to_string(scale_y);
+  return std::string(renderer::PathName(path)) + "@" + scale.Name();
 }
 
 Combination ParseCombination(std::string_view text) {
   Combination c;
   size_t at = text.find('@');
   c.path = ParsePathName(text.substr(0, at));
-  if (at != std::string_view::npos) ParseScale(text.substr(at + 1), c);
+  if (at != std::string_view::npos) c.scale = ParseResolutionScale(text.substr(at + 1));
   return c;
 }
 
@@ -73,7 +62,7 @@ std::vector<Combination> ParseCombinations(std::string_view paths, std::string_v
     for (std::string_view s : scale_list) {
       Combination c;
       c.path = ParsePathName(p);
-      ParseScale(s, c);
+      c.scale = ParseResolutionScale(s);
       if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
     }
   }

@@ -3,18 +3,18 @@
 #include "xnt/compare/compare.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "baseline.h"
 #include "xnt/base/error.h"
+#include "xnt/base/parallel.h"
 #include "xnt/compare/bisect.h"
 #include "xnt/compare/snapshot.h"
 #include "xnt/diff/png.h"
@@ -117,23 +117,6 @@ Replayed ReplayCombination(const std::string& trace, const Combination& c,
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
-}
-
-// Runs fn(i) for i in [0, n) on up to `jobs` threads.
-void ParallelFor(size_t n, unsigned jobs, const std::function<void(size_t)>& fn) {
-  jobs = std::max(1u, std::min<unsigned>(jobs, unsigned(n)));
-  if (jobs <= 1) {
-    for (size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) {
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < n; i = next++) fn(i);
-    });
-  }
-  for (auto& t : threads) t.join();
 }
 
 void SaveFrameImages(FrameResult& fr, const diff::Image& ref, const diff::Image& img,
@@ -317,7 +300,7 @@ void CompareTrace(RunState& st, size_t ti, unsigned jobs) {
           b = BisectAgainstBaseline(trace, b.frame, other, options);
           continue;
         }
-        if (other.scale_x != combos[0].scale_x || other.scale_y != combos[0].scale_y) {
+        if (other.scale != combos[0].scale) {
           // The EDRAMs hold different numbers of samples per guest pixel: their guest bits
           // cannot be compared draw by draw (the frames were compared downsampled).
           b.summary = "not bisected: " + res.combination + " and " + combos[0].Name() +

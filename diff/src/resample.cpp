@@ -93,22 +93,6 @@ OwnedImage Downsample(const Image& image, int factor_x, int factor_y) {
   return out;
 }
 
-void ParseScale(const std::string& text, int& scale_x, int& scale_y) {
-  auto bad = [&] { return Error("bad scale '" + text + "': expected SxT with integers 1..64, e.g. 2x2"); };
-  size_t x = text.find_first_of("xX");
-  std::string sx = x == std::string::npos ? text : text.substr(0, x);
-  std::string sy = x == std::string::npos ? text : text.substr(x + 1);
-  auto num = [&](const std::string& s) {
-    if (s.empty() || s.size() > 2 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      throw bad();
-    int v = std::stoi(s);
-    if (v < 1 || v > 64) throw bad();
-    return v;
-  };
-  scale_x = num(sx);
-  scale_y = num(sy);
-}
-
 ResizeMode ParseResizeMode(const std::string& text) {
   if (text == "none") return ResizeMode::kNone;
   if (text == "area") return ResizeMode::kArea;
@@ -125,10 +109,9 @@ MatchedPair MatchSizes(const Image& a, const Image& b, const MatchOptions& optio
   const bool a_big = a.width >= b.width && a.height >= b.height;
   const bool b_big = b.width >= a.width && b.height >= a.height;
   const bool same = a.width == b.width && a.height == b.height;
-  const bool scale_given = options.scale_x > 0 && options.scale_y > 0;
-  if (scale_given && (options.scale_x > 1 || options.scale_y > 1) && same)
-    throw Error("scale " + std::to_string(options.scale_x) + "x" + std::to_string(options.scale_y) +
-                " given, but both images are " + Size(a));
+  const std::optional<ResolutionScale>& scale = options.scale;
+  if (scale && scale->scaled() && same)
+    throw Error("scale " + scale->Name() + " given, but both images are " + Size(a));
   if (!same) {
     if (!a_big && !b_big)
       throw Error("image sizes " + Size(a) + " and " + Size(b) + " cannot be matched: neither is larger in both "
@@ -139,11 +122,10 @@ MatchedPair MatchSizes(const Image& a, const Image& b, const MatchOptions& optio
     const char* which = a_big ? "A" : "B";
     const bool integer = big.width % small.width == 0 && big.height % small.height == 0;
     const int fx = big.width / small.width, fy = big.height / small.height;
-    if (scale_given && (!integer || fx != options.scale_x || fy != options.scale_y) &&
-        options.resize == ResizeMode::kNone)
-      throw Error("image sizes " + Size(a) + " and " + Size(b) + " are not a " + std::to_string(options.scale_x) +
-                  "x" + std::to_string(options.scale_y) + " pair");
-    if (integer && (!scale_given || (fx == options.scale_x && fy == options.scale_y))) {
+    const bool scale_fits = integer && (!scale || (uint32_t(fx) == scale->x && uint32_t(fy) == scale->y));
+    if (!scale_fits && scale && options.resize == ResizeMode::kNone)
+      throw Error("image sizes " + Size(a) + " and " + Size(b) + " are not a " + scale->Name() + " pair");
+    if (scale_fits) {
       store = Downsample(big, fx, fy);
       m.note = std::string(which) + " box-downsampled " + std::to_string(fx) + "x" + std::to_string(fy);
     } else if (options.resize == ResizeMode::kArea) {

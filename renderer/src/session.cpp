@@ -8,6 +8,7 @@
 
 #include "draw_event_backend.h"
 #include "xnt/base/error.h"
+#include "xnt/base/resolution_scale.h"
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/replay/trace_player.h"
 
@@ -221,17 +222,7 @@ class FsiSession final : public Session {
 }  // namespace
 
 std::unique_ptr<Session> Session::Create(const SessionOptions& options) {
-  const gpu::RendererOptions& r = options.renderer;
-  if (r.scale_x < 1 || r.scale_x > 3 || r.scale_y < 1 || r.scale_y > 3) {
-    throw Error("resolution scale " + std::to_string(r.scale_x) + "x" +
-                std::to_string(r.scale_y) + " is outside 1x1..3x3");
-  }
-  if ((r.scale_x != 1 || r.scale_y != 1) && options.path != Path::kCpu &&
-      options.path != Path::kFbo && options.path != Path::kFsi) {
-    throw Error(std::string("--path ") + PathName(options.path) +
-                ": resolution scaling is not implemented yet on this path (only 1x1; the cpu "
-                "and fbo paths scale)");
-  }
+  CheckResolutionScale({options.renderer.scale_x, options.renderer.scale_y});
   switch (options.path) {
     case Path::kFbo:
 #if XNT_HAVE_VULKAN

@@ -157,8 +157,7 @@ XNT_COMMAND({"compare",
                sub.add_option("TRACE_OR_DIR", a->inputs, "Trace files or folders of *.xnt")->required();
                sub.add_option("--paths", a->paths, "Render paths, comma separated (default fbo,cpu)");
                sub.add_option("--scales", a->scales,
-                              "Resolution scales, comma separated (default 1x1; other scales are "
-                              "reported as errors until a path supports them)");
+                              "Resolution scales SxT, comma separated (1..3 per axis; default 1x1)");
                sub.add_option("--frames", a->frames, "Frames to compare: A-B, A, A- or a list A-B,C (from 0)");
                sub.add_option("--reference", a->reference,
                               "The combination every other is compared with (default cpu@1x1)");

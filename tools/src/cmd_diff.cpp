@@ -9,6 +9,7 @@
 #include "command.h"
 #include "xnt/diff/driver.h"
 #include "xnt/base/error.h"
+#include "xnt/base/resolution_scale.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::cli {
@@ -26,7 +27,7 @@ int RunDiff(const DiffArgs& args) {
   DiffOptions options;
   options.match.resize = ParseResizeMode(args.resize);
   options.match.border = args.border;
-  if (!args.scale.empty()) ParseScale(args.scale, options.match.scale_x, options.match.scale_y);
+  if (!args.scale.empty()) options.match.scale = ParseResolutionScale(args.scale);
   options.ignore_alpha = args.ignore_alpha;
   if (!args.policy.empty()) options.policy = Policy::Load(args.policy);
   // A bad value names the flag as typed (--max-error), not the policy key (max_error).
@@ -88,7 +89,7 @@ XNT_COMMAND({"diff", "Compare two images or two folders of frames (metrics, thre
                sub.add_flag("--json", args->json, "print the JSON report on stdout instead of text");
                sub.add_option("--junit", args->junit, "write JUnit XML (one testcase per image) to this file");
                sub.add_option("--scale", args->scale,
-                              "the larger image was rendered at SxT (e.g. 2x2): box-downsample it first");
+                              "the larger image was rendered at SxT (1..3 per axis, e.g. 2x2): box-downsample it first");
                sub.add_option("--resize", args->resize,
                               "sizes that are not an integer multiple: none (error), area (area-resample the "
                               "larger), crop (top-left common region)")

@@ -14,11 +14,11 @@
 #include <chrono>
 
 #include "command.h"
-#include "xnt/diff/resample.h"
 #include "post_args.h"
 #include "trace_status.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
+#include "xnt/base/resolution_scale.h"
 #include "xnt/base/selection.h"
 #include "xnt/compare/snapshot.h"
 #include "xnt/diff/png.h"
@@ -142,12 +142,9 @@ int RunReplay(const ReplayArgs& args) {
   }
   options.fsi_unordered = args.fsi_ordering == "unordered";
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
-  {
-    int sx = 1, sy = 1;
-    diff::ParseScale(args.scale, sx, sy);  // "SxT"; throws naming the text
-    options.renderer.scale_x = uint32_t(sx);
-    options.renderer.scale_y = uint32_t(sy);
-  }
+  const ResolutionScale scale = ParseResolutionScale(args.scale);
+  options.renderer.scale_x = scale.x;
+  options.renderer.scale_y = scale.y;
   options.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
     if (!range.Contains(frame)) return;
     char name[32];

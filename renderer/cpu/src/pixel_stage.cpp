@@ -9,6 +9,7 @@
 
 #include "output_merger.h"
 #include "texture_unit.h"
+#include "xnt/base/parallel.h"
 #include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/interpreter.h"
 
@@ -323,13 +324,7 @@ PixelStats RunPixels(const PixelJob& job, uint32_t threads) {
     }
     workers[t]->Finish();
   };
-  if (threads == 1) {
-    run(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (uint32_t t = 0; t < threads; ++t) pool.emplace_back(run, t);
-    for (std::thread& th : pool) th.join();
-  }
+  RunShares(threads, [&](uint32_t t, uint32_t) { run(t); });
   PixelStats out;
   out.threads = threads;
   for (const auto& w : workers) {

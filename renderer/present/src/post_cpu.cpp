@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "xnt/base/error.h"
+#include "xnt/base/parallel.h"
 #include "xnt/present/post.h"
 
 namespace xnt::present {
@@ -104,16 +105,9 @@ void RunPass(const PassConstants& pc, const float* src, float* dst, uint8_t* out
              unsigned threads) {
   const int h = pc.dst_h;
   const unsigned n = std::max(1u, std::min<unsigned>(threads, unsigned(h)));
-  if (n == 1) {
-    RunRows(pc, src, dst, out8, 0, h);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < n; ++t) {
-    const int y0 = int(uint64_t(h) * t / n), y1 = int(uint64_t(h) * (t + 1) / n);
-    pool.emplace_back([=] { RunRows(pc, src, dst, out8, y0, y1); });
-  }
-  for (auto& th : pool) th.join();
+  RunShares(n, [&](uint32_t t, uint32_t shares) {
+    RunRows(pc, src, dst, out8, int(uint64_t(h) * t / shares), int(uint64_t(h) * (t + 1) / shares));
+  });
 }
 
 class CpuPostProcessor final : public PostProcessor {

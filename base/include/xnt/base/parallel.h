@@ -1,9 +1,14 @@
 #pragma once
-// Splitting deterministic work over a few threads (the cpu path's resolve bands and front-buffer
-// read). The calling thread takes share 0. If the system refuses a thread (std::system_error from
+// The one way Xenotrace spreads work over threads. RunShares splits deterministic work into n
+// fixed shares (the cpu path's resolve bands and front-buffer read); ParallelFor hands
+// independent items (compare's traces and combinations) to the shares as each finishes its last
+// one. The calling thread takes share 0. If the system refuses a thread (std::system_error from
 // its constructor), the threads already started are still joined - a joinable std::thread
 // destroyed during unwinding would call std::terminate - and the refused shares run on the
 // calling thread, so the result never depends on how many threads actually started.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <thread>
@@ -41,6 +46,18 @@ void RunShares(uint32_t n, Work&& work) {
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+}
+
+// Runs fn(i) for every i in [0, n) on up to `jobs` threads (the calling thread one of them); items
+// of uneven cost balance because each share takes the next unclaimed item. Exceptions as
+// RunShares: the first failing share's is rethrown once every share has stopped.
+template <typename Fn>
+void ParallelFor(size_t n, unsigned jobs, Fn&& fn) {
+  const uint32_t shares = uint32_t(std::clamp<size_t>(jobs, 1, std::max<size_t>(n, 1)));
+  std::atomic<size_t> next{0};
+  RunShares(shares, [&](uint32_t, uint32_t) {
+    for (size_t i = next++; i < n; i = next++) fn(i);
+  });
 }
 
 }  // namespace xnt

@@ -7,13 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/renderer/session.h"
 
 namespace xnt::compare {
 
 struct Combination {
   renderer::Path path = renderer::Path::kCpu;
-  uint32_t scale_x = 1, scale_y = 1;
+  ResolutionScale scale;
   std::string Name() const;  // "cpu@1x1"
   bool operator==(const Combination&) const = default;
 };
@@ -21,8 +22,8 @@ struct Combination {
 // "cpu@1x1", "fbo@2x2", or a bare path ("cpu" = cpu@1x1). Throws xnt::Error.
 Combination ParseCombination(std::string_view text);
 // Every path x every scale, paths outermost: "fbo,cpu" x "1x1,2x2". Throws xnt::Error for an
-// unknown path or a malformed scale (a scale a path cannot run is not refused here: the run
-// reports it as an error for that combination).
+// unknown path or a scale ParseResolutionScale refuses (a path that cannot run on this machine is
+// not refused here: the run reports it as an error for that combination).
 std::vector<Combination> ParseCombinations(std::string_view paths, std::string_view scales);
 
 // CI sharding: shard `index` of `count`, 1-based.

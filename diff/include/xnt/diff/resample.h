@@ -4,8 +4,10 @@
 // error unless a resize mode says how to reconcile them.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/diff/image.h"
 
 namespace xnt::diff {
@@ -26,7 +28,7 @@ enum class ResizeMode {
 };
 
 struct MatchOptions {
-  int scale_x = 0, scale_y = 0;  // expected scale of the larger image; 0 = infer from the sizes
+  std::optional<ResolutionScale> scale;  // expected scale of the larger image; none = infer from the sizes
   ResizeMode resize = ResizeMode::kNone;
   int border = 0;  // pixels ignored on every side, counted at the compared (smaller) size
 };
@@ -41,8 +43,6 @@ struct MatchedPair {
 // The returned views stay valid as long as the MatchedPair and the input images live.
 MatchedPair MatchSizes(const Image& a, const Image& b, const MatchOptions& options);
 
-// "2x2", "4X2", "3" (= 3x3) -> factors; throws Error on anything else.
-void ParseScale(const std::string& text, int& scale_x, int& scale_y);
 ResizeMode ParseResizeMode(const std::string& text);
 
 }  // namespace xnt::diff

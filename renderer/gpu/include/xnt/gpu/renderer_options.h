@@ -13,8 +13,8 @@ enum class GammaMode : uint32_t {
 
 struct RendererOptions {
   GammaMode gamma = GammaMode::kExact;
-  // Resolution scale per axis (host pixels per guest pixel, 1..3). Only 1x1 is implemented; a
-  // session refuses anything else by name.
+  // Resolution scale per axis (host pixels per guest pixel, 1..3 on every path; a session
+  // refuses anything else with CheckResolutionScale's words).
   uint32_t scale_x = 1, scale_y = 1;
   // EDRAM ownership transfers on the GPU where the path can (off: through the CPU model).
   bool gpu_transfers = true;

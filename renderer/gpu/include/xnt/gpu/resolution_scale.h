@@ -12,14 +12,13 @@
 
 #include <cstdint>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/gpu/viewport.h"
 
 namespace xnt::gpu {
 
-struct ResolutionScale {
-  uint32_t x = 1, y = 1;  // host pixels per guest pixel, 1..3 each
-  bool scaled() const { return x * y != 1; }
-};
+// The type and its parser live in base/ (every command parses a scale); the rules are here.
+using ResolutionScale = xnt::ResolutionScale;
 
 // A guest scissor (viewport.h) in host pixels.
 inline ScissorRect HostScissor(const ScissorRect& guest, ResolutionScale s) {
