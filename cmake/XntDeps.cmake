@@ -3,6 +3,8 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+# nlohmann-json (header-only): every JSON written (base/json.h) and compare's results.json read back.
+find_package(nlohmann_json 3.11 CONFIG REQUIRED)
 # toml++ (header-only): compare --expectations files.
 pkg_check_modules(TOMLPLUSPLUS REQUIRED IMPORTED_TARGET tomlplusplus)
 # Debian ships FlatBuffersConfig.cmake (capitalised), which the default name does not find.

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "xnt/base/base64.h"
 #include "xnt/base/error.h"
+#include "xnt/base/escape.h"
 #include "xnt/compare/results.h"
 #include "xnt/diff/png.h"
 
@@ -17,40 +19,6 @@ namespace xnt::compare {
 namespace fs = std::filesystem;
 
 namespace {
-
-void Html(std::string& o, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-}
-
-std::string Base64(const std::vector<uint8_t>& in) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    uint32_t v = uint32_t(in[i]) << 16 | uint32_t(in[i + 1]) << 8 | in[i + 2];
-    out += k[v >> 18];
-    out += k[(v >> 12) & 63];
-    out += k[(v >> 6) & 63];
-    out += k[v & 63];
-  }
-  if (i < in.size()) {
-    uint32_t v = uint32_t(in[i]) << 16 | (i + 1 < in.size() ? uint32_t(in[i + 1]) << 8 : 0);
-    out += k[v >> 18];
-    out += k[(v >> 12) & 63];
-    out += i + 1 < in.size() ? k[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 const char* kStyle = R"(
 body{font:14px system-ui,sans-serif;margin:1em;background:#f4f4f4;color:#111}
@@ -99,15 +67,15 @@ class Page {
   // A figure; `flip` (another image's path) makes it flicker with that one on click.
   void Figure(std::string& o, const ReportImage& img, const ReportImage* flip) {
     o += "<figure><img alt=\"";
-    Html(o, img.label);
+    AppendHtml(o, img.label);
     o += "\" src=\"" + DataUri(img.path) + "\"";
     if (flip) {
       o += " data-flip=\"" + DataUri(flip->path) + "\" data-fliplabel=\"";
-      Html(o, flip->label);
+      AppendHtml(o, flip->label);
       o += "\"";
     }
     o += "><figcaption>";
-    Html(o, img.label);
+    AppendHtml(o, img.label);
     o += "</figcaption></figure>";
   }
 
@@ -124,7 +92,7 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
   o += "</style></head><body>\n<h1>xenotrace compare: ";
   o += diff::StatusName(r.Overall());
   o += "</h1>\n<p>Reference: ";
-  Html(o, r.reference);
+  AppendHtml(o, r.reference);
   if (!r.shard.empty()) o += " &middot; shard " + r.shard;
   o += " &middot; <span id=\"status\">script did not run</span></p>\n";
   o += "<p><button id=\"zout\">&minus;</button><span id=\"zoom\">zoom 1x</span> <button id=\"zin\">+</button>"
@@ -133,13 +101,13 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
   o += "<table class=\"m\"><tr><th>trace</th>";
   for (const std::string& c : r.combinations) {
     o += "<th>";
-    Html(o, c);
+    AppendHtml(o, c);
     o += "</th>";
   }
   o += "</tr>\n";
   for (const std::string& t : r.traces) {
     o += "<tr><td>";
-    Html(o, t);
+    AppendHtml(o, t);
     o += "</td>";
     for (const std::string& c : r.combinations) {
       auto it = std::find_if(r.results.begin(), r.results.end(), [&](const CombinationResult& x) {
@@ -166,11 +134,11 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
     const CombinationResult& c = r.results[i];
     if (c.status == diff::Status::kPass) continue;
     o += "<div class=\"fail\" id=\"" + std::to_string(i) + "\"><h2>";
-    Html(o, c.trace + " " + c.combination + ": " + diff::StatusName(c.status));
+    AppendHtml(o, c.trace + " " + c.combination + ": " + diff::StatusName(c.status));
     o += "</h2>\n";
     if (!c.error.empty()) {
       o += "<pre>";
-      Html(o, c.error);
+      AppendHtml(o, c.error);
       o += "</pre>\n";
     }
     for (const FrameResult& f : c.frames) {
@@ -179,7 +147,7 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
       std::snprintf(head, sizeof(head), "frame %llu: max error %.6f, %llu pixels differ",
                     (unsigned long long)f.frame, f.max_error, (unsigned long long)f.pixels_differing);
       o += "<h3 data-max-error=\"" + std::to_string(f.max_error) + "\">" + head + "</h3><p>";
-      Html(o, f.detail);
+      AppendHtml(o, f.detail);
       o += "</p><div class=\"imgs\">";
       for (size_t k = 0; k < f.images.size(); ++k) {
         const ReportImage* flip = k < 2 && f.images.size() >= 2 ? &f.images[1 - k] : nullptr;
@@ -189,7 +157,7 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
     }
     for (const Bisection& b : c.bisections) {
       o += "<h3>bisection of frame " + std::to_string(b.frame) + "</h3><p class=\"bisect\">";
-      Html(o, b.summary);
+      AppendHtml(o, b.summary);
       o += "</p><div class=\"imgs\">";
       // Images come in fives per target: ref before/after, other before/after, mask; the
       // afters flicker with each other.
@@ -202,13 +170,13 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
       o += "</div>\n";
       if (!b.shaders.empty()) {
         o += "<details><summary>shaders of " + b.Id() + "</summary><pre>";
-        Html(o, b.shaders);
+        AppendHtml(o, b.shaders);
         o += "</pre></details>\n";
       }
       if (!b.state.empty()) {
         o += "<details><summary>xenotrace dump --frame " + std::to_string(b.frame) + " --draw " +
              std::to_string(b.draw) + "</summary><pre>";
-        Html(o, b.state);
+        AppendHtml(o, b.state);
         o += "</pre></details>\n";
       }
     }

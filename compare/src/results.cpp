@@ -3,9 +3,10 @@
 #include <cinttypes>
 #include <cstdio>
 #include <set>
+#include <type_traits>
 
-#include "json_value.h"
 #include "xnt/base/error.h"
+#include "xnt/base/escape.h"
 #include "xnt/base/json.h"
 #include "xnt/compare/results.h"
 
@@ -53,155 +54,122 @@ diff::Status ParseStatus(const std::string& s, const std::string& name) {
   throw Error(name + ": unknown status '" + s + "'");
 }
 
-void Str(std::string& o, const char* key, const std::string& v, bool comma = true) {
-  o += '"';
-  o += key;
-  o += "\": ";
-  AppendJsonString(o, v);
-  if (comma) o += ", ";
+// One list of members per struct, in results.json's order, read by both directions: `io` is a
+// JsonWriter or a JsonReader, `v` the struct (const when writing).
+template <typename Io, typename V>
+void Fields(Io& io, V& v) requires std::is_same_v<std::remove_const_t<V>, ReportImage> {
+  io("label", v.label);
+  io("path", v.path);
+}
+template <typename Io, typename V>
+void Fields(Io& io, V& v) requires std::is_same_v<std::remove_const_t<V>, FrameResult> {
+  io("frame", v.frame);
+  io("status", v.status);
+  io("hash", v.hash);
+  io("reference_hash", v.reference_hash);
+  io("detail", v.detail);
+  io("max_error", v.max_error);
+  io("pixels_differing", v.pixels_differing);
+  io("images", v.images);
+}
+template <typename Io, typename V>
+void Fields(Io& io, V& v) requires std::is_same_v<std::remove_const_t<V>, Bisection> {
+  io("frame", v.frame);
+  io("found", v.found);
+  io("draw", v.draw);
+  io.Derived("id", v.found ? v.Id() : std::string());  // for readers of the file; Id() rebuilds it
+  io("kind", v.kind);
+  io("targets", v.targets);
+  io("summary", v.summary);
+  io("error", v.error);
+  io("state", v.state);
+  io("shaders", v.shaders);
+  io("images", v.images);
+}
+template <typename Io, typename V>
+void Fields(Io& io, V& v) requires std::is_same_v<std::remove_const_t<V>, CombinationResult> {
+  io("trace", v.trace);
+  io("combination", v.combination);
+  io("reference", v.reference);
+  io("status", v.status);
+  io("error", v.error);
+  io("device", v.device);
+  io("seconds", v.seconds);
+  io("frames", v.frames);
+  io("bisections", v.bisections);
 }
 
-std::string Number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.17g", v);
-  return buf;
-}
-
-void Images(std::string& o, const std::vector<ReportImage>& images) {
-  o += "\"images\": [";
-  for (size_t i = 0; i < images.size(); ++i) {
-    o += i ? ", {" : "{";
-    Str(o, "label", images[i].label);
-    Str(o, "path", images[i].path, false);
-    o += "}";
+struct JsonWriter {
+  Json& json;
+  template <typename T>
+  void operator()(const char* key, const T& value) { json[key] = value; }
+  void operator()(const char* key, diff::Status value) { json[key] = StatusWord(value); }
+  template <typename T>
+  void operator()(const char* key, const std::vector<T>& items) {
+    Json array = Json::array();
+    for (const T& item : items) {
+      Json object = Json::object();
+      JsonWriter inner{object};
+      Fields(inner, item);
+      array.push_back(std::move(object));
+    }
+    json[key] = std::move(array);
   }
-  o += "]";
-}
+  void Derived(const char* key, const std::string& value) { json[key] = value; }
+};
 
-std::vector<ReportImage> ReadImages(const json::Value& v) {
-  std::vector<ReportImage> out;
-  for (const auto& i : v.array) out.push_back({i["label"].Str(), i["path"].Str()});
-  return out;
-}
+struct JsonReader {
+  const Json& json;
+  const std::string& name;  // the file, for ParseStatus's message
+  template <typename T>
+  void operator()(const char* key, T& value) { json.at(key).get_to(value); }
+  void operator()(const char* key, diff::Status& value) {
+    value = ParseStatus(json.at(key).get<std::string>(), name);
+  }
+  void operator()(const char* key, std::vector<std::string>& value) { json.at(key).get_to(value); }
+  template <typename T>
+  void operator()(const char* key, std::vector<T>& items) {
+    for (const Json& object : json.at(key)) {
+      JsonReader inner{object, name};
+      Fields(inner, items.emplace_back());
+    }
+  }
+  void Derived(const char*, const std::string&) {}
+};
 
 }  // namespace
 
 std::string ToJson(const RunResults& r) {
-  std::string o = "{\n";
-  o += "  \"tool\": \"xenotrace compare\", \"version\": 1,\n  ";
-  Str(o, "reference", r.reference);
-  Str(o, "shard", r.shard);
-  Str(o, "verdict", StatusWord(r.Overall()));
-  o += "\"exit_code\": " + std::to_string(r.ExitCode()) + ",\n  \"combinations\": [";
-  for (size_t i = 0; i < r.combinations.size(); ++i) {
-    if (i) o += ", ";
-    AppendJsonString(o, r.combinations[i]);
-  }
-  o += "],\n  \"traces\": [";
-  for (size_t i = 0; i < r.traces.size(); ++i) {
-    if (i) o += ", ";
-    AppendJsonString(o, r.traces[i]);
-  }
-  o += "],\n  \"results\": [";
-  for (size_t i = 0; i < r.results.size(); ++i) {
-    const CombinationResult& c = r.results[i];
-    o += i ? ",\n    {" : "\n    {";
-    Str(o, "trace", c.trace);
-    Str(o, "combination", c.combination);
-    o += std::string("\"reference\": ") + (c.reference ? "true" : "false") + ", ";
-    Str(o, "status", StatusWord(c.status));
-    Str(o, "error", c.error);
-    Str(o, "device", c.device);
-    o += "\"seconds\": " + Number(c.seconds) + ",\n     \"frames\": [";
-    for (size_t f = 0; f < c.frames.size(); ++f) {
-      const FrameResult& fr = c.frames[f];
-      o += f ? ",\n       {" : "\n       {";
-      o += "\"frame\": " + std::to_string(fr.frame) + ", ";
-      Str(o, "status", StatusWord(fr.status));
-      Str(o, "hash", fr.hash);
-      Str(o, "reference_hash", fr.reference_hash);
-      Str(o, "detail", fr.detail);
-      o += "\"max_error\": " + Number(fr.max_error) + ", ";
-      o += "\"pixels_differing\": " + std::to_string(fr.pixels_differing) + ", ";
-      Images(o, fr.images);
-      o += "}";
-    }
-    o += "],\n     \"bisections\": [";
-    for (size_t b = 0; b < c.bisections.size(); ++b) {
-      const Bisection& bi = c.bisections[b];
-      o += b ? ",\n       {" : "\n       {";
-      o += "\"frame\": " + std::to_string(bi.frame) + ", ";
-      o += std::string("\"found\": ") + (bi.found ? "true" : "false") + ", ";
-      o += "\"draw\": " + std::to_string(bi.draw) + ", ";
-      Str(o, "id", bi.found ? bi.Id() : std::string());
-      Str(o, "kind", bi.kind);
-      Str(o, "targets", bi.targets);
-      Str(o, "summary", bi.summary);
-      Str(o, "error", bi.error);
-      Str(o, "state", bi.state);
-      Str(o, "shaders", bi.shaders);
-      Images(o, bi.images);
-      o += "}";
-    }
-    o += "]}";
-  }
-  o += "\n  ]\n}\n";
-  return o;
+  Json doc = {{"tool", "xenotrace compare"},
+              {"version", 1},
+              {"reference", r.reference},
+              {"shard", r.shard},
+              {"verdict", StatusWord(r.Overall())},
+              {"exit_code", r.ExitCode()},
+              {"combinations", r.combinations},
+              {"traces", r.traces}};
+  JsonWriter{doc}("results", r.results);
+  return DumpJson(doc, 2) + "\n";
 }
 
 RunResults FromJson(const std::string& text, const std::string& name) {
-  json::Value doc;
   try {
-    doc = json::Parse(text);
-  } catch (const Error& e) {
+    const Json doc = Json::parse(text);
+    if (!doc.is_object() || doc.value("tool", std::string()) != "xenotrace compare") {
+      throw Error(name + ": not a results.json written by xenotrace compare");
+    }
+    RunResults r;
+    JsonReader reader{doc, name};
+    reader("reference", r.reference);
+    reader("shard", r.shard);
+    reader("combinations", r.combinations);
+    reader("traces", r.traces);
+    reader("results", r.results);
+    return r;
+  } catch (const Json::exception& e) {
+    // parse_error names the byte; type and missing-member errors name the member.
     throw Error(name + ": " + e.what());
   }
-  if (doc["tool"].Str() != "xenotrace compare") {
-    throw Error(name + ": not a results.json written by xenotrace compare");
-  }
-  RunResults r;
-  r.reference = doc["reference"].Str();
-  r.shard = doc["shard"].Str();
-  for (const auto& c : doc["combinations"].array) r.combinations.push_back(c.Str());
-  for (const auto& t : doc["traces"].array) r.traces.push_back(t.Str());
-  for (const auto& v : doc["results"].array) {
-    CombinationResult c;
-    c.trace = v["trace"].Str();
-    c.combination = v["combination"].Str();
-    c.reference = v["reference"].Bool();
-    c.status = ParseStatus(v["status"].Str(), name);
-    c.error = v["error"].Str();
-    c.device = v["device"].Str();
-    c.seconds = v["seconds"].Num();
-    for (const auto& f : v["frames"].array) {
-      FrameResult fr;
-      fr.frame = uint64_t(f["frame"].Num());
-      fr.status = ParseStatus(f["status"].Str(), name);
-      fr.hash = f["hash"].Str();
-      fr.reference_hash = f["reference_hash"].Str();
-      fr.detail = f["detail"].Str();
-      fr.max_error = f["max_error"].Num();
-      fr.pixels_differing = uint64_t(f["pixels_differing"].Num());
-      fr.images = ReadImages(f["images"]);
-      c.frames.push_back(std::move(fr));
-    }
-    for (const auto& b : v["bisections"].array) {
-      Bisection bi;
-      bi.frame = uint64_t(b["frame"].Num());
-      bi.found = b["found"].Bool();
-      bi.draw = uint32_t(b["draw"].Num());
-      bi.kind = b["kind"].Str();
-      bi.targets = b["targets"].Str();
-      bi.summary = b["summary"].Str();
-      bi.error = b["error"].Str();
-      bi.state = b["state"].Str();
-      bi.shaders = b["shaders"].Str();
-      bi.images = ReadImages(b["images"]);
-      c.bisections.push_back(std::move(bi));
-    }
-    r.results.push_back(std::move(c));
-  }
-  return r;
 }
 
 RunResults Merge(const std::vector<RunResults>& shards) {
@@ -227,25 +195,6 @@ RunResults Merge(const std::vector<RunResults>& shards) {
   return out;
 }
 
-namespace {
-
-void Xml(std::string& o, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default:
-        // XML 1.0 forbids most control characters even escaped.
-        if (uint8_t(c) < 0x20 && c != '\n' && c != '\t') o += ' ';
-        else o += c;
-    }
-  }
-}
-
-}  // namespace
-
 static std::string FailureText(const CombinationResult& c) {
   std::string t;
   for (const FrameResult& f : c.frames) {
@@ -270,9 +219,9 @@ std::string ToJunit(const RunResults& r) {
   o += "  <testsuite name=\"xenotrace.compare\"" + counts + ">\n";
   for (const auto& c : r.results) {
     o += "    <testcase classname=\"xenotrace.compare.";
-    Xml(o, c.trace);
+    AppendXml(o, c.trace);
     o += "\" name=\"";
-    Xml(o, c.combination + (c.reference ? " (reference)" : " vs " + r.reference));
+    AppendXml(o, c.combination + (c.reference ? " (reference)" : " vs " + r.reference));
     o += "\"";
     if (c.status == diff::Status::kPass) {
       o += "/>\n";
@@ -289,9 +238,9 @@ std::string ToJunit(const RunResults& r) {
       }
     }
     o += error ? "      <error message=\"" : "      <failure message=\"";
-    Xml(o, message);
+    AppendXml(o, message);
     o += "\">";
-    Xml(o, body);
+    AppendXml(o, body);
     o += error ? "</error>\n" : "</failure>\n";
     o += "    </testcase>\n";
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "xnt/base/escape.h"
 #include "xnt/base/json.h"
 #include "xnt/diff/report.h"
 
@@ -21,23 +22,6 @@ std::string Hex(uint64_t v) {
   char buf[20];
   std::snprintf(buf, sizeof(buf), "%016" PRIx64, v);
   return buf;
-}
-
-std::string Xml(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t') out += ' ';  // not representable in XML 1.0
-        else out += char(c);
-    }
-  }
-  return out;
 }
 
 const char* kChannelNames[4] = {"R", "G", "B", "A"};
@@ -185,23 +169,23 @@ std::string ToJunit(const Report& r) {
   std::string counts = " tests=\"" + std::to_string(r.items.size()) + "\" failures=\"" + std::to_string(failures) +
                        "\" errors=\"" + std::to_string(errors) + "\" skipped=\"0\" time=\"" + Num(total) + "\"";
   x += "<testsuites name=\"xenotrace diff\"" + counts + ">\n";
-  x += "  <testsuite name=\"" + Xml(r.a + " vs " + r.b) + "\"" + counts + ">\n";
+  x += "  <testsuite name=\"" + EscapeXml(r.a + " vs " + r.b) + "\"" + counts + ">\n";
   for (const ReportItem* it : r.Ordered()) {
-    x += "    <testcase classname=\"xenotrace.diff\" name=\"" + Xml(it->name) + "\" time=\"" + Num(it->seconds) + "\"";
+    x += "    <testcase classname=\"xenotrace.diff\" name=\"" + EscapeXml(it->name) + "\" time=\"" + Num(it->seconds) + "\"";
     std::string body;
     if (it->status == Status::kError) {
-      body += "      <error message=\"" + Xml(it->error) + "\" type=\"" + ItemKindName(it->kind) + "\"/>\n";
+      body += "      <error message=\"" + EscapeXml(it->error) + "\" type=\"" + ItemKindName(it->kind) + "\"/>\n";
     } else if (it->status == Status::kDiffer) {
       std::string msg = it->kind == ItemKind::kCompared ? (it->reasons.empty() ? "differs" : it->reasons[0]) : Brief(*it);
       std::string detail;
       for (const auto& reason : it->reasons) detail += reason + "\n";
-      body += "      <failure message=\"" + Xml(msg) + "\" type=\"" + ItemKindName(it->kind) + "\">" + Xml(detail) +
+      body += "      <failure message=\"" + EscapeXml(msg) + "\" type=\"" + ItemKindName(it->kind) + "\">" + EscapeXml(detail) +
               "</failure>\n";
     }
     if (it->has_metrics) {
       std::string out = Brief(*it) + "\nchecks: " + it->thresholds + "\n";
       if (!it->note.empty()) out += it->note + "\n";
-      body += "      <system-out>" + Xml(out) + "</system-out>\n";
+      body += "      <system-out>" + EscapeXml(out) + "</system-out>\n";
     }
     x += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
   }

@@ -12,47 +12,13 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "xnt/base/base64.h"
+#include "xnt/base/escape.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/report.h"
 
 namespace xnt::diff {
 namespace {
-
-std::string Esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string Base64(const std::vector<uint8_t>& in) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    uint32_t v = uint32_t(in[i]) << 16 | uint32_t(in[i + 1]) << 8 | in[i + 2];
-    out += k[v >> 18];
-    out += k[(v >> 12) & 63];
-    out += k[(v >> 6) & 63];
-    out += k[v & 63];
-  }
-  if (i < in.size()) {
-    uint32_t v = uint32_t(in[i]) << 16 | (i + 1 < in.size() ? uint32_t(in[i + 1]) << 8 : 0);
-    out += k[v >> 18];
-    out += k[(v >> 12) & 63];
-    out += i + 1 < in.size() ? k[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 std::string DataUri(const std::string& dir, const std::string& rel) {
   return "data:image/png;base64," + Base64(ReadFileBytes((std::filesystem::path(dir) / rel).string()));
@@ -238,16 +204,16 @@ void AppendItem(std::string& h, const ReportItem& it, const std::string& dir) {
   if (it.has_metrics) h += " data-w=\"" + std::to_string(m.width) + "\" data-h=\"" + std::to_string(m.height) + "\"";
   if (it.has_metrics && m.max_x >= 0)
     h += " data-maxx=\"" + std::to_string(m.max_x) + "\" data-maxy=\"" + std::to_string(m.max_y) + "\"";
-  h += "><summary><span class=\"badge " + std::string(st) + "\">" + st + "</span> " + Esc(it.name);
-  if (it.kind != ItemKind::kCompared) h += " &mdash; " + Esc(it.kind == ItemKind::kError ? it.error : ItemKindName(it.kind));
+  h += "><summary><span class=\"badge " + std::string(st) + "\">" + st + "</span> " + EscapeHtml(it.name);
+  if (it.kind != ItemKind::kCompared) h += " &mdash; " + EscapeHtml(it.kind == ItemKind::kError ? it.error : ItemKindName(it.kind));
   h += "</summary><div class=\"body\">";
-  h += "<div>A: " + Esc(it.path_a.empty() ? "(none)" : it.path_a) + "<br>B: " + Esc(it.path_b.empty() ? "(none)" : it.path_b);
-  if (!it.note.empty()) h += "<br>" + Esc(it.note);
-  if (!it.thresholds.empty()) h += "<br>checks: " + Esc(it.thresholds);
+  h += "<div>A: " + EscapeHtml(it.path_a.empty() ? "(none)" : it.path_a) + "<br>B: " + EscapeHtml(it.path_b.empty() ? "(none)" : it.path_b);
+  if (!it.note.empty()) h += "<br>" + EscapeHtml(it.note);
+  if (!it.thresholds.empty()) h += "<br>checks: " + EscapeHtml(it.thresholds);
   h += "</div>";
   if (!it.reasons.empty()) {
     h += "<ul class=\"reasons\">";
-    for (const auto& r : it.reasons) h += "<li>" + Esc(r) + "</li>";
+    for (const auto& r : it.reasons) h += "<li>" + EscapeHtml(r) + "</li>";
     h += "</ul>";
   }
   if (it.has_metrics) {
@@ -304,7 +270,7 @@ std::string ToHtml(const Report& r, const std::string& dir) {
                 r.Count(Status::kPass), r.Count(Status::kDiffer), r.CountKind(ItemKind::kMissing),
                 r.CountKind(ItemKind::kExtra), r.Count(Status::kError));
   h += "<header><h1>xenotrace diff: <span class=\"" + std::string(StatusName(r.Overall())) + "\">" +
-       StatusName(r.Overall()) + "</span></h1><div>A: " + Esc(r.a) + " &nbsp; B: " + Esc(r.b) + "</div><div>" + counts +
+       StatusName(r.Overall()) + "</span></h1><div>A: " + EscapeHtml(r.a) + " &nbsp; B: " + EscapeHtml(r.b) + "</div><div>" + counts +
        "</div><div class=\"help\">keys: 1/a before, 2/b after, 3/d diff, 4/h heatmap, 5/m any difference, 6/x amplified, "
        "s side by side, p split, f flicker, j largest error, +/&minus; or wheel zoom, 0 fit; "
        "values in 0..1 units (1/255 = 0.0039)</div></header>\n<main>\n";

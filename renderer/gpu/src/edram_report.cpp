@@ -1,6 +1,7 @@
 // EDRAM transfer log reports (see edram_report.h).
 #include "xnt/gpu/edram_report.h"
 
+#include "xnt/base/escape.h"
 #include "xnt/base/json.h"
 
 #include <algorithm>
@@ -12,21 +13,6 @@
 namespace xnt::gpu {
 
 namespace {
-
-
-std::string Html(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
 
 std::string Printf(const char* fmt, auto... args) {
   char buf[512];
@@ -284,7 +270,7 @@ std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOption
                   Y(s.tile0), double(s.to - s.from) * ex, Y(s.tile1) - Y(s.tile0)) +
            colour(s.owner) + "\" data-owner=\"" + std::to_string(s.owner) + "\"><title>tiles " +
            Tiles(s.tile0, s.tile1) + ", " + span(s.from, s.to) + "\nrender target: " +
-           Html(KeyLong(keys[s.owner])) + "</title></rect>\n";
+           EscapeHtml(KeyLong(keys[s.owner])) + "</title></rect>\n";
   }
   // Transfers (every one, also outside the selected frames: the map is the whole replay).
   size_t index = 0;
@@ -295,16 +281,16 @@ std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOption
     svg += Printf("<rect class=\"t\" id=\"t%zu\" data-i=\"%zu\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\">"
                   "<title>", index, index, X(double(t.draw_index)), Y(t.start_tile), std::max(ex, 3.0),
                   std::max(Y(t.end_tile) - Y(t.start_tile), 3.0)) +
-           Html(where + ": " + t.reason + " (" + t.trigger + ")\nfrom " + KeyLong(t.source) + "\nto " +
+           EscapeHtml(where + ": " + t.reason + " (" + t.trigger + ")\nfrom " + KeyLong(t.source) + "\nto " +
                 KeyLong(t.dest)) +
            "</title></rect>\n";
     if (Selected(options, e.frame)) {
       rows += Printf("<tr id=\"row%zu\"><td><a class=\"tl\" href=\"#t%zu\" data-i=\"%zu\">", index, index, index) +
-              Html(name(t.draw_index)) + "</a></td><td>" + Tiles(t.start_tile, t.end_tile) + "</td><td>" +
-              std::to_string(t.bytes) + "</td><td>" + Html(KeyLong(t.source)) + "</td><td>" +
-              Html(KeyLong(t.dest)) + "</td><td>" + Html(t.reason) + "</td><td>" + Html(t.trigger) +
+              EscapeHtml(name(t.draw_index)) + "</a></td><td>" + Tiles(t.start_tile, t.end_tile) + "</td><td>" +
+              std::to_string(t.bytes) + "</td><td>" + EscapeHtml(KeyLong(t.source)) + "</td><td>" +
+              EscapeHtml(KeyLong(t.dest)) + "</td><td>" + EscapeHtml(t.reason) + "</td><td>" + EscapeHtml(t.trigger) +
               "</td><td>" + (e.data_moved ? (e.on_gpu ? "GPU" : "CPU") : "no") +
-              (e.note.empty() ? "" : " (" + Html(e.note) + ")") + "</td></tr>\n";
+              (e.note.empty() ? "" : " (" + EscapeHtml(e.note) + ")") + "</td></tr>\n";
     }
     ++index;
   }
@@ -328,7 +314,7 @@ std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOption
     svg += Printf("<g class=\"tick\"><line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
                   "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">",
                   x, top + plot_h, x, top + plot_h + 5, x, top + plot_h + 18) +
-           Html(name(ev)) + "</text></g>\n";
+           EscapeHtml(name(ev)) + "</text></g>\n";
   }
   svg += Printf("<text class=\"title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">draw F.K (frame.draw as "
                 "xenotrace dump numbers them: draws, resolves and clears in one sequence)</text>\n",
@@ -350,12 +336,12 @@ std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOption
   std::string legend;
   for (uint32_t id = 0; id < keys.size(); ++id) {
     legend += "<li><span class=\"sw\" style=\"background:" + colour(id) + "\"></span>" +
-              Html(KeyLong(keys[id])) + "</li>\n";
+              EscapeHtml(KeyLong(keys[id])) + "</li>\n";
   }
   const EdramTotals tot = ComputeEdramTotals(tracker, options);
   std::string html = std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                                  "<title>EDRAM ownership</title>\n<style>") + kMapStyle +
-                     "</style></head><body>\n<h1>EDRAM ownership map</h1>\n<p>" + Html(options.title) + "</p>\n";
+                     "</style></head><body>\n<h1>EDRAM ownership map</h1>\n<p>" + EscapeHtml(options.title) + "</p>\n";
   html += "<p>Across: the renderer's draws and resolves in order, named F.K; down: EDRAM tiles from 0 (top) to " +
           std::to_string(shown) + ", just past the last tile a target or transfer used" +
           (used_any > shown ? " (extents guessed to the end of the EDRAM are cut off there)" : std::string()) +

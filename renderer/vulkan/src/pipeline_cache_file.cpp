@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "xnt/base/atomic_file.h"
 #include "xnt/base/error.h"
 
 namespace xnt::vk {
@@ -140,22 +141,7 @@ bool PipelineCacheFile::Save() {
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
   if (ec) return false;
-  const std::string temp = path_ + ".tmp." + std::to_string(::getpid()) + "." +
-                           std::to_string(reinterpret_cast<uintptr_t>(this));
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  size_t done = 0;
-  while (done < file.size()) {
-    const ssize_t n = ::write(fd, file.data() + done, file.size() - done);
-    if (n <= 0) break;
-    done += size_t(n);
-  }
-  const bool written = ::close(fd) == 0 && done == file.size();
-  if (!written || std::rename(temp.c_str(), path_.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
+  return WriteFileAtomically(path_, file.data(), file.size());
 }
 
 }  // namespace xnt::vk

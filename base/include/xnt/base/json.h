@@ -1,42 +1,29 @@
-// JSON string escaping shared by every --json output (CLI, dump, EDRAM reports, diff reports).
-// Quotes, backslashes and control characters are escaped (\n \r \t by name, the rest as \u00XX);
-// bytes >= 0x80 pass through, so UTF-8 stays UTF-8.
+// JSON for every --json output (CLI, dump, EDRAM reports, diff and compare reports) and for the
+// files Xenotrace reads back (compare's results.json), through nlohmann-json: one escaping and
+// one number format everywhere, and a reader that names the line and column of a damaged file.
+// Strings are written as UTF-8 (no \u escapes for non-ASCII text); bytes that are not UTF-8 (a
+// trace or file name from a foreign file system) become U+FFFD, so the output always parses.
 #pragma once
 
-#include <cstdio>
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 
 namespace xnt {
 
+// Objects keep their members in the order written, which is the order the docs list them in.
+using Json = nlohmann::ordered_json;
+
+inline std::string DumpJson(const Json& value, int indent = -1) {
+  return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 inline void AppendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += char(c);
-        }
-    }
-  }
-  out += '"';
+  out += DumpJson(Json(s));
 }
 
 // `s` as a quoted JSON string.
-inline std::string JsonString(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  AppendJsonString(out, s);
-  return out;
-}
+inline std::string JsonString(std::string_view s) { return DumpJson(Json(s)); }
 
 }  // namespace xnt

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include "xnt/base/atomic_file.h"
+
 #if __has_include(<glslang/build_info.h>)
 #include <glslang/build_info.h>
 #endif
@@ -43,7 +45,6 @@ constexpr const char* kGlslangVersion = "unknown";
 std::mutex g_mutex;
 std::string g_directory;
 SpirvCacheStats g_stats;
-std::atomic<uint64_t> g_temp_counter{0};
 
 struct Key {
   uint8_t bytes[16];
@@ -140,23 +141,7 @@ bool Store(const std::string& directory, const std::string& path, const Key& key
   std::memcpy(file.data() + 16, &hash, 8);
   std::memcpy(file.data() + 24, key.bytes, 16);
   std::memcpy(file.data() + kHeaderSize, words.data(), words.size() * 4);
-  // A name no other process or thread uses, renamed over the entry once complete.
-  const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                           std::to_string(g_temp_counter.fetch_add(1));
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  size_t done = 0;
-  while (done < file.size()) {
-    const ssize_t n = ::write(fd, file.data() + done, file.size() - done);
-    if (n <= 0) break;
-    done += size_t(n);
-  }
-  const bool written = ::close(fd) == 0 && done == file.size();
-  if (!written || std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
+  return WriteFileAtomically(path, file.data(), file.size());
 }
 
 }  // namespace
