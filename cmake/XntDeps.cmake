@@ -5,6 +5,8 @@ pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # nlohmann-json (header-only): every JSON written (base/json.h) and compare's results.json read back.
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
+# libspng: 16-bit PNGs (stb_image_write has no 16-bit path), deflate-compressed through zlib.
+pkg_check_modules(SPNG REQUIRED IMPORTED_TARGET spng)
 # toml++ (header-only): compare --expectations files.
 pkg_check_modules(TOMLPLUSPLUS REQUIRED IMPORTED_TARGET tomlplusplus)
 # Debian ships FlatBuffersConfig.cmake (capitalised), which the default name does not find.

@@ -1,11 +1,11 @@
-// PNG reading (stb_image) and writing: 8-bit through stb_image_write, 16-bit through a small
-// writer of our own (stb_image_write has no 16-bit PNG path) that emits stored deflate blocks.
+// PNG reading (stb_image) and writing: 8-bit through stb_image_write, 16-bit through libspng
+// (stb_image_write has no 16-bit PNG path).
 #include "xnt/diff/png.h"
 
+#include <spng.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cerrno>
@@ -30,95 +30,47 @@ const char* FailureReason() {
   return reason ? reason : "decoder gave no reason";
 }
 
-uint32_t Crc32(const uint8_t* data, size_t size, uint32_t crc = 0) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t n = 0; n < 256; ++n) {
-      uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;  // PNG spec, Annex D
-      t[n] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  for (size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
-  return ~crc;
+struct SpngDeleter {
+  void operator()(spng_ctx* ctx) const { spng_ctx_free(ctx); }
+};
+
+void CheckSpng(int ret) {
+  if (ret != 0) throw Error(std::string("PNG encoder failed: ") + spng_strerror(ret));
 }
 
-void PutBe32(std::vector<uint8_t>& out, uint32_t v) {
-  out.push_back(uint8_t(v >> 24));
-  out.push_back(uint8_t(v >> 16));
-  out.push_back(uint8_t(v >> 8));
-  out.push_back(uint8_t(v));
-}
-
-void PutChunk(std::vector<uint8_t>& out, const char type[4], const std::vector<uint8_t>& body) {
-  PutBe32(out, uint32_t(body.size()));
-  size_t start = out.size();
-  out.insert(out.end(), type, type + 4);
-  out.insert(out.end(), body.begin(), body.end());
-  PutBe32(out, Crc32(out.data() + start, out.size() - start));
-}
-
-// 16-bit RGB/RGBA PNG; samples big-endian (PNG spec 7.1), filter type 0 on every row, zlib stream
-// of stored blocks (RFC 1950/1951).
+// 16-bit RGB/RGBA PNG through libspng, deflate-compressed with its default level and adaptive
+// filters. libspng takes host-endian samples (SPNG_FMT_PNG) and writes them big-endian.
 std::vector<uint8_t> EncodePng16(const Image& image) {
-  const size_t row_bytes = size_t(image.width) * size_t(image.channels) * 2;
-  std::vector<uint8_t> raw;
-  raw.reserve((row_bytes + 1) * size_t(image.height));
-  std::vector<float> row(size_t(image.width) * size_t(image.channels));
+  const size_t row_samples = size_t(image.width) * size_t(image.channels);
+  std::vector<uint16_t> samples(row_samples * size_t(image.height));
+  std::vector<float> row(row_samples);
   for (int y = 0; y < image.height; ++y) {
-    raw.push_back(0);
+    uint16_t* dst = samples.data() + size_t(y) * row_samples;
     if (image.type == PixelType::kU16) {
-      const uint8_t* src = image.Row(y);
-      for (size_t i = 0; i < row_bytes; i += 2) {
-        uint16_t v;
-        std::memcpy(&v, src + i, 2);
-        raw.push_back(uint8_t(v >> 8));
-        raw.push_back(uint8_t(v));
-      }
-    } else {
-      image.RowToFloat(y, row.data());
-      for (float f : row) {
-        auto v = uint16_t(std::lround(f * 65535.0f));
-        raw.push_back(uint8_t(v >> 8));
-        raw.push_back(uint8_t(v));
-      }
+      std::memcpy(dst, image.Row(y), row_samples * 2);
+      continue;
     }
+    image.RowToFloat(y, row.data());
+    for (size_t i = 0; i < row_samples; ++i) dst[i] = uint16_t(std::lround(row[i] * 65535.0f));
   }
-  std::vector<uint8_t> z = {0x78, 0x01};
-  uint32_t a = 1, b = 0;
-  for (uint8_t v : raw) {  // Adler-32, RFC 1950 section 8
-    a = (a + v) % 65521;
-    b = (b + a) % 65521;
-  }
-  size_t pos = 0;
-  do {
-    size_t n = std::min<size_t>(65535, raw.size() - pos);
-    bool last = pos + n == raw.size();
-    z.push_back(last ? 1 : 0);
-    z.push_back(uint8_t(n));
-    z.push_back(uint8_t(n >> 8));
-    z.push_back(uint8_t(~n));
-    z.push_back(uint8_t(~n >> 8));
-    z.insert(z.end(), raw.begin() + long(pos), raw.begin() + long(pos + n));
-    pos += n;
-  } while (pos < raw.size());
-  PutBe32(z, (b << 16) | a);
-
-  std::vector<uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  std::vector<uint8_t> ihdr;
-  PutBe32(ihdr, uint32_t(image.width));
-  PutBe32(ihdr, uint32_t(image.height));
-  ihdr.push_back(16);
-  ihdr.push_back(image.channels == 4 ? 6 : 2);  // colour type: 6 RGBA, 2 RGB
-  ihdr.push_back(0);
-  ihdr.push_back(0);
-  ihdr.push_back(0);
-  PutChunk(out, "IHDR", ihdr);
-  PutChunk(out, "IDAT", z);
-  PutChunk(out, "IEND", {});
-  return out;
+  std::unique_ptr<spng_ctx, SpngDeleter> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
+  if (!ctx) throw Error("PNG encoder failed: out of memory");
+  CheckSpng(spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1));
+  spng_ihdr ihdr{};
+  ihdr.width = uint32_t(image.width);
+  ihdr.height = uint32_t(image.height);
+  ihdr.bit_depth = 16;
+  ihdr.color_type = image.channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR;
+  CheckSpng(spng_set_ihdr(ctx.get(), &ihdr));
+  CheckSpng(spng_encode_image(ctx.get(), samples.data(), samples.size() * 2, SPNG_FMT_PNG,
+                              SPNG_ENCODE_FINALIZE));
+  size_t size = 0;
+  int error = 0;
+  std::unique_ptr<void, decltype(&std::free)> png(spng_get_png_buffer(ctx.get(), &size, &error),
+                                                  &std::free);
+  CheckSpng(error);
+  const auto* bytes = static_cast<const uint8_t*>(png.get());
+  return std::vector<uint8_t>(bytes, bytes + size);
 }
 
 void AppendBytes(void* context, void* data, int size) {

@@ -2,6 +2,8 @@
 // size matching: box downsample, area resample, crop, border, and the error cases.
 #include <gtest/gtest.h>
 
+#include <spng.h>
+
 #include <cstring>
 #include <thread>
 
@@ -39,6 +41,46 @@ TEST(DiffPng, RoundTrips8And16Bit) {
     EXPECT_EQ(back16.view().channels, ch);
     for (int y = 0; y < 3; ++y) EXPECT_EQ(std::memcmp(back16.view().Row(y), w.view().Row(y), 6 * ch * 2), 0);
   }
+}
+
+// Samples libspng's own decoder reads back from `png`, host-endian: a second decoder beside
+// stb_image, so the writer is not only checked against the reader it shares a library with.
+std::vector<uint16_t> SpngDecode16(const std::vector<uint8_t>& png, spng_ihdr& ihdr) {
+  spng_ctx* ctx = spng_ctx_new(0);
+  EXPECT_EQ(spng_set_png_buffer(ctx, png.data(), png.size()), 0);
+  EXPECT_EQ(spng_get_ihdr(ctx, &ihdr), 0);
+  size_t size = 0;
+  EXPECT_EQ(spng_decoded_image_size(ctx, SPNG_FMT_PNG, &size), 0);
+  std::vector<uint16_t> samples(size / 2);
+  EXPECT_EQ(spng_decode_image(ctx, samples.data(), size, SPNG_FMT_PNG, 0), 0);
+  spng_ctx_free(ctx);
+  return samples;
+}
+
+TEST(DiffPng, SixteenBitValuesSurviveBothDecodersAndAreCompressed) {
+  // The extremes, both bytes of a sample differing, and values whose high or low byte alone would
+  // pass for an 8-bit sample: a swapped byte order or a lost low byte changes them.
+  const uint16_t picked[] = {0x0000, 0xFFFF, 0x0102, 0x8001, 0x00FF, 0xFF00, 0x1234, 0xFEDC,
+                             0x7FFF, 0x0001, 0xABCD, 0x5A5A};
+  for (int ch : {3, 4}) {
+    OwnedImage img = Make16(4, 2, ch, [&](int x, int y, int c) { return picked[(y * 4 + x + c) % 12]; });
+    const std::vector<uint8_t> png = EncodePng(img.view());
+    spng_ihdr ihdr{};
+    const std::vector<uint16_t> samples = SpngDecode16(png, ihdr);
+    EXPECT_EQ(ihdr.bit_depth, 16);
+    EXPECT_EQ(ihdr.color_type, ch == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR);
+    ASSERT_EQ(samples.size(), size_t(4 * 2 * ch));
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 4; ++x)
+        for (int c = 0; c < ch; ++c)
+          EXPECT_EQ(samples[size_t((y * 4 + x) * ch + c)], picked[(y * 4 + x + c) % 12]) << x << "," << y << "," << c;
+    OwnedImage back = DecodePng(png.data(), png.size(), "picked");
+    ASSERT_EQ(back.view().type, PixelType::kU16);
+    for (int y = 0; y < 2; ++y) EXPECT_EQ(std::memcmp(back.view().Row(y), img.view().Row(y), size_t(4 * ch * 2)), 0);
+  }
+  // 64x64 RGBA of one colour: 32 KiB of samples in stored deflate blocks; compressed, a few hundred bytes.
+  OwnedImage flat = Make16(64, 64, 4, [](int, int, int c) { return 0x1234 + c; });
+  EXPECT_LT(EncodePng(flat.view()).size(), 1024u);
 }
 
 TEST(DiffPng, FloatSavesAs16Bit) {
