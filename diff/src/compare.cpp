@@ -101,7 +101,7 @@ class BandComparer {
     nc_ = m.channels;
     planes_ = nc_ + 1;  // compared channels + luma (last)
     weights_ = GaussianWeights();
-    k_ = &kernels::Get();
+    k_ = &kernels::Get(options.kernels);
     m.kernels = k_->name;
     cmax_ = FlipCmax();
     const std::array<bool, 4> same = IdenticalChannels(a, b, nc_);

@@ -56,6 +56,7 @@ ReportItem CompareImages(const Image& a, const Image& b, const std::string& name
     item.note = pair.note;
     ErrorMaps maps;
     CompareOptions copt = t.ToCompareOptions();
+    copt.kernels = options.kernels;
     if (!options.report_dir.empty()) copt.maps = &maps;
     item.metrics = Compare(pair.a, pair.b, copt);
     item.has_metrics = true;

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "xnt/diff/metrics.h"
+
 namespace xnt::diff::kernels {
 
 inline constexpr int kTaps = 11;
@@ -67,9 +69,8 @@ struct Kernels {
   void (*sobel)(const float* const* rows, float* out, int n);
 };
 
-// The widest table the CPU runs: AVX-512, AVX2+FMA, else the baseline (XNT_DIFF_KERNELS=avx2 or
-// =baseline caps it).
-const Kernels& Get();
+// The widest table the CPU runs up to `cap`: AVX-512, AVX2+FMA, else the baseline.
+const Kernels& Get(KernelSet cap);
 const Kernels& Baseline();
 
 }  // namespace xnt::diff::kernels

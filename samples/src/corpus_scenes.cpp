@@ -1,8 +1,8 @@
 // corpus_* samples: the XDK-compiled shaders of ../shared/corpus/xenos-shaders/burgerlib, read at
 // authoring time (the repository holds no copies), drawn with the vertex layouts and constants
-// they need. The corpus folder is XNT_CORPUS_DIR when set, else the path configured at build time
-// (samples/CMakeLists.txt). Without it these samples are not registered; CorpusStatus() says so.
-#include <cstdlib>
+// they need. The corpus folder is RegistryOptions::corpus_dir, by default the path configured at
+// build time (samples/CMakeLists.txt). Without it these samples are not registered; CorpusStatus()
+// says so.
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -23,15 +23,10 @@ namespace fs = std::filesystem;
 using ucode::Float4;
 using xenos::PrimitiveType;
 
-fs::path CorpusDir() {
-  if (const char* env = std::getenv("XNT_CORPUS_DIR"); env && *env) return fs::path(env);
-  return fs::path(XNT_SAMPLES_CORPUS_DIR);
-}
-
-ucode::ContainerFile LoadCorpus(const std::string& name) {
-  const fs::path path = CorpusDir() / name / "container.bin";
+ucode::ContainerFile LoadCorpus(const fs::path& dir, const std::string& name) {
+  const fs::path path = dir / name / "container.bin";
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("corpus shader not found: " + path.string() + " (" + CorpusStatus() + ")");
+  if (!in) throw Error("corpus shader not found: " + path.string() + " (" + CorpusStatus(dir.string()) + ")");
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() > (1u << 20)) throw Error(path.string() + ": larger than 1 MiB, not a shader");
   return ucode::LoadContainer(bytes);
@@ -127,8 +122,8 @@ struct Pair {
   std::vector<std::pair<uint32_t, Float4>> vs_literals, ps_literals;
 };
 
-Pair MakePair(const std::string& vs_name, const std::string& ps_name) {
-  const ucode::ContainerFile vsc = LoadCorpus(vs_name), psc = LoadCorpus(ps_name);
+Pair MakePair(const fs::path& dir, const std::string& vs_name, const std::string& ps_name) {
+  const ucode::ContainerFile vsc = LoadCorpus(dir, vs_name), psc = LoadCorpus(dir, ps_name);
   if (vsc.type != ucode::ShaderType::kVertex || psc.type != ucode::ShaderType::kPixel) {
     throw Error("corpus pair " + vs_name + " / " + ps_name + " is not a vertex + pixel shader");
   }
@@ -289,26 +284,30 @@ ShaderScene StaticPositionScene(Pair p) {
   return s;
 }
 
-std::string Listing(const std::string& vs, const std::string& ps) {
-  return "corpus shaders " + vs + " + " + ps + " (read from " + CorpusDir().string() + ")";
+std::string Listing(const fs::path& dir, const std::string& vs, const std::string& ps) {
+  return "corpus shaders " + vs + " + " + ps + " (read from " + dir.string() + ")";
 }
 
 }  // namespace
 
-bool CorpusPresent() {
+std::string DefaultCorpusDir() { return XNT_SAMPLES_CORPUS_DIR; }
+
+bool CorpusPresent(const std::string& dir) {
   std::error_code ec;
-  return fs::is_regular_file(CorpusDir() / "vs20pos22d360" / "container.bin", ec);
+  return fs::is_regular_file(fs::path(dir) / "vs20pos22d360" / "container.bin", ec);
 }
 
-std::string CorpusStatus() {
-  if (CorpusPresent()) return "shader corpus found at " + CorpusDir().string();
-  return "shader corpus not found at '" + CorpusDir().string() +
-         "' (set XNT_CORPUS_DIR to the burgerlib folder); corpus_* samples are not registered";
+std::string CorpusStatus(const std::string& dir) {
+  if (CorpusPresent(dir)) return "shader corpus found at " + dir;
+  return "shader corpus not found at '" + dir +
+         "' (point RegistryOptions::corpus_dir, `xenotrace samples --corpus DIR`, at the burgerlib "
+         "folder); corpus_* samples are not registered";
 }
 
-std::vector<Sample> CorpusSamples() {
+std::vector<Sample> CorpusSamples(const std::string& corpus_dir) {
   std::vector<Sample> v;
-  if (!CorpusPresent()) return v;
+  if (!CorpusPresent(corpus_dir)) return v;
+  const fs::path dir = corpus_dir;
   // Scenes are built lazily (at authoring / expected-image time), so listing the registry never
   // reads the corpus.
   struct Entry {
@@ -348,14 +347,14 @@ std::vector<Sample> CorpusSamples() {
        PsInput::kTextureTimesVertexColor},
   };
   for (const Entry& e : entries) {
-    auto build = [e] {
-      Pair p = MakePair(e.vs, e.ps);
+    auto build = [e, dir] {
+      Pair p = MakePair(dir, e.vs, e.ps);
       return e.static_position ? StaticPositionScene(std::move(p))
                                : TwoDScene(std::move(p), e.input);
     };
     Sample s;
     s.name = e.name;
-    s.description = Listing(e.vs, e.ps) + " in draws with the vertex layout and constants they "
+    s.description = Listing(dir, e.vs, e.ps) + " in draws with the vertex layout and constants they "
                     "need";
     s.expected_frame = e.expected + " Expected image from the CPU interpreter.";
     s.author = [build](format::Writer& w) { AuthorShaderScene(build(), w); };

@@ -96,7 +96,9 @@ FlatScene IndexedTriangleStrip() {
   return s;
 }
 
-std::vector<Sample> Build() {
+}  // namespace
+
+std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   std::vector<Sample> v;
   v.push_back(FlatSample(
       "clear_draws_resolve_swap",
@@ -129,7 +131,7 @@ std::vector<Sample> Build() {
       IndexedTriangleStrip()));
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : MemExportSamples()) v.push_back(std::move(s));
-  for (auto& s : CorpusSamples()) v.push_back(std::move(s));
+  for (auto& s : CorpusSamples(options.corpus_dir)) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
@@ -150,10 +152,8 @@ std::vector<Sample> Build() {
   return v;
 }
 
-}  // namespace
-
 const std::vector<Sample>& Registry() {
-  static const std::vector<Sample> samples = Build();
+  static const std::vector<Sample> samples = BuildRegistry({});
   return samples;
 }
 

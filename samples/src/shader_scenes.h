@@ -73,12 +73,12 @@ Sample ShaderSceneSample(std::string name, std::string description, std::string 
 std::vector<Sample> ShaderSceneSamples();
 // memexport_* (memexport_samples.cpp).
 std::vector<Sample> MemExportSamples();
-// The corpus_* samples when the shader corpus is present; empty otherwise (CorpusStatus() says
-// where it was looked for).
-std::vector<Sample> CorpusSamples();
-// "found at DIR" or "not found at DIR (set XNT_CORPUS_DIR)".
-std::string CorpusStatus();
-bool CorpusPresent();
+// The corpus_* samples when the shader corpus is present in `corpus_dir`; empty otherwise
+// (CorpusStatus() says where it was looked for).
+std::vector<Sample> CorpusSamples(const std::string& corpus_dir);
+// "found at DIR" or "not found at DIR (and how to point at it)".
+std::string CorpusStatus(const std::string& corpus_dir = DefaultCorpusDir());
+bool CorpusPresent(const std::string& corpus_dir = DefaultCorpusDir());
 
 // Helpers for scene authors.
 uint32_t FloatBits(float f);

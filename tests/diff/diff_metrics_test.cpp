@@ -29,9 +29,9 @@ TEST(DiffMetrics, HandComputedErrorsPsnrAndThresholds) {
     if (x == 1 && y == 1) return 10;
     return 0;
   });
-  ForEachKernelSet([&](const char* k) {
+  ForEachKernelSet([&](const char* k, const CompareOptions& base) {
     SCOPED_TRACE(k);
-    CompareOptions o;
+    CompareOptions o = base;
     o.pixel_threshold = {0.1f, 0.1f, 0.1f, 0.1f};
     Metrics m = Compare(a.view(), b.view(), o);
     const double t = 10.0 / 255.0;
@@ -125,16 +125,16 @@ TEST(DiffMetrics, EveryIntegerValueNormalizesExactly) {
         const float v = float(y * 256 + x) / 65535.0f;
         std::memcpy(f16.MutableRow(y) + (x * 3 + c) * 4, &v, 4);
       }
-  ForEachKernelSet([&](const char* k) {
+  ForEachKernelSet([&](const char* k, const CompareOptions& base) {
     SCOPED_TRACE(k);
-    Metrics m8 = Compare(u8.view(), f8.view());
+    Metrics m8 = Compare(u8.view(), f8.view(), base);
     EXPECT_TRUE(m8.exact);
     EXPECT_EQ(m8.pixels_differing, 0u);
-    Metrics m16 = Compare(u16.view(), f16.view());
+    Metrics m16 = Compare(u16.view(), f16.view(), base);
     EXPECT_TRUE(m16.exact);
     EXPECT_EQ(m16.pixels_differing, 0u);
     // And a one-step change is seen: 16-bit 1 vs 0.
-    Metrics step = Compare(u16.view().Crop(0, 0, 2, 1), f16.view().Crop(1, 0, 2, 1));
+    Metrics step = Compare(u16.view().Crop(0, 0, 2, 1), f16.view().Crop(1, 0, 2, 1), base);
     EXPECT_EQ(step.pixels_differing, 2u);
     EXPECT_EQ(step.max_abs, double(1.0f / 65535.0f));
   });
@@ -192,9 +192,9 @@ TEST(DiffMetrics, SsimMatchesDirectReference) {
     for (int c = 0; c < sc.ch; ++c)
       ref_ch.push_back(test::ReferenceSsim(
           sc.w, sc.h, [&](int x, int y) { return val(a, x, y, c); }, [&](int x, int y) { return val(b, x, y, c); }));
-    ForEachKernelSet([&](const char* k) {
+    ForEachKernelSet([&](const char* k, const CompareOptions& base) {
       SCOPED_TRACE(std::string(k) + " " + std::to_string(sc.w) + "x" + std::to_string(sc.h));
-      Metrics m = Compare(a.view(), b.view());
+      Metrics m = Compare(a.view(), b.view(), base);
       EXPECT_NEAR(m.ssim_luma, ref_luma, 1e-6);
       for (int c = 0; c < sc.ch; ++c) EXPECT_NEAR(m.channel[size_t(c)].ssim, ref_ch[size_t(c)], 1e-6) << "channel " << c;
       if (sc.w * sc.h > 1) {
@@ -249,9 +249,9 @@ TEST(DiffMetrics, FlipStyleOnFlatColours) {
     OwnedImage b = Make8(16, 16, 3, [&](int, int, int c) { return p[3 + c]; });
     const double ca[3] = {p[0] / 255.0, p[1] / 255.0, p[2] / 255.0}, cb[3] = {p[3] / 255.0, p[4] / 255.0, p[5] / 255.0};
     const double want = FlatFlip(ca, cb);
-    ForEachKernelSet([&](const char* k) {
+    ForEachKernelSet([&](const char* k, const CompareOptions& base) {
       SCOPED_TRACE(k);
-      Metrics m = Compare(a.view(), b.view());
+      Metrics m = Compare(a.view(), b.view(), base);
       EXPECT_NEAR(m.flip_mean, want, 2e-4) << p[0] << "," << p[1] << "," << p[2];
       EXPECT_NEAR(m.flip_max, want, 2e-4);
     });
@@ -397,9 +397,9 @@ TEST(DiffMetrics, FastPathMatchesDirectReferenceOnRandomImages) {
         flip_max = std::max(flip_max, e);
       }
 
-    ForEachKernelSet([&](const char* k) {
+    ForEachKernelSet([&](const char* k, const CompareOptions& base) {
       SCOPED_TRACE(std::string(k) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(nc));
-      CompareOptions o;
+      CompareOptions o = base;
       o.pixel_threshold = thr;
       Metrics m = Compare(a.view(), b.view(), o);
       ASSERT_EQ(m.channels, nc);
@@ -447,13 +447,13 @@ TEST(DiffMetrics, SsimOnlyAndFlipOnlyMatchBoth) {
   };
   for (int which = 0; which < 3; ++which) {
     OwnedImage b = variant(which);
-    ForEachKernelSet([&](const char* k) {
+    ForEachKernelSet([&](const char* k, const CompareOptions& base) {
       SCOPED_TRACE(std::string(k) + " variant " + std::to_string(which));
-      const Metrics both = Compare(a.view(), b.view());
-      CompareOptions so;
+      const Metrics both = Compare(a.view(), b.view(), base);
+      CompareOptions so = base;
       so.flip = false;
       const Metrics s = Compare(a.view(), b.view(), so);
-      CompareOptions fo;
+      CompareOptions fo = base;
       fo.ssim = false;
       const Metrics f = Compare(a.view(), b.view(), fo);
       EXPECT_TRUE(s.has_ssim);

@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "xnt/diff/image.h"
+#include "xnt/diff/metrics.h"
 
 namespace xnt::diff::test {
 
@@ -69,16 +71,16 @@ inline double ReferenceSsim(int w, int h, const std::function<double(int, int)>&
   return total / (double(w) * h);
 }
 
-// Runs `body` with the default kernels (the widest the CPU has), then with XNT_DIFF_KERNELS=avx2
-// and =baseline (each falls back to what the CPU runs).
-inline void ForEachKernelSet(const std::function<void(const char*)>& body) {
-  unsetenv("XNT_DIFF_KERNELS");
-  body("default");
-  setenv("XNT_DIFF_KERNELS", "avx2", 1);
-  body("avx2");
-  setenv("XNT_DIFF_KERNELS", "baseline", 1);
-  body("baseline");
-  unsetenv("XNT_DIFF_KERNELS");
+// Runs `body` with options choosing the default kernels (the widest the CPU has), then capped at
+// AVX2 and at the baseline (each falls back to what the CPU runs).
+inline void ForEachKernelSet(const std::function<void(const char*, const CompareOptions&)>& body) {
+  const std::pair<const char*, KernelSet> sets[] = {
+      {"default", KernelSet::kWidest}, {"avx2", KernelSet::kAvx2}, {"baseline", KernelSet::kBaseline}};
+  for (const auto& [name, set] : sets) {
+    CompareOptions base;
+    base.kernels = set;
+    body(name, base);
+  }
 }
 
 }  // namespace xnt::diff::test

@@ -16,7 +16,7 @@ namespace xnt::cli {
 namespace {
 
 struct DiffArgs {
-  std::string a, b, policy, report, junit, scale, resize = "none";
+  std::string a, b, policy, report, junit, scale, resize = "none", kernels = "widest";
   bool json = false, ignore_alpha = false, exact = false, no_ssim = false;
   int border = 0;
   std::string max_error, mean_error, pixel_threshold, max_pixels_over, min_psnr, min_ssim, max_flip;
@@ -29,6 +29,9 @@ int RunDiff(const DiffArgs& args) {
   options.match.border = args.border;
   if (!args.scale.empty()) options.match.scale = ParseResolutionScale(args.scale);
   options.ignore_alpha = args.ignore_alpha;
+  options.kernels = args.kernels == "avx2"       ? KernelSet::kAvx2
+                    : args.kernels == "baseline" ? KernelSet::kBaseline
+                                                 : KernelSet::kWidest;
   if (!args.policy.empty()) options.policy = Policy::Load(args.policy);
   // A bad value names the flag as typed (--max-error), not the policy key (max_error).
   auto set = [&](const char* key, const std::string& value) {
@@ -107,6 +110,11 @@ XNT_COMMAND({"diff", "Compare two images or two folders of frames (metrics, thre
                sub.add_option("--min-psnr", args->min_psnr, "min PSNR in dB (lowest channel)");
                sub.add_option("--min-ssim", args->min_ssim, "min SSIM (lowest of luma and channels)");
                sub.add_option("--max-flip", args->max_flip, "max mean FLIP-style error, 0..1");
+               sub.add_option("--kernels", args->kernels,
+                              "metric loops: widest (default: AVX-512, AVX2+FMA or baseline, as the CPU "
+                              "allows), avx2 or baseline (at most that build: rules out FMA rounding when "
+                              "two machines disagree in the last bits)")
+                   ->check(CLI::IsMember({"widest", "avx2", "baseline"}));
                return [args]() { return RunDiff(*args); };
              }});
 

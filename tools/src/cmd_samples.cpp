@@ -20,8 +20,14 @@ namespace xnt::cli {
 namespace {
 
 
-int RunList(bool json) {
-  const auto& all = samples::Registry();
+// The registry with the corpus_* samples read from `corpus` ("" = the folder configured at build).
+std::vector<samples::Sample> Samples(const std::string& corpus) {
+  samples::RegistryOptions options;
+  if (!corpus.empty()) options.corpus_dir = corpus;
+  return samples::BuildRegistry(options);
+}
+
+int RunList(const std::vector<samples::Sample>& all, bool json) {
   if (json) {
     std::printf("[\n");
     for (size_t i = 0; i < all.size(); ++i) {
@@ -52,13 +58,13 @@ std::string WriteExpected(const samples::Sample& s, const std::string& dir) {
   return path;
 }
 
-int RunWrite(const std::string& name, const std::string& dir, bool expected) {
+int RunWrite(const std::vector<samples::Sample>& all, const std::string& name, const std::string& dir,
+             bool expected) {
   std::vector<const samples::Sample*> chosen;
-  if (name == "all") {
-    for (const auto& s : samples::Registry()) chosen.push_back(&s);
-  } else if (const samples::Sample* s = samples::Find(name)) {
-    chosen.push_back(s);
-  } else {
+  for (const auto& s : all) {
+    if (name == "all" || s.name == name) chosen.push_back(&s);
+  }
+  if (chosen.empty()) {
     return Fail("samples write: no sample named '" + name + "' (see `xenotrace samples list`)");
   }
   std::error_code ec;
@@ -87,8 +93,15 @@ XNT_COMMAND("samples", "List or write the bundled sample traces", 5, [](CLI::App
   auto dir = std::make_shared<std::string>(".");
   auto which = std::make_shared<std::string>();
   auto expected = std::make_shared<bool>(false);
+  auto corpus = std::make_shared<std::string>();
+  const auto add_corpus = [&](CLI::App* app) {
+    app->add_option("--corpus", *corpus,
+                    "Folder of the XDK-compiled burgerlib shaders the corpus_* samples draw with "
+                    "(default: the one configured at build time; without it they are not listed)");
+  };
   CLI::App* list = sub.add_subcommand("list", "Name, description and expected frame of each sample");
   list->add_flag("--json", *json, "Print a JSON array (name, description, expected_frame, ...)");
+  add_corpus(list);
   list->callback([which] { *which = "list"; });
   CLI::App* write = sub.add_subcommand("write", "Write DIR/NAME.xnt for one sample or all");
   write->add_option("NAME", *name, "Sample name, or 'all'")->required();
@@ -96,9 +109,13 @@ XNT_COMMAND("samples", "List or write the bundled sample traces", 5, [](CLI::App
       ->capture_default_str();
   write->add_flag("--expected", *expected,
                   "Also write DIR/NAME.expected.png, the CPU-computed image a correct replay shows");
+  add_corpus(write);
   write->callback([which] { *which = "write"; });
   sub.footer("Exit codes: 0 ok, 2 unknown sample or unwritable directory.");
-  return [=] { return *which == "list" ? RunList(*json) : RunWrite(*name, *dir, *expected); };
+  return [=] {
+    const std::vector<samples::Sample> all = Samples(*corpus);
+    return *which == "list" ? RunList(all, *json) : RunWrite(all, *name, *dir, *expected);
+  };
 });
 
 }  // namespace

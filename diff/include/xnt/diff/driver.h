@@ -15,6 +15,7 @@ namespace xnt::diff {
 struct DiffOptions {
   MatchOptions match;
   bool ignore_alpha = false;
+  KernelSet kernels = KernelSet::kWidest;  // CompareOptions::kernels
   Policy policy;
   Thresholds overrides;    // applied after the policy (command-line thresholds)
   std::string report_dir;  // when set, item images go to report_dir/images/

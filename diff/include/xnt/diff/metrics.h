@@ -34,8 +34,14 @@ struct ErrorMaps {
   std::vector<float> ssim_luma;  // SSIM of luma at each pixel
 };
 
+// Which build of the inner loops Compare() may use: the widest the CPU runs (AVX-512, AVX2+FMA,
+// else baseline x86-64), or at most AVX2, or the baseline. Capping rules out FMA rounding when two
+// machines' SSIM / FLIP-style values disagree in the last bits; the tests run every build.
+enum class KernelSet : uint8_t { kWidest, kAvx2, kBaseline };
+
 struct CompareOptions {
   bool ignore_alpha = false;
+  KernelSet kernels = KernelSet::kWidest;
   // A channel's error counts as "over" when it is strictly greater than its threshold.
   std::array<float, 4> pixel_threshold = {0, 0, 0, 0};
   bool ssim = true;

@@ -38,6 +38,19 @@ struct Sample {
   uint32_t draws_skipped = 0;
 };
 
+// The folder the corpus_* samples read the XDK-compiled burgerlib shaders from unless told
+// otherwise: the one configured at build time (the repository holds no copies of them).
+std::string DefaultCorpusDir();
+
+struct RegistryOptions {
+  // Where the corpus_* samples find the shader corpus; without it there they are not registered.
+  std::string corpus_dir = DefaultCorpusDir();
+};
+
+// Every sample under `options`, built on each call (scenes are authored lazily: listing never
+// reads the corpus).
+std::vector<Sample> BuildRegistry(const RegistryOptions& options);
+// BuildRegistry with the default options, built once.
 const std::vector<Sample>& Registry();
 const Sample* Find(std::string_view name);
 
