@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The architecture, checked (docs/architecture.md): which folder may include which of our headers,
-# no Vulkan header outside renderer/vulkan (and none in its translator), and no source file over
-# 1,000 lines outside the hardware tables. Run by every build (the xnt_layering_check target), so
+# no Vulkan header outside renderer/vulkan (and none in its translator), tools/ reaching Vulkan only
+# through the renderer's session and device_tools headers, no source file over 1,000 lines outside
+# the hardware tables, and no function over 150 lines (tables excepted). Run by every build (the xnt_layering_check target), so
 # a violation fails `cmake --build`. Prints each violation as FILE:LINE: why.
 # Usage: check-layering.sh [SOURCE_ROOT]   (default: the checkout holding this script)
 set -uo pipefail
-cd "${1:-$(dirname "$0")/..}" || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${1:-$here/..}" || exit 2
 fail=0
 
 # folder | our headers it may include: prefixes, or extended regexes where a prefix is not enough
@@ -28,6 +30,10 @@ rules=(
   "diff|xnt/base/ xnt/diff/"
   "compare|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/renderer/ xnt/diff/ xnt/compare/"
   "samples|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt/ucode/ xnt/samples/"
+  # The CLI composes every library but reaches render paths through xnt/renderer/session.h and the
+  # rest of Vulkan through xnt/renderer/device_tools.h: nothing of renderer/vulkan (xnt/vk/), no path's
+  # own headers (xnt/cpu/).
+  "tools|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/capture/ xnt/replay/ xnt/gpu/ xnt/present/ xnt/renderer/ xnt/diff/ xnt/compare/ xnt/samples/ xnt/bench/"
 )
 
 sources() { find "$1" -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.inc' -o -name '*.c' \) | sort; }
@@ -62,7 +68,7 @@ done
 # Vulkan headers only in renderer/vulkan outside its translator (glslang/shaderc are fine there: it
 # makes SPIR-V, not Vulkan objects). renderer/src makes the sessions through xnt/vk/ headers only.
 for dir in base format xenos ucode capture replay diff compare samples renderer/gpu renderer/cpu renderer/present \
-           renderer/vulkan/translator renderer/include renderer/src; do
+           renderer/vulkan/translator renderer/include renderer/src tools; do
   [ -d "$dir" ] || continue
   while IFS= read -r hit; do
     echo "$hit: Vulkan header outside renderer/vulkan"
@@ -81,6 +87,24 @@ while IFS= read -r file; do
   fi
 done < <(for d in base format xenos ucode capture replay renderer diff compare samples tools bench tests; do
            [ -d "$d" ] && sources "$d"; done)
+
+# No function over 150 lines (scripts/function-length.awk: the head's first line to the closing
+# brace; data tables and initialiser lists do not count). TEMPORARY: the three render-path folders
+# below are reported without failing until their own splits land; remove this allowlist then.
+function_allowlist="renderer/cpu/ renderer/vulkan/fbo/ renderer/vulkan/fsi/"
+while IFS= read -r hit; do
+  allowed=0
+  for a in $function_allowlist; do
+    case "$hit" in "$a"*) allowed=1 ;; esac
+  done
+  if [ $allowed = 1 ]; then
+    echo "$hit (allowed for now)"
+  else
+    echo "$hit"
+    fail=1
+  fi
+done < <(for d in base format xenos ucode capture replay renderer diff compare samples tools bench tests; do
+           [ -d "$d" ] && sources "$d"; done | xargs -r awk -v max=150 -f "$here/function-length.awk")
 
 if [ $fail != 0 ]; then
   echo "check-layering: violations above (docs/architecture.md says what may include what)" >&2

@@ -33,7 +33,7 @@ uint32_t SmallNumber(std::string_view s, std::string_view what) {
 renderer::Path ParsePathName(std::string_view name) {
   auto p = renderer::ParsePath(name);
   if (!p) {
-    throw Error("unknown render path '" + std::string(name) + "' (fbo, fsi, cpu)");
+    throw Error("unknown render path '" + std::string(name) + "' (" + renderer::JoinPathNames() + ")");
   }
   return *p;
 }

@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "xnt/base/error.h"
 #include "xnt/diff/png.h"
+#include "xnt/renderer/session.h"
 
 namespace xnt::compare {
 namespace {
@@ -213,9 +215,11 @@ void UpdateExpectations(const std::string& file, const RunResults& results) {
 }
 
 std::string ExpectationDevice(const CombinationResult& c) {
-  // The cpu path's images do not depend on the machine or its thread count (its device name
-  // carries the thread count): one key for all.
-  if (c.combination.rfind("cpu@", 0) == 0 || c.combination == "cpu") return "cpu";
+  // A path that runs on no device (cpu) makes images that do not depend on the machine or its
+  // thread count (its device name carries the thread count): one key for all, the path's name.
+  const std::string path = c.combination.substr(0, c.combination.find('@'));
+  const std::optional<renderer::Path> p = renderer::ParsePath(path);
+  if (p && !renderer::Info(*p).needs_device) return path;
   return c.device.empty() ? "unknown device" : c.device;
 }
 

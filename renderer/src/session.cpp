@@ -12,6 +12,9 @@
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/replay/trace_player.h"
 
+#ifndef XNT_HAVE_VULKAN
+#define XNT_HAVE_VULKAN 0
+#endif
 #if XNT_HAVE_VULKAN
 #include "xnt/vk/fbo/fbo_backend.h"
 #include "xnt/vk/fsi/fsi_backend.h"
@@ -20,23 +23,50 @@
 
 namespace xnt::renderer {
 
-const char* PathName(Path path) {
-  switch (path) {
-    case Path::kFbo: return "fbo";
-    case Path::kFsi: return "fsi";
-    case Path::kCpu: return "cpu";
-  }
-  return "?";
+const std::vector<PathInfo>& Paths() {
+  constexpr bool kVulkan = XNT_HAVE_VULKAN;
+  // fsi keeps the EDRAM in one storage buffer: no ownership moves between host targets, so it has
+  // no transfer log worth showing; and it needs fragment shader interlock (lavapipe only runs it
+  // in a named test mode), so compare leaves it out unless asked.
+  static const std::vector<PathInfo> paths = {
+      {Path::kFbo, "fbo", "Vulkan host render targets; default", true, kVulkan, true, true, true},
+      {Path::kFsi, "fsi", "Vulkan, EDRAM as a storage buffer, needs fragment shader interlock; docs/fsi.md",
+       true, kVulkan, false, true, false},
+      {Path::kCpu, "cpu", "the pipeline on the CPU, no GPU needed; docs/cpu.md", false, true, true,
+       false, true},
+  };
+  return paths;
 }
 
+const PathInfo& Info(Path path) {
+  for (const PathInfo& p : Paths()) {
+    if (p.path == path) return p;
+  }
+  throw Error("render path " + std::to_string(int(path)) + " is not in Paths()");
+}
+
+const char* PathName(Path path) { return Info(path).name; }
+
 std::optional<Path> ParsePath(std::string_view name) {
-  for (Path p : {Path::kFbo, Path::kFsi, Path::kCpu}) {
-    if (name == PathName(p)) return p;
+  for (const PathInfo& p : Paths()) {
+    if (name == p.name) return p.path;
   }
   return std::nullopt;
 }
 
-std::vector<std::string> PathNames() { return {"fbo", "fsi", "cpu"}; }
+std::vector<std::string> PathNames(bool (*keep)(const PathInfo&)) {
+  std::vector<std::string> names;
+  for (const PathInfo& p : Paths()) {
+    if (!keep || keep(p)) names.push_back(p.name);
+  }
+  return names;
+}
+
+std::string JoinPathNames(bool (*keep)(const PathInfo&), const char* separator) {
+  std::string joined;
+  for (const std::string& name : PathNames(keep)) joined += (joined.empty() ? "" : separator) + name;
+  return joined;
+}
 
 namespace {
 

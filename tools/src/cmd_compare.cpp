@@ -13,13 +13,15 @@
 #include "xnt/compare/expectations.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/policy.h"
+#include "xnt/renderer/session.h"
 
 namespace xnt::cli {
 namespace {
 
 struct CompareArgs {
   std::vector<std::string> inputs;
-  std::string paths = "fbo,cpu";
+  std::string paths = renderer::JoinPathNames(
+      [](const renderer::PathInfo& p) { return p.compared_by_default; }, ",");
   std::string scales = "1x1";
   std::string frames;
   std::string reference = "cpu@1x1";
@@ -155,7 +157,9 @@ XNT_COMMAND({"compare",
              75, [](CLI::App& sub) {
                auto a = std::make_shared<CompareArgs>();
                sub.add_option("TRACE_OR_DIR", a->inputs, "Trace files or folders of *.xnt")->required();
-               sub.add_option("--paths", a->paths, "Render paths, comma separated (default fbo,cpu)");
+               sub.add_option("--paths", a->paths,
+                              "Render paths (" + renderer::JoinPathNames() + "), comma separated (default " +
+                                  a->paths + ")");
                sub.add_option("--scales", a->scales,
                               "Resolution scales SxT, comma separated (1..3 per axis; default 1x1)");
                sub.add_option("--frames", a->frames, "Frames to compare: A-B, A, A- or a list A-B,C (from 0)");

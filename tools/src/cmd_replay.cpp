@@ -24,11 +24,9 @@
 #include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/present/frame_writer.h"
+#include "xnt/renderer/device_tools.h"
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
-#ifdef XNT_HAVE_VULKAN
-#include "xnt/vk/vulkan_context.h"
-#endif
 
 namespace xnt::cli {
 namespace {
@@ -56,7 +54,7 @@ struct ReplayArgs {
   std::string file;
   std::string out;
   std::string frames;
-  std::string path = "fbo";
+  std::string path = renderer::Paths().front().name;
   std::string fsi_ordering = "interlock";
   int device = -1;
   uint32_t threads = 0;
@@ -76,33 +74,115 @@ struct ReplayArgs {
 
 // --list-devices: the Vulkan devices --device N chooses from.
 int ListDevices(bool json) {
-#ifdef XNT_HAVE_VULKAN
-  const auto devices = vk::VulkanContext::ListDevices();
+  if (!renderer::HasVulkan()) {
+    return Fail("replay: this build has no Vulkan renderer (the cpu path needs none: --path cpu)");
+  }
+  const auto devices = renderer::ListDevices();
   if (json) std::printf("[");
   for (size_t i = 0; i < devices.size(); ++i) {
     const auto& d = devices[i];
-    const char* type = d.type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU     ? "discrete GPU"
-                       : d.type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated GPU"
-                       : d.type == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU    ? "virtual GPU"
-                       : d.type == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "CPU"
-                                                                          : "other";
-    const std::string api = std::to_string(VK_API_VERSION_MAJOR(d.api_version)) + "." +
-                            std::to_string(VK_API_VERSION_MINOR(d.api_version)) + "." +
-                            std::to_string(VK_API_VERSION_PATCH(d.api_version));
     if (json) {
       std::printf("%s\n  {\"index\": %d, \"name\": %s, \"type\": \"%s\", \"api\": \"%s\"}",
-                  i ? "," : "", d.index, JsonString(d.name).c_str(), type, api.c_str());
+                  i ? "," : "", d.index, JsonString(d.name).c_str(), d.type.c_str(), d.api.c_str());
     } else {
-      std::printf("%d: %s (%s, Vulkan %s)\n", d.index, d.name.c_str(), type, api.c_str());
+      std::printf("%d: %s (%s, Vulkan %s)\n", d.index, d.name.c_str(), d.type.c_str(), d.api.c_str());
     }
   }
   if (json) std::printf("%s]\n", devices.empty() ? "" : "\n");
   if (devices.empty()) return Fail("replay: no Vulkan device (the cpu path needs none: --path cpu)");
   return kExitOk;
-#else
-  (void)json;
-  return Fail("replay: this build has no Vulkan renderer (the cpu path needs none: --path cpu)");
-#endif
+}
+
+// The session options the flags give (path, device, threads, validation, gamma, scale); the
+// callbacks are RunReplay's.
+renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
+  renderer::SessionOptions options;
+  options.path = *renderer::ParsePath(args.path);
+  options.device_index = args.device;
+  options.threads = args.threads;
+  options.validate = args.validate;
+  options.dump_shaders_dir = args.dump_shaders;
+  options.fsi_unordered = args.fsi_ordering == "unordered";
+  options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
+  const ResolutionScale scale = ParseResolutionScale(args.scale);
+  options.renderer.scale_x = scale.x;
+  options.renderer.scale_y = scale.y;
+  return options;
+}
+
+// What a replay did, for its report.
+struct ReplayTally {
+  uint64_t frames_seen = 0, frames_written = 0, snapshots_written = 0;
+  double seconds = 0;
+  const std::vector<std::string>& images;
+  const std::vector<std::string>& memory_dumps;
+  double fps() const { return seconds > 0 ? double(frames_seen) / seconds : 0.0; }
+};
+
+void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::Session& session,
+               const ReplayTally& t) {
+  const renderer::SessionStats stats = session.stats();
+  const double dps = t.seconds > 0 ? double(stats.draws) / t.seconds : 0.0;
+  const auto notes = session.notes();
+  std::printf("{\n");
+  std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
+  std::printf("  \"recovered\": %s,\n", RecoveredJson(reader).c_str());
+  std::printf("  \"device\": %s,\n", JsonString(session.device_name()).c_str());
+  std::printf("  \"path\": %s,\n", JsonString(renderer::PathName(session.path())).c_str());
+  std::printf("  \"scale\": %s,\n", JsonString(args.scale).c_str());
+  std::printf("  \"frames\": %" PRIu64 ",\n", t.frames_seen);
+  std::printf("  \"frames_written\": %" PRIu64 ",\n", t.frames_written);
+  std::printf("  \"draws\": %" PRIu64 ",\n", stats.draws);
+  std::printf("  \"draws_skipped\": %" PRIu64 ",\n", stats.draws_skipped);
+  std::printf("  \"resolves\": %" PRIu64 ",\n", stats.resolves);
+  std::printf("  \"swaps\": %" PRIu64 ",\n", stats.swaps);
+  std::printf("  \"seconds\": %.6f,\n", t.seconds);
+  std::printf("  \"frames_per_second\": %.3f,\n", t.fps());
+  std::printf("  \"draws_per_second\": %.3f,\n", dps);
+  std::printf("  \"validation_enabled\": %s,\n", args.validate ? "true" : "false");
+  std::printf("  \"validation_messages\": %u,\n", session.validation_message_count());
+  std::printf("  \"notes\": [");
+  bool first = true;
+  for (auto& [what, count] : notes) {
+    std::printf("%s\n    {\"what\": %s, \"count\": %" PRIu64 "}", first ? "" : ",",
+                JsonString(what).c_str(), count);
+    first = false;
+  }
+  std::printf("%s],\n", notes.empty() ? "" : "\n  ");
+  std::printf("  \"images\": [");
+  for (size_t i = 0; i < t.images.size(); ++i) {
+    std::printf("%s%s", i ? ", " : "", JsonString(t.images[i]).c_str());
+  }
+  std::printf("]\n}\n");
+}
+
+void PrintText(const ReplayArgs& args, renderer::Session& session, const ReplayTally& t) {
+  const renderer::SessionStats stats = session.stats();
+  const double dps = t.seconds > 0 ? double(stats.draws) / t.seconds : 0.0;
+  std::printf("%s on %s (%s path)\n", args.file.c_str(), session.device_name().c_str(),
+              renderer::PathName(session.path()));
+  std::printf("frames %" PRIu64 " (%" PRIu64 " written to %s), draws %" PRIu64
+              " (%" PRIu64 " skipped), resolves %" PRIu64 ", swaps %" PRIu64 "\n",
+              t.frames_seen, t.frames_written, args.out.c_str(), stats.draws, stats.draws_skipped,
+              stats.resolves, stats.swaps);
+  std::printf("%.3f s: %.2f frames/s, %.1f draws/s\n", t.seconds, t.fps(), dps);
+  if (args.validate) std::printf("validation messages: %u\n", session.validation_message_count());
+  if (!args.snapshots.empty()) {
+    std::printf("snapshots: %" PRIu64 " target image(s) written\n", t.snapshots_written);
+  }
+  for (const std::string& m : t.memory_dumps) std::printf("memory: %s\n", m.c_str());
+  for (auto& [what, count] : session.notes()) {
+    std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
+  }
+}
+
+// "Render path: fbo (...), fsi (...), cpu (...)" from the session's list.
+std::string PathHelp() {
+  std::string help = "Render path:";
+  for (const renderer::PathInfo& p : renderer::Paths()) {
+    help += std::string(&p == &renderer::Paths().front() ? " " : ", ") + p.name + " (" + p.summary + ")";
+  }
+  return help;
 }
 
 int RunReplay(const ReplayArgs& args) {
@@ -131,20 +211,10 @@ int RunReplay(const ReplayArgs& args) {
   }
   uint64_t frames_written = 0, frames_seen = 0;
   std::vector<std::string> written;
-  renderer::SessionOptions options;
-  options.path = *renderer::ParsePath(args.path);
-  options.device_index = args.device;
-  options.threads = args.threads;
-  options.validate = args.validate;
-  options.dump_shaders_dir = args.dump_shaders;
-  if (args.fsi_ordering != "interlock" && options.path != renderer::Path::kFsi) {
+  if (args.fsi_ordering != "interlock" && *renderer::ParsePath(args.path) != renderer::Path::kFsi) {
     return Fail("replay: --fsi-ordering applies to --path fsi only");
   }
-  options.fsi_unordered = args.fsi_ordering == "unordered";
-  options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
-  const ResolutionScale scale = ParseResolutionScale(args.scale);
-  options.renderer.scale_x = scale.x;
-  options.renderer.scale_y = scale.y;
+  renderer::SessionOptions options = BaseOptions(args);
   options.on_swap = [&](uint64_t frame, const gpu::SwapImage& image) {
     if (!range.Contains(frame)) return;
     char name[32];
@@ -243,59 +313,13 @@ int RunReplay(const ReplayArgs& args) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
 
-  const renderer::SessionStats stats = session->stats();
-  const uint32_t validation = session->validation_message_count();
-  const char* path = renderer::PathName(session->path());
-  double fps = seconds > 0 ? double(frames_seen) / seconds : 0.0;
-  double dps = seconds > 0 ? double(stats.draws) / seconds : 0.0;
-  auto notes = session->notes();
+  const ReplayTally tally{frames_seen, frames_written, snapshots_written, seconds, written, memory_dumps};
   if (args.json) {
-    std::printf("{\n");
-    std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
-    std::printf("  \"recovered\": %s,\n", RecoveredJson(*reader).c_str());
-    std::printf("  \"device\": %s,\n", JsonString(session->device_name()).c_str());
-    std::printf("  \"path\": %s,\n", JsonString(path).c_str());
-    std::printf("  \"scale\": %s,\n", JsonString(args.scale).c_str());
-    std::printf("  \"frames\": %" PRIu64 ",\n", frames_seen);
-    std::printf("  \"frames_written\": %" PRIu64 ",\n", frames_written);
-    std::printf("  \"draws\": %" PRIu64 ",\n", stats.draws);
-    std::printf("  \"draws_skipped\": %" PRIu64 ",\n", stats.draws_skipped);
-    std::printf("  \"resolves\": %" PRIu64 ",\n", stats.resolves);
-    std::printf("  \"swaps\": %" PRIu64 ",\n", stats.swaps);
-    std::printf("  \"seconds\": %.6f,\n", seconds);
-    std::printf("  \"frames_per_second\": %.3f,\n", fps);
-    std::printf("  \"draws_per_second\": %.3f,\n", dps);
-    std::printf("  \"validation_enabled\": %s,\n", args.validate ? "true" : "false");
-    std::printf("  \"validation_messages\": %u,\n", validation);
-    std::printf("  \"notes\": [");
-    bool first = true;
-    for (auto& [what, count] : notes) {
-      std::printf("%s\n    {\"what\": %s, \"count\": %" PRIu64 "}", first ? "" : ",",
-                  JsonString(what).c_str(), count);
-      first = false;
-    }
-    std::printf("%s],\n", notes.empty() ? "" : "\n  ");
-    std::printf("  \"images\": [");
-    for (size_t i = 0; i < written.size(); ++i) {
-      std::printf("%s%s", i ? ", " : "", JsonString(written[i]).c_str());
-    }
-    std::printf("]\n}\n");
+    PrintJson(args, *reader, *session, tally);
   } else {
-    std::printf("%s on %s (%s path)\n", args.file.c_str(), session->device_name().c_str(), path);
-    std::printf("frames %" PRIu64 " (%" PRIu64 " written to %s), draws %" PRIu64
-                " (%" PRIu64 " skipped), resolves %" PRIu64 ", swaps %" PRIu64 "\n",
-                frames_seen, frames_written, args.out.c_str(), stats.draws, stats.draws_skipped,
-                stats.resolves, stats.swaps);
-    std::printf("%.3f s: %.2f frames/s, %.1f draws/s\n", seconds, fps, dps);
-    if (args.validate) std::printf("validation messages: %u\n", validation);
-    if (!args.snapshots.empty()) {
-      std::printf("snapshots: %" PRIu64 " target image(s) written\n", snapshots_written);
-    }
-    for (const std::string& m : memory_dumps) std::printf("memory: %s\n", m.c_str());
-    for (auto& [what, count] : notes) {
-      std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
-    }
+    PrintText(args, *session, tally);
   }
+  const uint32_t validation = session->validation_message_count();
   for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
   // Nothing written, or frames asked for that the trace does not have: not a success (issue #20).
   const std::string missing = range.Missing(frames_seen);
@@ -330,11 +354,7 @@ XNT_COMMAND({"replay",
                sub.footer("Exit codes: 0 every selected frame written; 1 validation messages, no "
                           "image written, selected frames missing from the trace, or a damaged "
                           "trace (without --allow-damaged); 2 usage or input error.");
-               sub.add_option("--path", args->path,
-                              "Render path: fbo (Vulkan host render targets; default), cpu (the "
-                              "pipeline on the CPU, no GPU needed; docs/cpu.md), fsi (Vulkan, "
-                              "EDRAM as a storage buffer, needs fragment shader interlock; "
-                              "docs/fsi.md)")
+               sub.add_option("--path", args->path, PathHelp())
                    ->check(CLI::IsMember(renderer::PathNames()));
                sub.add_option("--fsi-ordering", args->fsi_ordering,
                               "fsi path: interlock (default; VK_EXT_fragment_shader_interlock) or "

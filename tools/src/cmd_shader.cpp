@@ -225,10 +225,110 @@ std::string JsonList(const std::vector<uint32_t>& v) {
   return s + "]";
 }
 
-int RunInfo(const ShaderArgs& a) {
-  Loaded l = Load(a);
+// `shader info --json`.
+std::string InfoJson(const Loaded& l, const Analysis& an, uint32_t alu, uint32_t fetch) {
   const Shader& s = l.shader;
-  const Analysis an = Analyze(s);
+  const bool vs = s.type == ShaderType::kVertex;
+  auto bconst = [&](uint32_t i) { return (an.bool_constants_mask[i / 32] >> (i % 32)) & 1; };
+  auto lconst = [&](uint32_t i) { return (an.loop_constants >> i) & 1; };
+  auto tconst = [&](uint32_t i) { return (an.texture_fetch_constants >> i) & 1; };
+  auto vconst = [&](uint32_t i) { return (an.vertex_fetch_constants[i / 32] >> (i % 32)) & 1; };
+  std::string o = "{\n";
+  o += "  \"type\": \"" + std::string(vs ? "vertex" : "pixel") + "\",\n";
+  o += "  \"dwords\": " + std::to_string(s.dwords.size()) + ",\n";
+  o += "  \"cf_instructions\": " + std::to_string(s.cf.size()) + ",\n";
+  o += "  \"alu_instructions\": " + std::to_string(alu) + ",\n";
+  o += "  \"fetch_instructions\": " + std::to_string(fetch) + ",\n";
+  o += "  \"blocks\": [";
+  for (size_t b = 0; b < an.blocks.size(); ++b) {
+    const BasicBlock& bb = an.blocks[b];
+    o += std::string(b ? ",\n" : "\n") + "    {\"first_cf\": " + std::to_string(bb.first_cf) +
+         ", \"last_cf\": " + std::to_string(bb.last_cf) +
+         ", \"successors\": " + JsonList(bb.successors) +
+         ", \"predecessors\": " + JsonList(bb.predecessors) +
+         ", \"exit\": " + (bb.is_exit ? "true" : "false") +
+         ", \"return\": " + (bb.is_return ? "true" : "false") + "}";
+  }
+  o += "\n  ],\n  \"loops\": [";
+  for (size_t i = 0; i < an.loops.size(); ++i) {
+    const Loop& lp = an.loops[i];
+    o += std::string(i ? ",\n" : "\n") + "    {\"start_cf\": " + std::to_string(lp.start_cf) +
+         ", \"end_cf\": " + std::to_string(lp.end_cf) +
+         ", \"loop_constant\": " + std::to_string(lp.loop_constant) +
+         ", \"depth\": " + std::to_string(lp.depth) + ", \"breaks\": " + JsonList(lp.break_cfs) +
+         ", \"continues\": " + JsonList(lp.continue_cfs) + "}";
+  }
+  o += "\n  ],\n  \"flush_points\": [";
+  for (size_t i = 0; i < an.flush_points.size(); ++i) {
+    const FlushPoint& f = an.flush_points[i];
+    o += std::string(i ? ", " : "") + "{\"kind\": \"" + FlushKindName(f.kind) +
+         "\", \"cf\": " + std::to_string(f.cf) + ", \"slot\": " + std::to_string(f.slot) + "}";
+  }
+  char buf[64];
+  auto hex64 = [&](uint64_t v) {
+    std::snprintf(buf, sizeof(buf), "\"0x%016llx\"", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  o += "],\n  \"temps_read\": " + hex64(an.temps_read) + ",\n";
+  o += "  \"temps_written\": " + hex64(an.temps_written) + ",\n";
+  o += "  \"max_temp\": " + std::string(an.any_temp ? std::to_string(an.max_temp) : "null") + ",\n";
+  o += "  \"float_constants\": [" + hex64(an.float_constants[0]) + ", " +
+       hex64(an.float_constants[1]) + ", " + hex64(an.float_constants[2]) + ", " +
+       hex64(an.float_constants[3]) + "],\n";
+  o += "  \"relative_constants\": " + std::string(an.uses_relative_constants ? "true" : "false") + ",\n";
+  auto indices = [](uint32_t n, auto test) {
+    std::vector<uint32_t> v;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (test(i)) v.push_back(i);
+    }
+    return JsonList(v);
+  };
+  o += "  \"bool_constants\": " + indices(256, bconst) + ",\n";
+  o += "  \"loop_constants\": " + indices(32, lconst) + ",\n";
+  o += "  \"texture_fetch_constants\": " + indices(32, tconst) + ",\n";
+  o += "  \"vertex_fetch_constants\": " + indices(96, vconst) + ",\n";
+  if (vs) {
+    o += "  \"position_mask\": " + std::to_string(an.position_mask) + ",\n";
+    o += "  \"point_size_mask\": " + std::to_string(an.point_size_mask) + ",\n";
+    o += "  \"interpolator_mask\": " + std::to_string(an.interpolator_mask) + ",\n";
+    std::vector<uint32_t> comps(an.interpolator_components.begin(), an.interpolator_components.end());
+    o += "  \"interpolator_components\": " + JsonList(comps) + ",\n";
+  } else {
+    o += "  \"color_mask\": " + std::to_string(an.color_mask) + ",\n";
+    o += "  \"writes_depth\": " + std::string(an.writes_depth ? "true" : "false") + ",\n";
+    o += "  \"input_mask\": " + std::to_string(an.ps_input_mask) + ",\n";
+    o += "  \"kills_pixels\": " + std::string(an.kills_pixels ? "true" : "false") + ",\n";
+  }
+  o += "  \"memexport\": " + std::string(an.uses_memexport ? "true" : "false") + ",\n";
+  o += "  \"predicate\": " + std::string(an.uses_predicate ? "true" : "false") + ",\n";
+  o += "  \"a0\": " + std::string(an.uses_a0 ? "true" : "false");
+  if (l.container) {
+    o += ",\n  \"constants\": [";
+    for (size_t i = 0; i < l.container->constants.size(); ++i) {
+      const ConstantDecl& d = l.container->constants[i];
+      o += std::string(i ? ", " : "") + "{\"name\": " + JsonString(d.name) +
+           ", \"register_set\": " + std::to_string(d.register_set) +
+           ", \"register\": " + std::to_string(d.register_index) +
+           ", \"count\": " + std::to_string(d.register_count) + "}";
+    }
+    o += "],\n  \"literals\": [";
+    for (size_t i = 0; i < l.container->literals.size(); ++i) {
+      const LiteralConstant& c = l.container->literals[i];
+      char value[160];
+      std::snprintf(value, sizeof(value), "[%.9g, %.9g, %.9g, %.9g]", c.value[0], c.value[1],
+                    c.value[2], c.value[3]);
+      o += std::string(i ? ", " : "") + "{\"register\": " + std::to_string(c.register_index) +
+           ", \"value\": " + value + "}";
+    }
+    o += "]";
+  }
+  o += "\n}\n";
+  return o;
+}
+
+// `shader info` as text: counts, control flow graph, registers, exports, container constants.
+void PrintInfo(const Loaded& l, const Analysis& an, uint32_t alu, uint32_t fetch) {
+  const Shader& s = l.shader;
   const bool vs = s.type == ShaderType::kVertex;
   auto temp_read = [&](uint32_t i) { return (an.temps_read >> i) & 1; };
   auto temp_written = [&](uint32_t i) { return (an.temps_written >> i) & 1; };
@@ -237,107 +337,6 @@ int RunInfo(const ShaderArgs& a) {
   auto lconst = [&](uint32_t i) { return (an.loop_constants >> i) & 1; };
   auto tconst = [&](uint32_t i) { return (an.texture_fetch_constants >> i) & 1; };
   auto vconst = [&](uint32_t i) { return (an.vertex_fetch_constants[i / 32] >> (i % 32)) & 1; };
-  uint32_t alu = 0, fetch = 0;
-  for (const auto& ins : s.slots) {
-    alu += ins.kind == SlotKind::kAlu;
-    fetch += ins.kind == SlotKind::kFetch;
-  }
-
-  if (a.json) {
-    std::string o = "{\n";
-    o += "  \"type\": \"" + std::string(vs ? "vertex" : "pixel") + "\",\n";
-    o += "  \"dwords\": " + std::to_string(s.dwords.size()) + ",\n";
-    o += "  \"cf_instructions\": " + std::to_string(s.cf.size()) + ",\n";
-    o += "  \"alu_instructions\": " + std::to_string(alu) + ",\n";
-    o += "  \"fetch_instructions\": " + std::to_string(fetch) + ",\n";
-    o += "  \"blocks\": [";
-    for (size_t b = 0; b < an.blocks.size(); ++b) {
-      const BasicBlock& bb = an.blocks[b];
-      o += std::string(b ? ",\n" : "\n") + "    {\"first_cf\": " + std::to_string(bb.first_cf) +
-           ", \"last_cf\": " + std::to_string(bb.last_cf) +
-           ", \"successors\": " + JsonList(bb.successors) +
-           ", \"predecessors\": " + JsonList(bb.predecessors) +
-           ", \"exit\": " + (bb.is_exit ? "true" : "false") +
-           ", \"return\": " + (bb.is_return ? "true" : "false") + "}";
-    }
-    o += "\n  ],\n  \"loops\": [";
-    for (size_t i = 0; i < an.loops.size(); ++i) {
-      const Loop& lp = an.loops[i];
-      o += std::string(i ? ",\n" : "\n") + "    {\"start_cf\": " + std::to_string(lp.start_cf) +
-           ", \"end_cf\": " + std::to_string(lp.end_cf) +
-           ", \"loop_constant\": " + std::to_string(lp.loop_constant) +
-           ", \"depth\": " + std::to_string(lp.depth) + ", \"breaks\": " + JsonList(lp.break_cfs) +
-           ", \"continues\": " + JsonList(lp.continue_cfs) + "}";
-    }
-    o += "\n  ],\n  \"flush_points\": [";
-    for (size_t i = 0; i < an.flush_points.size(); ++i) {
-      const FlushPoint& f = an.flush_points[i];
-      o += std::string(i ? ", " : "") + "{\"kind\": \"" + FlushKindName(f.kind) +
-           "\", \"cf\": " + std::to_string(f.cf) + ", \"slot\": " + std::to_string(f.slot) + "}";
-    }
-    char buf[64];
-    auto hex64 = [&](uint64_t v) {
-      std::snprintf(buf, sizeof(buf), "\"0x%016llx\"", static_cast<unsigned long long>(v));
-      return std::string(buf);
-    };
-    o += "],\n  \"temps_read\": " + hex64(an.temps_read) + ",\n";
-    o += "  \"temps_written\": " + hex64(an.temps_written) + ",\n";
-    o += "  \"max_temp\": " + std::string(an.any_temp ? std::to_string(an.max_temp) : "null") + ",\n";
-    o += "  \"float_constants\": [" + hex64(an.float_constants[0]) + ", " +
-         hex64(an.float_constants[1]) + ", " + hex64(an.float_constants[2]) + ", " +
-         hex64(an.float_constants[3]) + "],\n";
-    o += "  \"relative_constants\": " + std::string(an.uses_relative_constants ? "true" : "false") + ",\n";
-    auto indices = [](uint32_t n, auto test) {
-      std::vector<uint32_t> v;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (test(i)) v.push_back(i);
-      }
-      return JsonList(v);
-    };
-    o += "  \"bool_constants\": " + indices(256, bconst) + ",\n";
-    o += "  \"loop_constants\": " + indices(32, lconst) + ",\n";
-    o += "  \"texture_fetch_constants\": " + indices(32, tconst) + ",\n";
-    o += "  \"vertex_fetch_constants\": " + indices(96, vconst) + ",\n";
-    if (vs) {
-      o += "  \"position_mask\": " + std::to_string(an.position_mask) + ",\n";
-      o += "  \"point_size_mask\": " + std::to_string(an.point_size_mask) + ",\n";
-      o += "  \"interpolator_mask\": " + std::to_string(an.interpolator_mask) + ",\n";
-      std::vector<uint32_t> comps(an.interpolator_components.begin(), an.interpolator_components.end());
-      o += "  \"interpolator_components\": " + JsonList(comps) + ",\n";
-    } else {
-      o += "  \"color_mask\": " + std::to_string(an.color_mask) + ",\n";
-      o += "  \"writes_depth\": " + std::string(an.writes_depth ? "true" : "false") + ",\n";
-      o += "  \"input_mask\": " + std::to_string(an.ps_input_mask) + ",\n";
-      o += "  \"kills_pixels\": " + std::string(an.kills_pixels ? "true" : "false") + ",\n";
-    }
-    o += "  \"memexport\": " + std::string(an.uses_memexport ? "true" : "false") + ",\n";
-    o += "  \"predicate\": " + std::string(an.uses_predicate ? "true" : "false") + ",\n";
-    o += "  \"a0\": " + std::string(an.uses_a0 ? "true" : "false");
-    if (l.container) {
-      o += ",\n  \"constants\": [";
-      for (size_t i = 0; i < l.container->constants.size(); ++i) {
-        const ConstantDecl& d = l.container->constants[i];
-        o += std::string(i ? ", " : "") + "{\"name\": " + JsonString(d.name) +
-             ", \"register_set\": " + std::to_string(d.register_set) +
-             ", \"register\": " + std::to_string(d.register_index) +
-             ", \"count\": " + std::to_string(d.register_count) + "}";
-      }
-      o += "],\n  \"literals\": [";
-      for (size_t i = 0; i < l.container->literals.size(); ++i) {
-        const LiteralConstant& c = l.container->literals[i];
-        char value[160];
-        std::snprintf(value, sizeof(value), "[%.9g, %.9g, %.9g, %.9g]", c.value[0], c.value[1],
-                      c.value[2], c.value[3]);
-        o += std::string(i ? ", " : "") + "{\"register\": " + std::to_string(c.register_index) +
-             ", \"value\": " + value + "}";
-      }
-      o += "]";
-    }
-    o += "\n}\n";
-    std::fputs(o.c_str(), stdout);
-    return kExitOk;
-  }
-
   std::printf("%s shader: %zu dwords, %zu CF instructions, %u ALU + %u fetch instructions\n",
               vs ? "vertex" : "pixel", s.dwords.size(), s.cf.size(), alu, fetch);
   std::printf("\ncontrol flow graph (%zu block%s):\n", an.blocks.size(), an.blocks.size() == 1 ? "" : "s");
@@ -405,6 +404,21 @@ int RunInfo(const ShaderArgs& a) {
       std::printf("  def c%-20u (%g, %g, %g, %g)\n", c.register_index, c.value[0], c.value[1],
                   c.value[2], c.value[3]);
     }
+  }
+}
+
+int RunInfo(const ShaderArgs& a) {
+  Loaded l = Load(a);
+  const Analysis an = Analyze(l.shader);
+  uint32_t alu = 0, fetch = 0;
+  for (const auto& ins : l.shader.slots) {
+    alu += ins.kind == SlotKind::kAlu;
+    fetch += ins.kind == SlotKind::kFetch;
+  }
+  if (a.json) {
+    std::fputs(InfoJson(l, an, alu, fetch).c_str(), stdout);
+  } else {
+    PrintInfo(l, an, alu, fetch);
   }
   return kExitOk;
 }

@@ -1,9 +1,8 @@
 // `xenotrace shader translate`: one shader (container or raw microcode) through the SPIR-V
-// translator (renderer/vulkan/translator, its public Translate() only), written as SPIR-V and/or
-// printed as GLSL, and validated with `spirv-val` when it is installed. Registered by
-// cmd_shader.cpp. --check runs the fbo translation on the Vulkan device against the CPU
-// interpreter (renderer/vulkan/check: the harness and the comparison rules; this file only
-// parses and prints).
+// translator (renderer/device_tools.h), written as SPIR-V and/or printed as GLSL, and validated
+// with `spirv-val` when it is installed. Registered by cmd_shader.cpp. --check runs the fbo
+// translation on the Vulkan device against the CPU interpreter (the harness and the comparison
+// rules are the renderer's; this file only parses and prints).
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
@@ -15,18 +14,12 @@
 #include "command.h"
 #include "shader_translate.h"
 #include "xnt/base/error.h"
-#include "xnt/ucode/analysis.h"
+#include "xnt/renderer/device_tools.h"
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/ucode.h"
-#ifdef XNT_HAVE_VULKAN
-#include "xnt/vk/translate_check.h"
-#include "xnt/vk/translator/shader_translator.h"
-#include "xnt/vk/vulkan_context.h"
-#endif
 
 namespace xnt::cli {
 
-#ifdef XNT_HAVE_VULKAN
 namespace {
 
 bool OnPath(const char* tool) {
@@ -57,40 +50,37 @@ int RunCheck(const ucode::Shader& shader, const ucode::ContainerFile* container,
     throw Error("--check runs the fbo path's translation only (the fsi translation writes the "
                 "EDRAM buffer through its output merger, which the interpreter does not model)");
   }
-  vk::ContextOptions context_options;
-  context_options.device_index = r.device;
-  vk::VulkanContext context(context_options);
-  vk::TranslateChecker checker(context);
-  vk::TranslateCheckOptions options;
+  renderer::TranslationCheckOptions options;
+  options.device_index = r.device;
   options.lanes = r.lanes;
   options.seed = r.seed;
   if (shader.type == ucode::ShaderType::kPixel && container && !container->interpolators.empty()) {
     options.ps_interpolator_count = InterpolatorCount(container);
   }
-  const vk::TranslateCheckResult result = checker.Check(shader, options);
-  const std::string text = r.json ? result.Json() : result.Text();
-  std::fputs(text.c_str(), stdout);
-  return result.agree() ? kExitOk : kExitNo;
+  const renderer::TranslationCheck result = renderer::CheckTranslation(shader, options);
+  std::fputs((r.json ? result.json : result.text).c_str(), stdout);
+  return result.agree ? kExitOk : kExitNo;
 }
 
 }  // namespace
-#endif
 
 int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* container,
                        const TranslateRequest& r) {
   if (r.path != "fbo" && r.path != "fsi") throw Error("--path must be fbo or fsi, not '" + r.path + "'");
-#ifdef XNT_HAVE_VULKAN
+  if (!renderer::HasVulkan()) {
+    std::fprintf(stderr, "xenotrace: error: shader translate needs the Vulkan build (XNT_VULKAN=ON)\n");
+    return kExitError;
+  }
   if (r.check) return RunCheck(shader, container, r);
-  const ucode::Analysis analysis = ucode::Analyze(shader);
-  vk::TranslationOptions options;
+  renderer::ShaderTranslationOptions options;
   const bool pixel = shader.type == ucode::ShaderType::kPixel;
   if (pixel && container && !container->interpolators.empty()) {
     options.ps_interpolator_count = InterpolatorCount(container);
   }
-  if (pixel && r.path == "fsi") options.fsi_output_merger = 1;
-  const vk::TranslatedShader t = vk::Translate(shader, analysis, options);
+  options.fsi_output_merger = pixel && r.path == "fsi";
+  const renderer::ShaderTranslation t = renderer::TranslateShader(shader, options);
   if (r.glsl) std::fputs(t.glsl.c_str(), stdout);
-  for (const auto& note : t.reflection.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+  for (const auto& note : t.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
 
   // SPIR-V words in host (little-endian) order, as .spv files are.
   std::string spv = r.output;
@@ -123,12 +113,6 @@ int RunShaderTranslate(const ucode::Shader& shader, const ucode::ContainerFile* 
   }
   if (!temp.empty()) std::filesystem::remove(temp);
   return rc;
-#else
-  (void)shader;
-  (void)container;
-  std::fprintf(stderr, "xenotrace: error: shader translate needs the Vulkan build (XNT_VULKAN=ON)\n");
-  return kExitError;
-#endif
 }
 
 }  // namespace xnt::cli

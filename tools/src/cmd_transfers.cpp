@@ -29,7 +29,8 @@ struct TransfersArgs {
   std::string frames;  // --frames A-B,C
   bool json = false;
   std::string html;
-  std::string path = "fbo";
+  // The first path with a transfer log.
+  std::string path = renderer::PathNames([](const renderer::PathInfo& p) { return p.transfers; }).front();
   int device = -1;
   bool validate = false;
   bool allow_damaged = false;
@@ -127,8 +128,12 @@ XNT_COMMAND({"transfers",
                sub.add_option("-o,--out,--html", args->html,
                               "Write the EDRAM ownership map (tiles x draws F.K, with a table of the "
                               "transfers) as a self-contained HTML page");
-               sub.add_option("--path", args->path, "Render path whose EDRAM log to show: fbo (default) or cpu")
-                   ->check(CLI::IsMember({"fbo", "cpu"}));
+               const auto transfers = [](const renderer::PathInfo& p) { return p.transfers; };
+               sub.add_option("--path", args->path,
+                              "Render path whose EDRAM log to show: " +
+                                  renderer::JoinPathNames(transfers, " or ") + " (default " +
+                                  args->path + ")")
+                   ->check(CLI::IsMember(renderer::PathNames(transfers)));
                sub.add_option("--device", args->device, "Vulkan device index (default: first discrete GPU, else first device)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <string>
 
 #include "command.h"
@@ -40,22 +41,19 @@ int main(int argc, char** argv) {
     auto fn = c.setup(*sub);
     sub->callback([&run, fn]() { run = fn; });
   }
-  // Commands that compile shaders keep SPIR-V in the user's cache folder (renderer/shader_cache.h).
+  // Commands that can run on a Vulkan device (they take --device: a render path that compiles
+  // shaders, renderer::PathInfo::compiles_shaders, or the post chain's compute passes) keep SPIR-V
+  // in the user's cache folder (renderer/shader_cache.h), unless told not to.
   bool no_shader_cache = false;
-  auto add_cache_flag = [&](CLI::App* sub) {
-    sub->add_flag("--no-shader-cache", no_shader_cache,
-                  "Compile every shader from GLSL; neither read nor write the on-disk SPIR-V cache "
-                  "($XDG_CACHE_HOME/xenotrace, else ~/.cache/xenotrace)");
-  };
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-    const std::string& n = sub->get_name();
-    if (n == "replay" || n == "compare" || n == "transfers" || n == "post") add_cache_flag(sub);
-    if (n == "bench") {
-      for (CLI::App* b : sub->get_subcommands([](CLI::App*) { return true; })) {
-        if (b->get_name() != "format") add_cache_flag(b);
-      }
+  std::function<void(CLI::App*)> add_cache_flag = [&](CLI::App* sub) {
+    if (sub->get_option_no_throw("--device")) {
+      sub->add_flag("--no-shader-cache", no_shader_cache,
+                    "Compile every shader from GLSL; neither read nor write the on-disk SPIR-V cache "
+                    "($XDG_CACHE_HOME/xenotrace, else ~/.cache/xenotrace)");
     }
-  }
+    for (CLI::App* child : sub->get_subcommands([](CLI::App*) { return true; })) add_cache_flag(child);
+  };
+  add_cache_flag(&app);
   // An unknown sub-command is named (CLI11 would only say that a sub-command is required).
   if (argc >= 2 && argv[1][0] != '-') {
     const std::string name = argv[1];

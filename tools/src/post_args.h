@@ -1,6 +1,6 @@
 // The post-processing options shared by `xenotrace post` and `replay --post` (renderer/present
 // post.h), and the choice of implementation: Vulkan compute passes when a device can be created
-// (renderer/vulkan/present), else the CPU chain.
+// (renderer/device_tools.h), else the CPU chain.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,9 +11,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/present/post.h"
-#ifdef XNT_HAVE_VULKAN
-#include "xnt/vk/present/post_vk.h"
-#endif
+#include "xnt/renderer/device_tools.h"
 
 namespace xnt::cli {
 
@@ -69,24 +67,15 @@ inline present::PostOptions ToPostOptions(const PostArgs& a) {
 inline std::unique_ptr<present::PostProcessor> MakePostProcessor(const present::PostOptions& o,
                                                                  bool cpu, int device,
                                                                  bool validate) {
-#ifdef XNT_HAVE_VULKAN
-  if (!cpu) {
+  if (!cpu && renderer::HasVulkan()) {
     try {
-      vk::ContextOptions co;
-      co.device_index = device;
-      co.validate = validate;
-      return vk::MakeVulkanPostProcessor(co, o);
+      return renderer::MakeDevicePostProcessor(o, device, validate);
     } catch (const Error& e) {
       if (device >= 0) throw;
       std::fprintf(stderr, "xenotrace: note: no Vulkan device for post-processing (%s); using the CPU\n",
                    e.what());
     }
   }
-#else
-  (void)cpu;
-  (void)device;
-  (void)validate;
-#endif
   return present::MakeCpuPostProcessor(o);
 }
 

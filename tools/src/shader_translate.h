@@ -14,7 +14,7 @@ struct TranslateRequest {
   std::string output;        // SPIR-V file, "" = none
   bool glsl = false;
   // --check: the fbo translation on the Vulkan device against the CPU interpreter
-  // (renderer/vulkan/check, xnt/vk/translate_check.h).
+  // (renderer/device_tools.h).
   bool check = false;
   uint32_t lanes = 256;
   uint64_t seed = 1;

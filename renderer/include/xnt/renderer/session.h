@@ -29,10 +29,28 @@ enum class Path : uint8_t {
   kFsi,  // Vulkan, EDRAM as a storage buffer with fragment shader interlock (renderer/vulkan/fsi)
   kCpu,  // the whole pipeline on the CPU (renderer/cpu)
 };
+
+// What Session::Create can make, as commands list and check it: a new path is a row of Paths()
+// and a case in Session::Create (session.cpp), and no command changes.
+struct PathInfo {
+  Path path;
+  const char* name;     // "fbo", "fsi", "cpu": --path / --paths / compare's "NAME@SxT"
+  const char* summary;  // one line for --help
+  bool needs_device;    // runs on a Vulkan device (false: on any machine)
+  bool built;           // this build can make it (Vulkan paths need XNT_VULKAN)
+  bool transfers;       // Session::edram() logs EDRAM ownership transfers (`xenotrace transfers`)
+  bool compiles_shaders;  // translates guest shaders to SPIR-V (the on-disk shader cache applies)
+  bool compared_by_default;  // in `xenotrace compare`'s default --paths
+};
+// Every path, in the order commands list them (the default --path first).
+const std::vector<PathInfo>& Paths();
+const PathInfo& Info(Path path);
 const char* PathName(Path path);
 std::optional<Path> ParsePath(std::string_view name);
-// Every path's name, for command-line validation ("fbo", "fsi", "cpu").
-std::vector<std::string> PathNames();
+// The names of the paths `keep` accepts (every path without it), for command-line validation.
+std::vector<std::string> PathNames(bool (*keep)(const PathInfo&) = nullptr);
+// "fbo, fsi, cpu" (the names PathNames gives, joined with `separator`).
+std::string JoinPathNames(bool (*keep)(const PathInfo&) = nullptr, const char* separator = ", ");
 
 // One draw or resolve as the session hands it to the path: seen once before and once after the
 // path ran it (compare's bisection snapshots the bound targets there; replay --snapshots too).
