@@ -33,8 +33,8 @@ add_test(NAME capture_example_installed
                  ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/install-test "${_extra}")
 set_tests_properties(capture_example_installed PROPERTIES TIMEOUT 600 RUN_SERIAL ON)
 
-# cpack -G DEB into a temporary folder: the packages, their dependencies, lintian (errors fatal
-# except the ones README "Install" explains).
+# cpack -G DEB into a temporary folder: the packages, their dependencies and copyright files,
+# lintian (every error fatal).
 add_test(NAME xnt_deb_packages
          COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-deb.sh
                  ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/deb-test)

@@ -4,7 +4,9 @@
 #   libxenotrace-capture-dev_<v>-1_<arch>.deb   header, .so link, pkg-config file, CMake package
 # Run-time dependencies come from dpkg-shlibdeps; the -dev package depends on the exact library
 # package. Lintian tags left and why: README "Install".
-set(XNT_PACKAGE_MAINTAINER "Xenotrace developers <xenotrace@localhost.localdomain>"
+# A no-reply address on a real mail host (lintian's bogus-mail-host rejects hosts such as
+# localhost.localdomain); packagers set their own.
+set(XNT_PACKAGE_MAINTAINER "Xenotrace developers <xenotrace@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the .deb packages")
 
 set(CPACK_GENERATOR DEB)
@@ -58,6 +60,53 @@ set(CPACK_DEBIAN_DEV_DESCRIPTION
 The header xnt_capture.h, the pkg-config file xenotrace-capture.pc and the
 CMake package XenotraceCapture (imported target XenotraceCapture::capture)
 for emulators that record .xnt traces.")
+
+# Every package's doc folder holds the licence as a machine-readable Debian copyright file
+# (copyright-format 1.0), made from LICENSE: the MIT ("Expat") text with its paragraphs as " ."
+# lines. The CLI also carries the statically linked glslang (through shaderc), whose licence
+# travels with it.
+file(STRINGS ${CMAKE_SOURCE_DIR}/LICENSE _licence_lines)
+set(_licence_body "")
+set(_in_body FALSE)
+foreach(_line IN LISTS _licence_lines)
+  if(_line MATCHES "^Permission is hereby granted")
+    set(_in_body TRUE)
+  endif()
+  if(_in_body AND _line STREQUAL "")
+    string(APPEND _licence_body " .\n")
+  elseif(_in_body)
+    string(APPEND _licence_body " ${_line}\n")
+  endif()
+endforeach()
+set(_copyright_head "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: xenotrace
+Upstream-Contact: ${XNT_PACKAGE_MAINTAINER}
+
+Files: *
+Copyright: 2026 the Xenotrace authors
+License: Expat
+")
+set(_glslang "Comment: the xenotrace program statically links glslang (through shaderc),
+ Copyright 2002-2005 3Dlabs Inc. Ltd, 2002 NVIDIA Corporation, 2012-2015
+ LunarG, Inc, 2015-2016 Google, Inc, 2017 ARM Limited and others, under the
+ BSD-3-clause licence (and MIT for its SPIR-V headers); see
+ /usr/share/doc/glslang-dev/copyright on a Debian system.
+")
+foreach(_pkg xenotrace libxenotrace-capture${XNT_CAPTURE_SOVERSION} libxenotrace-capture-dev)
+  set(_extra "")
+  if(_pkg STREQUAL "xenotrace")
+    set(_extra "${_glslang}")
+  endif()
+  file(WRITE ${CMAKE_BINARY_DIR}/debian/${_pkg}/copyright
+       "${_copyright_head}${_extra}\nLicense: Expat\n${_licence_body}")
+endforeach()
+install(FILES ${CMAKE_BINARY_DIR}/debian/xenotrace/copyright
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
+install(FILES ${CMAKE_BINARY_DIR}/debian/libxenotrace-capture${XNT_CAPTURE_SOVERSION}/copyright
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/libxenotrace-capture${XNT_CAPTURE_SOVERSION}
+        COMPONENT runtime)
+install(FILES ${CMAKE_BINARY_DIR}/debian/libxenotrace-capture-dev/copyright
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/libxenotrace-capture-dev COMPONENT dev)
 
 # Debian wants a changelog in every package's doc folder (the text says where the history is).
 foreach(_pkg xenotrace libxenotrace-capture${XNT_CAPTURE_SOVERSION} libxenotrace-capture-dev)
