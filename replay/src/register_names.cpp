@@ -175,15 +175,10 @@ bool IsNamedRegister(uint32_t index) { return index < kRegisterCount && Table().
 
 bool IsFloatRegister(uint32_t index) { return index < kRegisterCount && IsFloatIndex(index); }
 
-bool DecodeRegisterFields(uint32_t index, uint32_t v, DecodedRegister& out) {
-  out.count = 0;
-  if (index >= kLoopConstantBase && index < kLoopConstantBase + kLoopConstantDwords) {
-    auto l = LoopConstant::Decode(v);
-    out.Add("count", l.count);
-    out.Add("start", l.start);
-    out.Add("step", l.step);
-    return true;
-  }
+namespace {
+
+// The render backend's registers (RB_*): targets, blending, depth/stencil, copies.
+bool DecodeRenderBackend(uint32_t index, uint32_t v, DecodedRegister& out) {
   switch (Reg(index)) {
     case Reg::RB_SURFACE_INFO: {
       auto r = reg::RB_SURFACE_INFO::Decode(v);
@@ -303,6 +298,14 @@ bool DecodeRegisterFields(uint32_t index, uint32_t v, DecodedRegister& out) {
       out.Add("stencil", r.stencil);
       return true;
     }
+    default:
+      return false;
+  }
+}
+
+// The primitive assembly and scan converter's (PA_*): window, scissors, viewport control, culling.
+bool DecodeScanConverter(uint32_t index, uint32_t v, DecodedRegister& out) {
+  switch (Reg(index)) {
     case Reg::PA_SC_WINDOW_OFFSET: {
       auto r = reg::PA_SC_WINDOW_OFFSET::Decode(v);
       out.Add("window_x_offset", r.window_x_offset);
@@ -366,6 +369,14 @@ bool DecodeRegisterFields(uint32_t index, uint32_t v, DecodedRegister& out) {
       out.Add("quad_order_enable", r.quad_order_enable);
       return true;
     }
+    default:
+      return false;
+  }
+}
+
+// The vertex grouper's and the sequencer's (VGT_*, SQ_*): draws, index DMA, shader programs.
+bool DecodeVertexAndSequencer(uint32_t index, uint32_t v, DecodedRegister& out) {
+  switch (Reg(index)) {
     case Reg::VGT_DRAW_INITIATOR: {
       auto r = reg::VGT_DRAW_INITIATOR::Decode(v);
       out.Add("prim_type", uint32_t(r.prim_type), PrimitiveTypeName(uint32_t(r.prim_type)));
@@ -423,6 +434,21 @@ bool DecodeRegisterFields(uint32_t index, uint32_t v, DecodedRegister& out) {
     default:
       return false;
   }
+}
+
+}  // namespace
+
+bool DecodeRegisterFields(uint32_t index, uint32_t v, DecodedRegister& out) {
+  out.count = 0;
+  if (index >= kLoopConstantBase && index < kLoopConstantBase + kLoopConstantDwords) {
+    auto l = LoopConstant::Decode(v);
+    out.Add("count", l.count);
+    out.Add("start", l.start);
+    out.Add("step", l.step);
+    return true;
+  }
+  return DecodeRenderBackend(index, v, out) || DecodeScanConverter(index, v, out) ||
+         DecodeVertexAndSequencer(index, v, out);
 }
 
 }  // namespace xnt::replay

@@ -130,6 +130,101 @@ std::string_view StripSat(std::string_view m) {
   return m;
 }
 
+namespace {
+
+// The vector and scalar ops' destinations (either may be absent) and write masks; an exporting
+// instruction's ops share one export register.
+void SetDestinations(AluInstruction& a, const AluBuild& b, const Dest* vdest, const Dest* sdest,
+                     const Statement& first) {
+  if (vdest) {
+    a.export_data = vdest->is_export;
+    a.vector_dest = vdest->reg;
+    a.vector_dest_rel = vdest->rel;
+  }
+  if (sdest) {
+    if (vdest && sdest->is_export != vdest->is_export) {
+      b.scalar->Error(b.scalar->operands[0],
+                      "an exporting instruction's scalar op writes the same export register");
+    }
+    if (sdest->is_export) {
+      if (vdest && sdest->reg != vdest->reg) {
+        b.scalar->Error(b.scalar->operands[0], "scalar export register differs from the vector one");
+      }
+      if (sdest->ones || sdest->zeros) {
+        b.scalar->Error(b.scalar->operands[0], "0/1 components go on the vector op's mask");
+      }
+      a.export_data = true;
+      a.vector_dest = sdest->reg;
+    } else {
+      a.scalar_dest = sdest->reg;
+      a.scalar_dest_rel = sdest->rel;
+    }
+  }
+  if (a.export_data) {
+    const uint32_t vres = vdest ? vdest->letters : 0, sres = sdest ? sdest->letters : 0;
+    const uint32_t ones = vdest ? vdest->ones : 0, zeros = vdest ? vdest->zeros : 0;
+    a.vector_write_mask = vres | ones;
+    a.scalar_write_mask = sres | ones;
+    a.scalar_dest_rel = zeros != 0;
+    if ((vres & sres) || ((vres | sres | ones) & zeros)) {
+      first.Error("export components are written twice");
+    }
+  } else {
+    a.vector_write_mask = vdest ? vdest->letters : 0;
+    a.scalar_write_mask = sdest ? sdest->letters : 0;
+  }
+}
+
+// Constant addressing: each constant operand sets its slot's flag; modes must agree.
+void SetConstantAddressing(AluInstruction& a, const AluBuild& b, const std::vector<ConstUse>& consts,
+                           const Statement& first) {
+  std::optional<bool> abs, a0;
+  std::array<std::optional<bool>, 2> slot_rel;
+  for (const ConstUse& c : consts) {
+    if (c.src < 3 && a.src[c.src].is_temp && !(c.src == 2 && b.scalar &&
+                                               ScalarOpForm(a.scalar_op) == ScalarForm::kConstTemp)) {
+      continue;
+    }
+    const Statement& st = first;
+    if (abs && *abs != c.abs) st.Error(c.where, "_abs applies to every constant operand or none");
+    abs = c.abs;
+    const uint32_t slot = syntax::ConstSlot(a, c.src);
+    const bool rel = c.rel != RelativeMode::kNone;
+    if (slot_rel[slot] && *slot_rel[slot] != rel) {
+      st.Error(c.where, "constants sharing an address slot must agree on relative addressing");
+    }
+    slot_rel[slot] = rel;
+    if (rel) {
+      const bool is_a0 = c.rel == RelativeMode::kA0;
+      if (a0 && *a0 != is_a0) st.Error(c.where, "relative constants must all use a0 or all aL");
+      a0 = is_a0;
+    }
+  }
+  a.abs_constants = abs.value_or(false);
+  a.const_address_register_relative = a0.value_or(false);
+  a.const_0_rel = slot_rel[0].value_or(false);
+  a.const_1_rel = slot_rel[1].value_or(false);
+}
+
+// Options: fields the operands do not show.
+void ApplyAluOptions(AluInstruction& a, const AluBuild& b) {
+  for (const Statement* st : {b.vector, b.scalar, b.nop}) {
+    if (!st) continue;
+    OptionSet opt(*st);
+    if (opt.Bool("PredCondition", false)) a.predicate_condition = true;
+    if (opt.Bool("AbsConstants", false)) a.abs_constants = true;
+    if (opt.Bool("ConstA0", false)) a.const_address_register_relative = true;
+    if (opt.Bool("Const0Rel", false)) a.const_0_rel = true;
+    if (opt.Bool("Const1Rel", false)) a.const_1_rel = true;
+    if (auto d = opt.Int<uint32_t>("ScalarDest", 0, 63)) a.scalar_dest = *d;
+    if (opt.Bool("ScalarDestRel", false)) a.scalar_dest_rel = true;
+    if (opt.Bool("VectorDestRel", false)) a.vector_dest_rel = true;
+    opt.Done();
+  }
+}
+
+}  // namespace
+
 AluInstruction BuildAlu(const AluBuild& b, ShaderType type) {
   AluInstruction a;
   a.vector_op = syntax::kNopVectorOp;
@@ -239,92 +334,111 @@ AluInstruction BuildAlu(const AluBuild& b, ShaderType type) {
   }
   for (uint32_t i = 0; i < 3; ++i) a.src[i] = srcs[i].value_or(syntax::DefaultSource());
 
-  // Destinations and masks.
-  if (have_vdest) {
-    a.export_data = vdest.is_export;
-    a.vector_dest = vdest.reg;
-    a.vector_dest_rel = vdest.rel;
-  }
-  if (have_sdest) {
-    if (have_vdest && sdest.is_export != vdest.is_export) {
-      b.scalar->Error(b.scalar->operands[0],
-                      "an exporting instruction's scalar op writes the same export register");
-    }
-    if (sdest.is_export) {
-      if (have_vdest && sdest.reg != vdest.reg) {
-        b.scalar->Error(b.scalar->operands[0], "scalar export register differs from the vector one");
-      }
-      if (sdest.ones || sdest.zeros) {
-        b.scalar->Error(b.scalar->operands[0], "0/1 components go on the vector op's mask");
-      }
-      a.export_data = true;
-      a.vector_dest = sdest.reg;
-    } else {
-      a.scalar_dest = sdest.reg;
-      a.scalar_dest_rel = sdest.rel;
-    }
-  }
-  if (a.export_data) {
-    const uint32_t vres = have_vdest ? vdest.letters : 0, sres = have_sdest ? sdest.letters : 0;
-    const uint32_t ones = have_vdest ? vdest.ones : 0, zeros = have_vdest ? vdest.zeros : 0;
-    a.vector_write_mask = vres | ones;
-    a.scalar_write_mask = sres | ones;
-    a.scalar_dest_rel = zeros != 0;
-    if ((vres & sres) || ((vres | sres | ones) & zeros)) {
-      first->Error("export components are written twice");
-    }
-  } else {
-    a.vector_write_mask = have_vdest ? vdest.letters : 0;
-    a.scalar_write_mask = have_sdest ? sdest.letters : 0;
-  }
-
-  // Constant addressing: each constant operand sets its slot's flag; modes must agree.
-  std::optional<bool> abs, a0;
-  std::array<std::optional<bool>, 2> slot_rel;
-  for (const ConstUse& c : consts) {
-    if (c.src < 3 && a.src[c.src].is_temp && !(c.src == 2 && b.scalar &&
-                                               ScalarOpForm(a.scalar_op) == ScalarForm::kConstTemp)) {
-      continue;
-    }
-    const Statement& st = *first;
-    if (abs && *abs != c.abs) st.Error(c.where, "_abs applies to every constant operand or none");
-    abs = c.abs;
-    const uint32_t slot = syntax::ConstSlot(a, c.src);
-    const bool rel = c.rel != RelativeMode::kNone;
-    if (slot_rel[slot] && *slot_rel[slot] != rel) {
-      st.Error(c.where, "constants sharing an address slot must agree on relative addressing");
-    }
-    slot_rel[slot] = rel;
-    if (rel) {
-      const bool is_a0 = c.rel == RelativeMode::kA0;
-      if (a0 && *a0 != is_a0) st.Error(c.where, "relative constants must all use a0 or all aL");
-      a0 = is_a0;
-    }
-  }
-  a.abs_constants = abs.value_or(false);
-  a.const_address_register_relative = a0.value_or(false);
-  a.const_0_rel = slot_rel[0].value_or(false);
-  a.const_1_rel = slot_rel[1].value_or(false);
-
-  // Options (fields the operands do not show).
-  for (const Statement* st : {b.vector, b.scalar, b.nop}) {
-    if (!st) continue;
-    OptionSet opt(*st);
-    if (opt.Bool("PredCondition", false)) a.predicate_condition = true;
-    if (opt.Bool("AbsConstants", false)) a.abs_constants = true;
-    if (opt.Bool("ConstA0", false)) a.const_address_register_relative = true;
-    if (opt.Bool("Const0Rel", false)) a.const_0_rel = true;
-    if (opt.Bool("Const1Rel", false)) a.const_1_rel = true;
-    if (auto d = opt.Int<uint32_t>("ScalarDest", 0, 63)) a.scalar_dest = *d;
-    if (opt.Bool("ScalarDestRel", false)) a.scalar_dest_rel = true;
-    if (opt.Bool("VectorDestRel", false)) a.vector_dest_rel = true;
-    opt.Done();
-  }
+  SetDestinations(a, b, have_vdest ? &vdest : nullptr, have_sdest ? &sdest : nullptr, *first);
+  SetConstantAddressing(a, b, consts, *first);
+  ApplyAluOptions(a, b);
   if (b.nop && !b.nop->operands.empty()) b.nop->Error("'nop' takes no operands");
   return a;
 }
 
 // ---- Fetch --------------------------------------------------------------------------------------
+
+namespace {
+
+// A vertex fetch's constant operand (vf<n>, or a semantic for `vfetch`) and its options.
+void ReadVertexFetchConstant(const Statement& st, OptionSet& opt, FetchInstruction& f,
+                             std::optional<Semantic>* semantic) {
+  const std::string_view m = st.mnemonic;
+  const Piece& k = st.operands[2];
+  uint32_t vf = 0;
+  uint32_t constant = 95;
+  if (k.text.size() > 2 && k.text.substr(0, 2) == "vf" && ParseInt(k.text.substr(2), vf)) {
+    if (vf > 95) st.Error(k, "vertex fetch constant out of range (vf0-vf95)");
+    constant = 95 - vf;
+  } else if (m == "vfetch") {
+    *semantic = syntax::ParseSemantic(k.text);
+    if (!*semantic) st.Error(k, "expected vf<n> or a vertex semantic (position, texcoord1, ...)");
+  } else {
+    st.Error(k, "expected vf<n>");
+  }
+  f.const_index = constant / 3;
+  f.const_index_sel = constant % 3;
+  if (auto sel = opt.Int<uint32_t>("ConstIndexSel", 3, 3)) {
+    if (f.const_index_sel != 0) st.Error("ConstIndexSel=3 needs a vf number that is a multiple of 3 below 96");
+    f.const_index_sel = *sel;
+  }
+  if (auto v = opt.Int<int32_t>("Offset", -(1 << 22), (1 << 22) - 1)) f.offset = *v;
+  if (const Piece* v = opt.Find("DataFormat")) {
+    auto fmt = syntax::ParseVertexFormat(v->text);
+    if (!fmt) st.Error(*v, "unknown DataFormat");
+    f.format = *fmt;
+  }
+  if (auto v = opt.Int<uint32_t>("Stride", 0, 255)) f.stride = *v;
+  f.is_signed = opt.Bool("Signed", false);
+  if (const Piece* v = opt.Find("NumFormat")) {
+    if (v->text == "integer") f.is_integer = true;
+    else if (v->text != "normalized") st.Error(*v, "NumFormat is integer or normalized");
+  }
+  f.signed_rf_mode = opt.Bool("SignedRFMode", false);
+  if (auto v = opt.Int<int32_t>("ExpAdjust", -32, 31)) f.exp_adjust = *v;
+  f.is_index_rounded = opt.Bool("RoundIndex", false);
+  if (auto v = opt.Int<uint32_t>("PrefetchCount", 1, 8)) f.prefetch_count = *v - 1;
+  f.must_be_one = opt.Bool("MustBeOne", true);
+  if (auto v = opt.Int<uint32_t>("Pad1", 0, 0xFFFFFFFF)) {
+    if (*v & ~0x00C00000u) st.Error("Pad1 holds only dword 1 bits 22-23");
+    f.pad[1] = *v;
+  }
+}
+
+// A texture fetch's options: validity, filters, LOD, offsets, padding bits.
+void ReadTextureFetchOptions(const Statement& st, OptionSet& opt, FetchInstruction& f) {
+  f.fetch_valid_only = opt.Bool("FetchValidOnly", true);
+  f.tx_coord_denorm = opt.Bool("UnnormalizedTextureCoords", false);
+  auto filter = [&](std::string_view key, uint32_t& field, auto parse) {
+    if (const Piece* v = opt.Find(key)) {
+      auto x = parse(v->text);
+      if (!x) st.Error(*v, "unknown " + std::string(key) + " value");
+      field = *x;
+    }
+  };
+  filter("MagFilter", f.mag_filter, syntax::ParseFilter);
+  filter("MinFilter", f.min_filter, syntax::ParseFilter);
+  filter("MipFilter", f.mip_filter, syntax::ParseFilter);
+  filter("AnisoFilter", f.aniso_filter, syntax::ParseAniso);
+  filter("ArbitraryFilter", f.arbitrary_filter, syntax::ParseArbitrary);
+  filter("VolMagFilter", f.vol_mag_filter, syntax::ParseFilter);
+  filter("VolMinFilter", f.vol_min_filter, syntax::ParseFilter);
+  f.use_comp_lod = opt.Bool("UseComputedLOD", true);
+  f.use_reg_lod = opt.Bool("UseRegisterLOD", false);
+  f.use_reg_gradients = opt.Bool("UseRegisterGradients", false);
+  if (auto v = opt.Int<uint32_t>("SampleLocation", 0, 1)) f.sample_location = *v;
+  auto fixed = [&](std::string_view key, int32_t& field, float scale, int32_t lo, int32_t hi) {
+    if (const Piece* v = opt.Find(key)) {
+      float x = 0;
+      const float scaled = ParseFloat(v->text, x) ? x * scale : 1e9f;
+      if (scaled != std::floor(scaled) || scaled < float(lo) || scaled > float(hi)) {
+        st.Error(*v, std::string(key) + " must be a multiple of " + syntax::FormatFloat(1 / scale) +
+                         " in [" + syntax::FormatFloat(lo / scale) + ", " +
+                         syntax::FormatFloat(hi / scale) + "]");
+      }
+      field = int32_t(scaled);
+    }
+  };
+  fixed("LODBias", f.lod_bias, 16.0f, -64, 63);
+  fixed("OffsetX", f.offset_x, 2.0f, -16, 15);
+  fixed("OffsetY", f.offset_y, 2.0f, -16, 15);
+  fixed("OffsetZ", f.offset_z, 2.0f, -16, 15);
+  if (auto v = opt.Int<uint32_t>("Pad1", 0, 0xFFFFFFFF)) {
+    if (*v & ~0x40000000u) st.Error("Pad1 holds only dword 1 bit 30");
+    f.pad[1] = *v;
+  }
+  if (auto v = opt.Int<uint32_t>("Pad2", 0, 0xFFFFFFFF)) {
+    if (*v & ~0x00003E00u) st.Error("Pad2 holds only dword 2 bits 9-13");
+    f.pad[2] = *v;
+  }
+}
+
+}  // namespace
 
 FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semantic) {
   FetchInstruction f;
@@ -373,45 +487,7 @@ FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semant
     st.ExpectOperands(3);
     dest(st.operands[0]);
     source(st.operands[1], 1);
-    const Piece& k = st.operands[2];
-    uint32_t vf = 0;
-    uint32_t constant = 95;
-    if (k.text.size() > 2 && k.text.substr(0, 2) == "vf" && ParseInt(k.text.substr(2), vf)) {
-      if (vf > 95) st.Error(k, "vertex fetch constant out of range (vf0-vf95)");
-      constant = 95 - vf;
-    } else if (m == "vfetch") {
-      *semantic = syntax::ParseSemantic(k.text);
-      if (!*semantic) st.Error(k, "expected vf<n> or a vertex semantic (position, texcoord1, ...)");
-    } else {
-      st.Error(k, "expected vf<n>");
-    }
-    f.const_index = constant / 3;
-    f.const_index_sel = constant % 3;
-    if (auto sel = opt.Int<uint32_t>("ConstIndexSel", 3, 3)) {
-      if (f.const_index_sel != 0) st.Error("ConstIndexSel=3 needs a vf number that is a multiple of 3 below 96");
-      f.const_index_sel = *sel;
-    }
-    if (auto v = opt.Int<int32_t>("Offset", -(1 << 22), (1 << 22) - 1)) f.offset = *v;
-    if (const Piece* v = opt.Find("DataFormat")) {
-      auto fmt = syntax::ParseVertexFormat(v->text);
-      if (!fmt) st.Error(*v, "unknown DataFormat");
-      f.format = *fmt;
-    }
-    if (auto v = opt.Int<uint32_t>("Stride", 0, 255)) f.stride = *v;
-    f.is_signed = opt.Bool("Signed", false);
-    if (const Piece* v = opt.Find("NumFormat")) {
-      if (v->text == "integer") f.is_integer = true;
-      else if (v->text != "normalized") st.Error(*v, "NumFormat is integer or normalized");
-    }
-    f.signed_rf_mode = opt.Bool("SignedRFMode", false);
-    if (auto v = opt.Int<int32_t>("ExpAdjust", -32, 31)) f.exp_adjust = *v;
-    f.is_index_rounded = opt.Bool("RoundIndex", false);
-    if (auto v = opt.Int<uint32_t>("PrefetchCount", 1, 8)) f.prefetch_count = *v - 1;
-    f.must_be_one = opt.Bool("MustBeOne", true);
-    if (auto v = opt.Int<uint32_t>("Pad1", 0, 0xFFFFFFFF)) {
-      if (*v & ~0x00C00000u) st.Error("Pad1 holds only dword 1 bits 22-23");
-      f.pad[1] = *v;
-    }
+    ReadVertexFetchConstant(st, opt, f, semantic);
   } else {
     static const std::pair<std::string_view, FetchOp> kBases[] = {
         {"tfetch", FetchOp::kTextureFetch},
@@ -471,50 +547,7 @@ FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semant
       st.Error(k, "expected a texture fetch constant tf0-tf31");
     }
     f.const_index = tf;
-    f.fetch_valid_only = opt.Bool("FetchValidOnly", true);
-    f.tx_coord_denorm = opt.Bool("UnnormalizedTextureCoords", false);
-    auto filter = [&](std::string_view key, uint32_t& field, auto parse) {
-      if (const Piece* v = opt.Find(key)) {
-        auto x = parse(v->text);
-        if (!x) st.Error(*v, "unknown " + std::string(key) + " value");
-        field = *x;
-      }
-    };
-    filter("MagFilter", f.mag_filter, syntax::ParseFilter);
-    filter("MinFilter", f.min_filter, syntax::ParseFilter);
-    filter("MipFilter", f.mip_filter, syntax::ParseFilter);
-    filter("AnisoFilter", f.aniso_filter, syntax::ParseAniso);
-    filter("ArbitraryFilter", f.arbitrary_filter, syntax::ParseArbitrary);
-    filter("VolMagFilter", f.vol_mag_filter, syntax::ParseFilter);
-    filter("VolMinFilter", f.vol_min_filter, syntax::ParseFilter);
-    f.use_comp_lod = opt.Bool("UseComputedLOD", true);
-    f.use_reg_lod = opt.Bool("UseRegisterLOD", false);
-    f.use_reg_gradients = opt.Bool("UseRegisterGradients", false);
-    if (auto v = opt.Int<uint32_t>("SampleLocation", 0, 1)) f.sample_location = *v;
-    auto fixed = [&](std::string_view key, int32_t& field, float scale, int32_t lo, int32_t hi) {
-      if (const Piece* v = opt.Find(key)) {
-        float x = 0;
-        const float scaled = ParseFloat(v->text, x) ? x * scale : 1e9f;
-        if (scaled != std::floor(scaled) || scaled < float(lo) || scaled > float(hi)) {
-          st.Error(*v, std::string(key) + " must be a multiple of " + syntax::FormatFloat(1 / scale) +
-                           " in [" + syntax::FormatFloat(lo / scale) + ", " +
-                           syntax::FormatFloat(hi / scale) + "]");
-        }
-        field = int32_t(scaled);
-      }
-    };
-    fixed("LODBias", f.lod_bias, 16.0f, -64, 63);
-    fixed("OffsetX", f.offset_x, 2.0f, -16, 15);
-    fixed("OffsetY", f.offset_y, 2.0f, -16, 15);
-    fixed("OffsetZ", f.offset_z, 2.0f, -16, 15);
-    if (auto v = opt.Int<uint32_t>("Pad1", 0, 0xFFFFFFFF)) {
-      if (*v & ~0x40000000u) st.Error("Pad1 holds only dword 1 bit 30");
-      f.pad[1] = *v;
-    }
-    if (auto v = opt.Int<uint32_t>("Pad2", 0, 0xFFFFFFFF)) {
-      if (*v & ~0x00003E00u) st.Error("Pad2 holds only dword 2 bits 9-13");
-      f.pad[2] = *v;
-    }
+    ReadTextureFetchOptions(st, opt, f);
   }
   opt.Done();
   return f;

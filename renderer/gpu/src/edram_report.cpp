@@ -198,6 +198,55 @@ const char* kMapScript = R"(
 })();
 )";
 
+// The map's frame: a plot of plot_w x plot_h pixels at (left, top), `ex` pixels per event and
+// `ty` per tile, tiles [0, shown) drawn.
+struct MapFrame {
+  double left, top, plot_w, plot_h, ex, ty;
+  uint32_t shown;
+  double X(double event) const { return left + event * ex; }
+  double Y(double tile) const { return top + std::min<double>(tile, shown) * ty; }
+};
+
+std::string AxesSvg(const MapFrame& m, uint32_t tile_step, uint64_t events, const EdramReportOptions& options) {
+  std::string svg;
+  // Axes: tiles down the left, events along the bottom (F.K), frame bounds as dashed lines.
+  svg += "<g class=\"axis\">\n";
+  svg += Printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", m.left, m.top, m.left, m.top + m.plot_h);
+  svg += Printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", m.left, m.top + m.plot_h, m.left + m.plot_w,
+                m.top + m.plot_h);
+  for (uint32_t tile = 0; tile <= m.shown; tile += tile_step) {
+    svg += Printf("<g class=\"tick\"><line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\"/>"
+                  "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%u</text></g>\n",
+                  m.left - 5, m.Y(tile), m.left, m.Y(tile), m.left - 8, m.Y(tile) + 4, tile);
+  }
+  svg += Printf("<text class=\"title\" transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">"
+                "EDRAM tile [0, %u) of 2048</text>\n", m.top + m.plot_h / 2, m.shown);
+  const uint32_t event_step = TickStep(events, 24);
+  for (uint64_t ev = 0; ev < events; ev += event_step) {
+    const double x = m.X(double(ev) + 0.5);
+    svg += Printf("<g class=\"tick\"><line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
+                  "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">",
+                  x, m.top + m.plot_h, x, m.top + m.plot_h + 5, x, m.top + m.plot_h + 18) +
+           EscapeHtml(EdramEventName(options, ev)) + "</text></g>\n";
+  }
+  svg += Printf("<text class=\"title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">draw F.K (frame.draw as "
+                "xenotrace dump numbers them: draws, resolves and clears in one sequence)</text>\n",
+                m.left + m.plot_w / 2, m.top + m.plot_h + 42);
+  svg += "</g>\n";
+  // Frame bounds: where the frame of consecutive events changes.
+  std::vector<std::pair<uint64_t, uint64_t>> frame_starts;  // (event, frame)
+  for (uint64_t ev = 0; ev < events && ev < options.event_draws.size(); ++ev) {
+    const uint64_t f = options.event_draws[size_t(ev)].frame;
+    if (frame_starts.empty() || frame_starts.back().second != f) frame_starts.push_back({ev, f});
+  }
+  for (auto& [ev, f] : frame_starts) {
+    svg += Printf("<line class=\"frame\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
+                  "<text class=\"frame\" x=\"%.2f\" y=\"%.1f\">frame %" PRIu64 "</text>\n",
+                  m.X(double(ev)), m.top - 14, m.X(double(ev)), m.top + m.plot_h, m.X(double(ev)) + 3, m.top - 18, f);
+  }
+  return svg;
+}
+
 }  // namespace
 
 std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOptions& options) {
@@ -296,41 +345,7 @@ std::string EdramReportHtml(const EdramTracker& tracker, const EdramReportOption
   }
   svg += "</g>\n";
 
-  // Axes: tiles down the left, events along the bottom (F.K), frame bounds as dashed lines.
-  svg += "<g class=\"axis\">\n";
-  svg += Printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", left, top, left, top + plot_h);
-  svg += Printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", left, top + plot_h, left + plot_w,
-                top + plot_h);
-  for (uint32_t tile = 0; tile <= shown; tile += tile_step) {
-    svg += Printf("<g class=\"tick\"><line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\"/>"
-                  "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\">%u</text></g>\n",
-                  left - 5, Y(tile), left, Y(tile), left - 8, Y(tile) + 4, tile);
-  }
-  svg += Printf("<text class=\"title\" transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">"
-                "EDRAM tile [0, %u) of 2048</text>\n", top + plot_h / 2, shown);
-  const uint32_t event_step = TickStep(events, 24);
-  for (uint64_t ev = 0; ev < events; ev += event_step) {
-    const double x = X(double(ev) + 0.5);
-    svg += Printf("<g class=\"tick\"><line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
-                  "<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">",
-                  x, top + plot_h, x, top + plot_h + 5, x, top + plot_h + 18) +
-           EscapeHtml(name(ev)) + "</text></g>\n";
-  }
-  svg += Printf("<text class=\"title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">draw F.K (frame.draw as "
-                "xenotrace dump numbers them: draws, resolves and clears in one sequence)</text>\n",
-                left + plot_w / 2, top + plot_h + 42);
-  svg += "</g>\n";
-  // Frame bounds: where the frame of consecutive events changes.
-  std::vector<std::pair<uint64_t, uint64_t>> frame_starts;  // (event, frame)
-  for (uint64_t ev = 0; ev < events && ev < options.event_draws.size(); ++ev) {
-    const uint64_t f = options.event_draws[size_t(ev)].frame;
-    if (frame_starts.empty() || frame_starts.back().second != f) frame_starts.push_back({ev, f});
-  }
-  for (auto& [ev, f] : frame_starts) {
-    svg += Printf("<line class=\"frame\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
-                  "<text class=\"frame\" x=\"%.2f\" y=\"%.1f\">frame %" PRIu64 "</text>\n",
-                  X(double(ev)), top - 14, X(double(ev)), top + plot_h, X(double(ev)) + 3, top - 18, f);
-  }
+  svg += AxesSvg({left, top, plot_w, plot_h, ex, ty, shown}, tile_step, events, options);
   svg += "</svg>\n";
 
   std::string legend;

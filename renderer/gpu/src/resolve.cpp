@@ -678,6 +678,56 @@ struct ResolveBand {
   std::exception_ptr error;
 };
 
+// The destination's pixel layout: `width` pixels a row, `bpp` bytes each, Endian128 as an XOR
+// of the byte index within each 16-byte block.
+struct BandLayout {
+  uint32_t width, bpp, bpp_log2, endian_xor;
+};
+
+// One computed band into guest bytes [lo, hi): read (unless every byte is written), patched with
+// the band's pixels at their tiled or linear offsets, written back. `bytes` is scratch.
+void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band, const BandLayout& l,
+               int64_t lo, int64_t hi, const GuestMemoryAccess& memory, std::vector<uint8_t>& bytes) {
+  const uint32_t width = l.width, bpp = l.bpp, bpp_log2 = l.bpp_log2, endian_xor = l.endian_xor;
+  bytes.resize(size_t(hi - lo));
+  // Within one 32-row band the tiled 2D offsets of distinct pixels are distinct (the macro
+  // tile from x >> 5 at the band's y >> 5, the rest a bijection inside it), so when the
+  // band's pixel bytes add up to its range every byte is written: nothing to read back.
+  const uint64_t band_bytes = uint64_t(width) * uint32_t(band.y1 - band.y0) * bpp;
+  if (info.dest_linear || info.dest_array || band_bytes != uint64_t(hi - lo)) {
+    memory.read(uint32_t(lo), bytes);
+  }
+  const uint8_t* px = band.pixels.data();
+  uint8_t* const data = bytes.data();
+  // Generic: each byte to its Endian128 position in its 16-byte block.
+  auto put_bytes = [&](int64_t offset) {
+    for (uint32_t b = 0; b < bpp; ++b) {
+      const int64_t o = offset + b;
+      data[((o & ~int64_t(15)) | ((o & 15) ^ int64_t(endian_xor))) - lo] = px[b];
+    }
+    px += bpp;
+  };
+  for (int32_t y = band.y0; y < band.y1; ++y) {
+    if (!dest.Runs(info.x0, y)) {
+      for (int32_t x = info.x0; x < info.x1; ++x) put_bytes(int64_t(info.dest_base) + dest.Offset(x, y));
+      continue;
+    }
+    dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
+      const int64_t first = int64_t(info.dest_base) + run_offset;
+      if (bpp == 4 && endian_xor < 4 && (first & 3) == 0) {
+        // The swap stays inside each pixel's aligned dword.
+        uint8_t* d = data + (first - lo);
+        for (int32_t x = xb; x < xe; ++x, d += 4, px += 4) {
+          StoreLE32(d, SwapInDword(LoadLE32(px), endian_xor));
+        }
+        return;
+      }
+      for (int32_t x = xb; x < xe; ++x) put_bytes(first + (int64_t(x - xb) << bpp_log2));
+    });
+  }
+  memory.write(uint32_t(lo), bytes);
+}
+
 }  // namespace
 
 ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram,
@@ -801,43 +851,7 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
         throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
                     " bytes of guest memory (corrupt destination pitch?)");
       }
-      bytes.resize(size_t(hi - lo));
-      // Within one 32-row band the tiled 2D offsets of distinct pixels are distinct (the macro
-      // tile from x >> 5 at the band's y >> 5, the rest a bijection inside it), so when the
-      // band's pixel bytes add up to its range every byte is written: nothing to read back.
-      const uint64_t band_bytes = uint64_t(width) * uint32_t(band.y1 - band.y0) * bpp;
-      if (info.dest_linear || info.dest_array || band_bytes != uint64_t(hi - lo)) {
-        memory.read(uint32_t(lo), bytes);
-      }
-      const uint8_t* px = band.pixels.data();
-      uint8_t* const data = bytes.data();
-      // Generic: each byte to its Endian128 position in its 16-byte block.
-      auto put_bytes = [&](int64_t offset) {
-        for (uint32_t b = 0; b < bpp; ++b) {
-          const int64_t o = offset + b;
-          data[((o & ~int64_t(15)) | ((o & 15) ^ int64_t(endian_xor))) - lo] = px[b];
-        }
-        px += bpp;
-      };
-      for (int32_t y = band.y0; y < band.y1; ++y) {
-        if (!dest.Runs(info.x0, y)) {
-          for (int32_t x = info.x0; x < info.x1; ++x) put_bytes(int64_t(info.dest_base) + dest.Offset(x, y));
-          continue;
-        }
-        dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
-          const int64_t first = int64_t(info.dest_base) + run_offset;
-          if (bpp == 4 && endian_xor < 4 && (first & 3) == 0) {
-            // The swap stays inside each pixel's aligned dword.
-            uint8_t* d = data + (first - lo);
-            for (int32_t x = xb; x < xe; ++x, d += 4, px += 4) {
-              StoreLE32(d, SwapInDword(LoadLE32(px), endian_xor));
-            }
-            return;
-          }
-          for (int32_t x = xb; x < xe; ++x) put_bytes(first + (int64_t(x - xb) << bpp_log2));
-        });
-      }
-      memory.write(uint32_t(lo), bytes);
+      WriteBand(info, dest, band, BandLayout{width, bpp, bpp_log2, endian_xor}, lo, hi, memory, bytes);
       lowest = std::min(lowest, lo);
       highest = std::max(highest, hi);
       const uint64_t pixels = uint64_t(width) * uint32_t(band.y1 - band.y0);

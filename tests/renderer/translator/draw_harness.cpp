@@ -115,22 +115,10 @@ DrawHarness::~DrawHarness() {
   for (auto l : set_layouts_) vkDestroyDescriptorSetLayout(device_, l, nullptr);
 }
 
-std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
-                                     const std::vector<uint32_t>& fragment_spirv,
-                                     VkPrimitiveTopology topology, uint32_t vertex_count,
-                                     uint32_t width, uint32_t height) {
-  std::memcpy(memory_buffers_[0].mapped, memory.data(),
-              std::min<size_t>(memory.size(), kMemoryBindingBytes));
-  std::memcpy(constants_buffer_.mapped, &constants, sizeof(constants));
-  std::memcpy(system_buffer_.mapped, &system, sizeof(system));
-  std::memcpy(texture_staging_.mapped, texels.data(), sizeof(texels));
+namespace {
 
-  const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
-  check::DeviceImage target = check::MakeDeviceImage(
-      context_, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, format, {width, height, 1}, 1,
-      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-      VK_IMAGE_ASPECT_COLOR_BIT);
-
+// One colour attachment of `format`, cleared, left ready for a transfer read.
+VkRenderPass MakeColorRenderPass(VkDevice device, VkFormat format) {
   VkAttachmentDescription attachment{};
   attachment.format = format;
   attachment.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -160,20 +148,13 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   rp_info.dependencyCount = 1;
   rp_info.pDependencies = &dependency;
   VkRenderPass render_pass = VK_NULL_HANDLE;
-  CheckVk(vkCreateRenderPass(device_, &rp_info, nullptr, &render_pass), "vkCreateRenderPass");
-  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-  fb_info.renderPass = render_pass;
-  fb_info.attachmentCount = 1;
-  fb_info.pAttachments = &target.view;
-  fb_info.width = width;
-  fb_info.height = height;
-  fb_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  CheckVk(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), "vkCreateFramebuffer");
+  CheckVk(vkCreateRenderPass(device, &rp_info, nullptr, &render_pass), "vkCreateRenderPass");
+  return render_pass;
+}
 
-  VkShaderModule vs = check::MakeShaderModule(device_, vertex_spirv.data(), vertex_spirv.size());
-  VkShaderModule fs =
-      check::MakeShaderModule(device_, fragment_spirv.data(), fragment_spirv.size());
+// No vertex input (the shaders fetch their own), no culling, no blending, one viewport = scissor.
+VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass render_pass, VkShaderModule vs,
+                        VkShaderModule fs, VkPrimitiveTopology topology, const VkRect2D& scissor) {
   VkPipelineShaderStageCreateInfo stages[2] = {};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -187,8 +168,7 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   VkPipelineInputAssemblyStateCreateInfo assembly{
       VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = topology;
-  VkViewport viewport{0.0f, 0.0f, float(width), float(height), 0.0f, 1.0f};
-  VkRect2D scissor{{0, 0}, {width, height}};
+  VkViewport viewport{0.0f, 0.0f, float(scissor.extent.width), float(scissor.extent.height), 0.0f, 1.0f};
   VkPipelineViewportStateCreateInfo viewport_state{
       VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   viewport_state.viewportCount = 1;
@@ -217,11 +197,48 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   pipeline_info.pRasterizationState = &raster;
   pipeline_info.pMultisampleState = &multisample;
   pipeline_info.pColorBlendState = &blend;
-  pipeline_info.layout = pipeline_layout_;
+  pipeline_info.layout = layout;
   pipeline_info.renderPass = render_pass;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline),
+  CheckVk(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
+  return pipeline;
+}
+
+}  // namespace
+
+std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
+                                     const std::vector<uint32_t>& fragment_spirv,
+                                     VkPrimitiveTopology topology, uint32_t vertex_count,
+                                     uint32_t width, uint32_t height) {
+  std::memcpy(memory_buffers_[0].mapped, memory.data(),
+              std::min<size_t>(memory.size(), kMemoryBindingBytes));
+  std::memcpy(constants_buffer_.mapped, &constants, sizeof(constants));
+  std::memcpy(system_buffer_.mapped, &system, sizeof(system));
+  std::memcpy(texture_staging_.mapped, texels.data(), sizeof(texels));
+
+  const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  check::DeviceImage target = check::MakeDeviceImage(
+      context_, VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, format, {width, height, 1}, 1,
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      VK_IMAGE_ASPECT_COLOR_BIT);
+
+  VkRenderPass render_pass = MakeColorRenderPass(device_, format);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = render_pass;
+  fb_info.attachmentCount = 1;
+  fb_info.pAttachments = &target.view;
+  fb_info.width = width;
+  fb_info.height = height;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  CheckVk(vkCreateFramebuffer(device_, &fb_info, nullptr, &framebuffer), "vkCreateFramebuffer");
+
+  VkShaderModule vs = check::MakeShaderModule(device_, vertex_spirv.data(), vertex_spirv.size());
+  VkShaderModule fs =
+      check::MakeShaderModule(device_, fragment_spirv.data(), fragment_spirv.size());
+  const VkRect2D scissor{{0, 0}, {width, height}};
+  VkPipeline pipeline = MakePipeline(device_, pipeline_layout_, render_pass, vs, fs, topology, scissor);
 
   const VkDeviceSize readback_size = VkDeviceSize(width) * height * 16;
   Buffer readback = check::MakeMappedBuffer(context_, readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);

@@ -142,6 +142,14 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
   }
   vkUpdateDescriptorSets(device_, 8, writes, 0, nullptr);
 
+  CreateRenderPass();
+  lanes_vs_ = Module(kLanesVs, std::size(kLanesVs));
+  capture_gs_[0] = Module(kCaptureLowGs, std::size(kCaptureLowGs));
+  capture_gs_[1] = Module(kCaptureHighGs, std::size(kCaptureHighGs));
+}
+
+// The four colour targets and the depth/stencil target in one subpass, read back by transfers.
+void Device::CreateRenderPass() {
   VkAttachmentDescription attachments[5] = {};
   for (int i = 0; i < 5; ++i) {
     VkAttachmentDescription& a = attachments[i];
@@ -185,9 +193,6 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
   fb.height = kRows;
   fb.layers = 1;
   CheckVk(vkCreateFramebuffer(device_, &fb, nullptr, &framebuffer_), "vkCreateFramebuffer");
-  lanes_vs_ = Module(kLanesVs, std::size(kLanesVs));
-  capture_gs_[0] = Module(kCaptureLowGs, std::size(kCaptureLowGs));
-  capture_gs_[1] = Module(kCaptureHighGs, std::size(kCaptureHighGs));
 }
 
 Device::~Device() {

@@ -57,6 +57,7 @@ struct TranslateChecker::Device {
   }
   template <typename Object>
   void Destroy(Object& o) { check::Destroy(device_, o); }
+  void CreateRenderPass();  // render_pass_ and framebuffer_ over colors_ and depth_
   VkShaderModule Module(const uint32_t* words, size_t count) {
     return check::MakeShaderModule(device_, words, count);
   }

@@ -143,56 +143,36 @@ TranslateChecker::TranslateChecker(VulkanContext& context)
 
 TranslateChecker::~TranslateChecker() = default;
 
-TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
-                                             const TranslateCheckOptions& options) {
-  const bool pixel = shader.type == ucode::ShaderType::kPixel;
-  const uint32_t lanes = options.lanes;
-  if (lanes == 0 || lanes > Device::kMaxLanes) {
-    throw Error("--lanes must be 1.." + std::to_string(Device::kMaxLanes));
-  }
-  TranslateCheckResult result;
-  result.pixel = pixel;
-  result.lanes = lanes;
-  result.seed = options.seed;
-  result.device = context_.capabilities().device_name;
+namespace {
 
-  // A vertex fetch with format 0 is a placeholder the title patches at run time (the compiler
-  // leaves format and stride to the vertex declaration): both sides run it as a full-precision
-  // FMT_32_32_32_32_FLOAT element 16 dwords apart, so the vertex data reaches the shader.
-  ucode::Shader patched = shader;
+// A vertex fetch with format 0 is a placeholder the title patches at run time (the compiler
+// leaves format and stride to the vertex declaration): both sides run it as a full-precision
+// FMT_32_32_32_32_FLOAT element 16 dwords apart, so the vertex data reaches the shader. True when
+// there was one.
+bool PatchPlaceholderFetches(ucode::Shader& shader) {
   bool placeholders = false;
-  for (ucode::Instruction& ins : patched.slots) {
+  for (ucode::Instruction& ins : shader.slots) {
     if (ins.kind != ucode::SlotKind::kFetch || !ins.fetch.IsVertex() || ins.fetch.format != 0) continue;
     ins.fetch.format = 38;
     if (ins.fetch.stride == 0) ins.fetch.stride = 16;
     placeholders = true;
   }
-  if (placeholders) {
-    AddNote(result, "vertex fetches with format 0 (patched at run time by the title) run as "
-                    "FMT_32_32_32_32_FLOAT (stride 16 dwords where it was 0)");
-  }
-  ucode::Shader cpu_patched;
-  if (options.cpu_shader) {
-    cpu_patched = *options.cpu_shader;
-    for (ucode::Instruction& ins : cpu_patched.slots) {
-      if (ins.kind != ucode::SlotKind::kFetch || !ins.fetch.IsVertex() || ins.fetch.format != 0) continue;
-      ins.fetch.format = 38;
-      if (ins.fetch.stride == 0) ins.fetch.stride = 16;
-    }
-  }
+  return placeholders;
+}
 
-  // The fbo path's translation (colour outputs, no output merger in the shader).
-  const ucode::Analysis analysis = ucode::Analyze(patched);
-  TranslationOptions topt;
-  topt.ps_interpolator_count = std::min<uint32_t>(options.ps_interpolator_count, 16);
-  topt.preserve_signed_zero_inf_nan = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
-  const TranslatedShader t = Translate(patched, analysis, topt);
-  for (const std::string& n : t.reflection.notes) AddNote(result, "translator: " + n);
-  const check::ExportRules rules = check::AnalyzeExports(patched, t.reflection.uses_memexport);
+// One check's random inputs, the same for the interpreter and the device.
+struct RandomInputs {
+  ucode::InterpreterConstants constants;
+  TranslateChecker::Device::Inputs device;
+  std::vector<ucode::ShaderInputs> lanes;
+};
 
-  // ---- Inputs -----------------------------------------------------------------------------------
-  Rng g(options.seed);
-  ucode::InterpreterConstants k;
+RandomInputs MakeRandomInputs(uint64_t seed, bool pixel, uint32_t lanes, uint32_t interpolator_count) {
+  Rng g(seed);
+  RandomInputs r;
+  ucode::InterpreterConstants& k = r.constants;
+  TranslateChecker::Device::Inputs& in = r.device;
+  std::vector<ucode::ShaderInputs>& lane_inputs = r.lanes;
   for (auto& c : k.float_constants) {
     for (float& f : c) f = RandomFloat(g);
   }
@@ -209,19 +189,18 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
     k.fetch_constants[s * 6 + 3] &= ~(0x3Fu << 13);
     k.fetch_constants[s * 6 + 5] = (k.fetch_constants[s * 6 + 5] & ~(3u << 9)) | (1u << 9);
   }
-  Device::Inputs in;
-  in.memory.resize(Device::kMemoryBytes / 4);
+  in.memory.resize(TranslateChecker::Device::kMemoryBytes / 4);
   for (uint32_t& w : in.memory) w = g() % 2 ? uint32_t(g()) : std::bit_cast<uint32_t>(RandomFloat(g));
   for (auto& texel : in.texels) {
     for (float& c : texel) c = RandomTexel(g);
   }
   const uint32_t base = pixel ? 0 : uint32_t(g() % 1024);
-  std::vector<ucode::ShaderInputs> lane_inputs(lanes);
+  lane_inputs.resize(lanes);
   if (pixel) in.lane_words.resize(size_t(lanes) * 64);
   for (uint32_t l = 0; l < lanes; ++l) {
     ucode::ShaderInputs& s = lane_inputs[l];
     if (pixel) {
-      s.interpolator_count = topt.ps_interpolator_count;
+      s.interpolator_count = interpolator_count;
       for (uint32_t i = 0; i < 16; ++i) {
         for (uint32_t c = 0; c < 4; ++c) {
           // No -0: the rasterizer's attribute setup (a0 + 0 * x) turns a vertex's -0 into +0,
@@ -247,16 +226,11 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   for (int i = 0; i < 4; ++i) in.system.ndc_scale[i] = 1.0f;
   in.system.point_size_min_max[0] = in.system.point_size_min_max[1] = in.system.point_size_min_max[2] = 1.0f;
   in.system.vertex_base_index = int32_t(base);
+  return r;
+}
 
-  // ---- GPU --------------------------------------------------------------------------------------
-  Device::Outputs out;
-  if (pixel) {
-    device_->RunPixel(t.spirv, t.reflection.color_targets_written, lanes, in, out);
-  } else {
-    device_->RunVertex(t.spirv, lanes, in, out);
-  }
-
-  // ---- CPU and the comparison --------------------------------------------------------------------
+// The interpreter reads the device's memory and its 1x1 textures.
+ucode::InterpreterCallbacks DeviceMemoryCallbacks(const TranslateChecker::Device::Inputs& in) {
   ucode::InterpreterCallbacks cb;
   const std::vector<uint32_t>& memory = in.memory;
   cb.read_memory = [&memory](uint32_t address, uint32_t& word) {
@@ -269,6 +243,71 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
     // 1x1 textures: every coordinate reads the one texel of the array the instruction samples.
     return f.dimension == ucode::TextureDimension::kCube ? texels[1] : texels[0];
   };
+  return cb;
+}
+
+// A disagreeing lane's inputs, for the report.
+std::string InputsText(bool pixel, const ucode::ShaderInputs& lane) {
+  std::string text;
+  if (pixel) {
+    for (uint32_t i = 0; i < lane.interpolator_count; ++i) {
+      text += "r" + std::to_string(i) + " = " + Vec(lane.interpolators[i]) + "\n";
+    }
+  } else {
+    text = "r0.x (vertex index) = " + Float(lane.vertex_index) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
+                                             const TranslateCheckOptions& options) {
+  const bool pixel = shader.type == ucode::ShaderType::kPixel;
+  const uint32_t lanes = options.lanes;
+  if (lanes == 0 || lanes > Device::kMaxLanes) {
+    throw Error("--lanes must be 1.." + std::to_string(Device::kMaxLanes));
+  }
+  TranslateCheckResult result;
+  result.pixel = pixel;
+  result.lanes = lanes;
+  result.seed = options.seed;
+  result.device = context_.capabilities().device_name;
+
+  ucode::Shader patched = shader;
+  if (PatchPlaceholderFetches(patched)) {
+    AddNote(result, "vertex fetches with format 0 (patched at run time by the title) run as "
+                    "FMT_32_32_32_32_FLOAT (stride 16 dwords where it was 0)");
+  }
+  ucode::Shader cpu_patched;
+  if (options.cpu_shader) {
+    cpu_patched = *options.cpu_shader;
+    PatchPlaceholderFetches(cpu_patched);
+  }
+
+  // The fbo path's translation (colour outputs, no output merger in the shader).
+  const ucode::Analysis analysis = ucode::Analyze(patched);
+  TranslationOptions topt;
+  topt.ps_interpolator_count = std::min<uint32_t>(options.ps_interpolator_count, 16);
+  topt.preserve_signed_zero_inf_nan = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  const TranslatedShader t = Translate(patched, analysis, topt);
+  for (const std::string& n : t.reflection.notes) AddNote(result, "translator: " + n);
+  const check::ExportRules rules = check::AnalyzeExports(patched, t.reflection.uses_memexport);
+
+  // ---- Inputs, GPU -------------------------------------------------------------------------------
+  const RandomInputs inputs = MakeRandomInputs(options.seed, pixel, lanes, topt.ps_interpolator_count);
+  const ucode::InterpreterConstants& k = inputs.constants;
+  const TranslateChecker::Device::Inputs& in = inputs.device;
+  const std::vector<ucode::ShaderInputs>& lane_inputs = inputs.lanes;
+  Device::Outputs out;
+  if (pixel) {
+    device_->RunPixel(t.spirv, t.reflection.color_targets_written, lanes, in, out);
+  } else {
+    device_->RunVertex(t.spirv, lanes, in, out);
+  }
+
+  // ---- CPU and the comparison --------------------------------------------------------------------
+  const ucode::InterpreterCallbacks cb = DeviceMemoryCallbacks(in);
   const ucode::Interpreter interpreter(options.cpu_shader ? cpu_patched : patched);
   const bool flush = DeviceFlushesDenormals();
   if (flush) AddNote(result, "the device flushes denormals: the interpreter ran with FTZ/DAZ");
@@ -364,13 +403,7 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
       }
     }
     if (!failed) continue;
-    if (pixel) {
-      for (uint32_t i = 0; i < lane_inputs[l].interpolator_count; ++i) {
-        d.inputs += "r" + std::to_string(i) + " = " + Vec(lane_inputs[l].interpolators[i]) + "\n";
-      }
-    } else {
-      d.inputs = "r0.x (vertex index) = " + Float(lane_inputs[l].vertex_index) + "\n";
-    }
+    d.inputs = InputsText(pixel, lane_inputs[l]);
     result.disagreement = d;
   }
   return result;

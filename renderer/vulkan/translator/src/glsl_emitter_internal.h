@@ -82,6 +82,8 @@ class Emitter {
   void EmitFetch(const FetchInstruction& fetch, uint32_t slot);
   void EmitVertexFetch(const FetchInstruction& fetch);
   void EmitTextureFetch(const FetchInstruction& fetch);
+  void RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot);
+  void EmitTextureSize(ucode::TextureDimension dim, const std::string& n);
   void StoreFetchResult(const FetchInstruction& fetch, const std::string& value);
 
   void EmitDeclarations();

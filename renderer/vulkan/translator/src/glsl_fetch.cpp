@@ -77,6 +77,39 @@ void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
   StoreFetchResult(fetch, "xe_fetched");
 }
 
+// Per-instruction filter overrides, applied by the renderer to the slot's sampler.
+void Emitter::RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot) {
+  uint32_t filters = (fetch.mag_filter & 3) | ((fetch.min_filter & 3) << 2) |
+                     ((fetch.mip_filter & 3) << 4) | ((fetch.aniso_filter & 7) << 6);
+  uint32_t& recorded = reflection_.texture_filters[slot];
+  if (filters != kTextureFiltersKeep) {
+    if (recorded == kTextureFiltersKeep) {
+      recorded = filters;
+    } else if (recorded != filters) {
+      Note("texture slot " + std::to_string(slot) +
+           " fetched with different per-instruction filters; the first fetch's are used");
+    }
+  }
+}
+
+// xe_ts: the size in texels (x, y, z) of texture slot `n` as a fetch of dimension `dim` samples
+// it, for unnormalised coordinates, offsets and weights. A 3D fetch reads a volume when the fetch
+// constant says 3D (xe_vol), else the stacked 2D array (the layer is z scaled by the stack depth).
+void Emitter::EmitTextureSize(ucode::TextureDimension dim, const std::string& n) {
+  const std::string tex2d = "xe_textures[" + n + "]";
+  if (dim == ucode::TextureDimension::k3D) {
+    Line("bool xe_vol = xe_texture_dimension(" + n + "u) == 2u;");
+    Line("vec3 xe_ts = xe_vol ? vec3(textureSize(xe_textures_3d[" + n + "], 0)) : vec3(vec2(textureSize(" +
+         tex2d + ", 0).xy), xe_texture_stack_depth(" + n + "u));");
+  } else if (dim == ucode::TextureDimension::kCube) {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(xe_textures_cube[" + n + "], 0)), 1.0);");
+  } else {
+    Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
+  }
+  // A scaled resolve copy: guest texels for coordinates, offsets and weights (gpu/resolution_scale.h).
+  if (dim != ucode::TextureDimension::kCube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
+}
+
 void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   const uint32_t slot = fetch.const_index & 31;
   const std::string n = std::to_string(slot);
@@ -107,38 +140,12 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
       break;
   }
   reflection_.texture_slots |= 1u << slot;
-  {
-    // Per-instruction filter overrides, applied by the renderer to the slot's sampler.
-    uint32_t filters = (fetch.mag_filter & 3) | ((fetch.min_filter & 3) << 2) |
-                       ((fetch.mip_filter & 3) << 4) | ((fetch.aniso_filter & 7) << 6);
-    uint32_t& recorded = reflection_.texture_filters[slot];
-    if (filters != kTextureFiltersKeep) {
-      if (recorded == kTextureFiltersKeep) {
-        recorded = filters;
-      } else if (recorded != filters) {
-        Note("texture slot " + std::to_string(slot) +
-             " fetched with different per-instruction filters; the first fetch's are used");
-      }
-    }
-  }
+  RecordTextureFilters(fetch, slot);
   const auto dim = fetch.dimension;
   const bool is_1d = dim == ucode::TextureDimension::k1D;
   const bool is_3d = dim == ucode::TextureDimension::k3D;
   const bool is_cube = dim == ucode::TextureDimension::kCube;
-  // xe_ts: the sampled texture's size in texels (x, y, z), for unnormalised coordinates, offsets
-  // and weights. A 3D fetch reads a volume when the fetch constant says 3D, else the stacked
-  // 2D array (the layer is z scaled by the stack depth).
-  if (is_3d) {
-    Line("bool xe_vol = xe_texture_dimension(" + n + "u) == 2u;");
-    Line("vec3 xe_ts = xe_vol ? vec3(textureSize(" + tex3d + ", 0)) : vec3(vec2(textureSize(" +
-         tex2d + ", 0).xy), xe_texture_stack_depth(" + n + "u));");
-  } else if (is_cube) {
-    Line("vec3 xe_ts = vec3(vec2(textureSize(" + cube + ", 0)), 1.0);");
-  } else {
-    Line("vec3 xe_ts = vec3(vec2(textureSize(" + tex2d + ", 0).xy), 1.0);");
-  }
-  // A scaled resolve copy: guest texels for coordinates, offsets and weights (gpu/resolution_scale.h).
-  if (!is_cube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
+  EmitTextureSize(dim, n);
   std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
   if (is_cube) uv = "xe_tc";
   Line("vec3 xe_uv = " + uv + ";");
