@@ -2,7 +2,6 @@
 #include "xnt/renderer/session.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string_view>
 #include <thread>
 
@@ -198,9 +197,8 @@ class FsiSession final : public Session {
     vk::fsi::FsiBackendOptions backend_options;
     backend_options.ordering =
         options.fsi_unordered ? vk::fsi::FsiOrdering::kUnordered : vk::fsi::FsiOrdering::kInterlock;
-    const char* late_env = std::getenv("XNT_FSI_LATE_DEPTH");
-    late_depth_ = options.fsi_late_depth || (late_env && std::string_view(late_env) == "1");
-    backend_options.early_depth = !late_depth_;
+    backend_options.fsi = options.fsi;
+    late_depth_ = options.fsi.late_depth;
     backend_options.dump_shaders_dir = options.dump_shaders_dir;
     backend_options.renderer = options.renderer;
     backend_options.on_swap = options.on_swap;

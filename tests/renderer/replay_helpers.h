@@ -129,10 +129,12 @@ struct TraceRun {
 // Replays a trace file on `path` at scale x scale with one cpu thread: fsi through
 // MakeFsiTestSession, fbo with validation on lavapipe, cpu with no device.
 inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, uint32_t scale,
-                                bool synchronization_validation) {
+                                bool synchronization_validation,
+                                const vk::fsi::FsiOptions& fsi = {}) {
   TraceRun run;
   renderer::SessionOptions options;
   options.path = path;
+  options.fsi = fsi;
   options.threads = 1;
   options.renderer.scale_x = options.renderer.scale_y = scale;
   options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frames.push_back(image); };

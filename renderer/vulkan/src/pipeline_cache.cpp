@@ -18,54 +18,18 @@ size_t PipelineKeyHash::operator()(const PipelineKey& k) const {
   return size_t(h);
 }
 
-PipelineCache::PipelineCache(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
-    : context_(context), device_(context.device()), file_(context, SpirvCacheDirectory()) {
-  VkDescriptorSetLayoutBinding constants[2]{};
-  constants[0].binding = kGuestConstantsBinding;
-  constants[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  constants[0].descriptorCount = 1;
-  constants[0].stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
-  constants[1] = constants[0];
-  constants[1].binding = kSystemConstantsBinding;
-  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  info.bindingCount = 2;
-  info.pBindings = constants;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &constants_layout_),
-          "vkCreateDescriptorSetLayout(constants)");
-  // Texture arrays: 2D array, cube and 3D views (shader_interface.h, set 2).
-  VkDescriptorSetLayoutBinding textures[kTextureBindingArrays]{};
-  for (uint32_t i = 0; i < kTextureBindingArrays; ++i) {
-    textures[i].binding = kTexturesBinding + i;
-    textures[i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    textures[i].descriptorCount = kTextureBindingCount;
-    textures[i].stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS;
-  }
-  info.bindingCount = kTextureBindingArrays;
-  info.pBindings = textures;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &textures_layout_),
-          "vkCreateDescriptorSetLayout(textures)");
-  VkDescriptorSetLayout sets[3] = {shared_memory_layout, constants_layout_, textures_layout_};
-  VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layout.setLayoutCount = 3;
-  layout.pSetLayouts = sets;
-  CheckVk(vkCreatePipelineLayout(device_, &layout, nullptr, &layout_), "vkCreatePipelineLayout");
-}
+PipelineCache::PipelineCache(VulkanContext& context, const DrawSetLayouts& layouts)
+    : context_(context), device_(context.device()), file_(context, SpirvCacheDirectory()),
+      layout_(layouts.layout()) {}
 
 PipelineCache::~PipelineCache() {
   vkDeviceWaitIdle(device_);
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
   for (VkShaderModule m : modules_) vkDestroyShaderModule(device_, m, nullptr);
-  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-  if (textures_layout_) vkDestroyDescriptorSetLayout(device_, textures_layout_, nullptr);
-  if (constants_layout_) vkDestroyDescriptorSetLayout(device_, constants_layout_, nullptr);
 }
 
 VkShaderModule PipelineCache::CreateModule(const std::vector<uint32_t>& spirv) {
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = spirv.size() * 4;
-  info.pCode = spirv.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  const VkShaderModule module = CreateShaderModule(device_, spirv);
   modules_.push_back(module);
   return module;
 }

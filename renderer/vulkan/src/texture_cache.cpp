@@ -95,17 +95,8 @@ VkPipeline TextureCache::CreateLoadPipeline(bool volume) const {
   VkShaderModule module;
   CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
           "vkCreateShaderModule(texture load)");
-  VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  cp.stage.module = module;
-  cp.stage.pName = "main";
-  cp.layout = pipeline_layout_;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline);
-  vkDestroyShaderModule(device_, module, nullptr);
-  CheckVk(r, "vkCreateComputePipelines(texture load)");
-  return pipeline;
+  return CreateComputePipeline(device_, module, pipeline_layout_, true,
+                               "vkCreateComputePipelines(texture load)");
 }
 
 VkPipeline TextureCache::LoadPipeline(bool volume) {

@@ -494,6 +494,77 @@ void VulkanContext::CreateDevice() {
   CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
 }
 
+void VulkanContext::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
+                                 VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                                 VkBuffer& buffer, VkDeviceMemory& memory, const char* what) const {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = usage;
+  CheckVk(vkCreateBuffer(device_, &info, nullptr, &buffer), what);
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device_, buffer, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = FindMemoryType(req.memoryTypeBits, required, preferred);
+  CheckVk(vkAllocateMemory(device_, &alloc, nullptr, &memory), what);
+  CheckVk(vkBindBufferMemory(device_, buffer, memory, 0), what);
+}
+
+VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size() * 4;
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
+  return module;
+}
+
+VkDescriptorSetLayout CreateSetLayout(VkDevice device, const VkDescriptorSetLayoutBinding* bindings,
+                                      uint32_t count, const char* what) {
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = count;
+  info.pBindings = bindings;
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  CheckVk(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), what);
+  return layout;
+}
+
+VkDescriptorPool CreateDescriptorPool(VkDevice device, uint32_t max_sets,
+                                      const VkDescriptorPoolSize* sizes, uint32_t count,
+                                      const char* what) {
+  VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  info.maxSets = max_sets;
+  info.poolSizeCount = count;
+  info.pPoolSizes = sizes;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  CheckVk(vkCreateDescriptorPool(device, &info, nullptr, &pool), what);
+  return pool;
+}
+
+void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetLayout* layouts,
+                  uint32_t count, VkDescriptorSet* sets, const char* what) {
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = count;
+  alloc.pSetLayouts = layouts;
+  CheckVk(vkAllocateDescriptorSets(device, &alloc, sets), what);
+}
+
+VkPipeline CreateComputePipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout,
+                                 bool destroy_module, const char* what) {
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  if (destroy_module) vkDestroyShaderModule(device, module, nullptr);
+  CheckVk(r, what);
+  return pipeline;
+}
+
 uint32_t VulkanContext::FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
                                        VkMemoryPropertyFlags preferred) const {
   int fallback = -1;

@@ -87,8 +87,11 @@ inline std::filesystem::path WriteTrace(const std::string& name,
   return file;
 }
 
-inline test::TraceRun Play(const std::filesystem::path& file, renderer::Path path, uint32_t scale) {
-  return test::ReplayTraceFile(file.string(), path, scale, /*synchronization_validation=*/false);
+// `fsi`: the fsi path's options (FsiOptions::derivative_slope for the host's depth plane).
+inline test::TraceRun Play(const std::filesystem::path& file, renderer::Path path, uint32_t scale,
+                           const vk::fsi::FsiOptions& fsi = {}) {
+  return test::ReplayTraceFile(file.string(), path, scale, /*synchronization_validation=*/false,
+                               fsi);
 }
 
 // The validation messages and the session's notes, for failure output.

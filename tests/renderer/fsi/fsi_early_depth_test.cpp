@@ -162,7 +162,7 @@ Outcome OnFsi(const std::string& file, bool early_depth) {
   options.ordering = context->capabilities().fragment_shader_interlock
                          ? fsi::FsiOrdering::kInterlock
                          : fsi::FsiOrdering::kUnordered;
-  options.early_depth = early_depth;
+  options.fsi.late_depth = !early_depth;
   options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { out.image = image; };
   fsi::FsiBackend backend(*context, options);
   Play(file, backend, [&](replay::TracePlayer& p) { backend.Attach(&p.memory(), &p.registers()); });
@@ -247,14 +247,14 @@ TEST(FsiEarlyDepth, DepthFailBehindEarlierDrawKeepsColourAndAppliesZfailStencil4
   CheckScene(xenos::MsaaSamples::k4X);
 }
 
-// SessionOptions::fsi_late_depth and XNT_FSI_LATE_DEPTH=1 reach the backend (the device name
-// says so, for bench and replay output); neither set: early depth.
-TEST(FsiEarlyDepth, SessionOptionAndEnvironmentForceTheLateOrder) {
+// SessionOptions::fsi.late_depth reaches the backend (the device name says so, for bench and
+// replay output); unset: early depth.
+TEST(FsiEarlyDepth, SessionOptionForcesTheLateOrder) {
   test::UseLavapipe();
   auto name = [](bool late_option) {
     renderer::SessionOptions options;
     options.path = renderer::Path::kFsi;
-    options.fsi_late_depth = late_option;
+    options.fsi.late_depth = late_option;
     std::unique_ptr<renderer::Session> session;
     try {
       session = renderer::Session::Create(options);
@@ -264,13 +264,8 @@ TEST(FsiEarlyDepth, SessionOptionAndEnvironmentForceTheLateOrder) {
     }
     return session->device_name();
   };
-  unsetenv("XNT_FSI_LATE_DEPTH");
   EXPECT_EQ(name(false).find("late depth forced"), std::string::npos) << name(false);
   EXPECT_NE(name(true).find("late depth forced"), std::string::npos) << name(true);
-  setenv("XNT_FSI_LATE_DEPTH", "1", 1);
-  const std::string from_env = name(false);
-  unsetenv("XNT_FSI_LATE_DEPTH");
-  EXPECT_NE(from_env.find("late depth forced"), std::string::npos) << from_env;
 }
 
 }  // namespace

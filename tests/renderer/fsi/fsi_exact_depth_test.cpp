@@ -4,7 +4,7 @@
 // gl_FragCoord.z): 128 triangles with random non-dyadic vertex positions, w (perspective) and
 // depths, random vertex order, each wholly covering its own scissored 8x8 cell, drawn with the
 // depth test ALWAYS and depth writes on, without and with random polygon offset, at 1x and 4x
-// MSAA and resolution scales 1x1 and 2x2. The host's plane (XNT_FSI_DERIVATIVE_SLOPE=1, the old
+// MSAA and resolution scales 1x1 and 2x2. The host's plane (FsiOptions::derivative_slope, the old
 // way) must differ somewhere in each case, so the scene keeps telling the two apart.
 // The cells are drawn right to left, bottom to top: on lavapipe at 4x MSAA a triangle also covers
 // the right / lower samples of the pixels just left of and above its scissor rectangle (host
@@ -158,9 +158,9 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
       "exact_depth", [msaa, offset](format::Writer& w) { Author(w, msaa, offset); });
   const test::TraceRun cpu = Play(file, renderer::Path::kCpu, scale);
   const test::TraceRun fsi = Play(file, renderer::Path::kFsi, scale);
-  ::setenv("XNT_FSI_DERIVATIVE_SLOPE", "1", 1);
-  const test::TraceRun host_plane = Play(file, renderer::Path::kFsi, scale);
-  ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
+  vk::fsi::FsiOptions derivative_slope;
+  derivative_slope.derivative_slope = true;
+  const test::TraceRun host_plane = Play(file, renderer::Path::kFsi, scale, derivative_slope);
   std::filesystem::remove(file);
   EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
   EXPECT_EQ(host_plane.validation_messages, 0u) << Report(host_plane);

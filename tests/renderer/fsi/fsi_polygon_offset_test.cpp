@@ -4,7 +4,7 @@
 // +-4096, i.e. slope factors up to 256, OFFSET in +-1/512), drawn with the depth test ALWAYS and
 // depth writes on, each into its own scissored 8x8 cell that it covers wholly: the EDRAM depth of
 // every pixel is that triangle's biased 24-bit depth. The test also runs the derivative slope
-// (XNT_FSI_DERIVATIVE_SLOPE=1), whose float offset must differ somewhere, so the scene keeps
+// (FsiOptions::derivative_slope), whose float offset must differ somewhere, so the scene keeps
 // telling the exact offset from the old one (on lavapipe: 512 dwords at 1x1, 768 at 2x2).
 #include <gtest/gtest.h>
 
@@ -105,9 +105,9 @@ TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) 
   const auto file = WriteTrace("polygon_offset", [](format::Writer& w) { Author(w); });
   const test::TraceRun cpu = Play(file, renderer::Path::kCpu, scale);
   const test::TraceRun fsi = Play(file, renderer::Path::kFsi, scale);
-  ::setenv("XNT_FSI_DERIVATIVE_SLOPE", "1", 1);
-  const test::TraceRun derivative = Play(file, renderer::Path::kFsi, scale);
-  ::unsetenv("XNT_FSI_DERIVATIVE_SLOPE");
+  vk::fsi::FsiOptions derivative_slope;
+  derivative_slope.derivative_slope = true;
+  const test::TraceRun derivative = Play(file, renderer::Path::kFsi, scale, derivative_slope);
   std::filesystem::remove(file);
   EXPECT_EQ(fsi.validation_messages, 0u) << Report(fsi);
   EXPECT_EQ(derivative.validation_messages, 0u) << Report(derivative);

@@ -58,19 +58,9 @@ class FsiComputeResolve : public ::testing::Test {
     model_ = std::make_unique<gpu::edram::Edram>(scale_x, scale_y);
     for (auto& b : model_->bytes()) b = uint8_t(rng());
     VkDevice device = context_->device();
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = model_->bytes().size();
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    ASSERT_EQ(vkCreateBuffer(device, &info, nullptr, &edram_), VK_SUCCESS);
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(device, edram_, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = context_->FindMemoryType(
-        req.memoryTypeBits,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    ASSERT_EQ(vkAllocateMemory(device, &alloc, nullptr, &edram_memory_), VK_SUCCESS);
-    ASSERT_EQ(vkBindBufferMemory(device, edram_, edram_memory_, 0), VK_SUCCESS);
+    context_->CreateBuffer(model_->bytes().size(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                           0, edram_, edram_memory_, "test EDRAM buffer");
     void* data = nullptr;
     ASSERT_EQ(vkMapMemory(device, edram_memory_, 0, VK_WHOLE_SIZE, 0, &data), VK_SUCCESS);
     std::memcpy(data, model_->bytes().data(), model_->bytes().size());

@@ -79,19 +79,8 @@ class SamplingTest : public ::testing::Test {
     pl.pPushConstantRanges = &push;
     CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_), "pipeline layout");
     auto spirv = CompileHostGlsl(kSampleShader, VK_SHADER_STAGE_COMPUTE_BIT, "sample_test");
-    VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mi.codeSize = spirv.size() * 4;
-    mi.pCode = spirv.data();
-    VkShaderModule module;
-    CheckVk(vkCreateShaderModule(device_, &mi, nullptr, &module), "module");
-    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cp.stage.module = module;
-    cp.stage.pName = "main";
-    cp.layout = pipeline_layout_;
-    CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline_), "pipeline");
-    vkDestroyShaderModule(device_, module, nullptr);
+    pipeline_ = CreateComputePipeline(device_, CreateShaderModule(device_, spirv), pipeline_layout_,
+                                      true, "pipeline");
     VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64},
                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}};
     VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

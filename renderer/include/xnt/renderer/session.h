@@ -15,8 +15,10 @@
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
+#include "xnt/gpu/path_stats.h"
 #include "xnt/gpu/renderer_options.h"
 #include "xnt/replay/backend.h"
+#include "xnt/vk/fsi/fsi_options.h"
 
 namespace xnt::replay {
 class TracePlayer;
@@ -81,10 +83,8 @@ struct SessionOptions {
   // interlock, for lavapipe, whose rasterizer shades one draw's overlapping fragments in
   // primitive order by itself (docs/fsi.md); never correct in general.
   bool fsi_unordered = false;
-  // fsi path: depth/stencil after the pixel shader for every draw, as before early depth
-  // (docs/fsi.md): for measuring early depth's effect and for tests; the bits are the same.
-  // The environment variable XNT_FSI_LATE_DEPTH=1 sets it too (bench and replay runs).
-  bool fsi_late_depth = false;
+  // fsi path: its own choices (late depth/stencil, the derivative polygon offset slope).
+  vk::fsi::FsiOptions fsi;
   gpu::RendererOptions renderer;
   // cpu path: pixel-stage threads (0 = every core); the images do not depend on it.
   uint32_t threads = 0;
@@ -107,12 +107,8 @@ struct SessionOptions {
   std::optional<DrawId> test_fault_resolve_format;
 };
 
-struct SessionStats {
-  uint64_t draws = 0;          // drawn
-  uint64_t draws_skipped = 0;  // nothing to draw or not drawable (see notes)
-  uint64_t resolves = 0;
-  uint64_t swaps = 0;
-};
+// The four counters every path keeps (a Vulkan path's skipped draws include its backend's).
+using SessionStats = gpu::PathStats;
 
 class Session {
  public:

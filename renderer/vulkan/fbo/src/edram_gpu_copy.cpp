@@ -25,7 +25,6 @@ using transfer_internal::EdramPush;
 using transfer_internal::EdramStoreDepthSource;
 using transfer_internal::EdramStoreSource;
 using transfer_internal::kSrgbTableBytes;
-using transfer_internal::ShaderModule;
 using transfer_internal::UintViewFormat;
 
 namespace {
@@ -97,22 +96,14 @@ void SampleTransport::BindEdramToLoadSet(VkCommandBuffer cmd) {
 
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
   if (edram_buffer_) return edram_buffer_;
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   // Guest words, the host depth beside them (both S x T times 10 MiB at a resolution scale), the
   // sRGB and gamma-code tables.
   const uint64_t edram_bytes = uint64_t(xenos::kEdramSizeBytes) * scale_x_ * scale_y_;
-  info.size = 2ull * edram_bytes + kSrgbTableBytes;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateBuffer(device_, &info, nullptr, &edram_buffer_), "vkCreateBuffer(EDRAM)");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, edram_buffer_, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex =
-      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &edram_memory_), "vkAllocateMemory(EDRAM)");
-  CheckVk(vkBindBufferMemory(device_, edram_buffer_, edram_memory_, 0), "vkBindBufferMemory");
+  context_.CreateBuffer(2ull * edram_bytes + kSrgbTableBytes,
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, edram_buffer_, edram_memory_,
+                        "EDRAM buffer");
   // Zero, so words no store reached read the same on every run (the CPU model starts at zero).
   vkCmdFillBuffer(cmd, edram_buffer_, 0, VK_WHOLE_SIZE, 0);
   VkMemoryBarrier fill{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -152,18 +143,12 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
   auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), msaa ? 1u : 0u, depth ? 101u : 100u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule m = ShaderModule(device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa)
+    VkShaderModule m = CreateShaderModule(device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa)
                                                                : EdramStoreSource(msaa),
                                                          GlslStage::kCompute, "edram_store"));
     gpu_modules_.push_back(m);
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = m;
-    info.stage.pName = "main";
-    info.layout = layout_;
-    CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-            "vkCreateComputePipelines(EDRAM store)");
+    pipeline = CreateComputePipeline(device_, m, layout_, false,
+                                     "vkCreateComputePipelines(EDRAM store)");
   }
   VkDescriptorImageInfo images[2] = {
       {sampler_, depth ? rt.depth_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL},
@@ -210,7 +195,7 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
   auto key = std::make_tuple(uint32_t(format), uint32_t(rt.samples), 200u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule fs = ShaderModule(device_, CompileGlsl(EdramLoadSource(), GlslStage::kFragment,
+    VkShaderModule fs = CreateShaderModule(device_, CompileGlsl(EdramLoadSource(), GlslStage::kFragment,
                                                           "edram_load"));
     gpu_modules_.push_back(fs);
     pipeline = FullscreenPipeline(fs, format, rt.samples, WriteKind::kColor, "EDRAM load");
@@ -254,7 +239,7 @@ void SampleTransport::RecordLoadDepthFromEdram(VkCommandBuffer cmd, const Render
     if (!p) {
       uint32_t mode = kind == WriteKind::kDepthExport ? 0 : kind == WriteKind::kDepthOnly ? 1 : 2;
       VkShaderModule fs =
-          ShaderModule(device_, CompileGlsl(EdramLoadDepthSource(mode), GlslStage::kFragment,
+          CreateShaderModule(device_, CompileGlsl(EdramLoadDepthSource(mode), GlslStage::kFragment,
                                             "edram_load_depth"));
       gpu_modules_.push_back(fs);
       p = FullscreenPipeline(fs, rt.format, rt.samples, kind, "transport");
@@ -319,20 +304,11 @@ VkBuffer SampleTransport::ScratchBuffer(uint64_t bytes) {
     scratch_buffer_ = VK_NULL_HANDLE;
     scratch_memory_ = VK_NULL_HANDLE;
   }
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = bytes;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateBuffer(device_, &info, nullptr, &scratch_buffer_), "vkCreateBuffer(D24 scratch)");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, scratch_buffer_, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex =
-      context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device_, &mem, nullptr, &scratch_memory_),
-          "vkAllocateMemory(D24 scratch)");
-  CheckVk(vkBindBufferMemory(device_, scratch_buffer_, scratch_memory_, 0), "vkBindBufferMemory");
+  context_.CreateBuffer(bytes,
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, scratch_buffer_, scratch_memory_,
+                        "D24 scratch buffer");
   scratch_bytes_ = bytes;
   return scratch_buffer_;
 }
@@ -346,17 +322,11 @@ void SampleTransport::RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt,
   auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), 0u, load ? 401u : 400u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule m = ShaderModule(device_, CompileGlsl(EdramD24RawSource(load),
+    VkShaderModule m = CreateShaderModule(device_, CompileGlsl(EdramD24RawSource(load),
                                                          GlslStage::kCompute, "edram_d24"));
     gpu_modules_.push_back(m);
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = m;
-    info.stage.pName = "main";
-    info.layout = layout_;
-    CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-            "vkCreateComputePipelines(EDRAM D24)");
+    pipeline = CreateComputePipeline(device_, m, layout_, false,
+                                     "vkCreateComputePipelines(EDRAM D24)");
   }
   VkDescriptorSet set = load ? raw_set_ : store_set_;
   VkDescriptorBufferInfo buffers[2] = {{EdramBuffer(cmd), 0, VK_WHOLE_SIZE},

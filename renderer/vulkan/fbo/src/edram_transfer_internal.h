@@ -29,6 +29,4 @@ enum ViewKind : uint32_t {
 // throws xnt::Error for a format without one.
 VkFormat UintViewFormat(VkFormat format, uint32_t* kind);
 
-VkShaderModule ShaderModule(VkDevice device, const std::vector<uint32_t>& spirv);
-
 }  // namespace xnt::vk::transfer_internal

@@ -16,7 +16,6 @@
 namespace xnt::vk {
 
 using transfer_internal::kPushBytes;
-using transfer_internal::ShaderModule;
 using transfer_internal::UintViewFormat;
 
 namespace {
@@ -157,15 +156,6 @@ VkFormat UintViewFormat(VkFormat format, uint32_t* kind) {
   }
 }
 
-VkShaderModule ShaderModule(VkDevice device, const std::vector<uint32_t>& spirv) {
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = spirv.size() * 4;
-  info.pCode = spirv.data();
-  VkShaderModule m = VK_NULL_HANDLE;
-  CheckVk(vkCreateShaderModule(device, &info, nullptr, &m), "vkCreateShaderModule(transport)");
-  return m;
-}
-
 }  // namespace transfer_internal
 
 VkFormat SampleTransportUintFormat(VkFormat format) {
@@ -182,25 +172,14 @@ SampleTransport::SampleTransport(VulkanContext& context)
   sampler.addressModeU = sampler.addressModeV = sampler.addressModeW =
       VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   CheckVk(vkCreateSampler(device_, &sampler, nullptr, &sampler_), "vkCreateSampler(transport)");
-  VkDescriptorSetLayoutBinding bindings[4]{};
-  for (uint32_t i = 0; i < 2; ++i) {
-    bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    bindings[i].descriptorCount = 1;
-    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  bindings[2].binding = 2;
-  bindings[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  bindings[2].descriptorCount = 1;
-  bindings[2].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-  bindings[3] = bindings[2];  // the D24 scratch buffer (copies of a D24S8 image's rows)
-  bindings[3].binding = 3;
-  bindings[3].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  info.bindingCount = 4;
-  info.pBindings = bindings;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &set_layout_),
-          "vkCreateDescriptorSetLayout(transport)");
+  const VkDescriptorSetLayoutBinding bindings[4] = {
+      LayoutBinding(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_COMPUTE_BIT),
+      LayoutBinding(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_COMPUTE_BIT),
+      LayoutBinding(2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                    VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT),
+      // The D24 scratch buffer (copies of a D24S8 image's rows).
+      LayoutBinding(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT)};
+  set_layout_ = CreateSetLayout(device_, bindings, 4, "vkCreateDescriptorSetLayout(transport)");
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                             kPushBytes};
   VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -212,22 +191,13 @@ SampleTransport::SampleTransport(VulkanContext& context)
           "vkCreatePipelineLayout(transport)");
   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 10},
                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 5;
-  pool.poolSizeCount = 2;
-  pool.pPoolSizes = sizes;
-  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
-          "vkCreateDescriptorPool(transport)");
+  pool_ = CreateDescriptorPool(device_, 5, sizes, 2, "vkCreateDescriptorPool(transport)");
   // A set per use (transport read and write; GPU copy store, load, D24 load), each rewritten when
   // recorded, so each use can appear once per submission without disturbing the others.
   VkDescriptorSetLayout layouts[5] = {set_layout_, set_layout_, set_layout_, set_layout_,
                                       set_layout_};
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = pool_;
-  alloc.descriptorSetCount = 5;
-  alloc.pSetLayouts = layouts;
   VkDescriptorSet sets[5];
-  CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(transport)");
+  AllocateSets(device_, pool_, layouts, 5, sets, "vkAllocateDescriptorSets(transport)");
   read_set_ = sets[0];
   write_set_ = sets[1];
   store_set_ = sets[2];
@@ -264,7 +234,7 @@ uint64_t SampleTransport::Bytes(const RenderTarget& rt, uint32_t rows) {
 
 VkShaderModule SampleTransport::FullscreenVertex() {
   if (!vertex_) {
-    vertex_ = ShaderModule(device_, CompileGlsl(kFullscreenTriangleVertexGlsl, GlslStage::kVertex,
+    vertex_ = CreateShaderModule(device_, CompileGlsl(kFullscreenTriangleVertexGlsl, GlslStage::kVertex,
                                                 "msaa_vs"));
   }
   return vertex_;
@@ -275,18 +245,11 @@ VkPipeline SampleTransport::ReadPipeline(bool depth) {
   if (p) return p;
   VkShaderModule& m = depth ? read_depth_ : read_color_;
   if (!m) {
-    m = ShaderModule(device_,
+    m = CreateShaderModule(device_,
                      CompileGlsl(depth ? ReadDepthSource() : ReadColorSource(), GlslStage::kCompute,
                                  depth ? "msaa_read_depth" : "msaa_read"));
   }
-  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = m;
-  info.stage.pName = "main";
-  info.layout = layout_;
-  CheckVk(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &p),
-          "vkCreateComputePipelines(transport)");
+  p = CreateComputePipeline(device_, m, layout_, false, "vkCreateComputePipelines(transport)");
   return p;
 }
 
@@ -297,7 +260,7 @@ VkPipeline SampleTransport::WritePipeline(VkFormat format, VkSampleCountFlagBits
   if (it != write_pipelines_.end()) return it->second;
   VkShaderModule& fs = write_modules_[kind];
   if (!fs) {
-    fs = ShaderModule(device_, CompileGlsl(WriteSource(kind == WriteKind::kColor,
+    fs = CreateShaderModule(device_, CompileGlsl(WriteSource(kind == WriteKind::kColor,
                                                        kind == WriteKind::kDepthExport,
                                                        kind == WriteKind::kStencilBit),
                                            GlslStage::kFragment, "msaa_write"));

@@ -19,10 +19,6 @@ using xenos::RegIndex;
 
 namespace {
 
-constexpr uint64_t kRingSize = 64ull << 20;
-// Texture descriptor sets per submission before the renderer flushes to recycle them.
-constexpr uint32_t kTexturePoolSets = 256;
-
 uint32_t R(gpu::RegisterValues regs, Reg r) {
   uint32_t i = RegIndex(r);
   return i < regs.size() ? regs[i] : 0;
@@ -45,85 +41,15 @@ float DepthClearValue(uint32_t clear, uint32_t format) {
 }  // namespace
 
 XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions options)
-    : context_(context),
-      device_(context.device()),
-      options_(options),
-      stream_(context, kRingSize),
-      shared_memory_(context, stream_),
+    : PathRenderer(context, options),
       render_targets_(context, RenderTargetOptions{options.gamma, options.scale_x, options.scale_y}),
-      pipelines_(context, shared_memory_.set_layout()),
-      edram_(context, stream_, render_targets_, [this] { EndRendering(); }),
-      textures_(context, stream_, shared_memory_),
-      samplers_(context) {
+      pipelines_(context, layouts_),
+      edram_(context, stream_, render_targets_, [this] { EndRendering(); }) {
   // Scaled resolve copies exist only at a resolution scale.
   if (options.scale_x * options.scale_y > 1) {
     scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context, stream_, scaled_);
   }
-  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   edram_.set_gpu_transfers(options.gpu_transfers);
-  // Texture loads are compute dispatches: outside the render pass.
-  textures_.set_before_load([this] { EndRendering(); });
-
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
-                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                    kTextureBindingCount * kTextureBindingArrays}};
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 2;
-  pool.poolSizeCount = 2;
-  pool.pPoolSizes = sizes;
-  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
-          "vkCreateDescriptorPool(renderer)");
-  VkDescriptorSetLayout layouts[2] = {pipelines_.constants_layout(), pipelines_.textures_layout()};
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = descriptor_pool_;
-  alloc.descriptorSetCount = 2;
-  alloc.pSetLayouts = layouts;
-  VkDescriptorSet sets[2];
-  CheckVk(vkAllocateDescriptorSets(device_, &alloc, sets), "vkAllocateDescriptorSets(renderer)");
-  constants_set_ = sets[0];
-  textures_set_ = sets[1];
-
-  // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
-  auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
-  VkDescriptorBufferInfo buffers[2] = {{ring.buffer, 0, sizeof(XeConstants)},
-                                       {ring.buffer, 0, sizeof(XeSystemConstants)}};
-  VkWriteDescriptorSet writes[2]{};
-  for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = constants_set_;
-    writes[i].dstBinding = i == 0 ? kGuestConstantsBinding : kSystemConstantsBinding;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-    writes[i].pBufferInfo = &buffers[i];
-  }
-  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
-
-  // The all-dummy texture set, and the pool per-draw texture sets come from.
-  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
-  std::vector<VkDescriptorImageInfo> images;
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    images.insert(images.end(), kTextureBindingCount,
-                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
-  }
-  VkWriteDescriptorSet texture_writes[kTextureBindingArrays]{};
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    texture_writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    texture_writes[b].dstSet = textures_set_;
-    texture_writes[b].dstBinding = kTexturesBinding + b;
-    texture_writes[b].descriptorCount = kTextureBindingCount;
-    texture_writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    texture_writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
-  }
-  vkUpdateDescriptorSets(device_, kTextureBindingArrays, texture_writes, 0, nullptr);
-  VkDescriptorPoolSize texture_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                    kTexturePoolSets * kTextureBindingCount *
-                                        kTextureBindingArrays};
-  VkDescriptorPoolCreateInfo texture_pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  texture_pool.maxSets = kTexturePoolSets;
-  texture_pool.poolSizeCount = 1;
-  texture_pool.pPoolSizes = &texture_size;
-  CheckVk(vkCreateDescriptorPool(device_, &texture_pool, nullptr, &texture_pool_),
-          "vkCreateDescriptorPool(textures)");
   Flush();
 }
 
@@ -134,8 +60,6 @@ XenosRenderer::~XenosRenderer() {
     // Destruction must not throw; the device is idled below either way.
   }
   vkDeviceWaitIdle(device_);
-  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
-  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
 }
 
 uint64_t XenosRenderer::scaled_device_bytes() const {
@@ -143,104 +67,6 @@ uint64_t XenosRenderer::scaled_device_bytes() const {
 }
 uint64_t XenosRenderer::scaled_arena_bytes() const {
   return scaled_mirror_ ? scaled_mirror_->slot_bytes() : 0;
-}
-
-const TextureCache::Texture* XenosRenderer::ScaledTexture(const uint32_t fetch[6]) {
-  if (!scaled_mirror_) return nullptr;
-  return scaled_mirror_->LoadTexture(fetch, textures_, [this] { EndRendering(); });
-}
-
-VkDescriptorSet XenosRenderer::BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
-                                            const gpu::GuestMemoryAccess& memory,
-                                            uint32_t* scaled_slots) {
-  *scaled_slots = 0;
-  if (!draw.texture_slots) return textures_set_;
-  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
-  std::vector<VkDescriptorImageInfo> images;
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    images.insert(images.end(), kTextureBindingCount,
-                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
-  }
-  for (uint32_t slot = 0; slot < kTextureBindingCount; ++slot) {
-    if (!(draw.texture_slots & (1u << slot))) continue;
-    uint32_t first = xenos::kFetchConstantBase + slot * 6;
-    if (uint64_t(first) + 6 > regs.size()) continue;
-    const uint32_t* fetch = regs.data() + first;
-    try {
-      // At a resolution scale a texture over a scaled resolve copy reads it at the scaled size.
-      const TextureCache::Texture* scaled = ScaledTexture(fetch);
-      if (scaled) *scaled_slots |= 1u << slot;
-      const TextureCache::Texture& t = scaled ? *scaled : textures_.Get(fetch, memory.pages);
-      if (!t.inexact.empty()) Note("texture: " + t.inexact);
-      SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
-      state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
-      if (!state.inexact.empty()) Note("sampler: " + state.inexact);
-      VkSampler sampler = samplers_.Get(state);
-      auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;
-      if (dimension == xenos::DataDimension::kCube) {
-        if (t.cube_view) {
-          images[kTextureBindingCount * (kTexturesCubeBinding - kTexturesBinding) + slot] = {
-              sampler, t.cube_view, VK_IMAGE_LAYOUT_GENERAL};
-        } else {
-          Note("cube texture whose faces are not square sampled as zeros");
-        }
-      } else if (dimension == xenos::DataDimension::k3D) {
-        images[kTextureBindingCount * (kTextures3DBinding - kTexturesBinding) + slot] = {
-            sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
-      } else {
-        images[slot] = {sampler, t.view, VK_IMAGE_LAYOUT_GENERAL};
-      }
-    } catch (const Error& e) {
-      Note("texture fetch constant " + std::to_string(slot) + " sampled as zeros: " + e.what());
-    }
-  }
-  // A set per distinct binding, from a pool recycled once a submission has completed.
-  if (stream_.submission_count() != texture_pool_epoch_) {
-    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
-    texture_sets_.clear();
-    texture_pool_epoch_ = stream_.submission_count();
-  }
-  std::vector<uint64_t> key;
-  key.reserve(images.size() * 2);
-  for (const auto& i : images) {
-    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.imageView)));
-    key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.sampler)));
-  }
-  auto it = texture_sets_.find(key);
-  if (it != texture_sets_.end()) return it->second;
-  if (texture_sets_.size() >= kTexturePoolSets) {
-    Flush();  // waits, so the pool's sets are free again
-    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
-    texture_sets_.clear();
-    texture_pool_epoch_ = stream_.submission_count();
-  }
-  VkDescriptorSetLayout layout = pipelines_.textures_layout();
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = texture_pool_;
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  CheckVk(vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets(textures)");
-  VkWriteDescriptorSet writes[kTextureBindingArrays]{};
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[b].dstSet = set;
-    writes[b].dstBinding = kTexturesBinding + b;
-    writes[b].descriptorCount = kTextureBindingCount;
-    writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
-  }
-  vkUpdateDescriptorSets(device_, kTextureBindingArrays, writes, 0, nullptr);
-  texture_sets_.emplace(std::move(key), set);
-  return set;
-}
-
-VkShaderModule XenosRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
-  auto it = modules_.find(key);
-  if (it != modules_.end()) return it->second;
-  VkShaderModule module = pipelines_.CreateModule(spirv);
-  modules_.emplace(key, module);
-  return module;
 }
 
 void XenosRenderer::EndRendering() {
@@ -429,26 +255,9 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
   uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
   uint64_t total = system_offset + sizeof(XeSystemConstants);
-  auto alloc = stream_.TryAllocate(total, ubo_align);
-  if (!alloc) {
-    Flush();
-    alloc = stream_.TryAllocate(total, ubo_align);
-  }
-  std::memcpy(alloc->data, prims.indices.data(), index_bytes);
-  XeConstants constants;
-  static_assert(sizeof(constants.float_constants) == xenos::kAluConstantDwords * 4);
-  auto copy_regs = [&](void* dst, uint32_t first, uint32_t count) {
-    if (uint64_t(first) + count <= regs.size()) {
-      std::memcpy(dst, regs.data() + first, size_t(count) * 4);
-    } else {
-      std::memset(dst, 0, size_t(count) * 4);
-    }
-  };
-  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
-  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
-  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
-  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
-  std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
+  const CommandStream::Allocation alloc = RingAllocate(total, ubo_align);
+  std::memcpy(alloc.data, prims.indices.data(), index_bytes);
+  WriteGuestConstants(regs, alloc.data + constants_offset);
 
   BeginRendering(attachments);
   // The viewport transform in guest pixels of the target (host NDC are the same at any scale:
@@ -494,7 +303,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   if (attachments.depth && !attachments.depth->note.empty()) {
     Note("depth target: " + attachments.depth->note);
   }
-  std::memcpy(alloc->data + system_offset, &system, sizeof(system));
+  std::memcpy(alloc.data + system_offset, &system, sizeof(system));
 
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
@@ -530,11 +339,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   VkCommandBuffer cmd = stream_.cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
-  uint32_t dynamic_offsets[2] = {uint32_t(alloc->offset + constants_offset),
-                                 uint32_t(alloc->offset + system_offset)};
+  uint32_t dynamic_offsets[2] = {uint32_t(alloc.offset + constants_offset),
+                                 uint32_t(alloc.offset + system_offset)};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
                           2, dynamic_offsets);
-  vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
+  vkCmdBindIndexBuffer(cmd, alloc.buffer, alloc.offset, VK_INDEX_TYPE_UINT32);
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
   vkCmdSetViewport(cmd, 0, 1, &vp);
   const VkRect2D scissor = ToVkRect(gpu::HostScissor(viewport.scissor, scale));
@@ -570,16 +379,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
     vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
   }
-  {
-    // PA_SU_LINE_CNTL's width for line draws, through wideLines: lavapipe draws a rectangle that
-    // wide (the cpu path's RasterizeLine). The dynamic state is set for every draw.
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-    std::string note;
-    vkCmdSetLineWidth(cmd, HostLineWidth(regs, prims.topology, context_.capabilities().wide_lines,
-                                         props.limits.lineWidthRange, &note));
-    if (!note.empty()) Note(note);
-  }
+  SetLineWidth(cmd, regs, prims.topology);
   switch (prims.topology) {
     case gpu::HostTopology::kPointList:
       vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
@@ -664,15 +464,9 @@ void XenosRenderer::ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkCl
 
 void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
   ++stats_.resolves;
-  gpu::ResolveInfo info = gpu::ComputeResolveInfo(regs, memory);
-  if (info.empty()) {
-    Note("resolve with an empty rectangle");
-    return;
-  }
-  if (info.surface_pitch == 0) {
-    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
-    return;
-  }
+  const std::optional<gpu::ResolveInfo> resolve = ResolveInfoFor(regs, memory);
+  if (!resolve) return;
+  const gpu::ResolveInfo& info = *resolve;
   gpu::EdramEventTargets edram_targets = gpu::EdramTargetsForResolve(info);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "resolve");
   uint32_t msaa_count = 1u << std::min(info.msaa_samples, 2u);
@@ -766,8 +560,7 @@ gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffe
 }
 
 void XenosRenderer::Flush() {
-  EndRendering();
-  stream_.Flush();
+  PathRenderer::Flush();
   stats_.submissions = stream_.submission_count();
 }
 

@@ -109,20 +109,11 @@ bool EndianXor(xenos::Endian128 e, uint32_t& x) {
 void CreateHostBuffer(VulkanContext& context, uint64_t size, VkBuffer& buffer,
                       VkDeviceMemory& memory, void** data, const char* what) {
   VkDevice device = context.device();
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateBuffer(device, &info, nullptr, &buffer), what);
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, buffer, &req);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = context.FindMemoryType(
-      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
-  CheckVk(vkAllocateMemory(device, &alloc, nullptr, &memory), what);
-  CheckVk(vkBindBufferMemory(device, buffer, memory, 0), what);
+  context.CreateBuffer(size,
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                       VK_MEMORY_PROPERTY_HOST_CACHED_BIT, buffer, memory, what);
   CheckVk(vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, data), what);
 }
 
@@ -136,18 +127,11 @@ EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuff
       edram_(edram),
       edram_bytes_(edram_bytes),
       dest_layout_(dest_layout) {
-  VkDescriptorSetLayoutBinding bindings[2]{};
-  for (uint32_t i = 0; i < 2; ++i) {
-    bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings[i].descriptorCount = 1;
-    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layout_info.bindingCount = 2;
-  layout_info.pBindings = bindings;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &edram_layout_),
-          "vkCreateDescriptorSetLayout(fsi EDRAM compute)");
+  const VkDescriptorSetLayoutBinding bindings[2] = {
+      LayoutBinding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT),
+      LayoutBinding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT)};
+  edram_layout_ =
+      CreateSetLayout(device_, bindings, 2, "vkCreateDescriptorSetLayout(fsi EDRAM compute)");
   VkDescriptorSetLayout sets[2] = {dest_layout_, edram_layout_};
   VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(CopyPlan::push)};
   VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -180,14 +164,9 @@ EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuff
   CreateHostBuffer(context_, kMaxBands * 8, bands_, bands_memory_, &mapped, "fsi resolve bands");
   bands_data_ = static_cast<uint32_t*>(mapped);
   VkDescriptorBufferInfo buffers[2] = {{edram_, 0, VK_WHOLE_SIZE}, {bands_, 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet writes[2]{};
+  VkWriteDescriptorSet writes[2];
   for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = edram_set_;
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &buffers[i];
+    writes[i] = BufferWrite(edram_set_, i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &buffers[i]);
   }
   vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
 }
@@ -212,17 +191,7 @@ void EdramCompute::CreatePipelines() {
     module_info.pCode = words;
     VkShaderModule module = VK_NULL_HANDLE;
     CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module), what);
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    info.layout = layout_;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
-    vkDestroyShaderModule(device_, module, nullptr);
-    CheckVk(r, what);
-    return pipeline;
+    return CreateComputePipeline(device_, module, layout_, true, what);
   };
   resolve_ = create(kEdramResolve, std::size(kEdramResolve), "fsi edram_resolve pipeline");
   clear_ = create(kEdramClear, std::size(kEdramClear), "fsi edram_clear pipeline");

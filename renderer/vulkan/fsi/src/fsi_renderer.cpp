@@ -1,5 +1,6 @@
 // fsi render path engine (see fsi_renderer.h): set-up, draws and the EDRAM buffer's transfers.
-// Resolves, the swap, textures and memexport are in fsi_resolve.cpp.
+// Resolves and the swap are in fsi_resolve.cpp; textures and memexport are the shared
+// path_renderer.h's.
 #include "xnt/vk/fsi/fsi_renderer.h"
 
 #include <algorithm>
@@ -18,11 +19,6 @@ namespace xnt::vk::fsi {
 using xenos::Reg;
 
 namespace {
-
-constexpr uint64_t kRingSize = 64ull << 20;
-constexpr uint32_t kTexturePoolSets = 256;
-// Transfers of the EDRAM buffer through the ring go in pieces of this many bytes.
-constexpr uint64_t kTransferChunk = 16ull << 20;
 
 uint32_t R(gpu::RegisterValues regs, Reg r) {
   const uint32_t i = xenos::RegIndex(r);
@@ -48,25 +44,13 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
 }
 
 FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::RendererOptions options)
-    : context_(context),
-      device_(context.device()),
-      ordering_(ordering),
-      options_(options),
-      stream_(context, kRingSize),
-      shared_memory_(context, stream_),
-      layouts_(context, shared_memory_.set_layout()),
-      textures_(context, stream_, shared_memory_),
-      samplers_(context),
-      model_(options.scale_x, options.scale_y) {
+    : PathRenderer(context, options), ordering_(ordering), model_(options.scale_x, options.scale_y) {
   if (ordering_ == FsiOrdering::kInterlock && !context.capabilities().fragment_shader_interlock) {
     throw Error("--path fsi: " + context.capabilities().device_name +
                 " lacks VK_EXT_fragment_shader_interlock (fragmentShaderPixelInterlock); the "
                 "fsi path needs it to order its EDRAM writes (--fsi-ordering unordered is a "
                 "test mode for lavapipe only, see docs/fsi.md)");
   }
-  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
-  textures_.set_before_load([this] { EndRendering(); });
-
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
   const uint32_t height_limit =
@@ -75,40 +59,32 @@ FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::Rend
   render_area_width_ =
       std::min(props.limits.maxFramebufferWidth, props.limits.maxViewportDimensions[0]);
   render_area_height_ = guest_height_ * options_.scale_y;
+  CreateEdramBuffer();
+  CreateOutputMergerSet();
+  depth_only_ps_ = CreateModule(CompileHostGlsl(
+      OutputMergerDepthOnlyShaderGlsl(ordering_ == FsiOrdering::kInterlock),
+      VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only"));
+  Flush();
+}
 
-  // The EDRAM buffer: 10 MiB of guest bits times the scale, zero like the model.
+void FsiRenderer::CreateEdramBuffer() {
+  // 10 MiB of guest bits times the scale, zero like the model.
   edram_bytes_ = uint64_t(xenos::kEdramSizeBytes) * options_.scale_x * options_.scale_y;
-  VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  buffer_info.size = edram_bytes_;
-  buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  CheckVk(vkCreateBuffer(device_, &buffer_info, nullptr, &edram_), "vkCreateBuffer(EDRAM)");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, edram_, &req);
-  VkMemoryAllocateInfo alloc_info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc_info.allocationSize = req.size;
-  alloc_info.memoryTypeIndex =
-      context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device_, &alloc_info, nullptr, &edram_memory_),
-          "vkAllocateMemory(EDRAM)");
-  CheckVk(vkBindBufferMemory(device_, edram_, edram_memory_, 0), "vkBindBufferMemory(EDRAM)");
+  context_.CreateBuffer(edram_bytes_,
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, edram_, edram_memory_,
+                        "EDRAM buffer");
   vkCmdFillBuffer(stream_.cmd(), edram_, 0, VK_WHOLE_SIZE, 0);
+}
 
+void FsiRenderer::CreateOutputMergerSet() {
   // Set 3: the EDRAM and the output merger's constants (output_merger_interface.h).
-  VkDescriptorSetLayoutBinding om[2]{};
-  om[0].binding = kEdramBinding;
-  om[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  om[0].descriptorCount = 1;
-  om[0].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  om[1].binding = kOutputMergerConstantsBinding;
-  om[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  om[1].descriptorCount = 1;
-  om[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layout_info.bindingCount = 2;
-  layout_info.pBindings = om;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &om_layout_),
-          "vkCreateDescriptorSetLayout(fsi)");
+  const VkDescriptorSetLayoutBinding om[2] = {
+      LayoutBinding(kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT),
+      LayoutBinding(kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                    VK_SHADER_STAGE_FRAGMENT_BIT)};
+  om_layout_ = CreateSetLayout(device_, om, 2, "vkCreateDescriptorSetLayout(fsi)");
   VkDescriptorSetLayout sets[4] = {shared_memory_.set_layout(), layouts_.constants_layout(),
                                    layouts_.textures_layout(), om_layout_};
   VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -117,80 +93,19 @@ FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::Rend
   CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(fsi)");
 
-  VkDescriptorPoolSize sizes[3] = {
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 3},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount * kTextureBindingArrays}};
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 3;
-  pool.poolSizeCount = 3;
-  pool.pPoolSizes = sizes;
-  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
-          "vkCreateDescriptorPool(fsi)");
-  VkDescriptorSetLayout set_layouts[3] = {layouts_.constants_layout(), om_layout_,
-                                          layouts_.textures_layout()};
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = descriptor_pool_;
-  alloc.descriptorSetCount = 3;
-  alloc.pSetLayouts = set_layouts;
-  VkDescriptorSet allocated[3];
-  CheckVk(vkAllocateDescriptorSets(device_, &alloc, allocated), "vkAllocateDescriptorSets(fsi)");
-  constants_set_ = allocated[0];
-  om_set_ = allocated[1];
-  textures_set_ = allocated[2];
+  const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+  om_pool_ = CreateDescriptorPool(device_, 1, sizes, 2, "vkCreateDescriptorPool(fsi)");
+  AllocateSets(device_, om_pool_, &om_layout_, 1, &om_set_, "vkAllocateDescriptorSets(fsi)");
 
   auto ring = stream_.Allocate(16, 16);  // only for the ring's buffer handle
-  VkDescriptorBufferInfo buffers[4] = {{ring.buffer, 0, sizeof(XeConstants)},
-                                       {ring.buffer, 0, sizeof(XeSystemConstants)},
-                                       {edram_, 0, VK_WHOLE_SIZE},
-                                       {ring.buffer, 0, sizeof(XeOutputMergerConstants)}};
-  VkWriteDescriptorSet writes[4]{};
-  for (uint32_t i = 0; i < 4; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].descriptorCount = 1;
-    writes[i].pBufferInfo = &buffers[i];
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  }
-  writes[0].dstSet = constants_set_;
-  writes[0].dstBinding = kGuestConstantsBinding;
-  writes[1].dstSet = constants_set_;
-  writes[1].dstBinding = kSystemConstantsBinding;
-  writes[2].dstSet = om_set_;
-  writes[2].dstBinding = kEdramBinding;
-  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  writes[3].dstSet = om_set_;
-  writes[3].dstBinding = kOutputMergerConstantsBinding;
-  vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
-
-  VkSampler dummy_sampler = samplers_.Get(SamplerState{});
-  std::vector<VkDescriptorImageInfo> images;
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    images.insert(images.end(), kTextureBindingCount,
-                  {dummy_sampler, textures_.dummy_view(b), VK_IMAGE_LAYOUT_GENERAL});
-  }
-  VkWriteDescriptorSet texture_writes[kTextureBindingArrays]{};
-  for (uint32_t b = 0; b < kTextureBindingArrays; ++b) {
-    texture_writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    texture_writes[b].dstSet = textures_set_;
-    texture_writes[b].dstBinding = kTexturesBinding + b;
-    texture_writes[b].descriptorCount = kTextureBindingCount;
-    texture_writes[b].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    texture_writes[b].pImageInfo = images.data() + b * kTextureBindingCount;
-  }
-  vkUpdateDescriptorSets(device_, kTextureBindingArrays, texture_writes, 0, nullptr);
-  VkDescriptorPoolSize texture_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                    kTexturePoolSets * kTextureBindingCount * kTextureBindingArrays};
-  VkDescriptorPoolCreateInfo texture_pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  texture_pool.maxSets = kTexturePoolSets;
-  texture_pool.poolSizeCount = 1;
-  texture_pool.pPoolSizes = &texture_size;
-  CheckVk(vkCreateDescriptorPool(device_, &texture_pool, nullptr, &texture_pool_),
-          "vkCreateDescriptorPool(fsi textures)");
-
-  depth_only_ps_ = layouts_.CreateModule(CompileHostGlsl(
-      OutputMergerDepthOnlyShaderGlsl(ordering_ == FsiOrdering::kInterlock),
-      VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only"));
-  Flush();
+  const VkDescriptorBufferInfo buffers[2] = {{edram_, 0, VK_WHOLE_SIZE},
+                                             {ring.buffer, 0, sizeof(XeOutputMergerConstants)}};
+  const VkWriteDescriptorSet writes[2] = {
+      BufferWrite(om_set_, kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &buffers[0]),
+      BufferWrite(om_set_, kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                  &buffers[1])};
+  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
 }
 
 FsiRenderer::~FsiRenderer() {
@@ -201,20 +116,11 @@ FsiRenderer::~FsiRenderer() {
   }
   vkDeviceWaitIdle(device_);
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
-  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
-  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+  if (om_pool_) vkDestroyDescriptorPool(device_, om_pool_, nullptr);
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   if (om_layout_) vkDestroyDescriptorSetLayout(device_, om_layout_, nullptr);
   if (edram_) vkDestroyBuffer(device_, edram_, nullptr);
   if (edram_memory_) vkFreeMemory(device_, edram_memory_, nullptr);
-}
-
-VkShaderModule FsiRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
-  auto it = modules_.find(key);
-  if (it != modules_.end()) return it->second;
-  VkShaderModule module = layouts_.CreateModule(spirv);
-  modules_.emplace(key, module);
-  return module;
 }
 
 VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
@@ -236,7 +142,7 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
       vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
       const uint32_t limit = props.limits.maxGeometryInputComponents;
       rectangle_gs_ =
-          layouts_.CreateModule(RectangleListGeometryShader(limit > 12 ? (limit - 8) / 4 : 1));
+          CreateModule(RectangleListGeometryShader(limit > 12 ? (limit - 8) / 4 : 1));
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
@@ -246,7 +152,7 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     if (!polygon_offset_gs_) {
       VkPhysicalDeviceProperties props;
       vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      polygon_offset_gs_ = layouts_.CreateModule(CompileHostGlsl(
+      polygon_offset_gs_ = CreateModule(CompileHostGlsl(
           PolygonOffsetGeometryShaderGlsl(
               PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents)),
           VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs"));
@@ -441,34 +347,18 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   const uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
   const uint64_t om_offset = AlignUp(system_offset + sizeof(XeSystemConstants), ubo_align);
   const uint64_t total = om_offset + sizeof(XeOutputMergerConstants);
-  auto alloc = stream_.TryAllocate(total, ubo_align);
-  if (!alloc) {
-    Flush();
-    alloc = stream_.TryAllocate(total, ubo_align);
-  }
-  std::memcpy(alloc->data, prims.indices.data(), index_bytes);
-  XeConstants constants;
-  auto copy_regs = [&](void* dst, uint32_t first, uint32_t count) {
-    if (uint64_t(first) + count <= regs.size()) {
-      std::memcpy(dst, regs.data() + first, size_t(count) * 4);
-    } else {
-      std::memset(dst, 0, size_t(count) * 4);
-    }
-  };
-  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
-  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
-  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
-  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
-  std::memcpy(alloc->data + constants_offset, &constants, sizeof(constants));
+  const CommandStream::Allocation alloc = RingAllocate(total, ubo_align);
+  std::memcpy(alloc.data, prims.indices.data(), index_bytes);
+  WriteGuestConstants(regs, alloc.data + constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
   // pixels: shader_interface.h).
   system.resolution_scale = options_.scale_x | (options_.scale_y << 8);
   system.scaled_texture_slots = scaled_slots;
-  std::memcpy(alloc->data + system_offset, &system, sizeof(system));
+  std::memcpy(alloc.data + system_offset, &system, sizeof(system));
   const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);
-  std::memcpy(alloc->data + om_offset, &om, sizeof(om));
+  std::memcpy(alloc.data + om_offset, &om, sizeof(om));
 
   PipelineKey key;
   key.vs = draw.vertex_shader;
@@ -488,7 +378,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
     // A depth pre-pass's samples from the snapped vertices too, as its later EQUAL-tested
     // colour pass computes them (docs/fsi.md "Polygon offset").
     if (!depth_only_exact_ps_) {
-      depth_only_exact_ps_ = layouts_.CreateModule(CompileHostGlsl(
+      depth_only_exact_ps_ = CreateModule(CompileHostGlsl(
           OutputMergerDepthOnlyShaderGlsl(ordering_ == FsiOrdering::kInterlock, true),
           VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only_exact"));
     }
@@ -524,12 +414,12 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
 
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
-  const uint32_t dynamic_offsets[3] = {uint32_t(alloc->offset + constants_offset),
-                                       uint32_t(alloc->offset + system_offset),
-                                       uint32_t(alloc->offset + om_offset)};
+  const uint32_t dynamic_offsets[3] = {uint32_t(alloc.offset + constants_offset),
+                                       uint32_t(alloc.offset + system_offset),
+                                       uint32_t(alloc.offset + om_offset)};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 3,
                           dynamic_offsets);
-  vkCmdBindIndexBuffer(cmd, alloc->buffer, alloc->offset, VK_INDEX_TYPE_UINT32);
+  vkCmdBindIndexBuffer(cmd, alloc.buffer, alloc.offset, VK_INDEX_TYPE_UINT32);
   const VkViewport vp{0.0f, 0.0f, float(area_width), float(guest_height_ * sy), 0.0f, 1.0f};
   vkCmdSetViewport(cmd, 0, 1, &vp);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
@@ -540,15 +430,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                                      : prims.topology == gpu::HostTopology::kLineList
                                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
-  {
-    // PA_SU_LINE_CNTL's width, as on the fbo path (draw_state.h HostLineWidth).
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-    std::string note;
-    vkCmdSetLineWidth(cmd, HostLineWidth(regs, prims.topology, context_.capabilities().wide_lines,
-                                         props.limits.lineWidthRange, &note));
-    if (!note.empty()) Note(note);
-  }
+  SetLineWidth(cmd, regs, prims.topology);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;
@@ -564,15 +446,11 @@ void FsiRenderer::ReadBack() {
   std::vector<uint8_t>& bytes = model_.bytes();
   for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
     const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
-    auto alloc = stream_.TryAllocate(size, 16);
-    if (!alloc) {
-      Flush();
-      alloc = stream_.TryAllocate(size, 16);
-    }
-    const VkBufferCopy region{at, alloc->offset, size};
-    vkCmdCopyBuffer(stream_.cmd(), edram_, alloc->buffer, 1, &region);
+    const CommandStream::Allocation alloc = RingAllocate(size, 16);
+    const VkBufferCopy region{at, alloc.offset, size};
+    vkCmdCopyBuffer(stream_.cmd(), edram_, alloc.buffer, 1, &region);
     Flush();  // submits and waits: the ring holds the bytes until the next allocation
-    std::memcpy(bytes.data() + at, alloc->data, size_t(size));
+    std::memcpy(bytes.data() + at, alloc.data, size_t(size));
   }
   gpu_wrote_ = false;
   ++stats_.readbacks;
@@ -584,14 +462,10 @@ void FsiRenderer::Upload() {
   const std::vector<uint8_t>& bytes = model_.bytes();
   for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
     const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
-    auto alloc = stream_.TryAllocate(size, 16);
-    if (!alloc) {
-      Flush();
-      alloc = stream_.TryAllocate(size, 16);
-    }
-    std::memcpy(alloc->data, bytes.data() + at, size_t(size));
-    const VkBufferCopy region{alloc->offset, at, size};
-    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, edram_, 1, &region);
+    const CommandStream::Allocation alloc = RingAllocate(size, 16);
+    std::memcpy(alloc.data, bytes.data() + at, size_t(size));
+    const VkBufferCopy region{alloc.offset, at, size};
+    vkCmdCopyBuffer(stream_.cmd(), alloc.buffer, edram_, 1, &region);
   }
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -605,11 +479,6 @@ void FsiRenderer::Upload() {
 const gpu::edram::Edram& FsiRenderer::Snapshot() {
   ReadBack();
   return model_;
-}
-
-void FsiRenderer::Flush() {
-  EndRendering();
-  stream_.Flush();
 }
 
 }  // namespace xnt::vk::fsi

@@ -254,16 +254,8 @@ class VulkanPostProcessor final : public present::PostProcessor {
     mi.pCode = spirv.data();
     VkShaderModule module;
     CheckVk(vkCreateShaderModule(device_, &mi, nullptr, &module), "vkCreateShaderModule(post)");
-    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cp.stage.module = module;
-    cp.stage.pName = "main";
-    cp.layout = layout_;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline);
-    vkDestroyShaderModule(device_, module, nullptr);
-    CheckVk(r, "vkCreateComputePipelines(post)");
+    const VkPipeline pipeline =
+        CreateComputePipeline(device_, module, layout_, true, "vkCreateComputePipelines(post)");
     pipelines_[kind] = pipeline;
     return pipeline;
   }

@@ -15,6 +15,7 @@
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/path_stats.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/backend.h"
 #include "xnt/replay/guest_memory.h"
@@ -33,8 +34,7 @@ struct CpuBackendOptions {
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
 };
 
-struct CpuStats {
-  uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;
+struct CpuStats : gpu::PathStats {
   uint64_t vertices_shaded = 0, triangles = 0, pixels_shaded = 0;
   uint64_t parallel_draws = 0;  // draws whose pixels ran on more than one thread
 };

@@ -6,8 +6,9 @@
 // number of pipelines per shader pair small. Rendering uses VK_KHR_dynamic_rendering (core 1.3),
 // so no render pass objects exist.
 //
-// The pipeline layout is the shader_interface.h contract: set 0 shared memory, set 1 the guest
-// and system constants as two dynamic uniform buffers, set 2 the 32 texture slots.
+// The pipeline layout is the shader_interface.h contract (draw_set_layouts.h): set 0 shared
+// memory, set 1 the guest and system constants as two dynamic uniform buffers, set 2 the 32
+// texture slots.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -20,6 +21,7 @@
 #include <unordered_map>
 
 #include "xnt/gpu/primitive_processor.h"
+#include "xnt/vk/draw_set_layouts.h"
 #include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/vk/vulkan_context.h"
 
@@ -48,7 +50,8 @@ struct PipelineKeyHash {
 
 class PipelineCache {
  public:
-  PipelineCache(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout);
+  // Pipelines are made with `layouts.layout()` (which must outlive the cache).
+  PipelineCache(VulkanContext& context, const DrawSetLayouts& layouts);
   ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
@@ -56,8 +59,6 @@ class PipelineCache {
   // Keys must be built from a zero-initialised PipelineKey (the hash covers padding bytes).
   VkPipeline Get(const PipelineKey& key);
   VkPipelineLayout layout() const { return layout_; }
-  VkDescriptorSetLayout constants_layout() const { return constants_layout_; }
-  VkDescriptorSetLayout textures_layout() const { return textures_layout_; }
   size_t size() const { return pipelines_.size(); }
 
   // Wraps SPIR-V in a module owned by the cache (freed with it).
@@ -69,9 +70,7 @@ class PipelineCache {
   // Pipelines are created through it and it is kept on disk when the program set a cache folder
   // (the SPIR-V cache's, spirv_cache.h); declared first so it is destroyed (and saved) last.
   PipelineCacheFile file_;
-  VkDescriptorSetLayout constants_layout_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout textures_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;

@@ -109,6 +109,12 @@ class VulkanContext {
   uint32_t FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
                           VkMemoryPropertyFlags preferred = 0) const;
 
+  // A buffer with memory of its own, bound: a memory type with every `required` flag, preferring
+  // `preferred` (FindMemoryType). `what` names it in errors.
+  void CreateBuffer(uint64_t size, VkBufferUsageFlags usage, VkMemoryPropertyFlags required,
+                    VkMemoryPropertyFlags preferred, VkBuffer& buffer, VkDeviceMemory& memory,
+                    const char* what) const;
+
   // Records `record` into a one-time command buffer, submits it and waits for completion.
   void SubmitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
@@ -153,6 +159,43 @@ class VulkanContext {
 
 // Throws xnt::Error naming `what` when `result` is not VK_SUCCESS.
 void CheckVk(VkResult result, const char* what);
+
+// A compute pipeline running `module`'s main over `layout`; with `destroy_module` the module is
+// destroyed once the pipeline holds it (on failure too).
+VkPipeline CreateComputePipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout,
+                                 bool destroy_module, const char* what);
+
+// A module of SPIR-V words; the caller destroys it.
+VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv);
+
+// A set layout of `count` bindings, and a pool of `max_sets` sets from `count` pool sizes.
+VkDescriptorSetLayout CreateSetLayout(VkDevice device, const VkDescriptorSetLayoutBinding* bindings,
+                                      uint32_t count, const char* what);
+VkDescriptorPool CreateDescriptorPool(VkDevice device, uint32_t max_sets,
+                                      const VkDescriptorPoolSize* sizes, uint32_t count,
+                                      const char* what);
+
+// `count` sets of `layouts` from `pool` into `sets`.
+void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetLayout* layouts,
+                  uint32_t count, VkDescriptorSet* sets, const char* what);
+
+// A descriptor write of one buffer into `binding` of `set` (`info` must outlive the update).
+inline VkWriteDescriptorSet BufferWrite(VkDescriptorSet set, uint32_t binding,
+                                        VkDescriptorType type, const VkDescriptorBufferInfo* info) {
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstBinding = binding;
+  write.descriptorCount = 1;
+  write.descriptorType = type;
+  write.pBufferInfo = info;
+  return write;
+}
+
+// One binding of a descriptor set layout.
+inline VkDescriptorSetLayoutBinding LayoutBinding(uint32_t binding, VkDescriptorType type,
+                                                  VkShaderStageFlags stages, uint32_t count = 1) {
+  return {binding, type, count, stages, nullptr};
+}
 const char* VkResultName(VkResult result);
 
 }  // namespace xnt::vk

@@ -26,6 +26,7 @@
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/fbo/edram_cache.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/vk/path_renderer.h"
 #include "xnt/vk/pipeline_cache.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/vk/fbo/render_targets.h"
@@ -40,62 +41,31 @@
 
 namespace xnt::vk {
 
-class ScaledResolveMirror;
-
-
 using gpu::RendererOptions;
 
-struct RendererStats {
-  uint64_t draws = 0;          // recorded on the GPU
-  uint64_t draws_skipped = 0;  // nothing to draw (see notes)
-  uint64_t resolves = 0;
-  uint64_t swaps = 0;
+struct RendererStats : gpu::PathStats {
   uint64_t submissions = 0;
   uint64_t pages_uploaded = 0;
 };
 
-class XenosRenderer {
+class XenosRenderer final : public PathRenderer {
  public:
   explicit XenosRenderer(VulkanContext& context, gpu::RendererOptions options = {});
-  ~XenosRenderer();
-  XenosRenderer(const XenosRenderer&) = delete;
-  XenosRenderer& operator=(const XenosRenderer&) = delete;
+  ~XenosRenderer() override;
 
-  // A module for translated SPIR-V, cached by the caller's key (e.g. microcode hash + options).
-  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
-
-  // Returns false when the draw was skipped (reason counted in notes()).
-  bool Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory);
-  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory);
+  bool Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) override;
+  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) override;
   gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                 uint32_t height, const gpu::GuestMemoryAccess& memory);
-  // Submits pending work and waits.
-  void Flush();
-
-  // Memexport (memexport.cpp): byte ranges a draw's shaders may store into.
-  using MemoryRange = gpu::MemExportRange;
-  // Before the draw: the ranges' mirror bound and ready for shader stores.
-  void PrepareMemExport(const std::vector<MemoryRange>& ranges);
-  // After the draw: the ranges copied from the mirror into guest memory (so indices, resolves,
-  // the front buffer and later uploads see the exported data), without uploading them again.
-  void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
-                         const gpu::GuestMemoryAccess& memory);
+                      uint32_t height, const gpu::GuestMemoryAccess& memory) override;
+  void Flush() override;
 
   const RendererStats& stats() const { return stats_; }
-  // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
-  const std::map<std::string, uint64_t>& notes() const { return notes_; }
+  const gpu::PathStats& path_stats() const override { return stats_; }
   RenderTargetCache& render_targets() { return render_targets_; }
   // EDRAM ownership, transfers and their log (edram_cache.h).
   EdramCache& edram() { return edram_; }
-  SharedMemory& shared_memory() { return shared_memory_; }
-  TextureCache& textures() { return textures_; }
-  // Resolution scaling (RendererOptions scale_x/y > 1): host render targets S x T times the
-  // guest size, resolves writing 1x guest memory plus scaled copies (gpu/scaled_resolve.h) that
-  // textures and the front buffer read at the scaled size. A CPU write or memexport over a
-  // copy's guest range drops it.
-  const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
-  void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
-  // Device bytes backing the scaled copies (sparse chunks bound), 0 when none were made.
+  // At a resolution scale host render targets are S x T times the guest size, and resolves
+  // leave scaled copies (path_renderer.h). Device bytes backing the scaled copies (sparse chunks bound), 0 when none were made.
   uint64_t scaled_device_bytes() const;
   // Address space of the arena the scaled copies are uploaded to, given to slots; no host memory
   // stands behind it (uploads read the copies in place, scaled_resolve_mirror.h).
@@ -113,52 +83,25 @@ class XenosRenderer {
              empty_height == o.empty_height && empty_samples == o.empty_samples;
     }
   };
-  void Note(const std::string& what) { ++notes_[what]; }
   void BeginRendering(const Attachments& attachments);
   // Fills the render area and sample count of a draw that has no attachment (run for its
   // pixel-shader exports only) for a surface `pitch` guest pixels wide; false (noted) when the
   // device cannot hold it.
   bool SetUpAttachmentless(uint32_t pitch, uint32_t guest_samples, Attachments& a);
-  void EndRendering();
+  void EndRendering() override;
   void BarrierAttachmentsToTransfer(const RenderTarget& rt);
   void BarrierTransferToAttachments(const RenderTarget& rt);
   void ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkClearValue& value);
-  // *scaled_slots: bit i set when slot i is bound to a scaled resolve copy.
-  VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
-                               const gpu::GuestMemoryAccess& memory, uint32_t* scaled_slots);
-  // The scaled copy a fetch constant names, loaded from the scaled mirror (null: read guest
-  // memory at 1x).
-  const TextureCache::Texture* ScaledTexture(const uint32_t fetch[6]);
 
-  VulkanContext& context_;
-  VkDevice device_;
-  gpu::RendererOptions options_;
-  CommandStream stream_;
-  SharedMemory shared_memory_;
   RenderTargetCache render_targets_;
   PipelineCache pipelines_;
   EdramCache edram_;
-  std::unordered_map<uint64_t, VkShaderModule> modules_;
-  TextureCache textures_;
-  SamplerCache samplers_;
-  gpu::ScaledResolveMemory scaled_;
-  std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
-
-  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
-  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;  // every slot a dummy (draws sampling nothing)
-  // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush
-  // waits), reused within a submission for identical bindings.
-  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
-  uint64_t texture_pool_epoch_ = UINT64_MAX;
-  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
 
   bool rendering_ = false;
   Attachments current_;
   uint32_t render_width_ = 0, render_height_ = 0;
 
   RendererStats stats_;
-  std::map<std::string, uint64_t> notes_;
 };
 
 }  // namespace xnt::vk

@@ -35,7 +35,7 @@
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
-#include "xnt/vk/pipeline_cache.h"
+#include "xnt/vk/path_renderer.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/shared_memory.h"
@@ -54,48 +54,31 @@ const char* FsiOrderingName(FsiOrdering ordering);
 // The draw input every Vulkan path takes (vk/draw_input.h).
 using FsiDrawInput = DrawInput;
 
-struct FsiStats {
-  uint64_t draws = 0, draws_skipped = 0, resolves = 0, swaps = 0;
+struct FsiStats : gpu::PathStats {
   uint64_t readbacks = 0, uploads = 0;  // whole-EDRAM transfers (CPU-engine resolves, snapshots)
   uint64_t gpu_resolves = 0, cpu_resolves = 0, gpu_clears = 0;  // copies (guest and scaled)
 };
 
 class EdramCompute;
 
-class FsiRenderer {
+class FsiRenderer final : public PathRenderer {
  public:
   // Throws xnt::Error when `ordering` is kInterlock and the device lacks the extension.
   FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::RendererOptions options);
-  ~FsiRenderer();
-  FsiRenderer(const FsiRenderer&) = delete;
-  FsiRenderer& operator=(const FsiRenderer&) = delete;
+  ~FsiRenderer() override;
 
-  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
-  // False when the draw was skipped (reason in notes()).
-  bool Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory);
-  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory);
+  bool Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory) override;
+  void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) override;
   gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                      uint32_t height, const gpu::GuestMemoryAccess& memory);
-  void Flush();
-
-  // Memexport as the fbo path does it (its memexport.cpp): the ranges prepared in the mirror
-  // before the draw and copied back into guest memory after it.
-  using MemoryRange = gpu::MemExportRange;
-  void PrepareMemExport(const std::vector<MemoryRange>& ranges);
-  void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
-                         const gpu::GuestMemoryAccess& memory);
+                      uint32_t height, const gpu::GuestMemoryAccess& memory) override;
 
   // The EDRAM's guest bits now (read back from the buffer when draws wrote it since).
   const gpu::edram::Edram& Snapshot();
 
   FsiOrdering ordering() const { return ordering_; }
   const FsiStats& stats() const { return stats_; }
-  const std::map<std::string, uint64_t>& notes() const { return notes_; }
-  SharedMemory& shared_memory() { return shared_memory_; }
-  TextureCache& textures() { return textures_; }
+  const gpu::PathStats& path_stats() const override { return stats_; }
   gpu::EdramTracker& tracker() { return tracker_; }
-  // A CPU write over a scaled resolve copy's guest bytes makes the copy stale.
-  void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
 
  private:
   struct PipelineKey {
@@ -108,10 +91,12 @@ class FsiRenderer {
   struct PipelineKeyHash {
     size_t operator()(const PipelineKey& k) const;
   };
-  void Note(const std::string& what) { ++notes_[what]; }
   VkPipeline GetPipeline(const PipelineKey& key);
+  void CreateEdramBuffer();
+  // Set 3 (the EDRAM and the output merger's constants) and the pipeline layout of sets 0-3.
+  void CreateOutputMergerSet();
   void BeginRendering(uint32_t width, uint32_t height);
-  void EndRendering();
+  void EndRendering() override;
   // Draws' EDRAM writes made visible to what comes next (transfers or the next draw).
   void BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
   void ReadBack();  // buffer -> model_ (when draws wrote since the last one)
@@ -125,46 +110,26 @@ class FsiRenderer {
   gpu::ResolveCopyResult CopyOnCpu(const gpu::ResolveInfo& info,
                                    const gpu::GuestMemoryAccess& memory, const std::string& why);
   void BarrierBeforeCompute();
-  // *scaled_slots: bit i set when slot i is bound to a scaled resolve copy.
-  VkDescriptorSet BindTextures(const FsiDrawInput& draw, gpu::RegisterValues regs,
-                               const gpu::GuestMemoryAccess& memory, uint32_t* scaled_slots);
 
-  VulkanContext& context_;
-  VkDevice device_;
   FsiOrdering ordering_;
-  gpu::RendererOptions options_;
-  CommandStream stream_;
-  SharedMemory shared_memory_;
-  PipelineCache layouts_;  // the shared set layouts and module ownership (its pipelines unused)
-  TextureCache textures_;
-  SamplerCache samplers_;
   gpu::EdramTracker tracker_;
 
   uint64_t edram_bytes_ = 0;
   VkBuffer edram_ = VK_NULL_HANDLE;
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
   gpu::edram::Edram model_;
-  gpu::ScaledResolveMemory scaled_;  // resolves at a resolution scale (gpu/scaled_resolve.h)
-  // Those copies on the device for textures to sample (created at the first scaled copy).
-  std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
   std::unique_ptr<EdramCompute> compute_;  // created at the first resolve
   bool gpu_wrote_ = false;  // draws wrote the buffer since the model was last read back
 
   VkDescriptorSetLayout om_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
-  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  VkDescriptorPool om_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet om_set_ = VK_NULL_HANDLE;
-  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
-  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
-  uint64_t texture_pool_epoch_ = UINT64_MAX;
-  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
 
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   VkShaderModule polygon_offset_gs_ = VK_NULL_HANDLE;  // PolygonOffsetGeometryShaderGlsl
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw
-  std::unordered_map<uint64_t, VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 
   bool rendering_ = false;
@@ -173,7 +138,6 @@ class FsiRenderer {
   uint32_t render_area_width_ = 0, render_area_height_ = 0;  // interlock: one area for all draws
 
   FsiStats stats_;
-  std::map<std::string, uint64_t> notes_;
 };
 
 }  // namespace xnt::vk::fsi

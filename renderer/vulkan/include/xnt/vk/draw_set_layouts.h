@@ -1,0 +1,32 @@
+// The descriptor set layouts of the shader_interface.h contract that every Vulkan path's draws
+// bind: set 1 the guest and system constants (two dynamic uniform buffers), set 2 the texture
+// arrays, and the pipeline layout of sets 0-2 over the shared-memory layout. A path with sets of
+// its own (fsi's EDRAM, set 3) builds its pipeline layout from these set layouts.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+class DrawSetLayouts {
+ public:
+  DrawSetLayouts(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout);
+  ~DrawSetLayouts();
+  DrawSetLayouts(const DrawSetLayouts&) = delete;
+  DrawSetLayouts& operator=(const DrawSetLayouts&) = delete;
+
+  VkDescriptorSetLayout constants_layout() const { return constants_layout_; }
+  VkDescriptorSetLayout textures_layout() const { return textures_layout_; }
+  // Sets 0 (shared memory), 1 (constants) and 2 (textures).
+  VkPipelineLayout layout() const { return layout_; }
+
+ private:
+  VkDevice device_;
+  VkDescriptorSetLayout constants_layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout textures_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+};
+
+}  // namespace xnt::vk

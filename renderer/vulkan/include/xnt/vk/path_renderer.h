@@ -1,0 +1,146 @@
+// What every Vulkan render path's engine shares, below what differs between them (fbo: host
+// render targets and the EDRAM render-target cache; fsi: the EDRAM as a storage buffer and the
+// output merger in the pixel shader). As Xenia's render-target caches over one base and Dolphin's
+// thin backends over VideoCommon: the base holds the command stream and ring, the shared-memory
+// mirror and its sync, the set layouts of the draw interface, the texture and sampler caches and
+// the per-draw texture descriptor sets, the resolution-scaled resolve copies, translated shader
+// modules, memexport around a draw and the notes; a path adds its draws, resolves and swap.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "xnt/gpu/front_buffer.h"
+#include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/path_stats.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/gpu/renderer_options.h"
+#include "xnt/gpu/resolve.h"
+#include "xnt/gpu/scaled_resolve.h"
+#include "xnt/gpu/vertex_exports.h"
+#include "xnt/vk/command_stream.h"
+#include "xnt/vk/draw_input.h"
+#include "xnt/vk/draw_set_layouts.h"
+#include "xnt/vk/sampler_cache.h"
+#include "xnt/vk/shared_memory.h"
+#include "xnt/vk/texture_cache.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+class ScaledResolveMirror;
+
+class PathRenderer {
+ public:
+  // Host-visible ring per submission: uploads, uniforms, indices, readbacks.
+  static constexpr uint64_t kRingSize = 64ull << 20;
+  // Texture descriptor sets per submission before the renderer flushes to recycle them.
+  static constexpr uint32_t kTexturePoolSets = 256;
+  // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of it).
+  static constexpr uint64_t kTransferChunk = 16ull << 20;
+
+  virtual ~PathRenderer();
+  PathRenderer(const PathRenderer&) = delete;
+  PathRenderer& operator=(const PathRenderer&) = delete;
+
+  // A module for translated SPIR-V, cached by the caller's key (the translation's identity).
+  VkShaderModule ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv);
+
+  // False when the draw was skipped (reason counted in notes()).
+  virtual bool Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) = 0;
+  virtual void Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) = 0;
+  virtual gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address,
+                              uint32_t width, uint32_t height,
+                              const gpu::GuestMemoryAccess& memory) = 0;
+  // Submits pending work and waits.
+  virtual void Flush();
+  // The four counters every path keeps (the path's own stats extend them).
+  virtual const gpu::PathStats& path_stats() const = 0;
+
+  // Memexport (path_memexport.cpp): byte ranges a draw's shaders may store into.
+  using MemoryRange = gpu::MemExportRange;
+  // Before the draw: the ranges' mirror bound and ready for shader stores.
+  void PrepareMemExport(const std::vector<MemoryRange>& ranges);
+  // After the draw: the ranges copied from the mirror into guest memory (so indices, resolves,
+  // the front buffer and later uploads see the exported data), without uploading them again.
+  void ReadBackMemExport(const std::vector<MemoryRange>& ranges,
+                         const gpu::GuestMemoryAccess& memory);
+
+  // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
+  const std::map<std::string, uint64_t>& notes() const { return notes_; }
+  SharedMemory& shared_memory() { return shared_memory_; }
+  TextureCache& textures() { return textures_; }
+  // Resolution scaling (RendererOptions scale_x/y > 1): resolves write 1x guest memory plus
+  // scaled copies (gpu/scaled_resolve.h) that textures and the front buffer read at the scaled
+  // size. A CPU write or memexport over a copy's guest range drops it.
+  const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
+  void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
+
+ protected:
+  PathRenderer(VulkanContext& context, gpu::RendererOptions options);
+
+  // Ends the dynamic-rendering instance a path has open, before transfers and dispatches.
+  virtual void EndRendering() = 0;
+  void Note(const std::string& what) { ++notes_[what]; }
+  // The guest's ALU, fetch, bool and loop constants (XeConstants, set 1) at `dst`, copied
+  // straight from the register file (zero where it is shorter).
+  static void WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst);
+  // The resolve's rectangle and formats, or nullopt (noted) when there is nothing to resolve:
+  // an empty rectangle or surface pitch 0.
+  std::optional<gpu::ResolveInfo> ResolveInfoFor(gpu::RegisterValues regs,
+                                                 const gpu::GuestMemoryAccess& memory);
+  // `size` bytes at `alignment` in the ring, after flushing when it is full (the renderer's
+  // Flush: rendering ended, the submission waited for).
+  CommandStream::Allocation RingAllocate(uint64_t size, uint64_t alignment);
+  // PA_SU_LINE_CNTL's width for line draws, through wideLines (lavapipe draws a rectangle that
+  // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
+  void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology);
+  // A module owned by the renderer (freed with it): host shaders a path makes for itself.
+  VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
+  // The draw's texture set (path_textures.cpp); *scaled_slots: bit i set when slot i is bound
+  // to a scaled resolve copy.
+  VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
+                               const gpu::GuestMemoryAccess& memory, uint32_t* scaled_slots);
+
+  VulkanContext& context_;
+  VkDevice device_;
+  gpu::RendererOptions options_;
+  CommandStream stream_;
+  SharedMemory shared_memory_;
+  DrawSetLayouts layouts_;
+  TextureCache textures_;
+  SamplerCache samplers_;
+  gpu::ScaledResolveMemory scaled_;
+  // Those copies on the device for textures to sample (made by the path at a scale).
+  std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
+  // Set 1: both constant buffers in the ring, dynamic offsets selecting each draw's copy.
+  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
+  // Set 2 with every slot a dummy (draws sampling nothing).
+  VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
+  std::map<std::string, uint64_t> notes_;
+
+ private:
+  void CreateDescriptorSets();
+  VkDescriptorSet TextureSetFor(std::vector<VkDescriptorImageInfo>& images);
+  // The image infos of a texture set with every slot a dummy.
+  std::vector<VkDescriptorImageInfo> DummyImages();
+  void WriteTextureSet(VkDescriptorSet set, const std::vector<VkDescriptorImageInfo>& images);
+
+  std::vector<VkShaderModule> owned_modules_;
+  std::unordered_map<uint64_t, VkShaderModule> modules_;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush
+  // waits), reused within a submission for identical bindings.
+  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
+  uint64_t texture_pool_epoch_ = UINT64_MAX;
+  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
+};
+
+}  // namespace xnt::vk

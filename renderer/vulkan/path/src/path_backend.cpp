@@ -1,0 +1,187 @@
+// The replay::Backend glue of the Vulkan paths (see path_backend.h).
+#include "xnt/vk/path/path_backend.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/unmodelled_state.h"
+#include "xnt/vk/draw_input.h"
+#include "xnt/vk/translator/shader_compiler.h"
+
+namespace xnt::vk {
+
+PathBackend::PathBackend(VulkanContext& context, std::unique_ptr<PathRenderer> renderer,
+                         PathBackendOptions options, const char* name)
+    : context_(context), renderer_(std::move(renderer)), options_(std::move(options)), name_(name) {
+  // The player reports every guest memory write (OnMemoryWritten), so the mirror only needs to
+  // look at those pages.
+  renderer_->shared_memory().EnableWriteTracking();
+  if (!options_.dump_shaders_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dump_shaders_dir, ec);
+    if (ec) throw Error("--dump-shaders: cannot create " + options_.dump_shaders_dir + ": " + ec.message());
+  }
+}
+
+PathBackend::~PathBackend() = default;
+
+void PathBackend::Attach(replay::GuestMemory* memory, const replay::RegisterFile* registers) {
+  memory_ = memory;
+  registers_ = registers;
+}
+
+gpu::GuestMemoryAccess PathBackend::Access() const {
+  if (!memory_) throw Error(std::string(name_) + " backend: Attach() was not called");
+  return gpu::GuestAccessOf(*memory_);
+}
+
+std::map<std::string, uint64_t> PathBackend::notes() const {
+  std::map<std::string, uint64_t> all = renderer_->notes();
+  for (auto& [k, v] : notes_) all[k] += v;
+  return all;
+}
+
+void PathBackend::DumpShader(const replay::Shader& shader, const TranslatedShader& t) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "%s_%016" PRIx64,
+                shader.type == xenos::ShaderType::kPixel ? "ps" : "vs", shader.hash);
+  const std::filesystem::path dir(options_.dump_shaders_dir);
+  // Several option variants of one microcode get numbered files.
+  const std::string base = name + DumpSuffix(t);
+  std::string stem = base;
+  for (int n = 1; std::filesystem::exists(dir / (stem + ".glsl")); ++n) {
+    stem = base + "_" + std::to_string(n);
+  }
+  std::ofstream(dir / (stem + ".glsl")) << t.glsl;
+  std::ofstream(dir / (stem + ".spvasm")) << DisassembleSpirv(t.spirv);
+}
+
+std::shared_ptr<const TranslatedShader> PathBackend::TranslateFor(
+    const replay::Shader& shader, const TranslationOptions& options) {
+  // Decoded once by the command processor (ucode/shader_cache.h).
+  std::shared_ptr<const ucode::DecodedShader> d = shader.decoded;
+  if (!d) {
+    d = local_decodes_.Get(shader.hash,
+                           shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
+                                                                    : ucode::ShaderType::kVertex,
+                           shader.dwords);
+  }
+  if (!d->ok()) {
+    ++notes_["draw skipped: microcode does not decode: " + d->error()];
+    return nullptr;
+  }
+  std::shared_ptr<const TranslatedShader> t;
+  try {
+    t = translator_.Get(d->shader, d->analysis, options);
+  } catch (const Error& e) {
+    ++notes_["draw skipped: shader translation failed: " + std::string(e.what())];
+    return nullptr;
+  }
+  if (translated_.emplace(t.get(), true).second) {
+    for (const auto& n : t->reflection.notes) ++notes_["shader: " + n];
+    if (!options_.dump_shaders_dir.empty()) DumpShader(shader, *t);
+  }
+  return t;
+}
+
+bool PathBackend::TranslateDraw(const replay::DrawCall& call,
+                                std::shared_ptr<const TranslatedShader>& vs,
+                                std::shared_ptr<const TranslatedShader>& ps,
+                                bool& exact_polygon_offset) {
+  const replay::RegisterFile& regs = *call.registers;
+  const auto program = regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>();
+  const bool preserve = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  if (!preserve) {
+    ++notes_["device lacks shaderSignedZeroInfNanPreserveFloat32: the driver may fold away the "
+             "NaN / -0 / infinity rules of the Xenos ALU"];
+  }
+  TranslationOptions vs_options;
+  vs_options.preserve_signed_zero_inf_nan = preserve;
+  TranslationOptions ps_options;
+  ps_options.preserve_signed_zero_inf_nan = preserve;
+  // The VS exports vs_export_count + 1 interpolators; the PS receives that many.
+  ps_options.ps_interpolator_count = std::min<uint32_t>(16, program.vs_export_count + 1);
+  if (program.param_gen) {
+    ps_options.ps_param_gen_register =
+        int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+  }
+  DrawTranslation(call, vs_options, ps_options);
+  exact_polygon_offset = vs_options.fsi_exact_polygon_offset;
+  vs = TranslateFor(*call.vertex_shader, vs_options);
+  if (!vs) return false;
+  if (call.pixel_shader) {
+    ps = TranslateFor(*call.pixel_shader, ps_options);
+    if (!ps) return false;
+  }
+  return true;
+}
+
+void PathBackend::OnDraw(const replay::DrawCall& call) {
+  const replay::RegisterFile& regs = *call.registers;
+  if (!call.vertex_shader) {
+    ++notes_["draw skipped: no vertex shader loaded"];
+    ++draws_skipped_;
+    return;
+  }
+  for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
+  std::shared_ptr<const TranslatedShader> vs, ps;
+  bool exact_polygon_offset = false;
+  if (!TranslateDraw(call, vs, ps, exact_polygon_offset)) {
+    ++draws_skipped_;
+    return;
+  }
+  const uint64_t drawn_before = renderer_->path_stats().draws;
+  DrawInput input;
+  const VkShaderModule ps_module =
+      ps ? renderer_->ShaderModule(uint64_t(uintptr_t(ps.get())), ps->spirv) : VK_NULL_HANDLE;
+  if (!BuildDrawInput(call, regs.values(),
+                      renderer_->ShaderModule(uint64_t(uintptr_t(vs.get())), vs->spirv),
+                      vs->reflection, ps_module, ps ? &ps->reflection : nullptr, index_scratch_,
+                      input, notes_)) {
+    ++draws_skipped_;
+    return;
+  }
+  input.exact_polygon_offset = exact_polygon_offset;
+  if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, name_, notes_,
+                         [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
+    ++draws_skipped_;
+  }
+  if (renderer_->path_stats().draws > drawn_before) OnDrawn(ps.get());
+}
+
+void PathBackend::OnResolve(const replay::ResolveCall& call) {
+  try {
+    renderer_->Resolve(call.draw.registers->values(), Access());
+  } catch (const Error& e) {
+    ++notes_["resolve skipped: " + std::string(e.what())];
+  }
+}
+
+void PathBackend::OnSwap(const replay::SwapCall& call) {
+  if (!registers_) throw Error(std::string(name_) + " backend: Attach() was not called");
+  gpu::SwapImage image;
+  try {
+    image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
+                            call.height, Access());
+  } catch (const Error& e) {
+    ++notes_["swap skipped: " + std::string(e.what())];
+    return;
+  }
+  if (options_.on_swap) options_.on_swap(call.frame, image);
+}
+
+void PathBackend::OnMemoryWritten(uint32_t address, uint32_t size) {
+  renderer_->shared_memory().Invalidate(address, size);
+  // A CPU write over a scaled resolve copy makes it stale: readers see the 1x bytes again.
+  renderer_->InvalidateScaled(address, size);
+}
+
+void PathBackend::OnFrameEnd(const replay::FrameEndCall& frame) {
+  if (options_.on_frame_end) options_.on_frame_end(frame);
+}
+
+}  // namespace xnt::vk

@@ -1,0 +1,138 @@
+// What the Vulkan render paths share (see path_renderer.h): set-up, shader modules, the
+// constants and all-dummy texture sets, flushing.
+#include "xnt/vk/path_renderer.h"
+
+#include <cstring>
+
+#include "xnt/base/error.h"
+#include "xnt/vk/draw_state.h"
+#include "xnt/vk/scaled_resolve_mirror.h"
+#include "xnt/vk/translator/shader_interface.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk {
+
+PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
+    : context_(context),
+      device_(context.device()),
+      options_(options),
+      stream_(context, kRingSize),
+      shared_memory_(context, stream_),
+      layouts_(context, shared_memory_.set_layout()),
+      textures_(context, stream_, shared_memory_),
+      samplers_(context) {
+  stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
+  // Texture loads are compute dispatches: outside rendering.
+  textures_.set_before_load([this] { EndRendering(); });
+  CreateDescriptorSets();
+}
+
+PathRenderer::~PathRenderer() {
+  // The path's destructor has flushed; nothing may still use the sets or modules.
+  vkDeviceWaitIdle(device_);
+  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
+  if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+  for (VkShaderModule m : owned_modules_) vkDestroyShaderModule(device_, m, nullptr);
+}
+
+void PathRenderer::CreateDescriptorSets() {
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
+                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    kTextureBindingCount * kTextureBindingArrays}};
+  descriptor_pool_ = CreateDescriptorPool(device_, 2, sizes, 2, "vkCreateDescriptorPool(renderer)");
+  VkDescriptorSetLayout layouts[2] = {layouts_.constants_layout(), layouts_.textures_layout()};
+  VkDescriptorSet sets[2];
+  AllocateSets(device_, descriptor_pool_, layouts, 2, sets, "vkAllocateDescriptorSets(renderer)");
+  constants_set_ = sets[0];
+  textures_set_ = sets[1];
+
+  // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
+  auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
+  VkDescriptorBufferInfo buffers[2] = {{ring.buffer, 0, sizeof(XeConstants)},
+                                       {ring.buffer, 0, sizeof(XeSystemConstants)}};
+  const VkWriteDescriptorSet writes[2] = {
+      BufferWrite(constants_set_, kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                  &buffers[0]),
+      BufferWrite(constants_set_, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                  &buffers[1])};
+  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+
+  // The all-dummy texture set, and the pool per-draw texture sets come from.
+  WriteTextureSet(textures_set_, DummyImages());
+  const VkDescriptorPoolSize texture_size{
+      VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+      kTexturePoolSets * kTextureBindingCount * kTextureBindingArrays};
+  texture_pool_ = CreateDescriptorPool(device_, kTexturePoolSets, &texture_size, 1,
+                                       "vkCreateDescriptorPool(textures)");
+}
+
+VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
+  const VkShaderModule module = CreateShaderModule(device_, spirv);
+  owned_modules_.push_back(module);
+  return module;
+}
+
+VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModule module = CreateModule(spirv);
+  modules_.emplace(key, module);
+  return module;
+}
+
+void PathRenderer::WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst) {
+  XeConstants constants;
+  static_assert(sizeof(constants.float_constants) == xenos::kAluConstantDwords * 4);
+  auto copy_regs = [&](void* to, uint32_t first, uint32_t count) {
+    if (uint64_t(first) + count <= regs.size()) {
+      std::memcpy(to, regs.data() + first, size_t(count) * 4);
+    } else {
+      std::memset(to, 0, size_t(count) * 4);
+    }
+  };
+  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
+  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
+  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
+  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
+  std::memcpy(dst, &constants, sizeof(constants));
+}
+
+std::optional<gpu::ResolveInfo> PathRenderer::ResolveInfoFor(gpu::RegisterValues regs,
+                                                             const gpu::GuestMemoryAccess& memory) {
+  gpu::ResolveInfo info = gpu::ComputeResolveInfo(regs, memory);
+  if (info.empty()) {
+    Note("resolve with an empty rectangle");
+    return std::nullopt;
+  }
+  if (info.surface_pitch == 0) {
+    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
+    return std::nullopt;
+  }
+  return info;
+}
+
+CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t alignment) {
+  std::optional<CommandStream::Allocation> alloc = stream_.TryAllocate(size, alignment);
+  if (!alloc) {
+    Flush();
+    alloc = stream_.TryAllocate(size, alignment);
+  }
+  return *alloc;
+}
+
+void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
+                                gpu::HostTopology topology) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  std::string note;
+  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, context_.capabilities().wide_lines,
+                                       props.limits.lineWidthRange, &note));
+  if (!note.empty()) Note(note);
+}
+
+void PathRenderer::Flush() {
+  EndRendering();
+  stream_.Flush();
+}
+
+}  // namespace xnt::vk
