@@ -143,9 +143,9 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
   auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), msaa ? 1u : 0u, depth ? 101u : 100u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule m = CreateShaderModule(device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa)
-                                                               : EdramStoreSource(msaa),
-                                                         GlslStage::kCompute, "edram_store"));
+    VkShaderModule m = CreateShaderModule(
+        device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa) : EdramStoreSource(msaa),
+                             GlslStage::kCompute, "edram_store"));
     gpu_modules_.push_back(m);
     pipeline = CreateComputePipeline(device_, m, layout_, false,
                                      "vkCreateComputePipelines(EDRAM store)");
@@ -195,8 +195,8 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
   auto key = std::make_tuple(uint32_t(format), uint32_t(rt.samples), 200u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule fs = CreateShaderModule(device_, CompileGlsl(EdramLoadSource(), GlslStage::kFragment,
-                                                          "edram_load"));
+    VkShaderModule fs = CreateShaderModule(
+        device_, CompileGlsl(EdramLoadSource(), GlslStage::kFragment, "edram_load"));
     gpu_modules_.push_back(fs);
     pipeline = FullscreenPipeline(fs, format, rt.samples, WriteKind::kColor, "EDRAM load");
   }
@@ -239,8 +239,8 @@ void SampleTransport::RecordLoadDepthFromEdram(VkCommandBuffer cmd, const Render
     if (!p) {
       uint32_t mode = kind == WriteKind::kDepthExport ? 0 : kind == WriteKind::kDepthOnly ? 1 : 2;
       VkShaderModule fs =
-          CreateShaderModule(device_, CompileGlsl(EdramLoadDepthSource(mode), GlslStage::kFragment,
-                                            "edram_load_depth"));
+          CreateShaderModule(device_, CompileGlsl(EdramLoadDepthSource(mode),
+                                                  GlslStage::kFragment, "edram_load_depth"));
       gpu_modules_.push_back(fs);
       p = FullscreenPipeline(fs, rt.format, rt.samples, kind, "transport");
     }
@@ -322,8 +322,8 @@ void SampleTransport::RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt,
   auto key = std::make_tuple(uint32_t(VK_FORMAT_UNDEFINED), 0u, load ? 401u : 400u);
   VkPipeline& pipeline = gpu_pipelines_[key];
   if (!pipeline) {
-    VkShaderModule m = CreateShaderModule(device_, CompileGlsl(EdramD24RawSource(load),
-                                                         GlslStage::kCompute, "edram_d24"));
+    VkShaderModule m = CreateShaderModule(
+        device_, CompileGlsl(EdramD24RawSource(load), GlslStage::kCompute, "edram_d24"));
     gpu_modules_.push_back(m);
     pipeline = CreateComputePipeline(device_, m, layout_, false,
                                      "vkCreateComputePipelines(EDRAM D24)");

@@ -234,8 +234,8 @@ uint64_t SampleTransport::Bytes(const RenderTarget& rt, uint32_t rows) {
 
 VkShaderModule SampleTransport::FullscreenVertex() {
   if (!vertex_) {
-    vertex_ = CreateShaderModule(device_, CompileGlsl(kFullscreenTriangleVertexGlsl, GlslStage::kVertex,
-                                                "msaa_vs"));
+    vertex_ = CreateShaderModule(
+        device_, CompileGlsl(kFullscreenTriangleVertexGlsl, GlslStage::kVertex, "msaa_vs"));
   }
   return vertex_;
 }
@@ -245,9 +245,9 @@ VkPipeline SampleTransport::ReadPipeline(bool depth) {
   if (p) return p;
   VkShaderModule& m = depth ? read_depth_ : read_color_;
   if (!m) {
-    m = CreateShaderModule(device_,
-                     CompileGlsl(depth ? ReadDepthSource() : ReadColorSource(), GlslStage::kCompute,
-                                 depth ? "msaa_read_depth" : "msaa_read"));
+    m = CreateShaderModule(device_, CompileGlsl(depth ? ReadDepthSource() : ReadColorSource(),
+                                                GlslStage::kCompute,
+                                                depth ? "msaa_read_depth" : "msaa_read"));
   }
   p = CreateComputePipeline(device_, m, layout_, false, "vkCreateComputePipelines(transport)");
   return p;
@@ -261,9 +261,9 @@ VkPipeline SampleTransport::WritePipeline(VkFormat format, VkSampleCountFlagBits
   VkShaderModule& fs = write_modules_[kind];
   if (!fs) {
     fs = CreateShaderModule(device_, CompileGlsl(WriteSource(kind == WriteKind::kColor,
-                                                       kind == WriteKind::kDepthExport,
-                                                       kind == WriteKind::kStencilBit),
-                                           GlslStage::kFragment, "msaa_write"));
+                                                             kind == WriteKind::kDepthExport,
+                                                             kind == WriteKind::kStencilBit),
+                                                 GlslStage::kFragment, "msaa_write"));
   }
   VkPipeline pipeline = FullscreenPipeline(fs, format, samples, kind, "transport");
   write_pipelines_.emplace(key, pipeline);

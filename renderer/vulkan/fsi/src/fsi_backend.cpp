@@ -10,7 +10,8 @@
 namespace xnt::vk::fsi {
 
 FsiBackend::FsiBackend(VulkanContext& context, FsiBackendOptions options)
-    : PathBackend(context, std::make_unique<FsiRenderer>(context, options.ordering, options.renderer),
+    : PathBackend(context,
+                  std::make_unique<FsiRenderer>(context, options.ordering, options.renderer),
                   options, "fsi"),
       ordering_(options.ordering),
       fsi_(options.fsi) {
