@@ -62,12 +62,8 @@ void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVerte
     return dx * dx + dy * dy;
   };
   const double d01 = dist(0, 1), d12 = dist(1, 2), d20 = dist(2, 0);
-  int ci = 0, ai = 1, bi = 2;
-  if (d20 > d12 && d20 >= d01) {
-    ci = 1, ai = 2, bi = 0;
-  } else if (d01 > d12 && d01 > d20) {
-    ci = 2, ai = 0, bi = 1;
-  }
+  const int ci = d20 > d12 && d20 >= d01 ? 1 : d01 > d12 && d01 > d20 ? 2 : 0;
+  const int ai = (ci + 1) % 3, bi = (ci + 2) % 3;
   ClipVertex d;
   for (int k = 0; k < 4; ++k) d.pos[k] = v[ai]->pos[k] + v[bi]->pos[k] - v[ci]->pos[k];
   for (size_t k = 0; k < d.interpolators.size(); ++k) {

@@ -28,15 +28,12 @@ ResolvePlan PlanResolve(RegisterValues regs, const GuestMemoryAccess& memory,
 }
 
 const char* ResolveSkipNote(ResolveSkip reason) {
-  switch (reason) {
-    case ResolveSkip::kNone:
-      return "";
-    case ResolveSkip::kEmptyRectangle:
-      return "resolve with an empty rectangle";
-    case ResolveSkip::kSurfacePitch:
-      return "resolve with RB_SURFACE_INFO surface_pitch 0 skipped";
-  }
-  return "";
+  static constexpr const char* kNotes[] = {
+      "",                                                      // kNone
+      "resolve with an empty rectangle",                       // kEmptyRectangle
+      "resolve with RB_SURFACE_INFO surface_pitch 0 skipped",  // kSurfacePitch
+  };
+  return kNotes[uint32_t(reason)];
 }
 
 }  // namespace xnt::gpu

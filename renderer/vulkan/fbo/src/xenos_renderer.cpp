@@ -323,15 +323,12 @@ bool XenosRenderer::SetUpAttachmentless(uint32_t pitch, uint32_t guest_samples, 
 }
 
 bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) {
-  const gpu::RegisterValues regs = draw.regs;
-  gpu::DrawPlan plan = gpu::PlanDraw(
-      regs, draw.primitives.type,
-      {draw.pixel_shader != VK_NULL_HANDLE, draw.pixel_shader_color_mask, draw.pixel_shader_exports},
-      {options_.scale_x, options_.scale_y});
+  gpu::DrawPlan plan = PlanDrawInput(draw, {options_.scale_x, options_.scale_y});
   if (plan.resolve) {
-    Resolve(regs, memory);
+    Resolve(draw.regs, memory);
     return true;
   }
+  const gpu::RegisterValues regs = draw.regs;
   using gpu::DrawSkip;
   if (Skipped(plan, {DrawSkip::kEdramMode, DrawSkip::kPrimitiveType, DrawSkip::kSurfacePitch})) {
     return false;

@@ -71,6 +71,8 @@ FsiRenderer::FsiRenderer(VulkanContext& context, FsiOrdering ordering, gpu::Rend
   render_area_width_ =
       std::min(props.limits.maxFramebufferWidth, props.limits.maxViewportDimensions[0]);
   render_area_height_ = guest_height_ * options_.scale_y;
+  line_width_range_[0] = props.limits.lineWidthRange[0];
+  line_width_range_[1] = props.limits.lineWidthRange[1];
 
   // The EDRAM buffer: 10 MiB of guest bits times the scale, zero like the model.
   edram_bytes_ = uint64_t(xenos::kEdramSizeBytes) * options_.scale_x * options_.scale_y;
@@ -335,10 +337,7 @@ void FsiRenderer::BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlag
 
 bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory) {
   const gpu::RegisterValues regs = draw.regs;
-  gpu::DrawPlan plan = gpu::PlanDraw(
-      regs, draw.primitives.type,
-      {draw.pixel_shader != VK_NULL_HANDLE, draw.pixel_shader_color_mask, draw.pixel_shader_exports},
-      {options_.scale_x, options_.scale_y});
+  gpu::DrawPlan plan = PlanDrawInput(draw, {options_.scale_x, options_.scale_y});
   if (plan.resolve) {
     Resolve(regs, memory);
     return true;
@@ -414,15 +413,11 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                                      : plan.topology == gpu::HostTopology::kLineList
                                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
-  {
-    // PA_SU_LINE_CNTL's width, as on the fbo path (draw_state.h HostLineWidth).
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-    std::string note;
-    vkCmdSetLineWidth(cmd, HostLineWidth(regs, plan.topology, context_.capabilities().wide_lines,
-                                         props.limits.lineWidthRange, &note));
-    if (!note.empty()) Note(note);
-  }
+  // PA_SU_LINE_CNTL's width, as on the fbo path (draw_state.h HostLineWidth).
+  std::string line_note;
+  vkCmdSetLineWidth(cmd, HostLineWidth(regs, plan.topology, context_.capabilities().wide_lines,
+                                       line_width_range_, &line_note));
+  if (!line_note.empty()) Note(line_note);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;

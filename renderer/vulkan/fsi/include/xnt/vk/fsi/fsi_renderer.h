@@ -165,6 +165,7 @@ class FsiRenderer {
   SamplerCache samplers_;
   gpu::EdramTracker tracker_;
 
+  float line_width_range_[2] = {1.0f, 1.0f};  // VkPhysicalDeviceLimits::lineWidthRange
   uint64_t edram_bytes_ = 0;
   VkBuffer edram_ = VK_NULL_HANDLE;
   VkDeviceMemory edram_memory_ = VK_NULL_HANDLE;
