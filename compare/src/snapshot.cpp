@@ -30,11 +30,6 @@ using xenos::Reg;
 // this tall would only show stale EDRAM.
 constexpr uint32_t kMaxImageRows = 2048;
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  const uint32_t i = xenos::RegIndex(r);
-  return i < regs.size() ? regs[i] : 0u;
-}
-
 std::vector<TargetRegion> FromUses(const std::vector<gpu::EdramUse>& uses) {
   std::vector<TargetRegion> out;
   uint32_t colour = 0;
@@ -264,22 +259,22 @@ std::vector<TargetRegion> EventTargets(const renderer::DrawEvent& event) {
     if (info.empty() || info.surface_pitch == 0) return {};
     return FromUses(gpu::EdramTargetsForResolve(info).used);
   }
-  const auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
+  const auto mode = xenos::ModeControl(gpu::RegisterValue(regs, Reg::RB_MODECONTROL) & 7);
   if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) return {};
-  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(gpu::RegisterValue(regs, Reg::RB_SURFACE_INFO));
   if (surface.surface_pitch == 0) return {};
   bool color_used[4] = {};
   const ucode::DecodedShader* ps =
       call.pixel_shader && call.pixel_shader->decoded && call.pixel_shader->decoded->ok()
           ? call.pixel_shader->decoded.get()
           : nullptr;
-  const auto color_mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  const auto color_mask = xenos::reg::RB_COLOR_MASK::Decode(gpu::RegisterValue(regs, Reg::RB_COLOR_MASK));
   if (mode == xenos::ModeControl::kColorDepth && ps) {
     for (uint32_t i = 0; i < 4; ++i) {
       color_used[i] = (ps->analysis.color_mask & (1u << i)) && color_mask.rt_mask(i);
     }
   }
-  const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTHCONTROL));
   const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
   // No geometry estimate: the scissor bounds the rows, else the rest of the EDRAM (both paths
   // see the same registers, so they hash the same tiles).

@@ -16,11 +16,6 @@ namespace edram = gpu::edram;
 
 namespace {
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  const uint32_t i = xenos::RegIndex(r);
-  return i < regs.size() ? regs[i] : 0u;
-}
-
 // CompareFunction bits: 1 less, 2 equal, 4 greater (never = 0, always = 7).
 template <class T>
 bool Compare(uint32_t func, T value, T reference) {
@@ -107,9 +102,9 @@ inline uint32_t OutputMerger::Addresser::Offset(uint32_t x, uint32_t y, uint32_t
 OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const bool color_used[4],
                            bool has_pixel_shader, std::map<std::string, uint64_t>& notes)
     : regs_(regs), edram_(edram), notes_(notes) {
-  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(gpu::RegisterValue(regs, Reg::RB_SURFACE_INFO));
   for (uint32_t i = 0; i < 4; ++i) {
-    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     color_[i].base_tiles = info.color_base;
     color_[i].pitch_pixels = surface.surface_pitch;
     color_[i].msaa = surface.msaa_samples;
@@ -120,17 +115,17 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
     color_address_[i] = Addresser(color_[i]);
   }
   // The blend state of every target, decoded once per draw.
-  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(gpu::RegisterValue(regs, Reg::RB_COLOR_MASK));
   const ucode::Float4 constant = {gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_RED)),
                                   gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_GREEN)),
                                   gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_BLUE)),
                                   gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_ALPHA))};
   for (uint32_t i = 0; i < 4; ++i) {
     ColorTarget& t = targets_[i];
-    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     t.format = info.color_format;
     t.exp_bias = std::ldexp(1.0f, int(info.color_exp_bias));
-    t.control = xenos::reg::RB_BLENDCONTROL::Decode(R(regs, xenos::kBlendControlRegs[i]));
+    t.control = xenos::reg::RB_BLENDCONTROL::Decode(gpu::RegisterValue(regs, xenos::kBlendControlRegs[i]));
     const auto& bc = t.control;
     t.blend = !(bc.color_srcblend == xenos::BlendFactor::kOne &&
                 bc.color_destblend == xenos::BlendFactor::kZero &&
@@ -148,7 +143,7 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
       for (float& c : t.constant) c = std::clamp(c, 0.0f, 1.0f);
     }
   }
-  const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTH_INFO));
   depth_.base_tiles = depth_info.depth_base;
   depth_.pitch_pixels = surface.surface_pitch;
   depth_.msaa = surface.msaa_samples;
@@ -158,13 +153,13 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
   depth_.scale_y = edram.scale_y();
   samples_ = depth_.sample_count();
   depth_address_ = Addresser(depth_);
-  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTHCONTROL));
   depth_test_ = dc.z_enable;
   depth_write_ = dc.z_enable && dc.z_write_enable;
   zfunc_ = uint32_t(dc.zfunc);
   stencil_ = dc.stencil_enable;
-  const auto front_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK));
-  const auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK_BF));
+  const auto front_mask = xenos::reg::RB_STENCILREFMASK::Decode(gpu::RegisterValue(regs, Reg::RB_STENCILREFMASK));
+  const auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(gpu::RegisterValue(regs, Reg::RB_STENCILREFMASK_BF));
   front_ = {uint32_t(dc.stencilfunc), uint32_t(dc.stencilfail), uint32_t(dc.stencilzfail),
             uint32_t(dc.stencilzpass), front_mask.stencilref, front_mask.stencilmask,
             front_mask.stencilwritemask};
@@ -174,7 +169,7 @@ OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const 
                             back_mask.stencilref, back_mask.stencilmask,
                             back_mask.stencilwritemask}
               : front_;
-  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
+  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_COLORCONTROL));
   alpha_test_ = has_pixel_shader && cc.alpha_test_enable &&
                 cc.alpha_func != xenos::CompareFunction::kAlways;
   alpha_func_ = uint32_t(cc.alpha_func);

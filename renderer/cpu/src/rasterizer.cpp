@@ -4,7 +4,9 @@
 // values (so shared edges never double-shade or leave gaps), depth interpolated linearly in
 // screen space and attributes perspective-correctly.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 
 #include "geometry.h"
 
@@ -56,232 +58,291 @@ const SamplePosition* SamplePositions(uint32_t samples) {
   return samples >= 4 ? k4 : samples == 2 ? k2 : k1;
 }
 
-bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
-                       const RasterState& state, const std::function<void(const Fragment&)>& emit) {
-  const ClipVertex* v[3] = {&va, &vb, &vc};
-  Snapped s[3] = {Snap(va), Snap(vb), Snap(vc)};
+namespace {
+
+// Triangle setup: the vertices snapped and ordered clockwise on screen, facing, the polygon
+// offset and the bounding box within the scissor.
+struct TriangleSetup {
+  const ClipVertex* v[3] = {};
+  Snapped s[3] = {};
+  int64_t abs_area = 0;
+  bool front = false;
+  double offset = 0.0;
+  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// Polygon offset: the face's PA_SU_POLY_OFFSET_* with the slope of the triangle's depth plane
+// in depth per pixel, max(|dz/dx|, |dz/dy|) (gpu/polygon_offset.h; Vulkan "Depth Bias" allows
+// the max form and llvmpipe uses it), the same for every fragment of the triangle.
+double TriangleDepthOffset(const Snapped s[3], bool front, const RasterState& state) {
+  const gpu::PolygonOffset& po = front ? state.polygon_offset.front : state.polygon_offset.back;
+  if (!po.enabled) return 0.0;
+  const double x10 = double(s[1].x - s[0].x) / kSubPixel, y10 = double(s[1].y - s[0].y) / kSubPixel;
+  const double x20 = double(s[2].x - s[0].x) / kSubPixel, y20 = double(s[2].y - s[0].y) / kSubPixel;
+  const double z10 = s[1].z - s[0].z, z20 = s[2].z - s[0].z;
+  const double det = x10 * y20 - x20 * y10;
+  const double dzdx = (z10 * y20 - z20 * y10) / det, dzdy = (x10 * z20 - x20 * z10) / det;
+  const double max_z = std::max({std::fabs(s[0].z), std::fabs(s[1].z), std::fabs(s[2].z)});
+  return gpu::PolygonOffsetDepth(po, state.depth_format,
+                                 std::max(std::fabs(dzdx), std::fabs(dzdy)), max_z);
+}
+
+// False when the triangle has no area or its face is culled.
+bool SetUpTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
+                   const RasterState& state, TriangleSetup& t) {
+  t.v[0] = &va, t.v[1] = &vb, t.v[2] = &vc;
+  t.s[0] = Snap(va), t.s[1] = Snap(vb), t.s[2] = Snap(vc);
+  Snapped* s = t.s;
   const int64_t area = Edge(s[0], s[1], s[2].x, s[2].y);
   if (area == 0) return false;
   // Vulkan's facing rule in y-down framebuffer coordinates: a positive area here is clockwise on
   // screen. face = 0 makes counter-clockwise triangles front-facing.
   const bool clockwise = area > 0;
-  const bool front = state.front_is_cw ? clockwise : !clockwise;
-  if (!state.never_cull && ((front && state.cull_front) || (!front && state.cull_back))) {
+  t.front = state.front_is_cw ? clockwise : !clockwise;
+  if (!state.never_cull && ((t.front && state.cull_front) || (!t.front && state.cull_back))) {
     return false;
   }
   if (area < 0) {
     std::swap(s[1], s[2]);
-    std::swap(v[1], v[2]);
+    std::swap(t.v[1], t.v[2]);
   }
-  const int64_t abs_area = std::llabs(area);
-
-  // Polygon offset: the face's PA_SU_POLY_OFFSET_* with the slope of the triangle's depth plane
-  // in depth per pixel, max(|dz/dx|, |dz/dy|) (gpu/polygon_offset.h; Vulkan "Depth Bias" allows
-  // the max form and llvmpipe uses it), the same for every fragment of the triangle.
-  double offset = 0.0;
-  const gpu::PolygonOffset& po = front ? state.polygon_offset.front : state.polygon_offset.back;
-  if (po.enabled) {
-    const double x10 = double(s[1].x - s[0].x) / kSubPixel, y10 = double(s[1].y - s[0].y) / kSubPixel;
-    const double x20 = double(s[2].x - s[0].x) / kSubPixel, y20 = double(s[2].y - s[0].y) / kSubPixel;
-    const double z10 = s[1].z - s[0].z, z20 = s[2].z - s[0].z;
-    const double det = x10 * y20 - x20 * y10;
-    const double dzdx = (z10 * y20 - z20 * y10) / det, dzdy = (x10 * z20 - x20 * z10) / det;
-    const double max_z = std::max({std::fabs(s[0].z), std::fabs(s[1].z), std::fabs(s[2].z)});
-    offset = gpu::PolygonOffsetDepth(po, state.depth_format,
-                                     std::max(std::fabs(dzdx), std::fabs(dzdy)), max_z);
-  }
-
+  t.abs_area = std::llabs(area);
+  t.offset = TriangleDepthOffset(s, t.front, state);
   // Bounding box in pixels, clipped to the scissor.
   auto floor_px = [](int64_t f) { return int32_t((f >= 0 ? f : f - (kSubPixel - 1)) / kSubPixel); };
-  int32_t x0 = floor_px(std::min({s[0].x, s[1].x, s[2].x}));
-  int32_t x1 = floor_px(std::max({s[0].x, s[1].x, s[2].x})) + 1;
-  int32_t y0 = floor_px(std::min({s[0].y, s[1].y, s[2].y}));
-  int32_t y1 = floor_px(std::max({s[0].y, s[1].y, s[2].y})) + 1;
-  x0 = std::max(x0, state.x0);
-  y0 = std::max(y0, state.y0);
-  x1 = std::min(x1, state.x1);
-  y1 = std::min(y1, state.y1);
-  if (x1 <= x0 || y1 <= y0) return true;
+  t.x0 = std::max(floor_px(std::min({s[0].x, s[1].x, s[2].x})), state.x0);
+  t.x1 = std::min(floor_px(std::max({s[0].x, s[1].x, s[2].x})) + 1, state.x1);
+  t.y0 = std::max(floor_px(std::min({s[0].y, s[1].y, s[2].y})), state.y0);
+  t.y1 = std::min(floor_px(std::max({s[0].y, s[1].y, s[2].y})) + 1, state.y1);
+  return true;
+}
 
+// Coverage, depth and attributes of a set-up triangle, pixel by pixel or in 2x2 quads.
+class TriangleRaster {
+ public:
+  TriangleRaster(const TriangleSetup& t, const RasterState& state);
+  void Pixels(const std::function<void(const Fragment&)>& emit) const;
+  void Quads(const std::function<void(const Fragment&)>& emit) const;
+
+ private:
+  // Edge values at pixel (x, y)'s top-left corner.
+  void Corner(int32_t x, int32_t y, int64_t o[3]) const {
+    for (int i = 0; i < 3; ++i) {
+      o[i] = ea_[i] * (int64_t(x) * kSubPixel) + eb_[i] * (int64_t(y) * kSubPixel) + ec_[i];
+    }
+  }
+  void CoverAt(const int64_t o[3], Fragment& f) const;
+  bool QuadOutside(const int64_t o[3]) const {
+    for (int i = 0; i < 3; ++i) {
+      if (o[i] + quad_reach_[i] + bias_[i] < 0) return true;
+    }
+    return false;
+  }
+  void Attributes(int32_t x, int32_t y, Fragment& f) const;
+  void QuadAttributes(int32_t qx, int32_t qy, const int64_t o[3],
+                      std::array<Fragment, 4>& quad) const;
+
+  const TriangleSetup& t_;
+  const RasterState& state_;
+  uint32_t n_ = 0, samples_ = 1;
+  int64_t ea_[3], eb_[3], ec_[3], bias_[3], at_sample_[3][4], at_centre_[3], quad_reach_[3];
+  double vd_[3][16][4];
+};
+
+TriangleRaster::TriangleRaster(const TriangleSetup& t, const RasterState& state)
+    : t_(t), state_(state) {
   // Edge i is opposite vertex i; pixels on an edge that is not top/left are excluded.
-  const Snapped* e0[3] = {&s[1], &s[2], &s[0]};
-  const Snapped* e1[3] = {&s[2], &s[0], &s[1]};
-  int64_t bias[3];
-  for (int i = 0; i < 3; ++i) bias[i] = TopLeft(*e0[i], *e1[i]) ? 0 : -1;
-
-  const uint32_t n = std::min<uint32_t>(state.interpolator_count, 16);
-  const uint32_t samples = std::max<uint32_t>(1, state.samples);
-  const SamplePosition* positions = SamplePositions(samples);
+  const Snapped* e0[3] = {&t.s[1], &t.s[2], &t.s[0]};
+  const Snapped* e1[3] = {&t.s[2], &t.s[0], &t.s[1]};
+  for (int i = 0; i < 3; ++i) bias_[i] = TopLeft(*e0[i], *e1[i]) ? 0 : -1;
+  n_ = std::min<uint32_t>(state.interpolator_count, 16);
+  samples_ = std::max<uint32_t>(1, state.samples);
+  const SamplePosition* positions = SamplePositions(samples_);
   // Edge(a, b, px, py) is linear in the sample position: ea * px + eb * py + ec, exact in 64-bit
   // integers (positions are within the guard band, 2^23 sub-pixels), so a pixel's edge values are
   // its top-left corner's plus a constant per sample: the same integers as evaluating Edge there.
-  int64_t ea[3], eb[3], ec[3], at_sample[3][4], at_centre[3];
   for (int i = 0; i < 3; ++i) {
-    ea[i] = -(e1[i]->y - e0[i]->y);
-    eb[i] = e1[i]->x - e0[i]->x;
-    ec[i] = -(ea[i] * e0[i]->x + eb[i] * e0[i]->y);
-    for (uint32_t smp = 0; smp < samples; ++smp) {
-      at_sample[i][smp] = ea[i] * positions[smp].x + eb[i] * positions[smp].y;
+    ea_[i] = -(e1[i]->y - e0[i]->y);
+    eb_[i] = e1[i]->x - e0[i]->x;
+    ec_[i] = -(ea_[i] * e0[i]->x + eb_[i] * e0[i]->y);
+    for (uint32_t smp = 0; smp < samples_; ++smp) {
+      at_sample_[i][smp] = ea_[i] * positions[smp].x + eb_[i] * positions[smp].y;
     }
-    at_centre[i] = ea[i] * (kSubPixel / 2) + eb[i] * (kSubPixel / 2);
+    at_centre_[i] = ea_[i] * (kSubPixel / 2) + eb_[i] * (kSubPixel / 2);
   }
-  auto corner = [&](int32_t x, int32_t y, int64_t o[3]) {
-    for (int i = 0; i < 3; ++i) o[i] = ea[i] * (int64_t(x) * kSubPixel) + eb[i] * (int64_t(y) * kSubPixel) + ec[i];
-  };
-  // Coverage and per-sample depth of pixel (x, y).
-  auto cover_at = [&](const int64_t o[3], Fragment& f) {
-    f.coverage = 0;
-    for (uint32_t smp = 0; smp < samples; ++smp) {
-      int64_t w[3];
-      bool in = true;
-      for (int i = 0; i < 3 && in; ++i) {
-        w[i] = o[i] + at_sample[i][smp];
-        in = w[i] + bias[i] >= 0;
-      }
-      if (!in) continue;
-      f.coverage |= 1u << smp;
-      if (!state.depth) continue;
-      f.depth[smp] = SampleDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
-                                        double(w[2]) * s[2].z) / double(abs_area)),
-                                 offset, state);
-    }
-  };
-  auto cover = [&](int32_t x, int32_t y, Fragment& f) {
-    int64_t o[3];
-    corner(x, y, o);
-    cover_at(o, f);
-  };
   // An upper bound of edge i over every sample of the 2x2 quad at (qx, qy): when it is below
   // the edge's threshold for some edge, no sample of the quad is inside.
-  int64_t quad_reach[3];
   for (int i = 0; i < 3; ++i) {
-    int64_t best = at_sample[i][0];
-    for (uint32_t smp = 1; smp < samples; ++smp) best = std::max(best, at_sample[i][smp]);
-    quad_reach[i] = best + std::max<int64_t>(0, ea[i] * kSubPixel) + std::max<int64_t>(0, eb[i] * kSubPixel);
+    int64_t best = at_sample_[i][0];
+    for (uint32_t smp = 1; smp < samples_; ++smp) best = std::max(best, at_sample_[i][smp]);
+    quad_reach_[i] = best + std::max<int64_t>(0, ea_[i] * kSubPixel) +
+                     std::max<int64_t>(0, eb_[i] * kSubPixel);
   }
-  auto quad_outside = [&](const int64_t o[3]) {
-    for (int i = 0; i < 3; ++i) {
-      if (o[i] + quad_reach[i] + bias[i] < 0) return true;
-    }
-    return false;
-  };
-  // Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and
-  // quad helpers: extrapolated, as without centroid sampling).
-  auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
-    int64_t o[3];
-    corner(x, y, o);
-    const double b0 = double(o[0] + at_centre[0]) / double(abs_area);
-    const double b1 = double(o[1] + at_centre[1]) / double(abs_area);
-    const double b2 = double(o[2] + at_centre[2]) / double(abs_area);
-    f.x = uint32_t(x);
-    f.y = uint32_t(y);
-    // Perspective-correct weights: b_i / w_i, normalised.
-    double p0 = b0, p1 = b1, p2 = b2;
-    if (state.perspective) {
-      p0 *= s[0].inv_w;
-      p1 *= s[1].inv_w;
-      p2 *= s[2].inv_w;
-      const double sum = p0 + p1 + p2;
-      p0 /= sum;
-      p1 /= sum;
-      p2 /= sum;
-    }
-    for (uint32_t k = 0; k < n; ++k) {
-      for (int c = 0; c < 4; ++c) {
-        f.interpolators[k][c] =
-            float(p0 * double(v[0]->interpolators[k][c]) + p1 * double(v[1]->interpolators[k][c]) +
-                  p2 * double(v[2]->interpolators[k][c]));
-      }
-    }
-  };
-  // The four pixels of a 2x2 quad at once: the same operations per pixel as `attributes`, laid
-  // out four wide so the divisions and products pair up in vector registers.
-  double vd[3][16][4];
   for (int i = 0; i < 3; ++i) {
-    for (uint32_t k = 0; k < n; ++k) {
-      for (int c = 0; c < 4; ++c) vd[i][k][c] = double(v[i]->interpolators[k][c]);
+    for (uint32_t k = 0; k < n_; ++k) {
+      for (int c = 0; c < 4; ++c) vd_[i][k][c] = double(t.v[i]->interpolators[k][c]);
     }
   }
-  auto quad_attributes = [&](int32_t qx, int32_t qy, const int64_t o[3],
-                             std::array<Fragment, 4>& quad) {
-    double p[3][4], sum[4];
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 4; ++j) {
-        // corner(qx + (j & 1), qy + (j >> 1)) plus the centre, as exact integers.
-        p[i][j] = double(o[i] + at_centre[i] + ea[i] * (kSubPixel * (j & 1)) +
-                         eb[i] * (kSubPixel * (j >> 1))) /
-                  double(abs_area);
-      }
+}
+
+// Coverage and per-sample depth of the pixel whose corner edge values are `o`.
+void TriangleRaster::CoverAt(const int64_t o[3], Fragment& f) const {
+  const Snapped* s = t_.s;
+  f.coverage = 0;
+  for (uint32_t smp = 0; smp < samples_; ++smp) {
+    int64_t w[3];
+    bool in = true;
+    for (int i = 0; i < 3 && in; ++i) {
+      w[i] = o[i] + at_sample_[i][smp];
+      in = w[i] + bias_[i] >= 0;
     }
-    if (state.perspective) {
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 4; ++j) p[i][j] *= s[i].inv_w;
-      }
-      for (int j = 0; j < 4; ++j) sum[j] = p[0][j] + p[1][j] + p[2][j];
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 4; ++j) p[i][j] /= sum[j];
-      }
+    if (!in) continue;
+    f.coverage |= 1u << smp;
+    if (!state_.depth) continue;
+    f.depth[smp] = SampleDepth(float((double(w[0]) * s[0].z + double(w[1]) * s[1].z +
+                                      double(w[2]) * s[2].z) / double(t_.abs_area)),
+                               t_.offset, state_);
+  }
+}
+
+// Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and quad
+// helpers: extrapolated, as without centroid sampling).
+void TriangleRaster::Attributes(int32_t x, int32_t y, Fragment& f) const {
+  const Snapped* s = t_.s;
+  int64_t o[3];
+  Corner(x, y, o);
+  const double b0 = double(o[0] + at_centre_[0]) / double(t_.abs_area);
+  const double b1 = double(o[1] + at_centre_[1]) / double(t_.abs_area);
+  const double b2 = double(o[2] + at_centre_[2]) / double(t_.abs_area);
+  f.x = uint32_t(x);
+  f.y = uint32_t(y);
+  // Perspective-correct weights: b_i / w_i, normalised.
+  double p0 = b0, p1 = b1, p2 = b2;
+  if (state_.perspective) {
+    p0 *= s[0].inv_w;
+    p1 *= s[1].inv_w;
+    p2 *= s[2].inv_w;
+    const double sum = p0 + p1 + p2;
+    p0 /= sum;
+    p1 /= sum;
+    p2 /= sum;
+  }
+  for (uint32_t k = 0; k < n_; ++k) {
+    for (int c = 0; c < 4; ++c) {
+      f.interpolators[k][c] = float(p0 * double(t_.v[0]->interpolators[k][c]) +
+                                    p1 * double(t_.v[1]->interpolators[k][c]) +
+                                    p2 * double(t_.v[2]->interpolators[k][c]));
     }
+  }
+}
+
+// The four pixels of a 2x2 quad at once: the same operations per pixel as Attributes, laid out
+// four wide so the divisions and products pair up in vector registers.
+void TriangleRaster::QuadAttributes(int32_t qx, int32_t qy, const int64_t o[3],
+                                    std::array<Fragment, 4>& quad) const {
+  double p[3][4], sum[4];
+  for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 4; ++j) {
-      quad[size_t(j)].x = uint32_t(qx + (j & 1));
-      quad[size_t(j)].y = uint32_t(qy + (j >> 1));
+      // Corner(qx + (j & 1), qy + (j >> 1)) plus the centre, as exact integers.
+      p[i][j] = double(o[i] + at_centre_[i] + ea_[i] * (kSubPixel * (j & 1)) +
+                       eb_[i] * (kSubPixel * (j >> 1))) /
+                double(t_.abs_area);
     }
-    for (uint32_t k = 0; k < n; ++k) {
-      for (int c = 0; c < 4; ++c) {
-        float out[4];
-        for (int j = 0; j < 4; ++j) {
-          out[j] = float(p[0][j] * vd[0][k][c] + p[1][j] * vd[1][k][c] + p[2][j] * vd[2][k][c]);
-        }
-        for (int j = 0; j < 4; ++j) quad[size_t(j)].interpolators[k][c] = out[j];
-      }
-    }
-  };
-  if (!state.quads) {
-    Fragment f;
-    f.front_facing = front;
-    for (int32_t y = y0; y < y1; ++y) {
-      for (int32_t x = x0; x < x1; ++x) {
-        cover(x, y, f);
-        if (!f.coverage) continue;
-        attributes(x, y, f);
-        emit(f);
-      }
-    }
-    return true;
   }
-  // 2x2 quads aligned to even pixels: every quad with a covered pixel is emitted whole, the
-  // uncovered ones (and those outside the scissor) as helpers.
+  if (state_.perspective) {
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 4; ++j) p[i][j] *= t_.s[i].inv_w;
+    }
+    for (int j = 0; j < 4; ++j) sum[j] = p[0][j] + p[1][j] + p[2][j];
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 4; ++j) p[i][j] /= sum[j];
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    quad[size_t(j)].x = uint32_t(qx + (j & 1));
+    quad[size_t(j)].y = uint32_t(qy + (j >> 1));
+  }
+  for (uint32_t k = 0; k < n_; ++k) {
+    for (int c = 0; c < 4; ++c) {
+      float out[4];
+      for (int j = 0; j < 4; ++j) {
+        out[j] = float(p[0][j] * vd_[0][k][c] + p[1][j] * vd_[1][k][c] + p[2][j] * vd_[2][k][c]);
+      }
+      for (int j = 0; j < 4; ++j) quad[size_t(j)].interpolators[k][c] = out[j];
+    }
+  }
+}
+
+// Covered pixels in row order.
+void TriangleRaster::Pixels(const std::function<void(const Fragment&)>& emit) const {
+  Fragment f;
+  f.front_facing = t_.front;
+  for (int32_t y = t_.y0; y < t_.y1; ++y) {
+    for (int32_t x = t_.x0; x < t_.x1; ++x) {
+      int64_t o[3];
+      Corner(x, y, o);
+      CoverAt(o, f);
+      if (!f.coverage) continue;
+      Attributes(x, y, f);
+      emit(f);
+    }
+  }
+}
+
+// 2x2 quads aligned to even pixels: every quad with a covered pixel is emitted whole, the
+// uncovered ones (and those outside the scissor) as helpers.
+void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) const {
+  const int32_t x0 = t_.x0, y0 = t_.y0, x1 = t_.x1, y1 = t_.y1;
   std::array<Fragment, 4> quad;
-  for (Fragment& f : quad) f.front_facing = front;
+  for (Fragment& f : quad) f.front_facing = t_.front;
   // The quad's corner values step along the row by two pixels (exact integer additions).
   int64_t step_x[3], step_pixel[4][3];
   for (int i = 0; i < 3; ++i) {
-    step_x[i] = ea[i] * 2 * kSubPixel;
-    for (int j = 0; j < 4; ++j) step_pixel[j][i] = ea[i] * (kSubPixel * (j & 1)) + eb[i] * (kSubPixel * (j >> 1));
+    step_x[i] = ea_[i] * 2 * kSubPixel;
+    for (int j = 0; j < 4; ++j) {
+      step_pixel[j][i] = ea_[i] * (kSubPixel * (j & 1)) + eb_[i] * (kSubPixel * (j >> 1));
+    }
   }
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
     int64_t o[3];
-    corner(x0 & ~1, qy, o);
-    for (int32_t qx = x0 & ~1; qx < x1; qx += 2, o[0] += step_x[0], o[1] += step_x[1], o[2] += step_x[2]) {
-      if (quad_outside(o)) continue;
+    Corner(x0 & ~1, qy, o);
+    for (int32_t qx = x0 & ~1; qx < x1;
+         qx += 2, o[0] += step_x[0], o[1] += step_x[1], o[2] += step_x[2]) {
+      if (QuadOutside(o)) continue;
       bool any = false;
       for (int32_t i = 0; i < 4; ++i) {
         const int32_t x = qx + (i & 1), y = qy + (i >> 1);
         quad[size_t(i)].coverage = 0;
         if (x >= x0 && x < x1 && y >= y0 && y < y1) {
-          const int64_t op[3] = {o[0] + step_pixel[i][0], o[1] + step_pixel[i][1], o[2] + step_pixel[i][2]};
-          cover_at(op, quad[size_t(i)]);
+          const int64_t op[3] = {o[0] + step_pixel[i][0], o[1] + step_pixel[i][1],
+                                 o[2] + step_pixel[i][2]};
+          CoverAt(op, quad[size_t(i)]);
         }
         any |= quad[size_t(i)].coverage != 0;
       }
       if (!any) continue;
-      quad_attributes(qx, qy, o, quad);
+      QuadAttributes(qx, qy, o, quad);
       for (int32_t i = 0; i < 4; ++i) {
         Fragment& f = quad[size_t(i)];
         f.helper = f.coverage == 0;
         emit(f);
       }
     }
+  }
+}
+
+}  // namespace
+
+bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
+                       const RasterState& state, const std::function<void(const Fragment&)>& emit) {
+  TriangleSetup t;
+  if (!SetUpTriangle(va, vb, vc, state, t)) return false;
+  if (t.x1 <= t.x0 || t.y1 <= t.y0) return true;
+  const TriangleRaster raster(t, state);
+  if (state.quads) {
+    raster.Quads(emit);
+  } else {
+    raster.Pixels(emit);
   }
   return true;
 }

@@ -14,12 +14,8 @@ constexpr uint32_t kTiles = xenos::kEdramTileCount;
 
 EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used[4],
                                       bool depth_used, const DrawRowsEstimate& estimate_rows) {
-  auto reg = [&](xenos::Reg r) {
-    uint32_t i = xenos::RegIndex(r);
-    return i < regs.size() ? regs[i] : 0u;
-  };
   EdramEventTargets out;
-  auto surface_info = xenos::reg::RB_SURFACE_INFO::Decode(reg(xenos::Reg::RB_SURFACE_INFO));
+  auto surface_info = xenos::reg::RB_SURFACE_INFO::Decode(RegisterValue(regs, xenos::Reg::RB_SURFACE_INFO));
   if (surface_info.surface_pitch == 0) return out;
   std::optional<std::optional<uint32_t>> estimated;
   auto extent = [&](edram::Surface s) {
@@ -48,10 +44,10 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
     }
     return use;
   };
-  auto mode = xenos::ModeControl(reg(xenos::Reg::RB_MODECONTROL) & 7);
-  auto color_mask = xenos::reg::RB_COLOR_MASK{reg(xenos::Reg::RB_COLOR_MASK)};
+  auto mode = xenos::ModeControl(RegisterValue(regs, xenos::Reg::RB_MODECONTROL) & 7);
+  auto color_mask = xenos::reg::RB_COLOR_MASK{RegisterValue(regs, xenos::Reg::RB_COLOR_MASK)};
   for (uint32_t i = 0; i < 4; ++i) {
-    auto info = xenos::reg::RB_COLOR_INFO::Decode(reg(xenos::kColorInfoRegs[i]));
+    auto info = xenos::reg::RB_COLOR_INFO::Decode(RegisterValue(regs, xenos::kColorInfoRegs[i]));
     edram::Surface s;
     s.base_tiles = info.color_base;
     s.pitch_pixels = surface_info.surface_pitch;
@@ -62,7 +58,7 @@ EdramEventTargets EdramTargetsForDraw(RegisterValues regs, const bool color_used
     if (mode == xenos::ModeControl::kColorDepth && color_mask.rt_mask(i)) out.bound.push_back(use);
     if (color_used[i]) out.used.push_back(use);
   }
-  auto depth = xenos::reg::RB_DEPTH_INFO::Decode(reg(xenos::Reg::RB_DEPTH_INFO));
+  auto depth = xenos::reg::RB_DEPTH_INFO::Decode(RegisterValue(regs, xenos::Reg::RB_DEPTH_INFO));
   edram::Surface d;
   d.base_tiles = depth.depth_base;
   d.pitch_pixels = surface_info.surface_pitch;

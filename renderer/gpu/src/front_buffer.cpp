@@ -17,10 +17,7 @@ namespace xnt::gpu {
 SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                           uint32_t height, const GuestMemoryAccess& memory, uint32_t threads) {
   uint32_t d[6];
-  for (uint32_t i = 0; i < 6; ++i) {
-    uint32_t index = xenos::FetchConstantIndex(0, i);
-    d[i] = index < regs.size() ? regs[index] : 0;
-  }
+  for (uint32_t i = 0; i < 6; ++i) d[i] = RegisterValue(regs, xenos::FetchConstantIndex(0, i));
   auto fetch = xenos::TextureFetchConstant::Decode(d);
   uint32_t base = frontbuffer_address;
   uint32_t pitch = width;

@@ -22,8 +22,7 @@ bool IsFloat24(uint32_t depth_format) {
 }  // namespace
 
 PolygonOffsets ReadPolygonOffsets(RegisterValues regs, bool polygonal) {
-  const uint32_t i = xenos::RegIndex(xenos::Reg::PA_SU_SC_MODE_CNTL);
-  const auto mode = xenos::reg::PA_SU_SC_MODE_CNTL::Decode(i < regs.size() ? regs[i] : 0u);
+  const auto mode = DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
   PolygonOffset front{false, Float(regs, xenos::Reg::PA_SU_POLY_OFFSET_FRONT_SCALE),
                       Float(regs, xenos::Reg::PA_SU_POLY_OFFSET_FRONT_OFFSET)};
   PolygonOffset back{false, Float(regs, xenos::Reg::PA_SU_POLY_OFFSET_BACK_SCALE),

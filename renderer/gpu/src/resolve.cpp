@@ -24,11 +24,6 @@ using xenos::TextureFormat;
 
 namespace {
 
-uint32_t R(RegisterValues regs, Reg r) {
-  uint32_t i = RegIndex(r);
-  return i < regs.size() ? regs[i] : 0;
-}
-
 // Float -> 16.8 fixed point with round-to-nearest-even and saturation, the conversion Direct3D
 // 11 specifies for rasterizer coordinates (Xenia draw_util.cc FloatToD3D11Fixed16p8).
 int32_t ToFixed16p8(float f) {
@@ -42,34 +37,34 @@ int32_t ToFixed16p8(float f) {
 
 ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& memory) {
   ResolveInfo info;
-  auto control = xenos::reg::RB_COPY_CONTROL::Decode(R(regs, Reg::RB_COPY_CONTROL));
+  auto control = xenos::reg::RB_COPY_CONTROL::Decode(RegisterValue(regs, Reg::RB_COPY_CONTROL));
   info.source_select = control.copy_src_select;
   info.copy = control.copy_command == xenos::CopyCommand::kRaw ||
               control.copy_command == xenos::CopyCommand::kConvert;
   info.color_clear = control.color_clear_enable;
   info.depth_clear = control.depth_clear_enable;
-  info.color_clear_value = R(regs, Reg::RB_COLOR_CLEAR);
-  info.color_clear_value_lo = R(regs, Reg::RB_COLOR_CLEAR_LO);
-  info.depth_clear_value = R(regs, Reg::RB_DEPTH_CLEAR);
-  auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  info.color_clear_value = RegisterValue(regs, Reg::RB_COLOR_CLEAR);
+  info.color_clear_value_lo = RegisterValue(regs, Reg::RB_COLOR_CLEAR_LO);
+  info.depth_clear_value = RegisterValue(regs, Reg::RB_DEPTH_CLEAR);
+  auto surface = xenos::reg::RB_SURFACE_INFO::Decode(RegisterValue(regs, Reg::RB_SURFACE_INFO));
   info.surface_pitch = surface.surface_pitch;
   info.msaa_samples = uint32_t(surface.msaa_samples);
   info.sample_select_raw = uint32_t(control.copy_sample_select);
   if (info.source_select < 4) {
-    auto color = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[info.source_select]));
+    auto color = xenos::reg::RB_COLOR_INFO::Decode(RegisterValue(regs, xenos::kColorInfoRegs[info.source_select]));
     info.color_base = color.color_base;
     info.color_format = uint32_t(color.color_format);
   } else {
-    auto color = xenos::reg::RB_COLOR_INFO::Decode(R(regs, Reg::RB_COLOR_INFO));
+    auto color = xenos::reg::RB_COLOR_INFO::Decode(RegisterValue(regs, Reg::RB_COLOR_INFO));
     info.color_base = color.color_base;
     info.color_format = uint32_t(color.color_format);
   }
-  auto depth = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  auto depth = xenos::reg::RB_DEPTH_INFO::Decode(RegisterValue(regs, Reg::RB_DEPTH_INFO));
   info.depth_base = depth.depth_base;
   info.depth_format = uint32_t(depth.depth_format);
-  auto dest_pitch = xenos::reg::RB_COPY_DEST_PITCH::Decode(R(regs, Reg::RB_COPY_DEST_PITCH));
-  auto dest_info = xenos::reg::RB_COPY_DEST_INFO::Decode(R(regs, Reg::RB_COPY_DEST_INFO));
-  info.dest_base = R(regs, Reg::RB_COPY_DEST_BASE);
+  auto dest_pitch = xenos::reg::RB_COPY_DEST_PITCH::Decode(RegisterValue(regs, Reg::RB_COPY_DEST_PITCH));
+  auto dest_info = xenos::reg::RB_COPY_DEST_INFO::Decode(RegisterValue(regs, Reg::RB_COPY_DEST_INFO));
+  info.dest_base = RegisterValue(regs, Reg::RB_COPY_DEST_BASE);
   info.dest_pitch = dest_pitch.copy_dest_pitch;
   info.dest_height = dest_pitch.copy_dest_height;
   info.dest_endian = dest_info.copy_dest_endian;
@@ -81,8 +76,8 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
   info.dest_swap = dest_info.copy_dest_swap;
 
   // The rectangle: three corners in vertex fetch constant 0.
-  uint32_t f0 = R(regs, Reg(xenos::VertexFetchConstantIndex(0)));
-  uint32_t f1 = R(regs, Reg(xenos::VertexFetchConstantIndex(0) + 1));
+  uint32_t f0 = RegisterValue(regs, Reg(xenos::VertexFetchConstantIndex(0)));
+  uint32_t f1 = RegisterValue(regs, Reg(xenos::VertexFetchConstantIndex(0) + 1));
   auto fetch = xenos::VertexFetchConstant::Decode(f0, f1);
   if (fetch.type != xenos::FetchConstantType::kVertex || fetch.size_dwords != 6) {
     info.unsupported = "resolve rectangle: vertex fetch constant 0 is not 3 x,y float pairs (type " +
@@ -92,7 +87,7 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
   }
   uint8_t raw[24];
   memory.read(fetch.address_bytes(), raw);
-  float half_pixel = (R(regs, Reg::PA_SU_VTX_CNTL) & 1u) ? 0.0f : 0.5f;
+  float half_pixel = (RegisterValue(regs, Reg::PA_SU_VTX_CNTL) & 1u) ? 0.0f : 0.5f;
   int32_t v[6];
   for (int i = 0; i < 6; ++i) {
     uint32_t word = xenos::GpuSwap(LoadLE32(raw + 4 * i), fetch.endian);
@@ -106,16 +101,16 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
   x1 = (x1 + 127) >> 8;
   y1 = (y1 + 127) >> 8;
   auto window_offset =
-      xenos::reg::PA_SC_WINDOW_OFFSET::Decode(R(regs, Reg::PA_SC_WINDOW_OFFSET));
-  auto mode = xenos::reg::PA_SU_SC_MODE_CNTL::Decode(R(regs, Reg::PA_SU_SC_MODE_CNTL));
+      xenos::reg::PA_SC_WINDOW_OFFSET::Decode(RegisterValue(regs, Reg::PA_SC_WINDOW_OFFSET));
+  auto mode = xenos::reg::PA_SU_SC_MODE_CNTL::Decode(RegisterValue(regs, Reg::PA_SU_SC_MODE_CNTL));
   if (mode.vtx_window_offset_enable) {
     x0 += window_offset.window_x_offset;
     x1 += window_offset.window_x_offset;
     y0 += window_offset.window_y_offset;
     y1 += window_offset.window_y_offset;
   }
-  auto tl = xenos::reg::PA_SC_WINDOW_SCISSOR_TL::Decode(R(regs, Reg::PA_SC_WINDOW_SCISSOR_TL));
-  auto br = xenos::reg::PA_SC_WINDOW_SCISSOR_BR::Decode(R(regs, Reg::PA_SC_WINDOW_SCISSOR_BR));
+  auto tl = xenos::reg::PA_SC_WINDOW_SCISSOR_TL::Decode(RegisterValue(regs, Reg::PA_SC_WINDOW_SCISSOR_TL));
+  auto br = xenos::reg::PA_SC_WINDOW_SCISSOR_BR::Decode(RegisterValue(regs, Reg::PA_SC_WINDOW_SCISSOR_BR));
   int32_t sx0 = int32_t(tl.tl_x), sy0 = int32_t(tl.tl_y);
   int32_t sx1 = std::max(int32_t(br.br_x), sx0), sy1 = std::max(int32_t(br.br_y), sy0);
   if (!tl.window_offset_disable) {
@@ -877,10 +872,6 @@ uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bi
 void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
                          uint32_t scale_y,
                          const std::function<void(const edram::Surface&, uint64_t)>& clear) {
-  auto R = [&regs](xenos::Reg r) {
-    const uint32_t i = xenos::RegIndex(r);
-    return i < regs.size() ? regs[i] : 0u;
-  };
   using xenos::Reg;
   // 64bpp: RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path.
   gpu::edram::Surface base;
@@ -894,7 +885,7 @@ void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t 
     s.format = info.color_format;
     uint64_t bits = info.color_clear_value;
     if (s.is_64bpp()) {
-      bits = (uint64_t(R(Reg::RB_COLOR_CLEAR)) << 32) | R(Reg::RB_COLOR_CLEAR_LO);
+      bits = (uint64_t(RegisterValue(regs, Reg::RB_COLOR_CLEAR)) << 32) | RegisterValue(regs, Reg::RB_COLOR_CLEAR_LO);
     }
     clear(s, bits);
   }

@@ -111,10 +111,7 @@ SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_addre
                                  uint32_t height, const GuestMemoryAccess& memory,
                                  const ScaledResolveMemory& scaled, uint32_t threads) {
   uint32_t fetch[6];
-  for (uint32_t i = 0; i < 6; ++i) {
-    const uint32_t index = xenos::kFetchConstantBase + i;
-    fetch[i] = index < regs.size() ? regs[index] : 0u;
-  }
+  for (uint32_t i = 0; i < 6; ++i) fetch[i] = RegisterValue(regs, xenos::kFetchConstantBase + i);
   const ScaledCopy* copy = scaled.Find(fetch);
   if (!copy) return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory, threads);
   std::vector<uint32_t> patched(regs.begin(), regs.end());

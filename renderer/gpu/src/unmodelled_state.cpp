@@ -10,12 +10,8 @@ namespace xnt::gpu {
 using xenos::Reg;
 
 std::vector<std::string> UnmodelledStateNotes(RegisterValues regs) {
-  auto r = [&](Reg reg) {
-    const uint32_t i = xenos::RegIndex(reg);
-    return i < regs.size() ? regs[i] : 0u;
-  };
   std::vector<std::string> notes;
-  const auto clip = xenos::reg::PA_CL_CLIP_CNTL::Decode(r(Reg::PA_CL_CLIP_CNTL));
+  const auto clip = xenos::reg::PA_CL_CLIP_CNTL::Decode(RegisterValue(regs, Reg::PA_CL_CLIP_CNTL));
   if (clip.ucp_ena && !clip.clip_disable) {
     char text[160];
     std::snprintf(text, sizeof(text),
@@ -25,8 +21,8 @@ std::vector<std::string> UnmodelledStateNotes(RegisterValues regs) {
     notes.emplace_back(text);
   }
   // 24-bit fields (Xenia VGT_MIN_VTX_INDX / VGT_MAX_VTX_INDX min_indx / max_indx).
-  const uint32_t min_index = r(Reg::VGT_MIN_VTX_INDX) & 0xFFFFFFu;
-  const uint32_t max_index = r(Reg::VGT_MAX_VTX_INDX) & 0xFFFFFFu;
+  const uint32_t min_index = RegisterValue(regs, Reg::VGT_MIN_VTX_INDX) & 0xFFFFFFu;
+  const uint32_t max_index = RegisterValue(regs, Reg::VGT_MAX_VTX_INDX) & 0xFFFFFFu;
   // Both 0 is a trace that never programmed them (the hardware would clamp every index to 0,
   // which no title draws with): not noted.
   if ((min_index != 0 || max_index != 0xFFFFFFu) && (min_index != 0 || max_index != 0)) {

@@ -10,27 +10,16 @@ namespace xnt::gpu {
 using xenos::Reg;
 using xenos::RegIndex;
 
-namespace {
-uint32_t R(RegisterValues regs, Reg r) {
-  uint32_t i = RegIndex(r);
-  return i < regs.size() ? regs[i] : 0;
-}
-template <class T>
-T Decode(RegisterValues regs) {
-  return T::Decode(R(regs, T::kReg));
-}
-}  // namespace
-
 bool DepthClipped(RegisterValues regs) {
-  return !Decode<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
+  return !DecodeRegister<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
 }
 
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height) {
-  auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
-  auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
-  auto window_offset = Decode<xenos::reg::PA_SC_WINDOW_OFFSET>(regs);
+  auto vte = DecodeRegister<xenos::reg::PA_CL_VTE_CNTL>(regs);
+  auto mode = DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
+  auto window_offset = DecodeRegister<xenos::reg::PA_SC_WINDOW_OFFSET>(regs);
   // PA_SU_VTX_CNTL pix_center (bit 0): 0 = Direct3D (centres on integers), 1 = OpenGL.
-  bool half_pixel = (R(regs, Reg::PA_SU_VTX_CNTL) & 1u) == 0;
+  bool half_pixel = (RegisterValue(regs, Reg::PA_SU_VTX_CNTL) & 1u) == 0;
 
   float scale[3] = {
       vte.vport_x_scale_ena ? RegisterFloat(regs, RegIndex(Reg::PA_CL_VPORT_XSCALE)) : 1.0f,
@@ -64,10 +53,10 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
   v.ndc_offset[2] = offset[2];
 
   // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
-  auto wtl = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);
-  auto wbr = Decode<xenos::reg::PA_SC_WINDOW_SCISSOR_BR>(regs);
-  auto stl = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_TL>(regs);
-  auto sbr = Decode<xenos::reg::PA_SC_SCREEN_SCISSOR_BR>(regs);
+  auto wtl = DecodeRegister<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);
+  auto wbr = DecodeRegister<xenos::reg::PA_SC_WINDOW_SCISSOR_BR>(regs);
+  auto stl = DecodeRegister<xenos::reg::PA_SC_SCREEN_SCISSOR_TL>(regs);
+  auto sbr = DecodeRegister<xenos::reg::PA_SC_SCREEN_SCISSOR_BR>(regs);
   int64_t x0 = wtl.tl_x, y0 = wtl.tl_y, x1 = wbr.br_x, y1 = wbr.br_y;
   if (!wtl.window_offset_disable) {
     x0 += window_offset.window_x_offset;

@@ -16,50 +16,40 @@ using gpu::RegisterFloat;
 using xenos::Reg;
 using xenos::RegIndex;
 
-namespace {
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  uint32_t i = RegIndex(r);
-  return i < regs.size() ? regs[i] : 0;
-}
-template <class T>
-T Decode(gpu::RegisterValues regs) {
-  return T::Decode(R(regs, T::kReg));
-}
-}  // namespace
 
 XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
                                          gpu::HostTopology topology) {
   XeSystemConstants c{};
-  auto vte = Decode<xenos::reg::PA_CL_VTE_CNTL>(regs);
+  auto vte = gpu::DecodeRegister<xenos::reg::PA_CL_VTE_CNTL>(regs);
   if (vte.vtx_xy_fmt) c.flags |= kXeSysFlagXyDividedByW;
   if (vte.vtx_z_fmt) c.flags |= kXeSysFlagZDividedByW;
   if (vte.vtx_w0_fmt) c.flags |= kXeSysFlagWNotReciprocal;
   if (topology == gpu::HostTopology::kPointList) c.flags |= kXeSysFlagPrimitivePoint;
   c.flags |= kXeSysFlagViewportInShader;
-  auto colorcontrol = Decode<xenos::reg::RB_COLORCONTROL>(regs);
+  auto colorcontrol = gpu::DecodeRegister<xenos::reg::RB_COLORCONTROL>(regs);
   if (colorcontrol.alpha_test_enable &&
       colorcontrol.alpha_func != xenos::CompareFunction::kAlways) {
     c.flags |= kXeSysFlagAlphaTest;
   }
   c.alpha_test_func = uint32_t(colorcontrol.alpha_func);
   c.alpha_test_reference = gpu::RegisterFloat(regs, RegIndex(Reg::RB_ALPHA_REF));
-  auto dma = Decode<xenos::reg::VGT_DMA_SIZE>(regs);
+  auto dma = gpu::DecodeRegister<xenos::reg::VGT_DMA_SIZE>(regs);
   c.vertex_index_endian = uint32_t(dma.swap_mode);
   // VGT_INDX_OFFSET is added by the shader (the primitive processor leaves indices as read).
-  c.vertex_base_index = int32_t(R(regs, Reg::VGT_INDX_OFFSET));
+  c.vertex_base_index = int32_t(gpu::RegisterValue(regs, Reg::VGT_INDX_OFFSET));
   for (int i = 0; i < 3; ++i) {
     c.ndc_scale[i] = viewport.ndc_scale[i];
     c.ndc_offset[i] = viewport.ndc_offset[i];
   }
   // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half-sizes in 12.4 fixed point (Xenia
   // draw_util / the d3d12 command processor multiply by 2/16); converted to diameters.
-  uint32_t point_size = R(regs, Reg::PA_SU_POINT_SIZE);
-  uint32_t point_minmax = R(regs, Reg::PA_SU_POINT_MINMAX);
+  uint32_t point_size = gpu::RegisterValue(regs, Reg::PA_SU_POINT_SIZE);
+  uint32_t point_minmax = gpu::RegisterValue(regs, Reg::PA_SU_POINT_MINMAX);
   c.point_size_min_max[0] = float(point_minmax & 0xFFFF) * (2.0f / 16.0f);
   c.point_size_min_max[1] = float(point_minmax >> 16) * (2.0f / 16.0f);
   c.point_size_min_max[2] = float(point_size >> 16) * (2.0f / 16.0f);
   for (uint32_t i = 0; i < 4; ++i) {
-    auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     c.color_exp_bias[i] = info.color_exp_bias;
   }
   return c;
@@ -68,14 +58,14 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
 HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_target) {
   HostDepthStencil s;
   if (!has_depth_target) return s;
-  auto dc = Decode<xenos::reg::RB_DEPTHCONTROL>(regs);
+  auto dc = gpu::DecodeRegister<xenos::reg::RB_DEPTHCONTROL>(regs);
   s.depth_test = dc.z_enable;
   s.depth_write = dc.z_enable && dc.z_write_enable;
   // CompareFunction and VkCompareOp share their order (never, less, equal, ... always).
   s.depth_compare = VkCompareOp(uint32_t(dc.zfunc));
   s.stencil_test = dc.stencil_enable;
-  auto front_mask = Decode<xenos::reg::RB_STENCILREFMASK>(regs);
-  auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK_BF));
+  auto front_mask = gpu::DecodeRegister<xenos::reg::RB_STENCILREFMASK>(regs);
+  auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(gpu::RegisterValue(regs, Reg::RB_STENCILREFMASK_BF));
   // StencilOp and VkStencilOp share their order too (keep, zero, replace, incr clamp, ...).
   s.front.failOp = VkStencilOp(uint32_t(dc.stencilfail));
   s.front.passOp = VkStencilOp(uint32_t(dc.stencilzpass));
@@ -116,7 +106,7 @@ float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool w
 
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {
   HostRasterizer r;
-  auto mode = Decode<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
+  auto mode = gpu::DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
   // Culling and fill modes apply to triangles only; rectangles are screen-space blits and are
   // never culled.
   if (topology == gpu::HostTopology::kTriangleList) {
@@ -174,9 +164,9 @@ VkBlendOp TranslateBlendOp(uint32_t op) {
 
 VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target) {
   VkPipelineColorBlendAttachmentState a{};
-  auto mask = Decode<xenos::reg::RB_COLOR_MASK>(regs).rt_mask(target);
+  auto mask = gpu::DecodeRegister<xenos::reg::RB_COLOR_MASK>(regs).rt_mask(target);
   a.colorWriteMask = mask;  // R, G, B, A from bit 0 up, as in VkColorComponentFlagBits
-  auto b = xenos::reg::RB_BLENDCONTROL::Decode(R(regs, xenos::kBlendControlRegs[target]));
+  auto b = xenos::reg::RB_BLENDCONTROL::Decode(gpu::RegisterValue(regs, xenos::kBlendControlRegs[target]));
   a.srcColorBlendFactor = TranslateBlendFactor(uint32_t(b.color_srcblend));
   a.dstColorBlendFactor = TranslateBlendFactor(uint32_t(b.color_destblend));
   a.colorBlendOp = TranslateBlendOp(uint32_t(b.color_comb_fcn));

@@ -97,18 +97,11 @@ void PathRenderer::WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst) {
   std::memcpy(dst, &constants, sizeof(constants));
 }
 
-std::optional<gpu::ResolveInfo> PathRenderer::ResolveInfoFor(gpu::RegisterValues regs,
-                                                             const gpu::GuestMemoryAccess& memory) {
-  gpu::ResolveInfo info = gpu::ComputeResolveInfo(regs, memory);
-  if (info.empty()) {
-    Note("resolve with an empty rectangle");
-    return std::nullopt;
-  }
-  if (info.surface_pitch == 0) {
-    Note("resolve with RB_SURFACE_INFO surface_pitch 0 skipped");
-    return std::nullopt;
-  }
-  return info;
+gpu::DrawSkip PathRenderer::NoteSkip(const gpu::DrawPlan& plan,
+                                     std::initializer_list<gpu::DrawSkip> order) {
+  const gpu::DrawSkip reason = plan.FirstSkip(order);
+  if (reason != gpu::DrawSkip::kNone) Note(gpu::DrawSkipNote(reason, plan));
+  return reason;
 }
 
 CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t alignment) {

@@ -6,8 +6,10 @@
 #include <cstring>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/resolution_scale.h"
+#include "xnt/gpu/resolve_plan.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
@@ -19,10 +21,6 @@ using xenos::RegIndex;
 
 namespace {
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  uint32_t i = RegIndex(r);
-  return i < regs.size() ? regs[i] : 0;
-}
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -152,82 +150,33 @@ bool XenosRenderer::SetUpAttachmentless(uint32_t pitch, uint32_t guest_samples, 
 }
 
 bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& memory) {
-  gpu::RegisterValues regs = draw.regs;
-  auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
-  if (mode == xenos::ModeControl::kCopy) {
-    Resolve(regs, memory);
+  gpu::DrawPlan plan = PlanDrawInput(draw, {options_.scale_x, options_.scale_y});
+  if (plan.resolve) {
+    Resolve(draw.regs, memory);
     return true;
   }
-  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
-    ++stats_.draws_skipped;
-    Note("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
-         " (not colour/depth) skipped");
+  const gpu::RegisterValues regs = draw.regs;
+  using gpu::DrawSkip;
+  if (Skipped(plan, {DrawSkip::kEdramMode, DrawSkip::kPrimitiveType, DrawSkip::kSurfacePitch})) {
     return false;
-  }
-  if (!gpu::IsSupportedPrimitiveType(draw.primitives.type)) {
-    ++stats_.draws_skipped;
-    Note("draw of primitive type " +
-         std::string(xenos::PrimitiveTypeName(uint32_t(draw.primitives.type))) +
-         " skipped (not implemented)");
-    return false;
-  }
-  auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
-  if (surface.surface_pitch == 0) {
-    ++stats_.draws_skipped;
-    Note("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
-    return false;
-  }
-
-  // Which targets this draw really uses (one host image per sample count; render_targets.h).
-  uint32_t msaa_count = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
-  RenderTargetKey color_keys[4];
-  bool color_used[4] = {};
-  auto color_mask = xenos::reg::RB_COLOR_MASK{R(regs, Reg::RB_COLOR_MASK)};
-  if (mode == xenos::ModeControl::kColorDepth && draw.pixel_shader) {
-    for (uint32_t i = 0; i < 4; ++i) {
-      if (!(draw.pixel_shader_color_mask & (1u << i)) || !color_mask.rt_mask(i)) continue;
-      auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
-      color_keys[i] = {info.color_base, surface.surface_pitch, uint32_t(info.color_format), false,
-                       msaa_count};
-      color_used[i] = true;
-    }
   }
   if (draw.pixel_shader && (draw.pixel_shader_color_mask & 1u) &&
-      xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL)).alpha_to_mask_enable) {
+      gpu::DecodeRegister<xenos::reg::RB_COLORCONTROL>(regs).alpha_to_mask_enable) {
     // The cpu path implements it (renderer/cpu/src/output_merger.cpp AlphaToMask).
     Note("alpha to mask not implemented on the fbo path: every sample kept");
   }
-  auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
-  bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
-  auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
-  RenderTargetKey depth_key{depth_info.depth_base, surface.surface_pitch,
-                            uint32_t(depth_info.depth_format), true, msaa_count};
-  // A pixel shader that exports memory runs on every covered pixel in colour/depth mode even
-  // when no colour target is written and nothing is tested (Xenia draw_util.cc
-  // IsPixelShaderNeededWithRasterization: memory export is a side effect that keeps it; in kDepth
-  // mode the pixel shader does not run), as on the cpu path: such a draw is rasterized with no
-  // attachment at all, for its exports only.
-  const bool exports_only = mode == xenos::ModeControl::kColorDepth && draw.pixel_shader &&
-                            draw.pixel_shader_exports;
-  const bool no_target =
-      !depth_used && std::none_of(color_used, color_used + 4, [](bool b) { return b; });
-  if (no_target && !exports_only) {
-    ++stats_.draws_skipped;
-    Note("draw with no colour target written and no depth/stencil test skipped");
-    return false;
-  }
+  // A draw run for its pixel-shader exports alone (DrawPlan::exports_only) is rasterized with no
+  // attachment at all.
+  if (Skipped(plan, {DrawSkip::kNoTarget})) return false;
 
   // EDRAM ownership of the used targets: moves the data of tiles that changed owner.
   gpu::EdramEventTargets edram_targets =
-      gpu::EdramTargetsForDraw(regs, color_used, depth_used, draw.estimate_rows);
+      gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
 
-  gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
-  if (prims.indices.empty()) {
-    ++stats_.draws_skipped;
-    Note("draw with no complete primitive skipped");
-    return false;
-  }
+  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
+  gpu::PlanPrimitives(plan, prims);
+  if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
 
   // Everything recorded outside the render pass comes first: memory, targets, ring data.
   if (shared_memory_.MayNeedSync(memory.pages)) {
@@ -239,40 +188,84 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   // when they are current, so the render pass stays open).
   uint32_t scaled_slots = 0;
   VkDescriptorSet textures_set = BindTextures(draw, regs, memory, &scaled_slots);
-  Attachments attachments;
-  for (uint32_t i = 0; i < 4; ++i) {
-    if (color_used[i]) attachments.color[i] = &render_targets_.Get(color_keys[i], stream_.cmd());
-  }
-  if (depth_used) attachments.depth = &render_targets_.Get(depth_key, stream_.cmd());
-  if (no_target && !SetUpAttachmentless(surface.surface_pitch, msaa_count, attachments)) {
+  Attachments attachments = DrawAttachments(plan);
+  if (plan.no_target && !SetUpAttachmentless(plan.surface_pitch, plan.samples, attachments)) {
     ++stats_.draws_skipped;
     return false;
   }
-
-  const Capabilities& caps = context_.capabilities();
-  uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
-  uint64_t index_bytes = prims.indices.size() * 4;
-  uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
-  uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
-  uint64_t total = system_offset + sizeof(XeSystemConstants);
-  const CommandStream::Allocation alloc = RingAllocate(total, ubo_align);
-  std::memcpy(alloc.data, prims.indices.data(), index_bytes);
-  WriteGuestConstants(regs, alloc.data + constants_offset);
+  const DrawUpload upload = UploadDrawData(regs, prims);
 
   BeginRendering(attachments);
   // The viewport transform in guest pixels of the target (host NDC are the same at any scale:
   // the host viewport covers the whole S x T times larger image); the scissor in host pixels.
-  const gpu::ResolutionScale scale{options_.scale_x, options_.scale_y};
-  HostViewport viewport = gpu::ComputeViewport(regs, render_width_ / scale.x, render_height_ / scale.y);
-  if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
-    ++stats_.draws_skipped;
-    Note("draw with an empty scissor skipped");
-    return false;
+  gpu::PlanScissor(plan, regs, render_width_ / plan.scale.x, render_height_ / plan.scale.y);
+  if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
+  WriteSystemConstants(regs, plan, attachments, scaled_slots,
+                       upload.allocation.data + upload.system_offset);
+  HostRasterizer raster;
+  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, attachments, raster);
+
+  VkCommandBuffer cmd = stream_.cmd();
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
+  uint32_t dynamic_offsets[2] = {uint32_t(upload.allocation.offset + upload.constants_offset),
+                                 uint32_t(upload.allocation.offset + upload.system_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
+                          2, dynamic_offsets);
+  vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
+                       VK_INDEX_TYPE_UINT32);
+  SetDynamicState(regs, plan, attachments, raster);
+  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
+  ++stats_.draws;
+  return true;
+}
+
+bool XenosRenderer::Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
+  if (NoteSkip(plan, order) == gpu::DrawSkip::kNone) return false;
+  ++stats_.draws_skipped;
+  return true;
+}
+
+XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& plan) {
+  // One host image per surface, format and sample count (render_targets.h).
+  Attachments attachments;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!plan.color[i].used) continue;
+    const RenderTargetKey key{plan.color[i].base_tiles, plan.surface_pitch, plan.color[i].format,
+                              false, plan.samples};
+    attachments.color[i] = &render_targets_.Get(key, stream_.cmd());
   }
-  XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
-  system.resolution_scale = scale.x | (scale.y << 8);
+  if (plan.depth.used) {
+    const RenderTargetKey key{plan.depth.base_tiles, plan.surface_pitch, plan.depth.format, true,
+                              plan.samples};
+    attachments.depth = &render_targets_.Get(key, stream_.cmd());
+  }
+  return attachments;
+}
+
+XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(gpu::RegisterValues regs,
+                                                        const gpu::HostPrimitives& prims) {
+  // One ring allocation: the indices, then the guest constants, then the system constants.
+  const Capabilities& caps = context_.capabilities();
+  DrawUpload upload;
+  const uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  const uint64_t index_bytes = prims.indices.size() * 4;
+  upload.constants_offset = AlignUp(index_bytes, ubo_align);
+  upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
+  const uint64_t total = upload.system_offset + sizeof(XeSystemConstants);
+  upload.allocation = RingAllocate(total, ubo_align);
+  std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
+  WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
+  return upload;
+}
+
+void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+                                         const Attachments& attachments, uint32_t scaled_slots,
+                                         uint8_t* out) {
+  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
+  system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
-  if (prims.topology == gpu::HostTopology::kPointList && scale.x != scale.y) {
+  if (plan.topology == gpu::HostTopology::kPointList && plan.scale.x != plan.scale.y) {
     Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
   }
   // Per-target colour export conversion for the host format (render_targets.h).
@@ -303,13 +296,17 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   if (attachments.depth && !attachments.depth->note.empty()) {
     Note("depth target: " + attachments.depth->note);
   }
-  std::memcpy(alloc.data + system_offset, &system, sizeof(system));
+  std::memcpy(out, &system, sizeof(system));
+}
 
+VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
+                                       const gpu::DrawPlan& plan, const Attachments& attachments,
+                                       HostRasterizer& raster) {
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
-  key.topology = uint32_t(prims.topology);
-  HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
+  key.topology = uint32_t(plan.topology);
+  raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
     Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
@@ -334,19 +331,16 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   for (const RenderTarget* rt : attachments.color) {
     if (rt) key.samples = uint32_t(rt->samples);
   }
-  VkPipeline pipeline = pipelines_.Get(key);
+  return pipelines_.Get(key);
+}
 
+void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+                                    const Attachments& attachments,
+                                    const HostRasterizer& raster) {
   VkCommandBuffer cmd = stream_.cmd();
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
-  uint32_t dynamic_offsets[2] = {uint32_t(alloc.offset + constants_offset),
-                                 uint32_t(alloc.offset + system_offset)};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
-                          2, dynamic_offsets);
-  vkCmdBindIndexBuffer(cmd, alloc.buffer, alloc.offset, VK_INDEX_TYPE_UINT32);
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
   vkCmdSetViewport(cmd, 0, 1, &vp);
-  const VkRect2D scissor = ToVkRect(gpu::HostScissor(viewport.scissor, scale));
+  const VkRect2D scissor = ToVkRect(plan.host_scissor);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   float blend_constants[4] = {gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),
                               gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_GREEN)),
@@ -359,15 +353,12 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     // Polygon offset as a host depth bias (gpu/polygon_offset.h: Xenia's units; one bias per
     // draw, so the face Xenia prefers). A k_24_8 target in a float host depth cannot get
     // OFFSET exactly (its r depends on the primitive's exponent): noted.
-    const bool polygonal = prims.topology != gpu::HostTopology::kLineList &&
-                           prims.topology != gpu::HostTopology::kPointList;
-    const auto mode = xenos::reg::PA_SU_SC_MODE_CNTL::Decode(
-        regs[xenos::RegIndex(xenos::Reg::PA_SU_SC_MODE_CNTL)]);
+    const bool polygonal = plan.polygonal;
+    const auto mode = gpu::DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
     const gpu::PolygonOffset offset = gpu::PreferredPolygonOffset(
         gpu::ReadPolygonOffsets(regs, polygonal), polygonal && mode.cull_front,
         polygonal && mode.cull_back);
-    const uint32_t depth_format = uint32_t(xenos::reg::RB_DEPTH_INFO::Decode(
-        regs[xenos::RegIndex(xenos::Reg::RB_DEPTH_INFO)]).depth_format);
+    const uint32_t depth_format = plan.depth.format;
     const float constant = gpu::DepthBiasConstantFactor(offset, depth_format);
     const float slope = gpu::DepthBiasSlopeFactor(offset);
     const bool bias = attachments.depth && (constant != 0.0f || slope != 0.0f);
@@ -379,8 +370,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
     vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
   }
-  SetLineWidth(cmd, regs, prims.topology);
-  switch (prims.topology) {
+  SetLineWidth(cmd, regs, plan.topology);
+  switch (plan.topology) {
     case gpu::HostTopology::kPointList:
       vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
       break;
@@ -406,9 +397,6 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.writeMask);
   vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.reference);
   vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.reference);
-  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
-  ++stats_.draws;
-  return true;
 }
 
 void XenosRenderer::BarrierAttachmentsToTransfer(const RenderTarget& rt) {
@@ -464,52 +452,50 @@ void XenosRenderer::ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkCl
 
 void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
   ++stats_.resolves;
-  const std::optional<gpu::ResolveInfo> resolve = ResolveInfoFor(regs, memory);
-  if (!resolve) return;
-  const gpu::ResolveInfo& info = *resolve;
-  gpu::EdramEventTargets edram_targets = gpu::EdramTargetsForResolve(info);
-  edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "resolve");
+  const gpu::ResolvePlan plan =
+      gpu::PlanResolve(regs, memory, {options_.scale_x, options_.scale_y});
+  if (plan.skip != gpu::ResolveSkip::kNone) {
+    Note(gpu::ResolveSkipNote(plan.skip));
+    return;
+  }
+  const gpu::ResolveInfo& info = plan.info;
+  edram_.Use(edram_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve");
   uint32_t msaa_count = 1u << std::min(info.msaa_samples, 2u);
   RenderTargetKey color_key{info.color_base, info.surface_pitch, info.color_format, false,
                             msaa_count};
-  if (info.copy) {
-    if (!info.unsupported.empty()) {
-      Note(info.unsupported);
-    } else {
-      if (!info.note.empty()) Note(info.note);
-      EndRendering();
-      // The source's guest bits (every sample) in the EDRAM model, then the CPU resolve engine
-      // (resolve.h): any source format, MSAA selection/averaging, bias, swaps, destinations.
-      // At a resolution scale the model is the scaled EDRAM.
-      const gpu::edram::Edram& bits = edram_.Snapshot(info.SourceSurface(), uint32_t(info.y1));
-      if (!edram_.last_snapshot_exact()) {
-        Note("resolve source partly held in an approximating host format (not bit-exact)");
-      }
-      // Resolved bytes must reach the mirror too (later draws may read them as textures).
-      gpu::GuestMemoryAccess tracked = memory;
-      tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
-        memory.write(address, bytes);
-        shared_memory_.Invalidate(address, bytes.size());
-      };
-      try {
-        if (options_.scale_x * options_.scale_y == 1) {
-          gpu::ResolveCopy(info, bits, tracked);
-        } else {
-          // 1x guest memory (point-downsampled) plus the scaled copy, mirrored for textures.
-          scaled_.Resolve(info, bits, tracked, options_.scale_x, options_.scale_y);
-          if (const gpu::ScaledCopy* copy = scaled_.last(); copy && scaled_mirror_) {
-            scaled_mirror_->Store(*copy);
-          }
+  if (!plan.copy_note.empty()) Note(plan.copy_note);
+  if (plan.copy) {
+    EndRendering();
+    // The source's guest bits (every sample) in the EDRAM model, then the CPU resolve engine
+    // (resolve.h): any source format, MSAA selection/averaging, bias, swaps, destinations.
+    // At a resolution scale the model is the scaled EDRAM.
+    const gpu::edram::Edram& bits = edram_.Snapshot(info.SourceSurface(), uint32_t(info.y1));
+    if (!edram_.last_snapshot_exact()) {
+      Note("resolve source partly held in an approximating host format (not bit-exact)");
+    }
+    // Resolved bytes must reach the mirror too (later draws may read them as textures).
+    gpu::GuestMemoryAccess tracked = memory;
+    tracked.write = [this, &memory](uint32_t address, std::span<const uint8_t> bytes) {
+      memory.write(address, bytes);
+      shared_memory_.Invalidate(address, bytes.size());
+    };
+    try {
+      if (options_.scale_x * options_.scale_y == 1) {
+        gpu::ResolveCopy(info, bits, tracked);
+      } else {
+        // 1x guest memory (point-downsampled) plus the scaled copy, mirrored for textures.
+        scaled_.Resolve(info, bits, tracked, options_.scale_x, options_.scale_y);
+        if (const gpu::ScaledCopy* copy = scaled_.last(); copy && scaled_mirror_) {
+          scaled_mirror_->Store(*copy);
         }
-      } catch (const Error& e) {
-        Note(std::string("resolve copy skipped: ") + e.what());
       }
+    } catch (const Error& e) {
+      Note(std::string("resolve copy skipped: ") + e.what());
     }
   }
   // Clears cover S x T host pixels per guest pixel.
-  VkRect2D rect = ToVkRect(gpu::HostRect(info.x0, info.y0, info.x1, info.y1,
-                                         {options_.scale_x, options_.scale_y}));
-  if (info.color_clear && info.source_select < 4) {
+  const VkRect2D rect = ToVkRect(plan.host_rect);
+  if (plan.color_clear) {
     EndRendering();
     RenderTarget& rt = render_targets_.Get(color_key, stream_.cmd());
     VkRect2D r = rect;
@@ -524,7 +510,8 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
       cs.format = info.color_format;
       uint64_t clear = info.color_clear_value;
       if (cs.is_64bpp()) {
-        clear = (uint64_t(R(regs, Reg::RB_COLOR_CLEAR)) << 32) | R(regs, Reg::RB_COLOR_CLEAR_LO);
+        clear = (uint64_t(gpu::RegisterValue(regs, Reg::RB_COLOR_CLEAR)) << 32) |
+                gpu::RegisterValue(regs, Reg::RB_COLOR_CLEAR_LO);
       }
       VkClearValue value{};
       value.color = HostColorClearValue(info.color_format, rt.format, clear);
@@ -532,7 +519,7 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
       ClearRect(rt, r, value);
     }
   }
-  if (info.depth_clear) {
+  if (plan.depth_clear) {
     EndRendering();
     RenderTargetKey depth_key{info.depth_base, info.surface_pitch, info.depth_format, true,
                               msaa_count};

@@ -9,6 +9,7 @@
 #include "edram_compute.h"
 #include "output_merger_state.h"
 #include "xnt/base/error.h"
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/translator/output_merger_interface.h"
@@ -20,10 +21,6 @@ using xenos::Reg;
 
 namespace {
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  const uint32_t i = xenos::RegIndex(r);
-  return i < regs.size() ? regs[i] : 0u;
-}
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -245,54 +242,22 @@ void FsiRenderer::BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlag
 
 bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& memory) {
   const gpu::RegisterValues regs = draw.regs;
-  const auto mode = xenos::ModeControl(R(regs, Reg::RB_MODECONTROL) & 7);
-  if (mode == xenos::ModeControl::kCopy) {
+  gpu::DrawPlan plan = PlanDrawInput(draw, {options_.scale_x, options_.scale_y});
+  if (plan.resolve) {
     Resolve(regs, memory);
     return true;
   }
-  auto skip = [&](const std::string& why) {
-    ++stats_.draws_skipped;
-    Note(why);
+  // A draw run for its pixel-shader exports alone (DrawPlan::exports_only) goes through with
+  // every colour write and the depth/stencil test off, so the output merger epilogue writes
+  // nothing to the EDRAM and only the exports remain.
+  using gpu::DrawSkip;
+  if (Skipped(plan, {DrawSkip::kEdramMode, DrawSkip::kPrimitiveType, DrawSkip::kSurfacePitch,
+                     DrawSkip::kNoTarget})) {
     return false;
-  };
-  if (mode != xenos::ModeControl::kColorDepth && mode != xenos::ModeControl::kDepth) {
-    return skip("draw with RB_MODECONTROL edram_mode " + std::to_string(uint32_t(mode)) +
-                " (not colour/depth) skipped");
-  }
-  if (!gpu::IsSupportedPrimitiveType(draw.primitives.type)) {
-    return skip("draw of primitive type " +
-                std::string(xenos::PrimitiveTypeName(uint32_t(draw.primitives.type))) +
-                " skipped (not implemented)");
-  }
-  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
-  if (surface.surface_pitch == 0) return skip("draw with RB_SURFACE_INFO surface_pitch 0 skipped");
-  OutputMergerInput om_input;
-  om_input.has_pixel_shader = draw.pixel_shader != VK_NULL_HANDLE;
-  om_input.scale_x = options_.scale_x;
-  om_input.scale_y = options_.scale_y;
-  const auto color_mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
-  if (mode == xenos::ModeControl::kColorDepth && draw.pixel_shader) {
-    for (uint32_t i = 0; i < 4; ++i) {
-      om_input.color_used[i] =
-          (draw.pixel_shader_color_mask & (1u << i)) && color_mask.rt_mask(i);
-    }
-  }
-  const auto depth_control = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
-  const bool depth_used = depth_control.z_enable || depth_control.stencil_enable;
-  // A pixel shader that exports memory runs on every covered pixel in colour/depth mode even
-  // when no colour target is written and nothing is tested (Xenia draw_util.cc
-  // IsPixelShaderNeededWithRasterization; not in kDepth mode), as on the cpu path: the draw goes
-  // through with every colour write and the depth/stencil test off, so the output merger
-  // epilogue writes nothing to the EDRAM and only the exports remain.
-  const bool exports_only = mode == xenos::ModeControl::kColorDepth && draw.pixel_shader &&
-                            draw.pixel_shader_exports;
-  if (!depth_used && !exports_only &&
-      std::none_of(om_input.color_used, om_input.color_used + 4, [](bool b) { return b; })) {
-    return skip("draw with no colour target written and no depth/stencil test skipped");
   }
   // Ownership is logged as every path logs it; the data never moves (one EDRAM of guest bits).
   const gpu::EdramEventTargets targets =
-      gpu::EdramTargetsForDraw(regs, om_input.color_used, depth_used, draw.estimate_rows);
+      gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw",
                [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
                  entry.data_moved = true;
@@ -301,31 +266,18 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                });
 
   const gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
-  if (prims.indices.empty()) return skip("draw with no complete primitive skipped");
-  om_input.polygonal = prims.topology != gpu::HostTopology::kLineList &&
-                       prims.topology != gpu::HostTopology::kPointList;
-
+  gpu::PlanPrimitives(plan, prims);
+  if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
   // Guest viewport over pitch x guest_height_ guest pixels; the host's is S x T times larger.
-  const gpu::Viewport viewport = gpu::ComputeViewport(regs, surface.surface_pitch, guest_height_);
-  if (viewport.scissor.extent.width == 0 || viewport.scissor.extent.height == 0) {
-    return skip("draw with an empty scissor skipped");
-  }
-  const uint32_t guest_samples = 1u << std::min(uint32_t(surface.msaa_samples), 2u);
-  VkPhysicalDeviceProperties props;
-  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-  const VkSampleCountFlags counts = props.limits.framebufferNoAttachmentsSampleCounts;
-  uint32_t host_samples = guest_samples;
-  if (!(counts & host_samples)) {
-    if (guest_samples == 2 && (counts & VK_SAMPLE_COUNT_4_BIT)) {
-      host_samples = 4;
-      Note("2x MSAA coverage from 4 host samples (the device lacks 2 samples without "
-           "attachments): guest sample positions approximated");
-    } else {
-      host_samples = 1;
-      Note("MSAA coverage from 1 host sample (the device lacks the sample count)");
-    }
-  }
-  om_input.host_samples = host_samples;
+  gpu::PlanScissor(plan, regs, plan.surface_pitch, guest_height_);
+  if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
+  OutputMergerInput om_input;
+  om_input.has_pixel_shader = draw.pixel_shader != VK_NULL_HANDLE;
+  om_input.scale_x = plan.scale.x;
+  om_input.scale_y = plan.scale.y;
+  std::copy(plan.color_used, plan.color_used + 4, om_input.color_used);
+  om_input.polygonal = plan.polygonal;
+  om_input.host_samples = HostSamples(plan.samples);
 
   // Everything recorded outside rendering first: memory, textures, the barrier between draws.
   if (shared_memory_.MayNeedSync(memory.pages)) {
@@ -339,31 +291,98 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
     BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
+  const DrawUpload upload = UploadDrawData(regs, plan, prims, om_input, scaled_slots);
+  HostRasterizer raster;
+  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, om_input.host_samples, raster);
+  BeginDrawRendering(plan);
+  VkCommandBuffer cmd = stream_.cmd();
 
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
+  const uint64_t base = upload.allocation.offset;
+  const uint32_t dynamic_offsets[3] = {uint32_t(base + upload.constants_offset),
+                                       uint32_t(base + upload.system_offset),
+                                       uint32_t(base + upload.om_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 3,
+                          dynamic_offsets);
+  vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, base, VK_INDEX_TYPE_UINT32);
+  const VkViewport vp{0.0f, 0.0f, float(plan.surface_pitch * plan.scale.x),
+                      float(guest_height_ * plan.scale.y), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &vp);
+  const VkRect2D scissor = ToVkRect(plan.host_scissor);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  vkCmdSetCullMode(cmd, raster.cull);
+  vkCmdSetFrontFace(cmd, raster.front_face);
+  vkCmdSetPrimitiveTopology(cmd, plan.topology == gpu::HostTopology::kPointList
+                                     ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+                                     : plan.topology == gpu::HostTopology::kLineList
+                                           ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                           : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  SetLineWidth(cmd, regs, plan.topology);
+  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
+  if (ordering_ == FsiOrdering::kUnordered) EndRendering();
+  draws_since_barrier_ = true;
+  gpu_wrote_ = true;
+  ++stats_.draws;
+  return true;
+}
+
+bool FsiRenderer::Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
+  if (NoteSkip(plan, order) == gpu::DrawSkip::kNone) return false;
+  ++stats_.draws_skipped;
+  return true;
+}
+
+uint32_t FsiRenderer::HostSamples(uint32_t guest_samples) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  const VkSampleCountFlags counts = props.limits.framebufferNoAttachmentsSampleCounts;
+  if (counts & guest_samples) return guest_samples;
+  if (guest_samples == 2 && (counts & VK_SAMPLE_COUNT_4_BIT)) {
+    Note("2x MSAA coverage from 4 host samples (the device lacks 2 samples without "
+         "attachments): guest sample positions approximated");
+    return 4;
+  }
+  Note("MSAA coverage from 1 host sample (the device lacks the sample count)");
+  return 1;
+}
+
+FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
+                                                    const gpu::DrawPlan& plan,
+                                                    const gpu::HostPrimitives& prims,
+                                                    const OutputMergerInput& om_input,
+                                                    uint32_t scaled_slots) {
+  // One ring allocation: the indices, then the guest, system and output merger constants.
   const Capabilities& caps = context_.capabilities();
+  DrawUpload upload;
   const uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
   const uint64_t index_bytes = prims.indices.size() * 4;
-  const uint64_t constants_offset = AlignUp(index_bytes, ubo_align);
-  const uint64_t system_offset = AlignUp(constants_offset + sizeof(XeConstants), ubo_align);
-  const uint64_t om_offset = AlignUp(system_offset + sizeof(XeSystemConstants), ubo_align);
-  const uint64_t total = om_offset + sizeof(XeOutputMergerConstants);
-  const CommandStream::Allocation alloc = RingAllocate(total, ubo_align);
-  std::memcpy(alloc.data, prims.indices.data(), index_bytes);
-  WriteGuestConstants(regs, alloc.data + constants_offset);
-  XeSystemConstants system = ComputeSystemConstants(regs, viewport, prims.topology);
+  upload.constants_offset = AlignUp(index_bytes, ubo_align);
+  upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
+  upload.om_offset = AlignUp(upload.system_offset + sizeof(XeSystemConstants), ubo_align);
+  const uint64_t total = upload.om_offset + sizeof(XeOutputMergerConstants);
+  upload.allocation = RingAllocate(total, ubo_align);
+  std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
+  WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
+  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
   // pixels: shader_interface.h).
-  system.resolution_scale = options_.scale_x | (options_.scale_y << 8);
+  system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
-  std::memcpy(alloc.data + system_offset, &system, sizeof(system));
+  std::memcpy(upload.allocation.data + upload.system_offset, &system, sizeof(system));
   const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);
-  std::memcpy(alloc.data + om_offset, &om, sizeof(om));
+  std::memcpy(upload.allocation.data + upload.om_offset, &om, sizeof(om));
+  return upload;
+}
 
+VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
+                                     const gpu::DrawPlan& plan, uint32_t host_samples,
+                                     HostRasterizer& raster) {
   PipelineKey key;
   key.vs = draw.vertex_shader;
-  key.topology = uint32_t(prims.topology);
-  const HostRasterizer raster = ComputeRasterizer(regs, prims.topology);
+  key.topology = uint32_t(plan.topology);
+  raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
     Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
@@ -372,7 +391,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   }
   key.samples = host_samples;
   key.polygon_offset_gs =
-      draw.exact_polygon_offset && prims.topology == gpu::HostTopology::kTriangleList;
+      draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList;
   key.ps = draw.pixel_shader;
   if (!key.ps && key.polygon_offset_gs) {
     // A depth pre-pass's samples from the snapped vertices too, as its later EQUAL-tested
@@ -386,13 +405,10 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   } else if (!key.ps) {
     key.ps = depth_only_ps_;
   }
-  const VkPipeline pipeline = GetPipeline(key);
+  return GetPipeline(key);
+}
 
-  // Host pixels: the scissor scaled.
-  const uint32_t sx = options_.scale_x, sy = options_.scale_y;
-  VkRect2D scissor{{viewport.scissor.offset.x * int32_t(sx), viewport.scissor.offset.y * int32_t(sy)},
-                   {viewport.scissor.extent.width * sx, viewport.scissor.extent.height * sy}};
-  const uint32_t area_width = surface.surface_pitch * sx;
+void FsiRenderer::BeginDrawRendering(const gpu::DrawPlan& plan) {
   if (ordering_ == FsiOrdering::kInterlock) {
     // Interlock orders the critical sections of overlapping fragments in rasterization order,
     // which Vulkan defines within one render pass instance only: consecutive draws stay in one
@@ -408,35 +424,9 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   } else {
     // Unordered: one instance per draw, its area down to the scissor's bottom row (llvmpipe bins
     // the whole area).
-    BeginRendering(area_width, uint32_t(scissor.offset.y) + scissor.extent.height);
+    BeginRendering(plan.surface_pitch * plan.scale.x,
+                   uint32_t(plan.host_scissor.offset.y) + plan.host_scissor.extent.height);
   }
-  VkCommandBuffer cmd = stream_.cmd();
-
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
-  const uint32_t dynamic_offsets[3] = {uint32_t(alloc.offset + constants_offset),
-                                       uint32_t(alloc.offset + system_offset),
-                                       uint32_t(alloc.offset + om_offset)};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 3,
-                          dynamic_offsets);
-  vkCmdBindIndexBuffer(cmd, alloc.buffer, alloc.offset, VK_INDEX_TYPE_UINT32);
-  const VkViewport vp{0.0f, 0.0f, float(area_width), float(guest_height_ * sy), 0.0f, 1.0f};
-  vkCmdSetViewport(cmd, 0, 1, &vp);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
-  vkCmdSetCullMode(cmd, raster.cull);
-  vkCmdSetFrontFace(cmd, raster.front_face);
-  vkCmdSetPrimitiveTopology(cmd, prims.topology == gpu::HostTopology::kPointList
-                                     ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
-                                     : prims.topology == gpu::HostTopology::kLineList
-                                           ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
-                                           : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
-  SetLineWidth(cmd, regs, prims.topology);
-  vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
-  if (ordering_ == FsiOrdering::kUnordered) EndRendering();
-  draws_since_barrier_ = true;
-  gpu_wrote_ = true;
-  ++stats_.draws;
-  return true;
 }
 
 void FsiRenderer::ReadBack() {

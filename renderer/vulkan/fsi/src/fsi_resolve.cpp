@@ -8,6 +8,7 @@
 #include "edram_compute.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/resolve.h"
+#include "xnt/gpu/resolve_plan.h"
 #include "xnt/vk/fsi/fsi_renderer.h"
 #include "xnt/xenos/registers.h"
 
@@ -17,53 +18,52 @@ using xenos::Reg;
 
 void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
   ++stats_.resolves;
-  const std::optional<gpu::ResolveInfo> resolve = ResolveInfoFor(regs, memory);
-  if (!resolve) return;
-  const gpu::ResolveInfo& info = *resolve;
-  const gpu::EdramEventTargets targets = gpu::EdramTargetsForResolve(info);
-  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "resolve",
+  const gpu::ResolvePlan plan =
+      gpu::PlanResolve(regs, memory, {options_.scale_x, options_.scale_y});
+  if (plan.skip != gpu::ResolveSkip::kNone) {
+    Note(gpu::ResolveSkipNote(plan.skip));
+    return;
+  }
+  const gpu::ResolveInfo& info = plan.info;
+  tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve",
                [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
                  entry.data_moved = true;
                  entry.on_gpu = true;
                  entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
                });
-  const bool clears = (info.color_clear && info.source_select < 4) || info.depth_clear;
+  const bool clears = plan.color_clear || plan.depth_clear;
   if (!info.copy && !clears) return;
   if (!compute_) {
     compute_ = std::make_unique<EdramCompute>(context_, stream_, edram_, edram_bytes_,
                                               shared_memory_.set_layout());
   }
-  if (info.copy) {
-    if (!info.unsupported.empty()) {
-      Note(info.unsupported);
-    } else {
-      if (!info.note.empty()) Note(info.note);
-      try {
-        if (options_.scale_x * options_.scale_y == 1) {
-          CopyToGuest(info, memory);
-        } else {
-          // As the cpu path: guest memory gets the 1x copy, scaled_ the scaled one (the swap
-          // shows it, and textures over it sample it from the mirror at the scaled size). The
-          // first copy is the guest one, the second the scaled one into its CPU-side bytes.
-          bool guest = true;
-          scaled_.Resolve(
-              info,
-              [&](const gpu::ResolveInfo& i, const gpu::GuestMemoryAccess& m) {
-                const bool first = guest;
-                guest = false;
-                return first ? CopyToGuest(i, m) : CopyToAccess(i, m);
-              },
-              memory, options_.scale_x, options_.scale_y);
-          if (const gpu::ScaledCopy* copy = scaled_.last()) {
-            if (!scaled_mirror_) {
-              scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context_, stream_, scaled_);
-            }
-            scaled_mirror_->Store(*copy);
+  if (!plan.copy_note.empty()) Note(plan.copy_note);
+  if (plan.copy) {
+    try {
+      if (options_.scale_x * options_.scale_y == 1) {
+        CopyToGuest(info, memory);
+      } else {
+        // As the cpu path: guest memory gets the 1x copy, scaled_ the scaled one (the swap
+        // shows it, and textures over it sample it from the mirror at the scaled size). The
+        // first copy is the guest one, the second the scaled one into its CPU-side bytes.
+        bool guest = true;
+        scaled_.Resolve(
+            info,
+            [&](const gpu::ResolveInfo& i, const gpu::GuestMemoryAccess& m) {
+              const bool first = guest;
+              guest = false;
+              return first ? CopyToGuest(i, m) : CopyToAccess(i, m);
+            },
+            memory, options_.scale_x, options_.scale_y);
+        if (const gpu::ScaledCopy* copy = scaled_.last()) {
+          if (!scaled_mirror_) {
+            scaled_mirror_ = std::make_unique<ScaledResolveMirror>(context_, stream_, scaled_);
           }
+          scaled_mirror_->Store(*copy);
         }
-      } catch (const Error& e) {
-        Note(std::string("resolve copy skipped: ") + e.what());
       }
+    } catch (const Error& e) {
+      Note(std::string("resolve copy skipped: ") + e.what());
     }
   }
   if (!clears) return;

@@ -15,11 +15,6 @@ using xenos::Reg;
 
 namespace {
 
-uint32_t R(gpu::RegisterValues regs, Reg r) {
-  const uint32_t i = xenos::RegIndex(r);
-  return i < regs.size() ? regs[i] : 0u;
-}
-
 void PackFace(uint32_t func, uint32_t fail, uint32_t zfail, uint32_t pass, uint32_t ref,
                   uint32_t mask, uint32_t write_mask, uint32_t out[4]) {
   out[0] = func;
@@ -35,24 +30,24 @@ bool AlphaTestOn(const xenos::reg::RB_COLORCONTROL& cc) {
 }  // namespace
 
 bool EarlyDepthStencilWanted(gpu::RegisterValues regs) {
-  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
+  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_COLORCONTROL));
   if (AlphaTestOn(cc) || cc.alpha_to_mask_enable) return false;
-  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
+  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTHCONTROL));
   return (dc.z_enable && dc.zfunc != xenos::CompareFunction::kAlways) || dc.stencil_enable;
 }
 
 XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
                                                      const OutputMergerInput& input) {
   XeOutputMergerConstants c{};
-  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(R(regs, Reg::RB_SURFACE_INFO));
+  const auto surface = xenos::reg::RB_SURFACE_INFO::Decode(gpu::RegisterValue(regs, Reg::RB_SURFACE_INFO));
   const uint32_t msaa = std::min(uint32_t(surface.msaa_samples), 2u);
   c.surface[0] = surface.surface_pitch * input.scale_x;
   c.surface[1] = msaa;
   c.surface[2] = input.scale_x;
   c.surface[3] = input.scale_y;
-  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(R(regs, Reg::RB_COLOR_MASK));
+  const auto mask = xenos::reg::RB_COLOR_MASK::Decode(gpu::RegisterValue(regs, Reg::RB_COLOR_MASK));
   for (uint32_t i = 0; i < 4; ++i) {
-    const auto info = xenos::reg::RB_COLOR_INFO::Decode(R(regs, xenos::kColorInfoRegs[i]));
+    const auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     gpu::edram::Surface s;
     s.base_tiles = info.color_base;
     s.pitch_pixels = surface.surface_pitch;
@@ -62,7 +57,7 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
     c.rt_pitch_tiles[i] = s.pitch_tiles();
     c.rt_format[i] = uint32_t(info.color_format);
     c.rt_exp_scale[i] = std::ldexp(1.0f, int(info.color_exp_bias));
-    const auto bc = xenos::reg::RB_BLENDCONTROL::Decode(R(regs, xenos::kBlendControlRegs[i]));
+    const auto bc = xenos::reg::RB_BLENDCONTROL::Decode(gpu::RegisterValue(regs, xenos::kBlendControlRegs[i]));
     const bool blend = !(bc.color_srcblend == xenos::BlendFactor::kOne &&
                          bc.color_destblend == xenos::BlendFactor::kZero &&
                          bc.color_comb_fcn == xenos::BlendOp::kAdd &&
@@ -89,15 +84,15 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   c.blend_constant[2] = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_BLUE));
   c.blend_constant[3] = gpu::RegisterFloat(regs, xenos::RegIndex(Reg::RB_BLEND_ALPHA));
 
-  const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(R(regs, Reg::RB_DEPTH_INFO));
+  const auto depth_info = xenos::reg::RB_DEPTH_INFO::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTH_INFO));
   gpu::edram::Surface ds;
   ds.base_tiles = depth_info.depth_base;
   ds.pitch_pixels = surface.surface_pitch;
   ds.msaa = xenos::MsaaSamples(msaa);
   ds.is_depth = true;
   ds.format = uint32_t(depth_info.depth_format);
-  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(R(regs, Reg::RB_DEPTHCONTROL));
-  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(R(regs, Reg::RB_COLORCONTROL));
+  const auto dc = xenos::reg::RB_DEPTHCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_DEPTHCONTROL));
+  const auto cc = xenos::reg::RB_COLORCONTROL::Decode(gpu::RegisterValue(regs, Reg::RB_COLORCONTROL));
   uint32_t flags = 0;
   if (dc.z_enable) flags |= kXeOmDepthTest;
   if (dc.z_enable && dc.z_write_enable) flags |= kXeOmDepthWrite;
@@ -120,8 +115,8 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   const uint32_t guest_samples = 1u << msaa;
   c.misc[2] = guest_samples == 2 ? (input.host_samples == 2 ? 1u : 2u) : 0u;
 
-  const auto front_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK));
-  const auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(R(regs, Reg::RB_STENCILREFMASK_BF));
+  const auto front_mask = xenos::reg::RB_STENCILREFMASK::Decode(gpu::RegisterValue(regs, Reg::RB_STENCILREFMASK));
+  const auto back_mask = xenos::reg::RB_STENCILREFMASK::Decode(gpu::RegisterValue(regs, Reg::RB_STENCILREFMASK_BF));
   PackFace(uint32_t(dc.stencilfunc), uint32_t(dc.stencilfail), uint32_t(dc.stencilzfail),
            uint32_t(dc.stencilzpass), front_mask.stencilref, front_mask.stencilmask,
            front_mask.stencilwritemask, c.stencil_front);

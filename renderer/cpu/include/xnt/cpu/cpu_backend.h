@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
@@ -21,7 +23,13 @@
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
 
+namespace xnt::ucode {
+struct DecodedShader;
+}
+
 namespace xnt::cpu {
+
+struct AssembledPrimitives;
 
 struct CpuBackendOptions {
   // Threads for the pixel stage (row bands); 0 = every core. The image does not depend on it.
@@ -62,7 +70,15 @@ class CpuBackend : public replay::Backend {
 
  private:
   void Note(const std::string& what) { ++notes_[what]; }
+  // A draw through the pipeline: the plan's checks, vertex fetch, vertex shading and primitive
+  // assembly (primitive_assembly.h), then ShadePixels. False when it draws nothing.
   bool Draw(const replay::DrawCall& draw);
+  // Notes the first of `order` that holds for the plan; true when one did (the draw is skipped).
+  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  // Setup, rasterization, the pixel shader and the output merger over the assembled primitives.
+  void ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& plan,
+                   const AssembledPrimitives& assembled, const ucode::DecodedShader* ps,
+                   const std::function<bool(uint32_t, uint32_t, uint32_t)>& write_memory);
   void Resolve(gpu::RegisterValues regs);
   gpu::GuestMemoryAccess Access() const;
   // The tracker's mover: on this path the EDRAM holds guest bits, so the new owner reads the old

@@ -18,8 +18,7 @@ namespace xnt::gpu {
 // it when the title never wrote it (the bundled samples' D3D device defaults do not), and the
 // width every path drew before the field was read.
 inline float LineWidth(RegisterValues regs) {
-  const uint32_t index = xenos::RegIndex(xenos::Reg::PA_SU_LINE_CNTL);
-  const uint32_t half = index < regs.size() ? regs[index] & 0xFFFFu : 0u;
+  const uint32_t half = RegisterValue(regs, xenos::Reg::PA_SU_LINE_CNTL) & 0xFFFFu;
   return half == 0 ? 1.0f : float(half) / 8.0f;
 }
 

@@ -17,6 +17,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/gpu/index_buffer.h"
@@ -44,6 +45,14 @@ struct DrawInput {
   // triangle draw needs the geometry shader that passes the vertex positions (fsi_renderer.cpp).
   bool exact_polygon_offset = false;
 };
+
+// The draw's plan (gpu/draw_plan.h) from what the translated shaders say of themselves.
+inline gpu::DrawPlan PlanDrawInput(const DrawInput& draw, gpu::ResolutionScale scale) {
+  return gpu::PlanDraw(draw.regs, draw.primitives.type,
+                       {draw.pixel_shader != VK_NULL_HANDLE, draw.pixel_shader_color_mask,
+                        draw.pixel_shader_exports},
+                       scale);
+}
 
 // Notes a backend counts by text (FboBackend::notes, FsiBackend::notes).
 using DrawNotes = std::map<std::string, uint64_t>;

@@ -10,6 +10,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/gpu/path_stats.h"
@@ -92,10 +94,9 @@ class PathRenderer {
   // The guest's ALU, fetch, bool and loop constants (XeConstants, set 1) at `dst`, copied
   // straight from the register file (zero where it is shorter).
   static void WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst);
-  // The resolve's rectangle and formats, or nullopt (noted) when there is nothing to resolve:
-  // an empty rectangle or surface pitch 0.
-  std::optional<gpu::ResolveInfo> ResolveInfoFor(gpu::RegisterValues regs,
-                                                 const gpu::GuestMemoryAccess& memory);
+  // The first of the plan's skip reasons in `order` that holds for the draw (its note counted),
+  // or kNone when the draw goes on: each path asks in the order its checks always ran.
+  gpu::DrawSkip NoteSkip(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
   // `size` bytes at `alignment` in the ring, after flushing when it is full (the renderer's
   // Flush: rendering ended, the submission waited for).
   CommandStream::Allocation RingAllocate(uint64_t size, uint64_t alignment);

@@ -13,6 +13,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
@@ -83,6 +85,25 @@ class XenosRenderer final : public PathRenderer {
              empty_height == o.empty_height && empty_samples == o.empty_samples;
     }
   };
+  // One draw's data in the ring: its indices at the allocation's start, then the guest and the
+  // system constants at these offsets.
+  struct DrawUpload {
+    CommandStream::Allocation allocation{};
+    uint64_t constants_offset = 0, system_offset = 0;
+  };
+  // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
+  // of `order` holds), the render targets of the used surfaces, indices and constants into the
+  // ring, the system constants for the targets' host formats, the pipeline, the dynamic state.
+  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  Attachments DrawAttachments(const gpu::DrawPlan& plan);
+  DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::HostPrimitives& prims);
+  void WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+                            const Attachments& attachments, uint32_t scaled_slots, uint8_t* out);
+  VkPipeline DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
+                          const gpu::DrawPlan& plan, const Attachments& attachments,
+                          HostRasterizer& raster);
+  void SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+                       const Attachments& attachments, const HostRasterizer& raster);
   void BeginRendering(const Attachments& attachments);
   // Fills the render area and sample count of a draw that has no attachment (run for its
   // pixel-shader exports only) for a surface `pitch` guest pixels wide; false (noted) when the

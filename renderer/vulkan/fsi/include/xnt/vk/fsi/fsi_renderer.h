@@ -19,12 +19,14 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
@@ -35,6 +37,7 @@
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
+#include "xnt/vk/draw_state.h"
 #include "xnt/vk/path_renderer.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
@@ -44,6 +47,8 @@
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk::fsi {
+
+struct OutputMergerInput;
 
 enum class FsiOrdering : uint8_t {
   kInterlock,  // VK_EXT_fragment_shader_interlock, pixel-ordered critical section
@@ -91,6 +96,26 @@ class FsiRenderer final : public PathRenderer {
   struct PipelineKeyHash {
     size_t operator()(const PipelineKey& k) const;
   };
+  // One draw's data in the ring: its indices at the allocation's start, then the guest, system
+  // and output merger constants at these offsets.
+  struct DrawUpload {
+    CommandStream::Allocation allocation{};
+    uint64_t constants_offset = 0, system_offset = 0, om_offset = 0;
+  };
+  // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
+  // of `order` holds), the host sample count, indices and constants into the ring, the
+  // pipeline, the render pass instance the draw records into.
+  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  // The rasterization samples for `guest_samples` without attachments (noted when the device
+  // lacks the count).
+  uint32_t HostSamples(uint32_t guest_samples);
+  DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+                            const gpu::HostPrimitives& prims, const OutputMergerInput& om_input,
+                            uint32_t scaled_slots);
+  VkPipeline DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
+                          const gpu::DrawPlan& plan, uint32_t host_samples,
+                          HostRasterizer& raster);
+  void BeginDrawRendering(const gpu::DrawPlan& plan);
   VkPipeline GetPipeline(const PipelineKey& key);
   void CreateEdramBuffer();
   // Set 3 (the EDRAM and the output merger's constants) and the pipeline layout of sets 0-3.

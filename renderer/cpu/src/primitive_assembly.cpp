@@ -1,0 +1,106 @@
+// Primitive assembly and clipping on the cpu path (see primitive_assembly.h).
+#include "primitive_assembly.h"
+
+#include <algorithm>
+
+#include "xnt/xenos/registers.h"
+
+namespace xnt::cpu {
+
+namespace {
+
+void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
+                    gpu::RegisterValues regs, uint32_t scale_x, uint32_t scale_y,
+                    std::vector<PointSprite>& points) {
+  // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half sizes in 12.4 fixed point; a size the
+  // vertex shader exports (oPts.x) is clamped to [min, max], as the fbo path does.
+  const uint32_t size_reg = gpu::RegisterValue(regs, xenos::Reg::PA_SU_POINT_SIZE);
+  const uint32_t minmax = gpu::RegisterValue(regs, xenos::Reg::PA_SU_POINT_MINMAX);
+  const float fixed_size = float(size_reg >> 16) * (2.0f / 16.0f);
+  const float min_size = float(minmax & 0xFFFF) * (2.0f / 16.0f);
+  const float max_size = float(minmax >> 16) * (2.0f / 16.0f);
+  for (uint32_t index : prims.indices) {
+    PointSprite p;
+    p.vertex = vertices.Get(index);
+    p.size = p.vertex.point_size >= 0.0f ? std::clamp(p.vertex.point_size, min_size, max_size)
+                                         : fixed_size;
+    // Sizes are guest pixels: S x T times as many host pixels.
+    p.height = p.size * float(scale_y);
+    p.size *= float(scale_x);
+    points.push_back(p);
+  }
+}
+
+void AssembleLines(const gpu::HostPrimitives& prims, VertexStage& vertices, bool clip_depth,
+                   std::vector<Line>& segments) {
+  // Strips and loops arrive as lists (gpu::ProcessPrimitives), one segment per index pair.
+  for (size_t i = 0; i + 1 < prims.indices.size(); i += 2) {
+    Line l;
+    if (ClipLine(vertices.Get(prims.indices[i]), vertices.Get(prims.indices[i + 1]), l,
+                 clip_depth)) {
+      segments.push_back(l);
+    }
+  }
+}
+
+void ClipToTriangles(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                     bool clip_depth, std::vector<Triangle>& triangles) {
+  const Polygon poly = ClipTriangle(a, b, c, clip_depth);
+  for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
+}
+
+// A rectangle's three corners: the longest screen edge is the diagonal; the corner opposite it
+// is the right angle and the fourth corner is a + b - c, in clip space and for every
+// interpolator (renderer/vulkan/src/host_shaders.cpp does the same in its geometry shader).
+void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                       bool clip_depth, std::vector<Triangle>& triangles) {
+  const ClipVertex* v[3] = {&a, &b, &c};
+  auto screen = [](const ClipVertex& p, int axis) { return p.pos[axis] / p.pos[3]; };
+  auto dist = [&](int i0, int i1) {
+    const double dx = screen(*v[i1], 0) - screen(*v[i0], 0);
+    const double dy = screen(*v[i1], 1) - screen(*v[i0], 1);
+    return dx * dx + dy * dy;
+  };
+  const double d01 = dist(0, 1), d12 = dist(1, 2), d20 = dist(2, 0);
+  const int ci = d20 > d12 && d20 >= d01 ? 1 : d01 > d12 && d01 > d20 ? 2 : 0;
+  const int ai = (ci + 1) % 3, bi = (ci + 2) % 3;
+  ClipVertex d;
+  for (int k = 0; k < 4; ++k) d.pos[k] = v[ai]->pos[k] + v[bi]->pos[k] - v[ci]->pos[k];
+  for (size_t k = 0; k < d.interpolators.size(); ++k) {
+    for (int comp = 0; comp < 4; ++comp) {
+      d.interpolators[k][comp] = v[ai]->interpolators[k][comp] + v[bi]->interpolators[k][comp] -
+                                 v[ci]->interpolators[k][comp];
+    }
+  }
+  ClipToTriangles(*v[ci], *v[ai], *v[bi], clip_depth, triangles);
+  ClipToTriangles(*v[ai], d, *v[bi], clip_depth, triangles);
+}
+
+}  // namespace
+
+AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
+                                       gpu::RegisterValues regs, bool clip_depth,
+                                       uint32_t scale_x, uint32_t scale_y) {
+  AssembledPrimitives out;
+  if (prims.topology == gpu::HostTopology::kPointList) {
+    AssemblePoints(prims, vertices, regs, scale_x, scale_y, out.points);
+    return out;
+  }
+  if (prims.topology == gpu::HostTopology::kLineList) {
+    AssembleLines(prims, vertices, clip_depth, out.lines);
+    return out;
+  }
+  for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
+    const ClipVertex& a = vertices.Get(prims.indices[i]);
+    const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
+    const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
+    if (prims.topology == gpu::HostTopology::kRectangleList) {
+      AssembleRectangle(a, b, c, clip_depth, out.triangles);
+    } else {
+      ClipToTriangles(a, b, c, clip_depth, out.triangles);
+    }
+  }
+  return out;
+}
+
+}  // namespace xnt::cpu

@@ -1,0 +1,32 @@
+// Primitive assembly and clipping on the cpu path: the assembled index list (gpu/
+// primitive_processor.h) through the vertex stage into clipped triangles, point sprites and line
+// segments in host pixels, ready for the rasterizers (geometry.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "geometry.h"
+#include "pixel_stage.h"
+#include "vertex_stage.h"
+#include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/register_values.h"
+
+namespace xnt::cpu {
+
+struct AssembledPrimitives {
+  std::vector<Triangle> triangles;
+  std::vector<PointSprite> points;
+  std::vector<Line> lines;
+  size_t count() const { return triangles.size() + points.size() + lines.size(); }
+};
+
+// Shades each vertex the primitives name (once per index, VertexStage caches) and assembles them
+// by topology: rectangles get their fourth corner as the hardware derives it, triangles and lines
+// are clipped (depth too when `clip_depth`), point sizes come from PA_SU_POINT_SIZE /
+// PA_SU_POINT_MINMAX or the shader's oPts, scaled by scale_x x scale_y.
+AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
+                                       gpu::RegisterValues regs, bool clip_depth,
+                                       uint32_t scale_x, uint32_t scale_y);
+
+}  // namespace xnt::cpu
