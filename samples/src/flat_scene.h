@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sample_shaders.h"
 #include "xnt/format/writer.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/enums.h"
@@ -50,9 +51,5 @@ inline constexpr uint32_t kIndexAddress = 0x00040000;    // index buffers, 4 KiB
 inline constexpr uint32_t kResolveVertexAddress = 0x00070000;
 inline constexpr uint32_t kScratchAddress = 0x00300000;  // the clear's copy destination
 inline constexpr uint32_t kFrontBufferAddress = 0x00200000;
-
-// The shaders, in XDK listing syntax (assembled with xnt_ucode at authoring time).
-extern const char* const kPositionVertexShader;
-extern const char* const kConstantColorPixelShader;
 
 }  // namespace xnt::samples
