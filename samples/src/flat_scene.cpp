@@ -22,6 +22,13 @@ constexpr uint32_t kPsConstantBase = 256;
 
 }  // namespace
 
+capture::ResolveSetup SceneClear(uint32_t width, uint32_t height,
+                                 const std::array<uint8_t, 4>& rgba) {
+  return {.width = width, .height = height, .dest_address = kScratchAddress,
+          .dest_pitch = RoundUp32(width), .dest_height = height, .clear_color = true,
+          .clear_color_value = PackRgba(rgba), .vertex_address = kResolveVertexAddress};
+}
+
 void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
   const auto vs = ucode::AssembleShader(kPositionVertexShader);
   const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
@@ -60,12 +67,7 @@ void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
 
-  const capture::ResolveSetup clear{.width = scene.width, .height = scene.height,
-                                    .dest_address = kScratchAddress,
-                                    .dest_pitch = RoundUp32(scene.width),
-                                    .dest_height = scene.height, .clear_color = true,
-                                    .clear_color_value = PackRgba(scene.clear_rgba),
-                                    .vertex_address = kResolveVertexAddress};
+  const capture::ResolveSetup clear = SceneClear(scene.width, scene.height, scene.clear_rgba);
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sample_shaders.h"
+#include "xnt/capture/pm4_builder.h"
 #include "xnt/format/writer.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/enums.h"
@@ -42,6 +43,11 @@ struct FlatScene {
 };
 
 void AuthorFlatScene(const FlatScene& scene, format::Writer& writer);
+// The resolve that clears a scene's width x height colour target to `rgba` (copying it to the
+// scratch buffer at kScratchAddress), as the flat and shader scenes begin; also the rectangle of
+// their present.
+capture::ResolveSetup SceneClear(uint32_t width, uint32_t height,
+                                 const std::array<uint8_t, 4>& rgba);
 Image ExpectedFlatScene(const FlatScene& scene);
 
 // Guest addresses the scene uses.

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "flat_scene.h"
-#include "guest_bytes.h"
 #include "present_frame.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -94,12 +93,7 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
 
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  const capture::ResolveSetup clear{.width = scene.width, .height = scene.height,
-                                    .dest_address = kScratchAddress,
-                                    .dest_pitch = RoundUp32(scene.width),
-                                    .dest_height = scene.height, .clear_color = true,
-                                    .clear_color_value = PackRgba(scene.clear_rgba),
-                                    .vertex_address = kResolveVertexAddress};
+  const capture::ResolveSetup clear = SceneClear(scene.width, scene.height, scene.clear_rgba);
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
