@@ -1,4 +1,5 @@
 // Render-path benchmark (see render_bench.h).
+#include "bench_scene.h"
 #include "xnt/bench/render_bench.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "shader_scenes.h"
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/writer.h"
@@ -22,35 +22,8 @@ namespace xnt::bench {
 
 namespace {
 
-using samples::ClipX;
-using samples::ClipY;
-using samples::FloatBits;
-
-// Position (float2) and texture coordinate (float2) per vertex.
-const char* const kVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    vfetch_full r2.xy__, r0.x, vf0, Offset=2, DataFormat=FMT_32_32_FLOAT, Stride=4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, r2
-)";
-
 // Ten instructions per pixel: the fetch and nine ALU ops.
-const char* const kTexturedPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kTexturedPs = XNT_SAMPLE_PS_HEAD R"(    exec
     tfetch2D r1, r0.xy, tf0
     mul r2, r1, c0
     add r2, r2, c1
@@ -66,45 +39,20 @@ config AutoResource=false
     mul oC0, r4, c7
 )";
 
-const char* const kFlatPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
-)";
-
-void AddQuad(std::vector<uint32_t>& words, float x0, float y0, float x1, float y1,
-             uint32_t width, uint32_t height) {
-  const float px[4] = {x0, x1, x0, x1}, py[4] = {y0, y0, y1, y1};
-  const float u[4] = {0.0f, 1.0f, 0.0f, 1.0f}, v[4] = {0.0f, 0.0f, 1.0f, 1.0f};
-  for (int k : {0, 1, 2, 2, 1, 3}) {
-    words.push_back(FloatBits(ClipX(px[k], width)));
-    words.push_back(FloatBits(ClipY(py[k], height)));
-    words.push_back(FloatBits(u[k]));
-    words.push_back(FloatBits(v[k]));
-  }
-}
-
 samples::ShaderScene Scene(bool fullscreen, const RenderBenchOptions& o) {
   samples::ShaderScene s;
   s.width = o.width;
   s.height = o.height;
   s.clear_rgba = {16, 32, 48, 255};
-  s.vs_microcode = ucode::Assemble(kVs);
-  s.ps_microcode = ucode::Assemble(fullscreen ? kTexturedPs : kFlatPs);
+  s.vs_microcode = ucode::Assemble(samples::kPositionTexcoordVertexShader);
+  s.ps_microcode = ucode::Assemble(fullscreen ? kTexturedPs : samples::kConstantColorPixelShader);
   s.vs_exports = 1;
   if (fullscreen) {
-    samples::SceneTexture t;
-    t.slot = 0;
-    t.width = t.height = 32;
-    for (uint32_t i = 0; i < 32 * 32; ++i) t.texels.push_back(0xFF000000u | (i * 2654435761u >> 8));
-    s.textures.push_back(t);
+    s.textures.push_back(HashedTexture());
     samples::ShaderDraw d;
     d.primitive = xenos::PrimitiveType::kTriangleList;
     d.vertex_count = 6;
-    AddQuad(d.vertex_words, 0.0f, 0.0f, float(o.width), float(o.height), o.width, o.height);
+    AddTexturedRect(d.vertex_words, 0.0f, 0.0f, float(o.width), float(o.height), o.width, o.height);
     const ucode::Float4 c[8] = {{0.9f, 0.8f, 0.7f, 1.0f}, {0.01f, 0.02f, 0.03f, 0.0f},
                                 {0.5f, 0.5f, 0.5f, 0.5f}, {0.0f, 0.0f, 0.0f, 0.0f},
                                 {1.0f, 1.0f, 1.0f, 1.0f}, {0.1f, 0.2f, 0.3f, 0.0f},
@@ -118,7 +66,7 @@ samples::ShaderScene Scene(bool fullscreen, const RenderBenchOptions& o) {
     samples::ShaderDraw d;
     d.vertex_count = 6;
     const float x = float((i % per_row) * 10 + 1), y = float(((i / per_row) * 10 + 1) % (o.height - 9));
-    AddQuad(d.vertex_words, x, y, x + 8.0f, y + 8.0f, o.width, o.height);
+    AddTexturedRect(d.vertex_words, x, y, x + 8.0f, y + 8.0f, o.width, o.height);
     d.ps_constants.push_back({0, {float(i % 7) / 7.0f, 0.5f, 0.25f, 1.0f}});
     s.draws.push_back(d);
   }

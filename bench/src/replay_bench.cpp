@@ -1,4 +1,6 @@
 // Replay benchmark (see replay_bench.h).
+#include "bench_scene.h"
+#include "texture_scene.h"
 #include "xnt/bench/replay_bench.h"
 
 #include <sys/resource.h>
@@ -10,7 +12,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "shader_scenes.h"
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/writer.h"
@@ -28,65 +29,13 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-using samples::ClipX;
-using samples::ClipY;
-using samples::FloatBits;
-
-// Position (float2) and texture coordinate (float2) per vertex; the coordinate goes to r0 of the
-// pixel shader.
-const char* const kVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=4
-    vfetch_full r2.xy__, r0.x, vf0, Offset=2, DataFormat=FMT_32_32_FLOAT, Stride=4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, r2
-)";
-
-const char* const kFlatPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
-)";
-
-const char* const kTexturedPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
-    tfetch2D r1, r0.xy, tf0
-    alloc colors
-    exece
-    mov oC0, r1
-)";
-
-void AddVertex(std::vector<uint32_t>& words, float x, float y, float u, float v, uint32_t width,
-               uint32_t height) {
-  words.push_back(FloatBits(ClipX(x, width)));
-  words.push_back(FloatBits(ClipY(y, height)));
-  words.push_back(FloatBits(u));
-  words.push_back(FloatBits(v));
-}
-
 // N right triangles of 6 pixels on a side in rows across a 320x240 target, each with its own
 // colour constant and its own vertex data, as a game's many small draws are.
 samples::ShaderScene FlatScene(uint32_t draws) {
   samples::ShaderScene s;
   s.clear_rgba = {16, 32, 48, 255};
-  s.vs_microcode = ucode::Assemble(kVs);
-  s.ps_microcode = ucode::Assemble(kFlatPs);
+  s.vs_microcode = ucode::Assemble(samples::kPositionTexcoordVertexShader);
+  s.ps_microcode = ucode::Assemble(samples::kConstantColorPixelShader);
   const uint32_t per_row = s.width / 8, rows = (s.height - 8) / 8;
   for (uint32_t i = 0; i < draws; ++i) {
     samples::ShaderDraw d;
@@ -106,21 +55,14 @@ samples::ShaderScene FlatScene(uint32_t draws) {
 samples::ShaderScene TexturedScene() {
   samples::ShaderScene s;
   s.clear_rgba = {0, 0, 0, 255};
-  s.vs_microcode = ucode::Assemble(kVs);
-  s.ps_microcode = ucode::Assemble(kTexturedPs);
-  samples::SceneTexture t;
-  t.slot = 0;
-  t.width = t.height = 32;
-  for (uint32_t i = 0; i < 32 * 32; ++i) t.texels.push_back(0xFF000000u | (i * 2654435761u >> 8));
-  s.textures.push_back(t);
+  s.vs_microcode = ucode::Assemble(samples::kPositionTexcoordVertexShader);
+  s.ps_microcode = ucode::Assemble(samples::TexturedPixelShader(samples::TexturedQuadFetch::k2D));
+  s.textures.push_back(HashedTexture());
   for (uint32_t q = 0; q < 4; ++q) {
     samples::ShaderDraw d;
     d.vertex_count = 6;
     const float x0 = float((q % 2) * 160), y0 = float((q / 2) * 120);
-    const float x1 = x0 + 160.0f, y1 = y0 + 120.0f;
-    const float px[4] = {x0, x1, x0, x1}, py[4] = {y0, y0, y1, y1};
-    const float u[4] = {0.0f, 1.0f, 0.0f, 1.0f}, v[4] = {0.0f, 0.0f, 1.0f, 1.0f};
-    for (int k : {0, 1, 2, 2, 1, 3}) AddVertex(d.vertex_words, px[k], py[k], u[k], v[k], s.width, s.height);
+    AddTexturedRect(d.vertex_words, x0, y0, x0 + 160.0f, y0 + 120.0f, s.width, s.height);
     s.draws.push_back(d);
   }
   return s;

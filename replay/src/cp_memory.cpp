@@ -239,13 +239,8 @@ void CommandProcessor::Swap(std::span<const uint32_t> p) {
 }
 
 void CommandProcessor::Event(EventKind kind, uint32_t initiator, uint32_t address, uint32_t value) {
-  EventCall call;
-  call.kind = kind;
-  call.offset = offset_;
-  call.initiator = initiator;
-  call.address = address;
-  call.value = value;
-  backend_.OnEvent(call);
+  backend_.OnEvent(
+      EventCall{.kind = kind, .offset = offset_, .initiator = initiator, .address = address, .value = value});
 }
 
 }  // namespace xnt::replay

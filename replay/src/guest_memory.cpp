@@ -12,6 +12,23 @@
 namespace xnt::replay {
 
 namespace {
+
+// Calls fn(page, offset in the page, offset in the bytes, length) for each page's piece of the
+// `size` bytes at `address`, in address order.
+template <typename Fn>
+void ForEachPagePiece(uint32_t address, size_t size, Fn&& fn) {
+  uint64_t pos = address;
+  size_t done = 0;
+  while (done < size) {
+    const uint32_t page = uint32_t(pos >> GuestMemory::kPageShift);
+    const uint32_t in_page = uint32_t(pos & (GuestMemory::kPageSize - 1));
+    const size_t n = std::min<size_t>(GuestMemory::kPageSize - in_page, size - done);
+    fn(page, in_page, done, n);
+    done += n;
+    pos += n;
+  }
+}
+
 [[noreturn]] void ThrowRange(const char* what, uint64_t address, uint64_t size) {
   char buf[160];
   std::snprintf(buf, sizeof buf,
@@ -40,34 +57,20 @@ uint8_t* GuestMemory::PageForWrite(uint32_t page_index) {
 
 void GuestMemory::Write(uint32_t address, std::span<const uint8_t> bytes) {
   if (!InRange(address, bytes.size())) ThrowRange("write", address, bytes.size());
-  uint64_t pos = address;
-  size_t done = 0;
-  while (done < bytes.size()) {
-    uint32_t page = uint32_t(pos >> kPageShift);
-    uint32_t in_page = uint32_t(pos & (kPageSize - 1));
-    size_t n = std::min<size_t>(kPageSize - in_page, bytes.size() - done);
+  ForEachPagePiece(address, bytes.size(), [&](uint32_t page, uint32_t in_page, size_t done, size_t n) {
     std::memcpy(PageForWrite(page) + in_page, bytes.data() + done, n);
-    done += n;
-    pos += n;
-  }
+  });
 }
 
 void GuestMemory::Read(uint32_t address, std::span<uint8_t> out) const {
   if (!InRange(address, out.size())) ThrowRange("read", address, out.size());
-  uint64_t pos = address;
-  size_t done = 0;
-  while (done < out.size()) {
-    uint32_t page = uint32_t(pos >> kPageShift);
-    uint32_t in_page = uint32_t(pos & (kPageSize - 1));
-    size_t n = std::min<size_t>(kPageSize - in_page, out.size() - done);
+  ForEachPagePiece(address, out.size(), [&](uint32_t page, uint32_t in_page, size_t done, size_t n) {
     if (const uint8_t* p = Page(page)) {
       std::memcpy(out.data() + done, p + in_page, n);
     } else {
       std::memset(out.data() + done, 0, n);
     }
-    done += n;
-    pos += n;
-  }
+  });
 }
 
 uint32_t GuestMemory::LoadBE32(uint32_t address) const { return ByteSwap32(LoadLE32(address)); }

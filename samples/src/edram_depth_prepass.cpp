@@ -13,6 +13,7 @@
 #include "edram_scenarios.h"
 
 #include "edram_scene_builder.h"
+#include "listing_head.h"
 
 namespace xnt::samples {
 namespace {
@@ -20,11 +21,7 @@ namespace {
 using namespace edram_scene;
 
 // Kills every pixel (c0.w = 1 >= 0) and writes a colour the frame must never show.
-const char* const kKillingPixelShader = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kKillingPixelShader = XNT_SAMPLE_PS_HEAD R"(    exec
     mov r0, c0
     + kills_ge r1.x, c0.w
     alloc colors

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flat_scene.h"
+#include "sample_shaders.h"
 #include "texture_scene.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -30,23 +31,8 @@ using xenos::CompareFunction;
 using xenos::DepthRenderTargetFormat;
 using xenos::Reg;
 using xenos::TextureFormat;
-
-// Position with z: the vertex buffer holds clip-space float3; w = 1.
-inline const char* const kPositionZVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
-    alloc position
-    exec
-    mov oPos.xyz1, r1.xyz
-    alloc interpolators
-    exece
-)";
+// Tests that build their own scenes from this builder name it with the builder's other parts.
+using samples::kPositionZVertexShader;
 
 inline constexpr uint32_t kRing = 0x00080000;
 inline constexpr uint32_t kVertexBase = 0x00010000;  // 128 bytes per rectangle
@@ -114,14 +100,8 @@ class SceneBuilder {
     rt.depth = true;
     rt.depth_base_tiles = depth_base_tiles;
     Target(rt, width, height);
-    ResolveOpts clear;
-    clear.width = width;
-    clear.height = height;
-    clear.clear_color = true;
-    clear.clear_color_value = clear_color;
-    clear.clear_depth = true;
-    clear.clear_depth_value = clear_depth;
-    Resolve(clear);
+    Resolve(ResolveOpts{.width = width, .height = height, .clear_color = true, .clear_depth = true,
+                        .clear_color_value = clear_color, .clear_depth_value = clear_depth});
   }
   void Depth(bool test, bool write, CompareFunction func) {
     xenos::reg::RB_DEPTHCONTROL d{};

@@ -4,40 +4,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "guest_bytes.h"
+#include "present_frame.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
 
 namespace xnt::samples {
-
-// Position passthrough: the vertex buffer holds clip-space float2; z = 0, w = 1. The vertex format
-// and stride are spelled out (an XDK listing leaves them to the runtime's vertex declaration).
-const char* const kPositionVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-)";
-
-// Colour from pixel-shader constant c0 (ALU constant 256 with D3D's 256/256 partition).
-const char* const kConstantColorPixelShader = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
-)";
 
 namespace {
 
@@ -46,21 +20,14 @@ using capture::Pm4Builder;
 constexpr uint32_t kStreamSlot = 95;  // vf0 = vertex fetch constant 95 (D3D stream 0)
 constexpr uint32_t kPsConstantBase = 256;
 
-std::vector<uint8_t> BigEndianFloats(const std::vector<float>& v) {
-  std::vector<uint8_t> out(v.size() * 4);
-  for (size_t i = 0; i < v.size(); ++i) StoreBE32(&out[4 * i], std::bit_cast<uint32_t>(v[i]));
-  return out;
-}
-
-uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
-  // RB_COLOR_CLEAR for k_8_8_8_8: R in bits 7:0 up to A in 31:24 (the oracle's 0xFF281818 clear
-  // shows as RGB 18 18 28 in Xenia's own dump).
-  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
-}
-
-uint32_t RoundUp32(uint32_t v) { return (v + 31) & ~31u; }
-
 }  // namespace
+
+capture::ResolveSetup SceneClear(uint32_t width, uint32_t height,
+                                 const std::array<uint8_t, 4>& rgba) {
+  return {.width = width, .height = height, .dest_address = kScratchAddress,
+          .dest_pitch = RoundUp32(width), .dest_height = height, .clear_color = true,
+          .clear_color_value = PackRgba(rgba), .vertex_address = kResolveVertexAddress};
+}
 
 void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
   const auto vs = ucode::AssembleShader(kPositionVertexShader);
@@ -100,15 +67,7 @@ void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
 
-  capture::ResolveSetup clear;
-  clear.width = scene.width;
-  clear.height = scene.height;
-  clear.dest_address = kScratchAddress;
-  clear.dest_pitch = RoundUp32(scene.width);
-  clear.dest_height = scene.height;
-  clear.clear_color = true;
-  clear.clear_color_value = PackRgba(scene.clear_rgba);
-  clear.vertex_address = kResolveVertexAddress;
+  const capture::ResolveSetup clear = SceneClear(scene.width, scene.height, scene.clear_rgba);
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
@@ -130,16 +89,7 @@ void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
     }
   }
 
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFrontBufferAddress;
-  present.clear_color = false;
-  present.clear_color_value = 0;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFrontBufferAddress, scene.width, scene.height);
-
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRingAddress, b.Take()});
-  writer.Write(format::FrameMarker{0, kFrontBufferAddress, scene.width, scene.height,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  PresentFrame(b, writer, rt, clear, kFrontBufferAddress, kRingAddress, scene.width, scene.height);
 }
 
 namespace {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "sample_shaders.h"
+#include "xnt/capture/pm4_builder.h"
 #include "xnt/format/writer.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/enums.h"
@@ -41,6 +43,11 @@ struct FlatScene {
 };
 
 void AuthorFlatScene(const FlatScene& scene, format::Writer& writer);
+// The resolve that clears a scene's width x height colour target to `rgba` (copying it to the
+// scratch buffer at kScratchAddress), as the flat and shader scenes begin; also the rectangle of
+// their present.
+capture::ResolveSetup SceneClear(uint32_t width, uint32_t height,
+                                 const std::array<uint8_t, 4>& rgba);
 Image ExpectedFlatScene(const FlatScene& scene);
 
 // Guest addresses the scene uses.
@@ -50,9 +57,5 @@ inline constexpr uint32_t kIndexAddress = 0x00040000;    // index buffers, 4 KiB
 inline constexpr uint32_t kResolveVertexAddress = 0x00070000;
 inline constexpr uint32_t kScratchAddress = 0x00300000;  // the clear's copy destination
 inline constexpr uint32_t kFrontBufferAddress = 0x00200000;
-
-// The shaders, in XDK listing syntax (assembled with xnt_ucode at authoring time).
-extern const char* const kPositionVertexShader;
-extern const char* const kConstantColorPixelShader;
 
 }  // namespace xnt::samples

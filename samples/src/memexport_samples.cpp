@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "listing_head.h"
 #include "shader_scenes.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/xenos/memexport_stream.h"
@@ -41,14 +42,7 @@ Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t end
 
 // Every vertex shader here starts the same way (vertex index in r0.x, one vertex fetch constant)
 // and ends by drawing the vertex at r1.xy with colour c4; VsMicrocode puts its own part between.
-const char* const kVsHead = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
+const char* const kVsHead = XNT_SAMPLE_VS_HEAD R"(    exec
 )";
 const char* const kVsDraw = R"(    alloc position
     exec
@@ -58,11 +52,7 @@ const char* const kVsDraw = R"(    alloc position
     mov o0, c4
 )";
 // Both pixel shaders start with this and end by writing the interpolated colour.
-const char* const kPsHead = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-)";
+const char* const kPsHead = XNT_SAMPLE_PS_HEAD;
 const char* const kPsColor = R"(    alloc colors
     exece
     mov oC0, r0
@@ -394,13 +384,7 @@ Image FormatsExpected(const ShaderScene& s) {
 const char* const kTargetlessVs = R"(    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
     mad r1.x, r1.z, c3.x, r1.x
     mad r2, r1.zwzw, c5, c4
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, r2
-)";
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 const char* const kPixelIndexExportPs = R"(    exec
     floor r1.xy, r0.xy
     mad r1.x, r1.y, c5.x, r1.x

@@ -15,6 +15,8 @@
 #include <string>
 
 #include "raster_scenes.h"
+#include "present_frame.h"
+#include "sample_shaders.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
@@ -50,30 +52,8 @@ const Sprite kSprites[] = {{12.125f, 16.125f, 16, 0},
                            {60.125f, 16.125f, 4, 2},
                            {80.125f, 16.125f, 2, 3}};
 
-// Position passthrough (clip-space float2), no other export: the pixel shader reads only param
-// gen.
-const char* const kPointVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-)";
-
 // The sprite coordinate (param gen in r1, z/w) as the texture coordinate.
-const char* const kPointPixelShader = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kPointPixelShader = XNT_SAMPLE_PS_HEAD R"(    exec
     tfetch2D r0, r1.zw, tf0
     alloc colors
     exece
@@ -87,7 +67,7 @@ std::vector<uint8_t> Solid(size_t bytes, const Rgba& c) {
 }
 
 void AuthorPointSprites(format::Writer& writer) {
-  const auto vs = ucode::AssembleShader(kPointVertexShader);
+  const auto vs = ucode::AssembleShader(kPositionVertexShader);
   const auto ps = ucode::AssembleShader(kPointPixelShader);
   capture::RenderTargetSetup rt;
   rt.surface_pitch = kWidth;
@@ -115,15 +95,11 @@ void AuthorPointSprites(format::Writer& writer) {
 
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  capture::ResolveSetup clear;
-  clear.width = kWidth;
-  clear.height = kHeight;
-  clear.dest_address = kScratch;
-  clear.dest_pitch = kWidth;
-  clear.dest_height = kHeight;
-  clear.clear_color = true;
-  clear.clear_color_value = 0xFF201810u;  // RGBA (16, 24, 32, 255)
-  clear.vertex_address = kResolveVerts;
+  // Colour RGBA (16, 24, 32, 255).
+  const capture::ResolveSetup clear{.width = kWidth, .height = kHeight, .dest_address = kScratch,
+                                    .dest_pitch = kWidth, .dest_height = kHeight,
+                                    .clear_color = true, .clear_color_value = 0xFF201810u,
+                                    .vertex_address = kResolveVerts};
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
@@ -149,14 +125,7 @@ void AuthorPointSprites(format::Writer& writer) {
     b.DrawIndx2Auto(PrimitiveType::kPointList, 1);
   }
 
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFront;
-  present.clear_color = false;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFront, kWidth, kHeight);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
-  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  PresentFrame(b, writer, rt, clear, kFront, kRing, kWidth, kHeight);
 }
 
 Image ExpectedPointSprites() {

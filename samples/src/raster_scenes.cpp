@@ -19,6 +19,9 @@
 #include <string>
 
 #include "flat_scene.h"
+#include "guest_bytes.h"
+#include "present_frame.h"
+#include "sample_shaders.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -219,31 +222,8 @@ std::vector<DepthQuad> OffsetQuads() {
   return q;
 }
 
-std::vector<uint8_t> BigEndianFloats(const std::vector<float>& v) {
-  std::vector<uint8_t> out(v.size() * 4);
-  for (size_t i = 0; i < v.size(); ++i) StoreBE32(&out[4 * i], std::bit_cast<uint32_t>(v[i]));
-  return out;
-}
-
-// Position with depth: float3 clip-space xyz, w = 1.
-const char* const kPositionDepthVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
-    alloc position
-    exec
-    mov oPos.xyz1, r1.xyz
-    alloc interpolators
-    exece
-)";
-
 void AuthorOffsetScene(format::Writer& writer) {
-  const auto vs = ucode::AssembleShader(kPositionDepthVertexShader);
+  const auto vs = ucode::AssembleShader(kPositionZVertexShader);
   const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
   const auto quads = OffsetQuads();
 
@@ -268,17 +248,12 @@ void AuthorOffsetScene(format::Writer& writer) {
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
   capture::D3dSetRenderTarget(b, rt);
-  capture::ResolveSetup clear;
-  clear.width = kWidth;
-  clear.height = kHeight;
-  clear.dest_address = kScratch;
-  clear.dest_pitch = kWidth;
-  clear.dest_height = kHeight;
-  clear.clear_color = true;
-  clear.clear_color_value = 0xFF201810u;  // RGBA (16, 24, 32, 255)
-  clear.clear_depth = true;
-  clear.clear_depth_value = 0xFFFFFF00u;  // depth 1.0, stencil 0
-  clear.vertex_address = kResolveVerts;
+  // Colour RGBA (16, 24, 32, 255); depth 1.0, stencil 0.
+  const capture::ResolveSetup clear{.width = kWidth, .height = kHeight, .dest_address = kScratch,
+                                    .dest_pitch = kWidth, .dest_height = kHeight,
+                                    .clear_color = true, .clear_color_value = 0xFF201810u,
+                                    .clear_depth = true, .clear_depth_value = 0xFFFFFF00u,
+                                    .vertex_address = kResolveVerts};
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
@@ -303,15 +278,7 @@ void AuthorOffsetScene(format::Writer& writer) {
     b.DrawIndx2Auto(PrimitiveType::kTriangleList, 6);
   }
 
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFront;
-  present.clear_color = false;
-  present.clear_depth = false;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFront, kWidth, kHeight);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
-  writer.Write(format::FrameMarker{0, kFront, kWidth, kHeight,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  PresentFrame(b, writer, rt, clear, kFront, kRing, kWidth, kHeight);
 }
 
 Image ExpectedOffsetScene() {

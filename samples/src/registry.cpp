@@ -163,6 +163,12 @@ const Sample* Find(std::string_view name) {
   return it == r.end() ? nullptr : &*it;
 }
 
+std::vector<std::string> Names() {
+  std::vector<std::string> names;
+  for (const Sample& s : Registry()) names.push_back(s.name);
+  return names;
+}
+
 format::TraceInfo SampleTraceInfo() {
   format::TraceInfo info;
   info.title_id = 0;

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "edram_scene_builder.h"
+#include "listing_head.h"
 
 namespace xnt::samples {
 
@@ -60,11 +61,7 @@ void Clear(SceneBuilder& b, uint32_t w, uint32_t h, std::array<uint8_t, 4> c) {
 // tap is still one guest texel away: the pass keeps its 1x footprint.
 
 constexpr uint32_t kBloomW = 160, kBloomH = 96;
-const char* const kBloomPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kBloomPs = XNT_SAMPLE_PS_HEAD R"(    exec
     tfetch2D r1, r0.xy, tf0, OffsetX=-1
     tfetch2D r2, r0.xy, tf0, OffsetX=1
     tfetch2D r3, r0.xy, tf0, OffsetY=-1

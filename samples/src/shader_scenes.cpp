@@ -6,6 +6,7 @@
 #include <string>
 
 #include "flat_scene.h"
+#include "present_frame.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -34,12 +35,6 @@ std::array<uint32_t, 6> SceneTextureFetch(const SceneTexture& t, size_t i) {
   return capture::TextureFetch2D(kSceneTextureAddress + uint32_t(i) * 0x1000, t.width, t.height,
                                  xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::k8in32);
 }
-
-uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
-  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
-}
-
-uint32_t RoundUp32(uint32_t v) { return (v + 31) & ~31u; }
 
 void CheckDraw(const ShaderDraw& d, size_t i) {
   if (d.vertex_words.size() * 4 > 4096 || d.indices.size() * 2 > 4096) {
@@ -98,15 +93,7 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
 
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  capture::ResolveSetup clear;
-  clear.width = scene.width;
-  clear.height = scene.height;
-  clear.dest_address = kScratchAddress;
-  clear.dest_pitch = RoundUp32(scene.width);
-  clear.dest_height = scene.height;
-  clear.clear_color = true;
-  clear.clear_color_value = PackRgba(scene.clear_rgba);
-  clear.vertex_address = kResolveVertexAddress;
+  const capture::ResolveSetup clear = SceneClear(scene.width, scene.height, scene.clear_rgba);
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
@@ -139,16 +126,7 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
     }
   }
 
-  capture::ResolveSetup present = clear;
-  present.dest_address = kFrontBufferAddress;
-  present.clear_color = false;
-  present.clear_color_value = 0;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFrontBufferAddress, scene.width, scene.height);
-
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRingAddress, b.Take()});
-  writer.Write(format::FrameMarker{0, kFrontBufferAddress, scene.width, scene.height,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  PresentFrame(b, writer, rt, clear, kFrontBufferAddress, kRingAddress, scene.width, scene.height);
 }
 
 // ---- Expected image -------------------------------------------------------------------------------

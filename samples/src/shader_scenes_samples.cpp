@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "flat_scene.h"
+#include "listing_head.h"
 #include "shader_scenes.h"
 #include "xnt/ucode/assembler.h"
 
@@ -15,40 +16,19 @@ using ucode::Float4;
 using xenos::PrimitiveType;
 
 // Position (float2) and an 8_8_8_8 colour per vertex, colour to o0.
-const char* const kPositionColorVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
+const char* const kPositionColorVs = XNT_SAMPLE_VS_HEAD R"(    exec
     vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=3
     vfetch_full r2, r0.x, vf0, Offset=2, DataFormat=FMT_8_8_8_8, Stride=3
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, r2
-)";
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 
-const char* const kInterpolatorPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
+const char* const kInterpolatorPs = XNT_SAMPLE_PS_HEAD R"(    alloc colors
     exece
     mov oC0, r0
 )";
 
 // Colour chosen by the predicate (c0.x > 0 picks c1, else c2), brightened by c3 under cexec b1,
 // the pixel killed when c0.y > 0, and a predicated multiply by c4 when the first predicate held.
-const char* const kPredicatedPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kPredicatedPs = XNT_SAMPLE_PS_HEAD R"(    exec
     setp_gt r1.x, c0.x
     (p0) exec
     mov r0, c1
@@ -67,14 +47,7 @@ config AutoResource=false
 
 // Loop i0 displaces the vertex by c4+aL.. (aL from the loop constant's start), then a call to a
 // subroutine computes the colour c1 * c2 into o0.
-const char* const kLoopingVs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
+const char* const kLoopingVs = XNT_SAMPLE_VS_HEAD R"(    exec
     vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
     loop i0, Lafter
 Lbody:
@@ -96,11 +69,7 @@ Lcolor:
 )";
 
 // Loop i1 adds c8+aL.. to the interpolated colour.
-const char* const kLoopingPs = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+const char* const kLoopingPs = XNT_SAMPLE_PS_HEAD R"(    exec
     mov r1, r0
     loop i1, Lafter
 Lbody:

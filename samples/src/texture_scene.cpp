@@ -3,6 +3,9 @@
 #include <bit>
 #include <string>
 
+#include "guest_bytes.h"
+#include "listing_head.h"
+#include "present_frame.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -11,23 +14,10 @@
 namespace xnt::samples {
 
 // Position (float2) and texture coordinate (float3) per vertex, stride 5 dwords.
-const char* const kTexturedVertexShader = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
+const char* const kTexturedVertexShader = XNT_SAMPLE_VS_HEAD R"(    exec
     vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=5
     vfetch_full r2.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=5, Offset=2
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    alloc interpolators
-    exece
-    mov o0, r2
-)";
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 
 std::string TexturedPixelShader(TexturedQuadFetch op) {
   const char* fetch =
@@ -36,11 +26,7 @@ std::string TexturedPixelShader(TexturedQuadFetch op) {
       : op == TexturedQuadFetch::k3D  ? "tfetch3D r1, r0.xyz, tf0"
       : op == TexturedQuadFetch::kCube ? "tfetchCube r1, r0.xyz, tf0"
                                        : "setTexLOD r0.z, tf0\n    tfetch2D r1, r0.xy, tf0, UseRegisterLOD=true";
-  return std::string(R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+  return std::string(XNT_SAMPLE_PS_HEAD R"(    exec
     )") + fetch + R"(
     alloc colors
     exece
@@ -53,16 +39,6 @@ namespace {
 using capture::Pm4Builder;
 
 constexpr uint32_t kStreamSlot = 95;  // vf0
-
-std::vector<uint8_t> BigEndianFloats(const std::vector<float>& v) {
-  std::vector<uint8_t> out(v.size() * 4);
-  for (size_t i = 0; i < v.size(); ++i) StoreBE32(&out[4 * i], std::bit_cast<uint32_t>(v[i]));
-  return out;
-}
-
-uint32_t PackRgba(const std::array<uint8_t, 4>& c) {
-  return uint32_t(c[0]) | uint32_t(c[1]) << 8 | uint32_t(c[2]) << 16 | uint32_t(c[3]) << 24;
-}
 
 }  // namespace
 
@@ -109,15 +85,13 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
 
   Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  capture::ResolveSetup clear;
-  clear.width = (scene.width + 7) & ~7u;
-  clear.height = (scene.height + 7) & ~7u;
-  clear.dest_address = kTexturedScratchAddress;
-  clear.dest_pitch = (scene.width + 31) & ~31u;
-  clear.dest_height = scene.height;
-  clear.clear_color = true;
-  clear.clear_color_value = PackRgba(scene.clear_rgba);
-  clear.vertex_address = kTexturedResolveVertexAddress;
+  const capture::ResolveSetup clear{.width = (scene.width + 7) & ~7u,
+                                    .height = (scene.height + 7) & ~7u,
+                                    .dest_address = kTexturedScratchAddress,
+                                    .dest_pitch = (scene.width + 31) & ~31u,
+                                    .dest_height = scene.height, .clear_color = true,
+                                    .clear_color_value = PackRgba(scene.clear_rgba),
+                                    .vertex_address = kTexturedResolveVertexAddress};
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(scene.width), float(scene.height));
   int current = -1;
@@ -141,15 +115,8 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer) {
     capture::D3dSetVertexFetch(b, kStreamSlot, kTexturedVertexAddress + uint32_t(i) * 0x1000, 20);
     b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleStrip, 4);
   }
-  capture::ResolveSetup present = clear;
-  present.dest_address = kTexturedFrontBufferAddress;
-  present.clear_color = false;
-  present.clear_color_value = 0;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kTexturedFrontBufferAddress, scene.width, scene.height);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kTexturedRingAddress, b.Take()});
-  writer.Write(format::FrameMarker{0, kTexturedFrontBufferAddress, scene.width, scene.height,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  PresentFrame(b, writer, rt, clear, kTexturedFrontBufferAddress, kTexturedRingAddress, scene.width,
+               scene.height);
 }
 
 }  // namespace xnt::samples

@@ -218,13 +218,8 @@ TEST(Pm4BuilderD3d, MatchesWhatXeniaPlayedInTriangleFlat) {
   // The resolve to the front buffer (no clear) and the VdSwap pair.
   RenderTargetSetup rt;
   rt.surface_pitch = 320;
-  ResolveSetup r;
-  r.width = 320;
-  r.height = 240;
-  r.dest_address = 0x00200000;
-  r.dest_pitch = 320;
-  r.dest_height = 240;
-  r.vertex_address = 0x70000;
+  const ResolveSetup r{.width = 320, .height = 240, .dest_address = 0x00200000, .dest_pitch = 320,
+                       .dest_height = 240, .vertex_address = 0x70000};
   EXPECT_EQ(Build([&](auto& b) { D3dResolve(b, rt, r); }), Span(oracle, 0x802A0, 0x80304));
   EXPECT_EQ(Build([](auto& b) { D3dSwap(b, 0x00200000, 320, 240); }),
             Span(oracle, 0x80304, 0x80340));
@@ -238,15 +233,9 @@ TEST(Pm4BuilderD3d, MatchesWhatXeniaPlayedInTriangleFlat) {
 TEST(Pm4BuilderD3d, ResolveWithClearWritesClearValues) {
   RenderTargetSetup rt;
   rt.surface_pitch = 320;
-  ResolveSetup r;
-  r.width = 320;
-  r.height = 240;
-  r.dest_address = 0x00300000;
-  r.dest_pitch = 320;
-  r.dest_height = 240;
-  r.clear_color = true;
-  r.clear_color_value = 0xFF281818;
-  r.vertex_address = 0x70000;
+  ResolveSetup r{.width = 320, .height = 240, .dest_address = 0x00300000, .dest_pitch = 320,
+                 .dest_height = 240, .clear_color = true, .clear_color_value = 0xFF281818,
+                 .vertex_address = 0x70000};
   const V d = Build([&](auto& b) { D3dResolve(b, rt, r); });
   // SURFACE/COLOR/DEPTH (6) + COPY_* (5) + COLOR_CLEAR (3) + scissor (3) + fetch (4) + mode (2)
   // + draw (3) + mode (2).

@@ -13,6 +13,7 @@
 #include "xnt/capture/xtr_export.h"
 #include "xnt/capture/xtr_file.h"
 #include "xnt/capture/xtr_import.h"
+#include "test_files.h"
 #include "xtr_fixture.h"
 #include "prerequisite.h"
 
@@ -22,10 +23,7 @@ namespace {
 using test::HandmadeXtrFacts;
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
+using ::xnt::test::ReadFileBytes;
 
 std::vector<format::Record> Import(std::span<const uint8_t> bytes, XtrImportReport* report = nullptr) {
   std::vector<format::Record> out;
@@ -61,14 +59,14 @@ TEST(XtrFixture, CommittedFilesMatchTheLayoutWriter) {
       std::ofstream(kFixtureDir / name, std::ios::binary)
           .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
-    EXPECT_EQ(ReadFile(kFixtureDir / name), bytes) << name;
+    EXPECT_EQ(ReadFileBytes(kFixtureDir / name), bytes) << name;
   }
 }
 
 TEST(XtrImport, HandmadeFixtureGivesTheExpectedRecords) {
   using F = HandmadeXtrFacts;
   XtrImportReport report;
-  const auto file = ReadFile(kFixtureDir / "handmade_current.xtr");
+  const auto file = ReadFileBytes(kFixtureDir / "handmade_current.xtr");
   ASSERT_FALSE(file.empty());
   const auto rec = Import(file, &report);
   EXPECT_EQ(report.title_id, F::kTitleId);
@@ -153,7 +151,7 @@ TEST(XtrImport, EdramSnapshotDecodesTo10MiB) {
 
 TEST(XtrImport, Pre2019NumberingIsDetected) {
   XtrImportReport report;
-  const auto rec = Import(ReadFile(kFixtureDir / "handmade_2015.xtr"), &report);
+  const auto rec = Import(ReadFileBytes(kFixtureDir / "handmade_2015.xtr"), &report);
   EXPECT_TRUE(report.legacy_numbering);
   EXPECT_NE(report.numbering_note.find("pre-November-2019"), std::string::npos);
   ASSERT_EQ(rec.size(), 7u);
@@ -162,12 +160,12 @@ TEST(XtrImport, Pre2019NumberingIsDetected) {
   EXPECT_EQ(As<format::MemoryEvent>(rec[6]).kind, format::MemoryEventKind::kGpuWrite);
   // The same file read with today's numbering alone would fail: the swap event (8) is read as an
   // EDRAM snapshot whose length field is the next record's type.
-  const auto current = Import(ReadFile(kFixtureDir / "handmade_current.xtr"), &report);
+  const auto current = Import(ReadFileBytes(kFixtureDir / "handmade_current.xtr"), &report);
   EXPECT_FALSE(report.legacy_numbering);
 }
 
 TEST(XtrImport, EveryTruncationIsAnErrorWithAnOffsetOrARecordBoundary) {
-  const auto file = ReadFile(kFixtureDir / "handmade_current.xtr");
+  const auto file = ReadFileBytes(kFixtureDir / "handmade_current.xtr");
   size_t errors = 0, ok = 0;
   for (size_t n = 0; n < file.size(); ++n) {
     std::span<const uint8_t> prefix(file.data(), n);
@@ -185,7 +183,7 @@ TEST(XtrImport, EveryTruncationIsAnErrorWithAnOffsetOrARecordBoundary) {
 }
 
 TEST(XtrImport, DamagedRecordsNameTheirOffset) {
-  auto file = ReadFile(kFixtureDir / "handmade_current.xtr");
+  auto file = ReadFileBytes(kFixtureDir / "handmade_current.xtr");
   // The first PrimaryBufferStart follows the 48-byte header, the 36-byte register record and the
   // gamma record; find the first PacketStart instead by scanning for its known first bytes.
   size_t packet = 0;
@@ -259,7 +257,7 @@ TEST(XtrImport, XeniaOracleTracesImport) {
     if (entry.path().extension() != ".xtr") continue;
     ++files;
     SCOPED_TRACE(entry.path().filename().string());
-    const auto bytes = ReadFile(entry.path());
+    const auto bytes = ReadFileBytes(entry.path());
     XtrImportReport report;
     const auto rec = Import(bytes, &report);
     EXPECT_FALSE(report.legacy_numbering);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "prerequisite.h"
+#include "test_files.h"
 
 namespace xnt {
 namespace {
@@ -23,20 +24,10 @@ const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
 const fs::path kWork =
     fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("bench-replay-" + std::to_string(::getpid()));
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
+using Result = test::ShellResult;
+
 Result Xt(const std::string& args) {
-  Result r;
-  FILE* p = popen((kCli + " " + args + " 2>/dev/null").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::RunShell(kCli + " " + args + " 2>/dev/null");
 }
 
 class BenchReplay : public ::testing::Test {

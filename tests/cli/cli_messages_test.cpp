@@ -22,7 +22,9 @@
 #include <string>
 
 #include "xnt/diff/png.h"
+#include "headless_chromium.h"
 #include "prerequisite.h"
+#include "test_files.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt {
@@ -35,29 +37,15 @@ const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
 const fs::path kWork =
     fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("work-" + std::to_string(::getpid()));
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::ReadFileText;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
+struct Result : test::ShellResult {
+  std::string err;
 };
 Result Xt(const std::string& args) {
-  Result r;
   const fs::path err = kWork / "stderr.txt";
-  FILE* p = popen((kCli + " " + args + " 2>" + err.string()).c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = Slurp(err);
-  return r;
+  // A braced list runs left to right: the command first, then its stderr is read.
+  return Result{test::RunShell(kCli + " " + args + " 2>" + err.string()), ReadFileText(err)};
 }
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -79,7 +67,7 @@ class Cli : public ::testing::Test {
   }
   // The first `bytes` of a trace: a capture that died (no footer).
   static std::string Truncated(const std::string& trace, size_t bytes, const std::string& name) {
-    std::string data = Slurp(trace);
+    std::string data = ReadFileText(trace);
     data.resize(std::min(data.size(), bytes));
     const fs::path path = kWork / name;
     std::ofstream(path, std::ios::binary) << data;
@@ -130,7 +118,7 @@ TEST_F(Cli, DamagedTracesAreExit1WithRecoveredInJson) {
   EXPECT_EQ(Xt("info " + cut + " --allow-damaged").code, 0);
 
   // A trace that lost only its footer still replays its frame: 1 without --allow-damaged, 0 with.
-  const std::string whole = Slurp(trace);
+  const std::string whole = ReadFileText(trace);
   const std::string nofooter = Truncated(trace, whole.size() - 8, "nofooter.xnt");
   r = Xt("replay " + nofooter + " --path cpu -o " + (kWork / "nf").string() + " --json");
   if (r.out.find("\"frames_written\": 1") != std::string::npos) {
@@ -266,20 +254,15 @@ TEST_F(Cli, SamplesWriteExpectedWritesTheCpuImage) {
 // ---- 5. the ownership map in Chromium ----
 
 TEST_F(Cli, TransfersHtmlHasAxesTableAndTargetsInChromium) {
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  if (!test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const std::string trace = Sample("edram_depth_evict_8888");
   const fs::path page = kWork / "map.html";
   Result r = Xt("transfers " + trace + " --path cpu -o " + page.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::string html = Slurp(page);
-  const std::string chromium = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic "
-                               "--no-first-run --disable-background-networking --disable-component-update "
-                               "--disable-sync --enable-logging=stderr --v=0 --user-data-dir=" +
-                               (kWork / "profile").string();
-  int status = std::system((chromium + " --dump-dom file://" + page.string() + " >" + (kWork / "map.dom").string() +
-                            " 2>" + (kWork / "map.err").string()).c_str());
-  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
-  const std::string dom = Slurp(kWork / "map.dom"), err = Slurp(kWork / "map.err");
+  const std::string html = ReadFileText(page);
+  const fs::path profile = kWork / "profile";
+  ASSERT_EQ(test::RunChromium(profile, "--dump-dom file://" + page.string(), kWork / "map.dom", kWork / "map.err"), 0);
+  const std::string dom = ReadFileText(kWork / "map.dom"), err = ReadFileText(kWork / "map.err");
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
   EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
   // Two short matches instead of one regex spanning the page: libstdc++'s regex recurses per
@@ -310,9 +293,11 @@ TEST_F(Cli, TransfersHtmlHasAxesTableAndTargetsInChromium) {
   std::smatch top;
   ASSERT_TRUE(std::regex_search(html, top, std::regex("EDRAM tile \\[0, ([0-9]+)\\)")));
   EXPECT_LT(std::stoi(top[1]), 2048);
-  status = std::system((chromium + " --window-size=1280,1500 --screenshot=" + (kWork / "map.png").string() +
-                        " file://" + page.string() + " >/dev/null 2>" + (kWork / "shot.err").string()).c_str());
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  EXPECT_EQ(test::RunChromium(profile,
+                              "--window-size=1280,1500 --screenshot=" + (kWork / "map.png").string() + " file://" +
+                                  page.string(),
+                              "/dev/null", kWork / "shot.err"),
+            0);
   EXPECT_TRUE(fs::exists(kWork / "map.png"));
 }
 

@@ -13,11 +13,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "headless_chromium.h"
 #include "test_env.h"
 #include "xnt/compare/compare.h"
 #include "xnt/diff/png.h"
 #include "xnt/samples/samples.h"
 #include "prerequisite.h"
+#include "test_files.h"
 
 namespace xnt::compare {
 namespace {
@@ -28,12 +30,7 @@ const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "compare";
 constexpr const char* kFaultSample = "clear_draws_resolve_swap";
 constexpr uint32_t kFaultDraw = 2;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
 std::string WriteSample(const std::string& name) {
   const fs::path file = kWork / "samples" / (name + ".xnt");
@@ -150,7 +147,7 @@ TEST(CompareSamples, ShardsMergedGiveTheSameVerdictsAndJunitAsOneRun) {
     RunResults part = RunCompare(so);
     part.shard = std::to_string(i) + "/3";
     WriteReport(part, so.report_dir);
-    shards.push_back(FromJson(Slurp(fs::path(so.report_dir) / "results.json"), "shard"));
+    shards.push_back(FromJson(ReadFileText(fs::path(so.report_dir) / "results.json"), "shard"));
   }
   EXPECT_EQ(total, traces.size());
   const RunResults merged = Merge(shards);
@@ -195,7 +192,7 @@ TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnaps
   EXPECT_EQ(RunCompare(o).ExitCode(), 0);
   // Every event of the frame stored: resolve-clear, three draws, resolve.
   const fs::path stored = fs::path(o.save_baseline_dir) / (std::string(kFaultSample) + ".xnt") / "fbo_1x1";
-  const std::string events = Slurp(stored / "events.txt");
+  const std::string events = ReadFileText(stored / "events.txt");
   EXPECT_EQ(std::count(events.begin(), events.end(), '\n'), 5) << events;
   EXPECT_TRUE(fs::exists(stored / "snapshots" / "0.2-colour0.bits.png"));
   EXPECT_TRUE(fs::exists(stored / "snapshots" / "0.4-dest.png"));
@@ -274,23 +271,19 @@ TEST(CompareSamples, JobsAcrossTracesGiveTheSameResultsAsOneAtATime) {
 }
 
 TEST(CompareSamples, ReportPageLoadsInHeadlessChromium) {
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.test_fault = TestFault{ParseCombination("cpu@1x1"), {0, kFaultDraw}};
   o.report_dir = (kWork / "chromium").string();
   fs::remove_all(o.report_dir);
   WriteReport(RunCompare(o), o.report_dir);
   const fs::path dir = o.report_dir;
-  const std::string cmd =
-      "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-      "--disable-background-networking --disable-component-update --disable-sync --user-data-dir=" +
-      (dir / "profile").string() + " --enable-logging=stderr --v=0 --dump-dom 'file://" +
-      (dir / "report.html").string() + "#zoom=4' >" + (dir / "dom.out").string() + " 2>" +
-      (dir / "dom.err").string();
-  const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << Slurp(dir / "dom.err");
-  const std::string dom = Slurp(dir / "dom.out");
-  const std::string err = Slurp(dir / "dom.err");
+  ASSERT_EQ(::xnt::test::RunChromium(dir / "profile", "--dump-dom 'file://" + (dir / "report.html").string() + "#zoom=4'",
+                                     dir / "dom.out", dir / "dom.err"),
+            0)
+      << ReadFileText(dir / "dom.err");
+  const std::string dom = ReadFileText(dir / "dom.out");
+  const std::string err = ReadFileText(dir / "dom.err");
   EXPECT_NE(dom.find(">ok images=8 failures=1<"), std::string::npos) << dom.substr(0, 3000);
   EXPECT_NE(dom.find("data-ok=\"1\""), std::string::npos);
   EXPECT_NE(dom.find("first differing draw 0." + std::to_string(kFaultDraw)), std::string::npos);

@@ -76,10 +76,7 @@ TEST_P(CpuSample, ReplaysToItsExpectedImage) {
   const std::string file = (kWork / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
   Replayed r = Replay([&](replay::TracePlayer& player) {
-    format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
-      player.Apply(rec);
-      return true;
-    });
+    player.Play(*format::Reader::Open(file));
   });
   ASSERT_GE(r.swaps, 1u) << Notes(r);
   EXPECT_EQ(r.stats.draws_skipped, sample->draws_skipped) << Notes(r);
@@ -91,13 +88,7 @@ TEST_P(CpuSample, ReplaysToItsExpectedImage) {
   EXPECT_TRUE(same) << sample->name << Notes(r);
 }
 
-std::vector<std::string> SampleNames() {
-  std::vector<std::string> names;
-  for (const auto& s : samples::Registry()) names.push_back(s.name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllSamples, CpuSample, ::testing::ValuesIn(SampleNames()),
+INSTANTIATE_TEST_SUITE_P(AllSamples, CpuSample, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
 // Every swapped frame of every EDRAM scenario (the sample tests above see only the last one):
@@ -115,10 +106,7 @@ TEST_P(CpuScenario, EveryFrameExact) {
   CpuBackend backend(o);
   replay::TracePlayer player(backend);
   backend.Attach(&player.memory(), &player.registers());
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
-    player.Apply(rec);
-    return true;
-  });
+  player.Play(*format::Reader::Open(file));
   const std::vector<samples::Image> expected = sc.expected_frames();
   ASSERT_EQ(frames.size(), expected.size());
   for (size_t f = 0; f < expected.size(); ++f) {
@@ -167,10 +155,7 @@ TEST(CpuThreads, TheImageIsTheSameForAnyThreadCount) {
       CpuBackend backend(o);
       replay::TracePlayer player(backend);
       backend.Attach(&player.memory(), &player.registers());
-      format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
-        player.Apply(rec);
-        return true;
-      });
+      player.Play(*format::Reader::Open(file));
       *parallel = backend.stats().parallel_draws;
       return last.rgba;
     };

@@ -12,6 +12,7 @@
 #include "diff_test_util.h"
 #include "xnt/diff/png.h"
 #include "prerequisite.h"
+#include "test_files.h"
 
 namespace xnt::diff {
 namespace {
@@ -20,10 +21,7 @@ using test::Gradient;
 using test::Make8;
 using test::TempDir;
 
-struct CliRun {
-  int code;
-  std::string out;
-};
+using CliRun = ::xnt::test::ShellResult;
 
 class DiffCli : public ::testing::Test {
  protected:
@@ -35,16 +33,7 @@ class DiffCli : public ::testing::Test {
     SavePng(dir_ / "a_copy.png", Gradient(false).view());
   }
   CliRun Xt(const std::string& args) {
-    std::string cmd = exe_ + " diff " + args + " 2>" + (dir_ / "stderr.txt");
-    FILE* p = popen(cmd.c_str(), "r");
-    CliRun r{-1, ""};
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return ::xnt::test::RunShell(exe_ + " diff " + args + " 2>" + (dir_ / "stderr.txt"));
   }
   std::string P(const std::string& rel) { return dir_ / rel; }
   TempDir dir_{"cli"};

@@ -14,7 +14,10 @@
 #include "diff_test_util.h"
 #include "xnt/diff/driver.h"
 #include "xnt/diff/png.h"
+#include "headless_chromium.h"
 #include "prerequisite.h"
+#include "report_page_fixture.h"
+#include "test_files.h"
 
 namespace xnt::diff {
 namespace {
@@ -22,42 +25,21 @@ namespace {
 using test::Gradient;
 using test::TempDir;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
-class DiffHtmlChromium : public ::testing::Test {
+class DiffHtmlChromium : public test::ReportPageFixture {
  protected:
+  DiffHtmlChromium() : ReportPageFixture("chromium") {}
+
   void SetUp() override {
-    if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
-    namespace fs = std::filesystem;
-    fs::create_directories(dir_ / "A");
-    fs::create_directories(dir_ / "B");
+    ReportPageFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     SavePng(dir_ / "A/frame.png", Gradient(false).view());
     SavePng(dir_ / "B/frame.png", Gradient(true).view());
     SavePng(dir_ / "A/same.png", Gradient(false).view());
     SavePng(dir_ / "B/same.png", Gradient(false).view());
     SavePng(dir_ / "A/gone.png", Gradient(false).view());
-    DiffOptions o;
-    o.report_dir = dir_ / "rep";
-    Report r = DiffPaths(dir_ / "A", dir_ / "B", o);
-    WriteReportDir(r, o.report_dir);
-    url_ = "file://" + (dir_ / "rep/report.html");
-  }
-
-  // Runs chromium with the flags a CI box needs (no sandbox as root, no GPU, no network
-  // services); returns its exit status, with stdout/stderr captured in files.
-  int Chromium(const std::string& args, const std::string& tag) {
-    const std::string cmd = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                            "--disable-background-networking --disable-component-update --disable-sync "
-                            "--user-data-dir=" + (dir_ / ("profile_" + tag)) +
-                            " --enable-logging=stderr --v=0 " + args + " >" + (dir_ / (tag + ".out")) + " 2>" +
-                            (dir_ / (tag + ".err"));
-    int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    WriteReport();
   }
 
   static void ExpectNoConsoleErrors(const std::string& err) {
@@ -66,17 +48,14 @@ class DiffHtmlChromium : public ::testing::Test {
     EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
     EXPECT_EQ(err.find("Not allowed to load local resource"), std::string::npos) << err;
   }
-
-  TempDir dir_{"chromium"};
-  std::string url_;
 };
 
 TEST_F(DiffHtmlChromium, LoadsWithoutErrorsAndScriptRuns) {
   ASSERT_EQ(Chromium("--dump-dom '" + url_ + "#view=d'", "dom"), 0);
-  const std::string dom = Slurp(dir_ / "dom.out");
+  const std::string dom = ReadFileText(dir_ / "dom.out");
   EXPECT_NE(dom.find(">ok views=d images=8<"), std::string::npos) << dom.substr(0, 2000);
   EXPECT_NE(dom.find("<body data-view=\"d\">"), std::string::npos);
-  ExpectNoConsoleErrors(Slurp(dir_ / "dom.err"));
+  ExpectNoConsoleErrors(ReadFileText(dir_ / "dom.err"));
 }
 
 TEST_F(DiffHtmlChromium, ScreenshotsShowTheThreeViews) {
@@ -94,7 +73,7 @@ TEST_F(DiffHtmlChromium, ScreenshotsShowTheThreeViews) {
     ASSERT_EQ(Chromium("--window-size=1000,900 --screenshot=" + png + " '" + url_ + "#view=" + s.view + "&zoom=4'",
                        std::string("shot_") + s.view),
               0);
-    ExpectNoConsoleErrors(Slurp(dir_ / (std::string("shot_") + s.view + ".err")));
+    ExpectNoConsoleErrors(ReadFileText(dir_ / (std::string("shot_") + s.view + ".err")));
     OwnedImage img = LoadPng(png);
     const Image& v = img.view();
     std::vector<float> row(size_t(v.width) * size_t(v.channels));

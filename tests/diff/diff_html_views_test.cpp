@@ -14,7 +14,10 @@
 
 #include "diff_test_util.h"
 #include "xnt/diff/driver.h"
+#include "headless_chromium.h"
 #include "prerequisite.h"
+#include "report_page_fixture.h"
+#include "test_files.h"
 #include "xnt/diff/png.h"
 
 namespace xnt::diff {
@@ -23,20 +26,15 @@ namespace {
 using test::Make8;
 using test::TempDir;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
-class DiffHtmlViews : public ::testing::Test {
+class DiffHtmlViews : public test::ReportPageFixture {
  protected:
+  DiffHtmlViews() : ReportPageFixture("chromium_views") {}
+
   void SetUp() override {
-    if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
-    namespace fs = std::filesystem;
-    fs::create_directories(dir_ / "A");
-    fs::create_directories(dir_ / "B");
+    ReportPageFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     // 200x120, a soft pattern; B has a 100x50 block (5,000 pixels) whose red is 1 LSB higher.
     auto base = [](int x, int y, int c) { return c == 3 ? 255 : 60 + (x * 3 + y * 2 + c * 40) % 120; };
     SavePng(dir_ / "A/lsb.png", Make8(200, 120, 4, base).view());
@@ -49,22 +47,9 @@ class DiffHtmlViews : public ::testing::Test {
     SavePng(dir_ / "B/small.png", Make8(16, 12, 4, [&](int x, int y, int c) {
                                     return base(x, y, c) + (x == 3 && y == 4 && c == 1 ? 2 : 0);
                                   }).view());
-    DiffOptions o;
-    o.report_dir = dir_ / "rep";
-    Report r = DiffPaths(dir_ / "A", dir_ / "B", o);
-    WriteReportDir(r, o.report_dir);
-    url_ = "file://" + (dir_ / "rep/report.html");
+    WriteReport();
   }
 
-  int Chromium(const std::string& args, const std::string& tag) {
-    const std::string cmd = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                            "--disable-background-networking --disable-component-update --disable-sync "
-                            "--user-data-dir=" + (dir_ / ("profile_" + tag)) +
-                            " --enable-logging=stderr --v=0 " + args + " >" + (dir_ / (tag + ".out")) + " 2>" +
-                            (dir_ / (tag + ".err"));
-    int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
   static void ExpectNoConsoleErrors(const std::string& err) {
     EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
     EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
@@ -88,22 +73,19 @@ class DiffHtmlViews : public ::testing::Test {
   std::string Shot(const std::string& hash) {
     const std::string png = dir_ / ("shot_" + hash + ".png");
     EXPECT_EQ(Chromium("--window-size=1000,1400 --screenshot=" + png + " '" + url_ + "#" + hash + "'", "shot_" + hash), 0);
-    ExpectNoConsoleErrors(Slurp(dir_ / ("shot_" + hash + ".err")));
+    ExpectNoConsoleErrors(ReadFileText(dir_ / ("shot_" + hash + ".err")));
     if (const char* keep = std::getenv("XNT_KEEP_SCREENSHOTS")) {
       std::filesystem::copy_file(png, std::string(keep) + "/diff_" + hash.substr(5, 1) + ".png",
                                  std::filesystem::copy_options::overwrite_existing);
     }
     return png;
   }
-
-  TempDir dir_{"chromium_views"};
-  std::string url_;
 };
 
 TEST_F(DiffHtmlViews, PageHasTheNewViewsAndControls) {
   ASSERT_EQ(Chromium("--dump-dom '" + url_ + "#view=m&jump'", "dom"), 0);
-  const std::string dom = Slurp(dir_ / "dom.out");
-  ExpectNoConsoleErrors(Slurp(dir_ / "dom.err"));
+  const std::string dom = ReadFileText(dir_ / "dom.out");
+  ExpectNoConsoleErrors(ReadFileText(dir_ / "dom.err"));
   EXPECT_NE(dom.find(">ok views=m images=8<"), std::string::npos) << dom.substr(0, 2000);
   EXPECT_NE(dom.find("data-masks=\"2\""), std::string::npos) << "mask and amplified views computed for both items";
   for (const char* v : {"m", "x", "s", "p", "f"}) {

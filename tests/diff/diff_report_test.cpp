@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "diff_test_util.h"
+#include "test_files.h"
 #include "xnt/diff/driver.h"
 #include "xnt/base/error.h"
 #include "xnt/diff/png.h"
@@ -24,12 +25,7 @@ size_t Count(const std::string& s, const std::string& what) {
   return n;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
 class DiffReport : public ::testing::Test {
  protected:
@@ -105,7 +101,7 @@ TEST_F(DiffReport, JsonJunitHtmlAndImages) {
   Report r = DiffPaths(dir_ / "A", dir_ / "B", o);
   WriteReportDir(r, o.report_dir);
 
-  const std::string json = Slurp(dir_ / "rep/report.json");
+  const std::string json = ReadFileText(dir_ / "rep/report.json");
   EXPECT_NE(json.find("\"verdict\": \"error\""), std::string::npos);
   EXPECT_NE(json.find("\"exit_code\": 2"), std::string::npos);
   EXPECT_NE(json.find("\"missing\": 1, \"extra\": 1, \"error\": 1"), std::string::npos);
@@ -121,7 +117,7 @@ TEST_F(DiffReport, JsonJunitHtmlAndImages) {
   EXPECT_NE(xml.find("tests=\"6\" failures=\"3\" errors=\"1\""), std::string::npos);
   EXPECT_NE(xml.find("name=\"sub/changed.png\""), std::string::npos);
 
-  const std::string html = Slurp(dir_ / "rep/report.html");
+  const std::string html = ReadFileText(dir_ / "rep/report.html");
   EXPECT_EQ(Count(html, "src=\"data:image/png;base64,"), 3u * 4u);  // same, changed, scaled
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);

@@ -6,26 +6,15 @@
 #include <cstdio>
 
 #include "fixtures.h"
+#include "test_files.h"
 
 namespace xnt::format::test {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-};
+using CliRun = ::xnt::test::ShellResult;
 
 CliRun Xenotrace(const std::string& args) {
-  std::string cmd = std::string(XNT_CLI_PATH) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return ::xnt::test::RunShell(std::string(XNT_CLI_PATH) + " " + args + " 2>&1");
 }
 
 // The number after "key": in a JSON text, or -1.
@@ -47,7 +36,7 @@ class CliTest : public ::testing::Test {
     WriterOptions options;
     options.chunk_target_bytes = 4096;
     WriteTrace(good.path, records, options);
-    bytes = ReadFile(good.path);
+    bytes = ReadFileBytes(good.path);
   }
   TempFile good{"cli_good.xnt"}, bad{"cli_bad.xnt"};
   std::vector<uint8_t> bytes;
@@ -55,7 +44,7 @@ class CliTest : public ::testing::Test {
 
 TEST_F(CliTest, InfoOnAGoodTrace) {
   CliRun r = Xenotrace("info --json " + good.path);
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(JsonNumber(r.out, "frames"), 3);
   EXPECT_EQ(JsonNumber(r.out, "submissions"), 7);
   EXPECT_EQ(JsonNumber(r.out, "pm4_dwords"), 3 * 10 + 1);
@@ -65,65 +54,65 @@ TEST_F(CliTest, InfoOnAGoodTrace) {
   EXPECT_NE(r.out.find("\"recovered\": false"), std::string::npos);
   EXPECT_GT(JsonNumber(r.out, "ratio"), 0);
   CliRun text = Xenotrace("info " + good.path);
-  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("frames          3"), std::string::npos) << text.out;
 }
 
 TEST_F(CliTest, InfoOnATruncatedTraceSaysRecovered) {
   bytes.resize(bytes.size() * 2 / 3);
-  WriteFile(bad.path, bytes);
+  WriteFileBytes(bad.path, bytes);
   CliRun r = Xenotrace("info --json " + bad.path);
   // Described, and exit code 1 ("ran, but on a damaged trace", issue #20) unless --allow-damaged.
-  ASSERT_EQ(r.exit_code, 1) << r.out;
+  ASSERT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("\"recovered\": true"), std::string::npos) << r.out;
   EXPECT_LT(JsonNumber(r.out, "frames"), 3);
-  EXPECT_EQ(Xenotrace("info --allow-damaged " + bad.path).exit_code, 0);
+  EXPECT_EQ(Xenotrace("info --allow-damaged " + bad.path).code, 0);
 }
 
 TEST_F(CliTest, InfoOnGarbageIsAnInputError) {
-  WriteFile(bad.path, std::vector<uint8_t>(100, 'z'));
-  EXPECT_EQ(Xenotrace("info " + bad.path).exit_code, 2);
-  EXPECT_EQ(Xenotrace("info /nonexistent/file.xnt").exit_code, 2);
-  EXPECT_EQ(Xenotrace("info").exit_code, 2);
+  WriteFileBytes(bad.path, std::vector<uint8_t>(100, 'z'));
+  EXPECT_EQ(Xenotrace("info " + bad.path).code, 2);
+  EXPECT_EQ(Xenotrace("info /nonexistent/file.xnt").code, 2);
+  EXPECT_EQ(Xenotrace("info").code, 2);
 }
 
 TEST_F(CliTest, ValidateGoodTruncatedCorrupted) {
   CliRun ok = Xenotrace("validate --json " + good.path);
-  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+  EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_NE(ok.out.find("\"valid\": true"), std::string::npos);
 
   auto truncated = bytes;
   truncated.resize(truncated.size() - 100);
-  WriteFile(bad.path, truncated);
+  WriteFileBytes(bad.path, truncated);
   CliRun t = Xenotrace("validate " + bad.path);
-  EXPECT_EQ(t.exit_code, 1) << t.out;
+  EXPECT_EQ(t.code, 1) << t.out;
   EXPECT_NE(t.out.find("no valid footer"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("INVALID"), std::string::npos);
 
   auto flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x10;
-  WriteFile(bad.path, flipped);
+  WriteFileBytes(bad.path, flipped);
   CliRun f = Xenotrace("validate --json " + bad.path);
-  EXPECT_EQ(f.exit_code, 1) << f.out;
+  EXPECT_EQ(f.code, 1) << f.out;
   EXPECT_NE(f.out.find("\"valid\": false"), std::string::npos);
   EXPECT_GE(JsonNumber(f.out, "offset"), 64) << f.out;
 
-  EXPECT_EQ(Xenotrace("validate /nonexistent/file.xnt").exit_code, 2);
-  EXPECT_EQ(Xenotrace("validate --bogus-flag " + good.path).exit_code, 2);
+  EXPECT_EQ(Xenotrace("validate /nonexistent/file.xnt").code, 2);
+  EXPECT_EQ(Xenotrace("validate --bogus-flag " + good.path).code, 2);
   CliRun help = Xenotrace("validate --help");
-  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
 }
 
 TEST(CliBench, SmallFormatBenchReportsEveryNumber) {
   CliRun r = Xenotrace("bench format --size 4MiB --json");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;
   for (const char* key : {"write_mb_s", "read_mb_s", "ratio", "zstd_compress_mb_s", "zstd_decompress_mb_s"}) {
     EXPECT_GT(JsonNumber(r.out, key), 0) << key << "\n" << r.out;
   }
   // Texture pages are re-read every frame, so the trace stores fewer pages than it references.
   EXPECT_LT(JsonNumber(r.out, "pages_distinct"), JsonNumber(r.out, "pages_referenced"));
-  EXPECT_EQ(Xenotrace("bench").exit_code, 2);
+  EXPECT_EQ(Xenotrace("bench").code, 2);
 }
 
 }  // namespace

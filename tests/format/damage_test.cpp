@@ -41,7 +41,7 @@ std::vector<uint8_t> SmallTrace(std::vector<std::string>* expected) {
   options.threads = 1;
   WriteTrace(file.path, records, options);
   if (expected) *expected = DescribeAll(records);
-  return ReadFile(file.path);
+  return ReadFileBytes(file.path);
 }
 
 ReaderOptions OneThread() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "test_files.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/writer.h"
 
@@ -26,14 +27,8 @@ struct TempFile {
   std::string path;
 };
 
-inline std::vector<uint8_t> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-inline void WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
+using ::xnt::test::ReadFileBytes;
+using ::xnt::test::WriteFileBytes;
 
 // Deterministic pseudo-random bytes (xorshift), so tests need no fixtures on disk.
 inline std::vector<uint8_t> Bytes(size_t n, uint32_t seed) {

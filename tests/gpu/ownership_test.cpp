@@ -11,13 +11,8 @@ using xenos::ColorRenderTargetFormat;
 
 OwnerKey Key(uint32_t base, uint32_t pitch, uint32_t format = 0, bool depth = false,
              xenos::MsaaSamples msaa = xenos::MsaaSamples::k1X) {
-  Surface s;
-  s.base_tiles = base;
-  s.pitch_pixels = pitch;
-  s.format = format;
-  s.is_depth = depth;
-  s.msaa = msaa;
-  return OwnerKey::From(s);
+  return OwnerKey::From(
+      Surface{.base_tiles = base, .pitch_pixels = pitch, .msaa = msaa, .is_depth = depth, .format = format});
 }
 
 TEST(EdramOwnership, FirstUseAndSameOwnerMoveNothing) {

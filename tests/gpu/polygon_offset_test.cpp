@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "hand_registers.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/xenos/registers.h"
 
@@ -14,12 +15,7 @@ namespace {
 
 using xenos::Reg;
 
-struct Regs {
-  std::vector<uint32_t> v = std::vector<uint32_t>(xenos::kRegisterCount, 0u);
-  void Set(Reg r, uint32_t x) { v[xenos::RegIndex(r)] = x; }
-  void SetF(Reg r, float x) { Set(r, std::bit_cast<uint32_t>(x)); }
-  RegisterValues span() const { return v; }
-};
+using Regs = test::HandRegisters;
 
 Regs Offsets(uint32_t mode_bits) {
   Regs r;

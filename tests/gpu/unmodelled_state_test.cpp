@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "hand_registers.h"
 #include "xnt/gpu/unmodelled_state.h"
 #include "xnt/xenos/registers.h"
 
@@ -12,11 +13,7 @@ namespace {
 
 using xenos::Reg;
 
-struct Regs {
-  std::vector<uint32_t> v = std::vector<uint32_t>(xenos::kRegisterCount, 0u);
-  void Set(Reg r, uint32_t x) { v[xenos::RegIndex(r)] = x; }
-  RegisterValues span() const { return v; }
-};
+using Regs = test::HandRegisters;
 
 // What Direct3D writes (the Xenia oracle traces): clipping on, D3D clip space, no user planes,
 // the index range 0..0xFFFFFF.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "test_env.h"
+#include "test_files.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::vk {
@@ -20,20 +21,8 @@ const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
 const std::filesystem::path kWork =
     std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "cli_replay";
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-Run Shell(const std::string& command) {
-  Run r;
-  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+::xnt::test::ShellResult Shell(const std::string& command) {
+  return ::xnt::test::RunShell(command + " 2>/dev/null");
 }
 
 TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
@@ -42,11 +31,11 @@ TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
   std::filesystem::create_directories(kWork);
   const char* name = "clear_draws_resolve_swap";
   auto write = Shell(kCli + " samples write " + name + " -o " + kWork.string());
-  ASSERT_EQ(write.exit_code, 0) << write.out;
+  ASSERT_EQ(write.code, 0) << write.out;
   std::string trace = (kWork / (std::string(name) + ".xnt")).string();
   auto replay = Shell(kCli + " replay " + trace + " --out " + (kWork / "frames").string() +
                       " --validate --json");
-  ASSERT_EQ(replay.exit_code, 0) << replay.out;
+  ASSERT_EQ(replay.code, 0) << replay.out;
   EXPECT_NE(replay.out.find("\"validation_messages\": 0"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("\"frames_written\": 1"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("\"draws_per_second\""), std::string::npos) << replay.out;
@@ -65,20 +54,20 @@ TEST(CliReplay, UsageErrors) {
   test::UseLavapipe();
   std::filesystem::create_directories(kWork);
   const char* name = "triangle_fan";
-  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).exit_code, 0);
+  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).code, 0);
   std::string trace = (kWork / (std::string(name) + ".xnt")).string();
   std::string out = " --out " + (kWork / "usage").string();
   std::filesystem::remove_all(kWork / "usage");
-  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --path fsi").exit_code, 2);
+  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --path fsi").code, 2);
   // A path that cannot run is refused before anything is written.
   EXPECT_FALSE(std::filesystem::exists(kWork / "usage"));
-  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames 3-1").exit_code, 2);
-  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").exit_code, 2);
-  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").exit_code, 2);
-  EXPECT_EQ(Shell(kCli + " replay /nonexistent.xnt" + out).exit_code, 2);
+  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames 3-1").code, 2);
+  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").code, 2);
+  EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").code, 2);
+  EXPECT_EQ(Shell(kCli + " replay /nonexistent.xnt" + out).code, 2);
   // Frames past the end: plays, writes nothing, and says so in its exit code (issue #20).
   auto r = Shell(kCli + " replay " + trace + out + " --frames 5-6 --json");
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("\"frames_written\": 0"), std::string::npos) << r.out;
 }
 

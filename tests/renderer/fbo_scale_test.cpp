@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 
+#include "scale_invariance.h"
 #include "xnt/format/reader.h"
 #include "xnt/renderer/session.h"
 #include "xnt/vk/fbo/fbo_backend.h"
@@ -25,17 +26,7 @@ namespace {
 
 const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "fbo_scale";
 
-// Samples whose downsampled frame cannot match the 1x image on either path, and why.
-const std::map<std::string, std::string> kNotScaleInvariant = {
-    {"raster_lines_list_strip_loop", "lines stay one host pixel wide"},
-    {"edram_float16_above_65504_resolve",
-     "reads 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's texels "
-     "do not line up with the guest ones"},
-    {"raster_wide_lines", "line widths stay in host pixels (PA_SU_LINE_CNTL is not scaled)"},
-    {"raster_point_sprite_mips",
-     "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
-     "the mip level drops by log2(S), as rendering at a higher resolution does"},
-};
+using ::xnt::test::kNotScaleInvariant;
 
 // Samples that draw point sprites: at a non-square scale the fbo path draws them square (Vulkan
 // points are squares: size x the horizontal scale, noted at run time), the cpu path S x T
@@ -61,35 +52,11 @@ Result Replay(const std::string& file, renderer::Path path, uint32_t sx, uint32_
   auto session = renderer::Session::Create(options);
   replay::TracePlayer player(session->backend());
   session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
-    player.Apply(rec);
-    return true;
-  });
+  player.Play(*format::Reader::Open(file));
   session->Flush();
   r.validation_messages = session->validation_message_count();
   for (const std::string& m : session->validation_messages()) r.validation += m + "\n";
   return r;
-}
-
-double Psnr(const gpu::SwapImage& scaled, uint32_t sx, uint32_t sy, const samples::Image& want) {
-  double squared = 0.0;
-  for (uint32_t y = 0; y < want.height; ++y) {
-    for (uint32_t x = 0; x < want.width; ++x) {
-      for (uint32_t c = 0; c < 3; ++c) {
-        uint32_t sum = 0;
-        for (uint32_t j = 0; j < sy; ++j) {
-          for (uint32_t i = 0; i < sx; ++i) {
-            sum += scaled.rgba[(size_t(y * sy + j) * scaled.width + x * sx + i) * 4 + c];
-          }
-        }
-        const double d = double(sum) / double(sx * sy) -
-                         double(want.rgba[(size_t(y) * want.width + x) * 4 + c]);
-        squared += d * d;
-      }
-    }
-  }
-  const double mse = squared / (double(want.width) * want.height * 3);
-  return mse == 0.0 ? INFINITY : 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 
 class FboScale : public ::testing::TestWithParam<std::string> {};
@@ -120,7 +87,7 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
       const samples::Image want = sample->expected_image();
       if (!want.rgba.empty() && fbo.image.width == want.width * sx &&
           fbo.image.height == want.height * sy) {
-        psnr = Psnr(fbo.image, sx, sy, want);
+        psnr = ::xnt::test::DownsampledPsnr(fbo.image, sx, sy, want);
         if (sx * sy != 9 && !differs_at_1x && !kNotScaleInvariant.count(sample->name)) {
           EXPECT_GE(psnr, 40.0);
         }
@@ -157,10 +124,7 @@ Memory MeasureFrame(const std::string& file, uint32_t sx, uint32_t sy) {
   FboBackend backend(context, options);
   replay::TracePlayer player(backend);
   backend.Attach(&player.memory(), &player.registers());
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& rec) {
-    player.Apply(rec);
-    return true;
-  });
+  player.Play(*format::Reader::Open(file));
   XenosRenderer& r = backend.renderer();
   r.Flush();
   EXPECT_EQ(context.validation_message_count(), 0u);
@@ -196,13 +160,7 @@ TEST(FboScaleMemory, Frame1280x720IsSTimesTheOneByOneAmountPlusTheResolvedCopy) 
   }
 }
 
-std::vector<std::string> Names() {
-  std::vector<std::string> names;
-  for (const auto& s : samples::Registry()) names.push_back(s.name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Samples, FboScale, ::testing::ValuesIn(Names()),
+INSTANTIATE_TEST_SUITE_P(Samples, FboScale, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -152,10 +152,7 @@ inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, ui
   run.device = session->device_name();
   replay::TracePlayer player(session->backend());
   session->Attach(player);
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
+  player.Play(*format::Reader::Open(file));
   session->Flush();
   run.edram = session->SnapshotEdram({}, 0).bytes();
   run.stats = session->stats();

@@ -56,13 +56,7 @@ TEST_P(SampleReplay, MatchesExpectedImageWithoutValidationMessages) {
                         << ", " << first / expected.width << ")";
 }
 
-std::vector<std::string> SampleNames() {
-  std::vector<std::string> names;
-  for (const auto& s : samples::Registry()) names.push_back(s.name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllSamples, SampleReplay, ::testing::ValuesIn(SampleNames()),
+INSTANTIATE_TEST_SUITE_P(AllSamples, SampleReplay, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

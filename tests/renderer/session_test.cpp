@@ -74,10 +74,7 @@ TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {
   const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "session.xnt";
   std::filesystem::create_directories(file.parent_path());
   samples::WriteSample(*sample, file.string());
-  format::Reader::Open(file.string())->ForEachRecord([&](const format::Record& r) {
-    player.Apply(r);
-    return true;
-  });
+  player.Play(*format::Reader::Open(file.string()));
   session->Flush();
   EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
   EXPECT_GE(frames_ended, 1u);

@@ -187,16 +187,9 @@ TEST(BuilderRoundTrip, D3dSequencesGiveDrawResolveAndSwap) {
   // The builder's render-target setup leaves RB_MODECONTROL alone; D3D has it at colour+depth.
   b.WriteRegister(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
   b.DrawIndxAuto(xenos::PrimitiveType::kTriangleList, 3);
-  capture::ResolveSetup resolve;
-  resolve.width = 1280;
-  resolve.height = 720;
-  resolve.dest_address = 0x01000000;
-  resolve.dest_pitch = 1280;
-  resolve.dest_height = 720;
-  resolve.clear_color = true;
-  resolve.clear_color_value = 0x12345678;
-  resolve.vertex_address = 0x00500000;
-  capture::D3dResolve(b, rt, resolve);
+  capture::D3dResolve(b, rt, {.width = 1280, .height = 720, .dest_address = 0x01000000, .dest_pitch = 1280,
+                              .dest_height = 720, .clear_color = true, .clear_color_value = 0x12345678,
+                              .vertex_address = 0x00500000});
   capture::D3dSwap(b, 0x01000000, 1280, 720);
   const auto verts = capture::ResolveRectangleVertices(1280, 720);
   rig.memory.Write(0x00500000, verts);

@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "pm4_test_util.h"
+#include "test_files.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/writer.h"
 #include "xnt/replay/dump.h"
@@ -39,10 +42,29 @@ using test::Pm4;
 using xenos::Opcode;
 using xenos::Reg;
 
-std::string TempPath(const char* name) {
-  auto dir = std::filesystem::temp_directory_path() / "xnt_replay_tests";
-  std::filesystem::create_directories(dir);
-  return (dir / (std::string(name) + "_" + std::to_string(::getpid()) + ".xnt")).string();
+using test::TempPath;
+
+struct Timing {
+  double cpu = 0.0, wall = 0.0;  // seconds
+};
+template <typename Work>
+Timing Time(Work&& work) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
+  work();
+  return {double(std::clock() - c0) / CLOCKS_PER_SEC,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+// Prints one speed line and returns packets per CPU second: the test is single-threaded, so that
+// is the speed on one core even when the machine is busy with other work.
+double ReportSpeed(const char* what, uint64_t packets, std::optional<uint64_t> bytes, Timing time) {
+  const double rate = double(packets) / std::max(time.cpu, 1e-6);
+  const std::string text_bytes = bytes ? std::to_string(*bytes) + " bytes, " : "";
+  std::printf("[ speed    ] %s: %llu packets, %s%.3f s CPU (%.3f s wall) = %.2f M packets/s\n", what,
+              static_cast<unsigned long long>(packets), text_bytes.c_str(), time.cpu, time.wall,
+              rate / 1e6);
+  return rate;
 }
 
 void PutBE(std::vector<uint8_t>& out, const std::vector<uint32_t>& dwords) {
@@ -118,12 +140,7 @@ std::string Dump(const std::string& path, const DumpOptions& options) {
   return out;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
 const std::string kGoldenDir = std::string(XNT_SOURCE_DIR) + "/tests/replay/golden/";
 
@@ -133,7 +150,7 @@ void CheckGolden(const std::string& actual, const std::string& name) {
   if (std::getenv("XNT_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << actual;
   }
-  EXPECT_EQ(actual, ReadFile(path)) << "golden " << path;
+  EXPECT_EQ(actual, ReadFileText(path)) << "golden " << path;
 }
 
 TEST(Dump, GoldenText) {
@@ -211,17 +228,8 @@ TEST(Dump, DecodingSpeed) {
     GuestMemory memory;
     RegisterFile registers;
     CommandProcessor cp(memory, registers, backend);
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::clock_t c0 = std::clock();
-    cp.Execute(stream, 0x100000, 0);
-    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // Rates per CPU second: the test is single-threaded, so this is the speed on one core even
-    // when the machine is busy with other work.
-    const double rate = double(cp.packets_executed()) / std::max(cpu, 1e-6);
-    std::printf("[ speed    ] command processor: %llu packets, %.3f s CPU (%.3f s wall) = %.2f M "
-                "packets/s\n",
-                static_cast<unsigned long long>(cp.packets_executed()), cpu, s, rate / 1e6);
+    const Timing time = Time([&] { cp.Execute(stream, 0x100000, 0); });
+    const double rate = ReportSpeed("command processor", cp.packets_executed(), std::nullopt, time);
     EXPECT_EQ(backend.counts().draws, kSpeedPackets / 7);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
     // The requirement: at least 1 M packets/s decoded on one core (optimised builds only).
@@ -237,17 +245,11 @@ TEST(Dump, DecodingSpeed) {
     format::Submission sub;
     sub.guest_address = 0x100000;
     sub.dwords = stream;
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::clock_t c0 = std::clock();
-    player.Apply(sub);
-    printer.Flush();
-    const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double rate = double(printer.packets()) / std::max(cpu, 1e-6);
-    std::printf("[ speed    ] dump text: %llu packets, %llu bytes, %.3f s CPU (%.3f s wall) = "
-                "%.2f M packets/s\n",
-                static_cast<unsigned long long>(printer.packets()),
-                static_cast<unsigned long long>(bytes), cpu, s, rate / 1e6);
+    const Timing time = Time([&] {
+      player.Apply(sub);
+      printer.Flush();
+    });
+    const double rate = ReportSpeed("dump text", printer.packets(), bytes, time);
     EXPECT_EQ(printer.packets(), kSpeedPackets);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
     // Full text output, ~260 bytes per packet here (2.3 register lines each), also >= 1 M/s.
@@ -282,16 +284,8 @@ TEST(Dump, DecodingSpeedFromFile) {
   DumpPrinter printer({}, [&](std::string_view t) { bytes += t.size(); });
   TracePlayer player(printer);
   printer.Attach(player);
-  const std::clock_t c0 = std::clock();
-  const auto t0 = std::chrono::steady_clock::now();
-  printer.Run(player, *reader);
-  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double rate = double(printer.packets()) / std::max(cpu, 1e-6);
-  std::printf("[ speed    ] dump from file: %llu packets, %llu bytes, %.3f s CPU (%.3f s wall) = "
-              "%.2f M packets/s\n",
-              static_cast<unsigned long long>(printer.packets()),
-              static_cast<unsigned long long>(bytes), cpu, s, rate / 1e6);
+  const Timing time = Time([&] { printer.Run(player, *reader); });
+  const double rate = ReportSpeed("dump from file", printer.packets(), bytes, time);
   EXPECT_EQ(printer.packets(), kSpeedPackets);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
   EXPECT_GT(rate, 1e6);

@@ -12,6 +12,23 @@ namespace {
 using test::Pm4;
 using xenos::Opcode;
 
+// The stream constant of `count` float elements of `format` at dword `base_address_dwords`,
+// 8in32, with the x/y/z/w marker constants D3D writes.
+xenos::MemExportStreamConstant FloatStream(uint32_t base_address_dwords,
+                                           xenos::TextureFormat format, uint32_t count) {
+  xenos::MemExportStreamConstant stream{};
+  stream.base_address_dwords = base_address_dwords;
+  stream.x_const = 1;
+  stream.y_const = 0x4B000000;
+  stream.endianness = xenos::Endian128::k8in32;
+  stream.format = format;
+  stream.num_format = xenos::SurfaceNumberFormat::kFloat;
+  stream.z_const = 0x4B0;
+  stream.index_count = count;
+  stream.w_const = 0x96;
+  return stream;
+}
+
 struct MemExportLog : test::RecordingBackend {
   std::vector<MemExportCall> exports;
   std::vector<uint32_t> draw_index;
@@ -31,17 +48,8 @@ TEST(MemExport, StreamConstantsOfAnExportingShaderAreReported) {
       "    alloc position\n"
       "    exece\n"
       "    mov oPos, r1\n");
-  xenos::MemExportStreamConstant stream{};
-  stream.base_address_dwords = 0x40000;  // 0x100000 bytes
-  stream.x_const = 1;
-  stream.y_const = 0x4B000000;
-  stream.endianness = xenos::Endian128::k8in32;
-  stream.format = xenos::TextureFormat::k_32_FLOAT;
-  stream.num_format = xenos::SurfaceNumberFormat::kFloat;
-  stream.z_const = 0x4B0;
-  stream.index_count = 96;
-  stream.w_const = 0x96;
-  const auto c0 = stream.Encode();
+  // 0x100000 bytes.
+  const auto c0 = FloatStream(0x40000, xenos::TextureFormat::k_32_FLOAT, 96).Encode();
 
   GuestMemory memory;
   RegisterFile registers;
@@ -117,17 +125,7 @@ TEST(MemExport, DumpShowsTheStream) {
   const std::vector<uint32_t> vs = ucode::Assemble(
       "xvs_3_0\n    alloc export, Size=1\n    exec\n    mad eA, r0, c1, c0\n"
       "    mov eM0, r1\n    mov eM1, r1\n    alloc position\n    exece\n    mov oPos, r1\n");
-  xenos::MemExportStreamConstant stream{};
-  stream.base_address_dwords = 0x800;
-  stream.x_const = 1;
-  stream.y_const = 0x4B000000;
-  stream.endianness = xenos::Endian128::k8in32;
-  stream.format = xenos::TextureFormat::k_32_32_32_32_FLOAT;
-  stream.num_format = xenos::SurfaceNumberFormat::kFloat;
-  stream.z_const = 0x4B0;
-  stream.index_count = 16;
-  stream.w_const = 0x96;
-  const auto c0 = stream.Encode();
+  const auto c0 = FloatStream(0x800, xenos::TextureFormat::k_32_32_32_32_FLOAT, 16).Encode();
   std::string out;
   DumpOptions options;
   options.registers = false;

@@ -2,8 +2,12 @@
 // backend that records what the command processor hands it.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "xnt/replay/backend.h"
@@ -13,6 +17,13 @@
 #include "xnt/xenos/pm4.h"
 
 namespace xnt::replay::test {
+
+// A trace file path in the system temp folder, unique to this process and `name`.
+inline std::string TempPath(const char* name) {
+  auto dir = std::filesystem::temp_directory_path() / "xnt_replay_tests";
+  std::filesystem::create_directories(dir);
+  return (dir / (std::string(name) + "_" + std::to_string(::getpid()) + ".xnt")).string();
+}
 
 struct Pm4 {
   std::vector<uint32_t> d;

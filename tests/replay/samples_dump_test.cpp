@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_files.h"
 #include "xnt/format/reader.h"
 #include "xnt/replay/dump.h"
 #include "xnt/replay/trace_player.h"
@@ -15,12 +16,7 @@
 namespace xnt::replay {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
 TEST(SamplesDump, GoldenOutputAndCleanStreams) {
   const auto& registry = samples::Registry();
@@ -53,7 +49,7 @@ TEST(SamplesDump, GoldenOutputAndCleanStreams) {
       std::filesystem::create_directories(std::filesystem::path(golden).parent_path());
       std::ofstream(golden, std::ios::binary) << out;
     }
-    EXPECT_EQ(out, ReadFile(golden)) << "golden " << golden;
+    EXPECT_EQ(out, ReadFileText(golden)) << "golden " << golden;
   }
 }
 

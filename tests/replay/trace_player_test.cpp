@@ -17,11 +17,7 @@ using test::Pm4;
 using xenos::Opcode;
 using xenos::Reg;
 
-std::string TempPath(const char* name) {
-  auto dir = std::filesystem::temp_directory_path() / "xnt_replay_tests";
-  std::filesystem::create_directories(dir);
-  return (dir / (std::string(name) + "_" + std::to_string(::getpid()) + ".xnt")).string();
-}
+using test::TempPath;
 
 constexpr uint32_t kDraw = 4u | (2u << 6) | (3u << 16);
 

@@ -23,6 +23,14 @@ constexpr uint64_t kGuestBytes = 512ull << 20;
 
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
+// One element per vertex: c2 to the address eA = c0 + vertex index * c1.
+const char* const kExportC2 = R"(xvs_3_0
+    alloc export
+    exece
+    mad eA, r0.xxxx, c1, c0
+    mov eM0, c2
+)";
+
 // A stream constant as seed 004 / xenos.h lay it out.
 Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t endian = 0,
               uint32_t numeric = 0, bool swap = false) {
@@ -184,23 +192,13 @@ TEST_F(MemExportRun, ByteAndHalfwordElementsReadModifyWrite) {
   // k_16 with 8in16 at halfword 1: 0.5 -> 0x8000 -> swapped 0x0080.
   k_.float_constants[0] = Stream(0x2000, 24, 2, 1);
   k_.float_constants[2] = {0.5f, 0, 0, 0};
-  RunText(R"(xvs_3_0
-    alloc export
-    exece
-    mad eA, r0.xxxx, c1, c0
-    mov eM0, c2
-)", ShaderType::kVertex, k_, mem_.Callbacks(), 1.0f);
+  RunText(kExportC2, ShaderType::kVertex, k_, mem_.Callbacks(), 1.0f);
   EXPECT_EQ(mem_.words.at(0x2000), 0x0080FF44u);
 }
 
 TEST_F(MemExportRun, InvalidAddressUnsupportedFormatAndOutsideMemory) {
   k_.float_constants[2] = {1.0f, 2.0f, 3.0f, 4.0f};
-  const std::string text = R"(xvs_3_0
-    alloc export
-    exece
-    mad eA, r0.xxxx, c1, c0
-    mov eM0, c2
-)";
+  const std::string text = kExportC2;
   // X without the 01 marker.
   k_.float_constants[0] = Stream(0x1000, 38, 4);
   k_.float_constants[0][0] = F(0x1000 >> 2);

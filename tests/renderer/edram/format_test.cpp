@@ -9,6 +9,7 @@
 
 #include "../fake_guest.h"
 #include "../test_env.h"
+#include "edram_rig.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/vk/fbo/render_targets.h"
 #include "xnt/vk/fbo/xenos_renderer.h"
@@ -178,21 +179,7 @@ TEST(HostFormats, ConvertedPairsRoundThroughTheHostValues) {
 
 // ---- lavapipe --------------------------------------------------------------------------------
 
-struct Rig {
-  std::unique_ptr<VulkanContext> ctx;
-  std::unique_ptr<XenosRenderer> renderer;
-  test::FakeGuest guest;
-  std::vector<uint32_t> regs = std::vector<uint32_t>(xenos::kRegisterCount, 0);
-  static constexpr uint32_t kRect = 0x20000;
-  uint32_t msaa = 0;
-
-  Rig() {
-    ctx = test::MakeLavapipeContext();
-    renderer = std::make_unique<XenosRenderer>(*ctx);
-    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
-    Set(Reg::PA_SU_VTX_CNTL, 1);
-  }
-  void Set(Reg r, uint32_t v) { regs[xenos::RegIndex(r)] = v; }
+struct Rig : test::EdramRig {
   void Colour(ColorRenderTargetFormat f, uint32_t base = 0) {
     Set(Reg::RB_COLOR_INFO, base | (uint32_t(f) << 16));
   }
@@ -202,13 +189,7 @@ struct Rig {
   // A resolve event with only clears (no copy) over [x0, x1) x [y0, y1).
   void Clear(uint32_t pitch, int32_t x0, int32_t y0, int32_t x1, int32_t y1, bool colour,
              uint64_t colour_value, bool depth, uint32_t depth_value) {
-    guest.WriteBEFloats(kRect, {float(x0), float(y0), float(x1), float(y0), float(x1), float(y1)});
-    regs[xenos::VertexFetchConstantIndex(0)] = 3u | kRect;
-    regs[xenos::VertexFetchConstantIndex(0) + 1] = 2u | (6u << 2);
-    Set(Reg::RB_SURFACE_INFO, pitch | (msaa << 16));
-    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
-    Set(Reg::RB_COPY_CONTROL, (colour ? 1u << 8 : 0u) | (depth ? 1u << 9 : 0u) |
-                                  (uint32_t(xenos::CopyCommand::kNull) << 20));
+    ResolveRect(pitch, x0, y0, x1, y1, ClearOnly(colour, depth));
     // 64bpp: RB_COLOR_CLEAR_LO holds the low dword.
     Set(Reg::RB_COLOR_CLEAR, uint32_t(colour_value >> 32 ? colour_value >> 32 : colour_value));
     Set(Reg::RB_COLOR_CLEAR_LO, uint32_t(colour_value));

@@ -11,6 +11,7 @@
 
 #include "../fake_guest.h"
 #include "../test_env.h"
+#include "edram_rig.h"
 #include "glsl_prelude.h"
 #include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/gpu/edram.h"
@@ -55,29 +56,18 @@ void main() {
 }
 )";
 
-struct MsaaRig {
-  std::unique_ptr<VulkanContext> ctx;
-  std::unique_ptr<XenosRenderer> renderer;
-  test::FakeGuest guest;
-  std::vector<uint32_t> regs = std::vector<uint32_t>(xenos::kRegisterCount, 0);
+struct MsaaRig : test::EdramRig {
   VkShaderModule vs = VK_NULL_HANDLE, ps = VK_NULL_HANDLE;
-  static constexpr uint32_t kRect = 0x20000;
-  uint32_t msaa = 0;
 
-  explicit MsaaRig(gpu::RendererOptions options = {}) {
-    ctx = test::MakeLavapipeContext();
-    renderer = std::make_unique<XenosRenderer>(*ctx, options);
+  explicit MsaaRig(gpu::RendererOptions options = {}) : EdramRig(options) {
     vs = renderer->ShaderModule(
         1, CompileGlsl(GlslPrelude(GlslShaderKind::kVertex) + kVertex, GlslStage::kVertex, "vs"));
     ps = renderer->ShaderModule(
         2, CompileGlsl(GlslPrelude(GlslShaderKind::kPixel) + kPixel, GlslStage::kFragment, "ps"));
     Set(Reg::RB_COLOR_MASK, 0xF);
     Set(Reg::RB_BLENDCONTROL0, 0x00010001u);
-    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
     Set(Reg::PA_SC_SCREEN_SCISSOR_BR, 8192u | (8192u << 16));
-    Set(Reg::PA_SU_VTX_CNTL, 1);
   }
-  void Set(Reg r, uint32_t v) { regs[xenos::RegIndex(r)] = v; }
   // A draw over [0, width) x [0, height) (scissored), full screen or the lower-left half.
   void Draw(uint32_t pitch, uint32_t width, uint32_t height, bool half,
             std::array<float, 4> colour = {}, float target_height = 0.0f) {
@@ -103,13 +93,7 @@ struct MsaaRig {
   }
   void Clear(uint32_t pitch, int32_t x0, int32_t y0, int32_t x1, int32_t y1, bool colour,
              uint32_t colour_value, bool depth, uint32_t depth_value) {
-    guest.WriteBEFloats(kRect, {float(x0), float(y0), float(x1), float(y0), float(x1), float(y1)});
-    regs[xenos::VertexFetchConstantIndex(0)] = 3u | kRect;
-    regs[xenos::VertexFetchConstantIndex(0) + 1] = 2u | (6u << 2);
-    Set(Reg::RB_SURFACE_INFO, pitch | (msaa << 16));
-    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
-    Set(Reg::RB_COPY_CONTROL, (colour ? 1u << 8 : 0u) | (depth ? 1u << 9 : 0u) |
-                                  (uint32_t(xenos::CopyCommand::kNull) << 20));
+    ResolveRect(pitch, x0, y0, x1, y1, ClearOnly(colour, depth));
     Set(Reg::RB_COLOR_CLEAR, colour_value);
     Set(Reg::RB_COLOR_CLEAR_LO, colour_value);
     Set(Reg::RB_DEPTH_CLEAR, depth_value);

@@ -13,6 +13,7 @@
 #include "../fake_guest.h"
 #include "../test_env.h"
 #include "glsl_prelude.h"
+#include "sample_shaders.h"
 #include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
@@ -27,16 +28,6 @@ namespace {
 
 using xenos::ColorRenderTargetFormat;
 using xenos::Reg;
-
-// oC0 = c0 (pixel-shader float constant 256).
-constexpr char kConstantColour[] = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    alloc colors
-    exece
-    mov oC0, c0
-)";
 
 // A full-screen triangle; the guest vertex shader does not matter here.
 constexpr char kFullScreen[] = R"(
@@ -71,7 +62,7 @@ struct OutputRig {
         1, CompileGlsl(GlslPrelude(GlslShaderKind::kVertex) + kFullScreen, GlslStage::kVertex,
                        "fullscreen_vs"));
     ucode::ShaderType type = ucode::ShaderType::kPixel;
-    std::vector<uint32_t> microcode = ucode::Assemble(kConstantColour, &type);
+    std::vector<uint32_t> microcode = ucode::Assemble(samples::kConstantColorPixelShader, &type);
     ucode::Shader shader = ucode::Decode(microcode, type);
     TranslatedShader t = Translate(shader, ucode::Analyze(shader), {});
     ps = renderer->ShaderModule(2, t.spirv);

@@ -15,46 +15,32 @@
 
 #include "../fake_guest.h"
 #include "../test_env.h"
+#include "edram_rig.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/gpu/edram_report.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/vk/fbo/xenos_renderer.h"
 #include "xnt/xenos/registers.h"
+#include "headless_chromium.h"
 #include "prerequisite.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
 
 using xenos::Reg;
 
-struct Rig {
-  std::unique_ptr<VulkanContext> ctx;
-  std::unique_ptr<XenosRenderer> renderer;
-  test::FakeGuest guest;
-  std::vector<uint32_t> regs = std::vector<uint32_t>(xenos::kRegisterCount, 0);
-  static constexpr uint32_t kRect = 0x20000, kDest = 0x100000;
-  uint32_t msaa = 0;  // RB_SURFACE_INFO msaa_samples
-
-  Rig() {
-    ctx = test::MakeLavapipeContext();
-    renderer = std::make_unique<XenosRenderer>(*ctx);
-    Set(Reg::PA_SC_WINDOW_SCISSOR_BR, 8192u | (8192u << 16));
-    Set(Reg::PA_SU_VTX_CNTL, 1);
-  }
-  void Set(Reg r, uint32_t v) { regs[xenos::RegIndex(r)] = v; }
+struct Rig : test::EdramRig {
+  static constexpr uint32_t kDest = 0x100000;
 
   // One resolve event over [x0, x1) x [y0, y1) of a target `pitch` wide.
   // copy: copy source (0 colour 0, 4 depth) to kDest, or -1 for none.
   void Resolve(uint32_t pitch, int32_t x0, int32_t y0, int32_t x1, int32_t y1, int copy,
                bool color_clear, uint32_t color_value, bool depth_clear, uint32_t depth_value) {
-    guest.WriteBEFloats(kRect, {float(x0), float(y0), float(x1), float(y0), float(x1), float(y1)});
-    regs[xenos::VertexFetchConstantIndex(0)] = 3u | kRect;
-    regs[xenos::VertexFetchConstantIndex(0) + 1] = 2u | (6u << 2);
-    Set(Reg::RB_SURFACE_INFO, pitch | (msaa << 16));
-    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kCopy));
-    uint32_t command = copy < 0 ? uint32_t(xenos::CopyCommand::kNull) : 0u;
-    Set(Reg::RB_COPY_CONTROL, uint32_t(copy < 0 ? 0 : copy) | (color_clear ? 1u << 8 : 0u) |
-                                  (depth_clear ? 1u << 9 : 0u) | (command << 20));
+    const uint32_t command = copy < 0 ? uint32_t(xenos::CopyCommand::kNull) : 0u;
+    ResolveRect(pitch, x0, y0, x1, y1,
+                uint32_t(copy < 0 ? 0 : copy) | (color_clear ? 1u << 8 : 0u) |
+                    (depth_clear ? 1u << 9 : 0u) | (command << 20));
     Set(Reg::RB_COLOR_CLEAR, color_value);
     Set(Reg::RB_DEPTH_CLEAR, depth_value);
     Set(Reg::RB_COPY_DEST_BASE, kDest);
@@ -168,27 +154,10 @@ TEST(EdramTransfers, BindingWithoutUseMovesNothing) {
   EXPECT_EQ(r.ctx->validation_message_count(), 0u) << test::ValidationReport(*r.ctx);
 }
 
-std::string Slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using ::xnt::test::ReadFileText;
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-Run Shell(const std::string& command) {
-  Run r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+::xnt::test::ShellResult Shell(const std::string& command) {
+  return ::xnt::test::RunShell(command + " 2>&1");
 }
 
 const std::filesystem::path kWork =
@@ -231,7 +200,7 @@ TEST(EdramReports, TextAndJsonListEveryTransferWithTotals) {
 }
 
 TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   Rig r;
   MakeLog(r);
   std::filesystem::create_directories(kWork);
@@ -240,23 +209,19 @@ TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
     std::ofstream out(page);
     out << gpu::EdramReportHtml(r.renderer->edram().tracker(), gpu::EdramReportOptions{"rig", std::nullopt, 5, 0});
   }
-  std::string flags = "timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic "
-                      "--no-first-run --disable-background-networking --disable-component-update "
-                      "--disable-sync --enable-logging=stderr --v=0 --user-data-dir=" +
-                      (kWork / "profile").string();
-  std::string err_path = (kWork / "dom.err").string();
-  int status = std::system((flags + " --dump-dom file://" + page.string() + " >" +
-                            (kWork / "dom.out").string() + " 2>" + err_path).c_str());
-  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
-  std::string dom = Slurp(kWork / "dom.out"), err = Slurp(err_path);
+  const std::filesystem::path profile = kWork / "profile", err_path = kWork / "dom.err";
+  ASSERT_EQ(::xnt::test::RunChromium(profile, "--dump-dom file://" + page.string(), kWork / "dom.out", err_path), 0);
+  std::string dom = ReadFileText(kWork / "dom.out"), err = ReadFileText(err_path);
   // 4 owner segments: depth [0,2) until event 1, colour80 tile 0 until 2, depth tile 1 until 2,
   // colour160 tiles 0-1 after; 3 transfer marks.
   EXPECT_NE(dom.find(">ok segments=4 transfers=3<"), std::string::npos) << dom.substr(0, 3000);
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
   EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
-  status = std::system((flags + " --window-size=1200,1400 --screenshot=" + (kWork / "map.png").string() +
-                        " file://" + page.string() + " >/dev/null 2>" + err_path).c_str());
-  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  EXPECT_EQ(::xnt::test::RunChromium(profile,
+                                     "--window-size=1200,1400 --screenshot=" + (kWork / "map.png").string() +
+                                         " file://" + page.string(),
+                                     "/dev/null", err_path),
+            0);
   EXPECT_TRUE(std::filesystem::exists(kWork / "map.png"));
 }
 
@@ -266,22 +231,22 @@ TEST(EdramCli, TransfersCommandOnASample) {
   if (!std::filesystem::exists(cli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built";
   std::filesystem::create_directories(kWork);
   auto write = Shell(cli + " samples write clear_draws_resolve_swap -o " + kWork.string());
-  ASSERT_EQ(write.exit_code, 0) << write.out;
+  ASSERT_EQ(write.code, 0) << write.out;
   std::string trace = (kWork / "clear_draws_resolve_swap.xnt").string();
   auto json = Shell(cli + " transfers " + trace + " --json --validate --html " + (kWork / "cli.html").string());
-  ASSERT_EQ(json.exit_code, 0) << json.out;
+  ASSERT_EQ(json.code, 0) << json.out;
   // One colour target at one pitch: nothing ever changes owner.
   EXPECT_NE(json.out.find("\"transfers\": []"), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"totals\": {\"transfers\": 0"), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"naive\": {\"transfers\": "), std::string::npos) << json.out;
-  EXPECT_NE(Slurp(kWork / "cli.html").find("EDRAM ownership map"), std::string::npos);
+  EXPECT_NE(ReadFileText(kWork / "cli.html").find("EDRAM ownership map"), std::string::npos);
   auto text = Shell(cli + " transfers " + trace + " --frame 0");
-  EXPECT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_EQ(text.code, 0) << text.out;
   EXPECT_NE(text.out.find("totals: 0 transfers"), std::string::npos) << text.out;
-  EXPECT_EQ(Shell(cli + " transfers " + trace + " --frame 99").exit_code, 2);
-  EXPECT_EQ(Shell(cli + " transfers /nonexistent.xnt").exit_code, 2);
+  EXPECT_EQ(Shell(cli + " transfers " + trace + " --frame 99").code, 2);
+  EXPECT_EQ(Shell(cli + " transfers /nonexistent.xnt").code, 2);
   auto help = Shell(cli + " transfers --help");
-  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--html"), std::string::npos);
 }
 

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "present_frame.h"
 #include "replay_helpers.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/format/writer.h"
@@ -42,17 +43,11 @@ inline capture::ResolveSetup BeginScene(format::Writer& writer, capture::Pm4Buil
                                    capture::ResolveRectangleVertices(width, height)});
   capture::D3dDeviceDefaults(b);
   capture::D3dSetRenderTarget(b, rt);
-  capture::ResolveSetup clear;
-  clear.width = width;
-  clear.height = height;
-  clear.dest_address = kScratch;
-  clear.dest_pitch = width;
-  clear.dest_height = height;
-  clear.clear_color = true;
-  clear.clear_color_value = 0xFF000000u;
-  clear.clear_depth = true;
-  clear.clear_depth_value = 0xFFFFFF00u;
-  clear.vertex_address = kResolveVerts;
+  const capture::ResolveSetup clear{.width = width, .height = height, .dest_address = kScratch,
+                                    .dest_pitch = width, .dest_height = height,
+                                    .clear_color = true, .clear_color_value = 0xFF000000u,
+                                    .clear_depth = true, .clear_depth_value = 0xFFFFFF00u,
+                                    .vertex_address = kResolveVerts};
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(width), float(height));
   capture::D3dSetShaders(b, shaders);
@@ -62,16 +57,9 @@ inline capture::ResolveSetup BeginScene(format::Writer& writer, capture::Pm4Buil
 // The scene's end: colour resolved to kFront, swapped, the PM4 written as one ring submission
 // with its frame marker.
 inline void EndScene(format::Writer& writer, capture::Pm4Builder& b,
-                     const capture::RenderTargetSetup& rt, capture::ResolveSetup present,
+                     const capture::RenderTargetSetup& rt, const capture::ResolveSetup& clear,
                      uint32_t width, uint32_t height) {
-  present.dest_address = kFront;
-  present.clear_color = false;
-  present.clear_depth = false;
-  capture::D3dResolve(b, rt, present);
-  capture::D3dSwap(b, kFront, width, height);
-  writer.Write(format::Submission{format::SubmissionKind::kRingBuffer, kRing, b.Take()});
-  writer.Write(format::FrameMarker{0, kFront, width, height,
-                                   uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  samples::PresentFrame(b, writer, rt, clear, kFront, kRing, width, height);
 }
 
 // Writes `author`'s trace under the build tree (a name unique to this process) and returns it.

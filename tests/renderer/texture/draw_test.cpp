@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../replay_helpers.h"
+#include "listing_head.h"
 #include "texture_reference.h"
 #include "texture_scene.h"
 #include "xnt/base/byte_order.h"
@@ -308,7 +309,7 @@ TEST_F(TextureDrawTest, MipChainWithPackedTailThroughTextureLod) {
 TEST_F(TextureDrawTest, UnnormalizedOffsetsWeightsAndInstructionLodBias) {
   Begin(160, 40);
   auto shader = [](const std::string& body) {
-    return "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    exec\n    " +
+    return XNT_SAMPLE_PS_HEAD "    exec\n    " +
            body + "\n    alloc colors\n    exece\n    mov oC0, r1\n";
   };
   Placed a = Add(6, 2, Layout{16, 16, 32, 1, true}, 41);
@@ -378,7 +379,7 @@ TEST_F(TextureDrawTest, UnnormalizedOffsetsWeightsAndInstructionLodBias) {
 TEST_F(TextureDrawTest, InstructionFiltersOverrideTheFetchConstant) {
   Begin(64, 16);
   auto shader = [](const std::string& body) {
-    return "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    exec\n    " +
+    return XNT_SAMPLE_PS_HEAD "    exec\n    " +
            body + "\n    alloc colors\n    exece\n    mov oC0, r1\n";
   };
   Placed t = Add(38, 2, Layout{2, 1, 32, 1, true}, 51);
@@ -421,14 +422,7 @@ TEST_F(TextureDrawTest, InstructionFiltersOverrideTheFetchConstant) {
 // coordinate and passes it down; the quad shows that texel's colour.
 TEST_F(TextureDrawTest, VertexShaderTextureFetch) {
   Begin(64, 16);
-  const std::string vs = R"(xvs_3_0
-config AutoSerialize=false
-config AutoResource=false
-config VsResource=1
-
-dcl_index r0.x
-
-    exec
+  const std::string vs = XNT_SAMPLE_VS_HEAD R"(    exec
     vfetch_full r1.xy__, r0.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=5
     vfetch_full r2.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=5, Offset=2
     tfetch2D r3, r2.xy, tf0
@@ -440,7 +434,7 @@ dcl_index r0.x
     mov o0, r3
 )";
   const std::string ps =
-      "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n\n    alloc colors\n"
+      XNT_SAMPLE_PS_HEAD "    alloc colors\n"
       "    exece\n    mov oC0, r0\n";
   Placed t = Add(6, 2, Layout{8, 8, 32, 1, true}, 61);
   const uint32_t texels[3][2] = {{1, 2}, {6, 5}, {3, 7}};
@@ -476,11 +470,7 @@ dcl_index r0.x
 // points at the centre of one texel of one face, and the quad must show exactly that texel.
 TEST_F(TextureDrawTest, CubeInstructionChainSamplesTheTexelTheDirectionPointsAt) {
   Begin(128, 24);
-  const std::string ps = R"(xps_3_0
-config AutoSerialize=false
-config AutoResource=false
-
-    exec
+  const std::string ps = XNT_SAMPLE_PS_HEAD R"(    exec
     cube r1, r0.zzxy, r0.yxzz
     rcp r2.x, r_abs[1].z
     mad r1.xy, r1.xy, r2.x, c0.x

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <vector>
 
+#include "test_files.h"
 #include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -40,14 +41,8 @@ struct CacheDir {
   }
 };
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-void WriteFile(const fs::path& p, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
+using ::xnt::test::ReadFileBytes;
+using ::xnt::test::WriteFileBytes;
 
 TEST(SpirvCache, SecondCompileIsAHitWithTheSameWords) {
   CacheDir dir;
@@ -81,7 +76,7 @@ TEST(SpirvCache, DamagedEntriesAreIgnoredAndRewritten) {
   const std::vector<uint32_t> good = CompileGlsl(kCompute, GlslStage::kCompute, "t");
   ASSERT_EQ(dir.Entries().size(), 1u);
   const fs::path entry = dir.Entries()[0];
-  const std::vector<uint8_t> bytes = ReadFile(entry);
+  const std::vector<uint8_t> bytes = ReadFileBytes(entry);
   std::vector<std::vector<uint8_t>> damaged;
   damaged.push_back(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 30));  // inside the header
   damaged.push_back(std::vector<uint8_t>(bytes.begin(), bytes.end() - 4));     // one word short
@@ -95,13 +90,13 @@ TEST(SpirvCache, DamagedEntriesAreIgnoredAndRewritten) {
   magic[0] = 'Y';
   damaged.push_back(magic);
   for (size_t i = 0; i < damaged.size(); ++i) {
-    WriteFile(entry, damaged[i]);
+    WriteFileBytes(entry, damaged[i]);
     const SpirvCacheStats s0 = GetSpirvCacheStats();
     EXPECT_EQ(CompileGlsl(kCompute, GlslStage::kCompute, "t"), good) << "damage " << i;
     const SpirvCacheStats s1 = GetSpirvCacheStats();
     EXPECT_EQ(s1.corrupt - s0.corrupt, 1u) << "damage " << i;
     EXPECT_EQ(s1.hits - s0.hits, 0u) << "damage " << i;
-    EXPECT_EQ(ReadFile(entry), bytes) << "damage " << i << ": the entry is rewritten";
+    EXPECT_EQ(ReadFileBytes(entry), bytes) << "damage " << i << ": the entry is rewritten";
   }
 }
 

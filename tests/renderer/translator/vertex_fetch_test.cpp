@@ -12,6 +12,7 @@
 #include "../test_env.h"
 #include "draw_harness.h"
 #include "glsl_prelude.h"
+#include "translate_util.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk::test {
@@ -33,16 +34,6 @@ void main() {
   text.replace(text.find("STRIDE"), 6, std::to_string(stride_dwords) + "u");
   text.replace(text.find("ARGS"), 4, fetch_args);
   return CompileGlsl(text, GlslStage::kVertex, "vfetch_test");
-}
-
-std::vector<uint32_t> PassThroughPixelShader() {
-  std::string text = GlslPrelude(GlslShaderKind::kPixel);
-  text += R"(
-layout(location = 0) in vec4 xe_interpolators[16];
-layout(location = 0) out vec4 xe_color_0;
-void main() { xe_color_0 = xe_interpolators[0]; }
-)";
-  return CompileGlsl(text, GlslStage::kFragment, "passthrough");
 }
 
 class VertexFetchTest : public ::testing::Test {

@@ -53,6 +53,8 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options);
 // BuildRegistry with the default options, built once.
 const std::vector<Sample>& Registry();
 const Sample* Find(std::string_view name);
+// The registry's names in its order (what test suites over every sample are instantiated with).
+std::vector<std::string> Names();
 
 // Trace info every sample uses: fixed creation time, so output is byte-for-byte deterministic.
 format::TraceInfo SampleTraceInfo();
