@@ -439,9 +439,19 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
   rt->scale_y = sy;
   rt->width = key.pitch_pixels * sx;
   rt->height = EdramRowsAfter(key, max_dimension_ / sy) * sy;
+  ChooseHostFormat(*rt);
+  CreateImage(*rt);
+  ClearNew(*rt, cmd);
+  RenderTarget& ref = *rt;
+  targets_.emplace(key, std::move(rt));
+  return ref;
+}
+
+void RenderTargetCache::ChooseHostFormat(RenderTarget& rt) const {
+  const RenderTargetKey& key = rt.key;
   if (key.is_depth) {
-    rt->aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
-    rt->texel_bytes = 4;
+    rt.aspects = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    rt.texel_bytes = 4;
     if (key.guest_format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8)) {
       // 20e4 needs more than 24-bit unorm: a 32-bit float depth, rounded through the 20e4 rule
       // when it moves through the EDRAM (gpu::edram::HostDepthStillMatches).
@@ -449,49 +459,54 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
       vkGetPhysicalDeviceFormatProperties(context_.physical_device(), VK_FORMAT_D32_SFLOAT_S8_UINT,
                                           &props);
       if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
-        rt->format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+        rt.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
       } else {
-        rt->format = context_.capabilities().depth_stencil_format;
-        rt->exact = false;
-        rt->note = "kD24FS8 in a 24-bit unorm host depth (D32_SFLOAT_S8_UINT unsupported)";
+        rt.format = context_.capabilities().depth_stencil_format;
+        rt.exact = false;
+        rt.note = "kD24FS8 in a 24-bit unorm host depth (D32_SFLOAT_S8_UINT unsupported)";
       }
     } else {
-      rt->format = context_.capabilities().depth_stencil_format;
-      rt->exact = rt->format == VK_FORMAT_D24_UNORM_S8_UINT;
-      if (!rt->exact) rt->note = "kD24S8 in a 32-bit float host depth (D24_UNORM_S8_UINT unsupported)";
+      rt.format = context_.capabilities().depth_stencil_format;
+      rt.exact = rt.format == VK_FORMAT_D24_UNORM_S8_UINT;
+      if (!rt.exact) rt.note = "kD24S8 in a 32-bit float host depth (D24_UNORM_S8_UINT unsupported)";
     }
   } else {
     HostColorFormat c =
         ChooseHostColorFormat(key.guest_format, options_.gamma, context_.physical_device());
-    rt->format = c.format;
-    rt->aspects = VK_IMAGE_ASPECT_COLOR_BIT;
-    rt->texel_bytes = HostTexelBytes(c.format);
-    rt->output_mode = c.output_mode;
-    rt->raw = c.raw;
-    rt->blendable = c.blendable;
-    rt->exact = c.exact;
-    rt->note = c.note;
+    rt.format = c.format;
+    rt.aspects = VK_IMAGE_ASPECT_COLOR_BIT;
+    rt.texel_bytes = HostTexelBytes(c.format);
+    rt.output_mode = c.output_mode;
+    rt.raw = c.raw;
+    rt.blendable = c.blendable;
+    rt.exact = c.exact;
+    rt.note = c.note;
   }
-  rt->samples = HostSamples(key.msaa_samples);
-  bool msaa = rt->samples != VK_SAMPLE_COUNT_1_BIT;
-  if (msaa && key.msaa_samples == 2 && rt->samples == VK_SAMPLE_COUNT_4_BIT) {
-    rt->note += std::string(rt->note.empty() ? "" : "; ") +
+  rt.samples = HostSamples(key.msaa_samples);
+  bool msaa = rt.samples != VK_SAMPLE_COUNT_1_BIT;
+  if (msaa && key.msaa_samples == 2 && rt.samples == VK_SAMPLE_COUNT_4_BIT) {
+    rt.note += std::string(rt.note.empty() ? "" : "; ") +
                 "2x MSAA rendered with 4 host samples (the device lacks 2x)";
   }
-  if (msaa && key.is_depth && rt->format != VK_FORMAT_D32_SFLOAT_S8_UINT) {
+  if (msaa && key.is_depth && rt.format != VK_FORMAT_D32_SFLOAT_S8_UINT) {
     // Sampled MSAA depth is read back as float: keep it exact with a float host depth.
-    rt->format = VK_FORMAT_D32_SFLOAT_S8_UINT;
-    rt->exact = key.guest_format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8);
+    rt.format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+    rt.exact = key.guest_format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8);
   }
+}
+
+void RenderTargetCache::CreateImage(RenderTarget& rt) {
+  const RenderTargetKey& key = rt.key;
+  const bool msaa = rt.samples != VK_SAMPLE_COUNT_1_BIT;
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.imageType = VK_IMAGE_TYPE_2D;
-  info.format = rt->format;
+  info.format = rt.format;
   // Colour images also get a UINT view (edram_transfer.h moves their bits through it).
   if (!key.is_depth) info.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-  info.extent = {rt->width, rt->height, 1};
+  info.extent = {rt.width, rt.height, 1};
   info.mipLevels = 1;
   info.arrayLayers = 1;
-  info.samples = rt->samples;
+  info.samples = rt.samples;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                (key.is_depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
@@ -499,46 +514,50 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
                (msaa || key.is_depth ? uint32_t(VK_IMAGE_USAGE_SAMPLED_BIT) : 0u);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  CheckVk(vkCreateImage(device_, &info, nullptr, &rt->image), "vkCreateImage(render target)");
+  CheckVk(vkCreateImage(device_, &info, nullptr, &rt.image), "vkCreateImage(render target)");
   VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, rt->image, &req);
+  vkGetImageMemoryRequirements(device_, rt.image, &req);
   VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   mem.allocationSize = req.size;
   mem.memoryTypeIndex =
       context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  VkResult r = vkAllocateMemory(device_, &mem, nullptr, &rt->memory);
-  if (r == VK_SUCCESS) r = vkBindImageMemory(device_, rt->image, rt->memory, 0);
+  VkResult r = vkAllocateMemory(device_, &mem, nullptr, &rt.memory);
+  if (r == VK_SUCCESS) r = vkBindImageMemory(device_, rt.image, rt.memory, 0);
   if (r == VK_SUCCESS) device_bytes_ += req.size;
   if (r == VK_SUCCESS) {
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    view.image = rt->image;
+    view.image = rt.image;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = rt->format;
-    view.subresourceRange = {rt->aspects, 0, 1, 0, 1};
-    r = vkCreateImageView(device_, &view, nullptr, &rt->view);
+    view.format = rt.format;
+    view.subresourceRange = {rt.aspects, 0, 1, 0, 1};
+    r = vkCreateImageView(device_, &view, nullptr, &rt.view);
     if (r == VK_SUCCESS && !key.is_depth) {
-      view.format = SampleTransportUintFormat(rt->format);
-      r = vkCreateImageView(device_, &view, nullptr, &rt->uint_view);
+      view.format = SampleTransportUintFormat(rt.format);
+      r = vkCreateImageView(device_, &view, nullptr, &rt.uint_view);
     }
     // Depth and stencil aspect views: the sample transport and the GPU EDRAM store read them.
     if (r == VK_SUCCESS && key.is_depth) {
       view.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
-      r = vkCreateImageView(device_, &view, nullptr, &rt->depth_view);
+      r = vkCreateImageView(device_, &view, nullptr, &rt.depth_view);
       if (r == VK_SUCCESS) {
         view.subresourceRange.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
-        r = vkCreateImageView(device_, &view, nullptr, &rt->stencil_view);
+        r = vkCreateImageView(device_, &view, nullptr, &rt.stencil_view);
       }
     }
   }
   if (r != VK_SUCCESS) {
-    for (VkImageView v : {rt->view, rt->uint_view, rt->depth_view, rt->stencil_view}) {
+    for (VkImageView v : {rt.view, rt.uint_view, rt.depth_view, rt.stencil_view}) {
       if (v) vkDestroyImageView(device_, v, nullptr);
     }
-    if (rt->memory) vkFreeMemory(device_, rt->memory, nullptr);
-    vkDestroyImage(device_, rt->image, nullptr);
+    if (rt.memory) vkFreeMemory(device_, rt.memory, nullptr);
+    vkDestroyImage(device_, rt.image, nullptr);
     CheckVk(r, "render target memory/view");
   }
 
+}
+
+void RenderTargetCache::ClearNew(const RenderTarget& rt, VkCommandBuffer cmd) {
+  const RenderTargetKey& key = rt.key;
   // Undefined -> general, cleared to zero (EDRAM content is unknown; zero keeps replays
   // deterministic).
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -548,17 +567,17 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
   barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.image = rt->image;
-  barrier.subresourceRange = {rt->aspects, 0, 1, 0, 1};
+  barrier.image = rt.image;
+  barrier.subresourceRange = {rt.aspects, 0, 1, 0, 1};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                        0, nullptr, 0, nullptr, 1, &barrier);
-  VkImageSubresourceRange range{rt->aspects, 0, 1, 0, 1};
+  VkImageSubresourceRange range{rt.aspects, 0, 1, 0, 1};
   if (key.is_depth) {
     VkClearDepthStencilValue zero{0.0f, 0};
-    vkCmdClearDepthStencilImage(cmd, rt->image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    vkCmdClearDepthStencilImage(cmd, rt.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
   } else {
     VkClearColorValue zero{};
-    vkCmdClearColorImage(cmd, rt->image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    vkCmdClearColorImage(cmd, rt.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
   }
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = key.is_depth ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
@@ -572,9 +591,6 @@ RenderTarget& RenderTargetCache::Get(const RenderTargetKey& key, VkCommandBuffer
                            VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
                            VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                        0, 0, nullptr, 0, nullptr, 1, &barrier);
-  RenderTarget& ref = *rt;
-  targets_.emplace(key, std::move(rt));
-  return ref;
 }
 
 }  // namespace xnt::vk

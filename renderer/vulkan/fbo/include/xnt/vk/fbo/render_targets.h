@@ -175,6 +175,13 @@ class RenderTargetCache {
   VkSampleCountFlagBits HostSamples(uint32_t guest_samples) const;
 
  private:
+  // Get's steps for a new target: the host format standing in for the guest one (with its
+  // exactness note) and the sample count; the image, its memory and views; the first use,
+  // undefined -> general and cleared to zero (EDRAM content is unknown: zero keeps replays
+  // deterministic).
+  void ChooseHostFormat(RenderTarget& rt) const;
+  void CreateImage(RenderTarget& rt);
+  static void ClearNew(const RenderTarget& rt, VkCommandBuffer cmd);
   VulkanContext& context_;
   VkDevice device_;
   RenderTargetOptions options_;
