@@ -415,6 +415,31 @@ TEST(ResolveEngine, Msaa4xSampleSelectAndAveraging) {
   EXPECT_EQ(f.Dword(0), 0x00004380u);
 }
 
+TEST(ResolveEngine, AveragedNaNsKeepTheEarlierOperand) {
+  // IEEE 754 leaves open which NaN an add of two NaNs gives; the engine keeps the earlier operand
+  // of the sum (s0 + s1, then the sum + s2, + s3), quieted, whatever order the compiler adds in;
+  // inf - inf is 0xFFC00000. The halving keeps a NaN's payload.
+  Rig a(ColorRenderTargetFormat::k_32_32_FLOAT, TextureFormat::k_32_32_FLOAT, 1, 80);
+  a.info.sample_select = CopySampleSelect::k01;
+  a.SetSample(0, 0, 0, 0, 0x7F800000FF93E9A1ull);  // R signalling NaN, G +inf
+  a.SetSample(0, 0, 0, 1, 0xFF800000FFF9F41Dull);  // R quiet NaN, G -inf
+  a.SetSample(1, 0, 0, 0, 0x000000007FC00001ull);  // R quiet NaN
+  a.SetSample(1, 0, 0, 1, 0x000000007F800001ull);  // R signalling NaN
+  EXPECT_FALSE(a.Run().bitwise);
+  EXPECT_EQ(a.Dword(a.At(0, 0, 3)), 0xFFD3E9A1u);
+  EXPECT_EQ(a.Dword(a.At(0, 0, 3) + 4), 0xFFC00000u);
+  EXPECT_EQ(a.Dword(a.At(1, 0, 3)), 0x7FC00001u);
+  // 4x 0123: sample 0 is 1.0, samples 1 and 2 NaNs: the running sum's (sample 1's) NaN stays.
+  Rig b(ColorRenderTargetFormat::k_32_FLOAT, TextureFormat::k_32_FLOAT, 2, 40);
+  b.info.sample_select = CopySampleSelect::k0123;
+  b.SetSample(0, 0, 0, 0, 0x3F800000u);
+  b.SetSample(0, 0, 0, 1, 0xFF812345u);
+  b.SetSample(0, 0, 1, 0, 0x7FC54321u);
+  b.SetSample(0, 0, 1, 1, 0x3F800000u);
+  EXPECT_FALSE(b.Run().bitwise);
+  EXPECT_EQ(b.Dword(0), 0xFFC12345u);
+}
+
 TEST(ResolveEngine, Msaa2xSamplesAreRows) {
   auto run = [](CopySampleSelect select) {
     Rig r(ColorRenderTargetFormat::k_8_8_8_8, TextureFormat::k_8_8_8_8, 1, 80);

@@ -308,6 +308,21 @@ std::array<float, 4> UnpackForResolve(ColorRenderTargetFormat format, uint64_t b
   return c;
 }
 
+// a + b of two samples' channels (a the earlier in the summation order) with the NaN pinned:
+// IEEE 754 leaves open which NaN an add of two NaNs returns and x86 returns its first
+// operand's, so a plain `a + b` keeps whichever operand the compiler puts first (gcc 12 puts b
+// first at -O2 and a at -O1) and another CPU picks its own default NaN for inf - inf. The
+// earlier operand's NaN wins, quieted; inf - inf gives x86's default NaN, as the fsi resolve
+// shader computes it.
+float AddSampleChannel(float a, float b) {
+  const uint32_t ua = std::bit_cast<uint32_t>(a), ub = std::bit_cast<uint32_t>(b);
+  if ((ua & 0x7FFFFFFFu) > 0x7F800000u) return std::bit_cast<float>(ua | 0x400000u);
+  if ((ub & 0x7FFFFFFFu) > 0x7F800000u) return std::bit_cast<float>(ub | 0x400000u);
+  const float sum = a + b;
+  const uint32_t us = std::bit_cast<uint32_t>(sum);
+  return (us & 0x7FFFFFFFu) > 0x7F800000u ? std::bit_cast<float>(0xFFC00000u) : sum;
+}
+
 float Saturate(float v) { return v > 0.0f ? std::min(v, 1.0f) : 0.0f; }  // NaN -> 0
 
 uint32_t Unorm(float v, float max) { return uint32_t(Saturate(v) * max + 0.5f); }
@@ -375,7 +390,7 @@ std::array<float, 4> ResolveColorPixelFrom(const ResolveInfo& info, const Sample
     // XeResolveLoad*Colors); the factor halves per step.
     auto add = [&](uint32_t sample) {
       auto q = UnpackForResolve(format, reader.Load(x, y, sample));
-      for (int i = 0; i < 4; ++i) p[i] += q[i];
+      for (int i = 0; i < 4; ++i) p[i] = AddSampleChannel(p[i], q[i]);
     };
     add(first | 1u);
     factor *= 0.5f;

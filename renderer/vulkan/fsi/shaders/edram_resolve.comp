@@ -88,12 +88,8 @@ uint round_pack(uint sign, int e, uint m) {
   return sign | (uint(e) << 23u) | (m & 0x7FFFFFu);
 }
 
-// a + b as SSE addss/addps computes it with a as the first (destination) operand: a NaN operand
-// comes back quieted, a's when both are NaNs. Which operand is first is the compiler's choice,
-// not the hardware's: the engine as gcc 12 -O2 compiles resolve.cpp's p[i] += q[i] adds the
-// second sample first (q + p) and the sum first for the third and fourth (p + q), so the caller
-// passes them in that order; the random-EDRAM test (fsi_resolve_compute_test.cpp) catches a
-// change.
+// a + b with a the earlier operand in the summation order (resolve.cpp AddSampleChannel): a NaN
+// operand comes back quieted, a's when both are NaNs, as SSE addss does with a first.
 uint f32_add(uint a, uint b) {
   if (is_nan(a)) return a | 0x400000u;
   if (is_nan(b)) return b | 0x400000u;
@@ -454,7 +450,7 @@ void main() {
     uvec4 c = unpack_color(load_sample(uint(x), uint(y), first));
     if (summed >= 2u) {
       uvec4 q = unpack_color(load_sample(uint(x), uint(y), first | 1u));
-      c = uvec4(f32_add(q.x, c.x), f32_add(q.y, c.y), f32_add(q.z, c.z), f32_add(q.w, c.w));
+      c = uvec4(f32_add(c.x, q.x), f32_add(c.y, q.y), f32_add(c.z, q.z), f32_add(c.w, q.w));
     }
     if (summed == 4u) {
       for (uint s = 2u; s < 4u; ++s) {

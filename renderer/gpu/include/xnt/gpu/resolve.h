@@ -26,7 +26,9 @@
 //   16_16_FLOAT, 16_16_16_16_FLOAT, 32_FLOAT, 32_32_FLOAT -> the same-named texture format.
 // - "Full" copy otherwise: samples unpacked to float (edram::UnpackColor; k_8_8_8_8_GAMMA is
 //   read as plain unorm, the gamma bits are copied, as Xenia does; channels a format lacks read
-//   as 0), summed in float in the hardware order (s0 + s1, then + s2 + s3), multiplied by
+//   as 0), summed in float in the hardware order (s0 + s1, then + s2 + s3; of two NaNs the
+//   earlier one is kept, quieted, and inf - inf gives 0xFFC00000, whatever the compiler's
+//   operand order or the CPU's default NaN), multiplied by
 //   2^exp_bias (halved per averaging step), red/blue swapped, then packed to the destination
 //   with the Direct3D 11 rules (saturate, * max + 0.5, truncate; half floats round to nearest
 //   even). Fixed-point destinations are written unsigned whatever copy_dest_number says.
