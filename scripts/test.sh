@@ -26,7 +26,7 @@ fi
 
 (cd build-test && ctest --output-on-failure -j "$JOBS" --timeout 900)
 
-# Replay-speed regression check (issue #23): ratios of process CPU time between the built-in
+# Replay-speed regression check: ratios of process CPU time between the built-in
 # synthetic cases of one run, against bench/baseline.json (fails on a ratio >20 % above it). It
 # needs an optimised build without sanitizers, as the baseline was measured with: only the CLI
 # target, no tests. About 20 s of replay on lavapipe.

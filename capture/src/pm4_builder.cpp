@@ -1,5 +1,5 @@
 // Packet encodings: Xenia command_processor.cc ExecutePacketType0..3 and the per-opcode handlers,
-// summarised in ../shared/research/xenia.md §4.1-4.2. D3D register sequences: the one-frame traces
+// D3D register sequences: the one-frame traces
 // in ../shared/xenia-oracle (D3D-style programming, checked by Xenia itself).
 #include "xnt/capture/pm4_builder.h"
 

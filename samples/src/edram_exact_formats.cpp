@@ -1,5 +1,5 @@
 // EDRAM scenarios that prove guest formats are stored bit-exactly where host formats cannot
-// (issue #13, "new samples with hand-worked expected images"): 7e3 colour, float16 above 65504
+// ("new samples with hand-worked expected images"): 7e3 colour, float16 above 65504
 // through a resolve, and 20e4 depth compared at its own precision after a round trip. Every
 // expected bit pattern below is worked by hand from the format definitions (the comments show
 // the arithmetic); nothing is computed by the renderer's encoders.

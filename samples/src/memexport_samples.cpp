@@ -1,4 +1,4 @@
-// Memexport samples (issue #14): shaders that write guest memory with eA / eM#, on every path.
+// Memexport samples: shaders that write guest memory with eA / eM#, on every path.
 // Expected images are worked by hand (axis-aligned rectangles whose corners sit a quarter pixel
 // before pixel boundaries, so both pixel-centre conventions cover the same pixels); the exported
 // bytes can be inspected with `xenotrace replay --dump-memory`.

@@ -1,4 +1,4 @@
-// Rasterizer samples (issue #13): lines (list, strip, loop; 1 pixel and wide), textured point
+// Rasterizer samples: lines (list, strip, loop; 1 pixel and wide), textured point
 // sprites with mips, and polygon offset, each with an
 // expected image worked out from the scene parameters (raster_scenes.cpp says how).
 #pragma once

@@ -1,4 +1,4 @@
-// Resolution-scaling samples (issue #15): scenes whose every edge and texel lookup stays off host
+// Resolution-scaling samples: scenes whose every edge and texel lookup stays off host
 // pixel centres at 1x1..3x3, so their frames box-downsample exactly to the 1x expected image.
 #pragma once
 

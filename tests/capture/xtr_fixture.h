@@ -1,5 +1,5 @@
 // A hand-made Xenia .xtr written byte by byte from the published layout (Xenia
-// trace_protocol.h as summarised in ../shared/research/xenia.md §1.2), independent of
+// trace_protocol.h as), independent of
 // capture/'s serializer, so import is checked against the specification and not against itself.
 #pragma once
 

@@ -1,4 +1,4 @@
-// `xenotrace` as a user meets it (issue #20), on the cpu path (no GPU needed):
+// `xenotrace` as a user meets it, on the cpu path (no GPU needed):
 //  1. honest exit codes: nothing written / nothing dumped / nothing exported / a damaged trace is
 //     exit 1 with a message on stderr and "recovered" in --json (unless --allow-damaged);
 //  2. one draw address F.K in transfers' text, JSON and HTML, accepted by dump --draw;

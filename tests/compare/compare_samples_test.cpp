@@ -81,7 +81,7 @@ TEST(CompareSamples, EverySampleAgreesOnFboAndCpuExceptWhereDeclared) {
 }
 
 TEST(CompareSamples, BothPathsRunAtAResolutionScale) {
-  // The cpu and fbo paths both scale (issue #15): fbo@2x2 and cpu@2x2 run, neither is an error.
+  // The cpu and fbo paths both scale: fbo@2x2 and cpu@2x2 run, neither is an error.
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.combinations = ParseCombinations("cpu,fbo", "1x1,2x2");
   const RunResults r = RunCompare(o);

@@ -1,4 +1,4 @@
-// Resolution scaling on the cpu path (issue #15): every bundled sample replays at 1x2, 2x1, 2x2
+// Resolution scaling on the cpu path: every bundled sample replays at 1x2, 2x1, 2x2
 // and 3x3 to a front buffer S x T times the size, and, box-downsampled to 1x1, matches the
 // sample's CPU-computed 1x expected image: exactly where every edge of the scene falls on a
 // boundary the scaled host pixels share with the guest ones (flat geometry at 1x2, 2x1, 2x2 with

@@ -1,4 +1,4 @@
-// The diff report's views for small errors (issue #20), in headless Chromium: a 5,000-pixel block
+// The diff report's views for small errors, in headless Chromium: a 5,000-pixel block
 // off by 1 LSB must be visible in the "any difference" mask and the amplified view, the page has
 // side-by-side / split / flicker modes and a jump to the largest error, and "fit" enlarges small
 // frames by a whole factor (nearest neighbour). No console errors. Skipped without chromium.

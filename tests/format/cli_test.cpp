@@ -62,7 +62,7 @@ TEST_F(CliTest, InfoOnATruncatedTraceSaysRecovered) {
   bytes.resize(bytes.size() * 2 / 3);
   WriteFileBytes(bad.path, bytes);
   CliRun r = Xenotrace("info --json " + bad.path);
-  // Described, and exit code 1 ("ran, but on a damaged trace", issue #20) unless --allow-damaged.
+  // Described, and exit code 1 ("ran, but on a damaged trace") unless --allow-damaged.
   ASSERT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("\"recovered\": true"), std::string::npos) << r.out;
   EXPECT_LT(JsonNumber(r.out, "frames"), 3);

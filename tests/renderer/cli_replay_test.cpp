@@ -65,7 +65,7 @@ TEST(CliReplay, UsageErrors) {
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").code, 2);
   EXPECT_EQ(Shell(kCli + " replay /nonexistent.xnt" + out).code, 2);
-  // Frames past the end: plays, writes nothing, and says so in its exit code (issue #20).
+  // Frames past the end: plays, writes nothing, and says so in its exit code.
   auto r = Shell(kCli + " replay " + trace + out + " --frames 5-6 --json");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("\"frames_written\": 0"), std::string::npos) << r.out;

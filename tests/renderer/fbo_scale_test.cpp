@@ -1,4 +1,4 @@
-// Resolution scaling on the fbo path (issue #15): every bundled sample replays at 1x2, 2x1, 2x2
+// Resolution scaling on the fbo path: every bundled sample replays at 1x2, 2x1, 2x2
 // and 3x3 on lavapipe with the validation layer on (no message), to a front buffer S x T times
 // the guest size that is byte-identical to the cpu path's at the same scale (the cpu path is the
 // reference: same scaled EDRAM rules, same resolves), except the samples that already differ

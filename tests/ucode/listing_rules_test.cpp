@@ -1,4 +1,4 @@
-// The listing rules of the XDK shader compiler (issue #19 point 2), each checked on a shader
+// The listing rules of the XDK shader compiler, each checked on a shader
 // authored with the assembler against a listing written by hand in fxc's syntax (spellings taken
 // from public fxc listings: `  + movs`, `r0_abs`, `label L8`, `exec    // PredicateClean=false`,
 // `serialize`, `(p0) exec` at column 0, `tfetch2D r3, r1.yx`, `alloc export=2`), plus the decoded

@@ -321,7 +321,7 @@ int RunReplay(const ReplayArgs& args) {
   }
   const uint32_t validation = session->validation_message_count();
   for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
-  // Nothing written, or frames asked for that the trace does not have: not a success (issue #20).
+  // Nothing written, or frames asked for that the trace does not have: not a success.
   const std::string missing = range.Missing(frames_seen);
   if (frames_written == 0) {
     std::fprintf(stderr, "xenotrace: error: replay: no image written: no XE_SWAP in the selected "

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kExitOk : kExitError;  // --help
-    // Every error in one style, printed once (issue #20), naming the sub-command.
+    // Every error in one style, printed once, naming the sub-command.
     std::string where;
     for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
       sub = sub->get_subcommands().front();

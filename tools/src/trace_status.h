@@ -1,5 +1,5 @@
 // What every trace-reading command says about a damaged (recovered) trace and about an empty
-// result (issue #20): one warning on stderr, a "recovered" member in --json, and exit code 1
+// result: one warning on stderr, a "recovered" member in --json, and exit code 1
 // ("ran, but on a damaged trace" / "produced nothing asked for") unless --allow-damaged.
 #pragma once
 

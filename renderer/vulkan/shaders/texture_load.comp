@@ -73,7 +73,7 @@ uint tiled_offset_3d(uint x, uint y, uint z, uint pitch, uint height, uint bpb_l
 // a / b rounded to nearest, as the cpu path's IEEE division gives it (a >= 0, b > 0). GLSL's
 // '/' only has to be within 2.5 ulp (NVIDIA divides through a reciprocal), which moves an UNORM
 // texel's k / (2^n - 1) by an ulp and, after filtering and the final float -> UNORM store, by an
-// LSB on some drivers (issue #23). fma gives each candidate q's remainder a - q * b exactly; the
+// LSB on some drivers. fma gives each candidate q's remainder a - q * b exactly; the
 // float nearest a / b is the candidate with the smallest |remainder| (b > 0, so |a - q b| =
 // b |a / b - q|). For b = 2^n - 1 no quotient lies halfway between two floats.
 float div_rn(float a, float b) {

@@ -104,7 +104,7 @@ class TextureLoadTest : public ::testing::Test {
         const Component& e = expected[i][k];
         float g = got[i * 4 + k];
         // Bit for bit, also for an unorm v / max: the load shader divides as IEEE does (div_rn),
-        // so no driver's approximate division moves a texel by an ulp (issue #23).
+        // so no driver's approximate division moves a texel by an ulp.
         bool ok = std::memcmp(&g, &e.value, 4) == 0;
         if (!ok && bad++ < 4) {
           ADD_FAILURE() << xenos::TextureFormatName(format) << " endian " << endian << " texel "
@@ -129,7 +129,7 @@ class TextureLoadTest : public ::testing::Test {
         const Component& e = expected[i][k];
         float g = got[i * 4 + k];
         // Bit for bit, also for an unorm v / max: the load shader divides as IEEE does (div_rn),
-        // so no driver's approximate division moves a texel by an ulp (issue #23).
+        // so no driver's approximate division moves a texel by an ulp.
         bool ok = std::memcmp(&g, &e.value, 4) == 0;
         if (!ok && bad++ < 4) {
           ADD_FAILURE() << xenos::TextureFormatName(format) << " endian " << endian << " texel "

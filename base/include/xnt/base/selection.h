@@ -1,4 +1,4 @@
-// How the CLI and the reports name frames and draws (issue #20), in one place:
+// How the CLI and the reports name frames and draws, in one place:
 //  - a frame set `A-B,C,D-` (inclusive ranges from 0, `A-` to the end), shared by `--frames` of
 //    replay, dump, transfers and compare;
 //  - a draw address `F.K`: frame F, event K of that frame, where draws, resolves and resolve

@@ -3,7 +3,7 @@
 // xtr_import.h / xtr_export.h.
 //
 // Layout facts (field offsets, enum values, compression rules) are from Xenia
-// src/xenia/gpu/trace_protocol.h and trace_writer.cc, as summarised in ../shared/research/xenia.md
+// src/xenia/gpu/trace_protocol.h and trace_writer.cc, as
 // §1.2: every record field is host-endian (little-endian), packet and memory payloads are raw guest
 // bytes (big-endian), compressed payloads are raw (unframed) snappy.
 #pragma once

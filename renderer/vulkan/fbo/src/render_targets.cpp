@@ -138,7 +138,7 @@ HostColorFormat ChooseHostColorFormat(uint32_t guest_format, gpu::GammaMode gamm
                                            &blendable) && blendable) {
         // PWL codes / 255 in 32-bit floats (IsPwlCodePair), so that blending runs in IEEE float
         // on every driver: Vulkan lets an UNORM8 target blend at "at least" 8 bits, and llvmpipe
-        // rounds each term to 8 bits where NVIDIA blends in float (docs/speed.md, issue #23).
+        // rounds each term to 8 bits where NVIDIA blends in float (docs/speed.md).
         c.format = VK_FORMAT_R32G32B32A32_SFLOAT;
         c.output_mode = kColorOutputPwlGamma;
         c.raw = false;

@@ -654,7 +654,7 @@ bool xe_om_quad_any(bool b) {
 // 10-bit linear to 8-bit gamma (gpu::edram::LinearToPwlGamma; Xenia xenos.h LinearToPWLGamma), so
 // an UNORM target stores the gamma bits before blending.
 //
-// Deterministic UNORM stores (issue #23): Vulkan lets a driver round a float -> UNORM store to
+// Deterministic UNORM stores: Vulkan lets a driver round a float -> UNORM store to
 // either neighbour of a value that is not an integer after the scale, and GLSL's '/' may be off
 // by 2.5 ulp, so a UNORM target's bits could differ by 1 LSB between drivers. For a target that
 // does not blend, xe_quantize_unorm rounds each output as the cpu path does (gpu::edram Unorm:

@@ -3,7 +3,7 @@
 //
 // Values and bit positions are from Xenia src/xenia/gpu/xenos.h (enum classes PrimitiveType ..
 // ModeControl, xe_gpu_vertex_fetch_t, xe_gpu_texture_fetch_t, xe_gpu_memexport_stream_t,
-// LoopConstant, EDRAM constants), summarised in ../shared/research/xenia.md §4.3-4.6.
+// LoopConstant, EDRAM constants)
 // Decoders use shifts and masks, not C++ bit-fields, so the layout does not depend on the compiler.
 #pragma once
 

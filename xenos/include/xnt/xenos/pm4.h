@@ -3,7 +3,7 @@
 //
 // Facts (values, bit positions) are from Xenia: src/xenia/gpu/xenos.h (Type3Opcode,
 // MakePacketType0..3, Event, kSwapSignature) and src/xenia/gpu/command_processor.cc
-// (ExecutePacketType0..3), summarised in ../shared/research/xenia.md §4.1-4.2. Xenia's own list
+// (ExecutePacketType0..3) Xenia's own list
 // credits freedreno's gsl_pm4types.h for the opcode values.
 #pragma once
 

@@ -3,7 +3,7 @@
 //
 // Indices: Xenia src/xenia/gpu/register_table.inc (see register_table.inc here). Bit layouts:
 // Xenia src/xenia/gpu/registers.h (the `union ... { struct { ... } }` definitions, newest
-// revision with explicit padding fields) and xenos.h; summary in ../shared/research/xenia.md §4.3.
+// revision with explicit padding fields) and xenos.h
 // Each decoder is a plain struct with Decode(uint32_t) and Encode(), built from shifts and masks.
 #pragma once
 
@@ -243,7 +243,7 @@ struct RB_COPY_DEST_PITCH {
 };
 
 // Bit 3 is "array" (3D/stacked destination), not "linear": resolves always write 32x32-tiled
-// memory (DESIGN.md, seed documents).
+// memory (seed documents).
 struct RB_COPY_DEST_INFO {
   Endian128 copy_dest_endian;            // +0, 3 bits
   bool copy_dest_array;                  // +3

@@ -1,6 +1,6 @@
 // Guest texture addressing: the Xenos 32x32-tiled 2D layout that resolves write and textures (and
 // the swap's front buffer) read. Facts from Xenia src/xenia/gpu/texture_address.h (Tiled2D) and
-// texture_util.cc (GetTiledOffset2D), summarised in ../shared/research/xenia.md §4.7.
+// texture_util.cc (GetTiledOffset2D)
 #pragma once
 
 #include <cstdint>

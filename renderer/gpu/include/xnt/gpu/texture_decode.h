@@ -3,7 +3,7 @@
 // 20e4 depth floats, DXT1/2_3/4_5 colour and alpha interpolation, DXN, DXT3A/5A, CTX1, the
 // Cr/Y/Cb packed formats). It is the reference the Vulkan compute loader is tested against and
 // what a CPU render path samples with. Facts: Xenia src/xenia/gpu/texture_info_formats.inc and
-// texture_conversion.cc (DXT / CTX1 palettes), summarised in ../shared/research/xenia.md §4.
+// texture_conversion.cc (DXT / CTX1 palettes)
 // Formats 27-29 (*_EXPAND) decode as half floats, as the loader does.
 #pragma once
 

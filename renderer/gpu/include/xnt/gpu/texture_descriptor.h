@@ -2,7 +2,7 @@
 // memory: format, endian, dimension, size, pitch, tiling, signs, mip chain with packed tails.
 // Backend-free: the Vulkan texture cache loads from it, the cpu path samples with it. Facts from
 // Xenia src/xenia/gpu/xenos.h xe_gpu_texture_fetch_t and texture_util.cc
-// (GetGuestTextureLayout, GetPackedMipOffset), summarised in ../shared/research/xenia.md §4.
+// (GetGuestTextureLayout, GetPackedMipOffset)
 #pragma once
 
 #include <cstdint>

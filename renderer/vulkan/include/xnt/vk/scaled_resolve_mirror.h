@@ -1,4 +1,4 @@
-// Scaled resolve copies on the GPU (issue #15 point 2): a Vulkan path (fbo and fsi) keeps the
+// Scaled resolve copies on the GPU: a Vulkan path (fbo and fsi) keeps the
 // copies a resolve at a resolution scale writes (gpu/scaled_resolve.h, the CPU-side bytes every
 // path shares) in a second shared-memory buffer (shared_memory.h) that the texture cache loads
 // from, so a texture whose fetch constant names a copy is decoded at the scaled size by the same
