@@ -1,6 +1,6 @@
 // How many dwords the PM4 packet starting with `header` occupies, header included — the walk that
 // splits a submission back into packets for .xtr export and checks imported packets.
-// Rules: Xenia command_processor.cc ExecutePacket/ExecutePacketType0..3 (xenia.md §1.4, §4.1):
+// Rules: Xenia command_processor.cc ExecutePacket/ExecutePacketType0..3:
 // a zero dword is a one-dword no-op, type 0 and type 3 carry count dwords after the header,
 // type 1 carries two, type 2 none.
 #pragma once

@@ -1,6 +1,6 @@
 // Packet encodings: Xenia command_processor.cc ExecutePacketType0..3 and the per-opcode handlers,
 // D3D register sequences: the one-frame traces
-// in ../shared/xenia-oracle (D3D-style programming, checked by Xenia itself).
+// in traces Xenia itself recorded and played (D3D-style programming).
 #include "xnt/capture/pm4_builder.h"
 
 #include <bit>
@@ -127,7 +127,7 @@ Pm4Builder& Pm4Builder::DrawIndxAuto(xenos::PrimitiveType prim, uint32_t count,
 Pm4Builder& Pm4Builder::DrawIndxDma(xenos::PrimitiveType prim, uint32_t count,
                                     uint32_t index_address, xenos::IndexFormat format,
                                     xenos::Endian endian, uint32_t viz_query) {
-  // VGT_DMA_SIZE: index count in bits 23:0, endian swap in bits 31:30 (xenia.md §4.3).
+  // VGT_DMA_SIZE: index count in bits 23:0, endian swap in bits 31:30.
   const uint32_t dma_size = (count & 0xFFFFFFu) | (uint32_t(endian) << 30);
   return Type3(Opcode::kDrawIndx,
                {viz_query, DrawInitiator(prim, xenos::SourceSelect::kDma, count, format),
@@ -366,7 +366,7 @@ void D3dSetVertexFetch(Pm4Builder& b, uint32_t slot, uint32_t address, uint32_t 
 void D3dSetShaders(Pm4Builder& b, const ShaderPair& s) {
   b.ImLoadImmediate(xenos::ShaderType::kVertex, s.vertex_microcode);
   b.ImLoadImmediate(xenos::ShaderType::kPixel, s.pixel_microcode);
-  // SQ_PROGRAM_CNTL (xenia.md §4.3): register counts and export count are stored minus one;
+  // SQ_PROGRAM_CNTL: register counts and export count are stored minus one;
   // vs_resource (bit 16) set as the XDK compiler's "VsResource=1" shaders need.
   const uint32_t program = xenos::Field(s.vs_registers - 1, 0, 6) |
                            xenos::Field(s.ps_registers - 1, 8, 6) | (1u << 16) |
@@ -412,7 +412,7 @@ std::array<uint32_t, 6> TextureFetch2D(uint32_t address, uint32_t width, uint32_
                                        xenos::TextureFormat format, bool tiled,
                                        xenos::Endian endian) {
   if (address & 0xFFFu) throw Error("texture base address must be 4 KiB aligned");
-  // Field layout: xenia.md §4.4. Clamp modes 2 (clamp to last texel), swizzle XYZW (0x688), mip
+  // Field layout: Xenia xenos.h xe_gpu_texture_fetch_t. Clamp modes 2 (clamp to last texel), swizzle XYZW (0x688), mip
   // filter 2 and dimension 2D, as D3D's front-buffer fetch constant in the oracle traces.
   const uint32_t pitch_blocks = (width + 31) / 32;
   const uint32_t d0 = uint32_t(xenos::FetchConstantType::kTexture) | xenos::Field(2, 10, 3) |

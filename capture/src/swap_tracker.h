@@ -1,8 +1,8 @@
 // Follows the register writes and XE_SWAP packets of a stream far enough to describe a swap: the
 // front buffer address and size XE_SWAP carries (Xenia xboxkrnl_video.cc VdSwap: "SWAP", address,
 // width, height) and the texture format of fetch constant 0, which D3D's VdSwap writes right
-// before it to describe the front buffer (../shared/xenia-oracle/README.md; dword 1 bits 5:0 are
-// the TextureFormat, xenia.md §4.4).
+// before it to describe the front buffer (as in the traces Xenia records; dword 1 bits 5:0 are
+// the TextureFormat).
 #pragma once
 
 #include <cstdint>
@@ -78,7 +78,7 @@ class SwapTracker {
   bool format_known() const { return format_known_; }
 
  private:
-  // Texture fetch constant 0, dword 1 (fetch constants start at 0x4800, xenia.md §4.3/4.4).
+  // Texture fetch constant 0, dword 1 (fetch constants start at 0x4800).
   static constexpr uint32_t kFetch0Dword1 =
       xenos::ConstantTypeBase(xenos::ConstantType::kFetch) + 1;
   bool have_swap_ = false;

@@ -15,7 +15,7 @@ namespace xnt::capture {
 namespace {
 // Nesting bound for IBs reconstructed from memory: stops IBs that call themselves.
 constexpr int kMaxIndirectDepth = 4;
-// INDIRECT_BUFFER payload: pointer, then length in dwords in bits 19:0 (xenia.md §4.2).
+// INDIRECT_BUFFER payload: pointer, then length in dwords in bits 19:0.
 constexpr uint32_t kIbLengthMask = 0xFFFFFu;
 
 xtr::Command Cmd(xtr::CommandType type, uint32_t base_ptr = 0) {

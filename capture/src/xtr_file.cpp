@@ -1,5 +1,5 @@
 // .xtr record parsing and serialisation. Record sizes and field offsets: Xenia
-// src/xenia/gpu/trace_protocol.h (verified with sizeof/offsetof in ../shared/research/xenia.md §1.2).
+// src/xenia/gpu/trace_protocol.h (layout verified with sizeof/offsetof).
 #include "xnt/capture/xtr_file.h"
 
 #include <snappy.h>
@@ -25,7 +25,7 @@ constexpr size_t kEventSize = 8;         // type, event_type
 constexpr size_t kRegistersSize = 24;    // type, first, count, bool+pad, encoding, encoded_length
 constexpr size_t kGammaSize = 16;        // type, rw_component+pad, encoding, encoded_length
 
-// A single packet can hold at most 1 + 2^14 dwords (14-bit count field, xenia.md §4.1); Xenia's
+// A single packet can hold at most 1 + 2^14 dwords (14-bit count field); Xenia's
 // writer records at most that. Anything larger is damage.
 constexpr uint32_t kMaxPacketDwords = 1 + (1u << 14);
 
@@ -146,7 +146,7 @@ uint64_t Walk(std::span<const uint8_t> file, Numbering numbering, bool decode,
         CheckGuestRange(cmd.base_ptr, 4, offset, "buffer");
         // Xenia's reader skips count*4 bytes after the record; its writer stores 0 or a byte
         // count of the buffer without the bytes, so only a count of 0 can be honoured blindly.
-        // A non-zero count is kept as information and nothing is skipped (see xenia.md §1.2).
+        // A non-zero count is kept as information and nothing is skipped .
         cur.Skip(kBufferStartSize);
         break;
       }
@@ -295,7 +295,7 @@ ParseInfo Parse(std::span<const uint8_t> file, const CommandCallback& on_command
                                   kBuildCommitSize);
   info.header.title_id = LoadLE32(file.data() + 44);
 
-  // Version 1 is ambiguous (xenia.md §1.2, "compatibility trap"): try today's numbering, then the
+  // Version 1 is ambiguous ("compatibility trap"): try today's numbering, then the
   // 2015 one. A file valid under both (no record numbered 8 or above) means the same either way.
   try {
     Walk(file, Numbering::kCurrent, false, nullptr);

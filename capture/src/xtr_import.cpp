@@ -283,8 +283,8 @@ class Importer {
       Emit(std::move(m));
     }
     Packet caller = std::move(ib.caller);
-    // Xenia's writer records INDIRECT_BUFFER packets as header + pointer only (2 dwords, xenia.md
-    // §1.4); rebuild the length dword from what the IB held so the packet is whole again.
+    // Xenia's writer records INDIRECT_BUFFER packets as header + pointer only (2 dwords, trace_writer.cc
+    // WritePacketStart); rebuild the length dword from what the IB held so the packet is whole again.
     const uint32_t want = PacketDwords(caller.dwords[0]);
     if (IsIndirectBufferPacket(caller.dwords[0]) && caller.dwords.size() < want && want == 3) {
       if (caller.dwords.size() < 2) caller.dwords.push_back(ib.base);

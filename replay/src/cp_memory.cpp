@@ -1,6 +1,6 @@
 // The command processor's memory-facing commands: fences and event writes (EVENT_WRITE*),
 // MEM_WRITE, REG_TO_MEM, COND_WRITE, WAIT_REG_MEM, REG_RMW, VIZ_QUERY, and the XE_SWAP hook.
-// Addresses in these packets carry an Endian swap mode in their low 2 bits (xenia.md §4.1): the
+// Addresses in these packets carry an Endian swap mode in their low 2 bits: the
 // dword is swapped with that mode and stored in host (little-endian) order, which for the common
 // k8in32 leaves it big-endian in guest memory, as the CPU expects.
 // Xenia reference: command_processor.cc ExecutePacketType3_{WAIT_REG_MEM, REG_RMW, REG_TO_MEM,

@@ -460,7 +460,7 @@ void DumpPrinter::AppendRenderTargets(std::string& s, const DrawCall& d) {
   const auto mask = r.Decode<xenos::reg::RB_COLOR_MASK>();
   const auto depth_control = r.Decode<xenos::reg::RB_DEPTHCONTROL>();
   const auto depth = r.Decode<xenos::reg::RB_DEPTH_INFO>();
-  // A binding is not a use (DESIGN.md): colour targets count with a non-zero write mask in
+  // A binding is not a use (a bound target that is neither written nor tested holds none of the draw's data): colour targets count with a non-zero write mask in
   // colour+depth mode, depth with the depth or stencil test on.
   bool first = true;
   if (options_.json) s += ",\"render_targets\":[";

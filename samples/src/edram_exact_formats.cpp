@@ -41,7 +41,7 @@ Image DwordFrame(uint32_t w, uint32_t h, const std::function<uint32_t(uint32_t, 
 
 EdramScenario Exact7e3() {
   // k_2_10_10_10_FLOAT: R, G, B in 10-bit 7e3 (3-bit exponent, bias 3, 7-bit mantissa, no sign:
-  // 0..31.875; exponent 0 holds denormals m / 128 * 2^-2), A in 2-bit unorm (seed 000 on
+  // 0..31.875; exponent 0 holds denormals m / 128 * 2^-2), A in 2-bit unorm (Xenia's article "Leaving No Pixel Behind" on
   // 10.10.10.2 floating point). Encoding from Xenia's PreClampedFloat32To7e3 /
   // UnclampedFloat32To7e3 (spirv_shader_translator_rb.cc, after DirectXTex's 7e3 code): clamp to
   // [0, 31.875] (negative and NaN -> 0), below 0.25 denormalise, round to nearest even at the
@@ -128,7 +128,7 @@ EdramScenario Exact7e3() {
 EdramScenario Float16Above65504() {
   // Xenos float16 has no infinity or NaN: exponent 31 is an ordinary exponent, so a
   // k_16_16_16_16_FLOAT target holds up to 2^16 * (2 - 2^-10) = 131008 (Xenia canary 3ff230d23
-  // "extended-range float16" in render-target pack/unpack; seed 000). Values are exact in it, so
+  // "extended-range float16" in render-target pack/unpack; Xenia's article "Leaving No Pixel Behind"). Values are exact in it, so
   // no rounding rule is involved: 65536 -> 0x7C00 (IEEE's +inf), 98304 = 1.5 * 2^16 -> 0x7E00 (an
   // IEEE NaN), 131008 -> 0x7FFF, 81920 = 1.25 * 2^16 -> 0x7D00, 70016 = (1 + 70/1024) * 2^16 ->
   // 0x7C46, 65600 -> 0x7C01. The target is resolved bitwise to memory as k_16_16_16_16_FLOAT,
@@ -217,7 +217,7 @@ EdramScenario Float16Above65504() {
 
 EdramScenario Float24EqualWithinQuantum() {
   // kD24FS8 stores 20e4 (4-bit exponent, bias 15, 20-bit mantissa; Xenia xenos.cc
-  // Float32To20e4, round to nearest even as its FSI path always does, xenia.md §3.4), and the
+  // Float32To20e4, round to nearest even as its FSI path always does), and the
   // hardware compares the incoming depth converted to 20e4 with the stored 20e4. In [0.5, 1)
   // one 20e4 step is 2^-21 (float32's is 2^-24), so a pre-pass at z and an EQUAL pass at z'
   // pass wherever z and z' round to the same 20e4 code, even though z != z':

@@ -421,7 +421,7 @@ EdramScenario GBuffer() {
 EdramScenario GammaDecal() {
   // 2*src*dst ("modulate 2x") decals on a k_8_8_8_8_GAMMA target. The hardware converts the
   // destination through the piecewise-linear curve, blends in linear space and encodes again
-  // (seed 000, "The gamma difficulty curve"), so a neutral 0.5 decal leaves the target as it
+  // (Xenia's article "Leaving No Pixel Behind", "The gamma difficulty curve"), so a neutral 0.5 decal leaves the target as it
   // was; blending the PWL-encoded values instead turns 0.5 into ~0.75 (Halo 3's bright squares).
   // Expected: the hardware model; the replay uses the sRGB-target mode (linear-space blending),
   // the decals are neutral (0.5) or zero per channel, which that mode reproduces exactly.
@@ -521,7 +521,7 @@ EdramScenario Resolve64bppBiasSwap() {
 }
 
 EdramScenario WrapPastTile2047() {
-  // EDRAM addresses wrap at 2048 tiles (seed 000; Xenia issue #2031, a Fable 2 depth buffer):
+  // EDRAM addresses wrap at 2048 tiles (Xenia's article "Leaving No Pixel Behind"; Xenia's GitHub report 2031, a Fable 2 depth buffer):
   // a 160x96 k_8_8_8_8 target at tile 2040 (2 tiles per row of tiles, 6 rows of tiles) covers
   // tiles 2040-2047 and then 0-3. Target B at tile 0 with the same pitch and format is cleared
   // green first; A is cleared dark and drawn; presenting B then shows A's rows 64-95 (tiles 0-3)

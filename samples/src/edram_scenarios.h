@@ -1,4 +1,4 @@
-// EDRAM scenario samples (DESIGN.md "Scenarios that the samples must cover"):
+// EDRAM scenario samples (the EDRAM situations real games create: aliasing, reinterpretation, wraps, depth reloads):
 // small traces that move render targets around the EDRAM the way games do, each with the frames
 // a correct replay shows (computed on the CPU from the scene parameters and the guest format
 // definitions) and the number of ownership transfers a cache that moves only used ranges on a

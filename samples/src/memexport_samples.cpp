@@ -70,7 +70,7 @@ const std::string kExportPositionVs = std::string(kFetchPosition) + R"(    add r
     mad eM0, r1.xyxy, c2, c3
 )";
 
-// Transform feedback into an index stream, the way seed 004's tessellation-factor shaders feed
+// Transform feedback into an index stream, the way the tessellation-factor shaders in Xenia's "Implement memexport" discussion feed
 // a later draw: vertex i exports the value i + c5.x as element i of stream c0 (eA from
 // `mad eA, r0.xxxx, c1, c0` with c1 = (0, 1, 0, 0): X = dword address | 0x40000000, Y = 2^23 +
 // index, Z = the format word, W = 2^23 + count), then draws itself with colour c4.
@@ -83,7 +83,7 @@ const std::string kExportIndexVs = std::string(kFetchPosition) + R"(    add r2, 
 
 // Fetches (x, y, f) per vertex (4 dwords apart), draws at x + f * c3.x, and exports c2.x as
 // k_32_FLOAT element (4 * vertex index) of stream c0: with the stream's base at dword 2 of a
-// vertex buffer, that is the f slot of every vertex (seed 004's shaders export float32 factors
+// vertex buffer, that is the f slot of every vertex (those shaders export float32 factors
 // the same way for a later draw to read).
 const char* const kExportFactorVs = R"(    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=4
     mul r2.x, r1.z, c3.x
@@ -563,7 +563,7 @@ std::vector<Sample> MemExportSamples() {
   v.push_back(Make(
       "memexport_index_stream",
       "a vertex shader exports integers (k_16 UINTEGER, 8in16) over the next draw's index buffer, "
-      "as tessellation-factor shaders feed a later draw (seed 004); the later draw's index fetch "
+      "as tessellation-factor shaders feed a later draw; the later draw's index fetch "
       "reads the exported indices, not the ones the trace wrote",
       "black 64x64; red square [8,24)^2; green square x [40,56) y [8,24) (drawn through the "
       "exported indices 6..11; stale indices 0..5 would draw it at y [40,56))",
@@ -572,7 +572,7 @@ std::vector<Sample> MemExportSamples() {
       "memexport_factor_fetch",
       "a vertex shader exports float32 factors (k_32_FLOAT, 8in32, every fourth element: one "
       "dword of each vertex) into the next draw's vertex buffer, as tessellation-factor shaders "
-      "do (seed 004); the next draw's vertex fetch reads them and moves its vertices by them",
+      "do; the next draw's vertex fetch reads them and moves its vertices by them",
       "black 64x64; red square [8,24)^2; green square [40,56)^2 (moved 32 pixels right by the "
       "exported factor 1.0; the trace's factor 0 would leave it at x [8,24))",
       FactorFetchScene(), FactorFetchExpected));

@@ -1,4 +1,4 @@
-// Pm4Builder: every packet's encoding against the layouts in xenia.md §4.1-4.2, and the D3D
+// Pm4Builder: every packet's encoding against the layouts of Xenia's command_processor.cc, and the D3D
 // helper sequences against the packets of a trace Xenia itself played (xenia-oracle).
 #include <gtest/gtest.h>
 

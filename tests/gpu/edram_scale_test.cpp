@@ -1,4 +1,4 @@
-// The scaled EDRAM (resolution scaling, seed 000): a tile holds 80S x 16T samples of 32 bits
+// The scaled EDRAM (resolution scaling, as in Xenia's article "Leaving No Pixel Behind"): a tile holds 80S x 16T samples of 32 bits
 // (40S x 16T of 64 bits), guest tile indices unchanged, depth halves swapped at 40S. Offsets
 // worked by hand.
 #include <gtest/gtest.h>

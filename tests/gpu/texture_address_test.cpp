@@ -1,5 +1,5 @@
-// Tiled texture addressing against the values in ../shared/research/xenia.md §4.7 (cross-checked
-// there against Xenia's two implementations) and structural properties of the layout.
+// Tiled texture addressing against values worked from Xenia's texture_util.cc GetTiledOffset2D
+// (cross-checked against Xenia's two implementations) and structural properties of the layout.
 //
 // The HandWorked tests below take their expectations from the hardware description, worked by
 // hand in the comments, never from our functions' output. Source: Xenia

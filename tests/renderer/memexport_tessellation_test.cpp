@@ -1,4 +1,4 @@
-// Tessellation factors exported and read back, as seed 004's shaders do (Halo 3's edge-factor
+// Tessellation factors exported and read back, as the shaders in Xenia's "Implement memexport" discussion do (Halo 3's edge-factor
 // shader writes k_32_FLOAT with eA.x the address of the tessellated draw's index buffer): draw 0
 // (a vertex shader over 3 points) exports the float32 factors 2, 3, 4 into an index buffer;
 // draw 1 is an adaptive triangle_patch draw reading those 3 factors as its "indices".

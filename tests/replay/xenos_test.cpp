@@ -52,7 +52,7 @@ TEST(Xenos, OpcodeTableMatchesXenia) {
   for (auto& [value, name] : table) EXPECT_EQ(OpcodeName(value), name) << value;
   size_t unhandled = 0;
   for (uint32_t op = 0; op < 128; ++op) unhandled += IsOpcodeUnhandledByXenia(op);
-  EXPECT_EQ(unhandled, 14u);  // xenia.md §4.2 "defined but not handled"
+  EXPECT_EQ(unhandled, 14u);  // Xenia's command_processor.cc: defined but not handled
 }
 
 TEST(Xenos, RegisterIndicesFromTheResearchTable) {

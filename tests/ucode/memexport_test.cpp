@@ -31,7 +31,7 @@ const char* const kExportC2 = R"(xvs_3_0
     mov eM0, c2
 )";
 
-// A stream constant as seed 004 / xenos.h lay it out.
+// A stream constant as xenos.h (xe_gpu_memexport_stream_t) lays it out.
 Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count, uint32_t endian = 0,
               uint32_t numeric = 0, bool swap = false) {
   return {F(0x40000000u | (base_bytes >> 2)), F(0x4B000000u),

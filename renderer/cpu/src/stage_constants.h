@@ -1,5 +1,5 @@
 // The constant state each shader stage sees, read from the register file the way the Direct3D
-// runtime partitions it (xenia.md §2.3): the vertex shader's c0-c255 are ALU constants 0-255 and
+// runtime partitions it: the vertex shader's c0-c255 are ALU constants 0-255 and
 // the pixel shader's are 256-511; boolean, loop and fetch constants are shared.
 #pragma once
 

@@ -152,7 +152,7 @@ std::array<uint32_t, 6> ScaledResolveMemory::ScaledFetch(const uint32_t fetch[6]
   std::array<uint32_t, 6> d;
   std::copy(fetch, fetch + 6, d.begin());
   // dword 0 bits 22-30: pitch / 32; dword 1 bits 12-31: base >> 12; dword 2 (2D): width - 1 in
-  // bits 0-12, height - 1 in bits 13-25 (xenia.md §4.4).
+  // bits 0-12, height - 1 in bits 13-25.
   const uint32_t pitch = ((d[0] >> 22) & 0x1FFu) * copy.scale_x;
   d[0] = (d[0] & ~(0x1FFu << 22)) | ((pitch & 0x1FFu) << 22);
   d[1] &= 0xFFFu;

@@ -148,8 +148,8 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
     uint32_t rows = AlignUp((rows_texels + info.block_height - 1) / info.block_height, 32);
     if (dimension == uint32_t(xenos::DataDimension::k1D)) rows = 1;
     if (!tiled && is_base) {
-      // Linear base: the fetch constant's pitch as it is, rows 256-byte-aligned below (xenia.md
-      // §4.6; Xenia instead tile-aligns the pitch and trusts D3D to have made the rows 256-byte
+      // Linear base: the fetch constant's pitch as it is, rows 256-byte-aligned below (Xenia's
+      // texture_util.cc instead tile-aligns the pitch and trusts D3D to have made the rows 256-byte
       // multiples, which gives the same stride for the pitches D3D sets).
       pitch_blocks = (pitch_texels_s + info.block_width - 1) / info.block_width;
     }

@@ -2,10 +2,10 @@
 // runtime puts in the ring buffer — as host-order dwords ready for a format::Submission.
 //
 // Low level: one method per packet type and per type-3 opcode of Xenia's command processor
-// (../shared/research/xenia.md §4.1-4.2; payload layouts from Xenia command_processor.cc
+// (payload layouts from Xenia command_processor.cc
 // ExecutePacketType3_*). High level (d3d_*): the register sequences D3D issues for render targets,
 // viewports, draws, resolves, swaps and shader uploads, modelled on the one-frame traces in
-// ../shared/xenia-oracle (which program the GPU the way the D3D runtime does).
+// traces Xenia itself recorded (which program the GPU the way the D3D runtime does).
 //
 // Every method appends to the stream and returns *this. Arguments a packet cannot encode (counts
 // of 0 or above 0x4000, register indices out of range) throw xnt::Error: a builder bug must not
@@ -68,7 +68,7 @@ class Pm4Builder {
 
   Pm4Builder& Nop(uint32_t payload_dwords = 1);
   // REG_RMW: info dword = register (bits 12:0, so below 0x2000) | `info_flags` (bits 31/30, the AND/OR-with-register
-  // selectors of xenia.md §4.2), then the AND mask and the OR mask.
+  // selectors of Xenia's command_processor.cc ExecutePacketType3_REG_RMW), then the AND mask and the OR mask.
   Pm4Builder& RegRmw(uint32_t reg, uint32_t and_mask, uint32_t or_mask, uint32_t info_flags = 0);
 
   // DRAW_INDX with auto-generated indices 0..count-1.
@@ -84,7 +84,7 @@ class Pm4Builder {
   // DRAW_INDX_2 (no viz-query token) with auto indices or immediate 16-bit indices.
   Pm4Builder& DrawIndx2Auto(xenos::PrimitiveType prim, uint32_t count);
   Pm4Builder& DrawIndx2Immediate(xenos::PrimitiveType prim, std::span<const uint16_t> indices);
-  // VGT_DRAW_INITIATOR value (xenia.md §4.3): prim 5:0, source 7:6, major mode 9:8, index size 11,
+  // VGT_DRAW_INITIATOR value: prim 5:0, source 7:6, major mode 9:8, index size 11,
   // not_eop 12, num_indices 31:16.
   static uint32_t DrawInitiator(xenos::PrimitiveType prim, xenos::SourceSelect source,
                                 uint32_t count, xenos::IndexFormat format = xenos::IndexFormat::kInt16);
@@ -204,7 +204,7 @@ void D3dSetShaders(Pm4Builder& b, const ShaderPair& shaders);
 // The resolve sequence: RB_COPY_* registers, clear values, window scissor to the rectangle, the
 // rectangle's vertex fetch constant, RB_MODECONTROL = copy, a 3-vertex RECTANGLE_LIST auto draw,
 // RB_MODECONTROL back to colour+depth. (Xenia draw_util.cc GetResolveInfo takes the rectangle from
-// the draw's vertices; xenia.md §3.7.)
+// the draw's vertices)
 void D3dResolve(Pm4Builder& b, const RenderTargetSetup& rt, const ResolveSetup& resolve);
 // The bytes of the resolve rectangle's three vertices (0,0) (w,0) (w,h), float2 big-endian.
 std::vector<uint8_t> ResolveRectangleVertices(uint32_t width, uint32_t height);

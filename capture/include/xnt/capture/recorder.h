@@ -8,7 +8,7 @@
 // that happens after the GPU finished with it (CPU writes, snapshots, a swap, the next submission)
 // writes it out first. Limitation: a range the submission itself overwrites (a resolve) and that a
 // later packet of the same submission reads is recorded with the data the emulator read, and so is
-// visible to the earlier packets too (Xenia's .xtr has the same limitation, xenia.md §1.10).
+// visible to the earlier packets too (Xenia's .xtr has the same limitation).
 //
 // Indirect buffers: the replayer follows INDIRECT_BUFFER packets through guest memory, so
 // SubmitIndirect() records the IB's bytes as GPU-read memory; it writes no Submission of its own.

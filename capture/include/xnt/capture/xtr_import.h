@@ -1,6 +1,6 @@
 // Xenia `.xtr` -> Xenotrace records.
 //
-// Mapping (xenia.md §1.2-1.6 for what Xenia records and how its player applies it):
+// Mapping (Xenia's trace_writer.cc and trace_player.cc for what Xenia records and how its player applies it):
 //  - PacketStart/PacketEnd pairs become ring-buffer Submissions (host-order dwords): consecutive
 //    packets at consecutive addresses of one primary buffer are grouped; a new primary buffer, a
 //    gap in addresses, or any other record between packets starts a new Submission.
@@ -16,7 +16,7 @@
 //  - MemoryWrite -> kGpuWrite MemoryEvent; EdramSnapshot -> EdramSnapshot; Registers ->
 //    RegisterSnapshot; GammaRamp -> GammaRamp; Event(swap) -> FrameMarker whose front buffer
 //    address/size come from the preceding XE_SWAP packet and whose format comes from texture fetch
-//    constant 0 (D3D's VdSwap pair, ../shared/xenia-oracle/README.md).
+//    constant 0 (D3D's VdSwap pair, as Xenia's kernel VdSwap writes it).
 #pragma once
 
 #include <cstdint>

@@ -320,7 +320,7 @@ bool EdramCache::LoadTiles(const gpu::edram::OwnerKey& owner, uint32_t start, ui
               host = dword >> 8;
             } else {
               // The host depth stored beside the word (as Xenia's host-depth buffer), trusted while
-              // it still converts to the stored bits (xenia.md §3.2).
+              // it still converts to the stored bits.
               uint32_t g = GuestSampleOfHost(s.sample_count(), block.samples, h);
               float old_host = host_depth_[s.SampleOffset(x, y, g) / 4];
               float d = gpu::edram::HostDepthStillMatches(depth_format, old_host, dword)

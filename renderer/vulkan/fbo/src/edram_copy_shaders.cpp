@@ -221,7 +221,7 @@ void main() {
 }
 
 // Depth destination, one host sample per draw: the host depth beside the word while it still
-// converts to the word's 24 bits (xenia.md §3.2), else the 24-bit value converted; stencil by
+// converts to the word's 24 bits, else the 24-bit value converted; stencil by
 // export (mode 0), or a depth-only pass (mode 1) and bit-plane passes (mode 2) that keep the
 // fragments whose stencil bit p.bit & 0xFF equals p.bit >> 8.
 std::string EdramLoadDepthSource(uint32_t mode) {

@@ -156,7 +156,7 @@ HostColorFormat ChooseHostColorFormat(uint32_t guest_format, gpu::GammaMode gamm
       break;
     case ColorRenderTargetFormat::k_2_10_10_10_FLOAT:
     case ColorRenderTargetFormat::k_2_10_10_10_FLOAT_AS_16_16_16_16:
-      // Xenia's host-render-target path uses R16G16B16A16_SFLOAT for 7e3 too (xenia.md §3.3).
+      // Xenia's host-render-target path uses R16G16B16A16_SFLOAT for 7e3 too.
       c.format = VK_FORMAT_R16G16B16A16_SFLOAT;
       c.output_mode = kColorOutput7e3;
       c.raw = false;

@@ -2,7 +2,7 @@
 // interpreter's FlushExports, operation for operation, so the fbo and cpu paths write the same
 // bits. Facts: Xenia src/xenia/gpu/spirv_shader_translator_memexport.cc (ExportToMemory: eA
 // validation, red/blue swap, packing, EndianSwap128Uint4, index/count bounds, atomic AND + OR for
-// 8/16-bit elements in StoreUint32ToSharedMemory); xenos.h xe_gpu_memexport_stream_t; seed 004.
+// 8/16-bit elements in StoreUint32ToSharedMemory); xenos.h xe_gpu_memexport_stream_t; Xenia's "Implement memexport" discussion on GitHub.
 // The code is ours. Float steps are `precise` (no fused multiply-add), NaN is tested on the bits
 // (a driver without SignedZeroInfNanPreserve may fold isnan away).
 #include "glsl_memexport.h"

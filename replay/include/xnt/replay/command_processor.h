@@ -3,8 +3,8 @@
 // effects: register/constant updates, shader microcode loads, memory writes (fences, MEM_WRITE,
 // REG_TO_MEM, COND_WRITE, scratch writeback), draws and resolves for the Backend, swaps, events.
 //
-// Behaviour follows Xenia's CommandProcessor (src/xenia/gpu/command_processor.cc,
-// ../shared/research/xenia.md §4.1-4.2) except where a trace replayer must differ:
+// Behaviour follows Xenia's CommandProcessor (src/xenia/gpu/command_processor.cc)
+// except where a trace replayer must differ:
 //  - WAIT_REG_MEM is evaluated once against the recorded memory / registers and never spins (the
 //    trace cannot change while we wait); an unmet condition is a warning.
 //  - Everything read from the stream or guest memory is bounds-checked: counts running past the

@@ -4,7 +4,7 @@
 // bit-identical by the memexport samples.
 //
 // Facts (Xenia src/xenia/gpu/spirv_shader_translator_memexport.cc ExportToMemory and
-// EndianSwap128Uint4, xenos.h xe_gpu_memexport_stream_t, seed 004; the code is ours):
+// EndianSwap128Uint4, xenos.h xe_gpu_memexport_stream_t, Xenia's "Implement memexport" discussion; the code is ours):
 //  - eA is written by `mad eA, rN, (0, 1, 0, 0), cStream`: X = base address in dwords with bits
 //    31:30 = 01, Y = 2^23 + element index (index in the 23 mantissa bits), Z = the stream
 //    format (Endian128 in bits 2:0, ColorFormat in 13:8, numeric type in 18:16 — bit 16 signed,

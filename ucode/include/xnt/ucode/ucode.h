@@ -3,8 +3,7 @@
 // (model -> bits) that the assembler is built on.
 //
 // Encodings (bit positions) follow Xenia src/xenia/gpu/ucode.h, whose layouts come from Mesa
-// freedreno's instr-a2xx.h (the a2xx is the same ISA family); summarised in
-// ../shared/research/xenia.md section 4.5. Every bit of every instruction is represented here:
+// freedreno's instr-a2xx.h (the a2xx is the same ISA family). Every bit of every instruction is represented here:
 // named fields where the hardware meaning is known, and `pad` for bits with no known meaning, so
 // Encode(Decode(x)) == x for any valid microcode.
 //

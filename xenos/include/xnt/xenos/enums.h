@@ -804,7 +804,7 @@ struct LoopConstant {
 };
 
 // Memexport stream constant: one float4 ALU constant whose four dwords are bit fields packed so
-// they stay normalised floats (xenos.h xe_gpu_memexport_stream_t; seed 004 for Z).
+// they stay normalised floats (xenos.h xe_gpu_memexport_stream_t; Xenia's "Implement memexport" discussion for Z).
 struct MemExportStreamConstant {
   uint32_t base_address_dwords;  // X bits 29:0; X bits 31:30 are 0b01
   uint32_t x_const;              // X bits 31:30, expected 1

@@ -1,5 +1,5 @@
 // A well-formed memexport stream constant, as a title's shader set-up writes it into the float4
-// ALU constant that eA is computed from (xenos.h xe_gpu_memexport_stream_t; seed 004 for Z). The
+// ALU constant that eA is computed from (xenos.h xe_gpu_memexport_stream_t; Xenia's "Implement memexport" discussion for Z). The
 // fixed bits (X 31:30 = 0b01, Y = Z 31:20 = W 31:23 = the exponent of 2^23) keep every dword a
 // normalised float, so the shader's `mad eA, index, c1, c0` carries the fields through unchanged.
 // Used by the memexport samples and the memexport tests to build their streams.

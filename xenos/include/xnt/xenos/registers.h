@@ -243,7 +243,7 @@ struct RB_COPY_DEST_PITCH {
 };
 
 // Bit 3 is "array" (3D/stacked destination), not "linear": resolves always write 32x32-tiled
-// memory (seed documents).
+// memory (Xenia's "Implement memexport" discussion).
 struct RB_COPY_DEST_INFO {
   Endian128 copy_dest_endian;            // +0, 3 bits
   bool copy_dest_array;                  // +3

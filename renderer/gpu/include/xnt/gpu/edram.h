@@ -2,7 +2,7 @@
 // render-target surfaces addressed by base tile, pitch, format and MSAA, and the guest bit
 // encodings of every colour and depth render-target format.
 //
-// Layout facts (seed 000 "render target cache", xenia.md §3.2, §4.6; Xenia xenos.h):
+// Layout facts (Xenia's article "Leaving No Pixel Behind"; Xenia xenos.h):
 // - A tile holds 80x16 samples at 32bpp, row-major, 4 bytes each (5120 bytes); a 64bpp target
 //   uses the same 5120 bytes for 40x16 samples, so its pitch in tiles doubles.
 // - MSAA stores samples, not pixels: 2x is 1x2 samples per pixel (the tile covers 80x8 pixels),
@@ -33,7 +33,7 @@ struct Surface {
   bool is_depth = false;
   uint32_t format = 0;  // ColorRenderTargetFormat or DepthRenderTargetFormat
   // Resolution scale (host pixels per guest pixel per axis, 1..3): a tile holds 80S x 16T
-  // samples, as in Xenia's scaled EDRAM (seed 000, "resolution scaling"). Guest addresses (tile
+  // samples, as in Xenia's scaled EDRAM (Xenia's article "Leaving No Pixel Behind", "resolution scaling"). Guest addresses (tile
   // indices, pitch in tiles, base) do not change; only the samples per tile do.
   uint32_t scale_x = 1, scale_y = 1;
 
@@ -105,7 +105,7 @@ float HalfToFloat(uint16_t h);
 // Xenos float16 of the k_16_16_FLOAT / k_16_16_16_16_FLOAT render targets: no infinity and no
 // NaN, exponent 31 is an ordinary exponent, so the range is +-131008 (the Xbox 360's
 // "extended-range" half; Xenia canary 3ff230d23 "Float32ToF16ExtendedRange" /
-// "Float16ExtendedRangeTo32", seed 000 on 10.10.10.2 / 16.16.16.16 HDR targets). Round to nearest
+// "Float16ExtendedRangeTo32", Xenia's article "Leaving No Pixel Behind" on 10.10.10.2 / 16.16.16.16 HDR targets). Round to nearest
 // even; beyond +-131008 clamps to it and NaN stores 0 (Xenia's choice; the hardware's is not
 // documented).
 uint16_t FloatToXenosHalf(float f);
@@ -130,7 +130,7 @@ bool ColorFormatIsUnorm(xenos::ColorRenderTargetFormat format);
 uint32_t PackDepth(xenos::DepthRenderTargetFormat format, float depth, uint32_t stencil);
 float UnpackDepth(xenos::DepthRenderTargetFormat format, uint32_t dword);
 // The host keeps a 32-bit float depth beside the 24-bit guest value; it is trusted only while
-// it still converts to the stored 24 bits (xenia.md §3.2).
+// it still converts to the stored 24 bits.
 bool HostDepthStillMatches(xenos::DepthRenderTargetFormat format, float host_depth,
                            uint32_t guest_dword);
 

@@ -4,8 +4,8 @@
 // render-target key last owned it (had it bound *and used*). When a draw uses a target over a
 // tile range owned by a different key (other format, pitch, sample count or colour/depth), the
 // data must move: the previous owner stores its tiles to the EDRAM and the new owner loads them.
-// A mere binding change moves nothing (DESIGN.md; Xenia render_target_cache.cc ChangeOwnership,
-// xenia.md §3.2). Tiles never owned yet (EDRAM content undefined) need no transfer.
+// A mere binding change moves nothing (games rebind targets freely between draws;
+// Xenia render_target_cache.cc ChangeOwnership). Tiles never owned yet (EDRAM content undefined) need no transfer.
 //
 // The map always covers [0, 2048) with no gaps; a range that wraps past tile 2047 continues at 0.
 //

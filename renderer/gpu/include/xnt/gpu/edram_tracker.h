@@ -5,7 +5,7 @@
 //
 // A draw's targets come from its registers (EdramTargetsForDraw): colour i when the pixel shader
 // writes it and RB_COLOR_MASK lets something through, depth with depth or stencil testing on
-// (DESIGN.md: a binding is not a use). The extent is the scissor's bottom row.
+// (a binding is not a use: a target bound but never written or tested holds no data of this draw). The extent is the scissor's bottom row.
 #pragma once
 
 #include <cstdint>

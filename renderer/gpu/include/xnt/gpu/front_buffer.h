@@ -1,6 +1,6 @@
 // XE_SWAP: what the console would scan out. The Direct3D runtime's VdSwap writes the front
 // buffer's texture fetch constant into slot 0 just before the XE_SWAP packet (Xenia
-// xboxkrnl_video.cc VdSwap; ../shared/xenia-oracle/README.md), so the front buffer is read like
+// xboxkrnl_video.cc VdSwap; the traces Xenia itself records show it), so the front buffer is read like
 // a texture: base, pitch, size, tiling, endianness and swizzle from fetch constant 0. The PNG is
 // RGBA8 with alpha forced to 255 (scan-out ignores alpha; Xenia's trace dump does the same).
 //

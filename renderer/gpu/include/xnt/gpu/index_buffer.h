@@ -27,7 +27,7 @@ PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_
 // line/triangle/quad patches, the guest vertex shader runs as a domain shader on patch indices
 // and tessellation coordinates, and with VGT_HOS_CNTL tess_mode adaptive the "index buffer" holds
 // float32 per-edge factors (num_indices = patches x edges), which games compute with memexport
-// (seed 004). Returns what a replay names for such a draw, or "" when it is not tessellated.
+// (Xenia's "Implement memexport" discussion). Returns what a replay names for such a draw, or "" when it is not tessellated.
 std::string TessellatedDrawNote(const replay::DrawCall& call);
 
 }  // namespace xnt::gpu

@@ -1,5 +1,5 @@
-// Resolution scaling rules every path shares (seed 000 "Non-square rendering resolution
-// scaling"; issue #15): host pixels are multiplied, guest addresses are not. At S x T a guest
+// Resolution scaling rules every path shares (Xenia's article "Presenting the Presentation Update", "Non-square
+// rendering resolution scaling"): host pixels are multiplied, guest addresses are not. At S x T a guest
 // pixel is S x T host pixels; an EDRAM tile holds 80S x 16T samples (edram.h); scissors,
 // clears and resolve rectangles are multiplied; the viewport transform is computed in guest
 // pixels and the host maps it onto the S x T times larger target (so the Direct3D half-pixel

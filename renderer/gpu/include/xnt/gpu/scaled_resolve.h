@@ -1,4 +1,4 @@
-// Scaled resolve memory (resolution scaling, seed 000): a resolve from a scaled render target
+// Scaled resolve memory (resolution scaling, as in Xenia's article "Leaving No Pixel Behind"): a resolve from a scaled render target
 // writes the guest memory it always writes (1x, downsampled, so CPU-side readers and
 // --dump-memory stay meaningful) and, beside it, a copy at the scale: the same destination as a
 // texture S times wider and T times taller, in the same format, tiling and endianness. Only ranges

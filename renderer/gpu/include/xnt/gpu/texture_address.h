@@ -14,7 +14,7 @@ namespace xnt::gpu {
 inline int32_t TiledOffset2D(int32_t x, int32_t y, uint32_t pitch_blocks, uint32_t bpb_log2) {
   // Macro tiles of 32x32 blocks are row-major; inside one, an 8x16 micro tile is addressed as
   // 8 columns x 8 row pairs, then bank (y bit 4) and pipe (x bits 4:3 ^ y bit 3) bits are
-  // interleaved into the byte offset (xenia.md §4.7 steps 1-5).
+  // interleaved into the byte offset.
   // Unsigned arithmetic wraps exactly like the two's-complement result for negative offsets.
   uint32_t pitch_tiles = (pitch_blocks + 31) >> 5;
   uint32_t outer = (uint32_t((y >> 5)) * pitch_tiles + uint32_t(x >> 5)) << 6;
@@ -37,7 +37,7 @@ inline int32_t TiledOffset2D(int32_t x, int32_t y, uint32_t pitch_blocks, uint32
 uint32_t TiledOffset3D(uint32_t x, uint32_t y, uint32_t z, uint32_t pitch_blocks,
                        uint32_t height_blocks, uint32_t bpb_log2);
 
-// Byte offset of block (x, y) in a linear surface: rows are aligned to 256 bytes (xenia.md §4.6,
+// Byte offset of block (x, y) in a linear surface: rows are aligned to 256 bytes (Xenia texture_util.cc,
 // linear texture row alignment).
 uint32_t LinearOffset2D(uint32_t x, uint32_t y, uint32_t pitch_blocks, uint32_t bpb_log2);
 

@@ -1,4 +1,4 @@
-// The presentation post-processing chain (after Xenia's presenter: seed 000,
+// The presentation post-processing chain (after Xenia's presenter, as its article "Presenting the Presentation Update" describes it,
 // "Presenting the Presentation Update"): FXAA -> (FSR | CAS | bilinear) -> blue-noise dither to
 // 8 bpc, each optional. The passes and their order are planned here once (PlanPasses) and run by
 // two implementations of the same kernels (post_kernels.inc, one text compiled as C++ and as

@@ -26,7 +26,7 @@
 // through per-channel tables of the CPU conversion). Depth: the depth/stencil aspect views ->
 // (d24 << 8) | stencil words (unorm24 / 20e4 with edram.h's rounding) plus the float host depth
 // beside each word (Xenia's host-depth buffer); loads write gl_FragDepth (the host depth while it
-// still converts to the word's 24 bits, xenia.md §3.2) and stencil by export or bit planes; a
+// still converts to the word's 24 bits) and stencil by export or bit planes; a
 // 1-sample D24_UNORM_S8_UINT image moves through copies of its rows (RecordD24Raw). Only the
 // fallback host formats still go through the CPU model.
 //

@@ -6,7 +6,7 @@
 // used tile range changes owner.
 //
 // Host format per guest format (ChooseHostColorFormat), following Xenia's host-render-target
-// path (vulkan_render_target_cache.cc, xenia.md §3.2-3.3):
+// path (vulkan_render_target_cache.cc):
 //   k_8_8_8_8                        R8G8B8A8_UNORM              bits identical
 //   k_8_8_8_8_GAMMA  (exact mode)    R32G32B32A32_SFLOAT         code k as k / 255 (guest bits
 //                                                                identical unblended); the pixel
@@ -150,7 +150,7 @@ struct RenderTarget {
 };
 
 // Rows of pixels the EDRAM holds after `base_tiles` for a target `pitch_pixels` wide
-// (80x16-sample tiles, 2048 of them; xenia.md §4.6), clamped to [16, max_dimension]. The
+// (80x16-sample tiles, 2048 of them), clamped to [16, max_dimension]. The
 // four-argument form knows the target's format and sample count (64bpp and MSAA targets cover
 // fewer pixels per tile).
 uint32_t EdramRowsAfter(uint32_t base_tiles, uint32_t pitch_pixels, uint32_t max_dimension);

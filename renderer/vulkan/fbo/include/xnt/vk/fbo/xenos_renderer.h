@@ -4,7 +4,7 @@
 //
 // Per draw: RB_MODECONTROL picks colour+depth / depth-only / copy; colour targets are bound only
 // when the pixel shader writes them and RB_COLOR_MASK lets something through, the depth target
-// only with depth or stencil testing on (DESIGN.md: a binding is not a use). Guest memory is
+// only with depth or stencil testing on (a binding is not a use: a target bound but never written or tested holds no data of this draw). Guest memory is
 // mirrored first (shared_memory), indices are converted (primitive_processor), constants copied
 // straight from the register file into a ring, and the draw recorded with dynamic rendering.
 // Resolves and swaps flush and read back on the CPU (resolve.h, swap.h).
