@@ -18,16 +18,34 @@ namespace {
 using test::CorpusDir;
 using test::CorpusShaders;
 
-TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
+// Every test reads the corpus, so a missing one skips (or fails, in CI) them all in one place.
+class UcodeCorpus : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (CorpusShaders().empty()) {
+      XNT_MISSING_PREREQUISITE() << "corpus not found under " << CorpusDir();
+    }
+  }
+};
+
+std::vector<uint8_t> CorpusBytes(const std::string& name) {
+  return test::ReadBytes(CorpusDir() / name / "container.bin");
+}
+ContainerFile CorpusContainer(const std::string& name) { return LoadContainer(CorpusBytes(name)); }
+// fxc's own listing of the shader.
+std::string CorpusListing(const std::string& name) {
+  return test::ReadText(CorpusDir() / name / "disasm.txt");
+}
+
+TEST_F(UcodeCorpus, DisassemblyMatchesCompilerListing) {
   const auto names = CorpusShaders();
-  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found under " << CorpusDir();
   ASSERT_EQ(names.size(), 8u);
   size_t total = 0, matched = 0, lines_total = 0, lines_matched = 0;
   for (const auto& name : names) {
     SCOPED_TRACE(name);
-    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    const auto bytes = CorpusBytes(name);
     const ContainerFile c = LoadContainer(bytes);
-    const auto expected = test::ListingBody(test::ReadText(CorpusDir() / name / "disasm.txt"));
+    const auto expected = test::ListingBody(CorpusListing(name));
     auto actual = test::Lines(Disassemble(c));
     while (!actual.empty() && actual.back().empty()) actual.pop_back();
     // Instruction lines: the indented ones.
@@ -49,13 +67,11 @@ TEST(UcodeCorpus, DisassemblyMatchesCompilerListing) {
 
 // With compiler_comments the output also matches fxc's "// Parameters:" ... "// Shader type:"
 // block: everything in disasm.txt except the command-line comment and the PDB hint.
-TEST(UcodeCorpus, CompilerCommentBlockMatches) {
-  const auto names = CorpusShaders();
-  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
-  for (const auto& name : names) {
+TEST_F(UcodeCorpus, CompilerCommentBlockMatches) {
+  for (const auto& name : CorpusShaders()) {
     SCOPED_TRACE(name);
-    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
-    const auto all = test::Lines(test::ReadText(CorpusDir() / name / "disasm.txt"));
+    const ContainerFile c = CorpusContainer(name);
+    const auto all = test::Lines(CorpusListing(name));
     std::vector<std::string> expected;
     bool in = false;
     for (const auto& l : all) {
@@ -76,12 +92,10 @@ TEST(UcodeCorpus, CompilerCommentBlockMatches) {
   }
 }
 
-TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
-  const auto names = CorpusShaders();
-  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
-  for (const auto& name : names) {
+TEST_F(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
+  for (const auto& name : CorpusShaders()) {
     SCOPED_TRACE(name);
-    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
+    const ContainerFile c = CorpusContainer(name);
     const std::string text = Disassemble(c);
     ShaderType type;
     AssembledShader a = AssembleShader(text);
@@ -102,22 +116,18 @@ TEST(UcodeCorpus, AssembleOfDisassemblyIsBitExact) {
   }
 }
 
-TEST(UcodeCorpus, CompilerListingAssemblesToTheContainerMicrocode) {
+TEST_F(UcodeCorpus, CompilerListingAssemblesToTheContainerMicrocode) {
   // The fxc text itself (not our output) is valid assembler input.
-  const auto names = CorpusShaders();
-  if (names.empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
-  for (const auto& name : names) {
+  for (const auto& name : CorpusShaders()) {
     SCOPED_TRACE(name);
-    const ContainerFile c = LoadContainer(test::ReadBytes(CorpusDir() / name / "container.bin"));
-    const std::string listing = test::ReadText(CorpusDir() / name / "disasm.txt");
+    const ContainerFile c = CorpusContainer(name);
+    const std::string listing = CorpusListing(name);
     EXPECT_EQ(Assemble(listing), c.microcode);
   }
 }
 
-TEST(UcodeCorpus, ContainerFields) {
-  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
-  const ContainerFile vs = LoadContainer(
-      test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
+TEST_F(UcodeCorpus, ContainerFields) {
+  const ContainerFile vs = CorpusContainer("vs20pos2tex2clr42d360");
   EXPECT_EQ(vs.type, ShaderType::kVertex);
   EXPECT_EQ(vs.target, "vs_3_0");
   EXPECT_EQ(vs.creator, "2.0.21256.0");
@@ -136,8 +146,7 @@ TEST(UcodeCorpus, ContainerFields) {
   EXPECT_EQ(vs.interpolators[1].reg, 1u);
   EXPECT_EQ(vs.microcode.size(), 33u);
 
-  const ContainerFile ps =
-      LoadContainer(test::ReadBytes(CorpusDir() / "pstex2clr4360" / "container.bin"));
+  const ContainerFile ps = CorpusContainer("pstex2clr4360");
   EXPECT_EQ(ps.type, ShaderType::kPixel);
   ASSERT_EQ(ps.interpolators.size(), 2u);
   EXPECT_FALSE(ps.interpolators[0].centroid);
@@ -147,32 +156,29 @@ TEST(UcodeCorpus, ContainerFields) {
 
 // Every region of the blob is kept (unknown words included), so writing the loaded container
 // gives the compiler's bytes back.
-TEST(UcodeCorpus, WriteContainerIsLossless) {
-  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
+TEST_F(UcodeCorpus, WriteContainerIsLossless) {
   for (const auto& name : CorpusShaders()) {
     SCOPED_TRACE(name);
-    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    const auto bytes = CorpusBytes(name);
     EXPECT_EQ(WriteContainer(LoadContainer(bytes)), bytes);
   }
 }
 
 // fxc's own listing (disasm.txt, with its `// Generated by` line) assembles to fxc's container
 // byte for byte, and so does our disassembly with the compiler comment block.
-TEST(UcodeCorpus, ListingAssemblesToTheCompilersContainer) {
-  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
+TEST_F(UcodeCorpus, ListingAssemblesToTheCompilersContainer) {
   for (const auto& name : CorpusShaders()) {
     SCOPED_TRACE(name);
-    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
-    EXPECT_EQ(AssembleContainer(test::ReadText(CorpusDir() / name / "disasm.txt")), bytes);
+    const auto bytes = CorpusBytes(name);
+    EXPECT_EQ(AssembleContainer(CorpusListing(name)), bytes);
     const ContainerFile c = LoadContainer(bytes);
     EXPECT_EQ(AssembleContainer("// Generated by " + c.creator + "\n" + Disassemble(c)), bytes);
   }
 }
 
-TEST(UcodeCorpus, TruncatedContainersAreRejected) {
-  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
+TEST_F(UcodeCorpus, TruncatedContainersAreRejected) {
   for (const auto& name : CorpusShaders()) {
-    const auto bytes = test::ReadBytes(CorpusDir() / name / "container.bin");
+    const auto bytes = CorpusBytes(name);
     for (size_t n = 0; n < bytes.size(); n += 3) {
       std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
       EXPECT_THROW(LoadContainer(cut), Error) << name << " cut at " << n;
@@ -180,10 +186,8 @@ TEST(UcodeCorpus, TruncatedContainersAreRejected) {
   }
 }
 
-TEST(UcodeCorpus, Analysis) {
-  if (CorpusShaders().empty()) XNT_MISSING_PREREQUISITE() << "corpus not found";
-  const ContainerFile vs = LoadContainer(
-      test::ReadBytes(CorpusDir() / "vs20pos2tex2clr42d360" / "container.bin"));
+TEST_F(UcodeCorpus, Analysis) {
+  const ContainerFile vs = CorpusContainer("vs20pos2tex2clr42d360");
   const Analysis a = Analyze(Decode(vs.microcode, vs.type));
   EXPECT_EQ(a.position_mask, 0xFu);
   EXPECT_EQ(a.interpolator_mask, 0x3u);
@@ -195,8 +199,7 @@ TEST(UcodeCorpus, Analysis) {
   ASSERT_EQ(a.blocks.size(), 1u);
   EXPECT_TRUE(a.blocks[0].is_exit);
 
-  const ContainerFile ps =
-      LoadContainer(test::ReadBytes(CorpusDir() / "pstex2clr4360" / "container.bin"));
+  const ContainerFile ps = CorpusContainer("pstex2clr4360");
   const Analysis p = Analyze(Decode(ps.microcode, ps.type));
   EXPECT_EQ(p.color_mask, 1u);
   EXPECT_EQ(p.ps_input_mask, 0x3u);  // r0 (texcoord), r1 (color)
