@@ -14,31 +14,17 @@ namespace {
 test::ContainerSpec VertexSpec() {
   test::ContainerSpec s;
   s.type = ShaderType::kVertex;
-  ConstantDecl m;
-  m.name = "WorldViewProj";
-  m.register_set = 2;
-  m.register_index = 4;
-  m.register_count = 4;
-  m.param_class = 3;
-  m.param_type = 3;
-  m.rows = m.columns = 4;
-  m.elements = 1;
-  ConstantDecl b;
-  b.name = "UseFog";
-  b.register_set = 0;
-  b.register_index = 2;
-  b.register_count = 1;
-  b.param_class = 0;
-  b.param_type = 1;
-  b.rows = b.columns = b.elements = 1;
-  s.constants = {m, b};
+  // A float4x4 matrix at c4-c7 and a bool at b2.
+  s.constants = {
+      {.name = "WorldViewProj", .register_set = 2, .register_index = 4, .register_count = 4,
+       .param_class = 3, .param_type = 3, .rows = 4, .columns = 4, .elements = 1,
+       .members = {}, .default_value = {}},
+      {.name = "UseFog", .register_set = 0, .register_index = 2, .register_count = 1,
+       .param_class = 0, .param_type = 1, .rows = 1, .columns = 1, .elements = 1,
+       .members = {}, .default_value = {}}};
   s.literals = {{200, {0.5f, -2.0f, 0.0f, 1.0f}}, {201, {3.0f, 0.25f, -1.0f, 8.0f}}};
   s.fetches = {{{0, 0}, 3, 0}, {{5, 1}, 4, 0}};
-  InterpolatorDecl t;
-  t.semantic = {5, 1};
-  t.reg = 0;
-  t.mask = 0x3;
-  s.interpolators = {t};
+  s.interpolators = {{.semantic = {5, 1}, .reg = 0, .mask = 0x3}};
   s.microcode = Assemble(
       "xvs_3_0\n"
       "    exec\n"
@@ -117,15 +103,8 @@ TEST(UcodeContainer, DamagedContainersAreRejected) {
 TEST(UcodeContainer, PixelInterpolators) {
   test::ContainerSpec s;
   s.type = ShaderType::kPixel;
-  InterpolatorDecl t;
-  t.semantic = {5, 0};
-  t.reg = 0;
-  t.mask = 0x3;
-  InterpolatorDecl col;
-  col.semantic = {10, 0};
-  col.reg = 1;
-  col.mask = 0xF;
-  s.interpolators = {t, col};
+  s.interpolators = {{.semantic = {5, 0}, .reg = 0, .mask = 0x3},
+                     {.semantic = {10, 0}, .reg = 1, .mask = 0xF}};
   s.microcode = Assemble("xps_3_0\n    alloc colors\n    exece\n    mul oC0, r0.xyxy, r1\n");
   const ContainerFile c = LoadContainer(test::BuildContainer(s));
   ASSERT_EQ(c.interpolators.size(), 2u);

@@ -12,6 +12,21 @@
 namespace xnt::ucode {
 namespace {
 
+// The listing assembles, and the shader it decodes to disassembles to the same text.
+Shader Reproduced(const char* listing, ShaderType type) {
+  const Shader s = Decode(Assemble(listing), type);
+  EXPECT_EQ(Disassemble(s), listing);
+  return s;
+}
+
+// Both vertex listings export r1 the same way (address c4 + the index in r0.x), then move a0.
+#define MEMEXPORT_R1_TO_C4          \
+  "    alloc export=2\n"            \
+  "    exec\n"                      \
+  "    mad eA, r0.x, c255.xyx, c4\n"\
+  "    mov eM0, r1\n"               \
+  "    movas r0._, c2.y\n"
+
 constexpr char kPixelListing[] =
     "xps_3_0\n"
     "\n"
@@ -41,9 +56,7 @@ constexpr char kPixelListing[] =
     "    mov oC0, r1\n";
 
 TEST(UcodeListingRules, PixelShaderListingIsReproduced) {
-  const std::vector<uint32_t> words = Assemble(kPixelListing);
-  const Shader s = Decode(words, ShaderType::kPixel);
-  EXPECT_EQ(Disassemble(s), kPixelListing);
+  const Shader s = Reproduced(kPixelListing, ShaderType::kPixel);
 
   ASSERT_EQ(s.cf.size(), 10u);  // 9 + the pad nop of the last pair
   // tfetch2D r2.zw: coordinates z, w; the unused third repeats the first (z).
@@ -93,19 +106,13 @@ constexpr char kVertexListing[] =
     "\n"
     "    exec\n"
     "    vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4\n"
-    "    alloc export=2\n"
-    "    exec\n"
-    "    mad eA, r0.x, c255.xyx, c4\n"
-    "    mov eM0, r1\n"
-    "    movas r0._, c2.y\n"
+    MEMEXPORT_R1_TO_C4
     "    alloc position\n"
     "    exece\n"
     "    mov oPos, r1\n";
 
 TEST(UcodeListingRules, VertexShaderListingIsReproduced) {
-  const std::vector<uint32_t> words = Assemble(kVertexListing);
-  const Shader s = Decode(words, ShaderType::kVertex);
-  EXPECT_EQ(Disassemble(s), kVertexListing);
+  const Shader s = Reproduced(kVertexListing, ShaderType::kVertex);
   EXPECT_EQ(s.cf[1].opcode, CfOpcode::kAlloc);
   EXPECT_EQ(s.cf[1].alloc_type, AllocType::kMemory);
   EXPECT_EQ(s.cf[1].alloc_size, 2u);
@@ -139,11 +146,7 @@ constexpr char kFullVertexListing[] =
     "    vfetch r2.xy__, r0.x, position\n"
     "    vfetch r1.xy__, r0.x, texcoord\n"
     "    vfetch r0, r0.x, color\n"
-    "    alloc export=2\n"
-    "    exec\n"
-    "    mad eA, r0.x, c255.xyx, c4\n"
-    "    mov eM0, r1\n"
-    "    movas r0._, c2.y\n"
+    MEMEXPORT_R1_TO_C4
     "    alloc position\n"
     "    exec\n"
     "    mad r1.z, c0.x, c255.y, c255.z\n"
