@@ -5,6 +5,7 @@
 // microcode must survive disassembly and reassembly bit for bit. A mismatch traps.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "xnt/base/error.h"
@@ -12,37 +13,38 @@
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/disasm.h"
 
+namespace {
+
+// One stage of the round trip; nullopt where it refused the input with xnt::Error.
+template <class Stage>
+auto UnlessRefused(Stage&& stage) -> std::optional<decltype(stage())> {
+  try {
+    return stage();
+  } catch (const xnt::Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace xnt::ucode;
   if (size < 1 || size > 64 * 1024) return 0;
   const ShaderType type = (data[0] & 1) ? ShaderType::kVertex : ShaderType::kPixel;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  AssembledShader a;
-  try {
-    a = AssembleShader(text, type);
-  } catch (const xnt::Error&) {
-    return 0;
-  }
-  Shader shader;
-  try {
-    shader = Decode(a.microcode, a.type);
-  } catch (const xnt::Error&) {
-    return 0;  // text can describe microcode the decoder refuses (e.g. bad slot layouts)
-  }
-  if (Assemble(Disassemble(shader)) != a.microcode) __builtin_trap();
-  std::vector<uint8_t> blob;
-  try {
-    blob = AssembleContainer(text, type);
-  } catch (const xnt::Error&) {
-    return 0;
-  }
-  ContainerFile c;
-  try {
-    c = LoadContainer(blob);
-  } catch (const xnt::Error&) {
-    __builtin_trap();  // the container assembler wrote something its loader refuses
-  }
-  if (c.microcode != a.microcode || c.literals.size() != a.literals.size() || c.type != a.type) {
+  const auto a = UnlessRefused([&] { return AssembleShader(text, type); });
+  if (!a) return 0;
+  // Text can describe microcode the decoder refuses (e.g. bad slot layouts).
+  const auto shader = UnlessRefused([&] { return Decode(a->microcode, a->type); });
+  if (!shader) return 0;
+  if (Assemble(Disassemble(*shader)) != a->microcode) __builtin_trap();
+  const auto blob = UnlessRefused([&] { return AssembleContainer(text, type); });
+  if (!blob) return 0;
+  // The container assembler wrote something its loader refuses.
+  const auto c = UnlessRefused([&] { return LoadContainer(*blob); });
+  if (!c) __builtin_trap();
+  if (c->microcode != a->microcode || c->literals.size() != a->literals.size() ||
+      c->type != a->type) {
     __builtin_trap();
   }
   return 0;
