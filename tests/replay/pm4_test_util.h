@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "xnt/format/writer.h"
 #include "xnt/replay/backend.h"
 #include "xnt/replay/command_processor.h"
 #include "xnt/replay/guest_memory.h"
@@ -23,6 +25,17 @@ inline std::string TempPath(const char* name) {
   auto dir = std::filesystem::temp_directory_path() / "xnt_replay_tests";
   std::filesystem::create_directories(dir);
   return (dir / (std::string(name) + "_" + std::to_string(::getpid()) + ".xnt")).string();
+}
+
+// A trace writer for a test trace at `path`; one thread, so the trace's bytes do not depend on
+// scheduling.
+inline std::unique_ptr<format::Writer> CreateTraceWriter(const std::string& path,
+                                                         const std::string& capture_source) {
+  format::TraceInfo info;
+  info.capture_source = capture_source;
+  format::WriterOptions options;
+  options.threads = 1;
+  return format::Writer::Create(path, info, options);
 }
 
 struct Pm4 {

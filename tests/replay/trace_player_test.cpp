@@ -33,11 +33,7 @@ format::Submission Ring(const Pm4& s, uint32_t address) {
 // Frame 1: a CPU write, one draw, a resolve, swap.
 std::string WriteTwoFrameTrace() {
   std::string path = TempPath("two_frames");
-  format::TraceInfo info;
-  info.capture_source = "replay-test";
-  format::WriterOptions options;
-  options.threads = 1;
-  auto w = format::Writer::Create(path, info, options);
+  auto w = test::CreateTraceWriter(path, "replay-test");
   // Initial memory: vertex shader microcode at 0x10000 (big-endian) and an IB at 0x20000.
   std::vector<uint8_t> vs = {0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02};
   w->WriteMemory(format::MemoryEventKind::kInitialSnapshot, 0x10000, vs);
