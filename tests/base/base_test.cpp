@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "error_text.h"
 #include "xnt/base/atomic_file.h"
 #include "xnt/base/base64.h"
 #include "xnt/base/error.h"
@@ -22,12 +23,7 @@ namespace xnt {
 namespace {
 
 std::string ScaleError(const std::string& text) {
-  try {
-    ParseResolutionScale(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(accepted)";
+  return xnt::test::ErrorText([&] { (void)ParseResolutionScale(text); }, "(accepted)");
 }
 
 TEST(ResolutionScale, ParsesSxTWithEitherX) {

@@ -2,6 +2,7 @@
 // the errors for runaway control flow.
 #include <gtest/gtest.h>
 
+#include "error_text.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
@@ -14,12 +15,7 @@ Analysis AnalyzeText(const std::string& text, ShaderType type = ShaderType::kPix
 }
 
 std::string AnalysisError(const std::string& text) {
-  try {
-    AnalyzeText(text);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return xnt::test::ErrorText([&] { (void)AnalyzeText(text); }, "no error");
 }
 
 TEST(UcodeAnalysis, LoopWithBreakAndContinue) {

@@ -2,6 +2,7 @@
 // on assembled text, and error messages with line:column.
 #include <gtest/gtest.h>
 
+#include "error_text.h"
 #include "test_util.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
@@ -180,12 +181,8 @@ TEST(UcodeAssembler, FetchFieldsFromText) {
 }
 
 std::string ErrorOf(const std::string& text) {
-  try {
-    Assemble(text, nullptr, ShaderType::kPixel);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return xnt::test::ErrorText([&] { (void)Assemble(text, nullptr, ShaderType::kPixel); },
+                              "no error");
 }
 
 TEST(UcodeAssembler, ErrorsNameLineAndColumn) {

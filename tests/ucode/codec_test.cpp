@@ -2,6 +2,7 @@
 // errors for invalid microcode.
 #include <gtest/gtest.h>
 
+#include "error_text.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/disasm.h"
@@ -95,12 +96,7 @@ TEST(UcodeCodec, VertexFetchMarksInExec) {
 }
 
 std::string DecodeError(const std::vector<uint32_t>& words) {
-  try {
-    Decode(words, ShaderType::kPixel);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return xnt::test::ErrorText([&] { (void)Decode(words, ShaderType::kPixel); }, "no error");
 }
 
 TEST(UcodeCodec, InvalidMicrocodeNamesTheDword) {
