@@ -125,6 +125,22 @@ std::string FirstDifference(const std::vector<uint32_t>& a, const std::vector<ui
   return "identical";
 }
 
+// The disassembly of `shader` (decoded from `words`) assembles back to `words` bit for bit.
+::testing::AssertionResult TextRoundTrip(const Shader& shader,
+                                         const std::vector<uint32_t>& words) {
+  const std::string text = Disassemble(shader);
+  const auto back = Assemble(text);
+  if (back == words) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << FirstDifference(back, words) << "\n" << text;
+}
+
+// A one-clause program: the exec (its CF pair) and then the one instruction it runs.
+std::vector<uint32_t> ExecOf(const CfInstruction& exec, const std::array<uint32_t, 3>& slot) {
+  std::vector<uint32_t> words = PackCf(std::vector<CfInstruction>{exec});
+  words.insert(words.end(), slot.begin(), slot.end());
+  return words;
+}
+
 TEST(UcodeSweep, RandomShadersRoundTripBitExact) {
   Rng r(12345);
   int decoded = 0;
@@ -174,15 +190,12 @@ TEST(UcodeSweep, EveryAluOpcodePair) {
         exec.address = 1;
         exec.count = 1;
         exec.predicate_clean = true;
-        std::vector<uint32_t> words = PackCf(std::vector<CfInstruction>{exec});
-        words.insert(words.end(), raw.begin(), raw.end());
+        const std::vector<uint32_t> words = ExecOf(exec, raw);
         for (ShaderType type : {ShaderType::kVertex, ShaderType::kPixel}) {
           const Shader shader = Decode(words, type);
           ASSERT_EQ(shader.slots[0].kind, SlotKind::kAlu);
           EXPECT_EQ(EncodeAlu(shader.slots[0].alu), raw);
-          const std::string text = Disassemble(shader);
-          const auto back = Assemble(text);
-          ASSERT_TRUE(back == words) << FirstDifference(back, words) << "\n" << text;
+          ASSERT_TRUE(TextRoundTrip(shader, words));
         }
       }
     }
@@ -204,14 +217,11 @@ TEST(UcodeSweep, EveryFetchForm) {
         exec.address = 1;
         exec.count = 1;
         exec.sequence = 1;
-        std::vector<uint32_t> words = PackCf(std::vector<CfInstruction>{exec});
-        words.insert(words.end(), raw.begin(), raw.end());
+        const std::vector<uint32_t> words = ExecOf(exec, raw);
         const Shader shader = Decode(words, ShaderType::kPixel);
         ASSERT_EQ(shader.slots[0].kind, SlotKind::kFetch);
         EXPECT_EQ(EncodeFetch(shader.slots[0].fetch), raw);
-        const std::string text = Disassemble(shader);
-        const auto back = Assemble(text);
-        ASSERT_TRUE(back == words) << FirstDifference(back, words) << "\n" << text;
+        ASSERT_TRUE(TextRoundTrip(shader, words));
       }
     }
   }
@@ -234,9 +244,7 @@ TEST(UcodeSweep, EveryCfOpcode) {
       end.opcode = CfOpcode::kExecEnd;
       std::vector<uint32_t> words = PackCf(std::vector<CfInstruction>{cf, end});
       const Shader shader = Decode(words, ShaderType::kVertex);
-      const std::string text = Disassemble(shader);
-      const auto back = Assemble(text);
-      ASSERT_TRUE(back == words) << FirstDifference(back, words) << "\n" << text;
+      ASSERT_TRUE(TextRoundTrip(shader, words));
     }
   }
 }
