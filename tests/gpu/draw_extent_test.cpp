@@ -69,6 +69,13 @@ class DrawExtentTest : public ::testing::Test {
     regs_.Set(xenos::VertexFetchConstantIndex(95), d[0]);
     regs_.Set(xenos::VertexFetchConstantIndex(95) + 1, d[1]);
   }
+  // The estimate bounds the draw as set up, to `rows` rows.
+  ::testing::AssertionResult EstimatesRows(uint32_t rows) {
+    const gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_);
+    if (!e.estimated) return ::testing::AssertionFailure() << "not estimated: " << e.reason;
+    if (e.rows != rows) return ::testing::AssertionFailure() << e.rows << " rows, not " << rows;
+    return ::testing::AssertionSuccess();
+  }
   void Auto(xenos::PrimitiveType type, uint32_t count) {
     draw_.initiator.prim_type = type;
     draw_.initiator.num_indices = count;
@@ -113,9 +120,7 @@ TEST_F(DrawExtentTest, OnlyTheIndexedVerticesCountAndTheWindowOffsetMoves) {
   // Vertex 3 is far down but no index names it.
   Vertices({{10.0f, 10.0f}, {200.0f, 10.0f}, {10.0f, 50.0f}, {10.0f, 230.0f}});
   Indexed(xenos::PrimitiveType::kTriangleList, {0, 1, 2});
-  gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_);
-  ASSERT_TRUE(e.estimated) << e.reason;
-  EXPECT_EQ(e.rows, 51u);
+  ASSERT_TRUE(EstimatesRows(51u));
   Indexed(xenos::PrimitiveType::kTriangleList, {0, 3, 2});
   EXPECT_EQ(gpu::EstimateDrawExtent(draw_).rows, 231u);
   // VGT_INDX_OFFSET shifts every index: 0,1,2 -> 1,2,3.
@@ -145,24 +150,18 @@ TEST_F(DrawExtentTest, ScreenSpacePositionsWithoutViewportAndDividedByW) {
   regs_.Set(xenos::VertexFetchConstantIndex(95), d[0]);
   regs_.Set(xenos::VertexFetchConstantIndex(95) + 1, d[1]);
   Auto(xenos::PrimitiveType::kTriangleList, 3);
-  gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_);
-  ASSERT_TRUE(e.estimated) << e.reason;
-  EXPECT_EQ(e.rows, 301u);  // 300 + 0.5
+  ASSERT_TRUE(EstimatesRows(301u));  // 300 + 0.5
   // Perspective: w = 2 halves clip-space y before the viewport.
   regs_.Set(Reg::PA_CL_VTE_CNTL, 0x43F);
   Vertices({{0.0f, 0.0f}, {0.0f, 200.0f}, {100.0f, 200.0f}}, 2.0f);
-  e = gpu::EstimateDrawExtent(draw_);
-  ASSERT_TRUE(e.estimated) << e.reason;
-  EXPECT_EQ(e.rows, 201u);
+  ASSERT_TRUE(EstimatesRows(201u));
 }
 
 TEST_F(DrawExtentTest, RectangleListIncludesTheDerivedCorner) {
   // A diamond's three corners: top, right, left; the derived fourth (bottom) is at y = 160.
   Vertices({{100.0f, 40.0f}, {160.0f, 100.0f}, {40.0f, 100.0f}});
   Auto(xenos::PrimitiveType::kRectangleList, 3);
-  const gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_);
-  ASSERT_TRUE(e.estimated) << e.reason;
-  EXPECT_EQ(e.rows, 161u);
+  ASSERT_TRUE(EstimatesRows(161u));
 }
 
 TEST_F(DrawExtentTest, CasesItCannotBoundSayWhy) {
@@ -220,9 +219,7 @@ L0:
 TEST_F(DrawExtentTest, ClampsToTheRenderTargetLimit) {
   Vertices({{0.0f, 0.0f}, {10.0f, 0.0f}, {0.0f, 100000.0f}});
   Auto(xenos::PrimitiveType::kTriangleList, 3);
-  const gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_);
-  ASSERT_TRUE(e.estimated) << e.reason;
-  EXPECT_EQ(e.rows, 8192u);
+  ASSERT_TRUE(EstimatesRows(8192u));
 }
 
 TEST_F(DrawExtentTest, AFullCapOfVerticesIsEstimated) {

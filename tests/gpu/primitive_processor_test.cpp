@@ -2,6 +2,7 @@
 // swap modes, primitive reset and auto-indexing, checked index by index.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <vector>
 
 #include "xnt/base/error.h"
@@ -32,6 +33,18 @@ std::vector<uint8_t> Be32(const V& v) {
   std::vector<uint8_t> b;
   for (uint32_t x : v) b.insert(b.end(), {uint8_t(x >> 24), uint8_t(x >> 16), uint8_t(x >> 8), uint8_t(x)});
   return b;
+}
+
+// An indexed draw reading `bytes`, which must outlive it.
+gpu::PrimitiveDraw Indexed(PrimitiveType type, uint32_t count, std::span<const uint8_t> bytes,
+                           IndexFormat format = IndexFormat::kInt16,
+                           Endian endian = Endian::kNone) {
+  return {.type = type,
+          .vertex_count = count,
+          .indexed = true,
+          .index_bytes = bytes,
+          .index_format = format,
+          .index_endian = endian};
 }
 
 TEST(PrimitiveProcessor, PointAndLineLists) {
@@ -74,13 +87,8 @@ TEST(PrimitiveProcessor, QuadsAndRectangles) {
 
 TEST(PrimitiveProcessor, Index16With8in16Swap) {
   auto bytes = Be16({7, 0x1234, 3});
-  gpu::PrimitiveDraw d;
-  d.type = PrimitiveType::kTriangleList;
-  d.vertex_count = 3;
-  d.indexed = true;
-  d.index_bytes = bytes;
-  d.index_format = IndexFormat::kInt16;
-  d.index_endian = Endian::k8in16;
+  gpu::PrimitiveDraw d =
+      Indexed(PrimitiveType::kTriangleList, 3, bytes, IndexFormat::kInt16, Endian::k8in16);
   EXPECT_EQ(gpu::ProcessPrimitives(d).indices, (V{7, 0x1234, 3}));
   // Without the swap the same bytes read as little-endian halfwords.
   d.index_endian = Endian::kNone;
@@ -96,25 +104,16 @@ TEST(PrimitiveProcessor, Index16With8in32SwapExchangesHalves) {
 
 TEST(PrimitiveProcessor, Index32With8in32SwapAnd24BitMask) {
   auto bytes = Be32({0x00ABCDEF, 0xFF000001, 2});
-  gpu::PrimitiveDraw d;
-  d.type = PrimitiveType::kTriangleList;
-  d.vertex_count = 3;
-  d.indexed = true;
-  d.index_bytes = bytes;
-  d.index_format = IndexFormat::kInt32;
-  d.index_endian = Endian::k8in32;
+  gpu::PrimitiveDraw d =
+      Indexed(PrimitiveType::kTriangleList, 3, bytes, IndexFormat::kInt32, Endian::k8in32);
   EXPECT_EQ(gpu::ProcessPrimitives(d).indices, (V{0x00ABCDEF, 1, 2}));
   EXPECT_EQ(gpu::ReadGuestIndex(bytes, IndexFormat::kInt32, Endian::k16in32, 2), 0x00000200u);
 }
 
 TEST(PrimitiveProcessor, PrimitiveResetSplitsStripsAndFans) {
   auto bytes = Be16({0, 1, 2, 3, 0xFFFF, 4, 5, 6});
-  gpu::PrimitiveDraw d;
-  d.type = PrimitiveType::kTriangleStrip;
-  d.vertex_count = 8;
-  d.indexed = true;
-  d.index_bytes = bytes;
-  d.index_endian = Endian::k8in16;
+  gpu::PrimitiveDraw d =
+      Indexed(PrimitiveType::kTriangleStrip, 8, bytes, IndexFormat::kInt16, Endian::k8in16);
   d.reset_enable = true;
   d.reset_index = 0xFFFF;
   EXPECT_EQ(gpu::ProcessPrimitives(d).indices, (V{0, 1, 2, 1, 3, 2, 4, 5, 6}));
@@ -131,13 +130,8 @@ TEST(PrimitiveProcessor, PrimitiveResetSplitsStripsAndFans) {
 
 TEST(PrimitiveProcessor, ResetDropsPartialListPrimitive) {
   auto bytes = Be32({0, 1, 0xFFFFFFFF, 2, 3, 4});
-  gpu::PrimitiveDraw d;
-  d.type = PrimitiveType::kTriangleList;
-  d.vertex_count = 6;
-  d.indexed = true;
-  d.index_bytes = bytes;
-  d.index_format = IndexFormat::kInt32;
-  d.index_endian = Endian::k8in32;
+  gpu::PrimitiveDraw d =
+      Indexed(PrimitiveType::kTriangleList, 6, bytes, IndexFormat::kInt32, Endian::k8in32);
   d.reset_enable = true;
   d.reset_index = 0xFFFFFFFF;
   EXPECT_EQ(gpu::ProcessPrimitives(d).indices, (V{2, 3, 4}));
@@ -145,11 +139,7 @@ TEST(PrimitiveProcessor, ResetDropsPartialListPrimitive) {
 
 TEST(PrimitiveProcessor, RejectsShortBuffersAndUnsupportedTypes) {
   auto bytes = Be16({0, 1});
-  gpu::PrimitiveDraw d;
-  d.type = PrimitiveType::kTriangleList;
-  d.vertex_count = 3;
-  d.indexed = true;
-  d.index_bytes = bytes;
+  gpu::PrimitiveDraw d = Indexed(PrimitiveType::kTriangleList, 3, bytes);
   EXPECT_THROW(gpu::ProcessPrimitives(d), Error);
   gpu::PrimitiveDraw p;
   p.type = PrimitiveType::kPolygon;
