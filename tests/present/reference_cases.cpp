@@ -46,32 +46,15 @@ std::vector<ReferenceCase> LoadReferenceCases() {
   return cases;
 }
 
-FloatImage LoadReferenceInput(const std::string& name) {
-  const diff::OwnedImage png = diff::LoadPng(ReferenceDir() + "/" + name);
-  const diff::Image& v = png.view();
-  FloatImage img;
-  img.width = uint32_t(v.width);
-  img.height = uint32_t(v.height);
-  img.rgba.resize(size_t(v.width) * size_t(v.height) * 4);
-  std::vector<float> row(size_t(v.width) * size_t(v.channels));
-  for (int y = 0; y < v.height; ++y) {
-    v.RowToFloat(y, row.data());
-    for (int x = 0; x < v.width; ++x) {
-      float* d = &img.rgba[(size_t(y) * size_t(v.width) + size_t(x)) * 4];
-      const float* s = &row[size_t(x) * size_t(v.channels)];
-      d[0] = s[0];
-      d[1] = s[1];
-      d[2] = s[2];
-      d[3] = v.channels == 4 ? s[3] : 1.0f;
-    }
-  }
-  return img;
-}
+namespace {
 
-gpu::SwapImage LoadReferenceOutput(const std::string& name) {
+// A reference PNG as RGBA (alpha 1 where the file has none); `store` turns each value read as a
+// float into what the image type keeps.
+template <class Image, class Store>
+Image LoadReferenceRgba(const std::string& name, Store store) {
   const diff::OwnedImage png = diff::LoadPng(ReferenceDir() + "/" + name);
   const diff::Image& v = png.view();
-  gpu::SwapImage img;
+  Image img;
   img.width = uint32_t(v.width);
   img.height = uint32_t(v.height);
   img.rgba.resize(size_t(v.width) * size_t(v.height) * 4);
@@ -81,12 +64,22 @@ gpu::SwapImage LoadReferenceOutput(const std::string& name) {
     for (int x = 0; x < v.width; ++x) {
       for (int c = 0; c < 4; ++c) {
         const float f = c < v.channels ? row[size_t(x) * size_t(v.channels) + size_t(c)] : 1.0f;
-        img.rgba[(size_t(y) * size_t(v.width) + size_t(x)) * 4 + size_t(c)] =
-            uint8_t(std::lround(f * 255.0f));
+        img.rgba[(size_t(y) * size_t(v.width) + size_t(x)) * 4 + size_t(c)] = store(f);
       }
     }
   }
   return img;
+}
+
+}  // namespace
+
+FloatImage LoadReferenceInput(const std::string& name) {
+  return LoadReferenceRgba<FloatImage>(name, [](float f) { return f; });
+}
+
+gpu::SwapImage LoadReferenceOutput(const std::string& name) {
+  return LoadReferenceRgba<gpu::SwapImage>(
+      name, [](float f) { return uint8_t(std::lround(f * 255.0f)); });
 }
 
 ChannelErrors CompareChannels(const gpu::SwapImage& ours, const gpu::SwapImage& reference) {
