@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "scaled_edram.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/gpu/resolution_scale.h"
 #include "xnt/gpu/scaled_resolve.h"
@@ -78,13 +79,7 @@ TEST(ResolutionScale, FrontBufferIsReadAtTheScaledSizeFromAScaledCopy) {
   // A 2x1 linear k_8_8_8_8 guest front buffer at 0x10000 (pitch 32), resolved at 2x2 from an
   // EDRAM whose host pixel (hx, hy) holds R = hx, G = hy.
   edram::Edram ram(2, 2);
-  edram::Surface s;
-  s.pitch_pixels = 80;
-  s.format = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8);
-  s.scale_x = s.scale_y = 2;
-  for (uint32_t hy = 0; hy < 2; ++hy) {
-    for (uint32_t hx = 0; hx < 4; ++hx) ram.Store(s, hx, hy, 0, hx | hy << 8 | 0xFF000000u);
-  }
+  test::StoreHostPixels(ram, 4, 2);
   std::vector<uint8_t> bytes(0x20000, 0);
   GuestMemoryAccess memory;
   memory.read = [&](uint32_t a, std::span<uint8_t> out) { std::memcpy(out.data(), &bytes[a], out.size()); };

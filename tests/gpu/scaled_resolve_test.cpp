@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "scaled_edram.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/gpu/scaled_resolve.h"
@@ -28,7 +29,7 @@ struct Memory {
   }
 };
 
-uint32_t Host(uint32_t hx, uint32_t hy) { return hx | hy << 8 | 0xFF000000u; }
+using test::HostPixel;
 
 ResolveInfo Info() {
   ResolveInfo info;
@@ -46,13 +47,7 @@ ResolveInfo Info() {
 
 TEST(ScaledResolve, GuestCopyIsPointDownsampledAndTheScaledCopyKeepsEveryHostPixel) {
   edram::Edram ram(2, 2);
-  edram::Surface s;
-  s.pitch_pixels = 80;
-  s.format = uint32_t(xenos::ColorRenderTargetFormat::k_8_8_8_8);
-  s.scale_x = s.scale_y = 2;
-  for (uint32_t hy = 0; hy < 4; ++hy) {
-    for (uint32_t hx = 0; hx < 8; ++hx) ram.Store(s, hx, hy, 0, Host(hx, hy));
-  }
+  test::StoreHostPixels(ram, 8, 4);
   Memory memory;
   ScaledResolveMemory scaled;
   const ResolveCopyResult r = scaled.Resolve(Info(), ram, memory.Access(), 2, 2);
@@ -61,7 +56,7 @@ TEST(ScaledResolve, GuestCopyIsPointDownsampledAndTheScaledCopyKeepsEveryHostPix
   // 256-byte aligned: 32 texels x 4 bytes = 128 rounds up to 256).
   for (uint32_t y = 0; y < 2; ++y) {
     for (uint32_t x = 0; x < 4; ++x) {
-      EXPECT_EQ(LoadLE32(memory.bytes.data() + kDest + y * 256 + x * 4), Host(2 * x, 2 * y))
+      EXPECT_EQ(LoadLE32(memory.bytes.data() + kDest + y * 256 + x * 4), HostPixel(2 * x, 2 * y))
           << x << "," << y;
     }
   }
@@ -75,7 +70,7 @@ TEST(ScaledResolve, GuestCopyIsPointDownsampledAndTheScaledCopyKeepsEveryHostPix
     for (uint32_t hx = 0; hx < 8; ++hx) {
       uint8_t word[4];
       ScaledResolveMemory::AccessOf(*copy).read((hy * 64 + hx) * 4, word);
-      EXPECT_EQ(LoadLE32(word), Host(hx, hy)) << hx << "," << hy;
+      EXPECT_EQ(LoadLE32(word), HostPixel(hx, hy)) << hx << "," << hy;
     }
   }
   // The fetch constant rewritten for the copy: base 0, pitch 64 (2 x 32), 64 x 4 texels.
