@@ -20,20 +20,19 @@ namespace xnt {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-const fs::path kWork =
-    fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("bench-replay-" + std::to_string(::getpid()));
+const fs::path kWork = test::ProcessWorkDir("cli", "bench-replay-");
 
 using Result = test::ShellResult;
 
 Result Xt(const std::string& args) {
-  return test::RunShell(kCli + " " + args + " 2>/dev/null");
+  return test::RunShell(test::XenotraceCli() + " " + args + " 2>/dev/null");
 }
 
 class BenchReplay : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kCli)) XNT_MISSING_PREREQUISITE() << kCli << " not built";
+    const std::string cli = test::XenotraceCli();
+    if (!fs::exists(cli)) XNT_MISSING_PREREQUISITE() << cli << " not built";
     fs::create_directories(kWork);
   }
   void TearDown() override { fs::remove_all(kWork); }

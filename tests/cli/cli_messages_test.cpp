@@ -31,11 +31,7 @@ namespace xnt {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-// One folder per test process: ctest runs this binary's tests in parallel (-j), and they write
-// the same file names (stderr.txt, outputs).
-const fs::path kWork =
-    fs::path(XNT_BINARY_DIR) / "tests" / "cli" / ("work-" + std::to_string(::getpid()));
+const fs::path kWork = test::ProcessWorkDir("cli", "work-");
 
 using test::ReadFileText;
 
@@ -45,7 +41,8 @@ struct Result : test::ShellResult {
 Result Xt(const std::string& args) {
   const fs::path err = kWork / "stderr.txt";
   // A braced list runs left to right: the command first, then its stderr is read.
-  return Result{test::RunShell(kCli + " " + args + " 2>" + err.string()), ReadFileText(err)};
+  return Result{test::RunShell(test::XenotraceCli() + " " + args + " 2>" + err.string()),
+                ReadFileText(err)};
 }
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -56,7 +53,8 @@ size_t Count(const std::string& text, const std::string& what) {
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(kCli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built: " << kCli;
+    const std::string cli = test::XenotraceCli();
+    if (!fs::exists(cli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built: " << cli;
     fs::create_directories(kWork);
   }
   // A sample written once into kWork.

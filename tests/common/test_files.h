@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdint>
@@ -52,5 +53,17 @@ inline ShellResult RunShell(const std::string& command) {
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+#ifdef XNT_BINARY_DIR
+// The xenotrace binary of this build.
+inline std::string XenotraceCli() { return std::string(XNT_BINARY_DIR) + "/tools/xenotrace"; }
+
+// A folder under the build's tests/`folder` that belongs to this test process alone: ctest runs
+// a binary's tests in parallel (-j), and they write the same file names.
+inline std::filesystem::path ProcessWorkDir(const std::string& folder, const std::string& prefix) {
+  return std::filesystem::path(XNT_BINARY_DIR) / "tests" / folder /
+         (prefix + std::to_string(::getpid()));
+}
+#endif
 
 }  // namespace xnt::test
