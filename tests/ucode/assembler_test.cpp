@@ -83,6 +83,16 @@ const Instruction& FirstInstruction(const std::string& body, ShaderType type, Sh
   return keep.slots.at(0);
 }
 
+// Every register field of a source operand (the element count is the op's, not the text's).
+void ExpectOperand(const Operand& o, const Operand& expected) {
+  EXPECT_EQ(o.is_temp, expected.is_temp);
+  EXPECT_EQ(o.index, expected.index);
+  EXPECT_EQ(o.relative, expected.relative);
+  EXPECT_EQ(o.absolute, expected.absolute);
+  EXPECT_EQ(o.negate, expected.negate);
+  EXPECT_EQ(o.swizzle, expected.swizzle);
+}
+
 TEST(UcodeAssembler, AluFieldsFromText) {
   Shader keep;
   const AluInstruction& a =
@@ -95,22 +105,12 @@ TEST(UcodeAssembler, AluFieldsFromText) {
   EXPECT_EQ(a.vector_write_mask, 0x5u);
   EXPECT_TRUE(a.is_predicated);
   EXPECT_FALSE(a.predicate_condition);
-  const Operand s1 = a.VectorOperand(0);
-  EXPECT_TRUE(s1.is_temp);
-  EXPECT_EQ(s1.index, 3u);
-  EXPECT_EQ(s1.relative, RelativeMode::kAL);
-  EXPECT_TRUE(s1.negate);
-  EXPECT_EQ(s1.swizzle, (std::array<uint8_t, 4>{1, 0, 0, 0}));
-  const Operand s2 = a.VectorOperand(1);
-  EXPECT_FALSE(s2.is_temp);
-  EXPECT_EQ(s2.index, 7u);
-  EXPECT_EQ(s2.relative, RelativeMode::kA0);
-  EXPECT_TRUE(s2.absolute);
-  EXPECT_EQ(s2.swizzle, (std::array<uint8_t, 4>{3, 3, 3, 3}));
-  const Operand s3 = a.VectorOperand(2);
-  EXPECT_TRUE(s3.is_temp);
-  EXPECT_EQ(s3.index, 9u);
-  EXPECT_TRUE(s3.absolute);
+  ExpectOperand(a.VectorOperand(0), {.is_temp = true, .index = 3, .relative = RelativeMode::kAL,
+                                     .absolute = false, .negate = true, .swizzle = {1, 0, 0, 0}});
+  ExpectOperand(a.VectorOperand(1), {.is_temp = false, .index = 7, .relative = RelativeMode::kA0,
+                                     .absolute = true, .negate = false, .swizzle = {3, 3, 3, 3}});
+  ExpectOperand(a.VectorOperand(2), {.is_temp = true, .index = 9, .relative = RelativeMode::kNone,
+                                     .absolute = true, .negate = false, .swizzle = {0, 1, 2, 3}});
   EXPECT_EQ(a.scalar_op, ScalarOp::kRetainPrev);
 }
 
