@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "xnt/base/enum_names.h"
 #include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
@@ -247,12 +248,8 @@ Thresholds Policy::For(const std::string& name) const {
 }
 
 const char* StatusName(Status s) {
-  switch (s) {
-    case Status::kPass: return "pass";
-    case Status::kDiffer: return "differ";
-    case Status::kError: return "error";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"pass", "differ", "error"};
+  return EnumName(s, kNames);
 }
 
 Verdict Evaluate(const Metrics& m, const Thresholds& t) {
