@@ -7,6 +7,7 @@
 
 #include "flat_scene.h"
 #include "present_frame.h"
+#include "sample_entry.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -400,13 +401,9 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
 
 Sample ShaderSceneSample(std::string name, std::string description, std::string expected,
                          ShaderScene scene) {
-  Sample s;
-  s.name = std::move(name);
-  s.description = std::move(description);
-  s.expected_frame = std::move(expected);
-  s.author = [scene](format::Writer& w) { AuthorShaderScene(scene, w); };
-  s.expected_image = [scene] { return ExpectedShaderScene(scene); };
-  return s;
+  return DescribedSample(
+      std::move(name), std::move(description), std::move(expected),
+      [scene](format::Writer& w) { AuthorShaderScene(scene, w); }, [scene] { return ExpectedShaderScene(scene); });
 }
 
 }  // namespace xnt::samples
