@@ -8,6 +8,8 @@
 #include "scale_scenes.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "edram_scene_builder.h"
 #include "listing_head.h"
@@ -83,12 +85,25 @@ const BloomShape kBloomShapes[] = {{20, 10, 50, 30, {220, 200, 120, 255}},
                                    {100, 20, 140, 40, {90, 90, 90, 255}}};
 constexpr std::array<uint8_t, 4> kBloomBack = {16, 24, 32, 255};
 
-void BuildBloom(SceneBuilder& b) {
-  b.Target(Target8888(kBloomW), kBloomW, kBloomH);
-  Clear(b, kBloomW, kBloomH, kBloomBack);
-  for (const BloomShape& s : kBloomShapes) {
+// The scenes whose source is rectangles on a k_8_8_8_8 target cleared to `back`: drawing them,
+// and the image they make before any copy of it is drawn back.
+void DrawShapes(SceneBuilder& b, uint32_t width, uint32_t height, const std::array<uint8_t, 4>& back,
+                std::span<const BloomShape> shapes) {
+  b.Target(Target8888(width), width, height);
+  Clear(b, width, height, back);
+  for (const BloomShape& s : shapes) {
     b.Draw(Pixels(s.x0, s.y0, s.x1, s.y1, C8(s.c[0], s.c[1], s.c[2], s.c[3])));
   }
+}
+Image ExpectedShapes(uint32_t width, uint32_t height, const std::array<uint8_t, 4>& back,
+                     std::span<const BloomShape> shapes) {
+  Image img = edram_scene::Fill(width, height, back);
+  for (const BloomShape& s : shapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  return img;
+}
+
+void BuildBloom(SceneBuilder& b) {
+  DrawShapes(b, kBloomW, kBloomH, kBloomBack, kBloomShapes);
   ResolveOpts copy;
   copy.width = 72;
   copy.height = 40;
@@ -103,8 +118,7 @@ void BuildBloom(SceneBuilder& b) {
 }
 
 Image ExpectedBloom() {
-  Image img = edram_scene::Fill(kBloomW, kBloomH, kBloomBack);
-  for (const BloomShape& s : kBloomShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  Image img = ExpectedShapes(kBloomW, kBloomH, kBloomBack, kBloomShapes);
   const Image scene = img;
   // Texel (i, j) of the copy is scene pixel (i, j); taps clamp to the last texel (clamp mode 2).
   for (uint32_t j = 0; j < 40; ++j) {
@@ -137,11 +151,7 @@ const BloomShape kCopyShapes[] = {{4, 4, 30, 20, {240, 120, 0, 255}},
 constexpr std::array<uint8_t, 4> kCopyBack = {24, 24, 40, 255};
 
 void BuildResolveTexture(SceneBuilder& b) {
-  b.Target(Target8888(kCopyW), kCopyW, kCopyH);
-  Clear(b, kCopyW, kCopyH, kCopyBack);
-  for (const BloomShape& s : kCopyShapes) {
-    b.Draw(Pixels(s.x0, s.y0, s.x1, s.y1, C8(s.c[0], s.c[1], s.c[2], s.c[3])));
-  }
+  DrawShapes(b, kCopyW, kCopyH, kCopyBack, kCopyShapes);
   ResolveOpts copy;
   copy.width = 64;
   copy.height = 32;
@@ -154,8 +164,7 @@ void BuildResolveTexture(SceneBuilder& b) {
 }
 
 Image ExpectedResolveTexture() {
-  Image img = edram_scene::Fill(kCopyW, kCopyH, kCopyBack);
-  for (const BloomShape& s : kCopyShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  Image img = ExpectedShapes(kCopyW, kCopyH, kCopyBack, kCopyShapes);
   const Image scene = img;
   for (uint32_t j = 0; j < 32; ++j) {
     for (uint32_t i = 0; i < 64; ++i) Fill(img, 64 + i, 32 + j, 65 + i, 33 + j, At(scene, i, j));
@@ -192,9 +201,7 @@ void BuildHalfPixel(SceneBuilder& b) {
 }
 
 Image ExpectedHalfPixel() {
-  Image img = edram_scene::Fill(kHalfW, kHalfH, kHalfBack);
-  for (const BloomShape& s : kHalfShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
-  return img;
+  return ExpectedShapes(kHalfW, kHalfH, kHalfBack, kHalfShapes);
 }
 
 // ---- scale_frame_1280x720 -----------------------------------------------------------------------

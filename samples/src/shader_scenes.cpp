@@ -153,23 +153,6 @@ bool InTri(const Tri& t, double x, double y) {
   return (e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0);
 }
 
-// 9 probes 1/64 pixel around (x, y): 1 all inside the union, 0 all outside, -1 mixed.
-int InsideUnion(const std::vector<Tri>& tris, double x, double y) {
-  constexpr double m = 1.0 / 64;
-  const double probe[9][2] = {{0, 0}, {m, 0}, {-m, 0}, {0, m}, {0, -m},
-                              {m, m}, {-m, -m}, {m, -m}, {-m, m}};
-  int inside = 0;
-  for (const auto& d : probe) {
-    for (const Tri& t : tris) {
-      if (InTri(t, x + d[0], y + d[1])) {
-        ++inside;
-        break;
-      }
-    }
-  }
-  return inside == 9 ? 1 : inside == 0 ? 0 : -1;
-}
-
 // Whether any probe around (x, y) is inside `t` (the triangle may own the pixel).
 bool Touches(const Tri& t, double x, double y) {
   constexpr double m = 1.0 / 64;
@@ -369,8 +352,8 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
     const std::vector<Tri> tris = Assemble(d.primitive, verts);
     for (uint32_t y = 0; y < scene.height; ++y) {
       for (uint32_t x = 0; x < scene.width; ++x) {
-        const int a = InsideUnion(tris, x + 0.5, y + 0.5);
-        const int b = InsideUnion(tris, x, y);
+        const int a = InsideUnion(tris, x + 0.5, y + 0.5, InTri);
+        const int b = InsideUnion(tris, x, y, InTri);
         auto where = [&] {
           return "shader scene draw " + std::to_string(di) + " pixel (" + std::to_string(x) +
                  ", " + std::to_string(y) + ")";
