@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <span>
+#include <string>
 
 #include "edram_scene_builder.h"
 #include "listing_head.h"
@@ -102,18 +103,26 @@ Image ExpectedShapes(uint32_t width, uint32_t height, const std::array<uint8_t, 
   return img;
 }
 
+// The target's top-left width x height resolved into a tiled k_8_8_8_8 texture (rows `pitch`
+// texels apart when not 0, else the resolve's own) and drawn back 1:1 at (x, y) through
+// `pixel_shader` (the plain textured one when empty).
+void DrawBackCopy(SceneBuilder& b, uint32_t width, uint32_t height, uint32_t pitch, uint32_t x, uint32_t y,
+                  const std::string& pixel_shader) {
+  ResolveOpts copy;
+  copy.width = width;
+  copy.height = height;
+  copy.dest = kTexture;
+  copy.dest_pitch = pitch;
+  copy.dest_height = pitch ? height : 0;
+  b.Resolve(copy);
+  auto fetch = capture::TextureFetch2D(kTexture, width, height, TextureFormat::k_8_8_8_8, true,
+                                       xenos::Endian::k8in32);
+  b.DrawTextured(x, y, width, height, width, height, fetch, pixel_shader, kEdge);
+}
+
 void BuildBloom(SceneBuilder& b) {
   DrawShapes(b, kBloomW, kBloomH, kBloomBack, kBloomShapes);
-  ResolveOpts copy;
-  copy.width = 72;
-  copy.height = 40;
-  copy.dest = kTexture;
-  copy.dest_pitch = 96;
-  copy.dest_height = 40;
-  b.Resolve(copy);
-  auto fetch = capture::TextureFetch2D(kTexture, 72, 40, TextureFormat::k_8_8_8_8, true,
-                                       xenos::Endian::k8in32);
-  b.DrawTextured(80, 48, 72, 40, 72, 40, fetch, kBloomPs, kEdge);
+  DrawBackCopy(b, 72, 40, 96, 80, 48, kBloomPs);
   b.Present(kFrontA, kBloomW, kBloomH);
 }
 
@@ -152,14 +161,7 @@ constexpr std::array<uint8_t, 4> kCopyBack = {24, 24, 40, 255};
 
 void BuildResolveTexture(SceneBuilder& b) {
   DrawShapes(b, kCopyW, kCopyH, kCopyBack, kCopyShapes);
-  ResolveOpts copy;
-  copy.width = 64;
-  copy.height = 32;
-  copy.dest = kTexture;
-  b.Resolve(copy);
-  auto fetch = capture::TextureFetch2D(kTexture, 64, 32, TextureFormat::k_8_8_8_8, true,
-                                       xenos::Endian::k8in32);
-  b.DrawTextured(64, 32, 64, 32, 64, 32, fetch, {}, kEdge);
+  DrawBackCopy(b, 64, 32, 0, 64, 32, {});
   b.Present(kFrontA, kCopyW, kCopyH);
 }
 
