@@ -71,25 +71,25 @@ void Recorder::MemoryRead(uint32_t guest_address, std::span<const uint8_t> bytes
   Memory(format::MemoryEventKind::kGpuRead, guest_address, bytes);
 }
 
-void Recorder::CpuWrite(uint32_t guest_address, std::span<const uint8_t> bytes) {
+// Writes and snapshots land after the pending submission, which saw the memory as it was before.
+void Recorder::MemoryAfterPending(format::MemoryEventKind kind, const char* what, uint32_t guest_address,
+                                  std::span<const uint8_t> bytes) {
   CheckOpen();
-  CheckRange(guest_address, bytes.size(), "cpu write");
+  CheckRange(guest_address, bytes.size(), what);
   Flush();
-  Memory(format::MemoryEventKind::kCpuWrite, guest_address, bytes);
+  Memory(kind, guest_address, bytes);
+}
+
+void Recorder::CpuWrite(uint32_t guest_address, std::span<const uint8_t> bytes) {
+  MemoryAfterPending(format::MemoryEventKind::kCpuWrite, "cpu write", guest_address, bytes);
 }
 
 void Recorder::GpuWrite(uint32_t guest_address, std::span<const uint8_t> bytes) {
-  CheckOpen();
-  CheckRange(guest_address, bytes.size(), "gpu write");
-  Flush();
-  Memory(format::MemoryEventKind::kGpuWrite, guest_address, bytes);
+  MemoryAfterPending(format::MemoryEventKind::kGpuWrite, "gpu write", guest_address, bytes);
 }
 
 void Recorder::InitialMemory(uint32_t guest_address, std::span<const uint8_t> bytes) {
-  CheckOpen();
-  CheckRange(guest_address, bytes.size(), "initial memory");
-  Flush();
-  Memory(format::MemoryEventKind::kInitialSnapshot, guest_address, bytes);
+  MemoryAfterPending(format::MemoryEventKind::kInitialSnapshot, "initial memory", guest_address, bytes);
 }
 
 void Recorder::Registers(uint32_t first_register, std::span<const uint32_t> values) {

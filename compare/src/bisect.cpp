@@ -100,6 +100,20 @@ std::string SafeName(std::string s) {
   return s;
 }
 
+// The tail of a found bisection's summary: how many target elements differ and where.
+std::string DifferingElements(uint64_t differing, uint64_t elements, const std::string& parts,
+                              const char* no_parts, const std::string& targets) {
+  return std::to_string(differing) + " of " + std::to_string(elements) +
+         " target elements differ in guest bits (" + (parts.empty() ? std::string(no_parts) : parts) + "; " +
+         targets + ")";
+}
+
+// A bisection that threw: its error kept, and the summary saying which search failed.
+void Failed(Bisection& b, uint64_t frame, const char* search, const std::exception& e) {
+  b.error = e.what();
+  b.summary = "frame " + std::to_string(frame) + ": " + search + " failed: " + b.error;
+}
+
 }  // namespace
 
 renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOptions& options) {
@@ -176,13 +190,10 @@ Bisection BisectFrame(const std::string& trace, uint64_t frame, const Combinatio
       save(oc.after.image, "other-after", other.Name() + id + "after " + b.Id());
       save(mask, "mask", "any difference after " + b.Id() + id + "(magenta)");
     }
-    b.summary = "first differing " + b.kind + " " + b.Id() + ": " + std::to_string(differing) +
-                " of " + std::to_string(pixels) + " target elements differ in guest bits (" +
-                (parts.empty() ? std::string("none in the compared targets") : parts) + "; " +
-                b.targets + ")";
+    b.summary = "first differing " + b.kind + " " + b.Id() + ": " +
+                DifferingElements(differing, pixels, parts, "none in the compared targets", b.targets);
   } catch (const std::exception& e) {
-    b.error = e.what();
-    b.summary = "frame " + std::to_string(frame) + ": bisection failed: " + b.error;
+    Failed(b, frame, "bisection", e);
   }
   return b;
 }
@@ -254,13 +265,9 @@ Bisection BisectAgainstBaseline(const std::string& trace, uint64_t frame,
       save(mask.view(), "mask", "any difference from the baseline after " + b.Id() + id + "(magenta)");
     }
     b.summary = "first " + b.kind + " differing from the baseline " + b.Id() + ": " +
-                std::to_string(differing) + " of " + std::to_string(elements) +
-                " target elements differ in guest bits (" +
-                (parts.empty() ? std::string("the stored targets differ") : parts) + "; " +
-                b.targets + ")";
+                DifferingElements(differing, elements, parts, "the stored targets differ", b.targets);
   } catch (const std::exception& e) {
-    b.error = e.what();
-    b.summary = "frame " + std::to_string(frame) + ": bisection against the baseline failed: " + b.error;
+    Failed(b, frame, "bisection against the baseline", e);
   }
   return b;
 }

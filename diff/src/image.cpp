@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "xnt/base/enum_names.h"
 #include "xnt/base/error.h"
 
 namespace xnt::diff {
@@ -19,12 +20,8 @@ size_t BytesPerChannel(PixelType type) {
 }
 
 const char* PixelTypeName(PixelType type) {
-  switch (type) {
-    case PixelType::kU8: return "8-bit";
-    case PixelType::kU16: return "16-bit";
-    case PixelType::kF32: return "float";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"8-bit", "16-bit", "float"};
+  return EnumName(type, kNames);
 }
 
 void Image::Validate(const char* what) const {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "xnt/base/enum_names.h"
 #include "xnt/base/error.h"
 #include "xnt/diff/png.h"
 
@@ -83,18 +84,22 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
     else
       t.cleared &= ~bit;
   };
+  // A key's value is "none" (cleared, overriding earlier sections) or what its parser accepts.
+  auto set = [&](uint32_t bit, auto& field, auto parse) {
+    mark(bit);
+    if (none)
+      field.reset();
+    else
+      field = parse(key, value);
+  };
   if (key == "exact") {
-    mark(kExact);
-    t.exact = none ? std::nullopt : std::optional<bool>(ParseBool(key, value));
+    set(kExact, t.exact, ParseBool);
   } else if (key == "ignore_alpha") {
-    mark(kIgnoreAlpha);
-    t.ignore_alpha = none ? std::nullopt : std::optional<bool>(ParseBool(key, value));
+    set(kIgnoreAlpha, t.ignore_alpha, ParseBool);
   } else if (key == "max_error") {
-    mark(kMaxError);
-    t.max_error = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
+    set(kMaxError, t.max_error, ParseFraction);
   } else if (key == "mean_error") {
-    mark(kMeanError);
-    t.mean_error = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
+    set(kMeanError, t.mean_error, ParseFraction);
   } else if (key == "pixel_threshold") {
     mark(kPixelThreshold);
     if (none) {
@@ -126,20 +131,15 @@ void SetThreshold(Thresholds& t, const std::string& key, const std::string& valu
     t.max_pixels_over = d;
     t.max_pixels_over_percent = percent;
   } else if (key == "min_psnr") {
-    mark(kMinPsnr);
-    t.min_psnr = none ? std::nullopt : std::optional<double>(ParseNumber(key, value));
+    set(kMinPsnr, t.min_psnr, ParseNumber);
   } else if (key == "min_ssim") {
-    mark(kMinSsim);
-    if (none) {
-      t.min_ssim.reset();
-      return;
-    }
-    double d = ParseNumber(key, value);
-    if (d < -1 || d > 1) throw Error(key + ": " + value + " is outside -1..1");
-    t.min_ssim = d;
+    set(kMinSsim, t.min_ssim, [](const std::string& k, const std::string& v) {
+      const double d = ParseNumber(k, v);
+      if (d < -1 || d > 1) throw Error(k + ": " + v + " is outside -1..1");
+      return d;
+    });
   } else if (key == "max_flip") {
-    mark(kMaxFlip);
-    t.max_flip = none ? std::nullopt : std::optional<double>(ParseFraction(key, value));
+    set(kMaxFlip, t.max_flip, ParseFraction);
   } else {
     throw Error("unknown key '" + key +
                 "' (known: exact, max_error, mean_error, pixel_threshold, max_pixels_over, min_psnr, min_ssim, "
@@ -247,12 +247,8 @@ Thresholds Policy::For(const std::string& name) const {
 }
 
 const char* StatusName(Status s) {
-  switch (s) {
-    case Status::kPass: return "pass";
-    case Status::kDiffer: return "differ";
-    case Status::kError: return "error";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"pass", "differ", "error"};
+  return EnumName(s, kNames);
 }
 
 Verdict Evaluate(const Metrics& m, const Thresholds& t) {

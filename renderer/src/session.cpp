@@ -2,8 +2,10 @@
 #include "xnt/renderer/session.h"
 
 #include <algorithm>
+#include <memory>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include "draw_event_backend.h"
 #include "xnt/base/error.h"
@@ -80,8 +82,32 @@ std::unique_ptr<DrawEventBackend> MakeHooks(replay::Backend& inner, const Sessio
                                             options.test_fault_resolve_format);
 }
 
+// What every path's session does alike: the draw-event wrapper over its backend when asked for,
+// and the player's memory and registers handed to the backend.
+template <class B>
+class BackendSession : public Session {
+ public:
+  replay::Backend& backend() override {
+    if (hooks_) return *hooks_;
+    return *backend_;
+  }
+  void Attach(replay::TracePlayer& player) override {
+    backend_->Attach(&player.memory(), &player.registers());
+  }
+  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
+
+ protected:
+  void SetBackend(std::unique_ptr<B> backend, const SessionOptions& options) {
+    backend_ = std::move(backend);
+    hooks_ = MakeHooks(*backend_, options);
+  }
+
+  std::unique_ptr<B> backend_;
+  std::unique_ptr<DrawEventBackend> hooks_;
+};
+
 // The cpu path: no device at all.
-class CpuSession final : public Session {
+class CpuSession final : public BackendSession<cpu::CpuBackend> {
  public:
   explicit CpuSession(const SessionOptions& options) {
     cpu::CpuBackendOptions backend_options;
@@ -91,17 +117,9 @@ class CpuSession final : public Session {
     backend_options.scale_x = options.renderer.scale_x;
     backend_options.scale_y = options.renderer.scale_y;
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    backend_ = std::make_unique<cpu::CpuBackend>(backend_options);
-    hooks_ = MakeHooks(*backend_, options);
+    SetBackend(std::make_unique<cpu::CpuBackend>(backend_options), options);
   }
   Path path() const override { return Path::kCpu; }
-  replay::Backend& backend() override {
-    if (hooks_) return *hooks_;
-    return *backend_;
-  }
-  void Attach(replay::TracePlayer& player) override {
-    backend_->Attach(&player.memory(), &player.registers());
-  }
   void Flush() override {}
   std::string device_name() const override {
     return "CPU (interpreter, " + std::to_string(threads_) + " thread" + (threads_ == 1 ? ")" : "s)");
@@ -110,7 +128,6 @@ class CpuSession final : public Session {
     const cpu::CpuStats& s = backend_->stats();
     return {s.draws, s.draws_skipped, s.resolves, s.swaps};
   }
-  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
   gpu::EdramTracker* edram() override { return &backend_->tracker(); }
   // The cpu path's EDRAM is guest bits already.
   const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface&, uint32_t) override {
@@ -118,22 +135,49 @@ class CpuSession final : public Session {
   }
 
  private:
-  std::unique_ptr<cpu::CpuBackend> backend_;
-  std::unique_ptr<DrawEventBackend> hooks_;
   uint32_t threads_ = 1;
 };
 
 #if XNT_HAVE_VULKAN
-// The fbo path: a Vulkan context and the FboBackend over it.
-class FboSession final : public Session {
+// The Vulkan paths (fbo, fsi): a Vulkan context made first and a backend with a renderer over it.
+template <class B>
+class VulkanSession : public BackendSession<B> {
  public:
-  explicit FboSession(const SessionOptions& options) {
+  // The backend's Vulkan objects are destroyed before the context that created them.
+  ~VulkanSession() override {
+    this->hooks_.reset();
+    this->backend_.reset();
+  }
+  void Flush() override { this->backend_->renderer().Flush(); }
+  SessionStats stats() const override {
+    const auto& s = this->backend_->renderer().stats();
+    return {s.draws, s.draws_skipped + this->backend_->draws_skipped(), s.resolves, s.swaps};
+  }
+  uint32_t validation_message_count() const override {
+    return context_->validation_message_count();
+  }
+  double gpu_seconds() const override { return context_->gpu_seconds(); }
+  std::vector<std::string> validation_messages() const override {
+    return context_->validation_messages();
+  }
+
+ protected:
+  explicit VulkanSession(const SessionOptions& options) {
     vk::ContextOptions context_options;
     context_options.device_index = options.device_index;
     context_options.validate = options.validate;
     context_options.print_validation = options.print_validation;
     context_options.synchronization_validation = options.synchronization_validation;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
+  }
+
+  std::unique_ptr<vk::VulkanContext> context_;
+};
+
+// The fbo path: the FboBackend, colour and depth in host render targets.
+class FboSession final : public VulkanSession<vk::FboBackend> {
+ public:
+  explicit FboSession(const SessionOptions& options) : VulkanSession(options) {
     vk::FboBackendOptions backend_options;
     backend_options.dump_shaders_dir = options.dump_shaders_dir;
     backend_options.renderer = options.renderer;
@@ -144,32 +188,11 @@ class FboSession final : public Session {
       backend_->renderer().edram().set_frame(f.frame + 1);
       if (user) user(f);
     };
-    backend_ = std::make_unique<vk::FboBackend>(*context_, backend_options);
-    hooks_ = MakeHooks(*backend_, options);
+    SetBackend(std::make_unique<vk::FboBackend>(*context_, backend_options), options);
   }
 
   Path path() const override { return Path::kFbo; }
-  replay::Backend& backend() override {
-    if (hooks_) return *hooks_;
-    return *backend_;
-  }
-  void Attach(replay::TracePlayer& player) override {
-    backend_->Attach(&player.memory(), &player.registers());
-  }
-  void Flush() override { backend_->renderer().Flush(); }
   std::string device_name() const override { return context_->capabilities().device_name; }
-  SessionStats stats() const override {
-    const vk::RendererStats& s = backend_->renderer().stats();
-    return {s.draws, s.draws_skipped + backend_->draws_skipped(), s.resolves, s.swaps};
-  }
-  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
-  uint32_t validation_message_count() const override {
-    return context_->validation_message_count();
-  }
-  double gpu_seconds() const override { return context_->gpu_seconds(); }
-  std::vector<std::string> validation_messages() const override {
-    return context_->validation_messages();
-  }
   gpu::EdramTracker* edram() override { return &backend_->renderer().edram().tracker(); }
   // The host render targets owning those tiles store their data back into the EDRAM model (the
   // path the resolves take).
@@ -177,23 +200,12 @@ class FboSession final : public Session {
                                          uint32_t rows) override {
     return backend_->renderer().edram().Snapshot(surface, rows);
   }
-
- private:
-  std::unique_ptr<vk::VulkanContext> context_;
-  std::unique_ptr<vk::FboBackend> backend_;
-  std::unique_ptr<DrawEventBackend> hooks_;
 };
 
-// The fsi path: a Vulkan context and the FsiBackend over it (renderer/vulkan/fsi).
-class FsiSession final : public Session {
+// The fsi path: the FsiBackend (renderer/vulkan/fsi), the EDRAM in one storage buffer.
+class FsiSession final : public VulkanSession<vk::fsi::FsiBackend> {
  public:
-  explicit FsiSession(const SessionOptions& options) {
-    vk::ContextOptions context_options;
-    context_options.device_index = options.device_index;
-    context_options.validate = options.validate;
-    context_options.print_validation = options.print_validation;
-    context_options.synchronization_validation = options.synchronization_validation;
-    context_ = std::make_unique<vk::VulkanContext>(context_options);
+  explicit FsiSession(const SessionOptions& options) : VulkanSession(options) {
     vk::fsi::FsiBackendOptions backend_options;
     backend_options.ordering =
         options.fsi_unordered ? vk::fsi::FsiOrdering::kUnordered : vk::fsi::FsiOrdering::kInterlock;
@@ -203,35 +215,14 @@ class FsiSession final : public Session {
     backend_options.renderer = options.renderer;
     backend_options.on_swap = options.on_swap;
     backend_options.on_frame_end = options.on_frame_end;
-    backend_ = std::make_unique<vk::fsi::FsiBackend>(*context_, backend_options);
-    hooks_ = MakeHooks(*backend_, options);
+    SetBackend(std::make_unique<vk::fsi::FsiBackend>(*context_, backend_options), options);
   }
 
   Path path() const override { return Path::kFsi; }
-  replay::Backend& backend() override {
-    if (hooks_) return *hooks_;
-    return *backend_;
-  }
-  void Attach(replay::TracePlayer& player) override {
-    backend_->Attach(&player.memory(), &player.registers());
-  }
-  void Flush() override { backend_->renderer().Flush(); }
   std::string device_name() const override {
     return context_->capabilities().device_name + " (fsi, " +
            vk::fsi::FsiOrderingName(backend_->renderer().ordering()) +
            (late_depth_ ? ", late depth forced" : "") + ")";
-  }
-  SessionStats stats() const override {
-    const vk::fsi::FsiStats& s = backend_->renderer().stats();
-    return {s.draws, s.draws_skipped + backend_->draws_skipped(), s.resolves, s.swaps};
-  }
-  std::map<std::string, uint64_t> notes() const override { return backend_->notes(); }
-  uint32_t validation_message_count() const override {
-    return context_->validation_message_count();
-  }
-  double gpu_seconds() const override { return context_->gpu_seconds(); }
-  std::vector<std::string> validation_messages() const override {
-    return context_->validation_messages();
   }
   gpu::EdramTracker* edram() override { return &backend_->renderer().tracker(); }
   // The EDRAM buffer read back: guest bits already.
@@ -240,9 +231,6 @@ class FsiSession final : public Session {
   }
 
  private:
-  std::unique_ptr<vk::VulkanContext> context_;
-  std::unique_ptr<vk::fsi::FsiBackend> backend_;
-  std::unique_ptr<DrawEventBackend> hooks_;
   bool late_depth_ = false;
 };
 #endif

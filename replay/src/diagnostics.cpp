@@ -2,15 +2,13 @@
 
 #include <cstdio>
 
+#include "xnt/base/enum_names.h"
+
 namespace xnt::replay {
 
 const char* SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"info", "warning", "error"};
+  return EnumName(s, kNames);
 }
 
 std::string TraceOffset::ToString() const {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "xnt/base/enum_names.h"
 #include "xnt/base/json.h"
 #include "xnt/replay/register_names.h"
 
@@ -126,13 +127,8 @@ void AppendOffsetJson(std::string& out, const TraceOffset& o) {
 }
 
 const char* MemoryKindName(format::MemoryEventKind k) {
-  switch (k) {
-    case format::MemoryEventKind::kInitialSnapshot: return "initial_snapshot";
-    case format::MemoryEventKind::kGpuRead: return "gpu_read";
-    case format::MemoryEventKind::kCpuWrite: return "cpu_write";
-    case format::MemoryEventKind::kGpuWrite: return "gpu_write";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"initial_snapshot", "gpu_read", "cpu_write", "gpu_write"};
+  return EnumName(k, kNames);
 }
 
 const char* ModeName(xenos::ModeControl m) {
@@ -146,21 +142,13 @@ const char* ModeName(xenos::ModeControl m) {
 }
 
 const char* SourceName(xenos::SourceSelect s) {
-  switch (s) {
-    case xenos::SourceSelect::kDma: return "dma";
-    case xenos::SourceSelect::kImmediate: return "immediate";
-    case xenos::SourceSelect::kAutoIndex: return "auto";
-  }
-  return "invalid";
+  static constexpr const char* kNames[] = {"dma", "immediate", "auto"};
+  return EnumName(s, kNames, "invalid");
 }
 
 const char* MsaaText(xenos::MsaaSamples s) {
-  switch (s) {
-    case xenos::MsaaSamples::k1X: return "1X";
-    case xenos::MsaaSamples::k2X: return "2X";
-    case xenos::MsaaSamples::k4X: return "4X";
-  }
-  return "invalid";
+  static constexpr const char* kNames[] = {"1X", "2X", "4X"};
+  return EnumName(s, kNames, "invalid");
 }
 
 std::string OpcodeText(uint32_t opcode) {

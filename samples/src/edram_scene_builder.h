@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flat_scene.h"
+#include "sample_entry.h"
 #include "sample_shaders.h"
 #include "texture_scene.h"
 #include "xnt/base/byte_order.h"
@@ -328,17 +329,14 @@ inline std::array<uint8_t, 4> DepthAsColor(uint32_t dword) {
 inline Sample MakeSample(std::string name, std::string description, std::string expected,
                          std::function<void(SceneBuilder&)> build,
                          std::function<std::vector<Image>()> frames) {
-  Sample s;
-  s.name = std::move(name);
-  s.description = std::move(description);
-  s.expected_frame = std::move(expected);
-  s.author = [build](format::Writer& w) {
-    SceneBuilder b;
-    build(b);
-    b.Write(w);
-  };
-  s.expected_image = [frames] { return frames().back(); };
-  return s;
+  return DescribedSample(
+      std::move(name), std::move(description), std::move(expected),
+      [build](format::Writer& w) {
+        SceneBuilder b;
+        build(b);
+        b.Write(w);
+      },
+      [frames] { return frames().back(); });
 }
 
 // The scenarios' usual background.

@@ -50,6 +50,27 @@ capture::ResolveSetup SceneClear(uint32_t width, uint32_t height,
                                  const std::array<uint8_t, 4>& rgba);
 Image ExpectedFlatScene(const FlatScene& scene);
 
+// Coverage of a point by the union of a draw's triangles, for the expected images of the flat and
+// shader scenes (edges shared inside the draw do not matter: whichever triangle owns a pixel on
+// them gives the same result). 1 inside, 0 outside, -1 when points 1/64 pixel around it disagree,
+// i.e. an outer edge passes too close to call.
+template <class Tri, class InTriangle>
+int InsideUnion(const std::vector<Tri>& tris, double x, double y, InTriangle in_triangle) {
+  constexpr double m = 1.0 / 64;
+  const double probe[9][2] = {{0, 0}, {m, 0}, {-m, 0}, {0, m}, {0, -m},
+                              {m, m}, {-m, -m}, {m, -m}, {-m, m}};
+  int inside = 0;
+  for (const auto& d : probe) {
+    for (const Tri& t : tris) {
+      if (in_triangle(t, x + d[0], y + d[1])) {
+        ++inside;
+        break;
+      }
+    }
+  }
+  return inside == 9 ? 1 : inside == 0 ? 0 : -1;
+}
+
 // Guest addresses the scene uses.
 inline constexpr uint32_t kRingAddress = 0x00080000;
 inline constexpr uint32_t kVertexAddress = 0x00010000;   // vertex buffers, 4 KiB apart per draw

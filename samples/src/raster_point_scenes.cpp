@@ -16,6 +16,7 @@
 
 #include "raster_scenes.h"
 #include "present_frame.h"
+#include "sample_entry.h"
 #include "sample_shaders.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/capture/pm4_builder.h"
@@ -156,19 +157,15 @@ Image ExpectedPointSprites() {
 }  // namespace
 
 std::vector<Sample> RasterPointSamples() {
-  Sample s;
-  s.name = "raster_point_sprite_mips";
-  s.description =
+  return {DescribedSample(
+      "raster_point_sprite_mips",
       "Textured point sprites of 16, 8, 4 and 2 pixels sampling a 4-level mip chain through the "
-      "sprite coordinate: the level follows the size (quads give points derivatives)";
-  s.expected_frame =
+      "sprite coordinate: the level follows the size (quads give points derivatives)",
       "96x32, dark (16,24,32) background; squares centred on row 16: x 5..20 y 9..24 red "
       "(224,48,48) = level 0; x 33..40 y 13..20 green (48,200,64) = level 1; x 59..62 y 15..18 "
       "blue (64,96,240) = level 2; x 80..81 y 16..17 yellow (240,208,32) = level 3. All pixels "
-      "exact.";
-  s.author = [](format::Writer& w) { AuthorPointSprites(w); };
-  s.expected_image = [] { return ExpectedPointSprites(); };
-  return {std::move(s)};
+      "exact.",
+      [](format::Writer& w) { AuthorPointSprites(w); }, [] { return ExpectedPointSprites(); })};
 }
 
 }  // namespace xnt::samples

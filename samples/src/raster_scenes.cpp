@@ -21,6 +21,7 @@
 #include "flat_scene.h"
 #include "guest_bytes.h"
 #include "present_frame.h"
+#include "sample_entry.h"
 #include "sample_shaders.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -295,55 +296,43 @@ Image ExpectedOffsetScene() {
 }  // namespace
 
 std::vector<Sample> RasterSamples() {
+  // Line scenes are checked against the same line rasterizer, whatever their widths.
+  auto lines = [](std::string name, std::string description, std::string expected, FlatScene scene) {
+    return DescribedSample(
+        std::move(name), std::move(description), std::move(expected),
+        [scene](format::Writer& w) { AuthorFlatScene(scene, w); }, [scene] { return ExpectedLines(scene); });
+  };
   std::vector<Sample> v;
-  {
-    Sample s;
-    s.name = "raster_lines_list_strip_loop";
-    s.description = "LINE_LIST, LINE_STRIP and LINE_LOOP draws, 1 pixel wide, on a 64x48 target";
-    s.expected_frame =
-        "Dark (16,24,32) background; red (240,64,48) lines: row 4 x 5..30, column 34 y 3..20 and "
-        "a 45-degree line from (5,11) down-right to (24,30); a green (64,224,96) staircase: row "
-        "40 x 5..20, column 20 y 35..40, then a half-slope line down-right to (40,44); a blue "
-        "(80,128,255) right-triangle outline: row 6 x 41..60, column 60 y 7..26 and the diagonal "
-        "back to (41,7). 1-pixel-wide rectangles around the segments; all pixels exact.";
-    const FlatScene scene = LinesScene();
-    s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
-    s.expected_image = [scene] { return ExpectedLines(scene); };
-    v.push_back(std::move(s));
-  }
-  {
-    Sample s;
-    s.name = "raster_wide_lines";
-    s.description = "Line draws 2, 3, 5 and 1 pixels wide through PA_SU_LINE_CNTL, on a 64x48 target";
-    s.expected_frame =
-        "Dark (16,24,32) background; red (240,64,48) width-2 lines: rows 4..5 x 5..28 and columns "
-        "34..35 y 3..18; a green (64,224,96) width-3 strip: rows 11..13 from x 5 to 20, then a "
-        "45-degree band down-right to (30,22); a blue (80,128,255) width-5 right-triangle outline "
-        "(rows 26..30 along the top, columns 56..60 on the right, a diagonal back); a yellow "
-        "(255,255,64) 1-pixel line on row 8 x 45..60. Each line is the rectangle of its width "
-        "around the segment (no caps); all pixels exact.";
-    const FlatScene scene = WideLinesScene();
-    s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
-    s.expected_image = [scene] { return ExpectedLines(scene); };
-    v.push_back(std::move(s));
-  }
-  {
-    Sample s;
-    s.name = "raster_polygon_offset_decals";
-    s.description =
-        "Coplanar decals that pass or fail a LESS depth test only through PA_SU_POLY_OFFSET_* "
-        "(constant, back-face and slope-scaled)";
-    s.expected_frame =
-        "96x64, dark (16,24,32) background. Top: grey (128,128,128) base x 4..91 y 4..29 at depth "
-        "0.5 with a red (224,48,48) decal x 8..27 y 8..25 (offset -1/64) and a purple "
-        "(192,64,224) back-facing decal x 64..83 (back offset -1/64); the green decal x 36..55 "
-        "(no offset) is hidden. Bottom: dark grey (64,64,72) base x 4..91 y 34..59 sloped 1/256 "
-        "per pixel with a yellow (240,208,32) decal x 8..39 y 38..55 (slope scale -64); the cyan "
-        "decal x 52..83 (scale +64) is hidden. All pixels exact.";
-    s.author = [](format::Writer& w) { AuthorOffsetScene(w); };
-    s.expected_image = [] { return ExpectedOffsetScene(); };
-    v.push_back(std::move(s));
-  }
+  v.push_back(lines(
+      "raster_lines_list_strip_loop",
+      "LINE_LIST, LINE_STRIP and LINE_LOOP draws, 1 pixel wide, on a 64x48 target",
+      "Dark (16,24,32) background; red (240,64,48) lines: row 4 x 5..30, column 34 y 3..20 and "
+      "a 45-degree line from (5,11) down-right to (24,30); a green (64,224,96) staircase: row "
+      "40 x 5..20, column 20 y 35..40, then a half-slope line down-right to (40,44); a blue "
+      "(80,128,255) right-triangle outline: row 6 x 41..60, column 60 y 7..26 and the diagonal "
+      "back to (41,7). 1-pixel-wide rectangles around the segments; all pixels exact.",
+      LinesScene()));
+  v.push_back(lines(
+      "raster_wide_lines",
+      "Line draws 2, 3, 5 and 1 pixels wide through PA_SU_LINE_CNTL, on a 64x48 target",
+      "Dark (16,24,32) background; red (240,64,48) width-2 lines: rows 4..5 x 5..28 and columns "
+      "34..35 y 3..18; a green (64,224,96) width-3 strip: rows 11..13 from x 5 to 20, then a "
+      "45-degree band down-right to (30,22); a blue (80,128,255) width-5 right-triangle outline "
+      "(rows 26..30 along the top, columns 56..60 on the right, a diagonal back); a yellow "
+      "(255,255,64) 1-pixel line on row 8 x 45..60. Each line is the rectangle of its width "
+      "around the segment (no caps); all pixels exact.",
+      WideLinesScene()));
+  v.push_back(DescribedSample(
+      "raster_polygon_offset_decals",
+      "Coplanar decals that pass or fail a LESS depth test only through PA_SU_POLY_OFFSET_* "
+      "(constant, back-face and slope-scaled)",
+      "96x64, dark (16,24,32) background. Top: grey (128,128,128) base x 4..91 y 4..29 at depth "
+      "0.5 with a red (224,48,48) decal x 8..27 y 8..25 (offset -1/64) and a purple "
+      "(192,64,224) back-facing decal x 64..83 (back offset -1/64); the green decal x 36..55 "
+      "(no offset) is hidden. Bottom: dark grey (64,64,72) base x 4..91 y 34..59 sloped 1/256 "
+      "per pixel with a yellow (240,208,32) decal x 8..39 y 38..55 (slope scale -64); the cyan "
+      "decal x 52..83 (scale +64) is hidden. All pixels exact.",
+      [](format::Writer& w) { AuthorOffsetScene(w); }, [] { return ExpectedOffsetScene(); }));
   return v;
 }
 

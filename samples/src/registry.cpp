@@ -6,6 +6,7 @@
 #include "edram_scenarios.h"
 #include "flat_scene.h"
 #include "raster_scenes.h"
+#include "sample_entry.h"
 #include "scale_scenes.h"
 #include "shader_scenes.h"
 #include "texture_scene.h"
@@ -21,13 +22,9 @@ constexpr std::array<uint8_t, 4> kNavy = {0x18, 0x18, 0x28, 0xFF};  // the oracl
 
 Sample FlatSample(std::string name, std::string description, std::string expected,
                   FlatScene scene) {
-  Sample s;
-  s.name = std::move(name);
-  s.description = std::move(description);
-  s.expected_frame = std::move(expected);
-  s.author = [scene](format::Writer& w) { AuthorFlatScene(scene, w); };
-  s.expected_image = [scene] { return ExpectedFlatScene(scene); };
-  return s;
+  return DescribedSample(
+      std::move(name), std::move(description), std::move(expected),
+      [scene](format::Writer& w) { AuthorFlatScene(scene, w); }, [scene] { return ExpectedFlatScene(scene); });
 }
 
 FlatScene ClearDrawsResolveSwap() {

@@ -8,6 +8,9 @@
 #include "scale_scenes.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
+#include <string>
 
 #include "edram_scene_builder.h"
 #include "listing_head.h"
@@ -83,28 +86,48 @@ const BloomShape kBloomShapes[] = {{20, 10, 50, 30, {220, 200, 120, 255}},
                                    {100, 20, 140, 40, {90, 90, 90, 255}}};
 constexpr std::array<uint8_t, 4> kBloomBack = {16, 24, 32, 255};
 
-void BuildBloom(SceneBuilder& b) {
-  b.Target(Target8888(kBloomW), kBloomW, kBloomH);
-  Clear(b, kBloomW, kBloomH, kBloomBack);
-  for (const BloomShape& s : kBloomShapes) {
+// The scenes whose source is rectangles on a k_8_8_8_8 target cleared to `back`: drawing them,
+// and the image they make before any copy of it is drawn back.
+void DrawShapes(SceneBuilder& b, uint32_t width, uint32_t height, const std::array<uint8_t, 4>& back,
+                std::span<const BloomShape> shapes) {
+  b.Target(Target8888(width), width, height);
+  Clear(b, width, height, back);
+  for (const BloomShape& s : shapes) {
     b.Draw(Pixels(s.x0, s.y0, s.x1, s.y1, C8(s.c[0], s.c[1], s.c[2], s.c[3])));
   }
+}
+Image ExpectedShapes(uint32_t width, uint32_t height, const std::array<uint8_t, 4>& back,
+                     std::span<const BloomShape> shapes) {
+  Image img = edram_scene::Fill(width, height, back);
+  for (const BloomShape& s : shapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  return img;
+}
+
+// The target's top-left width x height resolved into a tiled k_8_8_8_8 texture (rows `pitch`
+// texels apart when not 0, else the resolve's own) and drawn back 1:1 at (x, y) through
+// `pixel_shader` (the plain textured one when empty).
+void DrawBackCopy(SceneBuilder& b, uint32_t width, uint32_t height, uint32_t pitch, uint32_t x, uint32_t y,
+                  const std::string& pixel_shader) {
   ResolveOpts copy;
-  copy.width = 72;
-  copy.height = 40;
+  copy.width = width;
+  copy.height = height;
   copy.dest = kTexture;
-  copy.dest_pitch = 96;
-  copy.dest_height = 40;
+  copy.dest_pitch = pitch;
+  copy.dest_height = pitch ? height : 0;
   b.Resolve(copy);
-  auto fetch = capture::TextureFetch2D(kTexture, 72, 40, TextureFormat::k_8_8_8_8, true,
+  auto fetch = capture::TextureFetch2D(kTexture, width, height, TextureFormat::k_8_8_8_8, true,
                                        xenos::Endian::k8in32);
-  b.DrawTextured(80, 48, 72, 40, 72, 40, fetch, kBloomPs, kEdge);
+  b.DrawTextured(x, y, width, height, width, height, fetch, pixel_shader, kEdge);
+}
+
+void BuildBloom(SceneBuilder& b) {
+  DrawShapes(b, kBloomW, kBloomH, kBloomBack, kBloomShapes);
+  DrawBackCopy(b, 72, 40, 96, 80, 48, kBloomPs);
   b.Present(kFrontA, kBloomW, kBloomH);
 }
 
 Image ExpectedBloom() {
-  Image img = edram_scene::Fill(kBloomW, kBloomH, kBloomBack);
-  for (const BloomShape& s : kBloomShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  Image img = ExpectedShapes(kBloomW, kBloomH, kBloomBack, kBloomShapes);
   const Image scene = img;
   // Texel (i, j) of the copy is scene pixel (i, j); taps clamp to the last texel (clamp mode 2).
   for (uint32_t j = 0; j < 40; ++j) {
@@ -137,25 +160,13 @@ const BloomShape kCopyShapes[] = {{4, 4, 30, 20, {240, 120, 0, 255}},
 constexpr std::array<uint8_t, 4> kCopyBack = {24, 24, 40, 255};
 
 void BuildResolveTexture(SceneBuilder& b) {
-  b.Target(Target8888(kCopyW), kCopyW, kCopyH);
-  Clear(b, kCopyW, kCopyH, kCopyBack);
-  for (const BloomShape& s : kCopyShapes) {
-    b.Draw(Pixels(s.x0, s.y0, s.x1, s.y1, C8(s.c[0], s.c[1], s.c[2], s.c[3])));
-  }
-  ResolveOpts copy;
-  copy.width = 64;
-  copy.height = 32;
-  copy.dest = kTexture;
-  b.Resolve(copy);
-  auto fetch = capture::TextureFetch2D(kTexture, 64, 32, TextureFormat::k_8_8_8_8, true,
-                                       xenos::Endian::k8in32);
-  b.DrawTextured(64, 32, 64, 32, 64, 32, fetch, {}, kEdge);
+  DrawShapes(b, kCopyW, kCopyH, kCopyBack, kCopyShapes);
+  DrawBackCopy(b, 64, 32, 0, 64, 32, {});
   b.Present(kFrontA, kCopyW, kCopyH);
 }
 
 Image ExpectedResolveTexture() {
-  Image img = edram_scene::Fill(kCopyW, kCopyH, kCopyBack);
-  for (const BloomShape& s : kCopyShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
+  Image img = ExpectedShapes(kCopyW, kCopyH, kCopyBack, kCopyShapes);
   const Image scene = img;
   for (uint32_t j = 0; j < 32; ++j) {
     for (uint32_t i = 0; i < 64; ++i) Fill(img, 64 + i, 32 + j, 65 + i, 33 + j, At(scene, i, j));
@@ -192,9 +203,7 @@ void BuildHalfPixel(SceneBuilder& b) {
 }
 
 Image ExpectedHalfPixel() {
-  Image img = edram_scene::Fill(kHalfW, kHalfH, kHalfBack);
-  for (const BloomShape& s : kHalfShapes) Fill(img, s.x0, s.y0, s.x1, s.y1, s.c);
-  return img;
+  return ExpectedShapes(kHalfW, kHalfH, kHalfBack, kHalfShapes);
 }
 
 // ---- scale_frame_1280x720 -----------------------------------------------------------------------

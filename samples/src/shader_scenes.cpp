@@ -7,6 +7,7 @@
 
 #include "flat_scene.h"
 #include "present_frame.h"
+#include "sample_entry.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
@@ -150,23 +151,6 @@ bool InTri(const Tri& t, double x, double y) {
   const double e0 = Edge(t.v[0], t.v[1], x, y), e1 = Edge(t.v[1], t.v[2], x, y),
                e2 = Edge(t.v[2], t.v[0], x, y);
   return (e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0);
-}
-
-// 9 probes 1/64 pixel around (x, y): 1 all inside the union, 0 all outside, -1 mixed.
-int InsideUnion(const std::vector<Tri>& tris, double x, double y) {
-  constexpr double m = 1.0 / 64;
-  const double probe[9][2] = {{0, 0}, {m, 0}, {-m, 0}, {0, m}, {0, -m},
-                              {m, m}, {-m, -m}, {m, -m}, {-m, m}};
-  int inside = 0;
-  for (const auto& d : probe) {
-    for (const Tri& t : tris) {
-      if (InTri(t, x + d[0], y + d[1])) {
-        ++inside;
-        break;
-      }
-    }
-  }
-  return inside == 9 ? 1 : inside == 0 ? 0 : -1;
 }
 
 // Whether any probe around (x, y) is inside `t` (the triangle may own the pixel).
@@ -368,8 +352,8 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
     const std::vector<Tri> tris = Assemble(d.primitive, verts);
     for (uint32_t y = 0; y < scene.height; ++y) {
       for (uint32_t x = 0; x < scene.width; ++x) {
-        const int a = InsideUnion(tris, x + 0.5, y + 0.5);
-        const int b = InsideUnion(tris, x, y);
+        const int a = InsideUnion(tris, x + 0.5, y + 0.5, InTri);
+        const int b = InsideUnion(tris, x, y, InTri);
         auto where = [&] {
           return "shader scene draw " + std::to_string(di) + " pixel (" + std::to_string(x) +
                  ", " + std::to_string(y) + ")";
@@ -400,13 +384,9 @@ Image ExpectedShaderScene(const ShaderScene& scene) {
 
 Sample ShaderSceneSample(std::string name, std::string description, std::string expected,
                          ShaderScene scene) {
-  Sample s;
-  s.name = std::move(name);
-  s.description = std::move(description);
-  s.expected_frame = std::move(expected);
-  s.author = [scene](format::Writer& w) { AuthorShaderScene(scene, w); };
-  s.expected_image = [scene] { return ExpectedShaderScene(scene); };
-  return s;
+  return DescribedSample(
+      std::move(name), std::move(description), std::move(expected),
+      [scene](format::Writer& w) { AuthorShaderScene(scene, w); }, [scene] { return ExpectedShaderScene(scene); });
 }
 
 }  // namespace xnt::samples

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "sample_entry.h"
 #include "texture_scene.h"
 #include "xnt/base/error.h"
 #include "xnt/xenos/enums.h"
@@ -295,17 +296,14 @@ Builder BuildManyFormats() {
 }  // namespace
 
 std::vector<Sample> TextureSamples() {
-  Sample s;
-  s.name = "textures_many_formats";
-  s.description =
+  return {DescribedSample(
+      "textures_many_formats",
       "320x176: 21 texture formats (8/16/32-bit unorm, packed, half/float, DXT1/2_3/4_5, DXN) "
-      "point-sampled 1:1, tiled and linear, a 72x40 DXT1 in a 96 pitch, a 3-slice stack, a cube";
-  s.expected_frame =
+      "point-sampled 1:1, tiled and linear, a 72x40 DXT1 in a 96 pitch, a 3-slice stack, a cube",
       "a grid of 32x24 noise tiles (one per format) over navy, a 72x40 block-compressed tile, "
-      "three stacked slices and six cube faces; every pixel is its texel's RGB";
-  s.author = [](format::Writer& w) { AuthorTexturedScene(BuildManyFormats().scene, w); };
-  s.expected_image = [] { return BuildManyFormats().expected; };
-  return {s};
+      "three stacked slices and six cube faces; every pixel is its texel's RGB",
+      [](format::Writer& w) { AuthorTexturedScene(BuildManyFormats().scene, w); },
+      [] { return BuildManyFormats().expected; })};
 }
 
 }  // namespace xnt::samples

@@ -32,6 +32,18 @@ std::string GpuText(double seconds) {
   return buf;
 }
 
+// A benchmark run with its progress on one rewritten line of a terminal, cleared at the end; not
+// under --json, whose output a program reads.
+template <class Options, class Results>
+Results RunWithProgress(Options& o, bool json, Results (*run)(const Options&)) {
+  if (StderrIsTerminal() && !json) {
+    o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
+  }
+  Results results = run(o);
+  if (o.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return results;
+}
+
 struct RenderArgs {
   std::string paths = "cpu,fbo";
   uint32_t width = 1280, height = 720, small_draws = 2000, repeats = 5;
@@ -57,11 +69,7 @@ int RunRenderBenchCommand(const RenderArgs& a) {
   o.repeats = a.repeats;
   o.device_index = a.device;
   o.threads = a.threads;
-  if (StderrIsTerminal() && !a.json) {
-    o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
-  }
-  const std::vector<bench::RenderBenchResult> results = bench::RunRenderBench(o);
-  if (o.progress) std::fprintf(stderr, "\r%40s\r", "");
+  const std::vector<bench::RenderBenchResult> results = RunWithProgress(o, a.json, bench::RunRenderBench);
   bool any = false;
   if (a.json) std::printf("{\n  \"cases\": [");
   for (size_t i = 0; i < results.size(); ++i) {
@@ -146,11 +154,7 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
     ss << in.rdbuf();
     baseline_text = ss.str();
   }
-  if (StderrIsTerminal() && !a.json) {
-    o.progress = [](const std::string& what) { std::fprintf(stderr, "\r%-40s", what.c_str()); };
-  }
-  const std::vector<bench::ReplayBenchResult> results = bench::RunReplayBench(o);
-  if (o.progress) std::fprintf(stderr, "\r%40s\r", "");
+  const std::vector<bench::ReplayBenchResult> results = RunWithProgress(o, a.json, bench::RunReplayBench);
   const std::vector<bench::BenchRatio> ratios = bench::ReplayBenchRatios(results);
   std::vector<std::string> problems;
   if (!a.baseline.empty()) problems = bench::CheckBaseline(baseline_text, ratios);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -423,10 +424,17 @@ int RunInfo(const ShaderArgs& a) {
   return kExitOk;
 }
 
-void AddInputOptions(CLI::App& sub, ShaderArgs& a) {
-  sub.add_option("--type", a.type, "vertex or pixel for raw microcode (guessed from the microcode when left out)")
+// The subcommands that read a shader (disasm, info, translate) take the same input: a container or
+// raw microcode, whose stage and byte order may have to be given.
+CLI::App* AddShaderInputSubcommand(CLI::App& app, const std::string& name, const std::string& description,
+                                   ShaderArgs& a, const std::shared_ptr<std::string>& mode) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->add_option("FILE", a.file, "container.bin or raw microcode")->required()->check(InputFile());
+  sub->add_option("--type", a.type, "vertex or pixel for raw microcode (guessed from the microcode when left out)")
       ->check(CLI::IsMember({"vertex", "pixel", "vs", "ps"}));
-  sub.add_flag("--le", a.little_endian, "raw microcode dwords are little-endian (default: big-endian)");
+  sub->add_flag("--le", a.little_endian, "raw microcode dwords are little-endian (default: big-endian)");
+  sub->callback([mode, name] { *mode = name; });
+  return sub;
 }
 
 XNT_COMMAND({"shader",
@@ -436,17 +444,13 @@ XNT_COMMAND({"shader",
                auto args = std::make_shared<ShaderArgs>();
                auto mode = std::make_shared<std::string>();
                app.require_subcommand(1);
-               CLI::App* dis = app.add_subcommand(
-                   "disasm", "Disassemble a compiler container or raw microcode to XDK listing syntax");
-               dis->add_option("FILE", args->file, "container.bin or raw microcode")
-                   ->required()
-                   ->check(InputFile());
-               AddInputOptions(*dis, *args);
+               CLI::App* dis = AddShaderInputSubcommand(
+                   app, "disasm", "Disassemble a compiler container or raw microcode to XDK listing syntax",
+                   *args, mode);
                dis->add_flag("--no-header", args->no_header, "omit the xvs_3_0/xps_3_0 and declaration lines");
                dis->add_flag("--slots", args->slots, "annotate instructions with their slot number");
                dis->add_flag("--comments", args->comments,
                              "containers: also print fxc's // Parameters / Registers / Shader type block");
-               dis->callback([mode] { *mode = "disasm"; });
 
                CLI::App* as = app.add_subcommand(
                    "asm", "Assemble a listing (the disasm syntax) to a compiler container, or raw big-endian microcode");
@@ -461,21 +465,13 @@ XNT_COMMAND({"shader",
                             "with config lines becomes a compiler container)");
                as->callback([mode] { *mode = "asm"; });
 
-               CLI::App* info = app.add_subcommand(
-                   "info", "Control-flow graph, loops, flush points, register/constant masks, exports");
-               info->add_option("FILE", args->file, "container.bin or raw microcode")
-                   ->required()
-                   ->check(InputFile());
-               AddInputOptions(*info, *args);
+               CLI::App* info = AddShaderInputSubcommand(
+                   app, "info", "Control-flow graph, loops, flush points, register/constant masks, exports",
+                   *args, mode);
                info->add_flag("--json", args->json, "machine-readable output");
-               info->callback([mode] { *mode = "info"; });
 
-               CLI::App* tr = app.add_subcommand(
-                   "translate", "Translate one shader to SPIR-V (validated with spirv-val) / GLSL");
-               tr->add_option("FILE", args->file, "container.bin or raw microcode")
-                   ->required()
-                   ->check(InputFile());
-               AddInputOptions(*tr, *args);
+               CLI::App* tr = AddShaderInputSubcommand(
+                   app, "translate", "Translate one shader to SPIR-V (validated with spirv-val) / GLSL", *args, mode);
                tr->add_option("--path", args->translate.path, "fbo (colour outputs) or fsi (output merger in the shader)")
                    ->check(CLI::IsMember({"fbo", "fsi"}));
                tr->add_option("-o,--out,--output", args->translate.output, "write the SPIR-V here");
@@ -488,7 +484,6 @@ XNT_COMMAND({"shader",
                tr->add_option("--seed", args->translate.seed, "--check: seed of the random inputs (default 1)");
                tr->add_option("--device", args->translate.device, "--check: Vulkan device index");
                tr->add_flag("--json", args->translate.json, "--check: machine-readable result");
-               tr->callback([mode] { *mode = "translate"; });
 
                return [args, mode]() -> int {
                  if (*mode == "translate") {

@@ -13,7 +13,6 @@
 #include "output_merger.h"
 #include "pixel_stage.h"
 #include "primitive_assembly.h"
-#include "stage_constants.h"
 #include "texture_unit.h"
 #include "vertex_stage.h"
 #include "xnt/base/error.h"
@@ -25,6 +24,7 @@
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/gpu/resolve_plan.h"
+#include "xnt/gpu/stage_constants.h"
 #include "xnt/gpu/unmodelled_state.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/viewport.h"
@@ -256,7 +256,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
   job.pixel_shader = ps ? &ps->shader : nullptr;
   ucode::InterpreterConstants ps_constants;
   if (ps) {
-    ps_constants = StageConstants(file, true);  // once per draw, shared by the workers
+    ps_constants = gpu::StageConstants(file, true);  // once per draw, shared by the workers
     job.pixel_constants = &ps_constants;
   }
   if (ps && file.Decode<xenos::reg::SQ_PROGRAM_CNTL>().param_gen) {

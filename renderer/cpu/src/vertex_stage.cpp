@@ -5,7 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "stage_constants.h"
+#include "xnt/gpu/stage_constants.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::cpu {
@@ -30,7 +30,7 @@ MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
 VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
                          const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
                          decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch)
-    : interpreter_(shader), constants_(StageConstants(regs, false)), notes_(notes) {
+    : interpreter_(shader), constants_(gpu::StageConstants(regs, false)), notes_(notes) {
   callbacks_.texture_fetch = std::move(texture_fetch);
   callbacks_.read_memory = [memory](uint32_t address, uint32_t& word) {
     if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;

@@ -11,6 +11,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/stage_constants.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/ucode/shader_cache.h"
 
@@ -90,14 +91,8 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
   }
   const ucode::Shader& vs = decoded->shader;
   const replay::RegisterFile& regs = *draw.registers;
-  ucode::InterpreterConstants k;
   // The vertex shader's float constants start at ALU constant 0 (as the translator reads them).
-  for (uint32_t i = 0; i < 256; ++i) {
-    for (uint32_t c = 0; c < 4; ++c) k.float_constants[i][c] = regs.AluConstant(i, c);
-  }
-  for (uint32_t i = 0; i < 8; ++i) k.bool_constants[i] = regs[xenos::kBoolConstantBase + i];
-  for (uint32_t i = 0; i < 32; ++i) k.loop_constants[i] = regs[xenos::kLoopConstantBase + i];
-  for (uint32_t i = 0; i < 192; ++i) k.fetch_constants[i] = regs[xenos::kFetchConstantBase + i];
+  const ucode::InterpreterConstants k = StageConstants(regs, false);
   ucode::InterpreterCallbacks cb;
   cb.read_memory = [&](uint32_t address, uint32_t& word) {
     if (!draw.memory || !replay::GuestMemory::InRange(address, 4)) return false;

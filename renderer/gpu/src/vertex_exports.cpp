@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/stage_constants.h"
 #include "xnt/replay/register_file.h"
 #include "xnt/ucode/memexport.h"
 #include "xnt/ucode/shader_cache.h"
@@ -56,14 +57,7 @@ VertexExportRun RunVertexShaderExports(
   }
 
   const replay::RegisterFile& regs = *draw.registers;
-  ucode::InterpreterConstants k;
-  // The vertex shader's float constants start at ALU constant 0.
-  for (uint32_t i = 0; i < 256; ++i) {
-    for (uint32_t c = 0; c < 4; ++c) k.float_constants[i][c] = regs.AluConstant(i, c);
-  }
-  for (uint32_t i = 0; i < 8; ++i) k.bool_constants[i] = regs[xenos::kBoolConstantBase + i];
-  for (uint32_t i = 0; i < 32; ++i) k.loop_constants[i] = regs[xenos::kLoopConstantBase + i];
-  for (uint32_t i = 0; i < 192; ++i) k.fetch_constants[i] = regs[xenos::kFetchConstantBase + i];
+  const ucode::InterpreterConstants k = StageConstants(regs, false);
   ucode::InterpreterCallbacks cb;
   cb.read_memory = [&memory](uint32_t address, uint32_t& word) {
     if (!replay::GuestMemory::InRange(address, 4)) return false;

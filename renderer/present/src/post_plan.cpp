@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "xnt/base/enum_names.h"
 #include "xnt/base/error.h"
 #include "xnt/present/post.h"
 
@@ -25,33 +26,18 @@ std::optional<Scaler> ParseScaler(const std::string& name) {
 }
 
 const char* AntiAliasingName(AntiAliasing aa) {
-  switch (aa) {
-    case AntiAliasing::kNone: return "none";
-    case AntiAliasing::kFxaa: return "fxaa";
-    case AntiAliasing::kFxaaExtreme: return "fxaa_extreme";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"none", "fxaa", "fxaa_extreme"};
+  return EnumName(aa, kNames);
 }
 
 const char* ScalerName(Scaler scaler) {
-  switch (scaler) {
-    case Scaler::kBilinear: return "bilinear";
-    case Scaler::kCas: return "cas";
-    case Scaler::kFsr: return "fsr";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"bilinear", "cas", "fsr"};
+  return EnumName(scaler, kNames);
 }
 
 const char* PassKindName(PassKind kind) {
-  switch (kind) {
-    case PassKind::kCopy: return "copy";
-    case PassKind::kFxaa: return "fxaa";
-    case PassKind::kCas: return "cas";
-    case PassKind::kEasu: return "easu";
-    case PassKind::kRcas: return "rcas";
-    case PassKind::kBilinear: return "bilinear";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"copy", "fxaa", "cas", "easu", "rcas", "bilinear"};
+  return EnumName(kind, kNames);
 }
 
 FloatImage ToFloatImage(const gpu::SwapImage& image) {

@@ -66,6 +66,8 @@ class Recorder {
   static void CheckRange(uint32_t guest_address, size_t size, const char* what);
   void Memory(format::MemoryEventKind kind, uint32_t guest_address,
               std::span<const uint8_t> bytes);
+  void MemoryAfterPending(format::MemoryEventKind kind, const char* what, uint32_t guest_address,
+                          std::span<const uint8_t> bytes);
 
   std::unique_ptr<format::Writer> writer_;
   std::optional<format::Submission> pending_;

@@ -1,13 +1,14 @@
 // The constant state each shader stage sees, read from the register file the way the Direct3D
 // runtime partitions it: the vertex shader's c0-c255 are ALU constants 0-255 and
-// the pixel shader's are 256-511; boolean, loop and fetch constants are shared.
+// the pixel shader's are 256-511; boolean, loop and fetch constants are shared. The cpu path runs
+// both stages on them; the draw-extent estimate and the memory-export replay run the vertex shader.
 #pragma once
 
 #include "xnt/replay/register_file.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/xenos/registers.h"
 
-namespace xnt::cpu {
+namespace xnt::gpu {
 
 inline ucode::InterpreterConstants StageConstants(const replay::RegisterFile& regs, bool pixel) {
   ucode::InterpreterConstants k;
@@ -21,4 +22,4 @@ inline ucode::InterpreterConstants StageConstants(const replay::RegisterFile& re
   return k;
 }
 
-}  // namespace xnt::cpu
+}  // namespace xnt::gpu
