@@ -1,9 +1,6 @@
 // On-disk VkPipelineCache (see pipeline_cache_file.h).
 #include "xnt/vk/pipeline_cache_file.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <cstdio>
@@ -36,25 +33,6 @@ std::string Hex(const uint8_t* bytes, size_t n) {
   return s;
 }
 
-bool ReadFile(const std::string& path, std::vector<uint8_t>& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0 && st.st_size >= 0 && uint64_t(st.st_size) <= kHeaderSize + kMaxData;
-  if (ok) {
-    out.resize(size_t(st.st_size));
-    size_t done = 0;
-    while (done < out.size()) {
-      const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
-      if (n <= 0) break;
-      done += size_t(n);
-    }
-    ok = done == out.size();
-  }
-  ::close(fd);
-  return ok;
-}
-
 // True when `data` is this device's pipeline cache data as far as can be told without the driver.
 bool MatchesDevice(const std::vector<uint8_t>& data, const VkPhysicalDeviceProperties& p) {
   if (data.size() < kVulkanHeaderSize) return false;
@@ -83,7 +61,7 @@ PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directo
                 .string();
     std::vector<uint8_t> file;
     load_state_ = LoadState::kMissing;
-    if (ReadFile(path_, file)) {
+    if (ReadFileWhole(path_, kHeaderSize + kMaxData, file)) {
       load_state_ = LoadState::kRejected;
       uint64_t size = 0, hash = 0;
       if (file.size() >= kHeaderSize && std::memcmp(file.data(), kMagic, 8) == 0) {

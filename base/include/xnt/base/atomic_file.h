@@ -6,6 +6,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace xnt {
 
@@ -37,6 +39,28 @@ inline bool WriteFileAtomically(const std::string& path, const void* data, size_
     return false;
   }
   return true;
+}
+
+// The reading side: the whole of a file of at most `max_size` bytes into `out`, through one open
+// descriptor (a file replaced meanwhile is read whole, old or new); false when it is missing,
+// larger, or comes short.
+inline bool ReadFileWhole(const std::string& path, uint64_t max_size, std::vector<uint8_t>& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = ::fstat(fd, &st) == 0 && st.st_size >= 0 && uint64_t(st.st_size) <= max_size;
+  if (ok) {
+    out.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += size_t(n);
+    }
+    ok = done == out.size();
+  }
+  ::close(fd);
+  return ok;
 }
 
 }  // namespace xnt

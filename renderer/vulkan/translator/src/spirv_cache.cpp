@@ -1,9 +1,6 @@
 // On-disk SPIR-V cache (see spirv_cache.h).
 #include "xnt/vk/translator/spirv_cache.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <atomic>
@@ -83,31 +80,11 @@ std::string Hex(const Key& key) {
   return s;
 }
 
-bool ReadAll(const std::string& path, std::vector<uint8_t>& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0 && st.st_size >= 0 &&
-            uint64_t(st.st_size) <= kHeaderSize + uint64_t(kMaxWords) * 4;
-  if (ok) {
-    out.resize(size_t(st.st_size));
-    size_t done = 0;
-    while (done < out.size()) {
-      const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
-      if (n <= 0) break;
-      done += size_t(n);
-    }
-    ok = done == out.size();
-  }
-  ::close(fd);
-  return ok;
-}
-
 enum class Lookup { kMissing, kHit, kCorrupt };
 
 Lookup Load(const std::string& path, const Key& key, std::vector<uint32_t>& words) {
   std::vector<uint8_t> file;
-  if (!ReadAll(path, file)) return Lookup::kMissing;
+  if (!ReadFileWhole(path, kHeaderSize + uint64_t(kMaxWords) * 4, file)) return Lookup::kMissing;
   if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, 8) != 0) return Lookup::kCorrupt;
   uint32_t version, count;
   uint64_t hash;
