@@ -43,20 +43,9 @@ std::vector<TargetRegion> FromUses(const std::vector<gpu::EdramUse>& uses) {
   return out;
 }
 
-// Bytes XORed into the low address bits by a resolve's 128-bit endian swap (Xenos Endian128:
-// 8in16 swaps bytes of halfwords, 8in32 of dwords, 16in32 halfwords of dwords, 8in64 / 8in128
-// reverse the bytes of 8 / 16). Single-byte destinations are never swapped.
-uint32_t EndianXorOf(xenos::Endian128 e) {
-  switch (e) {
-    case xenos::Endian128::kNone: return 0;
-    case xenos::Endian128::k8in16: return 1;
-    case xenos::Endian128::k8in32: return 3;
-    case xenos::Endian128::k16in32: return 2;
-    case xenos::Endian128::k8in64: return 7;
-    case xenos::Endian128::k8in128: return 15;
-  }
-  return 0;
-}
+// A resolve's 128-bit endian swap (gpu::Endian128XorMask); single-byte destinations are never
+// swapped, and an undefined encoding swaps nothing here.
+uint32_t EndianXorOf(xenos::Endian128 e) { return gpu::Endian128XorMask(e).value_or(0); }
 
 // Resolve rectangles larger than this many pixels are not tracked element by element (they
 // only come from corrupt registers: gpu::ResolveCopy refuses more pixels than the EDRAM holds).

@@ -225,6 +225,18 @@ uint32_t ResolveDestBytesPerPixel(TextureFormat format) {
   return xenos::ColorFormatWriteBytes(format);
 }
 
+std::optional<uint32_t> Endian128XorMask(xenos::Endian128 e) {
+  switch (e) {
+    case xenos::Endian128::kNone: return 0;
+    case xenos::Endian128::k8in16: return 1;
+    case xenos::Endian128::k8in32: return 3;
+    case xenos::Endian128::k16in32: return 2;
+    case xenos::Endian128::k8in64: return 7;
+    case xenos::Endian128::k8in128: return 15;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 bool BitwiseEquivalent(ColorRenderTargetFormat rt, TextureFormat dest) {
@@ -333,14 +345,7 @@ void Put(uint8_t* out, uint32_t offset, uint32_t v, uint32_t bytes) {
 
 // Byte permutation of a 16-byte block for each Endian128 mode (i -> i ^ mask).
 uint32_t EndianXor(xenos::Endian128 e) {
-  switch (e) {
-    case xenos::Endian128::kNone: return 0;
-    case xenos::Endian128::k8in16: return 1;
-    case xenos::Endian128::k8in32: return 3;
-    case xenos::Endian128::k16in32: return 2;
-    case xenos::Endian128::k8in64: return 7;
-    case xenos::Endian128::k8in128: return 15;
-  }
+  if (const std::optional<uint32_t> mask = Endian128XorMask(e)) return *mask;
   throw Error("resolve: invalid destination endian " + std::to_string(uint32_t(e)));
 }
 

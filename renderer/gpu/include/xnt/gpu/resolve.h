@@ -51,6 +51,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -119,6 +120,11 @@ ResolveInfo ComputeResolveInfo(RegisterValues regs, const GuestMemoryAccess& mem
 uint32_t ResolveDestBytesPerPixel(xenos::TextureFormat format);
 // Whether the copy keeps the raw guest bits (the "fast" path above).
 bool ResolveIsBitwiseCopy(const ResolveInfo& info);
+
+// Bytes XORed into the low address bits of a 16-byte block by a 128-bit endian swap (8in16 swaps
+// bytes of halfwords, 8in32 of dwords, 16in32 halfwords of dwords, 8in64 / 8in128 reverse the
+// bytes of 8 / 16); nullopt for an encoding the hardware does not define.
+std::optional<uint32_t> Endian128XorMask(xenos::Endian128 e);
 xenos::CopySampleSelect SanitizeCopySampleSelect(uint32_t raw, xenos::MsaaSamples msaa,
                                                  bool is_depth);
 
