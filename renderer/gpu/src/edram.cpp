@@ -70,17 +70,28 @@ uint32_t Float32To7e3(float f) {
   return (u >> 16) & 0x3FFu;
 }
 
-float Float7e3To32(uint32_t f10) {
-  f10 &= 0x3FFu;
-  if (f10 == 0) return 0.0f;
-  uint32_t mantissa = f10 & 0x7Fu, exponent = f10 >> 7;
+namespace {
+
+// An unsigned float of `kMantissa` and `kExponent` bits with exponent bias `kBias` (no
+// infinities or NaNs) in float32; its denormals become normal float32 values.
+template <uint32_t kMantissa, uint32_t kExponent, uint32_t kBias>
+float SmallFloatTo32(uint32_t v) {
+  constexpr uint32_t kMantissaMask = (1u << kMantissa) - 1u;
+  constexpr uint32_t kRebias = 127u - kBias;
+  v &= (1u << (kMantissa + kExponent)) - 1u;
+  if (v == 0) return 0.0f;
+  uint32_t mantissa = v & kMantissaMask, exponent = v >> kMantissa;
   if (exponent == 0) {
-    uint32_t lz = 7u - uint32_t(std::bit_width(mantissa) - 1);
+    uint32_t lz = kMantissa - uint32_t(std::bit_width(mantissa) - 1);
     exponent = 1u - lz;  // wraps for lz > 1; the sum below wraps back
-    mantissa = (mantissa << lz) & 0x7Fu;
+    mantissa = (mantissa << lz) & kMantissaMask;
   }
-  return std::bit_cast<float>(((exponent + 124u) << 23) | (mantissa << 16));
+  return std::bit_cast<float>(((exponent + kRebias) << 23) | (mantissa << (23 - kMantissa)));
 }
+
+}  // namespace
+
+float Float7e3To32(uint32_t f10) { return SmallFloatTo32<7, 3, 3>(f10); }
 
 uint32_t Float32To20e4(float f) {
   if (!(f > 0.0f)) return 0;
@@ -94,17 +105,7 @@ uint32_t Float32To20e4(float f) {
   return ((u + 3u + ((u >> 3) & 1u)) >> 3) & 0xFFFFFFu;
 }
 
-float Float20e4To32(uint32_t f24) {
-  f24 &= 0xFFFFFFu;
-  if (f24 == 0) return 0.0f;
-  uint32_t mantissa = f24 & 0xFFFFFu, exponent = f24 >> 20;
-  if (exponent == 0) {
-    uint32_t lz = 20u - uint32_t(std::bit_width(mantissa) - 1);
-    exponent = 1u - lz;
-    mantissa = (mantissa << lz) & 0xFFFFFu;
-  }
-  return std::bit_cast<float>(((exponent + 112u) << 23) | (mantissa << 3));
-}
+float Float20e4To32(uint32_t f24) { return SmallFloatTo32<20, 4, 15>(f24); }
 
 uint16_t FloatToHalf(float f) {
   uint32_t u = std::bit_cast<uint32_t>(f);
