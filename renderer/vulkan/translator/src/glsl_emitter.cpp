@@ -325,13 +325,7 @@ bool Emitter::EmitVectorOp(const AluInstruction& alu, const std::string operands
         case VectorOp::kKillGe: cmp = "greaterThanEqual(" + a + ", " + b + ")"; break;
         default: cmp = "not(equal(" + a + ", " + b + "))"; break;
       }
-      Line("bool xe_kill = any(" + cmp + ");");
-      if (pixel()) {
-        reflection_.kills = true;
-        Line(std::string("if (xe_kill) { ") + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
-      } else {
-        Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
-      }
+      EmitKill("xe_kill", "any(" + cmp + ")");
       v = "vec4(xe_kill ? 1.0 : 0.0)";
       break;
     }
@@ -348,17 +342,21 @@ bool Emitter::EmitVectorOp(const AluInstruction& alu, const std::string operands
   return true;
 }
 
+void Emitter::EmitKill(const std::string& flag, const std::string& condition) {
+  Line("bool " + flag + " = " + condition + ";");
+  if (pixel()) {
+    reflection_.kills = true;
+    Line("if (" + flag + ") { " + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
+  } else {
+    Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
+  }
+}
+
 void Emitter::EmitScalarOp(const AluInstruction& alu) {
   std::string s;
   auto set_p0 = [&](const std::string& condition) { Line("xe_p0 = " + condition + ";"); };
   auto kill = [&](const std::string& condition) {
-    Line("bool xe_skill = " + condition + ";");
-    if (pixel()) {
-      reflection_.kills = true;
-      Line(std::string("if (xe_skill) { ") + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
-    } else {
-      Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
-    }
+    EmitKill("xe_skill", condition);
     s = "xe_skill ? 1.0 : 0.0";
   };
   switch (alu.scalar_op) {

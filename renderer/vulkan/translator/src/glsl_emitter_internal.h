@@ -78,6 +78,9 @@ class Emitter {
   bool EmitVectorOp(const AluInstruction& alu, const std::string operands[3],
                     const Operand ops[3]);
   void EmitScalarOp(const AluInstruction& alu);
+  // Declares bool `flag` = `condition` and discards the pixel when it holds (vertex kill is not
+  // implemented: a note, the vertex kept).
+  void EmitKill(const std::string& flag, const std::string& condition);
   void EmitAluStores(const AluInstruction& alu, bool have_vector);
   void EmitFetch(const FetchInstruction& fetch, uint32_t slot);
   void EmitVertexFetch(const FetchInstruction& fetch);
