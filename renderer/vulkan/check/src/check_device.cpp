@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "xnt/base/error.h"
 
@@ -395,45 +396,49 @@ VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass r
   return pipeline;
 }
 
+// Runs `run`, which creates pipelines into its argument and draws with them, then destroys them
+// and `module` (made for them), also when `run` throws.
+void RunAndDestroy(VkDevice device, VkShaderModule module,
+                   const std::function<void(std::vector<VkPipeline>&)>& run) {
+  std::vector<VkPipeline> pipelines;
+  auto destroy = [&] {
+    for (VkPipeline p : pipelines) vkDestroyPipeline(device, p, nullptr);
+    vkDestroyShaderModule(device, module, nullptr);
+  };
+  try {
+    run(pipelines);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+  destroy();
+}
+
 }  // namespace
 
 void Device::RunPixel(const std::vector<uint32_t>& spirv, uint32_t color_targets, uint32_t lanes,
                       const Inputs& in, Outputs& out) {
   Upload(in);
   VkShaderModule fs = Module(spirv.data(), spirv.size());
-  std::vector<VkPipeline> pipelines;
-  try {
+  RunAndDestroy(device_, fs, [&](std::vector<VkPipeline>& pipelines) {
     pipelines.push_back(MakePipeline(device_, layout_, render_pass_, lanes_vs_,
                                      VK_SHADER_STAGE_VERTEX_BIT, fs, VK_SHADER_STAGE_FRAGMENT_BIT,
                                      true, color_targets));
     Draw(pipelines, lanes, true, out);
-  } catch (...) {
-    for (VkPipeline p : pipelines) vkDestroyPipeline(device_, p, nullptr);
-    vkDestroyShaderModule(device_, fs, nullptr);
-    throw;
-  }
-  for (VkPipeline p : pipelines) vkDestroyPipeline(device_, p, nullptr);
-  vkDestroyShaderModule(device_, fs, nullptr);
+  });
 }
 
 void Device::RunVertex(const std::vector<uint32_t>& spirv, uint32_t lanes, const Inputs& in,
                        Outputs& out) {
   Upload(in);
   VkShaderModule vs = Module(spirv.data(), spirv.size());
-  std::vector<VkPipeline> pipelines;
-  try {
+  RunAndDestroy(device_, vs, [&](std::vector<VkPipeline>& pipelines) {
     for (VkShaderModule gs : capture_gs_) {
       pipelines.push_back(MakePipeline(device_, layout_, render_pass_, vs, VK_SHADER_STAGE_VERTEX_BIT,
                                        gs, VK_SHADER_STAGE_GEOMETRY_BIT, false, 0));
     }
     Draw(pipelines, lanes, false, out);
-  } catch (...) {
-    for (VkPipeline p : pipelines) vkDestroyPipeline(device_, p, nullptr);
-    vkDestroyShaderModule(device_, vs, nullptr);
-    throw;
-  }
-  for (VkPipeline p : pipelines) vkDestroyPipeline(device_, p, nullptr);
-  vkDestroyShaderModule(device_, vs, nullptr);
+  });
 }
 
 }  // namespace xnt::vk
