@@ -130,20 +130,26 @@ void EdramCache::Use(uint64_t event, std::vector<gpu::EdramUse> uses,
 
 namespace {
 
-// Copies rows [y0, y1) of `rt` to the host (synchronous).
-// MSAA images go through the sample transport (edram_transfer.h), 1-sample ones through copies.
+// Room for `bytes` in the upload ring, flushing it once when it is full.
 std::optional<CommandStream::Allocation> RingAllocate(CommandStream& stream, uint64_t bytes,
                                                       uint64_t alignment) {
-  auto a = stream.TryAllocate(std::max<uint64_t>(bytes, 16), alignment);
+  auto a = stream.TryAllocate(bytes, alignment);
   if (!a) {
     stream.Flush();
-    a = stream.TryAllocate(std::max<uint64_t>(bytes, 16), alignment);
+    a = stream.TryAllocate(bytes, alignment);
     if (!a) throw Error("EDRAM transfer of " + std::to_string(bytes) +
                         " bytes is larger than the upload ring");
   }
   return a;
 }
 
+// The sample transport's texels take at least 16 bytes of the ring.
+uint64_t TransportBytes(const RenderTarget& rt, uint32_t rows) {
+  return std::max<uint64_t>(SampleTransport::Bytes(rt, rows), 16);
+}
+
+// Copies rows [y0, y1) of `rt` to the host (synchronous).
+// MSAA images go through the sample transport (edram_transfer.h), 1-sample ones through copies.
 HostBlock ReadRows(CommandStream& stream, SampleTransport* transport, uint64_t alignment,
                    const RenderTarget& rt, uint32_t y0, uint32_t y1) {
   HostBlock block;
@@ -157,7 +163,7 @@ HostBlock ReadRows(CommandStream& stream, SampleTransport* transport, uint64_t a
   if (rt.key.is_depth) block.stencil.resize(texels);
   if (texels == 0) return block;
   if (block.samples > 1) {
-    auto a = RingAllocate(stream, SampleTransport::Bytes(rt, y1 - y0), alignment);
+    auto a = RingAllocate(stream, TransportBytes(rt, y1 - y0), alignment);
     VkCommandBuffer cmd = stream.cmd();
     GlobalBarrier(cmd);
     transport->RecordRead(cmd, rt, y0, y1, a->buffer, a->offset);
@@ -170,13 +176,7 @@ HostBlock ReadRows(CommandStream& stream, SampleTransport* transport, uint64_t a
     return block;
   }
   uint64_t bytes = BlockBytes(rt, y1 - y0);
-  auto a = stream.TryAllocate(bytes, 16);
-  if (!a) {
-    stream.Flush();
-    a = stream.TryAllocate(bytes, 16);
-    if (!a) throw Error("EDRAM transfer of " + std::to_string(bytes) +
-                        " bytes is larger than the upload ring");
-  }
+  auto a = RingAllocate(stream, bytes, 16);
   VkCommandBuffer cmd = stream.cmd();
   GlobalBarrier(cmd);
   RecordCopy(cmd, rt, y0, y1, a->buffer, a->offset, false);
@@ -192,7 +192,7 @@ void WriteRows(CommandStream& stream, SampleTransport* transport, uint64_t align
   size_t texels = size_t(block.width) * (block.y1 - block.y0) * block.samples;
   if (texels == 0) return;
   if (block.samples > 1) {
-    auto a = RingAllocate(stream, SampleTransport::Bytes(rt, block.y1 - block.y0), alignment);
+    auto a = RingAllocate(stream, TransportBytes(rt, block.y1 - block.y0), alignment);
     std::memcpy(a->data, block.value.data(), block.value.size());
     for (size_t i = 0; i < block.stencil.size(); ++i) {
       StoreLE32(a->data + texels * 4 + i * 4, block.stencil[i]);
@@ -205,13 +205,7 @@ void WriteRows(CommandStream& stream, SampleTransport* transport, uint64_t align
     return;
   }
   uint64_t bytes = BlockBytes(rt, block.y1 - block.y0);
-  auto up = stream.TryAllocate(bytes, 16);
-  if (!up) {
-    stream.Flush();
-    up = stream.TryAllocate(bytes, 16);
-    if (!up) throw Error("EDRAM transfer of " + std::to_string(bytes) +
-                         " bytes is larger than the upload ring");
-  }
+  auto up = RingAllocate(stream, bytes, 16);
   std::memcpy(up->data, block.value.data(), block.value.size());
   if (rt.key.is_depth) std::memcpy(up->data + texels * 4, block.stencil.data(), texels);
   VkCommandBuffer cmd = stream.cmd();

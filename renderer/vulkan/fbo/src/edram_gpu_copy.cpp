@@ -18,6 +18,7 @@
 
 namespace xnt::vk {
 
+using transfer_internal::BeginRowRendering;
 using transfer_internal::EdramD24RawSource;
 using transfer_internal::EdramLoadDepthSource;
 using transfer_internal::EdramLoadSource;
@@ -26,6 +27,8 @@ using transfer_internal::EdramStoreDepthSource;
 using transfer_internal::EdramStoreSource;
 using transfer_internal::kSrgbTableBytes;
 using transfer_internal::UintViewFormat;
+using transfer_internal::WriteSampleSet;
+using transfer_internal::WriteTexelBinding;
 
 namespace {
 
@@ -84,14 +87,7 @@ bool SampleTransport::GpuTransferSupports(const RenderTarget& rt) {
 
 // The load draws (colour and depth) read the GPU EDRAM copy through binding 2 of load_set_.
 void SampleTransport::BindEdramToLoadSet(VkCommandBuffer cmd) {
-  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = load_set_;
-  write.dstBinding = 2;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &buffer;
-  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  WriteTexelBinding(device_, load_set_, {EdramBuffer(cmd), 0, VK_WHOLE_SIZE});
 }
 
 VkBuffer SampleTransport::EdramBuffer(VkCommandBuffer cmd) {
@@ -150,25 +146,7 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
     pipeline = CreateComputePipeline(device_, m, layout_, false,
                                      "vkCreateComputePipelines(EDRAM store)");
   }
-  VkDescriptorImageInfo images[2] = {
-      {sampler_, depth ? rt.depth_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL},
-      {sampler_, depth ? rt.stencil_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL}};
-  VkDescriptorBufferInfo buffer{EdramBuffer(cmd), 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet writes[3]{};
-  for (uint32_t i = 0; i < 3; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = store_set_;
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    if (i < 2) {
-      writes[i].pImageInfo = &images[i];
-    } else {
-      writes[i].pBufferInfo = &buffer;
-    }
-  }
-  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  WriteSampleSet(device_, store_set_, sampler_, rt, {EdramBuffer(cmd), 0, VK_WHOLE_SIZE});
   EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &store_set_, 0,
@@ -202,20 +180,7 @@ void SampleTransport::RecordLoadFromEdram(VkCommandBuffer cmd, const RenderTarge
   }
   BindEdramToLoadSet(cmd);
 
-  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  attachment.imageView = rt.uint_view;
-  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &attachment;
-  vkCmdBeginRendering(cmd, &info);
-  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  BeginRowRendering(cmd, rt, y0, y1);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &load_set_, 0,
                           nullptr);
@@ -248,20 +213,7 @@ void SampleTransport::RecordLoadDepthFromEdram(VkCommandBuffer cmd, const Render
   };
   BindEdramToLoadSet(cmd);
 
-  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  attachment.imageView = rt.view;
-  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
-  info.layerCount = 1;
-  info.pDepthAttachment = &attachment;
-  info.pStencilAttachment = &attachment;
-  vkCmdBeginRendering(cmd, &info);
-  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  BeginRowRendering(cmd, rt, y0, y1);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &load_set_, 0,
                           nullptr);
   EdramPush push = MakeEdramPush(rt, s, start, end, y0, y1);

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "xnt/vk/fbo/render_targets.h"
+
 namespace xnt::vk::transfer_internal {
 
 // The one push-constant range of the shared pipeline layout (compute and fragment stages).
@@ -28,5 +30,20 @@ enum ViewKind : uint32_t {
 // The UINT format of `format`'s colour view, and how its components pack (*kind, a ViewKind);
 // throws xnt::Error for a format without one.
 VkFormat UintViewFormat(VkFormat format, uint32_t* kind);
+
+// Points `set` at `rt`'s samples (its depth and stencil aspect views, or its UINT colour view
+// twice) as bindings 0 and 1 and at `texels` as binding 2: the layout the store and read
+// shaders take.
+void WriteSampleSet(VkDevice device, VkDescriptorSet set, VkSampler sampler, const RenderTarget& rt,
+                    const VkDescriptorBufferInfo& texels);
+
+// Points binding 2 of `set` at `texels` (the storage buffer every transport shader reads or
+// writes).
+void WriteTexelBinding(VkDevice device, VkDescriptorSet set, const VkDescriptorBufferInfo& texels);
+
+// Begins rendering rows [y0, y1) of `rt` (into its depth and stencil, or through its UINT colour
+// view), keeping what is there outside them, with the whole image as the viewport and the rows
+// as the scissor; returns the rows' render area.
+VkRect2D BeginRowRendering(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1);
 
 }  // namespace xnt::vk::transfer_internal

@@ -15,8 +15,11 @@
 
 namespace xnt::vk {
 
+using transfer_internal::BeginRowRendering;
 using transfer_internal::kPushBytes;
 using transfer_internal::UintViewFormat;
+using transfer_internal::WriteSampleSet;
+using transfer_internal::WriteTexelBinding;
 
 namespace {
 
@@ -32,6 +35,16 @@ struct Push {
   uint32_t first;    // read: first texel-sample index of this dispatch
 };
 static_assert(sizeof(Push) <= kPushBytes);
+
+// The fields every transport pass sets: rows [y0, y1) of `rt`, all its samples.
+Push RowsPush(const RenderTarget& rt, uint32_t y0, uint32_t y1) {
+  Push push{};
+  push.width = rt.width;
+  push.y0 = y0;
+  push.rows = y1 - y0;
+  push.samples = uint32_t(rt.samples);
+  return push;
+}
 
 constexpr const char* kPushBlock = R"(
 layout(push_constant) uniform Push {
@@ -154,6 +167,63 @@ VkFormat UintViewFormat(VkFormat format, uint32_t* kind) {
     default:
       throw Error("MSAA transport: no UINT view for VkFormat " + std::to_string(uint32_t(format)));
   }
+}
+
+void WriteSampleSet(VkDevice device, VkDescriptorSet set, VkSampler sampler, const RenderTarget& rt,
+                    const VkDescriptorBufferInfo& texels) {
+  const bool depth = rt.key.is_depth;
+  VkDescriptorImageInfo images[2] = {
+      {sampler, depth ? rt.depth_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL},
+      {sampler, depth ? rt.stencil_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL}};
+  VkWriteDescriptorSet writes[3]{};
+  for (uint32_t i = 0; i < 3; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    if (i < 2) {
+      writes[i].pImageInfo = &images[i];
+    } else {
+      writes[i].pBufferInfo = &texels;
+    }
+  }
+  vkUpdateDescriptorSets(device, 3, writes, 0, nullptr);
+}
+
+void WriteTexelBinding(VkDevice device, VkDescriptorSet set, const VkDescriptorBufferInfo& texels) {
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstBinding = 2;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &texels;
+  vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+}
+
+VkRect2D BeginRowRendering(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0, uint32_t y1) {
+  const bool depth = rt.key.is_depth;
+  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  attachment.imageView = depth ? rt.view : rt.uint_view;
+  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
+  info.layerCount = 1;
+  if (depth) {
+    info.pDepthAttachment = &attachment;
+    info.pStencilAttachment = &attachment;
+  } else {
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &attachment;
+  }
+  vkCmdBeginRendering(cmd, &info);
+  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  return info.renderArea;
 }
 
 }  // namespace transfer_internal
@@ -292,34 +362,12 @@ VkPipeline SampleTransport::FullscreenPipeline(VkShaderModule fs, VkFormat forma
 void SampleTransport::RecordRead(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0,
                                  uint32_t y1, VkBuffer buffer, uint64_t offset) {
   bool depth = rt.key.is_depth;
-  VkDescriptorImageInfo images[2] = {
-      {sampler_, depth ? rt.depth_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL},
-      {sampler_, depth ? rt.stencil_view : rt.uint_view, VK_IMAGE_LAYOUT_GENERAL}};
-  VkDescriptorBufferInfo texels{buffer, offset, Bytes(rt, y1 - y0)};
-  VkWriteDescriptorSet writes[3]{};
-  for (uint32_t i = 0; i < 3; ++i) {
-    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[i].dstSet = read_set_;
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    if (i < 2) {
-      writes[i].pImageInfo = &images[i];
-    } else {
-      writes[i].pBufferInfo = &texels;
-    }
-  }
-  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  WriteSampleSet(device_, read_set_, sampler_, rt, {buffer, offset, Bytes(rt, y1 - y0)});
   VkPipeline pipeline = ReadPipeline(depth);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &read_set_, 0,
                           nullptr);
-  Push push{};
-  push.width = rt.width;
-  push.y0 = y0;
-  push.rows = y1 - y0;
-  push.samples = uint32_t(rt.samples);
+  Push push = RowsPush(rt, y0, y1);
   if (!depth) {
     UintViewFormat(rt.format, &push.kind);
     push.dwords = rt.texel_bytes / 4;
@@ -338,41 +386,12 @@ void SampleTransport::RecordRead(VkCommandBuffer cmd, const RenderTarget& rt, ui
 void SampleTransport::RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0,
                                   uint32_t y1, VkBuffer buffer, uint64_t offset) {
   bool depth = rt.key.is_depth;
-  VkDescriptorBufferInfo texels{buffer, offset, Bytes(rt, y1 - y0)};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = write_set_;
-  write.dstBinding = 2;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &texels;
-  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  WriteTexelBinding(device_, write_set_, {buffer, offset, Bytes(rt, y1 - y0)});
 
-  VkRenderingAttachmentInfo attachment{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  attachment.imageView = depth ? rt.view : rt.uint_view;
-  attachment.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, int32_t(y0)}, {rt.width, y1 - y0}};
-  info.layerCount = 1;
-  if (depth) {
-    info.pDepthAttachment = &attachment;
-    info.pStencilAttachment = &attachment;
-  } else {
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &attachment;
-  }
-  vkCmdBeginRendering(cmd, &info);
-  VkViewport viewport{0.0f, 0.0f, float(rt.width), float(rt.height), 0.0f, 1.0f};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+  const VkRect2D area = BeginRowRendering(cmd, rt, y0, y1);
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &write_set_, 0,
                           nullptr);
-  Push push{};
-  push.width = rt.width;
-  push.y0 = y0;
-  push.rows = y1 - y0;
-  push.samples = uint32_t(rt.samples);
+  Push push = RowsPush(rt, y0, y1);
   VkFormat attachment_format = rt.format;
   if (!depth) {
     attachment_format = UintViewFormat(rt.format, &push.kind);
@@ -381,7 +400,7 @@ void SampleTransport::RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, u
   if (depth && !stencil_export()) {
     VkClearAttachment clear{};
     clear.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
-    VkClearRect rect{info.renderArea, 0, 1};
+    VkClearRect rect{area, 0, 1};
     vkCmdClearAttachments(cmd, 1, &clear, 1, &rect);
   }
   if (depth) vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_AND_BACK, 0xFF);
