@@ -56,12 +56,9 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
       // Pages the trace never wrote read as zero, as in replay::GuestMemory.
       vkCmdFillBuffer(stream_.cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
       // The fill lands before anything that follows: upload copies, shader reads and writes.
-      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-      vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                           nullptr);
+      CmdMemoryBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                       VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
     }
     uploaded_generation_.assign(gpu::GuestPageSource::kPageCount, 0);
 
@@ -76,12 +73,8 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
     CheckVk(vkCreateDescriptorSetLayout(device_, &layout, nullptr, &set_layout_),
             "vkCreateDescriptorSetLayout(shared memory)");
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount};
-    VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool.maxSets = 1;
-    pool.poolSizeCount = 1;
-    pool.pPoolSizes = &size;
-    CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &descriptor_pool_),
-            "vkCreateDescriptorPool(shared memory)");
+    descriptor_pool_ =
+        CreateDescriptorPool(device_, 1, &size, 1, "vkCreateDescriptorPool(shared memory)");
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = descriptor_pool_;
     alloc.descriptorSetCount = 1;

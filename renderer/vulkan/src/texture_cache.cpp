@@ -60,14 +60,9 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
           "vkCreateDescriptorSetLayout(texture load)");
   AddPool();
   VkDescriptorSetLayout sets[2] = {shared_memory_.set_layout(), store_layout_};
-  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)};
-  VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl.setLayoutCount = 2;
-  pl.pSetLayouts = sets;
-  pl.pushConstantRangeCount = 1;
-  pl.pPushConstantRanges = &push;
-  CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_),
-          "vkCreatePipelineLayout(texture load)");
+  pipeline_layout_ = CreatePipelineLayout(
+      device_, sets, 2, {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)},
+      "vkCreatePipelineLayout(texture load)");
   // The 2D loader is what nearly every trace needs, and its compile is most of the cache's cost
   // at start-up (lavapipe: tens of ms of NIR and LLVM work): it runs on a second thread while
   // the caller goes on (device set-up, reading the trace, translating and compiling the first
@@ -144,15 +139,8 @@ void TextureCache::CreateDummies() {
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (i == 1) info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
-    CheckVk(vkCreateImage(device_, &info, nullptr, &d.image), "vkCreateImage(dummy texture)");
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(device_, d.image, &req);
-    VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mem.allocationSize = req.size;
-    mem.memoryTypeIndex =
-        context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    CheckVk(vkAllocateMemory(device_, &mem, nullptr, &d.memory), "vkAllocateMemory(dummy)");
-    CheckVk(vkBindImageMemory(device_, d.image, d.memory, 0), "vkBindImageMemory(dummy)");
+    context_.CreateImage(info, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, d.image, d.memory,
+                         "dummy texture image");
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = d.image;
     view.viewType = i == 0 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
@@ -306,15 +294,8 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
     if (desc.layers == 6 && desc.width == desc.height) {
       info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
     }
-    CheckVk(vkCreateImage(device_, &info, nullptr, &t.image), "vkCreateImage(texture)");
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(device_, t.image, &req);
-    VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mem.allocationSize = req.size;
-    mem.memoryTypeIndex =
-        context_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    CheckVk(vkAllocateMemory(device_, &mem, nullptr, &t.memory), "vkAllocateMemory(texture)");
-    CheckVk(vkBindImageMemory(device_, t.image, t.memory, 0), "vkBindImageMemory(texture)");
+    context_.CreateImage(info, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, t.image, t.memory,
+                         "texture image");
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = t.image;
     view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;

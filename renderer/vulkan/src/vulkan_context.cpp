@@ -510,6 +510,19 @@ void VulkanContext::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
   CheckVk(vkBindBufferMemory(device_, buffer, memory, 0), what);
 }
 
+void VulkanContext::CreateImage(const VkImageCreateInfo& info, VkMemoryPropertyFlags required,
+                                VkMemoryPropertyFlags preferred, VkImage& image,
+                                VkDeviceMemory& memory, const char* what) const {
+  CheckVk(vkCreateImage(device_, &info, nullptr, &image), what);
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device_, image, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = FindMemoryType(req.memoryTypeBits, required, preferred);
+  CheckVk(vkAllocateMemory(device_, &alloc, nullptr, &memory), what);
+  CheckVk(vkBindImageMemory(device_, image, memory, 0), what);
+}
+
 VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = spirv.size() * 4;
@@ -539,6 +552,27 @@ VkDescriptorPool CreateDescriptorPool(VkDevice device, uint32_t max_sets,
   VkDescriptorPool pool = VK_NULL_HANDLE;
   CheckVk(vkCreateDescriptorPool(device, &info, nullptr, &pool), what);
   return pool;
+}
+
+VkPipelineLayout CreatePipelineLayout(VkDevice device, const VkDescriptorSetLayout* sets,
+                                      uint32_t set_count, const VkPushConstantRange& push,
+                                      const char* what) {
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = set_count;
+  info.pSetLayouts = sets;
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &push;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  CheckVk(vkCreatePipelineLayout(device, &info, nullptr, &layout), what);
+  return layout;
+}
+
+void CmdMemoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                      VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = src_access;
+  barrier.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetLayout* layouts,

@@ -71,23 +71,14 @@ class SamplingTest : public ::testing::Test {
     li.bindingCount = 2;
     li.pBindings = b;
     CheckVk(vkCreateDescriptorSetLayout(device_, &li, nullptr, &set_layout_), "layout");
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
-    VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    pl.setLayoutCount = 1;
-    pl.pSetLayouts = &set_layout_;
-    pl.pushConstantRangeCount = 1;
-    pl.pPushConstantRanges = &push;
-    CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &pipeline_layout_), "pipeline layout");
+    pipeline_layout_ = CreatePipelineLayout(device_, &set_layout_, 1,
+                                            {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16}, "pipeline layout");
     auto spirv = CompileHostGlsl(kSampleShader, VK_SHADER_STAGE_COMPUTE_BIT, "sample_test");
     pipeline_ = CreateComputePipeline(device_, CreateShaderModule(device_, spirv), pipeline_layout_,
                                       true, "pipeline");
     VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64},
                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}};
-    VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pi.maxSets = 64;
-    pi.poolSizeCount = 2;
-    pi.pPoolSizes = sizes;
-    CheckVk(vkCreateDescriptorPool(device_, &pi, nullptr, &pool_), "pool");
+    pool_ = CreateDescriptorPool(device_, 64, sizes, 2, "pool");
   }
   void TearDown() override {
     if (!ctx_) return;

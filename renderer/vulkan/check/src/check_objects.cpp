@@ -5,18 +5,9 @@ namespace xnt::vk::check {
 MappedBuffer MakeMappedBuffer(VulkanContext& context, VkDeviceSize size, VkBufferUsageFlags usage) {
   const VkDevice device = context.device();
   MappedBuffer b;
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = usage;
-  CheckVk(vkCreateBuffer(device, &info, nullptr, &b.buffer), "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, b.buffer, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex = context.FindMemoryType(
-      req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  CheckVk(vkAllocateMemory(device, &mem, nullptr, &b.memory), "vkAllocateMemory");
-  CheckVk(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  context.CreateBuffer(size, usage,
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                       0, b.buffer, b.memory, "mapped buffer");
   CheckVk(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
   return b;
 }
@@ -44,14 +35,8 @@ DeviceImage MakeDeviceImage(VulkanContext& context, VkImageType type, VkImageVie
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
-  CheckVk(vkCreateImage(device, &info, nullptr, &i.image), "vkCreateImage");
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device, i.image, &req);
-  VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  mem.allocationSize = req.size;
-  mem.memoryTypeIndex = context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  CheckVk(vkAllocateMemory(device, &mem, nullptr, &i.memory), "vkAllocateMemory");
-  CheckVk(vkBindImageMemory(device, i.image, i.memory, 0), "vkBindImageMemory");
+  context.CreateImage(info, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, i.image, i.memory,
+                      "device image");
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.image = i.image;
   view.viewType = view_type;

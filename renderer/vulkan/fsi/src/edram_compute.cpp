@@ -133,22 +133,12 @@ EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuff
   edram_layout_ =
       CreateSetLayout(device_, bindings, 2, "vkCreateDescriptorSetLayout(fsi EDRAM compute)");
   VkDescriptorSetLayout sets[2] = {dest_layout_, edram_layout_};
-  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(CopyPlan::push)};
-  VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pipeline_layout.setLayoutCount = 2;
-  pipeline_layout.pSetLayouts = sets;
-  pipeline_layout.pushConstantRangeCount = 1;
-  pipeline_layout.pPushConstantRanges = &push;
-  CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &layout_),
-          "vkCreatePipelineLayout(fsi EDRAM compute)");
+  layout_ = CreatePipelineLayout(device_, sets, 2,
+                                 {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(CopyPlan::push)},
+                                 "vkCreatePipelineLayout(fsi EDRAM compute)");
 
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 4};
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.maxSets = 2;
-  pool.poolSizeCount = 1;
-  pool.pPoolSizes = &size;
-  CheckVk(vkCreateDescriptorPool(device_, &pool, nullptr, &pool_),
-          "vkCreateDescriptorPool(fsi EDRAM compute)");
+  pool_ = CreateDescriptorPool(device_, 2, &size, 1, "vkCreateDescriptorPool(fsi EDRAM compute)");
   VkDescriptorSetLayout alloc_layouts[2] = {edram_layout_, dest_layout_};
   VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   alloc.descriptorPool = pool_;

@@ -87,19 +87,11 @@ class VulkanPostProcessor final : public present::PostProcessor {
     li.pBindings = bindings;
     CheckVk(vkCreateDescriptorSetLayout(device_, &li, nullptr, &set_layout_),
             "vkCreateDescriptorSetLayout(post)");
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PassConstants)};
-    VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    pl.setLayoutCount = 1;
-    pl.pSetLayouts = &set_layout_;
-    pl.pushConstantRangeCount = 1;
-    pl.pPushConstantRanges = &push;
-    CheckVk(vkCreatePipelineLayout(device_, &pl, nullptr, &layout_), "vkCreatePipelineLayout(post)");
+    layout_ = CreatePipelineLayout(device_, &set_layout_, 1,
+                                   {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PassConstants)},
+                                   "vkCreatePipelineLayout(post)");
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * kMaxPasses};
-    VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dp.maxSets = kMaxPasses;
-    dp.poolSizeCount = 1;
-    dp.pPoolSizes = &size;
-    CheckVk(vkCreateDescriptorPool(device_, &dp, nullptr, &pool_), "vkCreateDescriptorPool(post)");
+    pool_ = CreateDescriptorPool(device_, kMaxPasses, &size, 1, "vkCreateDescriptorPool(post)");
     // Timestamps: only where the queue family has valid bits.
     uint32_t count = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(ctx_.physical_device(), &count, nullptr);
@@ -270,22 +262,14 @@ class VulkanPostProcessor final : public present::PostProcessor {
   void Ensure(Buffer& b, VkDeviceSize size, VkBufferUsageFlags usage, bool host) {
     if (b.buffer && b.size >= size) return;
     Free(b);
-    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bi.size = size;
-    bi.usage = usage;
-    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    CheckVk(vkCreateBuffer(device_, &bi, nullptr, &b.buffer), "vkCreateBuffer(post)");
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-    VkMemoryAllocateInfo mi{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mi.allocationSize = req.size;
-    mi.memoryTypeIndex =
-        host ? ctx_.FindMemoryType(req.memoryTypeBits,
-                                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                   VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
-             : ctx_.FindMemoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    CheckVk(vkAllocateMemory(device_, &mi, nullptr, &b.memory), "vkAllocateMemory(post)");
-    CheckVk(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory(post)");
+    if (host) {
+      ctx_.CreateBuffer(size, usage,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, b.buffer, b.memory, "post buffer");
+    } else {
+      ctx_.CreateBuffer(size, usage, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, b.buffer, b.memory,
+                        "post buffer");
+    }
     if (host) CheckVk(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory(post)");
     b.size = size;
   }

@@ -114,6 +114,10 @@ class VulkanContext {
   void CreateBuffer(uint64_t size, VkBufferUsageFlags usage, VkMemoryPropertyFlags required,
                     VkMemoryPropertyFlags preferred, VkBuffer& buffer, VkDeviceMemory& memory,
                     const char* what) const;
+  // The same for an image described by `info`.
+  void CreateImage(const VkImageCreateInfo& info, VkMemoryPropertyFlags required,
+                   VkMemoryPropertyFlags preferred, VkImage& image, VkDeviceMemory& memory,
+                   const char* what) const;
 
   // Records `record` into a one-time command buffer, submits it and waits for completion.
   void SubmitAndWait(const std::function<void(VkCommandBuffer)>& record);
@@ -174,6 +178,14 @@ VkDescriptorSetLayout CreateSetLayout(VkDevice device, const VkDescriptorSetLayo
 VkDescriptorPool CreateDescriptorPool(VkDevice device, uint32_t max_sets,
                                       const VkDescriptorPoolSize* sizes, uint32_t count,
                                       const char* what);
+// A pipeline layout of `set_count` set layouts and the one push-constant range `push`.
+VkPipelineLayout CreatePipelineLayout(VkDevice device, const VkDescriptorSetLayout* sets,
+                                      uint32_t set_count, const VkPushConstantRange& push,
+                                      const char* what);
+
+// One global memory barrier: `src_access` by `src_stage` before `dst_access` by `dst_stage`.
+void CmdMemoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                      VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 
 // `count` sets of `layouts` from `pool` into `sets`.
 void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetLayout* layouts,
