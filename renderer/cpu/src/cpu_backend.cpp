@@ -292,14 +292,10 @@ void CpuBackend::OnResolve(const replay::ResolveCall& call) {
 }
 
 void CpuBackend::Resolve(gpu::RegisterValues regs) {
-  ++stats_.resolves;
   const gpu::GuestMemoryAccess memory = Access();
-  const gpu::ResolvePlan plan =
-      gpu::PlanResolve(regs, memory, {options_.scale_x, options_.scale_y});
-  if (plan.skip != gpu::ResolveSkip::kNone) {
-    Note(gpu::ResolveSkipNote(plan.skip));
-    return;
-  }
+  const gpu::ResolvePlan plan = gpu::PlanPathResolve(
+      regs, memory, {options_.scale_x, options_.scale_y}, stats_, notes_);
+  if (plan.skip != gpu::ResolveSkip::kNone) return;
   const gpu::ResolveInfo& info = plan.info;
   tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve", InPlace);
   if (!plan.copy_note.empty()) Note(plan.copy_note);

@@ -36,4 +36,13 @@ const char* ResolveSkipNote(ResolveSkip reason) {
   return kNotes[uint32_t(reason)];
 }
 
+ResolvePlan PlanPathResolve(RegisterValues regs, const GuestMemoryAccess& memory,
+                            ResolutionScale scale, PathStats& stats,
+                            std::map<std::string, uint64_t>& notes) {
+  ++stats.resolves;
+  ResolvePlan plan = PlanResolve(regs, memory, scale);
+  if (plan.skip != ResolveSkip::kNone) ++notes[ResolveSkipNote(plan.skip)];
+  return plan;
+}
+
 }  // namespace xnt::gpu

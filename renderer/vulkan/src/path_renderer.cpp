@@ -97,11 +97,21 @@ void PathRenderer::WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst) {
   std::memcpy(dst, &constants, sizeof(constants));
 }
 
-gpu::DrawSkip PathRenderer::NoteSkip(const gpu::DrawPlan& plan,
-                                     std::initializer_list<gpu::DrawSkip> order) {
+bool PathRenderer::SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,
+                            gpu::PathStats& stats) {
   const gpu::DrawSkip reason = plan.FirstSkip(order);
-  if (reason != gpu::DrawSkip::kNone) Note(gpu::DrawSkipNote(reason, plan));
-  return reason;
+  if (reason == gpu::DrawSkip::kNone) return false;
+  Note(gpu::DrawSkipNote(reason, plan));
+  ++stats.draws_skipped;
+  return true;
+}
+
+bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
+  if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
+    Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
+    return false;
+  }
+  return raster.depth_clamp;
 }
 
 CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t alignment) {

@@ -220,12 +220,6 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   return true;
 }
 
-bool XenosRenderer::Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
-  if (NoteSkip(plan, order) == gpu::DrawSkip::kNone) return false;
-  ++stats_.draws_skipped;
-  return true;
-}
-
 XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& plan) {
   // One host image per surface, format and sample count (render_targets.h).
   Attachments attachments;
@@ -246,9 +240,8 @@ XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& p
 XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(gpu::RegisterValues regs,
                                                         const gpu::HostPrimitives& prims) {
   // One ring allocation: the indices, then the guest constants, then the system constants.
-  const Capabilities& caps = context_.capabilities();
   DrawUpload upload;
-  const uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  const uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
   upload.constants_offset = AlignUp(index_bytes, ubo_align);
   upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
@@ -308,11 +301,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
   key.topology = uint32_t(plan.topology);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
-  if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
-    Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
-  } else {
-    key.depth_clamp = raster.depth_clamp ? 1u : 0u;
-  }
+  key.depth_clamp = HostDepthClamp(raster) ? 1u : 0u;
   for (uint32_t i = 0; i < 4; ++i) {
     // The pixel shader's outputs need a slot (UNDEFINED when unbound), so the count covers them.
     if (attachments.color[i]) {
@@ -451,13 +440,9 @@ void XenosRenderer::ClearRect(RenderTarget& rt, const VkRect2D& rect, const VkCl
 }
 
 void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
-  ++stats_.resolves;
-  const gpu::ResolvePlan plan =
-      gpu::PlanResolve(regs, memory, {options_.scale_x, options_.scale_y});
-  if (plan.skip != gpu::ResolveSkip::kNone) {
-    Note(gpu::ResolveSkipNote(plan.skip));
-    return;
-  }
+  const gpu::ResolvePlan plan = gpu::PlanPathResolve(
+      regs, memory, {options_.scale_x, options_.scale_y}, stats_, notes_);
+  if (plan.skip != gpu::ResolveSkip::kNone) return;
   const gpu::ResolveInfo& info = plan.info;
   edram_.Use(edram_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve");
   uint32_t msaa_count = 1u << std::min(info.msaa_samples, 2u);

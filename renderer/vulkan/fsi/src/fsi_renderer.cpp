@@ -327,12 +327,6 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   return true;
 }
 
-bool FsiRenderer::Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
-  if (NoteSkip(plan, order) == gpu::DrawSkip::kNone) return false;
-  ++stats_.draws_skipped;
-  return true;
-}
-
 uint32_t FsiRenderer::HostSamples(uint32_t guest_samples) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
@@ -353,9 +347,8 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
                                                     const OutputMergerInput& om_input,
                                                     uint32_t scaled_slots) {
   // One ring allocation: the indices, then the guest, system and output merger constants.
-  const Capabilities& caps = context_.capabilities();
   DrawUpload upload;
-  const uint64_t ubo_align = std::max<uint64_t>(16, caps.min_uniform_buffer_offset_alignment);
+  const uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
   upload.constants_offset = AlignUp(index_bytes, ubo_align);
   upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
@@ -384,11 +377,7 @@ VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValu
   key.topology = uint32_t(plan.topology);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
-  if (raster.depth_clamp && !context_.capabilities().depth_clamp) {
-    Note("PA_CL_CLIP_CNTL clip_disable: the device lacks depthClamp, depth still clipped");
-  } else {
-    key.depth_clamp = raster.depth_clamp;
-  }
+  key.depth_clamp = HostDepthClamp(raster);
   key.samples = host_samples;
   key.polygon_offset_gs =
       draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList;
@@ -457,12 +446,9 @@ void FsiRenderer::Upload() {
     const VkBufferCopy region{alloc.offset, at, size};
     vkCmdCopyBuffer(stream_.cmd(), alloc.buffer, edram_, 1, &region);
   }
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                       nullptr);
+  CmdMemoryBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   ++stats_.uploads;
 }
 

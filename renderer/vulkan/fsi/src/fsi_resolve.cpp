@@ -16,14 +16,27 @@ namespace xnt::vk::fsi {
 
 using xenos::Reg;
 
+namespace {
+
+// What a compute-engine copy of `plan` reports before its written bands widen dest_start and
+// dest_end from empty.
+gpu::ResolveCopyResult ComputeCopyResult(const gpu::ResolveInfo& info,
+                                         const EdramCompute::CopyPlan& plan) {
+  gpu::ResolveCopyResult result;
+  result.bitwise = gpu::ResolveIsBitwiseCopy(info);
+  result.pixels = uint64_t(info.x1 - info.x0) * uint64_t(info.y1 - info.y0);
+  result.bytes_written = result.pixels * plan.bytes_per_pixel;
+  result.dest_start = UINT32_MAX;
+  result.dest_end = 0;
+  return result;
+}
+
+}  // namespace
+
 void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess& memory) {
-  ++stats_.resolves;
-  const gpu::ResolvePlan plan =
-      gpu::PlanResolve(regs, memory, {options_.scale_x, options_.scale_y});
-  if (plan.skip != gpu::ResolveSkip::kNone) {
-    Note(gpu::ResolveSkipNote(plan.skip));
-    return;
-  }
+  const gpu::ResolvePlan plan = gpu::PlanPathResolve(
+      regs, memory, {options_.scale_x, options_.scale_y}, stats_, notes_);
+  if (plan.skip != gpu::ResolveSkip::kNone) return;
   const gpu::ResolveInfo& info = plan.info;
   tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve",
                [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
@@ -131,12 +144,7 @@ gpu::ResolveCopyResult FsiRenderer::CopyToGuest(const gpu::ResolveInfo& info,
       std::memcpy(bytes[r].data() + (at - lo), alloc.data, size_t(size));
     }
   }
-  gpu::ResolveCopyResult result;
-  result.bitwise = gpu::ResolveIsBitwiseCopy(info);
-  result.pixels = uint64_t(info.x1 - info.x0) * uint64_t(info.y1 - info.y0);
-  result.bytes_written = result.pixels * plan.bytes_per_pixel;
-  result.dest_start = UINT32_MAX;
-  result.dest_end = 0;
+  gpu::ResolveCopyResult result = ComputeCopyResult(info, plan);
   const auto written = compute_->WrittenBands(plan);
   for (size_t b = 0; b < written.size(); ++b) {
     const auto [lo, hi] = written[b];
@@ -173,12 +181,7 @@ gpu::ResolveCopyResult FsiRenderer::CopyToAccess(const gpu::ResolveInfo& info,
   compute_->RecordCopy(plan, scratch, uint32_t(plan.lo));
   ++stats_.gpu_resolves;
   Flush();
-  gpu::ResolveCopyResult result;
-  result.bitwise = gpu::ResolveIsBitwiseCopy(info);
-  result.pixels = uint64_t(info.x1 - info.x0) * uint64_t(info.y1 - info.y0);
-  result.bytes_written = result.pixels * plan.bytes_per_pixel;
-  result.dest_start = UINT32_MAX;
-  result.dest_end = 0;
+  gpu::ResolveCopyResult result = ComputeCopyResult(info, plan);
   for (const auto& [lo, hi] : compute_->WrittenBands(plan)) {
     if (hi <= lo) continue;
     access.write(lo, std::span<const uint8_t>(data + (lo - plan.lo), hi - lo));

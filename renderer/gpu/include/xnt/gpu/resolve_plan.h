@@ -3,10 +3,13 @@
 // the clears do, the EDRAM targets it uses and its rectangle in host pixels), taken once here.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/gpu/path_stats.h"
 #include "xnt/gpu/register_values.h"
 #include "xnt/gpu/resolution_scale.h"
 #include "xnt/gpu/resolve.h"
@@ -37,5 +40,11 @@ ResolvePlan PlanResolve(RegisterValues regs, const GuestMemoryAccess& memory,
                         ResolutionScale scale);
 
 const char* ResolveSkipNote(ResolveSkip reason);
+
+// PlanResolve as every path's Resolve begins: the resolve counted in `stats`, a skipped one's
+// note (ResolveSkipNote) counted in `notes`; the caller does nothing more when plan.skip is set.
+ResolvePlan PlanPathResolve(RegisterValues regs, const GuestMemoryAccess& memory,
+                            ResolutionScale scale, PathStats& stats,
+                            std::map<std::string, uint64_t>& notes);
 
 }  // namespace xnt::gpu

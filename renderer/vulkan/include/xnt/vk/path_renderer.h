@@ -9,6 +9,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -37,6 +38,7 @@
 
 namespace xnt::vk {
 
+struct HostRasterizer;
 class ScaledResolveMirror;
 
 class PathRenderer {
@@ -94,15 +96,24 @@ class PathRenderer {
   // The guest's ALU, fetch, bool and loop constants (XeConstants, set 1) at `dst`, copied
   // straight from the register file (zero where it is shorter).
   static void WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst);
-  // The first of the plan's skip reasons in `order` that holds for the draw (its note counted),
-  // or kNone when the draw goes on: each path asks in the order its checks always ran.
-  gpu::DrawSkip NoteSkip(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  // True when one of the plan's skip reasons in `order` holds for the draw: the first one's note
+  // is counted, and the draw in `stats`. Each path asks in the order its checks always ran.
+  bool SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,
+                gpu::PathStats& stats);
   // `size` bytes at `alignment` in the ring, after flushing when it is full (the renderer's
   // Flush: rendering ended, the submission waited for).
   CommandStream::Allocation RingAllocate(uint64_t size, uint64_t alignment);
+  // The ring alignment of a draw's uniform buffers: the device's minimum offset alignment, at
+  // least 16 bytes.
+  uint64_t UniformAlignment() const {
+    return std::max<uint64_t>(16, context_.capabilities().min_uniform_buffer_offset_alignment);
+  }
   // PA_SU_LINE_CNTL's width for line draws, through wideLines (lavapipe draws a rectangle that
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
   void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology);
+  // raster.depth_clamp where the device has depthClamp; without it false, with a note (the
+  // pipeline then clips depth).
+  bool HostDepthClamp(const HostRasterizer& raster);
   // A module owned by the renderer (freed with it): host shaders a path makes for itself.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
   // The draw's texture set (path_textures.cpp); *scaled_slots: bit i set when slot i is bound

@@ -94,7 +94,9 @@ class XenosRenderer final : public PathRenderer {
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the render targets of the used surfaces, indices and constants into the
   // ring, the system constants for the targets' host formats, the pipeline, the dynamic state.
-  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
+    return SkipDraw(plan, order, stats_);
+  }
   Attachments DrawAttachments(const gpu::DrawPlan& plan);
   DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::HostPrimitives& prims);
   void WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,

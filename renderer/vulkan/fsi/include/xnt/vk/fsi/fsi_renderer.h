@@ -105,7 +105,9 @@ class FsiRenderer final : public PathRenderer {
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the host sample count, indices and constants into the ring, the
   // pipeline, the render pass instance the draw records into.
-  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order);
+  bool Skipped(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order) {
+    return SkipDraw(plan, order, stats_);
+  }
   // The rasterization samples for `guest_samples` without attachments (noted when the device
   // lacks the count).
   uint32_t HostSamples(uint32_t guest_samples);
