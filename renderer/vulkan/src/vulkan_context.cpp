@@ -494,6 +494,27 @@ void VulkanContext::CreateDevice() {
   CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
 }
 
+namespace {
+
+// Memory of its own for a new buffer or image `object`, allocated from a type FindMemoryType
+// picks for `required` and `preferred`, and bound at offset 0.
+template <class Object>
+void AllocateAndBind(const VulkanContext& context, Object object,
+                     void (*requirements)(VkDevice, Object, VkMemoryRequirements*),
+                     VkResult (*bind)(VkDevice, Object, VkDeviceMemory, VkDeviceSize),
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                     VkDeviceMemory& memory, const char* what) {
+  VkMemoryRequirements req;
+  requirements(context.device(), object, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = context.FindMemoryType(req.memoryTypeBits, required, preferred);
+  CheckVk(vkAllocateMemory(context.device(), &alloc, nullptr, &memory), what);
+  CheckVk(bind(context.device(), object, memory, 0), what);
+}
+
+}  // namespace
+
 void VulkanContext::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
                                  VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
                                  VkBuffer& buffer, VkDeviceMemory& memory, const char* what) const {
@@ -501,26 +522,16 @@ void VulkanContext::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
   info.size = size;
   info.usage = usage;
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &buffer), what);
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, buffer, &req);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = FindMemoryType(req.memoryTypeBits, required, preferred);
-  CheckVk(vkAllocateMemory(device_, &alloc, nullptr, &memory), what);
-  CheckVk(vkBindBufferMemory(device_, buffer, memory, 0), what);
+  AllocateAndBind(*this, buffer, vkGetBufferMemoryRequirements, vkBindBufferMemory, required,
+                  preferred, memory, what);
 }
 
 void VulkanContext::CreateImage(const VkImageCreateInfo& info, VkMemoryPropertyFlags required,
                                 VkMemoryPropertyFlags preferred, VkImage& image,
                                 VkDeviceMemory& memory, const char* what) const {
   CheckVk(vkCreateImage(device_, &info, nullptr, &image), what);
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, image, &req);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = FindMemoryType(req.memoryTypeBits, required, preferred);
-  CheckVk(vkAllocateMemory(device_, &alloc, nullptr, &memory), what);
-  CheckVk(vkBindImageMemory(device_, image, memory, 0), what);
+  AllocateAndBind(*this, image, vkGetImageMemoryRequirements, vkBindImageMemory, required,
+                  preferred, memory, what);
 }
 
 VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv) {
