@@ -225,7 +225,7 @@ TEST(Dump, DecodingSpeed) {
     RegisterFile registers;
     CommandProcessor cp(memory, registers, backend);
     const Timing time = Time([&] { cp.Execute(stream, 0x100000, 0); });
-    const double rate = ReportSpeed("command processor", cp.packets_executed(), std::nullopt, time);
+    [[maybe_unused]] const double rate = ReportSpeed("command processor", cp.packets_executed(), std::nullopt, time);
     EXPECT_EQ(backend.counts().draws, kSpeedPackets / 7);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
     // The requirement: at least 1 M packets/s decoded on one core (optimised builds only).
@@ -245,7 +245,7 @@ TEST(Dump, DecodingSpeed) {
       player.Apply(sub);
       printer.Flush();
     });
-    const double rate = ReportSpeed("dump text", printer.packets(), bytes, time);
+    [[maybe_unused]] const double rate = ReportSpeed("dump text", printer.packets(), bytes, time);
     EXPECT_EQ(printer.packets(), kSpeedPackets);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
     // Full text output, ~260 bytes per packet here (2.3 register lines each), also >= 1 M/s.
@@ -278,7 +278,7 @@ TEST(Dump, DecodingSpeedFromFile) {
   TracePlayer player(printer);
   printer.Attach(player);
   const Timing time = Time([&] { printer.Run(player, *reader); });
-  const double rate = ReportSpeed("dump from file", printer.packets(), bytes, time);
+  [[maybe_unused]] const double rate = ReportSpeed("dump from file", printer.packets(), bytes, time);
   EXPECT_EQ(printer.packets(), kSpeedPackets);
 #if defined(NDEBUG) && !defined(XNT_TEST_ASAN)
   EXPECT_GT(rate, 1e6);
