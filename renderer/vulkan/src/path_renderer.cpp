@@ -25,6 +25,10 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
   // Texture loads are compute dispatches: outside rendering.
   textures_.set_before_load([this] { EndRendering(); });
   CreateDescriptorSets();
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context.physical_device(), &props);
+  line_width_range_[0] = props.limits.lineWidthRange[0];
+  line_width_range_[1] = props.limits.lineWidthRange[1];
 }
 
 PathRenderer::~PathRenderer() {
@@ -125,11 +129,9 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
 
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology) {
-  VkPhysicalDeviceProperties props;
-  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
   std::string note;
   vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, context_.capabilities().wide_lines,
-                                       props.limits.lineWidthRange, &note));
+                                       line_width_range_, &note));
   if (!note.empty()) Note(note);
 }
 

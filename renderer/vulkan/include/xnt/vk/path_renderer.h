@@ -137,6 +137,8 @@ class PathRenderer {
   // Set 2 with every slot a dummy (draws sampling nothing).
   VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
   std::map<std::string, uint64_t> notes_;
+  // VkPhysicalDeviceLimits::lineWidthRange, read once: SetLineWidth runs for every draw.
+  float line_width_range_[2] = {1.0f, 1.0f};
 
  private:
   void CreateDescriptorSets();
