@@ -9,6 +9,7 @@
 #include "sample_entry.h"
 #include "scale_scenes.h"
 #include "shader_scenes.h"
+#include "texel_scenes.h"
 #include "texture_scene.h"
 #include "xnt/base/error.h"
 
@@ -130,6 +131,7 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   for (auto& s : MemExportSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples(options.corpus_dir)) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
+  for (auto& s : TexelSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
   for (auto& s : ScaleSamples()) v.push_back(std::move(s));

@@ -21,6 +21,14 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
      "reads 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's texels "
      "do not line up with the guest ones"},
     {"raster_wide_lines", "line widths stay in host pixels (PA_SU_LINE_CNTL is not scaled)"},
+    {"texel_boundaries_256_to_640",
+     "point sampling magnified 2.5x: host pixel centres sit at other fractions of a texel than "
+     "guest ones, so pixels beside a texel boundary show the neighbouring texel"},
+    {"texel_boundaries_1_to_2",
+     "point sampling magnified 2x with guest pixel centres on texel boundaries: a host pixel "
+     "centre is on either side of the boundary"},
+    {"texel_aniso_magnified_point",
+     "point sampling magnified 2.5x: host pixel centres sit at other fractions of a texel"},
     {"raster_point_sprite_mips",
      "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
      "the mip level drops by log2(S), as rendering at a higher resolution does"},

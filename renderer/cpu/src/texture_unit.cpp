@@ -6,6 +6,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/texel_coordinate.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::cpu {
@@ -193,7 +194,10 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
 ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, bool one_d,
                                   bool linear, uint32_t layer) {
   const float tx = u * float(s.level_size[level][0]), ty = v * float(s.level_size[level][1]);
-  if (!linear) return TexelAt(s, level, FloorIndex(tx), FloorIndex(ty), layer);
+  if (!linear) {
+    // The hardware's fixed-point coordinate, not floor(tx) (gpu/texel_coordinate.h).
+    return TexelAt(s, level, gpu::PointTexelIndex(tx), gpu::PointTexelIndex(ty), layer);
+  }
   const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
   const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
   const float ax = fx - std::floor(fx), ay = one_d ? 0.0f : fy - std::floor(fy);

@@ -185,7 +185,11 @@ RandomInputs MakeRandomInputs(uint64_t seed, bool pixel, uint32_t lanes, uint32_
     // bits 13-18) — the texture unit's conversions are the sampler's (the cpu path's texture
     // model), not the interpreter's — and dimension 2D (dword 5 bits 9-10) so 3D fetches read
     // the 2D array as the translated code does for a stacked texture. The swizzle stays random.
-    k.fetch_constants[s * 6] &= ~(0xFFu << 2);
+    // Clamp to edge on x, y, z (dword 0 bits 10-18 = 2): the 1x1 textures read their texel at
+    // every coordinate, as the check's sampler does, also where the translated point fetch
+    // addresses the texel itself (a border clamp would read the border colour there).
+    k.fetch_constants[s * 6] &= ~((0xFFu << 2) | (0x1FFu << 10));
+    k.fetch_constants[s * 6] |= (2u << 10) | (2u << 13) | (2u << 16);
     k.fetch_constants[s * 6 + 3] &= ~(0x3Fu << 13);
     k.fetch_constants[s * 6 + 5] = (k.fetch_constants[s * 6 + 5] & ~(3u << 9)) | (1u << 9);
   }

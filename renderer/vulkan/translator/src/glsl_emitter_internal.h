@@ -87,6 +87,9 @@ class Emitter {
   void EmitTextureFetch(const FetchInstruction& fetch);
   void RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot);
   void EmitTextureSize(ucode::TextureDimension dim, const std::string& n);
+  // Where the cpu path's texture unit decides what a host sampler cannot promise (the point
+  // texel, exact bilinear), its arithmetic replaces the host sample in xe_texel.
+  void EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias);
   void StoreFetchResult(const FetchInstruction& fetch, const std::string& value);
 
   void EmitDeclarations();

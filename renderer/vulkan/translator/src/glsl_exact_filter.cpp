@@ -6,6 +6,8 @@
 // t0 + (t1 - t0) w gives NaN (lavapipe does; tests/renderer/fsi/fsi_bilinear_test.cpp).
 #include "glsl_exact_filter.h"
 
+// xe_exact_texel and xe_exact_floor: glsl_texel_address.cpp (every pixel shader has them).
+
 namespace xnt::vk {
 
 std::string GlslExactBilinearHelpers() {
@@ -24,42 +26,6 @@ bool xe_exact_bilinear_applies(uint slot, uint mag, uint minf, uint aniso, int l
   if (aniso == 7u) aniso = (d3 >> 25u) & 7u;
   return xe_texture_dimension(slot) == 1u && levels == 1 && mag == 1u && minf == 1u &&
          (aniso < 2u || aniso > 5u);
-}
-
-// i mod n in [0, n) (C++'s ((i % n) + n) % n; GLSL leaves % of a negative undefined).
-int xe_exact_mod(int i, int n) { return i >= 0 ? i % n : (n - 1) - ((-1 - i) % n); }
-
-// The texel index under a Xenos clamp mode (fetch constant dword 0 bits 10..12 x, 13..15 y:
-// 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 mirror clamp to edge, 4 clamp to halfway,
-// 5 mirror clamp to halfway, 6 clamp to border, 7 mirror clamp to border), as the cpu path
-// addresses them; -1: the border colour.
-int xe_exact_address(uint mode, int i, int n) {
-  if (mode == 0u) return xe_exact_mod(i, n);
-  if (mode == 1u) {
-    int m = xe_exact_mod(i, 2 * n);
-    return m < n ? m : 2 * n - 1 - m;
-  }
-  if (mode == 2u || mode == 4u) return clamp(i, 0, n - 1);
-  if (mode == 6u) return i < 0 || i >= n ? -1 : i;
-  return min(i < 0 ? -1 - i : i, n - 1);
-}
-
-vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 size) {
-  uint d0 = xe_fetch_dword(slot * 6u + 0u);
-  int ax = xe_exact_address((d0 >> 10u) & 7u, x, size.x);
-  int ay = xe_exact_address((d0 >> 13u) & 7u, y, size.y);
-  if (ax < 0 || ay < 0) {
-    // Fetch constant dword 5 bits 0..1: ABGR black, ABGR white, the two YCbCr blacks.
-    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
-    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
-  }
-  return texelFetch(t, ivec3(ax, ay, layer), 0);
-}
-
-// TextureUnit::FloorIndex: floor(f) as an index for every float (NaN 0, magnitude held to 2^30;
-// GLSL's float -> int conversion of those is undefined).
-int xe_exact_floor(float f) {
-  return isnan(f) ? 0 : int(clamp(floor(f), -1073741824.0, 1073741824.0));
 }
 
 // TextureUnit::Filter with linear = true: the footprint from u * width - 0.5, weights the

@@ -216,34 +216,55 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   } else {
     texel = sample(tex2d, false);
   }
-  // Only where every step before the filter is exact too: a texel-unit coordinate or a
-  // half-texel offset goes through a division (xe_uv / xe_ts), which Vulkan lets a driver do within
-  // 2.5 ULP (NVIDIA multiplies by a reciprocal) while the cpu path divides as IEEE does. Those
-  // fetches keep the host sampler.
+  // The host sample stays unconditional (its implicit derivatives need uniform control flow).
+  Line("vec4 xe_texel = " + texel + ";");
+  EmitExactTexel(fetch, n, bias);
+  Line("xe_texel = xe_texture_swizzle(xe_texel, " + n + "u);");
+  StoreFetchResult(fetch, "xe_texel");
+}
+
+void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias) {
+  const auto dim = fetch.dimension;
+  if (!pixel() || dim == ucode::TextureDimension::k1D || dim == ucode::TextureDimension::kCube) {
+    return;
+  }
+  const bool is_3d = dim == ucode::TextureDimension::k3D;
+  const std::string tex2d = "xe_textures[" + n + "]";
+  // The stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
+  // clamped to the stack, NaN the first (TextureUnit LayerIndex).
+  std::string layer = "0";
+  if (is_3d) {
+    const std::string z = std::string("xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z");
+    layer = "(isnan(" + z + ") ? 0 : int(clamp(floor(" + z + "), 0.0, xe_ts.z - 1.0)))";
+  }
+  const std::string filters = std::to_string(fetch.mag_filter & 3) + "u, " +
+                              std::to_string(fetch.min_filter & 3) + "u, " +
+                              std::to_string(fetch.aniso_filter & 7) + "u";
+  const std::string levels = "textureQueryLevels(" + tex2d + ")";
+  const std::string not_volume = is_3d ? "!xe_vol && " : "";
+  // Point sampling: the texel the hardware's fixed-point coordinate names (gpu/
+  // texel_coordinate.h), with the cpu path's level-of-detail decision, on both Vulkan paths;
+  // where the LOD comes from a register the host keeps it.
+  if (!fetch.use_reg_lod && !fetch.use_reg_gradients) {
+    Line("bool xe_magnified = xe_texel_magnified(" + n + "u, xe_uv.xy, vec2(textureSize(" + tex2d +
+         ", 0).xy), " + std::to_string(fetch.mip_filter & 3) + "u, " + FloatLiteral(bias) + ");");
+    Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + filters +
+         ", xe_magnified, " + levels + ")) {");
+    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");
+    Line("}");
+  }
+  // Bilinear at the only level, only where every step before the filter is exact too: a
+  // texel-unit coordinate or a half-texel offset goes through a division (xe_uv / xe_ts), which
+  // Vulkan lets a driver do within 2.5 ULP (NVIDIA multiplies by a reciprocal) while the cpu path
+  // divides as IEEE does. Those fetches keep the host sampler.
   const bool exact_inputs = !fetch.tx_coord_denorm && !fetch.offset_x && !fetch.offset_y &&
                             !fetch.offset_z;
-  if (options_.exact_bilinear && exact_inputs && pixel() && !is_1d && !is_cube) {
-    // The host sample stays unconditional (its implicit derivatives need uniform control flow);
-    // where the fetch is bilinear at the only level, the cpu path's arithmetic replaces it. The
-    // stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
-    // clamped to the stack, NaN the first (TextureUnit LayerIndex).
-    Line("vec4 xe_texel = " + texel + ";");
-    std::string layer = "0";
-    if (is_3d) {
-      const std::string z = std::string("xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z");
-      layer = "(isnan(" + z + ") ? 0 : int(clamp(floor(" + z + "), 0.0, xe_ts.z - 1.0)))";
-    }
-    Line(std::string(is_3d ? "if (!xe_vol && " : "if (") + "xe_exact_bilinear_applies(" + n +
-         "u, " + std::to_string(fetch.mag_filter & 3) + "u, " +
-         std::to_string(fetch.min_filter & 3) + "u, " + std::to_string(fetch.aniso_filter & 7) +
-         "u, textureQueryLevels(" + tex2d + "))) {");
+  if (options_.exact_bilinear && exact_inputs) {
+    Line("if (" + not_volume + "xe_exact_bilinear_applies(" + n + "u, " + filters + ", " + levels +
+         ")) {");
     Line("  xe_texel = xe_exact_bilinear(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");
     Line("}");
-    Line("xe_texel = xe_texture_swizzle(xe_texel, " + n + "u);");
-  } else {
-    Line("vec4 xe_texel = xe_texture_swizzle(" + texel + ", " + n + "u);");
   }
-  StoreFetchResult(fetch, "xe_texel");
 }
 
 }  // namespace xnt::vk::glsl_detail

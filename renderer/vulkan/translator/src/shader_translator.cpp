@@ -7,6 +7,7 @@
 #include "glsl_exact_filter.h"
 #include "glsl_output_merger.h"
 #include "glsl_prelude.h"
+#include "glsl_texel_address.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk {
@@ -33,6 +34,7 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
     // The interlock extension must precede every declaration: right after #version.
     text.insert(text.find('\n') + 1, GlslOutputMergerExtension());
   }
+  if (pixel) text += GlslTexelAddressHelpers();
   if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
   text += EmitGlslMain(shader, analysis, options, r);
   return text;

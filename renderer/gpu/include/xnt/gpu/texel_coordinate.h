@@ -1,0 +1,39 @@
+// The texture unit's coordinate -> texel rule, shared by every path: the cpu path's texture unit
+// calls it, and the translated pixel shader's point fetch (renderer/vulkan/translator
+// glsl_texel_address.cpp, xe_texel_index) is the same arithmetic in GLSL, so the texel a point
+// sample reads does not depend on how a host sampler rounds.
+//
+// The Xenos texture unit does not floor the float texel coordinate: it converts the texel-space
+// coordinate (the normalised coordinate times the level's size) to fixed point with 8 bits below
+// the texel (1/256 texel; Xenia spirv_shader_translator_fetch.cc, the kRoundingOffset comment on
+// "the fixed-point texture coordinate ULP with 8-bit subtexel precision"; 8 is also Direct3D 10's
+// minimum sub-texel precision, which the R600 generation after the Xenos meets). Xenia found that
+// games drawing pixel centres exactly on texel boundaries (interpolated coordinates, and
+// unnormalised ones from ps_param_gen) need the texel to the right / below there, and emulates it
+// with a +0.375/256 texel bias on hosts that truncate at 8 bits: a coordinate a few float ulps
+// short of a boundary must land on it. The rule taken here is the one that bias approximates:
+// the conversion rounds to the nearest 1/256 (a half step up). Not verified on a console.
+// Point sampling then takes the integer part (floor, also for negative coordinates); the address
+// mode (wrap, mirror, clamp, border) applies to that index.
+//
+// The conversion is done in floats so that GLSL computes the same value bit for bit: x * 256 is
+// exact (a power of two), s - floor(s) is exact, and (fixed / 256) is exact.
+#pragma once
+
+#include <cstdint>
+
+namespace xnt::gpu {
+
+// Bits of the fixed-point texel coordinate below the texel.
+inline constexpr uint32_t kTexelSubBits = 8;
+
+// The fixed-point texel coordinate in units of 2^-kTexelSubBits texel, rounded to the nearest (a
+// half step up), as a float holding an integer. NaN is 0; infinities stay infinite.
+float TexelFixedPoint(float texel_coord);
+
+// The texel a point sample reads at `texel_coord` (normalised coordinate x the level's size):
+// floor of the fixed-point coordinate, held to +-2^30 so that i + 1, 2 n and -1 - i stay in range
+// (what the hardware does beyond its coordinate range is not known; both paths take this rule).
+int32_t PointTexelIndex(float texel_coord);
+
+}  // namespace xnt::gpu
