@@ -57,6 +57,7 @@ VkDescriptorSet PathRenderer::BindTextures(const DrawInput& draw, gpu::RegisterV
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
       SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
       state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
+      if (draw.texture_host_lod_slots & (1u << slot)) state.KeepMagnificationPoint();
       if (!state.inexact.empty()) Note("sampler: " + state.inexact);
       const VkSampler sampler = samplers_.Get(state);
       const auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;

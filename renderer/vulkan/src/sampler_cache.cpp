@@ -110,6 +110,16 @@ void SamplerState::ApplyInstructionFilters(uint32_t packed, const Capabilities* 
   }
 }
 
+bool SamplerState::KeepMagnificationPoint() {
+  if (mag != VK_FILTER_NEAREST || max_anisotropy <= 1.0f) return false;
+  max_anisotropy = 1.0f;
+  AddInexact(inexact,
+             "anisotropic filtering off for a texture with point magnification sampled with the "
+             "host's own LOD (cube, 1D, volume, register LOD or gradients, vertex shader): a host "
+             "anisotropic sampler filters magnified footprints");
+  return true;
+}
+
 SamplerCache::~SamplerCache() {
   for (auto& [state, sampler] : samplers_) vkDestroySampler(device_, sampler, nullptr);
 }

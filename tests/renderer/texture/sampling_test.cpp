@@ -242,5 +242,31 @@ TEST(SamplerState, DecodesFiltersBiasAndReportsApproximations) {
   EXPECT_TRUE(SamplerState::FromFetchConstant(d).inexact.empty());
 }
 
+// A real driver's default fetch constant (mag point, min linear, aniso 2:1) on a slot whose
+// magnification the host sampler decides: no host anisotropy, and the reason noted; linear
+// magnification keeps it.
+TEST(SamplerState, PointMagnificationDropsHostAnisotropyWhereTheHostDecides) {
+  Capabilities caps;
+  caps.sampler_anisotropy = true;
+  caps.max_sampler_anisotropy = 16.0f;
+  uint32_t d[6] = {};
+  d[0] = 2u;
+  d[3] = (0u << 19) | (1u << 21) | (2u << 25);
+  auto s = SamplerState::FromFetchConstant(d, &caps);
+  EXPECT_EQ(s.max_anisotropy, 2.0f);
+  EXPECT_TRUE(s.KeepMagnificationPoint());
+  EXPECT_EQ(s.max_anisotropy, 1.0f);
+  EXPECT_NE(s.inexact.find("point magnification"), std::string::npos) << s.inexact;
+  EXPECT_FALSE(s.KeepMagnificationPoint());  // already off
+  d[3] |= 1u << 19;  // mag linear
+  auto linear = SamplerState::FromFetchConstant(d, &caps);
+  EXPECT_FALSE(linear.KeepMagnificationPoint());
+  EXPECT_EQ(linear.max_anisotropy, 2.0f);
+  EXPECT_TRUE(linear.inexact.empty()) << linear.inexact;
+  // An instruction's MagFilter=point on a linear fetch constant counts too.
+  linear.ApplyInstructionFilters(0u | (3u << 2) | (3u << 4) | (7u << 6), &caps);
+  EXPECT_TRUE(linear.KeepMagnificationPoint());
+}
+
 }  // namespace
 }  // namespace xnt::vk

@@ -128,5 +128,73 @@ TEST(TexelRule, BoundaryCoordinatesNameTheSameTexelOnEveryPath) {
   std::filesystem::remove(file);
 }
 
+// The fetch constant a real driver sets by default (mag point, min linear, aniso 2:1) on a 16x8
+// texture magnified 4x (pixel centres at 1/8, 3/8, 5/8, 7/8 of a texel, never on a boundary):
+// point sampled on every path: by the shader's own choice for the implicit-LOD 2D fetch, by a
+// host sampler without anisotropy for a 1D fetch (lavapipe's anisotropic sampler filters it
+// otherwise) and for a register-LOD one (setTexLOD 0 + UseRegisterLOD).
+TEST(TexelRule, AnisotropyNeverFiltersAMagnifiedPointFootprint) {
+  TexturedScene scene;
+  scene.width = 240;
+  scene.height = 48;
+  scene.edge_inset = 0.5f;  // quad edges on pixel edges (texel_scenes.cpp)
+  scene.clear_rgba = {0x20, 0x40, 0x60, 0xFF};
+  std::vector<uint8_t> expected(size_t(scene.width) * scene.height * 4);
+  for (size_t i = 0; i < expected.size(); i += 4) {
+    std::copy(scene.clear_rgba.begin(), scene.clear_rgba.end(), expected.begin() + i);
+  }
+  const auto fetch = samples::AddPatternTexture(scene, samples::kTexturedFirstTextureAddress, 16,
+                                                8, 2, {.mag = 0, .min = 1, .aniso = 2});
+  // The same texels as a 16-wide 1D row (dword 2 height bits 0, dword 5 dimension 0).
+  auto row = fetch;
+  row[2] = 15;
+  row[5] &= ~(3u << 9);
+  const samples::TexturedQuadFetch ops[] = {samples::TexturedQuadFetch::k2D,
+                                            samples::TexturedQuadFetch::k1D,
+                                            samples::TexturedQuadFetch::k2DLod};
+  for (uint32_t k = 0; k < 3; ++k) {
+    TexturedQuad q;
+    q.x = 8 + 80 * k;
+    q.y = 8;
+    q.width = 64;
+    q.height = 32;
+    q.fetch = k == 1 ? row : fetch;
+    q.op = ops[k];
+    q.z = 0.0f;  // the register LOD
+    q.texture_width = 64;
+    q.texture_height = 32;
+    scene.quads.push_back(q);
+    for (uint32_t j = 0; j < q.height; ++j) {
+      for (uint32_t i = 0; i < q.width; ++i) {
+        const auto t = samples::PatternTexel(i / 4, k == 1 ? 0 : j / 4);
+        std::copy(t.begin(), t.begin() + 3, &expected[(size_t(q.y + j) * scene.width + q.x + i) * 4]);
+      }
+    }
+  }
+  samples::Sample sample;
+  sample.name = "texel_rule_aniso";
+  sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
+  const auto file =
+      std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "texel_rule_aniso.xnt";
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(sample, file.string());
+  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
+    SCOPED_TRACE(renderer::PathName(path));
+    const test::TraceRun run = test::ReplayTraceFile(file.string(), path, 1, false);
+    EXPECT_EQ(run.validation_messages, 0u) << run.validation_report;
+    ASSERT_EQ(run.frames.size(), 1u);
+    const gpu::SwapImage& got = run.frames[0];
+    ASSERT_EQ(got.width, scene.width);
+    size_t differing[3] = {0, 0, 0};
+    for (size_t i = 0; i < expected.size(); i += 4) {
+      if (std::memcmp(&got.rgba[i], &expected[i], 3) != 0) ++differing[(i / 4) % scene.width / 80];
+    }
+    EXPECT_EQ(differing[0], 0u) << "implicit-LOD 2D fetch";
+    EXPECT_EQ(differing[1], 0u) << "1D fetch";
+    EXPECT_EQ(differing[2], 0u) << "register-LOD 2D fetch";
+  }
+  std::filesystem::remove(file);
+}
+
 }  // namespace
 }  // namespace xnt::vk

@@ -145,6 +145,15 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   const bool is_1d = dim == ucode::TextureDimension::k1D;
   const bool is_3d = dim == ucode::TextureDimension::k3D;
   const bool is_cube = dim == ucode::TextureDimension::kCube;
+  const bool sampled = fetch.opcode != FetchOp::kGetTextureBorderColorFrac &&
+                       fetch.opcode != FetchOp::kGetTextureComputedLod &&
+                       fetch.opcode != FetchOp::kGetTextureGradients &&
+                       fetch.opcode != FetchOp::kGetTextureWeights;
+  // Which fetches EmitExactTexel covers (a 3D one may read a volume, which it leaves).
+  if (sampled && (!pixel() || is_1d || is_3d || is_cube || fetch.use_reg_lod ||
+                  fetch.use_reg_gradients)) {
+    reflection_.texture_host_lod_slots |= 1u << slot;
+  }
   EmitTextureSize(dim, n);
   std::string uv = is_1d ? "vec3(xe_tc.x, 0.5, 0.0)" : is_3d ? "xe_tc" : "vec3(xe_tc.xy, 0.0)";
   if (is_cube) uv = "xe_tc";

@@ -38,6 +38,7 @@ struct DrawInput {
   uint32_t texture_slots = 0;  // bit i: the VS or PS samples texture fetch constant i
   // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
   std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
+  uint32_t texture_host_lod_slots = 0;  // ShaderReflection::texture_host_lod_slots, VS | PS
   gpu::PrimitiveDraw primitives;  // index bytes must stay valid during Draw
   // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
   gpu::DrawRowsEstimate estimate_rows;
@@ -71,11 +72,13 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   input.vertex_shader = vs_module;
   input.texture_slots = vs.texture_slots;
   input.texture_filters = vs.texture_filters;
+  input.texture_host_lod_slots = vs.texture_host_lod_slots;
   if (ps) {
     input.pixel_shader = ps_module;
     input.pixel_shader_color_mask = ps->color_targets_written;
     input.pixel_shader_exports = ps->uses_memexport;
     input.texture_slots |= ps->texture_slots;
+    input.texture_host_lod_slots |= ps->texture_host_lod_slots;
     for (uint32_t i = 0; i < kTextureBindingCount; ++i) {
       if (ps->texture_filters[i] != kTextureFiltersKeep) {
         input.texture_filters[i] = ps->texture_filters[i];

@@ -41,6 +41,12 @@ struct SamplerState {
   // A tfetch instruction's filter fields override the fetch constant's unless they say "keep"
   // (packed as ShaderReflection::texture_filters: mag 0-1, min 2-3, mip 4-5, aniso 6-8).
   void ApplyInstructionFilters(uint32_t packed, const Capabilities* caps = nullptr);
+  // For a slot some fetch samples through the host's own magnification choice
+  // (ShaderReflection::texture_host_lod_slots): with point magnification, no anisotropy. The
+  // texture unit never filters a magnified footprint whose mag filter is point, while a host
+  // anisotropic sampler may (lavapipe does); a minified one then loses its anisotropic walk
+  // (reported in `inexact`). True when it changed the state.
+  bool KeepMagnificationPoint();
 };
 
 class SamplerCache {

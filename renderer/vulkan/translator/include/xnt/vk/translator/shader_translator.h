@@ -81,6 +81,10 @@ struct ShaderReflection {
   // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
   // has any), packed as shader_interface.h kTextureFiltersKeep describes.
   std::array<uint32_t, 32> texture_filters = KeepTextureFilters();
+  // Texture slots some fetch samples with the host sampler's own magnification / LOD choice
+  // (bit i): 1D, cube and 3D fetches, register LOD or gradients, vertex shaders. The others pick
+  // point magnification in the shader (glsl_texel_address.cpp xe_point_applies).
+  uint32_t texture_host_lod_slots = 0;
   std::array<uint32_t, 3> vertex_fetch_slots{};  // vertex fetch constants 0-95 used
   bool uses_memexport = false;         // eA / eM# written (stores into the shared memory)
   bool fsi_early_depth = false;        // PS (fsi): depth/stencil tested before the body
