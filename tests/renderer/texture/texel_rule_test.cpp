@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "../replay_helpers.h"
@@ -62,6 +63,28 @@ int32_t Addressed(uint32_t clamp, int32_t i) {
   }
 }
 
+// Writes `scene` as a trace and replays it on cpu, fbo and fsi (lavapipe, validation on); each
+// path's one frame goes to `check`, under a trace naming the path.
+void ForEveryPath(const TexturedScene& scene, const std::string& name,
+                  const std::function<void(const gpu::SwapImage&)>& check) {
+  samples::Sample sample;
+  sample.name = name;
+  sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
+  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / (name + ".xnt");
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(sample, file.string());
+  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
+    SCOPED_TRACE(renderer::PathName(path));
+    const test::TraceRun run = test::ReplayTraceFile(file.string(), path, 1, false);
+    EXPECT_EQ(run.validation_messages, 0u) << run.validation_report;
+    ASSERT_EQ(run.frames.size(), 1u);
+    ASSERT_EQ(run.frames[0].width, scene.width);
+    ASSERT_EQ(run.frames[0].height, scene.height);
+    check(run.frames[0]);
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(TexelRule, BoundaryCoordinatesNameTheSameTexelOnEveryPath) {
   TexturedScene scene;
   scene.width = 80;
@@ -95,19 +118,7 @@ TEST(TexelRule, BoundaryCoordinatesNameTheSameTexelOnEveryPath) {
       }
     }
   }
-  samples::Sample sample;
-  sample.name = "texel_rule_test";
-  sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "texel_rule.xnt";
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(sample, file.string());
-  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
-    SCOPED_TRACE(renderer::PathName(path));
-    const test::TraceRun run = test::ReplayTraceFile(file.string(), path, 1, false);
-    EXPECT_EQ(run.validation_messages, 0u) << run.validation_report;
-    ASSERT_EQ(run.frames.size(), 1u);
-    const gpu::SwapImage& got = run.frames[0];
-    ASSERT_EQ(got.width, scene.width);
+  ForEveryPath(scene, "texel_rule", [&](const gpu::SwapImage& got) {
     uint32_t differing = 0;
     for (uint32_t m = 0; m < std::size(kModes); ++m) {
       for (uint32_t c = 0; c < std::size(kCases); ++c) {
@@ -124,8 +135,7 @@ TEST(TexelRule, BoundaryCoordinatesNameTheSameTexelOnEveryPath) {
     size_t whole = 0;
     for (size_t i = 0; i < expected.size(); i += 4) whole += std::memcmp(&got.rgba[i], &expected[i], 3) != 0;
     EXPECT_EQ(whole, 0u) << "pixels differing anywhere in the frame";
-  }
-  std::filesystem::remove(file);
+  });
 }
 
 // The fetch constant a real driver sets by default (mag point, min linear, aniso 2:1) on a 16x8
@@ -171,20 +181,7 @@ TEST(TexelRule, AnisotropyNeverFiltersAMagnifiedPointFootprint) {
       }
     }
   }
-  samples::Sample sample;
-  sample.name = "texel_rule_aniso";
-  sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
-  const auto file =
-      std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "texel_rule_aniso.xnt";
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(sample, file.string());
-  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
-    SCOPED_TRACE(renderer::PathName(path));
-    const test::TraceRun run = test::ReplayTraceFile(file.string(), path, 1, false);
-    EXPECT_EQ(run.validation_messages, 0u) << run.validation_report;
-    ASSERT_EQ(run.frames.size(), 1u);
-    const gpu::SwapImage& got = run.frames[0];
-    ASSERT_EQ(got.width, scene.width);
+  ForEveryPath(scene, "texel_rule_aniso", [&](const gpu::SwapImage& got) {
     size_t differing[3] = {0, 0, 0};
     for (size_t i = 0; i < expected.size(); i += 4) {
       if (std::memcmp(&got.rgba[i], &expected[i], 3) != 0) ++differing[(i / 4) % scene.width / 80];
@@ -192,8 +189,7 @@ TEST(TexelRule, AnisotropyNeverFiltersAMagnifiedPointFootprint) {
     EXPECT_EQ(differing[0], 0u) << "implicit-LOD 2D fetch";
     EXPECT_EQ(differing[1], 0u) << "1D fetch";
     EXPECT_EQ(differing[2], 0u) << "register-LOD 2D fetch";
-  }
-  std::filesystem::remove(file);
+  });
 }
 
 }  // namespace
