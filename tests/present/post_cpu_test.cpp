@@ -23,13 +23,7 @@ float At(const std::vector<float>& img, int w, int x, int y, int c = 0) {
 }
 
 PassConstants Pass(PassKind kind, int sw, int sh, int dw, int dh) {
-  PassConstants p;
-  p.kind = int32_t(kind);
-  p.src_w = sw;
-  p.src_h = sh;
-  p.dst_w = dw;
-  p.dst_h = dh;
-  return p;
+  return MakePass(kind, uint32_t(sw), uint32_t(sh), uint32_t(dw), uint32_t(dh));
 }
 
 TEST(PostPlan, PassesFollowTheIssue) {
@@ -191,6 +185,38 @@ TEST(PostEasu, FlatStaysFlatAndAHardEdgeStaysPut) {
   }
 }
 
+TEST(PostEasu, OutputForRcasIsHeldAsEightBits) {
+  // 100x80 -> 300x240 is EASU to 2x, EASU to 3x, RCAS: the first EASU's output is RGBA16F, the
+  // one RCAS reads RGBA8 UNORM (AMD's sample's intermediary); the input is read as given.
+  PostOptions o;
+  o.scaler = Scaler::kFsr;
+  o.width = 300;
+  o.height = 240;
+  PostPlan plan = PlanPasses(o, 100, 80);
+  ASSERT_EQ(plan.passes.size(), 3u);
+  EXPECT_EQ(plan.passes[0].src_store, int32_t(StoreFormat::kFloat32));
+  EXPECT_EQ(plan.passes[0].store, int32_t(StoreFormat::kHalf));
+  EXPECT_EQ(plan.passes[1].src_store, int32_t(StoreFormat::kHalf));
+  EXPECT_EQ(plan.passes[1].store, int32_t(StoreFormat::kUnorm8));
+  EXPECT_EQ(plan.passes[2].src_store, int32_t(StoreFormat::kUnorm8));
+  // FsrEasuCon's con0 for 200 -> 300: 200 / 300 = 0.6666667 and 0.5 * that - 0.5.
+  EXPECT_EQ(plan.passes[1].src_scale_x, 200.0f * (1.0f / 300.0f));
+  EXPECT_EQ(plan.passes[1].src_offset_x, 0.5f * (200.0f * (1.0f / 300.0f)) - 0.5f);
+  o.easu_output = StoreFormat::kHalf;
+  EXPECT_EQ(PlanPasses(o, 100, 80).passes[1].store, int32_t(StoreFormat::kHalf));
+
+  // A flat 0.41 through EASU stays 0.41, then is stored: 0.41 * 255 = 104.55 -> 105 / 255 as
+  // 8 bits; as a half (steps of 1 / 4096 in [0.25, 0.5)), 0.41 * 4096 = 1679.36 -> 1679 / 4096.
+  PassConstants p = Pass(PassKind::kEasu, 8, 4, 16, 8);
+  p.store = int32_t(StoreFormat::kUnorm8);
+  for (float v : RunPassCpu(p, Grey(std::vector<float>(32, 0.41f)))) {
+    EXPECT_TRUE(v == 105.0f / 255.0f || v == 1.0f) << v;  // alpha 1 stays 1
+  }
+  p.store = int32_t(StoreFormat::kHalf);
+  const auto half = RunPassCpu(p, Grey(std::vector<float>(32, 0.41f)));
+  EXPECT_EQ(half[0], 1679.0f / 4096.0f);
+}
+
 PassConstants Fxaa(bool extreme, int w, int h) {
   PassConstants p = Pass(PassKind::kFxaa, w, h, w, h);
   p.fxaa_steps = extreme ? 12 : 5;
@@ -279,7 +305,7 @@ TEST(PostDither, BlueNoiseIsAPermutationAndBoundsHold) {
   const PostResult d = MakeCpuPostProcessor(o, 2)->Run(noise);
   for (int i = 0; i < 64 * 64; ++i) {
     for (int c = 0; c < 3; ++c) {
-      const float exact = HalfToFloat(FloatToHalf(noise.rgba[size_t(i) * 4 + size_t(c)])) * 255.0f;
+      const float exact = noise.rgba[size_t(i) * 4 + size_t(c)] * 255.0f;  // the input is read exactly
       EXPECT_LT(std::fabs(float(d.image.rgba[size_t(i) * 4 + size_t(c)]) - exact), 1.0f);
     }
     EXPECT_EQ(d.image.rgba[size_t(i) * 4 + 3], 255);

@@ -17,6 +17,7 @@ using present::AntiAliasing;
 using present::FloatImage;
 using present::PostOptions;
 using present::Scaler;
+using present::StoreFormat;
 
 // Smooth gradients, a bright rectangle, a diagonal edge and fine checker detail.
 FloatImage TestImage(uint32_t w, uint32_t h) {
@@ -113,20 +114,38 @@ TEST_F(PostVkTest, EveryConfigurationWithinOneLsbOfTheCpu) {
       {AntiAliasing::kNone, Scaler::kFsr, 120, 80, 0, 2.0f},
       {AntiAliasing::kFxaa, Scaler::kFsr, 96, 64, 0.3f, 0.2f},  // not upscaling: CAS
   };
+  // With EASU's output held as RGBA16F the two chains agree within 1/255 everywhere. Held as
+  // 8-bit UNORM (the default, AMD's sample) a last-bit difference between the CPU's and the
+  // GPU's float arithmetic moves an EASU value lying at a half step to the other step, which RCAS
+  // amplifies (up to 4x at sharpness 0, more where a >2x chain's first EASU pass already
+  // differs): such channels must stay rare.
   for (const Case& c : cases) {
-    for (bool dither : {false, true}) {
-      PostOptions o;
-      o.aa = c.aa;
-      o.scaler = c.scaler;
-      o.width = c.w;
-      o.height = c.h;
-      o.cas_sharpness = c.cas;
-      o.fsr_sharpness_reduction = c.fsr;
-      o.dither = dither;
-      const std::string what = present::DescribePlan(present::PlanPasses(o, img.width, img.height));
-      const auto gpu = MakeVulkanPostProcessor(*context_, o)->Run(img);
-      const auto cpu = present::MakeCpuPostProcessor(o, 2)->Run(img);
-      EXPECT_LE(MaxDifference(gpu.image, cpu.image), 1) << what;
+    for (const StoreFormat easu_output : {StoreFormat::kHalf, StoreFormat::kUnorm8}) {
+      for (bool dither : {false, true}) {
+        PostOptions o;
+        o.aa = c.aa;
+        o.scaler = c.scaler;
+        o.width = c.w;
+        o.height = c.h;
+        o.cas_sharpness = c.cas;
+        o.fsr_sharpness_reduction = c.fsr;
+        o.dither = dither;
+        o.easu_output = easu_output;
+        const std::string what =
+            present::DescribePlan(present::PlanPasses(o, img.width, img.height));
+        const auto gpu = MakeVulkanPostProcessor(*context_, o)->Run(img);
+        const auto cpu = present::MakeCpuPostProcessor(o, 2)->Run(img);
+        const bool fsr8 = c.scaler == Scaler::kFsr && easu_output == StoreFormat::kUnorm8;
+        if (!fsr8) {
+          EXPECT_LE(MaxDifference(gpu.image, cpu.image), 1) << what;
+          continue;
+        }
+        size_t over1 = 0;
+        for (size_t i = 0; i < cpu.image.rgba.size(); ++i) {
+          over1 += std::abs(int(gpu.image.rgba[i]) - int(cpu.image.rgba[i])) > 1;
+        }
+        EXPECT_LE(over1 * 200, cpu.image.rgba.size()) << what << ": " << over1 << " channels";
+      }
     }
   }
   EXPECT_EQ(context_->validation_message_count(), 0u) << test::ValidationReport(*context_);

@@ -14,11 +14,12 @@ namespace xnt::present::test {
 
 std::string ReferenceDir() { return std::string(XNT_SOURCE_DIR) + "/tests/present/reference"; }
 
-std::vector<ReferenceCase> LoadReferenceCases() {
-  const std::string path = ReferenceDir() + "/cases.txt";
+namespace {
+
+void LoadManifest(const std::string& name, bool half_input, std::vector<ReferenceCase>& cases) {
+  const std::string path = ReferenceDir() + "/" + name;
   std::ifstream in(path);
   if (!in) throw Error("cannot read " + path);
-  std::vector<ReferenceCase> cases;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
@@ -41,8 +42,18 @@ std::vector<ReferenceCase> LoadReferenceCases() {
     c.options.cas_sharpness = cas;
     c.options.fsr_sharpness_reduction = fsr;
     c.options.dither = false;  // the references are rounded to nearest
+    c.half_input = half_input;
+    if (half_input) c.options.easu_output = StoreFormat::kHalf;
     cases.push_back(c);
   }
+}
+
+}  // namespace
+
+std::vector<ReferenceCase> LoadReferenceCases() {
+  std::vector<ReferenceCase> cases;
+  LoadManifest("cases.txt", true, cases);
+  LoadManifest("sample_cases.txt", false, cases);
   return cases;
 }
 
@@ -107,6 +118,31 @@ ChannelErrors CompareChannels(const gpu::SwapImage& ours, const gpu::SwapImage& 
   return e;
 }
 
+namespace {
+
+// AMD's FSR sample rounds EASU's output to 8 bits before RCAS. On ramps and two-level areas EASU's
+// exact result is often a half step (the mean of two 8-bit values), so the last bit of its float
+// arithmetic picks the step: the reference, as llvmpipe compiles it, fuses the taps' `aC += c * w`
+// into fma, our CPU chain does not, and the one step RCAS then amplifies by up to
+// 1 / (1 - 4 * 0.1875 * 2^-0.2) = 2.9 becomes 3/255. (Compiled with those multiply-adds unfused,
+// the reference gives our CPU output byte for byte on gradient16, shapes16; it is 3/255 away from
+// itself at the same pixels.) These are the counts of such pixels, CPU or Vulkan, whichever is
+// larger; none may be more than 3/255 off.
+size_t SampleTiePixels(const std::string& output) {
+  static const std::pair<const char*, size_t> kTies[] = {
+      {"gradient16_fsr_sample_x1.5.png", 10},
+      {"text_fsr_sample_x1.5.png", 1},
+      {"shapes16_fsr_sample_x1.5.png", 1},
+      {"shapes16_fsr_sample_x1.3.png", 1},
+  };
+  for (const auto& [name, count] : kTies) {
+    if (output == name) return count;
+  }
+  return 0;
+}
+
+}  // namespace
+
 size_t AllowedTiePixels(const std::string& output) {
   // FXAA 3.11 decides with exact comparisons: horzSpan = edgeHorz >= edgeVert, pairN =
   // |gradientN| >= |gradientS|, the search's end test |lumaEnd - lumaNN / 2| >= gradient / 4,
@@ -135,16 +171,20 @@ size_t AllowedTiePixels(const std::string& output) {
   for (const auto& [name, count] : kTies) {
     if (output == name) return count;
   }
-  return 0;
+  return SampleTiePixels(output);
 }
 
 std::string CheckAllCases(
     const std::function<gpu::SwapImage(const PostOptions&, const FloatImage&)>& run) {
   const std::vector<ReferenceCase> cases = LoadReferenceCases();
-  EXPECT_EQ(cases.size(), 90u);
+  EXPECT_EQ(cases.size(), 108u);
   std::string report;
   for (const ReferenceCase& c : cases) {
-    const gpu::SwapImage ours = run(c.options, LoadReferenceInput(c.input));
+    FloatImage input = LoadReferenceInput(c.input);
+    if (c.half_input) {
+      for (float& v : input.rgba) v = HalfToFloat(FloatToHalf(v));
+    }
+    const gpu::SwapImage ours = run(c.options, input);
     const ChannelErrors e = CompareChannels(ours, LoadReferenceOutput(c.output));
     char line[256];
     std::snprintf(line, sizeof(line), "%-36s max %3d mean %.4f over2 %4zu pixels %3zu  [%s]\n",
@@ -153,6 +193,8 @@ std::string CheckAllCases(
     EXPECT_LE(e.pixels_over2, AllowedTiePixels(c.output)) << line;
     if (AllowedTiePixels(c.output) == 0) {
       EXPECT_LE(e.max, 2) << line;
+    } else if (!c.half_input) {
+      EXPECT_LE(e.max, 3) << line;  // a half step of the 8-bit intermediate, through RCAS
     }
   }
   return report;

@@ -1,6 +1,6 @@
-// The post-processing chain on the CPU (post.h): post_kernels.inc compiled as C++, over RGBA16F
-// intermediates (each pass's output rounded to half, as the Vulkan passes store them), one row
-// band per thread.
+// The post-processing chain on the CPU (post.h): post_kernels.inc compiled as C++, each pass's
+// output rounded as the Vulkan passes store it (StoredTexel: half, or 8-bit UNORM after EASU), one
+// row band per thread.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -38,7 +38,7 @@ inline uint floatBitsToUint(float v) { return std::bit_cast<uint>(v); }
 inline float uintBitsToFloat(uint v) { return std::bit_cast<float>(v); }
 
 struct Kernels {
-  const float* src = nullptr;  // src_w * src_h * 4, values already rounded to half
+  const float* src = nullptr;  // src_w * src_h * 4, as the previous pass stored them
   PassConstants pc;
   const uint8_t* noise = nullptr;
 
@@ -49,6 +49,10 @@ struct Kernels {
     return {p[0], p[1], p[2], p[3]};
   }
   int BlueNoise(int x, int y) const { return noise[y * 16 + x]; }
+  static vec4 RoundHalf4(vec4 c) {
+    return {HalfToFloat(FloatToHalf(c.x)), HalfToFloat(FloatToHalf(c.y)),
+            HalfToFloat(FloatToHalf(c.z)), HalfToFloat(FloatToHalf(c.w))};
+  }
 
 #define XNT_POST_KERNELS(...) __VA_ARGS__
 #include "xnt/present/post_kernels.inc"
@@ -71,9 +75,7 @@ struct Kernels {
 
 namespace {
 
-float RoundHalf(float v) { return HalfToFloat(FloatToHalf(v)); }
-
-// Rows [y0, y1) of one pass. Non-last passes write RGBA rounded to half; the last one 8-bit
+// Rows [y0, y1) of one pass. Non-last passes write RGBA as stored (`pc.store`); the last one 8-bit
 // values (as floats 0..255) or, through `out8`, packed RGBA8.
 void RunRows(const PassConstants& pc, const float* src, float* dst, uint8_t* out8, int y0, int y1) {
   glsl::Kernels k;
@@ -92,10 +94,11 @@ void RunRows(const PassConstants& pc, const float* src, float* dst, uint8_t* out
           if (dst) dst[i + size_t(ch)] = float(b);
         }
       } else {
-        dst[i + 0] = RoundHalf(c.x);
-        dst[i + 1] = RoundHalf(c.y);
-        dst[i + 2] = RoundHalf(c.z);
-        dst[i + 3] = RoundHalf(c.w);
+        const glsl::vec4 s = k.StoredTexel(c);
+        dst[i + 0] = s.x;
+        dst[i + 1] = s.y;
+        dst[i + 2] = s.z;
+        dst[i + 3] = s.w;
       }
     }
   }
@@ -122,8 +125,10 @@ class CpuPostProcessor final : public PostProcessor {
     if (input.rgba.size() != size_t(input.width) * input.height * 4) {
       throw Error("post: image data does not match its size");
     }
-    std::vector<float> cur(input.rgba.size());
-    for (size_t i = 0; i < cur.size(); ++i) cur[i] = RoundHalf(input.rgba[i]);
+    // The input is read exactly, as the sample's input texture (8-bit UNORM) holds it: EASU's
+    // direction and length are ratios of small luma differences, which rounding the input to
+    // half moved by up to 8/255 on photographs.
+    std::vector<float> cur = input.rgba;
     PostResult result;
     result.image.width = plan.out_width;
     result.image.height = plan.out_height;
@@ -161,10 +166,8 @@ std::vector<float> RunPassCpu(const PassConstants& pass, const std::vector<float
   if (src.size() != size_t(pass.src_w) * size_t(pass.src_h) * 4) {
     throw Error("RunPassCpu: source size does not match the pass");
   }
-  std::vector<float> in(src.size());
-  for (size_t i = 0; i < in.size(); ++i) in[i] = RoundHalf(src[i]);
   std::vector<float> out(size_t(pass.dst_w) * size_t(pass.dst_h) * 4);
-  RunPass(pass, in.data(), out.data(), nullptr, 1);
+  RunPass(pass, src.data(), out.data(), nullptr, 1);
   return out;
 }
 

@@ -49,10 +49,6 @@ FloatImage ToFloatImage(const gpu::SwapImage& image) {
   return out;
 }
 
-namespace {
-
-constexpr uint32_t kMaxSide = 16384;
-
 PassConstants MakePass(PassKind kind, uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh) {
   PassConstants p;
   p.kind = int32_t(kind);
@@ -60,8 +56,21 @@ PassConstants MakePass(PassKind kind, uint32_t sw, uint32_t sh, uint32_t dw, uin
   p.src_h = int32_t(sh);
   p.dst_w = int32_t(dw);
   p.dst_h = int32_t(dh);
+  // FsrEasuCon's con0 (ffx_fsr1.h), computed once here in float as AMD's sample computes it on
+  // the CPU: a shader computing 0.5 * scale - 0.5 itself may fuse it into one fma and land an
+  // ULP away, which moves EASU's result across an 8-bit rounding step now and then.
+  const float scale_x = float(sw) * (1.0f / float(dw));
+  const float scale_y = float(sh) * (1.0f / float(dh));
+  p.src_scale_x = scale_x;
+  p.src_scale_y = scale_y;
+  p.src_offset_x = 0.5f * scale_x - 0.5f;
+  p.src_offset_y = 0.5f * scale_y - 0.5f;
   return p;
 }
+
+namespace {
+
+constexpr uint32_t kMaxSide = 16384;
 
 // CAS from (w, h) towards the output: at most 2x per axis (CAS's practical limit), then bilinear.
 void AddCas(std::vector<PassConstants>& passes, const PostOptions& o, uint32_t w, uint32_t h,
@@ -130,6 +139,13 @@ PostPlan PlanPasses(const PostOptions& o, uint32_t in_w, uint32_t in_h) {
         w = nw;
         h = nh;
       }
+      // AMD's FSR sample (sample/src/VK/FSR_Filter.cpp, OnCreateWindowSizeDependentResources)
+      // holds EASU's output for RCAS in an R8G8B8A8_UNORM "intermediary" (SDR output). RCAS
+      // sharpens by up to 1 / (1 - 4 * 0.1875) = 4x, so that rounding shows in its result:
+      // against an RGBA16F intermediate the sample's output differs by up to 3/255 on
+      // photographs. (Earlier EASU passes of a >2x chain, which the sample never runs, stay
+      // RGBA16F.)
+      passes.back().store = int32_t(o.easu_output);
       {
         PassConstants p = MakePass(PassKind::kRcas, ow, oh, ow, oh);
         p.rcas_sharpness = std::exp2(-o.fsr_sharpness_reduction);  // FsrRcasCon
@@ -140,6 +156,9 @@ PostPlan PlanPasses(const PostOptions& o, uint32_t in_w, uint32_t in_h) {
   if (passes.empty()) passes.push_back(MakePass(PassKind::kCopy, in_w, in_h, in_w, in_h));
   passes.back().last = 1;
   passes.back().dither = o.dither ? 1 : 0;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    passes[i].src_store = i ? passes[i - 1].store : int32_t(StoreFormat::kFloat32);
+  }
   return plan;
 }
 

@@ -25,13 +25,14 @@ constexpr const char* kKernelText =
 std::string Prelude() {
   std::string s = R"(#version 450
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(std430, set = 0, binding = 0) readonly buffer SrcTexels { uvec2 src_texels[]; };
-layout(std430, set = 0, binding = 1) writeonly buffer DstTexels { uvec2 dst_texels[]; };
+layout(std430, set = 0, binding = 0) readonly buffer SrcTexels { uvec4 src_texels[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer DstTexels { uvec4 dst_texels[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer OutPixels { uint out_pixels[]; };
 layout(push_constant) uniform PassConstants {
   int kind; int src_w; int src_h; int dst_w; int dst_h; int last; int dither; int fxaa_steps;
   float fxaa_subpix; float fxaa_edge_threshold; float fxaa_edge_threshold_min;
-  float cas_peak; float rcas_sharpness; int pad0; int pad1; int pad2;
+  float cas_peak; float rcas_sharpness; int store; int src_store; int pad2;
+  float src_scale_x; float src_scale_y; float src_offset_x; float src_offset_y;
 } pc;
 const int kBlueNoise[256] = int[256](
 )";
@@ -44,8 +45,12 @@ const int kBlueNoise[256] = int[256](
 vec4 Load(int x, int y) {
   x = clamp(x, 0, pc.src_w - 1);
   y = clamp(y, 0, pc.src_h - 1);
-  uvec2 v = src_texels[y * pc.src_w + x];
-  return vec4(unpackHalf2x16(v.x), unpackHalf2x16(v.y));
+  uvec4 v = src_texels[y * pc.src_w + x];
+  if (pc.src_store == 0) return vec4(unpackHalf2x16(v.x), unpackHalf2x16(v.y));
+  return uintBitsToFloat(v);
+}
+vec4 RoundHalf4(vec4 c) {
+  return vec4(unpackHalf2x16(packHalf2x16(c.xy)), unpackHalf2x16(packHalf2x16(c.zw)));
 }
 )";
   return s;
@@ -132,16 +137,17 @@ class VulkanPostProcessor final : public present::PostProcessor {
     for (const PassConstants& p : plan.passes) {
       texels = std::max(texels, VkDeviceSize(p.dst_w) * VkDeviceSize(p.dst_h));
     }
-    const VkDeviceSize in_bytes = VkDeviceSize(input.width) * input.height * 8;
+    // 16 bytes per texel: the input as floats (read exactly), RGBA16F outputs as packed halves
+    // (the next pass unpacks them: a shader compiler may drop an unpack(pack(x)) pair within one
+    // pass, so the rounding must go through the buffer), RGBA8 UNORM ones as the floats k / 255.
+    const VkDeviceSize in_bytes = VkDeviceSize(input.width) * input.height * 16;
     const VkDeviceSize out_bytes = VkDeviceSize(plan.out_width) * plan.out_height * 4;
     Ensure(staging_, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    Ensure(ping_, texels * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
-    Ensure(pong_, texels * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+    Ensure(ping_, texels * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    Ensure(pong_, texels * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Ensure(out8_, out_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
     Ensure(readback_, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    // Upload as RGBA16F.
-    auto* up = static_cast<uint16_t*>(staging_.mapped);
-    for (size_t i = 0; i < input.rgba.size(); ++i) up[i] = present::FloatToHalf(input.rgba[i]);
+    std::memcpy(staging_.mapped, input.rgba.data(), size_t(in_bytes));
 
     CheckVk(vkResetDescriptorPool(device_, pool_, 0), "vkResetDescriptorPool(post)");
     std::vector<VkDescriptorSet> sets(plan.passes.size());
@@ -302,7 +308,9 @@ std::string PostPassGlsl(PassKind kind) {
        "  if (pc.last != 0) {\n"
        "    out_pixels[i] = PackOutput(c, x, y);\n"
        "  } else {\n"
-       "    dst_texels[i] = uvec2(packHalf2x16(vec2(c.x, c.y)), packHalf2x16(vec2(c.z, c.w)));\n"
+       "    vec4 s = StoredTexel(c);\n"
+       "    dst_texels[i] = pc.store == 0 ? uvec4(packHalf2x16(s.xy), packHalf2x16(s.zw), 0u, 0u)\n"
+       "                                  : floatBitsToUint(s);\n"
        "  }\n"
        "}\n";
   return s;

@@ -3,7 +3,9 @@
 // 8 bpc, each optional. The passes and their order are planned here once (PlanPasses) and run by
 // two implementations of the same kernels (post_kernels.inc, one text compiled as C++ and as
 // GLSL): the CPU one in this library (MakeCpuPostProcessor) and the Vulkan compute one in
-// renderer/vulkan/present (xnt_vk_present). Intermediates are RGBA16F in both; see docs/present.md.
+// renderer/vulkan/present (xnt_vk_present). The input is read exactly (float32); intermediates are
+// RGBA16F, except the output of the EASU pass before RCAS, RGBA8 UNORM as in AMD's FSR sample;
+// see docs/present.md.
 #pragma once
 
 #include <array>
@@ -20,6 +22,11 @@ namespace xnt::present {
 enum class AntiAliasing : uint8_t { kNone, kFxaa, kFxaaExtreme };
 enum class Scaler : uint8_t { kBilinear, kCas, kFsr };
 
+// How a pass's output is held for the next pass: RGBA16F, or RGBA8 UNORM (round to nearest of
+// v * 255, as a UNORM image store converts) where the reference's intermediate is 8-bit. The
+// chain's input is held as it was given (kFloat32).
+enum class StoreFormat : int32_t { kHalf = 0, kUnorm8 = 1, kFloat32 = 2 };
+
 struct PostOptions {
   AntiAliasing aa = AntiAliasing::kNone;
   Scaler scaler = Scaler::kBilinear;
@@ -28,6 +35,10 @@ struct PostOptions {
   float cas_sharpness = 0.0f;             // CAS "additional sharpness", 0..1
   float fsr_sharpness_reduction = 0.2f;   // RCAS sharpness reduction in stops, 0..2
   bool dither = true;                     // blue-noise dither on the last pass
+  // How the last EASU pass's output is held for RCAS: 8-bit UNORM as AMD's FSR sample holds it
+  // (the default), or RGBA16F (what earlier versions of the chain did; the older reference
+  // outputs in tests/present/reference were made that way).
+  StoreFormat easu_output = StoreFormat::kUnorm8;
 };
 
 // "none" / "fxaa" / "fxaa_extreme"; "bilinear" / "cas" / "fsr"; nullopt for anything else.
@@ -58,9 +69,17 @@ struct PassConstants {
   float fxaa_subpix = 0, fxaa_edge_threshold = 0, fxaa_edge_threshold_min = 0;
   float cas_peak = 0;        // CasSetup: -1 / lerp(8, 5, sharpness)
   float rcas_sharpness = 0;  // FsrRcasCon: exp2(-stops)
-  int32_t pad0 = 0, pad1 = 0, pad2 = 0;
+  int32_t store = 0;         // not last: how the next pass reads this one's output (StoreFormat)
+  int32_t src_store = 0;     // how this pass's input is held: the previous pass's `store`
+  int32_t pad2 = 0;
+  // EASU: output pixel -> source position, x * scale + offset (FsrEasuCon's con0).
+  float src_scale_x = 0, src_scale_y = 0, src_offset_x = 0, src_offset_y = 0;
 };
-static_assert(sizeof(PassConstants) == 64);
+static_assert(sizeof(PassConstants) == 80);
+
+// A pass of `kind` from sw x sh to dw x dh with its size-derived constants; the plan sets the
+// kind's own options (FXAA preset, CAS peak, RCAS sharpness, last, store) on top.
+PassConstants MakePass(PassKind kind, uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh);
 
 struct PostPlan {
   uint32_t in_width = 0, in_height = 0;
@@ -101,9 +120,8 @@ class PostProcessor {
 std::unique_ptr<PostProcessor> MakeCpuPostProcessor(const PostOptions& options,
                                                     unsigned threads = 0);
 
-// One pass on the CPU, for tests: `src` is RGBA (rounded to half on entry, as the GPU reads
-// RGBA16F); returns dst_w * dst_h * 4 floats, or the 8-bit values as floats 0..255 for a last
-// pass.
+// One pass on the CPU, for tests: `src` is RGBA, read as it is; returns dst_w * dst_h * 4 floats
+// as the pass stores them (`store`), or the 8-bit values as floats 0..255 for a last pass.
 std::vector<float> RunPassCpu(const PassConstants& pass, const std::vector<float>& src);
 
 }  // namespace xnt::present
