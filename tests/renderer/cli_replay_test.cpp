@@ -50,6 +50,31 @@ TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
   stbi_image_free(png);
 }
 
+// --json lists every note with its kind, register/field and first draw F.K. The sample's draw
+// 0.2 has RB_MODECONTROL edram_mode 0, which no path draws (0.1 has no target): the same list on
+// every path.
+TEST(CliReplay, JsonListsNotesWithKindRegisterAndDraw) {
+  test::UseLavapipe();
+  std::filesystem::create_directories(kWork);
+  const char* name = "memexport_skipped_draw";
+  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).code, 0);
+  const std::string trace = (kWork / (std::string(name) + ".xnt")).string();
+  for (const char* path : {"cpu", "fbo", "fsi --fsi-ordering unordered"}) {
+    auto r = Shell(kCli + " replay " + trace + " --out " + (kWork / "notes").string() +
+                   " --json --validate --path " + path);
+    ASSERT_EQ(r.code, 0) << path << "\n" << r.out;
+    EXPECT_NE(r.out.find("{\"kind\": \"skipped\", \"register\": \"RB_MODECONTROL\", \"field\": "
+                         "\"edram_mode\", \"event\": \"0.2\", \"events\": 1, \"count\": 1, "
+                         "\"text\": \"draw with RB_MODECONTROL edram_mode 0 (not colour/depth) "
+                         "skipped\"}"),
+              std::string::npos)
+        << path << "\n" << r.out;
+    EXPECT_NE(r.out.find("\"event\": \"0.1\""), std::string::npos) << path << "\n" << r.out;
+    EXPECT_NE(r.out.find("\"notes_by_kind\": {\"skipped\": 2}"), std::string::npos)
+        << path << "\n" << r.out;
+  }
+}
+
 TEST(CliReplay, UsageErrors) {
   test::UseLavapipe();
   std::filesystem::create_directories(kWork);

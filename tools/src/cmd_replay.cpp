@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <chrono>
 
@@ -25,6 +27,7 @@
 #include "xnt/format/reader.h"
 #include "xnt/present/frame_writer.h"
 #include "xnt/renderer/device_tools.h"
+#include "xnt/renderer/note_log.h"
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
 
@@ -119,11 +122,38 @@ struct ReplayTally {
   double fps() const { return seconds > 0 ? double(frames_seen) / seconds : 0.0; }
 };
 
+// "notes": every note of the replay with its kind, register/field, first event F.K and counts;
+// "notes_by_kind": the counts summed per kind (note_log.h).
+void PrintNotesJson(const std::vector<renderer::NoteEntry>& notes) {
+  std::printf("  \"notes\": [");
+  std::map<std::string, uint64_t> by_kind;
+  for (size_t i = 0; i < notes.size(); ++i) {
+    const renderer::NoteEntry& n = notes[i];
+    const char* kind = renderer::NoteKindName(n.kind);
+    by_kind[kind] += n.count;
+    const std::string event =
+        n.first ? JsonString(DrawAddress(n.first->frame, n.first->draw)) : std::string("null");
+    std::printf("%s\n    {\"kind\": \"%s\", \"register\": %s, \"field\": %s, \"event\": %s, "
+                "\"events\": %" PRIu64 ", \"count\": %" PRIu64 ", \"text\": %s}",
+                i ? "," : "", kind, n.reg.name.empty() ? "null" : JsonString(n.reg.name).c_str(),
+                n.reg.field.empty() ? "null" : JsonString(n.reg.field).c_str(), event.c_str(),
+                n.events, n.count, JsonString(n.text).c_str());
+  }
+  std::printf("%s],\n", notes.empty() ? "" : "\n  ");
+  std::printf("  \"notes_by_kind\": {");
+  bool first = true;
+  for (const auto& [kind, count] : by_kind) {
+    std::printf("%s\"%s\": %" PRIu64, first ? "" : ", ", kind.c_str(), count);
+    first = false;
+  }
+  std::printf("},\n");
+}
+
 void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::Session& session,
-               const ReplayTally& t) {
+               const ReplayTally& t, renderer::NoteLog& note_log) {
+  note_log.Observe(session.notes(), std::nullopt);  // what the end of the replay added
   const renderer::SessionStats stats = session.stats();
   const double dps = t.seconds > 0 ? double(stats.draws) / t.seconds : 0.0;
-  const auto notes = session.notes();
   std::printf("{\n");
   std::printf("  \"file\": %s,\n", JsonString(args.file).c_str());
   std::printf("  \"recovered\": %s,\n", RecoveredJson(reader).c_str());
@@ -141,14 +171,7 @@ void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::S
   std::printf("  \"draws_per_second\": %.3f,\n", dps);
   std::printf("  \"validation_enabled\": %s,\n", args.validate ? "true" : "false");
   std::printf("  \"validation_messages\": %u,\n", session.validation_message_count());
-  std::printf("  \"notes\": [");
-  bool first = true;
-  for (auto& [what, count] : notes) {
-    std::printf("%s\n    {\"what\": %s, \"count\": %" PRIu64 "}", first ? "" : ",",
-                JsonString(what).c_str(), count);
-    first = false;
-  }
-  std::printf("%s],\n", notes.empty() ? "" : "\n  ");
+  PrintNotesJson(note_log.Entries());
   std::printf("  \"images\": [");
   for (size_t i = 0; i < t.images.size(); ++i) {
     std::printf("%s%s", i ? ", " : "", JsonString(t.images[i]).c_str());
@@ -298,6 +321,8 @@ int RunReplay(const ReplayArgs& args) {
       std::fflush(stderr);
     };
   }
+  renderer::NoteLog note_log;  // --json: each note with the first draw or resolve that counted it
+  if (args.json) options.on_draw_event = note_log.Hook(options.on_draw_event, snapshot_session);
   // The path first: one that cannot run here is refused before anything is written.
   auto session = renderer::Session::Create(options);
   snapshot_session = session.get();
@@ -306,7 +331,6 @@ int RunReplay(const ReplayArgs& args) {
   guest = &player.memory();
   progress_player = &player;
   flush_session = session.get();
-
   auto start = std::chrono::steady_clock::now();
   player.Play(*reader, range.Last());
   session->Flush();
@@ -315,7 +339,7 @@ int RunReplay(const ReplayArgs& args) {
 
   const ReplayTally tally{frames_seen, frames_written, snapshots_written, seconds, written, memory_dumps};
   if (args.json) {
-    PrintJson(args, *reader, *session, tally);
+    PrintJson(args, *reader, *session, tally, note_log);
   } else {
     PrintText(args, *session, tally);
   }

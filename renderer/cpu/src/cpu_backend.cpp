@@ -146,6 +146,8 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
   try {
     if (Draw(call)) {
       ++stats_.draws;
+      // Noted for the draws a path draws, on every path (a skipped draw notes why instead).
+      for (const std::string& n : gpu::UnmodelledStateNotes(call.registers->values())) Note(n);
     } else {
       ++stats_.draws_skipped;
       // A draw that rasterizes nothing still runs its vertex shader, whose exports land
@@ -196,7 +198,6 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Note("draw skipped: no vertex shader loaded");
     return false;
   }
-  for (const std::string& n : gpu::UnmodelledStateNotes(regs)) Note(n);
   const ucode::DecodedShader* vs = Decoded(call.vertex_shader, notes_);
   if (!vs) return false;
   const ucode::DecodedShader* ps = Decoded(call.pixel_shader, notes_);

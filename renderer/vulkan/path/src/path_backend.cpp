@@ -127,7 +127,6 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
     ++draws_skipped_;
     return;
   }
-  for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
   std::shared_ptr<const TranslatedShader> vs, ps;
   bool exact_polygon_offset = false;
   if (!TranslateDraw(call, vs, ps, exact_polygon_offset)) {
@@ -150,7 +149,11 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
                          [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
     ++draws_skipped_;
   }
-  if (renderer_->path_stats().draws > drawn_before) OnDrawn(ps.get());
+  if (renderer_->path_stats().draws > drawn_before) {
+    // Noted for the draws a path draws, on every path (a skipped draw notes why instead).
+    for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
+    OnDrawn(ps.get());
+  }
 }
 
 void PathBackend::OnResolve(const replay::ResolveCall& call) {

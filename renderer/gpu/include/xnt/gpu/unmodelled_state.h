@@ -1,6 +1,7 @@
 // Draw state that the hardware honours and no render path models yet, named so that a replay
-// says so at run time (each path notes every string, counted per draw) instead of drawing as if
-// it were off. Backend-free: every path asks the same question of the same registers.
+// says so at run time (each path notes every string, counted per draw it draws) instead of
+// drawing as if it were off. Backend-free: every path asks the same question of the same
+// registers.
 #pragma once
 
 #include <string>
