@@ -28,13 +28,18 @@ NoteKind ClassifyNote(const std::string& text) {
   // A skip says the most about the frame (nothing of the event is there), so it wins over the
   // reason it gives ("draw of primitive type ... skipped (not implemented)").
   if (Has(text, "skipped")) return NoteKind::kSkipped;
-  if (Has(text, "not implemented") || Has(text, "not modelled") || Has(text, "unsupported")) {
-    return NoteKind::kNotImplemented;
+  // Drawn without it: what the notes say of state they leave out or read as zeros.
+  for (const char* words : {"not implemented", "not modelled", "unsupported", "not decoded",
+                            "as zeros", "returns zeros", "not loaded", "dropped", "applies none"}) {
+    if (Has(text, words)) return NoteKind::kNotImplemented;
   }
-  if (Has(text, "inexact") || Has(text, "approximat") || Has(text, "not bit-exact") ||
-      Has(text, "from 1 host sample") || Has(text, "from 4 host samples") || Has(text, "lacks")) {
-    return NoteKind::kInexact;
+  // Drawn approximately: their words for a near result, a fallback or a missing device feature;
+  // "texture: " and "sampler: " carry the texture cache's own inexact descriptions.
+  for (const char* words : {"inexact", "approximat", "not bit-exact", "host sample", "lacks",
+                            "instead", "nearest slice", "drawn square", "are used"}) {
+    if (Has(text, words)) return NoteKind::kInexact;
   }
+  if (text.rfind("texture: ", 0) == 0 || text.rfind("sampler: ", 0) == 0) return NoteKind::kInexact;
   return NoteKind::kOther;
 }
 
