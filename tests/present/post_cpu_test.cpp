@@ -215,6 +215,18 @@ TEST(PostEasu, OutputForRcasIsHeldAsEightBits) {
   p.store = int32_t(StoreFormat::kHalf);
   const auto half = RunPassCpu(p, Grey(std::vector<float>(32, 0.41f)));
   EXPECT_EQ(half[0], 1679.0f / 4096.0f);
+
+  // The whole chain keeps a flat image: RCAS on a flat v has hitMin = v / 4v and hitMax =
+  // (1 - v) / (4v - 4), both -1/4, so the lobe is the limit -0.1875 * 2^-0.2 and the result
+  // v * (1 + 4 lobe) * APrxMedRcp(1 + 4 lobe), within 0.3% of v: 105/255 stays 105.
+  FloatImage flat{8, 4, {}};
+  for (int i = 0; i < 32; ++i) flat.rgba.insert(flat.rgba.end(), {0.41f, 0.41f, 0.41f, 1.0f});
+  o.easu_output = StoreFormat::kUnorm8;
+  o.width = 16;
+  o.height = 8;
+  o.dither = false;
+  const PostResult r = MakeCpuPostProcessor(o, 1)->Run(flat);
+  for (size_t i = 0; i < r.image.rgba.size(); ++i) EXPECT_EQ(r.image.rgba[i], i % 4 == 3 ? 255 : 105);
 }
 
 PassConstants Fxaa(bool extreme, int w, int h) {
