@@ -33,10 +33,11 @@ NoteKind ClassifyNote(const std::string& text) {
                             "as zeros", "returns zeros", "not loaded", "dropped", "applies none"}) {
     if (Has(text, words)) return NoteKind::kNotImplemented;
   }
-  // Drawn approximately: their words for a near result, a fallback or a missing device feature;
+  // Drawn approximately: their words for a near result, a fallback (a guest format held in a
+  // wider or narrower host target) or a missing device feature;
   // "texture: " and "sampler: " carry the texture cache's own inexact descriptions.
-  for (const char* words : {"inexact", "approximat", "not bit-exact", "host sample", "lacks",
-                            "instead", "nearest slice", "drawn square", "are used"}) {
+  for (const char* words : {"inexact", "approximat", "not bit-exact", "host sample", "host target",
+                            "lacks", "instead", "nearest slice", "drawn square", "are used"}) {
     if (Has(text, words)) return NoteKind::kInexact;
   }
   if (text.rfind("texture: ", 0) == 0 || text.rfind("sampler: ", 0) == 0) return NoteKind::kInexact;

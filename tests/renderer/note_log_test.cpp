@@ -48,6 +48,9 @@ TEST(NoteLog, KindAndRegisterComeFromTheText) {
   EXPECT_EQ(ClassifyNote("texture fetch constant 3 sampled as zeros: unknown format 63"),
             NoteKind::kNotImplemented);
   EXPECT_EQ(ClassifyNote("texture: TextureSign signed on k_8_8_8_8"), NoteKind::kInexact);
+  EXPECT_EQ(ClassifyNote("colour target: 7e3 in a 16-bit float host target (blending at half "
+                         "precision)"),
+            NoteKind::kInexact);
   EXPECT_EQ(ClassifyNote("shader: 2 interpolators"), NoteKind::kOther);
 }
 
