@@ -32,10 +32,7 @@ struct Worker final : ucode::BatchTextureSource {
             om_notes_) {
     if (job.pixel_shader) {
       ps_ = std::make_unique<ucode::Interpreter>(*job.pixel_shader);
-      callbacks_.texture_fetch = [this](uint32_t slot, const ucode::Float4& coords,
-                                        const ucode::FetchInstruction& f) {
-        return textures_.Fetch(slot, coords, f);
-      };
+      textures_.Bind(callbacks_);
       callbacks_.write_memory = job.write_memory;
       if (job.batched) {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);

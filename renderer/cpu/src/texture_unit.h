@@ -47,6 +47,16 @@ class TextureUnit {
   ucode::Float4 FetchGradients(uint32_t slot, const ucode::Float4& coords,
                                const ucode::FetchInstruction& f, const ucode::Float4& ddx,
                                const ucode::Float4& ddy);
+  // A fetch whose LOD is explicit (ucode::FetchHasExplicitLod): the register LOD or gradients, or
+  // level 0, plus the biases (texture_lod.cpp).
+  ucode::Float4 FetchExplicit(uint32_t slot, const ucode::Float4& coords,
+                              const ucode::FetchInstruction& f,
+                              const ucode::TextureRegisters& registers);
+  // The size getWeights / getCompTexLOD see: guest texels, z the volume's depth or the stack's
+  // layers.
+  ucode::TextureQuerySize QuerySize(uint32_t slot, const ucode::FetchInstruction& f);
+  // Sets the interpreter's texture_fetch, texture_fetch_explicit and texture_size to this unit.
+  void Bind(ucode::InterpreterCallbacks& cb);
   // A whole batch of the batched interpreter (ucode::BatchTextureSource): the fetch constant,
   // filters and LOD range are worked out once per batch, the level of detail once per 2x2 quad
   // (its lanes share the coarse derivatives), then every active lane is sampled. Each lane's
@@ -114,6 +124,9 @@ class TextureUnit {
   // Bilinear or point sample of one level at normalised (u, v).
   ucode::Float4 Filter(Slot& s, uint32_t level, float u, float v, bool one_d, bool linear,
                        uint32_t layer);
+  // A volume's level at normalised (u, v) and slice coordinate `slice` (in slices), filtered
+  // between slices when `linear`.
+  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float slice, bool linear);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }
