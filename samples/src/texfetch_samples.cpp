@@ -38,6 +38,17 @@ struct Builder {
   TexturedScene scene;
   Image expected;
 
+  // A width x height scene cleared to navy, and its expected image so far.
+  Builder(uint32_t width, uint32_t height) {
+    scene.width = width;
+    scene.height = height;
+    scene.clear_rgba = {0x10, 0x10, 0x30, 0xFF};
+    expected.width = width;
+    expected.height = height;
+    expected.rgba.resize(size_t(width) * height * 4);
+    Fill(0, 0, width, height, scene.clear_rgba);
+  }
+
   void Fill(uint32_t x, uint32_t y, uint32_t w, uint32_t h, std::array<uint8_t, 4> rgba) {
     for (uint32_t j = y; j < y + h; ++j) {
       for (uint32_t i = x; i < x + w; ++i) {
@@ -72,14 +83,7 @@ struct Builder {
 };
 
 Builder BuildLodQueries() {
-  Builder b;
-  b.scene.width = 176;
-  b.scene.height = 24;
-  b.scene.clear_rgba = {0x10, 0x10, 0x30, 0xFF};
-  b.expected.width = b.scene.width;
-  b.expected.height = b.scene.height;
-  b.expected.rgba.resize(size_t(b.scene.width) * b.scene.height * 4);
-  b.Fill(0, 0, b.scene.width, b.scene.height, b.scene.clear_rgba);
+  Builder b(176, 24);
   b.scene.memory.push_back({kLevel0Address, std::vector<uint8_t>(0x4000, kLevel0Grey)});
   b.scene.memory.push_back({kMipAddress, std::vector<uint8_t>(0x10000, kMipGrey)});
   const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
@@ -133,14 +137,7 @@ Builder BuildLodQueries() {
 constexpr uint32_t kVolumeAddress = kTexturedFirstTextureAddress + 0x20000;
 
 Builder BuildVolumeSlices() {
-  Builder b;
-  b.scene.width = 128;
-  b.scene.height = 24;
-  b.scene.clear_rgba = {0x10, 0x10, 0x30, 0xFF};
-  b.expected.width = b.scene.width;
-  b.expected.height = b.scene.height;
-  b.expected.rgba.resize(size_t(b.scene.width) * b.scene.height * 4);
-  b.Fill(0, 0, b.scene.width, b.scene.height, b.scene.clear_rgba);
+  Builder b(128, 24);
   for (uint32_t k = 0; k < 4; ++k) {
     b.scene.memory.push_back({kVolumeAddress + k * 0x2000,
                               std::vector<uint8_t>(0x2000, uint8_t(16 + 64 * k))});

@@ -17,14 +17,19 @@
 
 namespace xnt::cpu {
 
+TextureUnit::Slot* TextureUnit::Sampleable(uint32_t slot) {
+  Slot& s = Get(slot);
+  if (s.reader) return &s;
+  Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
+  return nullptr;
+}
+
 ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coords,
                                          const ucode::FetchInstruction& f,
                                          const ucode::TextureRegisters& registers) {
-  Slot& s = Get(slot);
-  if (!s.reader) {
-    Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
-    return {0.0f, 0.0f, 0.0f, 0.0f};
-  }
+  Slot* ready = Sampleable(slot);
+  if (!ready) return {0.0f, 0.0f, 0.0f, 0.0f};
+  Slot& s = *ready;
   const Setup p = Prepare(s, f);
   Footprint footprint;
   if (!f.use_reg_lod && f.use_comp_lod && f.use_reg_gradients) {
@@ -42,13 +47,10 @@ ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coo
 }
 
 ucode::TextureQuerySize TextureUnit::QuerySize(uint32_t slot, const ucode::FetchInstruction& f) {
-  Slot& s = Get(slot);
-  if (!s.reader) {
-    Note("cpu path: texture fetch constant " + std::to_string(slot & 31) + ": " + s.error);
-    return {};
-  }
-  const Setup p = Prepare(s, f);
-  const gpu::TextureDescriptor& d = s.reader->texture();
+  Slot* ready = Sampleable(slot);
+  if (!ready) return {};
+  const Setup p = Prepare(*ready, f);
+  const gpu::TextureDescriptor& d = ready->reader->texture();
   ucode::TextureQuerySize size;
   size.width = p.w;
   size.height = p.h;

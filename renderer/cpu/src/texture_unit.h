@@ -86,6 +86,8 @@ class TextureUnit {
     std::vector<Image> images;  // level * layers + layer
   };
   Slot& Get(uint32_t slot);
+  // The slot when it can be sampled; else nullptr and a note naming why.
+  Slot* Sampleable(uint32_t slot);
   // What a fetch instruction on a slot decides before any coordinate is known: the filters, the
   // sampler's LOD range and the texture's size (Prepare), shared by every lane of a batch.
   struct Setup {
