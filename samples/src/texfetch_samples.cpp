@@ -12,7 +12,8 @@
 //   offset step, half a texel): fract(5.375 - 0.5) = 0.875, fract(2.625 - 0.5) = 0.125 (223, 32)
 //   and fract(5.375) = 0.375, fract(1.625) = 0.625 (96, 159);
 // - getGradients of (u + v, v) with u, v = 1/64 per pixel: (d/dx x, d/dy x, d/dx y, d/dy y) =
-//   (1/64, 1/64, 0, 1/64), times 16: (0.25, 0.25, 0) = (64, 64, 0).
+//   (1/64, 1/64, 0, 1/64), times 16: (0.25, 0.25, 0) = (64, 64, 0);
+// - setGradientH/V + tfetch2D UseRegisterGradients with LODBias=-0.75: lambda 1 - 0.75 (80).
 // The front buffer reads alpha as 255 (gpu/front_buffer.cpp), so only RGB carries results.
 #include <cmath>
 
@@ -83,7 +84,7 @@ struct Builder {
 };
 
 Builder BuildLodQueries() {
-  Builder b(176, 24);
+  Builder b(184, 24);
   b.scene.memory.push_back({kLevel0Address, std::vector<uint8_t>(0x4000, kLevel0Grey)});
   b.scene.memory.push_back({kMipAddress, std::vector<uint8_t>(0x10000, kMipGrey)});
   const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
@@ -124,6 +125,17 @@ Builder BuildLodQueries() {
                            {16.0f, 16.0f, 16.0f, 0.0f}, w_bias);
   g.texture_width = g.texture_height = 64;
   b.Fill(144, 4, 16, 16, {64, 64, 0, 255});
+  // Register gradients of 1/16 along u and v: 2 texels per pixel, lambda 1, and LODBias=-0.75
+  // makes it 0.25 (80); the quad's own derivatives (16 pixels over 4 texels) would magnify (32).
+  TexturedQuad& r = b.Quad(164, 4,
+                           "    mov r2, c2\n    mov r3, c3\n    setGradientH r2.xyz, tf0\n"
+                           "    setGradientV r3.xyz, tf0\n"
+                           "    tfetch2D r1, r0.xy, tf0, UseRegisterGradients=true, LODBias=-0.75\n",
+                           one, zero);
+  r.texture_width = r.texture_height = 128;
+  const float gradients[8] = {0.0625f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0625f, 0.0f, 0.0f};
+  r.ps_constants.insert(r.ps_constants.end(), gradients, gradients + 8);
+  b.Fill(164, 4, 16, 16, {80, 80, 80, 255});
   return b;
 }
 
@@ -177,11 +189,11 @@ Builder BuildVolumeSlices() {
 std::vector<Sample> TexFetchSamples() {
   return {DescribedSample(
       "texfetch_lod_queries",
-      "176x24: setTexLOD + UseRegisterLOD between a grey-32 level 0 and grey-224 mips (LOD 0.25, "
+      "184x24: setTexLOD + UseRegisterLOD between a grey-32 level 0 and grey-224 mips (LOD 0.25, "
       "0.75), getCompTexLOD2D at lambda -1/1/2, getWeights2D at texel (5.375, 2.625) plain and "
-      "with half-texel offsets, getGradients of (u + v, v)",
-      "eight 16x16 squares on navy: grey 80, grey 176, red 96, 159, 191, (223,32,0), (96,159,0), "
-      "(64,64,0); every pixel exact",
+      "with half-texel offsets, getGradients of (u + v, v), setGradientH/V + UseRegisterGradients",
+      "nine 16x16 squares on navy: grey 80, grey 176, red 96, 159, 191, (223,32,0), (96,159,0), "
+      "(64,64,0), grey 80; every pixel exact",
       [](format::Writer& w) { AuthorTexturedScene(BuildLodQueries().scene, w); },
       [] { return BuildLodQueries().expected; }),
           DescribedSample(
