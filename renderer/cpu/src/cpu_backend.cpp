@@ -156,10 +156,7 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
         TextureUnit textures(*call.registers, call.memory, notes_, &scaled_);
         const gpu::VertexExportRun run = gpu::RunVertexShaderExports(
             call, prim, *memory_,
-            [&textures](uint32_t slot, const ucode::Float4& coords,
-                        const ucode::FetchInstruction& f) {
-              return textures.Fetch(slot, coords, f);
-            });
+            [&textures](ucode::InterpreterCallbacks& cb) { textures.Bind(cb); });
         if (!run.note.empty()) Note("memexport of a skipped draw: " + run.note);
         if (run.hi > run.lo) scaled_.Invalidate(run.lo, run.hi - run.lo);
       }
