@@ -467,7 +467,8 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
   // The same cases as the scalar interpreter's TextureFetch (vertex fetches never get here).
   if (TextureState(f, act) || TextureQuery(f, act)) return;
   const uint32_t slot = f.const_index & 31;
-  const bool explicit_lod = FetchHasExplicitLod(f, true) && cb->texture_fetch_explicit;
+  const bool explicit_lod =
+      FetchHasExplicitLod(f, true) && (cb->texture_fetch_explicit || textures);
   if (!explicit_lod && !textures && !cb->texture_fetch) {
     Note("texture fetch without a texture callback: zeros");
     for (uint32_t l = 0; l < N; ++l) {
@@ -480,7 +481,16 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
   std::array<Lanes, 3> coords;
   for (uint32_t c = 0; c < 3; ++c) coords[c] = src.c[(f.src_swizzle >> (2 * c)) & 3];
   std::array<Float4, N> texels;
-  if (explicit_lod) {
+  const BatchTextureSource::LaneRegisters lane_registers{
+      tex_lod.data(), {grad_h[0].data(), grad_h[1].data(), grad_h[2].data()},
+      {grad_v[0].data(), grad_v[1].data(), grad_v[2].data()}};
+  const std::array<const float*, 3> at{coords[0].data(), coords[1].data(), coords[2].data()};
+  const bool sampled = explicit_lod && textures &&
+                       textures->FetchBatchExplicit(slot, f, at, act.data(), N, lane_registers,
+                                                    texels.data());
+  if (sampled) {
+    // The texture source took the whole batch with each lane's registers.
+  } else if (explicit_lod && cb->texture_fetch_explicit) {
     // Register LOD or gradients differ per lane: sampled one lane at a time.
     for (uint32_t l = 0; l < N; ++l) {
       if (!act[l]) continue;
@@ -490,8 +500,7 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
                                              f, regs);
     }
   } else if (textures) {
-    textures->FetchBatch(slot, f, {coords[0].data(), coords[1].data(), coords[2].data()},
-                         act.data(), N, quads, texels.data());
+    textures->FetchBatch(slot, f, at, act.data(), N, quads, texels.data());
   } else {
     const bool gradients = quads && cb->texture_fetch_gradients;
     for (uint32_t l = 0; l < N; ++l) {

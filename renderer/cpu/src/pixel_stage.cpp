@@ -59,6 +59,13 @@ struct Worker final : ucode::BatchTextureSource {
                   uint32_t lanes, bool quads, ucode::Float4* texels) override {
     textures_.FetchBatch(slot, f, coords, active, lanes, quads, texels);
   }
+  bool FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
+                          const std::array<const float*, 3>& coords, const uint32_t* active,
+                          uint32_t lanes, const LaneRegisters& registers,
+                          ucode::Float4* texels) override {
+    textures_.FetchBatchExplicit(slot, f, coords, active, lanes, registers, texels);
+    return true;
+  }
 
   // The pixel shader's inputs for one fragment, as the translator lays them out.
   ucode::Float4 ParamGen(const Fragment& f) const {

@@ -24,26 +24,63 @@ TextureUnit::Slot* TextureUnit::Sampleable(uint32_t slot) {
   return nullptr;
 }
 
-ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coords,
-                                         const ucode::FetchInstruction& f,
-                                         const ucode::TextureRegisters& registers) {
-  Slot* ready = Sampleable(slot);
-  if (!ready) return {0.0f, 0.0f, 0.0f, 0.0f};
-  Slot& s = *ready;
-  const Setup p = Prepare(s, f);
+TextureUnit::Footprint TextureUnit::ExplicitFootprint(const Setup& p,
+                                                      const ucode::FetchInstruction& f,
+                                                      const ucode::TextureRegisters& registers) const {
   Footprint footprint;
   if (!f.use_reg_lod && f.use_comp_lod && f.use_reg_gradients) {
     // Cube faces keep level 0 (as their implicit fetches do).
     if (!p.cube) footprint = Walk(p, f, registers.grad_h, registers.grad_v);
   } else {
     footprint.lambda = (f.use_reg_lod ? registers.lod : 0.0f) +
-                       float(s.fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
+                       float(p.s->fetch.lod_bias) / 32.0f + float(f.lod_bias) / 16.0f;
   }
-  // NaN (a NaN register or rho) takes the finest allowed level.
-  const float lambda = std::isnan(footprint.lambda)
-                           ? p.min_lod
-                           : std::clamp(footprint.lambda, p.min_lod, p.max_lod);
-  return SampleFootprint(p, f, coords, footprint, lambda);
+  return footprint;
+}
+
+namespace {
+
+// NaN (a NaN register or rho) takes the finest allowed level.
+float ClampExplicit(float lambda, float min_lod, float max_lod) {
+  return std::isnan(lambda) ? min_lod : std::clamp(lambda, min_lod, max_lod);
+}
+
+}  // namespace
+
+ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coords,
+                                         const ucode::FetchInstruction& f,
+                                         const ucode::TextureRegisters& registers) {
+  Slot* s = Sampleable(slot);
+  if (!s) return {0.0f, 0.0f, 0.0f, 0.0f};
+  const Setup p = Prepare(*s, f);
+  const Footprint footprint = ExplicitFootprint(p, f, registers);
+  return SampleFootprint(p, f, coords, footprint, ClampExplicit(footprint.lambda, p.min_lod, p.max_lod));
+}
+
+void TextureUnit::FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
+                                     const std::array<const float*, 3>& coords,
+                                     const uint32_t* active, uint32_t lanes,
+                                     const ucode::BatchTextureSource::LaneRegisters& registers,
+                                     ucode::Float4* texels) {
+  Slot* s = Sampleable(slot);
+  if (!s) {
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (active[l]) texels[l] = {0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    return;
+  }
+  // The fetch constant and filters once; each lane its own registers (FetchExplicit's result).
+  const Setup p = Prepare(*s, f);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!active[l]) continue;
+    const ucode::TextureRegisters r{
+        registers.lod[l],
+        {registers.grad_h[0][l], registers.grad_h[1][l], registers.grad_h[2][l], 0.0f},
+        {registers.grad_v[0][l], registers.grad_v[1][l], registers.grad_v[2][l], 0.0f}};
+    const Footprint footprint = ExplicitFootprint(p, f, r);
+    texels[l] = SampleFootprint(p, f, {coords[0][l], coords[1][l], coords[2][l], 0.0f}, footprint,
+                                ClampExplicit(footprint.lambda, p.min_lod, p.max_lod));
+  }
 }
 
 ucode::TextureQuerySize TextureUnit::QuerySize(uint32_t slot, const ucode::FetchInstruction& f) {

@@ -27,6 +27,7 @@
 #include "xnt/gpu/texel_reader.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
+#include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/xenos/enums.h"
 
@@ -52,6 +53,12 @@ class TextureUnit {
   ucode::Float4 FetchExplicit(uint32_t slot, const ucode::Float4& coords,
                               const ucode::FetchInstruction& f,
                               const ucode::TextureRegisters& registers);
+  // FetchExplicit over a batch (ucode::BatchTextureSource::FetchBatchExplicit): the fetch
+  // constant and filters once, each lane's registers on their own.
+  void FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
+                          const std::array<const float*, 3>& coords, const uint32_t* active,
+                          uint32_t lanes, const ucode::BatchTextureSource::LaneRegisters& registers,
+                          ucode::Float4* texels);
   // The size getWeights / getCompTexLOD see: guest texels, z the volume's depth or the stack's
   // layers.
   ucode::TextureQuerySize QuerySize(uint32_t slot, const ucode::FetchInstruction& f);
@@ -108,6 +115,10 @@ class TextureUnit {
     uint32_t probes = 1;              // N (1: one isotropic sample)
     float axis[3] = {0.0f, 0.0f, 0.0f};  // the major axis's coordinate derivative (per pixel)
   };
+  // An explicit LOD's footprint: the register gradients' walk, or lambda from the register LOD
+  // (or 0) plus both biases (texture_lod.cpp).
+  Footprint ExplicitFootprint(const Setup& setup, const ucode::FetchInstruction& f,
+                              const ucode::TextureRegisters& registers) const;
   Footprint Walk(const Setup& setup, const ucode::FetchInstruction& f, const ucode::Float4& ddx,
                  const ucode::Float4& ddy) const;
   // The sample of one lane at a clamped lambda (0 without derivatives): SampleAt filters one
