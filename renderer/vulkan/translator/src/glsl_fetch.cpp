@@ -217,7 +217,7 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
                        fetch.opcode != FetchOp::kGetTextureGradients &&
                        fetch.opcode != FetchOp::kGetTextureWeights;
   // Which fetches EmitExactTexel covers (a 3D one may read a volume, which it leaves).
-  if (sampled && (!pixel() || is_1d || is_3d || is_cube || fetch.use_reg_lod ||
+  if (sampled && (!pixel() || is_1d || is_3d || is_cube || fetch.use_reg_lod || !fetch.use_comp_lod ||
                   fetch.use_reg_gradients)) {
     reflection_.texture_host_lod_slots |= 1u << slot;
   }
@@ -318,8 +318,8 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   const std::string not_volume = is_3d ? "!xe_vol && " : "";
   // Point sampling: the texel the hardware's fixed-point coordinate names (gpu/
   // texel_coordinate.h), with the cpu path's level-of-detail decision, on both Vulkan paths;
-  // where the LOD comes from a register the host keeps it.
-  if (!fetch.use_reg_lod && !fetch.use_reg_gradients) {
+  // where the LOD comes from a register or is not computed (level 0) the host keeps it.
+  if (fetch.use_comp_lod && !fetch.use_reg_lod && !fetch.use_reg_gradients) {
     Line("bool xe_magnified = xe_texel_magnified(" + n + "u, xe_uv.xy, vec2(textureSize(" + tex2d +
          ", 0).xy), " + std::to_string(fetch.mip_filter & 3) + "u, " + FloatLiteral(bias) + ");");
     Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + filters +
