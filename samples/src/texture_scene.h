@@ -71,6 +71,8 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer);
 
 // The texture samples for the registry (texture_many_formats.cpp): textures_many_formats.
 std::vector<Sample> TextureSamples();
+// The texture get/set instruction samples (texfetch_samples.cpp).
+std::vector<Sample> TexFetchSamples();
 
 // The shaders (XDK listing syntax): position + xyz texture coordinate passthrough, and one pixel
 // shader per fetch dimension that writes the fetched texel to oC0.

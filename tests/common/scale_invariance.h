@@ -32,6 +32,9 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
     {"raster_point_sprite_mips",
      "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
      "the mip level drops by log2(S), as rendering at a higher resolution does"},
+    {"texfetch_lod_queries",
+     "getCompTexLOD and getGradients measure per host pixel: at S host pixels per guest pixel "
+     "lambda drops by log2(S) and the gradients by 1/S, as rendering at a higher resolution does"},
 };
 
 // PSNR in dB of the box-downsampled RGB of `scaled` (sx x sy host pixels per guest pixel) against

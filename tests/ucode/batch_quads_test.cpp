@@ -1,5 +1,6 @@
 // The batched interpreter's 2x2 quads: getGradients returns the quad's coarse derivatives (x from
-// its top pair, y from its left pair) of the swizzled coordinates, and texture fetches receive the
+// its top pair, y from its left pair) of the swizzled coordinates as (d/dx x, d/dy x, d/dx y,
+// d/dy y), and texture fetches receive the
 // same derivatives; helper lanes feed them without counting as results; a BatchTextureSource
 // samples the whole batch in one call. Values worked by hand.
 #include <gtest/gtest.h>
@@ -51,12 +52,13 @@ TEST(BatchQuads, GetGradientsAndFetchDerivativesComeFromTheQuad) {
   InterpreterConstants k;
   k.fetch_constants[3] = 0x688u << 1;  // tf0 swizzle XYZW
   ASSERT_TRUE(batch.Run(k, in, cb, out));
-  // Quad 0: du/dx = 0.25, dv/dx = 3, du/dy = 2, dv/dy = -1, the same in all four lanes.
+  // Quad 0: du/dx = 0.25, du/dy = 2, dv/dx = 3, dv/dy = -1 (laid out (du/dx, du/dy, dv/dx,
+  // dv/dy)), the same in all four lanes.
   for (uint32_t l = 0; l < 4; ++l) {
-    EXPECT_EQ(out.colors[l][0], (Float4{0.25f, 3.0f, 2.0f, -1.0f})) << l;
+    EXPECT_EQ(out.colors[l][0], (Float4{0.25f, 2.0f, 3.0f, -1.0f})) << l;
   }
   // Quad 1: du = 0, dv/dx = 1, dv/dy = 0.
-  EXPECT_EQ(out.colors[6][0], (Float4{0.0f, 1.0f, 0.0f, 0.0f}));
+  EXPECT_EQ(out.colors[6][0], (Float4{0.0f, 0.0f, 1.0f, 0.0f}));
   // Eight fetches (the helper too), each with its quad's derivatives of u and v.
   ASSERT_EQ(seen.size(), 8u);
   EXPECT_EQ(seen[2][0][0], 0.25f);

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "alu_rules.h"
+#include "xnt/ucode/texture_queries.h"
 
 namespace xnt::ucode {
 
@@ -62,6 +63,8 @@ struct BatchInterpreter::Machine {
   bool quads = false;
   BatchTextureSource* textures = nullptr;
   Lanes ps{};
+  Lanes tex_lod{};                     // setTexLOD
+  std::array<Lanes, 3> grad_h{}, grad_v{};  // setGradientH / setGradientV
   int32_t aL = 0;
   alu_rules::ControlStack cs;
   bool diverged = false;
@@ -176,6 +179,9 @@ struct BatchInterpreter::Machine {
   void Store(const AluInstruction& a, const DecodedAlu& d, const Vec& v, bool have_vector,
              const Lanes& scalar, const Mask& act);
   void Fetch(const FetchInstruction& f, const Mask& act);
+  // setTexLOD / setGradientH/V (true: handled), then the get* queries (true: handled).
+  bool TextureState(const FetchInstruction& f, const Mask& act);
+  bool TextureQuery(const FetchInstruction& f, const Mask& act);
   void StoreFetch(const FetchInstruction& f, uint32_t lane, const Float4& value);
   void Run(const Inputs& in);
 };
@@ -368,48 +374,102 @@ void BatchInterpreter::Machine::StoreFetch(const FetchInstruction& f, uint32_t l
   }
 }
 
-void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act) {
-  // The same cases as the scalar interpreter's TextureFetch (vertex fetches never get here).
+bool BatchInterpreter::Machine::TextureState(const FetchInstruction& f, const Mask& act) {
+  const Vec& src = Temp(f.src_reg, f.src_rel);
+  auto component = [&](uint32_t c) -> const Lanes& { return src.c[(f.src_swizzle >> (2 * c)) & 3]; };
   switch (f.opcode) {
     case FetchOp::kSetTextureLod:
-      return;
+      for (uint32_t l = 0; l < N; ++l) {
+        if (act[l]) tex_lod[l] = component(0)[l];
+      }
+      return true;
     case FetchOp::kSetTextureGradientsHorz:
-    case FetchOp::kSetTextureGradientsVert:
-      Note("register gradients are not modelled on the CPU");
-      return;
-    case FetchOp::kGetTextureBorderColorFrac:
-      for (uint32_t l = 0; l < N; ++l) {
-        if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
-      }
-      return;
-    case FetchOp::kGetTextureGradients:
-      if (quads) {
-        // (d/dx of the swizzled x, y, d/dy of x, y), the quad's coarse derivatives, as the
-        // translator's vec4(dFdx(uv.xy), dFdy(uv.xy)).
-        const Vec& src = Temp(f.src_reg, f.src_rel);
-        const uint32_t cx = f.src_swizzle & 3, cy = (f.src_swizzle >> 2) & 3;
+    case FetchOp::kSetTextureGradientsVert: {
+      auto& grad = f.opcode == FetchOp::kSetTextureGradientsHorz ? grad_h : grad_v;
+      for (uint32_t c = 0; c < 3; ++c) {
         for (uint32_t l = 0; l < N; ++l) {
-          if (!act[l]) continue;
-          const uint32_t q = l & ~3u;
-          StoreFetch(f, l, {src.c[cx][q + 1] - src.c[cx][q], src.c[cy][q + 1] - src.c[cy][q],
-                            src.c[cx][q + 2] - src.c[cx][q], src.c[cy][q + 2] - src.c[cy][q]});
+          if (act[l]) grad[c][l] = component(c)[l];
         }
-        return;
       }
-      [[fallthrough]];
-    case FetchOp::kGetTextureComputedLod:
-    case FetchOp::kGetTextureWeights:
-      Note("getCompTexLOD/getWeights (and getGradients outside 2x2 quads) need derivatives or "
-           "texture sizes: zeros");
-      for (uint32_t l = 0; l < N; ++l) {
-        if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
-      }
-      return;
+      return true;
+    }
     default:
-      break;
+      return false;
   }
+}
+
+bool BatchInterpreter::Machine::TextureQuery(const FetchInstruction& f, const Mask& act) {
+  const Vec& src = Temp(f.src_reg, f.src_rel);
+  std::array<Lanes, 3> c;
+  for (uint32_t i = 0; i < 3; ++i) c[i] = src.c[(f.src_swizzle >> (2 * i)) & 3];
+  auto zeros = [&](const char* note) {
+    Note(note);
+    for (uint32_t l = 0; l < N; ++l) {
+      if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
+    }
+  };
+  // Coarse derivatives of a lane's quad: its top pair for x, its left pair for y.
+  auto derivatives = [&](uint32_t l, Float4& ddx, Float4& ddy) {
+    const uint32_t q = l & ~3u;
+    for (uint32_t i = 0; i < 3; ++i) {
+      ddx[i] = c[i][q + 1] - c[i][q];
+      ddy[i] = c[i][q + 2] - c[i][q];
+    }
+    ddx[3] = ddy[3] = 0.0f;
+  };
   const uint32_t slot = f.const_index & 31;
-  if (!textures && !cb->texture_fetch) {
+  switch (f.opcode) {
+    case FetchOp::kGetTextureBorderColorFrac:
+      zeros("getBCF (border colour fraction) is not modelled: zeros");
+      return true;
+    case FetchOp::kGetTextureGradients:
+      if (!quads) {
+        zeros("getCompTexLOD/getGradients of a pixel shaded without its 2x2 quad: zeros");
+        return true;
+      }
+      for (uint32_t l = 0; l < N; ++l) {
+        if (!act[l]) continue;
+        Float4 ddx, ddy;
+        derivatives(l, ddx, ddy);
+        StoreFetch(f, l, TextureGradients(ddx, ddy));
+      }
+      return true;
+    case FetchOp::kGetTextureComputedLod:
+    case FetchOp::kGetTextureWeights: {
+      const bool lod = f.opcode == FetchOp::kGetTextureComputedLod;
+      if (lod && !quads) {
+        zeros("getCompTexLOD/getGradients of a pixel shaded without its 2x2 quad: zeros");
+        return true;
+      }
+      if (!cb->texture_size) {
+        zeros("getWeights/getCompTexLOD without a texture size callback: zeros");
+        return true;
+      }
+      const TextureQuerySize size = cb->texture_size(slot, f);
+      for (uint32_t l = 0; l < N; ++l) {
+        if (!act[l]) continue;
+        if (lod) {
+          Float4 ddx, ddy;
+          derivatives(l, ddx, ddy);
+          StoreFetch(f, l, {TextureComputedLod(f, ddx, ddy, size), 0.0f, 0.0f, 0.0f});
+        } else {
+          StoreFetch(f, l, TextureWeights(f, {c[0][l], c[1][l], c[2][l], 0.0f}, size));
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act) {
+  // The same cases as the scalar interpreter's TextureFetch (vertex fetches never get here).
+  if (TextureState(f, act) || TextureQuery(f, act)) return;
+  const uint32_t slot = f.const_index & 31;
+  const bool explicit_lod =
+      FetchHasExplicitLod(f, true) && (cb->texture_fetch_explicit || textures);
+  if (!explicit_lod && !textures && !cb->texture_fetch) {
     Note("texture fetch without a texture callback: zeros");
     for (uint32_t l = 0; l < N; ++l) {
       if (act[l]) StoreFetch(f, l, {0.0f, 0.0f, 0.0f, 0.0f});
@@ -421,9 +481,26 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
   std::array<Lanes, 3> coords;
   for (uint32_t c = 0; c < 3; ++c) coords[c] = src.c[(f.src_swizzle >> (2 * c)) & 3];
   std::array<Float4, N> texels;
-  if (textures) {
-    textures->FetchBatch(slot, f, {coords[0].data(), coords[1].data(), coords[2].data()},
-                         act.data(), N, quads, texels.data());
+  const BatchTextureSource::LaneRegisters lane_registers{
+      tex_lod.data(), {grad_h[0].data(), grad_h[1].data(), grad_h[2].data()},
+      {grad_v[0].data(), grad_v[1].data(), grad_v[2].data()}};
+  const std::array<const float*, 3> at{coords[0].data(), coords[1].data(), coords[2].data()};
+  const bool sampled = explicit_lod && textures &&
+                       textures->FetchBatchExplicit(slot, f, at, act.data(), N, lane_registers,
+                                                    texels.data());
+  if (sampled) {
+    // The texture source took the whole batch with each lane's registers.
+  } else if (explicit_lod && cb->texture_fetch_explicit) {
+    // Register LOD or gradients differ per lane: sampled one lane at a time.
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!act[l]) continue;
+      const TextureRegisters regs{tex_lod[l], {grad_h[0][l], grad_h[1][l], grad_h[2][l], 0.0f},
+                                  {grad_v[0][l], grad_v[1][l], grad_v[2][l], 0.0f}};
+      texels[l] = cb->texture_fetch_explicit(slot, {coords[0][l], coords[1][l], coords[2][l], 0.0f},
+                                             f, regs);
+    }
+  } else if (textures) {
+    textures->FetchBatch(slot, f, at, act.data(), N, quads, texels.data());
   } else {
     const bool gradients = quads && cb->texture_fetch_gradients;
     for (uint32_t l = 0; l < N; ++l) {
@@ -503,6 +580,8 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
   }
   quads = in.quads;
   textures = in.textures;
+  tex_lod.fill(0.0f);
+  for (uint32_t c = 0; c < 3; ++c) grad_h[c].fill(0.0f), grad_v[c].fill(0.0f);
   Mask all;
   all.fill(1);
   const int32_t cf_count = int32_t(shader.cf.size());

@@ -4,6 +4,7 @@
 // docs/interpreter.md. Arithmetic is single precision, operation by operation, without fused
 // multiply-adds (x86-64 SSE; the build does not enable FMA contraction for this file).
 #include "xnt/ucode/interpreter.h"
+#include "xnt/ucode/texture_queries.h"
 
 #include "alu_rules.h"
 #include "xnt/ucode/memexport.h"
@@ -220,7 +221,7 @@ class Machine {
   float ps_ = 0.0f;
   alu_rules::ControlStack cs_;
   uint32_t vf_slot_ = 0, vf_base_ = 0;
-  float tex_lod_ = 0.0f;
+  TextureRegisters tex_;  // setTexLOD / setGradientH / setGradientV
   Float4 eA_{};
   std::array<Float4, 5> eM_{};
   uint32_t eM_written_ = 0;  // bit k: eM#k written since the last flush
@@ -573,31 +574,44 @@ void Machine::TextureFetch(const FetchInstruction& fetch) {
   for (uint32_t c = 0; c < 3; ++c) coords[c] = src[(fetch.src_swizzle >> (2 * c)) & 3];
   switch (fetch.opcode) {
     case FetchOp::kSetTextureLod:
-      tex_lod_ = coords[0];
+      tex_.lod = coords[0];
       return;
     case FetchOp::kSetTextureGradientsHorz:
+      tex_.grad_h = coords;
+      return;
     case FetchOp::kSetTextureGradientsVert:
-      Note("register gradients are not modelled on the CPU");
+      tex_.grad_v = coords;
       return;
     case FetchOp::kGetTextureBorderColorFrac:
+      Note("getBCF (border colour fraction) is not modelled: zeros");
       StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
+      return;
+    case FetchOp::kGetTextureWeights:
+      if (!cb_.texture_size) {
+        Note("getWeights without a texture size callback: zeros");
+        StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
+        return;
+      }
+      StoreFetch(fetch, TextureWeights(fetch, coords, cb_.texture_size(slot, fetch)));
       return;
     case FetchOp::kGetTextureComputedLod:
     case FetchOp::kGetTextureGradients:
-    case FetchOp::kGetTextureWeights:
-      Note("getCompTexLOD/getGradients/getWeights need derivatives or texture sizes: zeros");
+      // A vertex has no screen derivatives (the translator returns zeros there too); a pixel
+      // run alone here has lost its 2x2 quad.
+      if (pixel()) Note("getCompTexLOD/getGradients of a pixel shaded without its 2x2 quad: zeros");
       StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
       return;
     default:
       break;
   }
-  (void)tex_lod_;
-  if (!cb_.texture_fetch) {
+  const bool explicit_lod = FetchHasExplicitLod(fetch, pixel()) && cb_.texture_fetch_explicit;
+  if (!explicit_lod && !cb_.texture_fetch) {
     Note("texture fetch without a texture callback: zeros");
     StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
     return;
   }
-  Float4 texel = cb_.texture_fetch(slot, coords, fetch);
+  Float4 texel = explicit_lod ? cb_.texture_fetch_explicit(slot, coords, fetch, tex_)
+                              : cb_.texture_fetch(slot, coords, fetch);
   // The fetch constant's swizzle (dword 3 bits 1..12: 0-3 = x-w, 4 = 0, 5 = 1), as the
   // translator's xe_texture_swizzle.
   const uint32_t swizzle = (FetchDword(slot * 6 + 3) >> 1) & 0xFFF;

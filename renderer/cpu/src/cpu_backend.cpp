@@ -158,10 +158,7 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
         TextureUnit textures(*call.registers, call.memory, notes_, &scaled_);
         const gpu::VertexExportRun run = gpu::RunVertexShaderExports(
             call, prim, *memory_,
-            [&textures](uint32_t slot, const ucode::Float4& coords,
-                        const ucode::FetchInstruction& f) {
-              return textures.Fetch(slot, coords, f);
-            });
+            [&textures](ucode::InterpreterCallbacks& cb) { textures.Bind(cb); });
         if (!run.note.empty()) Note("memexport of a skipped draw: " + run.note);
         if (run.hi > run.lo) scaled_.Invalidate(run.lo, run.hi - run.lo);
       }
@@ -225,9 +222,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   // Vertex shading and primitive assembly with vertex texture fetch on this thread; the pixel
   // stage's workers have texture units of their own.
   TextureUnit textures(file, call.memory, notes_, &scaled_);
-  auto fetch = [&textures](uint32_t slot, const ucode::Float4& coords,
-                           const ucode::FetchInstruction& f) { return textures.Fetch(slot, coords, f); };
-  VertexStage vertices(vs->shader, file, call.memory, notes_, fetch);
+  VertexStage vertices(vs->shader, file, call.memory, notes_, textures);
   // Memexport from either stage writes guest memory (vertex_stage.h).
   auto exported = std::make_shared<ExportedRange>();
   const MemExportWriter write_memory = MakeMemExportWriter(memory_, exported);

@@ -32,10 +32,7 @@ struct Worker final : ucode::BatchTextureSource {
             om_notes_) {
     if (job.pixel_shader) {
       ps_ = std::make_unique<ucode::Interpreter>(*job.pixel_shader);
-      callbacks_.texture_fetch = [this](uint32_t slot, const ucode::Float4& coords,
-                                        const ucode::FetchInstruction& f) {
-        return textures_.Fetch(slot, coords, f);
-      };
+      textures_.Bind(callbacks_);
       callbacks_.write_memory = job.write_memory;
       if (job.batched) {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
@@ -61,6 +58,13 @@ struct Worker final : ucode::BatchTextureSource {
                   const std::array<const float*, 3>& coords, const uint32_t* active,
                   uint32_t lanes, bool quads, ucode::Float4* texels) override {
     textures_.FetchBatch(slot, f, coords, active, lanes, quads, texels);
+  }
+  bool FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
+                          const std::array<const float*, 3>& coords, const uint32_t* active,
+                          uint32_t lanes, const LaneRegisters& registers,
+                          ucode::Float4* texels) override {
+    textures_.FetchBatchExplicit(slot, f, coords, active, lanes, registers, texels);
+    return true;
   }
 
   // The pixel shader's inputs for one fragment, as the translator lays them out.

@@ -58,6 +58,15 @@ constexpr uint64_t kMaxCachedTexels = uint64_t(1) << 22;
   return std::clamp(i, 0, n - 1);
 }
 
+// The fetch constant's border colour (YCbCr black taken as opaque black, as on the fbo path).
+ucode::Float4 BorderColor(xenos::BorderColor border) {
+  switch (border) {
+    case xenos::BorderColor::k_ABGR_Black: return {0.0f, 0.0f, 0.0f, 0.0f};
+    case xenos::BorderColor::k_ABGR_White: return {1.0f, 1.0f, 1.0f, 1.0f};
+    default: return {0.0f, 0.0f, 0.0f, 1.0f};
+  }
+}
+
 }  // namespace
 
 TextureUnit::TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
@@ -161,13 +170,7 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   const int32_t ay = d.dimension == uint32_t(xenos::DataDimension::k1D) ? 0
                      : cube ? std::clamp(y, 0, h - 1)
                             : Address(s.fetch.clamp_y, y, h);
-  if (ax < 0 || ay < 0) {
-    switch (s.fetch.border_color) {
-      case xenos::BorderColor::k_ABGR_Black: return {0.0f, 0.0f, 0.0f, 0.0f};
-      case xenos::BorderColor::k_ABGR_White: return {1.0f, 1.0f, 1.0f, 1.0f};
-      default: return {0.0f, 0.0f, 0.0f, 1.0f};
-    }
-  }
+  if (ax < 0 || ay < 0) return BorderColor(s.fetch.border_color);
   if (const ucode::Float4* cached = Cached(s, level, uint32_t(ax), uint32_t(ay), layer)) {
     return *cached;
   }
@@ -210,6 +213,26 @@ ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, boo
     const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
     out[c] = top + (bottom - top) * ay;
   }
+  return out;
+}
+
+ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float v, float slice,
+                                        bool linear) {
+  // Along z the volume filters as along x and y (the host's 3D sampler on fbo and fsi has one
+  // filter for all three axes): the nearest slice, or the two slices around the sample's slice
+  // coordinate weighted by its distance from their centres, each addressed with clamp_z.
+  const int32_t depth = int32_t(s.reader->texture().depth);
+  auto at = [&](int32_t z) {
+    const int32_t a = Address(s.fetch.clamp_z, z, depth);
+    return a < 0 ? BorderColor(s.fetch.border_color) : Filter(s, level, u, v, false, linear, uint32_t(a));
+  };
+  if (!linear) return at(FloorIndex(slice));
+  const float fz = slice - 0.5f;
+  const int32_t z0 = FloorIndex(fz);
+  const float az = fz - std::floor(fz);
+  const ucode::Float4 front = at(z0), back = at(z0 + 1);
+  ucode::Float4 out;
+  for (uint32_t c = 0; c < 4; ++c) out[c] = front[c] + (back[c] - front[c]) * az;
   return out;
 }
 
@@ -275,34 +298,53 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   }
   u += p.offset_u;
   if (!one_d) v += p.offset_v;
-  // The layer of a stacked texture (z normalised over the stack), or the slice of a volume.
+  // The layer of a stacked texture (z normalised over the stack) or the face of a cube.
   uint32_t layer = 0;
   const uint32_t stack = p.stack;
   if (p.cube) {
     layer = LayerIndex(coords[2] + 0.5f, 5);
-  } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1) {
+  } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1 && d.depth <= 1) {
     const float z = f.tx_coord_denorm ? coords[2] : coords[2] * float(stack);
     layer = LayerIndex(z, stack - 1);
-    if (d.depth > 1) Note("cpu path: volume textures sampled at the nearest slice");
   }
+  // A volume filters between its slices as well (FilterVolume); a stack reads one layer.
+  const bool volume = f.dimension == ucode::TextureDimension::k3D && d.depth > 1;
+  const float slice = volume ? (f.tx_coord_denorm ? coords[2] : coords[2] * float(d.depth)) +
+                                   float(f.offset_z) * 0.5f
+                             : 0.0f;
+  auto filter = [&](uint32_t level, bool linear) {
+    if (!volume) return Filter(s, level, u, v, one_d, linear, layer);
+    // The z filter of the vol_mag/vol_min fields (the instruction's unless "keep") is not
+    // separable on the host's 3D sampler, so every path filters z as x and y; say so when
+    // they differ.
+    const bool magnified = lambda <= 0.0f;
+    const uint32_t z_override = magnified ? f.vol_mag_filter : f.vol_min_filter;
+    const bool z_linear = z_override < 2 ? z_override == 1
+                          : magnified    ? s.fetch.vol_mag_filter
+                                         : s.fetch.vol_min_filter;
+    if (z_linear != linear) {
+      Note("volume texture: vol_mag/vol_min_filter differs from the x/y filter; z filtered as x/y");
+    }
+    return FilterVolume(s, level, u, v, slice, linear);
+  };
   using TF = xenos::TextureFilter;
   const uint32_t top_level = p.top_level;
   ucode::Float4 out{};
   if (lambda <= 0.0f) {
-    out = Filter(s, 0, u, v, one_d, p.mag == uint32_t(TF::kLinear), layer);
+    out = filter(0, p.mag == uint32_t(TF::kLinear));
   } else {
     const bool linear = p.min == uint32_t(TF::kLinear);
     if (p.mip == uint32_t(TF::kLinear)) {
       const uint32_t lo = std::min(uint32_t(std::floor(lambda)), top_level);
       const uint32_t hi = std::min(lo + 1, top_level);
       const float t = lambda - std::floor(lambda);
-      const ucode::Float4 a = Filter(s, lo, u, v, one_d, linear, layer);
-      const ucode::Float4 b = hi == lo ? a : Filter(s, hi, u, v, one_d, linear, layer);
+      const ucode::Float4 a = filter(lo, linear);
+      const ucode::Float4 b = hi == lo ? a : filter(hi, linear);
       for (uint32_t c = 0; c < 4; ++c) out[c] = a[c] + (b[c] - a[c]) * t;
     } else {
       // Nearest level: ceil(lambda + 0.5) - 1 (Vulkan's rounding, halves go down).
       const uint32_t level = std::min(uint32_t(std::ceil(lambda + 0.5f) - 1.0f), top_level);
-      out = Filter(s, level, u, v, one_d, linear, layer);
+      out = filter(level, linear);
     }
   }
   return out;

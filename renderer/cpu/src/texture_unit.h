@@ -27,6 +27,7 @@
 #include "xnt/gpu/texel_reader.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
+#include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/xenos/enums.h"
 
@@ -47,6 +48,22 @@ class TextureUnit {
   ucode::Float4 FetchGradients(uint32_t slot, const ucode::Float4& coords,
                                const ucode::FetchInstruction& f, const ucode::Float4& ddx,
                                const ucode::Float4& ddy);
+  // A fetch whose LOD is explicit (ucode::FetchHasExplicitLod): the register LOD or gradients, or
+  // level 0, plus the biases (texture_lod.cpp).
+  ucode::Float4 FetchExplicit(uint32_t slot, const ucode::Float4& coords,
+                              const ucode::FetchInstruction& f,
+                              const ucode::TextureRegisters& registers);
+  // FetchExplicit over a batch (ucode::BatchTextureSource::FetchBatchExplicit): the fetch
+  // constant and filters once, each lane's registers on their own.
+  void FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
+                          const std::array<const float*, 3>& coords, const uint32_t* active,
+                          uint32_t lanes, const ucode::BatchTextureSource::LaneRegisters& registers,
+                          ucode::Float4* texels);
+  // The size getWeights / getCompTexLOD see: guest texels, z the volume's depth or the stack's
+  // layers.
+  ucode::TextureQuerySize QuerySize(uint32_t slot, const ucode::FetchInstruction& f);
+  // Sets the interpreter's texture_fetch, texture_fetch_explicit and texture_size to this unit.
+  void Bind(ucode::InterpreterCallbacks& cb);
   // A whole batch of the batched interpreter (ucode::BatchTextureSource): the fetch constant,
   // filters and LOD range are worked out once per batch, the level of detail once per 2x2 quad
   // (its lanes share the coarse derivatives), then every active lane is sampled. Each lane's
@@ -76,6 +93,8 @@ class TextureUnit {
     std::vector<Image> images;  // level * layers + layer
   };
   Slot& Get(uint32_t slot);
+  // The slot when it can be sampled; else nullptr and a note naming why.
+  Slot* Sampleable(uint32_t slot);
   // What a fetch instruction on a slot decides before any coordinate is known: the filters, the
   // sampler's LOD range and the texture's size (Prepare), shared by every lane of a batch.
   struct Setup {
@@ -96,6 +115,10 @@ class TextureUnit {
     uint32_t probes = 1;              // N (1: one isotropic sample)
     float axis[3] = {0.0f, 0.0f, 0.0f};  // the major axis's coordinate derivative (per pixel)
   };
+  // An explicit LOD's footprint: the register gradients' walk, or lambda from the register LOD
+  // (or 0) plus both biases (texture_lod.cpp).
+  Footprint ExplicitFootprint(const Setup& setup, const ucode::FetchInstruction& f,
+                              const ucode::TextureRegisters& registers) const;
   Footprint Walk(const Setup& setup, const ucode::FetchInstruction& f, const ucode::Float4& ddx,
                  const ucode::Float4& ddy) const;
   // The sample of one lane at a clamped lambda (0 without derivatives): SampleAt filters one
@@ -114,6 +137,9 @@ class TextureUnit {
   // Bilinear or point sample of one level at normalised (u, v).
   ucode::Float4 Filter(Slot& s, uint32_t level, float u, float v, bool one_d, bool linear,
                        uint32_t layer);
+  // A volume's level at normalised (u, v) and slice coordinate `slice` (in slices), filtered
+  // between slices when `linear`.
+  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float slice, bool linear);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }

@@ -29,9 +29,9 @@ MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
 
 VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
                          const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
-                         decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch)
+                         TextureUnit& textures)
     : interpreter_(shader), constants_(gpu::StageConstants(regs, false)), notes_(notes) {
-  callbacks_.texture_fetch = std::move(texture_fetch);
+  textures.Bind(callbacks_);
   callbacks_.read_memory = [memory](uint32_t address, uint32_t& word) {
     if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;
     word = memory->LoadLE32(address);

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "geometry.h"
+#include "texture_unit.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -37,7 +38,7 @@ class VertexStage {
  public:
   VertexStage(const ucode::Shader& shader, const replay::RegisterFile& regs,
               const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
-              decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch);
+              TextureUnit& textures);
 
   // The shaded vertex for guest index `index` (VGT_INDX_OFFSET is added here, as the sequencer
   // does before loading r0.x).

@@ -15,7 +15,7 @@ namespace xnt::gpu {
 
 VertexExportRun RunVertexShaderExports(
     const replay::DrawCall& draw, const PrimitiveDraw& prim, replay::GuestMemory& memory,
-    decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch) {
+    const std::function<void(ucode::InterpreterCallbacks&)>& bind_textures) {
   VertexExportRun run;
   if (!draw.vertex_shader || !draw.registers) {
     run.note = "no vertex shader loaded";
@@ -64,7 +64,7 @@ VertexExportRun RunVertexShaderExports(
     word = memory.LoadLE32(address);
     return true;
   };
-  cb.texture_fetch = std::move(texture_fetch);
+  if (bind_textures) bind_textures(cb);
   cb.write_memory = [&memory, &run](uint32_t address, uint32_t value, uint32_t mask) {
     // Outside guest memory: dropped (the interpreter counts it), never written.
     if (!replay::GuestMemory::InRange(address, 4)) return false;

@@ -301,6 +301,39 @@ TEST_F(TranslateCheck, ImpreciseOpsGetTheirRulesByHand) {
   EXPECT_EQ(off.disagreement->rule, "rcp within 3.5 ulp");
 }
 
+// getWeights is compared bit for bit (random coordinates times the 1x1 views' size, half-texel
+// offsets, 1D/2D/3D with the fetch constant's stack depth); getCompTexLOD and getGradients need
+// 2x2 quads, which one point per lane does not give: not compared.
+TEST_F(TranslateCheck, TextureQueries) {
+  const ucode::Shader shader = Assembled(R"(xps_3_0
+    exec
+    getWeights2D r1, r0.xy, tf0, OffsetX=0.5, OffsetY=-1.5
+    getWeights3D r2, r0.zyx, tf3
+    getWeights1D r3, r0.w, tf1, UnnormalizedTextureCoords=true
+    getCompTexLOD2D r4, r0.xy, tf0
+    alloc colors
+    exec
+    mov oC0, r1
+    mov oC1, r2
+    mov oC2, r3
+    exece
+    mov oC3, r4
+)");
+  TranslateCheckOptions options;
+  options.lanes = 64;
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  EXPECT_TRUE(r.agree()) << r.Text();
+  EXPECT_EQ(r.compared_exact, 64u * 12);
+  EXPECT_EQ(r.not_compared, 64u * 4);
+  // One wrong fraction is found.
+  options.alter_cpu = [](uint32_t lane, ucode::ShaderResult& res) {
+    if (lane == 5) res.colors[1][2] = res.colors[1][2] == 0.5f ? 0.25f : 0.5f;
+  };
+  const TranslateCheckResult off = checker_->Check(shader, options);
+  ASSERT_FALSE(off.agree());
+  EXPECT_EQ(off.disagreement->what, "oC1.z");
+}
+
 // oDepth through the D32 attachment: compared bit for bit inside [0, 1], not compared outside
 // (undefined there); a planted 1-ulp change inside the range is found.
 TEST_F(TranslateCheck, DepthExport) {

@@ -240,6 +240,12 @@ TEST(SamplerState, DecodesFiltersBiasAndReportsApproximations) {
   d[3] &= ~(7u << 25);
   d[0] = 2u;
   EXPECT_TRUE(SamplerState::FromFetchConstant(d).inexact.empty());
+  // A volume whose z filter (vol_mag/vol_min_filter) is point under linear x/y filters: the host
+  // 3D sampler filters z as x/y, which is reported; equal filters are exact.
+  d[5] = 2u << 9;
+  EXPECT_NE(SamplerState::FromFetchConstant(d).inexact.find("vol_mag"), std::string::npos);
+  d[4] |= 3u;
+  EXPECT_TRUE(SamplerState::FromFetchConstant(d).inexact.empty());
 }
 
 // A real driver's default fetch constant (mag point, min linear, aniso 2:1) on a slot whose

@@ -168,9 +168,13 @@ struct State {
       v = Through(Temp(f.src_reg, f.src_rel), "a vertex index");
       if (memexport) Join(v, Opaque("memexport may change the guest memory vertex fetches read"));
     } else if (f.opcode == FetchOp::kGetTextureComputedLod ||
-               f.opcode == FetchOp::kGetTextureWeights ||
                f.opcode == FetchOp::kGetTextureGradients) {
-      v = Opaque("the interpreter does not model getCompTexLOD/getWeights/getGradients");
+      // Each lane is a lone point: its 2x2 quad's other pixels are helpers with inputs of
+      // their own choosing, so screen derivatives mean nothing here.
+      v = Opaque("getCompTexLOD/getGradients need 2x2 quads, which the check does not draw");
+    } else if (f.opcode == FetchOp::kGetTextureWeights) {
+      // fract of the coordinates in texels: an imprecise coordinate's last bit can become anything.
+      v = Through(Temp(f.src_reg, f.src_rel), "getWeights");
     }
     // Texture fetches read 1x1 textures: the texel does not depend on the coordinates.
     if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));

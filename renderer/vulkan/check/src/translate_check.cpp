@@ -247,6 +247,15 @@ ucode::InterpreterCallbacks DeviceMemoryCallbacks(const TranslateChecker::Device
     // 1x1 textures: every coordinate reads the one texel of the array the instruction samples.
     return f.dimension == ucode::TextureDimension::kCube ? texels[1] : texels[0];
   };
+  // getWeights: the 1x1 views' size; a 3D fetch of a stacked texture counts the layers the
+  // fetch constant declares (dword 2 bits 26..31 + 1), as the translated shader reads them.
+  const auto& fetch_constants = in.constants.fetch_constants;
+  cb.texture_size = [&fetch_constants](uint32_t slot, const ucode::FetchInstruction&) {
+    ucode::TextureQuerySize size;
+    size.volume = ((fetch_constants[slot * 6 + 5] >> 9) & 3) == 2;
+    if (!size.volume) size.depth = float((fetch_constants[slot * 6 + 2] >> 26) + 1);
+    return size;
+  };
   return cb;
 }
 

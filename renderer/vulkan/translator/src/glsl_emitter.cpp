@@ -556,8 +556,8 @@ void Emitter::EmitPrologue() {
   Line("uint xe_vf_slot = 0u;");
   Line("uint xe_vf_base = 0u;");
   Line("float xe_tex_lod = 0.0;");
-  Line("vec2 xe_grad_h = vec2(0.0);");
-  Line("vec2 xe_grad_v = vec2(0.0);");
+  Line("vec3 xe_grad_h = vec3(0.0);");
+  Line("vec3 xe_grad_v = vec3(0.0);");
   Line("vec4 xe_eA = vec4(0.0);");
   Line("vec4 xe_eM[5] = vec4[5](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
   Line("uint xe_eM_written = 0u;");

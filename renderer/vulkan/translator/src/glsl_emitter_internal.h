@@ -85,6 +85,7 @@ class Emitter {
   void EmitFetch(const FetchInstruction& fetch, uint32_t slot);
   void EmitVertexFetch(const FetchInstruction& fetch);
   void EmitTextureFetch(const FetchInstruction& fetch);
+  void EmitTextureQuery(const FetchInstruction& fetch);
   void RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot);
   void EmitTextureSize(ucode::TextureDimension dim, const std::string& n);
   // Where the cpu path's texture unit decides what a host sampler cannot promise (the point

@@ -1,6 +1,8 @@
 // Vertex and texture fetch instructions -> GLSL (the rest of the emitter: glsl_emitter.cpp).
 #include "glsl_emitter_internal.h"
 
+#include <cmath>
+
 namespace xnt::vk::glsl_detail {
 
 using ucode::FetchInstruction;
@@ -110,6 +112,71 @@ void Emitter::EmitTextureSize(ucode::TextureDimension dim, const std::string& n)
   if (dim != ucode::TextureDimension::kCube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
 }
 
+// getWeights, getCompTexLOD, getGradients, getBCF: the arithmetic of ucode/texture_queries.h
+// (one definition with the cpu path's interpreter), every step `precise` so that nothing is fused
+// or reordered. xe_tc is the source as swizzled, xe_ts the size (EmitTextureSize, already
+// emitted).
+void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
+  const auto dim = fetch.dimension;
+  const uint32_t axes = dim == ucode::TextureDimension::k1D ? 1 : dim == ucode::TextureDimension::k3D ? 3 : 2;
+  switch (fetch.opcode) {
+    case FetchOp::kGetTextureBorderColorFrac:
+      // The fraction of the footprint on the border colour is not modelled (nor by Xenia).
+      Note("getBCF (border colour fraction) is not modelled: zeros");
+      StoreFetchResult(fetch, "vec4(0.0)");
+      return;
+    case FetchOp::kGetTextureGradients:
+      // Coarse derivatives (one pair per 2x2 quad, as the cpu path's quads give them), laid out
+      // (d/dx x, d/dy x, d/dx y, d/dy y).
+      StoreFetchResult(fetch, pixel() ? "vec4(dFdxCoarse(xe_tc.x), dFdyCoarse(xe_tc.x), "
+                                        "dFdxCoarse(xe_tc.y), dFdyCoarse(xe_tc.y))"
+                                      : std::string("vec4(0.0)"));
+      return;
+    case FetchOp::kGetTextureWeights: {
+      const int32_t offsets[3] = {fetch.offset_x, fetch.offset_y, fetch.offset_z};
+      std::string out = "vec4(";
+      for (uint32_t a = 0; a < 4; ++a) {
+        const std::string c(1, kComponents[a]);
+        if (a < axes) {
+          Line("precise float xe_w" + c + " = xe_tc." + c + (fetch.tx_coord_denorm ? "" : " * xe_ts." + c) + ";");
+          if (offsets[a]) Line("xe_w" + c + " = xe_w" + c + " + " + FloatLiteral(float(offsets[a]) * 0.5f) + ";");
+          Line("xe_w" + c + " = xe_w" + c + " - 0.5;");
+          Line("xe_w" + c + " = xe_w" + c + " - floor(xe_w" + c + ");");
+        }
+        out += (a < axes ? "xe_w" + c : std::string("0.0")) + (a < 3 ? ", " : ")");
+      }
+      StoreFetchResult(fetch, out);
+      return;
+    }
+    case FetchOp::kGetTextureComputedLod: {
+      if (!pixel()) {
+        StoreFetchResult(fetch, "vec4(0.0)");
+        return;
+      }
+      // A volume's z counts; a stacked texture's layer does not (cpu TextureComputedLod).
+      Line("precise vec3 xe_dx = dFdxCoarse(xe_tc);");
+      Line("precise vec3 xe_dy = dFdyCoarse(xe_tc);");
+      if (!fetch.tx_coord_denorm) {
+        Line("xe_dx = xe_dx * xe_ts;");
+        Line("xe_dy = xe_dy * xe_ts;");
+      }
+      for (const char* d : {"dx", "dy"}) {
+        const std::string v = std::string("xe_") + d;
+        std::string sum = v + ".x * " + v + ".x";
+        if (axes >= 2) sum = "(" + sum + ") + " + v + ".y * " + v + ".y";
+        if (axes == 3) sum = "(" + sum + ") + (xe_vol ? " + v + ".z * " + v + ".z : 0.0)";
+        Line("precise float xe_p" + std::string(d + 1) + " = " + sum + ";");
+      }
+      StoreFetchResult(fetch, "vec4(log2(max(sqrt(xe_px), sqrt(xe_py))), 0.0, 0.0, 0.0)");
+      return;
+    }
+    default:
+      Note("texture fetch op " + std::to_string(int(fetch.opcode)) + " is not known: zeros");
+      StoreFetchResult(fetch, "vec4(0.0)");
+      return;
+  }
+}
+
 void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   const uint32_t slot = fetch.const_index & 31;
   const std::string n = std::to_string(slot);
@@ -131,10 +198,10 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
       Line("xe_tex_lod = xe_tc.x;");
       return;
     case FetchOp::kSetTextureGradientsHorz:
-      Line("xe_grad_h = xe_tc.xy;");
+      Line("xe_grad_h = xe_tc;");
       return;
     case FetchOp::kSetTextureGradientsVert:
-      Line("xe_grad_v = xe_tc.xy;");
+      Line("xe_grad_v = xe_tc;");
       return;
     default:
       break;
@@ -150,7 +217,7 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
                        fetch.opcode != FetchOp::kGetTextureGradients &&
                        fetch.opcode != FetchOp::kGetTextureWeights;
   // Which fetches EmitExactTexel covers (a 3D one may read a volume, which it leaves).
-  if (sampled && (!pixel() || is_1d || is_3d || is_cube || fetch.use_reg_lod ||
+  if (sampled && (!pixel() || is_1d || is_3d || is_cube || fetch.use_reg_lod || !fetch.use_comp_lod ||
                   fetch.use_reg_gradients)) {
     reflection_.texture_host_lod_slots |= 1u << slot;
   }
@@ -170,30 +237,9 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
     if (is_3d) return "vec3(xe_uv.xy, floor(xe_uv.z * xe_ts.z))";
     return "vec3(xe_uv.xy, 0.0)";
   };
-  switch (fetch.opcode) {
-    case FetchOp::kGetTextureBorderColorFrac:
-      // No border-colour blending happens on the host samplers.
-      StoreFetchResult(fetch, "vec4(0.0)");
-      return;
-    case FetchOp::kGetTextureComputedLod: {
-      std::string q = is_cube ? "textureQueryLod(" + cube + ", xe_cube_direction(xe_uv)).y"
-                      : is_3d ? "(xe_vol ? textureQueryLod(" + tex3d + ", xe_uv).y : textureQueryLod(" +
-                                    tex2d + ", xe_uv.xy).y)"
-                              : "textureQueryLod(" + tex2d + ", xe_uv.xy).y";
-      StoreFetchResult(fetch, pixel() ? "vec4(" + q + ", 0.0, 0.0, 0.0)" : std::string("vec4(0.0)"));
-      return;
-    }
-    case FetchOp::kGetTextureGradients:
-      StoreFetchResult(fetch, pixel() ? "vec4(dFdx(xe_uv.xy), dFdy(xe_uv.xy))" : std::string("vec4(0.0)"));
-      return;
-    case FetchOp::kGetTextureWeights:
-      // Bilinear (trilinear for volumes) weights of the 2x2(x2) footprint: the fractional
-      // position between texel centres; w = 0 (no mip weight, only the base level is bound).
-      StoreFetchResult(fetch, std::string("vec4(fract(xe_uv.xy * xe_ts.xy - 0.5), ") +
-                                  (is_3d ? "fract(xe_uv.z * xe_ts.z - 0.5)" : "0.0") + ", 0.0)");
-      return;
-    default:
-      break;
+  if (fetch.opcode != FetchOp::kTextureFetch) {
+    EmitTextureQuery(fetch);
+    return;
   }
   if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
     // Offsets are in half texels (tfetch OffsetX/Y/Z).
@@ -202,15 +248,34 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
          ".0) * 0.5 / xe_ts;");
   }
   const float bias = float(fetch.lod_bias) / 16.0f;
+  // Which LOD: the register LOD (UseRegisterLOD), else the register gradients when the LOD is
+  // computed (UseRegisterGradients), else the quad's derivatives in a pixel shader, else level 0
+  // (UseComputedLOD=false, vertex shaders); the cpu path's TextureUnit::FetchExplicit takes the
+  // same order. The host sampler adds the fetch constant's bias (mipLodBias) to all of them.
+  const bool register_gradients = !fetch.use_reg_lod && fetch.use_comp_lod && fetch.use_reg_gradients;
+  const bool explicit_lod =
+      !register_gradients && (fetch.use_reg_lod || !fetch.use_comp_lod || !pixel());
   auto sample = [&](const std::string& sampler, bool volume) {
     std::string c = host_coord(volume);
-    bool vec3_grad = is_cube || volume;
-    if (fetch.use_reg_gradients && pixel()) {
-      std::string gh = vec3_grad ? "vec3(xe_grad_h, 0.0)" : "xe_grad_h";
-      std::string gv = vec3_grad ? "vec3(xe_grad_v, 0.0)" : "xe_grad_v";
-      return "textureGrad(" + sampler + ", " + c + ", " + gh + ", " + gv + ")";
+    if (register_gradients) {
+      // Register gradients are in the fetch's coordinate units (texels when unnormalised,
+      // normalised by the size as Xenia does); textureGrad has no bias operand, so the
+      // instruction's bias scales them by 2^bias.
+      const std::string axes = is_1d ? "vec2(xe_grad_#.x, 0.0)"
+                               : volume ? "xe_grad_#"
+                               : is_cube ? "vec3(xe_grad_#.xy, 0.0)"
+                                         : "xe_grad_#.xy";
+      const std::string size = volume ? "xe_ts" : is_cube ? "vec3(1.0)" : "xe_ts.xy";
+      auto gradient = [&](const char* which) {
+        std::string g = axes;
+        for (size_t at; (at = g.find('#')) != std::string::npos;) g.replace(at, 1, which);
+        if (fetch.tx_coord_denorm && !is_cube) g = "(" + g + " / " + size + ")";
+        if (bias != 0.0f) g = "(" + g + " * " + FloatLiteral(std::exp2(bias)) + ")";
+        return g;
+      };
+      return "textureGrad(" + sampler + ", " + c + ", " + gradient("h") + ", " + gradient("v") + ")";
     }
-    if (fetch.use_reg_lod || !pixel()) {
+    if (explicit_lod) {
       return "textureLod(" + sampler + ", " + c + ", " +
              (fetch.use_reg_lod ? std::string("xe_tex_lod") : std::string("0.0")) + " + " +
              FloatLiteral(bias) + ")";
@@ -253,8 +318,8 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   const std::string not_volume = is_3d ? "!xe_vol && " : "";
   // Point sampling: the texel the hardware's fixed-point coordinate names (gpu/
   // texel_coordinate.h), with the cpu path's level-of-detail decision, on both Vulkan paths;
-  // where the LOD comes from a register the host keeps it.
-  if (!fetch.use_reg_lod && !fetch.use_reg_gradients) {
+  // where the LOD comes from a register or is not computed (level 0) the host keeps it.
+  if (fetch.use_comp_lod && !fetch.use_reg_lod && !fetch.use_reg_gradients) {
     Line("bool xe_magnified = xe_texel_magnified(" + n + "u, xe_uv.xy, vec2(textureSize(" + tex2d +
          ", 0).xy), " + std::to_string(fetch.mip_filter & 3) + "u, " + FloatLiteral(bias) + ");");
     Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + filters +

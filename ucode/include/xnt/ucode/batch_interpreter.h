@@ -38,6 +38,20 @@ class BatchTextureSource {
   virtual void FetchBatch(uint32_t slot, const FetchInstruction& f,
                           const std::array<const float*, 3>& coords, const uint32_t* active,
                           uint32_t lanes, bool quads, Float4* texels) = 0;
+  // The setTexLOD / setGradientH / setGradientV registers of every lane.
+  struct LaneRegisters {
+    const float* lod = nullptr;
+    std::array<const float*, 3> grad_h{}, grad_v{};
+  };
+  // A fetch with an explicit LOD (FetchHasExplicitLod) over the batch, each lane exactly what
+  // InterpreterCallbacks::texture_fetch_explicit would return for it. False: not offered, and
+  // the interpreter calls texture_fetch_explicit lane by lane.
+  virtual bool FetchBatchExplicit(uint32_t /*slot*/, const FetchInstruction& /*f*/,
+                                  const std::array<const float*, 3>& /*coords*/,
+                                  const uint32_t* /*active*/, uint32_t /*lanes*/,
+                                  const LaneRegisters& /*registers*/, Float4* /*texels*/) {
+    return false;
+  }
 };
 
 class BatchInterpreter {

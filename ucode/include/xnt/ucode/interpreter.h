@@ -40,6 +40,25 @@ struct InterpreterConstants {
   std::array<uint32_t, 192> fetch_constants{};
 };
 
+// The texture state registers: setTexLOD's LOD and setGradientH / setGradientV's derivatives
+// (x, y, z of the source; w unused), per vertex or pixel, zero at the start of a shader.
+struct TextureRegisters {
+  float lod = 0.0f;
+  Float4 grad_h{}, grad_v{};
+};
+
+// getWeights / getCompTexLOD's view of a texture (texture_queries.h).
+struct TextureQuerySize {
+  float width = 1.0f, height = 1.0f, depth = 1.0f;
+  bool volume = false;
+};
+
+// Whether a texture fetch takes its LOD from somewhere other than its coordinates' derivatives
+// (InterpreterCallbacks::texture_fetch_explicit).
+inline bool FetchHasExplicitLod(const FetchInstruction& f, bool pixel_shader) {
+  return f.use_reg_lod || f.use_reg_gradients || !f.use_comp_lod || !pixel_shader;
+}
+
 struct InterpreterCallbacks {
   // Reads the 32-bit word at 4-byte aligned guest physical `byte_address` exactly as stored in
   // memory (the guest bytes loaded as a little-endian host dword; the vertex fetch constant's
@@ -56,6 +75,17 @@ struct InterpreterCallbacks {
   std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch,
                        const Float4& ddx, const Float4& ddy)>
       texture_fetch_gradients;
+  // A fetch whose level of detail is not the coordinates' own derivatives: UseRegisterLOD (the
+  // LOD setTexLOD wrote), UseRegisterGradients (setGradientH / setGradientV's derivatives),
+  // UseComputedLOD=false (level 0), and every vertex-shader fetch (no derivatives; level 0 unless
+  // the register LOD is used). The fetch constant's and the instruction's LOD biases still add.
+  // Without it such fetches go to texture_fetch.
+  std::function<Float4(uint32_t slot, const Float4& coords, const FetchInstruction& fetch,
+                       const TextureRegisters& registers)>
+      texture_fetch_explicit;
+  // The texture's size as getWeights / getCompTexLOD see it (texture_queries.h). Without it
+  // those instructions return zeros and a note says so.
+  std::function<TextureQuerySize(uint32_t slot, const FetchInstruction& fetch)> texture_size;
   // Memexport: replaces the bits `mask` of the 32-bit word at 4-byte aligned guest physical
   // `byte_address` with those of `value` (the word as stored: guest bytes as a little-endian host
   // dword), i.e. word = (word & ~mask) | (value & mask). 8- and 16-bit elements pass a partial

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,10 +38,11 @@ struct VertexExportRun {
 // Runs draw.vertex_shader once per index of the draw (in draw order, primitive-reset indices
 // skipped, base index VGT_INDX_OFFSET added) with the vertex shader's constants, reading vertex
 // data from guest memory and writing its exports into `memory` (dword read-modify-write).
-// `texture_fetch` serves vertex texture fetches (empty: zeros, as the interpreter does).
+// `bind_textures` sets the interpreter's texture callbacks (texture_fetch, texture_fetch_explicit,
+// texture_size) for vertex texture fetches (empty: zeros, as the interpreter does).
 VertexExportRun RunVertexShaderExports(
     const replay::DrawCall& draw, const PrimitiveDraw& prim, replay::GuestMemory& memory,
-    decltype(ucode::InterpreterCallbacks::texture_fetch) texture_fetch = {});
+    const std::function<void(ucode::InterpreterCallbacks&)>& bind_textures = {});
 
 // What a GPU path that rasterized nothing for `draw` still owes: its vertex shader's exports
 // (RunVertexShaderExports, vertex texture fetches reading zeros), with the notes a replay shows
