@@ -102,6 +102,21 @@ void Put(std::vector<uint8_t>& bytes, const std::vector<float>& floats) {
   }
 }
 
+// One draw's vertex buffer (big-endian floats) at kVertexBase + index * 4 KiB.
+void WriteVertexBuffer(format::Writer& writer, uint32_t index, const std::vector<float>& floats) {
+  std::vector<uint8_t> bytes;
+  Put(bytes, floats);
+  writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                   kVertexBase + index * 0x1000, bytes});
+}
+
+// The resolve clearing a width x height target to `color` (RB_COLOR_CLEAR), copied to scratch.
+capture::ResolveSetup ClearTo(uint32_t width, uint32_t height, uint32_t color) {
+  return {.width = width, .height = height, .dest_address = kScratch, .dest_pitch = width,
+          .dest_height = height, .clear_color = true, .clear_color_value = color,
+          .vertex_address = kResolveVerts};
+}
+
 // Screen position (pixel centres on halves) -> clip space of a width x height viewport, whose
 // Direct3D 9 transform adds the half pixel (pixel centres on integers in the authored space).
 float ClipX(float x, uint32_t width) { return (x - 0.5f) / (float(width) / 2) - 1.0f; }
@@ -147,18 +162,12 @@ void AuthorCentroidEdge(format::Writer& writer) {
       v.insert(v.end(), {ClipX(float(xs[i]), kCentroidWidth), ClipY(float(ys[i]), kCentroidHeight),
                          float(Attribute(band, xs[i]))});
     }
-    std::vector<uint8_t> bytes;
-    Put(bytes, v);
-    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
-                                     kVertexBase + uint32_t(band) * 0x1000, bytes});
+    WriteVertexBuffer(writer, uint32_t(band), v);
   }
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  const capture::ResolveSetup clear{.width = kCentroidWidth, .height = kCentroidHeight,
-                                    .dest_address = kScratch, .dest_pitch = kCentroidWidth,
-                                    .dest_height = kCentroidHeight, .clear_color = true,
-                                    .clear_color_value = 0xFF400000u,  // blue 64
-                                    .vertex_address = kResolveVerts};
+  // Blue 64.
+  const capture::ResolveSetup clear = ClearTo(kCentroidWidth, kCentroidHeight, 0xFF400000u);
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(kCentroidWidth), float(kCentroidHeight));
   capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 3, 2});
@@ -242,19 +251,10 @@ void AuthorParamGen(format::Writer& writer) {
   for (size_t i = 0; i < std::size(kGenSprites); ++i) {
     buffers[3 + i] = clip(kGenSprites[i].x, kGenSprites[i].y);
   }
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    std::vector<uint8_t> bytes;
-    Put(bytes, buffers[i]);
-    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
-                                     kVertexBase + uint32_t(i) * 0x1000, bytes});
-  }
+  for (size_t i = 0; i < buffers.size(); ++i) WriteVertexBuffer(writer, uint32_t(i), buffers[i]);
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  const capture::ResolveSetup clear{.width = kGenWidth, .height = kGenHeight,
-                                    .dest_address = kScratch, .dest_pitch = kGenWidth,
-                                    .dest_height = kGenHeight, .clear_color = true,
-                                    .clear_color_value = 0xFF000000u,
-                                    .vertex_address = kResolveVerts};
+  const capture::ResolveSetup clear = ClearTo(kGenWidth, kGenHeight, 0xFF000000u);
   capture::D3dResolve(b, rt, clear);
   capture::D3dSetViewport(b, 0, 0, float(kGenWidth), float(kGenHeight));
   capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 6, 1});
