@@ -48,7 +48,9 @@ float ParamGenPosition(uint32_t host_pixel, uint32_t scale);
 //   z: a point's sprite s; otherwise 0 with the sign bit set for a line.
 //   w: a point's sprite t; otherwise 0.
 // Signs are set by flipping the bit, so pixel 0 of a back face reads -0.0 (shaders test it with
-// rcp/cndge, which see the sign of zero).
+// rcp/cndge, which see the sign of zero). The sprite coordinate is passed as rasterized, not
+// clamped to [0, 1] as Xenia's translators do against host extrapolation: a quad's helper pixels
+// continue the sprite's plane, which is what gives the sprite its derivatives.
 std::array<float, 4> PsParamGen(float x, float y, ParamGenPrimitive primitive, bool back_facing,
                                 float point_s, float point_t);
 
