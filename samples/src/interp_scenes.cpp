@@ -117,6 +117,19 @@ capture::ResolveSetup ClearTo(uint32_t width, uint32_t height, uint32_t color) {
           .vertex_address = kResolveVerts};
 }
 
+// A scene's start: device defaults, the clear to `color` (returned: the present copies the same
+// rectangle), the whole viewport and the shader pair.
+capture::ResolveSetup BeginScene(capture::Pm4Builder& b, const capture::RenderTargetSetup& rt,
+                                 uint32_t width, uint32_t height, uint32_t color,
+                                 const capture::ShaderPair& shaders) {
+  capture::D3dDeviceDefaults(b);
+  const capture::ResolveSetup clear = ClearTo(width, height, color);
+  capture::D3dResolve(b, rt, clear);
+  capture::D3dSetViewport(b, 0, 0, float(width), float(height));
+  capture::D3dSetShaders(b, shaders);
+  return clear;
+}
+
 // Screen position (pixel centres on halves) -> clip space of a width x height viewport, whose
 // Direct3D 9 transform adds the half pixel (pixel centres on integers in the authored space).
 float ClipX(float x, uint32_t width) { return (x - 0.5f) / (float(width) / 2) - 1.0f; }
@@ -165,12 +178,10 @@ void AuthorCentroidEdge(format::Writer& writer) {
     WriteVertexBuffer(writer, uint32_t(band), v);
   }
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  // Blue 64.
-  const capture::ResolveSetup clear = ClearTo(kCentroidWidth, kCentroidHeight, 0xFF400000u);
-  capture::D3dResolve(b, rt, clear);
-  capture::D3dSetViewport(b, 0, 0, float(kCentroidWidth), float(kCentroidHeight));
-  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 3, 2});
+  // Cleared to blue 64.
+  const capture::ShaderPair shaders{vs.microcode, ps.microcode, 2, 3, 2};
+  const capture::ResolveSetup clear =
+      BeginScene(b, rt, kCentroidWidth, kCentroidHeight, 0xFF400000u, shaders);
   // Centroids and centres per interpolator; interpolator 1 at the centre.
   b.WriteRegister(Reg::SQ_CONTEXT_MISC, uint32_t(xenos::SampleControl::kCentroidsAndCenters) << 2);
   b.WriteRegister(Reg::SQ_INTERPOLATOR_CNTL, 0x2u << 16);
@@ -253,11 +264,8 @@ void AuthorParamGen(format::Writer& writer) {
   }
   for (size_t i = 0; i < buffers.size(); ++i) WriteVertexBuffer(writer, uint32_t(i), buffers[i]);
   capture::Pm4Builder b;
-  capture::D3dDeviceDefaults(b);
-  const capture::ResolveSetup clear = ClearTo(kGenWidth, kGenHeight, 0xFF000000u);
-  capture::D3dResolve(b, rt, clear);
-  capture::D3dSetViewport(b, 0, 0, float(kGenWidth), float(kGenHeight));
-  capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 6, 1});
+  const capture::ResolveSetup clear = BeginScene(b, rt, kGenWidth, kGenHeight, 0xFF000000u,
+                                                 {vs.microcode, ps.microcode, 2, 6, 1});
   // Param gen into r1 (SQ_PROGRAM_CNTL param_gen, SQ_CONTEXT_MISC param_gen_pos = 1).
   b.WriteRegister(Reg::SQ_PROGRAM_CNTL,
                   xenos::Field(1, 0, 6) | xenos::Field(5, 8, 6) | (1u << 16) | (1u << 18));
