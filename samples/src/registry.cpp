@@ -5,6 +5,7 @@
 
 #include "edram_scenarios.h"
 #include "flat_scene.h"
+#include "interp_scenes.h"
 #include "raster_scenes.h"
 #include "sample_entry.h"
 #include "scale_scenes.h"
@@ -136,6 +137,7 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
   for (auto& s : ScaleSamples()) v.push_back(std::move(s));
+  for (auto& s : InterpSamples()) v.push_back(std::move(s));
   for (const auto& s : EdramScenarios()) {
     if (s.gamma_mode.empty()) {
       v.push_back(s.sample);

@@ -29,6 +29,9 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
      "centre is on either side of the boundary"},
     {"texel_aniso_magnified_point",
      "point sampling magnified 2.5x: host pixel centres sit at other fractions of a texel"},
+    {"interp_param_gen",
+     "its line stays one host pixel wide; the position it shows moves 1/S guest pixel per host "
+     "pixel (gpu::ParamGenPosition)"},
     {"raster_point_sprite_mips",
      "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
      "the mip level drops by log2(S), as rendering at a higher resolution does"},

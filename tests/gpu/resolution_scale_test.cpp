@@ -37,17 +37,6 @@ TEST(ResolutionScale, ScissorAndRectanglesAreMultipliedPerAxis) {
   EXPECT_EQ(HostRect(5, 0, 5, 4, {2, 2}).extent.width, 0u);  // empty stays empty
 }
 
-TEST(ResolutionScale, ParamGenSeesGuestPixelCentres) {
-  // 1x: the centre of pixel 7 is 7.5. 2x: host pixels 14 and 15 are 7.25 and 7.75. 3x: host
-  // pixels 21, 22, 23 are 7 + 1/6, 7.5, 7 + 5/6.
-  EXPECT_FLOAT_EQ(GuestPixelCentre(7, 1), 7.5f);
-  EXPECT_FLOAT_EQ(GuestPixelCentre(14, 2), 7.25f);
-  EXPECT_FLOAT_EQ(GuestPixelCentre(15, 2), 7.75f);
-  EXPECT_FLOAT_EQ(GuestPixelCentre(21, 3), 7.0f + 1.0f / 6.0f);
-  EXPECT_FLOAT_EQ(GuestPixelCentre(22, 3), 7.5f);
-  EXPECT_FLOAT_EQ(GuestPixelCentre(23, 3), 7.0f + 5.0f / 6.0f);
-}
-
 TEST(ResolutionScale, ScaledCopiesCountGuestTexels) {
   EXPECT_FLOAT_EQ(GuestTexels(144, 2), 72.0f);  // the bloom copy's 72 guest texels at 2x
   EXPECT_FLOAT_EQ(GuestTexels(120, 3), 40.0f);

@@ -20,6 +20,7 @@
 #include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/line_width.h"
+#include "xnt/gpu/pixel_inputs.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
@@ -111,6 +112,7 @@ RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& p
   state.clamp_depth = !plan.viewport.clip_depth;
   state.never_cull = plan.topology == gpu::HostTopology::kRectangleList;
   state.samples = plan.samples;
+  state.centroid_mask = gpu::InterpolatorCentroidMask(regs, plan.samples);
   state.polygon_offset = gpu::ReadPolygonOffsets(regs, plan.polygonal);
   state.depth_format = plan.depth.format;
   if (plan.topology == gpu::HostTopology::kLineList) state.line_width = gpu::LineWidth(regs);

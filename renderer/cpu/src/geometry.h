@@ -48,6 +48,7 @@ struct Fragment {
   bool front_facing = true;
   std::array<Float4, 16> interpolators{};  // perspective-correct (first `count` valid)
   bool point = false;                      // from a point sprite
+  bool line = false;                       // from a line (PsParamGen reports the kind)
   float point_coord[2] = {0.0f, 0.0f};     // position in the sprite, 0..1 (gl_PointCoord)
   bool helper = false;  // a quad's uncovered pixel, shaded only for its neighbours' derivatives
 };
@@ -62,6 +63,9 @@ struct RasterState {
   bool never_cull = false;   // rectangles are screen-space blits
   bool perspective = true;   // PA_SU_SC_MODE_CNTL persp_corr_dis clears it
   uint32_t samples = 1;      // 1, 2 or 4 (RB_SURFACE_INFO msaa_samples)
+  // Bit i: interpolator i is taken at the centroid of the covered samples, not the pixel centre
+  // (gpu::InterpolatorCentroidMask; where: gpu::CentroidSample).
+  uint32_t centroid_mask = 0;
   // Emit whole 2x2 quads (helpers included) instead of covered pixels in row order: the
   // hardware shades every primitive (triangles, point sprites, lines) in 2x2 quads, so every
   // pixel has screen derivatives for its texture LOD.
@@ -99,8 +103,9 @@ const SamplePosition* SamplePositions(uint32_t samples);
 // the sample positions (the pixel centre at 1x), 8 bits of sub-pixel precision, and calls `emit`
 // for every pixel with a covered sample, in row-major order (with state.quads: for the four
 // pixels of every 2x2 quad with a covered sample, quad by quad, uncovered ones marked helper).
-// Attributes are evaluated at the pixel centre (Direct3D 9 has no centroid by default), depth at
-// each sample. Returns false when the triangle was culled or had no area.
+// Attributes are evaluated at the pixel centre, those in state.centroid_mask of a partly covered
+// pixel at its centroid sample (gpu::CentroidSample), depth at each sample. Returns false when
+// the triangle was culled or had no area.
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
 
@@ -127,7 +132,8 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
 // separately, as llvmpipe's lp_setup_line.c does), coverage at the sample positions with the
 // top-left rule. Attributes and depth are interpolated with t, the projection of the sample onto
 // the segment (Vulkan "Basic Line Segment Rasterization"), attributes perspective-correct at the
-// pixel centre, depth linear per sample. Lines are front-facing and never culled. With
+// pixel centre (state.centroid_mask ones of a partly covered pixel at the centroid sample), depth
+// linear per sample. Lines are front-facing and never culled. With
 // state.quads, whole 2x2 quads as for triangles (helpers get the attributes' extrapolation along
 // the segment). False when the segment has no length on screen.
 bool RasterizeLine(const Line& line, const RasterState& state,

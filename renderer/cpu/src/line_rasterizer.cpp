@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "geometry.h"
+#include "xnt/gpu/pixel_inputs.h"
 
 namespace xnt::cpu {
 
@@ -117,9 +118,9 @@ bool RasterizeLine(const Line& line, const RasterState& state,
       f.depth[s] = SampleDepth(float(az + (bz - az) * t), offset, state);
     }
   };
-  // Attributes at the pixel centre (extrapolated beyond the segment's ends and sides).
-  auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
-    const double t = param(x + 0.5, y + 0.5);
+  // The interpolators in `mask` at (px, py) (extrapolated beyond the segment's ends and sides).
+  auto interpolate = [&](double px, double py, uint32_t mask, Fragment& f) {
+    const double t = param(px, py);
     double wa = 1.0 - t, wb = t;
     if (state.perspective) {
       wa *= inv_wa;
@@ -129,10 +130,21 @@ bool RasterizeLine(const Line& line, const RasterState& state,
       wb /= sum;
     }
     for (uint32_t k = 0; k < n; ++k) {
+      if (!((mask >> k) & 1u)) continue;
       for (int comp = 0; comp < 4; ++comp) {
         f.interpolators[k][comp] = float(wa * double(va.interpolators[k][comp]) +
                                          wb * double(vb.interpolators[k][comp]));
       }
+    }
+  };
+  // Attributes at the pixel centre; the centroid-sampled ones of a partly covered pixel at its
+  // centroid sample (gpu::CentroidSample), as for triangles.
+  auto attributes = [&](int32_t x, int32_t y, Fragment& f) {
+    interpolate(x + 0.5, y + 0.5, ~0u, f);
+    const int32_t smp = gpu::CentroidSample(f.coverage, samples);
+    if (smp >= 0 && state.centroid_mask) {
+      interpolate(x + positions[smp].x / 256.0, y + positions[smp].y / 256.0, state.centroid_mask,
+                  f);
     }
     f.x = uint32_t(x);
     f.y = uint32_t(y);
@@ -140,6 +152,7 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   if (!state.quads) {
     Fragment f;
     f.front_facing = true;
+    f.line = true;
     for (int32_t y = y0; y < y1; ++y) {
       for (int32_t x = x0; x < x1; ++x) {
         cover(x, y, f);
@@ -152,7 +165,7 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   }
   // 2x2 quads aligned to even pixels, as rasterizer.cpp emits triangles'.
   std::array<Fragment, 4> quad;
-  for (Fragment& f : quad) f.front_facing = true;
+  for (Fragment& f : quad) f.front_facing = true, f.line = true;
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
     for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
       bool any = false;

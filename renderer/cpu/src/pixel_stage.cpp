@@ -10,6 +10,7 @@
 #include "output_merger.h"
 #include "texture_unit.h"
 #include "xnt/base/parallel.h"
+#include "xnt/gpu/pixel_inputs.h"
 #include "xnt/ucode/batch_interpreter.h"
 #include "xnt/ucode/interpreter.h"
 
@@ -69,13 +70,14 @@ struct Worker final : ucode::BatchTextureSource {
 
   // The pixel shader's inputs for one fragment, as the translator lays them out.
   ucode::Float4 ParamGen(const Fragment& f) const {
-    // x is negated on back faces, pixel centres are on halves; points have y negated and the
-    // sprite coordinate in z/w (the translator's param gen).
-    // At a resolution scale, the host pixel centre in guest pixels.
-    const float cx = (float(f.x) + 0.5f) / float(job_.scale_x);
-    const float cy = (float(f.y) + 0.5f) / float(job_.scale_y);
-    return f.point ? ucode::Float4{cx, -cy, f.point_coord[0], f.point_coord[1]}
-                   : ucode::Float4{f.front_facing ? cx : -cx, cy, 0.0f, 0.0f};
+    // PsParamGen (gpu/pixel_inputs.h): the position in guest pixels at any resolution scale.
+    const gpu::ParamGenPrimitive kind = f.point  ? gpu::ParamGenPrimitive::kPoint
+                                        : f.line ? gpu::ParamGenPrimitive::kLine
+                                                 : gpu::ParamGenPrimitive::kPolygon;
+    const std::array<float, 4> g = gpu::PsParamGen(
+        gpu::ParamGenPosition(f.x, job_.scale_x), gpu::ParamGenPosition(f.y, job_.scale_y), kind,
+        !f.front_facing, f.point_coord[0], f.point_coord[1]);
+    return ucode::Float4{g[0], g[1], g[2], g[3]};
   }
 
   // Shading has no side effects, so fragments are shaded a batch at a time and then go through
@@ -90,7 +92,7 @@ struct Worker final : ucode::BatchTextureSource {
     const uint32_t l = pending_count_++;
     Fragment& p = pending_[l];
     p.x = f.x, p.y = f.y, p.coverage = f.coverage, p.depth = f.depth;
-    p.front_facing = f.front_facing, p.point = f.point;
+    p.front_facing = f.front_facing, p.point = f.point, p.line = f.line;
     p.point_coord[0] = f.point_coord[0], p.point_coord[1] = f.point_coord[1];
     p.helper = f.helper;
     auto& in = batch_inputs_;

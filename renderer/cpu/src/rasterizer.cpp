@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "geometry.h"
+#include "xnt/gpu/pixel_inputs.h"
 
 namespace xnt::cpu {
 
@@ -138,7 +139,9 @@ class TriangleRaster {
     }
     return false;
   }
+  void Interpolate(const int64_t w[3], uint32_t mask, Fragment& f) const;
   void Attributes(int32_t x, int32_t y, Fragment& f) const;
+  void Centroid(const int64_t o[3], Fragment& f) const;
   void QuadAttributes(int32_t qx, int32_t qy, const int64_t o[3],
                       std::array<Fragment, 4>& quad) const;
 
@@ -205,19 +208,13 @@ void TriangleRaster::CoverAt(const int64_t o[3], Fragment& f) const {
   }
 }
 
-// Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and quad
-// helpers: extrapolated, as without centroid sampling).
-void TriangleRaster::Attributes(int32_t x, int32_t y, Fragment& f) const {
+// The interpolators in `mask` at the point whose edge values are `w`: barycentrics from the
+// same exact integers as coverage, perspective-correct (b_i / w_i, normalised).
+void TriangleRaster::Interpolate(const int64_t w[3], uint32_t mask, Fragment& f) const {
   const Snapped* s = t_.s;
-  int64_t o[3];
-  Corner(x, y, o);
-  const double b0 = double(o[0] + at_centre_[0]) / double(t_.abs_area);
-  const double b1 = double(o[1] + at_centre_[1]) / double(t_.abs_area);
-  const double b2 = double(o[2] + at_centre_[2]) / double(t_.abs_area);
-  f.x = uint32_t(x);
-  f.y = uint32_t(y);
-  // Perspective-correct weights: b_i / w_i, normalised.
-  double p0 = b0, p1 = b1, p2 = b2;
+  double p0 = double(w[0]) / double(t_.abs_area);
+  double p1 = double(w[1]) / double(t_.abs_area);
+  double p2 = double(w[2]) / double(t_.abs_area);
   if (state_.perspective) {
     p0 *= s[0].inv_w;
     p1 *= s[1].inv_w;
@@ -228,12 +225,35 @@ void TriangleRaster::Attributes(int32_t x, int32_t y, Fragment& f) const {
     p2 /= sum;
   }
   for (uint32_t k = 0; k < n_; ++k) {
+    if (!((mask >> k) & 1u)) continue;
     for (int c = 0; c < 4; ++c) {
-      f.interpolators[k][c] = float(p0 * double(t_.v[0]->interpolators[k][c]) +
-                                    p1 * double(t_.v[1]->interpolators[k][c]) +
-                                    p2 * double(t_.v[2]->interpolators[k][c]));
+      f.interpolators[k][c] = float(p0 * vd_[0][k][c] + p1 * vd_[1][k][c] + p2 * vd_[2][k][c]);
     }
   }
+}
+
+// Attributes at the pixel centre (outside the triangle for partly covered MSAA pixels and quad
+// helpers: extrapolated), then the centroid-sampled ones of a partly covered pixel.
+void TriangleRaster::Attributes(int32_t x, int32_t y, Fragment& f) const {
+  int64_t o[3];
+  Corner(x, y, o);
+  const int64_t w[3] = {o[0] + at_centre_[0], o[1] + at_centre_[1], o[2] + at_centre_[2]};
+  f.x = uint32_t(x);
+  f.y = uint32_t(y);
+  Interpolate(w, ~0u, f);
+  Centroid(o, f);
+}
+
+// Interpolators in state.centroid_mask of a partly covered pixel (corner edge values `o`) again
+// at its centroid sample, which lies inside the triangle (gpu::CentroidSample).
+void TriangleRaster::Centroid(const int64_t o[3], Fragment& f) const {
+  const uint32_t mask = state_.centroid_mask & ((1u << n_) - 1u);
+  if (!mask) return;
+  const int32_t smp = gpu::CentroidSample(f.coverage, samples_);
+  if (smp < 0) return;
+  const int64_t w[3] = {o[0] + at_sample_[0][smp], o[1] + at_sample_[1][smp],
+                        o[2] + at_sample_[2][smp]};
+  Interpolate(w, mask, f);
 }
 
 // The four pixels of a 2x2 quad at once: the same operations per pixel as Attributes, laid out
@@ -324,6 +344,9 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
       QuadAttributes(qx, qy, o, quad);
       for (int32_t i = 0; i < 4; ++i) {
         Fragment& f = quad[size_t(i)];
+        const int64_t op[3] = {o[0] + step_pixel[i][0], o[1] + step_pixel[i][1],
+                               o[2] + step_pixel[i][2]};
+        Centroid(op, f);
         f.helper = f.coverage == 0;
         emit(f);
       }

@@ -25,6 +25,7 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
   if (vte.vtx_z_fmt) c.flags |= kXeSysFlagZDividedByW;
   if (vte.vtx_w0_fmt) c.flags |= kXeSysFlagWNotReciprocal;
   if (topology == gpu::HostTopology::kPointList) c.flags |= kXeSysFlagPrimitivePoint;
+  if (topology == gpu::HostTopology::kLineList) c.flags |= kXeSysFlagPrimitiveLine;
   c.flags |= kXeSysFlagViewportInShader;
   auto colorcontrol = gpu::DecodeRegister<xenos::reg::RB_COLORCONTROL>(regs);
   if (colorcontrol.alpha_test_enable &&

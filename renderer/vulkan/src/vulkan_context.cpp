@@ -369,6 +369,7 @@ void VulkanContext::QueryCapabilities() {
   caps_.depth_clamp = f2.features.depthClamp;
   caps_.independent_blend = f2.features.independentBlend;
   caps_.large_points = f2.features.largePoints;
+  caps_.sample_rate_shading = f2.features.sampleRateShading;
   caps_.wide_lines = f2.features.wideLines;
   caps_.shader_demote = f13.shaderDemoteToHelperInvocation;
   caps_.shader_float64 = f2.features.shaderFloat64;
@@ -439,6 +440,8 @@ void VulkanContext::CreateDevice() {
   enable.geometryShader = supported.geometryShader;
   enable.independentBlend = supported.independentBlend;
   enable.largePoints = supported.largePoints;
+  // interpolateAtOffset (the InterpolationFunction capability) for centroid interpolators.
+  enable.sampleRateShading = supported.sampleRateShading;
   enable.wideLines = supported.wideLines;
   enable.fillModeNonSolid = supported.fillModeNonSolid;
   enable.depthClamp = supported.depthClamp;

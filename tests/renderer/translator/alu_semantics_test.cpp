@@ -1,5 +1,6 @@
 // Xenos ALU and control-flow semantics of translated pixel shaders, run on lavapipe: each test
 // assembles a tiny shader, translates it, draws one pixel and compares oC0 bit for bit.
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -306,9 +307,11 @@ xps_3_0
 )", options);
   EXPECT_EQ(ps.result.reflection.interpolators_read, 0u);  // r0 is loaded but never read
   auto p = RunPixelShader(ps);
-  EXPECT_EQ(std::fabs(p[0]), 0.5f);  // pixel centre x; the sign carries the facing
-  EXPECT_EQ(p[1], 0.5f);             // not a point: y positive
-  EXPECT_EQ(p[2], 0.0f);
+  // Pixel (0, 0) of a triangle: the integer position (no half pixel, gpu::PsParamGen); the sign
+  // of x carries the facing; y is +0 (not a point), z is +0 (not a line), w 0.
+  EXPECT_EQ(std::fabs(p[0]), 0.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(p[1]), 0u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(p[2]), 0u);
   EXPECT_EQ(p[3], 0.0f);
 }
 

@@ -9,4 +9,16 @@ FboBackend::FboBackend(VulkanContext& context, FboBackendOptions options)
     : PathBackend(context, std::make_unique<XenosRenderer>(context, options.renderer),
                   options, "fbo") {}
 
+void FboBackend::DrawTranslation(const replay::DrawCall&, TranslationOptions&,
+                                 TranslationOptions& ps) {
+  if (!ps.ps_centroid_mask) return;
+  // The render targets' mapping (render_targets.h HostSampleOfGuest): the pixel shader reads
+  // gl_SampleMaskIn bits in host sample order.
+  const uint32_t host = uint32_t(renderer().render_targets().HostSamples(ps.ps_msaa_samples));
+  ps.ps_host_sample_of_guest = 0;
+  for (uint32_t g = 0; g < ps.ps_msaa_samples; ++g) {
+    ps.ps_host_sample_of_guest |= HostSampleOfGuest(ps.ps_msaa_samples, host, g) << (4 * g);
+  }
+}
+
 }  // namespace xnt::vk

@@ -486,7 +486,9 @@ void RenderTargetCache::ChooseHostFormat(RenderTarget& rt) const {
   bool msaa = rt.samples != VK_SAMPLE_COUNT_1_BIT;
   if (msaa && key.msaa_samples == 2 && rt.samples == VK_SAMPLE_COUNT_4_BIT) {
     rt.note += std::string(rt.note.empty() ? "" : "; ") +
-                "2x MSAA rendered with 4 host samples (the device lacks 2x)";
+                "2x MSAA rendered with 4 host samples (the device lacks 2x): coverage at host "
+                "positions (0.375, 0.125) and (0.125, 0.625), not the guest's (0.25, 0.25) and "
+                "(0.75, 0.75), so edge pixels may differ from the cpu path";
   }
   if (msaa && key.is_depth && rt.format != VK_FORMAT_D32_SFLOAT_S8_UINT) {
     // Sampled MSAA depth is read back as float: keep it exact with a float host depth.

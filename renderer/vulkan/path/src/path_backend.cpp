@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/pixel_inputs.h"
 #include "xnt/gpu/unmodelled_state.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/translator/shader_compiler.h"
@@ -108,6 +109,18 @@ bool PathBackend::TranslateDraw(const replay::DrawCall& call,
   if (program.param_gen) {
     ps_options.ps_param_gen_register =
         int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+  }
+  // Centroid interpolators under MSAA (as DrawPlan counts samples: 1 << min(msaa_samples, 2)).
+  const uint32_t msaa = uint32_t(regs.Decode<xenos::reg::RB_SURFACE_INFO>().msaa_samples);
+  const uint32_t samples = 1u << std::min(msaa, 2u);
+  const uint32_t centroid = gpu::InterpolatorCentroidMask(regs.values(), samples) &
+                            ((1u << ps_options.ps_interpolator_count) - 1u);
+  if (centroid && !context_.capabilities().sample_rate_shading) {
+    ++notes_["device lacks sampleRateShading (interpolateAtOffset): centroid interpolators are "
+             "taken at the pixel centre"];
+  } else if (centroid) {
+    ps_options.ps_centroid_mask = centroid;
+    ps_options.ps_msaa_samples = samples;
   }
   DrawTranslation(call, vs_options, ps_options);
   exact_polygon_offset = vs_options.fsi_exact_polygon_offset;

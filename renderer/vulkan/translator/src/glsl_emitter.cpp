@@ -9,6 +9,7 @@
 #include "glsl_emitter.h"
 #include "glsl_emitter_internal.h"
 #include "glsl_output_merger.h"
+#include "glsl_pixel_inputs.h"
 
 #include <algorithm>
 #include <bit>
@@ -566,22 +567,10 @@ void Emitter::EmitPrologue() {
     Line("vec4 xe_o_color[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));");
     Line("vec4 xe_o_depth = vec4(gl_FragCoord.z);");
     uint32_t count = std::min({options_.ps_interpolator_count, 16u, register_count_});
-    for (uint32_t i = 0; i < count; ++i) {
-      Line("xe_r[" + std::to_string(i) + "] = xe_interpolators[" + std::to_string(i) + "];");
-    }
+    out_ << GlslPixelInputs(options_, count, register_count_);
     // Interpolators that matter: loaded registers the program reads before writing them.
     uint32_t loaded = count >= 32 ? ~0u : (1u << count) - 1;
     reflection_.interpolators_read = analysis_.ps_input_mask & loaded;
-    if (options_.ps_param_gen_register >= 0 &&
-        uint32_t(options_.ps_param_gen_register) < register_count_) {
-      // The pixel position in guest pixels at any resolution scale (the host pixel centre / S).
-      Line("vec2 xe_pixel = gl_FragCoord.xy / xe_resolution_scale();");
-      Line("xe_r[" + std::to_string(options_.ps_param_gen_register) +
-           "] = vec4(gl_FrontFacing ? xe_pixel.x : -xe_pixel.x, "
-           "(xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? -xe_pixel.y : "
-           "xe_pixel.y, (xe_system.flags & kXeSysFlagPrimitivePoint) != 0u ? gl_PointCoord : "
-           "vec2(0.0));");
-    }
   } else {
     Line("vec4 xe_o_position = vec4(0.0);");
     Line("vec4 xe_o_point = vec4(0.0);");

@@ -47,6 +47,7 @@ const uint kXeSysFlagZDividedByW = 2u;
 const uint kXeSysFlagWNotReciprocal = 4u;
 const uint kXeSysFlagPrimitivePoint = 8u;
 const uint kXeSysFlagAlphaTest = 16u;
+const uint kXeSysFlagPrimitiveLine = 64u;
 
 // Resolution scale (shader_interface.h): host pixels per guest pixel.
 vec2 xe_resolution_scale() {

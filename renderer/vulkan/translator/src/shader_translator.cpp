@@ -60,6 +60,7 @@ std::shared_ptr<const TranslatedShader> ShaderTranslator::Get(const ucode::Shade
                                                               const TranslationOptions& options) {
   uint64_t key = HashMicrocode(shader.dwords) ^ (uint64_t(options.ps_interpolator_count) << 1) ^
                  (uint64_t(uint32_t(options.ps_param_gen_register)) << 8) ^
+                 (uint64_t(options.ps_centroid_mask) << 40) ^
                  uint64_t(shader.type);
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -507,6 +507,20 @@ struct SQ_CONTEXT_MISC {
   }
 };
 
+// Per interpolator (bit i: interpolator i): param_shade selects flat shading; sampling_pattern
+// where it is sampled when SQ_CONTEXT_MISC sc_sample_cntl is kCentroidsAndCenters, 0 at the
+// centroid of the covered samples and 1 at the pixel centre (Xenia registers.h
+// SQ_INTERPOLATOR_CNTL, xenos.h SampleLocation).
+struct SQ_INTERPOLATOR_CNTL {
+  uint32_t param_shade;       // +0, 16 bits
+  uint32_t sampling_pattern;  // +16, 16 bits
+  static constexpr Reg kReg = Reg::SQ_INTERPOLATOR_CNTL;
+  static constexpr SQ_INTERPOLATOR_CNTL Decode(uint32_t v) { return {Bits(v, 0, 16), Bits(v, 16, 16)}; }
+  constexpr uint32_t Encode() const {
+    return Field(param_shade, 0, 16) | Field(sampling_pattern, 16, 16);
+  }
+};
+
 // SQ_VS_CONST / SQ_PS_CONST: the float-constant partition of each shader stage.
 struct SQ_CONST_PARTITION {
   uint32_t base;  // +0, 9 bits, vec4 index

@@ -51,11 +51,6 @@ inline float HostScreenY(const Viewport& vp, float y, ResolutionScale s) {
   return (y * vp.screen_scale[1] + vp.screen_offset[1]) * float(s.y);
 }
 
-// The centre of host pixel `host` along an axis scaled by `scale`, in guest pixels (param gen).
-inline float GuestPixelCentre(uint32_t host, uint32_t scale) {
-  return (float(host) + 0.5f) / float(scale);
-}
-
 // Texels of a texture `host_texels` wide in guest units: a scaled resolve copy is `scale` times
 // the guest texture (1 for any other texture).
 inline float GuestTexels(uint32_t host_texels, uint32_t scale) {

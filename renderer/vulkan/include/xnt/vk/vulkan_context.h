@@ -54,6 +54,7 @@ struct Capabilities {
   bool depth_clamp = false;  // depthClamp (PA_CL_CLIP_CNTL clip_disable draws)
   bool independent_blend = false;
   bool large_points = false;
+  bool sample_rate_shading = false;        // interpolateAtOffset for centroid interpolators
   bool wide_lines = false;
   bool shader_demote = false;              // demoteToHelperInvocation (core 1.3)
   bool shader_float64 = false;             // shaderFloat64 (the fsi path's exact polygon offset)

@@ -17,6 +17,11 @@ class FboBackend final : public PathBackend {
   FboBackend(VulkanContext& context, FboBackendOptions options);
 
   XenosRenderer& renderer() { return static_cast<XenosRenderer&>(path_renderer()); }
+
+ protected:
+  // Which host sample holds each guest sample's coverage (centroid interpolators).
+  void DrawTranslation(const replay::DrawCall& call, TranslationOptions& vs,
+                       TranslationOptions& ps) override;
 };
 
 }  // namespace xnt::vk

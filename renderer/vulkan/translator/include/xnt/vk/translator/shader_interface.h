@@ -91,6 +91,8 @@ enum XeSystemFlag : uint32_t {
   // Set by the core when the viewport transform is not done by the host viewport (the shader's
   // output after ndc_scale/offset is in host NDC either way; this bit is informational).
   kXeSysFlagViewportInShader = 1u << 5,
+  // The draw's primitive is a line list (PsParamGen reports it in the sign of z).
+  kXeSysFlagPrimitiveLine = 1u << 6,
 };
 
 // std140 layout of `XeSystemConstants` (set 1, binding 1).

@@ -28,10 +28,21 @@ struct TranslationOptions {
   // shader has.
   uint32_t ps_interpolator_count = 16;
   // Pixel shaders: SQ_PROGRAM_CNTL param_gen (bit 18) with SQ_CONTEXT_MISC param_gen_pos
-  // (bits 8-15): the register that receives the generated parameters, or -1 for none. Its value
-  // is (pixel x, pixel y, point s, point t) with the sign of x set for back faces and the sign of
-  // y set for points (Xenia's description of ps_param_gen).
+  // (bits 8-15): the register that receives the generated parameters (gpu::PsParamGen: the
+  // pixel position in guest pixels, the back-face / point / line flags in the sign bits of x, y,
+  // z, a point's sprite coordinate in zw), or -1 for none.
   int32_t ps_param_gen_register = -1;
+  // Pixel shaders: bit i set: interpolator i is taken at the centroid of the pixel's covered
+  // guest samples (gpu::InterpolatorCentroidMask, gpu::CentroidSample), evaluated with
+  // interpolateAtOffset at that guest sample's position, so every host follows the one rule
+  // rather than its own centroid choice. Needs sampleRateShading (the InterpolationFunction
+  // capability); the caller leaves it 0 without.
+  uint32_t ps_centroid_mask = 0;
+  // With ps_centroid_mask: guest samples per pixel (2 or 4), and in bits 4s..4s+3 the host sample
+  // whose gl_SampleMaskIn bit is guest sample s's coverage (the fbo path's render-target mapping;
+  // with fsi_output_merger the output merger's own guest coverage is used instead).
+  uint32_t ps_msaa_samples = 1;
+  uint32_t ps_host_sample_of_guest = 0x3210;
   // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
   // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
   // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
