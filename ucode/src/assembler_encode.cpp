@@ -150,7 +150,9 @@ void SetDestinations(AluInstruction& a, const AluBuild& b, const Dest* vdest, co
       if (vdest && sdest->reg != vdest->reg) {
         b.scalar->Error(b.scalar->operands[0], "scalar export register differs from the vector one");
       }
-      if (sdest->ones || sdest->zeros) {
+      // A lone scalar line carries the 0/1 components (fxc folds a vector half that writes only
+      // those into it: `rcp o1.x000, c5.x`); beside a vector line they go on the vector's mask.
+      if (vdest && (sdest->ones || sdest->zeros)) {
         b.scalar->Error(b.scalar->operands[0], "0/1 components go on the vector op's mask");
       }
       a.export_data = true;
@@ -162,7 +164,8 @@ void SetDestinations(AluInstruction& a, const AluBuild& b, const Dest* vdest, co
   }
   if (a.export_data) {
     const uint32_t vres = vdest ? vdest->letters : 0, sres = sdest ? sdest->letters : 0;
-    const uint32_t ones = vdest ? vdest->ones : 0, zeros = vdest ? vdest->zeros : 0;
+    const Dest* constants = vdest ? vdest : sdest;
+    const uint32_t ones = constants ? constants->ones : 0, zeros = constants ? constants->zeros : 0;
     a.vector_write_mask = vres | ones;
     a.scalar_write_mask = sres | ones;
     a.scalar_dest_rel = zeros != 0;
@@ -208,6 +211,8 @@ void SetConstantAddressing(AluInstruction& a, const AluBuild& b, const std::vect
 
 // Options: fields the operands do not show.
 void ApplyAluOptions(AluInstruction& a, const AluBuild& b) {
+  // A vector or scalar half the listing leaves out keeps its destination register as an option.
+  const bool vector_dest_option = !b.vector && !a.export_data;
   for (const Statement* st : {b.vector, b.scalar, b.nop}) {
     if (!st) continue;
     OptionSet opt(*st);
@@ -217,7 +222,10 @@ void ApplyAluOptions(AluInstruction& a, const AluBuild& b) {
     if (opt.Bool("Const0Rel", false)) a.const_0_rel = true;
     if (opt.Bool("Const1Rel", false)) a.const_1_rel = true;
     if (auto d = opt.Int<uint32_t>("ScalarDest", 0, 63)) a.scalar_dest = *d;
-    if (opt.Bool("ScalarDestRel", false)) a.scalar_dest_rel = true;
+    if (vector_dest_option) {
+      if (auto d = opt.Int<uint32_t>("VectorDest", 0, 63)) a.vector_dest = *d;
+    }
+    a.scalar_dest_rel = opt.Bool("ScalarDestRel", a.scalar_dest_rel);
     if (opt.Bool("VectorDestRel", false)) a.vector_dest_rel = true;
     opt.Done();
   }
@@ -225,7 +233,7 @@ void ApplyAluOptions(AluInstruction& a, const AluBuild& b) {
 
 }  // namespace
 
-AluInstruction BuildAlu(const AluBuild& b, ShaderType type) {
+AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build) {
   AluInstruction a;
   a.vector_op = syntax::kNopVectorOp;
   a.scalar_op = ScalarOp::kRetainPrev;
@@ -336,6 +344,12 @@ AluInstruction BuildAlu(const AluBuild& b, ShaderType type) {
 
   SetDestinations(a, b, have_vdest ? &vdest : nullptr, have_sdest ? &sdest : nullptr, *first);
   SetConstantAddressing(a, b, consts, *first);
+  if (a.export_data && !a.scalar_dest_rel) {
+    const bool scalar_unused = a.scalar_op == ScalarOp::kRetainPrev && !a.scalar_clamp &&
+                               a.ScalarResultMask() == 0;
+    a.scalar_dest_rel = syntax::DefaultExportScalarDestRel(
+        build, scalar_unused, a.vector_write_mask | a.scalar_write_mask);
+  }
   ApplyAluOptions(a, b);
   if (b.nop && !b.nop->operands.empty()) b.nop->Error("'nop' takes no operands");
   return a;

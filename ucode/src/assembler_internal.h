@@ -161,8 +161,10 @@ bool IsVectorMnemonic(std::string_view m, VectorOp* op);
 bool IsScalarMnemonic(std::string_view m, ScalarOp* op);
 std::string_view StripSat(std::string_view m);
 
-// `type` names the export registers. Errors point at the offending statement.
-AluInstruction BuildAlu(const AluBuild& b, ShaderType type);
+// `type` names the export registers; `build` is the compiler build the listing names (0: none),
+// which decides a field no listing shows (syntax.h DefaultExportScalarDestRel). Errors point at
+// the offending statement.
+AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build);
 // `semantic` is set when a vfetch names a vertex semantic instead of a vf<n> constant.
 FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semantic);
 

@@ -180,8 +180,9 @@ uint32_t ScalarSwizzle(const Statement& st, const Piece& p, const RegRef& r, boo
   auto c = SwizzleChars(st, p, r.swizzle.substr(0, std::min<size_t>(4, r.swizzle.size())));
   if (r.swizzle.size() == 4) return EncodeSwizzle(c);
   if (!two && r.swizzle.size() == 1) return EncodeSwizzle({c[0], c[0], c[0], c[0]});
-  // Two components a, b: a is read from position w, b from position x.
-  if (two && r.swizzle.size() == 2) return EncodeSwizzle({c[1], c[1], c[1], c[0]});
+  // Two components a, b: the ALU reads a from position w and b from position x. The compiler
+  // stores b in x and y and a in z and w (`subs r14.x, r13.wx` is r13.xxww).
+  if (two && r.swizzle.size() == 2) return EncodeSwizzle({c[1], c[1], c[0], c[0]});
   st.Error(p, std::string("scalar operand takes ") + (two ? "2" : "1") +
                   " swizzle component" + (two ? "s" : "") + " (or all 4)");
 }

@@ -60,13 +60,14 @@ std::string FullSwizzleText(uint32_t swz) {
   return s;
 }
 
-// Scalar operands read position w (a) and x (b); syntax.h documents the layout the assembler
-// writes for the other positions.
+// Scalar operands read position w (a) and x (b). fxc prints a two-operand scalar op's source
+// with two components, a then b, for the layout it writes (b in x and y, a in z and w:
+// `subs r14.x, r13.wx` is r13.xxww); any other layout keeps all four.
 std::string ScalarSwizzleText(uint32_t swz, bool two) {
   auto c = SwizzleComponents(swz);
   if (!two) {
     if (c[0] == c[3] && c[1] == c[3] && c[2] == c[3]) return std::string(".") + kComp[c[3]];
-  } else if (c[1] == c[0] && c[2] == c[0]) {
+  } else if (c[1] == c[0] && c[2] == c[3]) {
     return std::string(".") + kComp[c[3]] + kComp[c[0]];
   }
   return FullSwizzleText(swz);
@@ -118,6 +119,7 @@ class Disassembler {
   Disassembler(const Shader& shader, const DisassembleOptions& options)
       : s_(shader), o_(options) {
     if (o_.container) {
+      build_ = syntax::CompilerBuild(o_.container->creator);
       for (const auto& b : o_.container->vertex_fetches) bindings_[b.slot] = b.semantic;
     }
   }
@@ -380,7 +382,8 @@ class Disassembler {
 
   // ---- ALU ---------------------------------------------------------------------------------------
 
-  std::string DestText(const AluInstruction& a, bool vector) {
+  // `fold`: the scalar line stands alone for an export, so it shows the 0/1 components too.
+  std::string DestText(const AluInstruction& a, bool vector, bool fold = false) {
     if (!a.export_data) {
       const uint32_t reg = vector ? a.vector_dest : a.scalar_dest;
       const bool rel = vector ? a.vector_dest_rel : a.scalar_dest_rel;
@@ -395,8 +398,9 @@ class Disassembler {
                           : 0;
       name += std::to_string(a.vector_dest - base);
     }
-    if (!vector) return name + MaskLetters(a.ScalarResultMask());
-    const uint32_t v = a.VectorResultMask(), c0 = a.Constant0Mask(), c1 = a.Constant1Mask();
+    if (!vector && !fold) return name + MaskLetters(a.ScalarResultMask());
+    const uint32_t v = vector ? a.VectorResultMask() : a.ScalarResultMask();
+    const uint32_t c0 = a.Constant0Mask(), c1 = a.Constant1Mask();
     if (!c0 && !c1) return name + MaskLetters(v);
     std::string s = name + ".";
     for (uint32_t c = 0; c < 4; ++c) {
@@ -406,15 +410,20 @@ class Disassembler {
     return s;
   }
 
+  // fxc prints nothing for a half that does nothing. The vector half: `max` of the default
+  // sources writing no component of its own (in an export, components both halves write are the
+  // constant 1, and the scalar line shows them); its destination register, when not 0, is an
+  // option. The scalar half: `retain_prev` writing nothing; its destination is an option.
   static bool VectorIsNop(const AluInstruction& a) {
-    return !a.export_data && a.vector_op == syntax::kNopVectorOp && a.vector_dest == 0 &&
-           !a.vector_dest_rel && a.vector_write_mask == 0 && !a.vector_clamp &&
-           syntax::IsDefaultSource(a.src[0]) && syntax::IsDefaultSource(a.src[1]);
+    if (a.vector_op != syntax::kNopVectorOp || a.vector_dest_rel || a.vector_clamp ||
+        !syntax::IsDefaultSource(a.src[0]) || !syntax::IsDefaultSource(a.src[1])) {
+      return false;
+    }
+    return a.export_data ? a.VectorResultMask() == 0 : a.vector_write_mask == 0;
   }
   static bool ScalarIsNop(const AluInstruction& a) {
     if (a.scalar_op != ScalarOp::kRetainPrev || a.scalar_clamp) return false;
-    if (a.export_data) return a.ScalarResultMask() == 0;
-    return a.scalar_write_mask == 0 && a.scalar_dest == 0 && !a.scalar_dest_rel;
+    return a.export_data ? a.ScalarResultMask() == 0 : a.scalar_write_mask == 0;
   }
 
   std::vector<std::string> AluLines(const AluInstruction& a) {
@@ -428,7 +437,8 @@ class Disassembler {
       if (i == 2 && scalar_reads_src3) continue;
       if (!syntax::IsDefaultSource(a.src[i])) m = i + 1;
     }
-    const bool vector_line = !VectorIsNop(a) || m > n_vec;
+    // An export always shows its register: a lone vector half that does nothing still prints.
+    const bool vector_line = !VectorIsNop(a) || m > n_vec || (a.export_data && !scalar_line);
     const std::string pred = PredPrefix(a.is_predicated, a.predicate_condition);
 
     // Which constant flags / modes the printed operands show.
@@ -471,7 +481,7 @@ class Disassembler {
       std::string name(ScalarOpName(a.scalar_op));
       if (smov) name = a.scalar_op == ScalarOp::kMaxs ? "movs" : "movas";
       std::string line = (vector_line ? "+ " : "") + pred + name +
-                         (a.scalar_clamp ? "_sat " : " ") + DestText(a, false);
+                         (a.scalar_clamp ? "_sat " : " ") + DestText(a, false, !vector_line);
       switch (form) {
         case ScalarForm::kNone:
           break;
@@ -508,8 +518,18 @@ class Disassembler {
     if (!shown_slot[1] && a.const_1_rel) opt.Add("Const1Rel=true");
     if (a.export_data) {
       if (a.scalar_dest) opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
-      if (a.scalar_dest_rel && a.Constant0Mask() == 0) opt.Add("ScalarDestRel=true");
+      // With all four components written, the write-0 flag shows in no mask: an option where it
+      // differs from what the compiler build sets (syntax.h).
+      const uint32_t written = a.vector_write_mask | a.scalar_write_mask;
+      if (written == 0xF &&
+          a.scalar_dest_rel != syntax::DefaultExportScalarDestRel(build_, !scalar_line, written)) {
+        opt.Add(a.scalar_dest_rel ? "ScalarDestRel=true" : "ScalarDestRel=false");
+      }
       if (a.vector_dest_rel) opt.Add("VectorDestRel=true");
+    } else {
+      if (!vector_line && a.vector_dest) opt.Add("VectorDest=" + std::to_string(a.vector_dest));
+      if (!scalar_line && a.scalar_dest) opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
+      if (!scalar_line && a.scalar_dest_rel) opt.Add("ScalarDestRel=true");
     }
     if (!opt.items.empty()) lines.back() += JoinOptions(opt, true);
     return lines;
@@ -620,6 +640,7 @@ class Disassembler {
   const Shader& s_;
   const DisassembleOptions& o_;
   std::map<uint32_t, Semantic> bindings_;
+  uint32_t build_ = 0;  // compiler build of the container (0: none)
   std::string out_;
 };
 

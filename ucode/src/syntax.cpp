@@ -212,4 +212,17 @@ std::string FormatFloat(float v) {
   return std::string(buf, p);
 }
 
+uint32_t CompilerBuild(std::string_view creator) {
+  // "major.minor.build.revision"
+  size_t dot = creator.find('.');
+  if (dot == std::string_view::npos) return 0;
+  dot = creator.find('.', dot + 1);
+  if (dot == std::string_view::npos) return 0;
+  std::string_view rest = creator.substr(dot + 1);
+  rest = rest.substr(0, rest.find('.'));
+  uint32_t build = 0;
+  auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), build);
+  return ec == std::errc() && p == rest.data() + rest.size() ? build : 0;
+}
+
 }  // namespace xnt::ucode::syntax
