@@ -290,6 +290,7 @@ TEST(UcodeContainer, PixelShaderStructConstantsAndSampling) {
             "xps_3_0\n"
             "defconst $IN.video_size, float, vector, [1, 2], c0\n"
             "defconst $IN.texture_size, float, vector, [1, 2], c1\n"
+            "defconst $IN.frame_count, float, scalar, [1, 1], cX\n"
             "defconst Source, sampler2d, object, [1, 1], s1\n"
             "defconst Gain, float, vector, [1, 4], c4, { 0.5, 1, 2, -1 }\n"
             "config AutoSerialize=false\n"

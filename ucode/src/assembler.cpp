@@ -104,7 +104,10 @@ class Assembler {
       type_ = type;
       return;
     }
-    if (t.substr(0, 9) == "defconst " || t.substr(0, 7) == "config ") return;  // informational
+    if (t.substr(0, 9) == "defconst " || t.substr(0, 16) == "defextern const " ||
+        t.substr(0, 7) == "config ") {
+      return;  // container_assembler.cpp reads them
+    }
     if (t.substr(0, 4) == "dcl_") return Dcl(number, p);
     if (t.substr(0, 4) == "def ") return Def(number, p);
     if (t.substr(0, 5) == "defi ") return;  // container_assembler.cpp reads it

@@ -82,7 +82,8 @@ constexpr const char* kTypes[] = {"void",      "bool",        "int",       "floa
 constexpr const char* kClasses[] = {"scalar", "vector", "matrix_rows", "matrix_columns", "object",
                                     "struct"};
 
-// `defconst name, type, class, [rows, columns], c4[-7][, { defaults }]`
+// `defconst name, type, class, [rows, columns], c4[-7][, { defaults }]` (or `defextern const`,
+// as builds before 2.0.21256 print it; register `cX`: none allocated)
 ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
   std::string_view defaults;
   if (size_t brace = text.find('{'); brace != std::string_view::npos) {
@@ -108,6 +109,11 @@ ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
   if (!set || !*set) LineError(line, "register must start with b, i, c or s");
   d.register_set = uint32_t(set - sets);
   reg.remove_prefix(1);
+  if (reg == "X") {
+    // No register allocated (an unused constant): the table entry has none.
+    d.elements = 1;
+    return d;
+  }
   const size_t dash = reg.find('-');
   d.register_index = Number(reg.substr(0, dash), line, "register");
   const uint32_t last =
@@ -115,7 +121,9 @@ ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
   if (last < d.register_index) LineError(line, "register range runs backwards");
   d.register_count = last - d.register_index + 1;
   const uint32_t per = d.param_class == 2 ? d.rows : d.param_class == 3 ? d.columns : 1;
-  d.elements = per && d.register_set != 3 ? std::max(1u, d.register_count / per) : 1;
+  // A sampler array takes one s register per element.
+  d.elements = d.register_set == 3 ? std::max(1u, d.register_count)
+                                   : per ? std::max(1u, d.register_count / per) : 1;
   if (!Trim(defaults).empty()) {
     for (std::string_view v : Split(defaults, ',')) d.default_value.push_back(FloatBits(v, line));
     // D3D9 keeps a default as whole registers of four values (the loader reads exactly that).
@@ -219,6 +227,69 @@ std::vector<uint8_t> BuildConstantTable(const std::vector<CtabConstant>& constan
   return std::move(t.b);
 }
 
+// Widens `into` (a struct or array being rebuilt from its lines) by the registers of one more
+// member or element; one without a register (`cX`) adds none.
+void Extend(ConstantDecl& into, const ConstantDecl& part, uint32_t line) {
+  if (part.register_count == 0) return;
+  if (into.register_count == 0) into.register_index = part.register_index;
+  if (part.register_index < into.register_index + into.register_count) {
+    LineError(line, "'" + part.name + "' overlaps the registers before it");
+  }
+  into.register_count = part.register_index + part.register_count - into.register_index;
+}
+
+// One declaration line's constant: an array element (`tex[1]`, one line per element as builds
+// before 2.0.21256 print arrays), a struct member (`$IN.video_size`: member of struct `$IN`, one
+// level; deeper names keep their dots), or a constant of its own.
+void AddConstant(std::vector<CtabConstant>& constants, ConstantDecl c, uint32_t line) {
+  const size_t dot = c.name.find('.');
+  const size_t bracket = c.name.find('[');
+  if (dot == std::string::npos && bracket != std::string::npos && c.name.back() == ']') {
+    const std::string base = c.name.substr(0, bracket);
+    const uint32_t index =
+        Number(std::string_view(c.name).substr(bracket + 1, c.name.size() - bracket - 2), line,
+               "array element");
+    c.elements = 1;
+    if (index == 0) {
+      c.name = base;
+      constants.push_back({c, {}});
+      return;
+    }
+    ConstantDecl* array = constants.empty() || !constants.back().members.empty()
+                              ? nullptr
+                              : &constants.back().decl;
+    if (!array || array->name != base || array->elements != index) {
+      LineError(line, "array element '" + c.name + "' does not follow element " +
+                          std::to_string(index - 1) + " of '" + base + "'");
+    }
+    Extend(*array, c, line);
+    array->default_value.insert(array->default_value.end(), c.default_value.begin(),
+                                c.default_value.end());
+    ++array->elements;
+    return;
+  }
+  if (dot == std::string::npos) {
+    constants.push_back({c, {}});
+    return;
+  }
+  const std::string parent = c.name.substr(0, dot);
+  ConstantDecl member = c;
+  member.name = c.name.substr(dot + 1);
+  if (constants.empty() || constants.back().members.empty() ||
+      constants.back().decl.name != parent) {
+    ConstantDecl s;
+    s.name = parent;
+    s.register_set = c.register_set;
+    s.param_class = 5;
+    s.rows = 1;
+    s.elements = 1;
+    constants.push_back({s, {}});
+  }
+  CtabConstant& s = constants.back();
+  s.members.push_back(member);
+  Extend(s.decl, c, line);
+}
+
 struct Declarations {
   std::string creator;
   std::vector<CtabConstant> constants;
@@ -241,30 +312,9 @@ Declarations ScanDeclarations(std::string_view text) {
     if (auto v = value("// Generated by ")) {
       d.creator = std::string(*v);
     } else if (auto v = value("defconst ")) {
-      ConstantDecl c = ParseDefconst(*v, number);
-      const size_t dot = c.name.find('.');
-      if (dot == std::string::npos) {
-        d.constants.push_back({c, {}});
-        continue;
-      }
-      // `$IN.video_size`: a member of struct `$IN` (one level; deeper names keep their dots).
-      const std::string parent = c.name.substr(0, dot);
-      ConstantDecl member = c;
-      member.name = c.name.substr(dot + 1);
-      if (d.constants.empty() || d.constants.back().members.empty() ||
-          d.constants.back().decl.name != parent) {
-        ConstantDecl s;
-        s.name = parent;
-        s.register_set = c.register_set;
-        s.register_index = c.register_index;
-        s.param_class = 5;
-        s.rows = 1;
-        s.elements = 1;
-        d.constants.push_back({s, {}});
-      }
-      CtabConstant& s = d.constants.back();
-      s.members.push_back(member);
-      s.decl.register_count = c.register_index + c.register_count - s.decl.register_index;
+      AddConstant(d.constants, ParseDefconst(*v, number), number);
+    } else if (auto v = value("defextern const ")) {
+      AddConstant(d.constants, ParseDefconst(*v, number), number);
     } else if (auto v = value("config ")) {
       const size_t eq = v->find('=');
       const std::string_view key = v->substr(0, eq);

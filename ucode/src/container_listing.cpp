@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "syntax.h"
 
@@ -22,8 +23,11 @@ std::string Mask(uint32_t mask) {
   return s == "." ? "._" : s;
 }
 
+// fxc prints a constant the compiler allocated no register for (an unused one, or the members
+// and array elements past what it allocated) with the register number `X`.
 std::string RegisterRange(uint32_t set, uint32_t index, uint32_t count) {
   std::string reg(1, RegisterSetLetter(set));
+  if (count == 0) return reg + "X";
   reg += std::to_string(index);
   if (count > 1) reg += "-" + std::to_string(index + count - 1);
   return reg;
@@ -49,7 +53,7 @@ uint32_t TypeRegisters(const ConstantType& t, int depth = 0) {
   return one * elements;
 }
 
-std::string DefaultText(const std::vector<uint32_t>& words, uint32_t type) {
+std::string DefaultText(std::span<const uint32_t> words, uint32_t type) {
   std::string s = ", {";
   for (size_t i = 0; i < words.size(); ++i) {
     s += i ? ", " : " ";
@@ -64,25 +68,84 @@ std::string DefaultText(const std::vector<uint32_t>& words, uint32_t type) {
   return s + " }";
 }
 
+std::string DeclarationLine(const char* keyword, const std::string& name, uint32_t type,
+                            uint32_t cls, uint32_t rows, uint32_t columns, uint32_t set,
+                            uint32_t index, uint32_t count) {
+  return keyword + name + ", " + ParameterTypeName(type) + ", " + ParameterClassName(cls) + ", [" +
+         std::to_string(rows) + ", " + std::to_string(columns) + "], " +
+         RegisterRange(set, index, count);
+}
+
 // A struct constant is printed member by member as `name.member`, each with the registers it
 // occupies inside the struct's range; members past the range the compiler allocated (unused
-// trailing members) are not printed.
-void StructLines(const std::string& prefix, const std::vector<ConstantMember>& members,
-                 uint32_t set, uint32_t& next, uint32_t end, int depth, std::string& out) {
+// trailing members) have register X.
+void StructLines(const char* keyword, const std::string& prefix,
+                 const std::vector<ConstantMember>& members, uint32_t set, uint32_t& next,
+                 uint32_t end, int depth, std::string& out) {
   for (const auto& m : members) {
     const std::string name = prefix + "." + m.name;
     const uint32_t regs = TypeRegisters(m.type);
     if (m.type.param_class == 5 && depth < 8) {
-      StructLines(name, m.type.members, set, next, end, depth + 1, out);
+      StructLines(keyword, name, m.type.members, set, next, end, depth + 1, out);
       continue;
     }
-    if (next >= end) return;
-    const uint32_t count = std::min(regs, end - next);
-    out += "defconst " + name + ", " + ParameterTypeName(m.type.param_type) + ", " +
-           ParameterClassName(m.type.param_class) + ", [" + std::to_string(m.type.rows) + ", " +
-           std::to_string(m.type.columns) + "], " + RegisterRange(set, next, count) + "\n";
+    const uint32_t count = next < end ? std::min(regs, end - next) : 0;
+    out += DeclarationLine(keyword, name, m.type.param_type, m.type.param_class, m.type.rows,
+                           m.type.columns, set, next, count) +
+           "\n";
     next += regs;
   }
+}
+
+// Builds before 2.0.21256 print an array one line per element, `name[i]` with the element's
+// registers (its slice of the default value too); elements past the allocated range have
+// register X.
+void ElementLines(const char* keyword, const ConstantDecl& d, std::string& out) {
+  ConstantType one;
+  one.param_class = d.param_class;
+  one.rows = d.rows;
+  one.columns = d.columns;
+  const uint32_t per = d.register_set == 3 ? 1 : TypeRegisters(one);
+  const uint32_t end = d.register_index + d.register_count;
+  const std::span<const uint32_t> defaults(d.default_value);
+  for (uint32_t e = 0, next = d.register_index; e < d.elements; ++e, next += per) {
+    const uint32_t count = next < end ? std::min(per, end - next) : 0;
+    std::string text = DeclarationLine(keyword, d.name + "[" + std::to_string(e) + "]",
+                                       d.param_type, d.param_class, d.rows, d.columns,
+                                       d.register_set, next, count);
+    const size_t first = size_t(next - d.register_index) * 4;
+    if (count && first + size_t(count) * 4 <= defaults.size()) {
+      text += DefaultText(defaults.subspan(first, size_t(count) * 4), d.param_type);
+    }
+    out += text + "\n";
+  }
+}
+
+// One constant-table entry as the listing's declaration lines.
+void ConstantLines(const ConstantDecl& d, bool older_build, std::string& out) {
+  const char* keyword = older_build ? "defextern const " : "defconst ";
+  if (d.param_class == 5 && !d.members.empty()) {
+    uint32_t next = d.register_index;
+    StructLines(keyword, d.name, d.members, d.register_set, next,
+                d.register_index + d.register_count, 0, out);
+    return;
+  }
+  // Element lines only where they hold every default word (else the one-line form keeps them).
+  ConstantType one;
+  one.param_class = d.param_class;
+  one.rows = d.rows;
+  one.columns = d.columns;
+  const uint64_t span = uint64_t(d.register_set == 3 ? 1 : TypeRegisters(one)) * d.elements;
+  if (older_build && d.elements > 1 && d.elements <= 4096 && d.register_count <= span &&
+      (d.default_value.empty() || d.default_value.size() == size_t(d.register_count) * 4)) {
+    ElementLines(keyword, d, out);
+    return;
+  }
+  std::string text = DeclarationLine(keyword, d.name, d.param_type, d.param_class, d.rows,
+                                     d.columns, d.register_set, d.register_index,
+                                     d.register_count);
+  if (!d.default_value.empty()) text += DefaultText(d.default_value, d.param_type);
+  out += text + "\n";
 }
 
 }  // namespace
@@ -115,20 +178,8 @@ std::string VsExportModeName(uint32_t mode) {
 std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader) {
   std::string out;
   auto line = [&](const std::string& t) { out += t + "\n"; };
-  for (const auto& d : c.constants) {
-    if (d.param_class == 5 && !d.members.empty()) {
-      uint32_t next = d.register_index;
-      StructLines(d.name, d.members, d.register_set, next, d.register_index + d.register_count, 0,
-                  out);
-      continue;
-    }
-    std::string text = "defconst " + d.name + ", " + ParameterTypeName(d.param_type) + ", " +
-                       ParameterClassName(d.param_class) + ", [" + std::to_string(d.rows) + ", " +
-                       std::to_string(d.columns) + "], " +
-                       RegisterRange(d.register_set, d.register_index, d.register_count);
-    if (!d.default_value.empty()) text += DefaultText(d.default_value, d.param_type);
-    line(text);
-  }
+  const bool older_build = syntax::IsOlderBuild(syntax::CompilerBuild(c.creator));
+  for (const auto& d : c.constants) ConstantLines(d, older_build, out);
   const bool vs = shader.type == ShaderType::kVertex;
   line("config AutoSerialize=false");
   line("config AutoResource=false");
@@ -179,6 +230,77 @@ std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader) 
     }
   }
   return out;
+}
+
+namespace {
+
+// HLSL spelling of a parameter's type as fxc's comment block prints it (`float4`, `float4x4`,
+// `row_major float4x4`, `sampler2D`).
+std::string HlslTypeName(uint32_t cls, uint32_t type, uint32_t rows, uint32_t columns) {
+  static const char* kNames[] = {"void",    "bool",      "int",       "float",     "string",
+                                 "texture", "texture1D", "texture2D", "texture3D", "textureCUBE",
+                                 "sampler", "sampler1D", "sampler2D", "sampler3D", "samplerCUBE"};
+  std::string name = type < 15 ? kNames[type] : "type" + std::to_string(type);
+  switch (cls) {
+    case 1: return name + std::to_string(columns);
+    case 2: return "row_major " + name + std::to_string(rows) + "x" + std::to_string(columns);
+    case 3: return name + std::to_string(rows) + "x" + std::to_string(columns);
+    default: return name;
+  }
+}
+
+std::string ArraySuffix(uint32_t elements) {
+  return elements > 1 ? "[" + std::to_string(elements) + "]" : "";
+}
+
+// `struct { members; } name;` over several lines, members indented four more columns.
+void StructComment(const std::vector<ConstantMember>& members, const std::string& declarator,
+                   const std::string& indent, int depth, std::string& out) {
+  out += "//   " + indent + "struct\n//   " + indent + "{\n";
+  for (const auto& m : members) {
+    const std::string name = m.name + ArraySuffix(m.type.elements);
+    if (m.type.param_class == 5 && depth < 8) {
+      StructComment(m.type.members, name, indent + "    ", depth + 1, out);
+    } else {
+      out += "//   " + indent + "    " +
+             HlslTypeName(m.type.param_class, m.type.param_type, m.type.rows, m.type.columns) +
+             " " + name + ";\n";
+    }
+  }
+  out += "//\n//   " + indent + "} " + declarator + ";\n";
+}
+
+}  // namespace
+
+std::string ParameterComments(const ContainerFile& c) {
+  if (c.constants.empty()) return "";
+  std::string out = "// Parameters:\n//\n";
+  for (const auto& d : c.constants) {
+    const std::string declarator = d.name + ArraySuffix(d.elements);
+    if (d.param_class == 5 && !d.members.empty()) {
+      StructComment(d.members, declarator, "", 0, out);
+    } else {
+      out += "//   " + HlslTypeName(d.param_class, d.param_type, d.rows, d.columns) + " " +
+             declarator + ";\n";
+    }
+  }
+  out += "//\n//\n// Registers:\n//\n";
+  // Only what the compiler allocated registers for; the name column is at least 12 wide.
+  size_t width = 12;
+  for (const auto& d : c.constants) {
+    if (d.register_count) width = std::max(width, d.name.size());
+  }
+  auto pad = [](std::string s, size_t w) { return s.size() < w ? s + std::string(w - s.size(), ' ') : s; };
+  out += "//   " + pad("Name", width) + " Reg   Size\n";
+  out += "//   " + std::string(width, '-') + " ----- ----\n";
+  for (const auto& d : c.constants) {
+    if (!d.register_count) continue;
+    const std::string reg = RegisterSetLetter(d.register_set) + std::to_string(d.register_index);
+    std::string size = std::to_string(d.register_count);
+    if (size.size() < 4) size = std::string(4 - size.size(), ' ') + size;
+    out += "//   " + pad(d.name, width) + " " + pad(reg, 5) + " " + size + "\n";
+  }
+  return out + "//\n\n";
 }
 
 }  // namespace xnt::ucode

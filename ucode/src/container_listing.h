@@ -1,6 +1,7 @@
 // The declaration part of an XDK listing, printed from a shader container: `defconst` (one line
-// per constant, struct members as `name.member`), `config`, the `// Vs.../Ps...` comments,
-// `dcl_` lines and `def` / `defi` literals.
+// per constant, struct members as `name.member`; `defextern const` and one line per array
+// element for builds before 2.0.21256), `config`, the `// Vs.../Ps...` comments, `dcl_` lines
+// and `def` / `defi` literals; and fxc's parameter comment block.
 #pragma once
 
 #include <string>
@@ -11,6 +12,9 @@
 namespace xnt::ucode {
 
 std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader);
+// fxc's comment block from the constant table: `// Parameters:` (HLSL declarations, structs over
+// several lines) and `// Registers:` (name, first register, size of what got registers).
+std::string ParameterComments(const ContainerFile& c);
 
 // Names as the listing prints them.
 std::string ParameterTypeName(uint32_t type);    // float, sampler2d, ...

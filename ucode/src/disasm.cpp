@@ -133,56 +133,9 @@ class Disassembler {
  private:
   void Line(const std::string& text) { out_ += text + "\n"; }
 
-  // fxc's "// Parameters:" / "// Registers:" block, from the CTAB. Layout (column widths, the
-  // 12-character minimum name column) as in the corpus listings.
+  // fxc's "// Parameters:" / "// Registers:" block (container_listing.cpp), then the shader type.
   void CompilerComments(const ContainerFile& c) {
-    if (!c.constants.empty()) {
-      Line("// Parameters:");
-      Line("//");
-      for (const auto& d : c.constants) {
-        std::string type;
-        switch (d.param_type) {
-          case 1: type = "bool"; break;
-          case 2: type = "int"; break;
-          case 3: type = "float"; break;
-          case 10: type = "sampler"; break;
-          case 11: type = "sampler1D"; break;
-          case 12: type = "sampler2D"; break;
-          case 13: type = "sampler3D"; break;
-          case 14: type = "samplerCUBE"; break;
-          default: type = "type" + std::to_string(d.param_type); break;
-        }
-        if (d.param_class == 1) type += std::to_string(d.columns);
-        if (d.param_class == 2 || d.param_class == 3) {
-          type += std::to_string(d.rows) + "x" + std::to_string(d.columns);
-        }
-        std::string name = d.name;
-        if (d.elements > 1) name += "[" + std::to_string(d.elements) + "]";
-        Line("//   " + type + " " + name + ";");
-      }
-      Line("//");
-      Line("//");
-      Line("// Registers:");
-      Line("//");
-      size_t width = 12;
-      for (const auto& d : c.constants) width = std::max(width, d.name.size());
-      static const char kSets[] = {'b', 'i', 'c', 's'};
-      auto pad = [](std::string s, size_t w) {
-        if (s.size() < w) s += std::string(w - s.size(), ' ');
-        return s;
-      };
-      Line("//   " + pad("Name", width) + " Reg   Size");
-      Line("//   " + std::string(width, '-') + " ----- ----");
-      for (const auto& d : c.constants) {
-        std::string reg(1, d.register_set < 4 ? kSets[d.register_set] : '?');
-        reg += std::to_string(d.register_index);
-        std::string size = std::to_string(d.register_count);
-        if (size.size() < 4) size = std::string(4 - size.size(), ' ') + size;
-        Line("//   " + pad(d.name, width) + " " + pad(reg, 5) + " " + size);
-      }
-      Line("//");
-      Line("");
-    }
+    out_ += ParameterComments(c);
     Line(std::string("// Shader type: ") + (s_.type == ShaderType::kVertex ? "vertex " : "pixel "));
     Line("");
   }
