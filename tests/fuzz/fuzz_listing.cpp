@@ -1,8 +1,9 @@
 // libFuzzer target for the listing parser: the assembler (instructions, labels, options) and the
 // container assembler (`defconst`, `config`, `dcl_`, `def`/`defi` lines). The first byte picks
 // the default shader type (bit 0: vertex). Text either assembles or is refused with xnt::Error;
-// a container it writes must load back with the same microcode and literal count, and the
-// microcode must survive disassembly and reassembly bit for bit. A mismatch traps.
+// a container it writes must load back with the same microcode and literal count, the
+// microcode must survive disassembly and reassembly bit for bit, and the container's listing
+// must assemble to the container's bytes. A mismatch traps.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -47,5 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       c->type != a->type) {
     __builtin_trap();
   }
+  // And back: the container's own listing (creator heading, constant table in the form its
+  // build prints) assembles to the same bytes.
+  const auto listing = UnlessRefused([&] { return Disassemble(*c); });
+  if (!listing) return 0;  // microcode the decoder refuses after all
+  const auto again = UnlessRefused([&] { return AssembleContainer(*listing, type); });
+  if (!again || *again != *blob) __builtin_trap();
   return 0;
 }

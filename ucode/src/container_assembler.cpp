@@ -231,9 +231,14 @@ std::vector<uint8_t> BuildConstantTable(const std::vector<CtabConstant>& constan
 // member or element; one without a register (`cX`) adds none.
 void Extend(ConstantDecl& into, const ConstantDecl& part, uint32_t line) {
   if (part.register_count == 0) return;
+  if (part.register_set != into.register_set) {
+    LineError(line, "'" + part.name + "' is in another register set than the lines before it");
+  }
   if (into.register_count == 0) into.register_index = part.register_index;
-  if (part.register_index < into.register_index + into.register_count) {
-    LineError(line, "'" + part.name + "' overlaps the registers before it");
+  // Members and elements take consecutive registers (the listing shows where each one starts,
+  // the table keeps only the whole range).
+  if (into.register_count && part.register_index != into.register_index + into.register_count) {
+    LineError(line, "'" + part.name + "' does not start where the registers before it end");
   }
   into.register_count = part.register_index + part.register_count - into.register_index;
 }

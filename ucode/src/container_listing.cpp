@@ -130,13 +130,18 @@ void ConstantLines(const ConstantDecl& d, bool older_build, std::string& out) {
                 d.register_index + d.register_count, 0, out);
     return;
   }
+  // The one-line form implies the element count from the registers (a sampler per s register);
+  // an array allocated only in part needs element lines in either form to keep its count.
   // Element lines only where they hold every default word (else the one-line form keeps them).
   ConstantType one;
   one.param_class = d.param_class;
   one.rows = d.rows;
   one.columns = d.columns;
-  const uint64_t span = uint64_t(d.register_set == 3 ? 1 : TypeRegisters(one)) * d.elements;
-  if (older_build && d.elements > 1 && d.elements <= 4096 && d.register_count <= span &&
+  const uint32_t per = d.register_set == 3 ? 1 : TypeRegisters(one);
+  const uint64_t span = uint64_t(per) * d.elements;
+  const uint32_t implied = per ? std::max(1u, d.register_count / per) : 1;
+  if ((older_build || d.elements != implied) && d.elements > 1 && d.elements <= 4096 &&
+      d.register_count <= span &&
       (d.default_value.empty() || d.default_value.size() == size_t(d.register_count) * 4)) {
     ElementLines(keyword, d, out);
     return;
