@@ -132,6 +132,26 @@ Loaded Load(const ShaderArgs& a) {
   return l;
 }
 
+// A container whose listing does not assemble back to it holds what no listing line carries
+// (a debug-information block, another build's layout): said on stderr rather than left silent.
+void NoteLossyListing(const std::string& file, const ContainerFile& c, const std::string& text) {
+  const std::vector<uint8_t> bytes = WriteContainer(c);
+  std::string why;
+  try {
+    const std::vector<uint8_t> again = AssembleContainer(text, c.type);
+    if (again == bytes) return;
+    size_t at = 0;
+    while (at < again.size() && at < bytes.size() && again[at] == bytes[at]) ++at;
+    why = "first difference at byte " + std::to_string(at) + " of " + std::to_string(bytes.size());
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  std::fprintf(stderr,
+               "%s: note: `shader asm` of this listing does not give the container back byte for "
+               "byte (%s): the container holds data the listing cannot show\n",
+               file.c_str(), why.c_str());
+}
+
 int RunDisasm(const ShaderArgs& a) {
   Loaded l = Load(a);
   DisassembleOptions o;
@@ -139,7 +159,9 @@ int RunDisasm(const ShaderArgs& a) {
   o.container = l.container ? &*l.container : nullptr;
   o.slot_comments = a.slots;
   o.compiler_comments = a.comments;
-  std::fputs(Disassemble(l.shader, o).c_str(), stdout);
+  const std::string text = Disassemble(l.shader, o);
+  std::fputs(text.c_str(), stdout);
+  if (l.container && o.header && !a.slots) NoteLossyListing(a.file, *l.container, text);
   return kExitOk;
 }
 
@@ -172,6 +194,12 @@ int RunAsm(const ShaderArgs& a) {
       throw Error(a.file + ":" + e.what());
     }
     WriteBytes(a.output, blob);
+    if (text.find("// Debugger Hint:") != std::string::npos) {
+      std::fprintf(stderr,
+                   "%s: note: the listing's `// Debugger Hint:` trailer is not written: the "
+                   "layout of the container's debug-information block is not known\n",
+                   a.file.c_str());
+    }
     std::fprintf(stderr, "%s: %s shader container, %zu bytes (%zu microcode dwords)\n",
                  a.output.c_str(), s.type == ShaderType::kVertex ? "vertex" : "pixel", blob.size(),
                  s.microcode.size());
