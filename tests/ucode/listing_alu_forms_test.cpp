@@ -24,6 +24,19 @@ std::array<uint32_t, 4> Components(uint32_t swizzle) {
   return c;
 }
 
+// A lone scalar line exporting: the export register, the scalar op, the components it writes,
+// nothing from the vector half but the constant 0 / 1 components.
+void ExpectScalarExport(const AluInstruction& a, uint32_t reg, ScalarOp op, uint32_t scalar,
+                        uint32_t zeros, uint32_t ones) {
+  EXPECT_TRUE(a.export_data);
+  EXPECT_EQ(a.vector_dest, reg);
+  EXPECT_EQ(a.scalar_op, op);
+  EXPECT_EQ(a.ScalarResultMask(), scalar);
+  EXPECT_EQ(a.VectorResultMask(), 0u);
+  EXPECT_EQ(a.Constant0Mask(), zeros);
+  EXPECT_EQ(a.Constant1Mask(), ones);
+}
+
 constexpr char kPixelForms[] =
     "xps_3_0\n"
     "\n"
@@ -74,26 +87,14 @@ TEST(UcodeListingAluForms, PixelShaderForms) {
 
   // adds oC0.x, r2.xw: an export of the scalar result only (x = r2.x + r2.w), y-w unwritten.
   const AluInstruction& adds = s.AtSlot(s.cf[2].address).alu;
-  EXPECT_TRUE(adds.export_data);
-  EXPECT_EQ(adds.vector_dest, 0u);  // oC0
-  EXPECT_EQ(adds.scalar_op, ScalarOp::kAdds);
-  EXPECT_EQ(adds.ScalarResultMask(), 0x1u);
-  EXPECT_EQ(adds.VectorResultMask(), 0u);
-  EXPECT_EQ(adds.Constant0Mask(), 0u);
-  EXPECT_EQ(adds.Constant1Mask(), 0u);
+  ExpectScalarExport(adds, 0 /* oC0 */, ScalarOp::kAdds, 0x1, 0, 0);
   EXPECT_EQ(adds.ScalarOperands()[0].swizzle[0], 0u);  // a = x
   EXPECT_EQ(adds.ScalarOperands()[0].swizzle[1], 3u);  // b = w
 
   // exp oC1.x001, r0.x: x from the scalar op, y z = 0, w = 1; the vector half writes nothing of
   // its own (its w bit overlapping the scalar's is the constant 1).
   const AluInstruction& exp = s.AtSlot(s.cf[2].address + 1).alu;
-  EXPECT_TRUE(exp.export_data);
-  EXPECT_EQ(exp.vector_dest, 1u);  // oC1
-  EXPECT_EQ(exp.scalar_op, ScalarOp::kExp);
-  EXPECT_EQ(exp.ScalarResultMask(), 0x1u);
-  EXPECT_EQ(exp.VectorResultMask(), 0u);
-  EXPECT_EQ(exp.Constant0Mask(), 0x6u);
-  EXPECT_EQ(exp.Constant1Mask(), 0x8u);
+  ExpectScalarExport(exp, 1 /* oC1 */, ScalarOp::kExp, 0x1, 0x6, 0x8);
   EXPECT_EQ(exp.vector_write_mask, 0x8u);
   EXPECT_EQ(exp.scalar_write_mask, 0x9u);
   EXPECT_TRUE(exp.scalar_dest_rel);
@@ -113,12 +114,7 @@ constexpr char kVertexForms[] =
 TEST(UcodeListingAluForms, VertexExportFoldsConstantComponents) {
   const Shader s = Reproduced(kVertexForms, ShaderType::kVertex);
   const AluInstruction& rcp = s.AtSlot(s.cf[3].address).alu;
-  EXPECT_TRUE(rcp.export_data);
-  EXPECT_EQ(rcp.vector_dest, 1u);  // o1
-  EXPECT_EQ(rcp.scalar_op, ScalarOp::kRcp);
-  EXPECT_EQ(rcp.ScalarResultMask(), 0x1u);
-  EXPECT_EQ(rcp.Constant0Mask(), 0xEu);
-  EXPECT_EQ(rcp.Constant1Mask(), 0u);
+  ExpectScalarExport(rcp, 1 /* o1 */, ScalarOp::kRcp, 0x1, 0xE, 0);
   EXPECT_EQ(rcp.vector_write_mask, 0u);
   // Without a compiler heading (or with 2.0.21256's) a full vector export leaves the write-0
   // flag clear.
