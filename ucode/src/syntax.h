@@ -28,8 +28,9 @@ inline uint32_t ConstSlot(const AluInstruction& a, uint32_t i) {
   return (a.src[0].is_temp && a.src[1].is_temp) ? 0 : 1;
 }
 
-// Vector half of an instruction that only runs a scalar op. Not observed in the corpus; chosen as
-// `max` with default sources and nothing written.
+// Vector half of an instruction that only runs a scalar op: `max` with default sources writing
+// nothing of its own. Not in the corpus; the containers of builds 2.0.20675 and 2.0.21119 carry
+// it beside a lone scalar export (printed before as `mov oC0._, r0` + `+ adds oC0.x, r2.xw`).
 inline constexpr VectorOp kNopVectorOp = VectorOp::kMax;
 
 // Fetch defaults not observed in the corpus (texture-state ops have no destination).
