@@ -134,20 +134,23 @@ TEST(UcodeListingConstants, BothFormsAssembleToOneTable) {
   EXPECT_EQ(a, AssembleContainer(Heading("2.0.21256.0") + kNewerDeclarations + kTail));
 }
 
-TEST(UcodeListingConstants, BadElementOrderIsRefused) {
-  const std::string bad = Heading("2.0.21119.0") +
-                          "xvs_3_0\n"
-                          "defextern const tex[0], sampler2d, object, [1, 1], s0\n"
-                          "defextern const tex[2], sampler2d, object, [1, 1], s1\n" +
-                          kTail;
+// The container assembler refuses `text` with `message` (which starts with the line number).
+void ExpectRefused(const std::string& text, const std::string& message) {
   try {
-    (void)AssembleContainer(bad);
+    (void)AssembleContainer(text);
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("6:1: array element 'tex[2]' does not follow element 1"),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
   }
+}
+
+TEST(UcodeListingConstants, BadElementOrderIsRefused) {
+  ExpectRefused(Heading("2.0.21119.0") +
+                    "xvs_3_0\n"
+                    "defextern const tex[0], sampler2d, object, [1, 1], s0\n"
+                    "defextern const tex[2], sampler2d, object, [1, 1], s1\n" +
+                    kTail,
+                "6:1: array element 'tex[2]' does not follow element 1");
 }
 
 // What the table cannot hold, or what would not print back to the same bytes, is refused with
@@ -168,25 +171,14 @@ TEST(UcodeListingConstants, UnrepresentableDeclarationsAreRefused) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.line);
-    try {
-      (void)AssembleContainer(std::string("xvs_3_0\n") + c.line + "\n" + kTail);
-      ADD_FAILURE() << "accepted";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("2:1: ") + c.message), std::string::npos)
-          << e.what();
-    }
+    ExpectRefused(std::string("xvs_3_0\n") + c.line + "\n" + kTail,
+                  std::string("2:1: ") + c.message);
   }
   // Elements after one allocated in part cannot say where they start.
-  try {
-    (void)AssembleContainer(std::string("xvs_3_0\n") +
-                            "defextern const m[0], float, matrix_columns, [4, 4], c0-1\n"
-                            "defextern const m[1], float, matrix_columns, [4, 4], c2-5\n" + kTail);
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("3:1: 'm[1]' follows an element allocated only in part"),
-              std::string::npos)
-        << e.what();
-  }
+  ExpectRefused(std::string("xvs_3_0\n") +
+                    "defextern const m[0], float, matrix_columns, [4, 4], c0-1\n"
+                    "defextern const m[1], float, matrix_columns, [4, 4], c2-5\n" + kTail,
+                "3:1: 'm[1]' follows an element allocated only in part");
 }
 
 // --comments: fxc's parameter block for a struct, an array, a matrix and samplers.
