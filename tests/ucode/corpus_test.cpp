@@ -200,6 +200,26 @@ TEST_F(UcodeCorpus, ListingAssemblesToTheCompilersContainer) {
               fxc_exact, CorpusShaders().size(), ours_exact, CorpusShaders().size());
 }
 
+// The corpus containers labelled as an earlier build (a creator of the same length) print in
+// that build's form (`defextern const`, the write-0 flag of full exports as an option where the
+// earlier build would have set it) and assemble to the same bytes with that creator.
+TEST_F(UcodeCorpus, OlderBuildFormRoundTrips) {
+  for (const auto& name : CorpusShaders()) {
+    SCOPED_TRACE(name);
+    std::vector<uint8_t> bytes = CorpusBytes(name);
+    const std::string from = "2.0.21256.0", to = "2.0.21119.0";
+    const auto at = std::search(bytes.begin(), bytes.end(), from.begin(), from.end());
+    ASSERT_NE(at, bytes.end());
+    std::copy(to.begin(), to.end(), at);
+    const ContainerFile c = LoadContainer(bytes);
+    EXPECT_EQ(c.creator, to);
+    const std::string text = Disassemble(c);
+    EXPECT_NE(text.find("defextern const "), std::string::npos) << text;
+    EXPECT_EQ(text.find("defconst "), std::string::npos) << text;
+    EXPECT_EQ(AssembleContainer(text), bytes) << text;
+  }
+}
+
 TEST_F(UcodeCorpus, TruncatedContainersAreRejected) {
   for (const auto& name : CorpusShaders()) {
     const auto bytes = CorpusBytes(name);
