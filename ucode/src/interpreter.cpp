@@ -292,6 +292,9 @@ void Machine::RunProgram(const ShaderInputs& inputs) {
     if (inputs.param_gen_register >= 0 && inputs.param_gen_register < 64) {
       r_[size_t(inputs.param_gen_register)] = inputs.param_gen;
     }
+  } else if (inputs.domain) {
+    r_[0] = inputs.domain_r0;
+    r_[1] = inputs.domain_r1;
   } else {
     r_[0][0] = inputs.vertex_index;
   }

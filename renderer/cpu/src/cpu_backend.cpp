@@ -26,6 +26,7 @@
 #include "xnt/gpu/resolve.h"
 #include "xnt/gpu/resolve_plan.h"
 #include "xnt/gpu/stage_constants.h"
+#include "xnt/gpu/tessellated_draw.h"
 #include "xnt/gpu/unmodelled_state.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/viewport.h"
@@ -155,7 +156,9 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
       // A draw that rasterizes nothing still runs its vertex shader, whose exports land
       // (gpu/vertex_exports.h); no pixel runs, so the pixel shader exports nothing (a draw
       // that only lacks targets is not skipped when its pixel shader exports: Draw).
-      if (call.vertex_shader && call.vertex_shader->uses_memexport && memory_) {
+      if (call.vertex_shader && call.vertex_shader->uses_memexport && gpu::IsTessellated(call)) {
+        Note(gpu::kSkippedTessellatedExportsNote);
+      } else if (call.vertex_shader && call.vertex_shader->uses_memexport && memory_) {
         const gpu::PrimitiveDraw prim = gpu::ReadPrimitiveDraw(call, index_scratch_);
         TextureUnit textures(*call.registers, call.memory, notes_, &scaled_);
         const gpu::VertexExportRun run = gpu::RunVertexShaderExports(
@@ -188,9 +191,6 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
     Resolve(regs);
     return true;
   }
-  // Thrown (OnDraw notes and counts it once): a tessellated draw is named as such, not as its
-  // primitive type, and its vertex (domain) shader is not run as a plain one for its exports.
-  if (const std::string t = gpu::TessellatedDrawNote(call); !t.empty()) throw Error(t);
   using gpu::DrawSkip;
   if (Skipped(plan, {DrawSkip::kEdramMode, DrawSkip::kSurfacePitch})) return false;
   if (!call.vertex_shader) {
@@ -201,20 +201,34 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   if (!vs) return false;
   const ucode::DecodedShader* ps = Decoded(call.pixel_shader, notes_);
   if (call.pixel_shader && !ps) return false;
-  if (Skipped(plan, {DrawSkip::kNoTarget, DrawSkip::kPrimitiveType})) return false;
+  // A tessellated draw's patch types are not primitive types the processor converts: the shared
+  // tessellator makes its triangles (gpu/tessellated_draw.h; it throws, and OnDraw names, what it
+  // refuses).
+  const bool tessellated = gpu::IsTessellated(call);
+  if (Skipped(plan, {DrawSkip::kNoTarget})) return false;
+  if (!tessellated && Skipped(plan, {DrawSkip::kPrimitiveType})) return false;
 
   // Vertex fetch: the indices, read once; the EDRAM ownership logged the way every path logs it
-  // (the data stays where it is).
-  const gpu::PrimitiveDraw prim = gpu::ReadPrimitiveDraw(call, index_scratch_);
+  // (the data stays where it is; a tessellated draw's extent is not estimated).
+  gpu::TessellatedDraw tess;
+  gpu::HostPrimitives prims;
+  if (tessellated) {
+    tess = gpu::TessellateDraw(call);
+    prims.indices = std::move(tess.indices);
+    prims.guest_primitive_count = tess.patches;
+  }
+  const gpu::PrimitiveDraw prim =
+      tessellated ? gpu::PrimitiveDraw{} : gpu::ReadPrimitiveDraw(call, index_scratch_);
   const gpu::EdramEventTargets targets = gpu::EdramTargetsForDraw(
       regs, plan.color_used, plan.depth.used, [&]() -> std::optional<uint32_t> {
+        if (tessellated) return std::nullopt;
         const gpu::DrawExtent e = gpu::EstimateDrawExtent(call, prim);
         if (!e.estimated) return std::nullopt;
         return e.rows;
       });
   tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw", InPlace);
 
-  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(prim);
+  if (!tessellated) prims = gpu::ProcessPrimitives(prim);
   gpu::PlanPrimitives(plan, prims);
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
   // The target is the surface pitch wide and as tall as a target may be.
@@ -225,6 +239,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   // stage's workers have texture units of their own.
   TextureUnit textures(file, call.memory, notes_, &scaled_);
   VertexStage vertices(vs->shader, file, call.memory, notes_, textures);
+  if (tessellated) vertices.set_domain_vertices(&tess.vertices);
   // Memexport from either stage writes guest memory (vertex_stage.h).
   auto exported = std::make_shared<ExportedRange>();
   const MemExportWriter write_memory = MakeMemExportWriter(memory_, exported);

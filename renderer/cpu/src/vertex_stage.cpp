@@ -69,7 +69,14 @@ const ClipVertex& VertexStage::Get(uint32_t index) {
   auto it = cache_.find(index);
   if (it != cache_.end()) return it->second;
   ucode::ShaderInputs in;
-  in.vertex_index = float(int32_t(index + uint32_t(base_index_)));
+  if (domain_) {
+    const gpu::DomainVertex& d = domain_->at(index);
+    in.domain = true;
+    in.domain_r0 = d.r0;
+    in.domain_r1 = d.r1;
+  } else {
+    in.vertex_index = float(int32_t(index + uint32_t(base_index_)));
+  }
   const ucode::ShaderResult r = interpreter_.Run(constants_, in, callbacks_);
   ++invocations_;
   if (r.step_limit_hit) ++notes_["cpu path: vertex shader control flow ran away (cut off)"];

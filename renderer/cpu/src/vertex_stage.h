@@ -10,9 +10,11 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "geometry.h"
 #include "texture_unit.h"
+#include "xnt/gpu/tessellated_draw.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -46,6 +48,10 @@ class VertexStage {
   uint64_t invocations() const { return invocations_; }
   // Where a memexport vertex shader writes (before the first Get).
   void set_write_memory(MemExportWriter write) { callbacks_.write_memory = std::move(write); }
+  // A tessellated draw: Get(i) runs the shader as the domain shader of generated vertex i (its
+  // r0 / r1 from the shared tessellator) instead of on guest index i. The vector outlives the
+  // stage; set before the first Get.
+  void set_domain_vertices(const std::vector<gpu::DomainVertex>* domain) { domain_ = domain; }
   // Resolution scaling: screen x and y in host pixels, S and T per guest pixel (before any Get).
   void set_scale(uint32_t x, uint32_t y) { scale_x_ = x, scale_y_ = y; }
 
@@ -59,6 +65,7 @@ class VertexStage {
   bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
   int32_t base_index_ = 0;
   uint32_t scale_x_ = 1, scale_y_ = 1;
+  const std::vector<gpu::DomainVertex>* domain_ = nullptr;
   std::unordered_map<uint32_t, ClipVertex> cache_;
   std::map<std::string, uint64_t>& notes_;
   uint64_t invocations_ = 0;

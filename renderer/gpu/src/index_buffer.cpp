@@ -9,12 +9,9 @@
 namespace xnt::gpu {
 
 std::string TessellatedDrawNote(const replay::DrawCall& call) {
-  if (!call.registers) return "";
+  if (!IsTessellated(call)) return "";
   const replay::RegisterFile& regs = *call.registers;
-  const auto path = regs.Decode<xenos::reg::VGT_OUTPUT_PATH_CNTL>().path_select;
   const uint32_t type = uint32_t(call.initiator.prim_type);
-  const bool explicit_major = call.initiator.major_mode != xenos::MajorMode::kImplicit || type >= 0x10;
-  if (path != xenos::VGTOutputPath::kTessellationEnable || !explicit_major) return "";
   const auto mode = regs.Decode<xenos::reg::VGT_HOS_CNTL>().tess_mode;
   static const char* const kModes[] = {"discrete", "continuous", "adaptive", "3"};
   static const char* const kPatches[] = {"line_patch", "triangle_patch", "quad_patch"};
@@ -22,7 +19,8 @@ std::string TessellatedDrawNote(const replay::DrawCall& call) {
                                 ? kPatches[type - 0x10]
                                 : std::string(xenos::PrimitiveTypeName(type)) + " (not a patch type)";
   const uint32_t n = call.initiator.num_indices;
-  return "tessellated draw not implemented (VGT_OUTPUT_PATH_CNTL tessellation, VGT_HOS_CNTL "
+  return "tessellated draw read as a primitive stream (VGT_OUTPUT_PATH_CNTL tessellation, "
+         "VGT_HOS_CNTL "
          "tess_mode " + std::string(kModes[uint32_t(mode) & 3]) + ", " + patch + ", " +
          (mode == xenos::TessellationMode::kAdaptive
               ? std::to_string(n) + " float32 edge factors in the index buffer)"
@@ -31,6 +29,18 @@ std::string TessellatedDrawNote(const replay::DrawCall& call) {
 
 PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch) {
   if (const std::string t = TessellatedDrawNote(call); !t.empty()) throw Error(t);
+  return ReadDrawStream(call, scratch);
+}
+
+bool IsTessellated(const replay::DrawCall& call) {
+  if (!call.registers) return false;
+  const auto path = call.registers->Decode<xenos::reg::VGT_OUTPUT_PATH_CNTL>().path_select;
+  const bool explicit_major = call.initiator.major_mode != xenos::MajorMode::kImplicit ||
+                              uint32_t(call.initiator.prim_type) >= 0x10;
+  return path == xenos::VGTOutputPath::kTessellationEnable && explicit_major;
+}
+
+PrimitiveDraw ReadDrawStream(const replay::DrawCall& call, std::vector<uint8_t>& scratch) {
   PrimitiveDraw prim;
   prim.type = call.initiator.prim_type;
   prim.vertex_count = call.initiator.num_indices;

@@ -7,13 +7,15 @@ namespace xnt::vk {
 
 DrawSetLayouts::DrawSetLayouts(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
     : device_(context.device()) {
-  const VkDescriptorSetLayoutBinding constants[2] = {
+  const VkDescriptorSetLayoutBinding constants[3] = {
       LayoutBinding(kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
       LayoutBinding(kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                    VK_SHADER_STAGE_ALL_GRAPHICS)};
+                    VK_SHADER_STAGE_ALL_GRAPHICS),
+      LayoutBinding(kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                    VK_SHADER_STAGE_VERTEX_BIT)};
   constants_layout_ =
-      CreateSetLayout(device_, constants, 2, "vkCreateDescriptorSetLayout(constants)");
+      CreateSetLayout(device_, constants, 3, "vkCreateDescriptorSetLayout(constants)");
   // Texture arrays: 2D array, cube and 3D views (shader_interface.h, set 2).
   VkDescriptorSetLayoutBinding textures[kTextureBindingArrays]{};
   for (uint32_t i = 0; i < kTextureBindingArrays; ++i) {

@@ -29,6 +29,7 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
   line_width_range_[0] = props.limits.lineWidthRange[0];
   line_width_range_[1] = props.limits.lineWidthRange[1];
+  storage_alignment_ = std::max<uint64_t>(16, props.limits.minStorageBufferOffsetAlignment);
 }
 
 PathRenderer::~PathRenderer() {
@@ -40,10 +41,11 @@ PathRenderer::~PathRenderer() {
 }
 
 void PathRenderer::CreateDescriptorSets() {
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1},
                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                                     kTextureBindingCount * kTextureBindingArrays}};
-  descriptor_pool_ = CreateDescriptorPool(device_, 2, sizes, 2, "vkCreateDescriptorPool(renderer)");
+  descriptor_pool_ = CreateDescriptorPool(device_, 2, sizes, 3, "vkCreateDescriptorPool(renderer)");
   VkDescriptorSetLayout layouts[2] = {layouts_.constants_layout(), layouts_.textures_layout()};
   VkDescriptorSet sets[2];
   AllocateSets(device_, descriptor_pool_, layouts, 2, sets, "vkAllocateDescriptorSets(renderer)");
@@ -52,14 +54,17 @@ void PathRenderer::CreateDescriptorSets() {
 
   // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
   auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
-  VkDescriptorBufferInfo buffers[2] = {{ring.buffer, 0, sizeof(XeConstants)},
-                                       {ring.buffer, 0, sizeof(XeSystemConstants)}};
-  const VkWriteDescriptorSet writes[2] = {
+  VkDescriptorBufferInfo buffers[3] = {{ring.buffer, 0, sizeof(XeConstants)},
+                                       {ring.buffer, 0, sizeof(XeSystemConstants)},
+                                       {ring.buffer, 0, kDomainInputsRange}};
+  const VkWriteDescriptorSet writes[3] = {
       BufferWrite(constants_set_, kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                   &buffers[0]),
       BufferWrite(constants_set_, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                  &buffers[1])};
-  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+                  &buffers[1]),
+      BufferWrite(constants_set_, kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                  &buffers[2])};
+  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
 
   // The all-dummy texture set, and the pool per-draw texture sets come from.
   WriteTextureSet(textures_set_, DummyImages());
@@ -116,6 +121,27 @@ bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
     return false;
   }
   return raster.depth_clamp;
+}
+
+uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
+                                           uint64_t& alignment) const {
+  if (!tess) return 0;
+  const uint64_t bytes = tess->vertices.size() * sizeof(gpu::DomainVertex);
+  if (bytes > kDomainInputsRange) {
+    throw Error("tessellated draw of " + std::to_string(tess->vertices.size()) +
+                " generated vertices exceeds the Vulkan paths' " +
+                std::to_string(kDomainInputsRange / sizeof(gpu::DomainVertex)) +
+                " (VGT_DRAW_INITIATOR num_indices, VGT_HOS_MAX_TESS_LEVEL)");
+  }
+  alignment = std::max({alignment, UniformAlignment(), storage_alignment_});
+  const uint64_t offset = (total + alignment - 1) / alignment * alignment;
+  total = offset + kDomainInputsRange;
+  return offset;
+}
+
+void PathRenderer::WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst) {
+  static_assert(sizeof(gpu::DomainVertex) == 32, "two vec4 per vertex");
+  std::memcpy(dst, tess.vertices.data(), tess.vertices.size() * sizeof(gpu::DomainVertex));
 }
 
 CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t alignment) {

@@ -174,7 +174,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
       gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
 
-  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
+  const gpu::HostPrimitives prims = DrawPrimitives(draw);
   gpu::PlanPrimitives(plan, prims);
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
 
@@ -193,7 +193,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     ++stats_.draws_skipped;
     return false;
   }
-  const DrawUpload upload = UploadDrawData(regs, prims);
+  const DrawUpload upload = UploadDrawData(regs, prims, draw.tessellation.get());
 
   BeginRendering(attachments);
   // The viewport transform in guest pixels of the target (host NDC are the same at any scale:
@@ -208,10 +208,12 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   VkCommandBuffer cmd = stream_.cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
-  uint32_t dynamic_offsets[2] = {uint32_t(upload.allocation.offset + upload.constants_offset),
-                                 uint32_t(upload.allocation.offset + upload.system_offset)};
+  uint32_t dynamic_offsets[3] = {
+      uint32_t(upload.allocation.offset + upload.constants_offset),
+      uint32_t(upload.allocation.offset + upload.system_offset),
+      draw.tessellation ? uint32_t(upload.allocation.offset + upload.domain_offset) : 0u};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
-                          2, dynamic_offsets);
+                          3, dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
                        VK_INDEX_TYPE_UINT32);
   SetDynamicState(regs, plan, attachments, raster);
@@ -238,16 +240,20 @@ XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& p
 }
 
 XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(gpu::RegisterValues regs,
-                                                        const gpu::HostPrimitives& prims) {
-  // One ring allocation: the indices, then the guest constants, then the system constants.
+                                                        const gpu::HostPrimitives& prims,
+                                                        const gpu::TessellatedDraw* tess) {
+  // One ring allocation: the indices, then the guest constants, then the system constants, then
+  // a tessellated draw's domain inputs.
   DrawUpload upload;
-  const uint64_t ubo_align = UniformAlignment();
+  uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
   upload.constants_offset = AlignUp(index_bytes, ubo_align);
   upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
-  const uint64_t total = upload.system_offset + sizeof(XeSystemConstants);
+  uint64_t total = upload.system_offset + sizeof(XeSystemConstants);
+  upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
   upload.allocation = RingAllocate(total, ubo_align);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
+  if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   return upload;
 }

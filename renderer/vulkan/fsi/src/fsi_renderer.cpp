@@ -265,7 +265,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                  entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
                });
 
-  const gpu::HostPrimitives prims = gpu::ProcessPrimitives(draw.primitives);
+  const gpu::HostPrimitives prims = DrawPrimitives(draw);
   gpu::PlanPrimitives(plan, prims);
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
   // Guest viewport over pitch x guest_height_ guest pixels; the host's is S x T times larger.
@@ -291,7 +291,8 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
     BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
-  const DrawUpload upload = UploadDrawData(regs, plan, prims, om_input, scaled_slots);
+  const DrawUpload upload =
+      UploadDrawData(regs, plan, prims, om_input, scaled_slots, draw.tessellation.get());
   HostRasterizer raster;
   const VkPipeline pipeline = DrawPipeline(draw, regs, plan, om_input.host_samples, raster);
   BeginDrawRendering(plan);
@@ -300,10 +301,12 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
   const uint64_t base = upload.allocation.offset;
-  const uint32_t dynamic_offsets[3] = {uint32_t(base + upload.constants_offset),
-                                       uint32_t(base + upload.system_offset),
-                                       uint32_t(base + upload.om_offset)};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 3,
+  // Dynamic offsets in binding order: set 1's constants and domain inputs, set 3's constants.
+  const uint32_t dynamic_offsets[4] = {
+      uint32_t(base + upload.constants_offset), uint32_t(base + upload.system_offset),
+      draw.tessellation ? uint32_t(base + upload.domain_offset) : 0u,
+      uint32_t(base + upload.om_offset)};
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 4,
                           dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, base, VK_INDEX_TYPE_UINT32);
   const VkViewport vp{0.0f, 0.0f, float(plan.surface_pitch * plan.scale.x),
@@ -345,17 +348,21 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
                                                     const gpu::DrawPlan& plan,
                                                     const gpu::HostPrimitives& prims,
                                                     const OutputMergerInput& om_input,
-                                                    uint32_t scaled_slots) {
-  // One ring allocation: the indices, then the guest, system and output merger constants.
+                                                    uint32_t scaled_slots,
+                                                    const gpu::TessellatedDraw* tess) {
+  // One ring allocation: the indices, then the guest, system and output merger constants, then
+  // a tessellated draw's domain inputs.
   DrawUpload upload;
-  const uint64_t ubo_align = UniformAlignment();
+  uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
   upload.constants_offset = AlignUp(index_bytes, ubo_align);
   upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
   upload.om_offset = AlignUp(upload.system_offset + sizeof(XeSystemConstants), ubo_align);
-  const uint64_t total = upload.om_offset + sizeof(XeOutputMergerConstants);
+  uint64_t total = upload.om_offset + sizeof(XeOutputMergerConstants);
+  upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
   upload.allocation = RingAllocate(total, ubo_align);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
+  if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself

@@ -122,6 +122,7 @@ bool PathBackend::TranslateDraw(const replay::DrawCall& call,
     ps_options.ps_centroid_mask = centroid;
     ps_options.ps_msaa_samples = samples;
   }
+  vs_options.domain_inputs = gpu::IsTessellated(call);
   DrawTranslation(call, vs_options, ps_options);
   exact_polygon_offset = vs_options.fsi_exact_polygon_offset;
   vs = TranslateFor(*call.vertex_shader, vs_options);

@@ -575,8 +575,15 @@ void Emitter::EmitPrologue() {
     Line("vec4 xe_o_position = vec4(0.0);");
     Line("vec4 xe_o_point = vec4(0.0);");
     Line("for (int i = 0; i < 16; ++i) { xe_interpolators[i] = vec4(0.0); }");
-    // The sequencer loads the vertex index into r0.x (`dcl_index r0.x`).
-    Line("xe_r[0].x = float(gl_VertexIndex + xe_system.vertex_base_index);");
+    if (options_.domain_inputs) {
+      // A tessellated draw: the sequencer loads the tessellation coordinates and the patch or
+      // control-point indices into r0 / r1 (gpu/tessellated_draw.h), one pair per vertex.
+      Line("xe_r[0] = xe_domain_inputs[2 * gl_VertexIndex];");
+      if (register_count_ > 1) Line("xe_r[1] = xe_domain_inputs[2 * gl_VertexIndex + 1];");
+    } else {
+      // The sequencer loads the vertex index into r0.x (`dcl_index r0.x`).
+      Line("xe_r[0].x = float(gl_VertexIndex + xe_system.vertex_base_index);");
+    }
   }
 }
 

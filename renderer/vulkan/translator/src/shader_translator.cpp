@@ -36,6 +36,11 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
   }
   if (pixel) text += GlslTexelAddressHelpers();
   if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
+  if (!pixel && options.domain_inputs) {
+    text += "layout(std430, set = 1, binding = 2) readonly buffer XeDomainInputs {\n"
+            "  vec4 xe_domain_inputs[];\n"
+            "};\n";
+  }
   text += EmitGlslMain(shader, analysis, options, r);
   return text;
 }

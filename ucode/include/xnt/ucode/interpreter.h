@@ -98,6 +98,11 @@ struct InterpreterCallbacks {
 struct ShaderInputs {
   // Vertex shader: r0.x (the vertex index the sequencer loads, base index already added).
   float vertex_index = 0.0f;
+  // Vertex shader run as a tessellated draw's domain shader: r0 and r1 as the sequencer loads
+  // them (tessellation coordinates, patch or control-point indices: gpu/tessellated_draw.h)
+  // instead of the vertex index.
+  bool domain = false;
+  Float4 domain_r0{}, domain_r1{};
   // Pixel shader: interpolators loaded into r0..r(interpolator_count - 1) (at most 16).
   std::array<Float4, 16> interpolators{};
   uint32_t interpolator_count = 0;

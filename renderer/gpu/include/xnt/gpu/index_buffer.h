@@ -21,13 +21,20 @@ namespace xnt::gpu {
 // Also throws (TessellatedDrawNote) for a tessellated draw.
 PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch);
 
-// Tessellation is not implemented on any path. A draw is tessellated when VGT_OUTPUT_PATH_CNTL
-// path_select is kTessellationEnable in the explicit major mode, which primitive types from 0x10
-// always use (Xenia xenos.h PrimitiveType, IsMajorModeExplicit): the types 0x10-0x12 are then
-// line/triangle/quad patches, the guest vertex shader runs as a domain shader on patch indices
-// and tessellation coordinates, and with VGT_HOS_CNTL tess_mode adaptive the "index buffer" holds
-// float32 per-edge factors (num_indices = patches x edges), which games compute with memexport
-// (Xenia's "Implement memexport" discussion). Returns what a replay names for such a draw, or "" when it is not tessellated.
+// The same stream without that check: a tessellated draw's control-point or patch indices, or
+// its adaptive edge factors (gpu/tessellated_draw.h).
+PrimitiveDraw ReadDrawStream(const replay::DrawCall& call, std::vector<uint8_t>& scratch);
+
+// VGT_OUTPUT_PATH_CNTL path_select is kTessellationEnable in the explicit major mode, which
+// primitive types from 0x10 always use (Xenia xenos.h IsMajorModeExplicit; primitive_processor.cc
+// reads the path only then, since games leave it set after tessellated draws).
+bool IsTessellated(const replay::DrawCall& call);
+
+// What a reader of primitive streams names when handed a tessellated draw (which every path
+// draws through gpu/tessellated_draw.h instead): the mode, the patch type and the count; "" when
+// the draw is not tessellated. With VGT_HOS_CNTL tess_mode adaptive the "index buffer" holds float32
+// per-edge factors (num_indices = patches x edges), which games compute with memexport (Xenia's
+// "Implement memexport" discussion).
 std::string TessellatedDrawNote(const replay::DrawCall& call);
 
 }  // namespace xnt::gpu

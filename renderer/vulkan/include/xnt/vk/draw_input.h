@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/register_values.h"
+#include "xnt/gpu/tessellated_draw.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/shader_translator.h"
@@ -40,6 +42,10 @@ struct DrawInput {
   std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
   uint32_t texture_host_lod_slots = 0;  // ShaderReflection::texture_host_lod_slots, VS | PS
   gpu::PrimitiveDraw primitives;  // index bytes must stay valid during Draw
+  // A tessellated draw (gpu/index_buffer.h IsTessellated): its triangles and domain inputs from
+  // the shared tessellator, the vertex shader translated with TranslationOptions::domain_inputs;
+  // `primitives` then names a triangle list.
+  std::shared_ptr<const gpu::TessellatedDraw> tessellation;
   // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
   gpu::DrawRowsEstimate estimate_rows;
   // fsi: the shaders were translated with TranslationOptions::fsi_exact_polygon_offset, so a
@@ -53,6 +59,17 @@ inline gpu::DrawPlan PlanDrawInput(const DrawInput& draw, gpu::ResolutionScale s
                        {draw.pixel_shader != VK_NULL_HANDLE, draw.pixel_shader_color_mask,
                         draw.pixel_shader_exports},
                        scale);
+}
+
+// The host primitives of the draw: the primitive processor's, or a tessellated draw's
+// triangles over its generated vertices.
+inline gpu::HostPrimitives DrawPrimitives(const DrawInput& draw) {
+  if (!draw.tessellation) return gpu::ProcessPrimitives(draw.primitives);
+  gpu::HostPrimitives prims;
+  prims.topology = gpu::HostTopology::kTriangleList;
+  prims.indices = draw.tessellation->indices;
+  prims.guest_primitive_count = draw.tessellation->patches;
+  return prims;
 }
 
 // Notes a backend counts by text (FboBackend::notes, FsiBackend::notes).
@@ -86,12 +103,20 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
     }
   }
   try {
-    input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch);
+    if (gpu::IsTessellated(call)) {
+      input.tessellation = std::make_shared<const gpu::TessellatedDraw>(gpu::TessellateDraw(call));
+      input.primitives = {};
+      input.primitives.type = xenos::PrimitiveType::kTriangleList;
+      input.primitives.vertex_count = uint32_t(input.tessellation->indices.size());
+    } else {
+      input.primitives = gpu::ReadPrimitiveDraw(call, index_scratch);
+    }
   } catch (const Error& e) {
     ++notes["draw skipped: " + std::string(e.what())];
     return false;
   }
   input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
+    if (input.tessellation) return std::nullopt;  // the extent estimate runs no domain shader
     gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
     if (!extent.estimated) return std::nullopt;
     return extent.rows;
@@ -123,7 +148,9 @@ bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
     const bool drawn = renderer.Draw(input, access);
     counted = true;
     if (!export_ranges.empty()) renderer.ReadBackMemExport(export_ranges, access);
-    if (!drawn && memory) {
+    if (!drawn && memory && input.tessellation) {
+      if (vs.uses_memexport) ++notes[gpu::kSkippedTessellatedExportsNote];
+    } else if (!drawn && memory) {
       const gpu::SkippedDrawExports e = gpu::ExportSkippedDraw(
           call, input.primitives, *memory, vs.uses_memexport && vs.texture_slots, path);
       for (const std::string& n : e.notes) ++notes[n];

@@ -108,6 +108,15 @@ class PathRenderer {
   uint64_t UniformAlignment() const {
     return std::max<uint64_t>(16, context_.capabilities().min_uniform_buffer_offset_alignment);
   }
+  // A tessellated draw's domain inputs (TranslationOptions::domain_inputs) in the draw's ring
+  // allocation after its other `total` bytes: returns where they start (aligned for a storage
+  // buffer; 0 without `tess`) and grows `total` by the whole kDomainInputsRange, since the
+  // descriptor's range is fixed, and `alignment` to the storage buffers'. Throws xnt::Error for
+  // a draw with more than the range holds.
+  uint64_t ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
+                               uint64_t& alignment) const;
+  // r0 then r1 of each generated vertex, as the translated prologue reads them.
+  static void WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst);
   // PA_SU_LINE_CNTL's width for line draws, through wideLines (lavapipe draws a rectangle that
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
   void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology);
@@ -139,6 +148,7 @@ class PathRenderer {
   std::map<std::string, uint64_t> notes_;
   // VkPhysicalDeviceLimits::lineWidthRange, read once: SetLineWidth runs for every draw.
   float line_width_range_[2] = {1.0f, 1.0f};
+  uint64_t storage_alignment_ = 16;
 
  private:
   void CreateDescriptorSets();

@@ -100,7 +100,7 @@ class FsiRenderer final : public PathRenderer {
   // and output merger constants at these offsets.
   struct DrawUpload {
     CommandStream::Allocation allocation{};
-    uint64_t constants_offset = 0, system_offset = 0, om_offset = 0;
+    uint64_t constants_offset = 0, system_offset = 0, om_offset = 0, domain_offset = 0;
   };
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the host sample count, indices and constants into the ring, the
@@ -113,7 +113,7 @@ class FsiRenderer final : public PathRenderer {
   uint32_t HostSamples(uint32_t guest_samples);
   DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                             const gpu::HostPrimitives& prims, const OutputMergerInput& om_input,
-                            uint32_t scaled_slots);
+                            uint32_t scaled_slots, const gpu::TessellatedDraw* tess);
   VkPipeline DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, uint32_t host_samples,
                           HostRasterizer& raster);

@@ -47,6 +47,11 @@ inline constexpr uint64_t kSharedMemorySize = kSharedMemoryBindingSize * kShared
 inline constexpr uint32_t kConstantsSet = 1;
 inline constexpr uint32_t kGuestConstantsBinding = 0;
 inline constexpr uint32_t kSystemConstantsBinding = 1;
+// A tessellated draw's r0 / r1 per generated vertex (TranslationOptions::domain_inputs), a
+// dynamic storage buffer in the ring; its range is fixed when the set is written, so a draw
+// reserves the whole range (a larger draw is refused on the Vulkan paths, named).
+inline constexpr uint32_t kDomainInputsBinding = 2;
+inline constexpr uint64_t kDomainInputsRange = uint64_t(8) << 20;
 
 inline constexpr uint32_t kFloatConstantCount = 512;       // SHADER_CONSTANT_000_X = 0x4000
 inline constexpr uint32_t kFetchConstantDwords = 32 * 6;   // SHADER_CONSTANT_FETCH_00_0 = 0x4800

@@ -75,6 +75,12 @@ struct TranslationOptions {
   // has geometry shaders and shaderFloat64.
   bool fsi_exact_polygon_offset = false;
 
+  // Vertex shaders of a tessellated draw (gpu/tessellated_draw.h): the shader runs as the
+  // domain shader, r0 and r1 loaded from the draw's domain inputs (set 1 binding
+  // kDomainInputsBinding, two vec4 per generated vertex, indexed by gl_VertexIndex) instead of
+  // r0.x from the vertex index.
+  bool domain_inputs = false;
+
   bool operator==(const TranslationOptions&) const = default;
 };
 

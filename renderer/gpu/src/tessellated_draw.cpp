@@ -1,0 +1,177 @@
+// A tessellated draw's patches and domain-shader inputs (see tessellated_draw.h).
+#include "xnt/gpu/tessellated_draw.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/replay/register_file.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::gpu {
+namespace {
+
+using xenos::PrimitiveType;
+using xenos::TessellationMode;
+
+// The patch kind of the draw, or an Error naming why the hardware or this model draws nothing.
+PatchKind KindOf(PrimitiveType type, TessellationMode mode) {
+  const std::string where = "tessellated draw (VGT_OUTPUT_PATH_CNTL tessellation, VGT_HOS_CNTL "
+                            "tess_mode " + std::to_string(uint32_t(mode)) + ", " +
+                            std::string(xenos::PrimitiveTypeName(uint32_t(type))) + "): ";
+  if (uint32_t(mode) > 2) throw Error(where + "tess_mode 3 is not a tessellation mode");
+  const bool adaptive = mode == TessellationMode::kAdaptive;
+  switch (type) {
+    case PrimitiveType::kTrianglePatch: return PatchKind::kTrianglePatch;
+    case PrimitiveType::kQuadPatch: return PatchKind::kQuadPatch;
+    case PrimitiveType::kLinePatch:
+      throw Error(where + "line patches (isoline domain) not implemented");
+    case PrimitiveType::kTriangleList:
+      if (!adaptive) return PatchKind::kTriangleControlPoints;
+      break;
+    case PrimitiveType::kQuadList:
+      if (!adaptive) return PatchKind::kQuadControlPoints;
+      break;
+    default:
+      throw Error(where + "not a patch type (line, triangle or quad patch, or a triangle or "
+                          "quad list of control points)");
+  }
+  // Edge factors come one per patch edge; a list's vertices are control points, not edges.
+  throw Error(where + "adaptive factors for a list of control points (only triangle and quad "
+                      "patches take adaptive factors)");
+}
+
+bool IsTriangle(PatchKind k) {
+  return k == PatchKind::kTriangleControlPoints || k == PatchKind::kTrianglePatch;
+}
+
+// Direct3D's clamp, max(lo, min(hi, x)), whose min and max return the other operand for a NaN
+// (Xenia tessellation_adaptive.vs.hlsl): a NaN factor takes the top of the range.
+float HlslClamp(float x, float lo, float hi) {
+  const float m = std::isnan(x) ? hi : std::min(hi, x);
+  return std::isnan(m) ? lo : std::max(lo, m);
+}
+
+struct Stream {
+  PrimitiveDraw prim;
+  uint32_t offset = 0, min_index = 0, max_index = 0;
+
+  uint32_t Raw(uint32_t i) const {
+    return prim.indexed ? ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i)
+                        : i;
+  }
+  // A control point's or patch's index as the sequencer hands it over (Xenia
+  // tessellation_indexed.vs.hlsl / adaptive_*.hs.hlsl): offset, 24 bits, clamped.
+  float Index(uint32_t raw) const {
+    const uint32_t v = (raw + offset) & xenos::kVertexIndexMask;
+    return float(std::clamp(v, min_index, std::max(min_index, max_index)));
+  }
+};
+
+// One patch's factors in Direct3D order (gpu/tessellator.h) from the guest's edge order.
+TessellationFactors AdaptiveFactors(const Stream& s, uint32_t patch, bool tri, float lo, float hi) {
+  const uint32_t edges = tri ? 3 : 4;
+  std::array<float, 4> guest{};
+  for (uint32_t e = 0; e < edges; ++e) {
+    guest[e] = HlslClamp(std::bit_cast<float>(s.Raw(patch * edges + e)) + 1.0f, lo, hi);
+  }
+  TessellationFactors f;
+  if (tri) {
+    // Guest v0->v1, v1->v2, v2->v0; Direct3D names an edge by the corner it lies opposite
+    // (Xenia adaptive_triangle.hs.hlsl).
+    f.edges = {guest[1], guest[2], guest[0], 0.0f};
+    f.inside[0] = std::min({guest[0], guest[1], guest[2]});
+  } else {
+    // Guest around the perimeter from (0,0) along v = 0; Direct3D u = 0, v = 0, u = 1, v = 1
+    // (Xenia adaptive_quad.hs.hlsl); inside: the smaller of the two edges along each axis.
+    f.edges = {guest[3], guest[0], guest[1], guest[2]};
+    f.inside = {std::min(f.edges[1], f.edges[3]), std::min(f.edges[0], f.edges[2])};
+  }
+  return f;
+}
+
+DomainVertex Inputs(PatchKind kind, const std::array<float, 3>& p, const std::array<float, 4>& cp,
+                    float patch_index) {
+  DomainVertex d;
+  switch (kind) {
+    case PatchKind::kTriangleControlPoints:
+      d.r0 = {p[2], p[1], p[0], 0.0f};
+      d.r1 = {cp[0], cp[1], cp[2], 0.0f};
+      break;
+    case PatchKind::kTrianglePatch:
+      d.r0 = {p[2], p[1], p[0], 0.0f};
+      d.r1 = {patch_index, 0.0f, 0.0f, 0.0f};
+      break;
+    case PatchKind::kQuadControlPoints:
+      d.r0 = {p[0], p[1], cp[0], 0.0f};
+      d.r1 = {cp[1], cp[2], cp[3], 0.0f};
+      break;
+    case PatchKind::kQuadPatch:
+      d.r0 = {patch_index, p[0], p[1], 0.0f};
+      break;
+  }
+  return d;
+}
+
+}  // namespace
+
+TessellatedDraw TessellateDraw(const replay::DrawCall& call) {
+  const replay::RegisterFile& regs = *call.registers;
+  const TessellationMode mode = regs.Decode<xenos::reg::VGT_HOS_CNTL>().tess_mode;
+  TessellatedDraw out;
+  out.kind = KindOf(call.initiator.prim_type, mode);
+  out.partitioning = mode == TessellationMode::kDiscrete
+                         ? TessellationPartitioning::kInteger
+                         : TessellationPartitioning::kFractionalEven;
+  std::vector<uint8_t> scratch;
+  Stream s;
+  s.prim = ReadDrawStream(call, scratch);
+  s.offset = regs.Get(xenos::Reg::VGT_INDX_OFFSET);
+  s.min_index = regs.Get(xenos::Reg::VGT_MIN_VTX_INDX) & xenos::kVertexIndexMask;
+  s.max_index = regs.Get(xenos::Reg::VGT_MAX_VTX_INDX) & xenos::kVertexIndexMask;
+  const bool tri = IsTriangle(out.kind);
+  const bool adaptive = mode == TessellationMode::kAdaptive;
+  const bool control_points =
+      out.kind == PatchKind::kTriangleControlPoints || out.kind == PatchKind::kQuadControlPoints;
+  const uint32_t per_patch = control_points || adaptive ? (tri ? 3u : 4u) : 1u;
+  out.patches = call.initiator.num_indices / per_patch;
+  const float lo = std::bit_cast<float>(regs.Get(xenos::Reg::VGT_HOS_MIN_TESS_LEVEL)) + 1.0f;
+  const float hi = std::bit_cast<float>(regs.Get(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL)) + 1.0f;
+  TessellationFactors uniform;
+  uniform.edges.fill(hi);
+  uniform.inside.fill(hi);
+  // Patches of equal factors tessellate alike: each factor set once.
+  std::map<std::array<float, 6>, TessellatedPatch> done;
+  for (uint32_t p = 0; p < out.patches; ++p) {
+    const TessellationFactors f = adaptive ? AdaptiveFactors(s, p, tri, lo, hi) : uniform;
+    const std::array<float, 6> key{f.edges[0], f.edges[1], f.edges[2],
+                                   f.edges[3], f.inside[0], f.inside[1]};
+    auto it = done.find(key);
+    if (it == done.end()) {
+      it = done.emplace(key, tri ? TessellateTriangle(f, out.partitioning)
+                                 : TessellateQuad(f, out.partitioning)).first;
+    }
+    const TessellatedPatch& patch = it->second;
+    if (out.vertices.size() + patch.points.size() > kMaxTessellatedVertices) {
+      throw Error("tessellated draw of " + std::to_string(out.patches) +
+                  " patches makes more than " + std::to_string(kMaxTessellatedVertices) +
+                  " vertices (VGT_DRAW_INITIATOR num_indices, VGT_HOS_MAX_TESS_LEVEL)");
+    }
+    std::array<float, 4> cp{};
+    if (control_points) {
+      for (uint32_t c = 0; c < per_patch; ++c) cp[c] = s.Index(s.Raw(p * per_patch + c));
+    }
+    const float patch_index = s.Index(adaptive ? p : s.Raw(p));
+    const uint32_t base = uint32_t(out.vertices.size());
+    for (const auto& point : patch.points) out.vertices.push_back(Inputs(out.kind, point, cp, patch_index));
+    for (uint32_t i : patch.triangles) out.indices.push_back(base + i);
+  }
+  return out;
+}
+
+}  // namespace xnt::gpu

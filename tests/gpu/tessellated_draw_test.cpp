@@ -1,0 +1,159 @@
+// gpu::TessellateDraw: which draws tessellate and which are refused (named), the factors taken
+// from VGT_HOS_* and from an adaptive draw's float32 index buffer (its swap mode applied), and
+// the r0 / r1 each generated vertex hands the domain shader, worked by hand per patch kind.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <memory>
+#include <string>
+
+#include "xnt/base/error.h"
+#include "xnt/gpu/tessellated_draw.h"
+#include "xnt/replay/guest_memory.h"
+#include "xnt/replay/register_file.h"
+
+namespace xnt::gpu {
+namespace {
+
+using xenos::PrimitiveType;
+using xenos::Reg;
+using xenos::TessellationMode;
+
+constexpr uint32_t kIndexAddress = 0x20000;
+
+class TessellatedDrawTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    memory_ = std::make_unique<replay::GuestMemory>();
+    regs_.Set(Reg::VGT_OUTPUT_PATH_CNTL, uint32_t(xenos::VGTOutputPath::kTessellationEnable));
+    regs_.Set(Reg::VGT_MAX_VTX_INDX, 0xFFFFFF);
+    draw_.registers = &regs_;
+    draw_.memory = memory_.get();
+    draw_.initiator.major_mode = xenos::MajorMode::kExplicit;
+  }
+  void Mode(TessellationMode m, float max_level, float min_level = 0.0f) {
+    regs_.Set(Reg::VGT_HOS_CNTL, uint32_t(m));
+    regs_.Set(Reg::VGT_HOS_MAX_TESS_LEVEL, std::bit_cast<uint32_t>(max_level));
+    regs_.Set(Reg::VGT_HOS_MIN_TESS_LEVEL, std::bit_cast<uint32_t>(min_level));
+  }
+  void Auto(PrimitiveType type, uint32_t count) {
+    draw_.initiator.prim_type = type;
+    draw_.initiator.num_indices = count;
+    draw_.indices = {};
+    draw_.indices.source = xenos::SourceSelect::kAutoIndex;
+  }
+  // 32-bit words stored big-endian, read with 8in32.
+  void Dma32(PrimitiveType type, const std::vector<uint32_t>& words) {
+    for (size_t i = 0; i < words.size(); ++i) {
+      memory_->StoreBE32(kIndexAddress + uint32_t(i) * 4, words[i]);
+    }
+    draw_.initiator.prim_type = type;
+    draw_.initiator.num_indices = uint32_t(words.size());
+    draw_.indices.source = xenos::SourceSelect::kDma;
+    draw_.indices.format = xenos::IndexFormat::kInt32;
+    draw_.indices.endian = xenos::Endian::k8in32;
+    draw_.indices.guest_address = kIndexAddress;
+    draw_.indices.size_bytes = uint32_t(words.size()) * 4;
+  }
+  std::string Refusal() {
+    try {
+      TessellateDraw(draw_);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  replay::RegisterFile regs_;
+  std::unique_ptr<replay::GuestMemory> memory_;
+  replay::DrawCall draw_;
+};
+
+TEST_F(TessellatedDrawTest, QuadPatchesAtADiscreteFactor) {
+  // VGT_HOS_MAX_TESS_LEVEL 1.0: factor 2 on every edge, integer: a 3 x 3 grid per patch.
+  Mode(TessellationMode::kDiscrete, 1.0f);
+  regs_.Set(Reg::VGT_INDX_OFFSET, 10);
+  Auto(PrimitiveType::kQuadPatch, 2);
+  const TessellatedDraw d = TessellateDraw(draw_);
+  EXPECT_EQ(d.kind, PatchKind::kQuadPatch);
+  EXPECT_EQ(d.patches, 2u);
+  ASSERT_EQ(d.vertices.size(), 18u);
+  EXPECT_EQ(d.indices.size(), 2u * 8 * 3);
+  // r0 = (patch index + VGT_INDX_OFFSET, u, v), r1 = 0; corners first, (0,0) (1,0) (1,1) (0,1).
+  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{10, 0, 0, 0}));
+  EXPECT_EQ(d.vertices[2].r0, (std::array<float, 4>{10, 1, 1, 0}));
+  EXPECT_EQ(d.vertices[9].r0, (std::array<float, 4>{11, 0, 0, 0}));
+  EXPECT_EQ(d.vertices[9].r1, (std::array<float, 4>{0, 0, 0, 0}));
+  bool centre = false;
+  for (const DomainVertex& v : d.vertices) centre |= v.r0 == std::array<float, 4>{11, 0.5f, 0.5f, 0};
+  EXPECT_TRUE(centre);
+  for (uint32_t i : d.indices) EXPECT_LT(i, d.vertices.size());
+}
+
+TEST_F(TessellatedDrawTest, TriangleListControlPointsContinuous) {
+  // Continuous, max level 0.0: factor 1, fractional_even raises it to 2. Two patches of three
+  // control points each; r0 = (w, v, u), r1 = the control-point indices (clamped to
+  // VGT_MAX_VTX_INDX 6).
+  Mode(TessellationMode::kContinuous, 0.0f);
+  regs_.Set(Reg::VGT_MAX_VTX_INDX, 6);
+  Dma32(PrimitiveType::kTriangleList, {4, 5, 6, 7, 8, 9});
+  const TessellatedDraw d = TessellateDraw(draw_);
+  EXPECT_EQ(d.kind, PatchKind::kTriangleControlPoints);
+  EXPECT_EQ(d.patches, 2u);
+  ASSERT_EQ(d.vertices.size(), 14u);  // 3 corners, 3 midpoints, the centre, per patch
+  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{0, 0, 1, 0}));  // corner u
+  EXPECT_EQ(d.vertices[1].r0, (std::array<float, 4>{0, 1, 0, 0}));  // corner v
+  EXPECT_EQ(d.vertices[0].r1, (std::array<float, 4>{4, 5, 6, 0}));
+  EXPECT_EQ(d.vertices[7].r1, (std::array<float, 4>{6, 6, 6, 0}));
+  EXPECT_EQ(d.indices.size(), 2u * 6 * 3);
+}
+
+TEST_F(TessellatedDrawTest, AdaptiveFactorsFromTheIndexBuffer) {
+  // Edge factors 0.0 and 2.0 (+1: 1 and 3); the v0->v1 edge is Direct3D's w = 0 edge. 1 is
+  // raised to 2 by fractional_even, so the edges have 2, 4, 2 segments and the inside, the
+  // smallest edge, 2: 3 corners + 1 + 3 + 1 edge points + the centre, and 8 triangles (one per
+  // segment of each edge, all joined to the centre).
+  Mode(TessellationMode::kAdaptive, 14.0f);
+  Dma32(PrimitiveType::kTrianglePatch,
+        {std::bit_cast<uint32_t>(2.0f), 0u, 0u, std::bit_cast<uint32_t>(-5.0f), 0u, 0u});
+  const TessellatedDraw d = TessellateDraw(draw_);
+  EXPECT_EQ(d.kind, PatchKind::kTrianglePatch);
+  EXPECT_EQ(d.partitioning, TessellationPartitioning::kFractionalEven);
+  EXPECT_EQ(d.patches, 2u);
+  ASSERT_EQ(d.vertices.size(), 9u + 7u);
+  EXPECT_EQ(d.indices.size(), (8u + 6u) * 3);
+  // The patch index is the patch's number in the draw; r1.y = 0 (identity coordinate order).
+  EXPECT_EQ(d.vertices[0].r1, (std::array<float, 4>{0, 0, 0, 0}));
+  EXPECT_EQ(d.vertices[9].r1, (std::array<float, 4>{1, 0, 0, 0}));
+  // The v0->v1 edge's points: u + v = 1, v at 3/8, 1/2, 5/8 (factor 3).
+  int on_edge = 0;
+  for (size_t i = 0; i < 9; ++i) {
+    const auto& r0 = d.vertices[i].r0;
+    if (r0[0] == 0 && r0[1] > 0 && r0[2] > 0) {
+      ++on_edge;
+      EXPECT_TRUE(r0[1] == 0.375f || r0[1] == 0.5f || r0[1] == 0.625f) << r0[1];
+    }
+  }
+  EXPECT_EQ(on_edge, 3);
+}
+
+TEST_F(TessellatedDrawTest, RefusalsNameTheRegisters) {
+  Mode(TessellationMode(3), 1.0f);
+  Auto(PrimitiveType::kTrianglePatch, 1);
+  EXPECT_NE(Refusal().find("tess_mode 3 is not a tessellation mode"), std::string::npos);
+  Mode(TessellationMode::kDiscrete, 1.0f);
+  Auto(PrimitiveType::kLinePatch, 1);
+  EXPECT_NE(Refusal().find("line patches"), std::string::npos);
+  Auto(PrimitiveType::kPointList, 3);
+  EXPECT_NE(Refusal().find("not a patch type"), std::string::npos);
+  Mode(TessellationMode::kAdaptive, 1.0f);
+  Auto(PrimitiveType::kQuadList, 4);
+  EXPECT_NE(Refusal().find("adaptive factors for a list"), std::string::npos);
+  // A factor of 64 on a million patches is refused before it is allocated.
+  Mode(TessellationMode::kDiscrete, 63.0f);
+  Auto(PrimitiveType::kQuadPatch, 1u << 20);
+  EXPECT_NE(Refusal().find("more than"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xnt::gpu
