@@ -130,6 +130,7 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
       IndexedTriangleStrip()));
   for (auto& s : ShaderSceneSamples()) v.push_back(std::move(s));
   for (auto& s : MemExportSamples()) v.push_back(std::move(s));
+  for (auto& s : TessellationSamples()) v.push_back(std::move(s));
   for (auto& s : CorpusSamples(options.corpus_dir)) v.push_back(std::move(s));
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : TexelSamples()) v.push_back(std::move(s));

@@ -38,10 +38,11 @@ std::array<uint32_t, 6> SceneTextureFetch(const SceneTexture& t, size_t i) {
 }
 
 void CheckDraw(const ShaderDraw& d, size_t i) {
-  if (d.vertex_words.size() * 4 > 4096 || d.indices.size() * 2 > 4096) {
+  if (d.vertex_words.size() * 4 > 4096 || d.indices.size() * 2 > 4096 ||
+      d.indices32.size() * 4 > 4096) {
     throw Error("shader scene draw " + std::to_string(i) + " exceeds its 4 KiB buffers");
   }
-  if (d.indices.empty() && d.vertex_count == 0) {
+  if (d.indices.empty() && d.indices32.empty() && d.vertex_count == 0) {
     throw Error("shader scene draw " + std::to_string(i) + " has no vertices");
   }
 }
@@ -72,6 +73,11 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
         ib[2 * k] = uint8_t(d.indices[k] >> 8);
         ib[2 * k + 1] = uint8_t(d.indices[k]);
       }
+      writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                       kSceneIndexAddress + uint32_t(i) * 0x1000, ib});
+    } else if (!d.indices32.empty()) {
+      std::vector<uint8_t> ib(d.indices32.size() * 4);
+      for (size_t k = 0; k < d.indices32.size(); ++k) StoreBE32(&ib[4 * k], d.indices32[k]);
       writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
                                        kSceneIndexAddress + uint32_t(i) * 0x1000, ib});
     }
@@ -118,7 +124,11 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
     capture::D3dSetVertexFetch(b, scene.vertex_fetch_slot,
                                kSceneVertexAddress + uint32_t(i) * 0x1000,
                                uint32_t(d.vertex_words.size()));
-    if (d.indices.empty()) {
+    if (!d.indices32.empty()) {
+      b.DrawIndxDma(d.primitive, uint32_t(d.indices32.size()),
+                    kSceneIndexAddress + uint32_t(i) * 0x1000, xenos::IndexFormat::kInt32,
+                    xenos::Endian::k8in32);
+    } else if (d.indices.empty()) {
       b.DrawIndx2Auto(d.primitive, d.vertex_count);
     } else {
       b.DrawIndxDma(d.primitive, uint32_t(d.indices.size()),

@@ -32,6 +32,9 @@ struct ShaderDraw {
   std::vector<uint32_t> vertex_words;
   uint32_t vertex_count = 0;      // auto-indexed draws
   std::vector<uint16_t> indices;  // non-empty: DMA 16-bit big-endian indices (k8in16)
+  // Non-empty (and `indices` empty): DMA 32-bit big-endian indices (k8in32), e.g. the float32
+  // edge factors of an adaptive tessellated draw.
+  std::vector<uint32_t> indices32;
   // Set before this draw (and kept for later draws, as register state is).
   std::vector<std::pair<uint32_t, ucode::Float4>> vs_constants;  // c# of the vertex shader
   std::vector<std::pair<uint32_t, ucode::Float4>> ps_constants;  // c# of the pixel shader
@@ -73,6 +76,8 @@ Sample ShaderSceneSample(std::string name, std::string description, std::string 
 std::vector<Sample> ShaderSceneSamples();
 // memexport_* (memexport_samples.cpp).
 std::vector<Sample> MemExportSamples();
+// tess_* (tess_samples.cpp): tessellated draws.
+std::vector<Sample> TessellationSamples();
 // The corpus_* samples when the shader corpus is present in `corpus_dir`; empty otherwise
 // (CorpusStatus() says where it was looked for).
 std::vector<Sample> CorpusSamples(const std::string& corpus_dir);

@@ -1,0 +1,260 @@
+// Tessellated draws (gpu/tessellated_draw.h): the guest vertex shader runs as the domain shader,
+// placing each generated vertex from its tessellation coordinates and patch index. The shaders
+// bend the patch's first edge into a parabola, so the outline of the drawn shape is the polyline
+// through that edge's generated points: the expected image is that polygon, its points worked by
+// hand from the factor rules (the tessellator's own output is never consulted).
+//
+// Screen coordinates are Direct3D's (pixel centres on integers, the scenes' PA_SU_VTX_CNTL), so
+// pixel (i, j) is covered when the point (i, j) is inside the outline; a centre closer than
+// 1/64 pixel to an edge makes the expected image throw rather than guess.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "listing_head.h"
+#include "sample_entry.h"
+#include "shader_scenes.h"
+#include "xnt/base/error.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::samples {
+namespace {
+
+using ucode::Float4;
+using xenos::PrimitiveType;
+using xenos::Reg;
+
+// Quad patch domain shader: r0.x patch index, r0.yz (u, v). Screen position
+// (c0.x + c0.z u + c1.x p, c0.y + c0.w v + c1.y u (1 - u) (1 - v)), to clip space by c2; colour
+// c4 + p c5.
+const char* const kQuadPatchVs = XNT_SAMPLE_VS_HEAD R"(    exec
+    mad r2.x, r0.y, c3.x, c3.y
+    mad r2.y, r0.z, c3.x, c3.y
+    mul r2.x, r2.x, r0.y
+    mul r2.x, r2.x, r2.y
+    mad r1.x, r0.y, c0.z, c0.x
+    mad r1.y, r0.z, c0.w, c0.y
+    exec
+    mad r1.x, r0.x, c1.x, r1.x
+    mad r1.y, r2.x, c1.y, r1.y
+    mad r1.xy, r1.xy, c2.xy, c2.zw
+    mad r2, r0.xxxx, c5, c4
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
+
+// Triangle patch domain shader: r0.xyz (w, v, u) weighting corners C, B, A; r1.x patch index.
+// Screen position u A + v B + w C + (c1.x p, c1.y u v) with A = c0.xy, B = c0.zw, C = c6.xy.
+const char* const kTrianglePatchVs = XNT_SAMPLE_VS_HEAD R"(    exec
+    mul r3.xy, r0.zz, c0.xy
+    mad r3.xy, r0.yy, c0.zw, r3.xy
+    mad r3.xy, r0.xx, c6.xy, r3.xy
+    mul r2.x, r0.z, r0.y
+    mad r3.y, r2.x, c1.y, r3.y
+    mad r3.x, r1.x, c1.x, r3.x
+    exec
+    mad r2, r1.xxxx, c5, c4
+    mad r1.xy, r3.xy, c2.xy, c2.zw
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
+
+const char* const kColorPs = XNT_SAMPLE_PS_HEAD R"(    alloc colors
+    exece
+    mov oC0, r0
+)";
+
+constexpr uint32_t kWidth = 320, kHeight = 240;
+constexpr float kBulge = 16.0f;  // the parabola's height at the middle of the edge, pixels
+
+Float4 Color(int r, int g, int b) { return {r / 255.0f, g / 255.0f, b / 255.0f, 1.0f}; }
+
+struct Point {
+  double x, y;
+};
+
+struct Outline {
+  std::vector<Point> points;
+  std::array<uint8_t, 4> rgba{};
+};
+
+// The bent edge from `a` to `b` through the hand-worked locations `t` (0 .. 1), lifted by
+// 4 kBulge t (1 - t).
+std::vector<Point> BentEdge(Point a, Point b, const std::vector<double>& t) {
+  std::vector<Point> out;
+  for (double s : t) {
+    out.push_back({a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s - 4 * kBulge * s * (1 - s)});
+  }
+  return out;
+}
+
+double SegmentDistance(Point p, Point a, Point b) {
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double len2 = dx * dx + dy * dy;
+  double s = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
+  s = std::fmin(1, std::fmax(0, s));
+  return std::hypot(p.x - (a.x + s * dx), p.y - (a.y + s * dy));
+}
+
+Image ExpectedOutlines(const std::array<uint8_t, 4>& clear, const std::vector<Outline>& shapes) {
+  Image img{kWidth, kHeight, std::vector<uint8_t>(size_t(kWidth) * kHeight * 4)};
+  for (uint32_t j = 0; j < kHeight; ++j) {
+    for (uint32_t i = 0; i < kWidth; ++i) {
+      std::array<uint8_t, 4> c = clear;
+      const Point p{double(i), double(j)};
+      for (const Outline& o : shapes) {
+        bool inside = false;
+        const size_t n = o.points.size();
+        for (size_t k = 0; k < n; ++k) {
+          const Point a = o.points[k], b = o.points[(k + 1) % n];
+          if (SegmentDistance(p, a, b) < 1.0 / 64) {
+            throw Error("tessellation sample: pixel " + std::to_string(i) + "," +
+                        std::to_string(j) + " centre lies on an outline edge");
+          }
+          if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)) {
+            inside = !inside;
+          }
+        }
+        if (inside) c = o.rgba;
+      }
+      std::copy(c.begin(), c.end(), img.rgba.begin() + (size_t(j) * kWidth + i) * 4);
+    }
+  }
+  return img;
+}
+
+// Tessellation on, in `mode`, at VGT_HOS_MAX_TESS_LEVEL `max_level` (min 0).
+std::vector<std::pair<uint32_t, uint32_t>> TessellationRegisters(xenos::TessellationMode mode,
+                                                                 float max_level) {
+  return {{xenos::RegIndex(Reg::VGT_OUTPUT_PATH_CNTL),
+           uint32_t(xenos::VGTOutputPath::kTessellationEnable)},
+          {xenos::RegIndex(Reg::VGT_HOS_CNTL), uint32_t(mode)},
+          {xenos::RegIndex(Reg::VGT_HOS_MAX_TESS_LEVEL), FloatBits(max_level)},
+          {xenos::RegIndex(Reg::VGT_HOS_MIN_TESS_LEVEL), FloatBits(0.0f)}};
+}
+
+ShaderScene BaseScene(const char* vs) {
+  ShaderScene s;
+  s.width = kWidth;
+  s.height = kHeight;
+  s.clear_rgba = {24, 24, 40, 255};
+  s.vs_microcode = ucode::AssembleShader(vs).microcode;
+  s.ps_microcode = ucode::AssembleShader(kColorPs).microcode;
+  s.vs_registers = 4;
+  s.ps_registers = 1;
+  s.vs_exports = 1;
+  return s;
+}
+
+// Clip space from screen pixels: x / 160 - 1, 1 - y / 120 (ClipX / ClipY).
+const Float4 kToClip = {2.0f / kWidth, -2.0f / kHeight, -1.0f, 1.0f};
+
+const std::array<uint8_t, 4> kFirst = {40, 200, 120, 255}, kSecond = {230, 150, 40, 255};
+Float4 SecondMinusFirst() {
+  const Float4 a = Color(kFirst[0], kFirst[1], kFirst[2]), b = Color(kSecond[0], kSecond[1], kSecond[2]);
+  return {b[0] - a[0], b[1] - a[1], b[2] - a[2], 0.0f};
+}
+
+// Two quad patches, discrete, VGT_HOS_MAX_TESS_LEVEL 3.0: factor 3 + 1 = 4, integer
+// partitioning, so every edge has the points 0, 1/4, 1/2, 3/4, 1. The top edge of patch p runs
+// from (20.75 + 150 p, 60.75) to (140.75 + 150 p, 60.75), lifted by 12, 16, 12 pixels at the
+// inner points; the patch reaches down to y 180.75.
+constexpr double kQuadX = 20.75, kQuadY = 60.75, kQuadW = 120, kQuadH = 120, kQuadStep = 150;
+
+ShaderScene QuadPatchScene() {
+  ShaderScene s = BaseScene(kQuadPatchVs);
+  ShaderDraw d;
+  d.primitive = PrimitiveType::kQuadPatch;
+  d.vertex_count = 2;  // two patches, auto-indexed: patch indices 0 and 1
+  d.vs_constants = {{0, {float(kQuadX), float(kQuadY), float(kQuadW), float(kQuadH)}},
+                    {1, {float(kQuadStep), -4 * kBulge, 0, 0}},
+                    {2, kToClip},
+                    {3, {-1, 1, 0, 0}},
+                    {4, Color(kFirst[0], kFirst[1], kFirst[2])},
+                    {5, SecondMinusFirst()}};
+  d.register_writes = TessellationRegisters(xenos::TessellationMode::kDiscrete, 3.0f);
+  s.draws.push_back(d);
+  return s;
+}
+
+Image QuadPatchExpected() {
+  std::vector<Outline> shapes;
+  for (int p = 0; p < 2; ++p) {
+    const double x = kQuadX + kQuadStep * p;
+    Outline o;
+    o.points = BentEdge({x, kQuadY}, {x + kQuadW, kQuadY}, {0, 0.25, 0.5, 0.75, 1});
+    o.points.push_back({x + kQuadW, kQuadY + kQuadH});
+    o.points.push_back({x, kQuadY + kQuadH});
+    o.rgba = p ? kSecond : kFirst;
+    shapes.push_back(o);
+  }
+  return ExpectedOutlines({24, 24, 40, 255}, shapes);
+}
+
+// Two triangle patches, adaptive: per patch three float32 edge factors in a 32-bit big-endian
+// index buffer (v0->v1, v1->v2, v2->v0), each + 1 and clamped to [0 + 1, 14 + 1], fractional_even
+// (at least 2). Patch 0's v0->v1 factor 2 becomes 3: half factor 1.5 blends the layouts of 2
+// (0, 1/2) and 4 (0, 1/4, 1/2) halfway: 0, 3/8, 1/2, 5/8, 1. Patch 1's 6 becomes 7: half 3.5,
+// split point (RemoveMSB(3) << 1) + 1 = 3, floor layout sixths, ceiling eighths: points 1..3 at
+// (i/6 + i/8) / 2 = 7/48, 7/24, 7/16, then 1/2 and the mirror 9/16, 17/24, 41/48, 1. The other
+// edges (factor 0 -> 1 -> 2) stay straight: the bend u v vanishes on them.
+constexpr double kTriX = 30.5, kTriY = 70.0625, kTriW = 96, kTriH = 96, kTriStep = 150;
+
+ShaderScene TrianglePatchScene() {
+  ShaderScene s = BaseScene(kTrianglePatchVs);
+  ShaderDraw d;
+  d.primitive = PrimitiveType::kTrianglePatch;
+  d.indices32 = {FloatBits(2.0f), FloatBits(0.0f), FloatBits(0.0f),
+                 FloatBits(6.0f), FloatBits(0.0f), FloatBits(0.0f)};
+  d.vs_constants = {{0, {float(kTriX), float(kTriY), float(kTriX + kTriW), float(kTriY)}},
+                    {6, {float(kTriX + kTriW / 2), float(kTriY + kTriH), 0, 0}},
+                    {1, {float(kTriStep), -4 * kBulge, 0, 0}},
+                    {2, kToClip},
+                    {4, Color(kFirst[0], kFirst[1], kFirst[2])},
+                    {5, SecondMinusFirst()}};
+  d.register_writes = TessellationRegisters(xenos::TessellationMode::kAdaptive, 14.0f);
+  s.draws.push_back(d);
+  return s;
+}
+
+Image TrianglePatchExpected() {
+  const std::vector<double> edges[2] = {
+      {0, 3.0 / 8, 0.5, 5.0 / 8, 1},
+      {0, 7.0 / 48, 7.0 / 24, 7.0 / 16, 0.5, 9.0 / 16, 17.0 / 24, 41.0 / 48, 1}};
+  std::vector<Outline> shapes;
+  for (int p = 0; p < 2; ++p) {
+    const double x = kTriX + kTriStep * p;
+    Outline o;
+    o.points = BentEdge({x, kTriY}, {x + kTriW, kTriY}, edges[p]);
+    o.points.push_back({x + kTriW / 2, kTriY + kTriH});
+    o.rgba = p ? kSecond : kFirst;
+    shapes.push_back(o);
+  }
+  return ExpectedOutlines({24, 24, 40, 255}, shapes);
+}
+
+}  // namespace
+
+std::vector<Sample> TessellationSamples() {
+  std::vector<Sample> v;
+  v.push_back(DescribedSample(
+      "tess_quad_patch_discrete",
+      "Two quad patches (QUAD_PATCH, auto-indexed) tessellated discretely at "
+      "VGT_HOS_MAX_TESS_LEVEL 3.0 (factor 4); the domain shader bends each top edge upwards",
+      "Navy background; a green (40,200,120) shape x 21..140 and an orange (230,150,40) one "
+      "x 171..290, both down to y 180; their top edges are polylines through the points at 0, "
+      "1/4, 1/2, 3/4, 1 of the edge, raised 0, 12, 16, 12, 0 pixels above y 60.75. All pixels "
+      "exact.",
+      [](format::Writer& w) { AuthorShaderScene(QuadPatchScene(), w); }, QuadPatchExpected));
+  v.push_back(DescribedSample(
+      "tess_triangle_patch_adaptive",
+      "Two triangle patches (TRIANGLE_PATCH) with adaptive per-edge factors read as float32 "
+      "from a 32-bit big-endian index buffer; the domain shader bends each v0->v1 edge upwards",
+      "Navy background; a green (40,200,120) and an orange (230,150,40) downward triangle with "
+      "apex at (78.5 + 150 p, 166.0625); their top edges are polylines through the fractional_even points of "
+      "factors 3 (0, 3/8, 1/2, 5/8, 1) and 7 (0, 7/48, 7/24, 7/16, 1/2 and mirrored), raised by "
+      "64 t (1 - t) pixels. All pixels exact.",
+      [](format::Writer& w) { AuthorShaderScene(TrianglePatchScene(), w); },
+      TrianglePatchExpected));
+  return v;
+}
+
+}  // namespace xnt::samples
