@@ -128,6 +128,15 @@ void AuthorShaderScene(const ShaderScene& scene, format::Writer& writer) {
       b.DrawIndxDma(d.primitive, uint32_t(d.indices32.size()),
                     kSceneIndexAddress + uint32_t(i) * 0x1000, xenos::IndexFormat::kInt32,
                     xenos::Endian::k8in32);
+    } else if (d.explicit_major_mode) {
+      // DRAW_INDX by hand: the builder's initiator is in the implicit major mode (bits 9:8).
+      const uint32_t count = uint32_t(d.indices.size());
+      b.Type3(xenos::Opcode::kDrawIndx,
+              {0u,
+               Pm4Builder::DrawInitiator(d.primitive, xenos::SourceSelect::kDma, count) |
+                   (uint32_t(xenos::MajorMode::kExplicit) << 8),
+               kSceneIndexAddress + uint32_t(i) * 0x1000,
+               count | (uint32_t(xenos::Endian::k8in16) << 30)});
     } else if (d.indices.empty()) {
       b.DrawIndx2Auto(d.primitive, d.vertex_count);
     } else {

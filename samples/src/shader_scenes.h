@@ -35,6 +35,9 @@ struct ShaderDraw {
   // Non-empty (and `indices` empty): DMA 32-bit big-endian indices (k8in32), e.g. the float32
   // edge factors of an adaptive tessellated draw.
   std::vector<uint32_t> indices32;
+  // VGT_DRAW_INITIATOR major_mode explicit (a tessellated draw of a list type needs it; types
+  // from 0x10 imply it). DMA-indexed draws only.
+  bool explicit_major_mode = false;
   // Set before this draw (and kept for later draws, as register state is).
   std::vector<std::pair<uint32_t, ucode::Float4>> vs_constants;  // c# of the vertex shader
   std::vector<std::pair<uint32_t, ucode::Float4>> ps_constants;  // c# of the pixel shader

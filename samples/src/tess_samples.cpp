@@ -57,6 +57,24 @@ const char* const kTrianglePatchVs = XNT_SAMPLE_VS_HEAD R"(    exec
     mad r1.xy, r3.xy, c2.xy, c2.zw
 )" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 
+// Triangle-list domain shader, control points: r0.xyz (w, v, u), r1.xyz the control-point
+// indices, whose screen positions it fetches (vf0, float2); the same placement and bend as
+// kTrianglePatchVs, colour c4 + r1.x c5.
+const char* const kControlPointVs = XNT_SAMPLE_VS_HEAD R"(    exec
+    vfetch_full r2.xy__, r1.x, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
+    vfetch_full r3.xy__, r1.y, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
+    vfetch_full r4.xy__, r1.z, vf0, DataFormat=FMT_32_32_FLOAT, Stride=2
+    exec
+    mul r5.xy, r0.zz, r2.xy
+    mad r5.xy, r0.yy, r3.xy, r5.xy
+    mad r5.xy, r0.xx, r4.xy, r5.xy
+    mul r6.x, r0.z, r0.y
+    mad r5.y, r6.x, c1.y, r5.y
+    mad r2, r1.xxxx, c5, c4
+    exec
+    mad r1.xy, r5.xy, c2.xy, c2.zw
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
+
 const char* const kColorPs = XNT_SAMPLE_PS_HEAD R"(    alloc colors
     exece
     mov oC0, r0
@@ -218,20 +236,58 @@ ShaderScene TrianglePatchScene() {
   return s;
 }
 
-Image TrianglePatchExpected() {
-  const std::vector<double> edges[2] = {
-      {0, 3.0 / 8, 0.5, 5.0 / 8, 1},
-      {0, 7.0 / 48, 7.0 / 24, 7.0 / 16, 0.5, 9.0 / 16, 17.0 / 24, 41.0 / 48, 1}};
+// The two triangles' outlines, the first edge of each through its own points.
+Image TrianglesExpected(const std::vector<double>& first, const std::vector<double>& second) {
   std::vector<Outline> shapes;
   for (int p = 0; p < 2; ++p) {
     const double x = kTriX + kTriStep * p;
     Outline o;
-    o.points = BentEdge({x, kTriY}, {x + kTriW, kTriY}, edges[p]);
+    o.points = BentEdge({x, kTriY}, {x + kTriW, kTriY}, p ? second : first);
     o.points.push_back({x + kTriW / 2, kTriY + kTriH});
     o.rgba = p ? kSecond : kFirst;
     shapes.push_back(o);
   }
   return ExpectedOutlines(kClear, shapes);
+}
+
+Image TrianglePatchExpected() {
+  return TrianglesExpected({0, 3.0 / 8, 0.5, 5.0 / 8, 1},
+                           {0, 7.0 / 48, 7.0 / 24, 7.0 / 16, 0.5, 9.0 / 16, 17.0 / 24, 41.0 / 48, 1});
+}
+
+// The same two triangles as a TRIANGLE_LIST of control points (16-bit indices into a shuffled
+// vertex buffer: C0 A0 B0 A1 C1 B1, indices 1 2 0 3 5 4), continuous at VGT_HOS_MAX_TESS_LEVEL
+// 2.0: factor 3 on every edge and inside, fractional_even, so both bent edges pass through 0,
+// 3/8, 1/2, 5/8, 1. The colour follows the first control point's index (1, 3).
+ShaderScene ControlPointScene() {
+  ShaderScene s = BaseScene(kControlPointVs);
+  s.vs_registers = 7;
+  ShaderDraw d;
+  d.primitive = PrimitiveType::kTriangleList;
+  for (int p = 0; p < 2; ++p) {
+    const float x = float(kTriX + kTriStep * p), y = float(kTriY);
+    const float a[2] = {x, y}, b[2] = {x + float(kTriW), y};
+    const float c[2] = {x + float(kTriW / 2), y + float(kTriH)};
+    for (const float* v : p ? std::array<const float*, 3>{a, c, b} : std::array<const float*, 3>{c, a, b}) {
+      d.vertex_words.push_back(FloatBits(v[0]));
+      d.vertex_words.push_back(FloatBits(v[1]));
+    }
+  }
+  d.indices = {1, 2, 0, 3, 5, 4};
+  d.explicit_major_mode = true;  // a triangle list is a list of patches only then
+  const Float4 first = Color(kFirst[0], kFirst[1], kFirst[2]), step = SecondMinusFirst();
+  const Float4 half = {step[0] / 2, step[1] / 2, step[2] / 2, 0.0f};
+  d.vs_constants = {{1, {0, -4 * kBulge, 0, 0}},
+                    {2, kToClip},
+                    {4, {first[0] - half[0], first[1] - half[1], first[2] - half[2], 1.0f}},
+                    {5, half}};
+  d.register_writes = TessellationRegisters(xenos::TessellationMode::kContinuous, 2.0f);
+  s.draws.push_back(d);
+  return s;
+}
+
+Image ControlPointExpected() {
+  return TrianglesExpected({0, 3.0 / 8, 0.5, 5.0 / 8, 1}, {0, 3.0 / 8, 0.5, 5.0 / 8, 1});
 }
 
 }  // namespace
@@ -259,6 +315,16 @@ std::vector<Sample> TessellationSamples() {
       "64 t (1 - t) pixels. All pixels exact.",
       [](format::Writer& w) { AuthorShaderScene(TrianglePatchScene(), w); },
       TrianglePatchExpected));
+  v.push_back(DescribedSample(
+      "tess_triangle_list_continuous",
+      "A TRIANGLE_LIST of control points (16-bit indices, shuffled vertex buffer) tessellated "
+      "continuously at VGT_HOS_MAX_TESS_LEVEL 2.0; the domain shader fetches its three control "
+      "points by the indices in r1 and bends the first edge upwards",
+      "The two triangles of tess_triangle_patch_adaptive, both top edges through the points of "
+      "factor 3 (0, 3/8, 1/2, 5/8, 1), green (64,176,128) and ochre (160,144,80) on grey-green "
+      "(96,128,112). All pixels exact.",
+      [](format::Writer& w) { AuthorShaderScene(ControlPointScene(), w); },
+      ControlPointExpected));
   return v;
 }
 
