@@ -6,6 +6,7 @@
 // and draw the tessellated draw, naming nothing about it (not as a primitive type either).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <string>
 
 #include "memexport_test_shaders.h"
@@ -86,6 +87,60 @@ TEST(MemExportTessellation, FactorsAreExportedAndTheTessellatedDrawIsNamed) {
     }
     EXPECT_EQ(run.session->stats().draws, 2u);
     EXPECT_EQ(run.session->stats().draws_skipped, 0u);
+  }
+}
+
+// A domain shader that exports: two quad patches at factor 1 (VGT_HOS_MAX_TESS_LEVEL 0.0, four
+// generated vertices each), every vertex writing 100 p + 10 u + v (r0 = (p, u, v)) to element
+// u + 2 v + 4 p of a k_32_FLOAT stream, so each element has one writer.
+const char* const kExportingDomainVs = R"(xvs_3_0
+    exec
+    mad r1.x, r0.z, c2.y, r0.y
+    mad r1.x, r0.x, c2.z, r1.x
+    mul r2.x, r0.x, c2.w
+    mad r2.x, r0.y, c2.x, r2.x
+    add r2.x, r2.x, r0.z
+    alloc export
+    exec
+    mad eA, r1.xxxx, c1, c0
+    mov eM0, r2.xxxx
+    alloc position
+    exec
+    mov oPos, c7
+    alloc interpolators
+    exece
+    mov o0, c7
+)";
+
+TEST(MemExportTessellation, DomainShaderExportsOncePerGeneratedVertex) {
+  constexpr uint32_t kOut = 0x00034000;
+  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
+    SCOPED_TRACE(renderer::PathName(path));
+    capture::Pm4Builder b;
+    test::SetUpColourTarget(b, 64);
+    const auto vs = ucode::AssembleShader(kExportingDomainVs).microcode;
+    const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
+    capture::D3dSetShaders(b, capture::ShaderPair{vs, ps, 3, 1, 1});
+    const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
+    const float c2[4] = {10.0f, 2.0f, 4.0f, 100.0f};
+    const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    b.SetAluConstants(0, test::StreamConstant(kOut, 36, 8, 2));  // k_32_FLOAT, 8in32
+    b.SetAluConstants(1, c1);
+    b.SetAluConstants(2, c2);
+    b.SetAluConstants(7, c7);
+    b.WriteRegister(xenos::Reg::VGT_OUTPUT_PATH_CNTL,
+                    uint32_t(xenos::VGTOutputPath::kTessellationEnable));
+    b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
+    b.WriteRegister(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL, 0u);  // 0.0 + 1: factor 1
+    b.DrawIndx2Auto(xenos::PrimitiveType::kQuadPatch, 2);
+    test::PathReplay run = test::PlayOnPath(path, b.Take());
+    EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
+    const replay::GuestMemory& m = run.player->memory();
+    const float want[8] = {0, 10, 1, 11, 100, 110, 101, 111};
+    for (uint32_t i = 0; i < 8; ++i) {
+      EXPECT_EQ(std::bit_cast<float>(m.LoadBE32(kOut + 4 * i)), want[i]) << "element " << i;
+    }
+    EXPECT_EQ(run.session->stats().draws, 1u);
   }
 }
 
