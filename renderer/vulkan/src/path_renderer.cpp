@@ -125,14 +125,7 @@ bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
 
 uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                            uint64_t& alignment) const {
-  if (!tess) return 0;
-  const uint64_t bytes = tess->vertices.size() * sizeof(gpu::DomainVertex);
-  if (bytes > kDomainInputsRange) {
-    throw Error("tessellated draw of " + std::to_string(tess->vertices.size()) +
-                " generated vertices exceeds the Vulkan paths' " +
-                std::to_string(kDomainInputsRange / sizeof(gpu::DomainVertex)) +
-                " (VGT_DRAW_INITIATOR num_indices, VGT_HOS_MAX_TESS_LEVEL)");
-  }
+  if (!tess) return 0;  // BuildDrawInput has refused a draw with more than the range holds
   alignment = std::max({alignment, UniformAlignment(), storage_alignment_});
   const uint64_t offset = (total + alignment - 1) / alignment * alignment;
   total = offset + kDomainInputsRange;

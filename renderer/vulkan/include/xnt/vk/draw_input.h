@@ -105,6 +105,12 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   try {
     if (gpu::IsTessellated(call)) {
       input.tessellation = std::make_shared<const gpu::TessellatedDraw>(gpu::TessellateDraw(call));
+      const size_t most = kDomainInputsRange / sizeof(gpu::DomainVertex);
+      if (input.tessellation->vertices.size() > most) {
+        throw Error("tessellated draw of " + std::to_string(input.tessellation->vertices.size()) +
+                    " generated vertices exceeds the Vulkan paths' " + std::to_string(most) +
+                    " (VGT_DRAW_INITIATOR num_indices, VGT_HOS_MAX_TESS_LEVEL)");
+      }
       input.primitives = {};
       input.primitives.type = xenos::PrimitiveType::kTriangleList;
       input.primitives.vertex_count = uint32_t(input.tessellation->indices.size());

@@ -111,8 +111,7 @@ class PathRenderer {
   // A tessellated draw's domain inputs (TranslationOptions::domain_inputs) in the draw's ring
   // allocation after its other `total` bytes: returns where they start (aligned for a storage
   // buffer; 0 without `tess`) and grows `total` by the whole kDomainInputsRange, since the
-  // descriptor's range is fixed, and `alignment` to the storage buffers'. Throws xnt::Error for
-  // a draw with more than the range holds.
+  // descriptor's range is fixed, and `alignment` to the storage buffers'.
   uint64_t ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                uint64_t& alignment) const;
   // r0 then r1 of each generated vertex, as the translated prologue reads them.
