@@ -20,6 +20,11 @@ namespace {
 
 constexpr uint32_t kFactors = 0x00030000;
 
+// The end of every vertex shader here: the vertex at c7, interpolator 0 = c7.
+#define XNT_TEST_AT_C7 \
+  "    alloc position\n    exec\n    mov oPos, c7\n    alloc interpolators\n    exece\n" \
+  "    mov o0, c7\n"
+
 // Vertex i exports r0.x + c5.x as element i of stream c0; the points sit at c7.
 const char* const kFactorVs = R"(xvs_3_0
     alloc export
@@ -27,23 +32,10 @@ const char* const kFactorVs = R"(xvs_3_0
     add r1, r0.xxxx, c5.xxxx
     mad eA, r0.xxxx, c1, c0
     mov eM0, r1
-    alloc position
-    exec
-    mov oPos, c7
-    alloc interpolators
-    exece
-    mov o0, c7
-)";
+)" XNT_TEST_AT_C7;
 
 // The tessellated draw's domain shader: every generated vertex at c7.
-const char* const kDomainVs = R"(xvs_3_0
-    alloc position
-    exec
-    mov oPos, c7
-    alloc interpolators
-    exece
-    mov o0, c7
-)";
+const char* const kDomainVs = "xvs_3_0\n" XNT_TEST_AT_C7;
 
 test::PathReplay ReplayFactors(renderer::Path path) {
   capture::Pm4Builder b;
@@ -104,13 +96,7 @@ const char* const kExportingDomainVs = R"(xvs_3_0
     exec
     mad eA, r1.xxxx, c1, c0
     mov eM0, r2.xxxx
-    alloc position
-    exec
-    mov oPos, c7
-    alloc interpolators
-    exece
-    mov o0, c7
-)";
+)" XNT_TEST_AT_C7;
 
 TEST(MemExportTessellation, DomainShaderExportsOncePerGeneratedVertex) {
   constexpr uint32_t kOut = 0x00034000;
