@@ -119,6 +119,11 @@ class SceneBuilder {
   }
   // PA_CL_CLIP_CNTL for the following draws (0x00080000: clipping on, Direct3D clip space).
   void ClipControl(uint32_t value) { b_.WriteRegister(Reg::PA_CL_CLIP_CNTL, value); }
+  // VGT_MAX_VTX_INDX, VGT_MIN_VTX_INDX and VGT_INDX_OFFSET (consecutive registers) for the
+  // following draws; (0, 0, 0xFFFFFF) is what Direct3D writes.
+  void VertexIndexRange(uint32_t offset, uint32_t min_index, uint32_t max_index) {
+    b_.WriteRegisters(Reg::VGT_MAX_VTX_INDX, {max_index, min_index, offset});
+  }
   // RB_MODECONTROL for the following draws (a resolve sets kColorDepth again).
   void Mode(xenos::ModeControl mode) { b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(mode)); }
   // PA_SC_WINDOW_SCISSOR_TL/BR (window offset disabled), pixels [x0, x1) x [y0, y1).
@@ -148,9 +153,10 @@ class SceneBuilder {
   void DrawTriangle(const std::array<std::array<float, 3>, 3>& v, const Rgba& color) {
     DrawFlat({v[0], v[1], v[2]}, color, xenos::PrimitiveType::kTriangleList);
   }
-  // Vertices in pixels with z (w = 1), drawn flat in `color` as one auto-indexed `prim`.
+  // Vertices in pixels with z (w = 1), drawn flat in `color` as one auto-indexed `prim` of
+  // `count` vertices (0: all of them; fewer leaves the rest in the buffer for an index offset).
   void DrawFlat(const std::vector<std::array<float, 3>>& pixels, const Rgba& color,
-                xenos::PrimitiveType prim) {
+                xenos::PrimitiveType prim, uint32_t count = 0) {
     if (rect_count_ * 128 + 128 > vertices_.size() || pixels.size() > 10) {
       throw Error("scenario: too many rectangles");
     }
@@ -167,7 +173,7 @@ class SceneBuilder {
     ++rect_count_;
     b_.SetAluConstants(256, color);
     capture::D3dSetVertexFetch(b_, 95, address, uint32_t(pixels.size() * 3));
-    b_.DrawIndx2Auto(prim, uint32_t(pixels.size()));
+    b_.DrawIndx2Auto(prim, count ? count : uint32_t(pixels.size()));
   }
   // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
   // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).

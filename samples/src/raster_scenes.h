@@ -12,5 +12,7 @@ namespace xnt::samples {
 std::vector<Sample> RasterSamples();
 // raster_point_sprite_mips (raster_point_scenes.cpp).
 std::vector<Sample> RasterPointSamples();
+// The vertex index offset and clamp (vertex_index_scenes.cpp).
+std::vector<Sample> VertexIndexSamples();
 
 }  // namespace xnt::samples

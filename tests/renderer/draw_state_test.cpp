@@ -145,7 +145,7 @@ TEST(DrawState, CullingFrontFaceAndFlags) {
   EXPECT_TRUE(c.flags & kXeSysFlagAlphaTest);
   EXPECT_EQ(c.alpha_test_func, 4u);
   EXPECT_FLOAT_EQ(c.alpha_test_reference, 0.5f);
-  EXPECT_EQ(c.vertex_base_index, 7);
+  EXPECT_EQ(c.vertex_base_index, 0);  // the primitive processor added VGT_INDX_OFFSET
 }
 
 TEST(ResolvePacking, SwapAndExponentBias) {

@@ -43,7 +43,6 @@ VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile
   w_not_reciprocal_ = vte.vtx_w0_fmt;
   xy_divided_ = vte.vtx_xy_fmt;
   z_divided_ = vte.vtx_z_fmt;
-  base_index_ = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
 }
 
 ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
@@ -69,7 +68,7 @@ const ClipVertex& VertexStage::Get(uint32_t index) {
   auto it = cache_.find(index);
   if (it != cache_.end()) return it->second;
   ucode::ShaderInputs in;
-  in.vertex_index = float(int32_t(index + uint32_t(base_index_)));
+  in.vertex_index = float(index);
   const ucode::ShaderResult r = interpreter_.Run(constants_, in, callbacks_);
   ++invocations_;
   if (r.step_limit_hit) ++notes_["cpu path: vertex shader control flow ran away (cut off)"];

@@ -40,8 +40,8 @@ class VertexStage {
               const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
               TextureUnit& textures);
 
-  // The shaded vertex for guest index `index` (VGT_INDX_OFFSET is added here, as the sequencer
-  // does before loading r0.x).
+  // The shaded vertex for vertex index `index` (the primitive processor has applied
+  // VGT_INDX_OFFSET and the index clamp: gpu/vertex_index.h).
   const ClipVertex& Get(uint32_t index);
   uint64_t invocations() const { return invocations_; }
   // Where a memexport vertex shader writes (before the first Get).
@@ -57,7 +57,6 @@ class VertexStage {
   ucode::InterpreterCallbacks callbacks_;
   gpu::Viewport viewport_;
   bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
-  int32_t base_index_ = 0;
   uint32_t scale_x_ = 1, scale_y_ = 1;
   std::unordered_map<uint32_t, ClipVertex> cache_;
   std::map<std::string, uint64_t>& notes_;

@@ -14,10 +14,7 @@ namespace xnt::gpu {
 // What the draw's registers ask for that is not implemented:
 //  - user clip planes: PA_CL_CLIP_CNTL ucp_ena with clipping on (the planes PA_CL_UCP_n_X..W;
 //    Xenia clips against them in the host vertex shader, draw_util / the SPIR-V translator's
-//    user_clip_planes); primitives are not clipped against them;
-//  - the vertex index clamp: VGT_MIN_VTX_INDX / VGT_MAX_VTX_INDX other than 0 / 0xFFFFFF (what
-//    Direct3D writes once; Xenia clamps index + VGT_INDX_OFFSET into that range) or 0 / 0 (never
-//    programmed, as in hand-built traces); indices are used unclamped.
+//    user_clip_planes); primitives are not clipped against them.
 std::vector<std::string> UnmodelledStateNotes(RegisterValues regs);
 
 }  // namespace xnt::gpu

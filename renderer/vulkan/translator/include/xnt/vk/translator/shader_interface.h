@@ -14,9 +14,8 @@
 //   set 2 binding 2  sampler3D[32]      xe_textures_3d   3D (volume) textures, per fetch slot
 //
 // Vertex stage: gl_VertexIndex is the guest vertex index after the primitive processor, already
-// endian-swapped by the core. The shader adds XeSystemConstants::vertex_base_index (the core puts
-// VGT_INDX_OFFSET there, or 0 if it already added it, e.g. through vkCmdDrawIndexed's
-// vertexOffset) and writes the sum as a float into r0.x, which is what the Xenos sequencer does
+// endian-swapped, offset and clamped by the core. The shader adds XeSystemConstants::
+// vertex_base_index (0 from the paths, which put VGT_INDX_OFFSET in the indices themselves) and writes the sum as a float into r0.x, which is what the Xenos sequencer does
 // for vertex shaders (the XDK listing shows it as `dcl_index r0.x`).
 // Interpolators: `layout(location = 0) out vec4 xe_interpolators[16]` (locations 0..15).
 // Position goes through the VTE transform below into gl_Position; point size (oPts.x) into
