@@ -43,7 +43,7 @@ struct PrimitiveDraw {
   bool reset_enable = false;
   uint32_t reset_index = 0xFFFF;
   // Offset and clamp applied to every index after the reset compare.
-  VertexIndexRule vertex_index;
+  VertexIndexRule vertex_index{};
 };
 
 struct HostPrimitives {
