@@ -119,6 +119,17 @@ class SceneBuilder {
   }
   // PA_CL_CLIP_CNTL for the following draws (0x00080000: clipping on, Direct3D clip space).
   void ClipControl(uint32_t value) { b_.WriteRegister(Reg::PA_CL_CLIP_CNTL, value); }
+  // PA_CL_VPORT_ZSCALE / ZOFFSET for the following draws (a resolve sets 1 / 0 again).
+  void DepthRange(float scale, float offset) {
+    b_.WriteRegisters(Reg::PA_CL_VPORT_ZSCALE,
+                      {std::bit_cast<uint32_t>(scale), std::bit_cast<uint32_t>(offset)});
+  }
+  // PA_CL_UCP_n_X..W: user clip plane n (clip space; PA_CL_CLIP_CNTL ucp_ena enables it).
+  void UserClipPlane(uint32_t n, const std::array<float, 4>& plane) {
+    b_.WriteRegisters(xenos::Reg(uint32_t(Reg::PA_CL_UCP_0_X) + 4 * n),
+                      {std::bit_cast<uint32_t>(plane[0]), std::bit_cast<uint32_t>(plane[1]),
+                       std::bit_cast<uint32_t>(plane[2]), std::bit_cast<uint32_t>(plane[3])});
+  }
   // VGT_MAX_VTX_INDX, VGT_MIN_VTX_INDX and VGT_INDX_OFFSET (consecutive registers) for the
   // following draws; (0, 0, 0xFFFFFF) is what Direct3D writes.
   void VertexIndexRange(uint32_t offset, uint32_t min_index, uint32_t max_index) {
@@ -135,6 +146,12 @@ class SceneBuilder {
   // FlatPixelShader() with no listing (textured draws in between do not reset it).
   void FlatPixelShader(const std::string& listing = {}) {
     flat_ps_ = listing;
+    FlatShaders();
+  }
+  // The same for the vertex shader (kPositionZVertexShader's vertex format: three floats, the
+  // pixel positions' clip-space x, y and z) until FlatVertexShader() with no listing.
+  void FlatVertexShader(const std::string& listing = {}) {
+    flat_vs_ = listing;
     FlatShaders();
   }
   // PA_SU_VTX_CNTL pix_center: 0 is Direct3D's half-pixel offset (pixel centres on integers, so
@@ -280,8 +297,9 @@ class SceneBuilder {
 
  private:
   void FlatShaders() {
-    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
+    static const auto default_vs = ucode::AssembleShader(kPositionZVertexShader);
     static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
+    const auto vs = flat_vs_.empty() ? default_vs : ucode::AssembleShader(flat_vs_);
     if (flat_ps_.empty()) {
       capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
     } else {
@@ -295,6 +313,7 @@ class SceneBuilder {
   bool textured_ = false;
   std::string textured_ps_;
   std::string flat_ps_;  // FlatPixelShader's listing, "" for kConstantColorPixelShader
+  std::string flat_vs_;  // FlatVertexShader's listing, "" for kPositionZVertexShader
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;

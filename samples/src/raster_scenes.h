@@ -14,5 +14,7 @@ std::vector<Sample> RasterSamples();
 std::vector<Sample> RasterPointSamples();
 // The vertex index offset and clamp (vertex_index_scenes.cpp).
 std::vector<Sample> VertexIndexSamples();
+// User clip planes and vertex kill (clip_scenes.cpp).
+std::vector<Sample> ClipSamples();
 
 }  // namespace xnt::samples

@@ -61,6 +61,12 @@ ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
            z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
   v.interpolators = r.interpolators;
   if (r.point_size_mask & 1u) v.point_size = r.point_size[0];
+  // Guest clip space: the position with its formats undone, before the viewport.
+  v.depth_distance = {viewport_.clip_z_from_minus_w ? z + w : z, w - z};
+  for (uint32_t n = 0; n < clip_.plane_count; ++n) {
+    v.user_distance[n] = gpu::UserPlaneDistance(clip_, n, {x, y, z, w});
+  }
+  v.killed = (r.point_size_mask & 4u) && gpu::VertexKilled(r.point_size[2]);
   return v;
 }
 

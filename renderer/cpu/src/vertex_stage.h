@@ -13,6 +13,7 @@
 
 #include "geometry.h"
 #include "texture_unit.h"
+#include "xnt/gpu/primitive_clip.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -48,6 +49,8 @@ class VertexStage {
   void set_write_memory(MemExportWriter write) { callbacks_.write_memory = std::move(write); }
   // Resolution scaling: screen x and y in host pixels, S and T per guest pixel (before any Get).
   void set_scale(uint32_t x, uint32_t y) { scale_x_ = x, scale_y_ = y; }
+  // The user clip planes whose distances each vertex carries (before the first Get).
+  void set_clip(const gpu::PrimitiveClip& clip) { clip_ = clip; }
 
  private:
   ClipVertex Transform(const ucode::ShaderResult& r) const;
@@ -58,6 +61,7 @@ class VertexStage {
   gpu::Viewport viewport_;
   bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
   uint32_t scale_x_ = 1, scale_y_ = 1;
+  gpu::PrimitiveClip clip_;
   std::unordered_map<uint32_t, ClipVertex> cache_;
   std::map<std::string, uint64_t>& notes_;
   uint64_t invocations_ = 0;

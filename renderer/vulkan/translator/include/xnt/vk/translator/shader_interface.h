@@ -129,6 +129,9 @@ struct XeSystemConstants {
   // the guest size); its unnormalised coordinates, offsets and weights stay in guest texels
   // (gpu/resolution_scale.h), so filters written for 1x keep their footprint.
   uint32_t scaled_texture_slots;
+  // The draw's enabled user clip planes in guest clip space, compacted (gpu/primitive_clip.h);
+  // the vertex shader reads the first TranslationOptions::vs_user_clip_planes of them.
+  float user_clip_planes[6][4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
@@ -142,7 +145,8 @@ static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
 static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
 static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
-static_assert(sizeof(XeSystemConstants) == 96);
+static_assert(offsetof(XeSystemConstants, user_clip_planes) == 96);
+static_assert(sizeof(XeSystemConstants) == 192);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;
