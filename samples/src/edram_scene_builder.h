@@ -119,6 +119,22 @@ class SceneBuilder {
   }
   // PA_CL_CLIP_CNTL for the following draws (0x00080000: clipping on, Direct3D clip space).
   void ClipControl(uint32_t value) { b_.WriteRegister(Reg::PA_CL_CLIP_CNTL, value); }
+  // PA_CL_VPORT_ZSCALE / ZOFFSET for the following draws (a resolve sets 1 / 0 again).
+  void DepthRange(float scale, float offset) {
+    b_.WriteRegisters(Reg::PA_CL_VPORT_ZSCALE,
+                      {std::bit_cast<uint32_t>(scale), std::bit_cast<uint32_t>(offset)});
+  }
+  // PA_CL_UCP_n_X..W: user clip plane n (clip space; PA_CL_CLIP_CNTL ucp_ena enables it).
+  void UserClipPlane(uint32_t n, const std::array<float, 4>& plane) {
+    b_.WriteRegisters(xenos::Reg(uint32_t(Reg::PA_CL_UCP_0_X) + 4 * n),
+                      {std::bit_cast<uint32_t>(plane[0]), std::bit_cast<uint32_t>(plane[1]),
+                       std::bit_cast<uint32_t>(plane[2]), std::bit_cast<uint32_t>(plane[3])});
+  }
+  // VGT_MAX_VTX_INDX, VGT_MIN_VTX_INDX and VGT_INDX_OFFSET (consecutive registers) for the
+  // following draws; (0, 0, 0xFFFFFF) is what Direct3D writes.
+  void VertexIndexRange(uint32_t offset, uint32_t min_index, uint32_t max_index) {
+    b_.WriteRegisters(Reg::VGT_MAX_VTX_INDX, {max_index, min_index, offset});
+  }
   // RB_MODECONTROL for the following draws (a resolve sets kColorDepth again).
   void Mode(xenos::ModeControl mode) { b_.WriteRegister(Reg::RB_MODECONTROL, uint32_t(mode)); }
   // PA_SC_WINDOW_SCISSOR_TL/BR (window offset disabled), pixels [x0, x1) x [y0, y1).
@@ -130,6 +146,12 @@ class SceneBuilder {
   // FlatPixelShader() with no listing (textured draws in between do not reset it).
   void FlatPixelShader(const std::string& listing = {}) {
     flat_ps_ = listing;
+    FlatShaders();
+  }
+  // The same for the vertex shader (kPositionZVertexShader's vertex format: three floats, the
+  // pixel positions' clip-space x, y and z) until FlatVertexShader() with no listing.
+  void FlatVertexShader(const std::string& listing = {}) {
+    flat_vs_ = listing;
     FlatShaders();
   }
   // PA_SU_VTX_CNTL pix_center: 0 is Direct3D's half-pixel offset (pixel centres on integers, so
@@ -148,9 +170,10 @@ class SceneBuilder {
   void DrawTriangle(const std::array<std::array<float, 3>, 3>& v, const Rgba& color) {
     DrawFlat({v[0], v[1], v[2]}, color, xenos::PrimitiveType::kTriangleList);
   }
-  // Vertices in pixels with z (w = 1), drawn flat in `color` as one auto-indexed `prim`.
+  // Vertices in pixels with z (w = 1), drawn flat in `color` as one auto-indexed `prim` of
+  // `count` vertices (0: all of them; fewer leaves the rest in the buffer for an index offset).
   void DrawFlat(const std::vector<std::array<float, 3>>& pixels, const Rgba& color,
-                xenos::PrimitiveType prim) {
+                xenos::PrimitiveType prim, uint32_t count = 0) {
     if (rect_count_ * 128 + 128 > vertices_.size() || pixels.size() > 10) {
       throw Error("scenario: too many rectangles");
     }
@@ -167,7 +190,7 @@ class SceneBuilder {
     ++rect_count_;
     b_.SetAluConstants(256, color);
     capture::D3dSetVertexFetch(b_, 95, address, uint32_t(pixels.size() * 3));
-    b_.DrawIndx2Auto(prim, uint32_t(pixels.size()));
+    b_.DrawIndx2Auto(prim, count ? count : uint32_t(pixels.size()));
   }
   // Pixels [x, x + w) x [y, y + h) point-sample texels [0, w) x [0, h) of the texture in
   // `fetch` (texture_scene.h's shaders: edges at k + 0.75, coordinates 0..w/tw across them).
@@ -274,8 +297,9 @@ class SceneBuilder {
 
  private:
   void FlatShaders() {
-    static const auto vs = ucode::AssembleShader(kPositionZVertexShader);
+    static const auto default_vs = ucode::AssembleShader(kPositionZVertexShader);
     static const auto ps = ucode::AssembleShader(kConstantColorPixelShader);
+    const auto vs = flat_vs_.empty() ? default_vs : ucode::AssembleShader(flat_vs_);
     if (flat_ps_.empty()) {
       capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
     } else {
@@ -289,6 +313,7 @@ class SceneBuilder {
   bool textured_ = false;
   std::string textured_ps_;
   std::string flat_ps_;  // FlatPixelShader's listing, "" for kConstantColorPixelShader
+  std::string flat_vs_;  // FlatVertexShader's listing, "" for kPositionZVertexShader
   RenderTargetSetup rt_;
   uint32_t width_ = 0, height_ = 0, rect_count_ = 0, resolve_count_ = 0;
   std::vector<uint8_t> vertices_, rects_;

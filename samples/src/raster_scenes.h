@@ -12,5 +12,9 @@ namespace xnt::samples {
 std::vector<Sample> RasterSamples();
 // raster_point_sprite_mips (raster_point_scenes.cpp).
 std::vector<Sample> RasterPointSamples();
+// The vertex index offset and clamp (vertex_index_scenes.cpp).
+std::vector<Sample> VertexIndexSamples();
+// User clip planes and vertex kill (clip_scenes.cpp).
+std::vector<Sample> ClipSamples();
 
 }  // namespace xnt::samples

@@ -15,6 +15,7 @@ namespace {
 ClipVertex V(double x, double y, double z, float attr = 0.0f) {
   ClipVertex v;
   v.pos = {x, y, z, 1.0};
+  v.depth_distance = {z, 1.0 - z};  // Direct3D clip space, depth range 0..1
   v.interpolators[0] = {attr, 0.0f, 0.0f, 0.0f};
   return v;
 }

@@ -79,6 +79,7 @@ namespace {
 std::vector<Fragment> Point(double x, double y, double z, float size) {
   PointSprite p;
   p.vertex.pos = {x, y, z, 1.0};
+  p.vertex.depth_distance = {z, 1.0 - z};  // Direct3D clip space, depth range 0..1
   p.size = size;
   RasterState state;
   state.x0 = 0, state.y0 = 0, state.x1 = 64, state.y1 = 64;
@@ -103,8 +104,9 @@ TEST(CpuPoints, SquareCoverageIsHalfOpen) {
   ASSERT_EQ(f.size(), 9u);
   EXPECT_EQ(f.front().x, 8u);
   EXPECT_EQ(f.back().x, 10u);
-  // Outside the depth range: nothing.
+  // Beyond the far plane or before the near one: nothing.
   EXPECT_TRUE(Point(10.0, 20.0, 1.5, 4.0f).empty());
+  EXPECT_TRUE(Point(10.0, 20.0, -0.25, 4.0f).empty());
 }
 
 }  // namespace

@@ -72,6 +72,7 @@ TEST_F(VertexExportsTest, EveryIndexOfTheDrawRunsWithTheBaseIndexAndResetsSkippe
   prim.index_bytes = indices;
   prim.reset_enable = true;
   prim.reset_index = 0xFFFF;
+  prim.vertex_index = ReadVertexIndexRule(regs_.values());  // as ReadPrimitiveDraw fills it
   const VertexExportRun run = RunVertexShaderExports(draw_, prim, *memory_);
   EXPECT_TRUE(run.note.empty()) << run.note;
   EXPECT_EQ(run.vertices, 2u);

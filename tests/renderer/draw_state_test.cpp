@@ -3,6 +3,7 @@
 // culling and the system-constant flags.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <vector>
 
@@ -46,10 +47,24 @@ TEST(DrawState, ViewportScaleOffsetAndHalfPixel) {
   // Guest (1, -1) -> screen (320, 240): host x = 1, host y = 240 / 480 * 2 - 1 = 0.
   EXPECT_FLOAT_EQ(HostX(vp, 1.0f), 1.0f);
   EXPECT_FLOAT_EQ(HostY(vp, -1.0f), 0.0f);
-  EXPECT_FLOAT_EQ(vp.ndc_scale[2], 0.5f);
-  EXPECT_FLOAT_EQ(vp.ndc_offset[2], 0.25f);
   EXPECT_EQ(vp.scissor.extent.width, 320u);
   EXPECT_EQ(vp.scissor.extent.height, 240u);
+  // ndc z scale / offset and the host depth range for PA_CL_CLIP_CNTL `clip` (ZSCALE 0.5,
+  // ZOFFSET 0.25).
+  auto depth = [&](uint32_t clip) {
+    r.Set(Reg::PA_CL_CLIP_CNTL, clip);
+    const HostViewport v = gpu::ComputeViewport(r.view(), 320, 480);
+    return std::array<float, 5>{v.ndc_scale[2], v.ndc_offset[2], v.host_depth_min,
+                                v.host_depth_max, v.host_depth_range_clamped ? 1.0f : 0.0f};
+  };
+  // Clipping on, OpenGL clip space: z leaves the shader moved from -w..w onto 0..w and the host
+  // viewport maps it onto 0.25 - 0.5 .. 0.25 + 0.5, clamped to 0..1.
+  EXPECT_EQ(depth(0), (std::array<float, 5>{0.5f, 0.5f, 0.0f, 0.75f, 1.0f}));
+  // Direct3D clip space (dx_clip_space_def): z stays, the host maps 0..1 onto 0.25..0.75.
+  EXPECT_EQ(depth(0x00080000u), (std::array<float, 5>{1.0f, 0.0f, 0.25f, 0.75f, 0.0f}));
+  // clip_disable: the stored depth in ndc z, the host range 0..1.
+  EXPECT_EQ(depth(0x00090000u), (std::array<float, 5>{0.5f, 0.25f, 0.0f, 1.0f, 0.0f}));
+  r.Set(Reg::PA_CL_CLIP_CNTL, 0);
 
   // Direct3D pixel centres add half a pixel: screen x 0 maps to host pixel centre 0.5.
   r.Set(Reg::PA_SU_VTX_CNTL, 0);
@@ -145,7 +160,7 @@ TEST(DrawState, CullingFrontFaceAndFlags) {
   EXPECT_TRUE(c.flags & kXeSysFlagAlphaTest);
   EXPECT_EQ(c.alpha_test_func, 4u);
   EXPECT_FLOAT_EQ(c.alpha_test_reference, 0.5f);
-  EXPECT_EQ(c.vertex_base_index, 7);
+  EXPECT_EQ(c.vertex_base_index, 0);  // the primitive processor added VGT_INDX_OFFSET
 }
 
 TEST(ResolvePacking, SwapAndExponentBias) {

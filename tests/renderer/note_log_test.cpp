@@ -1,8 +1,8 @@
 // replay --json's list of notes (renderer/note_log.h): each note's kind, register and field from
 // its wording, the first draw F.K that counted it, and the same list on the cpu, fbo and fsi
-// paths for a trace with state no path models (user clip planes, the index clamp: listed while
-// they are not implemented) and a draw no path can do (RB_MODECONTROL edram_mode 0, planted so
-// the test does not depend on what is still unimplemented).
+// paths for a trace with user clip planes and the index clamp (modelled on every path, so they
+// add no note) and a draw no path can do (RB_MODECONTROL edram_mode 0, planted so the test does
+// not depend on what is still unimplemented).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -146,8 +146,7 @@ TEST(NoteLog, EveryPathListsTheSameRegisterNotesForTheSameDraw) {
     EXPECT_TRUE(found) << PathName(path);
   }
   // Notes naming a register come from the shared model (renderer/gpu): each path lists the same
-  // ones (clip planes and index clamp included while they are not implemented), with the same
-  // kind, first draw and count.
+  // ones, with the same kind, first draw and count.
   auto register_notes = [](const std::vector<NoteEntry>& list) {
     std::vector<std::string> out;
     for (const NoteEntry& n : list) {

@@ -1,6 +1,7 @@
 // Homogeneous clipping (Sutherland-Hodgman) of one triangle against the planes of geometry.h.
-// Near and far planes are the depth range the hardware clips to (0 <= z <= w, Direct3D
-// convention); x and y are clipped only against the guard band, the scissor does the rest.
+// Near and far planes are the hardware's, in guest clip space (the vertex stage measures them);
+// x and y are clipped only against the guard band, the scissor does the rest; the
+// user clip planes (gpu/primitive_clip.h) come last, as distances the vertex stage computed.
 #include <algorithm>
 #include <cmath>
 
@@ -10,23 +11,33 @@ namespace xnt::cpu {
 
 namespace {
 
+// w, the depth range and the guard band; user planes follow.
+constexpr int kFixedPlanes = 7;
+
 // Signed distance of `v` to plane `p` (inside >= 0).
 double Distance(const ClipVertex& v, int plane) {
   const auto& p = v.pos;
   switch (plane) {
     case 0: return p[3] - 1e-9 * std::fabs(p[3]) - 1e-30;  // w > 0 (strictly)
-    case 1: return p[2];                                   // z >= 0
-    case 2: return p[3] - p[2];                            // z <= w
+    case 1: return v.depth_distance[0];                    // near, in guest clip space
+    case 2: return v.depth_distance[1];                    // far
     case 3: return p[0] + kGuardBandPixels * p[3];         // x >= -G
     case 4: return kGuardBandPixels * p[3] - p[0];         // x <= G
     case 5: return p[1] + kGuardBandPixels * p[3];         // y >= -G
-    default: return kGuardBandPixels * p[3] - p[1];        // y <= G
+    case 6: return kGuardBandPixels * p[3] - p[1];         // y <= G
+    default: return v.user_distance[size_t(plane - kFixedPlanes)];
   }
 }
 
 ClipVertex Lerp(const ClipVertex& a, const ClipVertex& b, double t) {
   ClipVertex r;
   for (int i = 0; i < 4; ++i) r.pos[i] = a.pos[i] + (b.pos[i] - a.pos[i]) * t;
+  for (size_t i = 0; i < 2; ++i) {
+    r.depth_distance[i] = a.depth_distance[i] + (b.depth_distance[i] - a.depth_distance[i]) * t;
+  }
+  for (size_t i = 0; i < r.user_distance.size(); ++i) {
+    r.user_distance[i] = a.user_distance[i] + (b.user_distance[i] - a.user_distance[i]) * t;
+  }
   for (size_t k = 0; k < r.interpolators.size(); ++k) {
     for (int c = 0; c < 4; ++c) {
       const double x = a.interpolators[k][c], y = b.interpolators[k][c];
@@ -42,17 +53,18 @@ bool Skipped(int plane, bool clip_depth) { return !clip_depth && (plane == 1 || 
 }  // namespace
 
 Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
-                     bool clip_depth) {
+                     bool clip_depth, uint32_t user_planes) {
+  const int planes = kFixedPlanes + int(user_planes);
   Polygon poly = {a, b, c};
   // Most triangles are wholly inside: no copies then.
   bool inside = true;
-  for (int plane = 0; plane < 7 && inside; ++plane) {
+  for (int plane = 0; plane < planes && inside; ++plane) {
     if (Skipped(plane, clip_depth)) continue;
     for (const ClipVertex& v : poly) inside = inside && Distance(v, plane) >= 0.0;
   }
   if (inside) return poly;
   Polygon next;
-  for (int plane = 0; plane < 7 && !poly.empty(); ++plane) {
+  for (int plane = 0; plane < planes && !poly.empty(); ++plane) {
     if (Skipped(plane, clip_depth)) continue;
     next.clear();
     for (size_t i = 0; i < poly.size(); ++i) {
@@ -68,11 +80,12 @@ Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   return poly;
 }
 
-bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth) {
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth,
+              uint32_t user_planes) {
   // Parametric clipping (Liang-Barsky on the plane distances): the part of a -> b with t in
   // [t0, t1] is inside every plane; the new ends are interpolated linearly in clip space.
   double t0 = 0.0, t1 = 1.0;
-  for (int plane = 0; plane < 7; ++plane) {
+  for (int plane = 0; plane < kFixedPlanes + int(user_planes); ++plane) {
     if (Skipped(plane, clip_depth)) continue;
     const double da = Distance(a, plane), db = Distance(b, plane);
     if (da < 0.0 && db < 0.0) return false;

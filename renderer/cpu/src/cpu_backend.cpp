@@ -27,7 +27,6 @@
 #include "xnt/gpu/resolve_plan.h"
 #include "xnt/gpu/stage_constants.h"
 #include "xnt/gpu/tessellated_draw.h"
-#include "xnt/gpu/unmodelled_state.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/ucode/shader_cache.h"
@@ -149,8 +148,6 @@ void CpuBackend::OnDraw(const replay::DrawCall& call) {
   try {
     if (Draw(call)) {
       ++stats_.draws;
-      // Noted for the draws a path draws, on every path (a skipped draw notes why instead).
-      for (const std::string& n : gpu::UnmodelledStateNotes(call.registers->values())) Note(n);
     } else {
       ++stats_.draws_skipped;
       // A draw that rasterizes nothing still runs its vertex shader, whose exports land
@@ -245,8 +242,15 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   const MemExportWriter write_memory = MakeMemExportWriter(memory_, exported);
   vertices.set_write_memory(write_memory);
   vertices.set_scale(options_.scale_x, options_.scale_y);
-  const AssembledPrimitives assembled = AssemblePrimitives(
-      prims, vertices, regs, plan.viewport.clip_depth, options_.scale_x, options_.scale_y);
+  gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs, vs->analysis.point_size_mask & 4u);
+  if (const std::string n = gpu::PrimitiveClipNote(clip, prim.type); !n.empty()) {
+    Note(n);
+    clip = {};
+  }
+  vertices.set_clip(clip);
+  const AssembledPrimitives assembled =
+      AssemblePrimitives(prims, vertices, regs, plan.viewport.clip_depth, options_.scale_x,
+                         options_.scale_y, clip);
   stats_.vertices_shaded += vertices.invocations();
   stats_.triangles += assembled.count();
 

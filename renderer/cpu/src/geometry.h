@@ -20,18 +20,27 @@ struct ClipVertex {
   std::array<double, 4> pos{};
   std::array<Float4, 16> interpolators{};
   float point_size = -1.0f;  // oPts.x when the vertex shader exports it, else < 0
+  // Distances to the draw's enabled user clip planes (gpu/primitive_clip.h, in its order),
+  // computed in guest clip space; linear in `pos`, so clipping interpolates them with it.
+  std::array<double, 6> user_distance{};
+  // Distances to the near and far clip planes in guest clip space (z >= 0, or z >= -w with
+  // gpu::Viewport::clip_z_from_minus_w; z <= w), so depth is clipped before the viewport maps
+  // it onto its range, as the hardware does.
+  std::array<double, 2> depth_distance{};
+  bool killed = false;  // oPts.z killed the vertex (gpu::VertexKilled)
 };
 
 // A clipped polygon (at most 3 + 5 planes vertices).
 using Polygon = std::vector<ClipVertex>;
 
-// Clips a triangle against w > 0, 0 <= z <= w (the depth range; not with clip_depth false:
-// PA_CL_CLIP_CNTL clip_disable, gpu::Viewport::clip_depth) and a guard band of
+// Clips a triangle against w > 0, the near and far planes (ClipVertex::depth_distance; not with
+// clip_depth false: PA_CL_CLIP_CNTL clip_disable, gpu::Viewport::clip_depth) and a guard band of
 // +-kGuardBandPixels around the screen (so fixed-point rasterization cannot overflow); the
 // interpolators are clipped linearly in clip space, as GPUs do.
+// `user_planes` more planes are ClipVertex::user_distance[0..user_planes) >= 0.
 constexpr double kGuardBandPixels = 32768.0;
 Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
-                     bool clip_depth = true);
+                     bool clip_depth = true, uint32_t user_planes = 0);
 
 // A line segment after clipping.
 struct Line {
@@ -39,7 +48,8 @@ struct Line {
 };
 // Clips a segment against the same planes (the parametric form of ClipTriangle: interpolators
 // linear in clip space). False when nothing is left.
-bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth = true);
+bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_depth = true,
+              uint32_t user_planes = 0);
 
 struct Fragment {
   uint32_t x = 0, y = 0;

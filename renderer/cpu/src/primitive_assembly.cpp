@@ -2,6 +2,7 @@
 #include "primitive_assembly.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "xnt/xenos/registers.h"
 
@@ -9,9 +10,29 @@ namespace xnt::cpu {
 
 namespace {
 
+// True when the primitive's vertices remove it before clipping: vertex kill by the draw's rule,
+// or, with cull-only planes, every vertex outside one plane (as a host's cull distances do).
+bool Removed(std::initializer_list<const ClipVertex*> v, const gpu::PrimitiveClip& clip) {
+  size_t killed = 0;
+  for (const ClipVertex* p : v) killed += p->killed ? 1 : 0;
+  if (clip.kill == gpu::VertexKillRule::kAny && killed != 0) return true;
+  if (clip.kill == gpu::VertexKillRule::kAll && killed == v.size()) return true;
+  for (uint32_t n = 0; clip.planes_cull_only && n < clip.plane_count; ++n) {
+    bool all_outside = true;
+    for (const ClipVertex* p : v) all_outside = all_outside && p->user_distance[n] < 0.0;
+    if (all_outside) return true;
+  }
+  return false;
+}
+
+// The user planes that clip (the others only cull).
+uint32_t ClippingPlanes(const gpu::PrimitiveClip& clip) {
+  return clip.planes_cull_only ? 0 : clip.plane_count;
+}
+
 void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
                     gpu::RegisterValues regs, uint32_t scale_x, uint32_t scale_y,
-                    std::vector<PointSprite>& points) {
+                    const gpu::PrimitiveClip& clip, std::vector<PointSprite>& points) {
   // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half sizes in 12.4 fixed point; a size the
   // vertex shader exports (oPts.x) is clamped to [min, max], as the fbo path does.
   const uint32_t size_reg = gpu::RegisterValue(regs, xenos::Reg::PA_SU_POINT_SIZE);
@@ -22,6 +43,11 @@ void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
   for (uint32_t index : prims.indices) {
     PointSprite p;
     p.vertex = vertices.Get(index);
+    // A point is inside a plane or not at all: clipping it removes it.
+    if (Removed({&p.vertex}, clip)) continue;
+    bool outside = false;
+    for (uint32_t n = 0; n < clip.plane_count; ++n) outside = outside || p.vertex.user_distance[n] < 0.0;
+    if (outside) continue;
     p.size = p.vertex.point_size >= 0.0f ? std::clamp(p.vertex.point_size, min_size, max_size)
                                          : fixed_size;
     // Sizes are guest pixels: S x T times as many host pixels.
@@ -32,20 +58,22 @@ void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
 }
 
 void AssembleLines(const gpu::HostPrimitives& prims, VertexStage& vertices, bool clip_depth,
-                   std::vector<Line>& segments) {
+                   const gpu::PrimitiveClip& clip, std::vector<Line>& segments) {
   // Strips and loops arrive as lists (gpu::ProcessPrimitives), one segment per index pair.
   for (size_t i = 0; i + 1 < prims.indices.size(); i += 2) {
+    const ClipVertex& a = vertices.Get(prims.indices[i]);
+    const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
     Line l;
-    if (ClipLine(vertices.Get(prims.indices[i]), vertices.Get(prims.indices[i + 1]), l,
-                 clip_depth)) {
+    if (!Removed({&a, &b}, clip) && ClipLine(a, b, l, clip_depth, ClippingPlanes(clip))) {
       segments.push_back(l);
     }
   }
 }
 
 void ClipToTriangles(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
-                     bool clip_depth, std::vector<Triangle>& triangles) {
-  const Polygon poly = ClipTriangle(a, b, c, clip_depth);
+                     bool clip_depth, std::vector<Triangle>& triangles,
+                     uint32_t user_planes = 0) {
+  const Polygon poly = ClipTriangle(a, b, c, clip_depth, user_planes);
   for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
 }
 
@@ -80,14 +108,15 @@ void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVerte
 
 AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
                                        gpu::RegisterValues regs, bool clip_depth,
-                                       uint32_t scale_x, uint32_t scale_y) {
+                                       uint32_t scale_x, uint32_t scale_y,
+                                       const gpu::PrimitiveClip& clip) {
   AssembledPrimitives out;
   if (prims.topology == gpu::HostTopology::kPointList) {
-    AssemblePoints(prims, vertices, regs, scale_x, scale_y, out.points);
+    AssemblePoints(prims, vertices, regs, scale_x, scale_y, clip, out.points);
     return out;
   }
   if (prims.topology == gpu::HostTopology::kLineList) {
-    AssembleLines(prims, vertices, clip_depth, out.lines);
+    AssembleLines(prims, vertices, clip_depth, clip, out.lines);
     return out;
   }
   for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
@@ -96,8 +125,8 @@ AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexS
     const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
     if (prims.topology == gpu::HostTopology::kRectangleList) {
       AssembleRectangle(a, b, c, clip_depth, out.triangles);
-    } else {
-      ClipToTriangles(a, b, c, clip_depth, out.triangles);
+    } else if (!Removed({&a, &b, &c}, clip)) {
+      ClipToTriangles(a, b, c, clip_depth, out.triangles, ClippingPlanes(clip));
     }
   }
   return out;

@@ -9,6 +9,7 @@
 #include "geometry.h"
 #include "pixel_stage.h"
 #include "vertex_stage.h"
+#include "xnt/gpu/primitive_clip.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/register_values.h"
 
@@ -24,9 +25,13 @@ struct AssembledPrimitives {
 // Shades each vertex the primitives name (once per index, VertexStage caches) and assembles them
 // by topology: rectangles get their fourth corner as the hardware derives it, triangles and lines
 // are clipped (depth too when `clip_depth`), point sizes come from PA_SU_POINT_SIZE /
-// PA_SU_POINT_MINMAX or the shader's oPts, scaled by scale_x x scale_y.
+// PA_SU_POINT_MINMAX or the shader's oPts, scaled by scale_x x scale_y. `clip` (the planes the
+// vertex stage measured) removes primitives by vertex kill and cull-only planes and clips them
+// against the other user planes; points are removed when outside any plane. Rectangles ignore it
+// (gpu::PrimitiveClipNote).
 AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
                                        gpu::RegisterValues regs, bool clip_depth,
-                                       uint32_t scale_x, uint32_t scale_y);
+                                       uint32_t scale_x, uint32_t scale_y,
+                                       const gpu::PrimitiveClip& clip = {});
 
 }  // namespace xnt::cpu

@@ -374,7 +374,10 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit) {
   const auto& pos = p.vertex.pos;
   if (!(pos[3] > 0.0)) return false;
-  if (!state.clamp_depth && (pos[2] < 0.0 || pos[2] > pos[3])) return false;  // depth clipped
+  // Depth clipped in guest clip space (ClipVertex::depth_distance), as triangles and lines are.
+  if (!state.clamp_depth && (p.vertex.depth_distance[0] < 0.0 || p.vertex.depth_distance[1] < 0.0)) {
+    return false;
+  }
   const double height = p.height > 0.0f ? double(p.height) : double(p.size);
   const double cx = pos[0] / pos[3], cy = pos[1] / pos[3], half = double(p.size) * 0.5;
   const double half_y = height * 0.5;

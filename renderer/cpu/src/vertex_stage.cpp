@@ -43,7 +43,6 @@ VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile
   w_not_reciprocal_ = vte.vtx_w0_fmt;
   xy_divided_ = vte.vtx_xy_fmt;
   z_divided_ = vte.vtx_z_fmt;
-  base_index_ = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
 }
 
 ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
@@ -62,6 +61,12 @@ ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
            z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
   v.interpolators = r.interpolators;
   if (r.point_size_mask & 1u) v.point_size = r.point_size[0];
+  // Guest clip space: the position with its formats undone, before the viewport.
+  v.depth_distance = {viewport_.clip_z_from_minus_w ? z + w : z, w - z};
+  for (uint32_t n = 0; n < clip_.plane_count; ++n) {
+    v.user_distance[n] = gpu::UserPlaneDistance(clip_, n, {x, y, z, w});
+  }
+  v.killed = (r.point_size_mask & 4u) && gpu::VertexKilled(r.point_size[2]);
   return v;
 }
 
@@ -75,7 +80,7 @@ const ClipVertex& VertexStage::Get(uint32_t index) {
     in.domain_r0 = d.r0;
     in.domain_r1 = d.r1;
   } else {
-    in.vertex_index = float(int32_t(index + uint32_t(base_index_)));
+    in.vertex_index = float(index);
   }
   const ucode::ShaderResult r = interpreter_.Run(constants_, in, callbacks_);
   ++invocations_;

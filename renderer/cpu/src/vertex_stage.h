@@ -15,6 +15,7 @@
 #include "geometry.h"
 #include "texture_unit.h"
 #include "xnt/gpu/tessellated_draw.h"
+#include "xnt/gpu/primitive_clip.h"
 #include "xnt/gpu/viewport.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -42,8 +43,8 @@ class VertexStage {
               const replay::GuestMemory* memory, std::map<std::string, uint64_t>& notes,
               TextureUnit& textures);
 
-  // The shaded vertex for guest index `index` (VGT_INDX_OFFSET is added here, as the sequencer
-  // does before loading r0.x).
+  // The shaded vertex for vertex index `index` (the primitive processor has applied
+  // VGT_INDX_OFFSET and the index clamp: gpu/vertex_index.h).
   const ClipVertex& Get(uint32_t index);
   uint64_t invocations() const { return invocations_; }
   // Where a memexport vertex shader writes (before the first Get).
@@ -54,6 +55,8 @@ class VertexStage {
   void set_domain_vertices(const std::vector<gpu::DomainVertex>* domain) { domain_ = domain; }
   // Resolution scaling: screen x and y in host pixels, S and T per guest pixel (before any Get).
   void set_scale(uint32_t x, uint32_t y) { scale_x_ = x, scale_y_ = y; }
+  // The user clip planes whose distances each vertex carries (before the first Get).
+  void set_clip(const gpu::PrimitiveClip& clip) { clip_ = clip; }
 
  private:
   ClipVertex Transform(const ucode::ShaderResult& r) const;
@@ -63,9 +66,9 @@ class VertexStage {
   ucode::InterpreterCallbacks callbacks_;
   gpu::Viewport viewport_;
   bool w_not_reciprocal_ = false, xy_divided_ = false, z_divided_ = false;
-  int32_t base_index_ = 0;
   uint32_t scale_x_ = 1, scale_y_ = 1;
   const std::vector<gpu::DomainVertex>* domain_ = nullptr;
+  gpu::PrimitiveClip clip_;
   std::unordered_map<uint32_t, ClipVertex> cache_;
   std::map<std::string, uint64_t>& notes_;
   uint64_t invocations_ = 0;

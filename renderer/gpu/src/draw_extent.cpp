@@ -26,22 +26,6 @@ DrawExtent NotEstimated(std::string reason, uint32_t vertices = 0) {
   return e;
 }
 
-// The draw's vertex indices as the primitive processor reads them, with primitive-reset indices
-// dropped. False when the index buffer is shorter than the draw.
-bool ReadIndices(const PrimitiveDraw& prim, std::vector<uint32_t>& out) {
-  const bool wide = prim.index_format == xenos::IndexFormat::kInt32;
-  const uint64_t index_bytes = wide ? 4 : 2;
-  if (uint64_t(prim.vertex_count) * index_bytes > prim.index_bytes.size()) return false;
-  const uint32_t reset = wide ? prim.reset_index : (prim.reset_index & 0xFFFFu);
-  out.reserve(prim.vertex_count);
-  for (uint32_t i = 0; i < prim.vertex_count; ++i) {
-    const uint32_t index = ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i);
-    if (prim.reset_enable && index == reset) continue;
-    out.push_back(index);
-  }
-  return true;
-}
-
 }  // namespace
 
 DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const DrawExtentOptions& options) {
@@ -72,12 +56,7 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
   }
   if (count == 0) return NotEstimated("draw has no vertices");
   std::vector<uint32_t> indices;
-  if (!prim.indexed) {
-    indices.resize(count);
-    for (uint32_t i = 0; i < count; ++i) indices[i] = i;
-  } else if (!ReadIndices(prim, indices)) {
-    return NotEstimated("index buffer shorter than the draw");
-  }
+  if (!ReadVertexIndices(prim, indices)) return NotEstimated("index buffer shorter than the draw");
 
   // Decoded once by the command processor (ucode/shader_cache.h); decoded here only for a
   // Shader record built without it (tests).
@@ -111,7 +90,6 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
     y_offset += float(regs.Decode<xenos::reg::PA_SC_WINDOW_OFFSET>().window_y_offset);
   }
   if ((regs.Get(xenos::Reg::PA_SU_VTX_CNTL) & 1u) == 0) y_offset += 0.5f;
-  const int32_t base_index = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
 
   const ucode::Interpreter interpreter(vs);
   std::vector<float> ys;
@@ -119,7 +97,7 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
   DrawExtent e;
   for (uint32_t index : indices) {
     ucode::ShaderInputs in;
-    in.vertex_index = float(int32_t(index + uint32_t(base_index)));
+    in.vertex_index = float(index);
     const ucode::ShaderResult r = interpreter.Run(k, in, cb);
     ++e.vertices;
     if (r.step_limit_hit) return NotEstimated("vertex shader control flow ran away", e.vertices);

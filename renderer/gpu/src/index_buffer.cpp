@@ -48,6 +48,7 @@ PrimitiveDraw ReadDrawStream(const replay::DrawCall& call, std::vector<uint8_t>&
     const replay::RegisterFile& regs = *call.registers;
     prim.reset_enable = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>().multi_prim_ib_ena;
     prim.reset_index = regs.Get(xenos::Reg::VGT_MULTI_PRIM_IB_RESET_INDX);
+    prim.vertex_index = ReadVertexIndexRule(regs.values());
   }
   prim.index_format = call.indices.format;
   switch (call.indices.source) {

@@ -45,6 +45,25 @@ uint32_t ReadGuestIndex(std::span<const uint8_t> bytes, xenos::IndexFormat forma
   return (i & 1) ? swapped >> 16 : swapped & 0xFFFFu;
 }
 
+bool ReadVertexIndices(const PrimitiveDraw& draw, std::vector<uint32_t>& out) {
+  out.clear();
+  if (!draw.indexed) {
+    out.reserve(draw.vertex_count);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) out.push_back(draw.vertex_index.Apply(i));
+    return true;
+  }
+  const bool wide = draw.index_format == xenos::IndexFormat::kInt32;
+  if (uint64_t(draw.vertex_count) * (wide ? 4 : 2) > draw.index_bytes.size()) return false;
+  const uint32_t reset = wide ? draw.reset_index : (draw.reset_index & 0xFFFFu);
+  out.reserve(draw.vertex_count);
+  for (uint32_t i = 0; i < draw.vertex_count; ++i) {
+    const uint32_t index = ReadGuestIndex(draw.index_bytes, draw.index_format, draw.index_endian, i);
+    if (draw.reset_enable && index == reset) continue;
+    out.push_back(draw.vertex_index.Apply(index));
+  }
+  return true;
+}
+
 namespace {
 
 HostTopology TopologyOf(PrimitiveType type) {
@@ -160,7 +179,7 @@ HostPrimitives ProcessPrimitives(const PrimitiveDraw& draw) {
         run_start = guest.size();
         continue;
       }
-      guest.push_back(index & xenos::kVertexIndexMask);
+      guest.push_back(draw.vertex_index.Apply(index));
     }
     ConvertRun(draw.type, guest.data() + run_start, guest.size() - run_start, out);
   } else {
@@ -170,7 +189,7 @@ HostPrimitives ProcessPrimitives(const PrimitiveDraw& draw) {
       throw Error("auto-indexed draw of " + std::to_string(draw.vertex_count) +
                   " vertices exceeds the 24-bit vertex index range");
     }
-    for (uint32_t i = 0; i < draw.vertex_count; ++i) guest.push_back(i);
+    for (uint32_t i = 0; i < draw.vertex_count; ++i) guest.push_back(draw.vertex_index.Apply(i));
     ConvertRun(draw.type, guest.data(), guest.size(), out);
   }
   return out;

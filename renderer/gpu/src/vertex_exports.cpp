@@ -37,23 +37,9 @@ VertexExportRun RunVertexShaderExports(
   }
   // The vertex indices the sequencer loads into r0.x, in draw order.
   std::vector<uint32_t> indices;
-  const bool wide = prim.index_format == xenos::IndexFormat::kInt32;
-  if (!prim.indexed) {
-    indices.resize(prim.vertex_count);
-    for (uint32_t i = 0; i < prim.vertex_count; ++i) indices[i] = i;
-  } else {
-    if (uint64_t(prim.vertex_count) * (wide ? 4 : 2) > prim.index_bytes.size()) {
-      run.note = "index buffer shorter than the draw";
-      return run;
-    }
-    const uint32_t reset = wide ? prim.reset_index : (prim.reset_index & 0xFFFFu);
-    indices.reserve(prim.vertex_count);
-    for (uint32_t i = 0; i < prim.vertex_count; ++i) {
-      const uint32_t index =
-          ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i);
-      if (prim.reset_enable && index == reset) continue;
-      indices.push_back(index);
-    }
+  if (!ReadVertexIndices(prim, indices)) {
+    run.note = "index buffer shorter than the draw";
+    return run;
   }
 
   const replay::RegisterFile& regs = *draw.registers;
@@ -74,11 +60,10 @@ VertexExportRun RunVertexShaderExports(
     run.hi = std::max(run.hi, address + 4);
     return true;
   };
-  const int32_t base_index = int32_t(regs.Get(xenos::Reg::VGT_INDX_OFFSET));
   const ucode::Interpreter interpreter(decoded->shader);
   for (uint32_t index : indices) {
     ucode::ShaderInputs in;
-    in.vertex_index = float(int32_t(index + uint32_t(base_index)));
+    in.vertex_index = float(index);
     const ucode::ShaderResult r = interpreter.Run(k, in, cb);
     ++run.vertices;
     run.elements += r.memexport_elements;

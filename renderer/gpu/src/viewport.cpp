@@ -14,6 +14,12 @@ bool DepthClipped(RegisterValues regs) {
   return !DecodeRegister<xenos::reg::PA_CL_CLIP_CNTL>(regs).clip_disable;
 }
 
+std::string HostDepthRangeNote(const Viewport& viewport) {
+  if (!viewport.host_depth_range_clamped) return "";
+  return "the viewport's depth range reaches outside 0..1: the host viewport maps clip space onto "
+         "its part inside, so depths differ from the cpu path's (which clamps each sample)";
+}
+
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height) {
   auto vte = DecodeRegister<xenos::reg::PA_CL_VTE_CNTL>(regs);
   auto mode = DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
@@ -51,6 +57,19 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
   v.ndc_offset[1] = offset[1] * 2.0f / h - 1.0f;
   v.ndc_scale[2] = scale[2];
   v.ndc_offset[2] = offset[2];
+  const auto clip = DecodeRegister<xenos::reg::PA_CL_CLIP_CNTL>(regs);
+  v.clip_z_from_minus_w = !clip.dx_clip_space_def;
+  if (v.clip_depth) {
+    // Stored depth = offset + scale * z/w over z/w in 0..1 (Direct3D) or -1..1 (OpenGL, moved
+    // onto 0..1 by z' = (z + w) / 2).
+    const float lo = v.clip_z_from_minus_w ? offset[2] - scale[2] : offset[2];
+    const float hi = offset[2] + scale[2];
+    v.ndc_scale[2] = v.clip_z_from_minus_w ? 0.5f : 1.0f;
+    v.ndc_offset[2] = v.clip_z_from_minus_w ? 0.5f : 0.0f;
+    v.host_depth_min = std::clamp(lo, 0.0f, 1.0f);
+    v.host_depth_max = std::clamp(hi, 0.0f, 1.0f);
+    v.host_depth_range_clamped = v.host_depth_min != lo || v.host_depth_max != hi;
+  }
 
   // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
   auto wtl = DecodeRegister<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);

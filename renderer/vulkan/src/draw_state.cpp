@@ -7,6 +7,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/line_width.h"
+#include "xnt/gpu/primitive_clip.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -36,8 +37,14 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
   c.alpha_test_reference = gpu::RegisterFloat(regs, RegIndex(Reg::RB_ALPHA_REF));
   auto dma = gpu::DecodeRegister<xenos::reg::VGT_DMA_SIZE>(regs);
   c.vertex_index_endian = uint32_t(dma.swap_mode);
-  // VGT_INDX_OFFSET is added by the shader (the primitive processor leaves indices as read).
-  c.vertex_base_index = int32_t(gpu::RegisterValue(regs, Reg::VGT_INDX_OFFSET));
+  // VGT_INDX_OFFSET and the index clamp are in the host indices already (the primitive
+  // processor applies gpu/vertex_index.h), so the shader adds nothing.
+  c.vertex_base_index = 0;
+  // The enabled user clip planes, compacted as the translated vertex shader reads them.
+  const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs, false);
+  for (uint32_t n = 0; n < clip.plane_count; ++n) {
+    for (uint32_t k = 0; k < 4; ++k) c.user_clip_planes[n][k] = clip.planes[n][k];
+  }
   for (int i = 0; i < 3; ++i) {
     c.ndc_scale[i] = viewport.ndc_scale[i];
     c.ndc_offset[i] = viewport.ndc_offset[i];

@@ -367,6 +367,7 @@ void VulkanContext::QueryCapabilities() {
   caps_.shader_stencil_export = HasExtension(exts, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME);
   caps_.geometry_shader = f2.features.geometryShader;
   caps_.depth_clamp = f2.features.depthClamp;
+  caps_.clip_cull_distance = f2.features.shaderClipDistance && f2.features.shaderCullDistance;
   caps_.independent_blend = f2.features.independentBlend;
   caps_.large_points = f2.features.largePoints;
   caps_.sample_rate_shading = f2.features.sampleRateShading;
@@ -451,6 +452,7 @@ void VulkanContext::CreateDevice() {
   enable.vertexPipelineStoresAndAtomics = supported.vertexPipelineStoresAndAtomics;
   enable.fragmentStoresAndAtomics = supported.fragmentStoresAndAtomics;
   enable.shaderClipDistance = supported.shaderClipDistance;
+  enable.shaderCullDistance = supported.shaderCullDistance;
   enable.samplerAnisotropy = supported.samplerAnisotropy;
   enable.dualSrcBlend = supported.dualSrcBlend;
   enable.shaderFloat64 = supported.shaderFloat64;

@@ -333,8 +333,11 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
                                     const Attachments& attachments,
                                     const HostRasterizer& raster) {
   VkCommandBuffer cmd = stream_.cmd();
-  VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_), 0.0f, 1.0f};
+  // Depth: gpu::Viewport host_depth_min / max (clip space mapped onto the guest's range).
+  VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_),
+                plan.viewport.host_depth_min, plan.viewport.host_depth_max};
   vkCmdSetViewport(cmd, 0, 1, &vp);
+  if (const std::string n = gpu::HostDepthRangeNote(plan.viewport); !n.empty()) Note(n);
   const VkRect2D scissor = ToVkRect(plan.host_scissor);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   float blend_constants[4] = {gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),

@@ -36,7 +36,8 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.vs)));
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.ps)));
   mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
-      (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33));
+      (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33) |
+      (uint64_t(k.clip_distances) << 40) | (uint64_t(k.cull_distances) << 48));
   return size_t(h);
 }
 
@@ -146,16 +147,18 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     stages.push_back(stage);
   } else if (key.polygon_offset_gs) {
     // The triangle's exported positions for the exact polygon offset (docs/fsi.md).
-    if (!polygon_offset_gs_) {
+    VkShaderModule& gs = polygon_offset_gs_[key.clip_distances | key.cull_distances << 8];
+    if (!gs) {
       VkPhysicalDeviceProperties props;
       vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      polygon_offset_gs_ = CreateModule(CompileHostGlsl(
+      gs = CreateModule(CompileHostGlsl(
           PolygonOffsetGeometryShaderGlsl(
-              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents)),
+              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents),
+              key.clip_distances, key.cull_distances),
           VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs"));
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = polygon_offset_gs_;
+    stage.module = gs;
     stages.push_back(stage);
   }
   stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -310,8 +313,10 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                           dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, base, VK_INDEX_TYPE_UINT32);
   const VkViewport vp{0.0f, 0.0f, float(plan.surface_pitch * plan.scale.x),
-                      float(guest_height_ * plan.scale.y), 0.0f, 1.0f};
+                      float(guest_height_ * plan.scale.y), plan.viewport.host_depth_min,
+                      plan.viewport.host_depth_max};
   vkCmdSetViewport(cmd, 0, 1, &vp);
+  if (const std::string n = gpu::HostDepthRangeNote(plan.viewport); !n.empty()) Note(n);
   const VkRect2D scissor = ToVkRect(plan.host_scissor);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
   vkCmdSetCullMode(cmd, raster.cull);
@@ -388,6 +393,10 @@ VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValu
   key.samples = host_samples;
   key.polygon_offset_gs =
       draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList;
+  if (key.polygon_offset_gs) {
+    key.clip_distances = draw.clip_distances;
+    key.cull_distances = draw.cull_distances;
+  }
   key.ps = draw.pixel_shader;
   if (!key.ps && key.polygon_offset_gs) {
     // A depth pre-pass's samples from the snapped vertices too, as its later EQUAL-tested

@@ -9,7 +9,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/pixel_inputs.h"
-#include "xnt/gpu/unmodelled_state.h"
+#include "xnt/gpu/primitive_clip.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
@@ -61,16 +61,37 @@ void PathBackend::DumpShader(const replay::Shader& shader, const TranslatedShade
   std::ofstream(dir / (stem + ".spvasm")) << DisassembleSpirv(t.spirv);
 }
 
+std::shared_ptr<const ucode::DecodedShader> PathBackend::Decode(const replay::Shader& shader) {
+  // Decoded once by the command processor (ucode/shader_cache.h).
+  if (shader.decoded) return shader.decoded;
+  return local_decodes_.Get(shader.hash,
+                            shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
+                                                                     : ucode::ShaderType::kVertex,
+                            shader.dwords);
+}
+
+void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptions& vs) {
+  const std::shared_ptr<const ucode::DecodedShader> d = Decode(*call.vertex_shader);
+  const bool exports_kill = d->ok() && (d->analysis.point_size_mask & 4u) != 0;
+  const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(call.registers->values(), exports_kill);
+  if (!clip.active()) return;
+  if (const std::string n = gpu::PrimitiveClipNote(clip, call.initiator.prim_type); !n.empty()) {
+    ++notes_[n];
+    return;
+  }
+  if (!context_.capabilities().clip_cull_distance) {
+    ++notes_["user clip planes / vertex kill not applied: the device lacks shaderClipDistance or "
+             "shaderCullDistance"];
+    return;
+  }
+  vs.vs_user_clip_planes = clip.plane_count;
+  vs.vs_user_clip_cull_only = clip.planes_cull_only;
+  vs.vs_vertex_kill = uint32_t(clip.kill);
+}
+
 std::shared_ptr<const TranslatedShader> PathBackend::TranslateFor(
     const replay::Shader& shader, const TranslationOptions& options) {
-  // Decoded once by the command processor (ucode/shader_cache.h).
-  std::shared_ptr<const ucode::DecodedShader> d = shader.decoded;
-  if (!d) {
-    d = local_decodes_.Get(shader.hash,
-                           shader.type == xenos::ShaderType::kPixel ? ucode::ShaderType::kPixel
-                                                                    : ucode::ShaderType::kVertex,
-                           shader.dwords);
-  }
+  const std::shared_ptr<const ucode::DecodedShader> d = Decode(shader);
   if (!d->ok()) {
     ++notes_["draw skipped: microcode does not decode: " + d->error()];
     return nullptr;
@@ -123,6 +144,7 @@ bool PathBackend::TranslateDraw(const replay::DrawCall& call,
     ps_options.ps_msaa_samples = samples;
   }
   vs_options.domain_inputs = gpu::IsTessellated(call);
+  ClipTranslation(call, vs_options);
   DrawTranslation(call, vs_options, ps_options);
   exact_polygon_offset = vs_options.fsi_exact_polygon_offset;
   vs = TranslateFor(*call.vertex_shader, vs_options);
@@ -159,15 +181,13 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
     return;
   }
   input.exact_polygon_offset = exact_polygon_offset;
+  input.clip_distances = vs->reflection.clip_distances;
+  input.cull_distances = vs->reflection.cull_distances;
   if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, name_, notes_,
                          [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
     ++draws_skipped_;
   }
-  if (renderer_->path_stats().draws > drawn_before) {
-    // Noted for the draws a path draws, on every path (a skipped draw notes why instead).
-    for (const std::string& n : gpu::UnmodelledStateNotes(regs.values())) ++notes_[n];
-    OnDrawn(ps.get());
-  }
+  if (renderer_->path_stats().draws > drawn_before) OnDrawn(ps.get());
 }
 
 void PathBackend::OnResolve(const replay::ResolveCall& call) {

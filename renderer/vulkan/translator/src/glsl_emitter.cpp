@@ -345,11 +345,11 @@ bool Emitter::EmitVectorOp(const AluInstruction& alu, const std::string operands
 
 void Emitter::EmitKill(const std::string& flag, const std::string& condition) {
   Line("bool " + flag + " = " + condition + ";");
+  // In a vertex shader the op only computes its result: a vertex dies through oPts.z alone
+  // (gpu/primitive_clip.h).
   if (pixel()) {
     reflection_.kills = true;
     Line("if (" + flag + ") { " + (analysis_.uses_memexport ? kFlush : "") + " discard; }");
-  } else {
-    Note("vertex shader kill: vertex kill is not implemented (the vertex is kept)");
   }
 }
 
@@ -633,6 +633,7 @@ void Emitter::EmitEpilogue() {
   Line("if ((xe_system.flags & kXeSysFlagWNotReciprocal) == 0u) { xe_pos.w = 1.0 / xe_pos.w; }");
   Line("if ((xe_system.flags & kXeSysFlagXyDividedByW) != 0u) { xe_pos.xy *= xe_pos.w; }");
   Line("if ((xe_system.flags & kXeSysFlagZDividedByW) != 0u) { xe_pos.z *= xe_pos.w; }");
+  EmitClipDistances();
   Line("xe_pos.xyz = xe_pos.xyz * xe_system.ndc_scale.xyz + xe_system.ndc_offset.xyz * xe_pos.w;");
   Line("gl_Position = xe_pos;");
   if (exports_point_size_) {
@@ -640,6 +641,29 @@ void Emitter::EmitEpilogue() {
          "xe_system.point_size_min_max.y) * xe_resolution_scale().x;");
   } else {
     Line("gl_PointSize = xe_system.point_size_min_max.z * xe_resolution_scale().x;");
+  }
+}
+
+void Emitter::EmitClipDistances() {
+  // xe_pos is guest clip space here (formats undone, no viewport yet), where the planes are.
+  uint32_t clip = 0, cull = 0;
+  for (uint32_t i = 0; i < std::min(options_.vs_user_clip_planes, 6u); ++i) {
+    const std::string d = "dot(xe_pos, xe_system.user_clip_planes[" + std::to_string(i) + "])";
+    if (options_.vs_user_clip_cull_only) {
+      Line("gl_CullDistance[" + std::to_string(cull++) + "] = " + d + ";");
+    } else {
+      Line("gl_ClipDistance[" + std::to_string(clip++) + "] = " + d + ";");
+    }
+  }
+  reflection_.clip_distances = clip + (options_.vs_vertex_kill == 2 ? 1 : 0);
+  reflection_.cull_distances = cull + (options_.vs_vertex_kill == 1 ? 1 : 0);
+  if (options_.vs_vertex_kill == 0) return;
+  // Bits 30:0 of the oPts.z export, not its value (a denormal kills, the sign is ignored).
+  Line("bool xe_vertex_killed = (floatBitsToUint(xe_o_point.z) & 0x7FFFFFFFu) != 0u;");
+  if (options_.vs_vertex_kill == 1) {
+    Line("gl_CullDistance[" + std::to_string(cull) + "] = xe_vertex_killed ? -1.0 : 0.0;");
+  } else {
+    Line("gl_ClipDistance[" + std::to_string(clip) + "] = xe_vertex_killed ? -1e30 : 1.0;");
   }
 }
 

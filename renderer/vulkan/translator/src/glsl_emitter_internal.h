@@ -96,6 +96,7 @@ class Emitter {
   void EmitDeclarations();
   void EmitPrologue();
   void EmitEpilogue();
+  void EmitClipDistances();
 
   const ucode::Shader& shader_;
   const ucode::Analysis& analysis_;

@@ -807,8 +807,9 @@ std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_o
   return GlslDepthOnlyFragmentShader(interlock, exact_polygon_offset);
 }
 
-std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators) {
-  return GlslPolygonOffsetGeometryShader(passed_interpolators);
+std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators,
+                                            uint32_t clip_distances, uint32_t cull_distances) {
+  return GlslPolygonOffsetGeometryShader(passed_interpolators, clip_distances, cull_distances);
 }
 
 }  // namespace xnt::vk

@@ -16,6 +16,7 @@ std::string GlslExactPolygonOffset();
 
 // The pass-through geometry shader that hands the pixel shader the triangle's three exported
 // positions (output_merger_interface.h PolygonOffsetGeometryShaderGlsl).
-std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators);
+std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators,
+                                            uint32_t clip_distances, uint32_t cull_distances);
 
 }  // namespace xnt::vk

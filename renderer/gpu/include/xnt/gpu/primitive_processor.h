@@ -4,9 +4,9 @@
 // of a *list* topology, so strips, fans, loops and resets never reach the host as strips (no
 // primitive-restart or fan support is needed from the device, and reset works for every type).
 //
-// Guest indices are masked to the 24 bits the VGT uses (Xenia src/xenia/gpu/xenos.h
-// kVertexIndexBits = 24). VGT_INDX_OFFSET is NOT added here: the core passes it to the vertex
-// shader as XeSystemConstants::vertex_base_index (shader_interface.h).
+// Every index, read or generated, becomes the vertex index the shader sees through the draw's
+// VertexIndexRule (vertex_index.h: VGT_INDX_OFFSET, the 24 index bits, the VGT_MIN/MAX_VTX_INDX
+// clamp), so the host index list holds final vertex indices and no path adds an offset again.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/gpu/vertex_index.h"
 #include "xnt/xenos/enums.h"
 
 namespace xnt::gpu {
@@ -41,11 +42,13 @@ struct PrimitiveDraw {
   // PA_SU_SC_MODE_CNTL multi_prim_ib_ena and VGT_MULTI_PRIM_IB_RESET_INDX.
   bool reset_enable = false;
   uint32_t reset_index = 0xFFFF;
+  // Offset and clamp applied to every index after the reset compare.
+  VertexIndexRule vertex_index{};
 };
 
 struct HostPrimitives {
   HostTopology topology = HostTopology::kTriangleList;
-  std::vector<uint32_t> indices;  // guest vertex indices (24-bit), list order
+  std::vector<uint32_t> indices;  // vertex indices after VertexIndexRule, list order
   uint32_t guest_primitive_count = 0;
 };
 
@@ -56,6 +59,11 @@ bool IsSupportedPrimitiveType(xenos::PrimitiveType type);
 // Converts one draw; throws xnt::Error for unsupported types or an index buffer shorter than
 // vertex_count indices.
 HostPrimitives ProcessPrimitives(const PrimitiveDraw& draw);
+
+// The vertex indices of a draw in draw order, resets dropped and VertexIndexRule applied (what
+// the sequencer loads into r0.x, vertex by vertex, for paths that run the vertex shader without
+// assembling primitives). False when the index buffer is shorter than the draw.
+bool ReadVertexIndices(const PrimitiveDraw& draw, std::vector<uint32_t>& out);
 
 // Reads guest index `i` of a buffer: the VGT fetches whole dwords and applies the swap mode to
 // each (Xenia xenos.h GpuSwap), so for 16-bit indices with 8in32 the two halves trade places.

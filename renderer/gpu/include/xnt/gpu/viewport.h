@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "xnt/gpu/register_values.h"
 
@@ -38,18 +39,30 @@ struct Viewport {
   float ndc_scale[3];
   float ndc_offset[3];
   ScissorRect scissor;  // clamped to the render target; extent 0 when nothing can be drawn
-  // Depth clipping (PA_CL_CLIP_CNTL clip_disable off). Every path clips where the transformed
-  // depth z/w leaves [0, 1]: the hardware's clip-space planes (0 <= z <= w for Direct3D,
-  // -w <= z <= w for OpenGL's dx_clip_space_def 0) whenever the viewport maps that range onto
-  // the whole of [0, 1], as both APIs' default depth ranges do. With clip_disable nothing is
-  // clipped against depth and each sample's depth is clamped to [0, 1] instead, as Xenia does
-  // (draw_util.cc GetHostViewportInfo: host depth clamp, viewport depth 0..1).
+  // Depth clipping (PA_CL_CLIP_CNTL clip_disable off). Every path clips at the hardware's
+  // clip-space planes, before the viewport: 0 <= z <= w for Direct3D, -w <= z <= w for OpenGL's
+  // dx_clip_space_def 0 (clip_z_from_minus_w), whatever depth range PA_CL_VPORT_ZSCALE /
+  // ZOFFSET then map that onto (Xenia draw_util.cc GetHostViewportInfo). With clip_disable
+  // nothing is clipped against depth and each sample's depth is clamped to [0, 1] instead, as
+  // Xenia does (host depth clamp, viewport depth 0..1).
   bool clip_depth = true;
+  bool clip_z_from_minus_w = false;
+  // The Vulkan paths' viewport depth range (minDepth, maxDepth). With clipping, z leaves the
+  // vertex shader in clip space (ndc_scale / ndc_offset z only move OpenGL's -w..w onto 0..w), so
+  // the host clips where the hardware does and maps 0..1 onto the guest's range here; without
+  // clipping ndc z already holds the stored depth and the range is 0..1. A host range must lie
+  // in 0..1, so a guest range reaching outside is clamped (host_depth_range_clamped, named at
+  // run time: depths there differ from the cpu path, which clamps each sample instead).
+  float host_depth_min = 0.0f, host_depth_max = 1.0f;
+  bool host_depth_range_clamped = false;
 };
 Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t target_height);
 
 // Viewport::clip_depth alone (PA_CL_CLIP_CNTL clip_disable off), for the host rasterizer state
 // and the fsi output merger, which need nothing else of the viewport.
 bool DepthClipped(RegisterValues regs);
+
+// The note a Vulkan path counts for a draw whose host_depth_range_clamped is set, else "".
+std::string HostDepthRangeNote(const Viewport& viewport);
 
 }  // namespace xnt::gpu

@@ -51,6 +51,9 @@ struct DrawInput {
   // fsi: the shaders were translated with TranslationOptions::fsi_exact_polygon_offset, so a
   // triangle draw needs the geometry shader that passes the vertex positions (fsi_renderer.cpp).
   bool exact_polygon_offset = false;
+  // The vertex shader's gl_ClipDistance / gl_CullDistance entries (ShaderReflection), which a
+  // geometry shader between it and the pixel shader must pass on.
+  uint32_t clip_distances = 0, cull_distances = 0;
 };
 
 // The draw's plan (gpu/draw_plan.h) from what the translated shaders say of themselves.

@@ -52,6 +52,8 @@ struct Capabilities {
   bool shader_stencil_export = false;      // VK_EXT_shader_stencil_export
   bool geometry_shader = false;
   bool depth_clamp = false;  // depthClamp (PA_CL_CLIP_CNTL clip_disable draws)
+  // shaderClipDistance and shaderCullDistance (user clip planes and vertex kill).
+  bool clip_cull_distance = false;
   bool independent_blend = false;
   bool large_points = false;
   bool sample_rate_shading = false;        // interpolateAtOffset for centroid interpolators

@@ -91,6 +91,8 @@ class FsiRenderer final : public PathRenderer {
     uint32_t topology = 0, polygon_mode = 0, samples = 1;
     bool polygon_offset_gs = false;  // DrawInput::exact_polygon_offset on a triangle list
     bool depth_clamp = false;        // HostRasterizer::depth_clamp
+    // With polygon_offset_gs: the vertex shader's clip / cull distances, which it passes on.
+    uint32_t clip_distances = 0, cull_distances = 0;
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {
@@ -154,7 +156,8 @@ class FsiRenderer final : public PathRenderer {
   VkDescriptorSet om_set_ = VK_NULL_HANDLE;
 
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
-  VkShaderModule polygon_offset_gs_ = VK_NULL_HANDLE;  // PolygonOffsetGeometryShaderGlsl
+  // PolygonOffsetGeometryShaderGlsl per clip | cull << 8 distance counts.
+  std::unordered_map<uint32_t, VkShaderModule> polygon_offset_gs_;
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;

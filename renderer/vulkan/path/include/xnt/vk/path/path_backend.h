@@ -78,6 +78,10 @@ class PathBackend : public replay::Backend {
   std::map<std::string, uint64_t> notes_;
 
  private:
+  // The shader's decode (the command processor's, else a local one).
+  std::shared_ptr<const ucode::DecodedShader> Decode(const replay::Shader& shader);
+  // The vertex shader's user clip planes and vertex kill options (gpu/primitive_clip.h).
+  void ClipTranslation(const replay::DrawCall& call, TranslationOptions& vs);
   // Translated module for the shader, or null (reason noted).
   std::shared_ptr<const TranslatedShader> TranslateFor(const replay::Shader& shader,
                                                        const TranslationOptions& options);

@@ -81,7 +81,12 @@ std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_o
 // as flat outputs at kXeTrianglePositionsLocation (shader_interface.h), for the pixel shader's
 // polygon offset. `passed_interpolators`: what fits the device's maxGeometryInputComponents
 // beside gl_PerVertex and the position, at most 15 (PolygonOffsetGeometryInterpolators).
-std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators);
+// `clip_distances` / `cull_distances`: the vertex shader's gl_ClipDistance / gl_CullDistance
+// entries (ShaderReflection), passed on per vertex so user clip planes and vertex kill still
+// apply.
+std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators,
+                                            uint32_t clip_distances = 0,
+                                            uint32_t cull_distances = 0);
 inline uint32_t PolygonOffsetGeometryInterpolators(uint32_t max_geometry_input_components) {
   const uint32_t fit = max_geometry_input_components > 12 ? (max_geometry_input_components - 12) / 4 : 0;
   return fit < 15 ? fit : 15;

@@ -14,9 +14,8 @@
 //   set 2 binding 2  sampler3D[32]      xe_textures_3d   3D (volume) textures, per fetch slot
 //
 // Vertex stage: gl_VertexIndex is the guest vertex index after the primitive processor, already
-// endian-swapped by the core. The shader adds XeSystemConstants::vertex_base_index (the core puts
-// VGT_INDX_OFFSET there, or 0 if it already added it, e.g. through vkCmdDrawIndexed's
-// vertexOffset) and writes the sum as a float into r0.x, which is what the Xenos sequencer does
+// endian-swapped, offset and clamped by the core. The shader adds XeSystemConstants::
+// vertex_base_index (0 from the paths, which put VGT_INDX_OFFSET in the indices themselves) and writes the sum as a float into r0.x, which is what the Xenos sequencer does
 // for vertex shaders (the XDK listing shows it as `dcl_index r0.x`).
 // Interpolators: `layout(location = 0) out vec4 xe_interpolators[16]` (locations 0..15).
 // Position goes through the VTE transform below into gl_Position; point size (oPts.x) into
@@ -135,6 +134,9 @@ struct XeSystemConstants {
   // the guest size); its unnormalised coordinates, offsets and weights stay in guest texels
   // (gpu/resolution_scale.h), so filters written for 1x keep their footprint.
   uint32_t scaled_texture_slots;
+  // The draw's enabled user clip planes in guest clip space, compacted (gpu/primitive_clip.h);
+  // the vertex shader reads the first TranslationOptions::vs_user_clip_planes of them.
+  float user_clip_planes[6][4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
@@ -148,7 +150,8 @@ static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
 static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
 static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
-static_assert(sizeof(XeSystemConstants) == 96);
+static_assert(offsetof(XeSystemConstants, user_clip_planes) == 96);
+static_assert(sizeof(XeSystemConstants) == 192);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;

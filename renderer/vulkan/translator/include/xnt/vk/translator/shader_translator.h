@@ -74,6 +74,18 @@ struct TranslationOptions {
   // double precision (shaderFloat64) instead of from gl_FragCoord.z and its derivatives. Set it on both stages of a draw, and only where the device
   // has geometry shaders and shaderFloat64.
   bool fsi_exact_polygon_offset = false;
+  // Vertex shaders: the draw's user clip planes and vertex kill (gpu/primitive_clip.h), as
+  // gl_ClipDistance / gl_CullDistance (shaderClipDistance / shaderCullDistance; at most 7 of the
+  // 8 combined distances every device has). vs_user_clip_planes: planes read from
+  // XeSystemConstants::user_clip_planes, written as clip distances, or as cull distances with
+  // vs_user_clip_cull_only. vs_vertex_kill (gpu::VertexKillRule): 1 (all) a cull distance of -1
+  // at killed vertices, so a primitive whose vertices are all killed is culled; 2 (any) a clip
+  // distance of -1e30 at killed vertices and 1 elsewhere, which leaves of a primitive with a
+  // killed vertex only a sliver within 1e-30 of its edges, below the rasterizer's sub-pixel
+  // precision, so nothing is drawn.
+  uint32_t vs_user_clip_planes = 0;
+  bool vs_user_clip_cull_only = false;
+  uint32_t vs_vertex_kill = 0;
 
   // Vertex shaders of a tessellated draw (gpu/tessellated_draw.h): the shader runs as the
   // domain shader, r0 and r1 loaded from the draw's domain inputs (set 1 binding
@@ -94,6 +106,8 @@ struct ShaderReflection {
   bool writes_point_size = false;      // VS (oPts.x)
   bool writes_depth = false;           // PS (oDepth -> gl_FragDepth)
   bool kills = false;                  // PS: kill / kills ops present
+  // VS: gl_ClipDistance / gl_CullDistance entries written (a geometry shader passes as many on).
+  uint32_t clip_distances = 0, cull_distances = 0;
   uint32_t texture_slots = 0;          // texture fetch constants sampled (bit i = xe_textures[i])
   // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
   // has any), packed as shader_interface.h kTextureFiltersKeep describes.
@@ -107,7 +121,7 @@ struct ShaderReflection {
   bool fsi_early_depth = false;        // PS (fsi): depth/stencil tested before the body
   uint32_t register_count = 0;         // size of the temp register array
   // Run-time notes: features of this shader the translator does not implement exactly
-  // (memexport, 3D/cube textures sampled as 2D, vertex kill...). Callers print them.
+  // (memexport, 3D/cube textures sampled as 2D...). Callers print them.
   std::vector<std::string> notes;
 };
 

@@ -1,0 +1,63 @@
+// Per-vertex removal of primitives after the vertex shader, which every path applies the same
+// way: user clip planes and vertex kill (PA_CL_CLIP_CNTL). Backend-free: the cpu path clips and
+// culls in its clipper, the Vulkan paths write gl_ClipDistance / gl_CullDistance from the
+// translated vertex shader with the planes this gives.
+//
+// User clip planes (Xenia d3d12 pipeline_cache.cc GetCurrentVertexShaderModification and
+// dxbc_shader_translator.cc CompleteVertexOrDomainShader): plane n of ucp_ena keeps the points
+// where dot(PA_CL_UCP_n_XYZW, position) >= 0, the position being the vertex shader's oPos after
+// the PA_CL_VTE_CNTL formats are undone (W made W again, XY and Z multiplied back by W) and
+// before the viewport transform, i.e. guest clip space. clip_disable turns them off with the rest
+// of clipping. ucp_cull_only_ena: a primitive is culled whole when all its vertices are outside
+// one plane, and otherwise drawn unclipped.
+//
+// Vertex kill (Xenia ucode.h kVSPointSizeEdgeFlagKillVertex): a vertex is killed when bits 30:0
+// of the oPts.z export are not zero (the sign bit is ignored, and the bits are tested rather than
+// the value, so a denormal kills). A primitive dies when all its vertices are killed, or with
+// vtx_kill_or when any is. Only the export kills: the kill* ALU ops in a vertex shader kill
+// nothing (Xenia emits them as pixel discards only; in a vertex shader they compute their 1.0 /
+// 0.0 result, which a shader may move to oPts.z).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "xnt/xenos/enums.h"
+#include "xnt/gpu/register_values.h"
+
+namespace xnt::gpu {
+
+enum class VertexKillRule : uint32_t {
+  kNone,  // the vertex shader does not export oPts.z
+  kAll,   // vtx_kill_or 0: a primitive dies when every vertex is killed
+  kAny,   // vtx_kill_or 1: a primitive dies when one vertex is killed
+};
+
+inline constexpr uint32_t kUserClipPlaneCount = 6;
+
+struct PrimitiveClip {
+  // The enabled planes in order of their index (compacted: plane_count of them).
+  std::array<std::array<float, 4>, kUserClipPlaneCount> planes{};
+  uint32_t plane_count = 0;
+  bool planes_cull_only = false;  // ucp_cull_only_ena
+  VertexKillRule kill = VertexKillRule::kNone;
+  bool active() const { return plane_count != 0 || kill != VertexKillRule::kNone; }
+};
+
+// The draw's rule from PA_CL_CLIP_CNTL and PA_CL_UCP_*; `vs_exports_kill` says whether the vertex
+// shader writes oPts.z (ucode Analysis::point_size_mask bit 2).
+PrimitiveClip ReadPrimitiveClip(RegisterValues regs, bool vs_exports_kill);
+
+// True when an oPts.z export kills its vertex.
+bool VertexKilled(float kill_export);
+
+// Signed distance of a guest clip-space position to plane `n` of `clip` (inside >= 0).
+double UserPlaneDistance(const PrimitiveClip& clip, uint32_t n, const std::array<double, 4>& pos);
+
+// Rectangle lists are expanded to their fourth corner by a host geometry shader on the Vulkan
+// paths, which passes no clip or cull distances on: no path applies the rule to them. A note
+// naming that when the draw asks for it, else "".
+std::string PrimitiveClipNote(const PrimitiveClip& clip, xenos::PrimitiveType type);
+
+}  // namespace xnt::gpu
