@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <vector>
 
 #include "scale_invariance.h"
 #include "xnt/format/reader.h"
@@ -22,19 +23,25 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 
 using ::xnt::test::kNotScaleInvariant;
 
-gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {
+// Every frame the trace swaps, in order.
+std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, uint32_t sx, uint32_t sy) {
   renderer::SessionOptions options;
   options.path = renderer::Path::kCpu;
   options.renderer.scale_x = sx;
   options.renderer.scale_y = sy;
-  gpu::SwapImage last;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { last = image; };
+  std::vector<gpu::SwapImage> frames;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
   auto session = renderer::Session::Create(options);
   replay::TracePlayer player(session->backend());
   session->Attach(player);
   player.Play(*format::Reader::Open(file));
   session->Flush();
-  return last;
+  return frames;
+}
+
+gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {
+  std::vector<gpu::SwapImage> frames = ReplayFrames(file, sx, sy);
+  return frames.empty() ? gpu::SwapImage{} : std::move(frames.back());
 }
 
 class CpuScale : public ::testing::TestWithParam<std::string> {};
@@ -60,6 +67,42 @@ TEST_P(CpuScale, ScaledFrameDownsamplesToTheExpectedImage) {
     EXPECT_GE(psnr, 40.0);
   }
 }
+
+// The decimation check (scale_invariance.h): every frame of every sample at 3x3, 1x3 and 3x1,
+// its blocks' middle host pixels against the cpu path's 1x frame.
+class CpuDecimation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
+  const samples::Sample* sample = samples::Find(GetParam());
+  ASSERT_NE(sample, nullptr);
+  std::filesystem::create_directories(kWork);
+  const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
+  samples::WriteSample(*sample, file);
+  const std::vector<gpu::SwapImage> one = ReplayFrames(file, 1, 1);
+  ASSERT_FALSE(one.empty());
+  const auto exception = ::xnt::test::kNotDecimationInvariant.find(sample->name);
+  for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
+    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
+    const std::vector<gpu::SwapImage> scaled = ReplayFrames(file, sx, sy);
+    ASSERT_EQ(scaled.size(), one.size());
+    for (size_t f = 0; f < one.size(); ++f) {
+      ASSERT_EQ(scaled[f].width, one[f].width * sx);
+      ASSERT_EQ(scaled[f].height, one[f].height * sy);
+      const size_t off = ::xnt::test::DecimatedMismatches(scaled[f], sx, sy, one[f]);
+      const double share = double(off) / (double(one[f].width) * one[f].height);
+      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n",
+                  sample->name.c_str(), f, sx, sy, off, 100.0 * share);
+      if (exception != ::xnt::test::kNotDecimationInvariant.end() &&
+          (!exception->second.both_axes || (sx > 1 && sy > 1))) {
+        continue;
+      }
+      EXPECT_LE(share, ::xnt::test::kDecimationTolerance) << "frame " << f;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, CpuDecimation, ::testing::ValuesIn(samples::Names()),
+                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Samples, CpuScale, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <vector>
 
 #include "scale_invariance.h"
 #include "xnt/format/reader.h"
@@ -28,11 +29,15 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 
 using ::xnt::test::kNotScaleInvariant;
 
-// Samples that draw point sprites: at a non-square scale the fbo path draws them square (Vulkan
-// points are squares: size x the horizontal scale, noted at run time), the cpu path S x T
-// rectangles. The frames must still differ there (a fix shows up as a failure).
-const std::map<std::string, std::string> kPointsAtNonSquareScales = {
+// Samples that draw point sprites or lines: at a non-square scale the fbo path draws host points
+// (squares: size x the horizontal scale) and host lines (rectangles perpendicular on the host,
+// the width x the smaller scale), both noted at run time; the cpu path draws the guest's
+// sprite and line quads mapped to host pixels (S x T rectangles, sheared parallelograms). The
+// frames must still differ there (a fix shows up as a failure).
+const std::map<std::string, std::string> kNonSquareHostPrimitives = {
     {"raster_point_sprite_mips", "point sprites are square on the fbo host"},
+    {"raster_lines_list_strip_loop", "lines are host-perpendicular rectangles on the fbo host"},
+    {"raster_wide_lines", "lines are host-perpendicular rectangles on the fbo host"},
 };
 
 struct Result {
@@ -96,14 +101,74 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
     std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
                 sample->name.c_str(), sx, sy, differ, psnr);
     if (differs_at_1x) continue;
-    if (sx != sy && kPointsAtNonSquareScales.count(sample->name)) {
-      EXPECT_GT(differ, 0u) << kPointsAtNonSquareScales.at(sample->name);
+    if (sx != sy && kNonSquareHostPrimitives.count(sample->name)) {
+      EXPECT_GT(differ, 0u) << kNonSquareHostPrimitives.at(sample->name);
       continue;
     }
     EXPECT_EQ(differ, 0u) << "first differing host pixel (" << first % fbo.image.width << ", "
                           << first / fbo.image.width << ")";
   }
 }
+
+// The decimation check (scale_invariance.h) on the fbo path: every frame of every sample at 3x3,
+// 1x3 and 3x1, its blocks' middle host pixels against the fbo path's own 1x frame. Samples that
+// differ from the cpu path at 1x are checked too (the check compares a path with itself); the
+// non-square host primitives above are not checked at 1x3 and 3x1.
+std::vector<gpu::SwapImage> FboFrames(const std::string& file, uint32_t sx, uint32_t sy,
+                                      uint32_t* validation_messages) {
+  renderer::SessionOptions options;
+  options.path = renderer::Path::kFbo;
+  options.validate = true;
+  options.renderer.scale_x = sx;
+  options.renderer.scale_y = sy;
+  std::vector<gpu::SwapImage> frames;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
+  auto session = renderer::Session::Create(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  player.Play(*format::Reader::Open(file));
+  session->Flush();
+  *validation_messages = session->validation_message_count();
+  return frames;
+}
+
+class FboDecimation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
+  const samples::Sample* sample = samples::Find(GetParam());
+  ASSERT_NE(sample, nullptr);
+  std::filesystem::create_directories(kWork);
+  const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
+  samples::WriteSample(*sample, file);
+  uint32_t messages = 0;
+  const std::vector<gpu::SwapImage> one = FboFrames(file, 1, 1, &messages);
+  ASSERT_FALSE(one.empty());
+  const auto exception = ::xnt::test::kNotDecimationInvariant.find(sample->name);
+  for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
+    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
+    const std::vector<gpu::SwapImage> scaled = FboFrames(file, sx, sy, &messages);
+    EXPECT_EQ(messages, 0u);
+    ASSERT_EQ(scaled.size(), one.size());
+    const bool host_limit = sx != sy && kNonSquareHostPrimitives.count(sample->name);
+    for (size_t f = 0; f < one.size(); ++f) {
+      ASSERT_EQ(scaled[f].width, one[f].width * sx);
+      ASSERT_EQ(scaled[f].height, one[f].height * sy);
+      const size_t off = ::xnt::test::DecimatedMismatches(scaled[f], sx, sy, one[f]);
+      const double share = double(off) / (double(one[f].width) * one[f].height);
+      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n",
+                  sample->name.c_str(), f, sx, sy, off, 100.0 * share);
+      if (host_limit) continue;
+      if (exception != ::xnt::test::kNotDecimationInvariant.end() &&
+          (!exception->second.both_axes || (sx > 1 && sy > 1))) {
+        continue;
+      }
+      EXPECT_LE(share, ::xnt::test::kDecimationTolerance) << "frame " << f;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Names()),
+                         [](const auto& info) { return info.param; });
 
 // Memory at a scale for the 1280x720 sample (docs/edram.md, "Resolution scaling"): host render
 // targets are exactly S x T times their 1x size (the same images, S x T times the pixels), the

@@ -89,17 +89,26 @@ HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_ta
   return s;
 }
 
-float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool wide_lines,
-                    const float line_width_range[2], std::string* note) {
+float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, ResolutionScale scale,
+                    bool wide_lines, const float line_width_range[2], std::string* note) {
   if (topology != gpu::HostTopology::kLineList) return 1.0f;
-  const float wanted = gpu::LineWidth(regs);
+  // The width is in guest pixels: at S x S the guest's rectangle is the host line S times as
+  // wide (the cpu path's quad, gpu/line_width.h LineHalfWidth). A host line is a rectangle
+  // perpendicular to it on the host, so at S x T with S != T it cannot be the guest's
+  // parallelogram: drawn min(S, T) host pixels per guest pixel wide (the width the line has
+  // along its scaled axis when it runs along the other one), and said.
+  const uint32_t per_guest_pixel = std::min(scale.x, scale.y);
+  const float wanted = gpu::LineWidth(regs) * float(per_guest_pixel);
+  if (scale.x != scale.y && note) {
+    *note = "lines at the non-square resolution scale " + scale.Name() + " are host lines " +
+            std::to_string(per_guest_pixel) +
+            " host pixel(s) per guest pixel wide, not the guest's quad sheared (the cpu path's)";
+  }
   if (wanted == 1.0f) return 1.0f;
   if (!wide_lines) {
     if (note) *note = "line width " + std::to_string(wanted) + " drawn 1 pixel wide (no wideLines)";
     return 1.0f;
   }
-  // In host pixels, unscaled at a resolution scale, as 1-pixel lines always were (the cpu path
-  // does the same).
   const float width = std::clamp(wanted, line_width_range[0], line_width_range[1]);
   if (width != wanted && note) *note = "line width clamped to the device's lineWidthRange";
   return width;

@@ -130,8 +130,9 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology) {
   std::string note;
-  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, context_.capabilities().wide_lines,
-                                       line_width_range_, &note));
+  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, {options_.scale_x, options_.scale_y},
+                                       context_.capabilities().wide_lines, line_width_range_,
+                                       &note));
   if (!note.empty()) Note(note);
 }
 
