@@ -123,4 +123,15 @@ inline constexpr std::pair<uint32_t, uint32_t> kDecimationScales[] = {{3, 3}, {1
 // the 1/256-pixel snapping of a sample position round differently at another scale).
 inline constexpr double kDecimationTolerance = 0.005;
 
+// Pixels (any channel) in which `got` differs from `want`; every pixel when the sizes differ.
+inline size_t DifferingPixels(const gpu::SwapImage& got, const samples::Image& want) {
+  if (got.width != want.width || got.height != want.height) return size_t(want.width) * want.height;
+  size_t n = 0;
+  for (size_t i = 0; i + 3 < want.rgba.size(); i += 4) {
+    n += got.rgba[i] != want.rgba[i] || got.rgba[i + 1] != want.rgba[i + 1] ||
+         got.rgba[i + 2] != want.rgba[i + 2] || got.rgba[i + 3] != want.rgba[i + 3];
+  }
+  return n;
+}
+
 }  // namespace xnt::test

@@ -101,6 +101,28 @@ TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   }
 }
 
+// Samples whose expected image is also worked out at a scale (Sample::expected_image_scaled:
+// lines as the guest's quads, point sprites S x T host pixels per guest pixel) match it exactly
+// at 1x3, 3x1 and 3x3.
+TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
+  size_t checked = 0;
+  for (const samples::Sample& sample : samples::Registry()) {
+    if (!sample.expected_image_scaled) continue;
+    std::filesystem::create_directories(kWork);
+    const std::string file = (kWork / (sample.name + ".expected.xnt")).string();
+    samples::WriteSample(sample, file);
+    for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
+      const samples::Image want = sample.expected_image_scaled({sx, sy});
+      const size_t differ = ::xnt::test::DifferingPixels(Replay(file, sx, sy), want);
+      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
+                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
+      EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 9u);  // the two line samples and the point sprites, three scales each
+}
+
 INSTANTIATE_TEST_SUITE_P(Samples, CpuDecimation, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 

@@ -170,6 +170,33 @@ TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
 INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
+// Samples with images worked out at a scale (Sample::expected_image_scaled) match them exactly on
+// fbo, but for the non-square host primitives above, which must still differ there.
+TEST(FboScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
+  size_t checked = 0;
+  for (const samples::Sample& sample : samples::Registry()) {
+    if (!sample.expected_image_scaled) continue;
+    std::filesystem::create_directories(kWork);
+    const std::string file = (kWork / (sample.name + ".expected.xnt")).string();
+    samples::WriteSample(sample, file);
+    for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
+      const samples::Image want = sample.expected_image_scaled({sx, sy});
+      const Result fbo = Replay(file, renderer::Path::kFbo, sx, sy);
+      EXPECT_EQ(fbo.validation_messages, 0u) << fbo.validation;
+      const size_t differ = ::xnt::test::DifferingPixels(fbo.image, want);
+      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
+                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
+      if (sx != sy && kNonSquareHostPrimitives.count(sample.name)) {
+        EXPECT_GT(differ, 0u) << kNonSquareHostPrimitives.at(sample.name);
+      } else {
+        EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 3u);  // 3x3 of the two line samples and the point sprites
+}
+
 // Memory at a scale for the 1280x720 sample (docs/edram.md, "Resolution scaling"): host render
 // targets are exactly S x T times their 1x size (the same images, S x T times the pixels), the
 // EDRAM copies S x T times 20 MiB, and the scaled resolve copies hold only the front buffer the
