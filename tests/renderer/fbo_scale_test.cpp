@@ -29,15 +29,12 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 
 using ::xnt::test::kNotScaleInvariant;
 
-// Samples that draw point sprites or lines: at a non-square scale the fbo path draws host points
-// (squares: size x the horizontal scale) and host lines (rectangles perpendicular on the host,
-// the width x the smaller scale), both noted at run time; the cpu path draws the guest's
-// sprite and line quads mapped to host pixels (S x T rectangles, sheared parallelograms). The
-// frames must still differ there (a fix shows up as a failure).
+// Samples that draw point sprites: at a non-square scale the fbo path draws host points
+// (squares: size x the horizontal scale, noted at run time), the cpu path the guest's sprite
+// mapped to host pixels (S x T rectangles). The frames must still differ there (a fix shows up
+// as a failure). Lines are the guest's quads on both (the line-quad geometry shader).
 const std::map<std::string, std::string> kNonSquareHostPrimitives = {
     {"raster_point_sprite_mips", "point sprites are square on the fbo host"},
-    {"raster_lines_list_strip_loop", "lines are host-perpendicular rectangles on the fbo host"},
-    {"raster_wide_lines", "lines are host-perpendicular rectangles on the fbo host"},
 };
 
 struct Result {

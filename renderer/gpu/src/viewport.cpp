@@ -51,6 +51,8 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
   v.ndc_offset[1] = offset[1] * 2.0f / h - 1.0f;
   v.ndc_scale[2] = scale[2];
   v.ndc_offset[2] = offset[2];
+  v.ndc_per_pixel[0] = 2.0f / w;
+  v.ndc_per_pixel[1] = 2.0f / h;
 
   // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
   auto wtl = DecodeRegister<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);

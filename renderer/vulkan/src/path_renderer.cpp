@@ -130,9 +130,13 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology) {
   std::string note;
-  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, {options_.scale_x, options_.scale_y},
-                                       context_.capabilities().wide_lines, line_width_range_,
-                                       &note));
+  const ResolutionScale scale{options_.scale_x, options_.scale_y};
+  if (LineQuads(topology, scale, context_.capabilities().geometry_shader)) {
+    vkCmdSetLineWidth(cmd, 1.0f);  // triangles: the geometry shader sets the width
+    return;
+  }
+  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
+                                       line_width_range_, &note));
   if (!note.empty()) Note(note);
 }
 

@@ -40,6 +40,7 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint alpha_test_func;
   uint color_output_modes;
   uint scaled_texture_slots;
+  vec4 line_quad;
 } xe_system;
 
 const uint kXeSysFlagXyDividedByW = 1u;

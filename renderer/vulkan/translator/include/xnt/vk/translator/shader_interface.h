@@ -130,6 +130,10 @@ struct XeSystemConstants {
   // the guest size); its unnormalised coordinates, offsets and weights stay in guest texels
   // (gpu/resolution_scale.h), so filters written for 1x keep their footprint.
   uint32_t scaled_texture_slots;
+  // Line lists drawn as quads by LineQuadGeometryShaderGlsl (line_quad.h): x, y = host NDC units
+  // per guest pixel (gpu::Viewport::ndc_per_pixel), z = PA_SU_LINE_CNTL's width in guest pixels
+  // (gpu/line_width.h), w unused.
+  float line_quad[4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
@@ -143,7 +147,8 @@ static_assert(offsetof(XeSystemConstants, alpha_test_reference) == 80);
 static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
 static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
-static_assert(sizeof(XeSystemConstants) == 96);
+static_assert(offsetof(XeSystemConstants, line_quad) == 96);
+static_assert(sizeof(XeSystemConstants) == 112);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;
