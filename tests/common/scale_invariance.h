@@ -7,11 +7,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "xnt/format/reader.h"
 #include "xnt/gpu/front_buffer.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::test {
@@ -123,6 +132,58 @@ inline constexpr std::pair<uint32_t, uint32_t> kDecimationScales[] = {{3, 3}, {1
 // the 1/256-pixel snapping of a sample position round differently at another scale).
 inline constexpr double kDecimationTolerance = 0.005;
 
+// Every frame a trace swaps on `path` at S x T, in order; *validation_messages gets the
+// session's count (the fbo path runs with the validation layer).
+inline std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, renderer::Path path,
+                                                uint32_t sx, uint32_t sy,
+                                                uint32_t* validation_messages = nullptr) {
+  renderer::SessionOptions options;
+  options.path = path;
+  options.validate = path == renderer::Path::kFbo;
+  options.renderer.scale_x = sx;
+  options.renderer.scale_y = sy;
+  std::vector<gpu::SwapImage> frames;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
+  auto session = renderer::Session::Create(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  player.Play(*format::Reader::Open(file));
+  session->Flush();
+  if (validation_messages) *validation_messages = session->validation_message_count();
+  return frames;
+}
+
+// The decimation check of one sample on `path` at every decimation scale, each frame printed;
+// asserted unless `kNotDecimationInvariant` (or `excepted`, a path's own limit) excuses it.
+inline void ExpectDecimatedFrames(const std::string& name, const std::string& file,
+                                  renderer::Path path,
+                                  const std::function<bool(uint32_t, uint32_t)>& excepted) {
+  uint32_t messages = 0;
+  const std::vector<gpu::SwapImage> one = ReplayFrames(file, path, 1, 1, &messages);
+  ASSERT_FALSE(one.empty());
+  const auto exception = kNotDecimationInvariant.find(name);
+  for (auto [sx, sy] : kDecimationScales) {
+    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
+    const std::vector<gpu::SwapImage> scaled = ReplayFrames(file, path, sx, sy, &messages);
+    EXPECT_EQ(messages, 0u);
+    ASSERT_EQ(scaled.size(), one.size());
+    const bool skip = (exception != kNotDecimationInvariant.end() &&
+                       (!exception->second.both_axes || (sx > 1 && sy > 1))) ||
+                      excepted(sx, sy);
+    for (size_t f = 0; f < one.size(); ++f) {
+      ASSERT_EQ(scaled[f].width, one[f].width * sx);
+      ASSERT_EQ(scaled[f].height, one[f].height * sy);
+      const size_t off = DecimatedMismatches(scaled[f], sx, sy, one[f]);
+      const double share = double(off) / (double(one[f].width) * one[f].height);
+      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n", name.c_str(),
+                  f, sx, sy, off, 100.0 * share);
+      if (!skip) {
+        EXPECT_LE(share, kDecimationTolerance) << "frame " << f;
+      }
+    }
+  }
+}
+
 // Pixels (any channel) in which `got` differs from `want`; every pixel when the sizes differ.
 inline size_t DifferingPixels(const gpu::SwapImage& got, const samples::Image& want) {
   if (got.width != want.width || got.height != want.height) return size_t(want.width) * want.height;
@@ -132,6 +193,38 @@ inline size_t DifferingPixels(const gpu::SwapImage& got, const samples::Image& w
          got.rgba[i + 2] != want.rgba[i + 2] || got.rgba[i + 3] != want.rgba[i + 3];
   }
   return n;
+}
+
+// Every sample with images worked out at a scale (Sample::expected_image_scaled) against the
+// last frame `path` shows at each decimation scale (the trace written into `dir`); `expect_equal`
+// false asserts a difference instead (a path's own limit, a fix of which shows up as a failure).
+// Returns how many images were asserted equal.
+inline size_t CompareScaledExpectedImages(const std::string& dir, renderer::Path path,
+                                          const std::function<bool(const std::string&, uint32_t,
+                                                                   uint32_t)>& expect_equal) {
+  size_t equal = 0;
+  for (const samples::Sample& sample : samples::Registry()) {
+    if (!sample.expected_image_scaled) continue;
+    const std::string file = dir + "/" + sample.name + ".expected.xnt";
+    samples::WriteSample(sample, file);
+    for (auto [sx, sy] : kDecimationScales) {
+      const samples::Image want = sample.expected_image_scaled({sx, sy});
+      uint32_t messages = 0;
+      const std::vector<gpu::SwapImage> frames = ReplayFrames(file, path, sx, sy, &messages);
+      EXPECT_EQ(messages, 0u);
+      const size_t differ = frames.empty() ? size_t(want.width) * want.height
+                                           : DifferingPixels(frames.back(), want);
+      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
+                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
+      if (expect_equal(sample.name, sx, sy)) {
+        EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
+        ++equal;
+      } else {
+        EXPECT_GT(differ, 0u) << sample.name << " " << sx << "x" << sy;
+      }
+    }
+  }
+  return equal;
 }
 
 }  // namespace xnt::test

@@ -23,24 +23,9 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 
 using ::xnt::test::kNotScaleInvariant;
 
-// Every frame the trace swaps, in order.
-std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, uint32_t sx, uint32_t sy) {
-  renderer::SessionOptions options;
-  options.path = renderer::Path::kCpu;
-  options.renderer.scale_x = sx;
-  options.renderer.scale_y = sy;
-  std::vector<gpu::SwapImage> frames;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
-  auto session = renderer::Session::Create(options);
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  player.Play(*format::Reader::Open(file));
-  session->Flush();
-  return frames;
-}
-
 gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {
-  std::vector<gpu::SwapImage> frames = ReplayFrames(file, sx, sy);
+  std::vector<gpu::SwapImage> frames =
+      ::xnt::test::ReplayFrames(file, renderer::Path::kCpu, sx, sy);
   return frames.empty() ? gpu::SwapImage{} : std::move(frames.back());
 }
 
@@ -78,49 +63,18 @@ TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   std::filesystem::create_directories(kWork);
   const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
   samples::WriteSample(*sample, file);
-  const std::vector<gpu::SwapImage> one = ReplayFrames(file, 1, 1);
-  ASSERT_FALSE(one.empty());
-  const auto exception = ::xnt::test::kNotDecimationInvariant.find(sample->name);
-  for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
-    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
-    const std::vector<gpu::SwapImage> scaled = ReplayFrames(file, sx, sy);
-    ASSERT_EQ(scaled.size(), one.size());
-    for (size_t f = 0; f < one.size(); ++f) {
-      ASSERT_EQ(scaled[f].width, one[f].width * sx);
-      ASSERT_EQ(scaled[f].height, one[f].height * sy);
-      const size_t off = ::xnt::test::DecimatedMismatches(scaled[f], sx, sy, one[f]);
-      const double share = double(off) / (double(one[f].width) * one[f].height);
-      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n",
-                  sample->name.c_str(), f, sx, sy, off, 100.0 * share);
-      if (exception != ::xnt::test::kNotDecimationInvariant.end() &&
-          (!exception->second.both_axes || (sx > 1 && sy > 1))) {
-        continue;
-      }
-      EXPECT_LE(share, ::xnt::test::kDecimationTolerance) << "frame " << f;
-    }
-  }
+  ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kCpu,
+                                     [](uint32_t, uint32_t) { return false; });
 }
 
 // Samples whose expected image is also worked out at a scale (Sample::expected_image_scaled:
 // lines as the guest's quads, point sprites S x T host pixels per guest pixel) match it exactly
 // at 1x3, 3x1 and 3x3.
 TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
-  size_t checked = 0;
-  for (const samples::Sample& sample : samples::Registry()) {
-    if (!sample.expected_image_scaled) continue;
-    std::filesystem::create_directories(kWork);
-    const std::string file = (kWork / (sample.name + ".expected.xnt")).string();
-    samples::WriteSample(sample, file);
-    for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
-      const samples::Image want = sample.expected_image_scaled({sx, sy});
-      const size_t differ = ::xnt::test::DifferingPixels(Replay(file, sx, sy), want);
-      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
-                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
-      EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
-      ++checked;
-    }
-  }
-  EXPECT_GE(checked, 9u);  // the two line samples and the point sprites, three scales each
+  std::filesystem::create_directories(kWork);
+  const size_t equal = ::xnt::test::CompareScaledExpectedImages(
+      kWork.string(), renderer::Path::kCpu, [](const std::string&, uint32_t, uint32_t) { return true; });
+  EXPECT_GE(equal, 9u);  // the two line samples and the point sprites, three scales each
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, CpuDecimation, ::testing::ValuesIn(samples::Names()),

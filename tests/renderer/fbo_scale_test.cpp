@@ -110,25 +110,7 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
 // The decimation check (scale_invariance.h) on the fbo path: every frame of every sample at 3x3,
 // 1x3 and 3x1, its blocks' middle host pixels against the fbo path's own 1x frame. Samples that
 // differ from the cpu path at 1x are checked too (the check compares a path with itself); the
-// non-square host primitives above are not checked at 1x3 and 3x1.
-std::vector<gpu::SwapImage> FboFrames(const std::string& file, uint32_t sx, uint32_t sy,
-                                      uint32_t* validation_messages) {
-  renderer::SessionOptions options;
-  options.path = renderer::Path::kFbo;
-  options.validate = true;
-  options.renderer.scale_x = sx;
-  options.renderer.scale_y = sy;
-  std::vector<gpu::SwapImage> frames;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
-  auto session = renderer::Session::Create(options);
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  player.Play(*format::Reader::Open(file));
-  session->Flush();
-  *validation_messages = session->validation_message_count();
-  return frames;
-}
-
+// non-square host points above are not checked at 1x3 and 3x1.
 class FboDecimation : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
@@ -137,31 +119,10 @@ TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   std::filesystem::create_directories(kWork);
   const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
   samples::WriteSample(*sample, file);
-  uint32_t messages = 0;
-  const std::vector<gpu::SwapImage> one = FboFrames(file, 1, 1, &messages);
-  ASSERT_FALSE(one.empty());
-  const auto exception = ::xnt::test::kNotDecimationInvariant.find(sample->name);
-  for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
-    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
-    const std::vector<gpu::SwapImage> scaled = FboFrames(file, sx, sy, &messages);
-    EXPECT_EQ(messages, 0u);
-    ASSERT_EQ(scaled.size(), one.size());
-    const bool host_limit = sx != sy && kNonSquareHostPrimitives.count(sample->name);
-    for (size_t f = 0; f < one.size(); ++f) {
-      ASSERT_EQ(scaled[f].width, one[f].width * sx);
-      ASSERT_EQ(scaled[f].height, one[f].height * sy);
-      const size_t off = ::xnt::test::DecimatedMismatches(scaled[f], sx, sy, one[f]);
-      const double share = double(off) / (double(one[f].width) * one[f].height);
-      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n",
-                  sample->name.c_str(), f, sx, sy, off, 100.0 * share);
-      if (host_limit) continue;
-      if (exception != ::xnt::test::kNotDecimationInvariant.end() &&
-          (!exception->second.both_axes || (sx > 1 && sy > 1))) {
-        continue;
-      }
-      EXPECT_LE(share, ::xnt::test::kDecimationTolerance) << "frame " << f;
-    }
-  }
+  const bool host_points = kNonSquareHostPrimitives.count(sample->name) != 0;
+  ::xnt::test::ExpectDecimatedFrames(
+      sample->name, file, renderer::Path::kFbo,
+      [&](uint32_t sx, uint32_t sy) { return sx != sy && host_points; });
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Names()),
@@ -170,28 +131,12 @@ INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Na
 // Samples with images worked out at a scale (Sample::expected_image_scaled) match them exactly on
 // fbo, but for the non-square host primitives above, which must still differ there.
 TEST(FboScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
-  size_t checked = 0;
-  for (const samples::Sample& sample : samples::Registry()) {
-    if (!sample.expected_image_scaled) continue;
-    std::filesystem::create_directories(kWork);
-    const std::string file = (kWork / (sample.name + ".expected.xnt")).string();
-    samples::WriteSample(sample, file);
-    for (auto [sx, sy] : ::xnt::test::kDecimationScales) {
-      const samples::Image want = sample.expected_image_scaled({sx, sy});
-      const Result fbo = Replay(file, renderer::Path::kFbo, sx, sy);
-      EXPECT_EQ(fbo.validation_messages, 0u) << fbo.validation;
-      const size_t differ = ::xnt::test::DifferingPixels(fbo.image, want);
-      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
-                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
-      if (sx != sy && kNonSquareHostPrimitives.count(sample.name)) {
-        EXPECT_GT(differ, 0u) << kNonSquareHostPrimitives.at(sample.name);
-      } else {
-        EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
-        ++checked;
-      }
-    }
-  }
-  EXPECT_GE(checked, 3u);  // 3x3 of the two line samples and the point sprites
+  std::filesystem::create_directories(kWork);
+  const size_t equal = ::xnt::test::CompareScaledExpectedImages(
+      kWork.string(), renderer::Path::kFbo, [](const std::string& name, uint32_t sx, uint32_t sy) {
+        return sx == sy || !kNonSquareHostPrimitives.count(name);
+      });
+  EXPECT_GE(equal, 7u);  // the line samples at all three scales, the point sprites at 3x3
 }
 
 // Memory at a scale for the 1280x720 sample (docs/edram.md, "Resolution scaling"): host render

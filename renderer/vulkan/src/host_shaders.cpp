@@ -65,8 +65,10 @@ static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
               "renderer/vulkan/CMakeLists.txt builds one variant per interpolator count");
 }  // namespace
 
-std::vector<uint32_t> LineQuadGeometryShader(uint32_t max_geometry_input_components) {
-  const uint32_t limit = max_geometry_input_components;
+std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(device, &props);
+  const uint32_t limit = props.limits.maxGeometryInputComponents;
   return CompileHostGlsl(LineQuadGeometryShaderGlsl(limit > 12 ? (limit - 8) / 4 : 1),
                          VK_SHADER_STAGE_GEOMETRY_BIT, "line_quad_gs");
 }

@@ -6,6 +6,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/host_shaders.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
@@ -74,6 +75,16 @@ VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
   const VkShaderModule module = CreateShaderModule(device_, spirv);
   owned_modules_.push_back(module);
   return module;
+}
+
+VkShaderModule PathRenderer::LineQuadShader(const gpu::DrawPlan& plan) {
+  if (!LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader)) {
+    return VK_NULL_HANDLE;
+  }
+  if (!line_quad_shader_) {
+    line_quad_shader_ = CreateModule(LineQuadGeometryShader(context_.physical_device()));
+  }
+  return line_quad_shader_;
 }
 
 VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {

@@ -61,14 +61,9 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
     stages.push_back(stage);
-  } else if (key.line_quads) {
-    if (!line_quad_gs_) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      line_quad_gs_ = CreateModule(LineQuadGeometryShader(props.limits.maxGeometryInputComponents));
-    }
+  } else if (key.line_quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = line_quad_gs_;
+    stage.module = key.line_quad_shader;
     stages.push_back(stage);
   }
   if (key.pixel_shader) {

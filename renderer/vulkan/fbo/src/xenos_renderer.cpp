@@ -299,7 +299,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
   key.topology = uint32_t(plan.topology);
-  key.line_quads = LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader);
+  key.line_quad_shader = LineQuadShader(plan);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster) ? 1u : 0u;

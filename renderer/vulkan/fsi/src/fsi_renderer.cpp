@@ -36,8 +36,8 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.vs)));
   mix(uint64_t(reinterpret_cast<uintptr_t>(k.ps)));
   mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
-      (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33) |
-      (uint64_t(k.line_quads) << 34));
+      (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33));
+  mix(uint64_t(reinterpret_cast<uintptr_t>(k.line_quad_shader)));
   return size_t(h);
 }
 
@@ -158,14 +158,9 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = polygon_offset_gs_;
     stages.push_back(stage);
-  } else if (key.line_quads) {
-    if (!line_quad_gs_) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      line_quad_gs_ = CreateModule(LineQuadGeometryShader(props.limits.maxGeometryInputComponents));
-    }
+  } else if (key.line_quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = line_quad_gs_;
+    stage.module = key.line_quad_shader;
     stages.push_back(stage);
   }
   stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -385,7 +380,7 @@ VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValu
   PipelineKey key;
   key.vs = draw.vertex_shader;
   key.topology = uint32_t(plan.topology);
-  key.line_quads = LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader);
+  key.line_quad_shader = LineQuadShader(plan);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster);

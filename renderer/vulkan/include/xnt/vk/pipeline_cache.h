@@ -38,8 +38,9 @@ struct PipelineKey {
   uint32_t samples = 1;  // rasterizationSamples (VkSampleCountFlagBits: 1, 2, 4); also keeps
                          // the struct padding-free, so memcmp/hashing are exact
   uint32_t depth_clamp = 0;  // depthClampEnable (HostRasterizer::depth_clamp)
-  uint32_t line_quads = 0;   // line lists through the line-quad geometry shader (LineQuads);
-                             // also keeps the size a multiple of 8: no padding bytes
+  uint32_t reserved = 0;     // keeps the size a multiple of 8: no padding bytes
+  // The line-quad geometry shader (PathRenderer::LineQuadShader) for its line lists, or null.
+  VkShaderModule line_quad_shader = VK_NULL_HANDLE;
 
   bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
 };
@@ -73,7 +74,6 @@ class PipelineCache {
   PipelineCacheFile file_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
-  VkShaderModule line_quad_gs_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };

@@ -91,7 +91,7 @@ class FsiRenderer final : public PathRenderer {
     uint32_t topology = 0, polygon_mode = 0, samples = 1;
     bool polygon_offset_gs = false;  // DrawInput::exact_polygon_offset on a triangle list
     bool depth_clamp = false;        // HostRasterizer::depth_clamp
-    bool line_quads = false;         // LineQuads: the line-quad geometry shader
+    VkShaderModule line_quad_shader = VK_NULL_HANDLE;  // PathRenderer::LineQuadShader
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {
@@ -156,7 +156,6 @@ class FsiRenderer final : public PathRenderer {
 
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   VkShaderModule polygon_offset_gs_ = VK_NULL_HANDLE;  // PolygonOffsetGeometryShaderGlsl
-  VkShaderModule line_quad_gs_ = VK_NULL_HANDLE;       // LineQuadGeometryShader
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
