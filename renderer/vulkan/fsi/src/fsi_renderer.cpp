@@ -363,6 +363,9 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
+  if (plan.topology == gpu::HostTopology::kPointList && plan.scale.x != plan.scale.y) {
+    Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
+  }
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
   // pixels: shader_interface.h).
