@@ -123,6 +123,10 @@ inline const std::map<std::string, DecimationException> kNotDecimationInvariant 
     // axis's footprint, the larger, unchanged, so they are checked.
     {"raster_point_sprite_mips",
      {"its picture is the mip level the sprite's screen size selects: at 3x3 a finer one", true}},
+    // A sample that shows screen derivatives themselves: getCompTexLOD and getGradients measure
+    // per host pixel, so each axis's gradient is 1/S of the guest one at any scale enlarging it.
+    {"texfetch_lod_queries",
+     {"its picture is the LOD and gradients per screen pixel, which a scale divides", false}},
 };
 
 // The scales the decimation check runs at: a middle host pixel on both axes.
