@@ -11,7 +11,9 @@
 // base is a linear 16x16 k_8_8_8_8 with a 32-texel pitch, rows 256-byte aligned (16 rows of
 // 256 bytes); without packed mips each mip storage is 32x32 blocks with 256-byte rows, 8 KiB,
 // one after the other from the mip address: level 1 at +0, level 2 at +8 KiB, level 3 at +16 KiB.
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <string>
 
 #include "raster_scenes.h"
@@ -19,6 +21,7 @@
 #include "sample_entry.h"
 #include "sample_shaders.h"
 #include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/xenos/registers.h"
@@ -129,25 +132,40 @@ void AuthorPointSprites(format::Writer& writer) {
   PresentFrame(b, writer, rt, clear, kFront, kRing, kWidth, kHeight);
 }
 
-Image ExpectedPointSprites() {
+// At a resolution scale a sprite is size x S by size x T host pixels and its coordinate moves
+// 1 / (size x S) and 1 / (size x T) per host pixel: rho is 16 / size times the larger of 1/S, 1/T
+// (the LOD follows the larger footprint), so at 1x3 and 3x1 the level is the 1x one and at 3x3
+// lambda = log2(16 / (3 size)): -1.58, -0.58, 0.42, 1.42 for sizes 16, 8, 4, 2, the nearest
+// levels (floor(lambda + 1/2), clamped to 0) 0, 0, 0, 1. Edges at k + 0.625 guest pixels lie
+// 1/8 or more from every host centre at odd scales; even scales have no image here.
+Image ExpectedPointSprites(ResolutionScale scale = {}) {
+  if (scale.x % 2 == 0 || scale.y % 2 == 0) {
+    throw Error("raster_point_sprite_mips: no expected image at " + scale.Name());
+  }
   Image img;
-  img.width = kWidth;
-  img.height = kHeight;
-  img.rgba.resize(size_t(kWidth) * kHeight * 4);
+  img.width = kWidth * scale.x;
+  img.height = kHeight * scale.y;
+  img.rgba.resize(size_t(img.width) * img.height * 4);
   const Rgba clear{0x10, 0x18, 0x20, 0xFF};
-  for (size_t p = 0; p < size_t(kWidth) * kHeight; ++p) {
+  for (size_t p = 0; p < size_t(img.width) * img.height; ++p) {
     std::copy(clear.begin(), clear.end(), img.rgba.begin() + 4 * p);
   }
+  const double finest = double(std::min(scale.x, scale.y));
   for (const Sprite& s : kSprites) {
-    // Pixel (x, y) samples the authored position (x, y) (D3D9 centres): covered when it lies in
-    // [c - size/2, c + size/2) on both axes.
-    const float half = float(s.size) / 2;
-    for (uint32_t y = 0; y < kHeight; ++y) {
-      for (uint32_t x = 0; x < kWidth; ++x) {
-        if (float(x) < s.x - half || float(x) >= s.x + half) continue;
-        if (float(y) < s.y - half || float(y) >= s.y + half) continue;
-        const Rgba& c = kLevelColor[s.level];
-        std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * kWidth + x));
+    const double lambda = std::log2(16.0 / (double(s.size) * finest));
+    const uint32_t level = uint32_t(std::clamp(std::floor(lambda + 0.5), 0.0, double(kLevels - 1)));
+    // Host pixel (x, y) samples the authored position ((x + 1/2) / S - 1/2, ...) (D3D9 centres:
+    // pixel (x, y) samples (x, y) at 1x): covered when it lies in [c - size/2, c + size/2) on
+    // both axes.
+    const double half = double(s.size) / 2;
+    for (uint32_t y = 0; y < img.height; ++y) {
+      const double gy = (y + 0.5) / scale.y - 0.5;
+      if (gy < s.y - half || gy >= s.y + half) continue;
+      for (uint32_t x = 0; x < img.width; ++x) {
+        const double gx = (x + 0.5) / scale.x - 0.5;
+        if (gx < s.x - half || gx >= s.x + half) continue;
+        const Rgba& c = kLevelColor[level];
+        std::copy(c.begin(), c.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
       }
     }
   }
@@ -157,7 +175,7 @@ Image ExpectedPointSprites() {
 }  // namespace
 
 std::vector<Sample> RasterPointSamples() {
-  return {DescribedSample(
+  Sample s = DescribedSample(
       "raster_point_sprite_mips",
       "Textured point sprites of 16, 8, 4 and 2 pixels sampling a 4-level mip chain through the "
       "sprite coordinate: the level follows the size (quads give points derivatives)",
@@ -165,7 +183,9 @@ std::vector<Sample> RasterPointSamples() {
       "(224,48,48) = level 0; x 33..40 y 13..20 green (48,200,64) = level 1; x 59..62 y 15..18 "
       "blue (64,96,240) = level 2; x 80..81 y 16..17 yellow (240,208,32) = level 3. All pixels "
       "exact.",
-      [](format::Writer& w) { AuthorPointSprites(w); }, [] { return ExpectedPointSprites(); })};
+      [](format::Writer& w) { AuthorPointSprites(w); }, [] { return ExpectedPointSprites(); });
+  s.expected_image_scaled = [](ResolutionScale scale) { return ExpectedPointSprites(scale); };
+  return {s};
 }
 
 }  // namespace xnt::samples

@@ -3,7 +3,9 @@
 //   scene's authoring; the expected image is the union of 1-pixel-wide rectangles around the
 //   segments (the rule both render paths follow, geometry.h RasterizeLine) sampled at the
 //   Direct3D 9 pixel centres, every endpoint at k + 0.25 so no centre lies within 1/64 pixel of
-//   a rectangle's side or end (ExpectedLines throws otherwise).
+//   a rectangle's side or end (ExpectedLines throws otherwise). At 1x3, 3x1 and 3x3 the image is
+//   the same rectangles sampled at the host pixel centres (the guest's quad mapped to host
+//   pixels), none within 1/64 of a host pixel of a side or end.
 // - raster_wide_lines: the same with PA_SU_LINE_CNTL widths 2, 3, 5 and 1: rectangles of that
 //   width around the segments (Vulkan's rectangular lines, which lavapipe draws for the fbo path
 //   and the cpu path follows; an axis-aligned line is the same rectangle under any rule, the
@@ -14,6 +16,7 @@
 //   unorm24 steps; slope-scaled 4 * 1/256 per pixel = 1/64), far from any rounding.
 #include "raster_scenes.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <string>
@@ -52,13 +55,12 @@ void Put(Image& img, uint32_t x, uint32_t y, Rgba c) {
 
 // ---- Lines ---------------------------------------------------------------------------------------
 
-// 1 inside the `width`-pixel-wide rectangle around p -> q, 0 outside; throws within 1/64 pixel
-// of its boundary (a scene that would depend on tie rules or snapping).
-int InLineRect(Vec2 p, Vec2 q, double width, double x, double y) {
+// 1 inside the `width`-pixel-wide rectangle around p -> q, 0 outside; throws within `m` pixels
+// of its boundary (a scene that would depend on tie rules or snapping: 1/64 of a host pixel).
+int InLineRect(Vec2 p, Vec2 q, double width, double x, double y, double m) {
   const double ex = double(q.x) - p.x, ey = double(q.y) - p.y, len = std::sqrt(ex * ex + ey * ey);
   const double along = ((x - p.x) * ex + (y - p.y) * ey) / len;
   const double across = std::fabs((x - p.x) * ey - (y - p.y) * ex) / len;
-  constexpr double m = 1.0 / 64;
   const bool near_end = std::fabs(along) < m || std::fabs(along - len) < m;
   const bool near_side = std::fabs(across - width / 2) < m;
   const bool in_along = along > 0 && along < len, in_across = across < width / 2;
@@ -86,18 +88,28 @@ std::vector<std::pair<Vec2, Vec2>> Segments(const FlatDraw& d) {
   return s;
 }
 
-Image ExpectedLines(const FlatScene& scene) {
-  Image img = Fill(scene.width, scene.height, scene.clear_rgba);
+// At a resolution scale the hardware draws the guest's rectangle at S x T the resolution: host
+// pixel (x, y) is covered when its centre, in guest pixels, lies in it. Odd scales only: at an
+// even one host centres fall on the scenes' quarter-pixel sides.
+Image ExpectedLines(const FlatScene& scene, ResolutionScale scale = {}) {
+  if (scale.x % 2 == 0 || scale.y % 2 == 0) {
+    throw Error("raster line scene: no expected image at " + scale.Name());
+  }
+  const uint32_t w = scene.width * scale.x, h = scene.height * scale.y;
+  const double margin = 1.0 / (64.0 * std::max(scale.x, scale.y));  // guest pixels
+  Image img = Fill(w, h, scene.clear_rgba);
   for (const FlatDraw& d : scene.draws) {
     const auto segs = Segments(d);
     // PA_SU_LINE_CNTL's half width in 12.4 (0: not written, 1 pixel; gpu/line_width.h).
     const double width = d.line_cntl == 0 ? 1.0 : double(d.line_cntl & 0xFFFF) / 8.0;
-    for (uint32_t y = 0; y < scene.height; ++y) {
-      for (uint32_t x = 0; x < scene.width; ++x) {
-        // PA_SU_VTX_CNTL pix_center = 0 (D3dDeviceDefaults): Direct3D 9 centres, so pixel
-        // (x, y) samples the authored position (x, y).
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        // PA_SU_VTX_CNTL pix_center = 0 (D3dDeviceDefaults): Direct3D 9 centres, so the host
+        // pixel centre (x + 1/2) / S in guest pixels is the authored position minus 1/2 less
+        // (pixel (x, y) samples the authored (x, y) at 1x).
+        const double gx = (x + 0.5) / scale.x - 0.5, gy = (y + 0.5) / scale.y - 0.5;
         bool a = false;
-        for (const auto& [p, q] : segs) a = InLineRect(p, q, width, x, y) || a;
+        for (const auto& [p, q] : segs) a = InLineRect(p, q, width, gx, gy, margin) || a;
         if (a) Put(img, x, y, d.rgba);
       }
     }
@@ -298,9 +310,11 @@ Image ExpectedOffsetScene() {
 std::vector<Sample> RasterSamples() {
   // Line scenes are checked against the same line rasterizer, whatever their widths.
   auto lines = [](std::string name, std::string description, std::string expected, FlatScene scene) {
-    return DescribedSample(
+    Sample s = DescribedSample(
         std::move(name), std::move(description), std::move(expected),
         [scene](format::Writer& w) { AuthorFlatScene(scene, w); }, [scene] { return ExpectedLines(scene); });
+    s.expected_image_scaled = [scene](ResolutionScale scale) { return ExpectedLines(scene, scale); };
+    return s;
   };
   std::vector<Sample> v;
   v.push_back(lines(

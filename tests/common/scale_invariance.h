@@ -6,21 +6,36 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "xnt/format/reader.h"
 #include "xnt/gpu/front_buffer.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::test {
 
 // Samples whose downsampled frame cannot match the 1x image, and why.
 inline const std::map<std::string, std::string> kNotScaleInvariant = {
-    {"raster_lines_list_strip_loop", "lines stay one host pixel wide"},
+    {"raster_lines_list_strip_loop",
+     "diagonal lines with ends at quarter pixels: the finer picture covers parts of guest pixels "
+     "the 1x one leaves whole or empty"},
     {"edram_float16_above_65504_resolve",
      "reads 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's texels "
      "do not line up with the guest ones"},
-    {"raster_wide_lines", "line widths stay in host pixels (PA_SU_LINE_CNTL is not scaled)"},
+    {"raster_wide_lines",
+     "wide diagonal lines with ends at quarter pixels: the finer picture covers parts of guest "
+     "pixels the 1x one leaves whole or empty"},
     {"texel_boundaries_256_to_640",
      "point sampling magnified 2.5x: host pixel centres sit at other fractions of a texel than "
      "guest ones, so pixels beside a texel boundary show the neighbouring texel"},
@@ -68,6 +83,163 @@ inline double DownsampledPsnr(const gpu::SwapImage& scaled, uint32_t sx, uint32_
   }
   const double mse = squared / (double(want.width) * want.height * 3);
   return mse == 0.0 ? INFINITY : 10.0 * std::log10(255.0 * 255.0 / mse);
+}
+
+// The decimation check: at 3x3, 1x3 and 3x1 the middle host pixel of each S x T block has its
+// centre at (S * (x + 1/2), T * (y + 1/2)), the guest pixel centre scaled, so it samples what the
+// guest pixel samples at 1x; keeping only those pixels of a scaled frame must give the 1x frame.
+// Counts the guest pixels whose kept host pixel differs from `one` by more than `lsb` in any
+// channel (alpha included: the front buffer's bits). Odd scales only (an even one has no middle).
+inline size_t DecimatedMismatches(const gpu::SwapImage& scaled, uint32_t sx, uint32_t sy,
+                                  const gpu::SwapImage& one, int lsb = 1) {
+  size_t off = 0;
+  for (uint32_t y = 0; y < one.height; ++y) {
+    for (uint32_t x = 0; x < one.width; ++x) {
+      const uint8_t* a = &scaled.rgba[(size_t(y * sy + sy / 2) * scaled.width + x * sx + sx / 2) * 4];
+      const uint8_t* b = &one.rgba[(size_t(y) * one.width + x) * 4];
+      for (int c = 0; c < 4; ++c) {
+        if (std::abs(int(a[c]) - int(b[c])) > lsb) {
+          ++off;
+          break;
+        }
+      }
+    }
+  }
+  return off;
+}
+
+// Samples whose scaled frames cannot pass the decimation check on any path, and why; with
+// `both_axes` only at scales that enlarge both axes (3x3), the others are still checked.
+struct DecimationException {
+  std::string why;
+  bool both_axes = false;
+};
+inline const std::map<std::string, DecimationException> kNotDecimationInvariant = {
+    // Samples that texture from a resolve of their own rendering: the scaled resolve copy holds
+    // S x T texels per guest texel, so a filtered or compared fetch reads other texels.
+    {"edram_shadow_map_three_pass",
+     {"frame 1 samples the resolved shadow map of frame 0 (a scaled resolve copy): the depth "
+      "compare's bilinear footprint covers host texels, not guest ones", false}},
+    {"edram_float16_above_65504_resolve",
+     {"reads its own 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's "
+      "texels do not line up with the guest ones", false}},
+    // A sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: the
+    // texture LOD drops by log2(S) on the axis with the largest footprint, as rendering at a
+    // higher resolution does (finer mips are the point of scaling). 1x3 and 3x1 leave the other
+    // axis's footprint, the larger, unchanged, so they are checked.
+    {"raster_point_sprite_mips",
+     {"its picture is the mip level the sprite's screen size selects: at 3x3 a finer one", true}},
+    // Multisampled edges: the front buffer holds a resolve that averages a pixel's samples, and
+    // the middle host pixel's samples lie in the middle of the guest pixel, so an edge pixel's
+    // coverage (and its centroid) differs from the guest pixel's.
+    {"interp_centroid_msaa4x_edge",
+     {"4x MSAA edge pixels resolve their own samples' coverage: 1.1 % off at 3x3 and 3x1", false}},
+    // A sample that shows screen derivatives themselves: getCompTexLOD and getGradients measure
+    // per host pixel, so each axis's gradient is 1/S of the guest one at any scale enlarging it.
+    {"texfetch_lod_queries",
+     {"its picture is the LOD and gradients per screen pixel, which a scale divides", false}},
+};
+
+// The scales the decimation check runs at: a middle host pixel on both axes.
+inline constexpr std::pair<uint32_t, uint32_t> kDecimationScales[] = {{3, 3}, {1, 3}, {3, 1}};
+
+// At most this share of a frame's pixels may miss the decimation check (edges that pass within
+// the 1/256-pixel snapping of a sample position round differently at another scale).
+inline constexpr double kDecimationTolerance = 0.005;
+
+// Every frame a trace swaps on `path` at S x T, in order; *validation_messages gets the
+// session's count (the fbo path runs with the validation layer).
+inline std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, renderer::Path path,
+                                                uint32_t sx, uint32_t sy,
+                                                uint32_t* validation_messages = nullptr) {
+  renderer::SessionOptions options;
+  options.path = path;
+  options.validate = path == renderer::Path::kFbo;
+  options.renderer.scale_x = sx;
+  options.renderer.scale_y = sy;
+  std::vector<gpu::SwapImage> frames;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
+  auto session = renderer::Session::Create(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  player.Play(*format::Reader::Open(file));
+  session->Flush();
+  if (validation_messages) *validation_messages = session->validation_message_count();
+  return frames;
+}
+
+// The decimation check of one sample on `path` at every decimation scale, each frame printed;
+// asserted unless `kNotDecimationInvariant` (or `excepted`, a path's own limit) excuses it.
+inline void ExpectDecimatedFrames(const std::string& name, const std::string& file,
+                                  renderer::Path path,
+                                  const std::function<bool(uint32_t, uint32_t)>& excepted) {
+  uint32_t messages = 0;
+  const std::vector<gpu::SwapImage> one = ReplayFrames(file, path, 1, 1, &messages);
+  ASSERT_FALSE(one.empty());
+  const auto exception = kNotDecimationInvariant.find(name);
+  for (auto [sx, sy] : kDecimationScales) {
+    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
+    const std::vector<gpu::SwapImage> scaled = ReplayFrames(file, path, sx, sy, &messages);
+    EXPECT_EQ(messages, 0u);
+    ASSERT_EQ(scaled.size(), one.size());
+    const bool skip = (exception != kNotDecimationInvariant.end() &&
+                       (!exception->second.both_axes || (sx > 1 && sy > 1))) ||
+                      excepted(sx, sy);
+    for (size_t f = 0; f < one.size(); ++f) {
+      ASSERT_EQ(scaled[f].width, one[f].width * sx);
+      ASSERT_EQ(scaled[f].height, one[f].height * sy);
+      const size_t off = DecimatedMismatches(scaled[f], sx, sy, one[f]);
+      const double share = double(off) / (double(one[f].width) * one[f].height);
+      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n", name.c_str(),
+                  f, sx, sy, off, 100.0 * share);
+      if (!skip) {
+        EXPECT_LE(share, kDecimationTolerance) << "frame " << f;
+      }
+    }
+  }
+}
+
+// Pixels (any channel) in which `got` differs from `want`; every pixel when the sizes differ.
+inline size_t DifferingPixels(const gpu::SwapImage& got, const samples::Image& want) {
+  if (got.width != want.width || got.height != want.height) return size_t(want.width) * want.height;
+  size_t n = 0;
+  for (size_t i = 0; i + 3 < want.rgba.size(); i += 4) {
+    n += got.rgba[i] != want.rgba[i] || got.rgba[i + 1] != want.rgba[i + 1] ||
+         got.rgba[i + 2] != want.rgba[i + 2] || got.rgba[i + 3] != want.rgba[i + 3];
+  }
+  return n;
+}
+
+// Every sample with images worked out at a scale (Sample::expected_image_scaled) against the
+// last frame `path` shows at each decimation scale (the trace written into `dir`); `expect_equal`
+// false asserts a difference instead (a path's own limit, a fix of which shows up as a failure).
+// Returns how many images were asserted equal.
+inline size_t CompareScaledExpectedImages(const std::string& dir, renderer::Path path,
+                                          const std::function<bool(const std::string&, uint32_t,
+                                                                   uint32_t)>& expect_equal) {
+  size_t equal = 0;
+  for (const samples::Sample& sample : samples::Registry()) {
+    if (!sample.expected_image_scaled) continue;
+    const std::string file = dir + "/" + sample.name + ".expected.xnt";
+    samples::WriteSample(sample, file);
+    for (auto [sx, sy] : kDecimationScales) {
+      const samples::Image want = sample.expected_image_scaled({sx, sy});
+      uint32_t messages = 0;
+      const std::vector<gpu::SwapImage> frames = ReplayFrames(file, path, sx, sy, &messages);
+      EXPECT_EQ(messages, 0u);
+      const size_t differ = frames.empty() ? size_t(want.width) * want.height
+                                           : DifferingPixels(frames.back(), want);
+      std::printf("%s %ux%u: %zu of %u pixels differ from the image worked out at the scale\n",
+                  sample.name.c_str(), sx, sy, differ, want.width * want.height);
+      if (expect_equal(sample.name, sx, sy)) {
+        EXPECT_EQ(differ, 0u) << sample.name << " " << sx << "x" << sy;
+        ++equal;
+      } else {
+        EXPECT_GT(differ, 0u) << sample.name << " " << sx << "x" << sy;
+      }
+    }
+  }
+  return equal;
 }
 
 }  // namespace xnt::test

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <vector>
 
 #include "scale_invariance.h"
 #include "xnt/format/reader.h"
@@ -23,18 +24,9 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 using ::xnt::test::kNotScaleInvariant;
 
 gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {
-  renderer::SessionOptions options;
-  options.path = renderer::Path::kCpu;
-  options.renderer.scale_x = sx;
-  options.renderer.scale_y = sy;
-  gpu::SwapImage last;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { last = image; };
-  auto session = renderer::Session::Create(options);
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  player.Play(*format::Reader::Open(file));
-  session->Flush();
-  return last;
+  std::vector<gpu::SwapImage> frames =
+      ::xnt::test::ReplayFrames(file, renderer::Path::kCpu, sx, sy);
+  return frames.empty() ? gpu::SwapImage{} : std::move(frames.back());
 }
 
 class CpuScale : public ::testing::TestWithParam<std::string> {};
@@ -60,6 +52,33 @@ TEST_P(CpuScale, ScaledFrameDownsamplesToTheExpectedImage) {
     EXPECT_GE(psnr, 40.0);
   }
 }
+
+// The decimation check (scale_invariance.h): every frame of every sample at 3x3, 1x3 and 3x1,
+// its blocks' middle host pixels against the cpu path's 1x frame.
+class CpuDecimation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
+  const samples::Sample* sample = samples::Find(GetParam());
+  ASSERT_NE(sample, nullptr);
+  std::filesystem::create_directories(kWork);
+  const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
+  samples::WriteSample(*sample, file);
+  ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kCpu,
+                                     [](uint32_t, uint32_t) { return false; });
+}
+
+// Samples whose expected image is also worked out at a scale (Sample::expected_image_scaled:
+// lines as the guest's quads, point sprites S x T host pixels per guest pixel) match it exactly
+// at 1x3, 3x1 and 3x3.
+TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
+  std::filesystem::create_directories(kWork);
+  const size_t equal = ::xnt::test::CompareScaledExpectedImages(
+      kWork.string(), renderer::Path::kCpu, [](const std::string&, uint32_t, uint32_t) { return true; });
+  EXPECT_GE(equal, 9u);  // the two line samples and the point sprites, three scales each
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, CpuDecimation, ::testing::ValuesIn(samples::Names()),
+                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Samples, CpuScale, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });

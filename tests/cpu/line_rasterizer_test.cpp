@@ -125,6 +125,60 @@ TEST(LineRasterizer, ZeroLengthDrawsNothing) {
   EXPECT_TRUE(Raster({V(2.0, 2.0, 0.5), V(2.0, 2.0, 0.5)}).empty());
 }
 
+TEST(LineRasterizer, ScaledLineIsTheGuestRectangleInHostPixels) {
+  // Guest (1.25, 2.25) -> (5.25, 2.25), 1 wide, at 1x3: host y = 3 * 2.25 = 6.75, the guest
+  // rectangle's rows [1.75, 2.75] are host [5.25, 8.25]: rows 5, 6, 7, columns 1..4.
+  RasterState s = State();
+  s.scale = {1, 3};
+  const auto f = Raster({V(1.25, 6.75, 0.5, 0.0f), V(5.25, 6.75, 0.5, 4.0f)}, s);
+  ASSERT_EQ(f.size(), 12u);
+  EXPECT_EQ(f.front().y, 5u);
+  EXPECT_EQ(f.back().y, 7u);
+  // Attributes follow the guest t = (x + 0.5 - 1.25) / 4 on every row.
+  for (const Fragment& g : f) EXPECT_FLOAT_EQ(g.interpolators[0][0], float(g.x) - 0.75f);
+}
+
+TEST(LineRasterizer, DiagonalAtANonSquareScaleIsAParallelogram) {
+  // Guest (2.25, 2.25) -> (10.25, 10.25), 2 wide, at 3x1: each host pixel's centre, mapped back
+  // to guest pixels ((x + 0.5) / 3, y + 0.5), is covered when it is within 1 guest pixel of the
+  // segment across it and between its ends along it (the guest rectangle); the host-rectangle
+  // rule (perpendicular to the host segment (24, 8)) would cover other pixels. The attribute is
+  // the guest projection t * 8. Centres within 1/32 guest pixel of a side are not asserted.
+  RasterState s = State();
+  s.x1 = 64;
+  s.line_width = 2.0f;
+  s.scale = {3, 1};
+  std::vector<int> covered(64 * 64, 0);
+  for (const Fragment& g : Raster({V(6.75, 2.25, 0.5, 0.0f), V(30.75, 10.25, 0.5, 8.0f)}, s)) {
+    covered[g.y * 64 + g.x] = 1;
+    const double gx = (g.x + 0.5) / 3.0, gy = g.y + 0.5;
+    const double t = ((gx - 2.25) + (gy - 2.25)) / 16.0;
+    EXPECT_NEAR(g.interpolators[0][0], 8.0 * t, 1e-4) << g.x << "," << g.y;
+  }
+  int checked = 0, host_rule_differs = 0;
+  for (int y = 0; y < 64; ++y) {
+    for (int x = 0; x < 64; ++x) {
+      const double gx = (x + 0.5) / 3.0, gy = y + 0.5;
+      const double along = ((gx - 2.25) + (gy - 2.25)) / std::sqrt(2.0);
+      const double across = std::fabs((gy - 2.25) - (gx - 2.25)) / std::sqrt(2.0);
+      const double len = 8.0 * std::sqrt(2.0);
+      if (std::fabs(across - 1.0) < 1.0 / 32 || std::fabs(along) < 1.0 / 32 ||
+          std::fabs(along - len) < 1.0 / 32) {
+        continue;
+      }
+      const int want = across < 1.0 && along > 0.0 && along < len;
+      EXPECT_EQ(covered[y * 64 + x], want) << x << "," << y;
+      ++checked;
+      // The host rectangle: 2 host pixels wide around the host segment (24, 8).
+      const double hx = x + 0.5 - 6.75, hy = y + 0.5 - 2.25, hlen = std::sqrt(640.0);
+      const double h_along = (hx * 24 + hy * 8) / hlen, h_across = std::fabs(hy * 24 - hx * 8) / hlen;
+      host_rule_differs += want != int(h_across < 1.0 && h_along > 0.0 && h_along < hlen);
+    }
+  }
+  EXPECT_GT(checked, 4000);
+  EXPECT_GE(host_rule_differs, 10);  // 20 pixels here: the scene tells the two rules apart
+}
+
 TEST(LineClipper, NearPlaneCutsAtZZero) {
   Line l;
   // z from -1 to 1 (w = 1): z >= 0 from t = 0.5; the attribute is halved there.

@@ -177,19 +177,37 @@ TEST(DrawState, LineWidthFromPaSuLineCntl) {
   const float range[2] = {1.0f, 8.0f};
   std::string note;
   using T = gpu::HostTopology;
-  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 1.0f);  // 0: 1 pixel
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {}, true, range, &note), 1.0f);  // 0: 1 pixel
   r.Set(Reg::PA_SU_LINE_CNTL, 24);
-  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 3.0f);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {}, true, range, &note), 3.0f);
   EXPECT_TRUE(note.empty());
   // Not for triangles (polygon-mode lines stay 1 wide), nor without wideLines (noted).
-  EXPECT_EQ(HostLineWidth(r.view(), T::kTriangleList, true, range, &note), 1.0f);
-  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, false, range, &note), 1.0f);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kTriangleList, {}, true, range, &note), 1.0f);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {}, false, range, &note), 1.0f);
   EXPECT_FALSE(note.empty());
   // 100 pixels (half width 800) clamped to the device's range, noted.
   note.clear();
   r.Set(Reg::PA_SU_LINE_CNTL, 800);
-  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, true, range, &note), 8.0f);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {}, true, range, &note), 8.0f);
   EXPECT_FALSE(note.empty());
+}
+
+TEST(DrawState, LineWidthIsInGuestPixelsAtAResolutionScale) {
+  // Width 2 guest pixels (half width 16) is 6 host pixels at 3x3, the default 1 is 2 at 2x2;
+  // a non-square scale takes the smaller axis's and says the line is not the guest's quad.
+  Regs r;
+  const float range[2] = {1.0f, 64.0f};
+  std::string note;
+  using T = gpu::HostTopology;
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {2, 2}, true, range, &note), 2.0f);
+  r.Set(Reg::PA_SU_LINE_CNTL, 16);
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {3, 3}, true, range, &note), 6.0f);
+  EXPECT_TRUE(note.empty());
+  EXPECT_EQ(HostLineWidth(r.view(), T::kLineList, {3, 1}, true, range, &note), 2.0f);
+  EXPECT_NE(note.find("non-square"), std::string::npos);
+  note.clear();
+  EXPECT_EQ(HostLineWidth(r.view(), T::kTriangleList, {3, 3}, true, range, &note), 1.0f);
+  EXPECT_TRUE(note.empty());
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "test_env.h"
 #include "xnt/base/error.h"
+#include "xnt/base/resolution_scale.h"
 #include "xnt/format/reader.h"
 #include "xnt/format/records.h"
 #include "xnt/renderer/session.h"
@@ -128,7 +129,7 @@ struct TraceRun {
 
 // Replays a trace file on `path` at scale x scale with one cpu thread: fsi through
 // MakeFsiTestSession, fbo with validation on lavapipe, cpu with no device.
-inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, uint32_t scale,
+inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, ResolutionScale scale,
                                 bool synchronization_validation,
                                 const vk::fsi::FsiOptions& fsi = {}) {
   TraceRun run;
@@ -136,7 +137,8 @@ inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, ui
   options.path = path;
   options.fsi = fsi;
   options.threads = 1;
-  options.renderer.scale_x = options.renderer.scale_y = scale;
+  options.renderer.scale_x = scale.x;
+  options.renderer.scale_y = scale.y;
   options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frames.push_back(image); };
   std::unique_ptr<renderer::Session> session;
   if (path == renderer::Path::kFsi) {
@@ -160,6 +162,11 @@ inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, ui
   run.validation_messages = session->validation_message_count();
   run.validation_report = ValidationReport(*session);
   return run;
+}
+inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, uint32_t scale,
+                                bool synchronization_validation,
+                                const vk::fsi::FsiOptions& fsi = {}) {
+  return ReplayTraceFile(file, path, ResolutionScale{scale, scale}, synchronization_validation, fsi);
 }
 
 }  // namespace xnt::vk::test

@@ -116,6 +116,7 @@ RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& p
   state.polygon_offset = gpu::ReadPolygonOffsets(regs, plan.polygonal);
   state.depth_format = plan.depth.format;
   if (plan.topology == gpu::HostTopology::kLineList) state.line_width = gpu::LineWidth(regs);
+  state.scale = plan.scale;
   return state;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/ucode/interpreter.h"
 
@@ -80,8 +81,11 @@ struct RasterState {
   // hardware shades every primitive (triangles, point sprites, lines) in 2x2 quads, so every
   // pixel has screen derivatives for its texture LOD.
   bool quads = false;
-  // Line width in pixels (PA_SU_LINE_CNTL width: a half width in 12.4 fixed point).
+  // Line width in guest pixels (PA_SU_LINE_CNTL width: a half width in 12.4 fixed point).
   float line_width = 1.0f;
+  // Host pixels per guest pixel: a line is extruded by its width in guest pixels, the quad then
+  // mapped to host pixels (gpu/line_width.h LineHalfWidth).
+  ResolutionScale scale;
   // Fragments need their per-sample depth (false when neither the depth nor the stencil test
   // runs: nothing reads it then, and triangles skip computing it).
   bool depth = true;
@@ -135,7 +139,9 @@ struct PointSprite {
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit);
 
-// Rasterizes a line state.line_width pixels wide the way the fbo path's host does with the default
+// Rasterizes a line state.line_width guest pixels wide (at a resolution scale the guest's quad
+// mapped to host pixels, gpu/line_width.h LineHalfWidth; t then projects in guest pixels) the
+// way the fbo path's host does with the default
 // lineRasterizationMode, which Mesa's lavapipe draws as a rectangle (line_rectangular is set for
 // every mode but Bresenham: lvp_pipeline.c): the segment extruded by half the width on each side,
 // the four corners snapped to 1/256 pixel (endpoints snapped, then the half-width vector rounded

@@ -11,7 +11,8 @@
 //
 // Wide lines: PA_SU_LINE_CNTL's width (state.line_width) scales the half-width vector, as
 // lp_setup_line.c scales it by the rasterizer's line_width (the fbo path sets the host's dynamic
-// line width to the register's). Derivatives: the hardware shades lines in 2x2 quads like every
+// line width to the register's times the scale). At a resolution scale the width is in guest
+// pixels and the quad is the guest's mapped to host pixels (gpu/line_width.h LineHalfWidth). Derivatives: the hardware shades lines in 2x2 quads like every
 // primitive, so with state.quads the pixels beside a covered one are emitted as helpers with
 // the attributes extrapolated along the segment (the plane llvmpipe's line_linear_coef builds:
 // constant across the line, linear along it).
@@ -20,6 +21,7 @@
 #include <cmath>
 
 #include "geometry.h"
+#include "xnt/gpu/line_width.h"
 #include "xnt/gpu/pixel_inputs.h"
 
 namespace xnt::cpu {
@@ -69,11 +71,20 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   const float area = dx * dx + dy * dy;
   if (area == 0.0f) return false;
   if (!(state.line_width > 0.0f)) return false;
-  const float scale = (state.line_width * 0.5f) / std::sqrt(area);
-  const int64_t tx = int64_t(std::lrint(float(kSubPixel) * (-dy * scale)));
-  const int64_t ty = int64_t(std::lrint(float(kSubPixel) * (dx * scale)));
-  const P a{Snap(fax), Snap(fay)}, b{Snap(fbx), Snap(fby)};
-  P c[4] = {{a.x - tx, a.y - ty}, {b.x - tx, b.y - ty}, {b.x + tx, b.y + ty}, {a.x + tx, a.y + ty}};
+  const gpu::LineExtrusion half = gpu::LineHalfWidth(dx, dy, state.line_width, state.scale);
+  P c[4];
+  if (state.scale.x == state.scale.y) {
+    const int64_t tx = int64_t(std::lrint(float(kSubPixel) * half.x));
+    const int64_t ty = int64_t(std::lrint(float(kSubPixel) * half.y));
+    const P a{Snap(fax), Snap(fay)}, b{Snap(fbx), Snap(fby)};
+    c[0] = {a.x - tx, a.y - ty}, c[1] = {b.x - tx, b.y - ty};
+    c[2] = {b.x + tx, b.y + ty}, c[3] = {a.x + tx, a.y + ty};
+  } else {
+    // A non-square scale: the Vulkan paths draw the quad as two triangles from their line-quad
+    // geometry shader (xnt/vk/translator/line_quad.h), whose corners the host snaps one by one.
+    c[0] = {Snap(fax - half.x), Snap(fay - half.y)}, c[1] = {Snap(fbx - half.x), Snap(fby - half.y)};
+    c[2] = {Snap(fbx + half.x), Snap(fby + half.y)}, c[3] = {Snap(fax + half.x), Snap(fay + half.y)};
+  }
   // Interior positive (the triangle rasterizer's orientation); the rectangle's winding is the
   // same for every direction, but check rather than rely on it.
   if (Edge(c[0], c[1], c[2].x, c[2].y) < 0) std::swap(c[1], c[3]);
@@ -93,9 +104,14 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   if (x1 <= x0 || y1 <= y0) return true;
 
   // t of a screen point: its projection onto a -> b (unsnapped positions, as llvmpipe's
-  // interpolants use), not clamped (the caps extrapolate by up to half a pixel).
-  const double ex = bx - ax, ey = by - ay, len2 = ex * ex + ey * ey;
-  auto param = [&](double px, double py) { return ((px - ax) * ex + (py - ay) * ey) / len2; };
+  // interpolants use), not clamped (the caps extrapolate by up to half a pixel). Projected in
+  // guest pixels: at a non-square scale the quad is the guest's sheared, and attributes stay
+  // constant along its guest-perpendicular sides (factors of exactly 1 at S x S).
+  const double gx = 1.0 / double(state.scale.x), gy = 1.0 / double(state.scale.y);
+  const double ex = (bx - ax) * gx, ey = (by - ay) * gy, len2 = ex * ex + ey * ey;
+  auto param = [&](double px, double py) {
+    return ((px - ax) * gx * ex + (py - ay) * gy * ey) / len2;
+  };
   // Lines are not polygons: only the para offset's constant term applies (gpu/polygon_offset.h).
   const double offset = gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
                                                 0.0, std::max(std::fabs(az), std::fabs(bz)));

@@ -70,6 +70,8 @@ Viewport ComputeViewport(RegisterValues regs, uint32_t target_width, uint32_t ta
     v.host_depth_max = std::clamp(hi, 0.0f, 1.0f);
     v.host_depth_range_clamped = v.host_depth_min != lo || v.host_depth_max != hi;
   }
+  v.ndc_per_pixel[0] = 2.0f / w;
+  v.ndc_per_pixel[1] = 2.0f / h;
 
   // Window scissor (moved by the window offset unless window_offset_disable) ∩ screen scissor.
   auto wtl = DecodeRegister<xenos::reg::PA_SC_WINDOW_SCISSOR_TL>(regs);

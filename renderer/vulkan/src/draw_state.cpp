@@ -45,6 +45,11 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
   for (uint32_t n = 0; n < clip.plane_count; ++n) {
     for (uint32_t k = 0; k < 4; ++k) c.user_clip_planes[n][k] = clip.planes[n][k];
   }
+  if (topology == gpu::HostTopology::kLineList) {
+    c.line_quad[0] = viewport.ndc_per_pixel[0];
+    c.line_quad[1] = viewport.ndc_per_pixel[1];
+    c.line_quad[2] = gpu::LineWidth(regs);
+  }
   for (int i = 0; i < 3; ++i) {
     c.ndc_scale[i] = viewport.ndc_scale[i];
     c.ndc_offset[i] = viewport.ndc_offset[i];
@@ -96,20 +101,34 @@ HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_ta
   return s;
 }
 
-float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool wide_lines,
-                    const float line_width_range[2], std::string* note) {
+float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, ResolutionScale scale,
+                    bool wide_lines, const float line_width_range[2], std::string* note) {
   if (topology != gpu::HostTopology::kLineList) return 1.0f;
-  const float wanted = gpu::LineWidth(regs);
+  // The width is in guest pixels: at S x S the guest's rectangle is the host line S times as
+  // wide (the cpu path's quad, gpu/line_width.h LineHalfWidth). A host line is a rectangle
+  // perpendicular to it on the host, so at S x T with S != T it cannot be the guest's
+  // parallelogram: LineQuads draws it then; without geometry shaders, drawn min(S, T) host pixels
+  // per guest pixel wide (the width the line has along its scaled axis when it runs along the
+  // other one), and said.
+  const uint32_t per_guest_pixel = std::min(scale.x, scale.y);
+  const float wanted = gpu::LineWidth(regs) * float(per_guest_pixel);
+  if (scale.x != scale.y && note) {
+    *note = "lines at the non-square resolution scale " + scale.Name() + " are host lines " +
+            std::to_string(per_guest_pixel) +
+            " host pixel(s) per guest pixel wide, not the guest's quad sheared (the cpu path's)";
+  }
   if (wanted == 1.0f) return 1.0f;
   if (!wide_lines) {
     if (note) *note = "line width " + std::to_string(wanted) + " drawn 1 pixel wide (no wideLines)";
     return 1.0f;
   }
-  // In host pixels, unscaled at a resolution scale, as 1-pixel lines always were (the cpu path
-  // does the same).
   const float width = std::clamp(wanted, line_width_range[0], line_width_range[1]);
   if (width != wanted && note) *note = "line width clamped to the device's lineWidthRange";
   return width;
+}
+
+bool LineQuads(gpu::HostTopology topology, ResolutionScale scale, bool geometry_shader) {
+  return topology == gpu::HostTopology::kLineList && scale.x != scale.y && geometry_shader;
 }
 
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {
@@ -129,8 +148,12 @@ HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology top
     }
   }
   // face = 0: counter-clockwise triangles are front-facing. The host framebuffer has the same
-  // orientation as guest screen space (y down), so the winding carries over unchanged.
-  r.front_face = mode.face ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  // orientation as guest screen space (y down), so the winding carries over unchanged. Lines
+  // and points are always front-facing: the line-quad geometry shader emits counter-clockwise
+  // quads (line_quad.h), so they keep counter-clockwise (host lines and points ignore it).
+  const bool polygon = topology == gpu::HostTopology::kTriangleList ||
+                       topology == gpu::HostTopology::kRectangleList;
+  r.front_face = mode.face && polygon ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
   r.depth_clamp = !gpu::DepthClipped(regs);
   return r;
 }

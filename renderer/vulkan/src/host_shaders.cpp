@@ -9,6 +9,7 @@
 #include <string>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/translator/line_quad.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -63,6 +64,14 @@ namespace {
 static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
               "renderer/vulkan/CMakeLists.txt builds one variant per interpolator count");
 }  // namespace
+
+std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(device, &props);
+  const uint32_t limit = props.limits.maxGeometryInputComponents;
+  return CompileHostGlsl(LineQuadGeometryShaderGlsl(limit > 12 ? (limit - 8) / 4 : 1),
+                         VK_SHADER_STAGE_GEOMETRY_BIT, "line_quad_gs");
+}
 
 std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators) {
   passed_interpolators = std::clamp<uint32_t>(passed_interpolators, 1, kInterpolatorCount);

@@ -6,6 +6,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/host_shaders.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
@@ -81,6 +82,16 @@ VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
   return module;
 }
 
+VkShaderModule PathRenderer::LineQuadShader(const gpu::DrawPlan& plan) {
+  if (!LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader)) {
+    return VK_NULL_HANDLE;
+  }
+  if (!line_quad_shader_) {
+    line_quad_shader_ = CreateModule(LineQuadGeometryShader(context_.physical_device()));
+  }
+  return line_quad_shader_;
+}
+
 VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
   auto it = modules_.find(key);
   if (it != modules_.end()) return it->second;
@@ -149,7 +160,12 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology) {
   std::string note;
-  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, context_.capabilities().wide_lines,
+  const ResolutionScale scale{options_.scale_x, options_.scale_y};
+  if (LineQuads(topology, scale, context_.capabilities().geometry_shader)) {
+    vkCmdSetLineWidth(cmd, 1.0f);  // triangles: the geometry shader sets the width
+    return;
+  }
+  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
                                        line_width_range_, &note));
   if (!note.empty()) Note(note);
 }

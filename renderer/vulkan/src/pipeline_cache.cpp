@@ -61,6 +61,10 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
     stages.push_back(stage);
+  } else if (key.line_quad_shader) {
+    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stage.module = key.line_quad_shader;
+    stages.push_back(stage);
   }
   if (key.pixel_shader) {
     stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;

@@ -42,7 +42,7 @@ std::string WriteSampleFile(const samples::Sample& sample) {
   return path.string();
 }
 
-PathRun Replay(const std::string& file, renderer::Path path, uint32_t scale) {
+PathRun Replay(const std::string& file, renderer::Path path, ResolutionScale scale) {
   return test::ReplayTraceFile(file, path, scale, /*synchronization_validation=*/true);
 }
 
@@ -52,12 +52,13 @@ std::string Notes(const PathRun& r) {
   return out;
 }
 
-class FsiMatchesCpu : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {};
+class FsiMatchesCpu
+    : public ::testing::TestWithParam<std::tuple<std::string, ResolutionScale>> {};
 
 TEST_P(FsiMatchesCpu, SameFramesAndEdramBytes) {
   const samples::Sample* sample = samples::Find(std::get<0>(GetParam()));
   ASSERT_NE(sample, nullptr);
-  const uint32_t scale = std::get<1>(GetParam());
+  const ResolutionScale scale = std::get<1>(GetParam());
   const std::string file = WriteSampleFile(*sample);
   const PathRun cpu = Replay(file, renderer::Path::kCpu, scale);
   const PathRun fsi = Replay(file, renderer::Path::kFsi, scale);
@@ -101,15 +102,16 @@ std::vector<std::string> SampleNames() {
   return names;
 }
 
-std::string ParamName(const ::testing::TestParamInfo<std::tuple<std::string, uint32_t>>& info) {
-  const uint32_t s = std::get<1>(info.param);
-  return std::get<0>(info.param) + "_" + std::to_string(s) + "x" + std::to_string(s);
+std::string ParamName(
+    const ::testing::TestParamInfo<std::tuple<std::string, ResolutionScale>>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param).Name();
 }
 
 // At 1x1 and 2x2 (host pixels per guest pixel), each against the cpu path at the same scale.
 INSTANTIATE_TEST_SUITE_P(AllSamples, FsiMatchesCpu,
                          ::testing::Combine(::testing::ValuesIn(SampleNames()),
-                                            ::testing::Values(1u, 2u)),
+                                            ::testing::Values(ResolutionScale{1, 1},
+                                                              ResolutionScale{2, 2})),
                          ParamName);
 
 // The samples that draw with a texture a resolve made, at 3x3 too: at a scale the texture is
@@ -123,7 +125,17 @@ INSTANTIATE_TEST_SUITE_P(ResolvedTextures, FsiMatchesCpu,
                                                               "edram_shadow_map_three_pass",
                                                               "scale_resolve_texture_2x2",
                                                               "scale_bloom_taps_72x40_pitch96"),
-                                            ::testing::Values(3u)),
+                                            ::testing::Values(ResolutionScale{3, 3})),
+                         ParamName);
+
+// Lines at non-square scales: the guest's quads through the line-quad geometry shader, whose
+// corners the host snaps as the cpu path does for them (gpu/line_width.h LineHalfWidth).
+INSTANTIATE_TEST_SUITE_P(LinesAtNonSquareScales, FsiMatchesCpu,
+                         ::testing::Combine(::testing::Values("raster_lines_list_strip_loop",
+                                                              "raster_wide_lines"),
+                                            ::testing::Values(ResolutionScale{1, 3},
+                                                              ResolutionScale{3, 1},
+                                                              ResolutionScale{2, 3})),
                          ParamName);
 
 }  // namespace

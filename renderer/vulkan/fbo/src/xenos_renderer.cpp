@@ -305,6 +305,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
   key.topology = uint32_t(plan.topology);
+  key.line_quad_shader = LineQuadShader(plan);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster) ? 1u : 0u;
@@ -358,13 +359,19 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
         polygonal && mode.cull_back);
     const uint32_t depth_format = plan.depth.format;
     const float constant = gpu::DepthBiasConstantFactor(offset, depth_format);
-    const float slope = gpu::DepthBiasSlopeFactor(offset);
+    // Lines from the line-quad geometry shader are host triangles: the host biases them, by the
+    // constant term only, as lines take it (gpu/polygon_offset.h).
+    const bool line_quads =
+        LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader);
+    const float slope = line_quads ? 0.0f : gpu::DepthBiasSlopeFactor(offset);
     const bool bias = attachments.depth && (constant != 0.0f || slope != 0.0f);
     if (bias && attachments.depth->format == VK_FORMAT_D32_SFLOAT_S8_UINT &&
         depth_format == uint32_t(xenos::DepthRenderTargetFormat::kD24S8)) {
       Note("polygon offset on a k_24_8 target in a float host depth: constant term inexact");
     }
-    if (bias && !polygonal) Note("polygon offset on lines/points: the host applies none");
+    if (bias && !polygonal && !line_quads) {
+      Note("polygon offset on lines/points: the host applies none");
+    }
     vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
     vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
   }

@@ -38,6 +38,7 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
       (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33) |
       (uint64_t(k.clip_distances) << 40) | (uint64_t(k.cull_distances) << 48));
+  mix(uint64_t(reinterpret_cast<uintptr_t>(k.line_quad_shader)));
   return size_t(h);
 }
 
@@ -159,6 +160,10 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = gs;
+    stages.push_back(stage);
+  } else if (key.line_quad_shader) {
+    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
+    stage.module = key.line_quad_shader;
     stages.push_back(stage);
   }
   stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -370,6 +375,9 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
+  if (plan.topology == gpu::HostTopology::kPointList && plan.scale.x != plan.scale.y) {
+    Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
+  }
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
   // pixels: shader_interface.h).
@@ -387,6 +395,7 @@ VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValu
   PipelineKey key;
   key.vs = draw.vertex_shader;
   key.topology = uint32_t(plan.topology);
+  key.line_quad_shader = LineQuadShader(plan);
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster);

@@ -41,6 +41,7 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint color_output_modes;
   uint scaled_texture_slots;
   vec4 user_clip_planes[6];
+  vec4 line_quad;
 } xe_system;
 
 const uint kXeSysFlagXyDividedByW = 1u;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/format/records.h"
 #include "xnt/format/writer.h"
 
@@ -30,6 +31,10 @@ struct Sample {
   std::function<void(format::Writer& writer)> author;
   // The expected front buffer of the last frame, or empty when the scene is not simple enough.
   std::function<Image()> expected_image;
+  // The same at a resolution scale (S x T host pixels per guest pixel), worked out from the
+  // scene parameters at that scale, for the scales the scene is exact at (the function throws
+  // xnt::Error at others); empty when only the 1x image is worked out.
+  std::function<Image(ResolutionScale)> expected_image_scaled;
   // Render paths ("fbo", ...) whose default replay does not show expected_image, and why: what
   // the hardware does that the path cannot (the tests check the difference is still there).
   std::map<std::string, std::string> differs_on;

@@ -38,6 +38,9 @@ struct Viewport {
   // The same transform to host NDC for a host viewport covering the whole target.
   float ndc_scale[3];
   float ndc_offset[3];
+  // Host NDC units per guest pixel (2 / the target's width, height): what a guest-pixel distance
+  // is in NDC at any resolution scale (the host viewport covers the whole scaled target).
+  float ndc_per_pixel[2];
   ScissorRect scissor;  // clamped to the render target; extent 0 when nothing can be drawn
   // Depth clipping (PA_CL_CLIP_CNTL clip_disable off). Every path clips at the hardware's
   // clip-space planes, before the viewport: 0 <= z <= w for Direct3D, -w <= z <= w for OpenGL's

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "xnt/base/resolution_scale.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/register_values.h"
 #include "xnt/gpu/viewport.h"
@@ -50,11 +51,18 @@ struct HostRasterizer {
 };
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology);
 
-// The dynamic line width of a draw: PA_SU_LINE_CNTL's width for line lists (gpu/line_width.h),
-// clamped to the device's lineWidthRange; 1 without wideLines and for every other topology
-// (polygon-mode lines stay 1 wide). `note` gets why the width is not the register's, if it is not.
-float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, bool wide_lines,
-                    const float line_width_range[2], std::string* note);
+// The dynamic line width of a draw: PA_SU_LINE_CNTL's width for line lists (gpu/line_width.h)
+// times the resolution scale (the smaller axis's when they differ: a non-square scale without
+// geometry shaders, see LineQuads), clamped to the device's lineWidthRange; 1 without
+// wideLines and for every other topology (polygon-mode lines stay 1 wide). `note` gets why the
+// line is not the register's width in guest pixels, if it is not (a non-square scale included).
+float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, ResolutionScale scale,
+                    bool wide_lines, const float line_width_range[2], std::string* note);
+
+// Whether a line list is drawn as quads by the line-quad geometry shader
+// (xnt/vk/translator/line_quad.h): at a non-square resolution scale, where a host line cannot be
+// the guest's line, on a device with geometry shaders.
+bool LineQuads(gpu::HostTopology topology, ResolutionScale scale, bool geometry_shader);
 
 // One colour target's blending (RB_BLENDCONTROLn) and write mask (RB_COLOR_MASK).
 VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target);

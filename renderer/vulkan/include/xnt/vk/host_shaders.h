@@ -28,4 +28,9 @@ std::vector<uint32_t> CompileHostGlsl(std::string_view source, VkShaderStageFlag
 // rest are written as zero, so rectangle lists lose interpolators 14-15 on such devices.
 std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators);
 
+// The line-quad geometry shader (xnt/vk/translator/line_quad.h) for `device`: as many
+// interpolators as fit its maxGeometryInputComponents next to the gl_PerVertex block (8
+// components kept for it, as for rectangle lists).
+std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device);
+
 }  // namespace xnt::vk

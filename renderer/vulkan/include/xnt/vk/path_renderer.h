@@ -124,6 +124,9 @@ class PathRenderer {
   bool HostDepthClamp(const HostRasterizer& raster);
   // A module owned by the renderer (freed with it): host shaders a path makes for itself.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
+  // The geometry shader of a draw's pipeline that draws its line list as the guest's quads
+  // (LineQuads, draw_state.h: a non-square scale), made on first use; null for other draws.
+  VkShaderModule LineQuadShader(const gpu::DrawPlan& plan);
   // The draw's texture set (path_textures.cpp); *scaled_slots: bit i set when slot i is bound
   // to a scaled resolve copy.
   VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,
@@ -157,6 +160,7 @@ class PathRenderer {
   void WriteTextureSet(VkDescriptorSet set, const std::vector<VkDescriptorImageInfo>& images);
 
   std::vector<VkShaderModule> owned_modules_;
+  VkShaderModule line_quad_shader_ = VK_NULL_HANDLE;  // LineQuadShader
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush

@@ -93,6 +93,7 @@ class FsiRenderer final : public PathRenderer {
     bool depth_clamp = false;        // HostRasterizer::depth_clamp
     // With polygon_offset_gs: the vertex shader's clip / cull distances, which it passes on.
     uint32_t clip_distances = 0, cull_distances = 0;
+    VkShaderModule line_quad_shader = VK_NULL_HANDLE;  // PathRenderer::LineQuadShader
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {

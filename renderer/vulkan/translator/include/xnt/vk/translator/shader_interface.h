@@ -137,6 +137,10 @@ struct XeSystemConstants {
   // The draw's enabled user clip planes in guest clip space, compacted (gpu/primitive_clip.h);
   // the vertex shader reads the first TranslationOptions::vs_user_clip_planes of them.
   float user_clip_planes[6][4];
+  // Line lists drawn as quads by LineQuadGeometryShaderGlsl (line_quad.h): x, y = host NDC units
+  // per guest pixel (gpu::Viewport::ndc_per_pixel), z = PA_SU_LINE_CNTL's width in guest pixels
+  // (gpu/line_width.h), w unused.
+  float line_quad[4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
@@ -151,7 +155,8 @@ static_assert(offsetof(XeSystemConstants, alpha_test_func) == 84);
 static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
 static_assert(offsetof(XeSystemConstants, user_clip_planes) == 96);
-static_assert(sizeof(XeSystemConstants) == 192);
+static_assert(offsetof(XeSystemConstants, line_quad) == 192);
+static_assert(sizeof(XeSystemConstants) == 208);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;
