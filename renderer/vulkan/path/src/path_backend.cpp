@@ -84,6 +84,18 @@ void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptio
              "shaderCullDistance"];
     return;
   }
+  // At a non-square scale fbo and fsi draw line lists as quads through a geometry shader that
+  // passes no clip or cull distance on, so the planes and the kill cannot reach those lines.
+  const xenos::PrimitiveType type = call.initiator.prim_type;
+  const bool lines = type == xenos::PrimitiveType::kLineList ||
+                     type == xenos::PrimitiveType::kLineStrip ||
+                     type == xenos::PrimitiveType::kLineLoop;
+  if (lines && options_.renderer.scale_x != options_.renderer.scale_y &&
+      context_.capabilities().geometry_shader) {
+    ++notes_["user clip planes / vertex kill not applied to lines at a non-square resolution "
+             "scale (drawn as quads by a geometry shader that passes no clip distance on)"];
+    return;
+  }
   vs.vs_user_clip_planes = clip.plane_count;
   vs.vs_user_clip_cull_only = clip.planes_cull_only;
   vs.vs_vertex_kill = uint32_t(clip.kill);
