@@ -38,15 +38,6 @@ TextureUnit::Footprint TextureUnit::ExplicitFootprint(const Setup& p,
   return footprint;
 }
 
-namespace {
-
-// NaN (a NaN register or rho) takes the finest allowed level.
-float ClampExplicit(float lambda, float min_lod, float max_lod) {
-  return std::isnan(lambda) ? min_lod : std::clamp(lambda, min_lod, max_lod);
-}
-
-}  // namespace
-
 ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coords,
                                          const ucode::FetchInstruction& f,
                                          const ucode::TextureRegisters& registers) {
@@ -54,7 +45,7 @@ ucode::Float4 TextureUnit::FetchExplicit(uint32_t slot, const ucode::Float4& coo
   if (!s) return {0.0f, 0.0f, 0.0f, 0.0f};
   const Setup p = Prepare(*s, f);
   const Footprint footprint = ExplicitFootprint(p, f, registers);
-  return SampleFootprint(p, f, coords, footprint, ClampExplicit(footprint.lambda, p.min_lod, p.max_lod));
+  return SampleFootprint(p, f, coords, footprint, ClampLambda(footprint.lambda, p.min_lod, p.max_lod));
 }
 
 void TextureUnit::FetchBatchExplicit(uint32_t slot, const ucode::FetchInstruction& f,
@@ -79,7 +70,7 @@ void TextureUnit::FetchBatchExplicit(uint32_t slot, const ucode::FetchInstructio
         {registers.grad_v[0][l], registers.grad_v[1][l], registers.grad_v[2][l], 0.0f}};
     const Footprint footprint = ExplicitFootprint(p, f, r);
     texels[l] = SampleFootprint(p, f, {coords[0][l], coords[1][l], coords[2][l], 0.0f}, footprint,
-                                ClampExplicit(footprint.lambda, p.min_lod, p.max_lod));
+                                ClampLambda(footprint.lambda, p.min_lod, p.max_lod));
   }
 }
 

@@ -366,13 +366,6 @@ void TextureUnit::Finish(const Slot& s, ucode::Float4& out) {
 
 namespace {
 
-// lambda (or NaN) clamped to the sampler's range; NaN (rho 0 or NaN coordinates) takes the finest
-// allowed level.
-float ClampLambda(float lambda, float min_lod, float max_lod) {
-  if (std::isnan(lambda)) lambda = min_lod;
-  return std::clamp(lambda, min_lod, max_lod);
-}
-
 constexpr const char* kNoQuadNote =
     "cpu path: a pixel shaded without its 2x2 quad (no derivatives) samples level 0";
 

@@ -16,7 +16,9 @@
 // `cube` instruction selected, clamped to its edges, at level 0.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +34,12 @@
 #include "xnt/xenos/enums.h"
 
 namespace xnt::cpu {
+
+// lambda clamped to the sampler's LOD range; NaN (rho 0, NaN coordinates or a NaN register LOD)
+// takes the finest allowed level.
+inline float ClampLambda(float lambda, float min_lod, float max_lod) {
+  return std::isnan(lambda) ? min_lod : std::clamp(lambda, min_lod, max_lod);
+}
 
 class TextureUnit {
  public:

@@ -58,19 +58,15 @@ float HlslClamp(float x, float lo, float hi) {
 }
 
 struct Stream {
-  PrimitiveDraw prim;
-  uint32_t offset = 0, min_index = 0, max_index = 0;
+  PrimitiveDraw prim;  // its vertex_index rule: the draw's VGT_INDX_OFFSET and index clamp
 
   uint32_t Raw(uint32_t i) const {
     return prim.indexed ? ReadGuestIndex(prim.index_bytes, prim.index_format, prim.index_endian, i)
                         : i;
   }
   // A control point's or patch's index as the sequencer hands it over (Xenia
-  // tessellation_indexed.vs.hlsl / adaptive_*.hs.hlsl): offset, 24 bits, clamped.
-  float Index(uint32_t raw) const {
-    const uint32_t v = (raw + offset) & xenos::kVertexIndexMask;
-    return float(std::clamp(v, min_index, std::max(min_index, max_index)));
-  }
+  // tessellation_indexed.vs.hlsl / adaptive_*.hs.hlsl): the same rule as any vertex index.
+  float Index(uint32_t raw) const { return float(prim.vertex_index.Apply(raw)); }
 };
 
 // One patch's factors in Direct3D order (gpu/tessellator.h) from the guest's edge order.
@@ -131,9 +127,6 @@ TessellatedDraw TessellateDraw(const replay::DrawCall& call) {
   std::vector<uint8_t> scratch;
   Stream s;
   s.prim = ReadDrawStream(call, scratch);
-  s.offset = regs.Get(xenos::Reg::VGT_INDX_OFFSET);
-  s.min_index = regs.Get(xenos::Reg::VGT_MIN_VTX_INDX) & xenos::kVertexIndexMask;
-  s.max_index = regs.Get(xenos::Reg::VGT_MAX_VTX_INDX) & xenos::kVertexIndexMask;
   const bool tri = IsTriangle(out.kind);
   const bool adaptive = mode == TessellationMode::kAdaptive;
   const bool control_points =
