@@ -3,16 +3,13 @@
 
 #include <cctype>
 
+#include "xnt/base/enum_names.h"
+
 namespace xnt::renderer {
 
 const char* NoteKindName(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::kSkipped: return "skipped";
-    case NoteKind::kNotImplemented: return "not_implemented";
-    case NoteKind::kInexact: return "inexact";
-    case NoteKind::kOther: break;
-  }
-  return "other";
+  static const char* const kNames[] = {"skipped", "not_implemented", "inexact", "other"};
+  return EnumName(kind, kNames, "other");
 }
 
 namespace {
@@ -30,7 +27,8 @@ NoteKind ClassifyNote(const std::string& text) {
   if (Has(text, "skipped")) return NoteKind::kSkipped;
   // Drawn without it: what the notes say of state they leave out or read as zeros.
   for (const char* words : {"not implemented", "not modelled", "unsupported", "not decoded",
-                            "as zeros", "returns zeros", "not loaded", "dropped", "applies none"}) {
+                            "as zeros", "returns zeros", "not loaded", "dropped", "applies none",
+                            "not applied"}) {
     if (Has(text, words)) return NoteKind::kNotImplemented;
   }
   // Drawn approximately: their words for a near result, a fallback (a guest format held in a

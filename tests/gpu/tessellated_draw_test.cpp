@@ -8,6 +8,7 @@
 #include <string>
 
 #include "xnt/base/error.h"
+#include "error_text.h"
 #include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -56,12 +57,7 @@ class TessellatedDrawTest : public ::testing::Test {
     draw_.indices.size_bytes = uint32_t(words.size()) * 4;
   }
   std::string Refusal() {
-    try {
-      TessellateDraw(draw_);
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "";
+    return ::xnt::test::ErrorText([&] { TessellateDraw(draw_); }, "");
   }
 
   replay::RegisterFile regs_;

@@ -63,7 +63,7 @@ test::PathReplay ReplayFactors(renderer::Path path) {
   return test::PlayOnPath(path, b.Take());
 }
 
-TEST(MemExportTessellation, FactorsAreExportedAndTheTessellatedDrawIsNamed) {
+TEST(MemExportTessellation, FactorsAreExportedAndTheTessellatedDrawIsDrawn) {
   for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
     test::PathReplay run = ReplayFactors(path);

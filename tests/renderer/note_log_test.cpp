@@ -42,6 +42,15 @@ TEST(NoteLog, KindAndRegisterComeFromTheText) {
   const NoteRegister none = NoteRegisterOf("2x MSAA coverage from 4 host samples");
   EXPECT_TRUE(none.name.empty() && none.field.empty());
   EXPECT_EQ(ClassifyNote("2x MSAA coverage from 4 host samples"), NoteKind::kInexact);
+  // State drawn without its effect is not implemented, even where a device feature is named.
+  EXPECT_EQ(ClassifyNote("user clip planes / vertex kill not applied to lines at a non-square "
+                         "resolution scale (drawn as quads by a geometry shader)"),
+            NoteKind::kNotImplemented);
+  EXPECT_EQ(ClassifyNote("user clip planes / vertex kill not applied: the device lacks "
+                         "shaderClipDistance or shaderCullDistance"),
+            NoteKind::kNotImplemented);
+  EXPECT_STREQ(NoteKindName(NoteKind::kNotImplemented), "not_implemented");
+  EXPECT_STREQ(NoteKindName(NoteKind::kOther), "other");
   // The cpu and Vulkan paths word an undecodable texture differently; the kind is the same.
   EXPECT_EQ(ClassifyNote("cpu path: texture format k_CTX1 not decoded (zeros)"),
             NoteKind::kNotImplemented);

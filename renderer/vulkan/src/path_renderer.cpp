@@ -30,7 +30,6 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
   line_width_range_[0] = props.limits.lineWidthRange[0];
   line_width_range_[1] = props.limits.lineWidthRange[1];
-  storage_alignment_ = std::max<uint64_t>(16, props.limits.minStorageBufferOffsetAlignment);
 }
 
 PathRenderer::~PathRenderer() {
@@ -137,7 +136,7 @@ bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
 uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                            uint64_t& alignment) const {
   if (!tess) return 0;  // BuildDrawInput has refused a draw with more than the range holds
-  alignment = std::max({alignment, UniformAlignment(), storage_alignment_});
+  alignment = std::max({alignment, UniformAlignment(), StorageAlignment()});
   const uint64_t offset = (total + alignment - 1) / alignment * alignment;
   total = offset + kDomainInputsRange;
   return offset;

@@ -108,6 +108,10 @@ class PathRenderer {
   uint64_t UniformAlignment() const {
     return std::max<uint64_t>(16, context_.capabilities().min_uniform_buffer_offset_alignment);
   }
+  // The same for storage buffers (a tessellated draw's domain inputs).
+  uint64_t StorageAlignment() const {
+    return std::max<uint64_t>(16, context_.capabilities().min_storage_buffer_offset_alignment);
+  }
   // A tessellated draw's domain inputs (TranslationOptions::domain_inputs) in the draw's ring
   // allocation after its other `total` bytes: returns where they start (aligned for a storage
   // buffer; 0 without `tess`) and grows `total` by the whole kDomainInputsRange, since the
@@ -150,7 +154,6 @@ class PathRenderer {
   std::map<std::string, uint64_t> notes_;
   // VkPhysicalDeviceLimits::lineWidthRange, read once: SetLineWidth runs for every draw.
   float line_width_range_[2] = {1.0f, 1.0f};
-  uint64_t storage_alignment_ = 16;
 
  private:
   void CreateDescriptorSets();
