@@ -181,6 +181,37 @@ TEST(UcodeListingConstants, UnrepresentableDeclarationsAreRefused) {
                 "3:1: 'm[1]' follows an element allocated only in part");
 }
 
+// A default is a float only for a float constant; bool, int and object tables keep whole words,
+// printed as signed integers. Both read back to the words they came from (found by fuzz_listing:
+// a sampler's default written as floats printed back as integers of the float bits).
+TEST(UcodeListingConstants, DefaultsKeepTheirWordsPerType) {
+  const std::string text = Heading("2.0.21256.0") +
+                           "xvs_3_0\n"
+                           "defconst Count, int, vector, [1, 4], i0, { 3, -1, 0, 4294967295 }\n"
+                           "defconst Tex, sampler2d, object, [1, 4], c4, { 0.5, 1, 2, -1 }\n"
+                           "defconst Odd, float, vector, [1, 4], c5, { nan, -nan, 0.25, -0 }\n" +
+                           kTail;
+  const std::vector<uint8_t> blob = AssembleContainer(text);
+  const ContainerFile c = LoadContainer(blob);
+  ASSERT_EQ(c.constants.size(), 3u);
+  EXPECT_EQ(c.constants[0].default_value,
+            (std::vector<uint32_t>{3u, 0xFFFFFFFFu, 0u, 0xFFFFFFFFu}));
+  // A decimal fraction given for a non-float type is a float's bits (0.5f); whole numbers stay
+  // integers.
+  EXPECT_EQ(c.constants[1].default_value,
+            (std::vector<uint32_t>{0x3F000000u, 1u, 2u, 0xFFFFFFFFu}));
+  // A NaN keeps only its sign: the listing has no way to print a payload.
+  EXPECT_EQ(c.constants[2].default_value,
+            (std::vector<uint32_t>{0x7FC00000u, 0xFFC00000u, 0x3E800000u, 0x80000000u}));
+  const std::string listing = Disassemble(c);
+  EXPECT_NE(listing.find("i0, { 3, -1, 0, -1 }"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("c4, { 1056964608, 1, 2, -1 }"), std::string::npos) << listing;
+  EXPECT_EQ(AssembleContainer(listing), blob);
+  ExpectRefused(Heading("2.0.21256.0") + "xvs_3_0\n" +
+                    "defconst Count, int, vector, [1, 4], i0, { 3, x, 0, 1 }\n" + kTail,
+                "5:1: bad integer default 'x'");
+}
+
 // --comments: fxc's parameter block for a struct, an array, a matrix and samplers.
 TEST(UcodeListingConstants, CompilerCommentsDescribeEveryClass) {
   const ContainerFile c = LoadContainer(

@@ -16,6 +16,7 @@
 //   - program: literals, microcode, a 3-dword zero tail.
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <map>
 
@@ -75,7 +76,22 @@ uint32_t FloatBits(std::string_view s, uint32_t line) {
   if (ec != std::errc() || p != s.data() + s.size()) LineError(line, "bad number '" + std::string(s) + "'");
   uint32_t bits;
   std::memcpy(&bits, &f, 4);
+  // The listing prints any NaN as `nan`/`-nan`: keep only the sign so the text stays exact.
+  if (f != f) bits = (bits & 0x80000000u) | 0x7FC00000u;
   return bits;
+}
+
+// A default value word as the listing prints it: a float for a float constant (type 3), the
+// 32-bit word as a signed integer for every other type (bool, int and object tables keep their
+// words as they are). A decimal fraction given for a non-float type is taken as a float's bits.
+uint32_t DefaultWord(std::string_view s, uint32_t param_type, uint32_t line) {
+  if (param_type == 3 || s.find_first_of(".eE") != std::string_view::npos) return FloatBits(s, line);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < INT32_MIN || v > int64_t(UINT32_MAX)) {
+    LineError(line, "bad integer default '" + std::string(s) + "'");
+  }
+  return uint32_t(v);
 }
 
 template <size_t N>
@@ -146,7 +162,9 @@ ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
   d.elements = d.register_set == 3 ? std::max(1u, d.register_count)
                                    : per ? std::max(1u, d.register_count / per) : 1;
   if (!Trim(defaults).empty()) {
-    for (std::string_view v : Split(defaults, ',')) d.default_value.push_back(FloatBits(v, line));
+    for (std::string_view v : Split(defaults, ',')) {
+      d.default_value.push_back(DefaultWord(v, d.param_type, line));
+    }
     // D3D9 keeps a default as whole registers of four values (the loader reads exactly that).
     if (d.default_value.size() != size_t(d.register_count) * 4) {
       LineError(line, "defconst default has " + std::to_string(d.default_value.size()) +
