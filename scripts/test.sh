@@ -40,7 +40,7 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
   # code shows in both runs, a neighbour's load on a shared CI machine seldom twice (exit 2, a
   # missing baseline file, fails at once; a baseline it cannot use fails on the second run).
   bench_run() {
-    build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --repeat 5 \
+    build-bench/tools/xenotrace bench replay --paths cpu,fbo --draws 200,2000 --capture 2000 --repeat 5 \
       --no-shader-cache --baseline bench/baseline.json
   }
   bench_rc=0

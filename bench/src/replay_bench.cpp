@@ -1,6 +1,7 @@
 // Replay benchmark (see replay_bench.h).
 #include "bench_scene.h"
 #include "texture_scene.h"
+#include "xnt/bench/capture_trace.h"
 #include "xnt/bench/replay_bench.h"
 
 #include <sys/resource.h>
@@ -236,6 +237,16 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
     for (uint32_t n : o.flat_draws) {
       const std::string name = "flat_" + std::to_string(n);
       run(Case{name, SceneRecords(FlatScene(n), name, o.save_traces_dir)});
+    }
+    for (uint32_t n : o.capture_draws) {
+      CaptureTraceShape shape;
+      shape.frames = o.capture_frames;
+      shape.draws_per_frame = n;
+      const std::string name = CaptureCaseName(shape);
+      if (!o.save_traces_dir.empty()) {
+        WriteCaptureTrace(shape, (std::filesystem::path(o.save_traces_dir) / (name + ".xnt")).string());
+      }
+      run(Case{name, CaptureTraceRecords(shape)});
     }
   } else {
     for (const std::string& t : o.traces) {

@@ -45,17 +45,20 @@ size_t Count(const std::string& s, const std::string& what) {
 }
 
 TEST_F(BenchReplay, BuiltInCasesOnTheCpuPath) {
-  const Result r = Xt("bench replay --paths cpu --draws 20,50 --repeat 1 --json --no-shader-cache "
-                      "--save-traces " + kWork.string());
+  const Result r = Xt("bench replay --paths cpu --draws 20,50 --capture 30 --repeat 1 --json "
+                      "--no-shader-cache --save-traces " + kWork.string());
   ASSERT_EQ(r.code, 0) << r.out;
-  // textured_4: four quads; flat_N: N triangles; one frame each.
+  // textured_4: four quads; flat_N, capture_N: N triangles; one frame each.
   EXPECT_NE(r.out.find("\"name\": \"textured_4\", \"path\": \"cpu\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 4,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 20,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 50,"), std::string::npos) << r.out;
-  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 3u) << r.out;
-  EXPECT_EQ(Count(r.out, "\"gpu_seconds_per_frame\": null"), 3u);
-  // Three cases of one path: 1 + 2 ratios (each later case over each earlier one).
+  EXPECT_NE(r.out.find("\"name\": \"capture_30\", \"path\": \"cpu\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 30,"), std::string::npos) << r.out;
+  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 4u) << r.out;
+  EXPECT_EQ(Count(r.out, "\"gpu_seconds_per_frame\": null"), 4u);
+  // Four cases of one path: 1 + 2 + 3 ratios (each later case over each earlier one).
+  EXPECT_NE(r.out.find("\"cpu:capture_30/flat_50\""), std::string::npos);
   EXPECT_NE(r.out.find("\"cpu:flat_20/textured_4\""), std::string::npos);
   EXPECT_NE(r.out.find("\"cpu:flat_50/textured_4\""), std::string::npos);
   EXPECT_NE(r.out.find("\"cpu:flat_50/flat_20\""), std::string::npos);
@@ -65,6 +68,22 @@ TEST_F(BenchReplay, BuiltInCasesOnTheCpuPath) {
   }
   const Result dump = Xt("dump " + (kWork / "flat_50.xnt").string());
   EXPECT_EQ(Count(dump.out, "=> draw"), 50u);
+  // The capture-shaped trace: its 30 draws, each in a ring submission of its own between the
+  // frame's first (clear, shaders) and last (resolve, swap).
+  const Result capture = Xt("info --json " + (kWork / "capture_30.xnt").string());
+  EXPECT_NE(capture.out.find("\"submissions\": 32"), std::string::npos) << capture.out;
+  EXPECT_EQ(Count(Xt("dump " + (kWork / "capture_30.xnt").string()).out, "=> draw"), 30u);
+}
+
+TEST_F(BenchReplay, CaptureShapedFramesAndTheirLimits) {
+  Result r = Xt("bench replay --paths cpu --draws 4 --capture 7 --capture-frames 3 --repeat 1 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"name\": \"capture_3x7\", \"path\": \"cpu\", \"device\": "),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 3, \"draws\": 21,"), std::string::npos) << r.out;
+  // Sizes past the limits are usage errors, not a run.
+  EXPECT_EQ(Xt("bench replay --paths cpu --capture 100001").code, 2);
+  EXPECT_EQ(Xt("bench replay --paths cpu --capture 0").code, 2);
 }
 
 // GPU time per frame from timestamp queries on the GPU paths (lavapipe writes timestamps too):

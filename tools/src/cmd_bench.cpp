@@ -116,6 +116,8 @@ struct ReplayArgs {
   std::string fsi_ordering = "interlock";
   std::string paths = "fbo";
   std::vector<uint32_t> draws = {200, 2000};
+  std::vector<uint32_t> capture = {2000};
+  uint32_t capture_frames = 1;
   uint32_t repeats = 3;
   int device = -1;
   bool json = false;
@@ -143,6 +145,8 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
   o.fsi_unordered = a.fsi_ordering == "unordered";
   o.paths = SplitPaths(a.paths);
   o.flat_draws = a.draws;
+  o.capture_draws = a.capture;
+  o.capture_frames = a.capture_frames;
   o.repeats = a.repeats;
   o.device_index = a.device;
   o.save_traces_dir = a.save_traces;
@@ -319,7 +323,7 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                ren->callback([which] { *which = "render"; });
                auto pargs = std::make_shared<ReplayArgs>();
                CLI::App* rep = sub.add_subcommand(
-                   "replay", "Replay traces (or built-in synthetic ones: textured_4, flat_N) on render paths: "
+                   "replay", "Replay traces (or built-in synthetic ones: textured_4, flat_N, capture_N) on render paths: "
                              "start-up, frames/s, draws/s, us per draw by stage, GPU time per frame, peak RSS; ratios between "
                              "cases checked against a baseline");
                rep->add_option("traces", pargs->traces, "Trace files (default: the built-in cases, made in memory)")
@@ -335,6 +339,13 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                    ->capture_default_str();
                rep->add_option("--draws", pargs->draws, "Built-in flat cases' draw counts")
                    ->delimiter(',')->check(CLI::Range(1, 100000));
+               rep->add_option("--capture", pargs->capture,
+                               "Built-in capture-shaped cases' draws per frame (capture_N: each draw its own "
+                               "ring submission and fresh vertex page, then a resolve and a swap)")
+                   ->delimiter(',')->check(CLI::Range(1, 100000));
+               rep->add_option("--capture-frames", pargs->capture_frames,
+                               "Frames of each capture-shaped case (more than 1: named capture_FxN)")
+                   ->check(CLI::Range(1, 1000))->capture_default_str();
                rep->add_option("--repeat", pargs->repeats, "Warm replays per case (median reported; the first replay is the cold one)")
                    ->check(CLI::Range(1, 100))->capture_default_str();
                rep->add_option("--device", pargs->device, "Vulkan device index for the GPU paths");

@@ -5,7 +5,9 @@
 // binary needs nothing on disk):
 //   flat_N       N small flat triangles, each draw with its own colour constant and vertex data
 //                (as games draw), one frame;
-//   textured_4   four textured quads (a 32x32 k_8_8_8_8 texture) covering the target, one frame.
+//   textured_4   four textured quads (a 32x32 k_8_8_8_8 texture) covering the target, one frame;
+//   capture_N    N draws shaped as a capture records them (xnt/bench/capture_trace.h): each its own
+//                ring submission and fresh vertex page; capture_FxN: F such frames.
 // Per case and render path, one session replays the records `repeats + 1` times; the first
 // replay is cold (shaders translated and compiled, pipelines created), the others warm. Reported:
 //   - startup_seconds: Session::Create (instance, device, host pipelines) of that session;
@@ -41,6 +43,9 @@ struct ReplayBenchOptions {
   std::vector<std::string> samples;
   // Built-in flat cases' draw counts (textured_4 is always added).
   std::vector<uint32_t> flat_draws = {200, 2000};
+  // Built-in capture-shaped cases' draws per frame, and their frames (1: named capture_N).
+  std::vector<uint32_t> capture_draws = {2000};
+  uint32_t capture_frames = 1;
   std::vector<std::string> paths = {"fbo"};
   // fsi without interlock: the named lavapipe test mode (docs/fsi.md).
   bool fsi_unordered = false;

@@ -1,0 +1,64 @@
+// A capture-shaped synthetic trace, built in memory: what a D3D title's frame looks like once a
+// capture tool has recorded it. Unlike the flat_N case (every vertex buffer uploaded ahead, all
+// draws in one ring submission), each draw here is
+//   - a fresh CPU upload of its 24 bytes of vertices (three float2 clip-space positions) to a page
+//     no recent draw used (D3D's dynamic vertex ring: DrawPrimitiveUP-style data), recorded as a
+//     memory event before the submission that reads it,
+//   - its own ring-buffer submission: its colour constant (pixel-shader c0), its vertex fetch
+//     constant and a 3-vertex auto-indexed DRAW_INDX_2, as a title that kicks the ring per draw;
+// and every frame starts with a submission that clears the colour target by a resolve and binds
+// the shaders, and ends with a submission that resolves the target to the front buffer and swaps
+// (then the frame marker). Draw k of a frame is a right triangle with 5-pixel legs in cell k of
+// an 8x8-pixel grid over the target (wrapping), its edges on k+0.75 / x+y = m+0.5 lines so its
+// coverage does not depend on the pixel-centre convention (samples/src/flat_scene.h) and every
+// path must draw the same pixels.
+//
+// `bench replay` replays it as capture_N (one frame of N draws) or capture_FxN; other tools may
+// write it to a file through WriteCaptureTrace (records are produced one at a time, so a long
+// trace never has to be held in memory).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xnt/format/records.h"
+
+namespace xnt::bench {
+
+struct CaptureTraceShape {
+  uint32_t frames = 1;
+  uint32_t draws_per_frame = 2000;
+  uint32_t width = 320, height = 240;  // colour target and front buffer, 8..2048 each
+  // Pages of the dynamic vertex ring (4 KiB each, one per draw); draw k of the whole trace writes
+  // page k mod this, so a page is rewritten only after this many other draws (within one frame
+  // when draws_per_frame is larger).
+  uint32_t vertex_ring_pages = 32768;
+};
+
+inline constexpr uint32_t kCaptureMaxDrawsPerFrame = 1000000;
+inline constexpr uint32_t kCaptureMaxFrames = 100000;
+// Guest physical address of the vertex ring's first page (above every fixed buffer the scene
+// uses: ring, resolve rectangle, front buffer, clear scratch).
+inline constexpr uint32_t kCaptureVertexRingAddress = 0x01000000;
+
+// Throws xnt::Error naming the field when a shape is out of range (no draws or frames, sizes over
+// the limits above, a vertex ring that does not fit the 512 MiB of guest memory).
+void CheckCaptureTraceShape(const CaptureTraceShape& shape);
+
+// Every record of the trace, in order, handed to `sink` one at a time.
+void BuildCaptureTrace(const CaptureTraceShape& shape,
+                       const std::function<void(format::Record&&)>& sink);
+std::vector<format::Record> CaptureTraceRecords(const CaptureTraceShape& shape);
+// Writes the trace to `file` (single-threaded writer, the samples' trace info).
+void WriteCaptureTrace(const CaptureTraceShape& shape, const std::string& file);
+
+// "capture_N" (one frame of N draws) or "capture_FxN" (F frames of N draws); nullopt when `name`
+// is neither; throws xnt::Error when it is one with numbers out of range.
+std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name);
+std::string CaptureCaseName(const CaptureTraceShape& shape);
+
+}  // namespace xnt::bench

@@ -1,0 +1,179 @@
+// Capture-shaped synthetic trace (xnt/bench/capture_trace.h).
+#include "xnt/bench/capture_trace.h"
+
+#include <charconv>
+
+#include "flat_scene.h"
+#include "guest_bytes.h"
+#include "present_frame.h"
+#include "sample_shaders.h"
+#include "xnt/base/error.h"
+#include "xnt/capture/pm4_builder.h"
+#include "xnt/format/writer.h"
+#include "xnt/samples/samples.h"
+#include "xnt/ucode/assembler.h"
+
+namespace xnt::bench {
+
+namespace {
+
+constexpr uint32_t kStreamSlot = 95;        // vf0 = vertex fetch constant 95 (D3D stream 0)
+constexpr uint32_t kPsConstantBase = 256;   // D3D's 256/256 ALU constant partition: PS c0
+constexpr uint32_t kGuestMemoryBytes = 512u << 20;
+// The ring buffer the submissions are fetched from: each submission follows the previous one and
+// the write pointer wraps to the start when the next would not fit, as the CP's ring does.
+constexpr uint32_t kRingBytes = 0x10000;
+
+class RingCursor {
+ public:
+  uint32_t Place(size_t dwords) {
+    const uint32_t bytes = uint32_t(dwords * 4);
+    if (offset_ + bytes > kRingBytes) offset_ = 0;
+    const uint32_t address = samples::kRingAddress + offset_;
+    offset_ = (offset_ + bytes) % kRingBytes;
+    return address;
+  }
+
+ private:
+  uint32_t offset_ = 0;
+};
+
+// Draw `cell` of the 8x8 grid: a right triangle with 5-pixel legs whose axis-aligned edges lie on
+// k + 0.75 and whose hypotenuse on x + y = m + 0.5 (no pixel centre on an edge at either centre
+// convention), as three big-endian clip-space float2 (24 bytes).
+std::vector<uint8_t> CellTriangle(uint32_t cell, uint32_t width, uint32_t height) {
+  const uint32_t per_row = width / 8, rows = height / 8;
+  const float x = float((cell % per_row) * 8) + 1.75f;
+  const float y = float(((cell / per_row) % rows) * 8) + 1.75f;
+  const float px[3] = {x, x + 5.0f, x}, py[3] = {y, y, y + 5.0f};
+  std::vector<float> clip;
+  for (int k = 0; k < 3; ++k) {
+    clip.push_back(px[k] / (float(width) / 2) - 1.0f);
+    clip.push_back(1.0f - py[k] / (float(height) / 2));
+  }
+  return samples::BigEndianFloats(clip);
+}
+
+uint32_t ParseCount(std::string_view text, std::string_view name) {
+  uint32_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw Error("bench case '" + std::string(name) +
+                "': expected capture_N or capture_FxN with whole numbers");
+  }
+  return value;
+}
+
+}  // namespace
+
+void CheckCaptureTraceShape(const CaptureTraceShape& s) {
+  auto fail = [](const std::string& what) { throw Error("capture trace: " + what); };
+  if (s.frames == 0 || s.frames > kCaptureMaxFrames) {
+    fail("frames must be 1.." + std::to_string(kCaptureMaxFrames) + ", not " + std::to_string(s.frames));
+  }
+  if (s.draws_per_frame == 0 || s.draws_per_frame > kCaptureMaxDrawsPerFrame) {
+    fail("draws per frame must be 1.." + std::to_string(kCaptureMaxDrawsPerFrame) + ", not " +
+         std::to_string(s.draws_per_frame));
+  }
+  if (s.width < 8 || s.width > 2048 || s.height < 8 || s.height > 2048) {
+    fail("the target must be 8..2048 pixels a side, not " + std::to_string(s.width) + "x" +
+         std::to_string(s.height));
+  }
+  const uint64_t ring_end = kCaptureVertexRingAddress + uint64_t(s.vertex_ring_pages) * 4096;
+  if (s.vertex_ring_pages == 0 || ring_end > kGuestMemoryBytes) {
+    fail("the vertex ring must be 1.." +
+         std::to_string((kGuestMemoryBytes - kCaptureVertexRingAddress) / 4096) + " pages, not " +
+         std::to_string(s.vertex_ring_pages));
+  }
+}
+
+void BuildCaptureTrace(const CaptureTraceShape& s, const std::function<void(format::Record&&)>& sink) {
+  CheckCaptureTraceShape(s);
+  const auto vs = ucode::AssembleShader(samples::kPositionVertexShader);
+  const auto ps = ucode::AssembleShader(samples::kConstantColorPixelShader);
+  capture::RenderTargetSetup rt;
+  rt.surface_pitch = s.width;
+  rt.color_base_tiles = 0;
+  const capture::ResolveSetup clear = samples::SceneClear(s.width, s.height, {16, 32, 48, 255});
+  RingCursor ring;
+  auto submit = [&](capture::Pm4Builder& b) {
+    std::vector<uint32_t> dwords = b.Take();
+    const uint32_t address = ring.Place(dwords.size());
+    sink(format::Submission{format::SubmissionKind::kRingBuffer, address, std::move(dwords)});
+  };
+
+  sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, samples::kResolveVertexAddress,
+                           capture::ResolveRectangleVertices(s.width, s.height)});
+  uint64_t draw_in_trace = 0;
+  for (uint32_t f = 0; f < s.frames; ++f) {
+    capture::Pm4Builder b;
+    if (f == 0) capture::D3dDeviceDefaults(b);
+    capture::D3dResolve(b, rt, clear);
+    capture::D3dSetViewport(b, 0, 0, float(s.width), float(s.height));
+    capture::D3dSetShaders(b, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    submit(b);
+    for (uint32_t d = 0; d < s.draws_per_frame; ++d, ++draw_in_trace) {
+      const uint32_t page = uint32_t(draw_in_trace % s.vertex_ring_pages);
+      const uint32_t address = kCaptureVertexRingAddress + page * 4096;
+      sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, address,
+                               CellTriangle(d, s.width, s.height)});
+      const uint32_t k = d + f;
+      const float color[4] = {float(k % 7) / 7.0f, float(k % 5) / 5.0f, float(k % 3) / 3.0f, 1.0f};
+      b.SetAluConstants(kPsConstantBase, color);
+      capture::D3dSetVertexFetch(b, kStreamSlot, address, 6);
+      b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
+      submit(b);
+    }
+    // The frame's end as D3D's Present records it (samples/src/present_frame.h), in its own
+    // submission here: the target resolved to the front buffer without clears, the swap.
+    capture::ResolveSetup present = clear;
+    present.dest_address = samples::kFrontBufferAddress;
+    present.clear_color = false;
+    present.clear_depth = false;
+    capture::D3dResolve(b, rt, present);
+    capture::D3dSwap(b, samples::kFrontBufferAddress, s.width, s.height);
+    submit(b);
+    sink(format::FrameMarker{f, samples::kFrontBufferAddress, s.width, s.height,
+                             uint32_t(xenos::TextureFormat::k_8_8_8_8)});
+  }
+}
+
+std::vector<format::Record> CaptureTraceRecords(const CaptureTraceShape& shape) {
+  std::vector<format::Record> records;
+  records.reserve(size_t(shape.frames) * (size_t(shape.draws_per_frame) * 2 + 3) + 1);
+  BuildCaptureTrace(shape, [&](format::Record&& r) { records.push_back(std::move(r)); });
+  return records;
+}
+
+void WriteCaptureTrace(const CaptureTraceShape& shape, const std::string& file) {
+  CheckCaptureTraceShape(shape);
+  format::WriterOptions wo;
+  wo.threads = 1;
+  auto writer = format::Writer::Create(file, samples::SampleTraceInfo(), wo);
+  BuildCaptureTrace(shape, [&](format::Record&& r) { writer->Write(r); });
+  writer->Finish();
+}
+
+std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name) {
+  constexpr std::string_view kPrefix = "capture_";
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  const std::string_view rest = name.substr(kPrefix.size());
+  CaptureTraceShape shape;
+  const size_t x = rest.find('x');
+  if (x == std::string_view::npos) {
+    shape.draws_per_frame = ParseCount(rest, name);
+  } else {
+    shape.frames = ParseCount(rest.substr(0, x), name);
+    shape.draws_per_frame = ParseCount(rest.substr(x + 1), name);
+  }
+  CheckCaptureTraceShape(shape);
+  return shape;
+}
+
+std::string CaptureCaseName(const CaptureTraceShape& shape) {
+  const std::string draws = std::to_string(shape.draws_per_frame);
+  return shape.frames == 1 ? "capture_" + draws
+                           : "capture_" + std::to_string(shape.frames) + "x" + draws;
+}
+
+}  // namespace xnt::bench
