@@ -30,11 +30,13 @@ rules=(
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"
   "compare|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/renderer/ xnt/diff/ xnt/compare/"
+  # Pixel history replays on the cpu path itself (it reads what cpu::PixelWatch recorded).
+  "inspect|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/ xnt/inspect/"
   "samples|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt/ucode/ xnt/samples/"
   # The CLI composes every library but reaches render paths through xnt/renderer/session.h and the
   # rest of Vulkan through xnt/renderer/device_tools.h: nothing of renderer/vulkan (xnt/vk/), no path's
   # own headers (xnt/cpu/).
-  "tools|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/capture/ xnt/replay/ xnt/gpu/ xnt/present/ xnt/renderer/ xnt/diff/ xnt/compare/ xnt/samples/ xnt/bench/"
+  "tools|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/capture/ xnt/replay/ xnt/gpu/ xnt/present/ xnt/renderer/ xnt/diff/ xnt/compare/ xnt/samples/ xnt/bench/ xnt/inspect/"
 )
 
 sources() { find "$1" -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.inc' -o -name '*.c' \) | sort; }

@@ -49,6 +49,41 @@ TEST(EdramModel, PitchInTiles) {
   EXPECT_EQ(Color(2000, 1280).RowsToEdramEnd(8192), 48u);  // 48 tiles left = 3 tile rows
 }
 
+// SampleAt inverts SampleOffset (pixel history finds which pixel of a resolve's or clear's
+// surface an EDRAM word is): hand-worked words, then every sample of a few rows round trip for
+// each kind of layout (32/64bpp colour, depth's swapped halves, 2x/4x MSAA, a scale, a wrap).
+TEST(EdramModel, SampleAtInvertsSampleOffset) {
+  auto at = [](const Surface& s, uint32_t offset) {
+    const auto p = s.SampleAt(offset);
+    return p ? std::to_string(p->x) + "," + std::to_string(p->y) + "/" + std::to_string(p->sample)
+             : std::string("none");
+  };
+  EXPECT_EQ(at(Color(0, 160), kTileBytes + 4), "81,0/0");       // second tile, sample 1
+  EXPECT_EQ(at(Depth(0, 80), 0), "40,0/0");                     // halves swapped
+  EXPECT_EQ(at(Color(0, 80, ColorRenderTargetFormat::k_8_8_8_8, MsaaSamples::k4X), 81 * 4), "0,0/3");
+  EXPECT_EQ(at(Color(0, 160), 2), "none");                      // not a sample's first byte
+  EXPECT_EQ(at(Color(0, 100), 30 * 4 + kTileBytes), "none");    // x 110: right of the pitch
+  EXPECT_EQ(at(Color(2047, 160), 5 * 4), "85,0/0");             // tile 0 after 2047
+  Surface scaled = Color(3, 100, ColorRenderTargetFormat::k_16_16_16_16, MsaaSamples::k2X);
+  scaled.scale_x = 2, scaled.scale_y = 3;
+  const Surface layouts[] = {Color(5, 160), Color(7, 80, ColorRenderTargetFormat::k_16_16_16_16),
+                             Depth(9, 240, MsaaSamples::k4X), Color(2040, 320, ColorRenderTargetFormat::k_8_8_8_8, MsaaSamples::k2X),
+                             scaled};
+  for (const Surface& s : layouts) {
+    for (uint32_t y = 0; y < 20; ++y) {
+      for (uint32_t x = 0; x < s.pitch_pixels * s.scale_x; ++x) {
+        for (uint32_t i = 0; i < s.sample_count(); ++i) {
+          const auto p = s.SampleAt(s.SampleOffset(x, y, i));
+          ASSERT_TRUE(p) << s.Describe() << " " << x << "," << y;
+          ASSERT_EQ(p->x, x);
+          ASSERT_EQ(p->y, y);
+          ASSERT_EQ(p->sample, i);
+        }
+      }
+    }
+  }
+}
+
 TEST(EdramModel, SampleAddresses) {
   Surface c = Color(0, 160);  // 2 tiles per row
   EXPECT_EQ(c.SampleOffset(0, 0, 0), 0u);

@@ -73,7 +73,7 @@ bool TargetsCannotAlias(const gpu::DrawPlan& plan, uint32_t rows) {
     s.is_depth = is_depth;
     s.format = target.format;
     s.pitch_pixels = plan.surface_pitch;
-    s.msaa = xenos::MsaaSamples(plan.msaa_samples);
+    s.msaa = xenos::MsaaSamples(std::min(plan.msaa_samples, 2u));
     const uint32_t tiles = s.TilesForRows(rows);
     ranges.push_back({s.base_tiles % xenos::kEdramTileCount,
                       s.base_tiles % xenos::kEdramTileCount + tiles});
@@ -146,6 +146,7 @@ void CpuBackend::InPlace(const gpu::edram::Transfer&, gpu::EdramLogEntry& entry)
 }
 
 void CpuBackend::OnDraw(const replay::DrawCall& call) {
+  if (options_.watch) options_.watch->BeginEvent(call.frame, call.draw_index);
   try {
     if (Draw(call)) {
       ++stats_.draws;
@@ -232,6 +233,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   // The target is the surface pitch wide and as tall as a target may be.
   gpu::PlanScissor(plan, regs, plan.surface_pitch, 8192);
   if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
+  if (options_.watch) WatchSurfaces(plan);
 
   // Vertex shading and primitive assembly with vertex texture fetch on this thread; the pixel
   // stage's workers have texture units of their own.
@@ -288,6 +290,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
   job.scaled = &scaled_;
   job.scale_x = options_.scale_x;
   job.scale_y = options_.scale_y;
+  job.watch = options_.watch && !options_.watch->empty() ? options_.watch : nullptr;
   // A pixel shader that exports writes guest memory that other bands' texture and vertex fetches
   // read without the exporter's lock, and the order of its exports to one address must not
   // depend on the thread count: such a draw runs on one thread.
@@ -302,6 +305,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
 }
 
 void CpuBackend::OnResolve(const replay::ResolveCall& call) {
+  if (options_.watch) options_.watch->BeginEvent(call.draw.frame, call.draw.draw_index);
   try {
     Resolve(call.draw.registers->values());
   } catch (const Error& e) {
@@ -329,7 +333,76 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
       Note(std::string("resolve copy skipped: ") + e.what());
     }
   }
+  std::vector<uint64_t> before;
+  if (options_.watch) before = WatchedBits();
   gpu::ApplyResolveClears(info, regs, options_.scale_x, options_.scale_y, edram_);
+  if (options_.watch) RecordResolve(info, regs, before);
+}
+
+std::vector<uint64_t> CpuBackend::WatchedBits() const {
+  std::vector<uint64_t> bits;
+  for (const WatchedSample& w : options_.watch->samples()) {
+    const uint8_t* b = edram_.bytes().data() + w.offset;
+    bits.push_back(LoadLE32(b) | (w.surface.bytes_per_sample() == 8 ? uint64_t(LoadLE32(b + 4)) << 32 : 0));
+  }
+  return bits;
+}
+
+void CpuBackend::RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues regs,
+                               const std::vector<uint64_t>& before) {
+  PixelWatch& watch = *options_.watch;
+  watch.SeeResolve(info);
+  if (!watch.recording() || watch.empty()) return;
+  // Whether `surface` (at the scale) covers the word at `offset` inside the resolve's rectangle.
+  auto in_rect = [&](const gpu::edram::Surface& surface, uint32_t offset) {
+    const auto at = surface.SampleAt(offset);
+    if (!at) return false;
+    const uint32_t x = at->x / options_.scale_x, y = at->y / options_.scale_y;
+    return int64_t(x) >= info.x0 && int64_t(x) < info.x1 && int64_t(y) >= info.y0 &&
+           int64_t(y) < info.y1;
+  };
+  const std::vector<uint64_t> after = WatchedBits();
+  for (uint32_t i = 0; i < watch.samples().size(); ++i) {
+    const WatchedSample& w = watch.samples()[i];
+    WatchResolve part;
+    part.info = info;
+    const gpu::edram::Surface source = info.SourceSurface();
+    part.copies = info.copy && in_rect(source, w.offset);
+    WatchRecord r;
+    r.surface = source;
+    gpu::ForEachResolveClear(info, regs, options_.scale_x, options_.scale_y,
+                             [&](const gpu::edram::Surface& s, uint64_t) {
+                               if (part.clears || !in_rect(s, w.offset)) return;
+                               part.clears = true;
+                               r.surface = s;
+                             });
+    if (!part.copies && !part.clears) continue;
+    r.frame = watch.frame(), r.event = watch.event(), r.watched = i;
+    r.role = r.surface.is_depth ? 4 : info.source_select < 4 ? info.source_select : 0;
+    r.before = before[i], r.after = after[i];
+    const auto at = r.surface.SampleAt(w.offset);
+    r.host_x = at->x, r.host_y = at->y;
+    watch.RecordResolve(r, std::move(part));
+  }
+}
+
+void CpuBackend::WatchSurfaces(const gpu::DrawPlan& plan) {
+  const uint32_t rows = (uint32_t(plan.host_scissor.offset.y) + plan.host_scissor.extent.height +
+                         options_.scale_y - 1) / options_.scale_y;
+  gpu::edram::Surface s;
+  s.pitch_pixels = plan.surface_pitch;
+  s.msaa = xenos::MsaaSamples(std::min(plan.msaa_samples, 2u));
+  s.scale_x = options_.scale_x, s.scale_y = options_.scale_y;
+  for (const gpu::DrawTarget& t : plan.color) {
+    if (!t.used) continue;
+    s.base_tiles = t.base_tiles, s.format = t.format;
+    options_.watch->SeeSurface(s, rows);
+  }
+  if (plan.depth.used) {
+    s.is_depth = true;
+    s.base_tiles = plan.depth.base_tiles, s.format = plan.depth.format;
+    options_.watch->SeeSurface(s, rows);
+  }
 }
 
 void CpuBackend::OnSwap(const replay::SwapCall& call) {

@@ -321,6 +321,29 @@ void OutputMerger::WriteColors(uint32_t x, uint32_t y, uint32_t coverage,
   }
 }
 
+uint32_t OutputMerger::RoleOffset(uint32_t role, uint32_t x, uint32_t y, uint32_t sample) const {
+  return (role == kDepthRole ? depth_address_ : color_address_[role]).Offset(x, y, sample);
+}
+
+void OutputMerger::Describe(uint32_t role, bool front_facing, WatchRecord& r) const {
+  r.alpha_func = alpha_test_ ? alpha_func_ : 7;
+  r.alpha_ref = alpha_ref_;
+  r.depth_test = depth_test_;
+  r.stencil_test = stencil_;
+  r.zfunc = zfunc_;
+  const StencilFace& face = front_facing ? front_ : back_;
+  r.stencil_func = face.func;
+  r.stencil_ref = face.ref;
+  if (role == kDepthRole) return;
+  const ColorTarget& t = targets_[role];
+  r.blend = t.blend;
+  r.blend_control = gpu::RegisterValue(regs_, xenos::kBlendControlRegs[role]);
+  r.write_mask =
+      xenos::reg::RB_COLOR_MASK::Decode(gpu::RegisterValue(regs_, Reg::RB_COLOR_MASK)).rt_mask(role);
+  r.exp_bias = t.exp_bias;
+  r.unorm = t.unorm;
+}
+
 void OutputMerger::WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_t* y,
                                     const uint8_t* write,
                                     const std::array<ucode::Float4, 4>* colors) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "xnt/base/byte_order.h"
+#include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/register_values.h"
 #include "xnt/xenos/registers.h"
@@ -56,6 +57,18 @@ class OutputMerger {
   bool alpha_to_mask() const { return alpha_to_mask_; }
   // DepthStencilTest reads the fragment's depth (a depth or stencil test is on).
   bool reads_depth() const { return depth_test_ || stencil_; }
+
+  // For pixel history (pixel_watch.h), by role: 0-3 colour target, 4 depth/stencil.
+  static constexpr uint32_t kDepthRole = 4;
+  // The role touches the EDRAM: a used colour target, or depth/stencil when tested.
+  bool role_used(uint32_t role) const { return role == kDepthRole ? reads_depth() : color_used_[role]; }
+  const gpu::edram::Surface& role_surface(uint32_t role) const {
+    return role == kDepthRole ? depth_ : color_[role];
+  }
+  uint32_t RoleOffset(uint32_t role, uint32_t x, uint32_t y, uint32_t sample) const;
+  uint32_t sample_count() const { return samples_; }
+  // The draw's alpha, depth/stencil and the role's blend state into `r`.
+  void Describe(uint32_t role, bool front_facing, WatchRecord& r) const;
 
  private:
   void Note(const std::string& what) { ++notes_[what]; }

@@ -165,7 +165,7 @@ struct Worker final : ucode::BatchTextureSource {
     }
     for (const std::string& note : r.notes) stats.notes.insert("pixel shader: " + note);
     if (r.step_limit_hit) stats.notes.insert("pixel shader: control flow ran away (cut off)");
-    if (om_.batch_target() >= 0) {
+    if (om_.batch_target() >= 0 && !job_.watch) {
       // Nothing discards or tests (output_merger.h): Merge per lane would only store the colour
       // of each covered lane that did not kill.
       static_assert(OutputMerger::kBatchLanes == ucode::BatchInterpreter::kLanes);
@@ -218,19 +218,89 @@ struct Worker final : ucode::BatchTextureSource {
     return true;
   }
 
+  // What MergeSteps decided for one fragment, for pixel history.
+  struct MergeTrace {
+    int8_t alpha_test = -1;    // -1 not tested
+    bool reached_depth = false;  // killed, the alpha test and alpha to mask let it through
+    uint32_t coverage = 0;     // after alpha to mask
+    std::array<float, 4> depth{};
+    uint32_t pass = 0;         // samples through depth/stencil
+  };
+
   // Alpha test, depth/stencil and the colour writes of one shaded fragment.
   void Merge(const Fragment& f, const Shaded& s) {
+    if (job_.watch) [[unlikely]] {
+      MergeWatched(f, s);
+      return;
+    }
+    MergeSteps(f, s, nullptr);
+  }
+
+  // Merge with every watched EDRAM word the fragment's covered samples address (each used
+  // colour target, and depth/stencil when tested) read before and after, and recorded.
+  void MergeWatched(const Fragment& f, const Shaded& s) {
+    PixelWatch& watch = *job_.watch;
+    hits_.clear();
+    for (uint32_t role = 0; role <= OutputMerger::kDepthRole; ++role) {
+      if (!om_.role_used(role)) continue;
+      for (uint32_t sample = 0; sample < om_.sample_count(); ++sample) {
+        if (!(f.coverage & (1u << sample))) continue;
+        const uint32_t offset = om_.RoleOffset(role, f.x, f.y, sample);
+        if (const std::vector<uint32_t>* list = watch.At(offset)) {
+          for (uint32_t w : *list) hits_.push_back({w, role, sample, offset, 0});
+        }
+      }
+    }
+    if (hits_.empty() || !watch.recording()) {
+      MergeSteps(f, s, nullptr);
+      return;
+    }
+    for (Hit& h : hits_) h.before = LoadBits(h);
+    MergeTrace t;
+    MergeSteps(f, s, &t);
+    for (const Hit& h : hits_) {
+      WatchRecord r;
+      r.frame = watch.frame(), r.event = watch.event(), r.watched = h.watched, r.role = h.role;
+      r.surface = om_.role_surface(h.role);
+      r.before = h.before, r.after = LoadBits(h);
+      r.host_x = f.x, r.host_y = f.y, r.front_facing = f.front_facing;
+      r.pixel_shader = ps_ != nullptr;
+      if (ps_) {
+        r.killed = s.killed, r.color_mask = s.color_mask, r.depth_exported = s.depth_written;
+        r.color = (*s.colors)[h.role == OutputMerger::kDepthRole ? 0 : h.role];
+      }
+      const uint32_t bit = 1u << h.sample;
+      r.alpha_test = t.alpha_test;
+      r.depth = t.reached_depth ? t.depth[h.sample] : f.depth[h.sample];
+      r.alpha_to_mask_cut = t.reached_depth ? !(t.coverage & bit) : false;
+      if (t.reached_depth && (t.coverage & bit) && om_.reads_depth()) {
+        r.depth_stencil = (t.pass & bit) ? 1 : 0;
+      }
+      r.merged = (t.pass & bit) != 0;
+      om_.Describe(h.role, f.front_facing, r);
+      watch.Record(r);
+    }
+  }
+
+  void MergeSteps(const Fragment& f, const Shaded& s, MergeTrace* trace) {
     std::array<float, 4> depth = f.depth;
     static const std::array<ucode::Float4, 4> kNoColors{};
     const std::array<ucode::Float4, 4>* colors = &kNoColors;
     uint32_t coverage = f.coverage;
     if (ps_) {
       if (s.killed) return;
-      if ((s.color_mask & 1u) && om_.tests_alpha() && !om_.AlphaTest((*s.colors)[0])) return;
+      if ((s.color_mask & 1u) && om_.tests_alpha()) {
+        const bool passed = om_.AlphaTest((*s.colors)[0]);
+        if (trace) trace->alpha_test = passed ? 1 : 0;
+        if (!passed) return;
+      }
       // Alpha to mask needs oC0 written on this pixel's path, as the hardware's.
       if (om_.alpha_to_mask() && (s.color_mask & 1u)) {
         coverage &= om_.AlphaToMask(f.x, f.y, (*s.colors)[0][3]);
-        if (!coverage) return;
+        if (!coverage) {
+          if (trace) trace->reached_depth = true;
+          return;
+        }
       }
       // oDepth; clamped to [0, 1] without depth clipping, as the host's depth clamp clamps a
       // shader's depth on the Vulkan paths (SampleDepth).
@@ -243,6 +313,7 @@ struct Worker final : ucode::BatchTextureSource {
     // Without a depth or stencil test every covered sample passes (DepthStencilTest's answer).
     const uint32_t pass =
         om_.reads_depth() ? om_.DepthStencilTest(f.x, f.y, coverage, depth, f.front_facing) : coverage;
+    if (trace) *trace = {trace->alpha_test, true, coverage, depth, pass};
     if (pass) om_.WriteColors(f.x, f.y, pass, *colors);
   }
 
@@ -291,6 +362,18 @@ struct Worker final : ucode::BatchTextureSource {
   ucode::BatchInterpreter::Result batch_result_;
   ucode::BatchInterpreter::Inputs quad_inputs_;  // a diverged batch's quads, one at a time
   ucode::BatchInterpreter::Result quad_result_;
+  // MergeWatched's scratch: the watched words one fragment addresses.
+  struct Hit {
+    uint32_t watched, role, sample, offset;
+    uint64_t before;
+  };
+  std::vector<Hit> hits_;
+  uint64_t LoadBits(const Hit& h) const {
+    const uint8_t* bytes = job_.edram->bytes().data() + h.offset;
+    uint64_t v = LoadLE32(bytes);
+    if (om_.role_surface(h.role).bytes_per_sample() == 8) v |= uint64_t(LoadLE32(bytes + 4)) << 32;
+    return v;
+  }
 };
 
 // Pixels the draw's triangles can touch (bounding boxes within the scissor).
@@ -319,7 +402,7 @@ PixelStats RunPixels(const PixelJob& job, uint32_t threads) {
   const int32_t bands = (job.state.y1 - job.state.y0 + kBandRows - 1) / kBandRows;
   if (bands <= 0) return {};
   threads = std::min<uint32_t>(threads, uint32_t(bands));
-  if (!job.parallel_safe || Extent(job) < kParallelPixels) threads = 1;
+  if (!job.parallel_safe || job.watch || Extent(job) < kParallelPixels) threads = 1;
   std::vector<std::unique_ptr<Worker>> workers;
   for (uint32_t t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(job));
   auto run = [&](uint32_t t) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry.h"
+#include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/guest_memory.h"
@@ -48,6 +49,9 @@ struct PixelJob {
   // Shade fragments in batches with ucode::BatchInterpreter (false: one at a time with the
   // scalar interpreter; the images are the same either way).
   bool batched = true;
+  // Pixel history: every fragment sample on a watched EDRAM word is recorded (the draw must
+  // then run on one thread: RunPixels takes one).
+  PixelWatch* watch = nullptr;
 };
 
 struct PixelStats {

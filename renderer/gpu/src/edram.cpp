@@ -39,6 +39,33 @@ uint32_t Surface::RowsToEdramEnd(uint32_t max_rows) const {
   return std::min(tiles_left / pitch * rows_per_tile_row(), max_rows);
 }
 
+std::optional<Surface::SamplePosition> Surface::SampleAt(uint32_t offset) const {
+  const uint32_t pitch = pitch_tiles();
+  if (pitch == 0) return std::nullopt;
+  const uint32_t tile_bytes = kTileBytes * scale_x * scale_y;
+  const uint32_t bytes = bytes_per_sample();
+  if (offset % bytes || offset / tile_bytes >= xenos::kEdramTileCount) return std::nullopt;
+  // SampleOffset backwards: the tile relative to the base (indices wrap at 2048), its row and
+  // column of tiles, then the sample inside it. The depth halves' swap is its own inverse.
+  const uint32_t row = xenos::kEdramTileWidthSamples * scale_x;
+  const uint32_t tile_width = is_64bpp() ? row / 2 : row;
+  const uint32_t tile_height = xenos::kEdramTileHeightSamples * scale_y;
+  const uint32_t tile = (offset / tile_bytes + xenos::kEdramTileCount - base_tiles % xenos::kEdramTileCount) %
+                        xenos::kEdramTileCount;
+  const uint32_t index = offset % tile_bytes / bytes;
+  uint32_t in_x = index % tile_width;
+  if (is_depth) in_x = (in_x + row / 2) % row;
+  const uint32_t sx = tile % pitch * tile_width + in_x;
+  const uint32_t sy = tile / pitch * tile_height + index / tile_width;
+  SamplePosition p;
+  p.x = sx / samples_x();
+  p.y = sy / samples_y();
+  if (p.x >= pitch_pixels * scale_x) return std::nullopt;
+  if (msaa == xenos::MsaaSamples::k2X) p.sample = sy & 1;
+  if (msaa == xenos::MsaaSamples::k4X) p.sample = (sx & 1) | ((sy & 1) << 1);
+  return p;
+}
+
 uint32_t Surface::RowsInEdram(uint32_t max_rows) const {
   const uint32_t pitch = pitch_tiles();
   if (pitch == 0) return 0;

@@ -14,12 +14,26 @@
 
 namespace xnt::gpu {
 
-SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads) {
+namespace {
+
+xenos::TextureFetchConstant FetchConstant0(RegisterValues regs) {
   uint32_t d[6];
   for (uint32_t i = 0; i < 6; ++i) d[i] = RegisterValue(regs, xenos::FetchConstantIndex(0, i));
-  auto fetch = xenos::TextureFetchConstant::Decode(d);
-  uint32_t base = frontbuffer_address;
+  return xenos::TextureFetchConstant::Decode(d);
+}
+
+}  // namespace
+
+uint32_t FrontBufferBase(RegisterValues regs, uint32_t frontbuffer_address) {
+  const auto fetch = FetchConstant0(regs);
+  return fetch.type == xenos::FetchConstantType::kTexture ? fetch.base_address_bytes()
+                                                          : frontbuffer_address;
+}
+
+SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
+                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads) {
+  const auto fetch = FetchConstant0(regs);
+  const uint32_t base = FrontBufferBase(regs, frontbuffer_address);
   uint32_t pitch = width;
   bool tiled = true;
   xenos::TextureFormat format = xenos::TextureFormat::k_8_8_8_8;
@@ -27,7 +41,6 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   // X, Y, Z, W from components 0..3 (3 bits each from bit 0 of `swizzle`; 4 = 0, 5 = 1).
   uint32_t swizzle = 0 | (1 << 3) | (2 << 6) | (3 << 9);
   if (fetch.type == xenos::FetchConstantType::kTexture) {
-    base = fetch.base_address_bytes();
     if (!width) width = fetch.width();
     if (!height) height = fetch.height();
     width = std::min(width, fetch.width());

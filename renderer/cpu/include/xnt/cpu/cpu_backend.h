@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/edram.h"
 #include "xnt/gpu/edram_tracker.h"
@@ -38,6 +39,9 @@ struct CpuBackendOptions {
   // pixels, resolves writing 1x guest memory plus scaled copies (gpu/scaled_resolve.h), the
   // front buffer at the scaled size when a scaled copy holds it.
   uint32_t scale_x = 1, scale_y = 1;
+  // Pixel history (pixel_watch.h): every event on the watched EDRAM samples is recorded into
+  // it; null (the default) records nothing.
+  PixelWatch* watch = nullptr;
   std::function<void(uint64_t frame, const gpu::SwapImage&)> on_swap;
   std::function<void(const replay::FrameEndCall&)> on_frame_end;
 };
@@ -80,6 +84,12 @@ class CpuBackend : public replay::Backend {
                    const AssembledPrimitives& assembled, const ucode::DecodedShader* ps,
                    const std::function<bool(uint32_t, uint32_t, uint32_t)>& write_memory);
   void Resolve(gpu::RegisterValues regs);
+  // Pixel history of a resolve: the watched samples its copy reads or its clears write.
+  void RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues regs,
+                    const std::vector<uint64_t>& before);
+  std::vector<uint64_t> WatchedBits() const;
+  // Pixel history: the surfaces a draw uses, with the rows its scissor reaches.
+  void WatchSurfaces(const gpu::DrawPlan& plan);
   gpu::GuestMemoryAccess Access() const;
   // The tracker's mover: on this path the EDRAM holds guest bits, so the new owner reads the old
   // owner's bits where they are; nothing is converted.

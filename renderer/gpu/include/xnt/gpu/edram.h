@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,14 @@ struct Surface {
   // 2047 to tile 0 as the hardware addresses it, at most `max_rows`.
   uint32_t RowsInEdram(uint32_t max_rows) const;
   std::string Describe() const;  // "k_8_8_8_8 base 0 pitch 1280 (16 tiles) 1x"
+  // The inverse of SampleOffset: the host pixel and sample whose bits start at byte `offset` of
+  // the EDRAM, on this surface's layout; nullopt when `offset` is not the start of a sample or
+  // its column is right of the pitch. Where the surface wraps past tile 2047 onto
+  // itself, the first row (the one nearest the base) is given.
+  struct SamplePosition {
+    uint32_t x = 0, y = 0, sample = 0;
+  };
+  std::optional<SamplePosition> SampleAt(uint32_t offset) const;
 };
 
 [[noreturn]] void ThrowBadSample(const Surface& s, uint32_t x, uint32_t sample);

@@ -23,6 +23,11 @@ struct SwapImage {
   std::vector<uint8_t> rgba;  // width * height * 4, top row first
 };
 
+// The guest address the swap scans out from: fetch constant 0's base when it holds a texture,
+// else the XE_SWAP packet's address (ReadFrontBuffer's choice; pixel history traces a front
+// buffer pixel back to the resolve that wrote this address).
+uint32_t FrontBufferBase(RegisterValues regs, uint32_t frontbuffer_address);
+
 // `frontbuffer_address`, `width`, `height`: from the XE_SWAP packet; used when fetch constant 0
 // is not a texture (0 = take everything from the fetch constant). Throws xnt::Error for
 // unsupported formats or out-of-range memory. `threads` host threads convert bands of 32 rows,

@@ -1,0 +1,91 @@
+// Pixel history: every event of a frame that tested or wrote one pixel — each fragment a draw
+// put on it (shader outputs, alpha / depth / stencil results, blend inputs, write mask), the
+// resolves that copied or cleared it — with the stored guest bits before and after, computed by
+// replaying the trace on the cpu path (exact, whichever path shows the frame) with a
+// cpu::PixelWatch on the pixel's EDRAM samples. Targets:
+// - "frame": the front buffer at the frame's swap. Its pixel (x, y) is traced back to the last
+//   resolve (up to that swap) that copied EDRAM pixel (x, y) to the front buffer's base
+//   (a resolve puts source pixel (x, y) at dest_base + offset(x, y)), and that EDRAM pixel's
+//   history is given, ending with a "swap" entry holding the value shown.
+// - every EDRAM surface a draw of the frame used, by id (TargetId: "colour_b0_p64_k_8_8_8_8_1x").
+// At a resolution scale every host pixel of the guest pixel's S x T block is watched (entries
+// name theirs); with MSAA every sample (entries name it).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xnt/base/json.h"
+#include "xnt/base/resolution_scale.h"
+#include "xnt/gpu/edram.h"
+
+namespace xnt::inspect {
+
+// One named value of an entry, in the order printed (the inspector page shows them as a
+// key/value table).
+struct HistoryField {
+  std::string name, value;
+};
+
+struct HistoryEntry {
+  uint64_t frame = 0;
+  uint32_t event = 0;  // K of F.K; the swap entry: the frame's event count
+  std::string kind;    // "draw", "resolve", "clear", "resolve+clear", "swap"
+  std::vector<HistoryField> fields;
+  // The value of field `name`, "" when the entry has none.
+  std::string Field(std::string_view name) const;
+  std::string EventName() const;  // "F.K"
+};
+
+struct PixelHistoryRequest {
+  uint64_t frame = 0;
+  uint32_t x = 0, y = 0;  // guest pixel
+  std::string target = "frame";
+  ResolutionScale scale;
+};
+
+struct PixelHistory {
+  PixelHistoryRequest request;
+  std::string target_describe;  // the surface, or the front buffer and where it came from
+  std::vector<HistoryEntry> entries;
+  std::vector<std::string> targets;  // the frame's target ids ("frame" first)
+  std::vector<std::string> notes;    // what the history does not show, and why
+};
+
+// The id of an EDRAM surface as a target of pixel history and the inspector's pages.
+std::string TargetId(const gpu::edram::Surface& surface);
+
+// Replays `trace` on the cpu path through request.frame, twice (the first pass finds the
+// frame's targets and the resolve behind the front buffer pixel). Throws xnt::Error naming the
+// frame, target or pixel that is not in the trace (an input error).
+PixelHistory PixelHistoryOf(const std::string& trace, const PixelHistoryRequest& request);
+
+// The histories of many pixels of one frame from one pair of replays: every pixel `keep`
+// accepts of every target of the frame ("frame" and each EDRAM surface a draw used, its pitch
+// wide and as many rows as the frame's scissors reached).
+struct FrameHistories {
+  struct Target {
+    std::string id, describe;
+    uint32_t width = 0, height = 0;
+    gpu::edram::Surface surface;  // an EDRAM target's layout (1x; unused for "frame")
+    // Guest pixel (x, y) -> its entries (pixels without an event are absent).
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<HistoryEntry>> pixels;
+  };
+  std::vector<Target> targets;  // "frame" first when the frame swapped
+  std::vector<std::string> notes;
+};
+using PixelFilter = std::function<bool(const std::string& target, uint32_t x, uint32_t y)>;
+FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, ResolutionScale scale,
+                                const PixelFilter& keep);
+
+// One entry as the flat object the inspector page reads: event, kind, then every field.
+Json HistoryEntryJson(const HistoryEntry& entry);
+Json PixelHistoryJson(const PixelHistory& history);
+// A table: one block per entry, one line per field.
+std::string PixelHistoryText(const PixelHistory& history);
+
+}  // namespace xnt::inspect

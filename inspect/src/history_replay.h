@@ -1,0 +1,37 @@
+// What pixel history's sources share: one replay of a trace through a frame on the cpu path with
+// a watch, and one watch record as a history entry.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "xnt/base/resolution_scale.h"
+#include "xnt/cpu/pixel_watch.h"
+#include "xnt/gpu/front_buffer.h"
+#include "xnt/inspect/pixel_history.h"
+
+namespace xnt::inspect {
+
+struct ReplayedFrame {
+  cpu::PixelWatch watch;  // set up by the caller; filled by the replay
+  bool swapped = false;   // the frame ended with a swap (image, front_base hold it)
+  gpu::SwapImage image;
+  uint32_t front_base = 0;
+  uint32_t events = 0;  // draws and resolves of the frame
+  std::map<std::string, uint64_t> notes;
+};
+
+// Plays `trace` from its start through the end of `frame` on the cpu path at `scale` with
+// out.watch attached (records kept from `frame` on). Throws xnt::Error for a frame the trace
+// does not have.
+void ReplayWatched(const std::string& trace, uint64_t frame, ResolutionScale scale,
+                   ReplayedFrame& out);
+
+// records()[index] of `watch` as an entry (fields: pixel_history.h, docs/pixel-history.md).
+HistoryEntry EntryOf(const cpu::PixelWatch& watch, size_t index, ResolutionScale scale);
+
+// The front buffer's value at pixel (x, y) of the swapped image, as the swap entry shows it.
+HistoryEntry SwapEntry(const ReplayedFrame& frame, uint32_t x, uint32_t y);
+
+}  // namespace xnt::inspect
