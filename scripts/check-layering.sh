@@ -30,8 +30,9 @@ rules=(
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"
   "compare|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/renderer/ xnt/diff/ xnt/compare/"
-  # Pixel history replays on the cpu path itself (it reads what cpu::PixelWatch recorded).
-  "inspect|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/ xnt/inspect/"
+  # Pixel history replays on the cpu path itself (it reads what cpu::PixelWatch recorded); the site
+  # writer replays through sessions and reads targets as compare does.
+  "inspect|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/ xnt/renderer/ xnt/diff/ xnt/compare/ xnt/inspect/"
   "samples|xnt/base/ xnt/format/ xnt/xenos/ xnt/capture/ xnt/ucode/ xnt/samples/"
   # The CLI composes every library but reaches render paths through xnt/renderer/session.h and the
   # rest of Vulkan through xnt/renderer/device_tools.h: nothing of renderer/vulkan (xnt/vk/), no path's
@@ -81,7 +82,7 @@ done
 
 # Vulkan headers only in renderer/vulkan outside its translator (glslang/shaderc are fine there: it
 # makes SPIR-V, not Vulkan objects). renderer/src makes the sessions through xnt/vk/ headers only.
-for dir in base format xenos ucode capture replay diff compare samples renderer/gpu renderer/cpu renderer/present \
+for dir in base format xenos ucode capture replay diff compare inspect samples renderer/gpu renderer/cpu renderer/present \
            renderer/vulkan/translator renderer/include renderer/src tools; do
   [ -d "$dir" ] || continue
   while IFS= read -r hit; do
@@ -93,7 +94,7 @@ done
 # No source file over 1,000 lines, except the hardware tables (data, not code).
 tables="xenos/include/xnt/xenos/register_table.inc"
 our_sources() {
-  for d in base format xenos ucode capture replay renderer diff compare samples tools bench tests; do
+  for d in base format xenos ucode capture replay renderer diff compare inspect samples tools bench tests; do
     [ -d "$d" ] && sources "$d"
   done
 }

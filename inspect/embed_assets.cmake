@@ -1,0 +1,21 @@
+# cmake -DOUT=<file.cpp> -DDIR=<source dir> -DFILES=<a,b,c> -P embed_assets.cmake
+# Writes the inspector page's files as byte arrays (xnt::inspect::SiteAssets(), site_assets.h), so
+# the page is edited as HTML/CSS/JS and the binary needs no data folder at run time.
+set(body "// Generated from inspect/site by embed_assets.cmake: do not edit.\n#include \"site_assets.h\"\n\nnamespace xnt::inspect {\nnamespace {\n")
+string(REPLACE "," ";" FILES "${FILES}")
+set(table "")
+set(n 0)
+foreach(f IN LISTS FILES)
+  file(READ ${DIR}/${f} hex HEX)
+  string(LENGTH "${hex}" len)
+  math(EXPR bytes "${len} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" hex "${hex}")
+  get_filename_component(name ${f} NAME)
+  string(APPEND body "const unsigned char kAsset${n}[] = {\n${hex}0};\n")
+  string(APPEND table "      {\"${name}\", std::string_view(reinterpret_cast<const char*>(kAsset${n}), ${bytes})},\n")
+  math(EXPR n "${n} + 1")
+endforeach()
+string(APPEND body "}  // namespace\n\nconst std::vector<SiteAsset>& SiteAssets() {\n  static const std::vector<SiteAsset> assets = {\n${table}  };\n  return assets;\n}\n\n}  // namespace xnt::inspect\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,344 @@
+// xenotrace inspect: the page of a static site opened from file://. Data arrive as scripts that
+// call the XNT.* functions below (browsers refuse fetch() on file://): data/events.js (the event
+// list), data/chunks/cN.js (64 events' details each, loaded on demand), data/shaders/H.js,
+// data/bits/*.js (guest bits of small targets), history/fF/*.js (pixel history, when written).
+'use strict';
+var XNT = (function () {
+  var ROW = 20;
+  var S = {index: null, events: [], byId: {}, view: [], sel: -1, chunks: {}, shaders: {}, bits: {},
+           history: {}, historyIndex: {}, loading: {}, failed: {}, pick: null};
+  var errors = [];
+  function $(id) { return document.getElementById(id); }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c];
+    });
+  }
+  function status() {
+    var st = $('xnt-status');
+    if (st) st.textContent = errors.length ? 'errors: ' + errors.join('; ') : 'ok';
+  }
+  function fail(msg) { errors.push(msg); status(); }
+  window.addEventListener('error', function (e) { fail(e.message); });
+  function load(src, onerror) {
+    if (S.loading[src]) return;
+    S.loading[src] = true;
+    var s = document.createElement('script');
+    s.src = src;
+    s.onerror = function () { S.failed[src] = true; if (onerror) onerror(); };
+    document.head.appendChild(s);
+  }
+  function table(head, rows, cls) {
+    var h = '<table class="t"><tr>' + head.map(function (x) { return '<th>' + esc(x) + '</th>'; }).join('') + '</tr>';
+    rows.forEach(function (r, i) {
+      h += '<tr' + (cls && cls[i] ? ' class="' + cls[i] + '"' : '') + '>' +
+        r.map(function (x) { return '<td>' + (x && x.html ? x.html : esc(x)) + '</td>'; }).join('') + '</tr>';
+    });
+    return h + '</table>';
+  }
+  function link(id) { return {html: '<a href="#' + esc(id) + '">' + esc(id) + '</a>'}; }
+
+  // ---- Event list (only the visible rows are in the DOM: a frame may hold 20,000 events) ------
+  function rowText(e) {
+    var t = '<span class="k-' + e.kind + '">' + esc(e.id) + ' ' + e.kind + '</span>';
+    if (e.kind !== 'swap') t += ' ' + esc(e.prim) + ' ' + e.count;
+    if (e.vs) t += ' vs ' + e.vs.slice(0, 8);
+    if (e.ps) t += ' ps ' + e.ps.slice(0, 8);
+    if (e.targets && e.targets.length) t += ' &rarr; ' + esc(e.targets.map(function (x) { return x.split(' ')[0] + ' ' + x.split(' ')[1]; }).join(', '));
+    if (e.notes) t += ' <span class="note">&#9888; ' + esc(e.notes.join('; ')) + '</span>';
+    return t;
+  }
+  function drawRows() {
+    var list = $('list'), rows = $('rows');
+    rows.style.height = S.view.length * ROW + 'px';
+    var first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
+    var last = Math.min(S.view.length, first + Math.ceil(list.clientHeight / ROW) + 10);
+    var h = '';
+    for (var v = first; v < last; ++v) {
+      var i = S.view[v], e = S.events[i];
+      h += '<div class="row' + (i === S.sel ? ' sel' : '') + '" style="top:' + v * ROW + 'px" data-i="' + i +
+        '" title="' + esc(e.id) + '">' + rowText(e) + '</div>';
+    }
+    rows.innerHTML = h;
+  }
+  function matches(e, f) {
+    if (!f) return true;
+    return f.split(/\s+/).every(function (term) {
+      var m = /^(reg|target|shader):(.*)$/.exec(term);
+      if (!m) return (e.id + ' ' + e.kind + ' ' + (e.prim || '') + ' ' + (e.notes || []).join(' ')).toLowerCase().indexOf(term.toLowerCase()) >= 0;
+      var v = m[2].toLowerCase();
+      if (m[1] === 'reg') {
+        return (e.changed || []).some(function (r) { return (S.index.registers[r] || '').toLowerCase().indexOf(v) >= 0; });
+      }
+      if (m[1] === 'target') return (e.targets || []).some(function (t) { return t.toLowerCase().indexOf(v) >= 0; });
+      return (e.vs || '').indexOf(v) === 0 || (e.ps || '').indexOf(v) === 0;
+    });
+  }
+  function applyFilter() {
+    var f = $('filter').value.trim();
+    S.view = [];
+    for (var i = 0; i < S.events.length; ++i) if (matches(S.events[i], f)) S.view.push(i);
+    $('count').textContent = S.view.length + ' of ' + S.events.length + ' events';
+    drawRows();
+  }
+  function select(i) {
+    if (i < 0 || i >= S.events.length) return;
+    S.sel = i;
+    var id = S.events[i].id;
+    if (location.hash !== '#' + id) history.replaceState(null, '', '#' + id);
+    var v = S.view.indexOf(i), list = $('list');
+    if (v >= 0 && (v * ROW < list.scrollTop || (v + 1) * ROW > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = Math.max(0, v * ROW - list.clientHeight / 2);
+    }
+    drawRows();
+    renderDetail();
+  }
+  function step(d) {
+    var v = S.view.indexOf(S.sel);
+    if (v < 0) v = d > 0 ? -1 : S.view.length;
+    v += d;
+    if (v >= 0 && v < S.view.length) select(S.view[v]);
+  }
+  function fromHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (id && S.byId[id] !== undefined) select(S.byId[id]);
+    else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
+  }
+
+  // ---- Detail ----------------------------------------------------------------------------------
+  function chunkOf(e) {
+    var c = S.chunks[e.chunk];
+    if (!c) {
+      $('detail').innerHTML = '<p>loading ' + esc(e.id) + '&hellip;</p>';
+      load('data/chunks/c' + e.chunk + '.js', function () { fail('data/chunks/c' + e.chunk + '.js missing'); });
+    }
+    return c;
+  }
+  // The named registers at event e: the chunk's starting state, then every change up to e.
+  function stateAt(c, e) {
+    var regs = {};
+    c.base.forEach(function (r) { regs[r[0]] = {r: r, changed: false}; });
+    for (var id in c.events) {
+      var d = c.events[id];
+      (d.changes || []).forEach(function (r) { regs[r[0]] = {r: r, changed: id === e.id}; });
+      if (id === e.id) break;
+    }
+    var blocks = {};
+    Object.keys(regs).map(Number).sort(function (a, b) { return a - b; }).forEach(function (k) {
+      var r = regs[k].r, b = r[1].split('_')[0];
+      (blocks[b] = blocks[b] || []).push(regs[k]);
+    });
+    var h = '';
+    Object.keys(blocks).sort().forEach(function (b) {
+      var rs = blocks[b], n = rs.filter(function (x) { return x.changed; }).length;
+      h += '<details' + (n ? ' open' : '') + '><summary>' + esc(b) + '_ (' + rs.length + ' registers' +
+        (n ? ', ' + n + ' changed' : '') + ')</summary>' +
+        table(['register', 'value', 'fields'], rs.map(function (x) { return [x.r[1], x.r[2], x.r[3]]; }),
+              rs.map(function (x) { return x.changed ? 'changed' : ''; })) + '</details>';
+    });
+    return h;
+  }
+  function constants(k) {
+    if (!k || !k.float) return '';
+    var h = '';
+    if (k.float.length) h += table(['c#', 'x', 'y', 'z', 'w'], k.float.map(function (r) { return ['c' + r[0], r[1], r[2], r[3], r[4]]; }));
+    if (k.relative) h += '<p class="warn">' + esc(k.relative) + '</p>';
+    if (k.bool.length) h += table(['bool', 'value'], k.bool.map(function (r) { return ['b' + r[0], r[1]]; }));
+    if (k.loop.length) h += table(['loop', 'count', 'start', 'step'], k.loop.map(function (r) { return ['i' + r[0], r[1], r[2], r[3]]; }));
+    return h || '<p class="help">reads no constants</p>';
+  }
+  function shader(which, hash, k) {
+    var s = S.shaders[hash];
+    if (!s) load('data/shaders/' + hash + '.js');
+    var h = '<h3>' + which + ' ' + esc(hash) + '</h3>';
+    if (!s) return h + '<p>loading&hellip;</p>';
+    if (s.error) h += '<p class="err">' + esc(s.error) + '</p>';
+    h += '<details open><summary>listing (' + s.dwords + ' dwords)</summary><pre class="listing">' + esc(s.listing || '') + '</pre></details>';
+    h += '<details><summary>translation (' + esc(S.index.path) + (s.spirv_words ? ', ' + s.spirv_words + ' SPIR-V words' : '') +
+      ')</summary><pre class="glsl">' + esc(s.glsl || '') + '</pre></details>';
+    return h + '<h3>constants read</h3>' + constants(k);
+  }
+  function fetches(d) {
+    var h = '';
+    (d.vertex_fetch || []).forEach(function (f) {
+      h += '<h3>vfetch slot ' + f.slot + ': fetch constant ' + f.constant + ' at ' + f.address + ' (' + f.size_bytes +
+        ' bytes, ' + esc(f.endian) + '), format ' + f.format + ', offset ' + f.offset_dwords + ', stride ' + f.stride_dwords +
+        ' dwords' + (f.signed ? ', signed' : '') + (f.normalized ? ', normalized' : ', integer') + '</h3>';
+      if (f.error) h += '<p class="err">' + esc(f.error) + '</p>';
+      h += table(['index', 'dwords (swapped)', 'decoded'], f.vertices.map(function (v) { return [v[0], v[1].join(' '), v[2].join(', ')]; }));
+    });
+    var ix = d.indices;
+    if (ix) {
+      h += '<h3>indices: ' + ix.source + ', ' + ix.format + (ix.address ? ' at ' + ix.address + ' (' + ix.size_bytes + ' bytes, ' + esc(ix.endian) + ')' : '') +
+        '</h3><p class="pick">first, after offset and clamp: ' + esc((ix.indices || []).join(' ')) + '</p>';
+      if (ix.error) h += '<p class="err">' + esc(ix.error) + '</p>';
+    }
+    return h;
+  }
+  function textures(list) {
+    if (!list || !list.length) return '<p class="help">no texture fetch constants used</p>';
+    return list.map(function (t) {
+      var h = '<h3>tf' + t.slot + ': ' + esc(t.format) + ' ' + t.size.join('x') + (t.tiled ? ' tiled' : ' linear') +
+        ' at ' + t.address + ', ' + esc(t.endian) + ', mips ' + t.mips.join('-') + ' (mip address ' + t.mip_address +
+        (t.packed_mips ? ', packed' : '') + '), clamp ' + t.clamp.join('/') + ', filter ' + t.filter.join('/') + '</h3>';
+      if (t.error) h += '<p class="err">' + esc(t.error) + '</p>';
+      if (t.inexact) h += '<p class="warn">' + esc(t.inexact) + '</p>';
+      h += '<div class="thumbs">' + (t.levels || []).map(function (l) {
+        return '<figure>' + (l.image ? '<img class="px tex" src="' + l.image + '" data-level="' + l.level + '">' :
+          '<span class="warn">' + esc(l.error || 'not written (image budget)') + '</span>') +
+          '<figcaption>level ' + l.level + ' ' + l.size.join('x') + (l.step > 1 ? ' (every ' + l.step + 'th texel)' : '') + '</figcaption></figure>';
+      }).join('') + '</div>';
+      return h;
+    }).join('');
+  }
+  function targets(list, when, frame) {
+    if (!list) return '<p class="help">' + when + ': images not written for this event (not selected or over the image budget; ' +
+      'run <code>' + esc(S.index.command) + ' --events ' + esc(S.events[S.sel].id) + '</code>)</p>';
+    if (!list.length) return '<p class="help">' + when + ': writes no target</p>';
+    return '<div class="thumbs">' + list.map(function (t) {
+      return '<figure>' + (t.image ? '<img class="px target" src="' + t.image + '" data-target="' + esc(t.name) + '" data-frame="' + frame +
+        '" data-bits="' + esc(t.bits || '') + '" data-key="' + esc(t.bits ? t.bits.replace(/^data\/bits\//, '').replace(/\.js$/, '') : '') +
+        '" style="width:' + Math.min(512, Math.max(64, t.size[0] * 2)) + 'px">' : '<span class="warn">over the image budget</span>') +
+        '<figcaption>' + when + ' ' + esc(t.describe) + (t.false_colour ? '<br>' + esc(t.false_colour) : '') + '</figcaption></figure>';
+    }).join('') + '</div>';
+  }
+  function renderDetail() {
+    var e = S.events[S.sel];
+    if (!e) return;
+    var c = chunkOf(e);
+    if (!c) return;
+    var d = c.events[e.id], frame = e.id.split('.')[0];
+    var h = '<h2 id="event-title">' + esc(e.id) + ' ' + e.kind + (e.prim ? ' ' + esc(e.prim) + ' ' + e.count : '') + '</h2>';
+    if (e.notes) h += '<p class="warn">' + esc(e.notes.join('; ')) + '</p>';
+    if (e.kind === 'swap') {
+      h += '<h2>front buffer</h2>' + (d.front_buffer ? '<img class="px target" src="' + d.front_buffer + '" data-target="front" data-frame="' + frame + '">' : '');
+    } else {
+      h += '<h2>targets</h2>' + targets(d.before, 'before', frame) + targets(d.after, 'after', frame);
+      h += '<div id="picker" class="pick"></div><div id="history"></div>';
+      if (d.transfers && d.transfers.length) {
+        h += '<h2>EDRAM ownership transfers</h2>' + table(['#', 'tiles', 'bytes', 'from', 'to', 'reason'], d.transfers.map(function (t) {
+          return [{html: S.index.transfers ? '<a href="' + S.index.transfers + '#row' + t[0] + '">' + t[0] + '</a>' : t[0]},
+                  '[' + t[1] + ', ' + t[2] + ')', t[3], t[4], t[5], t[6]];
+        }));
+      }
+      h += '<h2>state</h2><div id="state">' + stateAt(c, e) + '</div>';
+      h += '<h2>shaders</h2>' + (e.vs ? shader('vertex shader', e.vs, d.vs_constants) : '') + (e.ps ? shader('pixel shader', e.ps, d.ps_constants) : '');
+      if (e.kind === 'draw') h += '<h2>vertex and index fetch</h2>' + fetches(d) + '<h2>textures</h2>' + textures(d.textures);
+    }
+    h += '<h2>PM4 packets</h2><pre id="packets">' + esc(d.packets || '') + '</pre>';
+    $('detail').innerHTML = h;
+  }
+
+  // ---- Value picker and pixel history -----------------------------------------------------------
+  function onPick(img, ev) {
+    var r = img.getBoundingClientRect();
+    var x = Math.floor((ev.clientX - r.left) * img.naturalWidth / r.width);
+    var y = Math.floor((ev.clientY - r.top) * img.naturalHeight / r.height);
+    S.pick = {x: x, y: y, w: img.naturalWidth, key: img.dataset.key, target: img.dataset.target, frame: img.dataset.frame};
+    if (img.dataset.bits) load(img.dataset.bits);
+    showPick();
+  }
+  function showPick() {
+    var p = S.pick, el = $('picker');
+    if (!p) return;
+    var h = p.target + ' pixel (' + p.x + ', ' + p.y + ')';
+    var b = p.key && S.bits[p.key];
+    if (b) h += ' guest bits 0x' + b.hex.substr((p.y * p.w + p.x) * b.digits, b.digits);
+    else if (p.key) h += ' (guest bits loading)';
+    if (el) el.textContent = h;
+    showHistory();
+  }
+  function showHistory() {
+    var p = S.pick, el = $('history');
+    if (!p || !el) return;
+    var f = p.frame, idx = S.historyIndex[f];
+    var src = 'history/f' + f + '/index.js';
+    if (!idx) {
+      if (S.failed[src]) { el.innerHTML = '<h2>pixel history</h2><p class="help">pixel history: not written</p>'; return; }
+      load(src, showHistory);
+      el.innerHTML = '<h2>pixel history</h2><p>loading&hellip;</p>';
+      return;
+    }
+    var tx = Math.floor(p.x / idx.tile), ty = Math.floor(p.y / idx.tile);
+    var written = (idx.tiles || []).some(function (t) { return t[0] === tx && t[1] === ty; });
+    if (!written) {
+      el.innerHTML = '<h2>pixel history</h2><p class="warn">tile ' + tx + ',' + ty + ' not written' +
+        (idx.skipped ? ': ' + esc(idx.skipped) : '') + (idx.command ? ' (<code>' + esc(idx.command) + '</code>)' : '') + '</p>';
+      return;
+    }
+    var tiles = S.history[f + ':' + tx + '_' + ty];
+    if (!tiles) { load('history/f' + f + '/t' + tx + '_' + ty + '.js'); el.innerHTML = '<h2>pixel history</h2><p>loading&hellip;</p>'; return; }
+    var h = '<h2>pixel history (' + p.x + ', ' + p.y + ')</h2>';
+    tiles.forEach(function (t) {
+      if (t.target !== p.target && tiles.length > 1 && tiles.some(function (u) { return u.target === p.target; })) return;
+      var entries = (t.pixels || {})[p.x + ',' + p.y] || [];
+      h += '<h3>' + esc(t.target) + ': ' + entries.length + ' entries</h3>';
+      entries.forEach(function (en) {
+        h += table(['field', 'value'], Object.keys(en).map(function (k) {
+          return [k, k === 'event' ? link(en[k]) : (typeof en[k] === 'object' ? JSON.stringify(en[k]) : en[k])];
+        }));
+      });
+    });
+    el.innerHTML = h;
+  }
+
+  // ---- Entry points called by the data scripts ---------------------------------------------------
+  var api = {
+    fail: fail,
+    events: function (index) {
+      S.index = index;
+      S.events = index.events;
+      S.events.forEach(function (e, i) { S.byId[e.id] = i; });
+      var ready = function () {
+        $('title').textContent = 'xenotrace inspect: ' + index.trace;
+        $('meta').textContent = index.path + ' @ ' + index.scale + ', frames ' + index.frames.join(',') + ' of ' + index.frames_in_trace +
+          (index.transfers ? ' ' : '');
+        if (index.transfers) $('meta').insertAdjacentHTML('beforeend', '<a href="' + index.transfers + '">ownership map</a>');
+        applyFilter();
+        if (location.hash) fromHash(); else if (S.events.length) select(0);
+        status();
+      };
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
+    },
+    chunk: function (c) {
+      S.chunks[c.chunk] = c;
+      if (S.sel >= 0 && S.events[S.sel].chunk === c.chunk) renderDetail();
+    },
+    shader: function (s) {
+      S.shaders[s.hash] = s;
+      var e = S.events[S.sel];
+      if (e && (e.vs === s.hash || e.ps === s.hash)) renderDetail();
+    },
+    bits: function (b) { S.bits[b.key] = b; showPick(); },
+    historyIndex: function (idx) { S.historyIndex[idx.frame] = idx; showHistory(); },
+    history: function (t) {
+      var k = t.frame + ':' + t.tile[0] + '_' + t.tile[1];
+      (S.history[k] = S.history[k] || []).push(t);
+      showHistory();
+    },
+  };
+  document.addEventListener('DOMContentLoaded', function () {
+    $('list').addEventListener('scroll', drawRows);
+    $('rows').addEventListener('click', function (ev) {
+      var row = ev.target.closest('.row');
+      if (row) select(Number(row.dataset.i));
+    });
+    $('filter').addEventListener('input', applyFilter);
+    $('detail').addEventListener('click', function (ev) {
+      if (ev.target.classList && ev.target.classList.contains('target')) onPick(ev.target, ev);
+    });
+    window.addEventListener('hashchange', fromHash);
+    document.addEventListener('keydown', function (ev) {
+      if (ev.target.tagName === 'INPUT') { if (ev.key === 'Escape') ev.target.blur(); return; }
+      if (ev.key === 'j' || ev.key === 'ArrowDown') { step(1); ev.preventDefault(); }
+      else if (ev.key === 'k' || ev.key === 'ArrowUp') { step(-1); ev.preventDefault(); }
+      else if (ev.key === '/') { $('filter').focus(); ev.preventDefault(); }
+      else if (ev.key === 'g') {
+        var id = prompt('Jump to event F.K');
+        if (id) location.hash = '#' + id.trim();
+      }
+    });
+    status();
+  });
+  return api;
+})();
