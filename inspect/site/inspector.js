@@ -16,7 +16,10 @@ var XNT = (function () {
   }
   function status() {
     var st = $('xnt-status');
-    if (st) st.textContent = errors.length ? 'errors: ' + errors.join('; ') : 'ok';
+    if (!st) return;
+    st.textContent = errors.length ? 'errors: ' + errors.join('; ') : 'ok';
+    // Milliseconds from navigation to the last status update (the page's own load figure).
+    st.dataset.ms = Math.round(performance.now());
   }
   function fail(msg) { errors.push(msg); status(); }
   window.addEventListener('error', function (e) { fail(e.message); });
@@ -227,6 +230,7 @@ var XNT = (function () {
     }
     h += '<h2>PM4 packets</h2><pre id="packets">' + esc(d.packets || '') + '</pre>';
     $('detail').innerHTML = h;
+    status();
   }
 
   // ---- Value picker and pixel history -----------------------------------------------------------

@@ -67,6 +67,13 @@ class SiteWriter {
   // The event between its before and after calls.
   Json pending_list_, pending_detail_;
   bool pending_images_ = false;
+  bool budget_spent_ = false;
+  struct LastAfter {
+    Json targets;  // what the event wrote (describe strings)
+    Json json;     // its after images
+    uint64_t generation = 0;  // guest memory's generation then
+  };
+  std::optional<LastAfter> last_after_;
   size_t log_before_ = 0;
   std::map<std::string, uint64_t> notes_before_;
   SiteSummary summary_;
@@ -116,6 +123,7 @@ void SiteWriter::Before(const renderer::DrawEvent& e) {
   if (d.pixel_shader) item["ps"] = Hash(d.pixel_shader->hash);
   Json targets = Json::array();
   for (const compare::TargetRegion& t : compare::EventTargets(e)) targets.push_back(t.Describe());
+  for (const compare::MemoryTarget& t : compare::EventMemoryTargets(e)) targets.push_back(t.describe);
   item["targets"] = std::move(targets);
   const std::vector<uint32_t> changed = state_.Changes(*d.registers);
   item["changed"] = changed;
@@ -135,14 +143,24 @@ void SiteWriter::Before(const renderer::DrawEvent& e) {
     AddShader(s);
     detail[s == d.vertex_shader ? "vs_constants" : "ps_constants"] = ConstantsRead(*s, *d.registers);
   }
-  pending_images_ = WantsImages(d.frame, d.draw_index);
+  // Once the budget is spent no later event is snapshotted at all: reading a target back costs
+  // as much as drawing it, and a 20,000-draw frame would otherwise pay it for every draw.
+  pending_images_ = !budget_spent_ && WantsImages(d.frame, d.draw_index);
   if (!e.resolve) {
     detail["vertex_fetch"] = VertexFetchJson(d, o_.fetch_rows);
     detail["indices"] = IndexJson(d, o_.fetch_rows);
     detail["textures"] = TexturesJson(d, pending_images_ ? &images_ : nullptr);
   }
   images_.ResetOverBudget();
-  if (pending_images_) detail["before"] = TargetsJson(*session_, e, images_, files_, id + "_before", false);
+  if (pending_images_) {
+    // The state before this event is the one after the previous event when nothing ran between
+    // them (no event without a snapshot, no guest memory written): its images are reused.
+    const bool same = last_after_ && last_after_->targets == item["targets"] &&
+                      last_after_->generation == d.memory->generation();
+    detail["before"] = same ? last_after_->json
+                            : TargetsJson(*session_, e, images_, files_, id + "_before", false);
+  }
+  last_after_.reset();
   if (gpu::EdramTracker* tracker = session_->edram()) log_before_ = tracker->log().size();
   notes_before_ = session_->notes();
   pending_list_ = std::move(item);
@@ -154,12 +172,18 @@ void SiteWriter::After(const renderer::DrawEvent& e) {
   const std::string id = EventId(d.frame, d.draw_index);
   if (pending_images_) {
     pending_detail_["after"] = TargetsJson(*session_, e, images_, files_, id + "_after", true);
-    ++summary_.events_with_images;
+    last_after_ = LastAfter{pending_list_["targets"], pending_detail_["after"], d.memory->generation()};
+    for (Json& t : last_after_->json) t.erase("bits");
     if (images_.over_budget()) {
-      pending_list_["images"] = "over budget";
-      ++summary_.events_over_budget;
+      budget_spent_ = true;
+    } else {
+      ++summary_.events_with_images;
     }
-  } else {
+  }
+  if (budget_spent_ && WantsImages(d.frame, d.draw_index)) {
+    pending_list_["images"] = "over budget";
+    ++summary_.events_over_budget;
+  } else if (!pending_images_) {
     pending_list_["images"] = "not selected";
   }
   Json transfers = Json::array();

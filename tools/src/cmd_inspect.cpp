@@ -19,7 +19,7 @@ namespace {
 struct InspectArgs {
   std::string trace, out, frames, events, scale = "1x1", fsi_ordering = "interlock";
   std::string path = renderer::PathNames().front();
-  uint64_t image_budget_mib = 64;
+  uint64_t image_budget_mib = 16;
   uint32_t fetch_rows = 8;
   int device = -1;
   bool validate = false, json = false, allow_damaged = false;
@@ -121,7 +121,7 @@ XNT_COMMAND({"inspect", "Replay a trace and write the offline frame inspector (a
                               "Write target and texture images only for these events: F.K-F.M or a "
                               "list (default: every event, within the image budget)");
                sub.add_option("--image-budget", args->image_budget_mib,
-                              "MiB of PNGs the site may hold (default 64); later events are listed "
+                              "MiB of PNGs and target bits the site may hold (default 16); later events are listed "
                               "without images and the page names the --events command that writes them");
                sub.add_option("--fetch-rows", args->fetch_rows,
                               "Vertices and indices decoded per draw (default 8)")

@@ -41,7 +41,7 @@ struct SiteOptions {
   renderer::SessionOptions session;
   // Events whose target/texture images are written (empty: every event, within the budget).
   std::vector<EventRange> image_events;
-  uint64_t image_budget_bytes = 64ull << 20;
+  uint64_t image_budget_bytes = 16ull << 20;
   // Rows of vertices and indices decoded per draw.
   uint32_t fetch_rows = 8;
   bool allow_damaged = false;

@@ -1,0 +1,275 @@
+// The inspector site on the cpu path: its data scripts hold every event the trace player reports
+// (draws and resolves as dump numbers them, and each swap), each event's packets and register
+// changes, each shader's listing exactly as the disassembler prints it, texture thumbnails whose
+// pixels are the cpu texture decoder's (gpu::TexelReader) texels in 8 bits, and images only within
+// the byte budget. The page itself is loaded in headless Chromium through a deep link.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "headless_chromium.h"
+#include "prerequisite.h"
+#include "test_files.h"
+#include "xnt/base/error.h"
+#include "xnt/base/json.h"
+#include "xnt/diff/png.h"
+#include "xnt/format/reader.h"
+#include "xnt/gpu/texel_reader.h"
+#include "xnt/inspect/site.h"
+#include "xnt/replay/null_backend.h"
+#include "xnt/replay/trace_player.h"
+#include "xnt/samples/samples.h"
+#include "xnt/ucode/disasm.h"
+#include "xnt/ucode/shader_cache.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::inspect {
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "inspect";
+using ::xnt::test::ReadFileText;
+
+std::string WriteSample(const std::string& name) {
+  const fs::path file = kWork / "samples" / (name + ".xnt");
+  if (!fs::exists(file)) {
+    fs::create_directories(file.parent_path());
+    samples::WriteSample(*samples::Find(name), file.string());
+  }
+  return file.string();
+}
+
+SiteSummary Write(const std::string& trace, const fs::path& dir, uint64_t budget = 64ull << 20) {
+  fs::remove_all(dir);
+  SiteOptions o;
+  o.trace = trace;
+  o.out_dir = dir.string();
+  o.session.path = renderer::Path::kCpu;
+  o.session.threads = 1;
+  o.image_budget_bytes = budget;
+  return WriteSite(o);
+}
+
+// The argument of the one call a data script makes: "FN(json);\n".
+Json ReadScript(const fs::path& file, const std::string& fn) {
+  const std::string text = ReadFileText(file);
+  EXPECT_EQ(text.rfind(fn + "(", 0), 0u) << file;
+  const size_t open = text.find('('), close = text.rfind(')');
+  return Json::parse(text.substr(open + 1, close - open - 1));
+}
+
+// Draw/resolve ids "F.K" and swaps as the trace player reports them, independently of the site.
+struct Expected : replay::Backend {
+  std::vector<std::string> ids;
+  void OnDraw(const replay::DrawCall& d) override { Id(d); }
+  void OnResolve(const replay::ResolveCall& r) override { Id(r.draw); }
+  void OnSwap(const replay::SwapCall& s) override { ids.push_back(std::to_string(s.frame) + ".swap"); }
+  void Id(const replay::DrawCall& d) { ids.push_back(std::to_string(d.frame) + "." + std::to_string(d.draw_index)); }
+};
+
+std::vector<std::string> ExpectedIds(const std::string& trace) {
+  Expected e;
+  replay::TracePlayer player(e);
+  auto reader = format::Reader::Open(trace);
+  player.Play(*reader);
+  return e.ids;
+}
+
+std::vector<std::string> SiteIds(const Json& index) {
+  std::vector<std::string> ids;
+  for (const Json& e : index["events"]) ids.push_back(e["id"]);
+  return ids;
+}
+
+TEST(InspectSite, ListsEveryEventWithPacketsStateAndShaderListings) {
+  const std::string trace = WriteSample("clear_draws_resolve_swap");
+  const fs::path dir = kWork / "clear";
+  const SiteSummary s = Write(trace, dir);
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  // 0.0 resolve-clear, three draws, a resolve, the swap (xenotrace dump).
+  EXPECT_EQ(SiteIds(index), ExpectedIds(trace));
+  EXPECT_EQ(SiteIds(index), (std::vector<std::string>{"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}));
+  EXPECT_EQ(s.draws, 3u);
+  EXPECT_EQ(s.resolves, 2u);
+  EXPECT_EQ(s.swaps, 1u);
+  EXPECT_EQ(index["events"][0]["kind"], "resolve");
+  EXPECT_EQ(index["events"][1]["kind"], "draw");
+  const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
+  const Json& draw = chunk["events"]["0.1"];
+  // The packets that led to the draw end with dump's line for it.
+  EXPECT_NE(draw["packets"].get<std::string>().find("=> draw 0.1"), std::string::npos);
+  // Changes name their registers and decode fields the way dump does.
+  bool surface_info = false;
+  for (const Json& c : chunk["base"]) surface_info |= c[1] == "RB_SURFACE_INFO" && !c[3].get<std::string>().empty();
+  EXPECT_TRUE(surface_info) << chunk["base"].dump();
+  // Every shader's listing is the disassembler's.
+  auto reader = format::Reader::Open(trace);
+  struct Shaders : replay::Backend {
+    std::map<std::string, std::string> listings;
+    void OnDraw(const replay::DrawCall& d) override {
+      for (const replay::Shader* sh : {d.vertex_shader, d.pixel_shader}) {
+        if (!sh) continue;
+        char hash[24];
+        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(sh->hash));
+        listings[hash] = ucode::Disassemble(sh->decoded->shader);
+      }
+    }
+  } shaders;
+  replay::TracePlayer player(shaders);
+  player.Play(*reader);
+  ASSERT_EQ(shaders.listings.size(), 2u);
+  for (const auto& [hash, listing] : shaders.listings) {
+    const Json sh = ReadScript(dir / "data" / "shaders" / (hash + ".js"), "XNT.shader");
+    EXPECT_EQ(sh["listing"], listing);
+  }
+  EXPECT_TRUE(fs::exists(dir / "index.html"));
+  EXPECT_TRUE(fs::exists(dir / "inspector.js"));
+}
+
+// The first draw of textures_many_formats that binds a texture: its level-0 thumbnail holds the
+// cpu decoder's texels, component by component, as round(clamp(v, 0, 1) * 255).
+TEST(InspectSite, TextureThumbnailIsTheCpuDecodersTexels) {
+  const std::string trace = WriteSample("textures_many_formats");
+  const fs::path dir = kWork / "textures";
+  Write(trace, dir);
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
+  std::string id;
+  Json texture;
+  for (const Json& e : index["events"]) {
+    const Json& d = chunk["events"][e["id"].get<std::string>()];
+    if (d.contains("textures") && !d["textures"].empty()) {
+      id = e["id"], texture = d["textures"][0];
+      break;
+    }
+  }
+  ASSERT_FALSE(id.empty());
+  const uint32_t draw = uint32_t(std::stoul(id.substr(id.find('.') + 1)));
+  const uint32_t slot = texture["slot"];
+  ASSERT_FALSE(texture["levels"].empty());
+  const diff::OwnedImage png = diff::LoadPng((dir / texture["levels"][0]["image"].get<std::string>()).string());
+
+  struct Decode : replay::Backend {
+    uint32_t draw, slot;
+    std::vector<uint8_t> rgba;
+    uint32_t w = 0, h = 0;
+    std::string format;
+    void OnDraw(const replay::DrawCall& d) override {
+      if (d.frame != 0 || d.draw_index != draw) return;
+      uint32_t dwords[6];
+      for (uint32_t i = 0; i < 6; ++i) dwords[i] = (*d.registers)[xenos::FetchConstantIndex(slot, i)];
+      const gpu::TextureDescriptor desc = gpu::TextureDescriptor::FromFetchConstant(dwords);
+      const replay::GuestMemory* memory = d.memory;
+      gpu::TexelReader reader(desc, [memory](uint32_t a, std::span<uint8_t> out) {
+        memory->Read(a, out);
+        return true;
+      });
+      w = desc.width, h = desc.height;
+      for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t x = 0; x < w; ++x) {
+          const auto t = reader.Texel(0, x, y, 0);
+          for (float v : *t) rgba.push_back(uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)));
+        }
+      }
+    }
+  } decode;
+  decode.draw = draw, decode.slot = slot;
+  replay::TracePlayer player(decode);
+  auto reader = format::Reader::Open(trace);
+  player.Play(*reader);
+  ASSERT_EQ(png.view().width, int(decode.w));
+  ASSERT_EQ(png.view().height, int(decode.h));
+  EXPECT_EQ(texture["size"][0], decode.w);
+  ASSERT_EQ(png.view().channels, 4);
+  size_t differing = 0;
+  for (uint32_t y = 0; y < decode.h; ++y) {
+    const uint8_t* row = png.view().Row(int(y));
+    for (uint32_t i = 0; i < decode.w * 4; ++i) differing += row[i] != decode.rgba[(y * decode.w) * 4 + i];
+  }
+  EXPECT_EQ(differing, 0u) << id << " tf" << slot;
+}
+
+TEST(InspectSite, ImagesStayWithinTheBudget) {
+  const std::string trace = WriteSample("clear_draws_resolve_swap");
+  const fs::path dir = kWork / "budget";
+  const SiteSummary s = Write(trace, dir, 0);
+  EXPECT_EQ(s.images, 0u);
+  EXPECT_EQ(s.image_bytes, 0u);
+  EXPECT_EQ(s.events_over_budget, 5u);  // every draw and resolve writes a target
+  EXPECT_FALSE(fs::exists(dir / "img"));
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  EXPECT_EQ(index["events"][1]["images"], "over budget");
+}
+
+TEST(InspectSite, EventRangesParse) {
+  const std::vector<EventRange> r = ParseEventRanges("0.3-1.2,4.0");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_TRUE(r[0].Contains(0, 3));
+  EXPECT_TRUE(r[0].Contains(0, 900));
+  EXPECT_TRUE(r[0].Contains(1, 2));
+  EXPECT_FALSE(r[0].Contains(1, 3));
+  EXPECT_FALSE(r[0].Contains(0, 2));
+  EXPECT_TRUE(r[1].Contains(4, 0));
+  EXPECT_FALSE(r[1].Contains(4, 1));
+  EXPECT_THROW(ParseEventRanges("1.2-0.5"), Error);
+  EXPECT_THROW(ParseEventRanges("3"), Error);
+  EXPECT_THROW(ParseEventRanges("a.b"), Error);
+  EXPECT_THROW(ParseEventRanges(""), Error);
+}
+
+// Every sample: the site lists exactly the events the trace player reports.
+TEST(InspectSite, EverySampleWritesItsEvents) {
+  for (const samples::Sample& sample : samples::Registry()) {
+    const std::string trace = WriteSample(sample.name);
+    const fs::path dir = kWork / "all" / sample.name;
+    SiteSummary s;
+    try {
+      s = Write(trace, dir, 1 << 20);
+    } catch (const Error& e) {
+      ADD_FAILURE() << sample.name << ": " << e.what();
+      continue;
+    }
+    const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+    EXPECT_EQ(SiteIds(index), ExpectedIds(trace)) << sample.name;
+    EXPECT_EQ(s.events, index["events"].size()) << sample.name;
+    EXPECT_LE(s.image_bytes, 1u << 20) << sample.name;
+    fs::remove_all(dir);
+  }
+}
+
+TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "page";
+  Write(WriteSample("clear_draws_resolve_swap"), dir);
+  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
+                                         (dir / "index.html").string() + "#0.2'",
+                                     kWork / "dom.out", kWork / "dom.err"),
+            0)
+      << ReadFileText(kWork / "dom.err");
+  const std::string dom = ReadFileText(kWork / "dom.out");
+  const std::string err = ReadFileText(kWork / "dom.err");
+  const size_t st = dom.find("id=\"xnt-status\"");
+  ASSERT_NE(st, std::string::npos);
+  EXPECT_EQ(dom.substr(dom.find('>', st), 4), ">ok<") << dom.substr(st, 300);
+  // Events listed (every row of a six-event frame is in view), the deep-linked one selected.
+  for (const char* id : {"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}) {
+    EXPECT_NE(dom.find("title=\"" + std::string(id) + "\""), std::string::npos) << id;
+  }
+  EXPECT_NE(dom.find("class=\"row sel\" style=\"top:40px\" data-i=\"2\""), std::string::npos);
+  EXPECT_NE(dom.find("<h2 id=\"event-title\">0.2 draw"), std::string::npos);
+  // State grouped by block with dump's decoded fields, and the shaders' listings.
+  EXPECT_NE(dom.find("<summary>RB_ ("), std::string::npos);
+  EXPECT_NE(dom.find("RB_SURFACE_INFO"), std::string::npos);
+  EXPECT_NE(dom.find("xvs_3_0"), std::string::npos);
+  EXPECT_NE(dom.find("xps_3_0"), std::string::npos);
+  EXPECT_NE(dom.find("=&gt; draw 0.2"), std::string::npos);
+  EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace xnt::inspect
