@@ -158,7 +158,17 @@ std::string ToHtml(const RunResults& r, const std::string& dir) {
     for (const Bisection& b : c.bisections) {
       o += "<h3>bisection of frame " + std::to_string(b.frame) + "</h3><p class=\"bisect\">";
       AppendHtml(o, b.summary);
-      o += "</p><div class=\"imgs\">";
+      o += "</p>";
+      if (!b.inspect_links.empty()) {
+        o += "<p class=\"inspect\">inspect " + b.Id() + ":";
+        for (const auto& [label, href] : b.inspect_links) {
+          o += " <a href=\"" + EscapeHtml(href) + "\">";
+          AppendHtml(o, label);
+          o += "</a>";
+        }
+        o += "</p>";
+      }
+      o += "<div class=\"imgs\">";
       // Images come in fives per target: ref before/after, other before/after, mask; the
       // afters flicker with each other.
       for (size_t k = 0; k < b.images.size(); ++k) {

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "headless_chromium.h"
+#include "site_test_util.h"
 #include "prerequisite.h"
 #include "test_files.h"
 #include "xnt/base/error.h"
@@ -29,38 +30,6 @@
 
 namespace xnt::inspect {
 namespace {
-namespace fs = std::filesystem;
-
-const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "inspect";
-using ::xnt::test::ReadFileText;
-
-std::string WriteSample(const std::string& name) {
-  const fs::path file = kWork / "samples" / (name + ".xnt");
-  if (!fs::exists(file)) {
-    fs::create_directories(file.parent_path());
-    samples::WriteSample(*samples::Find(name), file.string());
-  }
-  return file.string();
-}
-
-SiteSummary Write(const std::string& trace, const fs::path& dir, uint64_t budget = 64ull << 20) {
-  fs::remove_all(dir);
-  SiteOptions o;
-  o.trace = trace;
-  o.out_dir = dir.string();
-  o.session.path = renderer::Path::kCpu;
-  o.session.threads = 1;
-  o.image_budget_bytes = budget;
-  return WriteSite(o);
-}
-
-// The argument of the one call a data script makes: "FN(json);\n".
-Json ReadScript(const fs::path& file, const std::string& fn) {
-  const std::string text = ReadFileText(file);
-  EXPECT_EQ(text.rfind(fn + "(", 0), 0u) << file;
-  const size_t open = text.find('('), close = text.rfind(')');
-  return Json::parse(text.substr(open + 1, close - open - 1));
-}
 
 // Draw/resolve ids "F.K" and swaps as the trace player reports them, independently of the site.
 struct Expected : replay::Backend {
@@ -269,6 +238,35 @@ TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   EXPECT_NE(dom.find("xps_3_0"), std::string::npos);
   EXPECT_NE(dom.find("=&gt; draw 0.2"), std::string::npos);
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+}
+
+// The command: --json summary, exit codes, and bad input named in one line.
+TEST(InspectCli, SummaryAndExitCodes) {
+  const std::string trace = WriteSample("clear_draws_resolve_swap");
+  const std::string x = ::xnt::test::XenotraceCli() + " inspect ";
+  const fs::path dir = kWork / "cli";
+  auto r = ::xnt::test::RunShell(x + trace + " -o " + dir.string() + " --path cpu --json 2>&1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const Json summary = Json::parse(r.out);
+  EXPECT_EQ(summary["events"], 6);
+  EXPECT_EQ(summary["draws"], 3);
+  EXPECT_EQ(summary["images"], 5);  // one target per draw and resolve, no texture
+  EXPECT_GT(summary["bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["path"], "cpu");
+  for (const std::string& bad : {trace + " -o " + dir.string() + " --path cpu --frames 3",
+                                 trace + " -o " + dir.string() + " --path cpu --events 0.x",
+                                 std::string("/nonexistent.xnt -o ") + dir.string()}) {
+    r = ::xnt::test::RunShell(x + bad + " 2>&1");
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+    EXPECT_EQ(r.out.rfind("xenotrace: error: ", 0), 0u) << r.out;
+  }
+  // A trace whose end was lost: what was recovered, and exit code 1.
+  const std::vector<uint8_t> bytes = ::xnt::test::ReadFileBytes(trace);
+  const fs::path cut = kWork / "cut.xnt";
+  ::xnt::test::WriteFileBytes(cut, std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
+  r = ::xnt::test::RunShell(x + cut.string() + " -o " + (kWork / "cut").string() + " --path cpu 2>&1");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("damaged"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.h"
+#include "compare_inspect.h"
 #include "xnt/base/selection.h"
 #include "xnt/base/error.h"
 #include "xnt/compare/compare.h"
@@ -32,6 +33,7 @@ struct CompareArgs {
   unsigned jobs = 1;
   std::string shard;
   bool no_bisect = false;
+  bool inspect = false;
   int device = -1;
   bool validate = false;
   uint32_t threads = 0;
@@ -61,6 +63,9 @@ compare::TestFault ParseTestFault(const std::string& text, const std::string& op
 }
 
 int RunCompare(const CompareArgs& a) {
+  if (a.inspect && a.report.empty()) {
+    throw Error("--inspect: needs -o/--report DIR (the inspector pages are written under it)");
+  }
   compare::CompareOptions o;
   o.traces = compare::ExpandTraces(a.inputs);
   if (!a.shard.empty()) {
@@ -136,6 +141,7 @@ int RunCompare(const CompareArgs& a) {
       expectation_report = compare::CheckExpectations(a.expectations, results);
     }
   }
+  if (a.inspect) WriteInspectorSites(results, o, a.report);
   if (!a.report.empty()) compare::WriteReport(results, a.report);
   if (!a.junit.empty()) {
     const std::string xml = compare::ToJunit(results);
@@ -176,6 +182,9 @@ XNT_COMMAND({"compare",
                    ->check(CLI::Range(1u, 64u));
                sub.add_option("--shard", a->shard, "Only the traces of shard I/N (FNV-1a of the file name mod N)");
                sub.add_flag("--no-bisect", a->no_bisect, "Do not bisect differing frames");
+               sub.add_flag("--inspect", a->inspect,
+                            "With --report: write the frame inspector's pages of every bisected "
+                            "draw on both combinations under REPORT/inspect/, linked from the report");
                sub.add_option("--device", a->device, "Vulkan device index");
                sub.add_flag("--validate", a->validate,
                             "Vulkan validation layer on; a message makes that combination an error");

@@ -30,6 +30,9 @@ struct Bisection {
   std::string shaders;    // the vertex and pixel shaders' disassembly
   std::vector<ReportImage> images;
   std::string error;      // bisection itself failed (why)
+  // compare --inspect: {label, link} to the frame inspector's page of this event, one per
+  // combination (relative to the report folder).
+  std::vector<std::pair<std::string, std::string>> inspect_links;
   std::string Id() const { return std::to_string(frame) + "." + std::to_string(draw); }
 };
 
