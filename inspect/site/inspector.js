@@ -88,7 +88,7 @@ var XNT = (function () {
     if (i < 0 || i >= S.events.length) return;
     S.sel = i;
     var id = S.events[i].id;
-    if (location.hash !== '#' + id) history.replaceState(null, '', '#' + id);
+    if (location.hash.split('@')[0] !== '#' + id) history.replaceState(null, '', '#' + id);
     var v = S.view.indexOf(i), list = $('list');
     if (v >= 0 && (v * ROW < list.scrollTop || (v + 1) * ROW > list.scrollTop + list.clientHeight)) {
       list.scrollTop = Math.max(0, v * ROW - list.clientHeight / 2);
@@ -102,8 +102,12 @@ var XNT = (function () {
     v += d;
     if (v >= 0 && v < S.view.length) select(S.view[v]);
   }
+  // #F.K selects an event; #F.K@X,Y also picks host pixel (X, Y) of its first "after" target (or
+  // of the front buffer of F.swap), as a click would.
   function fromHash() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var hash = decodeURIComponent(location.hash.slice(1)), at = hash.indexOf('@');
+    var id = at < 0 ? hash : hash.slice(0, at);
+    S.hashPick = at < 0 ? null : hash.slice(at + 1).split(',').map(Number);
     if (id && S.byId[id] !== undefined) select(S.byId[id]);
     else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
   }
@@ -199,7 +203,7 @@ var XNT = (function () {
       'run <code>' + esc(S.index.command) + ' --events ' + esc(S.events[S.sel].id) + '</code>)</p>';
     if (!list.length) return '<p class="help">' + when + ': writes no target</p>';
     return '<div class="thumbs">' + list.map(function (t) {
-      return '<figure>' + (t.image ? '<img class="px target" src="' + t.image + '" data-target="' + esc(t.name) + '" data-frame="' + frame +
+      return '<figure>' + (t.image ? '<img class="px target" src="' + t.image + '" data-target="' + esc(t.history_target || t.name) + '" data-frame="' + frame +
         '" data-bits="' + esc(t.bits || '') + '" data-key="' + esc(t.bits ? t.bits.replace(/^data\/bits\//, '').replace(/\.js$/, '') : '') +
         '" style="width:' + Math.min(512, Math.max(64, t.size[0] * 2)) + 'px">' : '<span class="warn">over the image budget</span>') +
         '<figcaption>' + when + ' ' + esc(t.describe) + (t.false_colour ? '<br>' + esc(t.false_colour) : '') + '</figcaption></figure>';
@@ -214,7 +218,8 @@ var XNT = (function () {
     var h = '<h2 id="event-title">' + esc(e.id) + ' ' + e.kind + (e.prim ? ' ' + esc(e.prim) + ' ' + e.count : '') + '</h2>';
     if (e.notes) h += '<p class="warn">' + esc(e.notes.join('; ')) + '</p>';
     if (e.kind === 'swap') {
-      h += '<h2>front buffer</h2>' + (d.front_buffer ? '<img class="px target" src="' + d.front_buffer + '" data-target="front" data-frame="' + frame + '">' : '');
+      h += '<h2>front buffer</h2>' + (d.front_buffer ? '<img class="px target" src="' + d.front_buffer + '" data-target="frame" data-frame="' + frame + '">' : '');
+      h += '<div id="picker" class="pick"></div><div id="history"></div>';
     } else {
       h += '<h2>targets</h2>' + targets(d.before, 'before', frame) + targets(d.after, 'after', frame);
       h += '<div id="picker" class="pick"></div><div id="history"></div>';
@@ -230,24 +235,36 @@ var XNT = (function () {
     }
     h += '<h2>PM4 packets</h2><pre id="packets">' + esc(d.packets || '') + '</pre>';
     $('detail').innerHTML = h;
+    if (S.hashPick) {
+      var imgs = document.querySelectorAll('#detail img.target'), img = imgs[imgs.length - 1];
+      for (var i = 0; i < imgs.length; ++i) if (imgs[i].dataset.key) { img = imgs[i]; break; }
+      var xy = S.hashPick;
+      S.hashPick = null;
+      if (img) pickAt(img, xy[0], xy[1]);
+    }
     status();
   }
 
   // ---- Value picker and pixel history -----------------------------------------------------------
   function onPick(img, ev) {
     var r = img.getBoundingClientRect();
-    var x = Math.floor((ev.clientX - r.left) * img.naturalWidth / r.width);
-    var y = Math.floor((ev.clientY - r.top) * img.naturalHeight / r.height);
-    S.pick = {x: x, y: y, w: img.naturalWidth, key: img.dataset.key, target: img.dataset.target, frame: img.dataset.frame};
+    pickAt(img, Math.floor((ev.clientX - r.left) * img.naturalWidth / r.width),
+           Math.floor((ev.clientY - r.top) * img.naturalHeight / r.height));
+  }
+  function pickAt(img, x, y) {
+    // Images are in host pixels (S x T per guest pixel at a resolution scale); history is by guest pixel.
+    var sc = (S.index.scale || '1x1').split('x').map(Number);
+    S.pick = {x: x, y: y, key: img.dataset.key, target: img.dataset.target, frame: img.dataset.frame,
+              gx: Math.floor(x / sc[0]), gy: Math.floor(y / sc[1])};
     if (img.dataset.bits) load(img.dataset.bits);
     showPick();
   }
   function showPick() {
     var p = S.pick, el = $('picker');
     if (!p) return;
-    var h = p.target + ' pixel (' + p.x + ', ' + p.y + ')';
+    var h = p.target + ' pixel (' + p.x + ', ' + p.y + ')' + (p.gx !== p.x || p.gy !== p.y ? ' = guest (' + p.gx + ', ' + p.gy + ')' : '');
     var b = p.key && S.bits[p.key];
-    if (b) h += ' guest bits 0x' + b.hex.substr((p.y * p.w + p.x) * b.digits, b.digits);
+    if (b) h += ' guest bits 0x' + b.hex.substr((p.y * b.width + p.x) * b.digits, b.digits);
     else if (p.key) h += ' (guest bits loading)';
     if (el) el.textContent = h;
     showHistory();
@@ -263,7 +280,7 @@ var XNT = (function () {
       el.innerHTML = '<h2>pixel history</h2><p>loading&hellip;</p>';
       return;
     }
-    var tx = Math.floor(p.x / idx.tile), ty = Math.floor(p.y / idx.tile);
+    var tx = Math.floor(p.gx / idx.tile), ty = Math.floor(p.gy / idx.tile);
     var written = (idx.tiles || []).some(function (t) { return t[0] === tx && t[1] === ty; });
     if (!written) {
       el.innerHTML = '<h2>pixel history</h2><p class="warn">tile ' + tx + ',' + ty + ' not written' +
@@ -272,10 +289,10 @@ var XNT = (function () {
     }
     var tiles = S.history[f + ':' + tx + '_' + ty];
     if (!tiles) { load('history/f' + f + '/t' + tx + '_' + ty + '.js'); el.innerHTML = '<h2>pixel history</h2><p>loading&hellip;</p>'; return; }
-    var h = '<h2>pixel history (' + p.x + ', ' + p.y + ')</h2>';
+    var h = '<h2>pixel history (' + p.gx + ', ' + p.gy + ')</h2>';
     tiles.forEach(function (t) {
       if (t.target !== p.target && tiles.length > 1 && tiles.some(function (u) { return u.target === p.target; })) return;
-      var entries = (t.pixels || {})[p.x + ',' + p.y] || [];
+      var entries = (t.pixels || {})[p.gx + ',' + p.gy] || [];
       h += '<h3>' + esc(t.target) + ': ' + entries.length + ' entries</h3>';
       entries.forEach(function (en) {
         h += table(['field', 'value'], Object.keys(en).map(function (k) {

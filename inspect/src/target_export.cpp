@@ -9,11 +9,12 @@
 
 #include "site_internal.h"
 #include "xnt/compare/snapshot.h"
+#include "xnt/inspect/pixel_history.h"
 
 namespace xnt::inspect {
 namespace {
 
-constexpr size_t kPickerPixels = 256 * 256;
+constexpr size_t kPickerPixels = 640 * 480;
 
 diff::OwnedImage DepthFalseColour(const compare::TargetSnapshot& t) {
   const diff::Image& shape = t.image.view();
@@ -48,9 +49,15 @@ diff::OwnedImage DepthFalseColour(const compare::TargetSnapshot& t) {
 Json TargetsJson(renderer::Session& session, const renderer::DrawEvent& event,
                  ImageWriter& images, SiteFiles& files, const std::string& key, bool with_bits) {
   Json out = Json::array();
+  // SnapshotEventTargets lists the EDRAM regions first, in EventTargets' order.
+  const std::vector<compare::TargetRegion> regions = compare::EventTargets(event);
+  size_t n = 0;
   for (const compare::TargetSnapshot& t : compare::SnapshotEventTargets(session, event)) {
     Json j;
     j["name"] = t.name;
+    // The target's id in the pixel-history chunks (history/f<F>/...).
+    if (n < regions.size()) j["history_target"] = TargetId(regions[n].surface);
+    ++n;
     j["describe"] = t.describe;
     const diff::Image& view = t.image.view();
     j["size"] = Json::array({view.width, view.height});
@@ -76,6 +83,7 @@ Json TargetsJson(renderer::Session& session, const renderer::DrawEvent& event,
       Json bits;
       bits["key"] = key + "_" + t.name;
       bits["digits"] = wide ? 16 : 8;
+      bits["width"] = view.width;
       bits["hex"] = std::move(hex);
       files.WriteScript(rel, "XNT.bits", bits);
       j["bits"] = rel;

@@ -240,6 +240,29 @@ TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
 }
 
+// #F.K@X,Y picks a pixel as a click does: the value picker shows that pixel's guest bits from the
+// event's bits script, and the pixel-history panel says when no history was written.
+TEST(InspectPage, DeepLinkedPixelShowsItsGuestBits) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "pick";
+  Write(WriteSample("clear_draws_resolve_swap"), dir);
+  const Json bits = ReadScript(dir / "data" / "bits" / "0.2_after_colour0.js", "XNT.bits");
+  ASSERT_EQ(bits["width"], 320);
+  ASSERT_EQ(bits["digits"], 8);
+  const std::string expected = bits["hex"].get<std::string>().substr((17 * 320 + 150) * 8, 8);
+  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
+                                         (dir / "index.html").string() + "#0.2@150,17'",
+                                     kWork / "pick.out", kWork / "pick.err"),
+            0)
+      << ReadFileText(kWork / "pick.err");
+  const std::string dom = ReadFileText(kWork / "pick.out");
+  const std::string target = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk")["events"]["0.2"]["after"][0]["history_target"];
+  EXPECT_NE(dom.find(target + " pixel (150, 17) guest bits 0x" + expected), std::string::npos)
+      << expected << "\n" << dom.substr(dom.find("id=\"picker\""), 300);
+  EXPECT_NE(dom.find("pixel history: not written"), std::string::npos);
+}
+
 // The command: --json summary, exit codes, and bad input named in one line.
 TEST(InspectCli, SummaryAndExitCodes) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
