@@ -233,8 +233,20 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
     for (uint32_t y = 0; y < first.image.height; ++y) {
       for (uint32_t x = 0; x < first.image.width; ++x) {
         if (!keep("frame", x, y)) continue;
-        out.targets[0].pixels[{x, y}].push_back(SwapEntry(first, x, y));
-        if (const auto* source = FrontBufferSource(first, x, y)) {
+        HistoryEntry& swap = out.targets[0].pixels[{x, y}].emplace_back(SwapEntry(first, x, y));
+        const auto* source = FrontBufferSource(first, x, y);
+        if (!source) continue;
+        // A source pixel that is itself watched as its target keeps its entries there only
+        // (the chunks would hold them twice).
+        const std::string id = TargetId(source->info.SourceSurface());
+        swap.fields.push_back({"resolved by", std::to_string(source->frame) + "." +
+                                                  std::to_string(source->event) + " from " + id});
+        const bool elsewhere = keep(id, x, y) && std::any_of(
+            first.watch.surfaces().begin(), first.watch.surfaces().end(),
+            [&](const auto& u) { return TargetId(u.surface) == id; });
+        if (elsewhere) {
+          swap.fields.back().value += " (its entries: under that target)";
+        } else {
           watch(0, source->info.SourceSurface(), x, y);
         }
       }

@@ -82,6 +82,32 @@ using PixelFilter = std::function<bool(const std::string& target, uint32_t x, ui
 FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, ResolutionScale scale,
                                 const PixelFilter& keep);
 
+// The per-tile chunks of pixel history the inspector page loads with <script> tags (it is
+// opened from file://, where fetch is refused): for every selected frame F,
+// OUT/history/f<F>/t<TX>_<TY>.js per tile of 32x32 guest pixels, calling
+// XNT.history({frame, tile: [TX, TY], target, pixels: {"x,y": [entry, ...]}}) once per target
+// with events in the tile, and OUT/history/f<F>/index.js calling XNT.historyIndex({frame, tile,
+// targets, tiles: [[TX, TY], ...], skipped, command}). Tiles are written row by row until the
+// byte budget (over all frames) is spent; the index names the rest and the command that gives
+// their pixels' histories.
+inline constexpr uint32_t kHistoryTile = 32;
+struct HistoryChunkOptions {
+  ResolutionScale scale;
+  uint64_t byte_budget = 64ull << 20;
+  // Guest rows watched per replay: bounds the watch's memory on large frames (a frame is
+  // replayed twice per band, and no band is replayed once the budget is spent).
+  uint32_t band_rows = kHistoryTile;
+  std::function<void(uint64_t frame, uint64_t tiles_written)> progress;
+};
+struct HistoryChunkResult {
+  uint64_t frames = 0, tiles_written = 0, bytes = 0;
+  uint64_t tiles_skipped = 0;  // tile rows left out (in part or whole) for the budget
+};
+// `frames`: frame numbers, each in the trace (the caller checks). Throws xnt::Error for a
+// folder it cannot write.
+HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vector<uint64_t>& frames,
+                                      const std::string& out_dir, const HistoryChunkOptions& options);
+
 // One entry as the flat object the inspector page reads: event, kind, then every field.
 Json HistoryEntryJson(const HistoryEntry& entry);
 Json PixelHistoryJson(const PixelHistory& history);
