@@ -89,7 +89,15 @@ void DrawFields(const cpu::WatchRecord& r, HistoryEntry& e) {
   }
   if (r.alpha_to_mask_cut) add("alpha to mask", "sample not covered");
   if (r.depth_stencil >= 0) {
-    add("depth", Number(r.depth) + (r.depth_test ? ", test " + Compare(r.zfunc) : ", no test"));
+    std::string depth = Number(r.depth);
+    if (depth_role) {
+      // The value compared: the fragment's depth at the buffer's precision (its 24 bits).
+      char bits[16];
+      std::snprintf(bits, sizeof(bits), " (0x%06x)",
+                    gpu::edram::PackDepth(xenos::DepthRenderTargetFormat(r.surface.format), r.depth, 0) >> 8);
+      depth += bits;
+    }
+    add("depth", depth + (r.depth_test ? ", test " + Compare(r.zfunc) + " (incoming vs stored)" : ", no test"));
     if (r.stencil_test) {
       add("stencil", "ref " + std::to_string(r.stencil_ref) + " " + Compare(r.stencil_func) +
                          " stored");

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <iterator>
 
-#include <unistd.h>
 
 #include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
@@ -17,21 +16,20 @@
 #include "xnt/format/reader.h"
 #include "xnt/inspect/pixel_history.h"
 #include "xnt/replay/trace_player.h"
+#include "prerequisite.h"
+#include "test_files.h"
 #include "xnt/samples/samples.h"
 
 namespace xnt::inspect {
 namespace {
 
-const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "inspect";
+// This process's own folder: ctest runs the cases in parallel processes.
+const std::filesystem::path kWork = test::ProcessWorkDir("inspect", "work-");
 
 std::string SampleTrace(const std::string& name) {
   std::filesystem::create_directories(kWork);
   const std::string file = (kWork / (name + ".xnt")).string();
-  // ctest runs the cases in parallel processes: each writes its own copy and renames it over
-  // the file (the same bytes), so no case reads a half-written or stale trace.
-  const std::string mine = file + "." + std::to_string(::getpid());
-  samples::WriteSample(*samples::Find(name), mine);
-  std::filesystem::rename(mine, file);
+  if (!std::filesystem::exists(file)) samples::WriteSample(*samples::Find(name), file);
   return file;
 }
 
@@ -100,6 +98,9 @@ TEST(PixelHistory, PixelSeveralDrawsCover) {
   EXPECT_EQ(HexOf(depth.entries[1], "after"), "0x80000000");
   EXPECT_EQ(HexOf(depth.entries[2], "after"), "0x40000000");
   EXPECT_EQ(HexOf(depth.entries[3], "after"), "0x40000000");
+  // White's 0.75 at 24 bits: 0.75 * (2^24 - 1) = 12582911.25 -> 0xBFFFFF, not less than 0x400000.
+  EXPECT_EQ(depth.entries[3].Field("depth"), "0.75 (0xbfffff), test less (incoming vs stored)");
+  EXPECT_EQ(depth.entries[3].Field("depth/stencil result"), "fail");
 }
 
 // At 2x2 every host pixel of the guest pixel's block has its own entries, in raster order.
@@ -156,7 +157,7 @@ Json ScriptCall(const std::filesystem::path& file, const std::string& function) 
 
 TEST(PixelHistoryChunks, TilesAndIndex) {
   const std::string trace = SampleTrace("clear_draws_resolve_swap");
-  const std::filesystem::path out = kWork / ("chunks." + std::to_string(::getpid()));
+  const std::filesystem::path out = kWork / "chunks";
   std::filesystem::remove_all(out);
   HistoryChunkOptions whole;
   whole.band_rows = 256;  // one band: one pair of replays
@@ -193,6 +194,31 @@ TEST(PixelHistoryChunks, TilesAndIndex) {
   EXPECT_EQ(cut_index["tiles"], Json::array({Json::array({0, 0})}));
   EXPECT_NE(cut_index["skipped"].get<std::string>().find("tile rows 0 to 7"), std::string::npos);
   std::filesystem::remove_all(out);
+}
+
+// The command: exit 0 with the history as JSON, 2 (one error line) for what is not in the trace.
+TEST(PixelHistoryCli, ExitCodesAndJson) {
+  const std::string cli = test::XenotraceCli();
+  if (!std::filesystem::exists(cli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built: " << cli;
+  const std::string trace = SampleTrace("clear_draws_resolve_swap");
+  const std::string run = cli + " pixel-history " + trace + " ";
+  const test::ShellResult ok = test::RunShell(run + "--frame 0 --pixel 200,70 --json");
+  ASSERT_EQ(ok.code, 0);
+  const Json j = Json::parse(ok.out);
+  ASSERT_EQ(j["entries"].size(), 4u);
+  EXPECT_EQ(j["entries"][1]["event"], "0.2");
+  EXPECT_EQ(j["entries"][1]["after"], "0xff50c800 (0, 0.78431374, 0.3137255, 1)");
+  for (const char* bad : {"--frame 1 --pixel 0,0", "--frame 0 --pixel 320,0", "--frame 0 --pixel 0,x",
+                          "--frame 0 --pixel 0,0 --target depth_b0_p320_kD24S8_1x", "--pixel 0,0"}) {
+    const test::ShellResult r = test::RunShell(run + bad + " 2>&1");
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_EQ(r.out.rfind("xenotrace: error: ", 0), 0u) << bad << ": " << r.out;
+  }
+  const test::ShellResult chunks =
+      test::RunShell(run + "-o " + (kWork / "cli").string() + " --budget 100000 --json");
+  ASSERT_EQ(chunks.code, 0);
+  EXPECT_EQ(Json::parse(chunks.out)["frames"], 1);
+  EXPECT_TRUE(std::filesystem::exists(kWork / "cli/history/f0/index.js"));
 }
 
 // Pixel history agrees with the frames: for every sample, on a grid of pixels of every target of
