@@ -5,6 +5,7 @@
 
 #include "xnt/base/atomic_file.h"
 #include "xnt/base/error.h"
+#include "history_replay.h"
 #include "xnt/inspect/pixel_history.h"
 
 namespace xnt::inspect {
@@ -61,9 +62,11 @@ HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vecto
     // Bands of tile rows, each from its own pair of replays (the watch's memory stays bounded);
     // once the budget is spent no further band is replayed.
     uint32_t height = 1, spent_at = UINT32_MAX;  // the first tile row not written in full
+    ReplayedFrame first;  // the frame's targets, found once
+    ReplayWatched(trace, frame, options.scale, first);
     for (uint32_t y0 = 0; y0 < height && spent_at == UINT32_MAX; y0 += band) {
-      const FrameHistories h = FrameHistoriesOf(
-          trace, frame, options.scale,
+      const FrameHistories h = FrameHistoriesAfter(
+          trace, first, options.scale,
           [&](const std::string&, uint32_t, uint32_t y) { return y >= y0 && y < y0 + band; });
       uint32_t width = 0;
       for (const FrameHistories::Target& t : h.targets) {

@@ -28,6 +28,11 @@ struct ReplayedFrame {
 void ReplayWatched(const std::string& trace, uint64_t frame, ResolutionScale scale,
                    ReplayedFrame& out);
 
+// FrameHistoriesOf after its first replay (`first`: ReplayWatched with an empty watch), so a
+// caller replaying several bands of one frame replays the frame once more per band only.
+FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame& first,
+                                   ResolutionScale scale, const PixelFilter& keep);
+
 // records()[index] of `watch` as an entry (fields: pixel_history.h, docs/pixel-history.md).
 HistoryEntry EntryOf(const cpu::PixelWatch& watch, size_t index, ResolutionScale scale);
 

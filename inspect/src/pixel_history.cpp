@@ -219,6 +219,12 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
                                 const PixelFilter& keep) {
   ReplayedFrame first;
   ReplayWatched(trace, frame, scale, first);
+  return FrameHistoriesAfter(trace, first, scale, keep);
+}
+
+FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame& first,
+                                   ResolutionScale scale, const PixelFilter& keep) {
+  const uint64_t frame = first.watch.first_frame();
   FrameHistories out;
   out.notes = NoteLines(first);
   // Which target and pixel each watched sample belongs to.

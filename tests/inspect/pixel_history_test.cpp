@@ -156,43 +156,43 @@ Json ScriptCall(const std::filesystem::path& file, const std::string& function) 
 }
 
 TEST(PixelHistoryChunks, TilesAndIndex) {
-  const std::string trace = SampleTrace("clear_draws_resolve_swap");
+  // 64x48, cleared by resolve 0.0: 2 x 2 tiles of 32, every one with events.
+  const std::string sample = "raster_lines_list_strip_loop";
+  const std::string trace = SampleTrace(sample);
   const std::filesystem::path out = kWork / "chunks";
   std::filesystem::remove_all(out);
-  HistoryChunkOptions whole;
-  whole.band_rows = 256;  // one band: one pair of replays
-  const HistoryChunkResult r = WriteHistoryChunks(trace, {0}, out.string(), whole);
-  // 320x240: 10 x 8 tiles of 32, every one cleared by resolve 0.0.
-  EXPECT_EQ(r.tiles_written, 80u);
+  const HistoryChunkResult r = WriteHistoryChunks(trace, {0}, out.string(), {});
+  EXPECT_EQ(r.tiles_written, 4u);
   EXPECT_EQ(r.tiles_skipped, 0u);
   const Json index = ScriptCall(out / "history/f0/index.js", "historyIndex");
   EXPECT_EQ(index["frame"], 0);
   EXPECT_EQ(index["tile"], 32);
-  EXPECT_EQ(index["tiles"].size(), 80u);
-  EXPECT_EQ(index["targets"], Json::array({"colour_b0_p320_k_8_8_8_8_1x", "frame"}));
-  // Pixel (200, 70) is in tile (6, 2): the colour target's call holds PixelHistoryOf's entries.
-  std::ifstream in(out / "history/f0/t6_2.js");
+  EXPECT_EQ(index["tiles"], Json::parse("[[0,0],[1,0],[0,1],[1,1]]"));
+  EXPECT_EQ(index["targets"], Json::array({"colour_b0_p64_k_8_8_8_8_1x", "frame"}));
+  // Pixel (40, 36) is in tile (1, 1): the colour target's call holds PixelHistoryOf's entries.
+  std::ifstream in(out / "history/f0/t1_1.js");
   std::string line;
   std::getline(in, line);  // the "frame" target's call comes first, then the colour target's
+  EXPECT_EQ(Json::parse(line.substr(12, line.size() - 14))["target"], "frame");
   std::getline(in, line);
   const Json call = Json::parse(line.substr(12, line.size() - 14));
-  EXPECT_EQ(call["tile"], Json::array({6, 2}));
-  EXPECT_EQ(call["target"], "colour_b0_p320_k_8_8_8_8_1x");
-  const PixelHistory one = History("clear_draws_resolve_swap", 200, 70, "colour_b0_p320_k_8_8_8_8_1x");
+  EXPECT_EQ(call["tile"], Json::array({1, 1}));
+  EXPECT_EQ(call["target"], "colour_b0_p64_k_8_8_8_8_1x");
+  const PixelHistory one = History(sample, 40, 36, "colour_b0_p64_k_8_8_8_8_1x");
   Json expected = Json::array();
   for (const HistoryEntry& e : one.entries) expected.push_back(HistoryEntryJson(e));
-  EXPECT_EQ(call["pixels"]["200,70"], expected);
-  // A budget of one tile: one file, every tile row named as not written in full.
+  EXPECT_EQ(call["pixels"]["40,36"], expected);
+  // A budget of one tile: one file, both tile rows named as not written in full.
   const uint64_t first = std::filesystem::file_size(out / "history/f0/t0_0.js");
   std::filesystem::remove_all(out);
   HistoryChunkOptions small;
   small.byte_budget = first;
   const HistoryChunkResult cut = WriteHistoryChunks(trace, {0}, out.string(), small);
   EXPECT_EQ(cut.tiles_written, 1u);
-  EXPECT_EQ(cut.tiles_skipped, 8u);  // 240 rows: tile rows 0..7
+  EXPECT_EQ(cut.tiles_skipped, 2u);
   const Json cut_index = ScriptCall(out / "history/f0/index.js", "historyIndex");
-  EXPECT_EQ(cut_index["tiles"], Json::array({Json::array({0, 0})}));
-  EXPECT_NE(cut_index["skipped"].get<std::string>().find("tile rows 0 to 7"), std::string::npos);
+  EXPECT_EQ(cut_index["tiles"], Json::parse("[[0,0]]"));
+  EXPECT_NE(cut_index["skipped"].get<std::string>().find("tile rows 0 to 1"), std::string::npos);
   std::filesystem::remove_all(out);
 }
 

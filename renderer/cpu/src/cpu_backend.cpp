@@ -387,6 +387,8 @@ void CpuBackend::RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues
 }
 
 void CpuBackend::WatchSurfaces(const gpu::DrawPlan& plan) {
+  // The scissor's rows, at most the rows the EDRAM holds at this pitch (an unset window
+  // scissor reaches 8192).
   const uint32_t rows = (uint32_t(plan.host_scissor.offset.y) + plan.host_scissor.extent.height +
                          options_.scale_y - 1) / options_.scale_y;
   gpu::edram::Surface s;
@@ -396,12 +398,12 @@ void CpuBackend::WatchSurfaces(const gpu::DrawPlan& plan) {
   for (const gpu::DrawTarget& t : plan.color) {
     if (!t.used) continue;
     s.base_tiles = t.base_tiles, s.format = t.format;
-    options_.watch->SeeSurface(s, rows);
+    options_.watch->SeeSurface(s, s.RowsInEdram(rows));
   }
   if (plan.depth.used) {
     s.is_depth = true;
     s.base_tiles = plan.depth.base_tiles, s.format = plan.depth.format;
-    options_.watch->SeeSurface(s, rows);
+    options_.watch->SeeSurface(s, s.RowsInEdram(rows));
   }
 }
 
