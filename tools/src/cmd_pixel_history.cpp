@@ -105,6 +105,9 @@ XNT_COMMAND({"pixel-history",
              37, [](CLI::App& sub) {
                auto args = std::make_shared<PixelHistoryArgs>();
                sub.add_option("TRACE", args->file, "Trace (.xnt)")->required()->check(InputFile());
+               sub.add_flag("--json", args->json,
+                            "Print the history as JSON (entries as the inspector page reads "
+                            "them; with -o, the summary)");
                sub.add_option("--frame", args->frame, "Frame (from 0)");
                sub.add_option("--pixel", args->pixel, "Guest pixel X,Y (from 0, top left)");
                sub.add_option("-o,--out", args->out,
@@ -124,8 +127,6 @@ XNT_COMMAND({"pixel-history",
                sub.add_option("--scale", args->scale,
                               "Resolution scale SxT (1..3 each): every host pixel of the guest "
                               "pixel's block is watched (default 1x1)");
-               sub.add_flag("--json", args->json,
-                            "Print the history as JSON (entries as the inspector page reads them)");
                sub.footer(
                    "Events are named F.K as `xenotrace dump` numbers them. Each entry gives the "
                    "stored guest bits before and after, in hex and decoded; draws add the shader "
