@@ -208,7 +208,7 @@ TEST(PixelHistoryCli, ExitCodesAndJson) {
   ASSERT_EQ(j["entries"].size(), 4u);
   EXPECT_EQ(j["entries"][1]["event"], "0.2");
   EXPECT_EQ(j["entries"][1]["after"], "0xff50c800 (0, 0.78431374, 0.3137255, 1)");
-  for (const char* bad : {"--frame 1 --pixel 0,0", "--frame 0 --pixel 320,0", "--frame 0 --pixel 0,x",
+  for (const char* bad : {"--frame 1 --pixel 0,0", "--frame -1 --pixel 0,0", "--frame 0 --pixel 320,0", "--frame 0 --pixel 0,x",
                           "--frame 0 --pixel 0,0 --target depth_b0_p320_kD24S8_1x", "--pixel 0,0"}) {
     const test::ShellResult r = test::RunShell(run + bad + " 2>&1");
     EXPECT_EQ(r.code, 2) << bad;

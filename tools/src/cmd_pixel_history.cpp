@@ -19,7 +19,7 @@ namespace {
 
 struct PixelHistoryArgs {
   std::string file;
-  std::optional<uint64_t> frame;
+  std::string frame;  // one frame number (a string: "-1" is refused, not wrapped around)
   std::string pixel;
   std::string out, frames;
   uint64_t budget = inspect::HistoryChunkOptions{}.byte_budget;
@@ -41,11 +41,20 @@ std::pair<uint32_t, uint32_t> ParsePixel(const std::string& text) {
   return {number(text.substr(0, comma)), number(text.substr(comma + 1))};
 }
 
+std::optional<uint64_t> ParseFrame(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  if (text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos) {
+    throw Error("--frame '" + text + "': expected one frame number (from 0)");
+  }
+  return std::stoull(text);
+}
+
 // -o: the chunk scripts of every pixel of the selected frames.
 int WriteChunks(const PixelHistoryArgs& args) {
   if (!args.pixel.empty()) return Fail("pixel-history: -o/--out writes every pixel; --pixel is for one");
-  if (args.frame && !args.frames.empty()) return Fail("pixel-history: --frame and --frames exclude each other");
-  const FrameSet set = args.frame ? FrameSet::Parse(std::to_string(*args.frame), "--frame")
+  const std::optional<uint64_t> frame = ParseFrame(args.frame);
+  if (frame && !args.frames.empty()) return Fail("pixel-history: --frame and --frames exclude each other");
+  const FrameSet set = frame ? FrameSet::Parse(std::to_string(*frame), "--frame")
                                   : FrameSet::Parse(args.frames.empty() ? "0-" : args.frames);
   const uint64_t total = format::Reader::Open(args.file)->totals().frames;
   if (const std::string missing = set.Missing(total); !missing.empty()) {
@@ -85,11 +94,12 @@ int WriteChunks(const PixelHistoryArgs& args) {
 
 int RunPixelHistory(const PixelHistoryArgs& args) {
   if (!args.out.empty()) return WriteChunks(args);
-  if (!args.frame || args.pixel.empty()) {
+  const std::optional<uint64_t> frame = ParseFrame(args.frame);
+  if (!frame || args.pixel.empty()) {
     return Fail("pixel-history: --frame and --pixel are required (or -o/--out for every pixel)");
   }
   inspect::PixelHistoryRequest request;
-  request.frame = *args.frame;
+  request.frame = *frame;
   std::tie(request.x, request.y) = ParsePixel(args.pixel);
   request.target = args.target;
   request.scale = ParseResolutionScale(args.scale);
