@@ -214,9 +214,10 @@ TEST(PixelHistoryCli, ExitCodesAndJson) {
     EXPECT_EQ(r.code, 2) << bad;
     EXPECT_EQ(r.out.rfind("xenotrace: error: ", 0), 0u) << bad << ": " << r.out;
   }
-  const test::ShellResult chunks =
-      test::RunShell(run + "-o " + (kWork / "cli").string() + " --budget 100000 --json");
+  const test::ShellResult chunks = test::RunShell(run + "-o " + (kWork / "cli").string() + " --json");
   ASSERT_EQ(chunks.code, 0);
+  // A budget below one tile's script (a cleared 32x32 tile holds far more than 1000 bytes).
+  EXPECT_EQ(test::RunShell(run + "-o " + (kWork / "cli2").string() + " --budget 1000 2>&1").code, 1);
   EXPECT_EQ(Json::parse(chunks.out)["frames"], 1);
   EXPECT_TRUE(std::filesystem::exists(kWork / "cli/history/f0/index.js"));
 }

@@ -89,6 +89,12 @@ int WriteChunks(const PixelHistoryArgs& args) {
                                            " bytes; " + std::to_string(r.tiles_skipped) +
                                            " tile row(s) left out for the budget)\n";
   std::fwrite(text.data(), 1, text.size(), stdout);
+  // An index alone is not the history asked for: no tile fitted the budget.
+  if (r.tiles_written == 0 && r.tiles_skipped > 0) {
+    std::fprintf(stderr, "xenotrace: error: pixel-history: no tile fitted --budget %llu\n",
+                 static_cast<unsigned long long>(args.budget));
+    return kExitNo;
+  }
   return r.frames ? kExitOk : kExitNo;
 }
 
@@ -141,7 +147,7 @@ XNT_COMMAND({"pixel-history",
                    "Events are named F.K as `xenotrace dump` numbers them. Each entry gives the "
                    "stored guest bits before and after, in hex and decoded; draws add the shader "
                    "outputs, alpha/depth/stencil results, blend inputs and write mask; MSAA "
-                   "entries name their sample.\nExit codes: 0 ok; 1 -o wrote no frame; 2 usage or input error (a frame "
+                   "entries name their sample.\nExit codes: 0 ok; 1 -o wrote no frame or no tile fitted the budget; 2 usage or input error (a frame "
                    "or pixel outside the trace, an unknown target, an unreadable trace).");
                return [args]() -> int { return RunPixelHistory(*args); };
              }});
