@@ -110,6 +110,10 @@ class PostProcessor {
   virtual PostResult Run(const FloatImage& input) = 0;
   virtual std::string device_name() const = 0;
   const PostOptions& options() const { return options_; }
+  // The next Run() plans its passes from `options`. A Vulkan processor keeps the pipelines it
+  // has compiled (one per pass kind; sizes and constants are push constants) and its buffers, so
+  // switching configurations (a settings change, a sweep over many) costs no recompilation.
+  void set_options(const PostOptions& options) { options_ = options; }
 
  protected:
   explicit PostProcessor(const PostOptions& options) : options_(options) {}
