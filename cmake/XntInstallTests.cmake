@@ -31,11 +31,13 @@ endif()
 add_test(NAME capture_example_installed
          COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-installed.sh
                  ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/install-test "${_extra}")
-set_tests_properties(capture_example_installed PROPERTIES TIMEOUT 600 RUN_SERIAL ON)
+# Both install the build tree (cmake --install writes its manifest there): they exclude each
+# other, not the rest of the suite, so lintian's half minute runs beside other tests.
+set_tests_properties(capture_example_installed PROPERTIES TIMEOUT 600 RESOURCE_LOCK xnt_build_install)
 
 # cpack -G DEB into a temporary folder: the packages, their dependencies and copyright files,
 # lintian (every error fatal).
 add_test(NAME xnt_deb_packages
          COMMAND bash ${CMAKE_SOURCE_DIR}/capture/examples/test-deb.sh
                  ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/deb-test)
-set_tests_properties(xnt_deb_packages PROPERTIES TIMEOUT 600 RUN_SERIAL ON)
+set_tests_properties(xnt_deb_packages PROPERTIES TIMEOUT 600 RESOURCE_LOCK xnt_build_install)
