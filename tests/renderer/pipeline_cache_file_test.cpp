@@ -13,6 +13,7 @@
 
 #include "test_env.h"
 #include "xnt/vk/pipeline_cache_file.h"
+#include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
 namespace {
@@ -84,6 +85,30 @@ TEST(PipelineCacheFile, SaveLoadAndReject) {
     // No pipelines were created, so the fresh (empty) cache saves the same bytes again.
     EXPECT_EQ(ReadAll(path), saved) << i << ": rewritten on save";
   }
+  fs::remove_all(dir);
+}
+
+// The context holds the one pipeline cache of its device, in the folder the program chose for the
+// SPIR-V cache: a compute pipeline goes through it, and the file is written when the context
+// ends, for the next process.
+TEST(PipelineCacheFile, ContextKeepsOneCacheInTheShaderCacheFolder) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("xnt_vkpc_ctx_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  SetSpirvCacheDirectory(dir.string());
+  {
+    auto context = test::MakeLavapipeContext();
+    ASSERT_TRUE(context);
+    EXPECT_NE(context->pipeline_cache(), VK_NULL_HANDLE);
+    EXPECT_FALSE(fs::exists(dir)) << "nothing is written before the context ends";
+  }
+  SetSpirvCacheDirectory("");
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().filename().string().rfind("vk-pipelines-", 0), 0u) << entry.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 1u);
   fs::remove_all(dir);
 }
 

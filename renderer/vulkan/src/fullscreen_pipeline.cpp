@@ -15,7 +15,8 @@ void main() {
 }
 )";
 
-VkPipeline CreateFullscreenPipeline(VkDevice device, const FullscreenPipelineDesc& desc) {
+VkPipeline CreateFullscreenPipeline(const VulkanContext& context,
+                                    const FullscreenPipelineDesc& desc) {
   bool depth = desc.depth_stencil_format != VK_FORMAT_UNDEFINED;
   if (depth == (desc.color_format != VK_FORMAT_UNDEFINED)) {
     throw Error(std::string(desc.what) + ": a full-screen pipeline needs exactly one attachment");
@@ -93,7 +94,8 @@ VkPipeline CreateFullscreenPipeline(VkDevice device, const FullscreenPipelineDes
   info.pDynamicState = &dynamic;
   info.layout = desc.layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  VkResult result = vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  VkResult result = vkCreateGraphicsPipelines(context.device(), context.pipeline_cache(), 1, &info,
+                                              nullptr, &pipeline);
   if (result != VK_SUCCESS) {
     CheckVk(result, (std::string("vkCreateGraphicsPipelines(") + desc.what + ")").c_str());
   }

@@ -19,8 +19,7 @@ size_t PipelineKeyHash::operator()(const PipelineKey& k) const {
 }
 
 PipelineCache::PipelineCache(VulkanContext& context, const DrawSetLayouts& layouts)
-    : context_(context), device_(context.device()), file_(context, SpirvCacheDirectory()),
-      layout_(layouts.layout()) {}
+    : context_(context), device_(context.device()), layout_(layouts.layout()) {}
 
 PipelineCache::~PipelineCache() {
   vkDeviceWaitIdle(device_);
@@ -155,7 +154,7 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   info.pDynamicState = &dynamic;
   info.layout = layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  CheckVk(vkCreateGraphicsPipelines(device_, file_.handle(), 1, &info, nullptr, &pipeline),
+  CheckVk(vkCreateGraphicsPipelines(device_, context_.pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
   pipelines_.emplace(key, pipeline);
   return pipeline;

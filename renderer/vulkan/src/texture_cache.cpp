@@ -90,7 +90,7 @@ VkPipeline TextureCache::CreateLoadPipeline(bool volume) const {
   VkShaderModule module;
   CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
           "vkCreateShaderModule(texture load)");
-  return CreateComputePipeline(device_, module, pipeline_layout_, true,
+  return CreateComputePipeline(context_, module, pipeline_layout_, true,
                                "vkCreateComputePipelines(texture load)");
 }
 

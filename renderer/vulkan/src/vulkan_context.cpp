@@ -9,6 +9,8 @@
 #include <mutex>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/pipeline_cache_file.h"
+#include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
 
@@ -253,6 +255,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
     ChoosePhysicalDevice(options.device_index);
     QueryCapabilities();
     CreateDevice();
+    pipeline_cache_ = std::make_unique<PipelineCacheFile>(*this, SpirvCacheDirectory());
   } catch (...) {
     Destroy();
     throw;
@@ -261,9 +264,12 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
 
 VulkanContext::~VulkanContext() { Destroy(); }
 
+VkPipelineCache VulkanContext::pipeline_cache() const { return pipeline_cache_->handle(); }
+
 void VulkanContext::Destroy() {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    pipeline_cache_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
@@ -600,8 +606,9 @@ void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetL
   CheckVk(vkAllocateDescriptorSets(device, &alloc, sets), what);
 }
 
-VkPipeline CreateComputePipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout,
-                                 bool destroy_module, const char* what) {
+VkPipeline CreateComputePipeline(const VulkanContext& context, VkShaderModule module,
+                                 VkPipelineLayout layout, bool destroy_module, const char* what) {
+  const VkDevice device = context.device();
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -609,7 +616,8 @@ VkPipeline CreateComputePipeline(VkDevice device, VkShaderModule module, VkPipel
   info.stage.pName = "main";
   info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  const VkResult r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  const VkResult r = vkCreateComputePipelines(device, context.pipeline_cache(), 1, &info,
+                                            nullptr, &pipeline);
   if (destroy_module) vkDestroyShaderModule(device, module, nullptr);
   CheckVk(r, what);
   return pipeline;

@@ -74,7 +74,7 @@ class SamplingTest : public ::testing::Test {
     pipeline_layout_ = CreatePipelineLayout(device_, &set_layout_, 1,
                                             {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16}, "pipeline layout");
     auto spirv = CompileHostGlsl(kSampleShader, VK_SHADER_STAGE_COMPUTE_BIT, "sample_test");
-    pipeline_ = CreateComputePipeline(device_, CreateShaderModule(device_, spirv), pipeline_layout_,
+    pipeline_ = CreateComputePipeline(*ctx_, CreateShaderModule(device_, spirv), pipeline_layout_,
                                       true, "pipeline");
     VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64},
                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64}};

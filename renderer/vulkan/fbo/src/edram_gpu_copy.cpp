@@ -143,7 +143,7 @@ void SampleTransport::RecordStoreToEdram(VkCommandBuffer cmd, const RenderTarget
         device_, CompileGlsl(depth ? EdramStoreDepthSource(msaa) : EdramStoreSource(msaa),
                              GlslStage::kCompute, "edram_store"));
     gpu_modules_.push_back(m);
-    pipeline = CreateComputePipeline(device_, m, layout_, false,
+    pipeline = CreateComputePipeline(context_, m, layout_, false,
                                      "vkCreateComputePipelines(EDRAM store)");
   }
   WriteSampleSet(device_, store_set_, sampler_, rt, {EdramBuffer(cmd), 0, VK_WHOLE_SIZE});
@@ -277,7 +277,7 @@ void SampleTransport::RecordD24Raw(VkCommandBuffer cmd, const RenderTarget& rt,
     VkShaderModule m = CreateShaderModule(
         device_, CompileGlsl(EdramD24RawSource(load), GlslStage::kCompute, "edram_d24"));
     gpu_modules_.push_back(m);
-    pipeline = CreateComputePipeline(device_, m, layout_, false,
+    pipeline = CreateComputePipeline(context_, m, layout_, false,
                                      "vkCreateComputePipelines(EDRAM D24)");
   }
   VkDescriptorSet set = load ? raw_set_ : store_set_;

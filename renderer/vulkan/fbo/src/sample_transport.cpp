@@ -319,7 +319,7 @@ VkPipeline SampleTransport::ReadPipeline(bool depth) {
                                                 GlslStage::kCompute,
                                                 depth ? "msaa_read_depth" : "msaa_read"));
   }
-  p = CreateComputePipeline(device_, m, layout_, false, "vkCreateComputePipelines(transport)");
+  p = CreateComputePipeline(context_, m, layout_, false, "vkCreateComputePipelines(transport)");
   return p;
 }
 
@@ -356,7 +356,7 @@ VkPipeline SampleTransport::FullscreenPipeline(VkShaderModule fs, VkFormat forma
     desc.stencil_write = kind != WriteKind::kDepthOnly;
   }
   desc.what = what;
-  return CreateFullscreenPipeline(device_, desc);
+  return CreateFullscreenPipeline(context_, desc);
 }
 
 void SampleTransport::RecordRead(VkCommandBuffer cmd, const RenderTarget& rt, uint32_t y0,

@@ -181,7 +181,7 @@ void EdramCompute::CreatePipelines() {
     module_info.pCode = words;
     VkShaderModule module = VK_NULL_HANDLE;
     CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module), what);
-    return CreateComputePipeline(device_, module, layout_, true, what);
+    return CreateComputePipeline(context_, module, layout_, true, what);
   };
   resolve_ = create(kEdramResolve, std::size(kEdramResolve), "fsi edram_resolve pipeline");
   clear_ = create(kEdramClear, std::size(kEdramClear), "fsi edram_clear pipeline");

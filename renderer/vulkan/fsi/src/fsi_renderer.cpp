@@ -217,7 +217,7 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
   info.pDynamicState = &dynamic;
   info.layout = pipeline_layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  CheckVk(vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+  CheckVk(vkCreateGraphicsPipelines(device_, context_.pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines(fsi)");
   pipelines_.emplace(key, pipeline);
   return pipeline;

@@ -253,7 +253,7 @@ class VulkanPostProcessor final : public present::PostProcessor {
     VkShaderModule module;
     CheckVk(vkCreateShaderModule(device_, &mi, nullptr, &module), "vkCreateShaderModule(post)");
     const VkPipeline pipeline =
-        CreateComputePipeline(device_, module, layout_, true, "vkCreateComputePipelines(post)");
+        CreateComputePipeline(ctx_, module, layout_, true, "vkCreateComputePipelines(post)");
     pipelines_[kind] = pipeline;
     return pipeline;
   }

@@ -8,6 +8,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "xnt/vk/vulkan_context.h"
+
 namespace xnt::vk {
 
 // Vertex shader of every full-screen draw: vertices 0..2 -> a triangle covering clip space
@@ -30,6 +32,7 @@ struct FullscreenPipelineDesc {
 };
 
 // Throws xnt::Error (through CheckVk) when the driver fails to create the pipeline.
-VkPipeline CreateFullscreenPipeline(VkDevice device, const FullscreenPipelineDesc& desc);
+VkPipeline CreateFullscreenPipeline(const VulkanContext& context,
+                                    const FullscreenPipelineDesc& desc);
 
 }  // namespace xnt::vk

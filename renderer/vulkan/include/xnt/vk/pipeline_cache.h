@@ -22,7 +22,6 @@
 
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/vk/draw_set_layouts.h"
-#include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
@@ -69,9 +68,6 @@ class PipelineCache {
  private:
   VulkanContext& context_;
   VkDevice device_;
-  // Pipelines are created through it and it is kept on disk when the program set a cache folder
-  // (the SPIR-V cache's, spirv_cache.h); declared first so it is destroyed (and saved) last.
-  PipelineCacheFile file_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
   VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> modules_;

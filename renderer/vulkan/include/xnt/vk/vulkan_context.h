@@ -7,11 +7,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace xnt::vk {
+
+class PipelineCacheFile;
 
 struct ContextOptions {
   // Index into the instance's physical device list; -1 picks the first discrete GPU, else the
@@ -107,6 +110,12 @@ class VulkanContext {
   double gpu_seconds() const { return gpu_seconds_; }
   void AddGpuSeconds(double seconds) { gpu_seconds_ += seconds; }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  // The one VkPipelineCache every pipeline of this device is created through (translated-shader
+  // pipelines, EDRAM transfers, resolves, post passes, the texture loader), so a driver that keeps
+  // compiled code in it finds every kind again on the next run. Loaded from and saved to the
+  // SPIR-V cache's folder when the program set one (pipeline_cache_file.h); internally
+  // synchronised, so worker threads create pipelines through it too.
+  VkPipelineCache pipeline_cache() const;
 
   // Memory type index with all `required` flags among `type_bits`; throws if none.
   uint32_t FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -155,6 +164,7 @@ class VulkanContext {
   VkFence fence_ = VK_NULL_HANDLE;
   Capabilities caps_;
   VkPhysicalDeviceMemoryProperties memory_properties_{};
+  std::unique_ptr<PipelineCacheFile> pipeline_cache_;  // saved and destroyed before the device
   std::vector<const char*> enabled_extensions_;
   bool validation_enabled_ = false;
   bool print_validation_ = false;
@@ -169,8 +179,9 @@ void CheckVk(VkResult result, const char* what);
 
 // A compute pipeline running `module`'s main over `layout`; with `destroy_module` the module is
 // destroyed once the pipeline holds it (on failure too).
-VkPipeline CreateComputePipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout,
-                                 bool destroy_module, const char* what);
+// Created through the context's pipeline cache.
+VkPipeline CreateComputePipeline(const VulkanContext& context, VkShaderModule module,
+                                 VkPipelineLayout layout, bool destroy_module, const char* what);
 
 // A module of SPIR-V words; the caller destroys it.
 VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv);
