@@ -26,6 +26,8 @@ rules=(
   "renderer/vulkan/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/ xnt/vk/[^/]+$ xnt/vk/present/"
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"
   "renderer/vulkan/path|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/[^/]+$ xnt/vk/translator/ xnt/vk/path/"
+  # The build-time baker of the host shaders' SPIR-V runs every path's generators.
+  "renderer/vulkan/bake|xnt/base/ xnt/present/ xnt/vk/"
   "renderer/vulkan/fsi|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/[^/]+$ xnt/vk/translator/ xnt/vk/path/ xnt/vk/fsi/"
   "renderer/vulkan|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/gpu/ xnt/vk/translator/ xnt/vk/[^/]+$"
   "diff|xnt/base/ xnt/diff/"

@@ -2,6 +2,7 @@
 #include "xnt/renderer/shader_cache.h"
 
 #if XNT_HAVE_VULKAN
+#include "xnt/vk/baked_host_spirv.h"
 #include "xnt/vk/translator/spirv_cache.h"
 #endif
 
@@ -15,10 +16,17 @@ void SetShaderCacheDirectory(const std::string& directory) {
 #endif
 }
 
+void UseBuiltinShaders() {
+#if XNT_HAVE_VULKAN
+  vk::SetBuiltinSpirv(vk::BakedHostSpirv());
+#endif
+}
+
 ShaderCacheStats GetShaderCacheStats() {
   ShaderCacheStats out;
 #if XNT_HAVE_VULKAN
   const vk::SpirvCacheStats s = vk::GetSpirvCacheStats();
+  out.builtin = s.builtin;
   out.hits = s.hits;
   out.misses = s.misses;
   out.corrupt = s.corrupt;

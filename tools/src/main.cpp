@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
   std::function<void(CLI::App*)> add_cache_flag = [&](CLI::App* sub) {
     if (sub->get_option_no_throw("--device")) {
       sub->add_flag("--no-shader-cache", no_shader_cache,
-                    "Compile every shader from GLSL; neither read nor write the on-disk SPIR-V cache "
-                    "($XDG_CACHE_HOME/xenotrace, else ~/.cache/xenotrace)");
+                    "Compile every translated shader from GLSL; neither read nor write the on-disk "
+                    "SPIR-V and pipeline caches ($XDG_CACHE_HOME/xenotrace, else "
+                    "~/.cache/xenotrace; host shaders are built in)");
     }
     for (CLI::App* child : sub->get_subcommands([](CLI::App*) { return true; })) add_cache_flag(child);
   };
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "xenotrace: error: %s\n", e.what());
     return kExitError;
   }
+  xnt::renderer::UseBuiltinShaders();
   if (!no_shader_cache) {
     xnt::renderer::SetShaderCacheDirectory(xnt::renderer::DefaultShaderCacheDirectory(
         std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")));

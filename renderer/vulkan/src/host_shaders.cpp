@@ -68,7 +68,10 @@ static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
 std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(device, &props);
-  const uint32_t limit = props.limits.maxGeometryInputComponents;
+  return LineQuadGeometryShader(props.limits.maxGeometryInputComponents);
+}
+
+std::vector<uint32_t> LineQuadGeometryShader(uint32_t limit) {
   return CompileHostGlsl(LineQuadGeometryShaderGlsl(limit > 12 ? (limit - 8) / 4 : 1),
                          VK_SHADER_STAGE_GEOMETRY_BIT, "line_quad_gs");
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "edram_copy_shaders.h"
 #include "edram_transfer_internal.h"
 #include "xnt/base/error.h"
 #include "xnt/vk/fullscreen_pipeline.h"
@@ -429,6 +430,29 @@ void SampleTransport::RecordWrite(VkCommandBuffer cmd, const RenderTarget& rt, u
     }
   }
   vkCmdEndRendering(cmd);
+}
+
+void CompileEveryEdramTransferShader() {
+  using namespace transfer_internal;
+  CompileGlsl(kFullscreenTriangleVertexGlsl, GlslStage::kVertex, "msaa_vs");
+  CompileGlsl(ReadColorSource(), GlslStage::kCompute, "msaa_read");
+  CompileGlsl(ReadDepthSource(), GlslStage::kCompute, "msaa_read_depth");
+  // WritePipeline's four kinds: colour, depth with stencil export, depth only, stencil bit.
+  for (int kind = 0; kind < 4; ++kind) {
+    CompileGlsl(WriteSource(kind == 0, kind == 1, kind == 3), GlslStage::kFragment, "msaa_write");
+  }
+  for (bool msaa : {false, true}) {
+    CompileGlsl(EdramStoreSource(msaa), GlslStage::kCompute, "edram_store");
+    CompileGlsl(EdramStoreDepthSource(msaa), GlslStage::kCompute, "edram_store");
+  }
+  CompileGlsl(EdramLoadSource(), GlslStage::kFragment, "edram_load");
+  // RecordLoadDepthFromEdram's modes: 0 stencil export, 1 depth only, 2 stencil bit.
+  for (uint32_t mode = 0; mode < 3; ++mode) {
+    CompileGlsl(EdramLoadDepthSource(mode), GlslStage::kFragment, "edram_load_depth");
+  }
+  for (bool load : {false, true}) {
+    CompileGlsl(EdramD24RawSource(load), GlslStage::kCompute, "edram_d24");
+  }
 }
 
 }  // namespace xnt::vk

@@ -3,6 +3,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,8 @@ constexpr const char* kGlslangVersion = "unknown";
 std::mutex g_mutex;
 std::string g_directory;
 SpirvCacheStats g_stats;
+std::span<const BuiltinSpirv> g_builtin;
+SpirvCompileObserver g_observer;
 
 struct Key {
   uint8_t bytes[16];
@@ -133,21 +136,59 @@ std::string SpirvCacheDirectory() {
   return g_directory;
 }
 
+void SetBuiltinSpirv(std::span<const BuiltinSpirv> table) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_builtin = table;
+}
+
+void SetSpirvCompileObserver(SpirvCompileObserver observer) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_observer = std::move(observer);
+}
+
 SpirvCacheStats GetSpirvCacheStats() {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_stats;
 }
 
+namespace {
+
+// The built-in table's words for `key`, or none.
+std::span<const uint32_t> FindBuiltin(const Key& key) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const auto less = [](const BuiltinSpirv& e, const Key& k) {
+    return std::memcmp(e.key, k.bytes, 16) < 0;
+  };
+  const auto it = std::lower_bound(g_builtin.begin(), g_builtin.end(), key, less);
+  if (it == g_builtin.end() || std::memcmp(it->key, key.bytes, 16) != 0) return {};
+  ++g_stats.builtin;
+  return {it->words, it->count};
+}
+
+// Runs the compile and shows its result to the observer, if any.
+std::vector<uint32_t> CompileObserved(const Key& key,
+                                      const std::function<std::vector<uint32_t>()>& compile) {
+  std::vector<uint32_t> words = compile();
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_observer) g_observer(key.bytes, words);
+  return words;
+}
+
+}  // namespace
+
 std::vector<uint32_t> CachedSpirv(std::string_view settings_tag, std::string_view source,
                                   const std::function<std::vector<uint32_t>()>& compile) {
+  const Key key = MakeKey(settings_tag, source);
+  if (const std::span<const uint32_t> built = FindBuiltin(key); !built.empty()) {
+    return std::vector<uint32_t>(built.begin(), built.end());
+  }
   const std::string directory = SpirvCacheDirectory();
   if (directory.empty()) {
-    std::vector<uint32_t> words = compile();
+    std::vector<uint32_t> words = CompileObserved(key, compile);
     std::lock_guard<std::mutex> lock(g_mutex);
     ++g_stats.misses;
     return words;
   }
-  const Key key = MakeKey(settings_tag, source);
   const std::string path = (std::filesystem::path(directory) / (Hex(key) + ".spv")).string();
   std::vector<uint32_t> words;
   const Lookup found = Load(path, key, words);
@@ -156,7 +197,7 @@ std::vector<uint32_t> CachedSpirv(std::string_view settings_tag, std::string_vie
     ++g_stats.hits;
     return words;
   }
-  words = compile();
+  words = CompileObserved(key, compile);
   const bool stored = Store(directory, path, key, words);
   std::lock_guard<std::mutex> lock(g_mutex);
   ++g_stats.misses;

@@ -32,5 +32,7 @@ std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators)
 // interpolators as fit its maxGeometryInputComponents next to the gl_PerVertex block (8
 // components kept for it, as for rectangle lists).
 std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device);
+// The same for a device whose maxGeometryInputComponents is `limit`.
+std::vector<uint32_t> LineQuadGeometryShader(uint32_t limit);
 
 }  // namespace xnt::vk

@@ -144,4 +144,9 @@ class SampleTransport {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkPipeline> write_pipelines_;
 };
 
+// Compiles every variant of the transfer shaders (sample transport, EDRAM store / load / D24)
+// through the calls the transfers make: the build-time baker collects them as built-in SPIR-V
+// (spirv_cache.h SetBuiltinSpirv). A variant added to the transfers belongs here too.
+void CompileEveryEdramTransferShader();
+
 }  // namespace xnt::vk

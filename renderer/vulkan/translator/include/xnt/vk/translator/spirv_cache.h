@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@
 namespace xnt::vk {
 
 struct SpirvCacheStats {
+  uint64_t builtin = 0;         // found in the program's built-in table (SetBuiltinSpirv)
   uint64_t hits = 0;
   uint64_t misses = 0;          // compiled (and stored when a folder is set)
   uint64_t corrupt = 0;         // entries found but rejected
@@ -38,6 +40,26 @@ struct SpirvCacheStats {
 void SetSpirvCacheDirectory(std::string directory);
 std::string SpirvCacheDirectory();
 SpirvCacheStats GetSpirvCacheStats();
+
+// SPIR-V compiled when the program was built: the host shaders' every variant (the EDRAM
+// transfers, post passes, fsi and line geometry shaders, whose GLSL is generated from parameters),
+// compiled by the build-time baker (renderer/vulkan/bake) through the same CompileGlsl /
+// CompileHostGlsl calls, so an entry's key is the one a run computes for the same text and
+// settings. Looked up before the folder (and also when there is no folder): a first run parses no
+// GLSL for them. A generator changed without a rebuild of the table only misses (its text has
+// another key) and compiles as before. `table` must be sorted by key and outlive its use.
+struct BuiltinSpirv {
+  uint8_t key[16];
+  const uint32_t* words;
+  uint32_t count;
+};
+void SetBuiltinSpirv(std::span<const BuiltinSpirv> table);
+
+// Called with the key and words of every compile CachedSpirv runs (not its hits): the baker
+// collects the table with it. nullptr turns it off.
+using SpirvCompileObserver = std::function<void(const uint8_t (&key)[16],
+                                                const std::vector<uint32_t>& words)>;
+void SetSpirvCompileObserver(SpirvCompileObserver observer);
 
 // Returns the cached words for (settings_tag, source) or runs `compile` and stores its result.
 // `compile` may throw (a compile error): nothing is stored then. Used by CompileGlsl and the

@@ -1,0 +1,71 @@
+// The host shaders compiled at build time (baked_host_spirv.h, spirv_cache.h SetBuiltinSpirv):
+// the table is sorted and holds SPIR-V; with it installed, host shaders the paths generate (a post
+// pass, the line-quad and polygon-offset geometry shaders, the fsi depth-only shader, the EDRAM
+// transfers) are answered from it without a compile and with the words a compile gives; text the
+// baker never saw (a translated shader) still compiles; without the table everything compiles.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "xnt/present/post.h"
+#include "xnt/vk/baked_host_spirv.h"
+#include "xnt/vk/host_shaders.h"
+#include "xnt/vk/present/post_vk.h"
+#include "xnt/vk/translator/output_merger_interface.h"
+#include "xnt/vk/translator/shader_compiler.h"
+#include "xnt/vk/translator/spirv_cache.h"
+
+namespace xnt::vk {
+namespace {
+
+// Every baked host shader's path, compiled with the table installed or not.
+std::vector<std::vector<uint32_t>> CompileSome() {
+  return {
+      CompileHostGlsl(PostPassGlsl(present::PassKind::kFxaa), VK_SHADER_STAGE_COMPUTE_BIT, "p"),
+      LineQuadGeometryShader(64u),
+      CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128), 2, 1),
+                      VK_SHADER_STAGE_GEOMETRY_BIT, "gs"),
+      CompileHostGlsl(OutputMergerDepthOnlyShaderGlsl(false, true), VK_SHADER_STAGE_FRAGMENT_BIT,
+                      "ps"),
+  };
+}
+
+TEST(BuiltinSpirv, TableIsSortedSpirv) {
+  const std::span<const BuiltinSpirv> table = BakedHostSpirv();
+  // Transfers (17) + post passes (6) + depth-only (4) + line quads and polygon offset GS.
+  ASSERT_GT(table.size(), 60u);
+  for (size_t i = 0; i < table.size(); ++i) {
+    ASSERT_GT(table[i].count, 5u) << i;
+    EXPECT_EQ(table[i].words[0], 0x07230203u) << i;
+    if (i) EXPECT_LT(std::memcmp(table[i - 1].key, table[i].key, 16), 0) << i;
+  }
+}
+
+TEST(BuiltinSpirv, HostShadersComeFromTheTableWithTheCompiledWords) {
+  SetSpirvCacheDirectory("");
+  SetBuiltinSpirv({});
+  const SpirvCacheStats s0 = GetSpirvCacheStats();
+  const auto compiled = CompileSome();
+  const SpirvCacheStats s1 = GetSpirvCacheStats();
+  EXPECT_EQ(s1.misses - s0.misses, compiled.size());
+  EXPECT_EQ(s1.builtin, s0.builtin);
+
+  SetBuiltinSpirv(BakedHostSpirv());
+  const auto built = CompileSome();
+  const SpirvCacheStats s2 = GetSpirvCacheStats();
+  EXPECT_EQ(s2.builtin - s1.builtin, built.size());
+  EXPECT_EQ(s2.misses, s1.misses) << "nothing compiled";
+  EXPECT_EQ(built, compiled);
+
+  // Text the baker never compiled misses the table and compiles.
+  CompileGlsl("#version 450\nlayout(local_size_x = 4) in;\nvoid main() {}\n", GlslStage::kCompute,
+              "t");
+  const SpirvCacheStats s3 = GetSpirvCacheStats();
+  EXPECT_EQ(s3.misses - s2.misses, 1u);
+  EXPECT_EQ(s3.builtin, s2.builtin);
+  SetBuiltinSpirv({});
+}
+
+}  // namespace
+}  // namespace xnt::vk
