@@ -44,4 +44,8 @@ std::vector<EdramScenario> DepthPrepassScenarios();
 // on (raster_clip_control.cpp).
 std::vector<EdramScenario> ClipControlScenarios();
 
+// An EDRAM snapshot record restored before the first frame, 1x and 4x MSAA targets in it
+// (edram_snapshot_scene.cpp).
+std::vector<EdramScenario> SnapshotScenarios();
+
 }  // namespace xnt::samples
