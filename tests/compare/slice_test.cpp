@@ -102,6 +102,26 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_" + std::string(renderer::PathName(std::get<1>(info.param)));
     });
 
+// At 2x2 the state at the cut is the 1x state (the EDRAM snapshot replicates each guest sample to
+// its host block, gpu/edram_snapshot.h; resolved memory is its 1x bytes), so a kept frame equals
+// the full 2x2 replay's when what it reads from before the cut is uniform over each guest pixel,
+// as in these samples (flat rectangles, clears, resolves of them). Edges drawn before the cut and
+// read after it, or a scaled resolve copy made before the cut and sampled after it, show their
+// 1x picture instead.
+TEST_P(SliceVulkan, AtTwoByTwoWhereTheCutStateIsWholeGuestPixels) {
+  const auto& [name, path] = GetParam();
+  const fs::path dir = TempDir(name + renderer::PathName(path) + "_2x2");
+  const std::string source = WriteSampleFile(name, dir);
+  const std::string out = (dir / "slice.xnt").string();
+  compare::WriteSlice(source, out, {1, 1});
+  for (renderer::Path p : {path, renderer::Path::kCpu}) {
+    const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, p, 2, false);
+    const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, p, 2, false);
+    ExpectSameFrames(full, 1, slice, name + " at 2x2 on " + renderer::PathName(p));
+  }
+  fs::remove_all(dir);
+}
+
 TEST(SliceVulkan, HostDepthIsRebuiltFromTheGuestBits) {
   const fs::path dir = TempDir("host_depth");
   const std::string source = WriteSampleFile("edram_float24_equal_within_20e4_step", dir);
@@ -112,6 +132,36 @@ TEST(SliceVulkan, HostDepthIsRebuiltFromTheGuestBits) {
   ExpectSameFrames(cpu, 1, fbo, "fbo slice against the cpu path's full replay");
   fs::remove_all(dir);
 }
+
+// Xenia's oracle traces (one frame each), imported, sliced to their frame, on every path: the
+// slice's state prefix (a register snapshot, memory, the EDRAM, the shaders' reload) changes
+// nothing.
+class SliceOracle : public ::testing::TestWithParam<std::tuple<std::string, renderer::Path>> {};
+
+TEST_P(SliceOracle, SliceReplaysAsTheImportedTrace) {
+  const auto& [name, path] = GetParam();
+  const fs::path dir = TempDir("oracle_" + name + renderer::PathName(path));
+  const fs::path xtr = fs::path(XNT_SHARED_DIR) / "xenia-oracle" / (name + ".xtr");
+  const std::string source = (dir / "source.xnt").string(), out = (dir / "slice.xnt").string();
+  ASSERT_EQ(test::RunShell(test::XenotraceCli() + " import-xenia " + xtr.string() + " -o " +
+                           source + " >/dev/null").code, 0);
+  compare::WriteSlice(source, out, {0, 0});
+  const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, path, 1, false);
+  const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, path, 1, false);
+  ExpectSameFrames(full, 0, slice, name);
+  EXPECT_TRUE(slice.edram == full.edram) << name << ": EDRAM at the end";
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    XeniaOracle, SliceOracle,
+    ::testing::Combine(::testing::Values("clear_resolve_tiled", "msaa_4x",
+                                         "textured_quad_8888_tiled", "triangle_flat"),
+                       ::testing::Values(renderer::Path::kCpu, renderer::Path::kFbo,
+                                         renderer::Path::kFsi)),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + std::string(renderer::PathName(std::get<1>(info.param)));
+    });
 
 // Bad ranges and damaged sources: an error naming the problem, no output and no temporary file.
 TEST(Slice, BadInputLeavesNoFile) {
