@@ -48,4 +48,7 @@ std::vector<EdramScenario> ClipControlScenarios();
 // (edram_snapshot_scene.cpp).
 std::vector<EdramScenario> SnapshotScenarios();
 
+// Five frames, each drawn from the texture the previous one resolved (slice_chain_scene.cpp).
+std::vector<EdramScenario> SliceChainScenarios();
+
 }  // namespace xnt::samples

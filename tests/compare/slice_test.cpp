@@ -70,7 +70,7 @@ TEST_P(SliceSample, EveryFrameBoundaryOnCpu) {
 INSTANTIATE_TEST_SUITE_P(AllSamples, SliceSample, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
-// The multi-frame samples cut after frame 0 on fbo (lavapipe, validation on) and fsi: the kept
+// The multi-frame samples cut at every frame boundary on fbo (lavapipe, validation on) and fsi: the kept
 // frame as in the full replay on that path. edram_float24_equal_within_20e4_step is left out on
 // fbo: its full fbo replay keeps the float host depth of frame 0 beside the 24-bit values (a
 // declared fbo host-format difference), which an EDRAM snapshot of guest bits cannot carry, so
@@ -81,16 +81,19 @@ TEST_P(SliceVulkan, FramesAfterTheCutAsInTheFullReplay) {
   const auto& [name, path] = GetParam();
   const fs::path dir = TempDir(name + renderer::PathName(path));
   const std::string source = WriteSampleFile(name, dir);
-  const std::string out = (dir / "slice.xnt").string();
-  compare::WriteSlice(source, out, {1, 1});
   const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, path, 1, false);
-  const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, path, 1, false);
-  EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
-  ExpectSameFrames(full, 1, slice, name);
+  for (uint64_t a = 1; a < full.frames.size(); ++a) {
+    const std::string out = (dir / ("slice_" + std::to_string(a) + ".xnt")).string();
+    compare::WriteSlice(source, out, {a, full.frames.size() - 1});
+    const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, path, 1, false);
+    EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
+    ExpectSameFrames(full, a, slice, name + " from frame " + std::to_string(a));
+  }
   fs::remove_all(dir);
 }
 
-const std::vector<std::string> kMultiFrame = {"edram_snapshot_restore",
+const std::vector<std::string> kMultiFrame = {"slice_resolve_chain_5_frames",
+                                             "edram_snapshot_restore",
                                              "edram_shadow_map_three_pass",
                                              "edram_depth_evict_8888", "edram_7e3_exact_bits"};
 
@@ -113,7 +116,8 @@ TEST_P(SliceVulkan, AtTwoByTwoWhereTheCutStateIsWholeGuestPixels) {
   const fs::path dir = TempDir(name + renderer::PathName(path) + "_2x2");
   const std::string source = WriteSampleFile(name, dir);
   const std::string out = (dir / "slice.xnt").string();
-  compare::WriteSlice(source, out, {1, 1});
+  const uint64_t frames = format::Reader::Open(source)->frame_count();
+  compare::WriteSlice(source, out, {1, frames - 1});
   for (renderer::Path p : {path, renderer::Path::kCpu}) {
     const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, p, 2, false);
     const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, p, 2, false);
