@@ -7,6 +7,7 @@
 
 #include "replay_helpers.h"
 #include "test_files.h"
+#include "xnt/compare/repro.h"
 #include "xnt/compare/slice.h"
 #include "xnt/samples/samples.h"
 
@@ -166,6 +167,36 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + std::string(renderer::PathName(std::get<1>(info.param)));
     });
+
+// compare --repro on a planted difference: draw 3.2 (frame 3's stripe) skipped on fbo. Bisection
+// finds 3.2 and, in frame 4, the resolve that copies the texture frame 3 left wrong; the slice of
+// frame 3 reproduces 0.2; the slice of frame 4 starts from the cpu path's (right) texture and so
+// shows no difference, which the repro says.
+TEST(SliceRepro, PlantedDifferenceReproducedAtTheSameEvent) {
+  vk::test::UseLavapipe();
+  const fs::path dir = TempDir("repro");
+  compare::CompareOptions o;
+  o.traces = {WriteSampleFile("slice_resolve_chain_5_frames", dir)};
+  o.combinations = compare::ParseCombinations("fbo", "1x1");
+  o.reference = compare::ParseCombination("cpu@1x1");
+  o.validate = true;
+  o.threads = 1;
+  o.test_fault = compare::TestFault{compare::ParseCombination("fbo@1x1"), {3, 2}};
+  const compare::RunResults run = compare::RunCompare(o);
+  ASSERT_EQ(run.ExitCode(), 1) << compare::ToText(run);
+  const std::vector<compare::Repro> repros = compare::WriteRepros(run, o, (dir / "repro").string());
+  ASSERT_EQ(repros.size(), 2u) << compare::ReprosToJson(repros);
+  EXPECT_EQ(repros[0].event, "3.2");
+  EXPECT_TRUE(repros[0].reproduced) << repros[0].detail;
+  EXPECT_EQ(repros[0].slice_event, "0.2");
+  EXPECT_TRUE(fs::exists(repros[0].file));
+  EXPECT_EQ(format::Reader::Open(repros[0].file)->frame_count(), 1u);
+  EXPECT_EQ(repros[1].event, "4.0");
+  EXPECT_FALSE(repros[1].reproduced);
+  EXPECT_NE(repros[1].detail.find("comes from before frame 4"), std::string::npos)
+      << repros[1].detail;
+  fs::remove_all(dir);
+}
 
 // Bad ranges and damaged sources: an error naming the problem, no output and no temporary file.
 TEST(Slice, BadInputLeavesNoFile) {
