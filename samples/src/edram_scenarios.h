@@ -44,4 +44,11 @@ std::vector<EdramScenario> DepthPrepassScenarios();
 // on (raster_clip_control.cpp).
 std::vector<EdramScenario> ClipControlScenarios();
 
+// An EDRAM snapshot record restored before the first frame, 1x and 4x MSAA targets in it
+// (edram_snapshot_scene.cpp).
+std::vector<EdramScenario> SnapshotScenarios();
+
+// Five frames, each drawn from the texture the previous one resolved (slice_chain_scene.cpp).
+std::vector<EdramScenario> SliceChainScenarios();
+
 }  // namespace xnt::samples

@@ -3,6 +3,7 @@
 // draw (compare/, docs/compare.md). Exit 0 pass / 1 differ / 2 error, as `diff`.
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "xnt/base/selection.h"
 #include "xnt/base/error.h"
 #include "xnt/compare/compare.h"
+#include "xnt/compare/repro.h"
 #include "xnt/compare/expectations.h"
 #include "xnt/diff/png.h"
 #include "xnt/diff/policy.h"
@@ -41,6 +43,7 @@ struct CompareArgs {
   std::string expectations;
   bool update_expectations = false;
   std::string test_fault, test_fault_resolve;
+  std::string repro;  // --repro DIR
   std::string snapshots;
 };
 
@@ -60,6 +63,19 @@ compare::TestFault ParseTestFault(const std::string& text, const std::string& op
   f.draw.frame = std::stoull(text.substr(colon + 1, dot - colon - 1));
   f.draw.draw = uint32_t(std::stoul(text.substr(dot + 1)));
   return f;
+}
+
+// --repro: DIR/repro.json always; one line per slice unless --json (stdout is results.json).
+void ReportRepros(const std::vector<compare::Repro>& repros, const CompareArgs& a) {
+  const std::string json = compare::ReprosToJson(repros);
+  diff::WriteFileBytes((std::filesystem::path(a.repro) / "repro.json").string(), json.data(),
+                       json.size());
+  if (a.json) return;
+  for (const compare::Repro& r : repros) {
+    std::printf("repro %s %s %s: %s, %s\n", r.trace.c_str(), r.combination.c_str(),
+                r.event.c_str(), r.file.c_str(),
+                r.reproduced ? ("reproduced at " + r.slice_event).c_str() : r.detail.c_str());
+  }
 }
 
 int RunCompare(const CompareArgs& a) {
@@ -154,6 +170,7 @@ int RunCompare(const CompareArgs& a) {
     std::fputs(expectation_report.c_str(), stdout);
     if (!a.report.empty()) std::printf("report: %s/report.html\n", a.report.c_str());
   }
+  if (!a.repro.empty()) ReportRepros(compare::WriteRepros(results, o, a.repro), a);
   return results.ExitCode();
 }
 
@@ -202,6 +219,9 @@ XNT_COMMAND({"compare",
                               "TOML file of expected frame hashes per trace and combination");
                sub.add_flag("--update-expectations", a->update_expectations,
                             "Rewrite --expectations from this run's hashes");
+               sub.add_option("--repro", a->repro,
+                              "Write a slice of each bisected difference's frame into this folder "
+                              "and check that compare on it finds the same event (repro.json)");
                sub.add_option("--test-fault-skip-draw", a->test_fault,
                               "TEST HOOK: COMBINATION:F.K skips draw F.K on that combination (to "
                               "check that bisection finds it)");

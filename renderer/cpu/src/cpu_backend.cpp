@@ -139,10 +139,16 @@ gpu::GuestMemoryAccess CpuBackend::Access() const {
   return gpu::GuestAccessOf(*memory_);
 }
 
-void CpuBackend::InPlace(const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
+void CpuBackend::InPlace(const gpu::edram::Transfer& transfer, gpu::EdramLogEntry& entry) {
+  bool rewritten = false;
+  if (snapshot_.Move(transfer, edram_, entry, &rewritten)) return;
   entry.data_moved = true;
   entry.on_gpu = false;
   entry.note += "in place (cpu path: one EDRAM of guest bits)";
+}
+
+void CpuBackend::OnEdramSnapshot(std::span<const uint8_t> bytes) {
+  snapshot_.Restore(bytes, edram_, tracker_);
 }
 
 void CpuBackend::OnDraw(const replay::DrawCall& call) {
@@ -225,7 +231,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
         if (!e.estimated) return std::nullopt;
         return e.rows;
       });
-  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw", InPlace);
+  tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw",
+               [this](const auto& t, auto& entry) { InPlace(t, entry); });
 
   if (!tessellated) prims = gpu::ProcessPrimitives(prim);
   gpu::PlanPrimitives(plan, prims);
@@ -319,7 +326,8 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
       regs, memory, {options_.scale_x, options_.scale_y}, stats_, notes_);
   if (plan.skip != gpu::ResolveSkip::kNone) return;
   const gpu::ResolveInfo& info = plan.info;
-  tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve", InPlace);
+  tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve",
+               [this](const auto& t, auto& entry) { InPlace(t, entry); });
   if (!plan.copy_note.empty()) Note(plan.copy_note);
   if (plan.copy) {
     try {

@@ -33,16 +33,19 @@ Surface OwnerKey::ToSurface() const {
 }
 
 std::string OwnerKey::FormatName() const {
+  if (edram_snapshot) return "EDRAM snapshot";
   return is_depth ? std::string(xenos::DepthRenderTargetFormatName(format))
                   : std::string(xenos::ColorRenderTargetFormatName(format));
 }
 
 std::string OwnerKey::Describe() const {
+  if (edram_snapshot) return "EDRAM snapshot";
   return FormatName() + "@" + std::to_string(base_tiles) + " p" + std::to_string(pitch_pixels) +
          "/" + std::to_string(pitch_tiles) + "t " + std::to_string(msaa_samples) + "x";
 }
 
 std::string TransferReason(const OwnerKey& s, const OwnerKey& d) {
+  if (s.edram_snapshot) return "EDRAM snapshot -> " + d.FormatName() + " layout";
   std::vector<std::string> parts;
   if (s.is_depth != d.is_depth) {
     parts.push_back(s.is_depth ? "depth -> colour" : "colour -> depth");

@@ -92,6 +92,13 @@ EdramEventTargets EdramTargetsForResolve(const ResolveInfo& info) {
   return out;
 }
 
+void EdramTracker::RestoreSnapshot() {
+  const edram::OwnerKey key = edram::OwnerKey::Snapshot();
+  map_.Reset();
+  map_.ChangeOwnership(key, 0, kTiles);  // from never-owned tiles: nothing to move
+  claims_.push_back({event_, frame_, 0, kTiles, key, false, "EDRAM snapshot"});
+}
+
 void EdramTracker::Use(uint64_t event, std::vector<EdramUse> uses,
                        const std::vector<EdramUse>& bound, const std::string& trigger,
                        const Mover& move) {

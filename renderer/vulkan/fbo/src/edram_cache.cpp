@@ -346,7 +346,30 @@ uint64_t EdramCache::StorageAlignment() const {
   return std::max<uint64_t>(16, context_.capabilities().min_storage_buffer_offset_alignment);
 }
 
+void EdramCache::MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) {
+  bool rewritten = false;
+  snapshot_.Move(t, edram_, entry, &rewritten);
+  entry.data_moved = false;
+  if (t.dest.is_depth) {
+    const auto format = DepthRenderTargetFormat(t.dest.format);
+    const size_t tile_words = size_t(kTileBytes / 4) * edram_.scale_x() * edram_.scale_y();
+    for (size_t w = t.start_tile * tile_words; w < t.end_tile * tile_words; ++w) {
+      host_depth_[w] = gpu::edram::UnpackDepth(format, LoadLE32(edram_.bytes().data() + w * 4));
+    }
+  }
+  bool exact = true;
+  entry.note += "; ";
+  if (!LoadTiles(t.dest, t.start_tile, t.end_tile, &exact, &entry.note)) return;
+  entry.data_moved = true;
+  entry.note += "loaded through the CPU";
+  if (!exact) entry.note += " (converted through an approximate host format)";
+}
+
 void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) {
+  if (t.source.edram_snapshot) {
+    MoveFromSnapshot(t, entry);
+    return;
+  }
   if (HostKeyOf(t.source) == HostKeyOf(t.dest)) {
     entry.note += "same host image";
     return;
@@ -443,7 +466,8 @@ const gpu::edram::Edram& EdramCache::Snapshot(const gpu::edram::Surface& surface
   std::pair<uint32_t, uint32_t> segments[2] = {{start, std::min(start + tiles, kTiles)},
                                                {0, start + tiles > kTiles ? start + tiles - kTiles : 0}};
   for (const auto& range : tracker_.ownership().Ranges()) {
-    if (!range.owner) continue;
+    // Snapshot-owned tiles are in the model already.
+    if (!range.owner || range.owner->edram_snapshot) continue;
     for (auto [lo, hi] : segments) {
       uint32_t a = std::max(lo, range.start), b = std::min(hi, range.end);
       if (a < b) StoreTiles(*range.owner, a, b, &snapshot_exact_);

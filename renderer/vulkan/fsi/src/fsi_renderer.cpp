@@ -267,11 +267,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   const gpu::EdramEventTargets targets =
       gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   tracker_.Use(tracker_.BeginEvent(), targets.used, targets.bound, "draw",
-               [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
-                 entry.data_moved = true;
-                 entry.on_gpu = true;
-                 entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
-               });
+               [this](const auto& t, auto& entry) { MoveEdram(t, entry); });
 
   const gpu::HostPrimitives prims = DrawPrimitives(draw);
   gpu::PlanPrimitives(plan, prims);
@@ -441,6 +437,29 @@ void FsiRenderer::BeginDrawRendering(const gpu::DrawPlan& plan) {
     BeginRendering(plan.surface_pitch * plan.scale.x,
                    uint32_t(plan.host_scissor.offset.y) + plan.host_scissor.extent.height);
   }
+}
+
+void FsiRenderer::MoveEdram(const gpu::edram::Transfer& transfer, gpu::EdramLogEntry& entry) {
+  entry.on_gpu = true;
+  if (transfer.source.edram_snapshot &&
+      gpu::edram::SnapshotNeedsRelayout(transfer.dest, options_.scale_x, options_.scale_y)) {
+    EndRendering();
+    ReadBack();  // the other tiles keep what draws wrote since the restore
+    bool rewritten = false;
+    snapshot_.Move(transfer, model_, entry, &rewritten);
+    Upload();
+    entry.on_gpu = false;
+    return;
+  }
+  entry.data_moved = true;
+  entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
+}
+
+void FsiRenderer::RestoreEdram(std::span<const uint8_t> guest) {
+  EndRendering();
+  snapshot_.Restore(guest, model_, tracker_);
+  Upload();
+  gpu_wrote_ = false;
 }
 
 void FsiRenderer::ReadBack() {

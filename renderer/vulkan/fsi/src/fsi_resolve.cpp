@@ -39,11 +39,7 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
   if (plan.skip != gpu::ResolveSkip::kNone) return;
   const gpu::ResolveInfo& info = plan.info;
   tracker_.Use(tracker_.BeginEvent(), plan.targets.used, plan.targets.bound, "resolve",
-               [](const gpu::edram::Transfer&, gpu::EdramLogEntry& entry) {
-                 entry.data_moved = true;
-                 entry.on_gpu = true;
-                 entry.note += "in place (fsi path: one EDRAM buffer of guest bits)";
-               });
+               [this](const auto& t, auto& entry) { MoveEdram(t, entry); });
   const bool clears = plan.color_clear || plan.depth_clear;
   if (!info.copy && !clears) return;
   if (!compute_) {

@@ -15,6 +15,7 @@
 #include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/edram_snapshot.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
@@ -65,6 +66,8 @@ class CpuBackend : public replay::Backend {
   void OnFrameEnd(const replay::FrameEndCall& frame) override;
   // A CPU write over a scaled copy's guest bytes makes the copy stale.
   void OnMemoryWritten(uint32_t address, uint32_t size) override;
+  // The whole EDRAM replaced by a snapshot record (gpu/edram_snapshot.h).
+  void OnEdramSnapshot(std::span<const uint8_t> bytes) override;
 
   const CpuStats& stats() const { return stats_; }
   const std::map<std::string, uint64_t>& notes() const { return notes_; }
@@ -92,8 +95,9 @@ class CpuBackend : public replay::Backend {
   void WatchSurfaces(const gpu::DrawPlan& plan);
   gpu::GuestMemoryAccess Access() const;
   // The tracker's mover: on this path the EDRAM holds guest bits, so the new owner reads the old
-  // owner's bits where they are; nothing is converted.
-  static void InPlace(const gpu::edram::Transfer&, gpu::EdramLogEntry& entry);
+  // owner's bits where they are; nothing is converted, except a restored snapshot's tiles at a
+  // resolution scale, rewritten in the new owner's sample layout.
+  void InPlace(const gpu::edram::Transfer& transfer, gpu::EdramLogEntry& entry);
 
   CpuBackendOptions options_;
   replay::GuestMemory* memory_ = nullptr;
@@ -101,6 +105,7 @@ class CpuBackend : public replay::Backend {
   gpu::edram::Edram edram_;
   gpu::ScaledResolveMemory scaled_;
   gpu::EdramTracker tracker_;
+  gpu::edram::SnapshotRestore snapshot_;
   CpuStats stats_;
   std::map<std::string, uint64_t> notes_;
   std::vector<uint8_t> index_scratch_;

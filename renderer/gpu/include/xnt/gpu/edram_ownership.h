@@ -31,11 +31,21 @@ struct OwnerKey {
   uint32_t msaa_samples = 1;  // 1, 2 or 4
   bool is_depth = false;
   uint32_t format = 0;
+  // The neutral owner an EDRAM snapshot record leaves on every tile: the tiles hold the
+  // snapshot's guest bits with no render-target layout; the next use converts them into its own
+  // (edram_snapshot.h). The other fields are zero.
+  bool edram_snapshot = false;
 
   static OwnerKey From(const Surface& s);
+  static OwnerKey Snapshot() {
+    OwnerKey k;
+    k.edram_snapshot = true;
+    return k;
+  }
   Surface ToSurface() const;
   auto tie() const {
-    return std::tie(base_tiles, pitch_pixels, pitch_tiles, msaa_samples, is_depth, format);
+    return std::tie(base_tiles, pitch_pixels, pitch_tiles, msaa_samples, is_depth, format,
+                    edram_snapshot);
   }
   bool operator==(const OwnerKey& o) const { return tie() == o.tie(); }
   bool operator<(const OwnerKey& o) const { return tie() < o.tie(); }

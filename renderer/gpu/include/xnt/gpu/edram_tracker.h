@@ -64,6 +64,12 @@ class EdramTracker {
   void Use(uint64_t event, std::vector<EdramUse> uses, const std::vector<EdramUse>& bound,
            const std::string& trigger, const Mover& move);
 
+  // An EDRAM snapshot record replaced the whole EDRAM: every tile is owned by the neutral
+  // snapshot owner (OwnerKey::Snapshot), whatever owned it before (its data is overwritten, so
+  // nothing moves out), and the next use of a tile moves the snapshot's bits into its layout.
+  // Logged as a claim of all 2048 tiles by the next event index (no event is consumed).
+  void RestoreSnapshot();
+
   const std::vector<EdramLogEntry>& log() const { return log_; }
   const std::vector<EdramClaim>& claims() const { return claims_; }
   const edram::NaiveCacheModel& naive() const { return naive_; }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -63,6 +64,9 @@ class PathRenderer {
   virtual gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address,
                               uint32_t width, uint32_t height,
                               const gpu::GuestMemoryAccess& memory) = 0;
+  // An EDRAM snapshot record: the whole EDRAM replaced by its guest bytes, every tile given to
+  // the neutral snapshot owner (gpu/edram_snapshot.h), in stream order with the draws.
+  virtual void RestoreEdram(std::span<const uint8_t> guest) = 0;
   // Submits pending work and waits.
   virtual void Flush();
   // The four counters every path keeps (the path's own stats extend them).

@@ -23,12 +23,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/edram_snapshot.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/vk/fbo/edram_transfer.h"
 #include "xnt/gpu/edram_ownership.h"
@@ -64,6 +66,11 @@ class EdramCache {
   void Use(uint64_t event, std::vector<gpu::EdramUse> uses,
            const std::vector<gpu::EdramUse>& bound, const std::string& trigger);
 
+  // An EDRAM snapshot record: the CPU model holds the snapshot (gpu/edram_snapshot.h) and every
+  // tile belongs to the snapshot owner, so each host target that next uses tiles loads them
+  // from the model (through the CPU: a snapshot is rare, at the start of a slice) and the host
+  // targets' older contents are never read again.
+  void Restore(std::span<const uint8_t> guest) { snapshot_.Restore(guest, edram_, tracker_); }
   // Makes the CPU EDRAM model hold the current guest bits of the tiles covering pixel rows
   // [0, rows) of `surface` (guest rows; wrapping at 2048 tiles), and returns it. At a resolution
   // scale the model is the scaled EDRAM (gpu::edram::Edram(S, T)): read it with a surface whose
@@ -95,6 +102,10 @@ class EdramCache {
 
  private:
   void Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry);
+  // A transfer out of the snapshot owner: the model's tiles (rewritten in the destination's
+  // sample layout where needed) loaded into the destination, depth with the host depth of each
+  // word taken from its guest value (a snapshot has no host depth).
+  void MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry);
   // The owner's surface at the cache's resolution scale (the render targets').
   gpu::edram::Surface SurfaceOf(const gpu::edram::OwnerKey& owner) const;
   // Stores `owner`'s host data of tiles [start, end) (within [0, 2048)) into edram_. Returns
@@ -114,6 +125,7 @@ class EdramCache {
   std::function<void()> end_rendering_;
   gpu::EdramTracker tracker_;
   gpu::edram::Edram edram_;
+  gpu::edram::SnapshotRestore snapshot_;
   // The host depth (float) stored beside each depth word of edram_, one per 32-bit EDRAM word
   // (S x T times as many at a resolution scale), 0.0f at first. From calloc: a block this large
   // is fresh zero pages, so only the pages depth targets touch cost anything; a vector zeroed all

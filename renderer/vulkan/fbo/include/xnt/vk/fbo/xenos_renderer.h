@@ -60,6 +60,7 @@ class XenosRenderer final : public PathRenderer {
   gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                       uint32_t height, const gpu::GuestMemoryAccess& memory) override;
   void Flush() override;
+  void RestoreEdram(std::span<const uint8_t> guest) override { edram_.Restore(guest); }
 
   const RendererStats& stats() const { return stats_; }
   const gpu::PathStats& path_stats() const override { return stats_; }

@@ -29,6 +29,7 @@
 #include "xnt/gpu/draw_plan.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/edram_snapshot.h"
 #include "xnt/gpu/edram_tracker.h"
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
@@ -77,6 +78,7 @@ class FsiRenderer final : public PathRenderer {
   gpu::SwapImage Swap(gpu::RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                       uint32_t height, const gpu::GuestMemoryAccess& memory) override;
 
+  void RestoreEdram(std::span<const uint8_t> guest) override;
   // The EDRAM's guest bits now (read back from the buffer when draws wrote it since).
   const gpu::edram::Edram& Snapshot();
 
@@ -129,6 +131,10 @@ class FsiRenderer final : public PathRenderer {
   void EndRendering() override;
   // Draws' EDRAM writes made visible to what comes next (transfers or the next draw).
   void BarrierAfterDraws(VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+  // The tracker's mover: the buffer is the EDRAM of every owner, so nothing moves, except a
+  // restored snapshot's tiles at a resolution scale, rewritten in the new owner's sample layout
+  // through the model.
+  void MoveEdram(const gpu::edram::Transfer& transfer, gpu::EdramLogEntry& entry);
   void ReadBack();  // buffer -> model_ (when draws wrote since the last one)
   void Upload();    // model_ -> buffer
   // Resolve copies (fsi_resolve.cpp): into guest memory through the mirror, into another
@@ -143,6 +149,7 @@ class FsiRenderer final : public PathRenderer {
 
   FsiOrdering ordering_;
   gpu::EdramTracker tracker_;
+  gpu::edram::SnapshotRestore snapshot_;
 
   uint64_t edram_bytes_ = 0;
   VkBuffer edram_ = VK_NULL_HANDLE;

@@ -46,6 +46,9 @@ class PathBackend : public replay::Backend {
   void OnSwap(const replay::SwapCall& swap) override;
   void OnFrameEnd(const replay::FrameEndCall& frame) override;
   void OnMemoryWritten(uint32_t address, uint32_t size) override;
+  void OnEdramSnapshot(std::span<const uint8_t> bytes) override {
+    renderer_->RestoreEdram(bytes);
+  }
 
   // The player's mutable state, set before playing: guest memory (resolves write into it) and
   // the register file (the swap reads texture fetch constant 0 from it).

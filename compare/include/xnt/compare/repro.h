@@ -1,0 +1,33 @@
+// `compare --repro DIR`: for every difference compare bisected to a first differing event F.K, a
+// slice of the trace (slice.h) holding frame F from its start, and a check that it reproduces
+// the difference: the same comparison on the slice must bisect to event 0.K (frame F renumbered).
+// A slice keeps whole frames, so it runs on to the end of frame F past the event.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "xnt/compare/compare.h"
+#include "xnt/compare/results.h"
+
+namespace xnt::compare {
+
+struct Repro {
+  std::string trace, combination;
+  std::string event;        // "F.K" of the source's bisection
+  std::string file;         // the slice written
+  std::string slice_event;  // what compare on the slice bisected to ("" when nothing)
+  bool reproduced = false;  // slice_event is "0.K"
+  std::string detail;       // why not, in words
+};
+
+// Writes one slice per found bisection of `results` (a run of `options`) into `dir` and checks
+// each. A test fault (CompareOptions::test_fault) in frame F moves to frame 0 with it.
+std::vector<Repro> WriteRepros(const RunResults& results, const CompareOptions& options,
+                               const std::string& dir);
+
+// {"repros": [{"trace", "combination", "event", "file", "slice_event", "reproduced",
+// "detail"}...]}
+std::string ReprosToJson(const std::vector<Repro>& repros);
+
+}  // namespace xnt::compare
