@@ -152,9 +152,21 @@ void RunAheadTest(bool force_whole) {
   }
   write(400, 12);
   EXPECT_EQ(memory.SyncAhead(source), 1u);  // a new submission
+  // Consecutive pages through consecutive ring space, one SyncAhead each (a draw each): one
+  // merged copy region lands both.
+  write(500, 13);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  write(501, 14);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
   const auto next = CopyOut(stream, memory, 400);
+  const auto first = CopyOut(stream, memory, 500);
+  const auto second = CopyOut(stream, memory, 501);
   stream.Flush();
-  EXPECT_EQ(next.data[7], uint8_t(12 + 7 * 7));
+  for (size_t i = 0; i < 4096; i += 255) {
+    ASSERT_EQ(next.data[i], uint8_t(12 + i * 7)) << i;
+    ASSERT_EQ(first.data[i], uint8_t(13 + i * 7)) << i;
+    ASSERT_EQ(second.data[i], uint8_t(14 + i * 7)) << i;
+  }
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 

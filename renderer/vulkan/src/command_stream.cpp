@@ -90,6 +90,26 @@ VkCommandBuffer CommandStream::cmd() {
   return cmd_;
 }
 
+void CommandStream::UploadFromRing(VkBuffer dst, const VkBufferCopy& region) {
+  cmd();
+  if (dst != upload_dst_ && !upload_regions_.empty()) {
+    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
+                    upload_regions_.data());
+    upload_regions_.clear();
+  }
+  upload_dst_ = dst;
+  upload_barrier_ = true;
+  if (!upload_regions_.empty()) {
+    VkBufferCopy& last = upload_regions_.back();
+    if (last.srcOffset + last.size == region.srcOffset &&
+        last.dstOffset + last.size == region.dstOffset) {
+      last.size += region.size;
+      return;
+    }
+  }
+  upload_regions_.push_back(region);
+}
+
 VkCommandBuffer CommandStream::upload_cmd() {
   cmd();
   return upload_cmd_;
@@ -126,6 +146,11 @@ void CommandStream::Flush() {
     range.memory = ring_memory_;
     range.size = VK_WHOLE_SIZE;
     CheckVk(vkFlushMappedMemoryRanges(device_, 1, &range), "vkFlushMappedMemoryRanges");
+  }
+  if (!upload_regions_.empty()) {
+    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
+                    upload_regions_.data());
+    upload_regions_.clear();
   }
   if (upload_barrier_) {
     // Every upload recorded ahead lands before anything of the submission reads or overwrites it.

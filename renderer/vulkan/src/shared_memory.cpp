@@ -229,9 +229,12 @@ void SharedMemory::UploadRun(const gpu::GuestPageSource& source, uint32_t first,
     // A second upload of the page in this submission must stay behind this one.
     touched_[p] = epoch;
   }
-  VkBufferCopy region{alloc->offset, uint64_t(first) * kPageSize, bytes};
-  vkCmdCopyBuffer(ahead ? stream_.upload_cmd() : stream_.cmd(), alloc->buffer, buffer_, 1, &region);
-  if (ahead) stream_.UploadsRecorded();
+  const VkBufferCopy region{alloc->offset, uint64_t(first) * kPageSize, bytes};
+  if (ahead) {
+    stream_.UploadFromRing(buffer_, region);
+  } else {
+    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, buffer_, 1, &region);
+  }
 }
 
 void SharedMemory::MarkRead(uint32_t address, uint64_t size) {

@@ -33,10 +33,16 @@ class CommandStream {
   VkCommandBuffer cmd();
   bool has_commands() const { return recording_; }
   // The upload command buffer of the submission cmd() belongs to: it executes before every
-  // command of cmd(). Transfers recorded here call UploadsRecorded(), so the submission ends it
-  // with one transfer -> all-commands barrier.
+  // command of cmd(). What is recorded here directly must carry its own barrier; copies come
+  // through UploadFromRing, and the submission ends the buffer with one transfer -> all-commands
+  // barrier after them.
   VkCommandBuffer upload_cmd();
-  void UploadsRecorded() { upload_barrier_ = true; }
+  // A copy from the ring into `dst` for the upload buffer, recorded when the submission ends:
+  // copies that continue the previous one in both buffers (consecutive pages through consecutive
+  // ring space, as a frame's fresh vertex pages arrive) become one region, and all regions of
+  // one destination one vkCmdCopyBuffer. Anything recorded in upload_cmd() meanwhile (sparse
+  // chunk fills) runs before them.
+  void UploadFromRing(VkBuffer dst, const VkBufferCopy& region);
 
   struct Allocation {
     VkBuffer buffer;
@@ -69,6 +75,8 @@ class CommandStream {
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkCommandBuffer upload_cmd_ = VK_NULL_HANDLE;
   bool upload_barrier_ = false;
+  VkBuffer upload_dst_ = VK_NULL_HANDLE;
+  std::vector<VkBufferCopy> upload_regions_;  // UploadFromRing, into upload_dst_
   VkFence fence_ = VK_NULL_HANDLE;
   VkQueryPool timestamps_ = VK_NULL_HANDLE;
   double timestamp_period_ns_ = 0.0;
