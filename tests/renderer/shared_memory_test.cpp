@@ -1,6 +1,8 @@
 // Shared memory mirror on lavapipe: pages are uploaded once per generation, land at their guest
 // address (across the 128 MiB descriptor range boundaries), and unrecorded bytes read as zero;
-// both the sparse and the whole-allocation paths, with validation on.
+// both the sparse and the whole-allocation paths, with validation on. Uploads ahead
+// (SyncAhead) run before everything recorded in their submission, and pages a command of the
+// submission has read, or any page after CloseAhead, keep their place in the stream.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -89,7 +91,88 @@ void RunMirrorTest(bool force_whole) {
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 
+// A copy of one mirror page into the ring, recorded in the stream (a reader of the mirror).
+CommandStream::Allocation CopyOut(CommandStream& stream, const SharedMemory& memory, uint32_t page) {
+  auto alloc = stream.Allocate(4096, 16);
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  vkCmdPipelineBarrier(stream.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       0, 1, &barrier, 0, nullptr, 0, nullptr);
+  VkBufferCopy region{uint64_t(page) * 4096, alloc.offset, 4096};
+  vkCmdCopyBuffer(stream.cmd(), memory.buffer(), alloc.buffer, 1, &region);
+  return alloc;
+}
+
+void RunAheadTest(bool force_whole) {
+  auto ctx = test::MakeLavapipeContext();
+  CommandStream stream(*ctx, 64ull << 20);
+  SharedMemory memory(*ctx, stream, force_whole);
+  memory.EnableWriteTracking();
+  FakeGuest guest;
+  auto source = guest.Source();
+  auto write = [&](uint32_t page, uint8_t seed) {
+    guest.Write(page, seed);
+    memory.Invalidate(page * 4096, 4096);
+  };
+  write(100, 1);
+  EXPECT_EQ(memory.SyncAhead(source), 0u);  // nothing goes ahead before the first full scan
+  EXPECT_EQ(memory.Sync(source), 1u);
+  stream.Flush();
+
+  // A page nothing has read goes ahead: even a copy recorded before it sees the new bytes.
+  write(200, 5);
+  const auto early = CopyOut(stream, memory, 200);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  EXPECT_FALSE(memory.MayNeedSync(source));
+  // A page read in this submission keeps its place: the reader before sees the old bytes, the
+  // one after the new.
+  write(300, 7);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  const auto before = CopyOut(stream, memory, 300);
+  memory.MarkRead(300 * 4096 + 100, 8);
+  write(300, 8);
+  write(301, 9);  // its neighbour was not read: it still goes ahead
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  EXPECT_TRUE(memory.MayNeedSync(source));
+  EXPECT_EQ(memory.Sync(source), 1u);
+  const auto after = CopyOut(stream, memory, 300);
+  const auto neighbour = CopyOut(stream, memory, 301);
+  // After CloseAhead nothing goes ahead until the submission ends.
+  write(400, 11);
+  memory.CloseAhead();
+  EXPECT_EQ(memory.SyncAhead(source), 0u);
+  EXPECT_EQ(memory.Sync(source), 1u);
+  stream.Flush();
+  for (size_t i = 0; i < 4096; i += 511) {
+    ASSERT_EQ(early.data[i], uint8_t(5 + i * 7)) << i;
+    ASSERT_EQ(before.data[i], uint8_t(7 + i * 7)) << i;
+    ASSERT_EQ(after.data[i], uint8_t(8 + i * 7)) << i;
+    ASSERT_EQ(neighbour.data[i], uint8_t(9 + i * 7)) << i;
+  }
+  write(400, 12);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);  // a new submission
+  // Consecutive pages through consecutive ring space, one SyncAhead each (a draw each): one
+  // merged copy region lands both.
+  write(500, 13);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  write(501, 14);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  const auto next = CopyOut(stream, memory, 400);
+  const auto first = CopyOut(stream, memory, 500);
+  const auto second = CopyOut(stream, memory, 501);
+  stream.Flush();
+  for (size_t i = 0; i < 4096; i += 255) {
+    ASSERT_EQ(next.data[i], uint8_t(12 + i * 7)) << i;
+    ASSERT_EQ(first.data[i], uint8_t(13 + i * 7)) << i;
+    ASSERT_EQ(second.data[i], uint8_t(14 + i * 7)) << i;
+  }
+  EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+}
+
 TEST(SharedMemory, SparseMirrorUploadsChangedPages) { RunMirrorTest(false); }
+TEST(SharedMemory, SparseMirrorUploadsAheadOfUnreadPages) { RunAheadTest(false); }
+TEST(SharedMemory, WholeMirrorUploadsAheadOfUnreadPages) { RunAheadTest(true); }
 TEST(SharedMemory, WholeMirrorUploadsChangedPages) { RunMirrorTest(true); }
 
 }  // namespace

@@ -16,8 +16,11 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool_;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  CheckVk(vkAllocateCommandBuffers(device_, &alloc, &cmd_), "vkAllocateCommandBuffers");
+  alloc.commandBufferCount = 2;
+  VkCommandBuffer buffers[2];
+  CheckVk(vkAllocateCommandBuffers(device_, &alloc, buffers), "vkAllocateCommandBuffers");
+  upload_cmd_ = buffers[0];
+  cmd_ = buffers[1];
   VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   CheckVk(vkCreateFence(device_, &fence, nullptr, &fence_), "vkCreateFence");
   // GPU time per submission where the queue writes timestamps (lavapipe does too).
@@ -75,14 +78,41 @@ VkCommandBuffer CommandStream::cmd() {
   if (!recording_) {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    CheckVk(vkBeginCommandBuffer(upload_cmd_, &begin), "vkBeginCommandBuffer(uploads)");
     CheckVk(vkBeginCommandBuffer(cmd_, &begin), "vkBeginCommandBuffer");
     recording_ = true;
+    // The submission's GPU time starts with the upload buffer, which runs first.
     if (timestamps_) {
-      vkCmdResetQueryPool(cmd_, timestamps_, 0, 2);
-      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
+      vkCmdResetQueryPool(upload_cmd_, timestamps_, 0, 2);
+      vkCmdWriteTimestamp(upload_cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
     }
   }
   return cmd_;
+}
+
+void CommandStream::UploadFromRing(VkBuffer dst, const VkBufferCopy& region) {
+  cmd();
+  if (dst != upload_dst_ && !upload_regions_.empty()) {
+    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
+                    upload_regions_.data());
+    upload_regions_.clear();
+  }
+  upload_dst_ = dst;
+  upload_barrier_ = true;
+  if (!upload_regions_.empty()) {
+    VkBufferCopy& last = upload_regions_.back();
+    if (last.srcOffset + last.size == region.srcOffset &&
+        last.dstOffset + last.size == region.dstOffset) {
+      last.size += region.size;
+      return;
+    }
+  }
+  upload_regions_.push_back(region);
+}
+
+VkCommandBuffer CommandStream::upload_cmd() {
+  cmd();
+  return upload_cmd_;
 }
 
 std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t size,
@@ -117,11 +147,27 @@ void CommandStream::Flush() {
     range.size = VK_WHOLE_SIZE;
     CheckVk(vkFlushMappedMemoryRanges(device_, 1, &range), "vkFlushMappedMemoryRanges");
   }
+  if (!upload_regions_.empty()) {
+    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
+                    upload_regions_.data());
+    upload_regions_.clear();
+  }
+  if (upload_barrier_) {
+    // Every upload recorded ahead lands before anything of the submission reads or overwrites it.
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(upload_cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+    upload_barrier_ = false;
+  }
+  CheckVk(vkEndCommandBuffer(upload_cmd_), "vkEndCommandBuffer(uploads)");
   CheckVk(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
   recording_ = false;
+  const VkCommandBuffer buffers[2] = {upload_cmd_, cmd_};
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd_;
+  submit.commandBufferCount = 2;
+  submit.pCommandBuffers = buffers;
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
   CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
@@ -135,6 +181,7 @@ void CommandStream::Flush() {
     gpu_seconds_ += seconds;
     context_.AddGpuSeconds(seconds);
   }
+  CheckVk(vkResetCommandBuffer(upload_cmd_, 0), "vkResetCommandBuffer(uploads)");
   CheckVk(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer");
   ring_used_ = 0;
   ++submissions_;

@@ -13,6 +13,8 @@ namespace xnt::vk {
 
 void PathRenderer::PrepareMemExport(const std::vector<MemoryRange>& ranges) {
   EndRendering();
+  // The draw's stores are not described page by page: later uploads keep their place.
+  shared_memory_.CloseAhead();
   for (const MemoryRange& r : ranges) shared_memory_.PrepareForShaderWrites(r.address, r.size);
 }
 

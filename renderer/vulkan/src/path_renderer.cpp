@@ -9,6 +9,7 @@
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/shader_interface.h"
+#include "xnt/xenos/enums.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk {
@@ -23,8 +24,12 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
       textures_(context, stream_, shared_memory_),
       samplers_(context) {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
-  // Texture loads are compute dispatches: outside rendering.
-  textures_.set_before_load([this] { EndRendering(); });
+  // Texture loads are compute dispatches: outside rendering. They read the mirror over ranges
+  // the shared memory is not told of, so no later upload of the submission may pass them.
+  textures_.set_before_load([this] {
+    EndRendering();
+    shared_memory_.CloseAhead();
+  });
   CreateDescriptorSets();
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
@@ -154,6 +159,32 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
     alloc = stream_.TryAllocate(size, alignment);
   }
   return *alloc;
+}
+
+uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
+                                        const gpu::GuestMemoryAccess& memory) {
+  uint32_t uploaded = 0;
+  if (shared_memory_.MayNeedSync(memory.pages)) {
+    uploaded += shared_memory_.SyncAhead(memory.pages);
+    if (shared_memory_.MayNeedSync(memory.pages)) {
+      // Copies in stream order are not allowed inside rendering.
+      EndRendering();
+      uploaded += shared_memory_.Sync(memory.pages);
+    }
+  }
+  // What the vertex fetches can read: the translated fetch returns 0 outside [address, address +
+  // size) of the fetch constant (glsl_prelude.cpp xe_vertex_fetch), so those bytes are the whole
+  // read (the ranges Xenia's command processors request per vertex fetch constant before a draw:
+  // vulkan_command_processor.cc IssueDraw, SharedMemory::RequestRange).
+  const gpu::RegisterValues regs = draw.regs;
+  for (uint32_t slot = 0; slot < xenos::kVertexFetchConstantCount; ++slot) {
+    if (!(draw.vertex_fetch_slots[slot / 32] & (1u << (slot % 32)))) continue;
+    const uint32_t first = xenos::kFetchConstantBase + slot * 2;
+    if (uint64_t(first) + 2 > regs.size()) continue;
+    const auto fetch = xenos::VertexFetchConstant::Decode(regs[first], regs[first + 1]);
+    shared_memory_.MarkRead(fetch.address_bytes(), uint64_t(fetch.size_dwords) * 4);
+  }
+  return uploaded;
 }
 
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,

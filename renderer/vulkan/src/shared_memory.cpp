@@ -54,13 +54,15 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
       CheckVk(vkBindBufferMemory(device_, buffer_, memory, 0), "vkBindBufferMemory");
       bound_bytes_ = kSize;
       // Pages the trace never wrote read as zero, as in replay::GuestMemory.
-      vkCmdFillBuffer(stream_.cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
+      // In the upload buffer, which runs first, so uploads recorded ahead land after it.
+      vkCmdFillBuffer(stream_.upload_cmd(), buffer_, 0, VK_WHOLE_SIZE, 0);
       // The fill lands before anything that follows: upload copies, shader reads and writes.
-      CmdMemoryBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+      CmdMemoryBarrier(stream_.upload_cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                        VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
     }
     uploaded_generation_.assign(gpu::GuestPageSource::kPageCount, 0);
+    touched_.assign(gpu::GuestPageSource::kPageCount, 0);
 
     VkDescriptorSetLayoutBinding binding{};
     binding.binding = kSharedMemoryBinding;
@@ -113,7 +115,7 @@ void SharedMemory::Destroy() {
   device_ = VK_NULL_HANDLE;
 }
 
-void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
+void SharedMemory::EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer cmd) {
   if (!sparse_ || size == 0) return;
   uint64_t first = offset / chunk_size_;
   uint64_t last = (offset + size - 1) / chunk_size_;
@@ -156,12 +158,12 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
   CheckVk(r, "vkQueueBindSparse(shared memory)");
   // Fresh chunks hold garbage; zero them so unrecorded bytes next to recorded pages read as 0.
   for (const auto& b : binds) {
-    vkCmdFillBuffer(stream_.cmd(), buffer_, b.resourceOffset, b.size, 0);
+    vkCmdFillBuffer(cmd, buffer_, b.resourceOffset, b.size, 0);
   }
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
@@ -183,7 +185,9 @@ void SharedMemory::PrepareForShaderWrites(uint32_t address, uint64_t size) {
   if (size == 0) return;
   size = std::min<uint64_t>(size, kSize - std::min<uint64_t>(address, kSize));
   if (size == 0) return;
-  EnsureBound(address, size);
+  // The shaders' stores are not described page by page: later uploads keep their place.
+  CloseAhead();
+  EnsureBound(address, size, stream_.cmd());
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -200,6 +204,83 @@ void SharedMemory::MarkCurrent(uint32_t address, uint64_t size,
   for (uint64_t p = address / kPageSize; p <= last; ++p) {
     uploaded_generation_[size_t(p)] = source.page_generation(uint32_t(p));
   }
+}
+
+void SharedMemory::UploadRun(const gpu::GuestPageSource& source, uint32_t first, uint32_t end,
+                             bool ahead) {
+  const uint64_t bytes = uint64_t(end - first) * kPageSize;
+  EnsureBound(uint64_t(first) * kPageSize, bytes, ahead ? stream_.upload_cmd() : stream_.cmd());
+  auto alloc = stream_.TryAllocate(bytes, 16);
+  if (!alloc) {
+    // Flushing submits the copies recorded so far; the ring is empty afterwards.
+    stream_.Flush();
+    alloc = stream_.TryAllocate(bytes, 16);
+  }
+  const uint64_t epoch = Epoch();
+  for (uint32_t p = first; p < end; ++p) {
+    const uint8_t* data = source.page_data(p);
+    uint8_t* dst = alloc->data + uint64_t(p - first) * kPageSize;
+    if (data) {
+      std::memcpy(dst, data, kPageSize);
+    } else {
+      std::memset(dst, 0, kPageSize);
+    }
+    uploaded_generation_[p] = source.page_generation(p);
+    // A second upload of the page in this submission must stay behind this one.
+    touched_[p] = epoch;
+  }
+  const VkBufferCopy region{alloc->offset, uint64_t(first) * kPageSize, bytes};
+  if (ahead) {
+    stream_.UploadFromRing(buffer_, region);
+  } else {
+    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, buffer_, 1, &region);
+  }
+}
+
+void SharedMemory::MarkRead(uint32_t address, uint64_t size) {
+  if (size == 0 || address >= kSize) return;
+  const uint64_t epoch = Epoch();
+  const uint64_t last = std::min<uint64_t>((uint64_t(address) + size - 1) / kPageSize,
+                                           gpu::GuestPageSource::kPageCount - 1);
+  for (uint64_t p = address / kPageSize; p <= last; ++p) touched_[size_t(p)] = epoch;
+}
+
+uint32_t SharedMemory::SyncAhead(const gpu::GuestPageSource& source) {
+  if (!write_tracking_ || !full_scan_done_ || source.generation() == last_generation_ ||
+      ahead_closed_ == Epoch()) {
+    return 0;
+  }
+  std::vector<uint32_t> pages;
+  pages.swap(dirty_pages_);
+  std::sort(pages.begin(), pages.end());
+  auto changed = [&](uint32_t p) { return source.page_generation(p) != uploaded_generation_[p]; };
+  uint32_t uploaded = 0;
+  size_t i = 0;
+  while (i < pages.size()) {
+    const uint32_t page = pages[i];
+    if (!changed(page)) {
+      dirty_[page] = false;
+      ++i;
+      continue;
+    }
+    if (touched_[page] == Epoch()) {
+      dirty_pages_.push_back(page);  // still dirty_: Sync uploads it in stream order
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < pages.size() && pages[j] == page + (j - i) && changed(pages[j]) &&
+           touched_[pages[j]] != Epoch() && j - i < 4096) {
+      dirty_[pages[j]] = false;
+      ++j;
+    }
+    UploadRun(source, page, page + uint32_t(j - i), true);
+    uploaded += uint32_t(j - i);
+    i = j;
+  }
+  if (dirty_pages_.empty()) last_generation_ = source.generation();
+  uploaded_pages_total_ += uploaded;
+  return uploaded;
 }
 
 uint32_t SharedMemory::Sync(const gpu::GuestPageSource& source) {
@@ -236,26 +317,13 @@ uint32_t SharedMemory::Sync(const gpu::GuestPageSource& source) {
       ++j;
     }
     uint32_t run_end = page + (j - i);
-    uint64_t bytes = uint64_t(run_end - page) * kPageSize;
-    EnsureBound(uint64_t(page) * kPageSize, bytes);
-    auto alloc = stream_.TryAllocate(bytes, 16);
-    if (!alloc) {
-      // Flushing submits the copies recorded so far; the ring is empty afterwards.
-      stream_.Flush();
-      alloc = stream_.TryAllocate(bytes, 16);
+    if (uploaded == 0) {
+      // Commands earlier in the stream may still read the old bytes (write after read): an
+      // execution dependency orders them before the copies.
+      vkCmdPipelineBarrier(stream_.cmd(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 0, nullptr);
     }
-    for (uint32_t p = page; p < run_end; ++p) {
-      const uint8_t* data = source.page_data(p);
-      uint8_t* dst = alloc->data + uint64_t(p - page) * kPageSize;
-      if (data) {
-        std::memcpy(dst, data, kPageSize);
-      } else {
-        std::memset(dst, 0, kPageSize);
-      }
-      uploaded_generation_[p] = source.page_generation(p);
-    }
-    VkBufferCopy region{alloc->offset, uint64_t(page) * kPageSize, bytes};
-    vkCmdCopyBuffer(stream_.cmd(), alloc->buffer, buffer_, 1, &region);
+    UploadRun(source, page, run_end, false);
     uploaded += run_end - page;
     i = j;
   }

@@ -179,11 +179,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
 
   // Everything recorded outside the render pass comes first: memory, targets, ring data.
-  if (shared_memory_.MayNeedSync(memory.pages)) {
-    // Sync may record copies, which are not allowed inside rendering.
-    EndRendering();
-    stats_.pages_uploaded += shared_memory_.Sync(memory.pages);
-  }
+  stats_.pages_uploaded += SyncSharedMemory(draw, memory);
   // Textures load from the synced mirror (compute, outside the render pass; nothing is recorded
   // when they are current, so the render pass stays open).
   uint32_t scaled_slots = 0;

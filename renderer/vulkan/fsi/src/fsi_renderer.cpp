@@ -284,10 +284,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   om_input.host_samples = HostSamples(plan.samples);
 
   // Everything recorded outside rendering first: memory, textures, the barrier between draws.
-  if (shared_memory_.MayNeedSync(memory.pages)) {
-    EndRendering();
-    shared_memory_.Sync(memory.pages);
-  }
+  SyncSharedMemory(draw, memory);
   uint32_t scaled_slots = 0;
   const VkDescriptorSet textures_set = BindTextures(draw, regs, memory, &scaled_slots);
   if (ordering_ == FsiOrdering::kUnordered && draws_since_barrier_) {

@@ -2,6 +2,12 @@
 // host-visible ring for per-submission data (uploads, uniforms, indices), and Flush(), which
 // submits, waits and starts again. Replay is offline, so a synchronous flush at resolves and
 // swaps (which read results back on the CPU) costs little and keeps lifetimes trivial.
+//
+// Beside it, an upload command buffer that the same vkQueueSubmit runs first: guest-memory
+// uploads that no command of the submission has read yet are recorded there (shared_memory.h
+// SyncAhead), so the draws between them need no copy, no barrier and no break of the render pass
+// each; one barrier at its end makes them all visible (as Xenia's D3D12/Vulkan command processors
+// batch shared-memory uploads ahead of the draws: SharedMemory::RequestRange before the pass).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -26,6 +32,17 @@ class CommandStream {
   // The command buffer being recorded (begun lazily).
   VkCommandBuffer cmd();
   bool has_commands() const { return recording_; }
+  // The upload command buffer of the submission cmd() belongs to: it executes before every
+  // command of cmd(). What is recorded here directly must carry its own barrier; copies come
+  // through UploadFromRing, and the submission ends the buffer with one transfer -> all-commands
+  // barrier after them.
+  VkCommandBuffer upload_cmd();
+  // A copy from the ring into `dst` for the upload buffer, recorded when the submission ends:
+  // copies that continue the previous one in both buffers (consecutive pages through consecutive
+  // ring space, as a frame's fresh vertex pages arrive) become one region, and all regions of
+  // one destination one vkCmdCopyBuffer. Anything recorded in upload_cmd() meanwhile (sparse
+  // chunk fills) runs before them.
+  void UploadFromRing(VkBuffer dst, const VkBufferCopy& region);
 
   struct Allocation {
     VkBuffer buffer;
@@ -56,6 +73,10 @@ class CommandStream {
   VkDevice device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkCommandBuffer upload_cmd_ = VK_NULL_HANDLE;
+  bool upload_barrier_ = false;
+  VkBuffer upload_dst_ = VK_NULL_HANDLE;
+  std::vector<VkBufferCopy> upload_regions_;  // UploadFromRing, into upload_dst_
   VkFence fence_ = VK_NULL_HANDLE;
   VkQueryPool timestamps_ = VK_NULL_HANDLE;
   double timestamp_period_ns_ = 0.0;

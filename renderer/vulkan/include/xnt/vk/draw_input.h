@@ -41,6 +41,9 @@ struct DrawInput {
   // Per slot, the fetch instructions' filter overrides (ShaderReflection::texture_filters).
   std::array<uint32_t, kTextureBindingCount> texture_filters = KeepTextureFilters();
   uint32_t texture_host_lod_slots = 0;  // ShaderReflection::texture_host_lod_slots, VS | PS
+  // Vertex fetch constants either shader reads (ShaderReflection::vertex_fetch_slots, VS | PS):
+  // the shared-memory ranges the draw reads (shared_memory.h MarkRead).
+  std::array<uint32_t, 3> vertex_fetch_slots{};
   gpu::PrimitiveDraw primitives;  // index bytes must stay valid during Draw
   // A tessellated draw (gpu/index_buffer.h IsTessellated): its triangles and domain inputs from
   // the shared tessellator, the vertex shader translated with TranslationOptions::domain_inputs;
@@ -93,7 +96,9 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   input.texture_slots = vs.texture_slots;
   input.texture_filters = vs.texture_filters;
   input.texture_host_lod_slots = vs.texture_host_lod_slots;
+  input.vertex_fetch_slots = vs.vertex_fetch_slots;
   if (ps) {
+    for (size_t i = 0; i < 3; ++i) input.vertex_fetch_slots[i] |= ps->vertex_fetch_slots[i];
     input.pixel_shader = ps_module;
     input.pixel_shader_color_mask = ps->color_targets_written;
     input.pixel_shader_exports = ps->uses_memexport;

@@ -135,6 +135,11 @@ class PathRenderer {
   // The geometry shader of a draw's pipeline that draws its line list as the guest's quads
   // (LineQuads, draw_state.h: a non-square scale), made on first use; null for other draws.
   VkShaderModule LineQuadShader(const gpu::DrawPlan& plan);
+  // Brings the shared-memory mirror up to date for a draw before anything of it is recorded:
+  // pages no command of the submission has read go ahead of it (SharedMemory::SyncAhead, render
+  // pass kept open), the rest in stream order after ending rendering; then marks the draw's
+  // vertex fetch ranges as read. Returns the pages uploaded.
+  uint32_t SyncSharedMemory(const DrawInput& draw, const gpu::GuestMemoryAccess& memory);
   // The draw's texture set (path_textures.cpp); *scaled_slots: bit i set when slot i is bound
   // to a scaled resolve copy.
   VkDescriptorSet BindTextures(const DrawInput& draw, gpu::RegisterValues regs,

@@ -38,6 +38,18 @@ class SharedMemory {
   // stream's command buffer (and a barrier making them visible to shaders and transfers); must be
   // called outside a render pass. Returns the number of pages uploaded.
   uint32_t Sync(const gpu::GuestPageSource& source);
+  // Uploads ahead (write tracking only, after the first full scan): every changed page that no
+  // command of the current submission has touched (MarkRead, an upload of it, or anything after
+  // CloseAhead) is copied in the stream's upload command buffer, which runs before the whole
+  // submission, so the caller need not leave its render pass. Pages some command already saw keep
+  // their place in the stream: they are left dirty for Sync. Returns the pages uploaded.
+  uint32_t SyncAhead(const gpu::GuestPageSource& source);
+  // The bytes [address, address + size) are read by a command of the current submission (a
+  // draw's vertex fetches): an upload of those pages must not move before it.
+  void MarkRead(uint32_t address, uint64_t size);
+  // A command the renderer cannot describe by ranges (a texture load, a memexport, a resolve
+  // into the mirror) was recorded: no further upload of this submission moves ahead.
+  void CloseAhead() { ahead_closed_ = Epoch(); }
 
   // Write tracking: once enabled, Sync examines only the pages passed to Invalidate since the
   // last Sync (after one full scan), instead of every page whose owner bumped the global
@@ -68,7 +80,12 @@ class SharedMemory {
   VkDescriptorSet descriptor_set() const { return set_; }
 
  private:
-  void EnsureBound(uint64_t offset, uint64_t size);
+  void EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer cmd);
+  // Copies pages [first, end) from `source` through the ring into the mirror, in `cmd` (the
+  // stream's or its upload buffer; re-fetched after a flush when the ring is full).
+  void UploadRun(const gpu::GuestPageSource& source, uint32_t first, uint32_t end, bool ahead);
+  // The current submission's number for touched_ / ahead_closed_ (0 is never current).
+  uint64_t Epoch() const { return stream_.submission_count() + 1; }
   void Destroy();
 
   VulkanContext& context_;
@@ -92,6 +109,9 @@ class SharedMemory {
   std::vector<uint32_t> dirty_pages_;
   uint64_t last_generation_ = ~uint64_t(0);
   uint64_t uploaded_pages_total_ = 0;
+  // Per page, the Epoch() of the last submission that read or uploaded it.
+  std::vector<uint64_t> touched_;
+  uint64_t ahead_closed_ = 0;
 
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
