@@ -287,6 +287,7 @@ void SiteWriter::WriteHistory() {
   HistoryChunkOptions options;
   options.scale = {o_.session.renderer.scale_x, o_.session.renderer.scale_y};
   options.byte_budget = o_.history_budget_bytes;
+  options.progress = o_.history_progress;
   HistoryChunkResult r;
   try {
     r = WriteHistoryChunks(o_.trace, std::vector<uint64_t>(frames_seen_.begin(), frames_seen_.end()),

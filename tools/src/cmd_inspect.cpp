@@ -104,6 +104,9 @@ int RunInspect(const InspectArgs& args) {
   const bool progress = StderrIsTerminal() && !args.json;
   if (progress) {
     o.progress = [](uint64_t events) { std::fprintf(stderr, "\rinspect: %" PRIu64 " events", events); };
+    o.history_progress = [](uint64_t frame, uint64_t tiles) {
+      std::fprintf(stderr, "\rinspect: pixel history of frame %" PRIu64 ": %" PRIu64 " tiles", frame, tiles);
+    };
   }
   const inspect::SiteSummary s = inspect::WriteSite(o);
   if (progress) std::fprintf(stderr, "\n");

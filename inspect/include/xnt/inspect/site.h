@@ -46,6 +46,8 @@ struct SiteOptions {
   // replayed on the cpu path whatever `session.path` is (the history is the exact reference's);
   // 0 writes none and the page says so.
   uint64_t history_budget_bytes = 0;
+  // Progress of the history replays: tiles written so far in frame F (once per band of rows).
+  std::function<void(uint64_t frame, uint64_t tiles)> history_progress;
   // Rows of vertices and indices decoded per draw.
   uint32_t fetch_rows = 8;
   bool allow_damaged = false;
