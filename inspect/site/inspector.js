@@ -269,6 +269,12 @@ var XNT = (function () {
     if (el) el.textContent = h;
     showHistory();
   }
+  // The index's command for this pixel and target, at the site's scale: what writes a tile left out.
+  function historyCommand(idx, p) {
+    var c = (idx.command || '').replace('X,Y', p.gx + ',' + p.gy)
+      .replace(' [--target ID]', p.target && p.target !== 'frame' ? ' --target ' + p.target : '');
+    return c + (S.index.scale && S.index.scale !== '1x1' ? ' --scale ' + S.index.scale : '');
+  }
   function showHistory() {
     var p = S.pick, el = $('history');
     if (!p || !el) return;
@@ -284,12 +290,14 @@ var XNT = (function () {
     var written = (idx.tiles || []).some(function (t) { return t[0] === tx && t[1] === ty; });
     if (!written) {
       el.innerHTML = '<h2>pixel history</h2><p class="warn">tile ' + tx + ',' + ty + ' not written' +
-        (idx.skipped ? ': ' + esc(idx.skipped) : '') + (idx.command ? ' (<code>' + esc(idx.command) + '</code>)' : '') + '</p>';
+        (idx.skipped ? ': ' + esc(idx.skipped) : '') + (idx.command ? '; this pixel: <code>' + esc(historyCommand(idx, p)) + '</code>' : '') + '</p>';
       return;
     }
     var tiles = S.history[f + ':' + tx + '_' + ty];
     if (!tiles) { load('history/f' + f + '/t' + tx + '_' + ty + '.js'); el.innerHTML = '<h2>pixel history</h2><p>loading&hellip;</p>'; return; }
-    var h = '<h2>pixel history (' + p.gx + ', ' + p.gy + ')</h2>';
+    // The writer replays the cpu path (the exact reference) whatever path and scale the site shows.
+    var h = '<h2>pixel history (' + p.gx + ', ' + p.gy + ')</h2><p class="help">from the cpu path at ' + esc(S.index.scale) +
+      ' (the reference), whatever path this site shows; also <code>' + esc(historyCommand(idx, p)) + '</code></p>';
     tiles.forEach(function (t) {
       if (t.target !== p.target && tiles.length > 1 && tiles.some(function (u) { return u.target === p.target; })) return;
       var entries = (t.pixels || {})[p.gx + ',' + p.gy] || [];

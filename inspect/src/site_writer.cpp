@@ -12,6 +12,7 @@
 #include "xnt/compare/snapshot.h"
 #include "xnt/format/reader.h"
 #include "xnt/gpu/edram_report.h"
+#include "xnt/inspect/pixel_history.h"
 #include "xnt/inspect/site.h"
 #include "xnt/replay/dump.h"
 #include "xnt/replay/register_names.h"
@@ -49,6 +50,7 @@ class SiteWriter {
   void Push(Json list_entry, Json detail);
   void FlushChunk();
   void WriteIndex(const format::Reader& reader);
+  void WriteHistory();
 
   const SiteOptions& o_;
   SiteFiles files_;
@@ -263,6 +265,7 @@ void SiteWriter::WriteIndex(const format::Reader& reader) {
   index["frames_in_trace"] = reader.totals().frames;
   index["chunk_events"] = kChunkEvents;
   index["image_budget_bytes"] = o_.image_budget_bytes;
+  index["history_budget_bytes"] = o_.history_budget_bytes;
   index["transfers"] = session_->edram() ? "transfers.html" : "";
   Json names = Json::object();
   for (uint32_t i : registers_named_) names[std::to_string(i)] = replay::RegisterName(i);
@@ -274,6 +277,31 @@ void SiteWriter::WriteIndex(const format::Reader& reader) {
                      renderer::PathName(o_.session.path) + " --scale " + index["scale"].get<std::string>();
   index["events"] = std::move(list_);
   files_.WriteScript("data/events.js", "XNT.events", index);
+}
+
+// The history is the cpu path's at the site's scale (every host pixel of a guest pixel): the
+// reference the other paths are compared with, so a pixel's story is the same on every page.
+void SiteWriter::WriteHistory() {
+  if (o_.history_budget_bytes == 0 || frames_seen_.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  HistoryChunkOptions options;
+  options.scale = {o_.session.renderer.scale_x, o_.session.renderer.scale_y};
+  options.byte_budget = o_.history_budget_bytes;
+  options.progress = o_.history_progress;
+  HistoryChunkResult r;
+  try {
+    r = WriteHistoryChunks(o_.trace, std::vector<uint64_t>(frames_seen_.begin(), frames_seen_.end()),
+                           o_.out_dir, options);
+  } catch (const Error& e) {
+    // A recovered trace can end inside a frame the history replay cannot finish: the events
+    // stay inspectable, and the page says the history was not written.
+    summary_.notes.push_back(std::string("pixel history not written: ") + e.what());
+    return;
+  }
+  summary_.history_tiles = r.tiles_written;
+  summary_.history_bytes = r.bytes;
+  summary_.history_tile_rows_skipped = r.tiles_skipped;
+  summary_.history_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 SiteSummary SiteWriter::Run() {
@@ -311,6 +339,7 @@ SiteSummary SiteWriter::Run() {
     files_.Write("transfers.html", gpu::EdramReportHtml(*tracker, report));
   }
   WriteIndex(*reader);
+  WriteHistory();
   summary_.frames = frames_seen_.size();
   summary_.images = images_.images();
   summary_.image_bytes = images_.bytes();

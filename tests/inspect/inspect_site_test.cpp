@@ -263,12 +263,102 @@ TEST(InspectPage, DeepLinkedPixelShowsItsGuestBits) {
   EXPECT_NE(dom.find("pixel history: not written"), std::string::npos);
 }
 
+// The history panel of a deep-linked pixel (#F.K@X,Y), as the page renders it: each entry's
+// "kind" and "event" cells in order, and the "after" cells.
+struct Panel {
+  std::vector<std::string> kinds, events, afters;
+  std::string html;
+};
+
+Panel HistoryPanel(const fs::path& site, const std::string& link, const std::string& name) {
+  EXPECT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=8000 --dump-dom 'file://" +
+                                         (site / "index.html").string() + link + "'",
+                                     kWork / (name + ".out"), kWork / (name + ".err")),
+            0)
+      << ReadFileText(kWork / (name + ".err"));
+  const std::string dom = ReadFileText(kWork / (name + ".out"));
+  Panel p;
+  const size_t at = dom.find("<div id=\"history\">");
+  if (at == std::string::npos) return p;
+  p.html = dom.substr(at, dom.find("<h2>PM4 packets", at) - at);
+  auto cells = [&](const std::string& key, std::vector<std::string>& out) {
+    const std::string open = "<td>" + key + "</td><td>";
+    for (size_t i = p.html.find(open); i != std::string::npos; i = p.html.find(open, i + 1)) {
+      const size_t from = i + open.size();
+      out.push_back(p.html.substr(from, p.html.find("</td>", from) - from));
+    }
+  };
+  cells("kind", p.kinds);
+  cells("event", p.events);
+  cells("after", p.afters);
+  return p;
+}
+
+// inspect writes the cpu path's pixel history within its budget and the page lists a clicked
+// pixel's events. clear_draws_resolve_swap (registry.cpp): navy (24,24,40) cleared by resolve
+// 0.0, the orange (255,128,0) triangle with corners (41,31) (41,110) (120,110) is draw 0.1, the
+// green (0,200,80) rectangle x 161..280 y 41..100 draw 0.2, resolve 0.4 copies the target out.
+// Colours are k_8_8_8_8 dwords, R in the low byte.
+TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "history";
+  fs::remove_all(dir);
+  SiteOptions o;
+  o.trace = WriteSample("clear_draws_resolve_swap");
+  o.out_dir = dir.string();
+  o.session.path = renderer::Path::kCpu;
+  o.session.threads = 1;
+  // Tile rows 0 and 1 (y < 64) of the 320x240 target fit; the bottom rows do not.
+  o.history_budget_bytes = 20ull << 20;
+  const SiteSummary s = WriteSite(o);
+  EXPECT_LE(s.history_bytes, o.history_budget_bytes);
+  EXPECT_GT(s.history_tile_rows_skipped, 0u);
+  const Json index = ReadScript(dir / "history" / "f0" / "index.js", "XNT.historyIndex");
+  for (uint32_t tx = 0; tx < 10; ++tx) {
+    for (uint32_t ty = 0; ty < 2; ++ty) {
+      ASSERT_NE(std::find(index["tiles"].begin(), index["tiles"].end(), Json::array({tx, ty})),
+                index["tiles"].end()) << tx << "," << ty;
+    }
+  }
+
+  const Panel green = HistoryPanel(dir, "#0.2@200,50", "green");
+  EXPECT_NE(green.html.find("from the cpu path"), std::string::npos) << green.html.substr(0, 400);
+  EXPECT_EQ(green.kinds, (std::vector<std::string>{"resolve+clear", "draw", "resolve"}));
+  ASSERT_EQ(green.events.size(), 3u);
+  EXPECT_EQ(green.events[1], "<a href=\"#0.2\">0.2</a>");
+  ASSERT_EQ(green.afters.size(), 3u);
+  EXPECT_EQ(green.afters[0].substr(0, 10), "0xff281818");
+  EXPECT_EQ(green.afters[1].substr(0, 10), "0xff50c800");
+  EXPECT_NE(green.html.find("<td>oC0</td><td>(0, 0.78431374, 0.3137255, 1)</td>"), std::string::npos);
+
+  // (50, 60) is inside the triangle: x - 41 <= y - 31.
+  const Panel orange = HistoryPanel(dir, "#0.2@50,60", "orange");
+  EXPECT_EQ(orange.kinds, (std::vector<std::string>{"resolve+clear", "draw", "resolve"}));
+  ASSERT_EQ(orange.events.size(), 3u);
+  EXPECT_EQ(orange.events[1], "<a href=\"#0.1\">0.1</a>");
+  ASSERT_EQ(orange.afters.size(), 3u);
+  EXPECT_EQ(orange.afters[1].substr(0, 10), "0xff0080ff");
+
+  // No draw covers (10, 10): the clear and the copy out only.
+  const Panel none = HistoryPanel(dir, "#0.2@10,10", "none");
+  EXPECT_EQ(none.kinds, (std::vector<std::string>{"resolve+clear", "resolve"}));
+
+  // A tile row past the budget names the exact command that gives this pixel's history.
+  const Panel over = HistoryPanel(dir, "#0.2@300,200", "over");
+  EXPECT_TRUE(over.kinds.empty());
+  EXPECT_NE(over.html.find("tile 9,6 not written"), std::string::npos) << over.html;
+  EXPECT_NE(over.html.find("<code>xenotrace pixel-history " + o.trace +
+                           " --frame 0 --pixel 300,200 --target colour_b0_p320_k_8_8_8_8_1x</code>"),
+            std::string::npos) << over.html;
+}
+
 // The command: --json summary, exit codes, and bad input named in one line.
 TEST(InspectCli, SummaryAndExitCodes) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
   const std::string x = ::xnt::test::XenotraceCli() + " inspect ";
   const fs::path dir = kWork / "cli";
-  auto r = ::xnt::test::RunShell(x + trace + " -o " + dir.string() + " --path cpu --json 2>&1");
+  auto r = ::xnt::test::RunShell(x + trace + " -o " + dir.string() + " --path cpu --json --history-budget 1 2>&1");
   ASSERT_EQ(r.code, 0) << r.out;
   const Json summary = Json::parse(r.out);
   EXPECT_EQ(summary["events"], 6);
@@ -276,6 +366,10 @@ TEST(InspectCli, SummaryAndExitCodes) {
   EXPECT_EQ(summary["images"], 5);  // one target per draw and resolve, no texture
   EXPECT_GT(summary["bytes"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["path"], "cpu");
+  // One tile of history (the top-left one, under 1 MiB) fits; the rest is counted as left out.
+  EXPECT_EQ(summary["history_tiles"], 1);
+  EXPECT_LE(summary["history_bytes"].get<uint64_t>(), 1u << 20);
+  EXPECT_GT(summary["history_tile_rows_skipped"].get<uint64_t>(), 0u);
   for (const std::string& bad : {trace + " -o " + dir.string() + " --path cpu --frames 3",
                                  trace + " -o " + dir.string() + " --path cpu --events 0.x",
                                  std::string("/nonexistent.xnt -o ") + dir.string()}) {

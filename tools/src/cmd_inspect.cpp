@@ -11,6 +11,7 @@
 #include "xnt/base/json.h"
 #include "xnt/base/resolution_scale.h"
 #include "xnt/format/reader.h"
+#include "xnt/inspect/pixel_history.h"
 #include "xnt/inspect/site.h"
 
 namespace xnt::cli {
@@ -20,6 +21,8 @@ struct InspectArgs {
   std::string trace, out, frames, events, scale = "1x1", fsi_ordering = "interlock";
   std::string path = renderer::PathNames().front();
   uint64_t image_budget_mib = 16;
+  // The same default as `pixel-history -o`, so both commands write the same tiles.
+  uint64_t history_budget_mib = inspect::HistoryChunkOptions{}.byte_budget >> 20;
   uint32_t fetch_rows = 8;
   int device = -1;
   bool validate = false, json = false, allow_damaged = false;
@@ -42,6 +45,11 @@ void PrintSummary(const InspectArgs& args, const inspect::SiteSummary& s) {
     j["images"] = s.images;
     j["image_bytes"] = s.image_bytes;
     j["image_budget_bytes"] = args.image_budget_mib << 20;
+    j["history_budget_bytes"] = args.history_budget_mib << 20;
+    j["history_tiles"] = s.history_tiles;
+    j["history_bytes"] = s.history_bytes;
+    j["history_tile_rows_skipped"] = s.history_tile_rows_skipped;
+    j["history_seconds"] = s.history_seconds;
     j["files"] = s.files;
     j["bytes"] = s.bytes;
     j["seconds"] = s.seconds;
@@ -61,6 +69,15 @@ void PrintSummary(const InspectArgs& args, const inspect::SiteSummary& s) {
     std::printf("%" PRIu64 " events have no images (over the %" PRIu64
                 " MiB budget): write them with --events F.K-F.M\n",
                 s.events_over_budget, args.image_budget_mib);
+  }
+  if (args.history_budget_mib) {
+    std::printf("pixel history (cpu path): %" PRIu64 " tiles, %.1f MiB in %.2f s\n", s.history_tiles,
+                double(s.history_bytes) / 1048576.0, s.history_seconds);
+  }
+  if (s.history_tile_rows_skipped) {
+    std::printf("%" PRIu64 " tile row(s) of pixel history left out (over the %" PRIu64
+                " MiB budget): the page names the pixel-history command that gives them\n",
+                s.history_tile_rows_skipped, args.history_budget_mib);
   }
   for (const std::string& n : s.notes) std::printf("note: %s\n", n.c_str());
 }
@@ -82,10 +99,14 @@ int RunInspect(const InspectArgs& args) {
   o.session.renderer.scale_x = scale.x;
   o.session.renderer.scale_y = scale.y;
   o.image_budget_bytes = args.image_budget_mib << 20;
+  o.history_budget_bytes = args.history_budget_mib << 20;
   o.fetch_rows = args.fetch_rows;
   const bool progress = StderrIsTerminal() && !args.json;
   if (progress) {
     o.progress = [](uint64_t events) { std::fprintf(stderr, "\rinspect: %" PRIu64 " events", events); };
+    o.history_progress = [](uint64_t frame, uint64_t tiles) {
+      std::fprintf(stderr, "\rinspect: pixel history of frame %" PRIu64 ": %" PRIu64 " tiles", frame, tiles);
+    };
   }
   const inspect::SiteSummary s = inspect::WriteSite(o);
   if (progress) std::fprintf(stderr, "\n");
@@ -123,6 +144,10 @@ XNT_COMMAND({"inspect", "Replay a trace and write the offline frame inspector (a
                sub.add_option("--image-budget", args->image_budget_mib,
                               "MiB of PNGs and target bits the site may hold (default 16); later events are listed "
                               "without images and the page names the --events command that writes them");
+               sub.add_option("--history-budget", args->history_budget_mib,
+                              "MiB of pixel history chunks (history/, replayed on the cpu path whatever --path is; "
+                              "default " + std::to_string(args->history_budget_mib) + ", 0: none); tile rows past it name the pixel-history command that gives them")
+                   ->check(CLI::Range(uint64_t(0), uint64_t(1) << 20));
                sub.add_option("--fetch-rows", args->fetch_rows,
                               "Vertices and indices decoded per draw (default 8)")
                    ->check(CLI::Range(1u, 4096u));

@@ -42,6 +42,12 @@ struct SiteOptions {
   // Events whose target/texture images are written (empty: every event, within the budget).
   std::vector<EventRange> image_events;
   uint64_t image_budget_bytes = 16ull << 20;
+  // Bytes of pixel history chunks (history/f<F>/, WriteHistoryChunks) for the written frames,
+  // replayed on the cpu path whatever `session.path` is (the history is the exact reference's);
+  // 0 writes none and the page says so.
+  uint64_t history_budget_bytes = 0;
+  // Progress of the history replays: tiles written so far in frame F (once per band of rows).
+  std::function<void(uint64_t frame, uint64_t tiles)> history_progress;
   // Rows of vertices and indices decoded per draw.
   uint32_t fetch_rows = 8;
   bool allow_damaged = false;
@@ -58,8 +64,11 @@ struct SiteSummary {
   uint64_t images = 0;
   uint64_t image_bytes = 0;
   uint64_t events_over_budget = 0;  // selected for images, left without (budget)
+  uint64_t history_tiles = 0, history_bytes = 0;
+  uint64_t history_tile_rows_skipped = 0;  // tile rows left out (in part or whole) for the budget
+  double history_seconds = 0;
   uint64_t files = 0;
-  uint64_t bytes = 0;               // everything written
+  uint64_t bytes = 0;               // everything written but pixel history
   double seconds = 0;
   std::string path;                 // "cpu", "fbo", "fsi"
   std::vector<std::string> notes;   // the path's notes (what was not done exactly), with counts
