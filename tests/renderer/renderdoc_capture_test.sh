@@ -2,7 +2,8 @@
 # `xenotrace replay --renderdoc-capture` end to end on lavapipe: one draw of a sample captured on
 # fbo and a whole frame on fsi, each capture opened with RenderDoc's Python module
 # (python3-renderdoc) and its action list checked (the labelled draw holding its draw call, no
-# neighbour's); the refusals (cpu path, bad target: exit 2; an event the trace lacks: exit 1).
+# neighbour's); the refusals (cpu path with either option, bad target: exit 2; an event the trace
+# lacks: exit 1).
 # Skipped (77) only where RenderDoc is not installed, and a failure then in CI.
 # Usage: renderdoc_capture_test.sh XENOTRACE WORKDIR
 set -u
@@ -84,6 +85,8 @@ grep -q "^named: EDRAM buffer$" <<<"$list" || fail "the fsi EDRAM buffer is not 
 # Refusals.
 "$xt" replay "$trace" -o "$work/cpu" --path cpu --renderdoc-capture 0.1 >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || fail "--path cpu: expected exit 2, got $rc"
+"$xt" replay "$trace" -o "$work/cpu" --path cpu --debug-labels >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] || fail "--debug-labels on the cpu path: expected exit 2, got $rc"
 "$xt" replay "$trace" -o "$work/bad" --path fbo --renderdoc-capture 0.x >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || fail "target 0.x: expected exit 2, got $rc"
 err=$("$xt" replay "$trace" -o "$work/late" --path fbo --renderdoc-capture 0.9 2>&1 >/dev/null); rc=$?

@@ -110,6 +110,10 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   options.dump_shaders_dir = args.dump_shaders;
   options.fsi_unordered = args.fsi_ordering == "unordered";
   options.debug_labels = args.debug_labels || !args.renderdoc_capture.empty();
+  if (args.debug_labels && !renderer::Info(options.path).needs_device) {
+    throw Error("replay: --debug-labels labels Vulkan work: use --path fbo or fsi (the " +
+                args.path + " path makes no Vulkan calls)");
+  }
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   options.renderer.scale_x = scale.x;

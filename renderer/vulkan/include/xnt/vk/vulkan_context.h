@@ -146,6 +146,8 @@ class VulkanContext {
   bool validation_enabled() const { return validation_enabled_; }
   // Labels and names for a frame debugger; disabled unless ContextOptions::debug_labels.
   const DebugLabels& labels() const { return labels_; }
+  // Labels were asked for but the instance offers no VK_EXT_debug_utils (said as a note).
+  bool labels_unavailable() const { return labels_requested_ && !labels_.enabled(); }
 
  private:
   static VKAPI_ATTR VkBool32 VKAPI_CALL DebugCallback(
