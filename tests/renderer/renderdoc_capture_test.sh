@@ -4,6 +4,7 @@
 # (python3-renderdoc) and its action list checked (the labelled draw holding its draw call, no
 # neighbour's); the refusals (cpu path with either option, bad target: exit 2; an event the trace
 # lacks: exit 1).
+# Also the same option in a process started under `renderdoccmd capture`.
 # Skipped (77) only where RenderDoc is not installed, and a failure then in CI.
 # Usage: renderdoc_capture_test.sh XENOTRACE WORKDIR
 set -u
@@ -81,6 +82,15 @@ events=$(grep -o "^\(draw\|resolve\|swap\) [0-9.]*\|^swap frame 0" <<<"$list" | 
 [ "$events" = "resolve 0.0 draw 0.1 draw 0.2 draw 0.3 resolve 0.4 swap frame 0 " ] ||
   fail "frame 0's events: '$events' in: $list"
 grep -q "^named: EDRAM buffer$" <<<"$list" || fail "the fsi EDRAM buffer is not named in: $list"
+
+# Started under RenderDoc (its library preloaded by renderdoccmd): the same option uses it.
+if command -v renderdoccmd >/dev/null; then
+  renderdoccmd capture -w -d "$work" -c "$work/under/rd" "$xt" replay "$trace" -o "$work/under" \
+    --path fbo --renderdoc-capture 0.3 >/dev/null 2>&1
+  list=$(actions "$work/under/renderdoc_0.3.rdc") ||
+    fail "no capture of 0.3 from a replay started under renderdoccmd"
+  grep -q "^draw 0.3 vs " <<<"$list" || fail "under renderdoccmd: no labelled draw 0.3 in: $list"
+fi
 
 # Refusals.
 "$xt" replay "$trace" -o "$work/cpu" --path cpu --renderdoc-capture 0.1 >/dev/null 2>&1; rc=$?

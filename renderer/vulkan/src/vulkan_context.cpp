@@ -140,9 +140,12 @@ VkInstance CreateBareInstance(bool validate, bool sync_validation, bool labels,
 // question "Can RenderDoc support Vk 1.3 without bufferDeviceAddressCaptureReplay?"); it still
 // passes the 1.3 core commands through. The renderer uses no buffer device address, so under
 // that layer a reported 1.2 is taken as the driver's 1.3 (lavapipe is such a device).
-uint32_t RequiredReportedVersion() {
+bool RenderDocLayerEnabled() {
   const char* renderdoc = std::getenv("ENABLE_VULKAN_RENDERDOC_CAPTURE");
-  return renderdoc && std::strcmp(renderdoc, "1") == 0 ? VK_API_VERSION_1_2 : VK_API_VERSION_1_3;
+  return renderdoc && std::strcmp(renderdoc, "1") == 0;
+}
+uint32_t RequiredReportedVersion() {
+  return RenderDocLayerEnabled() ? VK_API_VERSION_1_2 : VK_API_VERSION_1_3;
 }
 
 std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
@@ -249,10 +252,12 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
 
 VulkanContext::VulkanContext(const ContextOptions& options) {
   bool debug_utils = false;
+  // A process RenderDoc captures (started under it, or replay --renderdoc-capture) gets labels
+  // whatever the command asked: the capture is what they are for.
+  labels_requested_ = options.debug_labels || RenderDocLayerEnabled();
   instance_ = TakeInstance(options.validate, options.synchronization_validation,
-                           options.debug_labels, &debug_utils);
+                           labels_requested_, &debug_utils);
   validation_enabled_ = options.validate;
-  labels_requested_ = options.debug_labels;
   synchronization_validation_ = options.synchronization_validation;
   debug_utils_ = debug_utils;
   print_validation_ = options.print_validation;
@@ -277,7 +282,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
     ChoosePhysicalDevice(options.device_index);
     QueryCapabilities();
     CreateDevice();
-    if (debug_utils && options.debug_labels) labels_.Load(instance_, device_);
+    if (debug_utils && labels_requested_) labels_.Load(instance_, device_);
     pipeline_cache_ = std::make_unique<PipelineCacheFile>(*this, SpirvCacheDirectory());
   } catch (...) {
     Destroy();

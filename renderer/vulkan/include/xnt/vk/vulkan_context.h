@@ -32,7 +32,9 @@ struct ContextOptions {
   // read-after-write hazard becomes a counted message. The tests turn it on.
   bool synchronization_validation = false;
   // VK_EXT_debug_utils labels and object names (debug_labels.h) when the instance offers the
-  // extension; silently without them where it does not (labels are never required).
+  // extension (a note says so where it does not: labels are never required). Also on, whatever
+  // this says, in a process RenderDoc's capture layer is enabled for
+  // (ENABLE_VULKAN_RENDERDOC_CAPTURE=1: started under RenderDoc, or replay --renderdoc-capture).
   bool debug_labels = false;
 };
 
