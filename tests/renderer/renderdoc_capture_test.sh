@@ -97,6 +97,9 @@ fi
 [ $rc = 2 ] || fail "--path cpu: expected exit 2, got $rc"
 "$xt" replay "$trace" -o "$work/cpu" --path cpu --debug-labels >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || fail "--debug-labels on the cpu path: expected exit 2, got $rc"
+"$xt" replay "$trace" -o "$work/val" --path fbo --validate --renderdoc-capture 0.1 >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] || fail "--validate with --renderdoc-capture: expected exit 2 (refused), got $rc"
 "$xt" replay "$trace" -o "$work/bad" --path fbo --renderdoc-capture 0.x >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || fail "target 0.x: expected exit 2, got $rc"
 err=$("$xt" replay "$trace" -o "$work/late" --path fbo --renderdoc-capture 0.9 2>&1 >/dev/null); rc=$?
