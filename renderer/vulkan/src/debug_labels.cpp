@@ -76,7 +76,14 @@ void DebugLabels::Name(VkObjectType type, uint64_t handle, const std::string& te
 void DebugLabelRegion::Begin(const std::string& text) { labels_.Begin(stream_->cmd(), text); }
 
 DebugLabelRegion::~DebugLabelRegion() {
-  if (stream_) labels_.End(stream_->cmd());
+  if (!stream_) return;
+  // The region may end while an error from the stream unwinds the stack; a second one here
+  // (no command buffer to record into) must not end the process: the region is left open, which
+  // costs the frame debugger a label, never the replay.
+  try {
+    labels_.End(stream_->cmd());
+  } catch (...) {
+  }
 }
 
 }  // namespace xnt::vk
