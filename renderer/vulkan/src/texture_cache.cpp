@@ -246,6 +246,14 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     }
     t.stale = false;
     if (before_load_) before_load_();
+    // Inside the draw's region, its texture uploads under a name of their own.
+    const DebugLabelRegion label(context_.labels(), stream_, [&] {
+      char text[96];
+      std::snprintf(text, sizeof(text), "texture load 0x%08X %s %ux%u",
+                    desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
+                    desc.width, desc.height);
+      return std::string(text);
+    });
     try {
       Load(desc, t, create, memory);
     } catch (...) {
