@@ -18,6 +18,9 @@ PKGS=(
   libgtest-dev libxxhash-dev libsnappy-dev libtomlplusplus-dev chromium
   nlohmann-json3-dev libspng-dev  # JSON read/write; compressed 16-bit PNG
   lintian  # the xnt_deb_packages test (cpack .deb checked with lintian)
+  # replay --renderdoc-capture: renderdoc_app.h at build time, librenderdoc.so loaded at run time
+  # (never linked), the Python module the capture test opens captures with
+  renderdoc librenderdoc-dev python3-renderdoc
 )
 
 add_backports() {

@@ -64,10 +64,12 @@ TranslationCheck CheckTranslation(const ucode::Shader& shader, const Translation
 }
 
 std::unique_ptr<present::PostProcessor> MakeDevicePostProcessor(const present::PostOptions& options,
-                                                                int device_index, bool validate) {
+                                                                int device_index, bool validate,
+                                                                bool debug_labels) {
   vk::ContextOptions context_options;
   context_options.device_index = device_index;
   context_options.validate = validate;
+  context_options.debug_labels = debug_labels;
   return vk::MakeVulkanPostProcessor(context_options, options);
 }
 
@@ -89,7 +91,8 @@ ShaderTranslation TranslateShader(const ucode::Shader&, const ShaderTranslationO
 TranslationCheck CheckTranslation(const ucode::Shader&, const TranslationCheckOptions&) {
   NoVulkan("the translation check");
 }
-std::unique_ptr<present::PostProcessor> MakeDevicePostProcessor(const present::PostOptions&, int, bool) {
+std::unique_ptr<present::PostProcessor> MakeDevicePostProcessor(const present::PostOptions&, int, bool,
+                                                                bool) {
   NoVulkan("Vulkan post-processing");
 }
 

@@ -157,6 +157,11 @@ class VulkanSession : public BackendSession<B> {
     return context_->validation_message_count();
   }
   double gpu_seconds() const override { return context_->gpu_seconds(); }
+  void* frame_debugger_device() const override {
+    // What a VkInstance handle points to: its loader dispatch table (renderdoc_app.h's
+    // RENDERDOC_DEVICEPOINTER_FROM_VKINSTANCE).
+    return *reinterpret_cast<void* const*>(context_->instance());
+  }
   std::vector<std::string> validation_messages() const override {
     return context_->validation_messages();
   }
@@ -166,6 +171,7 @@ class VulkanSession : public BackendSession<B> {
     vk::ContextOptions context_options;
     context_options.device_index = options.device_index;
     context_options.validate = options.validate;
+    context_options.debug_labels = options.debug_labels;
     context_options.print_validation = options.print_validation;
     context_options.synchronization_validation = options.synchronization_validation;
     context_ = std::make_unique<vk::VulkanContext>(context_options);

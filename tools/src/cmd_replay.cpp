@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "post_args.h"
+#include "renderdoc_option.h"
 #include "trace_status.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
@@ -72,6 +73,8 @@ struct ReplayArgs {
   bool list_devices = false;
   bool progress = false;  // --progress: per-draw progress on stderr even when it is no terminal
   bool post = false;  // --post: the presentation chain on every written frame
+  bool debug_labels = false;      // --debug-labels
+  std::string renderdoc_capture;  // --renderdoc-capture F.K|F
   PostArgs post_args;
 };
 
@@ -106,6 +109,11 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
   options.fsi_unordered = args.fsi_ordering == "unordered";
+  options.debug_labels = args.debug_labels || !args.renderdoc_capture.empty();
+  if (args.debug_labels && !renderer::Info(options.path).needs_device) {
+    throw Error("replay: --debug-labels labels Vulkan work: use --path fbo or fsi (the " +
+                args.path + " path makes no Vulkan calls)");
+  }
   options.renderer.gamma = args.gamma == "srgb" ? gpu::GammaMode::kSrgb : gpu::GammaMode::kExact;
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   options.renderer.scale_x = scale.x;
@@ -117,6 +125,7 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
 struct ReplayTally {
   uint64_t frames_seen = 0, frames_written = 0, snapshots_written = 0;
   double seconds = 0;
+  std::string renderdoc_capture;  // the .rdc written; empty: none asked for or none written
   const std::vector<std::string>& images;
   const std::vector<std::string>& memory_dumps;
   double fps() const { return seconds > 0 ? double(frames_seen) / seconds : 0.0; }
@@ -172,6 +181,8 @@ void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::S
   std::printf("  \"validation_enabled\": %s,\n", args.validate ? "true" : "false");
   std::printf("  \"validation_messages\": %u,\n", session.validation_message_count());
   PrintNotesJson(note_log.Entries());
+  std::printf("  \"renderdoc_capture\": %s,\n",
+              t.renderdoc_capture.empty() ? "null" : JsonString(t.renderdoc_capture).c_str());
   std::printf("  \"images\": [");
   for (size_t i = 0; i < t.images.size(); ++i) {
     std::printf("%s%s", i ? ", " : "", JsonString(t.images[i]).c_str());
@@ -194,9 +205,29 @@ void PrintText(const ReplayArgs& args, renderer::Session& session, const ReplayT
     std::printf("snapshots: %" PRIu64 " target image(s) written\n", t.snapshots_written);
   }
   for (const std::string& m : t.memory_dumps) std::printf("memory: %s\n", m.c_str());
+  if (!t.renderdoc_capture.empty()) {
+    std::printf("renderdoc capture: %s\n  open it with: qrenderdoc %s   (or: renderdoccmd "
+                "replay %s)\n", t.renderdoc_capture.c_str(), t.renderdoc_capture.c_str(),
+                t.renderdoc_capture.c_str());
+  }
   for (auto& [what, count] : session.notes()) {
     std::fprintf(stderr, "note: %s (x%" PRIu64 ")\n", what.c_str(), count);
   }
+}
+
+// Nothing written, or frames asked for that the trace does not have: not a success (said on
+// stderr).
+bool AllFramesWritten(const ReplayArgs& args, const FrameSet& range, const ReplayTally& t) {
+  const std::string missing = range.Missing(t.frames_seen);
+  if (t.frames_written == 0) {
+    std::fprintf(stderr, "xenotrace: error: replay: no image written: no XE_SWAP in the selected "
+                         "frames (%s of a trace with %" PRIu64 " frame(s))\n",
+                 args.frames.empty() ? "all" : args.frames.c_str(), t.frames_seen);
+  } else if (!missing.empty()) {
+    std::fprintf(stderr, "xenotrace: error: replay: frame(s) %s not in the trace (it has %" PRIu64
+                         ", numbered from 0)\n", missing.c_str(), t.frames_seen);
+  }
+  return t.frames_written != 0 && missing.empty();
 }
 
 // "Render path: fbo (...), fsi (...), cpu (...)" from the session's list.
@@ -228,9 +259,13 @@ int RunReplay(const ReplayArgs& args) {
   };
 
   const bool progress = (StderrIsTerminal() && !args.json) || args.progress;
+  // RenderDoc first: its layer sees only Vulkan instances created after it is loaded.
+  std::unique_ptr<RenderDocOption> renderdoc =
+      RenderDocOption::ForReplay(args.renderdoc_capture, args.path, args.validate, args.out);
   std::unique_ptr<present::PostProcessor> post;
   if (args.post) {
-    post = MakePostProcessor(ToPostOptions(args.post_args), args.post_args.cpu, args.device, false);
+    post = MakePostProcessor(ToPostOptions(args.post_args), args.post_args.cpu, args.device, false,
+                             args.debug_labels || renderdoc);
   }
   uint64_t frames_written = 0, frames_seen = 0;
   std::vector<std::string> written;
@@ -323,6 +358,7 @@ int RunReplay(const ReplayArgs& args) {
   }
   renderer::NoteLog note_log;  // --json: each note with the first draw or resolve that counted it
   if (args.json) options.on_draw_event = note_log.Hook(options.on_draw_event, snapshot_session);
+  if (renderdoc) renderdoc->Hook(options, snapshot_session, out_dir);
   // The path first: one that cannot run here is refused before anything is written.
   auto session = renderer::Session::Create(options);
   snapshot_session = session.get();
@@ -331,13 +367,16 @@ int RunReplay(const ReplayArgs& args) {
   guest = &player.memory();
   progress_player = &player;
   flush_session = session.get();
+  if (renderdoc) renderdoc->BeforePlay(*session, out_dir);
   auto start = std::chrono::steady_clock::now();
   player.Play(*reader, range.Last());
   session->Flush();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
 
-  const ReplayTally tally{frames_seen, frames_written, snapshots_written, seconds, written, memory_dumps};
+  const ReplayTally tally{frames_seen,  frames_written, snapshots_written,
+                          seconds,      renderdoc ? renderdoc->written() : std::string(),
+                          written,      memory_dumps};
   if (args.json) {
     PrintJson(args, *reader, *session, tally, note_log);
   } else {
@@ -345,17 +384,8 @@ int RunReplay(const ReplayArgs& args) {
   }
   const uint32_t validation = session->validation_message_count();
   for (const auto& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
-  // Nothing written, or frames asked for that the trace does not have: not a success.
-  const std::string missing = range.Missing(frames_seen);
-  if (frames_written == 0) {
-    std::fprintf(stderr, "xenotrace: error: replay: no image written: no XE_SWAP in the selected "
-                         "frames (%s of a trace with %" PRIu64 " frame(s))\n",
-                 args.frames.empty() ? "all" : args.frames.c_str(), frames_seen);
-  } else if (!missing.empty()) {
-    std::fprintf(stderr, "xenotrace: error: replay: frame(s) %s not in the trace (it has %" PRIu64
-                         ", numbered from 0)\n", missing.c_str(), frames_seen);
-  }
-  if (validation || frames_written == 0 || !missing.empty()) return kExitNo;
+  const bool capture_missing = renderdoc && renderdoc->ReportMissing(frames_seen);
+  if (validation || capture_missing || !AllFramesWritten(args, range, tally)) return kExitNo;
   return DamagedExit(*reader, args.allow_damaged);
 }
 
@@ -410,6 +440,17 @@ XNT_COMMAND({"replay",
                               "ADDR:SIZE: write that guest memory after each selected frame "
                               "(memory_NNNN_ADDR.bin in --out; e.g. memexport results)");
                sub.add_flag("--json", args->json, "Print the summary as JSON on stdout");
+               sub.add_flag("--debug-labels", args->debug_labels,
+                            "fbo/fsi: VK_EXT_debug_utils labels (each guest draw as 'draw F.K vs "
+                            "HASH ps HASH', resolves, clears, EDRAM transfers, swaps, post "
+                            "passes) and object names (render targets, textures, EDRAM and ring "
+                            "buffers) for a frame debugger; on by itself with "
+                            "--renderdoc-capture; off by default (then nothing is formatted)");
+               sub.add_option("--renderdoc-capture", args->renderdoc_capture,
+                              "F.K or F: capture the host Vulkan work of event F.K (draw or "
+                              "resolve, as dump numbers them) or of frame F with RenderDoc into "
+                              "--out as renderdoc_F.K.rdc (librenderdoc.so loaded at run time; "
+                              "exit 2 when RenderDoc is not installed; fbo/fsi only)");
                sub.add_flag("--post", args->post,
                             "Apply the presentation chain to every written frame (options as "
                             "`xenotrace post`: --aa, --scaler, --size, --cas-sharpness, "

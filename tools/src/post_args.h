@@ -66,10 +66,11 @@ inline present::PostOptions ToPostOptions(const PostArgs& a) {
 // one: that is an error).
 inline std::unique_ptr<present::PostProcessor> MakePostProcessor(const present::PostOptions& o,
                                                                  bool cpu, int device,
-                                                                 bool validate) {
+                                                                 bool validate,
+                                                                 bool debug_labels = false) {
   if (!cpu && renderer::HasVulkan()) {
     try {
-      return renderer::MakeDevicePostProcessor(o, device, validate);
+      return renderer::MakeDevicePostProcessor(o, device, validate, debug_labels);
     } catch (const Error& e) {
       if (device >= 0) throw;
       std::fprintf(stderr, "xenotrace: note: no Vulkan device for post-processing (%s); using the CPU\n",

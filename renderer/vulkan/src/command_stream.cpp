@@ -60,6 +60,7 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
   CheckVk(vkAllocateMemory(device_, &mem, nullptr, &ring_memory_), "vkAllocateMemory(ring)");
   CheckVk(vkBindBufferMemory(device_, ring_, ring_memory_, 0), "vkBindBufferMemory(ring)");
+  context.labels().Name(ring_, "ring (per-submission uploads, constants, indices, readbacks)");
   void* mapped = nullptr;
   CheckVk(vkMapMemory(device_, ring_memory_, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory(ring)");
   ring_data_ = static_cast<uint8_t*>(mapped);

@@ -35,6 +35,9 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
   vkGetPhysicalDeviceProperties(context.physical_device(), &props);
   line_width_range_[0] = props.limits.lineWidthRange[0];
   line_width_range_[1] = props.limits.lineWidthRange[1];
+  if (context.labels_unavailable()) {
+    Note("debug labels not recorded: the Vulkan instance offers no VK_EXT_debug_utils");
+  }
 }
 
 PathRenderer::~PathRenderer() {

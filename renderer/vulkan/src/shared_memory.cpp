@@ -29,6 +29,7 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
     info.flags = VK_BUFFER_CREATE_SPARSE_BINDING_BIT | VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT;
   }
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &buffer_), "vkCreateBuffer(shared memory)");
+  context.labels().Name(buffer_, "shared memory (guest memory mirror, 512 MiB)");
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, buffer_, &req);
   memory_type_ = context.FindMemoryType(req.memoryTypeBits, 0,

@@ -2,6 +2,7 @@
 #include "xnt/vk/texture_cache.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <future>
 #include <span>
 #include <string>
@@ -245,6 +246,14 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     }
     t.stale = false;
     if (before_load_) before_load_();
+    // Inside the draw's region, its texture uploads under a name of their own.
+    const DebugLabelRegion label(context_.labels(), stream_, [&] {
+      char text[96];
+      std::snprintf(text, sizeof(text), "texture load 0x%08X %s %ux%u",
+                    desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
+                    desc.width, desc.height);
+      return std::string(text);
+    });
     try {
       Load(desc, t, create, memory);
     } catch (...) {
@@ -296,6 +305,13 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
     }
     context_.CreateImage(info, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, t.image, t.memory,
                          "texture image");
+    if (context_.labels().enabled()) {
+      char name[128];
+      std::snprintf(name, sizeof(name), "texture 0x%08X %s %ux%ux%u, %u level(s)",
+                    desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
+                    desc.width, desc.height, std::max(desc.depth, desc.layers), desc.levels);
+      context_.labels().Name(t.image, name);
+    }
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = t.image;
     view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;

@@ -52,7 +52,19 @@ bool HasExtension(const std::vector<VkExtensionProperties>& list, const char* na
 
 std::atomic<ValidationObserver> g_validation_observer{nullptr};
 
-VkInstance CreateBareInstance(bool validate, bool sync_validation, bool* debug_utils_enabled) {
+// The instance extensions the loader offers, with those of `layer` (null: the loader's and the
+// implicit layers').
+std::vector<VkExtensionProperties> InstanceExtensions(const char* layer) {
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(layer, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateInstanceExtensionProperties(layer, &count, exts.data());
+  exts.resize(count);
+  return exts;
+}
+
+VkInstance CreateBareInstance(bool validate, bool sync_validation, bool labels,
+                              bool* debug_utils_enabled) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "xenotrace";
   app.applicationVersion = VK_MAKE_VERSION(0, 1, 0);
@@ -75,35 +87,28 @@ VkInstance CreateBareInstance(bool validate, bool sync_validation, bool* debug_u
                   "(Debian: apt install vulkan-validationlayers)");
     }
     layers.push_back("VK_LAYER_KHRONOS_validation");
-    uint32_t ext_count = 0;
-    vkEnumerateInstanceExtensionProperties(nullptr, &ext_count, nullptr);
-    std::vector<VkExtensionProperties> exts(ext_count);
-    vkEnumerateInstanceExtensionProperties(nullptr, &ext_count, exts.data());
-    if (!HasExtension(exts, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
-      // The layer provides the extension itself.
-      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &ext_count, nullptr);
-      exts.resize(ext_count);
-      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &ext_count,
-                                             exts.data());
+  }
+  // Debug utils: the validation layer's messenger needs it, labels and names ask for it. The
+  // loader usually offers it; else the validation layer provides it itself (RenderDoc's capture
+  // layer, when loaded, is an implicit layer whose extensions the loader's list includes).
+  if (validate || labels) {
+    std::vector<VkExtensionProperties> exts = InstanceExtensions(nullptr);
+    if (!HasExtension(exts, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) && validate) {
+      exts = InstanceExtensions("VK_LAYER_KHRONOS_validation");
     }
     if (HasExtension(exts, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       *debug_utils_enabled = true;
     }
-    if (sync_validation) {
-      // VkValidationFeaturesEXT belongs to VK_EXT_validation_features, which the layer provides.
-      uint32_t layer_ext_count = 0;
-      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &layer_ext_count,
-                                             nullptr);
-      std::vector<VkExtensionProperties> layer_exts(layer_ext_count);
-      vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &layer_ext_count,
-                                             layer_exts.data());
-      if (!HasExtension(layer_exts, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
-        throw Error("synchronization validation: the validation layer lacks "
-                    "VK_EXT_validation_features");
-      }
-      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+  }
+  if (validate && sync_validation) {
+    // VkValidationFeaturesEXT belongs to VK_EXT_validation_features, which the layer provides.
+    if (!HasExtension(InstanceExtensions("VK_LAYER_KHRONOS_validation"),
+                      VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+      throw Error("synchronization validation: the validation layer lacks "
+                  "VK_EXT_validation_features");
     }
+    extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
   }
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   const VkValidationFeatureEnableEXT sync_feature =
@@ -125,6 +130,22 @@ VkInstance CreateBareInstance(bool validate, bool sync_validation, bool* debug_u
   }
   CheckVk(r, "vkCreateInstance");
   return instance;
+}
+
+// The device version a device must report. RenderDoc's capture layer (enabled by
+// ENABLE_VULKAN_RENDERDOC_CAPTURE=1, which both `renderdoccmd capture` and replay
+// --renderdoc-capture set) reports Vulkan 1.2 for a 1.3 device without
+// bufferDeviceAddressCaptureReplay, because 1.3 would oblige it to advertise buffer device
+// addresses it cannot capture there (its maintainer's explanation in the baldurk/renderdoc
+// question "Can RenderDoc support Vk 1.3 without bufferDeviceAddressCaptureReplay?"); it still
+// passes the 1.3 core commands through. The renderer uses no buffer device address, so under
+// that layer a reported 1.2 is taken as the driver's 1.3 (lavapipe is such a device).
+bool RenderDocLayerEnabled() {
+  const char* renderdoc = std::getenv("ENABLE_VULKAN_RENDERDOC_CAPTURE");
+  return renderdoc && std::strcmp(renderdoc, "1") == 0;
+}
+uint32_t RequiredReportedVersion() {
+  return RenderDocLayerEnabled() ? VK_API_VERSION_1_2 : VK_API_VERSION_1_3;
 }
 
 std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
@@ -150,7 +171,7 @@ std::vector<VkPhysicalDevice> EnumerateDevices(VkInstance instance) {
 //   process paid it twice (docs/speed.md).
 // A kept instance has no device and no messenger left on it (Destroy removes both).
 struct IdleInstance {
-  bool validate = false, sync_validation = false, debug_utils = false;
+  bool validate = false, sync_validation = false, labels = false, debug_utils = false;
   VkInstance instance = VK_NULL_HANDLE;
 };
 
@@ -160,12 +181,13 @@ std::vector<IdleInstance>& IdleInstances() {
   return *idle;
 }
 
-VkInstance TakeInstance(bool validate, bool sync_validation, bool* debug_utils) {
+VkInstance TakeInstance(bool validate, bool sync_validation, bool labels, bool* debug_utils) {
   {
     std::lock_guard<std::mutex> lock(g_idle_mutex);
     std::vector<IdleInstance>& idle = IdleInstances();
     for (size_t i = 0; i < idle.size(); ++i) {
-      if (idle[i].validate == validate && idle[i].sync_validation == sync_validation) {
+      if (idle[i].validate == validate && idle[i].sync_validation == sync_validation &&
+          idle[i].labels == labels) {
         const IdleInstance taken = idle[i];
         idle.erase(idle.begin() + std::ptrdiff_t(i));
         *debug_utils = taken.debug_utils;
@@ -173,19 +195,20 @@ VkInstance TakeInstance(bool validate, bool sync_validation, bool* debug_utils) 
       }
     }
   }
-  return CreateBareInstance(validate, sync_validation, debug_utils);
+  return CreateBareInstance(validate, sync_validation, labels, debug_utils);
 }
 
-void ReturnInstance(VkInstance instance, bool validate, bool sync_validation, bool debug_utils) {
+void ReturnInstance(VkInstance instance, bool validate, bool sync_validation, bool labels,
+                    bool debug_utils) {
   std::lock_guard<std::mutex> lock(g_idle_mutex);
-  IdleInstances().push_back({validate, sync_validation, debug_utils, instance});
+  IdleInstances().push_back({validate, sync_validation, labels, debug_utils, instance});
 }
 
 }  // namespace
 
 std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
   bool debug_utils = false;
-  VkInstance instance = TakeInstance(false, false, &debug_utils);
+  VkInstance instance = TakeInstance(false, false, false, &debug_utils);
   std::vector<PhysicalDeviceSummary> out;
   try {
     auto devices = EnumerateDevices(instance);
@@ -195,10 +218,10 @@ std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
       out.push_back({int(i), p.deviceName, p.deviceType, p.apiVersion});
     }
   } catch (...) {
-    ReturnInstance(instance, false, false, debug_utils);
+    ReturnInstance(instance, false, false, false, debug_utils);
     throw;
   }
-  ReturnInstance(instance, false, false, debug_utils);
+  ReturnInstance(instance, false, false, false, debug_utils);
   return out;
 }
 
@@ -229,13 +252,17 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::DebugCallback(
 
 VulkanContext::VulkanContext(const ContextOptions& options) {
   bool debug_utils = false;
-  instance_ = TakeInstance(options.validate, options.synchronization_validation, &debug_utils);
+  // A process RenderDoc captures (started under it, or replay --renderdoc-capture) gets labels
+  // whatever the command asked: the capture is what they are for.
+  labels_requested_ = options.debug_labels || RenderDocLayerEnabled();
+  instance_ = TakeInstance(options.validate, options.synchronization_validation,
+                           labels_requested_, &debug_utils);
   validation_enabled_ = options.validate;
   synchronization_validation_ = options.synchronization_validation;
   debug_utils_ = debug_utils;
   print_validation_ = options.print_validation;
   try {
-    if (debug_utils) {
+    if (debug_utils && options.validate) {
       auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
           vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
       if (create) {
@@ -255,6 +282,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
     ChoosePhysicalDevice(options.device_index);
     QueryCapabilities();
     CreateDevice();
+    if (debug_utils && labels_requested_) labels_.Load(instance_, device_);
     pipeline_cache_ = std::make_unique<PipelineCacheFile>(*this, SpirvCacheDirectory());
   } catch (...) {
     Destroy();
@@ -282,7 +310,8 @@ void VulkanContext::Destroy() {
     messenger_ = VK_NULL_HANDLE;
   }
   if (instance_) {
-    ReturnInstance(instance_, validation_enabled_, synchronization_validation_, debug_utils_);
+    ReturnInstance(instance_, validation_enabled_, synchronization_validation_, labels_requested_,
+                   debug_utils_);
     instance_ = VK_NULL_HANDLE;
   }
 }
@@ -308,7 +337,7 @@ void VulkanContext::ChoosePhysicalDevice(int device_index) {
     physical_device_ = devices[size_t(device_index)];
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(physical_device_, &p);
-    if (p.apiVersion < VK_API_VERSION_1_3) {
+    if (p.apiVersion < RequiredReportedVersion()) {
       throw Error(std::string("--device: ") + p.deviceName + " supports only Vulkan " +
                   std::to_string(VK_API_VERSION_MAJOR(p.apiVersion)) + "." +
                   std::to_string(VK_API_VERSION_MINOR(p.apiVersion)) + "; 1.3 is required");
@@ -322,7 +351,7 @@ void VulkanContext::ChoosePhysicalDevice(int device_index) {
   for (auto d : devices) {
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(d, &p);
-    if (p.apiVersion < VK_API_VERSION_1_3 || !has_graphics(d)) continue;
+    if (p.apiVersion < RequiredReportedVersion() || !has_graphics(d)) continue;
     if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) {
       physical_device_ = d;
       return;
@@ -535,6 +564,7 @@ void VulkanContext::CreateBuffer(uint64_t size, VkBufferUsageFlags usage,
   CheckVk(vkCreateBuffer(device_, &info, nullptr, &buffer), what);
   AllocateAndBind(*this, buffer, vkGetBufferMemoryRequirements, vkBindBufferMemory, required,
                   preferred, memory, what);
+  if (labels_.enabled()) labels_.Name(buffer, what);
 }
 
 void VulkanContext::CreateImage(const VkImageCreateInfo& info, VkMemoryPropertyFlags required,
@@ -543,6 +573,7 @@ void VulkanContext::CreateImage(const VkImageCreateInfo& info, VkMemoryPropertyF
   CheckVk(vkCreateImage(device_, &info, nullptr, &image), what);
   AllocateAndBind(*this, image, vkGetImageMemoryRequirements, vkBindImageMemory, required,
                   preferred, memory, what);
+  if (labels_.enabled()) labels_.Name(image, what);
 }
 
 VkShaderModule CreateShaderModule(VkDevice device, const std::vector<uint32_t>& spirv) {

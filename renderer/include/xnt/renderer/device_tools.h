@@ -56,8 +56,10 @@ struct TranslationCheck {
 TranslationCheck CheckTranslation(const ucode::Shader& shader, const TranslationCheckOptions& options);
 
 // The post-processing chain as Vulkan compute passes on device `device_index` (-1: the first
-// discrete GPU, else the first). Throws xnt::Error when no device can be created.
+// discrete GPU, else the first). Throws xnt::Error when no device can be created. With
+// `debug_labels`, each pass is a debug label (vk::ContextOptions::debug_labels).
 std::unique_ptr<present::PostProcessor> MakeDevicePostProcessor(const present::PostOptions& options,
-                                                                int device_index, bool validate);
+                                                                int device_index, bool validate,
+                                                                bool debug_labels = false);
 
 }  // namespace xnt::renderer

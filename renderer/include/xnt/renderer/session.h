@@ -78,6 +78,11 @@ struct SessionOptions {
   bool print_validation = false;
   // With validate: the layer's synchronization validation too (vk::ContextOptions).
   bool synchronization_validation = false;
+  // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
+  // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
+  // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension
+  // (vk::ContextOptions::debug_labels); off, nothing is formatted or called.
+  bool debug_labels = false;
   // fsi path: its output merger runs under VK_EXT_fragment_shader_interlock (a device without it
   // is refused). `fsi_unordered` is the named test mode that runs the same shaders with no
   // interlock, for lavapipe, whose rasterizer shades one draw's overlapping fragments in
@@ -131,6 +136,9 @@ class Session {
   // GPU time of the session's submissions so far (timestamp queries, command_stream.h), seconds;
   // negative where the path has no GPU (0 where the queue writes no timestamps).
   virtual double gpu_seconds() const { return -1.0; }
+  // The path's Vulkan instance as a frame debugger's in-application API names a device (for
+  // RenderDocCapture::Start when another device, e.g. --post's, exists); null without Vulkan.
+  virtual void* frame_debugger_device() const { return nullptr; }
   virtual uint32_t validation_message_count() const { return 0; }
   virtual std::vector<std::string> validation_messages() const { return {}; }
   // The guest bits of the EDRAM tiles covering pixel rows [0, rows) of `surface` as the path

@@ -366,6 +366,10 @@ void EdramCache::MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEn
 }
 
 void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) {
+  const DebugLabelRegion label(context_.labels(), stream_, [&] {
+    return "EDRAM transfer " + t.source.Describe() + " -> " + t.dest.Describe() + " tiles " +
+           std::to_string(t.start_tile) + "-" + std::to_string(t.end_tile) + " (" + t.reason + ")";
+  });
   if (t.source.edram_snapshot) {
     MoveFromSnapshot(t, entry);
     return;

@@ -517,6 +517,16 @@ void RenderTargetCache::CreateImage(RenderTarget& rt) {
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   CheckVk(vkCreateImage(device_, &info, nullptr, &rt.image), "vkCreateImage(render target)");
+  if (context_.labels().enabled()) {
+    // As a frame debugger's user knows the target from the guest's registers: RB_COLOR_INFO /
+    // RB_DEPTH_INFO base (tiles) and format, RB_SURFACE_INFO pitch and MSAA.
+    const std::string format(key.is_depth ? xenos::DepthRenderTargetFormatName(key.guest_format)
+                                          : xenos::ColorRenderTargetFormatName(key.guest_format));
+    context_.labels().Name(rt.image, std::string(key.is_depth ? "depth" : "colour") +
+                                         " target EDRAM base " + std::to_string(key.base_tiles) +
+                                         " pitch " + std::to_string(key.pitch_pixels) + " " +
+                                         format + " " + std::to_string(key.msaa_samples) + "x");
+  }
   VkMemoryRequirements req;
   vkGetImageMemoryRequirements(device_, rt.image, &req);
   VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};

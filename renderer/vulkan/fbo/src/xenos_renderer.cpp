@@ -513,6 +513,7 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
       VkClearValue value{};
       value.color = HostColorClearValue(info.color_format, rt.format, clear);
       if (!rt.raw) Note("resolve colour clear of " + rt.note);
+      const DebugLabelRegion label(context_.labels(), stream_, [] { return "colour clear"; });
       ClearRect(rt, r, value);
     }
   }
@@ -528,6 +529,7 @@ void XenosRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAcce
       VkClearValue value{};
       value.depthStencil.depth = DepthClearValue(info.depth_clear_value, info.depth_format);
       value.depthStencil.stencil = info.depth_clear_value & 0xFF;
+      const DebugLabelRegion label(context_.labels(), stream_, [] { return "depth clear"; });
       ClearRect(rt, r, value);
     }
   }

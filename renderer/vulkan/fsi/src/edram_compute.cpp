@@ -412,6 +412,9 @@ bool EdramCompute::RecordClears(const gpu::ResolveInfo& info, gpu::RegisterValue
     const uint32_t y0 = uint32_t(info.y0) * s.scale_y, y1 = uint32_t(info.y1) * s.scale_y;
     if (x1 <= x0 || y1 <= y0) return;
     CreatePipelines();
+    const DebugLabelRegion label(context_.labels(), stream_, [&] {
+      return std::string(s.is_depth ? "depth" : "colour") + " clear (compute on the EDRAM buffer)";
+    });
     VkCommandBuffer cmd = stream_.cmd();
     if (any) {
       // Colour then depth, as the model writes them (they may share tiles).

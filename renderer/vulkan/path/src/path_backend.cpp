@@ -14,6 +14,38 @@
 #include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk {
+namespace {
+
+// Debug labels (debug_labels.h): each guest event named as `xenotrace dump` numbers it (F.K),
+// with what a frame debugger's user looks up next: the draw's shader hashes (the names of
+// --dump-shaders' files), the resolve's destination and clears, the swap's front buffer.
+std::string DrawLabel(const replay::DrawCall& call) {
+  char text[96];
+  std::snprintf(text, sizeof(text), "draw %" PRIu64 ".%u vs %016" PRIx64, call.frame,
+                call.draw_index, call.vertex_shader->hash);
+  std::string label = text;
+  if (call.pixel_shader) {
+    std::snprintf(text, sizeof(text), " ps %016" PRIx64, call.pixel_shader->hash);
+    label += text;
+  } else {
+    label += " (no pixel shader)";
+  }
+  return label;
+}
+
+std::string ResolveLabel(const replay::ResolveCall& call) {
+  char text[128];
+  std::snprintf(text, sizeof(text), "resolve %" PRIu64 ".%u to 0x%08X %s", call.draw.frame,
+                call.draw.draw_index, call.dest_base,
+                std::string(xenos::TextureFormatName(uint32_t(call.dest_info.copy_dest_format)))
+                    .c_str());
+  std::string label = text;
+  if (call.copy_control.color_clear_enable) label += " + colour clear";
+  if (call.copy_control.depth_clear_enable) label += " + depth clear";
+  return label;
+}
+
+}  // namespace
 
 PathBackend::PathBackend(VulkanContext& context, std::unique_ptr<PathRenderer> renderer,
                          PathBackendOptions options, const char* name)
@@ -195,6 +227,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
   input.exact_polygon_offset = exact_polygon_offset;
   input.clip_distances = vs->reflection.clip_distances;
   input.cull_distances = vs->reflection.cull_distances;
+  const DebugLabelRegion label = renderer_->Label([&] { return DrawLabel(call); });
   if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, name_, notes_,
                          [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {
     ++draws_skipped_;
@@ -204,6 +237,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
 
 void PathBackend::OnResolve(const replay::ResolveCall& call) {
   try {
+    const DebugLabelRegion label = renderer_->Label([&] { return ResolveLabel(call); });
     renderer_->Resolve(call.draw.registers->values(), Access());
   } catch (const Error& e) {
     ++notes_["resolve skipped: " + std::string(e.what())];
@@ -214,6 +248,10 @@ void PathBackend::OnSwap(const replay::SwapCall& call) {
   if (!registers_) throw Error(std::string(name_) + " backend: Attach() was not called");
   gpu::SwapImage image;
   try {
+    const DebugLabelRegion label = renderer_->Label([&] {
+      return "swap frame " + std::to_string(call.frame) + " front buffer " +
+             std::to_string(call.width) + "x" + std::to_string(call.height);
+    });
     image = renderer_->Swap(registers_->values(), call.front_buffer_address, call.width,
                             call.height, Access());
   } catch (const Error& e) {

@@ -202,6 +202,11 @@ class VulkanPostProcessor final : public present::PostProcessor {
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets[i], 0,
                                 nullptr);
         vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PassConstants), &p);
+        if (ctx_.labels().enabled()) {
+          ctx_.labels().Insert(cmd, std::string("post pass ") +
+                                        present::PassKindName(PassKind(p.kind)) + " " +
+                                        std::to_string(p.dst_w) + "x" + std::to_string(p.dst_h));
+        }
         vkCmdDispatch(cmd, (uint32_t(p.dst_w) + 7) / 8, (uint32_t(p.dst_h) + 7) / 8, 1);
       }
       if (queries_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);

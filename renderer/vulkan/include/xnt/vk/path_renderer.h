@@ -91,6 +91,13 @@ class PathRenderer {
   const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
   void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
 
+  // A debug label region on the stream's command buffer while the returned object lives
+  // (debug_labels.h: a guest draw, a resolve, a swap).
+  template <class MakeText>
+  [[nodiscard]] DebugLabelRegion Label(MakeText&& make_text) {
+    return DebugLabelRegion(context_.labels(), stream_, make_text);
+  }
+
  protected:
   PathRenderer(VulkanContext& context, gpu::RendererOptions options);
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "xnt/vk/debug_labels.h"
+
 namespace xnt::vk {
 
 class PipelineCacheFile;
@@ -29,6 +31,11 @@ struct ContextOptions {
   // (VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT), so a missing barrier or a
   // read-after-write hazard becomes a counted message. The tests turn it on.
   bool synchronization_validation = false;
+  // VK_EXT_debug_utils labels and object names (debug_labels.h) when the instance offers the
+  // extension (a note says so where it does not: labels are never required). Also on, whatever
+  // this says, in a process RenderDoc's capture layer is enabled for
+  // (ENABLE_VULKAN_RENDERDOC_CAPTURE=1: started under RenderDoc, or replay --renderdoc-capture).
+  bool debug_labels = false;
 };
 
 // Called with every counted validation message of every context in the process, as it arrives
@@ -139,6 +146,10 @@ class VulkanContext {
   std::vector<std::string> validation_messages() const;
   void ResetValidationMessages();
   bool validation_enabled() const { return validation_enabled_; }
+  // Labels and names for a frame debugger; disabled unless ContextOptions::debug_labels.
+  const DebugLabels& labels() const { return labels_; }
+  // Labels were asked for but the instance offers no VK_EXT_debug_utils (said as a note).
+  bool labels_unavailable() const { return labels_requested_ && !labels_.enabled(); }
 
  private:
   static VKAPI_ATTR VkBool32 VKAPI_CALL DebugCallback(
@@ -153,6 +164,8 @@ class VulkanContext {
   VkInstance instance_ = VK_NULL_HANDLE;
   bool synchronization_validation_ = false;  // the layers instance_ was made with
   bool debug_utils_ = false;
+  bool labels_requested_ = false;  // the key instance_ is kept under, with the two above
+  DebugLabels labels_;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
