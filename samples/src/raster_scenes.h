@@ -18,5 +18,7 @@ std::vector<Sample> RasterPointSizeSamples();
 std::vector<Sample> VertexIndexSamples();
 // User clip planes and vertex kill (clip_scenes.cpp).
 std::vector<Sample> ClipSamples();
+// User clip planes and vertex kill on point sprites (clip_point_scenes.cpp).
+std::vector<Sample> ClipPointSamples();
 
 }  // namespace xnt::samples
