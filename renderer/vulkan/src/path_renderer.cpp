@@ -88,8 +88,9 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
                                      caps.geometry_point_size);
   if (quads.kind == PrimitiveQuads::kNone) {
     if (plan.topology == gpu::HostTopology::kPointList) {
-      Note("points drawn as host points (square, the horizontal size and scale): the device "
-           "lacks geometry shaders reading gl_PointSize (shaderTessellationAndGeometryPointSize)");
+      Note("points drawn square (PA_SU_POINT_SIZE width times the horizontal scale on both "
+           "axes): the device lacks geometry shaders reading gl_PointSize "
+           "(shaderTessellationAndGeometryPointSize)");
     }
     return quads;
   }

@@ -372,8 +372,7 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
-  // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
-  // pixels: shader_interface.h).
+  // Resolution scale for the translated shaders (param gen in guest pixels: shader_interface.h).
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
   std::memcpy(upload.allocation.data + upload.system_offset, &system, sizeof(system));
