@@ -6,6 +6,7 @@
 #include "edram_scene_builder.h"
 #include "listing_head.h"
 #include "raster_scenes.h"
+#include "sample_shaders.h"
 
 namespace xnt::samples {
 namespace {
@@ -95,17 +96,6 @@ Sample UserClipPlanes() {
       "18..28) is culled. All pixels exact.",
       build, frames);
 }
-
-// oPts.z from the third vertex float (the position's z is 0): bits 30:0 non-zero kill.
-constexpr const char* kKillVertexShader = XNT_SAMPLE_VS_HEAD R"(    exec
-    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
-    alloc position
-    exec
-    mov oPos.xy01, r1.xy
-    mov oPts.__z_, r1.z
-    alloc interpolators
-    exece
-)";
 
 Sample VertexKill() {
   // Per row: no vertex killed (two are -0.0: the sign bit alone does not kill), one killed, all

@@ -119,6 +119,12 @@ class SceneBuilder {
   }
   // PA_CL_CLIP_CNTL for the following draws (0x00080000: clipping on, Direct3D clip space).
   void ClipControl(uint32_t value) { b_.WriteRegister(Reg::PA_CL_CLIP_CNTL, value); }
+  // PA_SU_POINT_SIZE: the constant width and height of point lists, in pixels (even numbers of
+  // 1/8: the register holds half-sizes in 12.4 fixed point).
+  void PointSize(float width, float height) {
+    b_.WriteRegister(Reg::PA_SU_POINT_SIZE,
+                     uint32_t(width * 8.0f) << 16 | uint32_t(height * 8.0f));
+  }
   // PA_CL_VPORT_ZSCALE / ZOFFSET for the following draws (a resolve sets 1 / 0 again).
   void DepthRange(float scale, float offset) {
     b_.WriteRegisters(Reg::PA_CL_VPORT_ZSCALE,

@@ -12,15 +12,14 @@
 // 256 bytes); without packed mips each mip storage is 32x32 blocks with 256-byte rows, 8 KiB,
 // one after the other from the mip address: level 1 at +0, level 2 at +8 KiB, level 3 at +16 KiB.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <string>
 
+#include "point_scene.h"
 #include "raster_scenes.h"
 #include "present_frame.h"
 #include "sample_entry.h"
 #include "sample_shaders.h"
-#include "xnt/base/byte_order.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/ucode/assembler.h"
@@ -89,30 +88,18 @@ void AuthorPointSprites(format::Writer& writer) {
   }
   writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kMips, mips});
   for (size_t i = 0; i < std::size(kSprites); ++i) {
-    const float clip[2] = {kSprites[i].x / (float(kWidth) / 2) - 1.0f,
-                           1.0f - kSprites[i].y / (float(kHeight) / 2)};
-    std::vector<uint8_t> bytes(8);
-    for (int k = 0; k < 2; ++k) StoreBE32(&bytes[4 * k], std::bit_cast<uint32_t>(clip[k]));
-    writer.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
-                                     kVertexBase + uint32_t(i) * 0x1000, bytes});
+    WritePointVertex(writer, kVertexBase + uint32_t(i) * 0x1000, kWidth, kHeight, kSprites[i].x,
+                     kSprites[i].y);
   }
 
   capture::Pm4Builder b;
   capture::D3dDeviceDefaults(b);
-  // Colour RGBA (16, 24, 32, 255).
-  const capture::ResolveSetup clear{.width = kWidth, .height = kHeight, .dest_address = kScratch,
-                                    .dest_pitch = kWidth, .dest_height = kHeight,
-                                    .clear_color = true, .clear_color_value = 0xFF201810u,
-                                    .vertex_address = kResolveVerts};
+  const capture::ResolveSetup clear = DarkClear(kWidth, kHeight, kScratch, kResolveVerts);
   capture::D3dResolve(b, rt, clear);
 
   capture::D3dSetViewport(b, 0, 0, float(kWidth), float(kHeight));
   capture::D3dSetShaders(b, {vs.microcode, ps.microcode, 2, 2, 1});
-  // Param gen into r1 (SQ_PROGRAM_CNTL param_gen, SQ_CONTEXT_MISC param_gen_pos), after the
-  // one interpolator the vertex shader allocates.
-  b.WriteRegister(Reg::SQ_PROGRAM_CNTL,
-                  xenos::Field(1, 0, 6) | xenos::Field(1, 8, 6) | (1u << 16) | (1u << 18));
-  b.WriteRegister(Reg::SQ_CONTEXT_MISC, 4u | (1u << 8));
+  ParamGenIntoR1(b);
   // The texture: 16x16 linear k_8_8_8_8, mag/min/mip point, mip levels 0..3, no packed mips.
   std::array<uint32_t, 6> fetch = capture::TextureFetch2D(
       kTexture, 16, 16, xenos::TextureFormat::k_8_8_8_8, false, xenos::Endian::kNone);

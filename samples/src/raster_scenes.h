@@ -12,9 +12,13 @@ namespace xnt::samples {
 std::vector<Sample> RasterSamples();
 // raster_point_sprite_mips (raster_point_scenes.cpp).
 std::vector<Sample> RasterPointSamples();
+// raster_point_size_nonsquare (raster_point_size_scenes.cpp).
+std::vector<Sample> RasterPointSizeSamples();
 // The vertex index offset and clamp (vertex_index_scenes.cpp).
 std::vector<Sample> VertexIndexSamples();
 // User clip planes and vertex kill (clip_scenes.cpp).
 std::vector<Sample> ClipSamples();
+// User clip planes and vertex kill on point sprites (clip_point_scenes.cpp).
+std::vector<Sample> ClipPointSamples();
 
 }  // namespace xnt::samples

@@ -137,6 +137,8 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   for (auto& s : TexFetchSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
+  for (auto& s : RasterPointSizeSamples()) v.push_back(std::move(s));
+  for (auto& s : ClipPointSamples()) v.push_back(std::move(s));
   for (auto& s : VertexIndexSamples()) v.push_back(std::move(s));
   for (auto& s : ClipSamples()) v.push_back(std::move(s));
   for (auto& s : ScaleSamples()) v.push_back(std::move(s));

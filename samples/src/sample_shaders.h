@@ -34,6 +34,18 @@ inline constexpr const char* kPositionTexcoordVertexShader = XNT_SAMPLE_VS_HEAD 
     vfetch_full r2.xy__, r0.x, vf0, Offset=2, DataFormat=FMT_32_32_FLOAT, Stride=4
 )" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 
+// Position from the first two floats, oPts.z from the third (the position's z is 0): bits 30:0
+// non-zero kill the vertex (gpu/primitive_clip.h).
+inline constexpr const char* kKillVertexShader = XNT_SAMPLE_VS_HEAD R"(    exec
+    vfetch_full r1.xyz_, r0.x, vf0, DataFormat=FMT_32_32_32_FLOAT, Stride=3
+    alloc position
+    exec
+    mov oPos.xy01, r1.xy
+    mov oPts.__z_, r1.z
+    alloc interpolators
+    exece
+)";
+
 // Colour from pixel-shader constant c0 (ALU constant 256 with D3D's 256/256 partition).
 inline constexpr const char* kConstantColorPixelShader = XNT_SAMPLE_PS_HEAD R"(    alloc colors
     exece

@@ -80,7 +80,7 @@ std::vector<Fragment> Point(double x, double y, double z, float size) {
   PointSprite p;
   p.vertex.pos = {x, y, z, 1.0};
   p.vertex.depth_distance = {z, 1.0 - z};  // Direct3D clip space, depth range 0..1
-  p.size = size;
+  p.size = p.height = size;
   RasterState state;
   state.x0 = 0, state.y0 = 0, state.x1 = 64, state.y1 = 64;
   std::vector<Fragment> out;

@@ -50,7 +50,7 @@ struct PrimitiveLodRig : test::TextureRig {
   uint32_t Point(float size) {
     std::vector<PointSprite> points(1);
     points[0].vertex.pos = {64.25, 64.25, 0.5, 1.0};
-    points[0].size = size;
+    points[0].size = points[0].height = size;
     PixelJob job = Job(point_ps);
     job.points = &points;
     job.param_gen_register = 1;
@@ -140,7 +140,7 @@ TEST(CpuPrimitiveLod, PointQuadsCarryHelpers) {
   // continues the plane (1 / size per pixel).
   PointSprite p;
   p.vertex.pos = {10.25, 21.25, 0.5, 1.0};
-  p.size = 1.0f;
+  p.size = p.height = 1.0f;
   RasterState state;
   state.x0 = 0, state.y0 = 0, state.x1 = 64, state.y1 = 64;
   state.quads = true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "xnt/vk/draw_state.h"
+#include "xnt/gpu/point_size.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/xenos/registers.h"
 
@@ -208,6 +209,54 @@ TEST(DrawState, LineWidthIsInGuestPixelsAtAResolutionScale) {
   note.clear();
   EXPECT_EQ(HostLineWidth(r.view(), T::kTriangleList, {3, 3}, true, range, &note), 1.0f);
   EXPECT_TRUE(note.empty());
+}
+
+// PA_SU_POINT_SIZE's half width (bits 16-31) and half height (bits 0-15), 12.4 fixed point:
+// 0x40 = 4 pixels half = 8 wide, 0x18 = 1.5 half = 3 tall; PA_SU_POINT_MINMAX half min 0x10
+// (diameter 2), half max 0x30 (6). The point-quad flag and NDC per guest pixel for the
+// geometry shader go with point lists drawn as quads.
+TEST(DrawState, PointSizeWidthHeightAndQuads) {
+  Regs r;
+  r.Set(Reg::PA_SU_POINT_SIZE, 0x40u << 16 | 0x18u);
+  r.Set(Reg::PA_SU_POINT_MINMAX, 0x30u << 16 | 0x10u);
+  using T = gpu::HostTopology;
+  HostViewport vp;
+  vp.ndc_per_pixel[0] = 0.25f;
+  vp.ndc_per_pixel[1] = -0.5f;
+  const XeSystemConstants c =
+      ComputeSystemConstants(r.view(), vp, T::kPointList, PrimitiveQuads::kPoints);
+  EXPECT_EQ(c.point_size_min_max[0], 2.0f);
+  EXPECT_EQ(c.point_size_min_max[1], 6.0f);
+  EXPECT_EQ(c.point_size_min_max[2], 8.0f);
+  EXPECT_EQ(c.point_size_min_max[3], 3.0f);
+  EXPECT_EQ(c.line_quad[0], 0.25f);
+  EXPECT_EQ(c.line_quad[1], -0.5f);
+  EXPECT_NE(c.flags & kXeSysFlagPointQuads, 0u);
+  EXPECT_NE(c.flags & kXeSysFlagPrimitivePoint, 0u);
+  EXPECT_EQ(ComputeSystemConstants(r.view(), vp, T::kPointList).flags & kXeSysFlagPointQuads, 0u);
+
+  // Points are quads at every scale where the geometry shader may read gl_PointSize; lines only
+  // at a non-square scale; other topologies never.
+  EXPECT_EQ(ComputePrimitiveQuads(T::kPointList, {1, 1}, true, true), PrimitiveQuads::kPoints);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kPointList, {1, 3}, true, false), PrimitiveQuads::kNone);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kLineList, {2, 2}, true, true), PrimitiveQuads::kNone);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kLineList, {1, 3}, true, true), PrimitiveQuads::kLines);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kLineList, {3, 1}, false, false), PrimitiveQuads::kNone);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kTriangleList, {1, 3}, true, true), PrimitiveQuads::kNone);
+
+  // The cpu path's rule for the same registers (gpu/point_size.h): the constant size unclamped,
+  // an exported one clamped on both axes.
+  const gpu::PointSizes sizes = gpu::ReadPointSizes(r.view());
+  float w = 0.0f, h = 0.0f;
+  sizes.Size(false, 0.0f, w, h);
+  EXPECT_EQ(w, 8.0f);
+  EXPECT_EQ(h, 3.0f);
+  sizes.Size(true, 10.0f, w, h);
+  EXPECT_EQ(w, 6.0f);
+  EXPECT_EQ(h, 6.0f);
+  sizes.Size(true, 1.0f, w, h);
+  EXPECT_EQ(w, 2.0f);
+  EXPECT_EQ(h, 2.0f);
 }
 
 }  // namespace

@@ -29,17 +29,6 @@ const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tes
 
 using ::xnt::test::kNotScaleInvariant;
 
-// Samples that draw point sprites: at a non-square scale the fbo path draws host points
-// (squares: size x the horizontal scale, noted at run time), the cpu path the guest's sprite
-// mapped to host pixels (S x T rectangles). The frames must still differ there (a fix shows up
-// as a failure). Lines are the guest's quads on both (the line-quad geometry shader).
-const std::map<std::string, std::string> kNonSquareHostPrimitives = {
-    {"raster_point_sprite_mips", "point sprites are square on the fbo host"},
-    {"interp_param_gen", "its point sprite is square on the fbo host"},
-    {"clip_vertex_kill",
-     "its killed lines are drawn: the line-quad geometry shader passes no clip distance on"},
-};
-
 struct Result {
   gpu::SwapImage image;
   uint32_t validation_messages = 0;
@@ -101,10 +90,6 @@ TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
     std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
                 sample->name.c_str(), sx, sy, differ, psnr);
     if (differs_at_1x) continue;
-    if (sx != sy && kNonSquareHostPrimitives.count(sample->name)) {
-      EXPECT_GT(differ, 0u) << kNonSquareHostPrimitives.at(sample->name);
-      continue;
-    }
     EXPECT_EQ(differ, 0u) << "first differing host pixel (" << first % fbo.image.width << ", "
                           << first / fbo.image.width << ")";
   }
@@ -122,24 +107,22 @@ TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   std::filesystem::create_directories(kWork);
   const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
   samples::WriteSample(*sample, file);
-  const bool host_points = kNonSquareHostPrimitives.count(sample->name) != 0;
-  ::xnt::test::ExpectDecimatedFrames(
-      sample->name, file, renderer::Path::kFbo,
-      [&](uint32_t sx, uint32_t sy) { return sx != sy && host_points; });
+  ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kFbo,
+                                     [](uint32_t, uint32_t) { return false; });
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 
 // Samples with images worked out at a scale (Sample::expected_image_scaled) match them exactly on
-// fbo, but for the non-square host primitives above, which must still differ there.
+// fbo: lines through the line-quad geometry shader at 1x3 and 3x1, points through the point-quad
+// one (width x height guest pixels, S x T host pixels each) at every scale.
 TEST(FboScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
   std::filesystem::create_directories(kWork);
   const size_t equal = ::xnt::test::CompareScaledExpectedImages(
-      kWork.string(), renderer::Path::kFbo, [](const std::string& name, uint32_t sx, uint32_t sy) {
-        return sx == sy || !kNonSquareHostPrimitives.count(name);
-      });
-  EXPECT_GE(equal, 7u);  // the line samples at all three scales, the point sprites at 3x3
+      kWork.string(), renderer::Path::kFbo,
+      [](const std::string&, uint32_t, uint32_t) { return true; });
+  EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
 }
 
 // Memory at a scale for the 1280x720 sample (docs/edram.md, "Resolution scaling"): host render

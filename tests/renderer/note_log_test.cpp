@@ -43,9 +43,15 @@ TEST(NoteLog, KindAndRegisterComeFromTheText) {
   EXPECT_TRUE(none.name.empty() && none.field.empty());
   EXPECT_EQ(ClassifyNote("2x MSAA coverage from 4 host samples"), NoteKind::kInexact);
   // State drawn without its effect is not implemented, even where a device feature is named.
-  EXPECT_EQ(ClassifyNote("user clip planes / vertex kill not applied to lines at a non-square "
-                         "resolution scale (drawn as quads by a geometry shader)"),
+  EXPECT_EQ(ClassifyNote("user clip planes / vertex kill on a rectangle list not implemented: "
+                         "its primitives are drawn unclipped"),
             NoteKind::kNotImplemented);
+  // Drawn approximately for want of a device feature, the register named.
+  const std::string square_points =
+      "points drawn square (PA_SU_POINT_SIZE width times the horizontal scale on both axes): the "
+      "device lacks geometry shaders reading gl_PointSize (shaderTessellationAndGeometryPointSize)";
+  EXPECT_EQ(ClassifyNote(square_points), NoteKind::kInexact);
+  EXPECT_EQ(NoteRegisterOf(square_points).name, "PA_SU_POINT_SIZE");
   EXPECT_EQ(ClassifyNote("user clip planes / vertex kill not applied: the device lacks "
                          "shaderClipDistance or shaderCullDistance"),
             NoteKind::kNotImplemented);

@@ -20,7 +20,8 @@ struct ClipVertex {
   // Homogeneous position: screen x = pos[0] / pos[3], y = pos[1] / pos[3], depth = pos[2] / pos[3].
   std::array<double, 4> pos{};
   std::array<Float4, 16> interpolators{};
-  float point_size = -1.0f;  // oPts.x when the vertex shader exports it, else < 0
+  float point_size = -1.0f;  // oPts.x when the vertex shader exports it
+  bool point_size_exported = false;
   // Distances to the draw's enabled user clip planes (gpu/primitive_clip.h, in its order),
   // computed in guest clip space; linear in `pos`, so clipping interpolates them with it.
   std::array<double, 6> user_distance{};
@@ -123,11 +124,12 @@ const SamplePosition* SamplePositions(uint32_t samples);
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
 
-// A point sprite: a screen-aligned square of `size` pixels centred on the vertex.
+// A point sprite: a screen-aligned rectangle of `size` x `height` host pixels centred on the
+// vertex (PA_SU_POINT_SIZE width and height, times the resolution scale).
 struct PointSprite {
   ClipVertex vertex;
   float size = 1.0f;
-  float height = 0.0f;  // > 0: a rectangle size x height (resolution scaling S != T)
+  float height = 1.0f;
 };
 
 // Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on

@@ -380,7 +380,7 @@ struct Worker final : ucode::BatchTextureSource {
 uint64_t Extent(const PixelJob& job) {
   uint64_t total = 0;
   if (job.points) {
-    for (const PointSprite& p : *job.points) total += uint64_t(double(p.size) * p.size) + 1;
+    for (const PointSprite& p : *job.points) total += uint64_t(double(p.size) * p.height) + 1;
   }
   for (const Triangle& t : *job.triangles) {
     double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "xnt/gpu/point_size.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::cpu {
@@ -33,13 +34,9 @@ uint32_t ClippingPlanes(const gpu::PrimitiveClip& clip) {
 void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
                     gpu::RegisterValues regs, uint32_t scale_x, uint32_t scale_y,
                     const gpu::PrimitiveClip& clip, std::vector<PointSprite>& points) {
-  // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half sizes in 12.4 fixed point; a size the
-  // vertex shader exports (oPts.x) is clamped to [min, max], as the fbo path does.
-  const uint32_t size_reg = gpu::RegisterValue(regs, xenos::Reg::PA_SU_POINT_SIZE);
-  const uint32_t minmax = gpu::RegisterValue(regs, xenos::Reg::PA_SU_POINT_MINMAX);
-  const float fixed_size = float(size_reg >> 16) * (2.0f / 16.0f);
-  const float min_size = float(minmax & 0xFFFF) * (2.0f / 16.0f);
-  const float max_size = float(minmax >> 16) * (2.0f / 16.0f);
+  // Width x height from PA_SU_POINT_SIZE, or the vertex shader's oPts.x clamped to
+  // PA_SU_POINT_MINMAX on both axes (gpu/point_size.h).
+  const gpu::PointSizes sizes = gpu::ReadPointSizes(regs);
   for (uint32_t index : prims.indices) {
     PointSprite p;
     p.vertex = vertices.Get(index);
@@ -48,11 +45,11 @@ void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
     bool outside = false;
     for (uint32_t n = 0; n < clip.plane_count; ++n) outside = outside || p.vertex.user_distance[n] < 0.0;
     if (outside) continue;
-    p.size = p.vertex.point_size >= 0.0f ? std::clamp(p.vertex.point_size, min_size, max_size)
-                                         : fixed_size;
+    float width = 0.0f, height = 0.0f;
+    sizes.Size(p.vertex.point_size_exported, p.vertex.point_size, width, height);
     // Sizes are guest pixels: S x T times as many host pixels.
-    p.height = p.size * float(scale_y);
-    p.size *= float(scale_x);
+    p.size = width * float(scale_x);
+    p.height = height * float(scale_y);
     points.push_back(p);
   }
 }

@@ -378,10 +378,11 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   if (!state.clamp_depth && (p.vertex.depth_distance[0] < 0.0 || p.vertex.depth_distance[1] < 0.0)) {
     return false;
   }
-  const double height = p.height > 0.0f ? double(p.height) : double(p.size);
+  const double height = double(p.height);
   const double cx = pos[0] / pos[3], cy = pos[1] / pos[3], half = double(p.size) * 0.5;
   const double half_y = height * 0.5;
-  if (!(half > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
+  // A point with no area on either axis draws nothing (as the Vulkan paths' point quads).
+  if (!(half > 0.0) || !(half_y > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
   const double left = cx - half, top = cy - half_y, right = cx + half, bottom = cy + half_y;
   const int32_t x0 = std::max(state.x0, int32_t(std::max(std::floor(left), -1e6)));
   const int32_t y0 = std::max(state.y0, int32_t(std::max(std::floor(top), -1e6)));

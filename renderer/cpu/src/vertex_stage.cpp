@@ -60,7 +60,10 @@ ClipVertex VertexStage::Transform(const ucode::ShaderResult& r) const {
            (y * viewport_.screen_scale[1] + double(viewport_.screen_offset[1]) * w) * scale_y_,
            z * viewport_.screen_scale[2] + double(viewport_.screen_offset[2]) * w, w};
   v.interpolators = r.interpolators;
-  if (r.point_size_mask & 1u) v.point_size = r.point_size[0];
+  if (r.point_size_mask & 1u) {
+    v.point_size = r.point_size[0];
+    v.point_size_exported = true;
+  }
   // Guest clip space: the position with its formats undone, before the viewport.
   v.depth_distance = {viewport_.clip_z_from_minus_w ? z + w : z, w - z};
   for (uint32_t n = 0; n < clip_.plane_count; ++n) {

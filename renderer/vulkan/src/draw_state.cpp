@@ -7,6 +7,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/line_width.h"
+#include "xnt/gpu/point_size.h"
 #include "xnt/gpu/primitive_clip.h"
 #include "xnt/xenos/registers.h"
 
@@ -18,8 +19,19 @@ using xenos::Reg;
 using xenos::RegIndex;
 
 
+PrimitiveQuads ComputePrimitiveQuads(gpu::HostTopology topology, ResolutionScale scale,
+                                     bool geometry_shader, bool geometry_point_size) {
+  if (topology == gpu::HostTopology::kPointList && geometry_point_size) {
+    return PrimitiveQuads::kPoints;
+  }
+  if (topology == gpu::HostTopology::kLineList && scale.x != scale.y && geometry_shader) {
+    return PrimitiveQuads::kLines;
+  }
+  return PrimitiveQuads::kNone;
+}
+
 XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
-                                         gpu::HostTopology topology) {
+                                         gpu::HostTopology topology, PrimitiveQuads quads) {
   XeSystemConstants c{};
   auto vte = gpu::DecodeRegister<xenos::reg::PA_CL_VTE_CNTL>(regs);
   if (vte.vtx_xy_fmt) c.flags |= kXeSysFlagXyDividedByW;
@@ -45,22 +57,21 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
   for (uint32_t n = 0; n < clip.plane_count; ++n) {
     for (uint32_t k = 0; k < 4; ++k) c.user_clip_planes[n][k] = clip.planes[n][k];
   }
-  if (topology == gpu::HostTopology::kLineList) {
+  if (topology == gpu::HostTopology::kLineList || topology == gpu::HostTopology::kPointList) {
     c.line_quad[0] = viewport.ndc_per_pixel[0];
     c.line_quad[1] = viewport.ndc_per_pixel[1];
-    c.line_quad[2] = gpu::LineWidth(regs);
   }
+  if (topology == gpu::HostTopology::kLineList) c.line_quad[2] = gpu::LineWidth(regs);
+  if (quads == PrimitiveQuads::kPoints) c.flags |= kXeSysFlagPointQuads;
   for (int i = 0; i < 3; ++i) {
     c.ndc_scale[i] = viewport.ndc_scale[i];
     c.ndc_offset[i] = viewport.ndc_offset[i];
   }
-  // PA_SU_POINT_SIZE / PA_SU_POINT_MINMAX hold half-sizes in 12.4 fixed point (Xenia
-  // draw_util / the d3d12 command processor multiply by 2/16); converted to diameters.
-  uint32_t point_size = gpu::RegisterValue(regs, Reg::PA_SU_POINT_SIZE);
-  uint32_t point_minmax = gpu::RegisterValue(regs, Reg::PA_SU_POINT_MINMAX);
-  c.point_size_min_max[0] = float(point_minmax & 0xFFFF) * (2.0f / 16.0f);
-  c.point_size_min_max[1] = float(point_minmax >> 16) * (2.0f / 16.0f);
-  c.point_size_min_max[2] = float(point_size >> 16) * (2.0f / 16.0f);
+  const gpu::PointSizes points = gpu::ReadPointSizes(regs);
+  c.point_size_min_max[0] = points.min_diameter;
+  c.point_size_min_max[1] = points.max_diameter;
+  c.point_size_min_max[2] = points.width;
+  c.point_size_min_max[3] = points.height;
   for (uint32_t i = 0; i < 4; ++i) {
     auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     c.color_exp_bias[i] = info.color_exp_bias;
@@ -107,9 +118,9 @@ float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, Resolu
   // The width is in guest pixels: at S x S the guest's rectangle is the host line S times as
   // wide (the cpu path's quad, gpu/line_width.h LineHalfWidth). A host line is a rectangle
   // perpendicular to it on the host, so at S x T with S != T it cannot be the guest's
-  // parallelogram: LineQuads draws it then; without geometry shaders, drawn min(S, T) host pixels
-  // per guest pixel wide (the width the line has along its scaled axis when it runs along the
-  // other one), and said.
+  // parallelogram: the line-quad geometry shader draws it then (PrimitiveQuads::kLines);
+  // without geometry shaders, drawn min(S, T) host pixels per guest pixel wide (the width the
+  // line has along its scaled axis when it runs along the other one), and said.
   const uint32_t per_guest_pixel = std::min(scale.x, scale.y);
   const float wanted = gpu::LineWidth(regs) * float(per_guest_pixel);
   if (scale.x != scale.y && note) {
@@ -125,10 +136,6 @@ float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, Resolu
   const float width = std::clamp(wanted, line_width_range[0], line_width_range[1]);
   if (width != wanted && note) *note = "line width clamped to the device's lineWidthRange";
   return width;
-}
-
-bool LineQuads(gpu::HostTopology topology, ResolutionScale scale, bool geometry_shader) {
-  return topology == gpu::HostTopology::kLineList && scale.x != scale.y && geometry_shader;
 }
 
 HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {

@@ -10,6 +10,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/line_quad.h"
+#include "xnt/vk/translator/point_quad.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -65,14 +66,23 @@ static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
               "renderer/vulkan/CMakeLists.txt builds one variant per interpolator count");
 }  // namespace
 
-std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device) {
+uint32_t GeometryShaderInterpolators(VkPhysicalDevice device) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(device, &props);
-  return LineQuadGeometryShader(props.limits.maxGeometryInputComponents);
+  return GeometryShaderInterpolators(props.limits.maxGeometryInputComponents);
 }
 
-std::vector<uint32_t> LineQuadGeometryShader(uint32_t limit) {
-  return CompileHostGlsl(LineQuadGeometryShaderGlsl(limit > 12 ? (limit - 8) / 4 : 1),
+uint32_t GeometryShaderInterpolators(uint32_t limit) {
+  return std::min<uint32_t>(limit > 12 ? (limit - 8) / 4 : 1, kInterpolatorCount);
+}
+
+std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_interpolators,
+                                         uint32_t clip, uint32_t cull) {
+  if (kind == PrimitiveQuads::kPoints) {
+    return CompileHostGlsl(PointQuadGeometryShaderGlsl(passed_interpolators, clip, cull),
+                           VK_SHADER_STAGE_GEOMETRY_BIT, "point_quad_gs");
+  }
+  return CompileHostGlsl(LineQuadGeometryShaderGlsl(passed_interpolators, clip, cull),
                          VK_SHADER_STAGE_GEOMETRY_BIT, "line_quad_gs");
 }
 

@@ -89,14 +89,29 @@ VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
   return module;
 }
 
-VkShaderModule PathRenderer::LineQuadShader(const gpu::DrawPlan& plan) {
-  if (!LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader)) {
-    return VK_NULL_HANDLE;
+PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const DrawInput& draw) {
+  const Capabilities& caps = context_.capabilities();
+  DrawQuads quads;
+  quads.kind = ComputePrimitiveQuads(plan.topology, plan.scale, caps.geometry_shader,
+                                     caps.geometry_point_size);
+  if (quads.kind == PrimitiveQuads::kNone) {
+    if (plan.topology == gpu::HostTopology::kPointList) {
+      Note("points drawn square (PA_SU_POINT_SIZE width times the horizontal scale on both "
+           "axes): the device lacks geometry shaders reading gl_PointSize "
+           "(shaderTessellationAndGeometryPointSize)");
+    }
+    return quads;
   }
-  if (!line_quad_shader_) {
-    line_quad_shader_ = CreateModule(LineQuadGeometryShader(context_.physical_device()));
+  const uint32_t key =
+      uint32_t(quads.kind) | (draw.clip_distances << 8) | (draw.cull_distances << 16);
+  VkShaderModule& module = quad_shaders_[key];
+  if (!module) {
+    module = CreateModule(QuadGeometryShader(quads.kind, GeometryShaderInterpolators(
+                                                             context_.physical_device()),
+                                             draw.clip_distances, draw.cull_distances));
   }
-  return line_quad_shader_;
+  quads.shader = module;
+  return quads;
 }
 
 VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {
@@ -191,10 +206,10 @@ uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
 }
 
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
-                                gpu::HostTopology topology) {
+                                gpu::HostTopology topology, PrimitiveQuads quads) {
   std::string note;
   const ResolutionScale scale{options_.scale_x, options_.scale_y};
-  if (LineQuads(topology, scale, context_.capabilities().geometry_shader)) {
+  if (quads != PrimitiveQuads::kNone) {
     vkCmdSetLineWidth(cmd, 1.0f);  // triangles: the geometry shader sets the width
     return;
   }

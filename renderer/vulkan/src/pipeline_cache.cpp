@@ -49,20 +49,15 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
       throw Error("rectangle lists need geometry shaders, which this device lacks");
     }
     if (!rectangle_gs_) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      // gl_in[] carries gl_Position, gl_PointSize and the clip/cull arrays, which validation
-      // counts against the limit too: keep 8 components for them.
-      uint32_t limit = props.limits.maxGeometryInputComponents;
-      uint32_t fit = limit > 12 ? (limit - 8) / 4 : 1;
-      rectangle_gs_ = CreateModule(RectangleListGeometryShader(fit));
+      rectangle_gs_ = CreateModule(
+          RectangleListGeometryShader(GeometryShaderInterpolators(context_.physical_device())));
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
     stages.push_back(stage);
-  } else if (key.line_quad_shader) {
+  } else if (key.quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = key.line_quad_shader;
+    stage.module = key.quad_shader;
     stages.push_back(stage);
   }
   if (key.pixel_shader) {

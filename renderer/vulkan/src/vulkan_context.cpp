@@ -401,6 +401,8 @@ void VulkanContext::QueryCapabilities() {
       HasExtension(exts, VK_EXT_DEPTH_RANGE_UNRESTRICTED_EXTENSION_NAME);
   caps_.shader_stencil_export = HasExtension(exts, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME);
   caps_.geometry_shader = f2.features.geometryShader;
+  caps_.geometry_point_size =
+      f2.features.geometryShader && f2.features.shaderTessellationAndGeometryPointSize;
   caps_.depth_clamp = f2.features.depthClamp;
   caps_.clip_cull_distance = f2.features.shaderClipDistance && f2.features.shaderCullDistance;
   caps_.independent_blend = f2.features.independentBlend;
@@ -474,6 +476,9 @@ void VulkanContext::CreateDevice() {
   vkGetPhysicalDeviceFeatures(physical_device_, &supported);
   VkPhysicalDeviceFeatures enable{};
   enable.geometryShader = supported.geometryShader;
+  // The point-quad geometry shader reads each point's diameter from gl_in[0].gl_PointSize.
+  enable.shaderTessellationAndGeometryPointSize =
+      supported.geometryShader && supported.shaderTessellationAndGeometryPointSize;
   enable.independentBlend = supported.independentBlend;
   enable.largePoints = supported.largePoints;
   // interpolateAtOffset (the InterpolationFunction capability) for centroid interpolators.

@@ -128,11 +128,18 @@ INSTANTIATE_TEST_SUITE_P(ResolvedTextures, FsiMatchesCpu,
                                             ::testing::Values(ResolutionScale{3, 3})),
                          ParamName);
 
-// Lines at non-square scales: the guest's quads through the line-quad geometry shader, whose
-// corners the host snaps as the cpu path does for them (gpu/line_width.h LineHalfWidth).
-INSTANTIATE_TEST_SUITE_P(LinesAtNonSquareScales, FsiMatchesCpu,
+// Lines and points at non-square scales: the guest's quads through the line-quad and point-quad
+// geometry shaders (lines' corners snapped by the host as the cpu path snaps them,
+// gpu/line_width.h LineHalfWidth; points width x height guest pixels with the sprite
+// coordinate), user clip planes and vertex kill passed through them as clip/cull distances.
+INSTANTIATE_TEST_SUITE_P(LinesAndPointsAtNonSquareScales, FsiMatchesCpu,
                          ::testing::Combine(::testing::Values("raster_lines_list_strip_loop",
-                                                              "raster_wide_lines"),
+                                                              "raster_wide_lines",
+                                                              "raster_point_sprite_mips",
+                                                              "raster_point_size_nonsquare",
+                                                              "interp_param_gen",
+                                                              "clip_vertex_kill",
+                                                              "clip_points_planes_kill"),
                                             ::testing::Values(ResolutionScale{1, 3},
                                                               ResolutionScale{3, 1},
                                                               ResolutionScale{2, 3})),

@@ -23,7 +23,8 @@ namespace {
 std::vector<std::vector<uint32_t>> CompileSome() {
   return {
       CompileHostGlsl(PostPassGlsl(present::PassKind::kFxaa), VK_SHADER_STAGE_COMPUTE_BIT, "p"),
-      LineQuadGeometryShader(64u),
+      QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u), 0, 0),
+      QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u), 0, 0),
       CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128), 2, 1),
                       VK_SHADER_STAGE_GEOMETRY_BIT, "gs"),
       CompileHostGlsl(OutputMergerDepthOnlyShaderGlsl(false, true), VK_SHADER_STAGE_FRAGMENT_BIT,

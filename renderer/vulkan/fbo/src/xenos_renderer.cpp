@@ -196,10 +196,11 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   // the host viewport covers the whole S x T times larger image); the scissor in host pixels.
   gpu::PlanScissor(plan, regs, render_width_ / plan.scale.x, render_height_ / plan.scale.y);
   if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
-  WriteSystemConstants(regs, plan, attachments, scaled_slots,
+  const DrawQuads quads = QuadsOf(plan, draw);
+  WriteSystemConstants(regs, plan, attachments, scaled_slots, quads.kind,
                        upload.allocation.data + upload.system_offset);
   HostRasterizer raster;
-  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, attachments, raster);
+  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, attachments, quads.shader, raster);
 
   VkCommandBuffer cmd = stream_.cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
@@ -212,7 +213,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
                           3, dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
                        VK_INDEX_TYPE_UINT32);
-  SetDynamicState(regs, plan, attachments, raster);
+  SetDynamicState(regs, plan, attachments, raster, quads.kind);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   ++stats_.draws;
   return true;
@@ -256,13 +257,10 @@ XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(gpu::RegisterValues regs
 
 void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                                          const Attachments& attachments, uint32_t scaled_slots,
-                                         uint8_t* out) {
-  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
+                                         PrimitiveQuads quads, uint8_t* out) {
+  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
-  if (plan.topology == gpu::HostTopology::kPointList && plan.scale.x != plan.scale.y) {
-    Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
-  }
   // Per-target colour export conversion for the host format (render_targets.h).
   system.color_output_modes = 0;
   for (uint32_t i = 0; i < 4; ++i) {
@@ -296,12 +294,12 @@ void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::Dr
 
 VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                                        const gpu::DrawPlan& plan, const Attachments& attachments,
-                                       HostRasterizer& raster) {
+                                       VkShaderModule quad_shader, HostRasterizer& raster) {
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
   key.topology = uint32_t(plan.topology);
-  key.line_quad_shader = LineQuadShader(plan);
+  key.quad_shader = quad_shader;
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster) ? 1u : 0u;
@@ -328,7 +326,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
 
 void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                                     const Attachments& attachments,
-                                    const HostRasterizer& raster) {
+                                    const HostRasterizer& raster, PrimitiveQuads quads) {
   VkCommandBuffer cmd = stream_.cmd();
   // Depth: gpu::Viewport host_depth_min / max (clip space mapped onto the guest's range).
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_),
@@ -355,10 +353,9 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
         polygonal && mode.cull_back);
     const uint32_t depth_format = plan.depth.format;
     const float constant = gpu::DepthBiasConstantFactor(offset, depth_format);
-    // Lines from the line-quad geometry shader are host triangles: the host biases them, by the
-    // constant term only, as lines take it (gpu/polygon_offset.h).
-    const bool line_quads =
-        LineQuads(plan.topology, plan.scale, context_.capabilities().geometry_shader);
+    // Lines and points drawn as quads by a geometry shader are host triangles: the host biases
+    // them, by the constant term only, as lines and points take it (gpu/polygon_offset.h).
+    const bool line_quads = quads != PrimitiveQuads::kNone;
     const float slope = line_quads ? 0.0f : gpu::DepthBiasSlopeFactor(offset);
     const bool bias = attachments.depth && (constant != 0.0f || slope != 0.0f);
     if (bias && attachments.depth->format == VK_FORMAT_D32_SFLOAT_S8_UINT &&
@@ -371,7 +368,7 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
     vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
     vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
   }
-  SetLineWidth(cmd, regs, plan.topology);
+  SetLineWidth(cmd, regs, plan.topology, quads);
   switch (plan.topology) {
     case gpu::HostTopology::kPointList:
       vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);

@@ -38,7 +38,7 @@ size_t FsiRenderer::PipelineKeyHash::operator()(const PipelineKey& k) const {
   mix(k.topology | (uint64_t(k.polygon_mode) << 8) | (uint64_t(k.samples) << 16) |
       (uint64_t(k.polygon_offset_gs) << 32) | (uint64_t(k.depth_clamp) << 33) |
       (uint64_t(k.clip_distances) << 40) | (uint64_t(k.cull_distances) << 48));
-  mix(uint64_t(reinterpret_cast<uintptr_t>(k.line_quad_shader)));
+  mix(uint64_t(reinterpret_cast<uintptr_t>(k.quad_shader)));
   return size_t(h);
 }
 
@@ -137,11 +137,8 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
       throw Error("rectangle lists need geometry shaders, which this device lacks");
     }
     if (!rectangle_gs_) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      const uint32_t limit = props.limits.maxGeometryInputComponents;
-      rectangle_gs_ =
-          CreateModule(RectangleListGeometryShader(limit > 12 ? (limit - 8) / 4 : 1));
+      rectangle_gs_ = CreateModule(
+          RectangleListGeometryShader(GeometryShaderInterpolators(context_.physical_device())));
     }
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = rectangle_gs_;
@@ -161,9 +158,9 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = gs;
     stages.push_back(stage);
-  } else if (key.line_quad_shader) {
+  } else if (key.quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = key.line_quad_shader;
+    stage.module = key.quad_shader;
     stages.push_back(stage);
   }
   stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -292,10 +289,12 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
     BarrierAfterDraws(VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
-  const DrawUpload upload =
-      UploadDrawData(regs, plan, prims, om_input, scaled_slots, draw.tessellation.get());
+  const DrawQuads quads = QuadsOf(plan, draw);
+  const DrawUpload upload = UploadDrawData(regs, plan, prims, om_input, scaled_slots, quads.kind,
+                                           draw.tessellation.get());
   HostRasterizer raster;
-  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, om_input.host_samples, raster);
+  const VkPipeline pipeline =
+      DrawPipeline(draw, regs, plan, om_input.host_samples, quads.shader, raster);
   BeginDrawRendering(plan);
   VkCommandBuffer cmd = stream_.cmd();
 
@@ -324,7 +323,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                                      : plan.topology == gpu::HostTopology::kLineList
                                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
                                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
-  SetLineWidth(cmd, regs, plan.topology);
+  SetLineWidth(cmd, regs, plan.topology, quads.kind);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;
@@ -352,6 +351,7 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
                                                     const gpu::HostPrimitives& prims,
                                                     const OutputMergerInput& om_input,
                                                     uint32_t scaled_slots,
+                                                    PrimitiveQuads quads,
                                                     const gpu::TessellatedDraw* tess) {
   // One ring allocation: the indices, then the guest, system and output merger constants, then
   // a tessellated draw's domain inputs.
@@ -367,13 +367,9 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
-  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology);
-  if (plan.topology == gpu::HostTopology::kPointList && plan.scale.x != plan.scale.y) {
-    Note("points at a non-square resolution scale drawn square (size x the horizontal scale)");
-  }
+  XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
-  // Resolution scale for the translated shaders (param gen in guest pixels, point sizes in host
-  // pixels: shader_interface.h).
+  // Resolution scale for the translated shaders (param gen in guest pixels: shader_interface.h).
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
   std::memcpy(upload.allocation.data + upload.system_offset, &system, sizeof(system));
@@ -384,11 +380,11 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
 
 VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                                      const gpu::DrawPlan& plan, uint32_t host_samples,
-                                     HostRasterizer& raster) {
+                                     VkShaderModule quad_shader, HostRasterizer& raster) {
   PipelineKey key;
   key.vs = draw.vertex_shader;
   key.topology = uint32_t(plan.topology);
-  key.line_quad_shader = LineQuadShader(plan);
+  key.quad_shader = quad_shader;
   raster = ComputeRasterizer(regs, plan.topology);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster);

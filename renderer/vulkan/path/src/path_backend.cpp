@@ -116,18 +116,6 @@ void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptio
              "shaderCullDistance"];
     return;
   }
-  // At a non-square scale fbo and fsi draw line lists as quads through a geometry shader that
-  // passes no clip or cull distance on, so the planes and the kill cannot reach those lines.
-  const xenos::PrimitiveType type = call.initiator.prim_type;
-  const bool lines = type == xenos::PrimitiveType::kLineList ||
-                     type == xenos::PrimitiveType::kLineStrip ||
-                     type == xenos::PrimitiveType::kLineLoop;
-  if (lines && options_.renderer.scale_x != options_.renderer.scale_y &&
-      context_.capabilities().geometry_shader) {
-    ++notes_["user clip planes / vertex kill not applied to lines at a non-square resolution "
-             "scale (drawn as quads by a geometry shader that passes no clip distance on)"];
-    return;
-  }
   vs.vs_user_clip_planes = clip.plane_count;
   vs.vs_user_clip_cull_only = clip.planes_cull_only;
   vs.vs_vertex_kill = uint32_t(clip.kill);
@@ -174,6 +162,10 @@ bool PathBackend::TranslateDraw(const replay::DrawCall& call,
   if (program.param_gen) {
     ps_options.ps_param_gen_register =
         int32_t(regs.Decode<xenos::reg::SQ_CONTEXT_MISC>().param_gen_pos);
+    // Points drawn as quads (PrimitiveQuads::kPoints) have no gl_PointCoord: the point-quad
+    // geometry shader hands the sprite coordinate over.
+    ps_options.ps_point_coord_input = call.initiator.prim_type == xenos::PrimitiveType::kPointList &&
+                                      context_.capabilities().geometry_point_size;
   }
   // Centroid interpolators under MSAA (as DrawPlan counts samples: 1 << min(msaa_samples, 2)).
   const uint32_t msaa = uint32_t(regs.Decode<xenos::reg::RB_SURFACE_INFO>().msaa_samples);

@@ -519,6 +519,10 @@ void Emitter::EmitAluStores(const AluInstruction& alu, bool have_vector) {
 // ---- Program ------------------------------------------------------------------------------------
 
 void Emitter::EmitDeclarations() {
+  if (pixel() && options_.ps_point_coord_input) {
+    Line("layout(location = " + std::to_string(kXePointCoordLocation) +
+         ") in vec2 xe_point_coord;");
+  }
   if (pixel() && options_.fsi_output_merger) {
     // The fsi path: no colour outputs; the output merger writes the EDRAM buffer.
     Line("layout(location = 0) in vec4 xe_interpolators[16];");
@@ -636,12 +640,15 @@ void Emitter::EmitEpilogue() {
   EmitClipDistances();
   Line("xe_pos.xyz = xe_pos.xyz * xe_system.ndc_scale.xyz + xe_system.ndc_offset.xyz * xe_pos.w;");
   Line("gl_Position = xe_pos;");
-  if (exports_point_size_) {
-    Line("gl_PointSize = clamp(xe_o_point.x, xe_system.point_size_min_max.x, "
-         "xe_system.point_size_min_max.y) * xe_resolution_scale().x;");
-  } else {
-    Line("gl_PointSize = xe_system.point_size_min_max.z * xe_resolution_scale().x;");
-  }
+  // Point quads take the diameter in guest pixels (-1: the constant width and height), a host
+  // point its size in host pixels (one size: square, the horizontal scale's).
+  const std::string diameter = exports_point_size_
+                                   ? "clamp(xe_o_point.x, xe_system.point_size_min_max.x, "
+                                     "xe_system.point_size_min_max.y)"
+                                   : "-1.0";
+  Line("gl_PointSize = (xe_system.flags & kXeSysFlagPointQuads) != 0u ? " + diameter + " : " +
+       (exports_point_size_ ? diameter : "xe_system.point_size_min_max.z") +
+       " * xe_resolution_scale().x;");
 }
 
 void Emitter::EmitClipDistances() {

@@ -1,10 +1,7 @@
 // The line-quad geometry shader (see line_quad.h).
 #include "xnt/vk/translator/line_quad.h"
 
-#include <algorithm>
-
 #include "glsl_prelude.h"
-#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 
@@ -19,6 +16,7 @@ void XeCorner(int i, vec2 offset_ndc) {
   gl_Position.xy += offset_ndc * gl_in[i].gl_Position.w;
   for (int k = 0; k < XE_PASSED; ++k) xe_interpolators[k] = xe_in[i][k];
   for (int k = XE_PASSED; k < 16; ++k) xe_interpolators[k] = vec4(0.0);
+  XeDistances(i);
   EmitVertex();
 }
 
@@ -40,17 +38,11 @@ void main() {
 
 }  // namespace
 
-std::string LineQuadGeometryShaderGlsl(uint32_t passed_interpolators) {
-  const uint32_t passed = std::clamp<uint32_t>(passed_interpolators, 1, kInterpolatorCount);
-  std::string text = "#version 450\n";
-  text += "layout(lines) in;\n";
-  text += "layout(triangle_strip, max_vertices = 4) out;\n";
-  text += "#define XE_PASSED " + std::to_string(passed) + "\n";
-  text += "layout(location = 0) in vec4 xe_in[][XE_PASSED];\n";
-  text += "layout(location = 0) out vec4 xe_interpolators[16];\n";
-  text += GlslSystemConstants();
-  text += kBody;
-  return text;
+std::string LineQuadGeometryShaderGlsl(uint32_t passed_interpolators, uint32_t clip_distances,
+                                       uint32_t cull_distances) {
+  return GlslQuadGeometryShaderHead("lines", passed_interpolators, clip_distances,
+                                    cull_distances) +
+         kBody;
 }
 
 }  // namespace xnt::vk

@@ -42,7 +42,8 @@ std::string CentroidSelection(const TranslationOptions& options) {
 
 // PsParamGen (gpu::PsParamGen, gpu::ParamGenPosition): the position in guest pixels, signs set by
 // flipping the bit so that pixel 0 can carry them (-0.0).
-std::string ParamGen(uint32_t reg) {
+std::string ParamGen(uint32_t reg, bool point_coord_input) {
+  const std::string coord = point_coord_input ? "xe_point_coord" : "gl_PointCoord";
   return "{\n"
          "  vec2 xe_pg_scale = xe_resolution_scale();\n"
          "  vec2 xe_pg_pos = max((floor(gl_FragCoord.xy) + 0.5) / xe_pg_scale - 0.5, vec2(0.0));\n"
@@ -52,8 +53,8 @@ std::string ParamGen(uint32_t reg) {
          "  xe_r[" + std::to_string(reg) + "] = vec4(\n"
          "      uintBitsToFloat(floatBitsToUint(xe_pg_pos.x) ^ (xe_pg_back ? 0x80000000u : 0u)),\n"
          "      uintBitsToFloat(floatBitsToUint(xe_pg_pos.y) ^ (xe_pg_point ? 0x80000000u : 0u)),\n"
-         "      xe_pg_point ? gl_PointCoord.x : uintBitsToFloat(xe_pg_line ? 0x80000000u : 0u),\n"
-         "      xe_pg_point ? gl_PointCoord.y : 0.0);\n"
+         "      xe_pg_point ? " + coord + ".x : uintBitsToFloat(xe_pg_line ? 0x80000000u : 0u),\n"
+         "      xe_pg_point ? " + coord + ".y : 0.0);\n"
          "}\n";
 }
 
@@ -76,7 +77,7 @@ std::string GlslPixelInputs(const TranslationOptions& options, uint32_t count,
   }
   if (options.ps_param_gen_register >= 0 &&
       uint32_t(options.ps_param_gen_register) < register_count) {
-    s += ParamGen(uint32_t(options.ps_param_gen_register));
+    s += ParamGen(uint32_t(options.ps_param_gen_register), options.ps_point_coord_input);
   }
   return s;
 }

@@ -16,6 +16,7 @@
 // residual a - q * b (Dekker's product, 27-bit halves) is smallest; the quotient of two doubles
 // never lies exactly halfway between two doubles, so there is no tie.
 #include "glsl_polygon_offset.h"
+#include "glsl_prelude.h"
 
 #include <bit>
 #include <cstdint>
@@ -230,16 +231,6 @@ std::string GlslExactPolygonOffset() {
 
 std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators,
                                             uint32_t clip_distances, uint32_t cull_distances) {
-  // Constant indices size the built-in arrays as the vertex shader's (its gl_PerVertex block).
-  std::string distances;
-  for (uint32_t i = 0; i < clip_distances; ++i) {
-    const std::string k = std::to_string(i);
-    distances += "    gl_ClipDistance[" + k + "] = gl_in[v].gl_ClipDistance[" + k + "];\n";
-  }
-  for (uint32_t i = 0; i < cull_distances; ++i) {
-    const std::string k = std::to_string(i);
-    distances += "    gl_CullDistance[" + k + "] = gl_in[v].gl_CullDistance[" + k + "];\n";
-  }
   const std::string n = std::to_string(passed_interpolators < 1 ? 1 : passed_interpolators);
   const std::string in_location = std::to_string(kXeVertexPositionLocation);
   const std::string out_location = std::to_string(kXeTrianglePositionsLocation);
@@ -251,10 +242,12 @@ std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators,
          "layout(location = 0) in vec4 xe_in[][" + n + "];\n"
          "layout(location = " + in_location + ") in vec4 xe_position_in[];\n"
          "layout(location = 0) out vec4 xe_interpolators[16];\n"
-         "layout(location = " + out_location + ") flat out vec4 xe_vs_position[3];\n"
+         "layout(location = " + out_location + ") flat out vec4 xe_vs_position[3];\n" +
+         GlslGeometryDistances(clip_distances, cull_distances) +
          "void main() {\n"
          "  for (int v = 0; v < 3; ++v) {\n"
-         "    gl_Position = gl_in[v].gl_Position;\n" + distances +
+         "    gl_Position = gl_in[v].gl_Position;\n"
+         "    XeDistances(v);\n"
          "    for (int i = 0; i < 16; ++i) xe_interpolators[i] = i < " + n + " ? xe_in[v][min(i, " + n + " - 1)] : vec4(0.0);\n"
          "    for (int k = 0; k < 3; ++k) xe_vs_position[k] = xe_position_in[k];\n"
          "    EmitVertex();\n"

@@ -4,7 +4,10 @@
 
 #include "glsl_memexport.h"
 
+#include <algorithm>
 #include <string>
+
+#include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
 
@@ -50,6 +53,7 @@ const uint kXeSysFlagWNotReciprocal = 4u;
 const uint kXeSysFlagPrimitivePoint = 8u;
 const uint kXeSysFlagAlphaTest = 16u;
 const uint kXeSysFlagPrimitiveLine = 64u;
+const uint kXeSysFlagPointQuads = 128u;
 
 // Resolution scale (shader_interface.h): host pixels per guest pixel.
 vec2 xe_resolution_scale() {
@@ -456,6 +460,33 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan, 
   text += resources;
   text += kHelpers;
   if (memexport) text += GlslMemExportHelpers();
+  return text;
+}
+
+std::string GlslGeometryDistances(uint32_t clip, uint32_t cull) {
+  std::string s = "void XeDistances(int v) {\n";
+  for (uint32_t i = 0; i < clip; ++i) {
+    const std::string k = std::to_string(i);
+    s += "  gl_ClipDistance[" + k + "] = gl_in[v].gl_ClipDistance[" + k + "];\n";
+  }
+  for (uint32_t i = 0; i < cull; ++i) {
+    const std::string k = std::to_string(i);
+    s += "  gl_CullDistance[" + k + "] = gl_in[v].gl_CullDistance[" + k + "];\n";
+  }
+  return s + "}\n";
+}
+
+std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint32_t clip,
+                                       uint32_t cull) {
+  passed = std::clamp<uint32_t>(passed, 1, kInterpolatorCount);
+  std::string text = "#version 450\n";
+  text += "layout(" + std::string(input) + ") in;\n";
+  text += "layout(triangle_strip, max_vertices = 4) out;\n";
+  text += "#define XE_PASSED " + std::to_string(passed) + "\n";
+  text += "layout(location = 0) in vec4 xe_in[][XE_PASSED];\n";
+  text += "layout(location = 0) out vec4 xe_interpolators[16];\n";
+  text += GlslSystemConstants();
+  text += GlslGeometryDistances(clip, cull);
   return text;
 }
 

@@ -3,6 +3,7 @@
 // clamped reciprocals, endian swaps, vertex-format decoding, constant-register access).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace xnt::vk {
@@ -21,5 +22,19 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan =
 // The system constants block (set 1, binding 1) and its kXeSysFlag* bits alone (part of
 // GlslPrelude), for host shaders over the same pipeline layout that read them.
 std::string GlslSystemConstants();
+
+// For host geometry shaders: `void XeDistances(int v)`, which gives the vertex being emitted the
+// first `clip` gl_ClipDistance and `cull` gl_CullDistance entries of input vertex v (the vertex
+// shader's counts, ShaderReflection: a geometry shader between it and the rasterizer must pass
+// them on, or user clip planes and vertex kill stop applying). Constant indices size the
+// built-in arrays as the vertex shader's.
+std::string GlslGeometryDistances(uint32_t clip, uint32_t cull);
+
+// The start of a geometry shader that draws `input` primitives ("points", "lines") as one
+// 4-vertex triangle strip each: the version, its layouts, XE_PASSED (the first `passed`
+// interpolators, clamped to 1..16, read as `xe_in[][XE_PASSED]`), the 16 interpolator outputs,
+// the system constants and XeDistances (GlslGeometryDistances).
+std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint32_t clip,
+                                       uint32_t cull);
 
 }  // namespace xnt::vk

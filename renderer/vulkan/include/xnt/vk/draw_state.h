@@ -26,9 +26,28 @@ inline VkRect2D ToVkRect(const gpu::ScissorRect& r) {
   return {{r.offset.x, r.offset.y}, {r.extent.width, r.extent.height}};
 }
 
+// Which host geometry shader, if any, draws a draw's points or lines as quads (decided once per
+// draw, PathRenderer::QuadsOf).
+enum class PrimitiveQuads : uint32_t {
+  kNone,
+  // Line lists through the line-quad geometry shader (xnt/vk/translator/line_quad.h): at a
+  // non-square resolution scale, where a host line cannot be the guest's line.
+  kLines,
+  // Point lists through the point-quad geometry shader (xnt/vk/translator/point_quad.h): at
+  // every scale, since a host point is square and the guest's is width x height.
+  kPoints,
+};
+// `geometry_shader`: the device has geometry shaders; `geometry_point_size`: and they may read
+// gl_PointSize (VulkanCapabilities). Without them points and lines stay host primitives (noted
+// by the path where that is not the guest's shape).
+PrimitiveQuads ComputePrimitiveQuads(gpu::HostTopology topology, ResolutionScale scale,
+                                     bool geometry_shader, bool geometry_point_size);
+
 // The per-draw system constants (shader_interface.h), apart from vertex_base_index's use.
+// `quads` == kPoints sets kXeSysFlagPointQuads.
 XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
-                                         gpu::HostTopology topology);
+                                         gpu::HostTopology topology,
+                                         PrimitiveQuads quads = PrimitiveQuads::kNone);
 
 struct HostDepthStencil {
   bool depth_test = false;
@@ -53,16 +72,12 @@ HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology top
 
 // The dynamic line width of a draw: PA_SU_LINE_CNTL's width for line lists (gpu/line_width.h)
 // times the resolution scale (the smaller axis's when they differ: a non-square scale without
-// geometry shaders, see LineQuads), clamped to the device's lineWidthRange; 1 without
-// wideLines and for every other topology (polygon-mode lines stay 1 wide). `note` gets why the
+// geometry shaders, see PrimitiveQuads::kLines), clamped to the device's lineWidthRange; 1
+// without wideLines and for every other topology (polygon-mode lines stay 1 wide). `note` gets why the
 // line is not the register's width in guest pixels, if it is not (a non-square scale included).
 float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, ResolutionScale scale,
                     bool wide_lines, const float line_width_range[2], std::string* note);
 
-// Whether a line list is drawn as quads by the line-quad geometry shader
-// (xnt/vk/translator/line_quad.h): at a non-square resolution scale, where a host line cannot be
-// the guest's line, on a device with geometry shaders.
-bool LineQuads(gpu::HostTopology topology, ResolutionScale scale, bool geometry_shader);
 
 // One colour target's blending (RB_BLENDCONTROLn) and write mask (RB_COLOR_MASK).
 VkPipelineColorBlendAttachmentState ComputeBlend(gpu::RegisterValues regs, uint32_t target);

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "xnt/vk/draw_state.h"
+
 namespace xnt::vk {
 
 // GLSL 450 -> SPIR-V (Vulkan 1.1 environment) through libshaderc; throws xnt::Error with the
@@ -23,16 +25,22 @@ std::vector<uint32_t> CompileHostGlsl(std::string_view source, VkShaderStageFlag
 // affine attributes across a parallelogram). Xenia does the same in a geometry shader
 // (src/xenia/gpu/vulkan/vulkan_pipeline_cache.cc, "rectangle list" GS) rather than on the CPU,
 // because the vertex positions only exist after the guest vertex shader ran.
-// `passed_interpolators`: how many of the 16 interpolators fit the device's
-// maxGeometryInputComponents next to the gl_PerVertex block (lavapipe: 64 components -> 14); the
-// rest are written as zero, so rectangle lists lose interpolators 14-15 on such devices.
+// `passed_interpolators`: GeometryShaderInterpolators; the rest are written as zero, so
+// rectangle lists lose interpolators 14-15 on lavapipe.
 std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators);
 
-// The line-quad geometry shader (xnt/vk/translator/line_quad.h) for `device`: as many
-// interpolators as fit its maxGeometryInputComponents next to the gl_PerVertex block (8
-// components kept for it, as for rectangle lists).
-std::vector<uint32_t> LineQuadGeometryShader(VkPhysicalDevice device);
-// The same for a device whose maxGeometryInputComponents is `limit`.
-std::vector<uint32_t> LineQuadGeometryShader(uint32_t limit);
+// How many of the 16 interpolators a host geometry shader passes on for `device`: those that fit
+// its maxGeometryInputComponents next to the gl_PerVertex block, for which 8 components are kept
+// (gl_Position, gl_PointSize and the clip/cull arrays, which validation counts against the limit
+// too). lavapipe: 64 components -> 14.
+uint32_t GeometryShaderInterpolators(VkPhysicalDevice device);
+// The same for a device whose maxGeometryInputComponents is `limit` (what the build bakes).
+uint32_t GeometryShaderInterpolators(uint32_t limit);
+
+// The line-quad or point-quad geometry shader (xnt/vk/translator/line_quad.h, point_quad.h) for
+// `kind` (not kNone), passing `passed_interpolators` (GeometryShaderInterpolators) and the vertex
+// shader's `clip` / `cull` distances on.
+std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_interpolators,
+                                         uint32_t clip, uint32_t cull);
 
 }  // namespace xnt::vk

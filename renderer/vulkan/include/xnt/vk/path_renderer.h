@@ -32,6 +32,7 @@
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_set_layouts.h"
+#include "xnt/vk/draw_state.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/shared_memory.h"
 #include "xnt/vk/texture_cache.h"
@@ -39,7 +40,6 @@
 
 namespace xnt::vk {
 
-struct HostRasterizer;
 class ScaledResolveMirror;
 
 class PathRenderer {
@@ -131,17 +131,24 @@ class PathRenderer {
                                uint64_t& alignment) const;
   // r0 then r1 of each generated vertex, as the translated prologue reads them.
   static void WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst);
+  // How a draw's points or lines reach the rasterizer, decided once per draw: the PrimitiveQuads
+  // (draw_state.h) and the geometry shader that draws them (made on first use for the vertex
+  // shader's clip/cull distance counts, DrawInput; null for kNone). Where the device cannot,
+  // the reason points are not the guest's shape is noted.
+  struct DrawQuads {
+    PrimitiveQuads kind = PrimitiveQuads::kNone;
+    VkShaderModule shader = VK_NULL_HANDLE;
+  };
+  DrawQuads QuadsOf(const gpu::DrawPlan& plan, const DrawInput& draw);
   // PA_SU_LINE_CNTL's width for line draws, through wideLines (lavapipe draws a rectangle that
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
-  void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology);
+  void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology,
+                    PrimitiveQuads quads);
   // raster.depth_clamp where the device has depthClamp; without it false, with a note (the
   // pipeline then clips depth).
   bool HostDepthClamp(const HostRasterizer& raster);
   // A module owned by the renderer (freed with it): host shaders a path makes for itself.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
-  // The geometry shader of a draw's pipeline that draws its line list as the guest's quads
-  // (LineQuads, draw_state.h: a non-square scale), made on first use; null for other draws.
-  VkShaderModule LineQuadShader(const gpu::DrawPlan& plan);
   // Brings the shared-memory mirror up to date for a draw before anything of it is recorded:
   // pages no command of the submission has read go ahead of it (SharedMemory::SyncAhead, render
   // pass kept open), the rest in stream order after ending rendering; then marks the draw's
@@ -179,7 +186,8 @@ class PathRenderer {
   void WriteTextureSet(VkDescriptorSet set, const std::vector<VkDescriptorImageInfo>& images);
 
   std::vector<VkShaderModule> owned_modules_;
-  VkShaderModule line_quad_shader_ = VK_NULL_HANDLE;  // LineQuadShader
+  // QuadsOf's geometry shaders by kind and distance counts.
+  std::map<uint32_t, VkShaderModule> quad_shaders_;
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush

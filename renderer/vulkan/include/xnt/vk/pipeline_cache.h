@@ -38,8 +38,8 @@ struct PipelineKey {
                          // the struct padding-free, so memcmp/hashing are exact
   uint32_t depth_clamp = 0;  // depthClampEnable (HostRasterizer::depth_clamp)
   uint32_t reserved = 0;     // keeps the size a multiple of 8: no padding bytes
-  // The line-quad geometry shader (PathRenderer::LineQuadShader) for its line lists, or null.
-  VkShaderModule line_quad_shader = VK_NULL_HANDLE;
+  // The line-quad or point-quad geometry shader (PathRenderer::QuadsOf), or null.
+  VkShaderModule quad_shader = VK_NULL_HANDLE;
 
   bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
 };

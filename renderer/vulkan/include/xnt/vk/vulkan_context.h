@@ -61,6 +61,9 @@ struct Capabilities {
   bool depth_range_unrestricted = false;   // VK_EXT_depth_range_unrestricted
   bool shader_stencil_export = false;      // VK_EXT_shader_stencil_export
   bool geometry_shader = false;
+  // geometryShader + shaderTessellationAndGeometryPointSize: points drawn as quads
+  // (point_quad.h, which reads gl_PointSize in the geometry shader).
+  bool geometry_point_size = false;
   bool depth_clamp = false;  // depthClamp (PA_CL_CLIP_CNTL clip_disable draws)
   // shaderClipDistance and shaderCullDistance (user clip planes and vertex kill).
   bool clip_cull_distance = false;

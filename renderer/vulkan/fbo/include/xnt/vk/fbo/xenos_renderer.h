@@ -102,12 +102,14 @@ class XenosRenderer final : public PathRenderer {
   DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::HostPrimitives& prims,
                             const gpu::TessellatedDraw* tess);
   void WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
-                            const Attachments& attachments, uint32_t scaled_slots, uint8_t* out);
+                            const Attachments& attachments, uint32_t scaled_slots,
+                            PrimitiveQuads quads, uint8_t* out);
   VkPipeline DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, const Attachments& attachments,
-                          HostRasterizer& raster);
+                          VkShaderModule quad_shader, HostRasterizer& raster);
   void SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
-                       const Attachments& attachments, const HostRasterizer& raster);
+                       const Attachments& attachments, const HostRasterizer& raster,
+                       PrimitiveQuads quads);
   void BeginRendering(const Attachments& attachments);
   // Fills the render area and sample count of a draw that has no attachment (run for its
   // pixel-shader exports only) for a surface `pitch` guest pixels wide; false (noted) when the

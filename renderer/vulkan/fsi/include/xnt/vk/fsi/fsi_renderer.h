@@ -95,7 +95,7 @@ class FsiRenderer final : public PathRenderer {
     bool depth_clamp = false;        // HostRasterizer::depth_clamp
     // With polygon_offset_gs: the vertex shader's clip / cull distances, which it passes on.
     uint32_t clip_distances = 0, cull_distances = 0;
-    VkShaderModule line_quad_shader = VK_NULL_HANDLE;  // PathRenderer::LineQuadShader
+    VkShaderModule quad_shader = VK_NULL_HANDLE;  // PathRenderer::QuadsOf
     bool operator==(const PipelineKey&) const = default;
   };
   struct PipelineKeyHash {
@@ -118,10 +118,11 @@ class FsiRenderer final : public PathRenderer {
   uint32_t HostSamples(uint32_t guest_samples);
   DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                             const gpu::HostPrimitives& prims, const OutputMergerInput& om_input,
-                            uint32_t scaled_slots, const gpu::TessellatedDraw* tess);
+                            uint32_t scaled_slots, PrimitiveQuads quads,
+                            const gpu::TessellatedDraw* tess);
   VkPipeline DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, uint32_t host_samples,
-                          HostRasterizer& raster);
+                          VkShaderModule quad_shader, HostRasterizer& raster);
   void BeginDrawRendering(const gpu::DrawPlan& plan);
   VkPipeline GetPipeline(const PipelineKey& key);
   void CreateEdramBuffer();

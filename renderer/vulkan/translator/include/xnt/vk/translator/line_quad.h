@@ -19,6 +19,10 @@ namespace xnt::vk {
 // `passed_interpolators` interpolators carried to its two corners, the rest written as zero. It
 // reads XeSystemConstants::line_quad. Nothing is emitted for a segment with no length or an end
 // at w <= 0 (the cpu path clips such a segment first; the host clips the quad instead).
-std::string LineQuadGeometryShaderGlsl(uint32_t passed_interpolators);
+// `clip_distances` / `cull_distances`: the vertex shader's (ShaderReflection), each corner
+// carrying its end's, so user clip planes and vertex kill apply to the quad as to the line (a
+// quad's two triangles both hold both ends: culled when both ends are).
+std::string LineQuadGeometryShaderGlsl(uint32_t passed_interpolators, uint32_t clip_distances = 0,
+                                       uint32_t cull_distances = 0);
 
 }  // namespace xnt::vk

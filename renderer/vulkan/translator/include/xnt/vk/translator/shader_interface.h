@@ -19,7 +19,11 @@
 // for vertex shaders (the XDK listing shows it as `dcl_index r0.x`).
 // Interpolators: `layout(location = 0) out vec4 xe_interpolators[16]` (locations 0..15).
 // Position goes through the VTE transform below into gl_Position; point size (oPts.x) into
-// gl_PointSize when the shader exports it (clamped to point_size_min_max.xy).
+// gl_PointSize when the shader exports it (clamped to point_size_min_max.xy; for point quads in
+// guest pixels, kXeSysFlagPointQuads).
+// The point-quad geometry shader adds `layout(location = kXePointCoordLocation) out vec2
+// xe_point_coord`, the sprite coordinate a pixel shader with
+// TranslationOptions::ps_point_coord_input reads instead of gl_PointCoord.
 //
 // Fragment stage: `layout(location = 0) in vec4 xe_interpolators[16]`; they are copied into
 // r0..r15 (as many as TranslationOptions::ps_interpolator_count says; Xenos loads interpolators into
@@ -97,13 +101,20 @@ enum XeSystemFlag : uint32_t {
   kXeSysFlagViewportInShader = 1u << 5,
   // The draw's primitive is a line list (PsParamGen reports it in the sign of z).
   kXeSysFlagPrimitiveLine = 1u << 6,
+  // A point list expanded to quads by the point-quad geometry shader (point_quad.h): the vertex
+  // shader writes gl_PointSize as the point's diameter in guest pixels (oPts.x clamped to
+  // point_size_min_max.xy), or -1 when it exports none (the geometry shader then takes the
+  // constant width and height, point_size_min_max.zw), instead of a host point size.
+  kXeSysFlagPointQuads = 1u << 7,
 };
 
 // std140 layout of `XeSystemConstants` (set 1, binding 1).
 // ndc_scale/ndc_offset: gl_Position.xyz = pos.xyz * ndc_scale.xyz + ndc_offset.xyz * pos.w, applied
 // after the W/XY/Z format fix-ups above. The core folds PA_CL_VPORT_*, the render-target size and
 // the Direct3D half-pixel offset into these two vectors (so no separate half-pixel flag exists).
-// point_size_min_max: x = min, y = max, z = default size (PA_SU_POINT_SIZE), w = unused.
+// point_size_min_max: x = min, y = max diameter of a size the vertex shader exports
+// (PA_SU_POINT_MINMAX), z = width, w = height of the constant point (PA_SU_POINT_SIZE), all in
+// guest pixels.
 // color_exp_bias[i]: RB_COLOR*_INFO color_exp_bias (6-bit signed, sign-extended): the fragment
 // shader multiplies colour output i by 2^bias. Declared in GLSL as `ivec4 color_exp_bias`.
 // alpha_test_func: RB_COLORCONTROL alpha_func (0 never, 1 less, 2 equal, 3 lequal, 4 greater,
@@ -137,9 +148,9 @@ struct XeSystemConstants {
   // The draw's enabled user clip planes in guest clip space, compacted (gpu/primitive_clip.h);
   // the vertex shader reads the first TranslationOptions::vs_user_clip_planes of them.
   float user_clip_planes[6][4];
-  // Line lists drawn as quads by LineQuadGeometryShaderGlsl (line_quad.h): x, y = host NDC units
-  // per guest pixel (gpu::Viewport::ndc_per_pixel), z = PA_SU_LINE_CNTL's width in guest pixels
-  // (gpu/line_width.h), w unused.
+  // Line and point lists drawn as quads by a geometry shader (line_quad.h, point_quad.h): x, y =
+  // host NDC units per guest pixel (gpu::Viewport::ndc_per_pixel); for lines z =
+  // PA_SU_LINE_CNTL's width in guest pixels (gpu/line_width.h); w unused.
   float line_quad[4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
@@ -195,5 +206,8 @@ inline constexpr uint32_t kColorTargetCount = 4;    // PS oC0..oC3, locations 0.
 // three as `flat in vec4 xe_vs_position[3]` at locations 16..18.
 inline constexpr uint32_t kXeVertexPositionLocation = 15;
 inline constexpr uint32_t kXeTrianglePositionsLocation = 16;
+// The point-quad geometry shader's sprite coordinate, after the triangle positions' locations
+// (the two are never in one pipeline, but never share a location either).
+inline constexpr uint32_t kXePointCoordLocation = 19;
 
 }  // namespace xnt::vk

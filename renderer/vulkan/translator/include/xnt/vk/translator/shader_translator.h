@@ -32,6 +32,10 @@ struct TranslationOptions {
   // pixel position in guest pixels, the back-face / point / line flags in the sign bits of x, y,
   // z, a point's sprite coordinate in zw), or -1 for none.
   int32_t ps_param_gen_register = -1;
+  // Pixel shaders of a point list expanded to quads (point_quad.h): param gen's sprite
+  // coordinate is read from `xe_point_coord` (kXePointCoordLocation), which the geometry shader
+  // writes, since a quad has no gl_PointCoord.
+  bool ps_point_coord_input = false;
   // Pixel shaders: bit i set: interpolator i is taken at the centroid of the pixel's covered
   // guest samples (gpu::InterpolatorCentroidMask, gpu::CentroidSample), evaluated with
   // interpolateAtOffset at that guest sample's position, so every host follows the one rule
