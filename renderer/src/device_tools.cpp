@@ -58,6 +58,7 @@ TranslationCheck CheckTranslation(const ucode::Shader& shader, const Translation
   vk::TranslateCheckOptions check;
   check.lanes = options.lanes;
   check.seed = options.seed;
+  check.fsi = options.fsi;
   if (options.ps_interpolator_count) check.ps_interpolator_count = options.ps_interpolator_count;
   const vk::TranslateCheckResult result = checker.Check(shader, check);
   return {result.agree(), result.Text(), result.Json()};

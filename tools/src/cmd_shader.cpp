@@ -135,6 +135,13 @@ Loaded Load(const ShaderArgs& a) {
 // A container whose listing does not assemble back to it holds what no listing line carries
 // (a debug-information block, another build's layout): said on stderr rather than left silent.
 void NoteLossyListing(const std::string& file, const ContainerFile& c, const std::string& text) {
+  if (!c.debug_info.empty()) {
+    std::fprintf(stderr,
+                 "%s: note: the container's debug-information block (%zu bytes) is printed as "
+                 "`// DebugInfo` words, not as fxc's `// PDB hint` / `// Debugger Hint:` trailers: "
+                 "which of its bytes hold the hint, the timestamp and the .updb path is not known\n",
+                 file.c_str(), 4 * c.debug_info.size());
+  }
   const std::vector<uint8_t> bytes = WriteContainer(c);
   std::string why;
   try {
@@ -194,10 +201,12 @@ int RunAsm(const ShaderArgs& a) {
       throw Error(a.file + ":" + e.what());
     }
     WriteBytes(a.output, blob);
-    if (text.find("// Debugger Hint:") != std::string::npos) {
+    if (text.find("// Debugger Hint:") != std::string::npos &&
+        text.find("\n// DebugInfo ") == std::string::npos) {
       std::fprintf(stderr,
                    "%s: note: the listing's `// Debugger Hint:` trailer is not written: the "
-                   "layout of the container's debug-information block is not known\n",
+                   "layout of the container's debug-information block is not known (only "
+                   "`// DebugInfo` word lines, as `shader disasm` prints a block, are)\n",
                    a.file.c_str());
     }
     std::fprintf(stderr, "%s: %s shader container, %zu bytes (%zu microcode dwords)\n",
@@ -506,7 +515,9 @@ XNT_COMMAND({"shader",
                tr->add_flag("--glsl", args->translate.glsl, "print the generated GLSL");
                tr->add_flag("--check", args->translate.check,
                             "run on the Vulkan device and in the CPU interpreter over random inputs "
-                            "and compare lane by lane (exit 1 on a disagreement)");
+                            "and compare lane by lane: exports, oPts and the vertex kill, memexport's "
+                            "guest memory (exit 1 on a disagreement; --path fsi: the fsi path's shader "
+                            "body, its EDRAM output merger not checked)");
                tr->add_option("--lanes", args->translate.lanes, "--check: pixels or vertices (default 256)")
                    ->check(CLI::Range(1, 16384));
                tr->add_option("--seed", args->translate.seed, "--check: seed of the random inputs (default 1)");

@@ -1,7 +1,7 @@
 // `xenotrace shader translate`: one shader (container or raw microcode) through the SPIR-V
 // translator (renderer/device_tools.h), written as SPIR-V and/or printed as GLSL, and validated
-// with `spirv-val` when it is installed. Registered by cmd_shader.cpp. --check runs the fbo
-// translation on the Vulkan device against the CPU interpreter (the harness and the comparison
+// with `spirv-val` when it is installed. Registered by cmd_shader.cpp. --check runs the fbo (or
+// fsi) translation on the Vulkan device against the CPU interpreter (the harness and the comparison
 // rules are the renderer's; this file only parses and prints).
 #include <cstdio>
 #include <algorithm>
@@ -46,11 +46,8 @@ uint32_t InterpolatorCount(const ucode::ContainerFile* container) {
 
 int RunCheck(const ucode::Shader& shader, const ucode::ContainerFile* container,
              const TranslateRequest& r) {
-  if (r.path != "fbo") {
-    throw Error("--check runs the fbo path's translation only (the fsi translation writes the "
-                "EDRAM buffer through its output merger, which the interpreter does not model)");
-  }
   renderer::TranslationCheckOptions options;
+  options.fsi = r.path == "fsi";
   options.device_index = r.device;
   options.lanes = r.lanes;
   options.seed = r.seed;

@@ -13,8 +13,8 @@ struct TranslateRequest {
   std::string path = "fbo";  // fbo or fsi
   std::string output;        // SPIR-V file, "" = none
   bool glsl = false;
-  // --check: the fbo translation on the Vulkan device against the CPU interpreter
-  // (renderer/device_tools.h).
+  // --check: the fbo (--path fsi: the fsi) translation on the Vulkan device against the CPU
+  // interpreter (renderer/device_tools.h).
   bool check = false;
   uint32_t lanes = 256;
   uint64_t seed = 1;

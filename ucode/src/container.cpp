@@ -312,6 +312,7 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
   }
   if (program % 4) Fail(4, "program offset", std::to_string(program) + " is not a multiple of 4");
   const uint32_t ctab = out.header[4], defs = out.header[5], info = out.header[6];
+  const uint32_t debug = out.header[3];
   // The compiler writes header, constant table, definitions, info, program in that order; other
   // layouts are accepted as long as the regions lie between the header and the program without
   // overlapping (each region ends where the next one starts, or before it: gap bytes are kept).
@@ -322,14 +323,16 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
     }
   };
   check_start(info, 24, "info block offset");
+  if (debug) check_start(debug, 12, "debug-information offset");
   if (defs) check_start(defs, 20, "definition table offset");
   if (ctab) check_start(ctab, 16, "constant table offset");
-  if ((ctab && (ctab == defs || ctab == info)) || (defs && defs == info)) {
+  if ((ctab && (ctab == defs || ctab == info || ctab == debug)) || (defs && (defs == info || defs == debug)) ||
+      debug == info) {
     Fail(16, "region offsets", "two regions start at the same byte");
   }
   auto region_end = [&](uint32_t start) {
     uint32_t end = program;
-    for (uint32_t o : {ctab, defs, info}) {
+    for (uint32_t o : {ctab, defs, info, debug}) {
       if (o > start && o < end) end = o;
     }
     return end;
@@ -355,6 +358,9 @@ ContainerFile LoadContainer(std::span<const uint8_t> bytes) {
              "-byte program");
   }
   if (defs) ReadDefinitions(b, defs, region_end(defs), program, code_offset, out);
+  for (uint32_t at = debug; debug && at < region_end(debug); at += 4) {
+    out.debug_info.push_back(b.U32(at, "debug-information block"));
+  }
   out.program.assign(bytes.begin() + program, bytes.end());
   out.underlay.assign(bytes.begin(), bytes.end());
   out.microcode_offset = program + code_offset;
@@ -381,6 +387,8 @@ bool KeepsLayout(const ContainerFile& c) {
   };
   if (l[0] && !fits(l[0], 4 + c.constant_table.size())) return false;
   if (l[1] && !fits(l[1], 4 * c.definition_table.size())) return false;
+  if ((c.header[3] != 0) != !c.debug_info.empty()) return false;
+  if (c.header[3] && !fits(c.header[3], 4 * c.debug_info.size())) return false;
   return fits(l[2], 4 * c.info.size());
 }
 
@@ -400,6 +408,7 @@ std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
     }
     for (size_t i = 0; i < c.definition_table.size(); ++i) put(c.layout[1] + 4 * uint32_t(i), c.definition_table[i]);
     for (size_t i = 0; i < c.info.size(); ++i) put(c.layout[2] + 4 * uint32_t(i), c.info[i]);
+    for (size_t i = 0; i < c.debug_info.size(); ++i) put(h[3] + 4 * uint32_t(i), c.debug_info[i]);
     std::copy(c.program.begin(), c.program.end(), out.begin() + h[1]);
     h[4] = c.layout[0];
     h[5] = c.layout[1];
@@ -420,6 +429,8 @@ std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
     }
     const uint32_t info = uint32_t(out.size());
     for (uint32_t w : c.info) PutBE32(out, w);
+    h[3] = c.debug_info.empty() ? 0 : uint32_t(out.size());
+    for (uint32_t w : c.debug_info) PutBE32(out, w);
     h[1] = uint32_t(out.size());
     out.insert(out.end(), c.program.begin(), c.program.end());
     h[4] = ctab;

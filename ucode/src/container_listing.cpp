@@ -4,6 +4,7 @@
 #include "container_listing.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <span>
 
@@ -306,6 +307,20 @@ std::string ParameterComments(const ContainerFile& c) {
     out += "//   " + pad(d.name, width) + " " + pad(reg, 5) + " " + size + "\n";
   }
   return out + "//\n\n";
+}
+
+std::string DebugInfoLines(const ContainerFile& c) {
+  if (c.debug_info.empty()) return {};
+  std::string out = "\n// Debug-information block: " + std::to_string(4 * c.debug_info.size()) +
+                    " bytes (container header word 3). Its layout (the PDB hint, the Debugger\n"
+                    "// Hint's timestamp and .updb path) is not public: kept as words.\n";
+  char word[16];
+  for (size_t i = 0; i < c.debug_info.size(); ++i) {
+    if (i % 8 == 0) out += (i ? "\n" : "") + std::string(kDebugInfoPrefix);
+    std::snprintf(word, sizeof(word), i % 8 ? " %08x" : "%08x", c.debug_info[i]);
+    out += word;
+  }
+  return out + "\n";
 }
 
 }  // namespace xnt::ucode

@@ -16,6 +16,14 @@ std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader);
 // several lines) and `// Registers:` (name, first register, size of what got registers).
 std::string ParameterComments(const ContainerFile& c);
 
+// The container's debug-information block (header word 3) as the listing's last lines: a comment
+// saying what is not known, then `// DebugInfo` lines of eight big-endian words in hex, which the
+// container assembler reads back. fxc prints the block as `// PDB hint` and `// Debugger Hint:`
+// trailers, but which bytes hold what it prints there is not public, so the words are printed as
+// they are. Empty when the container has no block.
+std::string DebugInfoLines(const ContainerFile& c);
+inline constexpr const char* kDebugInfoPrefix = "// DebugInfo ";
+
 // Names as the listing prints them.
 std::string ParameterTypeName(uint32_t type);    // float, sampler2d, ...
 std::string ParameterClassName(uint32_t cls);    // scalar, vector, matrix_columns, ...

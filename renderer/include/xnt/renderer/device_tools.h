@@ -45,14 +45,15 @@ struct TranslationCheckOptions {
   uint32_t lanes = 256;  // pixels (one point each) or vertices, 1..16384
   uint64_t seed = 1;
   uint32_t ps_interpolator_count = 0;  // 0: the checker's default
+  bool fsi = false;  // the fsi path's translation options (TranslateCheckOptions::fsi)
 };
 struct TranslationCheck {
   bool agree = false;  // every lane's exports equal on the device and in the interpreter
   std::string text;    // the report, as `shader translate --check` prints it
   std::string json;
 };
-// The fbo path's translation of `shader` on the device against the CPU interpreter over random
-// inputs. Throws xnt::Error (no device, shader not checkable).
+// The fbo (or fsi) path's translation of `shader` on the device against the CPU interpreter over
+// random inputs. Throws xnt::Error (no device, shader not checkable).
 TranslationCheck CheckTranslation(const ucode::Shader& shader, const TranslationCheckOptions& options);
 
 // The post-processing chain as Vulkan compute passes on device `device_index` (-1: the first

@@ -1,9 +1,10 @@
 #version 450
 // translate --check, vertex shaders: the translated vertex shader's outputs of each vertex (one
-// point per lane) stored as bits: gl_Position, then o0..o15. Emits nothing (rasterizer discard).
-// maxGeometryInputComponents is 64 on lavapipe (and the minimum Vulkan asks): gl_Position plus
-// 16 vec4 exceed it, so the check draws twice, once with XE_HIGH unset (gl_Position, o0..o7)
-// and once with it set (o8..o15).
+// point per lane) stored as bits, 19 words of 4 per lane: gl_Position, o0..o15, the raw oPts
+// export (TranslationOptions::vs_point_export_clip_distances: gl_ClipDistance[0..3]) and the
+// vertex-kill cull distance (vs_vertex_kill = 1: -1 killed, 0 kept). maxGeometryInputComponents is 64 on lavapipe (and
+// the minimum Vulkan asks): everything exceeds it, so the check draws twice, once with XE_HIGH
+// unset (gl_Position, o0..o7, oPts, the cull distance) and once with it set (o8..o15).
 layout(points) in;
 layout(points, max_vertices = 1) out;
 #ifdef XE_HIGH
@@ -17,9 +18,14 @@ layout(std430, set = 3, binding = 1) writeonly buffer Capture { uvec4 words[]; }
 void main() {
   uint lane = uint(gl_PrimitiveIDIn);
 #ifndef XE_HIGH
-  capture.words[lane * 17u] = floatBitsToUint(gl_in[0].gl_Position);
+  capture.words[lane * 19u] = floatBitsToUint(gl_in[0].gl_Position);
+  // Constant indices: they size the built-in arrays as the vertex shader's gl_PerVertex has them.
+  capture.words[lane * 19u + 17u] =
+      floatBitsToUint(vec4(gl_in[0].gl_ClipDistance[0], gl_in[0].gl_ClipDistance[1],
+                           gl_in[0].gl_ClipDistance[2], gl_in[0].gl_ClipDistance[3]));
+  capture.words[lane * 19u + 18u] = uvec4(floatBitsToUint(gl_in[0].gl_CullDistance[0]), 0u, 0u, 0u);
 #endif
   for (uint i = 0u; i < 8u; ++i) {
-    capture.words[lane * 17u + 1u + kFirst + i] = floatBitsToUint(xe_interpolators[0][i]);
+    capture.words[lane * 19u + 1u + kFirst + i] = floatBitsToUint(xe_interpolators[0][i]);
   }
 }

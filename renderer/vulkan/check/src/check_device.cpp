@@ -27,7 +27,7 @@ constexpr VkDeviceSize kColorBytes = VkDeviceSize(TranslateChecker::Device::kMax
 constexpr VkDeviceSize kDepthOffset = 4 * kColorBytes;
 constexpr VkDeviceSize kStencilOffset = kDepthOffset + VkDeviceSize(TranslateChecker::Device::kMaxLanes) * 4;
 constexpr VkDeviceSize kReadbackBytes = kStencilOffset + TranslateChecker::Device::kMaxLanes;
-constexpr VkDeviceSize kCaptureBytes = VkDeviceSize(TranslateChecker::Device::kMaxLanes) * 17 * 16;
+constexpr VkDeviceSize kCaptureBytes = VkDeviceSize(TranslateChecker::Device::kMaxLanes) * TranslateChecker::Device::kCaptureVectors * 16;
 constexpr VkShaderStageFlags kStages =
     VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
@@ -38,6 +38,9 @@ using Device = TranslateChecker::Device;
 Device::Device(VulkanContext& context) : context_(context), device_(context.device()) {
   if (!context.capabilities().geometry_shader) {
     throw Error("translate --check needs geometry shaders (vertex shader outputs are captured by one)");
+  }
+  if (!context.capabilities().clip_cull_distance) {
+    throw Error("translate --check needs shaderCullDistance (the vertex kill is captured as a cull distance)");
   }
   const auto interface_layouts = check::MakeShaderInterfaceSetLayouts(device_, kStages, 3);
   std::copy(interface_layouts.begin(), interface_layouts.end(), set_layouts_.begin());
@@ -327,8 +330,12 @@ void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool
     std::memcpy(out.depth.data(), bytes + kDepthOffset, size_t(lanes) * 4);
     out.stencil.assign(bytes + kStencilOffset, bytes + kStencilOffset + lanes);
   } else {
-    out.capture.resize(size_t(lanes) * 17 * 4);
+    out.capture.resize(size_t(lanes) * kCaptureVectors * 4);
     std::memcpy(out.capture.data(), capture_.mapped, out.capture.size() * 4);
+  }
+  for (uint32_t b = 0; b < kSharedMemoryBindingCount; ++b) {
+    const auto* words = static_cast<const uint32_t*>(memory_[b].mapped);
+    out.memory[b].assign(words, words + kMemoryBytes / 4);
   }
 }
 

@@ -18,12 +18,16 @@ namespace xnt::vk {
 struct TranslateChecker::Device {
   static constexpr uint32_t kColumns = 64;
   static constexpr uint32_t kMaxLanes = 16384;
-  static constexpr uint32_t kMemoryBytes = 64 * 1024;  // guest bytes 0.. in binding 0
+  // Guest memory: the first kMemoryBytes of each shared-memory binding (guest bytes 0.., 128 MiB..,
+  // 256 MiB.., 384 MiB..); the translated shaders' reads and stores past a binding's end drop.
+  static constexpr uint32_t kMemoryBytes = 64 * 1024;
+  // Vertex capture per lane (capture.geom): gl_Position, o0..o15, oPts, the kill cull distance.
+  static constexpr uint32_t kCaptureVectors = 19;
 
   struct Inputs {
     XeConstants constants{};
     XeSystemConstants system{};
-    std::vector<uint32_t> memory;              // kMemoryBytes / 4 words
+    std::vector<uint32_t> memory;              // binding 0's kMemoryBytes / 4 words (the others 0)
     std::array<std::array<float, 4>, 3> texels{};  // 2D array, cube, 3D
     std::vector<uint32_t> lane_words;          // pixel: 16 interpolators x 4 words per lane
   };
@@ -31,7 +35,9 @@ struct TranslateChecker::Device {
     std::array<std::vector<float>, 4> colors;  // [target][lane * 4 + c]
     std::vector<float> depth;
     std::vector<uint8_t> stencil;              // 1: the fragment survived
-    std::vector<uint32_t> capture;             // vertex: 17 x 4 words per lane
+    std::vector<uint32_t> capture;             // vertex: kCaptureVectors x 4 words per lane
+    // Guest memory after the draws (memexport), binding by binding, kMemoryBytes / 4 words each.
+    std::array<std::vector<uint32_t>, kSharedMemoryBindingCount> memory;
   };
 
   explicit Device(VulkanContext& context);

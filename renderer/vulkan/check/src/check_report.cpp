@@ -1,4 +1,5 @@
 // translate --check results as text and JSON.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -56,9 +57,28 @@ std::string TranslateCheckResult::Text() const {
     s += " (" + std::string(unit) + " shader on " + device + ", seed " + std::to_string(seed) + "; " +
          std::to_string(compared_exact) + " components bit for bit, " +
          std::to_string(compared_tolerance) + " within a tolerance, " + std::to_string(not_compared) +
-         " not compared" + (pixel ? ", " + std::to_string(lanes_killed) + " lanes killed on both" : "") + ")\n";
+         " not compared" + (pixel ? ", " + std::to_string(lanes_killed) + " lanes killed on both" : "") +
+         (memory_compared ? ", " + std::to_string(memory_compared) + " guest memory dwords bit for bit" : "") +
+         ")\n";
+  }
+  // One line: how many were not compared and why (the rules' reasons, most frequent first).
+  if (!not_compared_why.empty()) {
+    std::vector<std::pair<uint64_t, std::string>> why;
+    for (const auto& [reason, count] : not_compared_why) why.emplace_back(count, reason);
+    std::sort(why.begin(), why.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    s += "not compared: " + std::to_string(not_compared) + " (";
+    for (size_t i = 0; i < why.size(); ++i) s += (i ? "; " : "") + std::to_string(why[i].first) + " " + why[i].second;
+    s += ")\n";
   }
   for (const std::string& n : notes) s += "note: " + n + "\n";
+  return s;
+}
+
+std::string TranslateCheckResult::WhyJson() const {
+  std::string s;
+  for (const auto& [reason, count] : not_compared_why) {
+    s += (s.empty() ? "" : ", ") + JsonString(reason) + ": " + std::to_string(count);
+  }
   return s;
 }
 
@@ -69,7 +89,8 @@ std::string TranslateCheckResult::Json() const {
        ", \"lanes\": " + std::to_string(lanes) + ", \"agree\": " + (agree() ? "true" : "false") +
        ", \"compared_exact\": " + std::to_string(compared_exact) +
        ", \"compared_tolerance\": " + std::to_string(compared_tolerance) +
-       ", \"not_compared\": " + std::to_string(not_compared) +
+       ", \"not_compared\": " + std::to_string(not_compared) + ", \"not_compared_why\": {" + WhyJson() + "}" +
+       ", \"memory_compared\": " + std::to_string(memory_compared) +
        ", \"lanes_killed\": " + std::to_string(lanes_killed) + ", \"notes\": [";
   for (size_t i = 0; i < notes.size(); ++i) s += (i ? ", " : "") + JsonString(notes[i]);
   s += "]";

@@ -14,6 +14,7 @@
 #endif
 
 #include "check_device.h"
+#include "check_memory.h"
 #include "check_rules.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
@@ -73,6 +74,7 @@ bool SameBits(float a, float b) {
 bool Compare(float gpu, float cpu, const check::Value& rule, TranslateCheckResult& r) {
   if (rule.opaque) {
     ++r.not_compared;
+    ++r.not_compared_why[rule.why];
     return true;
   }
   if (rule.approx) {
@@ -113,29 +115,47 @@ class FloatEnvironment {
 
 }  // namespace
 
-bool TranslateChecker::DeviceFlushesDenormals() {
-  if (flush_denormals_ >= 0) return flush_denormals_ != 0;
-  // 2^-70 * 2^-70 = 2^-140, a denormal: kept or flushed by the device?
-  ucode::ShaderType type = ucode::ShaderType::kPixel;
-  const ucode::Shader probe = ucode::Decode(ucode::Assemble(R"(xps_3_0
+bool TranslateChecker::DeviceFlushesDenormals(bool pixel) {
+  int& flush = flush_denormals_[pixel ? 1 : 0];
+  if (flush >= 0) return flush != 0;
+  // 2^-70 * 2^-70 = 2^-140, a denormal: kept or flushed by the device? Probed per stage: a
+  // driver may compile the stages with different float modes (lavapipe flushes in both).
+  ucode::ShaderType type = pixel ? ucode::ShaderType::kPixel : ucode::ShaderType::kVertex;
+  const ucode::Shader probe = ucode::Decode(ucode::Assemble(pixel ? R"(xps_3_0
     exec
     mul r0, c0, c0
     alloc colors
     exece
     mov oC0, r0
+)" : R"(xvs_3_0
+    exec
+    mul r1, c0, c0
+    alloc interpolators
+    exece
+    mov o0, r1
 )", &type), type);
   Device::Inputs in;
   in.memory.resize(Device::kMemoryBytes / 4);
-  for (float& c : in.constants.float_constants[kPixelShaderFloatConstantBase]) c = std::ldexp(1.0f, -70);
+  const uint32_t base = pixel ? kPixelShaderFloatConstantBase : 0;
+  for (float& c : in.constants.float_constants[base]) c = std::ldexp(1.0f, -70);
   in.system.flags = kXeSysFlagWNotReciprocal;
   in.lane_words.resize(64);
   TranslationOptions topt;
   topt.preserve_signed_zero_inf_nan = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  topt.vs_vertex_kill = 1;
+  topt.vs_point_export_clip_distances = true;
   const TranslatedShader t = Translate(probe, ucode::Analyze(probe), topt);
   Device::Outputs out;
-  device_->RunPixel(t.spirv, 1, 1, in, out);
-  flush_denormals_ = out.colors[0][0] == 0.0f ? 1 : 0;
-  return flush_denormals_ != 0;
+  float result = 0.0f;
+  if (pixel) {
+    device_->RunPixel(t.spirv, 1, 1, in, out);
+    result = out.colors[0][0];
+  } else {
+    device_->RunVertex(t.spirv, 1, in, out);
+    result = std::bit_cast<float>(out.capture[4]);  // o0.x
+  }
+  flush = result == 0.0f ? 1 : 0;
+  return flush != 0;
 }
 
 TranslateChecker::TranslateChecker(VulkanContext& context)
@@ -167,8 +187,55 @@ struct RandomInputs {
   std::vector<ucode::ShaderInputs> lanes;
 };
 
-RandomInputs MakeRandomInputs(uint64_t seed, bool pixel, uint32_t lanes, uint32_t interpolator_count) {
-  Rng g(seed);
+// The 32-bit endian swaps of a vertex fetch constant (0 none, 1 8in16, 2 8in32, 3 16in32); each
+// is its own inverse.
+uint32_t Swap32(uint32_t v, uint32_t endian) {
+  if (endian == 1 || endian == 2) v = ((v & 0x00FF00FFu) << 8) | ((v >> 8) & 0x00FF00FFu);
+  if (endian == 2 || endian == 3) v = (v << 16) | (v >> 16);
+  return v;
+}
+
+// Vertex fetch constants of the shader's full vertex fetches address the check's memory (binding
+// 0 from dword 0, the window's first half — the second is left to memexport streams — or, one
+// time in four, a smaller buffer whose end the fetches cross) with one random endian swap, so the
+// formats decode real words on both sides rather than the zeros a random constant's address
+// (almost always past the window) gives. Slots a texture fetch also reads keep their random
+// words. Drawn from a second generator, so the other inputs of a seed do not change. Then no
+// word of the memory is a denormal as that swap reads it (the smallest exponent is set instead):
+// whether arithmetic flushes one is the driver's choice, and the interpreter's FTZ/DAZ stand-in
+// also flushes it in the moves and selects the device keeps it in.
+void AddressVertexFetches(const ucode::Shader& shader, uint64_t seed, uint32_t* fetch_constants,
+                          std::vector<uint32_t>& memory) {
+  Rng g(seed ^ 0x7666657463680000ull);
+  uint32_t texture_slots = 0;
+  for (const ucode::Instruction& ins : shader.slots) {
+    if (ins.kind == ucode::SlotKind::kFetch && !ins.fetch.IsVertex()) texture_slots |= 1u << (ins.fetch.const_index & 31);
+  }
+  constexpr uint32_t kWindowDwords = TranslateChecker::Device::kMemoryBytes / 4;
+  const uint32_t endian = uint32_t(g() % 4);
+  bool any = false;
+  for (const ucode::Instruction& ins : shader.slots) {
+    if (ins.kind != ucode::SlotKind::kFetch || !ins.fetch.IsVertex() || ins.fetch.is_mini_fetch) continue;
+    const uint32_t vf = ins.fetch.VertexFetchConstant() % 96;
+    if (texture_slots & (1u << (vf / 3))) continue;
+    const uint32_t size = g() % 4 ? kWindowDwords / 2 : 1 + uint32_t(g() % 64);
+    // Dword 0: type 3 (vertex) and the base address in dwords; dword 1: endian, size in dwords.
+    fetch_constants[vf * 2] = 3u;
+    fetch_constants[vf * 2 + 1] = endian | (size << 2);
+    any = true;
+  }
+  if (!any) return;
+  for (uint32_t& w : memory) {
+    const uint32_t v = Swap32(w, endian);
+    if ((v & 0x7F800000u) == 0 && (v & 0x007FFFFFu) != 0) w = Swap32(v | 0x00800000u, endian);
+  }
+}
+
+RandomInputs MakeRandomInputs(const ucode::Shader& shader, const TranslateCheckOptions& options,
+                              uint32_t interpolator_count) {
+  const bool pixel = shader.type == ucode::ShaderType::kPixel;
+  const uint32_t lanes = options.lanes;
+  Rng g(options.seed);
   RandomInputs r;
   ucode::InterpreterConstants& k = r.constants;
   TranslateChecker::Device::Inputs& in = r.device;
@@ -217,6 +284,8 @@ RandomInputs MakeRandomInputs(uint64_t seed, bool pixel, uint32_t lanes, uint32_
       s.vertex_index = float(l + base);
     }
   }
+  AddressVertexFetches(shader, options.seed, k.fetch_constants.data(), in.memory);
+  for (const auto& [index, value] : options.float_constants) k.float_constants[index & 255] = value;
   // GPU constants: the pixel shader's c# are float constants 256 + #.
   const uint32_t float_base = pixel ? kPixelShaderFloatConstantBase : 0;
   for (uint32_t i = 0; i < 256; ++i) {
@@ -233,15 +302,9 @@ RandomInputs MakeRandomInputs(uint64_t seed, bool pixel, uint32_t lanes, uint32_
   return r;
 }
 
-// The interpreter reads the device's memory and its 1x1 textures.
-ucode::InterpreterCallbacks DeviceMemoryCallbacks(const TranslateChecker::Device::Inputs& in) {
+// The interpreter reads the device's 1x1 textures (and its memory: Check sets read_memory).
+ucode::InterpreterCallbacks TextureCallbacks(const TranslateChecker::Device::Inputs& in) {
   ucode::InterpreterCallbacks cb;
-  const std::vector<uint32_t>& memory = in.memory;
-  cb.read_memory = [&memory](uint32_t address, uint32_t& word) {
-    if (address / 4 >= memory.size()) return false;
-    word = memory[address / 4];
-    return true;
-  };
   const auto texels = in.texels;
   cb.texture_fetch = [texels](uint32_t, const ucode::Float4&, const ucode::FetchInstruction& f) {
     // 1x1 textures: every coordinate reads the one texel of the array the instruction samples.
@@ -270,6 +333,146 @@ std::string InputsText(bool pixel, const ucode::ShaderInputs& lane) {
     text = "r0.x (vertex index) = " + Float(lane.vertex_index) + "\n";
   }
   return text;
+}
+
+// One lane's exports, GPU against CPU, under the rules; the first disagreement stays in `d`.
+struct LaneComparison {
+  const check::ExportRules& rules;
+  const ShaderReflection& reflection;
+  const TranslateChecker::Device::Outputs& out;
+  TranslateCheckResult& result;
+  bool pixel = true;
+  LaneDisagreement d;
+  bool failed = false;
+
+  std::string ExportName(uint32_t reg) const {
+    if (reg == ucode::kExportPointSize) return "oPts";
+    if (pixel) return reg == ucode::kExportDepth ? "oDepth" : "oC" + std::to_string(reg);
+    return reg == ucode::kExportPosition ? "oPos" : "o" + std::to_string(reg);
+  }
+  void Fail(const std::string& what, const std::string& rule, const std::vector<uint32_t>& slots) {
+    if (failed) return;
+    failed = true;
+    d.what = what;
+    d.rule = rule;
+    d.slots = slots;
+  }
+  void Export(uint32_t reg, const ucode::Float4& gpu, const ucode::Float4& cpu, uint32_t components,
+              const check::Value& rule) {
+    CheckedExport e;
+    e.name = ExportName(reg);
+    e.gpu = gpu;
+    e.cpu = cpu;
+    e.components = components;
+    for (uint32_t c = 0; c < components; ++c) {
+      e.rule[c] = check::RuleName(rule);
+      if (!Compare(gpu[c], cpu[c], rule, result)) {
+        Fail(e.name + (components > 1 ? std::string(".") + "xyzw"[c] : ""), e.rule[c], rules.writers[reg]);
+      }
+    }
+    if (rule.opaque) AddNote(result, e.name + ": " + e.rule[0]);
+    d.exports.push_back(e);
+  }
+
+  void Pixel(uint32_t l, const ucode::ShaderResult& cpu) {
+    for (uint32_t tgt = 0; tgt < 4; ++tgt) {
+      if (!(reflection.color_targets_written & (1u << tgt))) continue;
+      ucode::Float4 gpu;
+      for (uint32_t c = 0; c < 4; ++c) gpu[c] = out.colors[tgt][size_t(l) * 4 + c];
+      Export(tgt, gpu, cpu.colors[tgt], 4, rules.exports[tgt]);
+    }
+    if (!reflection.writes_depth) return;
+    // Unwritten on this lane's path: the translated shader keeps gl_FragCoord.z (the lane's point
+    // is at z = 0.25). A depth outside [0, 1] or NaN is not defined in a depth attachment
+    // without VK_EXT_depth_range_unrestricted (lavapipe stores it unclamped, a driver may clamp
+    // it): not compared.
+    const float want = cpu.depth_written ? cpu.depth : 0.25f;
+    check::Value rule = cpu.depth_written ? rules.exports[ucode::kExportDepth] : check::Value{};
+    if (!(want >= 0.0f && want <= 1.0f)) {
+      rule = check::Value{0, true, "a depth outside [0, 1] (undefined in the depth attachment)"};
+    }
+    Export(ucode::kExportDepth, {out.depth[l], 0, 0, 0}, {want, 0, 0, 0}, 1, rule);
+  }
+
+  void Vertex(uint32_t l, const ucode::ShaderResult& cpu) {
+    const uint32_t* words = out.capture.data() + size_t(l) * TranslateChecker::Device::kCaptureVectors * 4;
+    auto read = [&](uint32_t v) {
+      ucode::Float4 f;
+      for (uint32_t c = 0; c < 4; ++c) f[c] = std::bit_cast<float>(words[v * 4 + c]);
+      return f;
+    };
+    // The translated shader's viewport transform with the identity state set above:
+    // xyz * 1 + 0 * w (so -0 becomes +0 and an infinite w gives NaN, on both sides).
+    ucode::Float4 pos = cpu.position;
+    const volatile float zero = 0.0f, one = 1.0f;
+    for (int c = 0; c < 3; ++c) pos[c] = pos[c] * one + zero * pos[3];
+    Export(ucode::kExportPosition, read(0), pos, 4, rules.exports[ucode::kExportPosition]);
+    for (uint32_t i = 0; i < 16; ++i) {
+      if (!(reflection.interpolators_written & (1u << i))) continue;
+      Export(i, read(1 + i), cpu.interpolators[i], 4, rules.exports[i]);
+    }
+    // oPts as exported (x point size, y edge flag, z vertex kill), and the kill it makes: bits
+    // 30:0 of z non-zero (gpu::VertexKillRule; the translator's cull distance of -1).
+    const check::Value& pts = rules.exports[ucode::kExportPointSize];
+    Export(ucode::kExportPointSize, read(17), cpu.point_size, 4, pts);
+    const bool gpu_killed = std::bit_cast<float>(words[18 * 4]) < 0.0f;
+    const bool cpu_killed = (std::bit_cast<uint32_t>(cpu.point_size[2]) & 0x7FFFFFFFu) != 0;
+    if (!pts.exact()) {
+      const check::Value rule = pts.opaque ? pts : check::Value{0, true, "an imprecise oPts.z decides the vertex kill"};
+      ++result.not_compared;
+      ++result.not_compared_why[rule.why];
+    } else {
+      ++result.compared_exact;
+      if (gpu_killed != cpu_killed) {
+        d.gpu_killed = gpu_killed;
+        d.cpu_killed = cpu_killed;
+        Fail("vertex kill", "exact (bits 30:0 of oPts.z non-zero)", rules.writers[ucode::kExportPointSize]);
+      }
+    }
+  }
+};
+
+// Memexport: the device's memory windows after the draw against the lanes' stores. The stores of
+// lanes the comparison skipped (a kill that could not be compared, the step limit) are unknown,
+// and an imprecise eA or eM value packs into bits that no tolerance describes.
+void CompareMemory(const check::ExportRules& rules, const check::ExportedMemory& memory,
+                   const TranslateChecker::Device::Outputs& out, const std::string& skipped_lanes,
+                   TranslateCheckResult& result) {
+  check::Value stream;
+  for (uint32_t reg = ucode::kExportAddress; reg <= ucode::kExportData0 + 4; ++reg) {
+    if (rules.exports[reg].opaque || rules.exports[reg].approx) {
+      stream = rules.exports[reg].opaque ? rules.exports[reg]
+                                         : check::Value{0, true, "an imprecise value exported to eA/eM"};
+      break;
+    }
+  }
+  if (!skipped_lanes.empty()) stream = check::Value{0, true, skipped_lanes};
+  const std::vector<std::vector<uint32_t>> gpu(out.memory.begin(), out.memory.end());
+  const check::ExportedMemory::Result r = memory.Compare(gpu);
+  for (const auto& [why, count] : r.not_compared) {
+    result.not_compared += count;
+    result.not_compared_why[why] += count;
+  }
+  if (stream.opaque) {
+    result.not_compared += r.compared;
+    result.not_compared_why["memory: " + stream.why] += r.compared;
+    AddNote(result, "guest memory not compared: " + stream.why);
+    return;
+  }
+  result.memory_compared += r.compared;
+  if (r.mismatches.empty() || result.disagreement) return;
+  const check::ExportedMemory::Mismatch& m = r.mismatches.front();
+  char what[96];
+  std::snprintf(what, sizeof(what), "guest memory dword 0x%08x: gpu 0x%08x, cpu 0x%08x", m.byte_address,
+                m.gpu, m.cpu);
+  LaneDisagreement d;
+  d.lane = m.lane;
+  d.what = what + std::string(" (") + std::to_string(r.mismatch_count) + " dwords differ)";
+  d.rule = "exact bits (the dword no lane or one lane stores to)";
+  for (uint32_t reg = ucode::kExportAddress; reg <= ucode::kExportData0 + 4; ++reg) {
+    d.slots.insert(d.slots.end(), rules.writers[reg].begin(), rules.writers[reg].end());
+  }
+  result.disagreement = d;
 }
 
 }  // namespace
@@ -302,13 +505,21 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   const ucode::Analysis analysis = ucode::Analyze(patched);
   TranslationOptions topt;
   topt.ps_interpolator_count = std::min<uint32_t>(options.ps_interpolator_count, 16);
+  // Vertex shaders: the vertex kill as the "all" rule's cull distance and the oPts export for the
+  // capture (capture.geom).
+  topt.vs_vertex_kill = 1;
+  topt.vs_point_export_clip_distances = true;
   topt.preserve_signed_zero_inf_nan = context_.capabilities().float_signed_zero_inf_nan_preserve_32;
+  if (options.fsi && pixel) {
+    topt.exact_bilinear = true;
+    AddNote(result, "fsi: the shader body as the fsi path translates it (exact bilinear filtering); "
+                    "its output merger (the EDRAM writes) is not checked: colour outputs stand in");
+  }
   const TranslatedShader t = Translate(patched, analysis, topt);
   for (const std::string& n : t.reflection.notes) AddNote(result, "translator: " + n);
-  const check::ExportRules rules = check::AnalyzeExports(patched, t.reflection.uses_memexport);
 
   // ---- Inputs, GPU -------------------------------------------------------------------------------
-  const RandomInputs inputs = MakeRandomInputs(options.seed, pixel, lanes, topt.ps_interpolator_count);
+  const RandomInputs inputs = MakeRandomInputs(patched, options, topt.ps_interpolator_count);
   const ucode::InterpreterConstants& k = inputs.constants;
   const TranslateChecker::Device::Inputs& in = inputs.device;
   const std::vector<ucode::ShaderInputs>& lane_inputs = inputs.lanes;
@@ -320,105 +531,74 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   }
 
   // ---- CPU and the comparison --------------------------------------------------------------------
-  const ucode::InterpreterCallbacks cb = DeviceMemoryCallbacks(in);
-  const ucode::Interpreter interpreter(options.cpu_shader ? cpu_patched : patched);
-  const bool flush = DeviceFlushesDenormals();
-  if (flush) AddNote(result, "the device flushes denormals: the interpreter ran with FTZ/DAZ");
-  const FloatEnvironment environment(flush);
-  auto export_name = [&](uint32_t reg) -> std::string {
-    if (pixel) return reg == ucode::kExportDepth ? "oDepth" : "oC" + std::to_string(reg);
-    return reg == ucode::kExportPosition ? "oPos" : "o" + std::to_string(reg);
+  ucode::InterpreterCallbacks cb = TextureCallbacks(in);
+  // The dwords vertex fetches read, against those memexport stores to (below).
+  std::vector<uint32_t> fetched;
+  cb.read_memory = [&words = in.memory, &fetched](uint32_t address, uint32_t& word) {
+    if (address / 4 >= words.size()) return false;
+    fetched.push_back(address / 4);
+    word = words[address / 4];
+    return true;
   };
-  for (uint32_t l = 0; l < lanes && !result.disagreement; ++l) {
-    ucode::ShaderResult cpu = interpreter.Run(k, lane_inputs[l], cb);
-    if (options.alter_cpu) options.alter_cpu(l, cpu);
+  std::vector<std::vector<uint32_t>> initial(kSharedMemoryBindingCount,
+                                             std::vector<uint32_t>(Device::kMemoryBytes / 4, 0u));
+  std::copy(in.memory.begin(), in.memory.end(), initial[0].begin());
+  check::ExportedMemory memory(std::move(initial), Device::kMemoryBytes / 4);
+  uint32_t lane = 0;
+  cb.write_memory = [&](uint32_t address, uint32_t value, uint32_t mask) {
+    return memory.Write(lane, address, value, mask);
+  };
+  const ucode::Interpreter interpreter(options.cpu_shader ? cpu_patched : patched);
+  const bool flush = DeviceFlushesDenormals(pixel);
+  if (flush) AddNote(result, std::string("the device flushes denormals in ") + (pixel ? "pixel" : "vertex") +
+                                 " shaders: the interpreter ran with FTZ/DAZ");
+  const FloatEnvironment environment(flush);
+  std::vector<ucode::ShaderResult> cpu_results(lanes);
+  for (lane = 0; lane < lanes; ++lane) {
+    cpu_results[lane] = interpreter.Run(k, lane_inputs[lane], cb);
+    if (options.alter_cpu) options.alter_cpu(lane, cpu_results[lane]);
+  }
+  // A vertex fetch of a memexport shader may read what a store wrote, on the device in an order
+  // of its own (and a vertex shader runs twice here, once per capture draw); when no store of any
+  // lane touched a dword a fetch read, every fetch read the initial memory on both sides and
+  // what it fetched is compared.
+  const bool fetches_see_stores = t.reflection.uses_memexport && memory.AnyStoredTo(fetched);
+  const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores);
+  std::string skipped_lanes;
+  for (lane = 0; lane < lanes && !result.disagreement; ++lane) {
+    const uint32_t l = lane;
+    const ucode::ShaderResult& cpu = cpu_results[l];
     for (const std::string& n : cpu.notes) AddNote(result, "interpreter: " + n);
     if (cpu.step_limit_hit) {
       AddNote(result, "a lane ran past the interpreter's control-flow step limit: not compared");
+      skipped_lanes = "a lane ran past the interpreter's step limit (its stores are unknown)";
       continue;
     }
-    LaneDisagreement d;
-    d.lane = l;
-    bool failed = false;
-    auto fail = [&](const std::string& what, const std::string& rule, const std::vector<uint32_t>& slots) {
-      if (failed) return;
-      failed = true;
-      d.what = what;
-      d.rule = rule;
-      d.slots = slots;
-    };
+    LaneComparison c{rules, t.reflection, out, result, pixel};
+    c.d.lane = l;
     if (pixel) {
-      d.gpu_killed = out.stencil[l] == 0;
-      d.cpu_killed = cpu.killed;
-      if (d.gpu_killed != d.cpu_killed) {
+      c.d.gpu_killed = out.stencil[l] == 0;
+      c.d.cpu_killed = cpu.killed;
+      if (c.d.gpu_killed != c.d.cpu_killed) {
         if (rules.kill.opaque) {
           AddNote(result, "kill: " + check::RuleName(rules.kill));
+          skipped_lanes = "a lane whose kill was not compared (its stores may differ)";
           continue;
         }
-        fail("kill", "exact (the kill compares only exactly rounded values)", rules.kill_slots);
-      } else if (d.gpu_killed) {
+        c.Fail("kill", "exact (the kill compares only exactly rounded values)", rules.kill_slots);
+      } else if (c.d.gpu_killed) {
         ++result.lanes_killed;
         continue;
       }
+      if (!c.d.gpu_killed) c.Pixel(l, cpu);
+    } else {
+      c.Vertex(l, cpu);
     }
-    auto check_export = [&](uint32_t reg, const ucode::Float4& gpu, const ucode::Float4& cpu_value,
-                            uint32_t components, const check::Value& rule) {
-      CheckedExport e;
-      e.name = export_name(reg);
-      e.gpu = gpu;
-      e.cpu = cpu_value;
-      e.components = components;
-      for (uint32_t c = 0; c < components; ++c) {
-        e.rule[c] = check::RuleName(rule);
-        if (!Compare(gpu[c], cpu_value[c], rule, result)) {
-          fail(e.name + (components > 1 ? std::string(".") + "xyzw"[c] : ""), e.rule[c],
-               rules.writers[reg]);
-        }
-      }
-      if (rule.opaque) AddNote(result, e.name + ": " + e.rule[0]);
-      d.exports.push_back(e);
-    };
-    if (pixel && !d.gpu_killed) {
-      for (uint32_t tgt = 0; tgt < 4; ++tgt) {
-        if (!(t.reflection.color_targets_written & (1u << tgt))) continue;
-        ucode::Float4 gpu;
-        for (uint32_t c = 0; c < 4; ++c) gpu[c] = out.colors[tgt][size_t(l) * 4 + c];
-        check_export(tgt, gpu, cpu.colors[tgt], 4, rules.exports[tgt]);
-      }
-      if (t.reflection.writes_depth) {
-        // Unwritten on this lane's path: the translated shader keeps gl_FragCoord.z (the lane's
-        // point is at z = 0.25). A depth outside [0, 1] or NaN is not defined in a depth
-        // attachment without VK_EXT_depth_range_unrestricted (lavapipe stores it unclamped, a
-        // driver may clamp it): not compared.
-        const float want = cpu.depth_written ? cpu.depth : 0.25f;
-        check::Value rule = cpu.depth_written ? rules.exports[ucode::kExportDepth] : check::Value{};
-        if (!(want >= 0.0f && want <= 1.0f)) {
-          rule = check::Value{0, true, "a depth outside [0, 1] (undefined in the depth attachment)"};
-        }
-        check_export(ucode::kExportDepth, {out.depth[l], 0, 0, 0}, {want, 0, 0, 0}, 1, rule);
-      }
-    } else if (!pixel) {
-      const uint32_t* words = out.capture.data() + size_t(l) * 68;
-      auto read = [&](uint32_t v) {
-        ucode::Float4 f;
-        for (uint32_t c = 0; c < 4; ++c) f[c] = std::bit_cast<float>(words[v * 4 + c]);
-        return f;
-      };
-      // The translated shader's viewport transform with the identity state set above:
-      // xyz * 1 + 0 * w (so -0 becomes +0 and an infinite w gives NaN, on both sides).
-      ucode::Float4 pos = cpu.position;
-      const volatile float zero = 0.0f, one = 1.0f;
-      for (int c = 0; c < 3; ++c) pos[c] = pos[c] * one + zero * pos[3];
-      check_export(ucode::kExportPosition, read(0), pos, 4, rules.exports[ucode::kExportPosition]);
-      for (uint32_t i = 0; i < 16; ++i) {
-        if (!(t.reflection.interpolators_written & (1u << i))) continue;
-        check_export(i, read(1 + i), cpu.interpolators[i], 4, rules.exports[i]);
-      }
-    }
-    if (!failed) continue;
-    d.inputs = InputsText(pixel, lane_inputs[l]);
-    result.disagreement = d;
+    if (!c.failed) continue;
+    c.d.inputs = InputsText(pixel, lane_inputs[l]);
+    result.disagreement = c.d;
   }
+  if (t.reflection.uses_memexport && !result.disagreement) CompareMemory(rules, memory, out, skipped_lanes, result);
   return result;
 }
 

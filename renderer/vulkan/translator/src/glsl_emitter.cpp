@@ -662,6 +662,11 @@ void Emitter::EmitClipDistances() {
       Line("gl_ClipDistance[" + std::to_string(clip++) + "] = " + d + ";");
     }
   }
+  if (options_.vs_point_export_clip_distances) {
+    for (uint32_t c = 0; c < 4; ++c) {
+      Line("gl_ClipDistance[" + std::to_string(clip++) + "] = xe_o_point[" + std::to_string(c) + "];");
+    }
+  }
   reflection_.clip_distances = clip + (options_.vs_vertex_kill == 2 ? 1 : 0);
   reflection_.cull_distances = cull + (options_.vs_vertex_kill == 1 ? 1 : 0);
   if (options_.vs_vertex_kill == 0) return;

@@ -9,7 +9,11 @@
 // SQ_CONTEXT_MISC, SQ_INTERPOLATOR_CNTL in Xenia's `xenos.h` / `register_table.inc`), and public
 // XDK headers that carry both the listing and the blob:
 //   header (9 words)  [0] magic 0x102A11xx (bit 0: vertex); [1] byte offset of the program data
-//            ("virtual size": everything before it is metadata); [2] program bytes; [3] ?;
+//            ("virtual size": everything before it is metadata); [2] program bytes; [3] byte
+//            offset of the debug-information block, 0 = none (TagTool's ShaderDebugHeader calls
+//            this word UpdbPointerOffset: where a build with debug information keeps what its
+//            listing's `// PDB hint` / `// Debugger Hint:` trailers show, the .updb path and
+//            timestamp among it; the block's own layout is not public);
 //            [4] constant table offset (0 = none); [5] definition table offset (0 = none);
 //            [6] shader info offset; [7], [8] ?.
 //   constant table   u32 byte length, then a D3DXSHADER_CONSTANTTABLE whose offsets are relative
@@ -30,6 +34,8 @@
 //            interpolator-export slots; then the index declarations (`dcl_index`), the vertex
 //            elements (slot | usage << 12 | usage index << 16 | flags << 20), the interpolator
 //            words and the export slots.
+//   debug info  (header [3] != 0) the words up to the next region or the program, kept as they
+//            are (DebugInfoLines prints them, the container assembler reads them back).
 //   program  literal constants (float4 each), microcode, 3-dword tail.
 // Every word whose meaning is not known is kept, and so are bytes between the regions, so
 // WriteContainer(LoadContainer(b)) == b.
@@ -131,6 +137,7 @@ struct ContainerFile {
   std::vector<InterpolatorDecl> interpolators;
   std::vector<uint32_t> export_slots;              // VS: raw interpolator-export slot words
   std::vector<uint32_t> info;                      // raw info block words
+  std::vector<uint32_t> debug_info;                // raw debug-information block (header [3])
   std::vector<uint8_t> program;                    // raw program data (literals, code, tail)
   std::vector<uint32_t> microcode;                 // host order
   std::vector<uint32_t> trailer;                   // host order
@@ -165,7 +172,8 @@ bool IsContainer(std::span<const uint8_t> bytes);
 ContainerFile LoadContainer(std::span<const uint8_t> bytes);
 // Lays the container out again from the regions kept in `c`: where it was loaded from, at their
 // loaded offsets; otherwise in the compiler's order (header, constant table, definition table,
-// info block, program data).
+// info block, program data), a debug-information block after the info block (where fxc puts
+// it is not known).
 std::vector<uint8_t> WriteContainer(const ContainerFile& c);
 
 }  // namespace xnt::ucode

@@ -21,7 +21,9 @@ struct DisassembleOptions {
   bool slot_comments = false;
   // With a container: precede the listing with fxc's comment block built from the constant table
   // ("// Parameters:", "// Registers:", "// Shader type:"), as in fxc /Fh output. fxc's command
-  // line and PDB hint are not in the container and are not reproduced.
+  // line is not in the container and is not reproduced, nor is the `// PDB hint` (where the
+  // container keeps it is not known); a debug-information block is printed as `// DebugInfo`
+  // words after the code (container_listing.h DebugInfoLines) with or without this.
   bool compiler_comments = false;
 };
 

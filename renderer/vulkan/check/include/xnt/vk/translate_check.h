@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,15 +29,25 @@ struct TranslateCheckOptions {
   uint64_t seed = 1;
   // Pixel shaders: interpolators loaded into r0.. (a container's declarations give it).
   uint32_t ps_interpolator_count = 16;
+  // The fsi path's translation: pixel shaders with its texture options (exact_bilinear: bilinear
+  // fetches of one-level 2D textures filtered in the shader). Its output merger, which writes
+  // the EDRAM buffer instead of colour outputs, is left out (the colour outputs stand in: the
+  // interpreter does not model the EDRAM; renderer_fsi_test holds the merger to the cpu path);
+  // a note says so. Vertex shaders translate as on fbo (the fsi path's exact polygon offset
+  // output, for depth-tested triangles only, takes o15's location, which the capture reads).
+  bool fsi = false;
   // A planted disagreement, for tests: the interpreter runs this shader instead (the GPU still
   // runs `shader`), and/or `alter_cpu` edits each lane's CPU result before the comparison.
   const ucode::Shader* cpu_shader = nullptr;
+  // Float constants set after the random ones (c# of the shader's own numbering): a memexport
+  // stream descriptor for eA, for instance, which random values would almost never make valid.
+  std::vector<std::pair<uint32_t, ucode::Float4>> float_constants;
   std::function<void(uint32_t lane, ucode::ShaderResult&)> alter_cpu;
 };
 
 // One export register of one lane as both sides produced it.
 struct CheckedExport {
-  std::string name;  // oC0..oC3, oDepth, oPos, o0..o15
+  std::string name;  // oC0..oC3, oDepth, oPos, o0..o15, oPts, guest memory
   std::array<float, 4> gpu{}, cpu{};
   uint32_t components = 4;  // oDepth: 1
   std::array<std::string, 4> rule;  // per component: "exact", "rcp: 3 ulp", "not compared: ..."
@@ -44,7 +55,7 @@ struct CheckedExport {
 
 struct LaneDisagreement {
   uint32_t lane = 0;
-  std::string what;             // "oC0.y", "kill", ...
+  std::string what;             // "oC0.y", "kill", "vertex kill", "memory 0x00001230", ...
   std::string rule;             // the rule it broke
   std::vector<uint32_t> slots;  // instruction slots that export there (for "kill": kill ops)
   std::string inputs;           // the lane's inputs, one line each
@@ -58,7 +69,11 @@ struct TranslateCheckResult {
   uint32_t lanes_killed = 0;       // killed on both sides
   uint64_t compared_exact = 0;     // export components compared bit for bit
   uint64_t compared_tolerance = 0; // compared within a stated tolerance
-  uint64_t not_compared = 0;       // components the rules leave out
+  uint64_t not_compared = 0;       // components (and memory dwords) the rules leave out
+  std::map<std::string, uint64_t> not_compared_why;  // the reason -> how many
+  // Memexport shaders: guest memory dwords compared bit for bit after the draw (every dword of
+  // the check's windows, stores or not).
+  uint64_t memory_compared = 0;
   std::vector<std::string> notes;  // why components were not compared, interpreter notes
   std::optional<LaneDisagreement> disagreement;
   std::string device;
@@ -67,6 +82,9 @@ struct TranslateCheckResult {
   bool agree() const { return !disagreement; }
   std::string Text() const;
   std::string Json() const;
+
+ private:
+  std::string WhyJson() const;  // not_compared_why as a JSON object's members
 };
 
 // Keeps the device objects (descriptor sets, buffers, textures, targets) between checks, so
@@ -84,11 +102,12 @@ class TranslateChecker {
 
   struct Device;  // the Vulkan objects (src/check_device.h)
 
-  // Whether the device flushes denormal results to zero (probed once with one pixel).
-  bool DeviceFlushesDenormals();
+  // Whether the device flushes denormal results to zero in pixel (or vertex) shaders (probed once
+  // per stage with one pixel / vertex).
+  bool DeviceFlushesDenormals(bool pixel = true);
 
  private:
-  int flush_denormals_ = -1;
+  std::array<int, 2> flush_denormals_{-1, -1};  // vertex, pixel
   VulkanContext& context_;
   std::unique_ptr<Device> device_;
 };

@@ -90,6 +90,14 @@ struct TranslationOptions {
   uint32_t vs_user_clip_planes = 0;
   bool vs_user_clip_cull_only = false;
   uint32_t vs_vertex_kill = 0;
+  // Vertex shaders: also write the oPts export as the program left it (x size, y edge flag, z
+  // kill) to gl_ClipDistance[n..n+3], after the user clip planes. For translate --check, whose
+  // capturing geometry shader compares it with the interpreter's (it draws nothing: the
+  // distances clip nothing there). Not gl_PointSize: a geometry shader reads that only with
+  // shaderTessellationAndGeometryPointSize, which would make every point-emitting geometry
+  // shader of the renderer responsible for the size; not a location: 16 vec4 locations are all
+  // a geometry shader may read, and o0-o15 take them.
+  bool vs_point_export_clip_distances = false;
 
   // Vertex shaders of a tessellated draw (gpu/tessellated_draw.h): the shader runs as the
   // domain shader, r0 and r1 loaded from the draw's domain inputs (set 1 binding

@@ -1,0 +1,280 @@
+// translate --check on lavapipe, validation on, for what reaches memory and the vertex outputs
+// past o#: vertex fetches in every format with the endian swaps, oPts and the vertex kill it
+// makes, memexport's stores compared dword for dword in guest memory (stores several lanes make
+// to one dword counted as not compared), and random valid shaders that fetch and export
+// (random_fetch_export_shader.h).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include "../test_env.h"
+#include "random_fetch_export_shader.h"
+#include "xnt/base/error.h"
+#include "xnt/ucode/assembler.h"
+#include "xnt/vk/translate_check.h"
+
+namespace xnt::vk::test {
+namespace {
+
+ucode::Shader Assembled(const std::string& text) {
+  ucode::ShaderType type = ucode::ShaderType::kPixel;
+  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
+  return ucode::Decode(words, type);
+}
+
+float F(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+// A memexport stream constant (xenos.h xe_gpu_memexport_stream_t): base, index 0, format, count.
+ucode::Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count) {
+  return {F(0x40000000u | (base_bytes >> 2)), F(0x4B000000u), F(0x4B000000u | (format << 8)),
+          F(0x4B000000u | count)};
+}
+
+class TranslateCheckFetch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    context_ = MakeLavapipeContext();
+    ASSERT_TRUE(context_->validation_enabled());
+    checker_ = std::make_unique<TranslateChecker>(*context_);
+  }
+  void TearDown() override {
+    checker_.reset();
+    if (context_) EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
+  }
+  std::unique_ptr<VulkanContext> context_;
+  std::unique_ptr<TranslateChecker> checker_;
+};
+
+TEST_F(TranslateCheckFetch, EveryVertexFormatWithEveryEndianSwap) {
+  // 15 formats x (unsigned normalised, signed integer with the signed-RF mode), 64 lanes, two
+  // seeds: the check points the fetch constant at its memory with a seeded endian swap (0-3).
+  const char* const formats[] = {"FMT_8_8_8_8", "FMT_2_10_10_10", "FMT_10_11_11", "FMT_11_11_10",
+                                 "FMT_16_16", "FMT_16_16_16_16", "FMT_16_16_FLOAT",
+                                 "FMT_16_16_16_16_FLOAT", "FMT_32", "FMT_32_32", "FMT_32_32_32_32",
+                                 "FMT_32_FLOAT", "FMT_32_32_FLOAT", "FMT_32_32_32_32_FLOAT",
+                                 "FMT_32_32_32_FLOAT"};
+  uint64_t exact = 0;
+  for (const char* format : formats) {
+    for (const char* kind : {"", ", Signed=true, NumFormat=integer, SignedRFMode=true"}) {
+      const std::string text = std::string(R"(xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf60, DataFormat=)") + format + ", Stride=4, Offset=1" + kind + R"(
+    alloc position
+    exec
+    mov oPos, r0
+    alloc interpolators
+    exece
+    mov o0, r1
+)";
+      SCOPED_TRACE(text);
+      TranslateCheckOptions options;
+      options.lanes = 64;
+      for (uint64_t seed : {3u, 4u}) {
+        options.seed = seed;
+        const TranslateCheckResult r = checker_->Check(Assembled(text), options);
+        ASSERT_TRUE(r.agree()) << r.Text();
+        // oPos, o0, oPts and the kill, all exact.
+        EXPECT_EQ(r.compared_exact, 64u * 13) << r.Text();
+        exact += r.compared_exact;
+      }
+    }
+  }
+  // A changed decode is found: the CPU side reads the element as the next format's.
+  const ucode::Shader gpu = Assembled(R"(xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf60, DataFormat=FMT_8_8_8_8, Stride=1
+    alloc interpolators
+    exece
+    mov o0, r1
+)");
+  const ucode::Shader cpu = Assembled(R"(xvs_3_0
+    exec
+    vfetch_full r1, r0.x, vf60, DataFormat=FMT_2_10_10_10, Stride=1
+    alloc interpolators
+    exece
+    mov o0, r1
+)");
+  TranslateCheckOptions options;
+  options.lanes = 16;
+  options.cpu_shader = &cpu;
+  const TranslateCheckResult bad = checker_->Check(gpu, options);
+  ASSERT_FALSE(bad.agree());
+  EXPECT_EQ(bad.disagreement->what.substr(0, 3), "o0.") << bad.Text();
+  std::printf("vertex formats: 30 fetch kinds x 2 seeds x 64 lanes, %llu components bit for bit\n",
+              (unsigned long long)exact);
+}
+
+TEST_F(TranslateCheckFetch, PointSizeEdgeFlagAndVertexKill) {
+  // oPts = frc(index * (0.5, 0.25, 0.5, 1)): z is 0 for even vertices (kept) and 0.5 for odd ones
+  // (killed), so both outcomes occur; x and y are compared as exported.
+  const ucode::Shader shader = Assembled(R"(xvs_3_0
+    exec
+    mul r1, r0.xxxx, c1
+    frc r2, r1
+    alloc position
+    exece
+    mov oPos, r1
+    mov oPts.xyz, r2
+)");
+  TranslateCheckOptions options;
+  options.lanes = 100;
+  options.float_constants = {{1, {0.5f, 0.25f, 0.5f, 1.0f}}};
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  ASSERT_TRUE(r.agree()) << r.Text();
+  EXPECT_EQ(r.compared_exact, 100u * 9);  // oPos, oPts, the kill
+  std::printf("denormal results flushed: pixel shaders %s, vertex shaders %s\n",
+              checker_->DeviceFlushesDenormals(true) ? "yes" : "no",
+              checker_->DeviceFlushesDenormals(false) ? "yes" : "no");
+  options.alter_cpu = [](uint32_t lane, ucode::ShaderResult& res) {
+    if (lane == 41) res.point_size[1] = 0.75f;
+  };
+  const TranslateCheckResult bad = checker_->Check(shader, options);
+  ASSERT_FALSE(bad.agree());
+  EXPECT_EQ(bad.disagreement->lane, 41u);
+  EXPECT_EQ(bad.disagreement->what, "oPts.y");
+  // oPts.z from rcp: within a tolerance as a value, but the kill it decides is not compared.
+  const ucode::Shader imprecise = Assembled(R"(xvs_3_0
+    exec
+    rcp r2.z, r0.x
+    alloc position
+    exece
+    mov oPos, r0
+    mov oPts.z, r2.z
+)");
+  options.alter_cpu = nullptr;
+  const TranslateCheckResult ri = checker_->Check(imprecise, options);
+  ASSERT_TRUE(ri.agree()) << ri.Text();
+  EXPECT_EQ(ri.not_compared_why.at("an imprecise oPts.z decides the vertex kill"), 100u) << ri.Text();
+  EXPECT_NE(ri.Text().find("\nnot compared: 100 (100 an imprecise oPts.z decides the vertex kill)\n"),
+            std::string::npos) << ri.Text();
+  EXPECT_NE(ri.Json().find("\"not_compared_why\": {\"an imprecise oPts.z decides the vertex kill\": 100}"),
+            std::string::npos) << ri.Json();
+}
+
+TEST_F(TranslateCheckFetch, MemexportStoresAreComparedInGuestMemory) {
+  // Vertex v stores (v, v * 2, c2.z, c2.w) as FMT_32_32_32_32_FLOAT element v of a stream at
+  // 0x1000 with 5000 elements: every lane's 16 bytes land in the check's first window.
+  const char* const text = R"(xvs_3_0
+    alloc export
+    exec
+    mad eA, r0.xxxx, c1, c0
+    mul r1, r0.xxxx, c2
+    mov eM0, r1
+    alloc position
+    exece
+    mov oPos, r0
+)";
+  const ucode::Shader shader = Assembled(text);
+  TranslateCheckOptions options;
+  options.lanes = 64;
+  options.float_constants = {{0, Stream(0x1000, 38, 5000)}, {1, {0.0f, 1.0f, 0.0f, 0.0f}},
+                             {2, {1.0f, 2.0f, 3.0f, 4.0f}}};
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  ASSERT_TRUE(r.agree()) << r.Text();
+  // Every dword of the four 64 KiB windows, stored to or not.
+  EXPECT_EQ(r.memory_compared, 4u * 16384u) << r.Text();
+  EXPECT_NE(r.Text().find(", 65536 guest memory dwords bit for bit)"), std::string::npos) << r.Text();
+  // The interpreter storing other values: found at the first differing dword.
+  const ucode::Shader cpu = Assembled(std::string(text).replace(std::string(text).find("mov eM0, r1"), 11, "mov eM0, r1.yxzw"));
+  options.cpu_shader = &cpu;
+  const TranslateCheckResult bad = checker_->Check(shader, options);
+  ASSERT_FALSE(bad.agree());
+  EXPECT_EQ(bad.disagreement->what.substr(0, 18), "guest memory dword") << bad.Text();
+  EXPECT_EQ(bad.disagreement->rule, "exact bits (the dword no lane or one lane stores to)");
+  // Every lane storing to element 0 (index multiplier 0): the four dwords have no single
+  // expected value and are counted as not compared, the rest of memory still is.
+  options.cpu_shader = nullptr;
+  options.float_constants[1].second = {0.0f, 0.0f, 0.0f, 0.0f};
+  const TranslateCheckResult shared = checker_->Check(shader, options);
+  ASSERT_TRUE(shared.agree()) << shared.Text();
+  EXPECT_EQ(shared.memory_compared, 4u * 16384u - 4u);
+  EXPECT_EQ(shared.not_compared_why.at(
+                "a guest dword several lanes store different bits to (the device orders the lanes)"),
+            4u);
+}
+
+uint32_t EnvOr(const char* name, uint32_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
+}
+
+struct Totals {
+  uint32_t checked = 0, pixel = 0, fsi = 0, memexport = 0;
+  uint64_t exact = 0, tolerance = 0, memory = 0, skipped = 0;
+  std::map<std::string, uint64_t> why;
+  std::string failure;
+};
+
+void CheckShaders(const std::vector<FetchExportShader>& shaders, size_t first, size_t step, Totals& t) {
+  try {
+    std::unique_ptr<VulkanContext> context = MakeLavapipeContext();
+    TranslateChecker checker(*context);
+    for (size_t i = first; i < shaders.size() && t.failure.empty(); i += step) {
+      TranslateCheckOptions options;
+      options.lanes = EnvOr("XNT_CHECK_RANDOM_LANES", 32);
+      options.seed = 1000 + i;
+      options.float_constants = shaders[i].constants;
+      // Every other pair with the fsi path's translation options.
+      options.fsi = (i / 2) % 2 == 1;
+      const TranslateCheckResult r = checker.Check(Assembled(shaders[i].text), options);
+      if (!r.agree()) {
+        t.failure = "shader " + std::to_string(i) + ":\n" + shaders[i].text + r.Text();
+        break;
+      }
+      ++t.checked;
+      t.fsi += options.fsi;
+      t.pixel += shaders[i].pixel;
+      t.memexport += r.memory_compared > 0;
+      t.exact += r.compared_exact;
+      t.tolerance += r.compared_tolerance;
+      t.memory += r.memory_compared;
+      t.skipped += r.not_compared;
+      for (const auto& [why, n] : r.not_compared_why) t.why[why] += n;
+    }
+    if (context->validation_message_count()) t.failure += ValidationReport(*context);
+  } catch (const std::exception& e) {
+    t.failure = e.what();
+  }
+}
+
+// XNT_CHECK_FETCH_SHADERS shaders (default 60 here: each costs a glslang and a lavapipe compile;
+// the 1,000-shader run is this test with XNT_CHECK_FETCH_SHADERS=1000), from generator seed
+// XNT_CHECK_FETCH_SEED, in two sessions (one per core).
+TEST(TranslateCheckFetchRandom, RandomFetchAndExportShadersAgree) {
+  const uint32_t count = EnvOr("XNT_CHECK_FETCH_SHADERS", 60);
+  std::mt19937 g(EnvOr("XNT_CHECK_FETCH_SEED", 20261129));
+  std::vector<FetchExportShader> shaders;
+  for (uint32_t i = 0; i < count; ++i) shaders.push_back(RandomFetchExportShader(g));
+  const auto start = std::chrono::steady_clock::now();
+  Totals totals[2];
+  std::thread second(CheckShaders, std::cref(shaders), 1, 2, std::ref(totals[1]));
+  CheckShaders(shaders, 0, 2, totals[0]);
+  second.join();
+  Totals all;
+  for (const Totals& t : totals) {
+    EXPECT_EQ(t.failure, "");
+    all.checked += t.checked, all.pixel += t.pixel, all.fsi += t.fsi, all.memexport += t.memexport;
+    all.exact += t.exact, all.tolerance += t.tolerance, all.memory += t.memory, all.skipped += t.skipped;
+    for (const auto& [why, n] : t.why) all.why[why] += n;
+  }
+  std::printf("fetch/export shaders: %u (%u pixel, %u with the fsi options, %u with memory compared), "
+              "%llu components bit for bit, %llu within a tolerance, %llu guest memory dwords, %llu "
+              "not compared, %.1f s\n",
+              all.checked, all.pixel, all.fsi, all.memexport, (unsigned long long)all.exact,
+              (unsigned long long)all.tolerance, (unsigned long long)all.memory,
+              (unsigned long long)all.skipped,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  for (const auto& [why, n] : all.why) std::printf("  not compared: %llu %s\n", (unsigned long long)n, why.c_str());
+  EXPECT_EQ(all.checked, count);
+  EXPECT_GT(all.memexport, count / 4);
+  // Most of what the shaders export is compared.
+  EXPECT_LT(all.skipped, all.exact / 4);
+}
+
+}  // namespace
+}  // namespace xnt::vk::test
