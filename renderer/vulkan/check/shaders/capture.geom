@@ -5,8 +5,11 @@
 // vertex-kill cull distance (vs_vertex_kill = 1: -1 killed, 0 kept). maxGeometryInputComponents is 64 on lavapipe (and
 // the minimum Vulkan asks): everything exceeds it, so the check draws twice, once with XE_HIGH
 // unset (gl_Position, o0..o7, oPts, the cull distance) and once with it set (o8..o15).
+// It emits nothing. The output is a line strip, not points: a points-output geometry shader must
+// write PointSize on a device with shaderTessellationAndGeometryPointSize enabled (the renderer
+// enables it for its point-quad shader) and must not on one without it.
 layout(points) in;
-layout(points, max_vertices = 1) out;
+layout(line_strip, max_vertices = 2) out;
 #ifdef XE_HIGH
 const uint kFirst = 8u;
 layout(location = 8) in vec4 xe_interpolators[][8];
