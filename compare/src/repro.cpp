@@ -72,7 +72,10 @@ std::vector<Repro> WriteRepros(const RunResults& results, const CompareOptions& 
   for (const CombinationResult& c : results.results) {
     for (const Bisection& b : c.bisections) {
       if (!b.found) continue;
-      Repro repro{c.trace, c.combination, b.Id()};
+      Repro repro;
+      repro.trace = c.trace;
+      repro.combination = c.combination;
+      repro.event = b.Id();
       std::string combo = c.combination;
       for (char& ch : combo) {
         if (ch == '@') ch = '_';
