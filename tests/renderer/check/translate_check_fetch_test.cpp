@@ -44,7 +44,9 @@ class TranslateCheckFetch : public ::testing::Test {
   }
   void TearDown() override {
     checker_.reset();
-    if (context_) EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
+    if (context_) {
+      EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
+    }
   }
   std::unique_ptr<VulkanContext> context_;
   std::unique_ptr<TranslateChecker> checker_;

@@ -39,7 +39,9 @@ TEST(BuiltinSpirv, TableIsSortedSpirv) {
   for (size_t i = 0; i < table.size(); ++i) {
     ASSERT_GT(table[i].count, 5u) << i;
     EXPECT_EQ(table[i].words[0], 0x07230203u) << i;
-    if (i) EXPECT_LT(std::memcmp(table[i - 1].key, table[i].key, 16), 0) << i;
+    if (i) {
+      EXPECT_LT(std::memcmp(table[i - 1].key, table[i].key, 16), 0) << i;
+    }
   }
 }
 
