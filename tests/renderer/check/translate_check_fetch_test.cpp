@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "../test_env.h"
+#include "checker_fixture.h"
 #include "random_fetch_export_shader.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/assembler.h"
@@ -35,22 +36,7 @@ ucode::Float4 Stream(uint32_t base_bytes, uint32_t format, uint32_t count) {
           F(0x4B000000u | count)};
 }
 
-class TranslateCheckFetch : public ::testing::Test {
- protected:
-  void SetUp() override {
-    context_ = MakeLavapipeContext();
-    ASSERT_TRUE(context_->validation_enabled());
-    checker_ = std::make_unique<TranslateChecker>(*context_);
-  }
-  void TearDown() override {
-    checker_.reset();
-    if (context_) {
-      EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
-    }
-  }
-  std::unique_ptr<VulkanContext> context_;
-  std::unique_ptr<TranslateChecker> checker_;
-};
+using TranslateCheckFetch = CheckerFixture;
 
 TEST_F(TranslateCheckFetch, EveryVertexFormatWithEveryEndianSwap) {
   // 15 formats x (unsigned normalised, signed integer with the signed-RF mode), 64 lanes, two

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "../test_env.h"
+#include "checker_fixture.h"
 #include "prerequisite.h"
 #include "random_microcode.h"
 #include "test_util.h"
@@ -31,22 +32,7 @@ ucode::Shader Assembled(const std::string& text) {
   return ucode::Decode(words, type);
 }
 
-class TranslateCheck : public ::testing::Test {
- protected:
-  void SetUp() override {
-    context_ = MakeLavapipeContext();
-    ASSERT_TRUE(context_->validation_enabled());
-    checker_ = std::make_unique<TranslateChecker>(*context_);
-  }
-  void TearDown() override {
-    checker_.reset();
-    if (context_) {
-      EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
-    }
-  }
-  std::unique_ptr<VulkanContext> context_;
-  std::unique_ptr<TranslateChecker> checker_;
-};
+using TranslateCheck = CheckerFixture;
 
 TEST_F(TranslateCheck, EveryCorpusShaderAgrees) {
   const auto names = ucode::test::CorpusShaders();

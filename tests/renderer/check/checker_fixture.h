@@ -1,0 +1,31 @@
+// A lavapipe context with validation and one TranslateChecker per test; every validation message
+// fails the test at its end.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "../test_env.h"
+#include "xnt/vk/translate_check.h"
+
+namespace xnt::vk::test {
+
+class CheckerFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    context_ = MakeLavapipeContext();
+    ASSERT_TRUE(context_->validation_enabled());
+    checker_ = std::make_unique<TranslateChecker>(*context_);
+  }
+  void TearDown() override {
+    checker_.reset();
+    if (context_) {
+      EXPECT_EQ(context_->validation_message_count(), 0u) << ValidationReport(*context_);
+    }
+  }
+  std::unique_ptr<VulkanContext> context_;
+  std::unique_ptr<TranslateChecker> checker_;
+};
+
+}  // namespace xnt::vk::test
