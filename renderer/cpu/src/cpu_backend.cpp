@@ -252,11 +252,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   const MemExportWriter write_memory = MakeMemExportWriter(memory_, exported);
   vertices.set_write_memory(write_memory);
   vertices.set_scale(options_.scale_x, options_.scale_y);
-  gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs, vs->analysis.point_size_mask & 4u);
-  if (const std::string n = gpu::PrimitiveClipNote(clip, prim.type); !n.empty()) {
-    Note(n);
-    clip = {};
-  }
+  const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs, vs->analysis.point_size_mask & 4u);
   vertices.set_clip(clip);
   const AssembledPrimitives assembled =
       AssemblePrimitives(prims, vertices, regs, plan.viewport.clip_depth, options_.scale_x,

@@ -74,31 +74,39 @@ void ClipToTriangles(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
 }
 
-// A rectangle's three corners: the longest screen edge is the diagonal; the corner opposite it
-// is the right angle and the fourth corner is a + b - c, in clip space and for every
-// interpolator (renderer/vulkan/src/host_shaders.cpp does the same in its geometry shader).
+// A rectangle from its three guest corners (gpu::RectangleRightAngle): the fourth is a + b - c in
+// clip space, for every interpolator and every plane distance (linear in the position: summing
+// the distances measures the summed position; renderer/vulkan's rectangle geometry shader sums
+// them the same way). Kill and cull-only planes look at the three
+// guest corners only (gpu/primitive_clip.h); the clipping planes cut the whole rectangle.
 void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
-                       bool clip_depth, std::vector<Triangle>& triangles) {
+                       bool clip_depth, const gpu::PrimitiveClip& clip,
+                       std::vector<Triangle>& triangles) {
+  if (Removed({&a, &b, &c}, clip)) return;
   const ClipVertex* v[3] = {&a, &b, &c};
-  auto screen = [](const ClipVertex& p, int axis) { return p.pos[axis] / p.pos[3]; };
-  auto dist = [&](int i0, int i1) {
-    const double dx = screen(*v[i1], 0) - screen(*v[i0], 0);
-    const double dy = screen(*v[i1], 1) - screen(*v[i0], 1);
-    return dx * dx + dy * dy;
-  };
-  const double d01 = dist(0, 1), d12 = dist(1, 2), d20 = dist(2, 0);
-  const int ci = d20 > d12 && d20 >= d01 ? 1 : d01 > d12 && d01 > d20 ? 2 : 0;
-  const int ai = (ci + 1) % 3, bi = (ci + 2) % 3;
+  std::array<std::array<double, 2>, 3> screen;
+  for (int i = 0; i < 3; ++i) screen[i] = {v[i]->pos[0] / v[i]->pos[3], v[i]->pos[1] / v[i]->pos[3]};
+  const gpu::RectangleCorners corner = gpu::RectangleRightAngle(screen);
+  const ClipVertex& ra = *v[corner.a];
+  const ClipVertex& rb = *v[corner.b];
+  const ClipVertex& rc = *v[corner.c];
+  auto sum = [](double x, double y, double z) { return x + y - z; };
   ClipVertex d;
-  for (int k = 0; k < 4; ++k) d.pos[k] = v[ai]->pos[k] + v[bi]->pos[k] - v[ci]->pos[k];
+  for (int k = 0; k < 4; ++k) d.pos[k] = sum(ra.pos[k], rb.pos[k], rc.pos[k]);
   for (size_t k = 0; k < d.interpolators.size(); ++k) {
     for (int comp = 0; comp < 4; ++comp) {
-      d.interpolators[k][comp] = v[ai]->interpolators[k][comp] + v[bi]->interpolators[k][comp] -
-                                 v[ci]->interpolators[k][comp];
+      d.interpolators[k][comp] =
+          ra.interpolators[k][comp] + rb.interpolators[k][comp] - rc.interpolators[k][comp];
     }
   }
-  ClipToTriangles(*v[ci], *v[ai], *v[bi], clip_depth, triangles);
-  ClipToTriangles(*v[ai], d, *v[bi], clip_depth, triangles);
+  for (size_t n = 0; n < d.user_distance.size(); ++n) {
+    d.user_distance[n] = sum(ra.user_distance[n], rb.user_distance[n], rc.user_distance[n]);
+  }
+  for (size_t n = 0; n < d.depth_distance.size(); ++n) {
+    d.depth_distance[n] = sum(ra.depth_distance[n], rb.depth_distance[n], rc.depth_distance[n]);
+  }
+  ClipToTriangles(rc, ra, rb, clip_depth, triangles, ClippingPlanes(clip));
+  ClipToTriangles(ra, d, rb, clip_depth, triangles, ClippingPlanes(clip));
 }
 
 }  // namespace
@@ -121,7 +129,7 @@ AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexS
     const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
     const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
     if (prims.topology == gpu::HostTopology::kRectangleList) {
-      AssembleRectangle(a, b, c, clip_depth, out.triangles);
+      AssembleRectangle(a, b, c, clip_depth, clip, out.triangles);
     } else if (!Removed({&a, &b, &c}, clip)) {
       ClipToTriangles(a, b, c, clip_depth, out.triangles, ClippingPlanes(clip));
     }

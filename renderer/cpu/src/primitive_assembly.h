@@ -27,8 +27,8 @@ struct AssembledPrimitives {
 // are clipped (depth too when `clip_depth`), point sizes come from PA_SU_POINT_SIZE /
 // PA_SU_POINT_MINMAX or the shader's oPts, scaled by scale_x x scale_y. `clip` (the planes the
 // vertex stage measured) removes primitives by vertex kill and cull-only planes and clips them
-// against the other user planes; points are removed when outside any plane. Rectangles ignore it
-// (gpu::PrimitiveClipNote).
+// against the other user planes; points are removed when outside any plane; rectangles are
+// removed by their three guest corners and clipped whole (gpu/primitive_clip.h).
 AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
                                        gpu::RegisterValues regs, bool clip_depth,
                                        uint32_t scale_x, uint32_t scale_y,

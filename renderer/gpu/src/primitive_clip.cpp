@@ -32,10 +32,16 @@ double UserPlaneDistance(const PrimitiveClip& clip, uint32_t n, const std::array
          double(p[3]) * pos[3];
 }
 
-std::string PrimitiveClipNote(const PrimitiveClip& clip, xenos::PrimitiveType type) {
-  if (!clip.active() || type != xenos::PrimitiveType::kRectangleList) return "";
-  return "user clip planes / vertex kill on a rectangle list not implemented: its primitives are "
-         "drawn unclipped";
+RectangleCorners RectangleRightAngle(const std::array<std::array<double, 2>, 3>& screen) {
+  auto length2 = [&](int i0, int i1) {
+    const double dx = screen[i1][0] - screen[i0][0];
+    const double dy = screen[i1][1] - screen[i0][1];
+    return dx * dx + dy * dy;
+  };
+  const double d01 = length2(0, 1), d12 = length2(1, 2), d20 = length2(2, 0);
+  if (d20 > d12 && d20 >= d01) return {1, 2, 0};
+  if (d01 > d12 && d01 > d20) return {2, 0, 1};
+  return {0, 1, 2};
 }
 
 }  // namespace xnt::gpu

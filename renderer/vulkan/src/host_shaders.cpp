@@ -11,6 +11,7 @@
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/line_quad.h"
 #include "xnt/vk/translator/point_quad.h"
+#include "xnt/vk/translator/rectangle_list.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -59,13 +60,6 @@ static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int sha
   return words;
 }
 
-namespace {
-// glslc builds of shaders/rectangle_list.geom, one per passed-interpolator count (CMakeLists.txt).
-#include "rectangle_list_table.inc"
-static_assert(std::size(kRectangleListShaders) == kInterpolatorCount,
-              "renderer/vulkan/CMakeLists.txt builds one variant per interpolator count");
-}  // namespace
-
 uint32_t GeometryShaderInterpolators(VkPhysicalDevice device) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(device, &props);
@@ -86,10 +80,11 @@ std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_in
                          VK_SHADER_STAGE_GEOMETRY_BIT, "line_quad_gs");
 }
 
-std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators) {
-  passed_interpolators = std::clamp<uint32_t>(passed_interpolators, 1, kInterpolatorCount);
-  const std::span<const uint32_t> words = kRectangleListShaders[passed_interpolators - 1];
-  return std::vector<uint32_t>(words.begin(), words.end());
+std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators, uint32_t clip,
+                                                  uint32_t cull, bool kill_clip_distance) {
+  return CompileHostGlsl(
+      RectangleListGeometryShaderGlsl(passed_interpolators, clip, cull, kill_clip_distance),
+      VK_SHADER_STAGE_GEOMETRY_BIT, "rectangle_list_gs");
 }
 
 }  // namespace xnt::vk

@@ -94,6 +94,21 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
   DrawQuads quads;
   quads.kind = ComputePrimitiveQuads(plan.topology, plan.scale, caps.geometry_shader,
                                      caps.geometry_point_size);
+  if (plan.topology == gpu::HostTopology::kRectangleList) {
+    // Not quads of another primitive, but a geometry shader all the same, keyed the same way
+    // (the pipeline refuses rectangle lists on a device without geometry shaders).
+    if (!caps.geometry_shader) return quads;
+    const uint32_t key = 0xFFu | (draw.clip_distances << 8) | (draw.cull_distances << 16) |
+                         (uint32_t(draw.kill_clip_distance) << 24);
+    VkShaderModule& module = quad_shaders_[key];
+    if (!module) {
+      module = CreateModule(RectangleListGeometryShader(
+          GeometryShaderInterpolators(context_.physical_device()), draw.clip_distances,
+          draw.cull_distances, draw.kill_clip_distance));
+    }
+    quads.shader = module;
+    return quads;
+  }
   if (quads.kind == PrimitiveQuads::kNone) {
     if (plan.topology == gpu::HostTopology::kPointList) {
       Note("points drawn square (PA_SU_POINT_SIZE width times the horizontal scale on both "

@@ -48,12 +48,9 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
     if (!context_.capabilities().geometry_shader) {
       throw Error("rectangle lists need geometry shaders, which this device lacks");
     }
-    if (!rectangle_gs_) {
-      rectangle_gs_ = CreateModule(
-          RectangleListGeometryShader(GeometryShaderInterpolators(context_.physical_device())));
-    }
+    // PathRenderer::QuadsOf's rectangle-list geometry shader for the vertex shader's distances.
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = rectangle_gs_;
+    stage.module = key.quad_shader;
     stages.push_back(stage);
   } else if (key.quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;

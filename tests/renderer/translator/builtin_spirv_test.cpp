@@ -1,6 +1,6 @@
 // The host shaders compiled at build time (baked_host_spirv.h, spirv_cache.h SetBuiltinSpirv):
 // the table is sorted and holds SPIR-V; with it installed, host shaders the paths generate (a post
-// pass, the line-quad and polygon-offset geometry shaders, the fsi depth-only shader, the EDRAM
+// pass, the line-quad, rectangle-list and polygon-offset geometry shaders, the fsi depth-only shader, the EDRAM
 // transfers) are answered from it without a compile and with the words a compile gives; text the
 // baker never saw (a translated shader) still compiles; without the table everything compiles.
 #include <gtest/gtest.h>
@@ -25,6 +25,7 @@ std::vector<std::vector<uint32_t>> CompileSome() {
       CompileHostGlsl(PostPassGlsl(present::PassKind::kFxaa), VK_SHADER_STAGE_COMPUTE_BIT, "p"),
       QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u), 0, 0),
       QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u), 0, 0),
+      RectangleListGeometryShader(GeometryShaderInterpolators(64u), 0, 0, false),
       CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128), 2, 1),
                       VK_SHADER_STAGE_GEOMETRY_BIT, "gs"),
       CompileHostGlsl(OutputMergerDepthOnlyShaderGlsl(false, true), VK_SHADER_STAGE_FRAGMENT_BIT,

@@ -107,10 +107,6 @@ void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptio
   const bool exports_kill = d->ok() && (d->analysis.point_size_mask & 4u) != 0;
   const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(call.registers->values(), exports_kill);
   if (!clip.active()) return;
-  if (const std::string n = gpu::PrimitiveClipNote(clip, call.initiator.prim_type); !n.empty()) {
-    ++notes_[n];
-    return;
-  }
   if (!context_.capabilities().clip_cull_distance) {
     ++notes_["user clip planes / vertex kill not applied: the device lacks shaderClipDistance or "
              "shaderCullDistance"];
@@ -219,6 +215,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
   input.exact_polygon_offset = exact_polygon_offset;
   input.clip_distances = vs->reflection.clip_distances;
   input.cull_distances = vs->reflection.cull_distances;
+  input.kill_clip_distance = vs->reflection.kill_clip_distance;
   const DebugLabelRegion label = renderer_->Label([&] { return DrawLabel(call); });
   if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, name_, notes_,
                          [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {

@@ -669,6 +669,7 @@ void Emitter::EmitClipDistances() {
   }
   reflection_.clip_distances = clip + (options_.vs_vertex_kill == 2 ? 1 : 0);
   reflection_.cull_distances = cull + (options_.vs_vertex_kill == 1 ? 1 : 0);
+  reflection_.kill_clip_distance = options_.vs_vertex_kill == 2;
   if (options_.vs_vertex_kill == 0) return;
   // Bits 30:0 of the oPts.z export, not its value (a denormal kills, the sign is ignored).
   Line("bool xe_vertex_killed = (floatBitsToUint(xe_o_point.z) & 0x7FFFFFFFu) != 0u;");

@@ -30,7 +30,7 @@ std::string GlslSystemConstants();
 // built-in arrays as the vertex shader's.
 std::string GlslGeometryDistances(uint32_t clip, uint32_t cull);
 
-// The start of a geometry shader that draws `input` primitives ("points", "lines") as one
+// The start of a geometry shader that draws `input` primitives ("points", "lines", "triangles") as one
 // 4-vertex triangle strip each: the version, its layouts, XE_PASSED (the first `passed`
 // interpolators, clamped to 1..16, read as `xe_in[][XE_PASSED]`), the 16 interpolator outputs,
 // the system constants and XeDistances (GlslGeometryDistances).

@@ -21,9 +21,7 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
 
-#include "xnt/xenos/enums.h"
 #include "xnt/gpu/register_values.h"
 
 namespace xnt::gpu {
@@ -55,9 +53,24 @@ bool VertexKilled(float kill_export);
 // Signed distance of a guest clip-space position to plane `n` of `clip` (inside >= 0).
 double UserPlaneDistance(const PrimitiveClip& clip, uint32_t n, const std::array<double, 4>& pos);
 
-// Rectangle lists are expanded to their fourth corner by a host geometry shader on the Vulkan
-// paths, which passes no clip or cull distances on: no path applies the rule to them. A note
-// naming that when the draw asks for it, else "".
-std::string PrimitiveClipNote(const PrimitiveClip& clip, xenos::PrimitiveType type);
+// Rectangle lists (Xenia d3d12/pipeline_cache.cc CreateDxbcGeometryShader, its kRectangleList
+// case, and the cull prologue every one of its geometry shaders starts with; the Vulkan backend's
+// vulkan_pipeline_cache.cc builds the same). The guest sends three corners; the one opposite the
+// longest screen-space edge is the right angle c, the diagonal's ends are a and b, and the fourth
+// corner is a + b - c. Everything linear in the position follows the same sum, so the fourth
+// corner's distance to a user plane is d(a) + d(b) - d(c) (the rectangle is affine in clip
+// space), and the whole rectangle is clipped by the planes like any polygon. The decisions that
+// remove a primitive whole are taken on the three corners the guest sent, never on the derived
+// one: vertex kill (vtx_kill_or 1: any of the three killed; 0: all three) and cull-only planes
+// (all three outside one plane). A derived corner is not a vertex the shader ran for, so it has
+// no oPts.z of its own to be killed by.
+struct RectangleCorners {
+  // Indices into the three guest corners: c the right angle; a, b the diagonal's ends, in the
+  // guest's cyclic order after c (so triangles (c, a, b) and (a, fourth, b) keep its winding).
+  int c = 0, a = 1, b = 2;
+};
+// From the corners' screen positions (x/w, y/w). A tie for the longest edge (three corners of no
+// rectangle) resolves the same way in the Vulkan paths' geometry shader (rectangle_list.h).
+RectangleCorners RectangleRightAngle(const std::array<std::array<double, 2>, 3>& screen);
 
 }  // namespace xnt::gpu

@@ -57,6 +57,7 @@ struct DrawInput {
   // The vertex shader's gl_ClipDistance / gl_CullDistance entries (ShaderReflection), which a
   // geometry shader between it and the pixel shader must pass on.
   uint32_t clip_distances = 0, cull_distances = 0;
+  bool kill_clip_distance = false;  // ShaderReflection::kill_clip_distance
 };
 
 // The draw's plan (gpu/draw_plan.h) from what the translated shaders say of themselves.

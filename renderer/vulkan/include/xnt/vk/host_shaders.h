@@ -1,5 +1,6 @@
-// Shaders the renderer core itself needs (not translated from the guest): the rectangle-list
-// geometry shader, and GLSL compilation for them and for tests' hand-written pipelines.
+// Shaders the renderer core itself needs (not translated from the guest): the rectangle-list,
+// line-quad and point-quad geometry shaders, and GLSL compilation for them and for tests'
+// hand-written pipelines.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -18,16 +19,15 @@ namespace xnt::vk {
 std::vector<uint32_t> CompileHostGlsl(std::string_view source, VkShaderStageFlagBits stage,
                                       std::string_view name);
 
-// Geometry shader turning each triangle of a Xenos rectangle list into the full rectangle.
-// The guest gives three corners; the hardware derives the fourth. The corner opposite the
-// longest edge (the diagonal) is the right angle, and the fourth vertex is the sum of the
-// diagonal's ends minus it, for the position and every interpolator alike (which is exact for
-// affine attributes across a parallelogram). Xenia does the same in a geometry shader
-// (src/xenia/gpu/vulkan/vulkan_pipeline_cache.cc, "rectangle list" GS) rather than on the CPU,
-// because the vertex positions only exist after the guest vertex shader ran.
-// `passed_interpolators`: GeometryShaderInterpolators; the rest are written as zero, so
-// rectangle lists lose interpolators 14-15 on lavapipe.
-std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators);
+// The rectangle-list geometry shader (xnt/vk/translator/rectangle_list.h): each guest triangle
+// drawn as the whole rectangle, the fourth corner's position, interpolators and clip distances
+// the diagonal's ends minus the right-angle corner (exact for anything affine across a
+// parallelogram). `passed_interpolators`: GeometryShaderInterpolators; the rest are written as
+// zero, so rectangle lists lose interpolators 14-15 on lavapipe. `clip` / `cull`: the vertex
+// shader's distance counts; `kill_clip_distance`: its last clip distance marks vtx_kill_or 1's
+// killed vertices (ShaderReflection::kill_clip_distance).
+std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators, uint32_t clip,
+                                                  uint32_t cull, bool kill_clip_distance);
 
 // How many of the 16 interpolators a host geometry shader passes on for `device`: those that fit
 // its maxGeometryInputComponents next to the gl_PerVertex block, for which 8 components are kept

@@ -133,8 +133,9 @@ class PathRenderer {
   static void WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst);
   // How a draw's points or lines reach the rasterizer, decided once per draw: the PrimitiveQuads
   // (draw_state.h) and the geometry shader that draws them (made on first use for the vertex
-  // shader's clip/cull distance counts, DrawInput; null for kNone). Where the device cannot,
-  // the reason points are not the guest's shape is noted.
+  // shader's clip/cull distance counts, DrawInput; null for kNone). Rectangle lists (kind
+  // kNone) get the rectangle-list geometry shader here too. Where the device cannot, the
+  // reason points are not the guest's shape is noted.
   struct DrawQuads {
     PrimitiveQuads kind = PrimitiveQuads::kNone;
     VkShaderModule shader = VK_NULL_HANDLE;

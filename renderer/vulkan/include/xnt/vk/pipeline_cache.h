@@ -38,7 +38,7 @@ struct PipelineKey {
                          // the struct padding-free, so memcmp/hashing are exact
   uint32_t depth_clamp = 0;  // depthClampEnable (HostRasterizer::depth_clamp)
   uint32_t reserved = 0;     // keeps the size a multiple of 8: no padding bytes
-  // The line-quad or point-quad geometry shader (PathRenderer::QuadsOf), or null.
+  // The line-quad, point-quad or rectangle-list geometry shader (PathRenderer::QuadsOf), or null.
   VkShaderModule quad_shader = VK_NULL_HANDLE;
 
   bool operator==(const PipelineKey& o) const { return std::memcmp(this, &o, sizeof(*this)) == 0; }
@@ -69,7 +69,6 @@ class PipelineCache {
   VulkanContext& context_;
   VkDevice device_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
-  VkShaderModule rectangle_gs_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };

@@ -120,6 +120,9 @@ struct ShaderReflection {
   bool kills = false;                  // PS: kill / kills ops present
   // VS: gl_ClipDistance / gl_CullDistance entries written (a geometry shader passes as many on).
   uint32_t clip_distances = 0, cull_distances = 0;
+  // VS: the last clip distance is vtx_kill_or 1's kill marker (vs_vertex_kill 2), not a plane's
+  // distance: a geometry shader deriving a vertex must not interpolate it.
+  bool kill_clip_distance = false;
   uint32_t texture_slots = 0;          // texture fetch constants sampled (bit i = xe_textures[i])
   // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
   // has any), packed as shader_interface.h kTextureFiltersKeep describes.
