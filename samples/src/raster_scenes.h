@@ -20,5 +20,6 @@ std::vector<Sample> VertexIndexSamples();
 std::vector<Sample> ClipSamples();
 // User clip planes and vertex kill on point sprites (clip_point_scenes.cpp).
 std::vector<Sample> ClipPointSamples();
+std::vector<Sample> ClipRectangleSamples();
 
 }  // namespace xnt::samples

@@ -50,6 +50,8 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
     {"clip_user_planes",
      "diagonal triangle edges on a 64x32 frame: host pixels split along them, and the box "
      "filter's partial coverage there is too large a share of so small a frame for 40 dB"},
+    {"clip_rectangle_lists",
+     "diagonal clip-plane edges on a 64x32 frame (see clip_user_planes)"},
     {"clip_vertex_kill",
      "diagonal triangle edges on a 64x32 frame (see clip_user_planes), and lines stay one host "
      "pixel wide"},
