@@ -74,6 +74,8 @@ void ClipToTriangles(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
 }
 
+}  // namespace
+
 // A rectangle from its three guest corners (gpu::RectangleRightAngle): the fourth is a + b - c in
 // clip space, for every interpolator and every plane distance (linear in the position: summing
 // the distances measures the summed position; renderer/vulkan's rectangle geometry shader sums
@@ -108,8 +110,6 @@ void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVerte
   ClipToTriangles(rc, ra, rb, clip_depth, triangles, ClippingPlanes(clip));
   ClipToTriangles(ra, d, rb, clip_depth, triangles, ClippingPlanes(clip));
 }
-
-}  // namespace
 
 AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
                                        gpu::RegisterValues regs, bool clip_depth,

@@ -29,6 +29,14 @@ struct AssembledPrimitives {
 // vertex stage measured) removes primitives by vertex kill and cull-only planes and clips them
 // against the other user planes; points are removed when outside any plane; rectangles are
 // removed by their three guest corners and clipped whole (gpu/primitive_clip.h).
+// One rectangle-list primitive from its three guest corners (gpu/primitive_clip.h
+// RectangleCorners): nothing when vertex kill or a cull-only plane removes it by those three, else
+// its two halves (c, a, b) and (a, a + b - c, b) clipped like triangles, against the clipping
+// user planes too.
+void AssembleRectangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                       bool clip_depth, const gpu::PrimitiveClip& clip,
+                       std::vector<Triangle>& triangles);
+
 AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexStage& vertices,
                                        gpu::RegisterValues regs, bool clip_depth,
                                        uint32_t scale_x, uint32_t scale_y,
