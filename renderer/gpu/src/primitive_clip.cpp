@@ -18,8 +18,16 @@ PrimitiveClip ReadPrimitiveClip(RegisterValues regs, bool vs_exports_kill) {
     ++clip.plane_count;
   }
   clip.planes_cull_only = clip.plane_count != 0 && cntl.ucp_cull_only_ena;
+  clip.point_mode = cntl.ps_ucp_mode;
   if (vs_exports_kill) clip.kill = cntl.vtx_kill_or ? VertexKillRule::kAny : VertexKillRule::kAll;
   return clip;
+}
+
+std::string PointClipModeNote(const PrimitiveClip& clip, bool point_list) {
+  if (!point_list || clip.plane_count == 0 || clip.point_mode == 0) return "";
+  return "PA_CL_CLIP_CNTL ps_ucp_mode " + std::to_string(clip.point_mode) +
+         " not implemented: point sprites are kept or removed whole by their centre against the "
+         "user clip planes (mode 0)";
 }
 
 bool VertexKilled(float kill_export) {

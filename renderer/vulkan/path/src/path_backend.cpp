@@ -107,6 +107,8 @@ void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptio
   const bool exports_kill = d->ok() && (d->analysis.point_size_mask & 4u) != 0;
   const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(call.registers->values(), exports_kill);
   if (!clip.active()) return;
+  const bool points = call.initiator.prim_type == xenos::PrimitiveType::kPointList;
+  if (const std::string n = gpu::PointClipModeNote(clip, points); !n.empty()) ++notes_[n];
   if (!context_.capabilities().clip_cull_distance) {
     ++notes_["user clip planes / vertex kill not applied: the device lacks shaderClipDistance or "
              "shaderCullDistance"];

@@ -341,7 +341,8 @@ struct PA_SC_SCREEN_SCISSOR_BR {
 // Direct3D's 0 <= z <= w clip space (1; what D3D titles write: 0x00080000) or OpenGL's
 // -w <= z <= w (0). ucp_ena: user clip planes 0..5 (PA_CL_UCP_n_X..W); ucp_cull_only_ena: the
 // planes cull whole primitives instead of clipping them; vtx_kill_or: a primitive dies when any
-// of its vertices is killed (oPts.z) rather than all (gpu/primitive_clip.h).
+// of its vertices is killed (oPts.z) rather than all (gpu/primitive_clip.h); ps_ucp_mode: how
+// the user planes treat point sprites (gpu/primitive_clip.h says what is known of it).
 struct PA_CL_CLIP_CNTL {
   uint32_t ucp_ena;             // +0, 6 bits
   bool clip_disable;            // +16
@@ -350,16 +351,18 @@ struct PA_CL_CLIP_CNTL {
   bool dis_clip_err_detect;     // +20
   bool vtx_kill_or;             // +21
   bool ucp_cull_only_ena;       // +17
+  uint32_t ps_ucp_mode;         // +14, 2 bits
   static constexpr Reg kReg = Reg::PA_CL_CLIP_CNTL;
   static constexpr PA_CL_CLIP_CNTL Decode(uint32_t v) {
     return {Bits(v, 0, 6),       Bits(v, 16, 1) != 0, Bits(v, 18, 1) != 0,
             Bits(v, 19, 1) != 0, Bits(v, 20, 1) != 0, Bits(v, 21, 1) != 0,
-            Bits(v, 17, 1) != 0};
+            Bits(v, 17, 1) != 0, Bits(v, 14, 2)};
   }
   constexpr uint32_t Encode() const {
     return Field(ucp_ena, 0, 6) | Field(clip_disable, 16, 1) | Field(ucp_cull_only_ena, 17, 1) |
            Field(boundary_edge_flag_ena, 18, 1) | Field(dx_clip_space_def, 19, 1) |
-           Field(dis_clip_err_detect, 20, 1) | Field(vtx_kill_or, 21, 1);
+           Field(dis_clip_err_detect, 20, 1) | Field(vtx_kill_or, 21, 1) |
+           Field(ps_ucp_mode, 14, 2);
   }
 };
 

@@ -17,10 +17,22 @@
 // vtx_kill_or when any is. Only the export kills: the kill* ALU ops in a vertex shader kill
 // nothing (Xenia emits them as pixel discards only; in a vertex shader they compute their 1.0 /
 // 0.0 result, which a shader may move to oPts.z).
+//
+// Point sprites (PA_CL_CLIP_CNTL ps_ucp_mode, bits 15:14): every path keeps or removes a sprite
+// whole by its centre, the reading of mode 0. What is known of the others: Xenia names the field
+// only (registers.h) and leaves it unimplemented, its point-list geometry shaders noting that
+// modes 0, 1 and 2 cull by the distance from the centre and modes 2 and 3 clip per vertex of the
+// expanded sprite; the R300's VAP_CLIP_CNTL has the same field in the same bits (Mesa r300_reg.h:
+// 0 DIST_COP, 1 RADIUS_COP, 2 RADIUS_COP_CLIP, 3 CLIP_AS_TRIFAN, i.e. cull by the centre's
+// distance, cull by that distance against the point's radius, the same and clip when the sprite
+// crosses a plane, always clip the expanded sprite as a fan). Neither says how the radius is
+// measured against a clip-space plane, nor whether lines are concerned, so modes 1 to 3 are
+// drawn as mode 0 and named at run time (PointClipModeNote).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "xnt/gpu/register_values.h"
 
@@ -40,12 +52,17 @@ struct PrimitiveClip {
   uint32_t plane_count = 0;
   bool planes_cull_only = false;  // ucp_cull_only_ena
   VertexKillRule kill = VertexKillRule::kNone;
+  uint32_t point_mode = 0;  // ps_ucp_mode
   bool active() const { return plane_count != 0 || kill != VertexKillRule::kNone; }
 };
 
 // The draw's rule from PA_CL_CLIP_CNTL and PA_CL_UCP_*; `vs_exports_kill` says whether the vertex
 // shader writes oPts.z (ucode Analysis::point_size_mask bit 2).
 PrimitiveClip ReadPrimitiveClip(RegisterValues regs, bool vs_exports_kill);
+
+// For a point-list draw under user planes with ps_ucp_mode 1 to 3, the note naming that its
+// sprites are still kept or removed by their centre (mode 0); else "".
+std::string PointClipModeNote(const PrimitiveClip& clip, bool point_list);
 
 // True when an oPts.z export kills its vertex.
 bool VertexKilled(float kill_export);
