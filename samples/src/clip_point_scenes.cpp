@@ -8,6 +8,7 @@
 // point-list geometry shader describes as the default). Sprites are 4x2 pixels with their centres
 // at k + 1/2: every edge on a half pixel, between the host pixel centres of two guest pixels at
 // every scale.
+#include "clip_scene_common.h"
 #include "edram_scene_builder.h"
 #include "raster_scenes.h"
 #include "sample_shaders.h"
@@ -17,8 +18,7 @@ namespace {
 
 using namespace edram_scene;
 
-constexpr uint32_t kClipOn = 0x00080000u;  // dx_clip_space_def, clipping on
-constexpr uint32_t kVtxKillOr = 1u << 21;
+using namespace clip_scene;
 
 // Pixel (x, y) samples the authored position (x, y) (the Direct3D 9 half-pixel offset the
 // scene keeps): covered when it lies in the 4x2 sprite [cx - 2, cx + 2) x [cy - 1, cy + 1).

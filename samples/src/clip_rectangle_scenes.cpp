@@ -8,6 +8,7 @@
 // are x - y = t with t = n + 0.25: x - y of a pixel centre is the same with or without the offset,
 // a multiple of 1 / S at scale S x S, never t at 1x, 2x or 3x; and each plane cuts one corner off
 // (the triangle holding it), never the diagonal both halves share.
+#include "clip_scene_common.h"
 #include "edram_scene_builder.h"
 #include "raster_scenes.h"
 #include "sample_shaders.h"
@@ -17,9 +18,7 @@ namespace {
 
 using namespace edram_scene;
 
-constexpr uint32_t kClipOn = 0x00080000u;  // dx_clip_space_def, clipping on
-constexpr uint32_t kVtxKillOr = 1u << 21;
-constexpr uint32_t kUcpCullOnly = 1u << 17;
+using namespace clip_scene;
 
 struct Box {
   float x0, y0;  // the top-left corner; the rectangle is [x0, x0 + 12] x [y0, y0 + 6]
@@ -56,15 +55,6 @@ std::vector<std::array<float, 3>> Join(std::vector<std::array<float, 3>> a,
 // pixel x - y <= t and >= t, exact in float for t = n + 0.25.
 std::array<float, 4> KeepXMinusYAtMost(float t) { return {-1.0f, -0.5f, 0.0f, (t - 16.0f) / 32.0f}; }
 std::array<float, 4> KeepXMinusYAtLeast(float t) { return {1.0f, 0.5f, 0.0f, (16.0f - t) / 32.0f}; }
-
-void PaintIf(Image& img, const std::function<bool(uint32_t, uint32_t)>& inside, const Rgba& c) {
-  const auto rgba = U8(c);
-  for (uint32_t y = 0; y < img.height; ++y) {
-    for (uint32_t x = 0; x < img.width; ++x) {
-      if (inside(x, y)) std::copy(rgba.begin(), rgba.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
-    }
-  }
-}
 
 // x - y of pixel (x, y)'s centre.
 float XMinusY(uint32_t x, uint32_t y) { return float(x) - float(y); }

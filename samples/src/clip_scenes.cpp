@@ -3,6 +3,7 @@
 // is a right triangle with its legs at k + 0.75 and its third edge along x - y = m + 0.5, and every
 // plane lies at k + 0.75 too, so no pixel centre is on an edge with or without the half-pixel
 // offset and the expected images are exact.
+#include "clip_scene_common.h"
 #include "edram_scene_builder.h"
 #include "listing_head.h"
 #include "raster_scenes.h"
@@ -13,9 +14,7 @@ namespace {
 
 using namespace edram_scene;
 
-constexpr uint32_t kClipOn = 0x00080000u;  // dx_clip_space_def, clipping on
-constexpr uint32_t kVtxKillOr = 1u << 21;
-constexpr uint32_t kUcpCullOnly = 1u << 17;
+using namespace clip_scene;
 
 // The triangle (x0, y0), (x1, y0), (x1, y0 + x1 - x0): its right angle at the upper right.
 struct RightTriangle {
@@ -29,15 +28,6 @@ struct RightTriangle {
     return cy > y0 && cx < x1 && cx - cy > x0 - y0;
   }
 };
-
-void PaintIf(Image& img, const std::function<bool(uint32_t, uint32_t)>& inside, const Rgba& c) {
-  const auto rgba = U8(c);
-  for (uint32_t y = 0; y < img.height; ++y) {
-    for (uint32_t x = 0; x < img.width; ++x) {
-      if (inside(x, y)) std::copy(rgba.begin(), rgba.end(), img.rgba.begin() + 4 * (size_t(y) * img.width + x));
-    }
-  }
-}
 
 void DrawTriangles(SceneBuilder& s, const std::vector<RightTriangle>& tris,
                    const std::vector<std::array<float, 3>>& z, const Rgba& color) {

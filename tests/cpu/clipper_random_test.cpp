@@ -13,25 +13,15 @@
 #include <vector>
 
 #include "geometry.h"
+#include "screen_plane.h"
 
 namespace xnt::cpu {
 namespace {
 
 constexpr int kSize = 48;
 
-// A plane in screen space a x + b y + c >= 0; in homogeneous form a x + b y + c w, linear in
-// ClipVertex::pos as the vertex stage's clip-space distances are.
-struct Plane {
-  double a, b, c;
-  double At(double x, double y) const { return a * x + b * y + c; }
-};
-
-// Signed distance in pixels of (x, y) from the line through p and q.
-double LineDistance(const std::array<double, 2>& p, const std::array<double, 2>& q, double x,
-                    double y) {
-  const double dx = q[0] - p[0], dy = q[1] - p[1];
-  return ((x - p[0]) * dy - (y - p[1]) * dx) / std::hypot(dx, dy);
-}
+using test::LineDistance;
+using test::Plane;
 
 TEST(ClipperRandom, UserPlanesCutTrianglesAtTheirLines) {
   std::mt19937 rng(1129);

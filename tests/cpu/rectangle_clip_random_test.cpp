@@ -18,25 +18,15 @@
 #include <vector>
 
 #include "primitive_assembly.h"
+#include "screen_plane.h"
 
 namespace xnt::cpu {
 namespace {
 
 constexpr int kSize = 48;
 
-// A plane in screen space a x + b y + c >= 0 with (a, b) a unit normal; in homogeneous form
-// a x + b y + c w, linear in ClipVertex::pos as the vertex stage's clip-space distances are.
-struct Plane {
-  double a, b, c;
-  double At(double x, double y) const { return a * x + b * y + c; }
-};
-
-// Distance in pixels of (x, y) from the line through p and q.
-double LineDistance(const std::array<double, 2>& p, const std::array<double, 2>& q, double x,
-                    double y) {
-  const double dx = q[0] - p[0], dy = q[1] - p[1];
-  return std::fabs((x - p[0]) * dy - (y - p[1]) * dx) / std::hypot(dx, dy);
-}
+using test::LineDistance;
+using test::Plane;
 
 struct Rectangle {
   std::array<double, 2> centre, u, v;  // u, v: unit axes
@@ -135,7 +125,7 @@ TEST(RectangleClipRandom, PlanesCutTheWholeRectangleKillAndCullLookAtTheGuestCor
       for (int x = 0; x < kSize; ++x) {
         const double cx = x + 0.5, cy = y + 0.5;
         const double edge = r.Inside(cx, cy);
-        double nearest = std::min(std::fabs(edge), LineDistance(d0, d1, cx, cy));
+        double nearest = std::min(std::fabs(edge), std::fabs(LineDistance(d0, d1, cx, cy)));
         bool inside = edge > 0.0;
         for (const Plane& p : planes) {
           if (!clips) break;
