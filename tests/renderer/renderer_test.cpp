@@ -24,8 +24,9 @@ using xenos::Reg;
 
 constexpr char kInterface[] = R"(#version 450
 layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory { uint words[]; } xe_shared_memory[4];
-layout(std140, set = 1, binding = 0) uniform XeConstants {
-  vec4 float_constants[512]; uvec4 fetch_constants[48]; uvec4 bool_constants[2]; uvec4 loop_constants[8];
+layout(std140, set = 1, binding = 3) uniform XePixelFloatConstants { vec4 ps_float_constants[256]; };
+layout(std140, set = 1, binding = 4) uniform XeConstants {
+  uvec4 fetch_constants[48]; uvec4 bool_constants[2]; uvec4 loop_constants[8];
 };
 layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint flags; uint vertex_index_endian; int vertex_base_index; uint pad0;
@@ -56,7 +57,7 @@ void main() {
 constexpr char kPixelShader[] = R"(
 layout(location = 0) in vec4 xe_interpolators[16];
 layout(location = 0) out vec4 oC0;
-void main() { oC0 = float_constants[256]; }
+void main() { oC0 = ps_float_constants[0]; }
 )";
 
 struct Scene {

@@ -7,15 +7,19 @@ namespace xnt::vk {
 
 DrawSetLayouts::DrawSetLayouts(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
     : device_(context.device()) {
-  const VkDescriptorSetLayoutBinding constants[3] = {
-      LayoutBinding(kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+  const VkDescriptorSetLayoutBinding constants[5] = {
+      LayoutBinding(kVertexFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
       LayoutBinding(kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
       LayoutBinding(kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                    VK_SHADER_STAGE_VERTEX_BIT)};
+                    VK_SHADER_STAGE_VERTEX_BIT),
+      LayoutBinding(kPixelFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                    VK_SHADER_STAGE_ALL_GRAPHICS),
+      LayoutBinding(kFetchBoolLoopConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                    VK_SHADER_STAGE_ALL_GRAPHICS)};
   constants_layout_ =
-      CreateSetLayout(device_, constants, 3, "vkCreateDescriptorSetLayout(constants)");
+      CreateSetLayout(device_, constants, 5, "vkCreateDescriptorSetLayout(constants)");
   // Texture arrays: 2D array, cube and 3D views (shader_interface.h, set 2).
   VkDescriptorSetLayoutBinding textures[kTextureBindingArrays]{};
   for (uint32_t i = 0; i < kTextureBindingArrays; ++i) {

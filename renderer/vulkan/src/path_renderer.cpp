@@ -22,7 +22,8 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
       shared_memory_(context, stream_),
       layouts_(context, shared_memory_.set_layout()),
       textures_(context, stream_, shared_memory_),
-      samplers_(context) {
+      samplers_(context),
+      guest_constants_(UniformAlignment()) {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   // Texture loads are compute dispatches: outside rendering. They read the mirror over ranges
   // the shared memory is not told of, so no later upload of the submission may pass them.
@@ -44,35 +45,27 @@ PathRenderer::~PathRenderer() {
   // The path's destructor has flushed; nothing may still use the sets or modules.
   vkDeviceWaitIdle(device_);
   if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
+  if (constants_pool_) vkDestroyDescriptorPool(device_, constants_pool_, nullptr);
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
   for (VkShaderModule m : owned_modules_) vkDestroyShaderModule(device_, m, nullptr);
 }
 
 void PathRenderer::CreateDescriptorSets() {
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1},
-                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                    kTextureBindingCount * kTextureBindingArrays}};
-  descriptor_pool_ = CreateDescriptorPool(device_, 2, sizes, 3, "vkCreateDescriptorPool(renderer)");
-  VkDescriptorSetLayout layouts[2] = {layouts_.constants_layout(), layouts_.textures_layout()};
-  VkDescriptorSet sets[2];
-  AllocateSets(device_, descriptor_pool_, layouts, 2, sets, "vkAllocateDescriptorSets(renderer)");
-  constants_set_ = sets[0];
-  textures_set_ = sets[1];
-
-  // Both constant buffers live in the ring; dynamic offsets select each draw's copy.
-  auto ring = stream_.Allocate(16, 16);  // only for the buffer handle
-  VkDescriptorBufferInfo buffers[3] = {{ring.buffer, 0, sizeof(XeConstants)},
-                                       {ring.buffer, 0, sizeof(XeSystemConstants)},
-                                       {ring.buffer, 0, kDomainInputsRange}};
-  const VkWriteDescriptorSet writes[3] = {
-      BufferWrite(constants_set_, kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                  &buffers[0]),
-      BufferWrite(constants_set_, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                  &buffers[1]),
-      BufferWrite(constants_set_, kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
-                  &buffers[2])};
-  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  const VkDescriptorPoolSize sizes[1] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                          kTextureBindingCount * kTextureBindingArrays}};
+  descriptor_pool_ = CreateDescriptorPool(device_, 1, sizes, 1, "vkCreateDescriptorPool(renderer)");
+  const VkDescriptorSetLayout textures_layout = layouts_.textures_layout();
+  AllocateSets(device_, descriptor_pool_, &textures_layout, 1, &textures_set_,
+               "vkAllocateDescriptorSets(renderer)");
+  // Room for a constants set per combination of range classes.
+  constexpr uint32_t kClasses = GuestConstantUploads::kRangeClasses;
+  constexpr uint32_t kSets = kClasses * kClasses * kClasses;
+  const VkDescriptorPoolSize constant_sizes[2] = {
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, kSets * (1 + kXeConstantPartCount)},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, kSets}};
+  constants_pool_ = CreateDescriptorPool(device_, kSets, constant_sizes, 2,
+                                         "vkCreateDescriptorPool(constants)");
+  ring_buffer_ = stream_.Allocate(16, 16).buffer;  // only for the ring's buffer handle
 
   // The all-dummy texture set, and the pool per-draw texture sets come from.
   WriteTextureSet(textures_set_, DummyImages());
@@ -137,21 +130,53 @@ VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32
   return module;
 }
 
-void PathRenderer::WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst) {
-  XeConstants constants;
-  static_assert(sizeof(constants.float_constants) == xenos::kAluConstantDwords * 4);
-  auto copy_regs = [&](void* to, uint32_t first, uint32_t count) {
-    if (uint64_t(first) + count <= regs.size()) {
-      std::memcpy(to, regs.data() + first, size_t(count) * 4);
-    } else {
-      std::memset(to, 0, size_t(count) * 4);
-    }
+PathRenderer::GuestConstants PathRenderer::PlaceGuestConstants(const DrawInput& draw) {
+  const auto allocate = [this](uint64_t size, uint64_t alignment) {
+    return RingAllocate(size, alignment);
   };
-  copy_regs(constants.float_constants, xenos::kAluConstantBase, xenos::kAluConstantDwords);
-  copy_regs(constants.fetch_constants, xenos::kFetchConstantBase, xenos::kFetchConstantDwords);
-  copy_regs(constants.bool_constants, xenos::kBoolConstantBase, xenos::kBoolConstantDwords);
-  copy_regs(constants.loop_constants, xenos::kLoopConstantBase, xenos::kLoopConstantDwords);
-  std::memcpy(dst, &constants, sizeof(constants));
+  for (;;) {
+    // A flush while placing one part drops the ring copies the others were bound to.
+    const uint64_t submission = stream_.submission_count();
+    const GuestConstantBinding binding =
+        guest_constants_.Place(draw.regs, draw.constant_reads, submission, allocate);
+    if (stream_.submission_count() == submission) return {ConstantsSet(binding), binding.offsets};
+  }
+}
+
+CommandStream::Allocation PathRenderer::AllocateDrawData(const DrawInput& draw, uint64_t size,
+                                                         uint64_t alignment,
+                                                         GuestConstants& constants) {
+  for (;;) {
+    const CommandStream::Allocation allocation = RingAllocate(size, alignment);
+    const uint64_t submission = stream_.submission_count();
+    constants = PlaceGuestConstants(draw);
+    if (stream_.submission_count() == submission) return allocation;
+  }
+}
+
+VkDescriptorSet PathRenderer::ConstantsSet(const GuestConstantBinding& binding) {
+  constexpr uint32_t kClasses = GuestConstantUploads::kRangeClasses;
+  const uint32_t key =
+      (binding.ranges[0] * kClasses + binding.ranges[1]) * kClasses + binding.ranges[2];
+  VkDescriptorSet& set = constants_sets_[key];
+  if (set) return set;
+  const VkDescriptorSetLayout layout = layouts_.constants_layout();
+  AllocateSets(device_, constants_pool_, &layout, 1, &set, "vkAllocateDescriptorSets(constants)");
+  VkDescriptorBufferInfo buffers[5] = {{ring_buffer_, 0, sizeof(XeSystemConstants)},
+                                       {ring_buffer_, 0, kDomainInputsRange}};
+  VkWriteDescriptorSet writes[5] = {
+      BufferWrite(set, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                  &buffers[0]),
+      BufferWrite(set, kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+                  &buffers[1])};
+  for (uint32_t part = 0; part < kXeConstantPartCount; ++part) {
+    buffers[2 + part] = {ring_buffer_, 0,
+                         GuestConstantUploads::RangeBytes(part, binding.ranges[part])};
+    writes[2 + part] = BufferWrite(set, kXeConstantParts[part].binding,
+                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, &buffers[2 + part]);
+  }
+  vkUpdateDescriptorSets(device_, 5, writes, 0, nullptr);
+  return set;
 }
 
 bool PathRenderer::SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,

@@ -17,7 +17,7 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
 
   VkDescriptorPoolSize sizes[3] = {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount},
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 + kXeConstantPartCount},
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount}};
   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool_info.maxSets = 3;
@@ -57,13 +57,13 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   for (uint32_t i = 0; i < kSharedMemoryBindingCount; ++i) {
     memory_infos[i] = {memory_buffers_[i].buffer, 0, VK_WHOLE_SIZE};
   }
-  VkDescriptorBufferInfo constants_info{constants_buffer_.buffer, 0, VK_WHOLE_SIZE};
+  std::array<VkDescriptorBufferInfo, kXeConstantPartCount> constants_infos;
   VkDescriptorBufferInfo system_info{system_buffer_.buffer, 0, VK_WHOLE_SIZE};
   VkDescriptorImageInfo image_infos[kTextureBindingCount];
   for (auto& info : image_infos) {
     info = {sampler_, texture_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   }
-  VkWriteDescriptorSet writes[4] = {};
+  VkWriteDescriptorSet writes[3] = {};
   for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
   writes[0].dstSet = sets_[0];
   writes[0].dstBinding = kSharedMemoryBinding;
@@ -71,21 +71,20 @@ DrawHarness::DrawHarness(VulkanContext& context) : context_(context), device_(co
   writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   writes[0].pBufferInfo = memory_infos;
   writes[1].dstSet = sets_[1];
-  writes[1].dstBinding = kGuestConstantsBinding;
+  writes[1].dstBinding = kSystemConstantsBinding;
   writes[1].descriptorCount = 1;
   writes[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-  writes[1].pBufferInfo = &constants_info;
-  writes[2].dstSet = sets_[1];
-  writes[2].dstBinding = kSystemConstantsBinding;
-  writes[2].descriptorCount = 1;
-  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-  writes[2].pBufferInfo = &system_info;
-  writes[3].dstSet = sets_[2];
-  writes[3].dstBinding = kTexturesBinding;
-  writes[3].descriptorCount = kTextureBindingCount;
-  writes[3].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  writes[3].pImageInfo = image_infos;
-  vkUpdateDescriptorSets(device_, 4, writes, 0, nullptr);
+  writes[1].pBufferInfo = &system_info;
+  writes[2].dstSet = sets_[2];
+  writes[2].dstBinding = kTexturesBinding;
+  writes[2].descriptorCount = kTextureBindingCount;
+  writes[2].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  writes[2].pImageInfo = image_infos;
+  vkUpdateDescriptorSets(device_, 3, writes, 0, nullptr);
+  // The guest constants' three parts from the one XeConstants buffer.
+  const auto constants_writes =
+      check::GuestConstantWrites(sets_[1], constants_buffer_.buffer, constants_infos);
+  vkUpdateDescriptorSets(device_, kXeConstantPartCount, constants_writes.data(), 0, nullptr);
 
   // Texture fetch constants: type 2 (texture) with the identity swizzle xyzw (dword 3 bits 1-12,
   // 3 bits per component), as a title's texture set-up leaves them.

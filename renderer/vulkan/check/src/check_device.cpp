@@ -63,7 +63,7 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
 
   VkDescriptorPoolSize sizes[3] = {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount + 2},
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
+      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 + kXeConstantPartCount},
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 * kTextureBindingCount}};
   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool_info.maxSets = 4;
@@ -108,7 +108,7 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
 
   VkDescriptorBufferInfo memory_infos[kSharedMemoryBindingCount];
   for (uint32_t i = 0; i < kSharedMemoryBindingCount; ++i) memory_infos[i] = {memory_[i].buffer, 0, VK_WHOLE_SIZE};
-  VkDescriptorBufferInfo constants_info{constants_.buffer, 0, VK_WHOLE_SIZE};
+  std::array<VkDescriptorBufferInfo, kXeConstantPartCount> constants_infos;
   VkDescriptorBufferInfo system_info{system_.buffer, 0, VK_WHOLE_SIZE};
   VkDescriptorBufferInfo lanes_info{lanes_.buffer, 0, VK_WHOLE_SIZE};
   VkDescriptorBufferInfo capture_info{capture_.buffer, 0, VK_WHOLE_SIZE};
@@ -118,7 +118,7 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
       info = {sampler_, textures_[t].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     }
   }
-  VkWriteDescriptorSet writes[8] = {};
+  VkWriteDescriptorSet writes[7 + kXeConstantPartCount] = {};
   auto buffer_write = [&](VkWriteDescriptorSet& w, VkDescriptorSet set, uint32_t binding,
                           VkDescriptorType type, uint32_t count, const VkDescriptorBufferInfo* info) {
     w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -130,13 +130,12 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
   };
   buffer_write(writes[0], sets_[0], kSharedMemoryBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                kSharedMemoryBindingCount, memory_infos);
-  buffer_write(writes[1], sets_[1], kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, &constants_info);
-  buffer_write(writes[2], sets_[1], kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, &system_info);
-  buffer_write(writes[3], sets_[3], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &lanes_info);
-  buffer_write(writes[4], sets_[3], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &capture_info);
+  buffer_write(writes[1], sets_[1], kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, &system_info);
+  buffer_write(writes[2], sets_[3], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &lanes_info);
+  buffer_write(writes[3], sets_[3], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, &capture_info);
   const uint32_t texture_bindings[3] = {kTexturesBinding, kTexturesCubeBinding, kTextures3DBinding};
   for (int t = 0; t < 3; ++t) {
-    VkWriteDescriptorSet& w = writes[5 + t];
+    VkWriteDescriptorSet& w = writes[4 + t];
     w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     w.dstSet = sets_[2];
     w.dstBinding = texture_bindings[t];
@@ -144,7 +143,11 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
     w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     w.pImageInfo = image_infos[t].data();
   }
-  vkUpdateDescriptorSets(device_, 8, writes, 0, nullptr);
+  // The guest constants' three parts from the one XeConstants buffer.
+  const auto constants_writes =
+      check::GuestConstantWrites(sets_[1], constants_.buffer, constants_infos);
+  std::copy(constants_writes.begin(), constants_writes.end(), writes + 7);
+  vkUpdateDescriptorSets(device_, 10, writes, 0, nullptr);
 
   CreateRenderPass();
   lanes_vs_ = Module(kLanesVs, std::size(kLanesVs));

@@ -67,9 +67,11 @@ std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice devi
                                                                    uint32_t texture_dimensions) {
   const VkDescriptorSetLayoutBinding memory{kSharedMemoryBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                             kSharedMemoryBindingCount, stages, nullptr};
-  const VkDescriptorSetLayoutBinding constants[2] = {
-      {kGuestConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
-      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr}};
+  const VkDescriptorSetLayoutBinding constants[4] = {
+      {kVertexFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
+      {kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
+      {kPixelFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
+      {kFetchBoolLoopConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr}};
   const VkDescriptorSetLayoutBinding textures[3] = {
       {kTexturesBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, stages,
        nullptr},
@@ -78,7 +80,7 @@ std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice devi
       {kTextures3DBinding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kTextureBindingCount, stages,
        nullptr}};
   const VkDescriptorSetLayoutBinding* bindings[3] = {&memory, constants, textures};
-  const uint32_t counts[3] = {1, 2, texture_dimensions};
+  const uint32_t counts[3] = {1, 4, texture_dimensions};
   std::array<VkDescriptorSetLayout, 3> layouts{};
   for (int i = 0; i < 3; ++i) {
     VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -88,6 +90,18 @@ std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice devi
             "vkCreateDescriptorSetLayout");
   }
   return layouts;
+}
+
+std::array<VkWriteDescriptorSet, kXeConstantPartCount> GuestConstantWrites(
+    VkDescriptorSet set, VkBuffer buffer,
+    std::array<VkDescriptorBufferInfo, kXeConstantPartCount>& infos) {
+  std::array<VkWriteDescriptorSet, kXeConstantPartCount> writes{};
+  for (uint32_t part = 0; part < kXeConstantPartCount; ++part) {
+    const XeConstantPartLayout& layout = kXeConstantParts[part];
+    infos[part] = {buffer, layout.offset, uint64_t(layout.rows) * 16};
+    writes[part] = BufferWrite(set, layout.binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &infos[part]);
+  }
+  return writes;
 }
 
 }  // namespace xnt::vk::check

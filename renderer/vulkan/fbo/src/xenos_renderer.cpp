@@ -189,7 +189,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     ++stats_.draws_skipped;
     return false;
   }
-  const DrawUpload upload = UploadDrawData(regs, prims, draw.tessellation.get());
+  const DrawUpload upload = UploadDrawData(draw, prims);
 
   BeginRendering(attachments);
   // The viewport transform in guest pixels of the target (host NDC are the same at any scale:
@@ -204,13 +204,15 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
 
   VkCommandBuffer cmd = stream_.cmd();
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), constants_set_, textures_set};
-  uint32_t dynamic_offsets[3] = {
-      uint32_t(upload.allocation.offset + upload.constants_offset),
-      uint32_t(upload.allocation.offset + upload.system_offset),
-      draw.tessellation ? uint32_t(upload.allocation.offset + upload.domain_offset) : 0u};
+  VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), upload.constants.set, textures_set};
+  // Dynamic offsets in binding order (shader_interface.h, set 1).
+  const auto& guest = upload.constants.offsets;
+  const uint32_t dynamic_offsets[5] = {
+      guest[kXeVertexFloatConstants], uint32_t(upload.allocation.offset + upload.system_offset),
+      draw.tessellation ? uint32_t(upload.allocation.offset + upload.domain_offset) : 0u,
+      guest[kXePixelFloatConstants], guest[kXeFetchBoolLoopConstants]};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
-                          3, dynamic_offsets);
+                          5, dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
                        VK_INDEX_TYPE_UINT32);
   SetDynamicState(regs, plan, attachments, raster, quads.kind);
@@ -236,22 +238,21 @@ XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& p
   return attachments;
 }
 
-XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(gpu::RegisterValues regs,
-                                                        const gpu::HostPrimitives& prims,
-                                                        const gpu::TessellatedDraw* tess) {
-  // One ring allocation: the indices, then the guest constants, then the system constants, then
-  // a tessellated draw's domain inputs.
+XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(const DrawInput& draw,
+                                                        const gpu::HostPrimitives& prims) {
+  // One ring allocation: the indices, then the system constants, then a tessellated draw's
+  // domain inputs; the guest constants after it, part by part (PlaceGuestConstants), all in the
+  // same submission.
   DrawUpload upload;
   uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
-  upload.constants_offset = AlignUp(index_bytes, ubo_align);
-  upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
+  upload.system_offset = AlignUp(index_bytes, ubo_align);
   uint64_t total = upload.system_offset + sizeof(XeSystemConstants);
+  const gpu::TessellatedDraw* tess = draw.tessellation.get();
   upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
-  upload.allocation = RingAllocate(total, ubo_align);
+  upload.allocation = AllocateDrawData(draw, total, ubo_align, upload.constants);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
-  WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   return upload;
 }
 

@@ -287,8 +287,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }
   const DrawQuads quads = QuadsOf(plan, draw);
-  const DrawUpload upload = UploadDrawData(regs, plan, prims, om_input, scaled_slots, quads.kind,
-                                           draw.tessellation.get());
+  const DrawUpload upload = UploadDrawData(draw, plan, prims, om_input, scaled_slots, quads.kind);
   HostRasterizer raster;
   const VkPipeline pipeline =
       DrawPipeline(draw, regs, plan, om_input.host_samples, quads.shader, raster);
@@ -296,14 +295,18 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   VkCommandBuffer cmd = stream_.cmd();
 
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), constants_set_, textures_set, om_set_};
+  VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), upload.constants.set, textures_set,
+                             om_set_};
   const uint64_t base = upload.allocation.offset;
-  // Dynamic offsets in binding order: set 1's constants and domain inputs, set 3's constants.
-  const uint32_t dynamic_offsets[4] = {
-      uint32_t(base + upload.constants_offset), uint32_t(base + upload.system_offset),
+  // Dynamic offsets in binding order: set 1's constants and domain inputs (shader_interface.h),
+  // set 3's constants.
+  const auto& guest = upload.constants.offsets;
+  const uint32_t dynamic_offsets[6] = {
+      guest[kXeVertexFloatConstants], uint32_t(base + upload.system_offset),
       draw.tessellation ? uint32_t(base + upload.domain_offset) : 0u,
+      guest[kXePixelFloatConstants], guest[kXeFetchBoolLoopConstants],
       uint32_t(base + upload.om_offset)};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 4,
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 6,
                           dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, base, VK_INDEX_TYPE_UINT32);
   const VkViewport vp{0.0f, 0.0f, float(plan.surface_pitch * plan.scale.x),
@@ -343,27 +346,27 @@ uint32_t FsiRenderer::HostSamples(uint32_t guest_samples) {
   return 1;
 }
 
-FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(gpu::RegisterValues regs,
+FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(const FsiDrawInput& draw,
                                                     const gpu::DrawPlan& plan,
                                                     const gpu::HostPrimitives& prims,
                                                     const OutputMergerInput& om_input,
                                                     uint32_t scaled_slots,
-                                                    PrimitiveQuads quads,
-                                                    const gpu::TessellatedDraw* tess) {
-  // One ring allocation: the indices, then the guest, system and output merger constants, then
-  // a tessellated draw's domain inputs.
+                                                    PrimitiveQuads quads) {
+  // One ring allocation: the indices, then the system and output merger constants, then a
+  // tessellated draw's domain inputs; the guest constants after it, part by part
+  // (PlaceGuestConstants), all in the same submission.
+  const gpu::RegisterValues regs = draw.regs;
   DrawUpload upload;
   uint64_t ubo_align = UniformAlignment();
   const uint64_t index_bytes = prims.indices.size() * 4;
-  upload.constants_offset = AlignUp(index_bytes, ubo_align);
-  upload.system_offset = AlignUp(upload.constants_offset + sizeof(XeConstants), ubo_align);
+  upload.system_offset = AlignUp(index_bytes, ubo_align);
   upload.om_offset = AlignUp(upload.system_offset + sizeof(XeSystemConstants), ubo_align);
   uint64_t total = upload.om_offset + sizeof(XeOutputMergerConstants);
+  const gpu::TessellatedDraw* tess = draw.tessellation.get();
   upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
-  upload.allocation = RingAllocate(total, ubo_align);
+  upload.allocation = AllocateDrawData(draw, total, ubo_align, upload.constants);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
-  WriteGuestConstants(regs, upload.allocation.data + upload.constants_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels: shader_interface.h).

@@ -37,14 +37,13 @@ std::string Emitter::TempRef(uint32_t index, bool aL_relative) const {
 
 std::string Emitter::OperandBase(const Operand& op) const {
   if (op.is_temp) return TempRef(op.index, op.relative == RelativeMode::kAL);
-  std::string base = std::to_string(float_constant_base_);
+  // The stage's own block holds its 256 constants (glsl_prelude.cpp XeFloatConstants).
   if (op.relative == RelativeMode::kNone) {
-    return "xe_constants.float_constants[" + std::to_string(float_constant_base_ + op.index) + "]";
+    return "xe_float_constants.c[" + std::to_string(op.index & 255u) + "]";
   }
   const char* reg = op.relative == RelativeMode::kA0 ? "xe_a0" : "xe_aL";
   // Relative constant indices wrap inside the stage's 256 constants.
-  return "xe_constants.float_constants[" + base + "u + (uint(" + std::to_string(op.index) + " + " +
-         reg + ") & 255u)]";
+  return "xe_float_constants.c[uint(" + std::to_string(op.index) + " + " + reg + ") & 255u]";
 }
 
 std::string Emitter::VectorOperand(const Operand& op) const {
@@ -683,7 +682,6 @@ void Emitter::EmitClipDistances() {
 std::string Emitter::Run() {
   reflection_ = {};
   reflection_.is_pixel_shader = pixel();
-  float_constant_base_ = pixel() ? 256 : 0;
   register_count_ = analysis_.uses_relative_temps
                         ? 64
                         : std::max<uint32_t>({analysis_.max_temp + 1, pixel() ? 16u : 1u, 1u});

@@ -105,7 +105,6 @@ class Emitter {
   std::ostringstream out_;
   int indent_ = 0;
   uint32_t register_count_ = 1;
-  uint32_t float_constant_base_ = 0;
   bool exports_point_size_ = false;
   // The current ALU's two scalar components come from the same register component.
   bool scalar_identical_ = false;

@@ -19,8 +19,7 @@ layout(std430, set = 0, binding = 0) readonly buffer XeSharedMemory {
   uint words[];
 } xe_shared_memory[4];
 
-layout(std140, set = 1, binding = 0) uniform XeConstants {
-  vec4 float_constants[512];
+layout(std140, set = 1, binding = 4) uniform XeConstants {
   uvec4 fetch_constants[48];
   uvec4 bool_constants[2];
   uvec4 loop_constants[8];
@@ -458,6 +457,12 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan, 
     resources.replace(resources.find(readonly), readonly.size(), "buffer XeSharedMemory");
   }
   text += resources;
+  // The stage's own 256 float constants (a pixel shader's c# is register 256 + #), each stage's
+  // block at its own binding so that a draw re-uploads only the stage whose constants changed.
+  text += "layout(std140, set = 1, binding = " +
+          std::to_string(kind == GlslShaderKind::kPixel ? kPixelFloatConstantsBinding
+                                                        : kVertexFloatConstantsBinding) +
+          ") uniform XeFloatConstants {\n  vec4 c[256];\n} xe_float_constants;\n";
   text += kHelpers;
   if (memexport) text += GlslMemExportHelpers();
   return text;

@@ -42,7 +42,44 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
             "};\n";
   }
   text += EmitGlslMain(shader, analysis, options, r);
+  r.constant_reads = ConstantReadsOf(shader, analysis);
   return text;
+}
+
+XeConstantReads ConstantReadsOf(const ucode::Shader& shader, const ucode::Analysis& analysis) {
+  XeConstantReads reads = XeConstantReads::None();
+  auto add = [&](uint32_t part, uint32_t first, uint32_t end) {
+    XeConstantReads one = XeConstantReads::None();
+    one.first[part] = uint16_t(first);
+    one.end[part] = uint16_t(end);
+    reads.Merge(one);
+  };
+  // Float constants: the operands' absolute indices; a relative one (c[# + a0], c[# + aL]) may
+  // reach any of the stage's 256 (glsl_emitter.cpp OperandBase wraps it there).
+  const uint32_t floats = shader.type == ucode::ShaderType::kPixel ? kXePixelFloatConstants
+                                                                   : kXeVertexFloatConstants;
+  if (analysis.uses_relative_constants) {
+    add(floats, 0, 256);
+  } else {
+    for (uint32_t c = 0; c < 256; ++c) {
+      if (analysis.float_constants[c / 64] >> (c % 64) & 1) add(floats, c, c + 1);
+    }
+  }
+  // Fetch constants by the dwords the prelude's xe_fetch_dword reads: a vertex fetch constant's
+  // two (slot k at dword 2k), a texture fetch constant's six (slot t at dword 6t).
+  const uint32_t misc = kXeFetchBoolLoopConstants;
+  for (uint32_t k = 0; k < 96; ++k) {
+    if (analysis.vertex_fetch_constants[k / 32] >> (k % 32) & 1) add(misc, 2 * k / 4, 2 * k / 4 + 1);
+  }
+  for (uint32_t t = 0; t < 32; ++t) {
+    if (analysis.texture_fetch_constants >> t & 1) add(misc, 6 * t / 4, (6 * t + 5) / 4 + 1);
+  }
+  // Bool and loop constants: their rows whole (10 rows at most).
+  bool bools = false;
+  for (uint32_t word : analysis.bool_constants_mask) bools |= word != 0;
+  if (bools) add(misc, kXeBoolConstantsRow, kXeLoopConstantsRow);
+  if (analysis.loop_constants) add(misc, kXeLoopConstantsRow, kXeConstantParts[misc].rows);
+  return reads;
 }
 
 TranslatedShader Translate(const ucode::Shader& shader, const ucode::Analysis& analysis,

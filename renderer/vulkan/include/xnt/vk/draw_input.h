@@ -58,6 +58,9 @@ struct DrawInput {
   // geometry shader between it and the pixel shader must pass on.
   uint32_t clip_distances = 0, cull_distances = 0;
   bool kill_clip_distance = false;  // ShaderReflection::kill_clip_distance
+  // The guest constant rows the shaders read (ShaderReflection::constant_reads, VS and PS
+  // merged); everything unless the shaders say otherwise.
+  XeConstantReads constant_reads;
 };
 
 // The draw's plan (gpu/draw_plan.h) from what the translated shaders say of themselves.
@@ -98,7 +101,9 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   input.texture_filters = vs.texture_filters;
   input.texture_host_lod_slots = vs.texture_host_lod_slots;
   input.vertex_fetch_slots = vs.vertex_fetch_slots;
+  input.constant_reads = vs.constant_reads;
   if (ps) {
+    input.constant_reads.Merge(ps->constant_reads);
     for (size_t i = 0; i < 3; ++i) input.vertex_fetch_slots[i] |= ps->vertex_fetch_slots[i];
     input.pixel_shader = ps_module;
     input.pixel_shader_color_mask = ps->color_targets_written;

@@ -33,6 +33,7 @@
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_set_layouts.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/guest_constants.h"
 #include "xnt/vk/sampler_cache.h"
 #include "xnt/vk/shared_memory.h"
 #include "xnt/vk/texture_cache.h"
@@ -104,9 +105,19 @@ class PathRenderer {
   // Ends the dynamic-rendering instance a path has open, before transfers and dispatches.
   virtual void EndRendering() = 0;
   void Note(const std::string& what) { ++notes_[what]; }
-  // The guest's ALU, fetch, bool and loop constants (XeConstants, set 1) at `dst`, copied
-  // straight from the register file (zero where it is shorter).
-  static void WriteGuestConstants(gpu::RegisterValues regs, uint8_t* dst);
+  // The draw's guest constants in the ring (guest_constants.h: only the rows its shaders read,
+  // only the parts that changed since their last copy in this submission): set 1 for their
+  // ranges and the parts' dynamic offsets (kXeConstantParts order). May flush when the ring is
+  // full: a caller that allocated before checks stream_.submission_count() and allocates again.
+  struct GuestConstants {
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    std::array<uint32_t, kXeConstantPartCount> offsets{};
+  };
+  GuestConstants PlaceGuestConstants(const DrawInput& draw);
+  // `size` bytes of the draw's own data at `alignment` in the ring and its guest constants
+  // (`constants`), both in the same submission.
+  CommandStream::Allocation AllocateDrawData(const DrawInput& draw, uint64_t size,
+                                             uint64_t alignment, GuestConstants& constants);
   // True when one of the plan's skip reasons in `order` holds for the draw: the first one's note
   // is counted, and the draw in `stats`. Each path asks in the order its checks always ran.
   bool SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,
@@ -171,8 +182,6 @@ class PathRenderer {
   gpu::ScaledResolveMemory scaled_;
   // Those copies on the device for textures to sample (made by the path at a scale).
   std::unique_ptr<ScaledResolveMirror> scaled_mirror_;
-  // Set 1: both constant buffers in the ring, dynamic offsets selecting each draw's copy.
-  VkDescriptorSet constants_set_ = VK_NULL_HANDLE;
   // Set 2 with every slot a dummy (draws sampling nothing).
   VkDescriptorSet textures_set_ = VK_NULL_HANDLE;
   std::map<std::string, uint64_t> notes_;
@@ -186,6 +195,13 @@ class PathRenderer {
   std::vector<VkDescriptorImageInfo> DummyImages();
   void WriteTextureSet(VkDescriptorSet set, const std::vector<VkDescriptorImageInfo>& images);
 
+  // Set 1 (every constant buffer in the ring, dynamic offsets selecting each draw's copy), one
+  // per combination of the guest constant parts' range classes, made on first use.
+  VkDescriptorSet ConstantsSet(const GuestConstantBinding& binding);
+  GuestConstantUploads guest_constants_;
+  VkDescriptorPool constants_pool_ = VK_NULL_HANDLE;
+  std::unordered_map<uint32_t, VkDescriptorSet> constants_sets_;
+  VkBuffer ring_buffer_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> owned_modules_;
   // QuadsOf's geometry shaders by kind and distance counts.
   std::map<uint32_t, VkShaderModule> quad_shaders_;

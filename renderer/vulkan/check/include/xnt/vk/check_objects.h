@@ -48,4 +48,10 @@ std::array<VkDescriptorSetLayout, 3> MakeShaderInterfaceSetLayouts(VkDevice devi
                                                                    VkShaderStageFlags stages,
                                                                    uint32_t texture_dimensions);
 
+// The descriptor writes that bind one XeConstants-sized uniform buffer's three parts
+// (shader_interface.h kXeConstantParts) to set 1's guest-constant bindings; `infos` must outlive
+// the writes.
+std::array<VkWriteDescriptorSet, kXeConstantPartCount> GuestConstantWrites(
+    VkDescriptorSet set, VkBuffer buffer, std::array<VkDescriptorBufferInfo, kXeConstantPartCount>& infos);
+
 }  // namespace xnt::vk::check

@@ -90,7 +90,8 @@ class XenosRenderer final : public PathRenderer {
   // system constants at these offsets.
   struct DrawUpload {
     CommandStream::Allocation allocation{};
-    uint64_t constants_offset = 0, system_offset = 0, domain_offset = 0;
+    uint64_t system_offset = 0, domain_offset = 0;
+    GuestConstants constants;  // set 1 and the guest constants' dynamic offsets
   };
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the render targets of the used surfaces, indices and constants into the
@@ -99,8 +100,7 @@ class XenosRenderer final : public PathRenderer {
     return SkipDraw(plan, order, stats_);
   }
   Attachments DrawAttachments(const gpu::DrawPlan& plan);
-  DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::HostPrimitives& prims,
-                            const gpu::TessellatedDraw* tess);
+  DrawUpload UploadDrawData(const DrawInput& draw, const gpu::HostPrimitives& prims);
   void WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                             const Attachments& attachments, uint32_t scaled_slots,
                             PrimitiveQuads quads, uint8_t* out);

@@ -105,7 +105,8 @@ class FsiRenderer final : public PathRenderer {
   // and output merger constants at these offsets.
   struct DrawUpload {
     CommandStream::Allocation allocation{};
-    uint64_t constants_offset = 0, system_offset = 0, om_offset = 0, domain_offset = 0;
+    uint64_t system_offset = 0, om_offset = 0, domain_offset = 0;
+    GuestConstants constants;  // set 1 and the guest constants' dynamic offsets
   };
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the host sample count, indices and constants into the ring, the
@@ -116,10 +117,9 @@ class FsiRenderer final : public PathRenderer {
   // The rasterization samples for `guest_samples` without attachments (noted when the device
   // lacks the count).
   uint32_t HostSamples(uint32_t guest_samples);
-  DrawUpload UploadDrawData(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
+  DrawUpload UploadDrawData(const FsiDrawInput& draw, const gpu::DrawPlan& plan,
                             const gpu::HostPrimitives& prims, const OutputMergerInput& om_input,
-                            uint32_t scaled_slots, PrimitiveQuads quads,
-                            const gpu::TessellatedDraw* tess);
+                            uint32_t scaled_slots, PrimitiveQuads quads);
   VkPipeline DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, uint32_t host_samples,
                           VkShaderModule quad_shader, HostRasterizer& raster);

@@ -7,8 +7,10 @@
 // the same layout (glsl_prelude.cpp mirrors every struct below, and tests check it compiles).
 //
 //   set 0 binding 0  storage buffer[4]  XeSharedMemory   guest physical memory, raw big-endian bytes
-//   set 1 binding 0  uniform buffer     XeConstants      float/fetch/bool/loop constant registers
+//   set 1 binding 0  uniform buffer     XeFloatConstants the vertex shader's float constants c0-c255
 //   set 1 binding 1  uniform buffer     XeSystemConstants  per-draw state the core derives
+//   set 1 binding 3  uniform buffer     XeFloatConstants the pixel shader's float constants c0-c255
+//   set 1 binding 4  uniform buffer     XeConstants      fetch/bool/loop constant registers
 //   set 2 binding 0  sampler2DArray[32] xe_textures      1D / 2D / stacked textures, per fetch slot
 //   set 2 binding 1  samplerCube[32]    xe_textures_cube cube maps, per fetch slot
 //   set 2 binding 2  sampler3D[32]      xe_textures_3d   3D (volume) textures, per fetch slot
@@ -32,6 +34,7 @@
 // declared); gl_FragDepth when oDepth is written; kill -> `discard`.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -48,8 +51,16 @@ inline constexpr uint64_t kSharedMemorySize = kSharedMemoryBindingSize * kShared
 
 // ---- Descriptor set 1: constants ----------------------------------------------------------------
 inline constexpr uint32_t kConstantsSet = 1;
-inline constexpr uint32_t kGuestConstantsBinding = 0;
+// The guest constants are three uniform buffers, each with its own dynamic offset, so a draw that
+// changed one pixel-shader constant or one vertex fetch constant uploads only that part (and of it
+// only the rows its shaders read, XeConstantReads) while the others keep their ring copy. Xenia
+// splits them the same way: d3d12_command_processor.cc (UpdateBindings) keeps vertex and pixel
+// float constants and the fetch / bool-loop constants in separate buffers with their own dirty
+// flags, written when a register of the range changed.
+inline constexpr uint32_t kVertexFloatConstantsBinding = 0;
 inline constexpr uint32_t kSystemConstantsBinding = 1;
+inline constexpr uint32_t kPixelFloatConstantsBinding = 3;
+inline constexpr uint32_t kFetchBoolLoopConstantsBinding = 4;
 // A tessellated draw's r0 / r1 per generated vertex (TranslationOptions::domain_inputs), a
 // dynamic storage buffer in the ring; its range is fixed when the set is written, so a draw
 // reserves the whole range (a larger draw is refused on the Vulkan paths, named).
@@ -65,8 +76,12 @@ inline constexpr uint32_t kLoopConstantDwords = 32;        // SHADER_CONSTANT_LO
 // indices >= 256 as the pixel shader's.
 inline constexpr uint32_t kPixelShaderFloatConstantBase = 256;
 
-// std140 image of the register ranges above, copied straight from the register file each draw
-// (dwords in host order, as the register file holds them).
+// std140 image of the register ranges above (dwords in host order, as the register file holds
+// them): the host side's one struct for all three buffers, which bind parts of it
+// (kXeConstantParts): float_constants[0..255] at binding 0, [256..511] at binding 3, the rest at
+// binding 4. The GLSL blocks are `XeFloatConstants { vec4 c[256]; }` (the stage's own, at binding
+// 0 in vertex and 3 in pixel shaders) and `XeConstants { uvec4 fetch_constants[48]; uvec4
+// bool_constants[2]; uvec4 loop_constants[8]; }`.
 struct XeConstants {
   float float_constants[kFloatConstantCount][4];  // vec4  float_constants[512]
   uint32_t fetch_constants[kFetchConstantDwords];  // uvec4 fetch_constants[48]
@@ -78,6 +93,54 @@ static_assert(offsetof(XeConstants, fetch_constants) == 8192);
 static_assert(offsetof(XeConstants, bool_constants) == 8192 + 768);
 static_assert(offsetof(XeConstants, loop_constants) == 8192 + 768 + 32);
 static_assert(sizeof(XeConstants) == 9120);
+
+// The three parts of XeConstants, each bound on its own (see above), in 16-byte rows.
+enum XeConstantPart : uint32_t {
+  kXeVertexFloatConstants = 0,
+  kXePixelFloatConstants = 1,
+  kXeFetchBoolLoopConstants = 2,
+  kXeConstantPartCount = 3,
+};
+struct XeConstantPartLayout {
+  uint32_t binding;
+  uint32_t offset;  // in XeConstants
+  uint32_t rows;    // 16 bytes each
+};
+inline constexpr XeConstantPartLayout kXeConstantParts[kXeConstantPartCount] = {
+    {kVertexFloatConstantsBinding, 0, 256},
+    {kPixelFloatConstantsBinding, 4096, 256},
+    {kFetchBoolLoopConstantsBinding, 8192, (9120 - 8192) / 16}};
+// Rows of the fetch / bool / loop part: fetch constants' dwords from 0, then the bool and loop
+// constants.
+inline constexpr uint32_t kXeBoolConstantsRow = 48;
+inline constexpr uint32_t kXeLoopConstantsRow = 50;
+
+// The rows [first, end) of each part a draw's shaders may read (first == end: none), from the
+// microcode's constant reads (shader_translator.cpp ConstantReadsOf). Rows outside are never read
+// by the translated code, so the core uploads only these and binds the part's buffer where those
+// rows land on the bytes it wrote.
+struct XeConstantReads {
+  std::array<uint16_t, kXeConstantPartCount> first{0, 0, 0};
+  std::array<uint16_t, kXeConstantPartCount> end{256, 256, kXeConstantParts[2].rows};
+  // Both stages' reads together (each part's rows as one range).
+  void Merge(const XeConstantReads& other) {
+    for (uint32_t p = 0; p < kXeConstantPartCount; ++p) {
+      if (other.first[p] == other.end[p]) continue;
+      if (first[p] == end[p]) {
+        first[p] = other.first[p];
+        end[p] = other.end[p];
+      } else {
+        first[p] = std::min(first[p], other.first[p]);
+        end[p] = std::max(end[p], other.end[p]);
+      }
+    }
+  }
+  static constexpr XeConstantReads None() {
+    XeConstantReads r;
+    r.end = r.first;
+    return r;
+  }
+};
 
 // XeSystemConstants::flags bits.
 enum XeSystemFlag : uint32_t {

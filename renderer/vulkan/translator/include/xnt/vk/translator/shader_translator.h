@@ -135,6 +135,8 @@ struct ShaderReflection {
   bool uses_memexport = false;         // eA / eM# written (stores into the shared memory)
   bool fsi_early_depth = false;        // PS (fsi): depth/stencil tested before the body
   uint32_t register_count = 0;         // size of the temp register array
+  // The guest constant rows the translated code may read (the core uploads only those).
+  XeConstantReads constant_reads;
   // Run-time notes: features of this shader the translator does not implement exactly
   // (memexport, 3D/cube textures sampled as 2D...). Callers print them.
   std::vector<std::string> notes;
@@ -148,6 +150,9 @@ struct TranslatedShader {
 };
 
 // Only the GLSL (no compilation): for inspection and tests.
+// The rows of each guest constant part (shader_interface.h) a shader's translation reads.
+XeConstantReads ConstantReadsOf(const ucode::Shader& shader, const ucode::Analysis& analysis);
+
 std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& analysis,
                             const TranslationOptions& options, ShaderReflection* reflection);
 
