@@ -221,6 +221,13 @@ CommandStream::Allocation PathRenderer::RingAllocate(uint64_t size, uint64_t ali
 
 uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
                                         const gpu::GuestMemoryAccess& memory) {
+  if (stream_.submission_count() != draws_submission_) submission_draws_ = 0;
+  if (stream_.ring_used() > kSubmissionRingBound || submission_draws_ >= kSubmissionDrawBound) {
+    Flush();
+    submission_draws_ = 0;
+  }
+  draws_submission_ = stream_.submission_count();
+  ++submission_draws_;
   uint32_t uploaded = 0;
   if (shared_memory_.MayNeedSync(memory.pages)) {
     uploaded += shared_memory_.SyncAhead(memory.pages);

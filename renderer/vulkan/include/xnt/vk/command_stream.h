@@ -67,6 +67,8 @@ class CommandStream {
   double gpu_seconds() const { return gpu_seconds_; }
   bool gpu_timing() const { return timestamps_ != VK_NULL_HANDLE; }
   uint64_t ring_size() const { return ring_size_; }
+  // Bytes of the ring the current submission has allocated.
+  uint64_t ring_used() const { return ring_used_; }
 
  private:
   VulkanContext& context_;

@@ -51,6 +51,16 @@ class PathRenderer {
   static constexpr uint32_t kTexturePoolSets = 256;
   // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of it).
   static constexpr uint64_t kTransferChunk = 16ull << 20;
+  // A draw starts a new submission once the current one's ring data passed this many bytes, so
+  // a frame of many draws is recorded, submitted and retired in parts: the ring pages touched,
+  // the driver's command memory and a software rasterizer's binned scene stay bounded by the
+  // part, not by the frame (a 5,000-draw capture-shaped frame is about 21 MiB of ring data,
+  // mostly its fresh vertex pages).
+  static constexpr uint64_t kSubmissionRingBound = 8ull << 20;
+  // And once it holds this many draws: lavapipe's fsi path (unordered) was seen to crash in its
+  // queue thread on a single submission of 20,000 draws, which a full ring used to split at
+  // about 7,000.
+  static constexpr uint32_t kSubmissionDrawBound = 4096;
 
   virtual ~PathRenderer();
   PathRenderer(const PathRenderer&) = delete;
@@ -161,7 +171,9 @@ class PathRenderer {
   bool HostDepthClamp(const HostRasterizer& raster);
   // A module owned by the renderer (freed with it): host shaders a path makes for itself.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
-  // Brings the shared-memory mirror up to date for a draw before anything of it is recorded:
+  // Brings the shared-memory mirror up to date for a draw before anything of it is recorded
+  // (first submitting what was recorded when the ring data passed kSubmissionRingBound or the
+  // draws kSubmissionDrawBound):
   // pages no command of the submission has read go ahead of it (SharedMemory::SyncAhead, render
   // pass kept open), the rest in stream order after ending rendering; then marks the draw's
   // vertex fetch ranges as read. Returns the pages uploaded.
@@ -199,6 +211,9 @@ class PathRenderer {
   // per combination of the guest constant parts' range classes, made on first use.
   VkDescriptorSet ConstantsSet(const GuestConstantBinding& binding);
   GuestConstantUploads guest_constants_;
+  // Draws recorded into submission number draws_submission_ (kSubmissionDrawBound).
+  uint32_t submission_draws_ = 0;
+  uint64_t draws_submission_ = 0;
   VkDescriptorPool constants_pool_ = VK_NULL_HANDLE;
   std::unordered_map<uint32_t, VkDescriptorSet> constants_sets_;
   VkBuffer ring_buffer_ = VK_NULL_HANDLE;
