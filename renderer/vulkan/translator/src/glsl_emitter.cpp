@@ -548,11 +548,11 @@ void Emitter::EmitDeclarations() {
 
 void Emitter::EmitPrologue() {
   Line("vec4 xe_r[" + std::to_string(register_count_) + "];");
-  Line("for (int i = 0; i < " + std::to_string(register_count_) + "; ++i) { xe_r[i] = vec4(0.0); }");
+  Line("for (int i = 0; i < " + std::to_string(register_count_) + "; ++i) { xe_r[i] = vec4(xe_zero()); }");
   Line("int xe_a0 = 0;");
   Line("int xe_aL = 0;");
   Line("bool xe_p0 = false;");
-  Line("float xe_ps = 0.0;");
+  Line("float xe_ps = xe_zero();");
   Line("int xe_loop_depth = 0;");
   Line("int xe_loop_counter[4] = int[4](0, 0, 0, 0);");
   Line("int xe_loop_saved_aL[4] = int[4](0, 0, 0, 0);");
