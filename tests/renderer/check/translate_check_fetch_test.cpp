@@ -100,7 +100,8 @@ TEST_F(TranslateCheckFetch, EveryVertexFormatWithEveryEndianSwap) {
 TEST_F(TranslateCheckFetch, ZeroFromTheMicrocodePlusNegativeZeroIsPositive) {
   // IEEE round to nearest: +0 + -0 = +0. The +0 comes from a fetch swizzle's constant 0 (r1.y),
   // from a register never written (r5) and from the previous scalar result before any (ps); c0
-  // is all -0. A compiler that sees a literal zero operand may return the other one (-0).
+  // is all -0. A compiler that sees a literal zero operand may return the other one (-0). oPos.x
+  // is the export mask's 0, to which the viewport transform adds 0 * w = -0 (c1 = -1).
   const ucode::Shader shader = Assembled(R"(xvs_3_0
     exec
     vfetch_full r1.x0y_, r0.x, vf60, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
@@ -109,7 +110,7 @@ TEST_F(TranslateCheckFetch, ZeroFromTheMicrocodePlusNegativeZeroIsPositive) {
     adds_prev r4.x, c0.x
     alloc position
     exec
-    mov oPos, r0
+    mov oPos.0yzw, c1
     alloc interpolators
     exec
     mov o0, r2
@@ -119,7 +120,7 @@ TEST_F(TranslateCheckFetch, ZeroFromTheMicrocodePlusNegativeZeroIsPositive) {
 )");
   TranslateCheckOptions options;
   options.lanes = 16;
-  options.float_constants = {{0, {-0.0f, -0.0f, -0.0f, -0.0f}}};
+  options.float_constants = {{0, {-0.0f, -0.0f, -0.0f, -0.0f}}, {1, {-1.0f, -1.0f, -1.0f, -1.0f}}};
   const TranslateCheckResult r = checker_->Check(shader, options);
   ASSERT_TRUE(r.agree()) << r.Text();
   EXPECT_EQ(r.not_compared, 0u) << r.Text();

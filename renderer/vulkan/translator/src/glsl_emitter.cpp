@@ -511,7 +511,9 @@ void Emitter::EmitAluStores(const AluInstruction& alu, bool have_vector) {
     taken |= m;
   }
   if (uint32_t m = zero & ~taken) {
-    std::string value = std::popcount(m) == 1 ? "0.0" : "vec" + std::to_string(std::popcount(m)) + "(0.0)";
+    // xe_zero (glsl_prelude.cpp): the viewport transform adds to oPos, and a literal 0 there
+    // would lose IEEE's 0 + -0 = +0 as a swizzle's 0 does.
+    std::string value = std::popcount(m) == 1 ? "xe_zero()" : "vec" + std::to_string(std::popcount(m)) + "(xe_zero())";
     Line(target + "." + MaskSwizzle(m) + " = " + value + ";");
   }
 }
