@@ -90,5 +90,26 @@ TEST(CpuTextureExtremeCoords, BorderOutsideAndNaNAtTexelZero) {
   EXPECT_EQ(border.Draw(kNaN, kRow2), Texel(0, 2));
 }
 
+TEST(CpuTextureExtremeCoords, BilinearWeightOfInfinityAndNaNIsZero) {
+  // The texture unit weighs in fixed point (gpu::BilinearWeight): +-inf is held like +-1e30
+  // (footprint at the held index, weight 0) and NaN is texel 0 with weight 0, where the float
+  // fraction inf - floor(inf) would be NaN and so would the texel (0 bytes in this target).
+  const float inf = std::numeric_limits<float>::infinity();
+  ExtremeRig linear(xenos::ClampMode::kClampToEdge, true);
+  EXPECT_EQ(linear.Draw(inf, kRow2), Texel(63, 2));
+  EXPECT_EQ(linear.Draw(-inf, kRow2), Texel(0, 2));
+  EXPECT_EQ(linear.Draw(kColumn5, -inf), Texel(5, 0));
+  EXPECT_EQ(linear.Draw(kColumn5, inf), Texel(5, 63));
+  EXPECT_EQ(linear.Draw(kNaN, kRow2), Texel(0, 2));
+  EXPECT_EQ(linear.Draw(kColumn5, kNaN), Texel(5, 0));
+  // Repeat: -2^30 is a multiple of 64, so -inf reads texel 0 and its right-hand neighbour
+  // with weight 0.
+  ExtremeRig repeat(xenos::ClampMode::kRepeat, true);
+  EXPECT_EQ(repeat.Draw(-inf, kRow2), Texel(0, 2));
+  // Border: -2^30 and its neighbour are outside: the border colour (0).
+  ExtremeRig border(xenos::ClampMode::kClampToBorder, true);
+  EXPECT_EQ(border.Draw(-inf, kRow2), 0u);
+}
+
 }  // namespace
 }  // namespace xnt::cpu

@@ -31,7 +31,9 @@ Float4 TextureWeights(const FetchInstruction& f, const Float4& coords, const Tex
     float t = f.tx_coord_denorm ? coords[a] : coords[a] * SizeOf(size, a);
     t = t + float(offsets[a]) * 0.5f;
     t = t - 0.5f;
-    out[a] = t - std::floor(t);
+    // The filter's weight (gpu::BilinearWeight, which this library cannot include): an infinite
+    // or NaN coordinate has none, as the texture unit weighs in fixed point.
+    out[a] = std::isfinite(t) ? t - std::floor(t) : 0.0f;
   }
   return out;
 }

@@ -203,7 +203,7 @@ ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, boo
   }
   const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
   const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
-  const float ax = fx - std::floor(fx), ay = one_d ? 0.0f : fy - std::floor(fy);
+  const float ax = gpu::BilinearWeight(fx), ay = one_d ? 0.0f : gpu::BilinearWeight(fy);
   const ucode::Float4 t00 = TexelAt(s, level, x0, y0, layer), t10 = TexelAt(s, level, x0 + 1, y0, layer);
   const ucode::Float4 t01 = TexelAt(s, level, x0, y0 + 1, layer);
   const ucode::Float4 t11 = TexelAt(s, level, x0 + 1, y0 + 1, layer);
@@ -229,7 +229,7 @@ ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float 
   if (!linear) return at(FloorIndex(slice));
   const float fz = slice - 0.5f;
   const int32_t z0 = FloorIndex(fz);
-  const float az = fz - std::floor(fz);
+  const float az = gpu::BilinearWeight(fz);
   const ucode::Float4 front = at(z0), back = at(z0 + 1);
   ucode::Float4 out;
   for (uint32_t c = 0; c < 4; ++c) out[c] = front[c] + (back[c] - front[c]) * az;

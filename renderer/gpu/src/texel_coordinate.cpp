@@ -19,4 +19,6 @@ int32_t PointTexelIndex(float texel_coord) {
   return int32_t(std::clamp(texel, -1073741824.0f, 1073741824.0f));
 }
 
+float BilinearWeight(float f) { return std::isfinite(f) ? f - std::floor(f) : 0.0f; }
+
 }  // namespace xnt::gpu

@@ -97,6 +97,47 @@ TEST_F(TranslateCheckFetch, EveryVertexFormatWithEveryEndianSwap) {
               (unsigned long long)exact);
 }
 
+TEST_F(TranslateCheckFetch, ZeroFromTheMicrocodePlusNegativeZeroIsPositive) {
+  // IEEE round to nearest: +0 + -0 = +0. The +0 comes from a fetch swizzle's constant 0 (r1.y),
+  // from a register never written (r5) and from the previous scalar result before any (ps); c0
+  // is all -0. A compiler that sees a literal zero operand may return the other one (-0). oPos.x
+  // is the export mask's 0, to which the viewport transform adds 0 * w = -0 (c1 = -1).
+  const ucode::Shader shader = Assembled(R"(xvs_3_0
+    exec
+    vfetch_full r1.x0y_, r0.x, vf60, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    add r2, r1, c0
+    add r3, r5, c0
+    adds_prev r4.x, c0.x
+    alloc position
+    exec
+    mov oPos.0yzw, c1
+    alloc interpolators
+    exec
+    mov o0, r2
+    mov o1, r3
+    exece
+    mov o2, r4.x
+)");
+  TranslateCheckOptions options;
+  options.lanes = 16;
+  options.float_constants = {{0, {-0.0f, -0.0f, -0.0f, -0.0f}}, {1, {-1.0f, -1.0f, -1.0f, -1.0f}}};
+  const TranslateCheckResult r = checker_->Check(shader, options);
+  ASSERT_TRUE(r.agree()) << r.Text();
+  EXPECT_EQ(r.not_compared, 0u) << r.Text();
+  // -0 planted on the interpreter's side is found: the device's o1 is +0, bit for bit.
+  options.alter_cpu = [](uint32_t, ucode::ShaderResult& result) { result.interpolators[1][2] = -0.0f; };
+  const TranslateCheckResult planted = checker_->Check(shader, options);
+  ASSERT_FALSE(planted.agree());
+  EXPECT_EQ(planted.disagreement->what, "o1.z") << planted.Text();
+  bool found = false;
+  for (const CheckedExport& e : planted.disagreement->exports) {
+    if (e.name != "o1") continue;
+    found = true;
+    for (float v : e.gpu) EXPECT_EQ(std::bit_cast<uint32_t>(v), 0u) << planted.Text();
+  }
+  EXPECT_TRUE(found) << planted.Text();
+}
+
 TEST_F(TranslateCheckFetch, PointSizeEdgeFlagAndVertexKill) {
   // oPts = frc(index * (0.5, 0.25, 0.5, 1)): z is 0 for even vertices (kept) and 0.5 for odd ones
   // (killed), so both outcomes occur; x and y are compared as exported.
@@ -202,7 +243,7 @@ void CheckShaders(const std::vector<FetchExportShader>& shaders, size_t first, s
   try {
     std::unique_ptr<VulkanContext> context = MakeLavapipeContext();
     TranslateChecker checker(*context);
-    for (size_t i = first; i < shaders.size() && t.failure.empty(); i += step) {
+    for (size_t i = first; i < shaders.size(); i += step) {
       TranslateCheckOptions options;
       options.lanes = EnvOr("XNT_CHECK_RANDOM_LANES", 32);
       options.seed = 1000 + i;
@@ -210,9 +251,10 @@ void CheckShaders(const std::vector<FetchExportShader>& shaders, size_t first, s
       // Every other pair with the fsi path's translation options.
       options.fsi = (i / 2) % 2 == 1;
       const TranslateCheckResult r = checker.Check(Assembled(shaders[i].text), options);
+      // Every disagreement is reported, not just the first: a long run finds them all.
       if (!r.agree()) {
-        t.failure = "shader " + std::to_string(i) + ":\n" + shaders[i].text + r.Text();
-        break;
+        t.failure += "shader " + std::to_string(i) + ":\n" + shaders[i].text + r.Text() + "\n";
+        continue;
       }
       ++t.checked;
       t.fsi += options.fsi;
@@ -226,22 +268,25 @@ void CheckShaders(const std::vector<FetchExportShader>& shaders, size_t first, s
     }
     if (context->validation_message_count()) t.failure += ValidationReport(*context);
   } catch (const std::exception& e) {
-    t.failure = e.what();
+    t.failure += e.what();
   }
 }
 
 // XNT_CHECK_FETCH_SHADERS shaders (default 60 here: each costs a glslang and a lavapipe compile;
 // the 1,000-shader run is this test with XNT_CHECK_FETCH_SHADERS=1000), from generator seed
-// XNT_CHECK_FETCH_SEED, in two sessions (one per core).
+// XNT_CHECK_FETCH_SEED, in two sessions (one per core). XNT_CHECK_FETCH_FIRST skips that many
+// of the generator's shaders first, so a long run can be cut into shards run side by side (shader
+// i is the same shader with the same check seed in every shard).
 TEST(TranslateCheckFetchRandom, RandomFetchAndExportShadersAgree) {
   const uint32_t count = EnvOr("XNT_CHECK_FETCH_SHADERS", 60);
   std::mt19937 g(EnvOr("XNT_CHECK_FETCH_SEED", 20261129));
+  const uint32_t first = EnvOr("XNT_CHECK_FETCH_FIRST", 0);
   std::vector<FetchExportShader> shaders;
-  for (uint32_t i = 0; i < count; ++i) shaders.push_back(RandomFetchExportShader(g));
+  for (uint32_t i = 0; i < first + count; ++i) shaders.push_back(RandomFetchExportShader(g));
   const auto start = std::chrono::steady_clock::now();
   Totals totals[2];
-  std::thread second(CheckShaders, std::cref(shaders), 1, 2, std::ref(totals[1]));
-  CheckShaders(shaders, 0, 2, totals[0]);
+  std::thread second(CheckShaders, std::cref(shaders), first + 1, 2, std::ref(totals[1]));
+  CheckShaders(shaders, first, 2, totals[0]);
   second.join();
   Totals all;
   for (const Totals& t : totals) {

@@ -85,7 +85,11 @@ config AutoResource=false
   }
   // The last row: coordinates no float -> int conversion takes as they are (+-1e30, NaN), the
   // cpu path's rule (texture_unit.cpp FloorIndex: NaN texel 0, magnitudes held to 2^30) in the
-  // shader too, under every clamp mode, on the 8-bit texture.
+  // shader too, under every clamp mode, on the 8-bit texture. No infinities: an infinite vertex
+  // attribute does not interpolate to the same float on every rasterizer (0 * inf in a
+  // barycentric sum is NaN), so the fetch would not see the same coordinate; the filter's rule
+  // for them is checked where the coordinate reaches the fetch as it is (renderer_translate_
+  // check_test, ExactBilinearOfInfiniteCoordinates).
   const float extremes[4] = {1e30f, -1e30f, std::nanf(""), 0.3f};
   for (uint32_t i = 0; i < 16; ++i) {
     samples::TexturedQuad& q = scene.quads[256 - 16 + i];

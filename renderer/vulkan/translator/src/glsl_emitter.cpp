@@ -510,7 +510,9 @@ void Emitter::EmitAluStores(const AluInstruction& alu, bool have_vector) {
     taken |= m;
   }
   if (uint32_t m = zero & ~taken) {
-    std::string value = std::popcount(m) == 1 ? "0.0" : "vec" + std::to_string(std::popcount(m)) + "(0.0)";
+    // xe_zero (glsl_prelude.cpp): the viewport transform adds to oPos, and a literal 0 there
+    // would lose IEEE's 0 + -0 = +0 as a swizzle's 0 does.
+    std::string value = std::popcount(m) == 1 ? "xe_zero()" : "vec" + std::to_string(std::popcount(m)) + "(xe_zero())";
     Line(target + "." + MaskSwizzle(m) + " = " + value + ";");
   }
 }
@@ -547,11 +549,11 @@ void Emitter::EmitDeclarations() {
 
 void Emitter::EmitPrologue() {
   Line("vec4 xe_r[" + std::to_string(register_count_) + "];");
-  Line("for (int i = 0; i < " + std::to_string(register_count_) + "; ++i) { xe_r[i] = vec4(0.0); }");
+  Line("for (int i = 0; i < " + std::to_string(register_count_) + "; ++i) { xe_r[i] = vec4(xe_zero()); }");
   Line("int xe_a0 = 0;");
   Line("int xe_aL = 0;");
   Line("bool xe_p0 = false;");
-  Line("float xe_ps = 0.0;");
+  Line("float xe_ps = xe_zero();");
   Line("int xe_loop_depth = 0;");
   Line("int xe_loop_counter[4] = int[4](0, 0, 0, 0);");
   Line("int xe_loop_saved_aL[4] = int[4](0, 0, 0, 0);");

@@ -28,6 +28,14 @@ bool xe_exact_bilinear_applies(uint slot, uint mag, uint minf, uint aniso, int l
          (aniso < 2u || aniso > 5u);
 }
 
+// gpu::BilinearWeight: the fraction, 0 for an infinite or NaN coordinate (the texture unit weighs
+// in fixed point). Tested on the bits: a driver without SignedZeroInfNanPreserve may fold isinf.
+float xe_exact_weight(float f) {
+  if ((floatBitsToUint(f) & 0x7F800000u) == 0x7F800000u) return 0.0;
+  precise float w = f - floor(f);
+  return w;
+}
+
 // TextureUnit::Filter with linear = true: the footprint from u * width - 0.5, weights the
 // fractions, two lerps across and one down, each `precise` (no fused multiply-add).
 vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
@@ -36,10 +44,9 @@ vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
   precise float ty = uv.y * float(size.y);
   precise float fx = tx - 0.5;
   precise float fy = ty - 0.5;
-  float flx = floor(fx), fly = floor(fy);
   int x0 = xe_exact_floor(fx), y0 = xe_exact_floor(fy);
-  precise float ax = fx - flx;
-  precise float ay = fy - fly;
+  precise float ax = xe_exact_weight(fx);
+  precise float ay = xe_exact_weight(fy);
   vec4 t00 = xe_exact_texel(t, slot, x0, y0, layer, size);
   vec4 t10 = xe_exact_texel(t, slot, x0 + 1, y0, layer, size);
   vec4 t01 = xe_exact_texel(t, slot, x0, y0 + 1, layer, size);

@@ -21,7 +21,7 @@ void Emitter::StoreFetchResult(const FetchInstruction& fetch, const std::string&
     } else if (sel == 5) {
       v = "1.0";
     } else {
-      v = "0.0";  // 4 = zero; 6 has no known meaning and is treated as zero
+      v = "xe_zero()";  // 4 = zero; 6 has no known meaning and is treated as zero
     }
     Line(dest + "." + kComponents[c] + " = " + v + ";");
   }
@@ -141,7 +141,10 @@ void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
           Line("precise float xe_w" + c + " = xe_tc." + c + (fetch.tx_coord_denorm ? "" : " * xe_ts." + c) + ";");
           if (offsets[a]) Line("xe_w" + c + " = xe_w" + c + " + " + FloatLiteral(float(offsets[a]) * 0.5f) + ";");
           Line("xe_w" + c + " = xe_w" + c + " - 0.5;");
-          Line("xe_w" + c + " = xe_w" + c + " - floor(xe_w" + c + ");");
+          // The filter's weight: 0 for an infinite or NaN coordinate (gpu::BilinearWeight),
+          // tested on the bits so that no compiler folds it.
+          Line("xe_w" + c + " = (floatBitsToUint(xe_w" + c + ") & 0x7F800000u) == 0x7F800000u ? 0.0 : xe_w" + c +
+               " - floor(xe_w" + c + ");");
         }
         out += (a < axes ? "xe_w" + c : std::string("0.0")) + (a < 3 ? ", " : ")");
       }

@@ -54,6 +54,14 @@ const uint kXeSysFlagAlphaTest = 16u;
 const uint kXeSysFlagPrimitiveLine = 64u;
 const uint kXeSysFlagPointQuads = 128u;
 
+// A +0 the host compiler cannot see as a constant, for the values the microcode makes zero
+// without arithmetic (a fetch swizzle's 0, registers before their first write). A literal 0.0
+// operand lets a compiler drop the addition: Mesa's llvmpipe code generator (gallivm
+// lp_bld_arit.c, lp_build_add) returns the other operand when one is the constant zero, even
+// under SignedZeroInfNanPreserve, so 0 + -0 gave -0 where IEEE (the Xenos ALU and the cpu path's
+// interpreter) gives +0. line_quad.w is never written: XeSystemConstants is zero-filled.
+float xe_zero() { return xe_system.line_quad.w; }
+
 // Resolution scale (shader_interface.h): host pixels per guest pixel.
 vec2 xe_resolution_scale() {
   return max(vec2(float(xe_system.resolution_scale & 0xFFu),

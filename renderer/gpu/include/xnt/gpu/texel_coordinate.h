@@ -36,4 +36,13 @@ float TexelFixedPoint(float texel_coord);
 // (what the hardware does beyond its coordinate range is not known; both paths take this rule).
 int32_t PointTexelIndex(float texel_coord);
 
+// A bilinear footprint's weight along one axis at `f` (the texel coordinate less half a texel):
+// its fraction f - floor(f). The texture unit weighs in fixed point (the conversion above), which
+// holds no infinity or NaN, so neither reaches the weight: an infinite coordinate is taken as a
+// huge finite one, whose float has no fraction left (0, and its footprint index is held to
+// +-2^30 as a point sample's), NaN as 0 (footprint at texel 0, weight 0). Without this, -inf -
+// floor(-inf) is NaN and so is the filtered texel. Not verified on a console; the cpu path's
+// texture unit and the fsi path's exact bilinear filter (glsl_exact_filter.cpp) take this rule.
+float BilinearWeight(float f);
+
 }  // namespace xnt::gpu

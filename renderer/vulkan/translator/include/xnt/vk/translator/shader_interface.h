@@ -213,7 +213,8 @@ struct XeSystemConstants {
   float user_clip_planes[6][4];
   // Line and point lists drawn as quads by a geometry shader (line_quad.h, point_quad.h): x, y =
   // host NDC units per guest pixel (gpu::Viewport::ndc_per_pixel); for lines z =
-  // PA_SU_LINE_CNTL's width in guest pixels (gpu/line_width.h); w unused.
+  // PA_SU_LINE_CNTL's width in guest pixels (gpu/line_width.h); w = 0 always: the translated
+  // shaders' zero the host compiler cannot fold (xe_zero, glsl_prelude.cpp).
   float line_quad[4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
