@@ -1,7 +1,7 @@
 // `compare --repro DIR`: for every difference compare bisected to a first differing event F.K, a
-// slice of the trace (slice.h) holding frame F from its start, and a check that it reproduces
-// the difference: the same comparison on the slice must bisect to event 0.K (frame F renumbered).
-// A slice keeps whole frames, so it runs on to the end of frame F past the event.
+// slice of the trace (slice.h) holding events F.0-F.K (the state just before F.0, then frame F's
+// stream through F.K and its swap), and a check that it reproduces the difference: the same
+// comparison's bisection of the slice's frame must name event 0.K (frame F renumbered).
 #pragma once
 
 #include <string>
