@@ -64,8 +64,15 @@ void Check(Repro& repro, const CompareOptions& options, const Combination& refer
 
 }  // namespace
 
+std::vector<std::string> KeptIds(const Repro& repro, const Minimized& m) {
+  const std::string frame = repro.event.substr(0, repro.event.find('.'));
+  std::vector<std::string> ids;
+  for (uint32_t e : m.kept) ids.push_back(frame + "." + std::to_string(e));
+  return ids;
+}
+
 std::vector<Repro> WriteRepros(const RunResults& results, const CompareOptions& options,
-                               const std::string& dir) {
+                               const std::string& dir, std::optional<double> minimize_seconds) {
   std::map<std::string, std::string> paths;  // TraceName -> file
   for (const std::string& t : ExpandTraces(options.traces)) paths[TraceName(t)] = t;
   fs::create_directories(dir);
@@ -89,6 +96,13 @@ std::vector<Repro> WriteRepros(const RunResults& results, const CompareOptions& 
         SliceRange range{b.frame, b.frame, 0u, b.draw};
         WriteSlice(path->second, repro.file, range);
         Check(repro, options, options.reference, b.frame, b.draw);
+        if (repro.reproduced && minimize_seconds) {
+          const CompareOptions o = SliceOptions(options, repro.file, repro.combination, b.frame);
+          std::string min_file = repro.file;
+          min_file.replace(min_file.size() - 4, 4, "_min.xnt");
+          repro.minimized = MinimizeRepro(repro.file, b.draw, options.reference, o.combinations[0],
+                                          o, *minimize_seconds, min_file);
+        }
       } catch (const Error& e) {
         repro.detail = e.what();
       }
@@ -101,9 +115,18 @@ std::vector<Repro> WriteRepros(const RunResults& results, const CompareOptions& 
 std::string ReprosToJson(const std::vector<Repro>& repros) {
   Json list = Json::array();
   for (const Repro& r : repros) {
-    list.push_back({{"trace", r.trace}, {"combination", r.combination}, {"event", r.event},
-                    {"file", r.file}, {"slice_event", r.slice_event},
-                    {"reproduced", r.reproduced}, {"detail", r.detail}});
+    Json j = {{"trace", r.trace},  {"combination", r.combination}, {"event", r.event},
+              {"file", r.file},    {"slice_event", r.slice_event}, {"reproduced", r.reproduced},
+              {"detail", r.detail}};
+    if (r.minimized) {
+      const Minimized& m = *r.minimized;
+      Json kept = Json::array();
+      for (const std::string& id : KeptIds(r, m)) kept.push_back(id);
+      j["minimized"] = {{"file", m.file},           {"kept", kept},
+                        {"removed", m.removed},     {"trials", m.trials},
+                        {"cut_short", m.cut_short}, {"seconds", m.seconds}};
+    }
+    list.push_back(std::move(j));
   }
   return Json{{"repros", list}}.dump(2);
 }

@@ -8,6 +8,7 @@
 #include "replay_helpers.h"
 #include "slice_test_helpers.h"
 #include "test_files.h"
+#include "xnt/compare/bisect.h"
 #include "xnt/compare/repro.h"
 #include "xnt/compare/slice.h"
 #include "xnt/samples/samples.h"
@@ -179,6 +180,71 @@ TEST(SliceRepro, PlantedDifferenceReproducedAtTheSameEvent) {
   EXPECT_FALSE(repros[1].reproduced);
   EXPECT_NE(repros[1].detail.find("comes from before frame 4"), std::string::npos)
       << repros[1].detail;
+  fs::remove_all(dir);
+}
+
+// compare --repro --minimize on two planted differences in slice_resolve_chain_5_frames. Draw 3.2
+// (the stripe) skipped on fbo differs whatever ran before it in the frame, so the clear 3.0 and
+// the textured quad 3.1 go: kept 3.2 alone. Resolve 0.3 (the copy to the front buffer) written
+// with a wrong format on fbo differs only where the EDRAM it copies is not zero, and frame 0
+// starts from a zero EDRAM: dropping every earlier event hides it, keeping the clear 0.0 (which
+// fills the target with 0xFF201810) alone shows it, so ddmin keeps 0.0 and 0.3 and drops the
+// stripe 0.1 and the resolve 0.2. With no time the search stops at once and says so.
+compare::CompareOptions PlantedFault(const std::string& trace, compare::TestFault::Kind kind,
+                                     uint64_t frame, uint32_t draw) {
+  compare::CompareOptions o;
+  o.traces = {trace};
+  o.combinations = compare::ParseCombinations("fbo", "1x1");
+  o.reference = compare::ParseCombination("cpu@1x1");
+  o.validate = true;
+  o.threads = 1;
+  o.frames = FrameSet::One(frame);
+  o.test_fault = compare::TestFault{compare::ParseCombination("fbo@1x1"), {frame, draw}};
+  o.test_fault->kind = kind;
+  return o;
+}
+
+std::vector<compare::Repro> MinimizedRepros(const compare::CompareOptions& o, const fs::path& dir,
+                                            double seconds) {
+  const compare::RunResults run = compare::RunCompare(o);
+  EXPECT_EQ(run.ExitCode(), 1) << compare::ToText(run);
+  return compare::WriteRepros(run, o, (dir / "repro").string(), seconds);
+}
+
+TEST(SliceRepro, MinimizeKeepsOnlyTheEventsTheDifferenceNeeds) {
+  vk::test::UseLavapipe();
+  const fs::path dir = TempDir("minimize");
+  const std::string trace = WriteSampleFile("slice_resolve_chain_5_frames", dir);
+  std::vector<compare::Repro> r = MinimizedRepros(
+      PlantedFault(trace, compare::TestFault::Kind::kSkipDraw, 3, 2), dir, 60);
+  ASSERT_EQ(r.size(), 1u) << compare::ReprosToJson(r);
+  ASSERT_TRUE(r[0].minimized) << compare::ReprosToJson(r);
+  EXPECT_EQ(compare::KeptIds(r[0], *r[0].minimized), (std::vector<std::string>{"3.2"}));
+  EXPECT_EQ(r[0].minimized->removed, 2u);
+  EXPECT_FALSE(r[0].minimized->cut_short);
+  // The minimized slice: one draw, the planted one, now event 0.0, and bisection finds it there.
+  const vk::test::TraceRun min =
+      vk::test::ReplayTraceFile(r[0].minimized->file, renderer::Path::kCpu, 1, false);
+  EXPECT_EQ(min.stats.draws + min.stats.resolves, 1u);
+  compare::CompareOptions o = PlantedFault(r[0].minimized->file, compare::TestFault::Kind::kSkipDraw, 0, 0);
+  const compare::Bisection b = compare::BisectFrame(r[0].minimized->file, 0, o.reference, o.combinations[0], o);
+  EXPECT_TRUE(b.found && b.draw == 0) << b.summary;
+
+  r = MinimizedRepros(PlantedFault(trace, compare::TestFault::Kind::kResolveFormat, 0, 3), dir, 60);
+  ASSERT_EQ(r.size(), 1u) << compare::ReprosToJson(r);
+  ASSERT_TRUE(r[0].minimized) << compare::ReprosToJson(r);
+  EXPECT_EQ(compare::KeptIds(r[0], *r[0].minimized), (std::vector<std::string>{"0.0", "0.3"}));
+  EXPECT_EQ(r[0].minimized->removed, 2u);
+  EXPECT_EQ(r[0].minimized->trials, 3u);  // none kept; 0.0-0.1 kept; 0.0 kept
+
+  r = MinimizedRepros(PlantedFault(trace, compare::TestFault::Kind::kResolveFormat, 0, 3), dir, 0);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].minimized);
+  EXPECT_TRUE(r[0].minimized->cut_short);
+  EXPECT_EQ(r[0].minimized->removed, 0u);
+  EXPECT_EQ(r[0].minimized->kept.size(), 4u);
+  // --minimize needs --repro: a usage error.
+  EXPECT_EQ(test::RunShell(test::XenotraceCli() + " compare " + trace + " --minimize 2>/dev/null").code, 2);
   fs::remove_all(dir);
 }
 

@@ -125,7 +125,10 @@ int RunSlice(const std::string& in, const std::string& out, const std::string& f
   return kExitOk;
 }
 
-XNT_COMMAND("slice", "Cut frames A-B of a trace into a trace that starts from the state there", 62,
+XNT_COMMAND("slice",
+            "Cut frames A-B or events F.K-G.M of a trace into a trace that starts from the state "
+            "there",
+            62,
             [](CLI::App& sub) {
               auto in = std::make_shared<std::string>();
               auto out = std::make_shared<std::string>();
