@@ -17,9 +17,6 @@ namespace xnt {
 namespace {
 
 namespace fs = std::filesystem;
-using test::ExpectSameFrames;
-using test::TempDir;
-using test::WriteSampleFile;
 
 uint64_t HashBytes(const std::vector<uint8_t>& bytes) {
   return std::hash<std::string_view>{}(
@@ -70,8 +67,8 @@ compare::SliceRange Events(uint64_t f, uint32_t k, uint64_t g, uint32_t m) { ret
 class SliceEventsSample : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SliceEventsSample, CutsInsideEveryFrameOnCpu) {
-  const fs::path dir = TempDir("events_" + GetParam());
-  const std::string source = WriteSampleFile(GetParam(), dir);
+  const fs::path dir = test::TempDir("events_" + GetParam());
+  const std::string source = test::WriteSampleFile(GetParam(), dir);
   const EventRun full = ReplayWithEventEdram(source);
   const std::string out = (dir / "slice.xnt").string();
   auto check = [&](uint64_t f, uint32_t k, uint64_t g, uint32_t m) {
@@ -84,7 +81,7 @@ TEST_P(SliceEventsSample, CutsInsideEveryFrameOnCpu) {
     if (m + 1 == full.events[g]) {
       vk::test::TraceRun kept = full.run;
       kept.frames.resize(g + 1);
-      ExpectSameFrames(kept, f, slice, what);
+      test::ExpectSameFrames(kept, f, slice, what);
     }
   };
   for (uint64_t f = 0; f < full.events.size(); ++f) {
@@ -114,8 +111,8 @@ class SliceEventsVulkan : public ::testing::TestWithParam<std::tuple<std::string
 
 TEST_P(SliceEventsVulkan, CutsInsideFramesAsInTheFullReplay) {
   const auto& [name, path] = GetParam();
-  const fs::path dir = TempDir("events_" + name + renderer::PathName(path));
-  const std::string source = WriteSampleFile(name, dir);
+  const fs::path dir = test::TempDir("events_" + name + renderer::PathName(path));
+  const std::string source = test::WriteSampleFile(name, dir);
   const EventRun cpu = ReplayWithEventEdram(source);
   const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, path, 1, false);
   const std::string out = (dir / "slice.xnt").string();
@@ -127,7 +124,7 @@ TEST_P(SliceEventsVulkan, CutsInsideFramesAsInTheFullReplay) {
     EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
     vk::test::TraceRun kept = full;
     kept.frames.resize(f + 1);
-    ExpectSameFrames(kept, f, slice, name + " events " + Id(f, 1) + "-" + Id(f, n - 1));
+    test::ExpectSameFrames(kept, f, slice, name + " events " + Id(f, 1) + "-" + Id(f, n - 1));
     // fbo's EDRAM model holds only what resolves and snapshots of a surface stored back (its
     // host render targets own the rest), so the whole-EDRAM check is fsi's, whose storage buffer
     // is the EDRAM in guest bits.
@@ -154,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(
 // a slice ending at 3.3 leaves that copy out, so its swap shows the front buffer frame 2 left:
 // frame 2 of the full replay, on every path.
 TEST(SliceEvents, SwapShowsTheFrontBufferTheKeptEventsLeft) {
-  const fs::path dir = TempDir("events_front");
-  const std::string source = WriteSampleFile("slice_resolve_chain_5_frames", dir);
+  const fs::path dir = test::TempDir("events_front");
+  const std::string source = test::WriteSampleFile("slice_resolve_chain_5_frames", dir);
   const std::string out = (dir / "slice.xnt").string();
   const compare::SliceReport report = compare::WriteSlice(source, out, Events(3, 0, 3, 3));
   EXPECT_EQ(report.events, 4u);
@@ -165,7 +162,7 @@ TEST(SliceEvents, SwapShowsTheFrontBufferTheKeptEventsLeft) {
     ASSERT_EQ(full.frames.size(), 5u);
     EXPECT_FALSE(full.frames[2].rgba == full.frames[3].rgba);  // the check can fail
     full.frames.resize(3);
-    ExpectSameFrames(full, 2, slice, std::string("3.0-3.3 on ") + renderer::PathName(path));
+    test::ExpectSameFrames(full, 2, slice, std::string("3.0-3.3 on ") + renderer::PathName(path));
   }
   fs::remove_all(dir);
 }
@@ -178,7 +175,7 @@ TEST(SliceEvents, SwapShowsTheFrontBufferTheKeptEventsLeft) {
 // (320x240 at 32 bpp, 32x32-tiled: 320 x 256 x 4 bytes = 80 pages); the frame is the full
 // replay's frame 29, and the slice is under an eighth of the source.
 TEST(SliceEvents, LateFrameOfALongCaptureKeepsOnlyTheNeededPages) {
-  const fs::path dir = TempDir("events_capture");
+  const fs::path dir = test::TempDir("events_capture");
   const std::string source = (dir / "capture.xnt").string(), out = (dir / "slice.xnt").string();
   bench::CaptureTraceShape shape;
   shape.frames = 30;
@@ -195,7 +192,7 @@ TEST(SliceEvents, LateFrameOfALongCaptureKeepsOnlyTheNeededPages) {
       << report.slice_bytes << " of " << report.source_bytes;
   const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, renderer::Path::kCpu, 1, false);
   const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, renderer::Path::kCpu, 1, false);
-  ExpectSameFrames(full, 29, slice, "capture events 29.11-29.101");
+  test::ExpectSameFrames(full, 29, slice, "capture events 29.11-29.101");
   const compare::SliceReport all = compare::WriteSlice(source, out, Events(29, 11, 29, 101), true);
   EXPECT_EQ(all.state_pages, all.written_pages);
   fs::remove_all(dir);
@@ -203,8 +200,8 @@ TEST(SliceEvents, LateFrameOfALongCaptureKeepsOnlyTheNeededPages) {
 
 // Bad ranges: an error naming the event and the frame's events, no file; the command exits 2.
 TEST(SliceEvents, BadRangesLeaveNoFile) {
-  const fs::path dir = TempDir("events_bad");
-  const std::string source = WriteSampleFile("slice_resolve_chain_5_frames", dir);
+  const fs::path dir = test::TempDir("events_bad");
+  const std::string source = test::WriteSampleFile("slice_resolve_chain_5_frames", dir);
   const std::string out = (dir / "out.xnt").string();
   auto expect_error = [&](compare::SliceRange range, const char* words) {
     test::ExpectSliceError(source, out, range, words);
