@@ -147,6 +147,40 @@ INSTANTIATE_TEST_SUITE_P(
              std::string(renderer::PathName(std::get<1>(info.param)));
     });
 
+// Single-frame samples that read textures (33 formats; point sprites over a mip chain; a
+// texture fetch feeding memexport) cut in the middle of their frame on fbo (lavapipe, validation
+// on) or fsi (the slowest pair left out): with only the pages the kept draws need, the frame is the full replay's on that
+// path, and fewer pages than were written are kept.
+class SliceEventsTextured
+    : public ::testing::TestWithParam<std::tuple<std::string, renderer::Path>> {};
+
+TEST_P(SliceEventsTextured, MiddleOfTheFrameWithMinimalPages) {
+  const auto& [name, path] = GetParam();
+  const fs::path dir = test::TempDir("events_tex_" + name + renderer::PathName(path));
+  const std::string source = test::WriteSampleFile(name, dir);
+  const EventRun cpu = ReplayWithEventEdram(source);
+  ASSERT_EQ(cpu.events.size(), 1u);
+  const uint32_t n = cpu.events[0];
+  const std::string out = (dir / "slice.xnt").string();
+  const compare::SliceReport report = compare::WriteSlice(source, out, Events(0, n / 2, 0, n - 1));
+  EXPECT_LT(report.state_pages, report.written_pages);
+  const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, path, 1, false);
+  const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, path, 1, false);
+  EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
+  test::ExpectSameFrames(full, 0, slice, name + " events " + Id(0, n / 2) + "-" + Id(0, n - 1));
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Textured, SliceEventsTextured,
+    ::testing::Values(std::tuple{std::string("textures_many_formats"), renderer::Path::kFbo},
+                      std::tuple{std::string("raster_point_sprite_mips"), renderer::Path::kFsi},
+                      std::tuple{std::string("memexport_texture_fetch"), renderer::Path::kFbo},
+                      std::tuple{std::string("memexport_texture_fetch"), renderer::Path::kFsi}),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + std::string(renderer::PathName(std::get<1>(info.param)));
+    });
+
 // Frame 3 of slice_resolve_chain_5_frames resolves to the front buffer at its last event (3.4);
 // a slice ending at 3.3 leaves that copy out, so its swap shows the front buffer frame 2 left:
 // frame 2 of the full replay, on every path.
