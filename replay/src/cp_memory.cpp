@@ -49,6 +49,7 @@ bool CommandProcessor::ReadGuestDword(uint32_t address_with_endian, uint32_t& va
   const Endian endian = Endian(address_with_endian & 3u);
   const uint32_t address = PhysicalAddress(address_with_endian & ~3u, what);
   if (!CheckRange(address, 4, what)) return false;
+  if (observer_) observer_->OnMemoryRead(address, 4);
   if (!memory_.IsRecorded(address, 4)) {
     Report(Severity::kWarning, address,
            Format("%s reads 0x%08X, which the trace did not record (reads as 0)", what, address));
@@ -72,6 +73,7 @@ bool CommandProcessor::ChargeFetch(uint64_t dwords, uint32_t address) {
 bool CommandProcessor::ReadGuestArray(uint32_t address, std::span<uint32_t> out, const char* what) {
   if (!CheckRange(address, uint64_t(out.size()) * 4, what)) return false;
   if (!ChargeFetch(out.size(), address)) return false;
+  if (observer_) observer_->OnMemoryRead(address, uint64_t(out.size()) * 4);
   if (!memory_.IsRecorded(address, uint64_t(out.size()) * 4)) {
     Report(Severity::kWarning, address,
            Format("%s reads %zu dwords at 0x%08X that the trace did not record (read as 0)", what,

@@ -6,7 +6,9 @@
 #include <filesystem>
 
 #include "replay_helpers.h"
+#include "slice_test_helpers.h"
 #include "test_files.h"
+#include "xnt/compare/bisect.h"
 #include "xnt/compare/repro.h"
 #include "xnt/compare/slice.h"
 #include "xnt/samples/samples.h"
@@ -15,32 +17,9 @@ namespace xnt {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path TempDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("xnt_slice_test_" + name + "_" +
-                                              std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string WriteSampleFile(const std::string& name, const fs::path& dir) {
-  const std::string path = (dir / (name + ".xnt")).string();
-  samples::WriteSample(*samples::Find(name), path);
-  return path;
-}
-
-// Frames [first, first + count) of `full` against the slice's frames, byte for byte.
-void ExpectSameFrames(const vk::test::TraceRun& full, uint64_t first, const vk::test::TraceRun& slice,
-                      const std::string& what) {
-  ASSERT_GT(full.frames.size(), first) << what;
-  ASSERT_EQ(slice.frames.size(), full.frames.size() - first) << what;
-  for (size_t i = 0; i < slice.frames.size(); ++i) {
-    const gpu::SwapImage& a = full.frames[first + i];
-    const gpu::SwapImage& b = slice.frames[i];
-    EXPECT_EQ(a.width, b.width) << what << " frame " << first + i;
-    EXPECT_TRUE(a.rgba == b.rgba) << what << " frame " << first + i << " differs";
-  }
-}
+using test::ExpectSameFrames;
+using test::TempDir;
+using test::WriteSampleFile;
 
 // Every sample on the cpu path at 1x1, cut at every frame boundary: [A, last] keeps every later
 // frame and the EDRAM at the end, [A, A] the one frame.
@@ -172,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 // compare --repro on a planted difference: draw 3.2 (frame 3's stripe) skipped on fbo. Bisection
 // finds 3.2 and, in frame 4, the resolve that copies the texture frame 3 left wrong; the slice of
-// frame 3 reproduces 0.2; the slice of frame 4 starts from the cpu path's (right) texture and so
-// shows no difference, which the repro says.
+// events 3.0-3.2 (three events and the swap) reproduces 0.2; the slice of frame 4 starts from
+// the cpu path's (right) texture and so shows no difference, which the repro says.
 TEST(SliceRepro, PlantedDifferenceReproducedAtTheSameEvent) {
   vk::test::UseLavapipe();
   const fs::path dir = TempDir("repro");
@@ -193,10 +172,79 @@ TEST(SliceRepro, PlantedDifferenceReproducedAtTheSameEvent) {
   EXPECT_EQ(repros[0].slice_event, "0.2");
   EXPECT_TRUE(fs::exists(repros[0].file));
   EXPECT_EQ(format::Reader::Open(repros[0].file)->frame_count(), 1u);
+  const vk::test::TraceRun slice =
+      vk::test::ReplayTraceFile(repros[0].file, renderer::Path::kCpu, 1, false);
+  EXPECT_EQ(slice.stats.draws + slice.stats.draws_skipped + slice.stats.resolves, 3u);
+  EXPECT_EQ(slice.stats.swaps, 1u);
   EXPECT_EQ(repros[1].event, "4.0");
   EXPECT_FALSE(repros[1].reproduced);
   EXPECT_NE(repros[1].detail.find("comes from before frame 4"), std::string::npos)
       << repros[1].detail;
+  fs::remove_all(dir);
+}
+
+// compare --repro --minimize on two planted differences in slice_resolve_chain_5_frames. Draw 3.2
+// (the stripe) skipped on fbo differs whatever ran before it in the frame, so the clear 3.0 and
+// the textured quad 3.1 go: kept 3.2 alone. Resolve 0.3 (the copy to the front buffer) written
+// with a wrong format on fbo differs only where the EDRAM it copies is not zero, and frame 0
+// starts from a zero EDRAM: dropping every earlier event hides it, keeping the clear 0.0 (which
+// fills the target with 0xFF201810) alone shows it, so ddmin keeps 0.0 and 0.3 and drops the
+// stripe 0.1 and the resolve 0.2. With no time the search stops at once and says so.
+compare::CompareOptions PlantedFault(const std::string& trace, compare::TestFault::Kind kind,
+                                     uint64_t frame, uint32_t draw) {
+  compare::CompareOptions o;
+  o.traces = {trace};
+  o.combinations = compare::ParseCombinations("fbo", "1x1");
+  o.reference = compare::ParseCombination("cpu@1x1");
+  o.validate = true;
+  o.threads = 1;
+  o.frames = FrameSet::One(frame);
+  o.test_fault = compare::TestFault{compare::ParseCombination("fbo@1x1"), {frame, draw}};
+  o.test_fault->kind = kind;
+  return o;
+}
+
+std::vector<compare::Repro> MinimizedRepros(const compare::CompareOptions& o, const fs::path& dir,
+                                            double seconds) {
+  const compare::RunResults run = compare::RunCompare(o);
+  EXPECT_EQ(run.ExitCode(), 1) << compare::ToText(run);
+  return compare::WriteRepros(run, o, (dir / "repro").string(), seconds);
+}
+
+TEST(SliceRepro, MinimizeKeepsOnlyTheEventsTheDifferenceNeeds) {
+  vk::test::UseLavapipe();
+  const fs::path dir = TempDir("minimize");
+  const std::string trace = WriteSampleFile("slice_resolve_chain_5_frames", dir);
+  std::vector<compare::Repro> r = MinimizedRepros(
+      PlantedFault(trace, compare::TestFault::Kind::kSkipDraw, 3, 2), dir, 60);
+  ASSERT_EQ(r.size(), 1u) << compare::ReprosToJson(r);
+  ASSERT_TRUE(r[0].minimized) << compare::ReprosToJson(r);
+  EXPECT_EQ(compare::KeptIds(r[0], *r[0].minimized), (std::vector<std::string>{"3.2"}));
+  EXPECT_EQ(r[0].minimized->removed, 2u);
+  EXPECT_FALSE(r[0].minimized->cut_short);
+  // The minimized slice: one draw, the planted one, now event 0.0, and bisection finds it there.
+  const vk::test::TraceRun min =
+      vk::test::ReplayTraceFile(r[0].minimized->file, renderer::Path::kCpu, 1, false);
+  EXPECT_EQ(min.stats.draws + min.stats.resolves, 1u);
+  compare::CompareOptions o = PlantedFault(r[0].minimized->file, compare::TestFault::Kind::kSkipDraw, 0, 0);
+  const compare::Bisection b = compare::BisectFrame(r[0].minimized->file, 0, o.reference, o.combinations[0], o);
+  EXPECT_TRUE(b.found && b.draw == 0) << b.summary;
+
+  r = MinimizedRepros(PlantedFault(trace, compare::TestFault::Kind::kResolveFormat, 0, 3), dir, 60);
+  ASSERT_EQ(r.size(), 1u) << compare::ReprosToJson(r);
+  ASSERT_TRUE(r[0].minimized) << compare::ReprosToJson(r);
+  EXPECT_EQ(compare::KeptIds(r[0], *r[0].minimized), (std::vector<std::string>{"0.0", "0.3"}));
+  EXPECT_EQ(r[0].minimized->removed, 2u);
+  EXPECT_EQ(r[0].minimized->trials, 3u);  // none kept; 0.0-0.1 kept; 0.0 kept
+
+  r = MinimizedRepros(PlantedFault(trace, compare::TestFault::Kind::kResolveFormat, 0, 3), dir, 0);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].minimized);
+  EXPECT_TRUE(r[0].minimized->cut_short);
+  EXPECT_EQ(r[0].minimized->removed, 0u);
+  EXPECT_EQ(r[0].minimized->kept.size(), 4u);
+  // --minimize needs --repro: a usage error.
+  EXPECT_EQ(test::RunShell(test::XenotraceCli() + " compare " + trace + " --minimize 2>/dev/null").code, 2);
   fs::remove_all(dir);
 }
 
@@ -206,14 +254,7 @@ TEST(Slice, BadInputLeavesNoFile) {
   const std::string source = WriteSampleFile("edram_shadow_map_three_pass", dir);
   const std::string out = (dir / "out.xnt").string();
   auto expect_error = [&](const std::string& in, compare::SliceRange range, const char* words) {
-    try {
-      compare::WriteSlice(in, out, range);
-      ADD_FAILURE() << "no error for " << words;
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-    }
-    EXPECT_FALSE(fs::exists(out));
-    EXPECT_FALSE(fs::exists(out + ".partial"));
+    test::ExpectSliceError(in, out, range, words);
   };
   expect_error(source, {1, 0}, "inverted");
   expect_error(source, {0, 2}, "frame 2 is not in");

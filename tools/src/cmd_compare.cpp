@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "command.h"
@@ -44,6 +45,8 @@ struct CompareArgs {
   bool update_expectations = false;
   std::string test_fault, test_fault_resolve;
   std::string repro;  // --repro DIR
+  bool minimize = false;
+  double minimize_seconds = compare::kDefaultMinimizeSeconds;
   std::string snapshots;
 };
 
@@ -75,6 +78,13 @@ void ReportRepros(const std::vector<compare::Repro>& repros, const CompareArgs& 
     std::printf("repro %s %s %s: %s, %s\n", r.trace.c_str(), r.combination.c_str(),
                 r.event.c_str(), r.file.c_str(),
                 r.reproduced ? ("reproduced at " + r.slice_event).c_str() : r.detail.c_str());
+    if (!r.minimized) continue;
+    const compare::Minimized& m = *r.minimized;
+    std::string kept;
+    for (const std::string& id : compare::KeptIds(r, m)) kept += (kept.empty() ? "" : " ") + id;
+    std::printf("  minimized: %s, kept %zu event(s) (%s), removed %u, %u trials in %.1f s%s\n",
+                m.file.c_str(), m.kept.size(), kept.c_str(), m.removed, m.trials, m.seconds,
+                m.cut_short ? "; the time limit cut it short (not 1-minimal)" : "");
   }
 }
 
@@ -170,7 +180,11 @@ int RunCompare(const CompareArgs& a) {
     std::fputs(expectation_report.c_str(), stdout);
     if (!a.report.empty()) std::printf("report: %s/report.html\n", a.report.c_str());
   }
-  if (!a.repro.empty()) ReportRepros(compare::WriteRepros(results, o, a.repro), a);
+  if (!a.repro.empty()) {
+    std::optional<double> minimize;
+    if (a.minimize) minimize = a.minimize_seconds;
+    ReportRepros(compare::WriteRepros(results, o, a.repro, minimize), a);
+  }
   return results.ExitCode();
 }
 
@@ -220,8 +234,21 @@ XNT_COMMAND({"compare",
                sub.add_flag("--update-expectations", a->update_expectations,
                             "Rewrite --expectations from this run's hashes");
                sub.add_option("--repro", a->repro,
-                              "Write a slice of each bisected difference's frame into this folder "
-                              "and check that compare on it finds the same event (repro.json)");
+                              "Write a slice of each bisected difference's frame, from its start "
+                              "through the differing event, into this folder and check that "
+                              "bisecting it finds the same event (repro.json)");
+               auto* minimize = sub.add_flag(
+                   "--minimize", a->minimize,
+                   "With --repro: also drop the earlier draws, resolves and clears of each "
+                   "reproduced slice whose removal keeps the same difference at the (renumbered) "
+                   "differing event (delta debugging), into DIR/..._min.xnt");
+               minimize->needs(sub.get_option("--repro"));
+               sub.add_option("--minimize-seconds", a->minimize_seconds,
+                              "Time limit of --minimize per repro, seconds (the search stops and "
+                              "reports it was cut short)")
+                   ->check(CLI::Range(0.0, 86400.0))
+                   ->capture_default_str()
+                   ->needs(minimize);
                sub.add_option("--test-fault-skip-draw", a->test_fault,
                               "TEST HOOK: COMBINATION:F.K skips draw F.K on that combination (to "
                               "check that bisection finds it)");

@@ -53,6 +53,9 @@ class PacketObserver {
   // Called before the packet takes effect.
   virtual void OnPacket(const PacketInfo&) {}
   virtual void OnRegisterWrite(uint32_t /*index*/, uint32_t /*value*/) {}
+  // Guest memory the CP itself reads for a packet's effect (IM_LOAD, LOAD_ALU_CONSTANT, a
+  // memory poll of WAIT_REG_MEM / COND_WRITE), physical address; not indirect buffers' dwords.
+  virtual void OnMemoryRead(uint32_t /*address*/, uint64_t /*size*/) {}
   virtual void OnDiagnostic(const Diagnostic&) {}
 };
 
