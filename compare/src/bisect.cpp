@@ -124,6 +124,7 @@ renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOp
   so.device_index = options.device_index;
   so.validate = options.validate;
   so.threads = options.threads;
+  so.gpu_timeout_ms = options.gpu_timeout_ms;
   if (options.test_fault && options.test_fault->combination == c) {
     if (options.test_fault->kind == TestFault::Kind::kSkipDraw) {
       so.test_fault_skip_draw = options.test_fault->draw;

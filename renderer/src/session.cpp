@@ -174,6 +174,7 @@ class VulkanSession : public BackendSession<B> {
     context_options.debug_labels = options.debug_labels;
     context_options.print_validation = options.print_validation;
     context_options.synchronization_validation = options.synchronization_validation;
+    context_options.gpu_timeout_ms = options.gpu_timeout_ms;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
   }
 

@@ -107,12 +107,12 @@ void UseLavapipe() {
   (void)done;
 }
 
-std::unique_ptr<VulkanContext> MakeLavapipeContext() {
+std::unique_ptr<VulkanContext> MakeLavapipeContext(const ContextOptions& base) {
   UseLavapipe();
   if (!UseSystemDriver()) {
     EXPECT_FALSE(LavapipeIcd().empty()) << "Mesa lavapipe (mesa-vulkan-drivers) is not installed";
   }
-  ContextOptions options;
+  ContextOptions options = base;
   options.validate = true;
   options.synchronization_validation = true;
   // XNT_VK_PRINT_VALIDATION=1 echoes each message as it arrives (debugging a failing test).

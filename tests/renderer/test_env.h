@@ -16,8 +16,9 @@ namespace xnt::vk::test {
 std::string LavapipeIcd();
 // Points VK_DRIVER_FILES / VK_ICD_FILENAMES at lavapipe (once per process).
 void UseLavapipe();
-// A validating lavapipe context; fails the calling test (gtest ASSERT) when impossible.
-std::unique_ptr<VulkanContext> MakeLavapipeContext();
+// A validating lavapipe context; fails the calling test (gtest ASSERT) when impossible. `base`
+// gives the options validation does not decide (the GPU timeout).
+std::unique_ptr<VulkanContext> MakeLavapipeContext(const ContextOptions& base = {});
 // The calling test provokes validation messages on purpose: the global check lets it pass.
 void ExpectValidationMessages();
 // Formats the messages counted so far, for a test failure message.

@@ -40,6 +40,7 @@ struct CompareArgs {
   int device = -1;
   bool validate = false;
   uint32_t threads = 0;
+  double gpu_timeout = 60;
   std::string baseline, save_baseline;
   std::string expectations;
   bool update_expectations = false;
@@ -112,6 +113,7 @@ int RunCompare(const CompareArgs& a) {
   o.device_index = a.device;
   o.validate = a.validate;
   o.threads = a.threads;
+  o.gpu_timeout_ms = uint32_t(a.gpu_timeout * 1000.0 + 0.5);
   o.baseline_dir = a.baseline;
   o.save_baseline_dir = a.save_baseline;
   if (!a.test_fault.empty() && !a.test_fault_resolve.empty()) {
@@ -220,6 +222,12 @@ XNT_COMMAND({"compare",
                sub.add_flag("--validate", a->validate,
                             "Vulkan validation layer on; a message makes that combination an error");
                sub.add_option("--threads", a->threads, "cpu path pixel-stage threads (0 = every core)");
+               sub.add_option("--gpu-timeout", a->gpu_timeout,
+                              "Longest wait in seconds for the Vulkan device to finish submitted "
+                              "work; past it that combination is an error naming the event in "
+                              "flight (a hung GPU or driver never hangs the run; 0 = no limit)")
+                   ->check(CLI::Range(0.0, 86400.0))
+                   ->capture_default_str();
                sub.add_option("--save-baseline", a->save_baseline,
                               "Store every combination's frames and hashes in this folder");
                sub.add_option("--baseline", a->baseline,

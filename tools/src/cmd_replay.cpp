@@ -62,6 +62,7 @@ struct ReplayArgs {
   std::string fsi_ordering = "interlock";
   int device = -1;
   uint32_t threads = 0;
+  double gpu_timeout = 60;
   bool validate = false;
   std::string gamma = "exact";
   std::string scale = "1x1";
@@ -106,6 +107,7 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   options.path = *renderer::ParsePath(args.path);
   options.device_index = args.device;
   options.threads = args.threads;
+  options.gpu_timeout_ms = uint32_t(args.gpu_timeout * 1000.0 + 0.5);
   options.validate = args.validate;
   options.dump_shaders_dir = args.dump_shaders;
   options.fsi_unordered = args.fsi_ordering == "unordered";
@@ -422,6 +424,12 @@ XNT_COMMAND({"replay",
                               "not depend on it)");
                sub.add_flag("--validate", args->validate,
                             "Enable VK_LAYER_KHRONOS_validation; any message makes the exit code 1");
+               sub.add_option("--gpu-timeout", args->gpu_timeout,
+                              "Longest wait in seconds for the Vulkan device to finish submitted "
+                              "work; past it the replay stops with exit code 2 naming the event in "
+                              "flight (a hung GPU or driver never hangs the command; 0 = no limit)")
+                   ->check(CLI::Range(0.0, 86400.0))
+                   ->capture_default_str();
                sub.add_option("--gamma", args->gamma,
                               "k_8_8_8_8_GAMMA targets: exact (PWL gamma encoded in the shader "
                               "before blending; default) or srgb (sRGB host target, linear "

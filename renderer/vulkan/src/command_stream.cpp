@@ -67,6 +67,9 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
 }
 
 CommandStream::~CommandStream() {
+  // A hung device still runs (or never ends) the last submission: its command buffers and the
+  // ring it reads are left to the device, which the context does not destroy either.
+  if (context_.hung()) return;
   vkDeviceWaitIdle(device_);
   if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
   if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
@@ -77,6 +80,7 @@ CommandStream::~CommandStream() {
 
 VkCommandBuffer CommandStream::cmd() {
   if (!recording_) {
+    context_.ThrowIfHung();  // the buffers are still pending on a hung device
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     CheckVk(vkBeginCommandBuffer(upload_cmd_, &begin), "vkBeginCommandBuffer(uploads)");
@@ -170,7 +174,7 @@ void CommandStream::Flush() {
   submit.commandBufferCount = 2;
   submit.pCommandBuffers = buffers;
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
-  CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  context_.WaitForFence(fence_, "its command buffer submission");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
   if (timestamps_) {
     uint64_t ticks[2] = {0, 0};

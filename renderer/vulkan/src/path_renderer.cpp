@@ -43,7 +43,7 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
 
 PathRenderer::~PathRenderer() {
   // The path's destructor has flushed; nothing may still use the sets or modules.
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
   if (constants_pool_) vkDestroyDescriptorPool(device_, constants_pool_, nullptr);
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);

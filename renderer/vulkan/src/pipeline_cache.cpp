@@ -22,7 +22,7 @@ PipelineCache::PipelineCache(VulkanContext& context, const DrawSetLayouts& layou
     : context_(context), device_(context.device()), layout_(layouts.layout()) {}
 
 PipelineCache::~PipelineCache() {
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
   for (VkShaderModule m : modules_) vkDestroyShaderModule(device_, m, nullptr);
 }

@@ -104,7 +104,7 @@ SharedMemory::~SharedMemory() { Destroy(); }
 
 void SharedMemory::Destroy() {
   if (!device_) return;
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
   if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
   if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
@@ -153,10 +153,14 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer c
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence = VK_NULL_HANDLE;
   CheckVk(vkCreateFence(device_, &fence_info, nullptr, &fence), "vkCreateFence");
-  VkResult r = vkQueueBindSparse(context_.queue(), 1, &info, fence);
-  if (r == VK_SUCCESS) r = vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+  const VkResult r = vkQueueBindSparse(context_.queue(), 1, &info, fence);
+  if (r != VK_SUCCESS) {
+    vkDestroyFence(device_, fence, nullptr);
+    CheckVk(r, "vkQueueBindSparse(shared memory)");
+  }
+  // On a timeout the fence is left to the hung device: the bind may still be pending on it.
+  context_.WaitForFence(fence, "sparse binding of guest memory");
   vkDestroyFence(device_, fence, nullptr);
-  CheckVk(r, "vkQueueBindSparse(shared memory)");
   // Fresh chunks hold garbage; zero them so unrecorded bytes next to recorded pages read as 0.
   for (const auto& b : binds) {
     vkCmdFillBuffer(cmd, buffer_, b.resourceOffset, b.size, 0);

@@ -261,6 +261,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
   synchronization_validation_ = options.synchronization_validation;
   debug_utils_ = debug_utils;
   print_validation_ = options.print_validation;
+  gpu_timeout_ms_ = options.gpu_timeout_ms;
   try {
     if (debug_utils && options.validate) {
       auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -295,6 +296,15 @@ VulkanContext::~VulkanContext() { Destroy(); }
 VkPipelineCache VulkanContext::pipeline_cache() const { return pipeline_cache_->handle(); }
 
 void VulkanContext::Destroy() {
+  if (device_ && hung()) {
+    // Its last submission never finished: destroying the device under pending work is undefined
+    // and may block in the driver. The device and its instance are left to the process's end.
+    (void)pipeline_cache_.release();
+    device_ = VK_NULL_HANDLE;
+    instance_ = VK_NULL_HANDLE;
+    messenger_ = VK_NULL_HANDLE;
+    return;
+  }
   if (device_) {
     vkDeviceWaitIdle(device_);
     pipeline_cache_.reset();
@@ -644,7 +654,12 @@ void AllocateSets(VkDevice device, VkDescriptorPool pool, const VkDescriptorSetL
 
 VkPipeline CreateComputePipeline(const VulkanContext& context, VkShaderModule module,
                                  VkPipelineLayout layout, bool destroy_module, const char* what) {
-  const VkDevice device = context.device();
+  return CreateComputePipeline(context.device(), context.pipeline_cache(), module, layout,
+                               destroy_module, what);
+}
+
+VkPipeline CreateComputePipeline(VkDevice device, VkPipelineCache cache, VkShaderModule module,
+                                 VkPipelineLayout layout, bool destroy_module, const char* what) {
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -652,8 +667,7 @@ VkPipeline CreateComputePipeline(const VulkanContext& context, VkShaderModule mo
   info.stage.pName = "main";
   info.layout = layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  const VkResult r = vkCreateComputePipelines(device, context.pipeline_cache(), 1, &info,
-                                            nullptr, &pipeline);
+  const VkResult r = vkCreateComputePipelines(device, cache, 1, &info, nullptr, &pipeline);
   if (destroy_module) vkDestroyShaderModule(device, module, nullptr);
   CheckVk(r, what);
   return pipeline;
@@ -679,6 +693,7 @@ void VulkanContext::SubmitAndWait(const std::function<void(VkCommandBuffer)>& re
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
   VkCommandBuffer cmd = VK_NULL_HANDLE;
+  ThrowIfHung();
   CheckVk(vkAllocateCommandBuffers(device_, &alloc, &cmd), "vkAllocateCommandBuffers");
   try {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -690,10 +705,10 @@ void VulkanContext::SubmitAndWait(const std::function<void(VkCommandBuffer)>& re
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
     CheckVk(vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
-    CheckVk(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    WaitForFence(fence_, "one-time submission");
     CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
   } catch (...) {
-    vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+    if (!hung()) vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);  // else still pending
     throw;
   }
   vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);

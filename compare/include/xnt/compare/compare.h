@@ -52,6 +52,7 @@ struct CompareOptions {
   int device_index = -1;
   bool validate = false;            // Vulkan paths: any validation message makes it an error
   uint32_t threads = 0;             // cpu path pixel-stage threads
+  uint32_t gpu_timeout_ms = 60000;  // Vulkan paths: renderer::SessionOptions::gpu_timeout_ms
   std::optional<TestFault> test_fault;
   // Baseline mode: instead of the reference combination, every combination is compared with the
   // frames a --save-baseline run stored in this folder for the same trace and combination.

@@ -78,6 +78,9 @@ struct SessionOptions {
   bool print_validation = false;
   // With validate: the layer's synchronization validation too (vk::ContextOptions).
   bool synchronization_validation = false;
+  // Vulkan paths: the longest wait for the device's work, ms; past it the replay fails with an
+  // error naming the event in flight instead of waiting forever (vk::ContextOptions; 0: none).
+  uint32_t gpu_timeout_ms = 60000;
   // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
   // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
   // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension

@@ -203,7 +203,7 @@ void Device::CreateRenderPass() {
 }
 
 Device::~Device() {
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   vkDestroyShaderModule(device_, lanes_vs_, nullptr);
   for (VkShaderModule m : capture_gs_) vkDestroyShaderModule(device_, m, nullptr);
   vkDestroyFramebuffer(device_, framebuffer_, nullptr);

@@ -250,7 +250,7 @@ VkBuffer SampleTransport::ScratchBuffer(uint64_t bytes) {
   bytes = std::max<uint64_t>(bytes, 16);
   if (scratch_buffer_ && scratch_bytes_ >= bytes) return scratch_buffer_;
   if (scratch_buffer_) {
-    vkDeviceWaitIdle(device_);
+    context_.WaitIdle();
     vkDestroyBuffer(device_, scratch_buffer_, nullptr);
     vkFreeMemory(device_, scratch_memory_, nullptr);
     scratch_buffer_ = VK_NULL_HANDLE;

@@ -406,7 +406,7 @@ RenderTargetCache::RenderTargetCache(VulkanContext& context, RenderTargetOptions
 }
 
 RenderTargetCache::~RenderTargetCache() {
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   for (auto& [key, rt] : targets_) {
     vkDestroyImageView(device_, rt->view, nullptr);
     for (VkImageView v : {rt->uint_view, rt->depth_view, rt->stencil_view}) {

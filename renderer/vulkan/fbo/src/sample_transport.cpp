@@ -277,7 +277,7 @@ SampleTransport::SampleTransport(VulkanContext& context)
 }
 
 SampleTransport::~SampleTransport() {
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   for (VkPipeline p : read_pipelines_) {
     if (p) vkDestroyPipeline(device_, p, nullptr);
   }

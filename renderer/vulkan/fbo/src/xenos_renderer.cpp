@@ -57,7 +57,7 @@ XenosRenderer::~XenosRenderer() {
   } catch (...) {
     // Destruction must not throw; the device is idled below either way.
   }
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
 }
 
 uint64_t XenosRenderer::scaled_device_bytes() const {

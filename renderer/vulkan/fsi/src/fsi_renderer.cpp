@@ -113,7 +113,7 @@ FsiRenderer::~FsiRenderer() {
   } catch (...) {
     // Destruction must not throw; the device is idled below either way.
   }
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
   if (om_pool_) vkDestroyDescriptorPool(device_, om_pool_, nullptr);
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);

@@ -197,6 +197,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
     ++draws_skipped_;
     return;
   }
+  context_.SetEventInFlight(name_, "draw", call.frame, call.draw_index);
   std::shared_ptr<const TranslatedShader> vs, ps;
   bool exact_polygon_offset = false;
   if (!TranslateDraw(call, vs, ps, exact_polygon_offset)) {
@@ -227,6 +228,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
 }
 
 void PathBackend::OnResolve(const replay::ResolveCall& call) {
+  context_.SetEventInFlight(name_, "resolve", call.draw.frame, call.draw.draw_index);
   try {
     const DebugLabelRegion label = renderer_->Label([&] { return ResolveLabel(call); });
     renderer_->Resolve(call.draw.registers->values(), Access());
@@ -237,6 +239,7 @@ void PathBackend::OnResolve(const replay::ResolveCall& call) {
 
 void PathBackend::OnSwap(const replay::SwapCall& call) {
   if (!registers_) throw Error(std::string(name_) + " backend: Attach() was not called");
+  context_.SetEventInFlight(name_, "swap of frame", call.frame, VulkanContext::kNoEventIndex);
   gpu::SwapImage image;
   try {
     const DebugLabelRegion label = renderer_->Label([&] {

@@ -115,7 +115,7 @@ class VulkanPostProcessor final : public present::PostProcessor {
   }
 
   ~VulkanPostProcessor() override {
-    vkDeviceWaitIdle(device_);
+    ctx_.WaitIdle();
     for (auto& [kind, p] : pipelines_) vkDestroyPipeline(device_, p, nullptr);
     for (Buffer* b : {&staging_, &ping_, &pong_, &out8_, &readback_}) Free(*b);
     if (queries_) vkDestroyQueryPool(device_, queries_, nullptr);

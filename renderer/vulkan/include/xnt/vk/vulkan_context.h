@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,18 @@ struct ContextOptions {
   // this says, in a process RenderDoc's capture layer is enabled for
   // (ENABLE_VULKAN_RENDERDOC_CAPTURE=1: started under RenderDoc, or replay --renderdoc-capture).
   bool debug_labels = false;
+  // The longest wait for submitted work before the device is declared hung (DeviceTimeout):
+  // a driver or GPU that never signals a fence must not hang the tool (a CI job waiting forever
+  // is worse than a failed one). 0 waits without a limit.
+  uint32_t gpu_timeout_ms = 60000;
+};
+
+// Thrown when the device did not finish submitted work within ContextOptions::gpu_timeout_ms,
+// and by every later wait on that context. Not an xnt::Error on purpose: the paths turn an Error
+// of one resolve or swap into a note and go on, but nothing can go on on a device that stopped.
+class DeviceTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Called with every counted validation message of every context in the process, as it arrives
@@ -144,6 +157,28 @@ class VulkanContext {
   // Records `record` into a one-time command buffer, submits it and waits for completion.
   void SubmitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
+  // The watchdog over the device (device_wait.cpp). Every wait for submitted work goes through
+  // WaitForFence: at most gpu_timeout_ms, then the context is hung and DeviceTimeout names the
+  // guest event whose work was in flight (SetEventInFlight), the path and the limit. `what` names
+  // the submission in the message ("draw recording", "sparse binding").
+  void WaitForFence(VkFence fence, const char* what);
+  // The guest event the path is recording now (F.K as dump numbers it, `kind` "draw" or
+  // "resolve"; a frame's swap has kNoEventIndex) and the path's name; only stored (a few stores
+  // per event), formatted when a wait times out.
+  static constexpr uint32_t kNoEventIndex = UINT32_MAX;
+  void SetEventInFlight(const char* path, const char* kind, uint64_t frame, uint32_t index) {
+    event_path_ = path;
+    event_kind_ = kind;
+    event_frame_ = frame;
+    event_index_ = index;
+  }
+  // Throws the DeviceTimeout again once the device was found hung (no more work can be submitted
+  // to it: its last submission is still pending).
+  void ThrowIfHung() const;
+  bool hung() const { return !hang_message_.empty(); }
+  // vkDeviceWaitIdle, skipped on a hung device (it would never return); for destructors.
+  void WaitIdle() const;
+
   // Validation layer messages (errors and warnings) since creation, or since the last Reset.
   uint32_t validation_message_count() const;
   std::vector<std::string> validation_messages() const;
@@ -184,6 +219,12 @@ class VulkanContext {
   std::vector<const char*> enabled_extensions_;
   bool validation_enabled_ = false;
   bool print_validation_ = false;
+  uint32_t gpu_timeout_ms_ = 60000;
+  const char* event_path_ = "vulkan";
+  const char* event_kind_ = nullptr;  // no event yet: set-up work
+  uint64_t event_frame_ = 0;
+  uint32_t event_index_ = 0;
+  std::string hang_message_;  // set once a wait timed out
 
   mutable std::mutex messages_mutex_;
   std::vector<std::string> messages_;
@@ -197,6 +238,9 @@ void CheckVk(VkResult result, const char* what);
 // destroyed once the pipeline holds it (on failure too).
 // Created through the context's pipeline cache.
 VkPipeline CreateComputePipeline(const VulkanContext& context, VkShaderModule module,
+                                 VkPipelineLayout layout, bool destroy_module, const char* what);
+// The same through `cache` (VK_NULL_HANDLE: none), for a thread that must not use the context's.
+VkPipeline CreateComputePipeline(VkDevice device, VkPipelineCache cache, VkShaderModule module,
                                  VkPipelineLayout layout, bool destroy_module, const char* what);
 
 // A module of SPIR-V words; the caller destroys it.
