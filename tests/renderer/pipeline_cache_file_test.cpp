@@ -9,10 +9,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "test_env.h"
 #include "xnt/vk/pipeline_cache_file.h"
+#include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
 namespace xnt::vk {
@@ -110,6 +112,61 @@ TEST(PipelineCacheFile, ContextKeepsOneCacheInTheShaderCacheFolder) {
   }
   EXPECT_EQ(files, 1u);
   fs::remove_all(dir);
+}
+
+size_t CacheDataSize(VkDevice device, VkPipelineCache cache) {
+  size_t size = 0;
+  EXPECT_EQ(vkGetPipelineCacheData(device, cache, &size, nullptr), VK_SUCCESS);
+  return size;
+}
+
+// A worker thread compiles through a cache of its own (seeded with the device cache's data) while
+// this thread compiles through the device's; the merge afterwards leaves in the device cache what
+// both compiled, with validation on. The two compute shaders differ, so that each pipeline is new.
+TEST(PipelineCacheFile, WorkerCacheIsSeparateAndMergedBack) {
+  auto context = test::MakeLavapipeContext();
+  ASSERT_TRUE(context);
+  const VkDevice device = context->device();
+  const VkPipelineCache shared = context->pipeline_cache();
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreatePipelineLayout(device, &layout_info, nullptr, &layout), VK_SUCCESS);
+  auto module = [&](int size) {
+    const std::vector<uint32_t> words = CompileGlslNow(
+        "#version 450\nlayout(local_size_x = " + std::to_string(size) + ") in;\nvoid main() {}\n",
+        GlslStage::kCompute, "worker_cache_test");
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = words.size() * 4;
+    info.pCode = words.data();
+    VkShaderModule m = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateShaderModule(device, &info, nullptr, &m), VK_SUCCESS);
+    return m;
+  };
+  const VkShaderModule worker_module = module(8), own_module = module(16);
+  const size_t before = CacheDataSize(device, shared);
+  const VkPipelineCache worker = CreateWorkerPipelineCache(device, shared);
+  ASSERT_NE(worker, VK_NULL_HANDLE);
+  ASSERT_NE(worker, shared);
+  EXPECT_EQ(CacheDataSize(device, worker), before) << "seeded with the device cache's data";
+  VkPipeline from_worker = VK_NULL_HANDLE;
+  std::thread thread([&] {
+    from_worker = CreateComputePipeline(device, worker, worker_module, layout, true, "worker");
+  });
+  const VkPipeline own = CreateComputePipeline(*context, own_module, layout, true, "own");
+  thread.join();
+  ASSERT_NE(from_worker, VK_NULL_HANDLE);
+  const size_t worker_size = CacheDataSize(device, worker);
+  const size_t own_size = CacheDataSize(device, shared);
+  MergeWorkerPipelineCache(device, shared, worker);
+  const size_t merged = CacheDataSize(device, shared);
+  EXPECT_GE(merged, own_size);
+  // Where the driver keeps pipelines in its cache data, the merge adds the worker's.
+  if (worker_size > before) {
+    EXPECT_GT(merged, own_size);
+  }
+  vkDestroyPipeline(device, from_worker, nullptr);
+  vkDestroyPipeline(device, own, nullptr);
+  vkDestroyPipelineLayout(device, layout, nullptr);
 }
 
 }  // namespace

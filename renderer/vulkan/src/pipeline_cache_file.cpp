@@ -122,4 +122,28 @@ bool PipelineCacheFile::Save() {
   return WriteFileAtomically(path_, file.data(), file.size());
 }
 
+VkPipelineCache CreateWorkerPipelineCache(VkDevice device, VkPipelineCache shared) {
+  std::vector<uint8_t> data;
+  size_t size = 0;
+  if (shared && vkGetPipelineCacheData(device, shared, &size, nullptr) == VK_SUCCESS && size > 0 &&
+      size <= kMaxData) {
+    data.resize(size);
+    if (vkGetPipelineCacheData(device, shared, &size, data.data()) != VK_SUCCESS) size = 0;
+    data.resize(size);
+  }
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = data.size();
+  info.pInitialData = data.empty() ? nullptr : data.data();
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  if (vkCreatePipelineCache(device, &info, nullptr, &cache) != VK_SUCCESS) return VK_NULL_HANDLE;
+  return cache;
+}
+
+void MergeWorkerPipelineCache(VkDevice device, VkPipelineCache shared, VkPipelineCache worker) {
+  if (!worker) return;
+  // A failed merge only costs the next run a compile.
+  if (shared) (void)vkMergePipelineCaches(device, shared, 1, &worker);
+  vkDestroyPipelineCache(device, worker, nullptr);
+}
+
 }  // namespace xnt::vk

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "xnt/vk/host_shaders.h"
+#include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/texture_descriptor.h"
 #include "xnt/gpu/texture_formats.h"
@@ -67,10 +68,15 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   // The 2D loader is what nearly every trace needs, and its compile is most of the cache's cost
   // at start-up (lavapipe: tens of ms of NIR and LLVM work): it runs on a second thread while
   // the caller goes on (device set-up, reading the trace, translating and compiling the first
-  // draw's shaders). Pipeline creation needs no external synchronisation of the device. Without
-  // a thread the first load creates it.
+  // draw's shaders). Pipeline creation needs no external synchronisation of the device; the
+  // thread compiles through a pipeline cache of its own, never the one the caller goes on using
+  // (CreateWorkerPipelineCache says why). Without a thread the first load creates it.
+  pending_cache_ = CreateWorkerPipelineCache(device_, context_.pipeline_cache());
   try {
-    pending_pipeline_ = std::async(std::launch::async, [this] { return CreateLoadPipeline(false); });
+    // Without a cache of its own (the driver refused one) it compiles uncached rather than share.
+    pending_pipeline_ = std::async(std::launch::async, [this, cache = pending_cache_] {
+      return CreateLoadPipeline(false, cache);
+    });
   } catch (const std::system_error&) {
   }
   try {
@@ -82,7 +88,7 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   }
 }
 
-VkPipeline TextureCache::CreateLoadPipeline(bool volume) const {
+VkPipeline TextureCache::CreateLoadPipeline(bool volume, VkPipelineCache cache) const {
   // Two variants: 2D-array destinations and 3D (volume) destinations.
   const std::span<const uint32_t> spirv = TextureLoadSpirv(volume);  // built by glslc
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -91,26 +97,41 @@ VkPipeline TextureCache::CreateLoadPipeline(bool volume) const {
   VkShaderModule module;
   CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
           "vkCreateShaderModule(texture load)");
-  return CreateComputePipeline(context_, module, pipeline_layout_, true,
+  return CreateComputePipeline(device_, cache, module, pipeline_layout_, true,
                                "vkCreateComputePipelines(texture load)");
 }
 
 VkPipeline TextureCache::LoadPipeline(bool volume) {
   VkPipeline& pipeline = volume ? volume_pipeline_ : pipeline_;
   if (!volume && pending_pipeline_.valid()) {
-    pipeline = pending_pipeline_.get();  // rethrows the thread's error, once
+    VkPipeline compiled = VK_NULL_HANDLE;
+    try {
+      compiled = pending_pipeline_.get();  // rethrows the thread's error, once
+    } catch (...) {
+      MergePendingCache();
+      throw;
+    }
+    MergePendingCache();
+    pipeline = compiled;
   }
-  if (!pipeline) pipeline = CreateLoadPipeline(volume);
+  if (!pipeline) pipeline = CreateLoadPipeline(volume, context_.pipeline_cache());
   return pipeline;
 }
 
+void TextureCache::MergePendingCache() {
+  MergeWorkerPipelineCache(device_, context_.pipeline_cache(), pending_cache_);
+  pending_cache_ = VK_NULL_HANDLE;
+}
+
 void TextureCache::JoinPendingPipeline() {
-  if (!pending_pipeline_.valid()) return;
-  try {
-    pipeline_ = pending_pipeline_.get();
-  } catch (...) {
-    // Its error does not matter any more: the cache is going away.
+  if (pending_pipeline_.valid()) {
+    try {
+      pipeline_ = pending_pipeline_.get();
+    } catch (...) {
+      // Its error does not matter any more: the cache is going away.
+    }
   }
+  MergePendingCache();
 }
 
 void TextureCache::AddPool() {
@@ -175,7 +196,7 @@ void TextureCache::CreateDummies() {
 
 TextureCache::~TextureCache() {
   JoinPendingPipeline();
-  vkDeviceWaitIdle(device_);
+  context_.WaitIdle();
   for (auto& [desc, texture] : entries_) Destroy(texture);
   for (Dummy& d : dummies_) {
     if (d.view) vkDestroyImageView(device_, d.view, nullptr);

@@ -47,4 +47,16 @@ class PipelineCacheFile {
   uint64_t loaded_hash_ = 0;  // XXH3-64 of the data loaded (kLoaded)
 };
 
+// A private VkPipelineCache seeded with what `shared` holds now, for a worker thread to create
+// pipelines through while the owning thread goes on creating its own through `shared`. The API
+// lets two threads share one cache, but the texture loader's start-up thread sharing the device
+// cache with the replay thread is the one cross-thread use of a device that came with the shared
+// cache, just before `compare --jobs` was first seen to hang on a real driver; a cache per thread
+// removes it at the cost of one copy of the cache data per session. Never throws: without a
+// cache of its own the worker compiles uncached (VK_NULL_HANDLE).
+VkPipelineCache CreateWorkerPipelineCache(VkDevice device, VkPipelineCache shared);
+// Folds the worker's cache into `shared` and destroys it; on the owning thread, after the worker
+// finished (a merge's destination must not be in use by any other thread).
+void MergeWorkerPipelineCache(VkDevice device, VkPipelineCache shared, VkPipelineCache worker);
+
 }  // namespace xnt::vk

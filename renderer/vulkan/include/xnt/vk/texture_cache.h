@@ -98,9 +98,13 @@ class TextureCache {
   // The load pipeline for 2D-array (volume false) or 3D destinations, created on first use; the
   // 2D one is usually already compiled by then on the thread the constructor started.
   VkPipeline LoadPipeline(bool volume);
-  VkPipeline CreateLoadPipeline(bool volume) const;
-  // Waits for that thread (the destructor: nothing may outlive the device).
+  // Through `cache`: the device's, or the start-up thread's own (VK_NULL_HANDLE: uncached).
+  VkPipeline CreateLoadPipeline(bool volume, VkPipelineCache cache) const;
+  // Waits for that thread (the destructor: nothing may outlive the device) and merges its
+  // pipeline cache into the device's.
   void JoinPendingPipeline();
+  // Folds the start-up thread's cache into the device's once the thread is done.
+  void MergePendingCache();
 
   VulkanContext& context_;
   CommandStream& stream_;
@@ -112,6 +116,7 @@ class TextureCache {
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipeline volume_pipeline_ = VK_NULL_HANDLE;
   std::future<VkPipeline> pending_pipeline_;  // the 2D pipeline while its thread compiles it
+  VkPipelineCache pending_cache_ = VK_NULL_HANDLE;  // that thread's own (pipeline_cache_file.h)
   std::map<std::pair<bool, TextureDescriptor>, Texture> entries_;  // (scaled, descriptor)
   std::array<Dummy, 3> dummies_{};
   std::function<void()> before_load_;
