@@ -195,6 +195,8 @@ class FboSession final : public VulkanSession<vk::FboBackend> {
       backend_->renderer().edram().set_frame(f.frame + 1);
       if (user) user(f);
     };
+    // The device watchdog's message names the path from the renderer's set-up work on.
+    context_->SetEventInFlight("fbo", nullptr, 0, 0);
     SetBackend(std::make_unique<vk::FboBackend>(*context_, backend_options), options);
   }
 
@@ -222,6 +224,7 @@ class FsiSession final : public VulkanSession<vk::fsi::FsiBackend> {
     backend_options.renderer = options.renderer;
     backend_options.on_swap = options.on_swap;
     backend_options.on_frame_end = options.on_frame_end;
+    context_->SetEventInFlight("fsi", nullptr, 0, 0);
     SetBackend(std::make_unique<vk::fsi::FsiBackend>(*context_, backend_options), options);
   }
 

@@ -163,8 +163,8 @@ class VulkanContext {
   // the submission in the message ("draw recording", "sparse binding").
   void WaitForFence(VkFence fence, const char* what);
   // The guest event the path is recording now (F.K as dump numbers it, `kind` "draw" or
-  // "resolve"; a frame's swap has kNoEventIndex) and the path's name; only stored (a few stores
-  // per event), formatted when a wait times out.
+  // "resolve"; a frame's swap has kNoEventIndex; no kind: the path's set-up work) and the path's
+  // name; only stored (a few stores per event), formatted when a wait times out.
   static constexpr uint32_t kNoEventIndex = UINT32_MAX;
   void SetEventInFlight(const char* path, const char* kind, uint64_t frame, uint32_t index) {
     event_path_ = path;
