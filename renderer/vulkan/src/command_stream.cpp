@@ -69,8 +69,7 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
 CommandStream::~CommandStream() {
   // A hung device still runs (or never ends) the last submission: its command buffers and the
   // ring it reads are left to the device, which the context does not destroy either.
-  if (context_.hung()) return;
-  vkDeviceWaitIdle(device_);
+  if (!context_.WaitIdle()) return;
   if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
   if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
   if (fence_) vkDestroyFence(device_, fence_, nullptr);

@@ -32,6 +32,7 @@ void VulkanContext::WaitForFence(VkFence fence, const char* what) {
       gpu_timeout_ms_ == 0 ? UINT64_MAX : uint64_t(gpu_timeout_ms_) * 1000000ull;
   const VkResult r = vkWaitForFences(device_, 1, &fence, VK_TRUE, timeout_ns);
   if (r == VK_SUCCESS) return;
+  hung_fence_ = fence;
   char event[64] = "set-up work (before the first event)";
   if (event_kind_ && event_index_ == kNoEventIndex) {
     std::snprintf(event, sizeof(event), "the %s %" PRIu64, event_kind_, event_frame_);
@@ -58,8 +59,17 @@ void VulkanContext::ThrowIfHung() const {
   if (!hang_message_.empty()) throw DeviceTimeout(hang_message_);
 }
 
-void VulkanContext::WaitIdle() const {
-  if (device_ && hang_message_.empty()) vkDeviceWaitIdle(device_);
+bool VulkanContext::WaitIdle() {
+  if (!device_) return true;
+  if (!hang_message_.empty() && !hang_settled_) {
+    hang_settled_ = true;
+    const uint64_t timeout_ns =
+        gpu_timeout_ms_ == 0 ? UINT64_MAX : uint64_t(gpu_timeout_ms_) * 1000000ull;
+    drained_ = vkWaitForFences(device_, 1, &hung_fence_, VK_TRUE, timeout_ns) == VK_SUCCESS;
+  }
+  if (!hang_message_.empty() && !drained_) return false;
+  vkDeviceWaitIdle(device_);
+  return true;
 }
 
 }  // namespace xnt::vk

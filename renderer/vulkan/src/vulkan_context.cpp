@@ -296,7 +296,7 @@ VulkanContext::~VulkanContext() { Destroy(); }
 VkPipelineCache VulkanContext::pipeline_cache() const { return pipeline_cache_->handle(); }
 
 void VulkanContext::Destroy() {
-  if (device_ && hung()) {
+  if (device_ && !WaitIdle()) {
     // Its last submission never finished: destroying the device under pending work is undefined
     // and may block in the driver. The device and its instance are left to the process's end.
     (void)pipeline_cache_.release();

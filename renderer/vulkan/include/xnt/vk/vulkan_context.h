@@ -176,8 +176,11 @@ class VulkanContext {
   // to it: its last submission is still pending).
   void ThrowIfHung() const;
   bool hung() const { return !hang_message_.empty(); }
-  // vkDeviceWaitIdle, skipped on a hung device (it would never return); for destructors.
-  void WaitIdle() const;
+  // For destructors: vkDeviceWaitIdle, true once the device is idle. On a hung device (it would
+  // never return) the first call waits once more, at most the timeout, for the submission that
+  // timed out: a device that was only slow then finishes and is idled as usual; a hung one
+  // returns false at once from then on, and its pending work's objects must be left alone.
+  bool WaitIdle();
 
   // Validation layer messages (errors and warnings) since creation, or since the last Reset.
   uint32_t validation_message_count() const;
@@ -225,6 +228,9 @@ class VulkanContext {
   uint64_t event_frame_ = 0;
   uint32_t event_index_ = 0;
   std::string hang_message_;  // set once a wait timed out
+  VkFence hung_fence_ = VK_NULL_HANDLE;  // the fence that wait was for
+  bool hang_settled_ = false;            // WaitIdle waited for it once more
+  bool drained_ = false;                 // ... and it signalled: the device was only slow
 
   mutable std::mutex messages_mutex_;
   std::vector<std::string> messages_;
