@@ -118,30 +118,33 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.draws = uint32_t(scene.draws.size());
       r.pixels = fullscreen ? uint64_t(o.width) * o.height : uint64_t(o.small_draws) * 64;
       if (o.progress) o.progress(r.scene + " on " + path_name);
-      std::vector<double> times, draw_times, cpu_times, draw_cpu_times;
+      std::vector<double> times, draw_times, cpu_times, draw_cpu_times, resolve_times, resolve_cpu_times;
       try {
         renderer::SessionOptions so;
         so.path = *renderer::ParsePath(path_name);
         so.device_index = o.device_index;
         so.threads = o.threads;
         const bool synchronous = so.path == renderer::Path::kCpu;
-        double in_draws = 0.0, in_draws_cpu = 0.0, draw_start_cpu = 0.0;
-        std::chrono::steady_clock::time_point draw_start;
+        // Wall and CPU time inside the draws and inside the resolves (copies and clears), each
+        // summed over the replay.
+        double in_draws = 0.0, in_draws_cpu = 0.0, in_resolves = 0.0, in_resolves_cpu = 0.0;
+        double event_start_cpu = 0.0;
+        std::chrono::steady_clock::time_point event_start;
         if (synchronous) {
           so.on_draw_event = [&](const renderer::DrawEvent& e) {
-            if (e.resolve) return;
             if (!e.after) {
-              draw_start = std::chrono::steady_clock::now();
-              draw_start_cpu = ProcessCpuSeconds();
-            } else {
-              in_draws += std::chrono::duration<double>(std::chrono::steady_clock::now() - draw_start).count();
-              in_draws_cpu += ProcessCpuSeconds() - draw_start_cpu;
+              event_start = std::chrono::steady_clock::now();
+              event_start_cpu = ProcessCpuSeconds();
+              return;
             }
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - event_start).count();
+            const double cpu = ProcessCpuSeconds() - event_start_cpu;
+            (e.resolve ? in_resolves : in_draws) += wall;
+            (e.resolve ? in_resolves_cpu : in_draws_cpu) += cpu;
           };
         }
         for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
-          in_draws = 0.0;
-          in_draws_cpu = 0.0;
+          in_draws = in_draws_cpu = in_resolves = in_resolves_cpu = 0.0;
           auto session = renderer::Session::Create(so);
           r.device = session->device_name();
           replay::TracePlayer player(session->backend());
@@ -159,6 +162,8 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
           if (rep > 0 && synchronous) {
             draw_times.push_back(in_draws);
             draw_cpu_times.push_back(in_draws_cpu);
+            resolve_times.push_back(in_resolves);
+            resolve_cpu_times.push_back(in_resolves_cpu);
           }
         }
       } catch (const Error& e) {
@@ -174,6 +179,8 @@ std::vector<RenderBenchResult> RunRenderBench(const RenderBenchOptions& o) {
       r.seconds_per_draw = r.draws ? r.median_seconds / r.draws : 0.0;
       r.cpu_seconds = Median(cpu_times);
       r.draw_cpu_seconds = Median(draw_cpu_times);
+      r.resolve_seconds = Median(resolve_times);
+      r.resolve_cpu_seconds = Median(resolve_cpu_times);
       if (!draw_times.empty()) {
         std::sort(draw_times.begin(), draw_times.end());
         r.draw_seconds = draw_times[draw_times.size() / 2];

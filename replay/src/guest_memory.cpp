@@ -41,13 +41,14 @@ void ForEachPagePiece(uint32_t address, size_t size, Fn&& fn) {
 GuestMemory::GuestMemory() = default;
 GuestMemory::~GuestMemory() = default;
 
-uint8_t* GuestMemory::PageForWrite(uint32_t page_index) {
+uint8_t* GuestMemory::PageForWrite(uint32_t page_index, bool whole) {
   auto& chunk = chunks_[page_index >> kChunkShift];
   if (!chunk) chunk = std::make_unique<Chunk>();
   const uint32_t slot = page_index & (kChunkPages - 1);
   uint8_t*& page = chunk->pages[slot];
   if (!page) {
-    storage_.push_back(std::make_unique<uint8_t[]>(kPageSize));  // value-initialised: zeros
+    storage_.push_back(whole ? std::make_unique_for_overwrite<uint8_t[]>(kPageSize)
+                             : std::make_unique<uint8_t[]>(kPageSize));  // value-initialised: zeros
     page = storage_.back().get();
     ++recorded_pages_;
   }
@@ -58,7 +59,7 @@ uint8_t* GuestMemory::PageForWrite(uint32_t page_index) {
 void GuestMemory::Write(uint32_t address, std::span<const uint8_t> bytes) {
   if (!InRange(address, bytes.size())) ThrowRange("write", address, bytes.size());
   ForEachPagePiece(address, bytes.size(), [&](uint32_t page, uint32_t in_page, size_t done, size_t n) {
-    std::memcpy(PageForWrite(page) + in_page, bytes.data() + done, n);
+    std::memcpy(PageForWrite(page, n == kPageSize) + in_page, bytes.data() + done, n);
   });
 }
 

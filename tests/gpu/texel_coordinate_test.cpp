@@ -3,7 +3,9 @@
 // 1/256 (a half step up), then floored.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "xnt/gpu/texel_coordinate.h"
@@ -68,6 +70,32 @@ TEST(TexelCoordinate, MagnifiedPixelCentresOnBoundariesNameTheTexelAfterThem) {
       EXPECT_EQ(std::floor(below * 256.0f), float(2 * k)) << "k " << k;
     }
     EXPECT_EQ(PointTexelIndex(u * 256.0f), int32_t(2 * k + 1)) << "k " << k;
+  }
+}
+
+// The inline fast path (|coordinate| below 2^22 steps) against the general rule: a spread of
+// every sign and exponent (every 997th float bit pattern), every float around the 1/512 half
+// steps of texels -3..3 and the floats at the fast path's edge (16384 texels) either side.
+TEST(TexelCoordinate, FastPathNamesTheGeneralRulesTexel) {
+  auto same = [](float f) {
+    ASSERT_EQ(PointTexelIndex(f), PointTexelIndexGeneral(f)) << "coordinate " << f;
+  };
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 997) same(std::bit_cast<float>(uint32_t(bits)));
+  for (int32_t half_step = -3 * 512; half_step <= 3 * 512; ++half_step) {
+    float below = float(half_step) / 512.0f, above = below;
+    for (int ulp = 0; ulp < 64; ++ulp) {
+      same(below), same(above);
+      below = std::nextafter(below, -1e9f);
+      above = std::nextafter(above, 1e9f);
+    }
+  }
+  for (float edge : {16384.0f, -16384.0f}) {
+    float below = edge, above = edge;
+    for (int ulp = 0; ulp < 4096; ++ulp) {
+      same(below), same(above);
+      below = std::nextafter(below, 0.0f);
+      above = std::nextafter(above, edge * 2.0f);
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "xnt/base/error.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -35,6 +37,28 @@ TEST(GuestMemory, SparsePagesReadZeroAndTrackGenerations) {
   m.Clear();
   EXPECT_EQ(m.recorded_page_count(), 0u);
   EXPECT_EQ(m.LoadBE32(0x2004), 0u);
+}
+
+// A write that covers a whole fresh page allocates it without zero-filling; the pages it only
+// partly covers must still read zero outside the written bytes. The heap is first filled with
+// freed non-zero pages of another memory, so an uncleared page would show them.
+TEST(GuestMemory, PartlyWrittenFreshPagesReadZeroAroundTheBytes) {
+  {
+    GuestMemory dirty;
+    dirty.Write(0x100000, std::vector<uint8_t>(64 * GuestMemory::kPageSize, 0xEE));
+  }
+  GuestMemory m;
+  std::vector<uint8_t> bytes(GuestMemory::kPageSize + 20);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 13 + 7);
+  m.Write(0x3000 - 10, bytes);  // 10 bytes of page 2, all of page 3, 10 bytes of page 4
+  EXPECT_EQ(m.recorded_page_count(), 3u);
+  std::vector<uint8_t> out(3 * GuestMemory::kPageSize);
+  m.Read(0x2000, out);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t at = 0x2000 + i;
+    const bool written = at >= 0x3000 - 10 && at < 0x3000 - 10 + bytes.size();
+    ASSERT_EQ(out[i], written ? bytes[at - (0x3000 - 10)] : 0) << "byte 0x" << std::hex << at;
+  }
 }
 
 TEST(GuestMemory, AccessesOutsideThePhysicalRangeThrow) {

@@ -80,12 +80,14 @@ int RunRenderBenchCommand(const RenderArgs& a) {
                   "\"pixels\": %llu, \"median_seconds\": %.6f, \"min_seconds\": %.6f, "
                   "\"max_seconds\": %.6f, \"pixels_per_second\": %.1f, \"seconds_per_draw\": %.9f, "
                   "\"draw_seconds\": %.6f, \"draw_pixels_per_second\": %.1f, \"cpu_seconds\": %.6f, "
-                  "\"draw_cpu_seconds\": %.6f, \"error\": %s}",
+                  "\"draw_cpu_seconds\": %.6f, \"resolve_seconds\": %.6f, \"resolve_cpu_seconds\": %.6f, "
+                  "\"error\": %s}",
                   i ? "," : "", JsonString(r.scene).c_str(), JsonString(r.path).c_str(),
                   JsonString(r.device).c_str(), r.draws, (unsigned long long)r.pixels,
                   r.median_seconds, r.min_seconds, r.max_seconds, r.pixels_per_second,
                   r.seconds_per_draw, r.draw_seconds, r.draw_pixels_per_second, r.cpu_seconds,
-                  r.draw_cpu_seconds, JsonString(r.error).c_str());
+                  r.draw_cpu_seconds, r.resolve_seconds, r.resolve_cpu_seconds,
+                  JsonString(r.error).c_str());
       continue;
     }
     if (!r.error.empty()) {
@@ -104,6 +106,13 @@ int RunRenderBenchCommand(const RenderArgs& a) {
       std::printf("%-12s %-4s  process CPU %.4f s per replay", "", "", r.cpu_seconds);
       if (r.draw_cpu_seconds > 0) std::printf(", %.4f s in the draws", r.draw_cpu_seconds);
       std::printf(" (every thread; medians)\n");
+    }
+    if (r.draw_seconds > 0) {
+      // The rest of the frame, split where the cpu path's events allow.
+      const double other = r.median_seconds - r.draw_seconds - r.resolve_seconds;
+      const double other_cpu = r.cpu_seconds - r.draw_cpu_seconds - r.resolve_cpu_seconds;
+      std::printf("%-12s %-4s  resolves %.4f s (CPU %.4f s); swap, uploads, commands %.4f s (CPU %.4f s)\n",
+                  "", "", r.resolve_seconds, r.resolve_cpu_seconds, other, other_cpu);
     }
   }
   if (a.json) std::printf("\n  ]\n}\n");

@@ -341,7 +341,8 @@ void CpuBackend::Resolve(gpu::RegisterValues regs) {
   }
   std::vector<uint64_t> before;
   if (options_.watch) before = WatchedBits();
-  gpu::ApplyResolveClears(info, regs, options_.scale_x, options_.scale_y, edram_);
+  gpu::ApplyResolveClears(info, regs, options_.scale_x, options_.scale_y, edram_,
+                          ResolveThreads(options_.threads));
   if (options_.watch) RecordResolve(info, regs, before);
 }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -612,6 +614,33 @@ class RowSampleReader {
     }
     return v;
   }
+  // Whether CopyRow32 applies: one 32-bit sample per pixel column (no MSAA column step, no
+  // scale) of a 32bpp surface.
+  bool Contiguous() const { return sx_step_ == 1 && !is_64bpp_; }
+  // The next n pixels' dwords to `out`, as n calls of Next() would give them: within a tile row
+  // the samples are consecutive bytes (for depth, within each half of the row, the halves
+  // stored swapped), so the row is copied piece by piece.
+  void CopyRow32(uint8_t* out, uint32_t n) {
+    while (n) {
+      uint32_t stored = in_x_, piece_end = tile_width_;
+      if (is_depth_) {
+        const uint32_t half = row_ / 2;
+        stored = in_x_ < half ? in_x_ + half : in_x_ - half;
+        if (in_x_ < half) piece_end = half;
+      }
+      const uint32_t piece = std::min(n, piece_end - in_x_);
+      const uint32_t tile = uint32_t((row_tiles_ + column_) % xenos::kEdramTileCount);
+      std::memcpy(out, bytes_ + size_t(tile) * tile_bytes_ + size_t(row_bytes_ + stored) * 4,
+                  size_t(piece) * 4);
+      out += size_t(piece) * 4;
+      n -= piece;
+      in_x_ += piece;
+      if (in_x_ >= tile_width_) {
+        in_x_ -= tile_width_;
+        ++column_;
+      }
+    }
+  }
 
  private:
   const uint8_t* bytes_;
@@ -743,6 +772,42 @@ void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& 
   memory.write(uint32_t(lo), bytes);
 }
 
+// Computes the bands of `rows` (compute(band) fills one) on up to `threads` threads and hands
+// each to write(band) on the calling thread, in band order, so that overlapping destinations end
+// as with one thread. Two sets of bands: while the calling thread writes one batch into guest
+// memory, the other threads compute the next batch, which the writer then helps to finish.
+template <typename Compute, typename Write>
+void ComputeAndWriteBands(const std::vector<std::pair<int32_t, int32_t>>& rows, uint32_t threads,
+                          Compute&& compute, Write&& write) {
+  const size_t workers = std::clamp<size_t>(threads, 1, rows.size());
+  const size_t batch = workers * 2;
+  std::vector<ResolveBand> sets[2] = {std::vector<ResolveBand>(batch), std::vector<ResolveBand>(batch)};
+  auto assign = [&](std::vector<ResolveBand>& set, size_t first) {
+    const size_t count = first < rows.size() ? std::min(batch, rows.size() - first) : 0;
+    for (size_t i = 0; i < count; ++i) {
+      set[i].y0 = rows[first + i].first;
+      set[i].y1 = rows[first + i].second;
+    }
+    return count;
+  };
+  size_t count = assign(sets[0], 0);
+  RunShares(uint32_t(std::min(workers, count)), [&](uint32_t t, uint32_t n) {
+    for (size_t i = t; i < count; i += n) compute(sets[0][i]);
+  });
+  for (size_t first = 0, current = 0; first < rows.size(); first += batch, current ^= 1) {
+    std::vector<ResolveBand>& next = sets[current ^ 1];
+    const size_t next_count = assign(next, first + batch);
+    std::atomic<size_t> claim{0};
+    RunShares(uint32_t(std::min(workers, next_count + 1)), [&](uint32_t t, uint32_t) {
+      if (t == 0) {
+        for (size_t i = 0; i < count; ++i) write(sets[current][i]);
+      }
+      for (size_t i = claim++; i < next_count; i = claim++) compute(next[i]);
+    });
+    count = next_count;
+  }
+}
+
 }  // namespace
 
 ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram,
@@ -816,14 +881,28 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
           }
           continue;
         }
+        // The common copy, one dword per pixel: the whole row at once (the band is packed in
+        // x order whatever the destination layout); the runs below then give its range only.
+        const bool whole_row = fast && bpp == 4 && row_reader.Contiguous();
+        if (whole_row) {
+          row_reader.CopyRow32(out, width);
+          if (swap_bits) {
+            for (uint32_t x = 0; x < width; ++x) {
+              uint64_t bits = LoadLE32(out + 4 * x);
+              SwapRedBlueBits(rt_format, bits);
+              StoreLE32(out + 4 * x, uint32_t(bits));
+            }
+          }
+          out += size_t(width) * 4;
+        }
         dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
-          if (fast && bpp == 4) {  // the common copy: one dword per pixel, straight
+          if (!whole_row && fast && bpp == 4) {  // one dword per pixel, straight
             for (int32_t x = xb; x < xe; ++x, out += 4) {
               uint64_t bits = row_reader.Next();
               if (swap_bits) SwapRedBlueBits(rt_format, bits);
               StoreLE32(out, uint32_t(bits));
             }
-          } else {
+          } else if (!whole_row) {
             for (int32_t x = xb; x < xe; ++x) pixel(x, y, fast);
           }
           // Offsets rise along a run: its first pixel has the lowest, its last the highest.
@@ -840,40 +919,27 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
     }
   };
 
-  const size_t workers = std::clamp<size_t>(threads, 1, rows.size());
-  std::vector<ResolveBand> bands(workers * 2);
   std::vector<uint8_t> bytes;
   int64_t lowest = INT64_MAX, highest = INT64_MIN;
-  for (size_t first = 0; first < rows.size(); first += bands.size()) {
-    const size_t count = std::min(bands.size(), rows.size() - first);
-    for (size_t i = 0; i < count; ++i) {
-      bands[i].y0 = rows[first + i].first;
-      bands[i].y1 = rows[first + i].second;
+  ComputeAndWriteBands(rows, threads, compute, [&](const ResolveBand& band) {
+    if (band.error) std::rethrow_exception(band.error);
+    const int64_t lo = band.lo, hi = band.hi;
+    if (lo < 0 || hi > int64_t(xenos::kPhysicalMemorySize)) {
+      throw Error("resolve destination 0x" + std::to_string(info.dest_base) + ": rows " +
+                  std::to_string(band.y0) + "-" + std::to_string(band.y1 - 1) +
+                  " land outside the 512 MiB physical space");
     }
-    RunShares(uint32_t(std::min(workers, count)), [&](uint32_t t, uint32_t n) {
-      for (size_t i = t; i < count; i += n) compute(bands[i]);
-    });
-    for (size_t i = 0; i < count; ++i) {
-      const ResolveBand& band = bands[i];
-      if (band.error) std::rethrow_exception(band.error);
-      const int64_t lo = band.lo, hi = band.hi;
-      if (lo < 0 || hi > int64_t(xenos::kPhysicalMemorySize)) {
-        throw Error("resolve destination 0x" + std::to_string(info.dest_base) + ": rows " +
-                    std::to_string(band.y0) + "-" + std::to_string(band.y1 - 1) +
-                    " land outside the 512 MiB physical space");
-      }
-      if (hi - lo > int64_t(64u << 20)) {
-        throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
-                    " bytes of guest memory (corrupt destination pitch?)");
-      }
-      WriteBand(info, dest, band, BandLayout{width, bpp, bpp_log2, endian_xor}, lo, hi, memory, bytes);
-      lowest = std::min(lowest, lo);
-      highest = std::max(highest, hi);
-      const uint64_t pixels = uint64_t(width) * uint32_t(band.y1 - band.y0);
-      result.pixels += pixels;
-      result.bytes_written += pixels * bpp;
+    if (hi - lo > int64_t(64u << 20)) {
+      throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
+                  " bytes of guest memory (corrupt destination pitch?)");
     }
-  }
+    WriteBand(info, dest, band, BandLayout{width, bpp, bpp_log2, endian_xor}, lo, hi, memory, bytes);
+    lowest = std::min(lowest, lo);
+    highest = std::max(highest, hi);
+    const uint64_t pixels = uint64_t(width) * uint32_t(band.y1 - band.y0);
+    result.pixels += pixels;
+    result.bytes_written += pixels * bpp;
+  });
   result.dest_start = uint32_t(lowest);
   result.dest_end = uint32_t(highest);
   return result;
@@ -887,67 +953,6 @@ uint32_t PackResolveColor(uint32_t host_rgba, bool swap_red_blue, int32_t exp_bi
   uint8_t out[16];
   PackResolveDest(TextureFormat::k_8_8_8_8, c, out);
   return LoadLE32(out);
-}
-
-void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
-                         uint32_t scale_y,
-                         const std::function<void(const edram::Surface&, uint64_t)>& clear) {
-  using xenos::Reg;
-  // 64bpp: RB_COLOR_CLEAR_LO is the low dword, RB_COLOR_CLEAR the high one, as on the fbo path.
-  gpu::edram::Surface base;
-  base.pitch_pixels = info.surface_pitch;
-  base.msaa = xenos::MsaaSamples(std::min(info.msaa_samples, 2u));
-  base.scale_x = scale_x;
-  base.scale_y = scale_y;
-  if (info.color_clear && info.source_select < 4) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.color_base;
-    s.format = info.color_format;
-    uint64_t bits = info.color_clear_value;
-    if (s.is_64bpp()) {
-      bits = (uint64_t(RegisterValue(regs, Reg::RB_COLOR_CLEAR)) << 32) | RegisterValue(regs, Reg::RB_COLOR_CLEAR_LO);
-    }
-    clear(s, bits);
-  }
-  if (info.depth_clear) {
-    gpu::edram::Surface s = base;
-    s.base_tiles = info.depth_base;
-    s.is_depth = true;
-    s.format = info.depth_format;
-    clear(s, info.depth_clear_value);
-  }
-}
-
-void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
-                        uint32_t scale_y, edram::Edram& edram) {
-  // Clears write the clear value's guest bits into every sample of the rectangle.
-  // At a resolution scale the rectangle covers S x T host pixels per guest pixel.
-  // Along a row of samples the EDRAM bytes are consecutive within a tile (and, for depth, within
-  // each half of a tile, whose halves are stored swapped), so the row is filled run by run from
-  // the offset of each run's first sample: the bytes Edram::Store would write sample by sample.
-  auto clear = [&](const gpu::edram::Surface& s, uint64_t bits) {
-    const uint32_t x0 = uint32_t(info.x0) * s.scale_x;
-    const uint32_t x1 = std::min<uint32_t>(uint32_t(info.x1), info.surface_pitch) * s.scale_x;
-    if (x1 <= x0) return;
-    const uint32_t sx_count = s.samples_x(), bytes = s.bytes_per_sample();
-    const uint32_t row = xenos::kEdramTileWidthSamples * s.scale_x;
-    const uint32_t run = s.is_depth ? row / 2 : s.is_64bpp() ? row / 2 : row;
-    uint8_t* const bytes_out = edram.bytes().data();
-    for (uint32_t y = uint32_t(info.y0) * s.scale_y; y < uint32_t(info.y1) * s.scale_y; ++y) {
-      for (uint32_t r = 0; r < s.samples_y(); ++r) {
-        // Sample columns sx of pixel sx / samples_x, sample (sx % samples_x) + r * samples_x.
-        for (uint32_t sx = x0 * sx_count; sx < x1 * sx_count;) {
-          const uint32_t end = std::min(x1 * sx_count, (sx / run + 1) * run);
-          uint32_t offset = s.SampleOffset(sx / sx_count, y, sx % sx_count + r * sx_count);
-          for (; sx < end; ++sx, offset += bytes) {
-            StoreLE32(bytes_out + offset, uint32_t(bits));
-            if (bytes == 8) StoreLE32(bytes_out + offset + 4, uint32_t(bits >> 32));
-          }
-        }
-      }
-    }
-  };
-  ForEachResolveClear(info, regs, scale_x, scale_y, clear);
 }
 
 }  // namespace xnt::gpu

@@ -14,7 +14,7 @@ float TexelFixedPoint(float texel_coord) {
   return steps - whole >= 0.5f ? whole + 1.0f : whole;
 }
 
-int32_t PointTexelIndex(float texel_coord) {
+int32_t PointTexelIndexGeneral(float texel_coord) {
   const float texel = std::floor(TexelFixedPoint(texel_coord) / float(1u << kTexelSubBits));
   return int32_t(std::clamp(texel, -1073741824.0f, 1073741824.0f));
 }

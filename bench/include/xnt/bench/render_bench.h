@@ -46,6 +46,10 @@ struct RenderBenchResult {
   // it is the single-core cost).
   double cpu_seconds = 0.0;
   double draw_cpu_seconds = 0.0;
+  // cpu path: wall and process CPU time inside the resolves (their copies and EDRAM clears),
+  // medians. What is left of the replay (whole - draws - resolves) is the swap's front-buffer
+  // read, the memory uploads and command processing.
+  double resolve_seconds = 0.0, resolve_cpu_seconds = 0.0;
   std::string error;  // non-empty: the path could not run here (why)
 };
 

@@ -62,7 +62,9 @@ class GuestMemory {
   void Clear();
 
  private:
-  uint8_t* PageForWrite(uint32_t page_index);
+  // The page, allocated on first write: zero-filled unless the caller overwrites all of it
+  // (`whole`), as a resolve's bands and page-sized uploads do.
+  uint8_t* PageForWrite(uint32_t page_index, bool whole);
   const uint8_t* Page(uint32_t page_index) const {
     const Chunk* c = chunks_[page_index >> kChunkShift].get();
     return c ? c->pages[page_index & (kChunkPages - 1)] : nullptr;

@@ -172,8 +172,9 @@ void ForEachResolveClear(const ResolveInfo& info, RegisterValues regs, uint32_t 
                          const std::function<void(const edram::Surface&, uint64_t)>& clear);
 
 // The clears a resolve asks for, written into the EDRAM model's guest bits at the resolution
-// scale: every path that keeps EDRAM as guest bits on the CPU uses this.
+// scale: every path that keeps EDRAM as guest bits on the CPU uses this. Bands of 32 rows are
+// filled on `threads` threads (the bytes do not depend on the count).
 void ApplyResolveClears(const ResolveInfo& info, RegisterValues regs, uint32_t scale_x,
-                        uint32_t scale_y, edram::Edram& edram);
+                        uint32_t scale_y, edram::Edram& edram, uint32_t threads = 1);
 
 }  // namespace xnt::gpu

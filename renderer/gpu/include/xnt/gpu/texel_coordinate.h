@@ -31,10 +31,27 @@ inline constexpr uint32_t kTexelSubBits = 8;
 // half step up), as a float holding an integer. NaN is 0; infinities stay infinite.
 float TexelFixedPoint(float texel_coord);
 
+// PointTexelIndex for every float, NaN and infinities included (the rule as written above).
+int32_t PointTexelIndexGeneral(float texel_coord);
+
 // The texel a point sample reads at `texel_coord` (normalised coordinate x the level's size):
 // floor of the fixed-point coordinate, held to +-2^30 so that i + 1, 2 n and -1 - i stay in range
 // (what the hardware does beyond its coordinate range is not known; both paths take this rule).
-int32_t PointTexelIndex(float texel_coord);
+// Inline because the cpu path calls it twice per point-sampled texel: below 2^22 steps in
+// magnitude, steps + 1/2 is exact in a float (its ulp is at most 1/4 there), so rounding to the
+// nearest step (a half step up) is floor(steps + 1/2), done in integers without the
+// data-dependent branch of the general rule, and the floor of fixed / 256 is an arithmetic shift.
+// The same integers as PointTexelIndexGeneral (texel_coordinate_test compares the two).
+inline int32_t PointTexelIndex(float texel_coord) {
+  const float steps = texel_coord * float(1u << kTexelSubBits);
+  if (steps > -4194304.0f && steps < 4194304.0f) {  // also false for NaN
+    const float half_up = steps + 0.5f;
+    int32_t fixed = int32_t(half_up);         // truncation toward zero...
+    fixed -= int32_t(float(fixed) > half_up);  // ...made a floor
+    return fixed >> kTexelSubBits;
+  }
+  return PointTexelIndexGeneral(texel_coord);
+}
 
 // A bilinear footprint's weight along one axis at `f` (the texel coordinate less half a texel):
 // its fraction f - floor(f). The texture unit weighs in fixed point (the conversion above), which
