@@ -10,8 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER=${FUZZ_SECONDS:-60}
 B=${FUZZ_BUILD_DIR:-build-fuzz}
+# -O1 -g1 as the sanitized test build (scripts/test.sh): ASan's advised level, line tables keep
+# a finding's stack file:line, and a compile costs 10-30 % less CPU than RelWithDebInfo's -O2 -g
+# (clang 14: ucode assembler.cpp 8.2 -> 5.8 s, replay command_processor.cpp 2.2 -> 2.0 s).
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DXNT_FUZZ=ON -DXNT_TESTS=OFF -DXNT_VULKAN=OFF >/dev/null
+  -DCMAKE_CXX_COMPILER=clang++ -DXNT_FUZZ=ON -DXNT_TESTS=OFF -DXNT_VULKAN=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  >/dev/null
 # Only the fuzz targets (and the libraries they link): the rest of the tree is the normal
 # build's business.
 targets=()
