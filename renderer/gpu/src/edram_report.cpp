@@ -66,8 +66,8 @@ EdramTotals ComputeEdramTotals(const EdramTracker& tracker, const EdramReportOpt
   }
   for (auto& c : tracker.claims()) {
     if (!Selected(options, c.frame)) continue;
-    ++t.claims;
-    t.guessed += c.guessed;
+    t.claims += c.count;
+    t.guessed += c.guessed ? c.count : 0;
   }
   return t;
 }

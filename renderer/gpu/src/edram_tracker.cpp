@@ -96,7 +96,26 @@ void EdramTracker::RestoreSnapshot() {
   const edram::OwnerKey key = edram::OwnerKey::Snapshot();
   map_.Reset();
   map_.ChangeOwnership(key, 0, kTiles);  // from never-owned tiles: nothing to move
-  claims_.push_back({event_, frame_, 0, kTiles, key, false, "EDRAM snapshot"});
+  claims_.push_back({event_, frame_, event_, 1, 0, kTiles, key, false, "EDRAM snapshot"});
+  runs_from_ = claims_.size();  // it shares its event index with the next use: no run crosses it
+}
+
+void EdramTracker::AddClaim(EdramClaim claim) {
+  // The claims of the previous event are among the last few (an event claims at most its four
+  // colour targets and depth); one of them equal to this one but for the event extends its run.
+  // A snapshot claim shares the next event's index, so no run continues across it.
+  const size_t scan = std::min<size_t>(claims_.size() - runs_from_, 10);
+  for (size_t i = claims_.size() - scan; i < claims_.size(); ++i) {
+    EdramClaim& c = claims_[i];
+    if (c.last_event + 1 == claim.event && c.frame == claim.frame &&
+        c.start_tile == claim.start_tile && c.tiles == claim.tiles && c.owner == claim.owner &&
+        c.guessed == claim.guessed && c.trigger == claim.trigger) {
+      c.last_event = claim.event;
+      ++c.count;
+      return;
+    }
+  }
+  claims_.push_back(std::move(claim));
 }
 
 void EdramTracker::Use(uint64_t event, std::vector<EdramUse> uses,
@@ -123,7 +142,7 @@ void EdramTracker::Use(uint64_t event, std::vector<EdramUse> uses,
     if (tiles[i] == 0) continue;
     edram::OwnerKey key = edram::OwnerKey::From(uses[i].surface);
     if (uses[i].rows_guessed) ++guessed_;
-    claims_.push_back({event, frame_, key.base_tiles, tiles[i], key, uses[i].rows_guessed, trigger});
+    AddClaim({event, frame_, event, 1, key.base_tiles, tiles[i], key, uses[i].rows_guessed, trigger});
     auto transfers = map_.ChangeOwnership(key, key.base_tiles, tiles[i]);
     for (auto& t : transfers) {
       t.draw_index = event;

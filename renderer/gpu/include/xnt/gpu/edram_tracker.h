@@ -28,10 +28,16 @@ struct EdramUse {
   bool rows_estimated = false; // rows from the vertex shader run on the CPU (draw_extent.h)
 };
 
-// One ownership claim (for the HTML map).
+// One ownership claim (for the HTML map), or a run of identical claims: the same target over the
+// same tiles by every event from `event` to `last_event` of one frame (`count` events). A frame of
+// thousands of draws into one target is one run, so a long replay's claims stay a few per frame;
+// within a run no other claim overlaps its tiles (one event's targets never overlap, and the run
+// ends at the first event that does not claim them), so the map reads the run as its first claim.
 struct EdramClaim {
   uint64_t event = 0;
   uint64_t frame = 0;
+  uint64_t last_event = 0;
+  uint64_t count = 1;
   uint32_t start_tile = 0, tiles = 0;
   edram::OwnerKey owner;
   bool guessed = false;
@@ -82,6 +88,8 @@ class EdramTracker {
   edram::NaiveCacheModel naive_;
   std::vector<EdramLogEntry> log_;
   std::vector<EdramClaim> claims_;
+  size_t runs_from_ = 0;  // claims before this index end their runs (see AddClaim)
+  void AddClaim(EdramClaim claim);
   uint64_t event_ = 0, frame_ = 0, guessed_ = 0;
 };
 
