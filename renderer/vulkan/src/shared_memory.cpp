@@ -1,8 +1,11 @@
 // Guest memory mirror (see shared_memory.h).
 #include "xnt/vk/shared_memory.h"
 
+#include "device_wide_call.h"
+
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -153,13 +156,16 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer c
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VkFence fence = VK_NULL_HANDLE;
   CheckVk(vkCreateFence(device_, &fence_info, nullptr, &fence), "vkCreateFence");
-  const VkResult r = vkQueueBindSparse(context_.queue(), 1, &info, fence);
-  if (r != VK_SUCCESS) {
-    vkDestroyFence(device_, fence, nullptr);
-    CheckVk(r, "vkQueueBindSparse(shared memory)");
+  {
+    std::lock_guard device_wide(DeviceWideCallMutex());
+    const VkResult r = vkQueueBindSparse(context_.queue(), 1, &info, fence);
+    if (r != VK_SUCCESS) {
+      vkDestroyFence(device_, fence, nullptr);
+      CheckVk(r, "vkQueueBindSparse(shared memory)");
+    }
+    // On a timeout the fence is left to the hung device: the bind may still be pending on it.
+    context_.WaitForFence(fence, "sparse binding of guest memory");
   }
-  // On a timeout the fence is left to the hung device: the bind may still be pending on it.
-  context_.WaitForFence(fence, "sparse binding of guest memory");
   vkDestroyFence(device_, fence, nullptr);
   // Fresh chunks hold garbage; zero them so unrecorded bytes next to recorded pages read as 0.
   for (const auto& b : binds) {

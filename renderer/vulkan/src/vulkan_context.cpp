@@ -1,6 +1,8 @@
 // Instance/device creation and the capability record (see vulkan_context.h).
 #include "xnt/vk/vulkan_context.h"
 
+#include "device_wide_call.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -206,6 +208,11 @@ void ReturnInstance(VkInstance instance, bool validate, bool sync_validation, bo
 
 }  // namespace
 
+std::mutex& DeviceWideCallMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 std::vector<PhysicalDeviceSummary> VulkanContext::ListDevices() {
   bool debug_utils = false;
   VkInstance instance = TakeInstance(false, false, false, &debug_utils);
@@ -306,6 +313,7 @@ void VulkanContext::Destroy() {
     return;
   }
   if (device_) {
+    std::lock_guard device_wide(DeviceWideCallMutex());
     vkDeviceWaitIdle(device_);
     pipeline_cache_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
@@ -538,7 +546,10 @@ void VulkanContext::CreateDevice() {
   info.pQueueCreateInfos = &queue_info;
   info.enabledExtensionCount = uint32_t(enabled_extensions_.size());
   info.ppEnabledExtensionNames = enabled_extensions_.data();
-  CheckVk(vkCreateDevice(physical_device_, &info, nullptr, &device_), "vkCreateDevice");
+  {
+    std::lock_guard device_wide(DeviceWideCallMutex());
+    CheckVk(vkCreateDevice(physical_device_, &info, nullptr, &device_), "vkCreateDevice");
+  }
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
