@@ -32,7 +32,7 @@ layout(location = 0) out vec4 xe_interpolators[16];
 void main() {
   for (int i = 0; i < 16; ++i) { xe_interpolators[i] = vec4(0.0); }
   vec2 q;
-  vec4 c0 = xe_constants.float_constants[0], c1 = xe_constants.float_constants[1];
+  vec4 c0 = xe_float_constants.c[0], c1 = xe_float_constants.c[1];
   if (c0.x == 0.0) {
     q = vec2(float((gl_VertexIndex << 1) & 2), float(gl_VertexIndex & 2)) * 2.0 - 1.0;
   } else {
@@ -50,7 +50,7 @@ constexpr char kPixel[] = R"(
 layout(location = 0) in vec4 xe_interpolators[16];
 layout(location = 0) out vec4 oC0;
 void main() {
-  vec4 c = xe_constants.float_constants[256];
+  vec4 c = xe_float_constants.c[0];  // pixel constant c0 (register 256)
   if (c.w < 0.0) { discard; }
   oC0 = c.w != 0.0 ? c : vec4(gl_FragCoord.x + 1000.0 * gl_FragCoord.y, 0.0, 0.0, 0.0);
 }
