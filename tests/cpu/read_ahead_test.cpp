@@ -76,14 +76,22 @@ void ExpectSameFrames(const Played& a, const Played& b, const std::string& what)
   }
 }
 
-// The scenarios with more than one frame, each as written and cut into small chunks.
+// The scenarios with more than one frame, each as written and cut into small chunks. The files
+// are named after the test writing them: ctest runs the tests of this file as processes side by
+// side, and one test rewriting a trace the other is replaying would be read half-written.
+std::string TestFilePrefix() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return std::string(info->test_suite_name()) + "_" + info->name() + "_";
+}
+
 std::vector<std::pair<std::string, std::string>> MultiFrameTraces() {
   std::vector<std::pair<std::string, std::string>> out;
   fs::create_directories(kWork);
+  const std::string prefix = TestFilePrefix();
   for (const samples::EdramScenario& sc : samples::EdramScenarios()) {
     if (sc.expected_frames().size() < 2) continue;
-    const std::string whole = (kWork / (sc.sample.name + "_ra.xnt")).string();
-    const std::string small = (kWork / (sc.sample.name + "_ra_small.xnt")).string();
+    const std::string whole = (kWork / (prefix + sc.sample.name + "_ra.xnt")).string();
+    const std::string small = (kWork / (prefix + sc.sample.name + "_ra_small.xnt")).string();
     samples::WriteSample(sc.sample, whole);
     Rechunk(whole, small, 4096);  // the writer's smallest chunk
     out.emplace_back(whole, small);
@@ -121,7 +129,7 @@ TEST(ReadAhead, DamageGivesTheSameErrorAfterTheSameFrames) {
   std::ifstream in(small, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
   bytes[chunks[victim].file_offset + kChunkHeaderBytes + chunks[victim].stored_size / 2] ^= 0x10;
-  const std::string damaged = (kWork / "read_ahead_damaged.xnt").string();
+  const std::string damaged = (kWork / (TestFilePrefix() + "damaged.xnt")).string();
   std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 
   const Played alone = Play(damaged, 1);
