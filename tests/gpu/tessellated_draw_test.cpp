@@ -75,10 +75,15 @@ TEST_F(TessellatedDrawTest, QuadPatchesAtADiscreteFactor) {
   EXPECT_EQ(d.patches, 2u);
   ASSERT_EQ(d.vertices.size(), 18u);
   EXPECT_EQ(d.indices.size(), 2u * 8 * 3);
-  // r0 = (patch index + VGT_INDX_OFFSET, u, v), r1 = 0; corners first, (0,0) (1,0) (1,1) (0,1).
-  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{10, 0, 0, 0}));
-  EXPECT_EQ(d.vertices[2].r0, (std::array<float, 4>{10, 1, 1, 0}));
-  EXPECT_EQ(d.vertices[9].r0, (std::array<float, 4>{11, 0, 0, 0}));
+  // r0 = (patch index + VGT_INDX_OFFSET, u, v), r1 = 0; the outer ring from (0,1), each side
+  // a corner then its midpoint: (0,1) (0,1/2) (0,0) (1/2,0) (1,0) (1,1/2) (1,1) (1/2,1), then
+  // the centre.
+  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{10, 0, 1, 0}));
+  EXPECT_EQ(d.vertices[1].r0, (std::array<float, 4>{10, 0, 0.5f, 0}));
+  EXPECT_EQ(d.vertices[2].r0, (std::array<float, 4>{10, 0, 0, 0}));
+  EXPECT_EQ(d.vertices[6].r0, (std::array<float, 4>{10, 1, 1, 0}));
+  EXPECT_EQ(d.vertices[8].r0, (std::array<float, 4>{10, 0.5f, 0.5f, 0}));
+  EXPECT_EQ(d.vertices[9].r0, (std::array<float, 4>{11, 0, 1, 0}));
   EXPECT_EQ(d.vertices[9].r1, (std::array<float, 4>{0, 0, 0, 0}));
   bool centre = false;
   for (const DomainVertex& v : d.vertices) centre |= v.r0 == std::array<float, 4>{11, 0.5f, 0.5f, 0};
@@ -97,8 +102,13 @@ TEST_F(TessellatedDrawTest, TriangleListControlPointsContinuous) {
   EXPECT_EQ(d.kind, PatchKind::kTriangleControlPoints);
   EXPECT_EQ(d.patches, 2u);
   ASSERT_EQ(d.vertices.size(), 14u);  // 3 corners, 3 midpoints, the centre, per patch
-  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{0, 0, 1, 0}));  // corner u
-  EXPECT_EQ(d.vertices[1].r0, (std::array<float, 4>{0, 1, 0, 0}));  // corner v
+  // The outer ring from corner v, each corner followed by the midpoint towards the next:
+  // v, v-w, w, w-u, u, u-v.
+  EXPECT_EQ(d.vertices[0].r0, (std::array<float, 4>{0, 1, 0, 0}));  // corner v
+  EXPECT_EQ(d.vertices[1].r0, (std::array<float, 4>{0.5f, 0.5f, 0, 0}));
+  EXPECT_EQ(d.vertices[2].r0, (std::array<float, 4>{1, 0, 0, 0}));  // corner w
+  EXPECT_EQ(d.vertices[3].r0, (std::array<float, 4>{0.5f, 0, 0.5f, 0}));
+  EXPECT_EQ(d.vertices[4].r0, (std::array<float, 4>{0, 0, 1, 0}));  // corner u
   EXPECT_EQ(d.vertices[0].r1, (std::array<float, 4>{4, 5, 6, 0}));
   EXPECT_EQ(d.vertices[7].r1, (std::array<float, 4>{6, 6, 6, 0}));
   EXPECT_EQ(d.indices.size(), 2u * 6 * 3);

@@ -1,7 +1,10 @@
-// The patch tessellator: edge point layouts worked by hand, the Direct3D 11 point and triangle
-// counts of integer partitioning in closed form, and random factors of every partitioning and
-// domain tiling the patch exactly (every triangle wound as the patch, none degenerate, areas
-// summing to the patch's, every point inside it, each edge split as its own factor says).
+// The patch tessellator: edge point layouts and whole patches (points, triangles, their order
+// and winding) worked by hand from the Direct3D 11 reference tessellator's rules, the point and
+// triangle counts of integer partitioning in closed form, and random factors of every
+// partitioning and domain tiling the patch exactly (every triangle wound as the patch, none
+// degenerate, areas summing to the patch's, every sample of a fine grid inside exactly one
+// triangle, every inner edge shared by two triangles in opposite directions, each edge split as
+// its own factor says).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,9 +18,16 @@ namespace {
 
 using P = TessellationPartitioning;
 
+// Locations are 16.16 fixed point, as the reference computes them, lerped from reciprocals
+// rounded to 16 bits: within two steps of the exact fraction.
+constexpr double kFixedStep = 1.0 / 65536;
+
 void ExpectPoints(const std::vector<float>& got, const std::vector<double>& want) {
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-6) << "point " << i;
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], 2 * kFixedStep) << "point " << i;
+    EXPECT_EQ(std::fmod(double(got[i]) * 65536, 1.0), 0.0) << "point " << i << " not 16.16";
+  }
 }
 
 TEST(Tessellator, EdgePointsWorkedByHand) {
@@ -59,8 +69,8 @@ TEST(Tessellator, TriangleAtFactorTwoWorkedByHand) {
     EXPECT_TRUE(found) << w[0] << " " << w[1] << " " << w[2];
   }
   const auto& c = p.points[6];
-  EXPECT_NEAR(c[0], 1.0 / 3, 1e-6);
-  EXPECT_NEAR(c[1], 1.0 / 3, 1e-6);
+  EXPECT_NEAR(c[0], 1.0 / 3, kFixedStep);
+  EXPECT_NEAR(c[1], 1.0 / 3, kFixedStep);
   for (size_t t = 0; t < p.triangles.size(); t += 3) {
     EXPECT_TRUE(p.triangles[t] == 6 || p.triangles[t + 1] == 6 || p.triangles[t + 2] == 6);
   }
@@ -74,7 +84,30 @@ TEST(Tessellator, QuadAtFactorOneIsThePatchInItsOwnOrder) {
   ASSERT_EQ(p.points.size(), 4u);
   EXPECT_EQ(p.points[0], (std::array<float, 3>{0, 0, 0}));
   EXPECT_EQ(p.points[2], (std::array<float, 3>{1, 1, 0}));
-  EXPECT_EQ(p.triangles, (std::vector<uint32_t>{1, 2, 0, 2, 3, 0}));
+  EXPECT_EQ(p.triangles, (std::vector<uint32_t>{0, 1, 3, 1, 2, 3}));
+  // The bare triangle starts at the v corner, as the reference's outer ring does.
+  f.edges = {1, 1, 1, 0};
+  f.inside = {1, 0};
+  const TessellatedPatch t = TessellateTriangle(f, P::kInteger);
+  EXPECT_EQ(t.points, (std::vector<std::array<float, 3>>{{0, 1, 0}, {0, 0, 1}, {1, 0, 0}}));
+  EXPECT_EQ(t.triangles, (std::vector<uint32_t>{0, 1, 2}));
+}
+
+// A patch with an edge factor of 0 or NaN is culled; a NaN inside factor takes the minimum.
+TEST(Tessellator, CulledPatchesAreEmpty) {
+  TessellationFactors f;
+  f.edges = {3, 0, 3, 3};
+  f.inside = {3, 3};
+  EXPECT_TRUE(TessellateTriangle(f, P::kInteger).points.empty());
+  EXPECT_TRUE(TessellateQuad(f, P::kFractionalEven).triangles.empty());
+  f.edges = {3, 3, std::nanf(""), 3};
+  EXPECT_TRUE(TessellateQuad(f, P::kInteger).points.empty());
+  f.edges = {2, 2, 2, 2};
+  f.inside = {std::nanf(""), std::nanf("")};
+  // Integer inside NaN -> 1, laid out as even (a centre): the same as inside 2.
+  TessellationFactors two = f;
+  two.inside = {2, 2};
+  EXPECT_EQ(TessellateQuad(f, P::kInteger).triangles, TessellateQuad(two, P::kInteger).triangles);
 }
 
 // Twice the signed area in a plane where the patch corners wind positively: triangle (v, w),

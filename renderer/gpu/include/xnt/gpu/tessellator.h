@@ -4,28 +4,33 @@
 //
 // Xenia maps the Xenos tessellator onto the Direct3D 11 one (d3d12 pipeline_cache.cc, the
 // `*_hs.hlsl` hull shaders): VGT_HOS_CNTL discrete is integer partitioning, continuous and
-// adaptive are fractional_even. The rules followed here are those of Microsoft's reference
-// tessellator (MIT, carried by Mesa as src/gallium/auxiliary/tessellator/tessellator.cpp):
-// - factor processing: integer clamps to [1, 64] and rounds up (the parity of the result picks
-//   the odd or even point layout); fractional_even clamps to [2, 64];
-// - the 1D point placement of an edge (ComputeTessFactorContext / PlacePointIn1D): the edge is
-//   split in two mirrored halves of `factor / 2` segments; a fractional half factor blends the
-//   layouts of its floor and ceiling, the one segment that differs chosen by RemoveMSB, so that
-//   new points grow out of the edge's middle as the factor rises;
-// - the ring structure: the outer ring takes each edge's own factor, the inner rings the inside
-//   factor(s) (triangle rings inset by 2/3 of the inside location, barycentric); the innermost
-//   ring is a point, a line, a triangle or a one-segment strip.
-// What is this model's own: how a ring side is joined to the next ring where the two have a
-// different number of segments. The reference uses fixed transition tables; here the side is
-// zipped by position along the edge (always the point that comes first next). Both triangulate
-// the strip between the two sides without degenerate triangles and with one triangle per
-// segment, so the points and the triangle count are the reference's; the diagonals chosen across
-// a transition can differ. Locations are computed in float, the reference in 16.16 fixed point.
+// adaptive are fractional_even (tess_mode has no value for fractional_odd or pow2, so those are
+// not modelled). The whole output is that of Microsoft's reference tessellator (MIT, carried by
+// Mesa as src/gallium/auxiliary/tessellator/tessellator.cpp, class CHWTessellator),
+// re-implemented here: the same points in the same order and the same triangles (the same point
+// triples, in the same order, wound the same way), in the reference's 16.16 fixed point.
+// - factors (TriProcessTessFactors / QuadProcessTessFactors): a patch with an edge factor <= 0
+//   or NaN is culled; edges clamp to [1, 64] (integer, then rounded up) or [2, 64]
+//   (fractional_even), inside factors likewise with NaN to the bottom. Integer partitioning
+//   gives each factor its own parity (odd or even point layout; an inside factor of 1 counts as
+//   even), fractional_even always even. All factors 1 is the bare patch.
+// - the 1D placement of an edge (ComputeTessFactorContext / PlacePointIn1D): two mirrored halves
+//   of `factor / 2` segments; a fractional half blends the layouts of its floor and ceiling, the
+//   segment that differs chosen by RemoveMSB, so new points grow out of the middle.
+// - the points (TriGeneratePoints / QuadGeneratePoints): the outer ring from the edge factors,
+//   then the inner rings spiralling in from the inside factor(s) (triangle rings inset by 2/3 of
+//   the inside location, barycentric); an even inside layout ends in the centre point (triangle)
+//   or a row of points through the middle (quad).
+// - the triangles (TriGenerateConnectivity / QuadGenerateConnectivity): the outer ring is joined
+//   to the first inner ring by StitchTransition (the ruler-function split order of the
+//   finalPointPositionTable, walked from both ends of a side towards its middle), every further
+//   ring by StitchRegular with mirrored diagonals; the middle is one triangle (odd triangle
+//   layout) or a strip of quads (odd quad axis).
 //
-// Orientation: the triangles wind as the patch corners do (triangle: corner u -> v -> w, the
-// domain's x, y, z weights; quad: (0,0) -> (1,0) -> (1,1) -> (0,1) in (u, v)), so a patch at
-// factor 1 is its own corners in their own order. Xenia asks Direct3D for triangle_cw in the
-// domain's picture, which is this order.
+// Orientation: Xenia asks Direct3D for triangle_cw, the reference's own order. Triangle: the
+// outer ring starts at the v corner and runs v -> w -> u, so a patch at factor 1 is (v, w, u),
+// which winds as u -> v -> w. Quad: the outer ring starts at (0,1) and runs (0,1) -> (0,0) ->
+// (1,0) -> (1,1); a patch at factor 1 is (0,0), (1,0), (1,1), (0,1) drawn as two triangles.
 #pragma once
 
 #include <array>
@@ -48,15 +53,16 @@ struct TessellationFactors {
 };
 
 struct TessellatedPatch {
-  // Triangle domain: barycentric (u, v, w) weights of the corners, each from its place on its
-  // ring side, so that a point on an outer edge has exactly 0 for the opposite corner (patches
-  // sharing the edge then place it alike). Quad domain: (u, v, 0).
+  // Triangle domain: barycentric (u, v, w), u and v from the reference's fixed point and
+  // w = 1 - u - v (exact: every value is a multiple of 2^-16), so a point on an outer edge has
+  // exactly 0 for the opposite corner. Quad domain: (u, v, 0). Empty for a culled patch.
   std::vector<std::array<float, 3>> points;
   std::vector<uint32_t> triangles;  // 3 point numbers per triangle
 };
 
-// The points of one edge (or inside axis) at `factor`: locations in [0, 1], in order, the first
-// 0 and the last 1; symmetric about 0.5.
+// The points of one edge (or inside axis) at `factor` as the outer ring places them: locations
+// in [0, 1], in order, the first 0 and the last 1; symmetric about 0.5. `factor` is clamped and
+// (integer) rounded up as an edge factor is.
 std::vector<float> PlaceEdgePoints(float factor, TessellationPartitioning partitioning);
 
 TessellatedPatch TessellateTriangle(const TessellationFactors& factors,
