@@ -114,6 +114,40 @@ TEST_F(TessellatedDrawTest, TriangleListControlPointsContinuous) {
   EXPECT_EQ(d.indices.size(), 2u * 6 * 3);
 }
 
+// Parts of whole patches, each under the bound, indices counted from the part's first vertex:
+// laid end to end they are the draw again. Four quad patches at factor 2 (9 vertices, 8
+// triangles each) under a bound of 20 vertices: parts of 2, 2 patches.
+TEST_F(TessellatedDrawTest, SplitIntoPartsOfWholePatches) {
+  Mode(TessellationMode::kDiscrete, 1.0f);
+  Auto(PrimitiveType::kQuadPatch, 4);
+  const TessellatedDraw d = TessellateDraw(draw_);
+  ASSERT_EQ(d.vertices.size(), 36u);
+  EXPECT_EQ(d.patch_first_vertex, (std::vector<uint32_t>{0, 9, 18, 27}));
+  EXPECT_EQ(d.patch_first_index, (std::vector<uint32_t>{0, 24, 48, 72}));
+  const std::vector<TessellatedDraw> parts = SplitTessellatedDraw(d, 20);
+  ASSERT_EQ(parts.size(), 2u);
+  size_t vertex_base = 0, index_base = 0;
+  for (const TessellatedDraw& part : parts) {
+    EXPECT_EQ(part.patches, 2u);
+    ASSERT_EQ(part.vertices.size(), 18u);
+    ASSERT_EQ(part.indices.size(), 48u);
+    for (size_t v = 0; v < part.vertices.size(); ++v) {
+      EXPECT_EQ(part.vertices[v].r0, d.vertices[vertex_base + v].r0);
+    }
+    for (size_t i = 0; i < part.indices.size(); ++i) {
+      EXPECT_EQ(part.indices[i] + vertex_base, d.indices[index_base + i]);
+      EXPECT_LT(part.indices[i], part.vertices.size());
+    }
+    vertex_base += part.vertices.size();
+    index_base += part.indices.size();
+  }
+  EXPECT_EQ(SplitTessellatedDraw(d, 36).size(), 1u);
+  EXPECT_EQ(SplitTessellatedDraw(d, 17).size(), 4u);
+  // One patch past the bound cannot be split.
+  const std::string error = ::xnt::test::ErrorText([&] { SplitTessellatedDraw(d, 8); }, "");
+  EXPECT_NE(error.find("patch 0 makes 9"), std::string::npos) << error;
+}
+
 TEST_F(TessellatedDrawTest, AdaptiveFactorsFromTheIndexBuffer) {
   // Edge factors 0.0 and 2.0 (+1: 1 and 3); the v0->v1 edge is Direct3D's w = 0 edge. 1 is
   // raised to 2 by fractional_even, so the edges have 2, 4, 2 segments and the inside, the

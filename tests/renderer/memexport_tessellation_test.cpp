@@ -130,5 +130,45 @@ TEST(MemExportTessellation, DomainShaderExportsOncePerGeneratedVertex) {
   }
 }
 
+// A tessellated draw past what the Vulkan paths bind at once (kDomainInputsRange: 262,144
+// generated vertices): 64 quad patches at factor 64 (VGT_HOS_MAX_TESS_LEVEL 63.0) make
+// 64 x 65 x 65 = 270,400 vertices, drawn by fbo and fsi in two parts. Every vertex of patch p
+// (r0.x = p) exports p + 2 to element p, so each element holds its patch's value only when
+// that patch's part was drawn; the guest draw counts once.
+TEST(MemExportTessellation, DrawPastTheDomainBindingIsDrawnInParts) {
+  constexpr uint32_t kOut = 0x00034000, kPatches = 64;
+  for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
+    SCOPED_TRACE(renderer::PathName(path));
+    capture::Pm4Builder b;
+    test::SetUpColourTarget(b, 64);
+    const auto vs = ucode::AssembleShader(kFactorVs).microcode;
+    const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
+    capture::D3dSetShaders(b, capture::ShaderPair{vs, ps, 2, 1, 1});
+    const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
+    const float c5[4] = {2.0f, 0.0f, 0.0f, 0.0f};
+    const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    b.SetAluConstants(0, test::StreamConstant(kOut, 36, kPatches, 2));  // k_32_FLOAT, 8in32
+    b.SetAluConstants(1, c1);
+    b.SetAluConstants(5, c5);
+    b.SetAluConstants(7, c7);
+    b.WriteRegister(xenos::Reg::VGT_OUTPUT_PATH_CNTL,
+                    uint32_t(xenos::VGTOutputPath::kTessellationEnable));
+    b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
+    b.WriteRegister(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL, std::bit_cast<uint32_t>(63.0f));
+    b.DrawIndx2Auto(xenos::PrimitiveType::kQuadPatch, kPatches);
+    test::PathReplay run = test::PlayOnPath(path, b.Take());
+    EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
+    const replay::GuestMemory& m = run.player->memory();
+    for (uint32_t p = 0; p < kPatches; ++p) {
+      EXPECT_EQ(std::bit_cast<float>(m.LoadBE32(kOut + 4 * p)), float(p + 2)) << "patch " << p;
+    }
+    for (const auto& [what, count] : run.session->notes()) {
+      EXPECT_EQ(what.find("tessellat"), std::string::npos) << what;
+    }
+    EXPECT_EQ(run.session->stats().draws, 1u);
+    EXPECT_EQ(run.session->stats().draws_skipped, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace xnt::vk

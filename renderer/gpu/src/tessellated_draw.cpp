@@ -161,10 +161,51 @@ TessellatedDraw TessellateDraw(const replay::DrawCall& call) {
     }
     const float patch_index = s.Index(adaptive ? p : s.Raw(p));
     const uint32_t base = uint32_t(out.vertices.size());
+    out.patch_first_vertex.push_back(base);
+    out.patch_first_index.push_back(uint32_t(out.indices.size()));
     for (const auto& point : patch.points) out.vertices.push_back(Inputs(out.kind, point, cp, patch_index));
     for (uint32_t i : patch.triangles) out.indices.push_back(base + i);
   }
   return out;
+}
+
+std::vector<TessellatedDraw> SplitTessellatedDraw(const TessellatedDraw& draw,
+                                                  size_t max_vertices) {
+  std::vector<TessellatedDraw> parts;
+  const size_t patches = draw.patch_first_vertex.size();
+  auto vertex_end = [&](size_t p) {
+    return p + 1 < patches ? draw.patch_first_vertex[p + 1] : draw.vertices.size();
+  };
+  auto index_end = [&](size_t p) {
+    return p + 1 < patches ? draw.patch_first_index[p + 1] : draw.indices.size();
+  };
+  for (size_t first = 0; first < patches;) {
+    const size_t v0 = draw.patch_first_vertex[first];
+    size_t last = first;  // one past the part's last patch
+    while (last < patches && vertex_end(last) - v0 <= max_vertices) ++last;
+    if (last == first) {
+      throw Error("tessellated patch " + std::to_string(first) + " makes " +
+                  std::to_string(vertex_end(first) - v0) + " vertices, more than a part's " +
+                  std::to_string(max_vertices));
+    }
+    TessellatedDraw part;
+    part.kind = draw.kind;
+    part.partitioning = draw.partitioning;
+    part.patches = uint32_t(last - first);
+    part.vertices.assign(draw.vertices.begin() + v0, draw.vertices.begin() + vertex_end(last - 1));
+    const size_t i0 = draw.patch_first_index[first];
+    part.indices.reserve(index_end(last - 1) - i0);
+    for (size_t i = i0; i < index_end(last - 1); ++i) {
+      part.indices.push_back(draw.indices[i] - uint32_t(v0));
+    }
+    for (size_t p = first; p < last; ++p) {
+      part.patch_first_vertex.push_back(uint32_t(draw.patch_first_vertex[p] - v0));
+      part.patch_first_index.push_back(uint32_t(draw.patch_first_index[p] - i0));
+    }
+    parts.push_back(std::move(part));
+    first = last;
+  }
+  return parts;
 }
 
 }  // namespace xnt::gpu

@@ -198,7 +198,7 @@ bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
 
 uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                            uint64_t& alignment) const {
-  if (!tess) return 0;  // BuildDrawInput has refused a draw with more than the range holds
+  if (!tess) return 0;  // a draw past the range comes in parts (DrawTessellatedInParts)
   alignment = std::max({alignment, UniformAlignment(), StorageAlignment()});
   const uint64_t offset = (total + alignment - 1) / alignment * alignment;
   total = offset + kDomainInputsRange;

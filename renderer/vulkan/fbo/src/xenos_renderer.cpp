@@ -217,7 +217,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
                        VK_INDEX_TYPE_UINT32);
   SetDynamicState(regs, plan, attachments, raster, quads.kind);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
-  ++stats_.draws;
+  if (!draw.continues_draw) ++stats_.draws;  // a tessellated draw in parts counts once
   return true;
 }
 

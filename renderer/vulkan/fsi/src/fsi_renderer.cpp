@@ -328,7 +328,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   if (ordering_ == FsiOrdering::kUnordered) EndRendering();
   draws_since_barrier_ = true;
   gpu_wrote_ = true;
-  ++stats_.draws;
+  if (!draw.continues_draw) ++stats_.draws;  // a tessellated draw in parts counts once
   return true;
 }
 

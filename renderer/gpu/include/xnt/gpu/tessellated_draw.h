@@ -53,6 +53,9 @@ struct TessellatedDraw {
   uint32_t patches = 0;
   std::vector<DomainVertex> vertices;
   std::vector<uint32_t> indices;  // triangle list over `vertices`
+  // Where each patch's vertices and triangles begin in `vertices` and `indices`, in patch
+  // order; a patch's triangles use its own vertices only.
+  std::vector<uint32_t> patch_first_vertex, patch_first_index;
 };
 
 // What every path names for a tessellated draw it skips (no target, ...) whose domain shader
@@ -63,6 +66,13 @@ inline constexpr const char* kSkippedTessellatedExportsNote =
 
 // Generated vertices one draw may make; a draw past it is refused, not allocated.
 constexpr size_t kMaxTessellatedVertices = size_t(1) << 22;
+
+// `draw` cut at patch boundaries into consecutive parts of at most `max_vertices` generated
+// vertices each, every part's indices counted from its own first vertex: drawn one after the
+// other they rasterize the same triangles in the same order as the whole draw. Throws xnt::Error
+// when one patch alone has more than `max_vertices`.
+std::vector<TessellatedDraw> SplitTessellatedDraw(const TessellatedDraw& draw,
+                                                  size_t max_vertices);
 
 // The draw tessellated (IsTessellated(call) must hold). Throws xnt::Error naming the registers
 // for what the hardware does not tessellate or this model refuses, and for a short index buffer.

@@ -49,6 +49,9 @@ struct DrawInput {
   // the shared tessellator, the vertex shader translated with TranslationOptions::domain_inputs;
   // `primitives` then names a triangle list.
   std::shared_ptr<const gpu::TessellatedDraw> tessellation;
+  // A later part of a tessellated draw drawn in parts (DrawTessellatedInParts): the renderer
+  // counts the guest draw once, at its first part.
+  bool continues_draw = false;
   // Rows the geometry reaches, asked only when no scissor bounds the draw (edram_cache.h).
   gpu::DrawRowsEstimate estimate_rows;
   // fsi: the shaders were translated with TranslationOptions::fsi_exact_polygon_offset, so a
@@ -119,12 +122,6 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
   try {
     if (gpu::IsTessellated(call)) {
       input.tessellation = std::make_shared<const gpu::TessellatedDraw>(gpu::TessellateDraw(call));
-      const size_t most = kDomainInputsRange / sizeof(gpu::DomainVertex);
-      if (input.tessellation->vertices.size() > most) {
-        throw Error("tessellated draw of " + std::to_string(input.tessellation->vertices.size()) +
-                    " generated vertices exceeds the Vulkan paths' " + std::to_string(most) +
-                    " (VGT_DRAW_INITIATOR num_indices, VGT_HOS_MAX_TESS_LEVEL)");
-      }
       input.primitives = {};
       input.primitives.type = xenos::PrimitiveType::kTriangleList;
       input.primitives.vertex_count = uint32_t(input.tessellation->indices.size());
@@ -141,6 +138,28 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
     if (!extent.estimated) return std::nullopt;
     return extent.rows;
   };
+  return true;
+}
+
+// Renderer::Draw of `input`. A tessellated draw with more generated vertices than the
+// domain-input binding holds (kDomainInputsRange, fixed in the descriptor) goes as several host
+// draws of whole patches in order (gpu::SplitTessellatedDraw), which rasterize the same
+// triangles in the same order. Every part has the same plan, so when the first is skipped the
+// rest are too: none is tried.
+template <class Renderer>
+bool DrawTessellatedInParts(Renderer& renderer, const DrawInput& input,
+                            const gpu::GuestMemoryAccess& access) {
+  const size_t most = kDomainInputsRange / sizeof(gpu::DomainVertex);
+  if (!input.tessellation || input.tessellation->vertices.size() <= most) {
+    return renderer.Draw(input, access);
+  }
+  DrawInput part = input;
+  for (gpu::TessellatedDraw& piece : gpu::SplitTessellatedDraw(*input.tessellation, most)) {
+    part.primitives.vertex_count = uint32_t(piece.indices.size());
+    part.tessellation = std::make_shared<const gpu::TessellatedDraw>(std::move(piece));
+    if (!renderer.Draw(part, access)) return part.continues_draw;
+    part.continues_draw = true;
+  }
   return true;
 }
 
@@ -165,7 +184,7 @@ bool DrawWithMemExport(Renderer& renderer, const replay::DrawCall& call, const D
   bool counted = false;
   try {
     if (!export_ranges.empty()) renderer.PrepareMemExport(export_ranges);
-    const bool drawn = renderer.Draw(input, access);
+    const bool drawn = DrawTessellatedInParts(renderer, input, access);
     counted = true;
     if (!export_ranges.empty()) renderer.ReadBackMemExport(export_ranges, access);
     if (!drawn && memory && input.tessellation) {
