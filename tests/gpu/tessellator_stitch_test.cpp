@@ -158,12 +158,17 @@ void ExpectEdgesShared(const TessellatedPatch& p, bool tri, const std::string& w
 
 TEST(TessellatorStitch, RandomFactorsCoverThePatchOnce) {
   std::mt19937 rng(20261129);
-  std::uniform_real_distribution<float> factor(0.5f, 20.0f);
-  for (int iter = 0; iter < 120; ++iter) {
-    const P part = iter % 2 ? P::kFractionalEven : P::kInteger;
+  // Any inside factor, not only the smallest edge Xenos derives: every ring transition shape.
+  auto random_factors = [&rng] {
+    std::uniform_real_distribution<float> factor(0.5f, 20.0f);
     TessellationFactors f;
-    for (float& e : f.edges) e = factor(rng);
-    for (float& i : f.inside) i = factor(rng);  // any inside factor, not only Xenos' minimum
+    f.edges = {factor(rng), factor(rng), factor(rng), factor(rng)};
+    f.inside = {factor(rng), factor(rng)};
+    return f;
+  };
+  for (int iter = 0; iter < 120; ++iter) {
+    const TessellationFactors f = random_factors();
+    const P part = iter % 2 ? P::kFractionalEven : P::kInteger;
     const std::string what = std::to_string(iter);
     const TessellatedPatch quad = TessellateQuad(f, part);
     ExpectGridCoveredOnce(quad, false, "quad " + what);

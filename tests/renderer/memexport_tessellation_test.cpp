@@ -98,28 +98,40 @@ const char* const kExportingDomainVs = R"(xvs_3_0
     mov eM0, r2.xxxx
 )" XNT_TEST_AT_C7;
 
+// Plays `patches` quad patches, discrete at VGT_HOS_MAX_TESS_LEVEL `max_level`, whose domain
+// shader `vs` (`vs_registers` registers) exports to a k_32_FLOAT stream of `elements` at `out`
+// (c0), with c1 = (0, 1, 0, 0), `constant` at c`constant_index` and every vertex at c7.
+test::PathReplay PlayExportingQuadPatches(renderer::Path path, const char* vs, uint32_t vs_registers,
+                                          uint32_t out, uint32_t elements, uint32_t constant_index,
+                                          const float (&constant)[4], float max_level,
+                                          uint32_t patches) {
+  capture::Pm4Builder b;
+  test::SetUpColourTarget(b, 64);
+  const auto vs_code = ucode::AssembleShader(vs).microcode;
+  const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
+  capture::D3dSetShaders(b, capture::ShaderPair{vs_code, ps, vs_registers, 1, 1});
+  const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
+  const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+  b.SetAluConstants(0, test::StreamConstant(out, 36, elements, 2));  // k_32_FLOAT, 8in32
+  b.SetAluConstants(1, c1);
+  b.SetAluConstants(constant_index, constant);
+  b.SetAluConstants(7, c7);
+  b.WriteRegister(xenos::Reg::VGT_OUTPUT_PATH_CNTL,
+                  uint32_t(xenos::VGTOutputPath::kTessellationEnable));
+  b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
+  b.WriteRegister(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL, std::bit_cast<uint32_t>(max_level));
+  b.DrawIndx2Auto(xenos::PrimitiveType::kQuadPatch, patches);
+  return test::PlayOnPath(path, b.Take());
+}
+
 TEST(MemExportTessellation, DomainShaderExportsOncePerGeneratedVertex) {
   constexpr uint32_t kOut = 0x00034000;
   for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
-    capture::Pm4Builder b;
-    test::SetUpColourTarget(b, 64);
-    const auto vs = ucode::AssembleShader(kExportingDomainVs).microcode;
-    const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
-    capture::D3dSetShaders(b, capture::ShaderPair{vs, ps, 3, 1, 1});
-    const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
     const float c2[4] = {10.0f, 2.0f, 4.0f, 100.0f};
-    const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    b.SetAluConstants(0, test::StreamConstant(kOut, 36, 8, 2));  // k_32_FLOAT, 8in32
-    b.SetAluConstants(1, c1);
-    b.SetAluConstants(2, c2);
-    b.SetAluConstants(7, c7);
-    b.WriteRegister(xenos::Reg::VGT_OUTPUT_PATH_CNTL,
-                    uint32_t(xenos::VGTOutputPath::kTessellationEnable));
-    b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
-    b.WriteRegister(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL, 0u);  // 0.0 + 1: factor 1
-    b.DrawIndx2Auto(xenos::PrimitiveType::kQuadPatch, 2);
-    test::PathReplay run = test::PlayOnPath(path, b.Take());
+    // VGT_HOS_MAX_TESS_LEVEL 0.0 + 1: factor 1.
+    test::PathReplay run =
+        PlayExportingQuadPatches(path, kExportingDomainVs, 3, kOut, 8, 2, c2, 0.0f, 2);
     EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
     const replay::GuestMemory& m = run.player->memory();
     const float want[8] = {0, 10, 1, 11, 100, 110, 101, 111};
@@ -139,24 +151,9 @@ TEST(MemExportTessellation, DrawPastTheDomainBindingIsDrawnInParts) {
   constexpr uint32_t kOut = 0x00034000, kPatches = 64;
   for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
     SCOPED_TRACE(renderer::PathName(path));
-    capture::Pm4Builder b;
-    test::SetUpColourTarget(b, 64);
-    const auto vs = ucode::AssembleShader(kFactorVs).microcode;
-    const auto ps = ucode::AssembleShader(test::kColourPs).microcode;
-    capture::D3dSetShaders(b, capture::ShaderPair{vs, ps, 2, 1, 1});
-    const float c1[4] = {0.0f, 1.0f, 0.0f, 0.0f};
     const float c5[4] = {2.0f, 0.0f, 0.0f, 0.0f};
-    const float c7[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    b.SetAluConstants(0, test::StreamConstant(kOut, 36, kPatches, 2));  // k_32_FLOAT, 8in32
-    b.SetAluConstants(1, c1);
-    b.SetAluConstants(5, c5);
-    b.SetAluConstants(7, c7);
-    b.WriteRegister(xenos::Reg::VGT_OUTPUT_PATH_CNTL,
-                    uint32_t(xenos::VGTOutputPath::kTessellationEnable));
-    b.WriteRegister(xenos::Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
-    b.WriteRegister(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL, std::bit_cast<uint32_t>(63.0f));
-    b.DrawIndx2Auto(xenos::PrimitiveType::kQuadPatch, kPatches);
-    test::PathReplay run = test::PlayOnPath(path, b.Take());
+    test::PathReplay run =
+        PlayExportingQuadPatches(path, kFactorVs, 2, kOut, kPatches, 5, c5, 63.0f, kPatches);
     EXPECT_EQ(run.session->validation_message_count(), 0u) << test::ValidationReport(*run.session);
     const replay::GuestMemory& m = run.player->memory();
     for (uint32_t p = 0; p < kPatches; ++p) {
