@@ -7,6 +7,7 @@
 // Screen coordinates are Direct3D's (pixel centres on integers, the scenes' PA_SU_VTX_CNTL), so
 // pixel (i, j) is covered when the point (i, j) is inside the outline; a centre closer than
 // 1/64 pixel to an edge makes the expected image throw rather than guess.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -290,6 +291,119 @@ Image ControlPointExpected() {
   return TrianglesExpected({0, 3.0 / 8, 0.5, 5.0 / 8, 1}, {0, 3.0 / 8, 0.5, 5.0 / 8, 1});
 }
 
+// One quad patch, discrete, VGT_HOS_MAX_TESS_LEVEL 2.0: factor 3 on every edge and inside
+// (integer, odd). Points, in the reference tessellator's order (the outer ring from (0,1): u = 0
+// falling, v = 0 rising, u = 1 rising, v = 1 falling; then the inner ring the same way round):
+//   0 (0,1)    1 (0,2/3)  2 (0,1/3)  3 (0,0)    4 (1/3,0)   5 (2/3,0)   6 (1,0)    7 (1,1/3)
+//   8 (1,2/3)  9 (1,1)   10 (2/3,1) 11 (1/3,1) 12 (1/3,2/3) 13 (1/3,1/3) 14 (2/3,1/3) 15 (2/3,2/3)
+// Every side of the outer ring (4 points, odd: one half point) meets a side of the inner ring
+// (2 points, odd) in StitchTransition: the corner triangle, the two odd middles joined as a quad
+// split from the inner side's first point to the outer side's second, then the far corner; the
+// inner ring's one-segment middle is a strip of one quad split from its first outer point to its
+// last inner one (DIAGONALS_INSIDE_TO_OUTSIDE_EXCEPT_MIDDLE).
+constexpr int kTransitionTriangles[18][3] = {
+    {0, 1, 12},  {12, 1, 13}, {13, 1, 2},   {2, 3, 13},   {3, 4, 13},   {13, 4, 14},
+    {14, 4, 5},  {5, 6, 14},  {6, 7, 14},   {14, 7, 15},  {15, 7, 8},   {8, 9, 15},
+    {9, 10, 15}, {15, 10, 12}, {12, 10, 11}, {11, 0, 12}, {12, 14, 15}, {12, 13, 14}};
+constexpr double kTransitionUv[16][2] = {
+    {0, 1},         {0, 2.0 / 3},   {0, 1.0 / 3},       {0, 0},
+    {1.0 / 3, 0},   {2.0 / 3, 0},   {1, 0},             {1, 1.0 / 3},
+    {1, 2.0 / 3},   {1, 1},         {2.0 / 3, 1},       {1.0 / 3, 1},
+    {1.0 / 3, 2.0 / 3}, {1.0 / 3, 1.0 / 3}, {2.0 / 3, 1.0 / 3}, {2.0 / 3, 2.0 / 3}};
+
+// The domain shader moves the inner points only (B = u (1 - u) v (1 - v) vanishes on the
+// patch's edges): up by kLift B 81/4 and towards the other half by kCross (u - 1/2) B 486/4
+// pixels, so the inner ring's points at u = 1/3 and 2/3 trade places and its top two leave the
+// patch above its top edge. Inside the patch every pixel is covered whatever the triangles
+// (its edges stay put); above it the folded triangles reaching the two raised points cover
+// what their diagonals make them cover.
+// Screen (c0.x + c0.z u + c1.z (u - 1/2) B, c0.y + c0.w v + c1.y B), clip space by c2, colour c4.
+const char* const kFoldingQuadVs = XNT_SAMPLE_VS_HEAD R"(    exec
+    mad r2.x, r0.y, c3.x, c3.y
+    mad r2.y, r0.z, c3.x, c3.y
+    mul r2.x, r2.x, r0.y
+    mul r2.y, r2.y, r0.z
+    mul r2.x, r2.x, r2.y
+    add r3.x, r0.y, c3.z
+    exec
+    mul r3.x, r3.x, r2.x
+    mad r1.x, r0.y, c0.z, c0.x
+    mad r1.y, r0.z, c0.w, c0.y
+    mad r1.x, r3.x, c1.z, r1.x
+    mad r1.y, r2.x, c1.y, r1.y
+    mad r1.xy, r1.xy, c2.xy, c2.zw
+    exec
+    mov r2, c4
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
+
+constexpr double kFoldX = 70.375, kFoldY = 60.5625, kFoldSize = 162, kLift = 81, kCross = 40.5;
+
+ShaderScene FoldingQuadScene() {
+  ShaderScene s = BaseScene(kFoldingQuadVs);
+  ShaderDraw d;
+  d.primitive = PrimitiveType::kQuadPatch;
+  d.vertex_count = 1;
+  const float size = float(kFoldSize);
+  d.vs_constants = {{0, {float(kFoldX), float(kFoldY), size, size}},
+                    {1, {0, float(-kLift * 81 / 4), float(-kCross * 486 / 4), 0}},
+                    {2, kToClip},
+                    {3, {-1, 1, -0.5f, 0}},
+                    {4, Color(kFirst[0], kFirst[1], kFirst[2])}};
+  d.register_writes = TessellationRegisters(xenos::TessellationMode::kDiscrete, 2.0f);
+  s.draws.push_back(d);
+  return s;
+}
+
+// Whether `p` lies strictly inside the triangle, whichever way it winds (folded ones wind back).
+bool InTriangle(Point p, const std::array<Point, 3>& t) {
+  double sign[3];
+  for (int k = 0; k < 3; ++k) {
+    const Point a = t[k], b = t[(k + 1) % 3];
+    sign[k] = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+  }
+  return (sign[0] > 0 && sign[1] > 0 && sign[2] > 0) || (sign[0] < 0 && sign[1] < 0 && sign[2] < 0);
+}
+
+// The union of the 18 triangles above at the shader's positions (thirds exact: the 16.16 ones
+// are within 0.001 pixel). A pixel is covered when the four points 1/64 pixel diagonally off its
+// centre are all inside some triangle, clear when none is; mixed means its centre lies on the
+// union's outline, which throws rather than guess (a centre on an edge between two triangles
+// has each of the four points inside one of them, so it counts as covered, as the rasterizer's
+// fill rule gives it to exactly one).
+Image FoldingQuadExpected() {
+  std::vector<std::array<Point, 3>> triangles;
+  for (const auto& t : kTransitionTriangles) {
+    std::array<Point, 3> screen{};
+    for (int k = 0; k < 3; ++k) {
+      const double u = kTransitionUv[t[k]][0], v = kTransitionUv[t[k]][1];
+      const double b = u * (1 - u) * v * (1 - v);
+      screen[k] = {kFoldX + kFoldSize * u - kCross * 486 / 4 * (u - 0.5) * b,
+                   kFoldY + kFoldSize * v - kLift * 81 / 4 * b};
+    }
+    triangles.push_back(screen);
+  }
+  Image img{kWidth, kHeight, std::vector<uint8_t>(size_t(kWidth) * kHeight * 4)};
+  constexpr double kOff = 1.0 / 64;
+  for (uint32_t j = 0; j < kHeight; ++j) {
+    for (uint32_t i = 0; i < kWidth; ++i) {
+      int inside = 0;
+      for (const Point d : {Point{-kOff, -kOff}, Point{kOff, -kOff}, Point{-kOff, kOff},
+                            Point{kOff, kOff}}) {
+        const Point p{i + d.x, j + d.y};
+        inside += std::any_of(triangles.begin(), triangles.end(),
+                              [&](const auto& t) { return InTriangle(p, t); });
+      }
+      if (inside % 4 != 0) {
+        throw Error("tessellation sample: pixel " + std::to_string(i) + "," + std::to_string(j) +
+                    " centre lies on the folded patch's outline");
+      }
+      const std::array<uint8_t, 4>& c = inside ? kFirst : kClear;
+      std::copy(c.begin(), c.end(), img.rgba.begin() + (size_t(j) * kWidth + i) * 4);
+    }
+  }
+  return img;
+}
+
 }  // namespace
 
 std::vector<Sample> TessellationSamples() {
@@ -325,6 +439,17 @@ std::vector<Sample> TessellationSamples() {
       "(96,128,112). All pixels exact.",
       [](format::Writer& w) { AuthorShaderScene(ControlPointScene(), w); },
       ControlPointExpected));
+  v.push_back(DescribedSample(
+      "tess_quad_patch_transition",
+      "One quad patch tessellated discretely at VGT_HOS_MAX_TESS_LEVEL 2.0 (factor 3); the "
+      "domain shader moves the inner ring's four points up and across each other, folding the "
+      "triangles between the rings, so the coverage shows which diagonals the tessellator drew",
+      "Grey-green (96,128,112) background; green (64,176,128) where any of the 18 triangles of "
+      "the Direct3D 11 reference's factor-3 quad covers the pixel: the patch square x 70.375.."
+      "232.375, y 60.5625..222.5625 with the inner points (1/3, 1/3), (2/3, 1/3), (1/3, 2/3), "
+      "(2/3, 2/3) moved to x 164.875, 137.875, 164.875, 137.875 and y 33.5625, 33.5625, 87.5625, "
+      "87.5625, the folds above the top edge. All pixels exact.",
+      [](format::Writer& w) { AuthorShaderScene(FoldingQuadScene(), w); }, FoldingQuadExpected));
   return v;
 }
 
