@@ -107,11 +107,12 @@ struct Layout {
 // A ring side: the point numbers from one corner to the next, both included.
 using Side = std::vector<uint32_t>;
 
-// When the point at place `i` (1 .. 32) of a half edge of 32 segments appears as the half factor
-// grows: a half of `h` points holds exactly the places whose arrival is below `h` (the
-// reference's finalPointPositionTable, the ruler function's split order). Place 1 is the
-// middle's neighbour at factor 64 only, never below 32; an odd place comes at 16 + its pair
-// number; otherwise the more trailing zeros a place has past the first, the earlier it comes.
+// When the point at place `i` (1 .. 32, counted from the corner) of a half edge cut into 32
+// segments appears as the half factor grows: a half of `h` points holds exactly the places whose
+// arrival is below `h` (the reference's finalPointPositionTable, the ruler function's split
+// order). With x = i - 1 and t its trailing zero bits, x arrives at 16 / 2^t + x / 2^(t + 1): the
+// more trailing zeros, the earlier (x = 16 first, at 1; then 8 and 24; ...; the odd x last, from
+// 16 on); x = 0, next to the corner, only at 32 (factor 64 never adds it: h is at most 32).
 uint32_t Arrival(uint32_t i) {
   const uint32_t x = i - 1;
   if (x == 0) return 32;
