@@ -198,7 +198,12 @@ bool PathRenderer::HostDepthClamp(const HostRasterizer& raster) {
 
 uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                            uint64_t& alignment) const {
-  if (!tess) return 0;  // a draw past the range comes in parts (DrawTessellatedInParts)
+  if (!tess) return 0;
+  // A larger draw comes in parts (DrawTessellatedInParts); one past it here would overrun.
+  if (tess->vertices.size() * sizeof(gpu::DomainVertex) > kDomainInputsRange) {
+    throw Error("tessellated draw of " + std::to_string(tess->vertices.size()) +
+                " generated vertices past the domain-input binding, not cut into parts");
+  }
   alignment = std::max({alignment, UniformAlignment(), StorageAlignment()});
   const uint64_t offset = (total + alignment - 1) / alignment * alignment;
   total = offset + kDomainInputsRange;
