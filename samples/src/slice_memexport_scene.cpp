@@ -37,9 +37,10 @@ constexpr uint32_t kPositionElements = 512, kTexelElements = 4 * kTexelPitch;
 constexpr uint32_t kFormatK8888 = 6, kFormatK32323232Float = 38, kEndian8in32 = 2;
 constexpr std::array<uint8_t, 4> kStaleTexel = {255, 0, 255, 255};
 
-// Vertex i (stride 4 dwords: clip x, y, z, w) exports r1 + c2 as element i of stream c0, and row
+// Vertex i (stride 4 dwords: clip x, y, 0, 1) exports r1 + c2 as element i of stream c0, and row
 // r2 = c6 + i * c7 with column offsets 0, c8, c9, c10 as elements 64 i .. 64 i + 3 of stream c3
-// (c4 = (0, 64, 0, 0): row i of the texture).
+// (c4 = (0, 64, 0, 0): row i of the texture), then draws itself at r1.xy (the pixel shader's
+// colour is its constant; the interpolator r2 goes unread).
 constexpr const char* kExportVs = XNT_SAMPLE_VS_HEAD R"(    exec
     vfetch_full r1, r0.x, vf0, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
     mad r2, r0.xxxx, c7, c6
@@ -54,12 +55,7 @@ constexpr const char* kExportVs = XNT_SAMPLE_VS_HEAD R"(    exec
     add eM1, r2, c8
     add eM2, r2, c9
     add eM3, r2, c10
-    alloc position
-    exec
-    mov oPos.xyz1, r1.xyz
-    alloc interpolators
-    exece
-)";
+)" XNT_SAMPLE_VS_EXPORT_R1XY_R2;
 
 Rgba RectColor(uint32_t k) {
   static constexpr std::array<Rgba, kFrames> colors = {C8(200, 40, 40), C8(40, 200, 60),
