@@ -7,6 +7,7 @@
 #include "slice_state.h"
 #include "xnt/base/error.h"
 #include "xnt/xenos/pm4.h"
+#include "xnt/xenos/registers.h"
 
 namespace xnt::compare::detail {
 namespace {
@@ -44,6 +45,7 @@ class EventCutter : public replay::PacketObserver {
     const bool swap = IsType3(p, xenos::Opcode::kXeSwap) && p.executed;
     if (PastEnd() && !swap) return;
     if (swap) AddSwapReads(player_.registers(), p.payload, cut_.needed_pages);
+    if (swap && PastEnd()) KeepFrontBufferFetch();
     // An indirect buffer's packets follow as the CP walks them, so the call itself goes and the
     // buffer's memory is not needed.
     if (IsType3(p, xenos::Opcode::kIndirectBuffer) ||
@@ -115,6 +117,16 @@ class EventCutter : public replay::PacketObserver {
     return Error("slice: event " + EventId(frame, event) + " is not in frame " +
                  std::to_string(frame) + " (it has " + std::to_string(events) + " draws/resolves" +
                  (events ? ", " + EventId(frame, 0) + "-" + EventId(frame, events - 1) : "") + ")");
+  }
+
+  // The swap scans out what texture fetch constant 0 describes (gpu::ReadFrontBuffer; D3D writes
+  // it just before XE_SWAP), and the frame may have written it after G.M, in packets the slice
+  // leaves out: one type-0 write of its six dwords as they stand at the swap, so the slice's swap
+  // reads the front buffer the source's does (at a resolution scale its scaled copy and size).
+  void KeepFrontBufferFetch() {
+    const uint32_t first = xenos::FetchConstantIndex(0, 0);
+    packets_.push_back(xenos::MakeType0(first, 6));
+    for (uint32_t d = 0; d < 6; ++d) packets_.push_back(player_.registers()[first + d]);
   }
 
   // The packets kept from one submission become one ring submission of the slice.

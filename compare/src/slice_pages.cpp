@@ -5,6 +5,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/texture_descriptor.h"
+#include "xnt/gpu/vertex_exports.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/ucode/shader_cache.h"
 #include "xnt/xenos/enums.h"
@@ -66,7 +67,18 @@ void AddDrawReads(const replay::DrawCall& draw, std::set<uint32_t>& pages) {
   AddUse(draw.pixel_shader, use);
   // A resolve takes its rectangle from the three corners vertex fetch constant 0 points at
   // (gpu/resolve.cpp; Xenia draw_util.cc GetResolveInfo), whatever shaders are bound.
-  if (draw.edram_mode == xenos::ModeControl::kCopy) use.vertices[0] |= 1u;
+  if (draw.edram_mode == xenos::ModeControl::kCopy) {
+    use.vertices[0] |= 1u;
+  } else {
+    // Every memexport stream range of the draw's shaders, not only the elements it stores: the
+    // GPU paths mirror each whole range before the draw and copy it all back after
+    // (gpu::MemExportRanges), and compare hashes it whole, so bytes of a range the draw leaves
+    // alone must be the cut's too.
+    bool past_memory = false;
+    for (const gpu::MemExportRange& r : gpu::MemExportRanges(draw, past_memory)) {
+      AddPages(pages, r.address, r.size);
+    }
+  }
   for (uint32_t slot = 0; slot < xenos::kTextureFetchConstantCount; ++slot) {
     if (use.textures & (1u << slot)) AddTexture(regs, slot, pages);
   }

@@ -1,9 +1,11 @@
 // The guest pages a slice's kept stream reads (slice.h, "minimal pages"): what each draw and
 // resolve fetches (its DMA index buffer, the vertex fetch constants its vertex shader reads, the
 // whole footprint of every texture its shaders fetch, mips included, a resolve's rectangle), what
-// the swap scans out (the front buffer), and what the command processor reads for a packet
-// (IM_LOAD, LOAD_ALU_CONSTANT, memory polls). Footprints are whole ranges, not the bytes a draw
-// happens to touch: a path may load a texture or stream in full (the Vulkan texture cache does).
+// the swap scans out (the front buffer), what the command processor reads for a packet (IM_LOAD,
+// LOAD_ALU_CONSTANT, memory polls), and the whole range of each memexport stream of its draws (a
+// GPU path mirrors and copies back each whole range). Footprints are whole ranges, not the bytes
+// a draw happens to touch: a path may load a texture or stream in full (the Vulkan texture cache
+// does).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +21,7 @@ namespace xnt::compare::detail {
 void AddPages(std::set<uint32_t>& pages, uint64_t address, uint64_t size);
 
 // The draw's (or resolve's: its rectangle's corners) fetches from guest memory as the registers
-// stand at it.
+// stand at it, and the whole range of every memexport stream its shaders can store into.
 void AddDrawReads(const replay::DrawCall& draw, std::set<uint32_t>& pages);
 
 // XE_SWAP (payload: signature, address, width, height): the front buffer gpu::ReadFrontBuffer

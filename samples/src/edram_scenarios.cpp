@@ -584,6 +584,7 @@ const std::vector<EdramScenario>& EdramScenarios() {
     for (auto& sc : ClipControlScenarios()) v.push_back(std::move(sc));
     for (auto& sc : SnapshotScenarios()) v.push_back(std::move(sc));
     for (auto& sc : SliceChainScenarios()) v.push_back(std::move(sc));
+    for (auto& sc : SliceMemExportScenarios()) v.push_back(std::move(sc));
     for (auto& sc : v) {
       sc.sample.expected_frame += " EDRAM ownership transfers: " +
                                   std::to_string(sc.expected_transfers) + " (" +

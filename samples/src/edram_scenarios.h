@@ -51,4 +51,8 @@ std::vector<EdramScenario> SnapshotScenarios();
 // Five frames, each drawn from the texture the previous one resolved (slice_chain_scene.cpp).
 std::vector<EdramScenario> SliceChainScenarios();
 
+// Four frames reading what earlier frames memexported (vertices and a texture) and resolved
+// (slice_memexport_scene.cpp).
+std::vector<EdramScenario> SliceMemExportScenarios();
+
 }  // namespace xnt::samples

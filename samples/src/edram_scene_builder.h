@@ -168,6 +168,17 @@ class SceneBuilder {
                                   xenos::BlendOp::kAdd, xenos::BlendFactor::kZero};
     b_.WriteRegister(Reg::RB_BLENDCONTROL0, c.Encode());
   }
+  // Guest memory the trace holds before its first frame besides the builder's own vertices
+  // (a scene's own vertex buffers and textures), written with them.
+  void Memory(uint32_t address, std::vector<uint8_t> bytes) {
+    memory_.push_back({address, std::move(bytes)});
+  }
+  // A draw the scene records itself, with its own shaders, constants and fetch constants; the
+  // next flat or textured draw binds the builder's shaders again.
+  void Record(const std::function<void(Pm4Builder&)>& record) {
+    record(b_);
+    own_shaders_ = true;
+  }
   void Draw(const Rect& r) {
     DrawFlat({{{r.x0, r.y0, r.z}, {r.x1, r.y0, r.z}, {r.x0, r.y1, r.z}, {r.x1, r.y1, r.z}}},
              r.color, xenos::PrimitiveType::kTriangleStrip);
@@ -183,7 +194,7 @@ class SceneBuilder {
     if (rect_count_ * 128 + 128 > vertices_.size() || pixels.size() > 10) {
       throw Error("scenario: too many rectangles");
     }
-    if (textured_) FlatShaders();
+    if (textured_ || own_shaders_) FlatShaders();
     const uint32_t address = kVertexBase + rect_count_ * 128;
     for (size_t i = 0; i < pixels.size(); ++i) {
       const float clip[3] = {pixels[i][0] / (float(width_) / 2) - 1.0f,
@@ -207,13 +218,14 @@ class SceneBuilder {
                     const std::array<uint32_t, 6>& fetch, const std::string& pixel_shader = {},
                     float edge = 0.25f) {
     if (rect_count_ * 128 + 128 > vertices_.size()) throw Error("scenario: too many rectangles");
-    if (!textured_ || pixel_shader != textured_ps_) {
+    if (!textured_ || own_shaders_ || pixel_shader != textured_ps_) {
       static const auto vs = ucode::AssembleShader(kTexturedVertexShader);
       static const auto ps = ucode::AssembleShader(TexturedPixelShader(TexturedQuadFetch::k2D));
       const auto custom = pixel_shader.empty() ? ps : ucode::AssembleShader(pixel_shader);
       capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, custom.microcode, 3,
                                                      pixel_shader.empty() ? 2u : 5u, 1});
       textured_ = true;
+      own_shaders_ = false;
       textured_ps_ = pixel_shader;
     }
     const float x0 = float(x) - edge, x1 = float(x + w) - edge;
@@ -290,6 +302,9 @@ class SceneBuilder {
     w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, kResolveRects,
                                 std::vector<uint8_t>(rects_.begin(),
                                                      rects_.begin() + resolve_count_ * 32)});
+    for (const auto& m : memory_) {
+      w.Write(format::MemoryEvent{format::MemoryEventKind::kGpuRead, m.address, m.bytes});
+    }
     for (const auto& f : frames_) {
       w.Write(f.submission);
       w.Write(f.marker);
@@ -313,10 +328,12 @@ class SceneBuilder {
       capture::D3dSetShaders(b_, capture::ShaderPair{vs.microcode, custom.microcode, 2, 2, 1});
     }
     textured_ = false;
+    own_shaders_ = false;
   }
 
   Pm4Builder b_;
   bool textured_ = false;
+  bool own_shaders_ = false;  // Record() bound shaders of the scene's own
   std::string textured_ps_;
   std::string flat_ps_;  // FlatPixelShader's listing, "" for kConstantColorPixelShader
   std::string flat_vs_;  // FlatVertexShader's listing, "" for kPositionZVertexShader
@@ -328,6 +345,11 @@ class SceneBuilder {
     format::FrameMarker marker;
   };
   std::vector<FrameRecords> frames_;
+  struct ExtraMemory {
+    uint32_t address;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<ExtraMemory> memory_;
   uint32_t ring_dwords_ = 0;
 };
 

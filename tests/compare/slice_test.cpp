@@ -108,6 +108,43 @@ TEST_P(SliceVulkan, AtTwoByTwoWhereTheCutStateIsWholeGuestPixels) {
   fs::remove_all(dir);
 }
 
+// slice_resolve_chain_5_frames at 2x2 on fbo and fsi: the frame boundaries after frame 1 (frame
+// 1's is AtTwoByTwoWhereTheCutStateIsWholeGuestPixels'), and in frame 3 the cut before its
+// textured draw and the one before its resolve to the texture, kept through the last event. Each frame draws the texture the frame before resolved
+// (at 2x2 a scaled copy in the full replay, its 1x bytes in a slice that starts after the
+// resolve), and the stripes' edges and the textured quad cover whole guest pixels, so every
+// kept frame is the full 2x2 replay's, the last one too: its swap reads texture fetch constant 0
+// as the source's does, so it scans out the scaled front buffer at 128x64.
+class SliceChainScaled : public ::testing::TestWithParam<renderer::Path> {};
+
+TEST_P(SliceChainScaled, EveryCutAtTwoByTwo) {
+  const renderer::Path path = GetParam();
+  const std::string name = "slice_resolve_chain_5_frames";
+  const fs::path dir = TempDir(name + renderer::PathName(path) + "_2x2_cuts");
+  const std::string source = WriteSampleFile(name, dir);
+  const std::string out = (dir / "slice.xnt").string();
+  const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, path, 2, false);
+  ASSERT_EQ(full.frames.size(), 5u);
+  std::vector<std::pair<compare::SliceRange, std::string>> cuts;
+  for (uint64_t a = 2; a < 5; ++a) cuts.push_back({{a, 4}, "frames " + std::to_string(a) + "-4"});
+  for (uint32_t k : {1u, 3u}) {
+    cuts.push_back({{3, 4, k, 4}, "events 3." + std::to_string(k) + "-4.4"});
+  }
+  for (const auto& [range, what] : cuts) {
+    compare::WriteSlice(source, out, range);
+    const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, path, 2, false);
+    EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
+    ExpectSameFrames(full, range.first_frame, slice, name + " " + what + " at 2x2");
+  }
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Chain, SliceChainScaled,
+                         ::testing::Values(renderer::Path::kFbo, renderer::Path::kFsi),
+                         [](const auto& info) {
+                           return std::string(renderer::PathName(info.param));
+                         });
+
 TEST(SliceVulkan, HostDepthIsRebuiltFromTheGuestBits) {
   const fs::path dir = TempDir("host_depth");
   const std::string source = WriteSampleFile("edram_float24_equal_within_20e4_step", dir);

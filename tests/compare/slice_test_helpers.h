@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "replay_helpers.h"
@@ -25,6 +26,21 @@ inline std::string WriteSampleFile(const std::string& name, const std::filesyste
   const std::string path = (dir / (name + ".xnt")).string();
   samples::WriteSample(*samples::Find(name), path);
   return path;
+}
+
+// A one-thread session on `path` as ReplayTraceFile makes them (fbo on lavapipe with validation,
+// fsi through MakeFsiTestSession, cpu with no device), for tests that need the session or the
+// player during or after the replay.
+inline std::unique_ptr<renderer::Session> MakeSession(renderer::SessionOptions options,
+                                                      renderer::Path path) {
+  options.path = path;
+  options.threads = 1;
+  if (path == renderer::Path::kFsi) return vk::test::MakeFsiTestSession(options, false);
+  if (path == renderer::Path::kFbo) {
+    vk::test::UseLavapipe();
+    options.validate = true;
+  }
+  return renderer::Session::Create(options);
 }
 
 // Frames [first, first + count) of `full` against the slice's frames, byte for byte.

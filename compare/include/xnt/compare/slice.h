@@ -5,8 +5,9 @@
 // The slice starts with, in this order: the guest memory at the cut (as initial-snapshot memory
 // events: of the 4 KiB pages the replay had written, those the kept stream reads or writes —
 // compare/src/slice_pages.h: draws' index buffers, vertex fetch ranges and whole texture
-// footprints, the swap's front buffer, the CP's own reads; pages a kept resolve, memexport or
-// CP write changes — or every written page with `all_pages`), a
+// footprints, the whole range of every memexport stream their shaders can store into, the
+// swap's front buffer, the CP's own reads; pages a kept resolve, memexport or CP write changes —
+// or every written page with `all_pages`), a
 // register snapshot of the whole register file, the last gamma ramp, an EDRAM snapshot computed
 // on the cpu path at 1x1 (exact guest bits; every path restores it, gpu/edram_snapshot.h), and
 // one ring submission that loads the active vertex and pixel shaders (IM_LOAD_IMMEDIATE: the
@@ -20,10 +21,11 @@
 // EDRAM and the CP state as they stand there, mid-submission if need be), then keeps the PM4
 // from that packet through event G.M's packet, flattened into ring submissions (indirect buffers
 // inlined, so their memory is not needed), with the memory events, gamma ramps and snapshots
-// between them, and ends frame G with its XE_SWAP packets and frame marker alone: whatever the
-// frame did after G.M (a resolve to the front buffer, later draws) is left out, so the slice's
-// EDRAM at its end is the EDRAM right after G.M and its swap shows the front buffer as it stands
-// after G.M. Event F.K becomes event 0.0 (F.K+j is 0.j; frame F+i is frame i).
+// between them, and ends frame G with its XE_SWAP packets (each after a write of texture fetch
+// constant 0 as it stands there: the front buffer the swap reads) and frame marker alone:
+// whatever the frame did after G.M (a resolve to the front buffer, later draws) is left out, so
+// the slice's EDRAM at its end is the EDRAM right after G.M and its swap shows the front buffer
+// as it stands after G.M. Event F.K becomes event 0.0 (F.K+j is 0.j; frame F+i is frame i).
 #pragma once
 
 #include <cstdint>

@@ -351,6 +351,7 @@ void EdramCache::MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEn
   snapshot_.Move(t, edram_, entry, &rewritten);
   entry.data_moved = false;
   if (t.dest.is_depth) {
+    snapshot_depth_loaded_ = true;
     const auto format = DepthRenderTargetFormat(t.dest.format);
     const size_t tile_words = size_t(kTileBytes / 4) * edram_.scale_x() * edram_.scale_y();
     for (size_t w = t.start_tile * tile_words; w < t.end_tile * tile_words; ++w) {

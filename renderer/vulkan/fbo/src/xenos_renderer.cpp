@@ -173,6 +173,14 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   gpu::EdramEventTargets edram_targets =
       gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
+  if (edram_.TakeSnapshotDepthLoaded() && plan.depth.used) {
+    // The snapshot holds the guest bits another rasterizer computed (the cpu path's, for a
+    // slice); this host's depth for the same triangles may differ in the low bits, so only
+    // tests that do not need bit-equal depth (LESS against a clear, ...) match a full replay.
+    Note("depth loaded from an EDRAM snapshot: depth tests of geometry drawn again against it "
+         "(an EQUAL pass after its pre-pass) compare this host's depth with the snapshot's "
+         "rasterizer's and may fail where a full fbo replay passes");
+  }
 
   const gpu::HostPrimitives prims = DrawPrimitives(draw);
   gpu::PlanPrimitives(plan, prims);

@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "xnt/vk/command_stream.h"
@@ -71,6 +72,11 @@ class EdramCache {
   // from the model (through the CPU: a snapshot is rare, at the start of a slice) and the host
   // targets' older contents are never read again.
   void Restore(std::span<const uint8_t> guest) { snapshot_.Restore(guest, edram_, tracker_); }
+  // Whether a depth target loaded tiles from a snapshot since the last call (then clears it).
+  // Those tiles hold depth another rasterizer computed (a slice's state comes from the cpu path):
+  // a host depth test of geometry drawn again against them (a pre-pass's EQUAL pass) compares
+  // the host's depth with that rasterizer's, which may differ in the low bits.
+  bool TakeSnapshotDepthLoaded() { return std::exchange(snapshot_depth_loaded_, false); }
   // Makes the CPU EDRAM model hold the current guest bits of the tiles covering pixel rows
   // [0, rows) of `surface` (guest rows; wrapping at 2048 tiles), and returns it. At a resolution
   // scale the model is the scaled EDRAM (gpu::edram::Edram(S, T)): read it with a surface whose
@@ -136,6 +142,7 @@ class EdramCache {
   std::unique_ptr<float[], FreeDeleter> host_depth_;
   size_t host_depth_count_ = 0;
   bool snapshot_exact_ = true;
+  bool snapshot_depth_loaded_ = false;
   bool gpu_transfers_ = true;
   uint64_t gpu_transfers_done_ = 0;
 };
