@@ -1,6 +1,8 @@
 // Capture-shaped synthetic trace (xnt/bench/capture_trace.h).
 #include "xnt/bench/capture_trace.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "flat_scene.h"
@@ -52,6 +54,21 @@ std::vector<uint8_t> CellTriangle(uint32_t cell, uint32_t width, uint32_t height
     clip.push_back(1.0f - py[k] / (float(height) / 2));
   }
   return samples::BigEndianFloats(clip);
+}
+
+// Colour k of the sequence the draws cycle through.
+std::array<float, 4> FrameColor(uint32_t k) {
+  return {float(k % 7) / 7.0f, float(k % 5) / 5.0f, float(k % 3) / 3.0f, 1.0f};
+}
+
+// Where draw k of the trace finds its vertices: a page of its own, or a 32-byte slot ("packed").
+uint32_t VertexAddress(const CaptureTraceShape& s, uint64_t draw_in_trace) {
+  constexpr uint32_t kSlotsPerPage = 4096 / 32;
+  if (s.page_per_draw) {
+    return kCaptureVertexRingAddress + uint32_t(draw_in_trace % s.vertex_ring_pages) * 4096;
+  }
+  const uint64_t slots = uint64_t(s.vertex_ring_pages) * kSlotsPerPage;
+  return kCaptureVertexRingAddress + uint32_t(draw_in_trace % slots) * 32;
 }
 
 uint32_t ParseCount(std::string_view text, std::string_view name) {
@@ -111,19 +128,28 @@ void BuildCaptureTrace(const CaptureTraceShape& s, const std::function<void(form
     capture::D3dResolve(b, rt, clear);
     capture::D3dSetViewport(b, 0, 0, float(s.width), float(s.height));
     capture::D3dSetShaders(b, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    const bool early = !s.uploads_per_draw || !s.submission_per_draw;
+    if (!s.color_per_draw) b.SetAluConstants(kPsConstantBase, FrameColor(f));
+    if (early) {
+      for (uint32_t d = 0; d < s.draws_per_frame; ++d) {
+        sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                                 VertexAddress(s, draw_in_trace + d),
+                                 CellTriangle(d, s.width, s.height)});
+      }
+    }
     submit(b);
     for (uint32_t d = 0; d < s.draws_per_frame; ++d, ++draw_in_trace) {
-      const uint32_t page = uint32_t(draw_in_trace % s.vertex_ring_pages);
-      const uint32_t address = kCaptureVertexRingAddress + page * 4096;
-      sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, address,
-                               CellTriangle(d, s.width, s.height)});
-      const uint32_t k = d + f;
-      const float color[4] = {float(k % 7) / 7.0f, float(k % 5) / 5.0f, float(k % 3) / 3.0f, 1.0f};
-      b.SetAluConstants(kPsConstantBase, color);
+      const uint32_t address = VertexAddress(s, draw_in_trace);
+      if (!early) {
+        sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, address,
+                                 CellTriangle(d, s.width, s.height)});
+      }
+      if (s.color_per_draw) b.SetAluConstants(kPsConstantBase, FrameColor(d + f));
       capture::D3dSetVertexFetch(b, kStreamSlot, address, 6);
       b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
-      submit(b);
+      if (s.submission_per_draw) submit(b);
     }
+    if (!s.submission_per_draw) submit(b);
     // The frame's end as D3D's Present records it (samples/src/present_frame.h), in its own
     // submission here: the target resolved to the front buffer without clears, the swap.
     capture::ResolveSetup present = clear;
@@ -154,11 +180,47 @@ void WriteCaptureTrace(const CaptureTraceShape& shape, const std::string& file) 
   writer->Finish();
 }
 
+namespace {
+
+struct VariantWord {
+  std::string_view word;
+  bool CaptureTraceShape::*flag;  // cleared by the word
+};
+constexpr VariantWord kVariantWords[] = {
+    {"packed", &CaptureTraceShape::page_per_draw},
+    {"early", &CaptureTraceShape::uploads_per_draw},
+    {"one-submission", &CaptureTraceShape::submission_per_draw},
+    {"one-color", &CaptureTraceShape::color_per_draw},
+};
+
+// Clears the flag `word` names; false for an unknown word.
+bool ApplyVariantWord(std::string_view word, CaptureTraceShape& shape) {
+  for (const VariantWord& v : kVariantWords) {
+    if (v.word == word) {
+      shape.*v.flag = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string KnownVariantWords() {
+  std::string out;
+  for (const VariantWord& v : kVariantWords) out += std::string(out.empty() ? "" : ", ") + std::string(v.word);
+  return out;
+}
+
+}  // namespace
+
 std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name) {
   constexpr std::string_view kPrefix = "capture_";
   if (!name.starts_with(kPrefix)) return std::nullopt;
-  const std::string_view rest = name.substr(kPrefix.size());
+  std::string_view rest = name.substr(kPrefix.size());
   CaptureTraceShape shape;
+  // The variant words follow the counts, in CaptureCaseName's order; a word may hold a '-'.
+  size_t dash = rest.find('-');
+  std::string_view words = dash == std::string_view::npos ? std::string_view() : rest.substr(dash + 1);
+  rest = rest.substr(0, dash);
   const size_t x = rest.find('x');
   if (x == std::string_view::npos) {
     shape.draws_per_frame = ParseCount(rest, name);
@@ -166,14 +228,48 @@ std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name) {
     shape.frames = ParseCount(rest.substr(0, x), name);
     shape.draws_per_frame = ParseCount(rest.substr(x + 1), name);
   }
+  while (!words.empty()) {
+    bool matched = false;
+    for (const VariantWord& v : kVariantWords) {
+      if (words.starts_with(v.word) &&
+          (words.size() == v.word.size() || words[v.word.size()] == '-')) {
+        shape.*v.flag = false;
+        words.remove_prefix(std::min(words.size(), v.word.size() + 1));
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) {
+      throw Error("bench case '" + std::string(name) + "': unknown capture variant in '" +
+                  std::string(words) + "' (known: " + KnownVariantWords() + ")");
+    }
+  }
   CheckCaptureTraceShape(shape);
   return shape;
 }
 
 std::string CaptureCaseName(const CaptureTraceShape& shape) {
   const std::string draws = std::to_string(shape.draws_per_frame);
-  return shape.frames == 1 ? "capture_" + draws
-                           : "capture_" + std::to_string(shape.frames) + "x" + draws;
+  std::string name = shape.frames == 1 ? "capture_" + draws
+                                       : "capture_" + std::to_string(shape.frames) + "x" + draws;
+  for (const VariantWord& v : kVariantWords) {
+    if (!(shape.*v.flag)) name += "-" + std::string(v.word);
+  }
+  return name;
+}
+
+void ApplyCaptureVariant(std::string_view variant, CaptureTraceShape& shape) {
+  if (variant == "base") return;
+  while (true) {
+    const size_t plus = variant.find('+');
+    const std::string_view word = variant.substr(0, plus);
+    if (!ApplyVariantWord(word, shape)) {
+      throw Error("capture variant '" + std::string(word) + "': expected base or " +
+                  KnownVariantWords() + ", joined by '+'");
+    }
+    if (plus == std::string_view::npos) return;
+    variant.remove_prefix(plus + 1);
+  }
 }
 
 }  // namespace xnt::bench

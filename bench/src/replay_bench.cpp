@@ -127,6 +127,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   so.path = *renderer::ParsePath(path_name);
   so.device_index = o.device_index;
   so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
+  so.gpu_stage_timestamps = o.gpu_profile;
   double in_draws = 0.0;
   uint64_t draws = 0, frames = 0;
   Clock::time_point draw_start;
@@ -146,12 +147,14 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   replay::TracePlayer player(session->backend());
   session->Attach(player);
   std::vector<double> warm, warm_cpu, warm_draws, warm_flush, warm_gpu;
+  std::vector<double> warm_uploads, warm_gpu_draws, warm_resolves;
   double cold_draws = 0.0;
   for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
     in_draws = 0.0;
     draws = frames = 0;
     const double cpu = ProcessCpuSeconds();
     const double gpu = session->gpu_seconds();
+    const auto stages = session->gpu_stage_seconds();
     const auto a = Clock::now();
     for (const format::Record& rec : c.records) player.Apply(rec);
     const auto b = Clock::now();
@@ -169,6 +172,11 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
     warm_draws.push_back(in_draws);
     warm_flush.push_back(Seconds(b, f));
     if (gpu >= 0.0) warm_gpu.push_back(session->gpu_seconds() - gpu);
+    if (const auto now = session->gpu_stage_seconds(); now && stages) {
+      warm_uploads.push_back(now->uploads - stages->uploads);
+      warm_gpu_draws.push_back(now->draws - stages->draws);
+      warm_resolves.push_back(now->resolves - stages->resolves);
+    }
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -184,6 +192,11 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   r.translation_us_per_draw = std::max(0.0, cold_draws - draw_s) / d * 1e6;
   if (!warm_gpu.empty() && r.frames > 0) {
     r.gpu_seconds_per_frame = median(warm_gpu) / double(r.frames);
+  }
+  if (!warm_uploads.empty() && r.frames > 0) {
+    r.gpu_uploads_seconds_per_frame = median(warm_uploads) / double(r.frames);
+    r.gpu_draws_seconds_per_frame = median(warm_gpu_draws) / double(r.frames);
+    r.gpu_resolves_seconds_per_frame = median(warm_resolves) / double(r.frames);
   }
   r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
   r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;
@@ -239,14 +252,17 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
       run(Case{name, SceneRecords(FlatScene(n), name, o.save_traces_dir)});
     }
     for (uint32_t n : o.capture_draws) {
-      CaptureTraceShape shape;
-      shape.frames = o.capture_frames;
-      shape.draws_per_frame = n;
-      const std::string name = CaptureCaseName(shape);
-      if (!o.save_traces_dir.empty()) {
-        WriteCaptureTrace(shape, (std::filesystem::path(o.save_traces_dir) / (name + ".xnt")).string());
+      for (const std::string& variant : o.capture_variants) {
+        CaptureTraceShape shape;
+        shape.frames = o.capture_frames;
+        shape.draws_per_frame = n;
+        ApplyCaptureVariant(variant, shape);
+        const std::string name = CaptureCaseName(shape);
+        if (!o.save_traces_dir.empty()) {
+          WriteCaptureTrace(shape, (std::filesystem::path(o.save_traces_dir) / (name + ".xnt")).string());
+        }
+        run(Case{name, CaptureTraceRecords(shape)});
       }
-      run(Case{name, CaptureTraceRecords(shape)});
     }
   } else {
     for (const std::string& t : o.traces) {

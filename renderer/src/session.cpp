@@ -157,6 +157,11 @@ class VulkanSession : public BackendSession<B> {
     return context_->validation_message_count();
   }
   double gpu_seconds() const override { return context_->gpu_seconds(); }
+  std::optional<Session::GpuStages> gpu_stage_seconds() const override {
+    if (!context_->gpu_stage_timestamps()) return std::nullopt;
+    const vk::GpuStageSeconds& s = context_->gpu_stage_seconds();
+    return Session::GpuStages{s.uploads, s.draws, s.resolves};
+  }
   void* frame_debugger_device() const override {
     // What a VkInstance handle points to: its loader dispatch table (renderdoc_app.h's
     // RENDERDOC_DEVICEPOINTER_FROM_VKINSTANCE).
@@ -175,6 +180,7 @@ class VulkanSession : public BackendSession<B> {
     context_options.print_validation = options.print_validation;
     context_options.synchronization_validation = options.synchronization_validation;
     context_options.gpu_timeout_ms = options.gpu_timeout_ms;
+    context_options.gpu_stage_timestamps = options.gpu_stage_timestamps;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
   }
 

@@ -10,6 +10,7 @@
 #include "command.h"
 #include "xnt/bench/format_bench.h"
 #include "xnt/bench/render_bench.h"
+#include "xnt/bench/capture_trace.h"
 #include "xnt/bench/replay_bench.h"
 #include "xnt/base/error.h"
 #include "xnt/base/json.h"
@@ -30,6 +31,14 @@ std::string GpuText(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.3f ms", seconds * 1e3);
   return buf;
+}
+
+// --gpu-profile's stages in a case's JSON object (nothing without the option).
+std::string GpuStagesJson(const bench::ReplayBenchResult& r, bool gpu_profile) {
+  if (!gpu_profile) return "";
+  return "\"gpu_stage_seconds_per_frame\": {\"uploads\": " + GpuJson(r.gpu_uploads_seconds_per_frame) +
+         ", \"draws\": " + GpuJson(r.gpu_draws_seconds_per_frame) +
+         ", \"resolves\": " + GpuJson(r.gpu_resolves_seconds_per_frame) + "}, ";
 }
 
 // A benchmark run with its progress on one rewritten line of a terminal, cleared at the end; not
@@ -127,6 +136,8 @@ struct ReplayArgs {
   std::vector<uint32_t> draws = {200, 2000};
   std::vector<uint32_t> capture = {2000};
   uint32_t capture_frames = 1;
+  std::vector<std::string> capture_variants = {"base"};
+  bool gpu_profile = false;
   uint32_t repeats = 3;
   int device = -1;
   bool json = false;
@@ -156,6 +167,8 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
   o.flat_draws = a.draws;
   o.capture_draws = a.capture;
   o.capture_frames = a.capture_frames;
+  o.capture_variants = a.capture_variants;
+  o.gpu_profile = a.gpu_profile;
   o.repeats = a.repeats;
   o.device_index = a.device;
   o.save_traces_dir = a.save_traces;
@@ -181,14 +194,14 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                   "\"startup_seconds\": %.6f, \"cold_seconds\": %.6f, \"warm_seconds\": %.6f, \"warm_cpu_seconds\": %.6f, "
                   "\"frames_per_second\": %.2f, \"draws_per_second\": %.1f, "
                   "\"us_per_draw\": {\"front_end\": %.3f, \"translation\": %.3f, \"recording\": %.3f, "
-                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": %s, "
+                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": %s, %s"
                   "\"peak_rss_bytes\": %llu, \"error\": %s}",
                   i ? "," : "", JsonString(r.name).c_str(), JsonString(r.path).c_str(),
                   JsonString(r.device).c_str(), (unsigned long long)r.frames, (unsigned long long)r.draws,
                   r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds, r.frames_per_second,
                   r.draws_per_second, r.front_end_us_per_draw, r.translation_us_per_draw,
                   r.recording_us_per_draw, r.submission_us_per_draw, GpuJson(r.gpu_seconds_per_frame).c_str(),
-                  (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
+                  GpuStagesJson(r, a.gpu_profile).c_str(), (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
       continue;
     }
     if (!r.error.empty()) {
@@ -203,6 +216,12 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                 "", "", r.front_end_us_per_draw, r.translation_us_per_draw, r.recording_us_per_draw,
                 r.submission_us_per_draw, GpuText(r.gpu_seconds_per_frame).c_str(),
                 double(r.peak_rss_bytes) / 1048576.0);
+    if (a.gpu_profile) {
+      std::printf("%-14s %-4s  GPU time per frame by stage: uploads ahead %s, draws %s, resolves and swap %s\n",
+                  "", "", GpuText(r.gpu_uploads_seconds_per_frame).c_str(),
+                  GpuText(r.gpu_draws_seconds_per_frame).c_str(),
+                  GpuText(r.gpu_resolves_seconds_per_frame).c_str());
+    }
   }
   if (a.json) {
     std::printf("\n  ],\n  \"ratios\": {");
@@ -355,6 +374,25 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                rep->add_option("--capture-frames", pargs->capture_frames,
                                "Frames of each capture-shaped case (more than 1: named capture_FxN)")
                    ->check(CLI::Range(1, 1000))->capture_default_str();
+               rep->add_option("--capture-variants", pargs->capture_variants,
+                               "Capture-shaped cases per count, each base or variant words joined by '+' "
+                               "(packed: vertices 32 bytes apart, not a page per draw; early: the frame's "
+                               "vertex data written before its draws; one-submission; one-color), so the "
+                               "shape's cost is attributed factor by factor")
+                   ->delimiter(',')
+                   ->check([](const std::string& v) -> std::string {
+                     bench::CaptureTraceShape shape;
+                     try {
+                       bench::ApplyCaptureVariant(v, shape);
+                     } catch (const Error& e) {
+                       return e.what();
+                     }
+                     return "";
+                   })
+                   ->capture_default_str();
+               rep->add_flag("--gpu-profile", pargs->gpu_profile,
+                             "GPU paths: split the GPU time per frame into the upload buffer ahead of the "
+                             "draws, the draws, and resolves and swaps (timestamp queries between them)");
                rep->add_option("--repeat", pargs->repeats, "Warm replays per case (median reported; the first replay is the cold one)")
                    ->check(CLI::Range(1, 100))->capture_default_str();
                rep->add_option("--device", pargs->device, "Vulkan device index for the GPU paths");

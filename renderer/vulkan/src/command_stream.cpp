@@ -1,6 +1,7 @@
 // Command buffer + per-submission ring (see command_stream.h).
 #include "xnt/vk/command_stream.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "xnt/base/error.h"
@@ -34,9 +35,10 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
   const uint32_t valid_bits =
       context.queue_family() < family_count ? families[context.queue_family()].timestampValidBits : 0;
   if (valid_bits > 0 && props.limits.timestampPeriod > 0.0f) {
+    stage_timestamps_ = context.gpu_stage_timestamps();
     VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     query.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    query.queryCount = 2;
+    query.queryCount = stage_timestamps_ ? 3 + 2 * kResolveStamps : 2;
     CheckVk(vkCreateQueryPool(device_, &query, nullptr, &timestamps_), "vkCreateQueryPool");
     timestamp_period_ns_ = double(props.limits.timestampPeriod);
     timestamp_mask_ = valid_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << valid_bits) - 1;
@@ -87,11 +89,32 @@ VkCommandBuffer CommandStream::cmd() {
     recording_ = true;
     // The submission's GPU time starts with the upload buffer, which runs first.
     if (timestamps_) {
-      vkCmdResetQueryPool(upload_cmd_, timestamps_, 0, 2);
+      vkCmdResetQueryPool(upload_cmd_, timestamps_, 0, stage_timestamps_ ? 3 + 2 * kResolveStamps : 2);
       vkCmdWriteTimestamp(upload_cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
+    }
+    resolve_pairs_ = 0;
+    if (resolve_reopen_) {
+      resolve_reopen_ = false;
+      BeginResolveStage();
     }
   }
   return cmd_;
+}
+
+void CommandStream::BeginResolveStage() {
+  if (!stage_timestamps_ || resolve_open_) return;
+  cmd();
+  if (resolve_pairs_ >= kResolveStamps) return;
+  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 3 + 2 * resolve_pairs_);
+  resolve_open_ = true;
+}
+
+void CommandStream::EndResolveStage() {
+  resolve_reopen_ = false;  // ended after a flush, before the next submission recorded anything
+  if (!resolve_open_) return;
+  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 4 + 2 * resolve_pairs_);
+  ++resolve_pairs_;
+  resolve_open_ = false;
 }
 
 void CommandStream::UploadFromRing(VkBuffer dst, const VkBufferCopy& region) {
@@ -144,7 +167,14 @@ void CommandStream::Flush() {
     return;
   }
   if (before_submit_) before_submit_(cmd_);
-  if (timestamps_) vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
+  if (resolve_open_) {
+    EndResolveStage();
+    resolve_reopen_ = true;
+  }
+  if (timestamps_) {
+    vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_,
+                        stage_timestamps_ ? 2 : 1);
+  }
   if (!ring_coherent_ && ring_used_) {
     VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
     range.memory = ring_memory_;
@@ -165,6 +195,9 @@ void CommandStream::Flush() {
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
     upload_barrier_ = false;
   }
+  if (stage_timestamps_) {
+    vkCmdWriteTimestamp(upload_cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
+  }
   CheckVk(vkEndCommandBuffer(upload_cmd_), "vkEndCommandBuffer(uploads)");
   CheckVk(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
   recording_ = false;
@@ -175,20 +208,32 @@ void CommandStream::Flush() {
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
   context_.WaitForFence(fence_, "its command buffer submission");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
-  if (timestamps_) {
-    uint64_t ticks[2] = {0, 0};
-    CheckVk(vkGetQueryPoolResults(device_, timestamps_, 0, 2, sizeof(ticks), ticks,
-                                  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-            "vkGetQueryPoolResults");
-    const double seconds =
-        double((ticks[1] - ticks[0]) & timestamp_mask_) * timestamp_period_ns_ * 1e-9;
-    gpu_seconds_ += seconds;
-    context_.AddGpuSeconds(seconds);
-  }
+  if (timestamps_) ReadTimestamps();
   CheckVk(vkResetCommandBuffer(upload_cmd_, 0), "vkResetCommandBuffer(uploads)");
   CheckVk(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer");
   ring_used_ = 0;
   ++submissions_;
+}
+
+void CommandStream::ReadTimestamps() {
+  // Only the queries this submission wrote: waiting on one never written would not return.
+  const uint32_t count = stage_timestamps_ ? 3 + 2 * resolve_pairs_ : 2;
+  uint64_t ticks[3 + 2 * kResolveStamps] = {};
+  CheckVk(vkGetQueryPoolResults(device_, timestamps_, 0, count, count * sizeof(uint64_t), ticks,
+                                sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+          "vkGetQueryPoolResults");
+  const auto seconds = [&](uint32_t from, uint32_t to) {
+    return double((ticks[to] - ticks[from]) & timestamp_mask_) * timestamp_period_ns_ * 1e-9;
+  };
+  const double total = seconds(0, stage_timestamps_ ? 2 : 1);
+  gpu_seconds_ += total;
+  context_.AddGpuSeconds(total);
+  if (!stage_timestamps_) return;
+  GpuStageSeconds stages;
+  stages.uploads = seconds(0, 1);
+  for (uint32_t k = 0; k < resolve_pairs_; ++k) stages.resolves += seconds(3 + 2 * k, 4 + 2 * k);
+  stages.draws = std::max(0.0, total - stages.uploads - stages.resolves);
+  context_.AddGpuStageSeconds(stages);
 }
 
 }  // namespace xnt::vk

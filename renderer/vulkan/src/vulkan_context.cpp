@@ -269,6 +269,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
   debug_utils_ = debug_utils;
   print_validation_ = options.print_validation;
   gpu_timeout_ms_ = options.gpu_timeout_ms;
+  gpu_stage_timestamps_ = options.gpu_stage_timestamps;
   try {
     if (debug_utils && options.validate) {
       auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(

@@ -37,6 +37,18 @@ struct CaptureTraceShape {
   // page k mod this, so a page is rewritten only after this many other draws (within one frame
   // when draws_per_frame is larger).
   uint32_t vertex_ring_pages = 32768;
+  // The factors of the shape, each switchable so `bench replay --capture-variants` attributes a
+  // capture's cost by experiment (named in the case name, CaptureCaseName):
+  //   "packed": draw k's 24 bytes at 32 * k from the ring's start, 128 draws to a page, where by
+  //   default each draw has a page of its own (vertex_ring_pages * 128 slots before wrapping);
+  //   "early": the frame's vertex data is written before its first submission, not draw by draw;
+  //   "one-submission": every draw of the frame in one submission (implies "early": memory is
+  //   written between submissions only);
+  //   "one-color": the colour constant is written once per frame, in its first submission.
+  bool page_per_draw = true;
+  bool uploads_per_draw = true;
+  bool submission_per_draw = true;
+  bool color_per_draw = true;
 };
 
 inline constexpr uint32_t kCaptureMaxDrawsPerFrame = 1000000;
@@ -56,9 +68,14 @@ std::vector<format::Record> CaptureTraceRecords(const CaptureTraceShape& shape);
 // Writes the trace to `file` (single-threaded writer, the samples' trace info).
 void WriteCaptureTrace(const CaptureTraceShape& shape, const std::string& file);
 
-// "capture_N" (one frame of N draws) or "capture_FxN" (F frames of N draws); nullopt when `name`
-// is neither; throws xnt::Error when it is one with numbers out of range.
+// "capture_N" (one frame of N draws) or "capture_FxN" (F frames of N draws), each followed by the
+// variant words that are set ("-packed", "-early", "-one-submission", "-one-color", in that
+// order); nullopt when `name` is neither; throws xnt::Error when it is one with numbers out of
+// range or an unknown word.
 std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name);
 std::string CaptureCaseName(const CaptureTraceShape& shape);
+// Sets the variant words of `variant` ("base", or words joined by '+': "packed+early") on
+// `shape`; throws xnt::Error naming an unknown word.
+void ApplyCaptureVariant(std::string_view variant, CaptureTraceShape& shape);
 
 }  // namespace xnt::bench

@@ -25,6 +25,7 @@
 //     (a timestamp at the start and the end of every command buffer, times timestampPeriod,
 //     summed: command_stream.h) over its frames, median of the warm replays; negative on the cpu
 //     path or a queue without timestamps.
+//   - with gpu_profile, that time per stage (uploads ahead of the draws, draws, resolves).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,11 @@ struct ReplayBenchOptions {
   // Built-in capture-shaped cases' draws per frame, and their frames (1: named capture_N).
   std::vector<uint32_t> capture_draws = {2000};
   uint32_t capture_frames = 1;
+  // Each capture count is replayed once per variant (capture_trace.h ApplyCaptureVariant:
+  // "base", or words such as "packed+early").
+  std::vector<std::string> capture_variants = {"base"};
+  // GPU paths: the GPU time split by stage (Session::gpu_stage_seconds).
+  bool gpu_profile = false;
   std::vector<std::string> paths = {"fbo"};
   // fsi without interlock: the named lavapipe test mode (docs/fsi.md).
   bool fsi_unordered = false;
@@ -71,6 +77,12 @@ struct ReplayBenchResult {
   double submission_us_per_draw = 0.0;
   double translation_us_per_draw = 0.0;  // cold - warm draw time over the draws of one replay
   double gpu_seconds_per_frame = -1.0;   // negative: not measured (see above)
+  // With gpu_profile, gpu_seconds_per_frame split: the upload buffer ahead of each submission,
+  // the draws (everything else), resolves and swaps; medians of the warm replays, so they need
+  // not add up exactly. Negative: not measured.
+  double gpu_uploads_seconds_per_frame = -1.0;
+  double gpu_draws_seconds_per_frame = -1.0;
+  double gpu_resolves_seconds_per_frame = -1.0;
   uint64_t peak_rss_bytes = 0;
   std::string error;  // non-empty: this case could not run (why)
 };

@@ -81,6 +81,8 @@ struct SessionOptions {
   // Vulkan paths: the longest wait for the device's work, ms; past it the replay fails with an
   // error naming the event in flight instead of waiting forever (vk::ContextOptions; 0: none).
   uint32_t gpu_timeout_ms = 60000;
+  // Vulkan paths: GPU time split by stage (Session::gpu_stage_seconds; vk::ContextOptions).
+  bool gpu_stage_timestamps = false;
   // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
   // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
   // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension
@@ -139,6 +141,13 @@ class Session {
   // GPU time of the session's submissions so far (timestamp queries, command_stream.h), seconds;
   // negative where the path has no GPU (0 where the queue writes no timestamps).
   virtual double gpu_seconds() const { return -1.0; }
+  // With SessionOptions::gpu_stage_timestamps on a Vulkan path: gpu_seconds() split into the
+  // upload buffer ahead of each submission, resolves and swaps, and the rest (the draws); else
+  // nullopt.
+  struct GpuStages {
+    double uploads = 0.0, draws = 0.0, resolves = 0.0;
+  };
+  virtual std::optional<GpuStages> gpu_stage_seconds() const { return std::nullopt; }
   // The path's Vulkan instance as a frame debugger's in-application API names a device (for
   // RenderDocCapture::Start when another device, e.g. --post's, exists); null without Vulkan.
   virtual void* frame_debugger_device() const { return nullptr; }

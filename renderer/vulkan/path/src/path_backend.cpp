@@ -16,6 +16,19 @@
 namespace xnt::vk {
 namespace {
 
+// A resolve's or swap's commands, timed as such under bench replay --gpu-profile (also when the
+// path throws).
+class ResolveStage {
+ public:
+  explicit ResolveStage(PathRenderer& renderer) : renderer_(renderer) { renderer_.BeginResolveStage(); }
+  ~ResolveStage() { renderer_.EndResolveStage(); }
+  ResolveStage(const ResolveStage&) = delete;
+  ResolveStage& operator=(const ResolveStage&) = delete;
+
+ private:
+  PathRenderer& renderer_;
+};
+
 // Debug labels (debug_labels.h): each guest event named as `xenotrace dump` numbers it (F.K),
 // with what a frame debugger's user looks up next: the draw's shader hashes (the names of
 // --dump-shaders' files), the resolve's destination and clears, the swap's front buffer.
@@ -230,6 +243,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
 void PathBackend::OnResolve(const replay::ResolveCall& call) {
   context_.SetEventInFlight(name_, "resolve", call.draw.frame, call.draw.draw_index);
   try {
+    const ResolveStage stage(*renderer_);
     const DebugLabelRegion label = renderer_->Label([&] { return ResolveLabel(call); });
     renderer_->Resolve(call.draw.registers->values(), Access());
   } catch (const Error& e) {
@@ -242,6 +256,7 @@ void PathBackend::OnSwap(const replay::SwapCall& call) {
   context_.SetEventInFlight(name_, "swap of frame", call.frame, VulkanContext::kNoEventIndex);
   gpu::SwapImage image;
   try {
+    const ResolveStage stage(*renderer_);
     const DebugLabelRegion label = renderer_->Label([&] {
       return "swap frame " + std::to_string(call.frame) + " front buffer " +
              std::to_string(call.width) + "x" + std::to_string(call.height);

@@ -66,6 +66,15 @@ class CommandStream {
   // buffer, times timestampPeriod), in seconds; 0 where the queue has no timestamps.
   double gpu_seconds() const { return gpu_seconds_; }
   bool gpu_timing() const { return timestamps_ != VK_NULL_HANDLE; }
+  // With ContextOptions::gpu_stage_timestamps (bench replay --gpu-profile): the commands recorded
+  // between these two count as a resolve's in the context's GpuStageSeconds (the pair is split
+  // at a flush in between). Timestamps are written at the bottom of the pipe, so each stage is the
+  // time from the end of the work before it to the end of its own: the stages add up to the
+  // submission's time. Past kResolveStamps pairs in one submission, further resolves count as
+  // draws. No-ops without stage timestamps.
+  void BeginResolveStage();
+  void EndResolveStage();
+  static constexpr uint32_t kResolveStamps = 64;
   uint64_t ring_size() const { return ring_size_; }
   // Bytes of the ring the current submission has allocated.
   uint64_t ring_used() const { return ring_used_; }
@@ -84,6 +93,13 @@ class CommandStream {
   double timestamp_period_ns_ = 0.0;
   uint64_t timestamp_mask_ = 0;
   double gpu_seconds_ = 0.0;
+  // Stage timestamps: queries 0 and 2 start and end the submission, 1 ends its upload buffer,
+  // 3 + 2k and 4 + 2k are resolve pair k.
+  bool stage_timestamps_ = false;
+  uint32_t resolve_pairs_ = 0;
+  bool resolve_open_ = false;
+  bool resolve_reopen_ = false;  // a resolve stage was open at the last flush
+  void ReadTimestamps();
   bool recording_ = false;
   VkBuffer ring_ = VK_NULL_HANDLE;
   VkDeviceMemory ring_memory_ = VK_NULL_HANDLE;

@@ -102,6 +102,11 @@ class PathRenderer {
   const gpu::ScaledResolveMemory& scaled_resolves() const { return scaled_; }
   void InvalidateScaled(uint32_t address, uint64_t size) { scaled_.Invalidate(address, size); }
 
+  // bench replay --gpu-profile: the GPU time of what is recorded from Begin to End counts as
+  // resolves (CommandStream::BeginResolveStage); nothing without stage timestamps.
+  void BeginResolveStage() { stream_.BeginResolveStage(); }
+  void EndResolveStage() { stream_.EndResolveStage(); }
+
   // A debug label region on the stream's command buffer while the returned object lives
   // (debug_labels.h: a guest draw, a resolve, a swap).
   template <class MakeText>

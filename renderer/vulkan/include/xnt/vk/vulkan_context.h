@@ -41,6 +41,19 @@ struct ContextOptions {
   // a driver or GPU that never signals a fence must not hang the tool (a CI job waiting forever
   // is worse than a failed one). 0 waits without a limit.
   uint32_t gpu_timeout_ms = 60000;
+  // bench replay --gpu-profile: every submission's GPU time split by stage (GpuStageSeconds),
+  // with timestamps between the upload buffer and the draws and around resolves and swaps.
+  bool gpu_stage_timestamps = false;
+};
+
+// The GPU time of submissions split where command_stream.h writes stage timestamps: the upload
+// command buffer that runs ahead of each submission (guest-memory copies and their barrier),
+// resolves and swaps (their copies, clears and readbacks), and the rest of the submission (the
+// draws, with whatever state and render-pass work comes with them).
+struct GpuStageSeconds {
+  double uploads = 0.0;
+  double draws = 0.0;
+  double resolves = 0.0;
 };
 
 // Thrown when the device did not finish submitted work within ContextOptions::gpu_timeout_ms,
@@ -132,6 +145,14 @@ class VulkanContext {
   // GPU time of every command stream's submissions on this device (command_stream.h), seconds.
   double gpu_seconds() const { return gpu_seconds_; }
   void AddGpuSeconds(double seconds) { gpu_seconds_ += seconds; }
+  // ContextOptions::gpu_stage_timestamps, and what the command streams measured with it.
+  bool gpu_stage_timestamps() const { return gpu_stage_timestamps_; }
+  const GpuStageSeconds& gpu_stage_seconds() const { return gpu_stage_seconds_; }
+  void AddGpuStageSeconds(const GpuStageSeconds& s) {
+    gpu_stage_seconds_.uploads += s.uploads;
+    gpu_stage_seconds_.draws += s.draws;
+    gpu_stage_seconds_.resolves += s.resolves;
+  }
   const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
   // The one VkPipelineCache every pipeline of this device is created through (translated-shader
   // pipelines, EDRAM transfers, resolves, post passes, the texture loader), so a driver that keeps
@@ -213,6 +234,8 @@ class VulkanContext {
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   double gpu_seconds_ = 0.0;
+  bool gpu_stage_timestamps_ = false;
+  GpuStageSeconds gpu_stage_seconds_;
   bool queue_sparse_ = false;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
