@@ -122,6 +122,83 @@ TEST_F(BenchReplay, GpuTimePerFrameOfSamplesOnFboAndFsi) {
   }
 }
 
+// The capture shape's factors one at a time (--capture-variants): each variant is its own case
+// and trace, and all but one-color draw the same triangles in the same colours, so their frames
+// are byte-identical to the base case's on the cpu path; one-color paints every triangle of the
+// frame with frame 0's first colour, a different frame.
+std::string FrameBytes(const fs::path& trace, const std::string& name) {
+  const fs::path out = kWork / ("frames_" + name);
+  const Result r = Xt("replay " + trace.string() + " -o " + out.string() + " --path cpu");
+  if (r.code != 0) return "replay failed: " + r.out;
+  std::ifstream in(out / "frame_0000.png", std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST_F(BenchReplay, CaptureVariantsAreCasesOfTheirOwnDrawingTheSameFrame) {
+  const Result r = Xt("bench replay --paths cpu --draws 4 --capture 9 --repeat 1 --json "
+                      "--capture-variants base,packed+early,one-submission,packed,one-color "
+                      "--save-traces " + kWork.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const char* names[] = {"capture_9", "capture_9-packed-early", "capture_9-one-submission",
+                         "capture_9-packed", "capture_9-one-color"};
+  for (const char* name : names) {
+    EXPECT_NE(r.out.find("\"name\": \"" + std::string(name) + "\", \"path\": \"cpu\""),
+              std::string::npos) << name << "\n" << r.out;
+    ASSERT_TRUE(fs::exists(kWork / (std::string(name) + ".xnt"))) << name;
+    EXPECT_EQ(Count(Xt("dump " + (kWork / (std::string(name) + ".xnt")).string()).out, "=> draw"), 9u)
+        << name;
+  }
+  // Submissions: the first (clear, shaders), one per draw or one for all, the last (present).
+  EXPECT_NE(Xt("info --json " + (kWork / "capture_9-packed-early.xnt").string()).out.find(
+                "\"submissions\": 11"), std::string::npos);
+  EXPECT_NE(Xt("info --json " + (kWork / "capture_9-one-submission.xnt").string()).out.find(
+                "\"submissions\": 3"), std::string::npos);
+  const std::string base = FrameBytes(kWork / "capture_9.xnt", "base");
+  ASSERT_GT(base.size(), 100u) << base;
+  EXPECT_TRUE(FrameBytes(kWork / "capture_9-packed-early.xnt", "pe") == base);
+  EXPECT_TRUE(FrameBytes(kWork / "capture_9-one-submission.xnt", "os") == base);
+  EXPECT_TRUE(FrameBytes(kWork / "capture_9-packed.xnt", "p") == base);
+  EXPECT_FALSE(FrameBytes(kWork / "capture_9-one-color.xnt", "oc") == base);
+  // Not a variant: a usage error naming the word.
+  const Result bad = test::RunShell(test::XenotraceCli() +
+                                    " bench replay --paths cpu --capture 9 --capture-variants early+tiled 2>&1");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("tiled"), std::string::npos) << bad.out;
+}
+
+// --gpu-profile on fbo (lavapipe writes timestamps too): the stages of a frame's GPU time add up
+// to the frame's GPU time (one warm replay, so the medians are that replay's), each stage ran
+// (the capture case uploads a page per draw ahead of them, draws, resolves and swaps); without a
+// GPU the stages are null.
+TEST_F(BenchReplay, GpuProfileSplitsTheFrameIntoStages) {
+  const Result r = Xt("bench replay --paths fbo,cpu --draws 4 --capture 40 --repeat 1 --json "
+                      "--gpu-profile");
+  if (r.out.find("\"error\": \"no Vulkan") != std::string::npos) {
+    XNT_MISSING_PREREQUISITE() << "no Vulkan device";
+  }
+  ASSERT_EQ(r.code, 0) << r.out;
+  const double total = Field(r.out, "capture_40", "fbo", "gpu_seconds_per_frame");
+  const double uploads = Field(r.out, "capture_40", "fbo", "uploads");
+  const size_t at = r.out.find("\"name\": \"capture_40\", \"path\": \"fbo\"");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const size_t stages = r.out.find("\"gpu_stage_seconds_per_frame\": {", at);
+  ASSERT_NE(stages, std::string::npos) << r.out;
+  double u = -1, d = -1, v = -1;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + stages,
+                        "\"gpu_stage_seconds_per_frame\": {\"uploads\": %lf, \"draws\": %lf, "
+                        "\"resolves\": %lf}", &u, &d, &v), 3) << r.out.substr(stages, 200);
+  EXPECT_GT(total, 0.0);
+  EXPECT_EQ(u, uploads);
+  EXPECT_GT(u, 0.0);
+  EXPECT_GT(d, 0.0);
+  EXPECT_GT(v, 0.0);
+  EXPECT_NEAR(u + d + v, total, total * 1e-3 + 3e-9) << r.out.substr(stages, 200);
+  EXPECT_NE(r.out.find("\"gpu_stage_seconds_per_frame\": {\"uploads\": null, \"draws\": null, "
+                       "\"resolves\": null}"), std::string::npos) << r.out;
+}
+
 TEST_F(BenchReplay, BaselineCheck) {
   const fs::path lenient = kWork / "lenient.json";
   const fs::path strict = kWork / "strict.json";
