@@ -167,6 +167,23 @@ void RunAheadTest(bool force_whole) {
     ASSERT_EQ(first.data[i], uint8_t(13 + i * 7)) << i;
     ASSERT_EQ(second.data[i], uint8_t(14 + i * 7)) << i;
   }
+  // Fresh pages, one per draw, with the draws' own ring data (constants, indices) allocated
+  // between them, as a capture-shaped frame does: the pages still lie back to back in the ring,
+  // so their copies are one region, not one per page.
+  const uint64_t regions = stream.upload_copy_regions();
+  for (uint32_t k = 0; k < 8; ++k) {
+    write(600 + k, uint8_t(20 + k));
+    EXPECT_EQ(memory.SyncAhead(source), 1u);
+    memory.MarkRead((600 + k) * 4096, 24);
+    stream.Allocate(256, 256);
+  }
+  std::vector<CommandStream::Allocation> fresh;
+  for (uint32_t k = 0; k < 8; ++k) fresh.push_back(CopyOut(stream, memory, 600 + k));
+  stream.Flush();
+  EXPECT_EQ(stream.upload_copy_regions() - regions, 1u);
+  for (uint32_t k = 0; k < 8; ++k) {
+    for (size_t i = 0; i < 4096; i += 255) ASSERT_EQ(fresh[k].data[i], uint8_t(20 + k + i * 7)) << k;
+  }
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 

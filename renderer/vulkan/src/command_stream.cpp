@@ -119,11 +119,7 @@ void CommandStream::EndResolveStage() {
 
 void CommandStream::UploadFromRing(VkBuffer dst, const VkBufferCopy& region) {
   cmd();
-  if (dst != upload_dst_ && !upload_regions_.empty()) {
-    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
-                    upload_regions_.data());
-    upload_regions_.clear();
-  }
+  if (dst != upload_dst_) RecordUploadCopies();
   upload_dst_ = dst;
   upload_barrier_ = true;
   if (!upload_regions_.empty()) {
@@ -135,6 +131,14 @@ void CommandStream::UploadFromRing(VkBuffer dst, const VkBufferCopy& region) {
     }
   }
   upload_regions_.push_back(region);
+}
+
+void CommandStream::RecordUploadCopies() {
+  if (upload_regions_.empty()) return;
+  vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
+                  upload_regions_.data());
+  upload_copy_regions_ += upload_regions_.size();
+  upload_regions_.clear();
 }
 
 VkCommandBuffer CommandStream::upload_cmd() {
@@ -153,6 +157,26 @@ std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t siz
   if (offset + size > ring_size_) return std::nullopt;
   ring_used_ = offset + size;
   return Allocation{ring_, offset, ring_data_ + offset};
+}
+
+std::optional<CommandStream::Allocation> CommandStream::TryAllocateAhead(uint64_t size) {
+  size = (size + 15) / 16 * 16;
+  if (ahead_epoch_ != submissions_ || ahead_offset_ + size > ahead_end_) {
+    // A new block; near the ring's end, whatever still fits the upload.
+    std::optional<Allocation> block = TryAllocate(std::max(size, kAheadBlock), 16);
+    uint64_t block_size = std::max(size, kAheadBlock);
+    if (!block && size < kAheadBlock) {
+      block = TryAllocate(size, 16);
+      block_size = size;
+    }
+    if (!block) return std::nullopt;
+    ahead_offset_ = block->offset;
+    ahead_end_ = block->offset + block_size;
+    ahead_epoch_ = submissions_;
+  }
+  const Allocation allocation{ring_, ahead_offset_, ring_data_ + ahead_offset_};
+  ahead_offset_ += size;
+  return allocation;
 }
 
 CommandStream::Allocation CommandStream::Allocate(uint64_t size, uint64_t alignment) {
@@ -181,11 +205,7 @@ void CommandStream::Flush() {
     range.size = VK_WHOLE_SIZE;
     CheckVk(vkFlushMappedMemoryRanges(device_, 1, &range), "vkFlushMappedMemoryRanges");
   }
-  if (!upload_regions_.empty()) {
-    vkCmdCopyBuffer(upload_cmd_, ring_, upload_dst_, uint32_t(upload_regions_.size()),
-                    upload_regions_.data());
-    upload_regions_.clear();
-  }
+  RecordUploadCopies();
   if (upload_barrier_) {
     // Every upload recorded ahead lands before anything of the submission reads or overwrites it.
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

@@ -221,11 +221,14 @@ void SharedMemory::UploadRun(const gpu::GuestPageSource& source, uint32_t first,
                              bool ahead) {
   const uint64_t bytes = uint64_t(end - first) * kPageSize;
   EnsureBound(uint64_t(first) * kPageSize, bytes, ahead ? stream_.upload_cmd() : stream_.cmd());
-  auto alloc = stream_.TryAllocate(bytes, 16);
+  // Ahead, through the stream's upload blocks: the pages of one draw after another then sit back
+  // to back in the ring and their copies merge (CommandStream::TryAllocateAhead).
+  auto allocate = [&] { return ahead ? stream_.TryAllocateAhead(bytes) : stream_.TryAllocate(bytes, 16); };
+  auto alloc = allocate();
   if (!alloc) {
     // Flushing submits the copies recorded so far; the ring is empty afterwards.
     stream_.Flush();
-    alloc = stream_.TryAllocate(bytes, 16);
+    alloc = allocate();
   }
   const uint64_t epoch = Epoch();
   for (uint32_t p = first; p < end; ++p) {

@@ -52,6 +52,13 @@ class CommandStream {
   // Space for `size` bytes at `alignment` in the ring, valid until the next Flush; nullopt when
   // the ring is full (flush and retry). Throws xnt::Error when size exceeds the whole ring.
   std::optional<Allocation> TryAllocate(uint64_t size, uint64_t alignment);
+  // Ring space for an upload recorded ahead (UploadFromRing), carved in order from a block of at
+  // least kAheadBlock bytes reserved at once: the pages of consecutive ahead uploads then lie back
+  // to back in the ring as they do in guest memory, however many constants and indices the draws
+  // between them allocate, so their copies merge into one region. (One 4 KiB region per
+  // capture-shaped draw cost the device per region: docs/speed.md, "per-stage GPU time".)
+  std::optional<Allocation> TryAllocateAhead(uint64_t size);
+  static constexpr uint64_t kAheadBlock = 1ull << 20;
   // Like TryAllocate but flushes by itself when full. Invalidates cmd() when it flushes, so
   // callers that already opened a render pass must not use it; `on_flush` runs before it does.
   Allocation Allocate(uint64_t size, uint64_t alignment);
@@ -62,6 +69,8 @@ class CommandStream {
   // Submits what was recorded, waits for the GPU, resets the ring.
   void Flush();
   uint64_t submission_count() const { return submissions_; }
+  // Copy regions the upload buffers have recorded so far (UploadFromRing after merging).
+  uint64_t upload_copy_regions() const { return upload_copy_regions_; }
   // GPU time of every submission so far (timestamp queries at the start and end of each command
   // buffer, times timestampPeriod), in seconds; 0 where the queue has no timestamps.
   double gpu_seconds() const { return gpu_seconds_; }
@@ -88,6 +97,8 @@ class CommandStream {
   bool upload_barrier_ = false;
   VkBuffer upload_dst_ = VK_NULL_HANDLE;
   std::vector<VkBufferCopy> upload_regions_;  // UploadFromRing, into upload_dst_
+  uint64_t upload_copy_regions_ = 0;
+  void RecordUploadCopies();
   VkFence fence_ = VK_NULL_HANDLE;
   VkQueryPool timestamps_ = VK_NULL_HANDLE;
   double timestamp_period_ns_ = 0.0;
@@ -106,6 +117,8 @@ class CommandStream {
   uint8_t* ring_data_ = nullptr;
   uint64_t ring_size_ = 0;
   uint64_t ring_used_ = 0;
+  // TryAllocateAhead's block: [ahead_offset_, ahead_end_) of the ring in submission ahead_epoch_.
+  uint64_t ahead_offset_ = 0, ahead_end_ = 0, ahead_epoch_ = ~uint64_t(0);
   bool ring_coherent_ = true;
   uint64_t submissions_ = 0;
   std::function<void(VkCommandBuffer)> before_submit_;
