@@ -206,7 +206,9 @@ bool ApplyVariantWord(std::string_view word, CaptureTraceShape& shape) {
 
 std::string KnownVariantWords() {
   std::string out;
-  for (const VariantWord& v : kVariantWords) out += std::string(out.empty() ? "" : ", ") + std::string(v.word);
+  for (const VariantWord& v : kVariantWords) {
+    out += std::string(out.empty() ? "" : ", ") + std::string(v.word);
+  }
   return out;
 }
 
@@ -219,7 +221,8 @@ std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name) {
   CaptureTraceShape shape;
   // The variant words follow the counts, in CaptureCaseName's order; a word may hold a '-'.
   size_t dash = rest.find('-');
-  std::string_view words = dash == std::string_view::npos ? std::string_view() : rest.substr(dash + 1);
+  std::string_view words =
+      dash == std::string_view::npos ? std::string_view() : rest.substr(dash + 1);
   rest = rest.substr(0, dash);
   const size_t x = rest.find('x');
   if (x == std::string_view::npos) {

@@ -89,7 +89,8 @@ VkCommandBuffer CommandStream::cmd() {
     recording_ = true;
     // The submission's GPU time starts with the upload buffer, which runs first.
     if (timestamps_) {
-      vkCmdResetQueryPool(upload_cmd_, timestamps_, 0, stage_timestamps_ ? 3 + 2 * kResolveStamps : 2);
+      vkCmdResetQueryPool(upload_cmd_, timestamps_, 0,
+                          stage_timestamps_ ? 3 + 2 * kResolveStamps : 2);
       vkCmdWriteTimestamp(upload_cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
     }
     resolve_pairs_ = 0;
@@ -105,14 +106,16 @@ void CommandStream::BeginResolveStage() {
   if (!stage_timestamps_ || resolve_open_) return;
   cmd();
   if (resolve_pairs_ >= kResolveStamps) return;
-  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 3 + 2 * resolve_pairs_);
+  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_,
+                      3 + 2 * resolve_pairs_);
   resolve_open_ = true;
 }
 
 void CommandStream::EndResolveStage() {
   resolve_reopen_ = false;  // ended after a flush, before the next submission recorded anything
   if (!resolve_open_) return;
-  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 4 + 2 * resolve_pairs_);
+  vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_,
+                      4 + 2 * resolve_pairs_);
   ++resolve_pairs_;
   resolve_open_ = false;
 }

@@ -20,7 +20,9 @@ namespace {
 // path throws).
 class ResolveStage {
  public:
-  explicit ResolveStage(PathRenderer& renderer) : renderer_(renderer) { renderer_.BeginResolveStage(); }
+  explicit ResolveStage(PathRenderer& renderer) : renderer_(renderer) {
+    renderer_.BeginResolveStage();
+  }
   ~ResolveStage() { renderer_.EndResolveStage(); }
   ResolveStage(const ResolveStage&) = delete;
   ResolveStage& operator=(const ResolveStage&) = delete;
