@@ -187,7 +187,46 @@ void RunAheadTest(bool force_whole) {
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 
+// A sparse chunk first bound for an upload in stream order (its page read earlier in the
+// submission) while another page of the same chunk then goes ahead: the chunk's zero fill must
+// not land after that upload (it did when the fill was recorded in stream order, and a
+// capture-shaped frame's second to sixteenth draws read zeros on a cold replay).
+void RunFreshChunkTest(bool force_whole) {
+  auto ctx = test::MakeLavapipeContext();
+  CommandStream stream(*ctx, 64ull << 20);
+  SharedMemory memory(*ctx, stream, force_whole);
+  memory.EnableWriteTracking();
+  FakeGuest guest;
+  auto source = guest.Source();
+  auto write = [&](uint32_t page, uint8_t seed) {
+    guest.Write(page, seed);
+    memory.Invalidate(page * 4096, 4096);
+  };
+  write(100, 1);
+  EXPECT_EQ(memory.Sync(source), 1u);  // the first full scan
+  stream.Flush();
+  const uint32_t chunk_page = 4096;  // 16 MiB: a chunk nothing has bound
+  memory.MarkRead(chunk_page * 4096, 24);
+  write(chunk_page, 30);
+  EXPECT_EQ(memory.SyncAhead(source), 0u);  // read in this submission: stays in stream order
+  EXPECT_EQ(memory.Sync(source), 1u);
+  write(chunk_page + 1, 31);
+  EXPECT_EQ(memory.SyncAhead(source), 1u);
+  const auto in_stream = CopyOut(stream, memory, chunk_page);
+  const auto ahead = CopyOut(stream, memory, chunk_page + 1);
+  const auto untouched = CopyOut(stream, memory, chunk_page + 2);
+  stream.Flush();
+  for (size_t i = 0; i < 4096; i += 255) {
+    ASSERT_EQ(in_stream.data[i], uint8_t(30 + i * 7)) << i;
+    ASSERT_EQ(ahead.data[i], uint8_t(31 + i * 7)) << i;
+    ASSERT_EQ(untouched.data[i], 0u) << i;
+  }
+  EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+}
+
 TEST(SharedMemory, SparseMirrorUploadsChangedPages) { RunMirrorTest(false); }
+TEST(SharedMemory, SparseChunkFillLandsBeforeUploadsAhead) { RunFreshChunkTest(false); }
+TEST(SharedMemory, WholeMirrorUploadsAheadIntoUnreadPagesOfAReadRange) { RunFreshChunkTest(true); }
 TEST(SharedMemory, SparseMirrorUploadsAheadOfUnreadPages) { RunAheadTest(false); }
 TEST(SharedMemory, WholeMirrorUploadsAheadOfUnreadPages) { RunAheadTest(true); }
 TEST(SharedMemory, WholeMirrorUploadsChangedPages) { RunMirrorTest(true); }

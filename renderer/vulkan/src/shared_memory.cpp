@@ -119,7 +119,7 @@ void SharedMemory::Destroy() {
   device_ = VK_NULL_HANDLE;
 }
 
-void SharedMemory::EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer cmd) {
+void SharedMemory::EnsureBound(uint64_t offset, uint64_t size) {
   if (!sparse_ || size == 0) return;
   uint64_t first = offset / chunk_size_;
   uint64_t last = (offset + size - 1) / chunk_size_;
@@ -168,14 +168,17 @@ void SharedMemory::EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer c
   }
   vkDestroyFence(device_, fence, nullptr);
   // Fresh chunks hold garbage; zero them so unrecorded bytes next to recorded pages read as 0.
+  // Always in the upload buffer, which runs before everything of the submission: an upload of
+  // another page of the chunk may go ahead later in this submission (SyncAhead) and must land
+  // after the fill, whether the chunk was bound for an upload ahead, one in stream order or a
+  // memexport. Nothing of the submission used the chunk before it was bound.
+  const VkCommandBuffer cmd = stream_.upload_cmd();
   for (const auto& b : binds) {
     vkCmdFillBuffer(cmd, buffer_, b.resourceOffset, b.size, 0);
   }
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  CmdMemoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                   VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
 }
 
 void SharedMemory::Invalidate(uint32_t address, uint64_t size) {
@@ -198,7 +201,7 @@ void SharedMemory::PrepareForShaderWrites(uint32_t address, uint64_t size) {
   if (size == 0) return;
   // The shaders' stores are not described page by page: later uploads keep their place.
   CloseAhead();
-  EnsureBound(address, size, stream_.cmd());
+  EnsureBound(address, size);
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -220,10 +223,12 @@ void SharedMemory::MarkCurrent(uint32_t address, uint64_t size,
 void SharedMemory::UploadRun(const gpu::GuestPageSource& source, uint32_t first, uint32_t end,
                              bool ahead) {
   const uint64_t bytes = uint64_t(end - first) * kPageSize;
-  EnsureBound(uint64_t(first) * kPageSize, bytes, ahead ? stream_.upload_cmd() : stream_.cmd());
+  EnsureBound(uint64_t(first) * kPageSize, bytes);
   // Ahead, through the stream's upload blocks: the pages of one draw after another then sit back
   // to back in the ring and their copies merge (CommandStream::TryAllocateAhead).
-  auto allocate = [&] { return ahead ? stream_.TryAllocateAhead(bytes) : stream_.TryAllocate(bytes, 16); };
+  auto allocate = [&] {
+    return ahead ? stream_.TryAllocateAhead(bytes) : stream_.TryAllocate(bytes, 16);
+  };
   auto alloc = allocate();
   if (!alloc) {
     // Flushing submits the copies recorded so far; the ring is empty afterwards.

@@ -80,7 +80,8 @@ class SharedMemory {
   VkDescriptorSet descriptor_set() const { return set_; }
 
  private:
-  void EnsureBound(uint64_t offset, uint64_t size, VkCommandBuffer cmd);
+  // Binds (and zero-fills, in the stream's upload buffer) whatever sparse chunks the range lacks.
+  void EnsureBound(uint64_t offset, uint64_t size);
   // Copies pages [first, end) from `source` through the ring into the mirror, in `cmd` (the
   // stream's or its upload buffer; re-fetched after a flush when the ring is full).
   void UploadRun(const gpu::GuestPageSource& source, uint32_t first, uint32_t end, bool ahead);
