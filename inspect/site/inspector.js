@@ -275,6 +275,25 @@ var XNT = (function () {
       .replace(' [--target ID]', p.target && p.target !== 'frame' ? ' --target ' + p.target : '');
     return c + (S.index.scale && S.index.scale !== '1x1' ? ' --scale ' + S.index.scale : '');
   }
+  // A pixel's entries from a tile's compact tables (docs/pixel-history.md): the run holding the
+  // pixel lists its entries; each is [key list, event, kind, values...]. "host pixel" is stored
+  // relative to the guest pixel's first host pixel (flat regions share entries at a scale).
+  function historyEntries(t, tile, p) {
+    var q = (p.gy % tile) * tile + p.gx % tile, sc = (S.index.scale || '1x1').split('x').map(Number);
+    var run = (t.runs || []).find(function (r) { return q >= r[0] && q < r[0] + r[1]; });
+    return (run ? run[2] : []).map(function (i) {
+      var en = t.entries[i], o = {event: en[1], kind: en[2]};
+      t.keys[en[0]].forEach(function (k, j) {
+        var v = en[3 + j];
+        if (k === 'host pixel') {
+          var d = v.split(',').map(Number);
+          v = (p.gx * sc[0] + d[0]) + ',' + (p.gy * sc[1] + d[1]);
+        }
+        o[k] = v;
+      });
+      return o;
+    });
+  }
   function showHistory() {
     var p = S.pick, el = $('history');
     if (!p || !el) return;
@@ -300,7 +319,7 @@ var XNT = (function () {
       ' (the reference), whatever path this site shows; also <code>' + esc(historyCommand(idx, p)) + '</code></p>';
     tiles.forEach(function (t) {
       if (t.target !== p.target && tiles.length > 1 && tiles.some(function (u) { return u.target === p.target; })) return;
-      var entries = (t.pixels || {})[p.gx + ',' + p.gy] || [];
+      var entries = historyEntries(t, idx.tile, p);
       h += '<h3>' + esc(t.target) + ': ' + entries.length + ' entries</h3>';
       entries.forEach(function (en) {
         h += table(['field', 'value'], Object.keys(en).map(function (k) {

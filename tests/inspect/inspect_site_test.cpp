@@ -20,6 +20,7 @@
 #include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/gpu/texel_reader.h"
+#include "xnt/inspect/pixel_history.h"
 #include "xnt/inspect/site.h"
 #include "xnt/replay/null_backend.h"
 #include "xnt/replay/trace_player.h"
@@ -309,8 +310,17 @@ TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
   o.out_dir = dir.string();
   o.session.path = renderer::Path::kCpu;
   o.session.threads = 1;
-  // Tile rows 0 and 1 (y < 64) of the 320x240 target fit; the bottom rows do not.
-  o.history_budget_bytes = 20ull << 20;
+  // A budget of exactly tile rows 0 and 1 (y < 64) of the 320x240 frame: the bottom rows do not fit.
+  const fs::path all = kWork / "history_all";
+  fs::remove_all(all);
+  WriteHistoryChunks(o.trace, {0}, all.string(), {});
+  o.history_budget_bytes = 0;
+  for (const auto& f : fs::directory_iterator(all / "history" / "f0")) {
+    const std::string name = f.path().filename().string();
+    if (name.size() > 4 && (name.substr(name.size() - 5) == "_0.js" || name.substr(name.size() - 5) == "_1.js")) {
+      o.history_budget_bytes += f.file_size();
+    }
+  }
   const SiteSummary s = WriteSite(o);
   EXPECT_LE(s.history_bytes, o.history_budget_bytes);
   EXPECT_GT(s.history_tile_rows_skipped, 0u);
@@ -366,10 +376,11 @@ TEST(InspectCli, SummaryAndExitCodes) {
   EXPECT_EQ(summary["images"], 5);  // one target per draw and resolve, no texture
   EXPECT_GT(summary["bytes"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["path"], "cpu");
-  // One tile of history (the top-left one, under 1 MiB) fits; the rest is counted as left out.
-  EXPECT_EQ(summary["history_tiles"], 1);
+  // The whole frame's history (10 x 8 tiles of 32 pixels, the front buffer and the colour
+  // target) fits in 1 MiB: flat regions are runs of one entry list.
+  EXPECT_EQ(summary["history_tiles"], 80);
   EXPECT_LE(summary["history_bytes"].get<uint64_t>(), 1u << 20);
-  EXPECT_GT(summary["history_tile_rows_skipped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["history_tile_rows_skipped"], 0);
   for (const std::string& bad : {trace + " -o " + dir.string() + " --path cpu --frames 3",
                                  trace + " -o " + dir.string() + " --path cpu --events 0.x",
                                  std::string("/nonexistent.xnt -o ") + dir.string()}) {
