@@ -1,12 +1,14 @@
 // xenotrace inspect: the page of a static site opened from file://. Data arrive as scripts that
-// call the XNT.* functions below (browsers refuse fetch() on file://): data/events.js (the event
-// list), data/chunks/cN.js (64 events' details each, loaded on demand), data/shaders/H.js,
+// call the XNT.* functions below (browsers refuse fetch() on file://): data/events.js (a small
+// index), data/list/lN.js (1,024 rows of the event list each, loaded when in view, all of them
+// for a filter), data/chunks/cN.js (64 events' details each, loaded on demand), data/shaders/H.js,
 // data/bits/*.js (guest bits of small targets), history/fF/*.js (pixel history, when written).
 'use strict';
 var XNT = (function () {
   var ROW = 20;
   var S = {index: null, events: [], byId: {}, view: [], sel: -1, chunks: {}, shaders: {}, bits: {},
-           history: {}, historyIndex: {}, loading: {}, failed: {}, pick: null};
+           history: {}, historyIndex: {}, loading: {}, failed: {}, pick: null, lists: 0,
+           pendingId: null, pendingIndex: -1, loaded: {}};
   var errors = [];
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -59,6 +61,11 @@ var XNT = (function () {
     var h = '';
     for (var v = first; v < last; ++v) {
       var i = S.view[v], e = S.events[i];
+      if (!e) {
+        loadList(Math.floor(i / S.index.list_events));
+        h += '<div class="row" style="top:' + v * ROW + 'px">&hellip;</div>';
+        continue;
+      }
       h += '<div class="row' + (i === S.sel ? ' sel' : '') + '" style="top:' + v * ROW + 'px" data-i="' + i +
         '" title="' + esc(e.id) + '">' + rowText(e) + '</div>';
     }
@@ -77,15 +84,45 @@ var XNT = (function () {
       return (e.vs || '').indexOf(v) === 0 || (e.ps || '').indexOf(v) === 0;
     });
   }
+  // The list chunk holding rows from i * list_events on, once.
+  function loadList(n) {
+    load('data/list/l' + n + '.js', function () { fail('data/list/l' + n + '.js missing'); });
+  }
+  // "F.K" / "F.swap" as [F, K] (the swap after every K of its frame), to find an id's list chunk.
+  function idKey(id) {
+    var p = String(id).split('.');
+    return [Number(p[0]), p[1] === 'swap' ? Infinity : Number(p[1])];
+  }
+  function idLess(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
+  function listOf(id) {
+    var k = idKey(id), lists = S.index.lists || [];
+    for (var n = 0; n < lists.length; ++n) {
+      if (!idLess(k, idKey(lists[n][0])) && !idLess(idKey(lists[n][1]), k)) return n;
+    }
+    return -1;
+  }
   function applyFilter() {
-    var f = $('filter').value.trim();
+    var f = $('filter').value.trim(), lists = (S.index.lists || []).length;
     S.view = [];
-    for (var i = 0; i < S.events.length; ++i) if (matches(S.events[i], f)) S.view.push(i);
-    $('count').textContent = S.view.length + ' of ' + S.events.length + ' events';
+    if (!f) {
+      for (var i = 0; i < S.events.length; ++i) S.view.push(i);
+    } else {
+      // A filter reads every row: every list chunk is loaded, each re-running the filter.
+      for (var n = 0; n < lists; ++n) loadList(n);
+      for (var j = 0; j < S.events.length; ++j) if (S.events[j] && matches(S.events[j], f)) S.view.push(j);
+    }
+    $('count').textContent = S.view.length + ' of ' + S.events.length + ' events' +
+      (f && S.lists < lists ? ' (searching: ' + S.lists + ' of ' + lists + ' list chunks read)' : '');
     drawRows();
   }
   function select(i) {
     if (i < 0 || i >= S.events.length) return;
+    if (!S.events[i]) {
+      // Its row is not read yet: select it when its list chunk arrives.
+      S.pendingIndex = i;
+      loadList(Math.floor(i / S.index.list_events));
+      return;
+    }
     S.sel = i;
     var id = S.events[i].id;
     if (location.hash.split('@')[0] !== '#' + id) history.replaceState(null, '', '#' + id);
@@ -109,7 +146,12 @@ var XNT = (function () {
     var id = at < 0 ? hash : hash.slice(0, at);
     S.hashPick = at < 0 ? null : hash.slice(at + 1).split(',').map(Number);
     if (id && S.byId[id] !== undefined) select(S.byId[id]);
-    else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
+    else if (id && listOf(id) >= 0 && !S.failed['data/list/l' + listOf(id) + '.js'] &&
+             !S.loaded[listOf(id)]) {
+      S.pendingId = id;
+      loadList(listOf(id));
+      $('detail').innerHTML = '<p>loading ' + esc(id) + '&hellip;</p>';
+    } else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
   }
 
   // ---- Detail ----------------------------------------------------------------------------------
@@ -335,8 +377,8 @@ var XNT = (function () {
     fail: fail,
     events: function (index) {
       S.index = index;
-      S.events = index.events;
-      S.events.forEach(function (e, i) { S.byId[e.id] = i; });
+      S.events = new Array(index.count);
+      S.loaded = {};
       var ready = function () {
         $('title').textContent = 'xenotrace inspect: ' + index.trace;
         $('meta').textContent = index.path + ' @ ' + index.scale + ', frames ' + index.frames.join(',') + ' of ' + index.frames_in_trace +
@@ -347,6 +389,24 @@ var XNT = (function () {
         status();
       };
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
+    },
+    list: function (c) {
+      if (S.loaded[c.chunk]) return;
+      S.loaded[c.chunk] = true;
+      ++S.lists;
+      c.events.forEach(function (e, k) { S.events[c.first + k] = e; S.byId[e.id] = c.first + k; });
+      if ($('filter').value.trim()) applyFilter(); else drawRows();
+      if (S.pendingId !== null && listOf(S.pendingId) === c.chunk) {
+        var id = S.pendingId;
+        S.pendingId = null;
+        if (S.byId[id] !== undefined) select(S.byId[id]);
+        else $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
+      }
+      if (S.pendingIndex >= 0 && S.events[S.pendingIndex]) {
+        var i = S.pendingIndex;
+        S.pendingIndex = -1;
+        select(i);
+      }
     },
     chunk: function (c) {
       S.chunks[c.chunk] = c;

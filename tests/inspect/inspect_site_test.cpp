@@ -49,9 +49,9 @@ std::vector<std::string> ExpectedIds(const std::string& trace) {
   return e.ids;
 }
 
-std::vector<std::string> SiteIds(const Json& index) {
+std::vector<std::string> SiteIds(const Json& events) {
   std::vector<std::string> ids;
-  for (const Json& e : index["events"]) ids.push_back(e["id"]);
+  for (const Json& e : events) ids.push_back(e["id"]);
   return ids;
 }
 
@@ -59,15 +59,15 @@ TEST(InspectSite, ListsEveryEventWithPacketsStateAndShaderListings) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
   const fs::path dir = kWork / "clear";
   const SiteSummary s = Write(trace, dir);
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  const Json events = SiteEvents(dir);
   // 0.0 resolve-clear, three draws, a resolve, the swap (xenotrace dump).
-  EXPECT_EQ(SiteIds(index), ExpectedIds(trace));
-  EXPECT_EQ(SiteIds(index), (std::vector<std::string>{"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}));
+  EXPECT_EQ(SiteIds(events), ExpectedIds(trace));
+  EXPECT_EQ(SiteIds(events), (std::vector<std::string>{"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}));
   EXPECT_EQ(s.draws, 3u);
   EXPECT_EQ(s.resolves, 2u);
   EXPECT_EQ(s.swaps, 1u);
-  EXPECT_EQ(index["events"][0]["kind"], "resolve");
-  EXPECT_EQ(index["events"][1]["kind"], "draw");
+  EXPECT_EQ(events[0]["kind"], "resolve");
+  EXPECT_EQ(events[1]["kind"], "draw");
   const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
   const Json& draw = chunk["events"]["0.1"];
   // The packets that led to the draw end with dump's line for it.
@@ -106,11 +106,10 @@ TEST(InspectSite, TextureThumbnailIsTheCpuDecodersTexels) {
   const std::string trace = WriteSample("textures_many_formats");
   const fs::path dir = kWork / "textures";
   Write(trace, dir);
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
   const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
   std::string id;
   Json texture;
-  for (const Json& e : index["events"]) {
+  for (const Json& e : SiteEvents(dir)) {
     const Json& d = chunk["events"][e["id"].get<std::string>()];
     if (d.contains("textures") && !d["textures"].empty()) {
       id = e["id"], texture = d["textures"][0];
@@ -171,8 +170,7 @@ TEST(InspectSite, ImagesStayWithinTheBudget) {
   EXPECT_EQ(s.image_bytes, 0u);
   EXPECT_EQ(s.events_over_budget, 5u);  // every draw and resolve writes a target
   EXPECT_FALSE(fs::exists(dir / "img"));
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
-  EXPECT_EQ(index["events"][1]["images"], "over budget");
+  EXPECT_EQ(SiteEvents(dir)[1]["images"], "over budget");
 }
 
 TEST(InspectSite, EventRangesParse) {
@@ -203,9 +201,9 @@ TEST(InspectSite, EverySampleWritesItsEvents) {
       ADD_FAILURE() << sample.name << ": " << e.what();
       continue;
     }
-    const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
-    EXPECT_EQ(SiteIds(index), ExpectedIds(trace)) << sample.name;
-    EXPECT_EQ(s.events, index["events"].size()) << sample.name;
+    const Json events = SiteEvents(dir);
+    EXPECT_EQ(SiteIds(events), ExpectedIds(trace)) << sample.name;
+    EXPECT_EQ(s.events, events.size()) << sample.name;
     EXPECT_LE(s.image_bytes, 1u << 20) << sample.name;
     fs::remove_all(dir);
   }
@@ -239,6 +237,38 @@ TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   EXPECT_NE(dom.find("xps_3_0"), std::string::npos);
   EXPECT_NE(dom.find("=&gt; draw 0.2"), std::string::npos);
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+}
+
+// The event list comes in chunks of 1,024 rows: a frame of 2,100 draws (bench's flat_2100: a
+// resolve, the draws, the swap) has three, and a deep link into the third selects its event
+// (its row, its details) whichever chunk arrives first.
+TEST(InspectPage, DeepLinkIntoALaterListChunk) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path bench = kWork / "bench", dir = kWork / "long";
+  fs::create_directories(bench);
+  const std::string x = ::xnt::test::XenotraceCli();
+  ASSERT_EQ(::xnt::test::RunShell(x + " bench replay --paths cpu --repeat 1 --draws 2100 --save-traces " +
+                                  bench.string() + " >/dev/null 2>&1").code, 0);
+  ASSERT_EQ(::xnt::test::RunShell(x + " inspect " + (bench / "flat_2100.xnt").string() + " -o " +
+                                  dir.string() + " --path cpu --image-budget 0 --history-budget 0 >/dev/null").code, 0);
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  EXPECT_EQ(index["count"], 2103);
+  EXPECT_EQ(index["lists"], Json::parse(R"([["0.0","0.1023"],["0.1024","0.2047"],["0.2048","0.swap"]])"));
+  EXPECT_EQ(SiteEvents(dir).size(), 2103u);
+  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
+                                         (dir / "index.html").string() + "#0.2050'",
+                                     kWork / "long.out", kWork / "long.err"),
+            0)
+      << ReadFileText(kWork / "long.err");
+  const std::string dom = ReadFileText(kWork / "long.out");
+  const size_t st = dom.find("id=\"xnt-status\"");
+  ASSERT_NE(st, std::string::npos);
+  EXPECT_EQ(dom.substr(dom.find('>', st), 4), ">ok<") << dom.substr(st, 300);
+  EXPECT_NE(dom.find("<h2 id=\"event-title\">0.2050 draw"), std::string::npos);
+  EXPECT_NE(dom.find("class=\"row sel\" style=\"top:41000px\" data-i=\"2050\" title=\"0.2050\""), std::string::npos);
+  EXPECT_NE(dom.find("2103 of 2103 events"), std::string::npos);
+  fs::remove_all(bench);
 }
 
 // #F.K@X,Y picks a pixel as a click does: the value picker shows that pixel's guest bits from the
