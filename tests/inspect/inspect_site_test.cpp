@@ -393,6 +393,39 @@ TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
             std::string::npos) << over.html;
 }
 
+// At 2x2 the chunks store each entry's host pixel relative to its guest pixel (so a flat
+// region's host pixels share entries); the page shows the absolute host pixels of the picked
+// guest pixel: host pixel (401, 101) is guest (200, 50), its block 400..401 x 100..101, each
+// host pixel with the clear, green draw 0.2 and the copy-out, in raster order per event.
+TEST(InspectPage, ScaledHistoryShowsEveryHostPixelOfTheBlock) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "scaled";
+  fs::remove_all(dir);
+  SiteOptions o;
+  o.trace = WriteSample("clear_draws_resolve_swap");
+  o.out_dir = dir.string();
+  o.session.path = renderer::Path::kCpu;
+  o.session.threads = 1;
+  o.session.renderer.scale_x = o.session.renderer.scale_y = 2;
+  o.history_budget_bytes = 64ull << 20;
+  EXPECT_EQ(WriteSite(o).history_tile_rows_skipped, 0u);
+  const Panel p = HistoryPanel(dir, "#0.2@401,101", "scaled");
+  const std::vector<std::string> block = {"400,100", "401,100", "400,101", "401,101"};
+  std::vector<std::string> kinds, hosts;
+  for (const char* kind : {"resolve+clear", "draw", "resolve"}) {
+    for (const std::string& b : block) kinds.push_back(kind), hosts.push_back(b);
+  }
+  EXPECT_EQ(p.kinds, kinds);
+  std::vector<std::string> shown;
+  const std::string open = "<td>host pixel</td><td>";
+  for (size_t i = p.html.find(open); i != std::string::npos; i = p.html.find(open, i + 1)) {
+    shown.push_back(p.html.substr(i + open.size(), p.html.find("</td>", i + open.size()) - i - open.size()));
+  }
+  EXPECT_EQ(shown, hosts);
+  ASSERT_EQ(p.afters.size(), 12u);
+  for (size_t i = 4; i < 8; ++i) EXPECT_EQ(p.afters[i].substr(0, 10), "0xff50c800") << i;
+}
+
 // The command: --json summary, exit codes, and bad input named in one line.
 TEST(InspectCli, SummaryAndExitCodes) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
