@@ -318,15 +318,16 @@ var XNT = (function () {
     return c + (S.index.scale && S.index.scale !== '1x1' ? ' --scale ' + S.index.scale : '');
   }
   // A pixel's entries from a tile's compact tables (docs/pixel-history.md): the run holding the
-  // pixel lists its entries; each is [key list, event, kind, values...]. "host pixel" is stored
-  // relative to the guest pixel's first host pixel (flat regions share entries at a scale).
+  // pixel lists its entries; each is [key list, event, kind, field values...], every one but the
+  // key list an index into the tile's values. "host pixel" is stored relative to the guest
+  // pixel's first host pixel (flat regions share entries at a scale).
   function historyEntries(t, tile, p) {
     var q = (p.gy % tile) * tile + p.gx % tile, sc = (S.index.scale || '1x1').split('x').map(Number);
     var run = (t.runs || []).find(function (r) { return q >= r[0] && q < r[0] + r[1]; });
     return (run ? run[2] : []).map(function (i) {
-      var en = t.entries[i], o = {event: en[1], kind: en[2]};
+      var en = t.entries[i], o = {event: t.values[en[1]], kind: t.values[en[2]]};
       t.keys[en[0]].forEach(function (k, j) {
-        var v = en[3 + j];
+        var v = t.values[en[3 + j]];
         if (k === 'host pixel') {
           var d = v.split(',').map(Number);
           v = (p.gx * sc[0] + d[0]) + ',' + (p.gy * sc[1] + d[1]);

@@ -35,31 +35,36 @@ void HistoryTileTable::Add(uint32_t local, uint32_t x, uint32_t y, ResolutionSca
     pixels_[local].push_back(known->second);
     return;
   }
+  // Each value once per tile: entries that differ in one field (a gradient's colour, its bits)
+  // still share the target, the event's state and the outcome.
+  const auto value = [&](std::string_view text) {
+    std::string quoted;
+    AppendQuoted(quoted, text);
+    return std::to_string(Intern(value_index_, values_, std::move(quoted)));
+  };
   std::string keys = "[", row;
   for (const HistoryField& f : entry.fields) {
     if (keys.size() > 1) keys += ',';
     AppendQuoted(keys, f.name);
-    row += ',';
     unsigned hx = 0, hy = 0;
     if (f.name == "host pixel" && std::sscanf(f.value.c_str(), "%u,%u", &hx, &hy) == 2) {
-      AppendQuoted(row, std::to_string(hx - x * scale.x) + "," + std::to_string(hy - y * scale.y));
+      row += "," + value(std::to_string(hx - x * scale.x) + "," + std::to_string(hy - y * scale.y));
     } else {
-      AppendQuoted(row, f.value);
+      row += "," + value(f.value);
     }
   }
   keys += ']';
-  std::string text = "[" + std::to_string(Intern(key_index_, keys_, std::move(keys))) + ",";
-  AppendQuoted(text, entry.EventName());
-  text += ',';
-  AppendQuoted(text, entry.kind);
-  text += row + "]";
+  std::string text = "[" + std::to_string(Intern(key_index_, keys_, std::move(keys))) + "," +
+                     value(entry.EventName()) + "," + value(entry.kind) + row + "]";
   const uint32_t index = Intern(entry_index_, entries_, std::move(text));
   id_index_.emplace(id, index);
   pixels_[local].push_back(index);
 }
 
 std::string HistoryTileTable::Members() const {
-  std::string s = "\"keys\":[";
+  std::string s = "\"values\":[";
+  for (size_t i = 0; i < values_.size(); ++i) s += (i ? "," : "") + values_[i];
+  s += "],\n\"keys\":[";
   for (size_t i = 0; i < keys_.size(); ++i) s += (i ? "," : "") + keys_[i];
   s += "],\"entries\":[";
   for (size_t i = 0; i < entries_.size(); ++i) s += (i ? ",\n" : "\n") + entries_[i];

@@ -1,7 +1,7 @@
 // One target's pixel history within one tile of the inspector page's chunk scripts, compact:
-// the distinct entries once (a table), each as its field values under a shared key list, and
-// the tile's pixels as runs of consecutive pixels (row-major in the tile) with the same list of
-// entries. A cleared and drawn pixel repeats its neighbours' entries exactly (the same event,
+// every distinct value once (a table), the distinct entries once, each as indices of its event,
+// kind and field values under a shared key list, and the tile's pixels as runs of consecutive
+// pixels (row-major in the tile) with the same list of entries. A cleared and drawn pixel repeats its neighbours' entries exactly (the same event,
 // the same bits before and after), so a flat region costs one run, not a copy per pixel.
 #pragma once
 
@@ -25,14 +25,16 @@ class HistoryTileTable {
   void Add(uint32_t local, uint32_t x, uint32_t y, ResolutionScale scale, const HistoryEntry& entry,
            uint64_t id);
   bool empty() const { return entries_.empty(); }
-  // The members `"keys":[...],"entries":[...],"runs":[...]` of the tile's XNT.history call.
+  // The members `"values":[...],"keys":[...],"entries":[...],"runs":[...]` of the tile's
+  // XNT.history call.
   std::string Members() const;
 
  private:
   uint32_t Intern(std::unordered_map<std::string, uint32_t>& index, std::vector<std::string>& table,
                   std::string text);
-  std::unordered_map<std::string, uint32_t> key_index_, entry_index_;
+  std::unordered_map<std::string, uint32_t> value_index_, key_index_, entry_index_;
   std::unordered_map<uint64_t, uint32_t> id_index_;
+  std::vector<std::string> values_;          // JSON strings
   std::vector<std::string> keys_, entries_;  // JSON arrays
   std::vector<std::vector<uint32_t>> pixels_ = std::vector<std::vector<uint32_t>>(kHistoryTile * kHistoryTile);
 };

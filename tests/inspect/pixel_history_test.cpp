@@ -170,17 +170,18 @@ std::vector<Json> TileCalls(const std::filesystem::path& file) {
 }
 
 // The entries of a run of a tile call for its guest pixel (x, y), read as the page reads them
-// (inspector.js historyEntries): each [keys, event, kind, values...]; "host pixel" is relative to
-// the guest pixel's first host pixel.
+// (inspector.js historyEntries): each [keys, event, kind, field values...], all but the key list
+// indices into the call's values; "host pixel" is relative to the guest pixel's first host pixel.
 Json RunEntries(const Json& call, const Json& run, uint32_t x, uint32_t y, ResolutionScale scale = {}) {
   Json out = Json::array();
   for (const Json& i : run[2]) {
     const Json& e = call["entries"][i.get<size_t>()];
+    const Json& values = call["values"];
     Json o = Json::object();
-    o["event"] = e[1], o["kind"] = e[2];
+    o["event"] = values[e[1].get<size_t>()], o["kind"] = values[e[2].get<size_t>()];
     const Json& keys = call["keys"][e[0].get<size_t>()];
     for (size_t k = 0; k < keys.size(); ++k) {
-      std::string v = e[3 + k];
+      std::string v = values[e[3 + k].get<size_t>()];
       if (keys[k] == "host pixel") {
         const size_t comma = v.find(',');
         v = std::to_string(x * scale.x + std::stoul(v.substr(0, comma))) + "," +
@@ -258,7 +259,7 @@ TEST(PixelHistoryChunks, FlatRegionsAreOneRun) {
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[0]["target"], "frame");
   EXPECT_EQ(calls[0]["runs"], Json::parse("[[0,288,[0]],[288,736,[1]]]"));
-  EXPECT_EQ(calls[0]["entries"][1][4], "#00c850 (r, g, b; scan-out ignores alpha)");
+  EXPECT_EQ(PixelEntries(calls[0], 200, 50)[0]["shown"], "#00c850 (r, g, b; scan-out ignores alpha)");
   EXPECT_EQ(calls[1]["target"], "colour_b0_p320_k_8_8_8_8_1x");
   EXPECT_EQ(calls[1]["entries"].size(), 4u);
   EXPECT_EQ(calls[1]["runs"], Json::parse("[[0,288,[0,2]],[288,736,[0,1,3]]]"));
