@@ -209,17 +209,23 @@ TEST(InspectSite, EverySampleWritesItsEvents) {
   }
 }
 
+// The DOM of `site`'s page opened at `link` ("#F.K") once its scripts ran (kWork/NAME.out; the
+// console in NAME.err).
+std::string PageDom(const fs::path& site, const std::string& link, const std::string& name) {
+  EXPECT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=8000 --dump-dom 'file://" +
+                                         (site / "index.html").string() + link + "'",
+                                     kWork / (name + ".out"), kWork / (name + ".err")),
+            0)
+      << ReadFileText(kWork / (name + ".err"));
+  return ReadFileText(kWork / (name + ".out"));
+}
+
 TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const fs::path dir = kWork / "page";
   Write(WriteSample("clear_draws_resolve_swap"), dir);
-  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
-                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
-                                         (dir / "index.html").string() + "#0.2'",
-                                     kWork / "dom.out", kWork / "dom.err"),
-            0)
-      << ReadFileText(kWork / "dom.err");
-  const std::string dom = ReadFileText(kWork / "dom.out");
+  const std::string dom = PageDom(dir, "#0.2", "dom");
   const std::string err = ReadFileText(kWork / "dom.err");
   const size_t st = dom.find("id=\"xnt-status\"");
   ASSERT_NE(st, std::string::npos);
@@ -255,13 +261,7 @@ TEST(InspectPage, DeepLinkIntoALaterListChunk) {
   EXPECT_EQ(index["count"], 2103);
   EXPECT_EQ(index["lists"], Json::parse(R"([["0.0","0.1023"],["0.1024","0.2047"],["0.2048","0.swap"]])"));
   EXPECT_EQ(SiteEvents(dir).size(), 2103u);
-  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
-                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
-                                         (dir / "index.html").string() + "#0.2050'",
-                                     kWork / "long.out", kWork / "long.err"),
-            0)
-      << ReadFileText(kWork / "long.err");
-  const std::string dom = ReadFileText(kWork / "long.out");
+  const std::string dom = PageDom(dir, "#0.2050", "long");
   const size_t st = dom.find("id=\"xnt-status\"");
   ASSERT_NE(st, std::string::npos);
   EXPECT_EQ(dom.substr(dom.find('>', st), 4), ">ok<") << dom.substr(st, 300);
@@ -302,13 +302,7 @@ struct Panel {
 };
 
 Panel HistoryPanel(const fs::path& site, const std::string& link, const std::string& name) {
-  EXPECT_EQ(::xnt::test::RunChromium(kWork / "profile",
-                                     "--virtual-time-budget=8000 --dump-dom 'file://" +
-                                         (site / "index.html").string() + link + "'",
-                                     kWork / (name + ".out"), kWork / (name + ".err")),
-            0)
-      << ReadFileText(kWork / (name + ".err"));
-  const std::string dom = ReadFileText(kWork / (name + ".out"));
+  const std::string dom = PageDom(site, link, name);
   Panel p;
   const size_t at = dom.find("<div id=\"history\">");
   if (at == std::string::npos) return p;
@@ -326,6 +320,18 @@ Panel HistoryPanel(const fs::path& site, const std::string& link, const std::str
   return p;
 }
 
+// A cpu-path site of clear_draws_resolve_swap into `dir` (emptied first), to be written with
+// the caller's history budget and scale.
+SiteOptions ClearDrawsSite(const fs::path& dir) {
+  fs::remove_all(dir);
+  SiteOptions o;
+  o.trace = WriteSample("clear_draws_resolve_swap");
+  o.out_dir = dir.string();
+  o.session.path = renderer::Path::kCpu;
+  o.session.threads = 1;
+  return o;
+}
+
 // inspect writes the cpu path's pixel history within its budget and the page lists a clicked
 // pixel's events. clear_draws_resolve_swap (registry.cpp): navy (24,24,40) cleared by resolve
 // 0.0, the orange (255,128,0) triangle with corners (41,31) (41,110) (120,110) is draw 0.1, the
@@ -334,12 +340,7 @@ Panel HistoryPanel(const fs::path& site, const std::string& link, const std::str
 TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const fs::path dir = kWork / "history";
-  fs::remove_all(dir);
-  SiteOptions o;
-  o.trace = WriteSample("clear_draws_resolve_swap");
-  o.out_dir = dir.string();
-  o.session.path = renderer::Path::kCpu;
-  o.session.threads = 1;
+  SiteOptions o = ClearDrawsSite(dir);
   // A budget of exactly tile rows 0 and 1 (y < 64) of the 320x240 frame: the bottom rows do not fit.
   const fs::path all = kWork / "history_all";
   fs::remove_all(all);
@@ -400,12 +401,7 @@ TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
 TEST(InspectPage, ScaledHistoryShowsEveryHostPixelOfTheBlock) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const fs::path dir = kWork / "scaled";
-  fs::remove_all(dir);
-  SiteOptions o;
-  o.trace = WriteSample("clear_draws_resolve_swap");
-  o.out_dir = dir.string();
-  o.session.path = renderer::Path::kCpu;
-  o.session.threads = 1;
+  SiteOptions o = ClearDrawsSite(dir);
   o.session.renderer.scale_x = o.session.renderer.scale_y = 2;
   o.history_budget_bytes = 64ull << 20;
   EXPECT_EQ(WriteSite(o).history_tile_rows_skipped, 0u);
