@@ -85,10 +85,11 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
 // The per-tile chunks of pixel history the inspector page loads with <script> tags (it is
 // opened from file://, where fetch is refused): for every selected frame F,
 // OUT/history/f<F>/t<TX>_<TY>.js per tile of 32x32 guest pixels, calling
-// XNT.history({frame, tile: [TX, TY], target, keys, entries, runs}) once per target with events
-// in the tile — the tile's distinct entries once, each `[key list, "F.K", kind, values...]`, and
-// runs `[first pixel, count, [entry, ...]]` of consecutive pixels (row-major in the tile) with
-// the same entries (docs/pixel-history.md) — and OUT/history/f<F>/index.js calling
+// XNT.history({frame, tile: [TX, TY], target, values, keys, entries, runs}) once per target with
+// events in the tile — the tile's distinct strings once, its distinct entries once, each
+// `[key list, event, kind, field values...]` as indices (into keys, then into the strings),
+// and runs `[first pixel, count, [entry, ...]]` of consecutive pixels (row-major in the tile)
+// with the same entries (docs/pixel-history.md) — and OUT/history/f<F>/index.js calling
 // XNT.historyIndex({frame, tile, targets, tiles: [[TX, TY], ...], skipped, command}). Tiles are
 // written row by row until the byte budget (over all frames) is spent; the index names the rest
 // and the command that gives their pixels' histories.
