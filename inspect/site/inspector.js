@@ -1,12 +1,14 @@
 // xenotrace inspect: the page of a static site opened from file://. Data arrive as scripts that
-// call the XNT.* functions below (browsers refuse fetch() on file://): data/events.js (the event
-// list), data/chunks/cN.js (64 events' details each, loaded on demand), data/shaders/H.js,
+// call the XNT.* functions below (browsers refuse fetch() on file://): data/events.js (a small
+// index), data/list/lN.js (1,024 rows of the event list each, loaded when in view, all of them
+// for a filter), data/chunks/cN.js (64 events' details each, loaded on demand), data/shaders/H.js,
 // data/bits/*.js (guest bits of small targets), history/fF/*.js (pixel history, when written).
 'use strict';
 var XNT = (function () {
   var ROW = 20;
   var S = {index: null, events: [], byId: {}, view: [], sel: -1, chunks: {}, shaders: {}, bits: {},
-           history: {}, historyIndex: {}, loading: {}, failed: {}, pick: null};
+           history: {}, historyIndex: {}, loading: {}, failed: {}, pick: null, lists: 0,
+           pendingId: null, pendingIndex: -1, loaded: {}};
   var errors = [];
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -59,6 +61,11 @@ var XNT = (function () {
     var h = '';
     for (var v = first; v < last; ++v) {
       var i = S.view[v], e = S.events[i];
+      if (!e) {
+        loadList(Math.floor(i / S.index.list_events));
+        h += '<div class="row" style="top:' + v * ROW + 'px">&hellip;</div>';
+        continue;
+      }
       h += '<div class="row' + (i === S.sel ? ' sel' : '') + '" style="top:' + v * ROW + 'px" data-i="' + i +
         '" title="' + esc(e.id) + '">' + rowText(e) + '</div>';
     }
@@ -77,15 +84,45 @@ var XNT = (function () {
       return (e.vs || '').indexOf(v) === 0 || (e.ps || '').indexOf(v) === 0;
     });
   }
+  // The list chunk holding rows from i * list_events on, once.
+  function loadList(n) {
+    load('data/list/l' + n + '.js', function () { fail('data/list/l' + n + '.js missing'); });
+  }
+  // "F.K" / "F.swap" as [F, K] (the swap after every K of its frame), to find an id's list chunk.
+  function idKey(id) {
+    var p = String(id).split('.');
+    return [Number(p[0]), p[1] === 'swap' ? Infinity : Number(p[1])];
+  }
+  function idLess(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
+  function listOf(id) {
+    var k = idKey(id), lists = S.index.lists || [];
+    for (var n = 0; n < lists.length; ++n) {
+      if (!idLess(k, idKey(lists[n][0])) && !idLess(idKey(lists[n][1]), k)) return n;
+    }
+    return -1;
+  }
   function applyFilter() {
-    var f = $('filter').value.trim();
+    var f = $('filter').value.trim(), lists = (S.index.lists || []).length;
     S.view = [];
-    for (var i = 0; i < S.events.length; ++i) if (matches(S.events[i], f)) S.view.push(i);
-    $('count').textContent = S.view.length + ' of ' + S.events.length + ' events';
+    if (!f) {
+      for (var i = 0; i < S.events.length; ++i) S.view.push(i);
+    } else {
+      // A filter reads every row: every list chunk is loaded, each re-running the filter.
+      for (var n = 0; n < lists; ++n) loadList(n);
+      for (var j = 0; j < S.events.length; ++j) if (S.events[j] && matches(S.events[j], f)) S.view.push(j);
+    }
+    $('count').textContent = S.view.length + ' of ' + S.events.length + ' events' +
+      (f && S.lists < lists ? ' (searching: ' + S.lists + ' of ' + lists + ' list chunks read)' : '');
     drawRows();
   }
   function select(i) {
     if (i < 0 || i >= S.events.length) return;
+    if (!S.events[i]) {
+      // Its row is not read yet: select it when its list chunk arrives.
+      S.pendingIndex = i;
+      loadList(Math.floor(i / S.index.list_events));
+      return;
+    }
     S.sel = i;
     var id = S.events[i].id;
     if (location.hash.split('@')[0] !== '#' + id) history.replaceState(null, '', '#' + id);
@@ -109,7 +146,12 @@ var XNT = (function () {
     var id = at < 0 ? hash : hash.slice(0, at);
     S.hashPick = at < 0 ? null : hash.slice(at + 1).split(',').map(Number);
     if (id && S.byId[id] !== undefined) select(S.byId[id]);
-    else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
+    else if (id && listOf(id) >= 0 && !S.failed['data/list/l' + listOf(id) + '.js'] &&
+             !S.loaded[listOf(id)]) {
+      S.pendingId = id;
+      loadList(listOf(id));
+      $('detail').innerHTML = '<p>loading ' + esc(id) + '&hellip;</p>';
+    } else if (id) $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
   }
 
   // ---- Detail ----------------------------------------------------------------------------------
@@ -275,6 +317,26 @@ var XNT = (function () {
       .replace(' [--target ID]', p.target && p.target !== 'frame' ? ' --target ' + p.target : '');
     return c + (S.index.scale && S.index.scale !== '1x1' ? ' --scale ' + S.index.scale : '');
   }
+  // A pixel's entries from a tile's compact tables (docs/pixel-history.md): the run holding the
+  // pixel lists its entries; each is [key list, event, kind, field values...], every one but the
+  // key list an index into the tile's values. "host pixel" is stored relative to the guest
+  // pixel's first host pixel (flat regions share entries at a scale).
+  function historyEntries(t, tile, p) {
+    var q = (p.gy % tile) * tile + p.gx % tile, sc = (S.index.scale || '1x1').split('x').map(Number);
+    var run = (t.runs || []).find(function (r) { return q >= r[0] && q < r[0] + r[1]; });
+    return (run ? run[2] : []).map(function (i) {
+      var en = t.entries[i], o = {event: t.values[en[1]], kind: t.values[en[2]]};
+      t.keys[en[0]].forEach(function (k, j) {
+        var v = t.values[en[3 + j]];
+        if (k === 'host pixel') {
+          var d = v.split(',').map(Number);
+          v = (p.gx * sc[0] + d[0]) + ',' + (p.gy * sc[1] + d[1]);
+        }
+        o[k] = v;
+      });
+      return o;
+    });
+  }
   function showHistory() {
     var p = S.pick, el = $('history');
     if (!p || !el) return;
@@ -300,7 +362,7 @@ var XNT = (function () {
       ' (the reference), whatever path this site shows; also <code>' + esc(historyCommand(idx, p)) + '</code></p>';
     tiles.forEach(function (t) {
       if (t.target !== p.target && tiles.length > 1 && tiles.some(function (u) { return u.target === p.target; })) return;
-      var entries = (t.pixels || {})[p.gx + ',' + p.gy] || [];
+      var entries = historyEntries(t, idx.tile, p);
       h += '<h3>' + esc(t.target) + ': ' + entries.length + ' entries</h3>';
       entries.forEach(function (en) {
         h += table(['field', 'value'], Object.keys(en).map(function (k) {
@@ -316,8 +378,8 @@ var XNT = (function () {
     fail: fail,
     events: function (index) {
       S.index = index;
-      S.events = index.events;
-      S.events.forEach(function (e, i) { S.byId[e.id] = i; });
+      S.events = new Array(index.count);
+      S.loaded = {};
       var ready = function () {
         $('title').textContent = 'xenotrace inspect: ' + index.trace;
         $('meta').textContent = index.path + ' @ ' + index.scale + ', frames ' + index.frames.join(',') + ' of ' + index.frames_in_trace +
@@ -328,6 +390,24 @@ var XNT = (function () {
         status();
       };
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
+    },
+    list: function (c) {
+      if (S.loaded[c.chunk]) return;
+      S.loaded[c.chunk] = true;
+      ++S.lists;
+      c.events.forEach(function (e, k) { S.events[c.first + k] = e; S.byId[e.id] = c.first + k; });
+      if ($('filter').value.trim()) applyFilter(); else drawRows();
+      if (S.pendingId !== null && listOf(S.pendingId) === c.chunk) {
+        var id = S.pendingId;
+        S.pendingId = null;
+        if (S.byId[id] !== undefined) select(S.byId[id]);
+        else $('detail').innerHTML = '<p class="err">No event ' + esc(id) + ' in this site (events are F.K).</p>';
+      }
+      if (S.pendingIndex >= 0 && S.events[S.pendingIndex]) {
+        var i = S.pendingIndex;
+        S.pendingIndex = -1;
+        select(i);
+      }
     },
     chunk: function (c) {
       S.chunks[c.chunk] = c;

@@ -1,40 +1,57 @@
-// Pixel history as the inspector page's per-tile chunk scripts (see pixel_history.h).
+// Pixel history as the inspector page's per-tile chunk scripts (see pixel_history.h), in the
+// compact form of history_tile_table.h.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <tuple>
 
+#include "history_replay.h"
+#include "history_tile_table.h"
 #include "xnt/base/atomic_file.h"
 #include "xnt/base/error.h"
-#include "history_replay.h"
 #include "xnt/inspect/pixel_history.h"
 
 namespace xnt::inspect {
 
 namespace {
 
-using Tile = std::pair<uint32_t, uint32_t>;  // (TY, TX): row by row
+// Watched EDRAM samples per replay when HistoryChunkOptions::band_rows is 0: a watch record is
+// about 150 bytes and a sample sees a few events, so a band holds some 100 MB of records at most
+// while a 320x240 frame (or a 720p one in five bands) is watched in one replay.
+constexpr uint64_t kBandSamples = 1ull << 18;
 
-// The tile's script: one XNT.history call per target with events in it.
-std::string TileScript(const FrameHistories& h, uint64_t frame, Tile tile) {
+// Guest rows per replay: whole tile rows, as many as kBandSamples allows (at least one).
+uint32_t BandRows(const ReplayedFrame& first, const HistoryChunkOptions& options) {
+  if (options.band_rows) return std::max(kHistoryTile, options.band_rows / kHistoryTile * kHistoryTile);
+  const uint64_t host = uint64_t(options.scale.x) * options.scale.y;
+  uint64_t per_row = first.swapped ? first.image.width * host : 0;
+  for (const auto& u : first.watch.surfaces()) per_row += u.surface.pitch_pixels * u.surface.sample_count() * host;
+  const uint64_t rows = kBandSamples / std::max<uint64_t>(per_row, 1) / kHistoryTile * kHistoryTile;
+  return uint32_t(std::clamp<uint64_t>(rows, kHistoryTile, 1u << 16));
+}
+
+// The frame's height in guest rows: the front buffer's and every target's drawn rows.
+uint32_t FrameRows(const ReplayedFrame& first) {
+  uint32_t rows = first.swapped ? first.image.height : 0;
+  for (const auto& u : first.watch.surfaces()) rows = std::max(rows, u.rows);
+  return rows;
+}
+
+// One band's tables: (tile row, tile column, target index) -> that target's entries in the tile.
+using BandTables = std::map<std::tuple<uint32_t, uint32_t, uint32_t>, HistoryTileTable>;
+
+// The tile's script: one XNT.history call per target with entries in it.
+std::string TileScript(const BandTables& tables, const FrameHistories& h, uint64_t frame,
+                       uint32_t ty, uint32_t tx) {
   std::string script;
-  const uint32_t x0 = tile.second * kHistoryTile, y0 = tile.first * kHistoryTile;
-  for (const FrameHistories::Target& t : h.targets) {
-    Json pixels = Json::object();
-    const auto first = t.pixels.lower_bound({x0, 0});
-    for (auto it = first; it != t.pixels.end() && it->first.first < x0 + kHistoryTile; ++it) {
-      const auto [x, y] = it->first;
-      if (y < y0 || y >= y0 + kHistoryTile) continue;
-      Json entries = Json::array();
-      for (const HistoryEntry& e : it->second) entries.push_back(HistoryEntryJson(e));
-      pixels[std::to_string(x) + "," + std::to_string(y)] = std::move(entries);
-    }
-    if (pixels.empty()) continue;
-    Json call = Json::object();
-    call["frame"] = frame;
-    call["tile"] = Json::array({tile.second, tile.first});
-    call["target"] = t.id;
-    call["pixels"] = std::move(pixels);
-    script += "XNT.history(" + DumpJson(call) + ");\n";
+  for (auto it = tables.lower_bound({ty, tx, 0}); it != tables.end(); ++it) {
+    if (std::get<0>(it->first) != ty || std::get<1>(it->first) != tx) break;
+    if (it->second.empty()) continue;
+    script += "XNT.history({\"frame\":" + std::to_string(frame) + ",\"tile\":[" + std::to_string(tx) +
+              "," + std::to_string(ty) + "],\"target\":";
+    AppendQuoted(script, h.targets[std::get<2>(it->first)].id);
+    script += "," + it->second.Members() + "});\n";
   }
   return script;
 }
@@ -51,7 +68,6 @@ HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vecto
                                       const std::string& out_dir,
                                       const HistoryChunkOptions& options) {
   HistoryChunkResult result;
-  const uint32_t band = std::max<uint32_t>(kHistoryTile, options.band_rows / kHistoryTile * kHistoryTile);
   for (const uint64_t frame : frames) {
     const std::filesystem::path dir = std::filesystem::path(out_dir) / "history" / ("f" + std::to_string(frame));
     std::error_code ec;
@@ -59,24 +75,31 @@ HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vecto
     if (ec) throw Error("pixel history: cannot create " + dir.string() + ": " + ec.message());
     std::set<std::string> targets;
     std::vector<Json> written;
-    // Bands of tile rows, each from its own pair of replays (the watch's memory stays bounded);
-    // once the budget is spent no further band is replayed.
-    uint32_t height = 1, spent_at = UINT32_MAX;  // the first tile row not written in full
     ReplayedFrame first;  // the frame's targets, found once
     ReplayWatched(trace, frame, options.scale, first);
+    const uint32_t band = BandRows(first, options), height = std::max(FrameRows(first), 1u);
+    // Bands of tile rows, each watched in one replay (the records' memory stays bounded); once
+    // the budget is spent no further band is replayed.
+    uint32_t spent_at = UINT32_MAX;  // the first tile row not written in full
     for (uint32_t y0 = 0; y0 < height && spent_at == UINT32_MAX; y0 += band) {
-      const FrameHistories h = FrameHistoriesAfter(
+      FrameHistories h;
+      BandTables tables;
+      VisitFrameHistories(
           trace, first, options.scale,
-          [&](const std::string&, uint32_t, uint32_t y) { return y >= y0 && y < y0 + band; });
+          [&](const std::string&, uint32_t, uint32_t y) { return y >= y0 && y < y0 + band; }, h,
+          [&](uint32_t target, std::pair<uint32_t, uint32_t> p, const HistoryEntry& e, uint64_t id) {
+            const uint32_t tx = p.first / kHistoryTile, ty = p.second / kHistoryTile;
+            const uint32_t local = (p.second % kHistoryTile) * kHistoryTile + p.first % kHistoryTile;
+            tables[{ty, tx, target}].Add(local, p.first, p.second, options.scale, e, id);
+          });
       uint32_t width = 0;
       for (const FrameHistories::Target& t : h.targets) {
         targets.insert(t.id);
         width = std::max(width, t.width);
-        height = std::max(height, t.height);
       }
       for (uint32_t ty = y0 / kHistoryTile; ty * kHistoryTile < std::min(y0 + band, height); ++ty) {
         for (uint32_t tx = 0; tx * kHistoryTile < width && spent_at == UINT32_MAX; ++tx) {
-          const std::string script = TileScript(h, frame, {ty, tx});
+          const std::string script = TileScript(tables, h, frame, ty, tx);
           if (script.empty()) continue;
           if (result.bytes + script.size() > options.byte_budget) {
             spent_at = ty;

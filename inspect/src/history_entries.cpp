@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "history_replay.h"
 #include "xnt/xenos/enums.h"
@@ -162,6 +163,30 @@ HistoryEntry EntryOf(const cpu::PixelWatch& watch, size_t index, ResolutionScale
   e.fields.push_back({"before", Bits(r.surface, r.before)});
   e.fields.push_back({"after", Bits(r.surface, r.after)});
   return e;
+}
+
+bool SameEntry(const cpu::PixelWatch& watch, size_t a, size_t b) {
+  const cpu::WatchRecord& x = watch.records()[a];
+  const cpu::WatchRecord& y = watch.records()[b];
+  const auto bits = [](const auto& u, const auto& v) { return std::memcmp(&u, &v, sizeof(u)) == 0; };
+  if (x.kind != y.kind || x.frame != y.frame || x.event != y.event || x.role != y.role ||
+      x.before != y.before || x.after != y.after ||
+      watch.samples()[x.watched].sample != watch.samples()[y.watched].sample ||
+      watch.samples()[x.watched].surface.sample_count() != watch.samples()[y.watched].surface.sample_count()) {
+    return false;
+  }
+  const cpu::WatchResolve* rx = watch.ResolveOf(a);
+  const cpu::WatchResolve* ry = watch.ResolveOf(b);
+  if (rx || ry) return rx && ry && rx->copies == ry->copies && rx->clears == ry->clears;
+  return x.front_facing == y.front_facing && x.pixel_shader == y.pixel_shader &&
+         x.killed == y.killed && x.color_mask == y.color_mask && bits(x.color, y.color) &&
+         x.depth_exported == y.depth_exported && bits(x.depth, y.depth) &&
+         x.alpha_test == y.alpha_test && x.alpha_to_mask_cut == y.alpha_to_mask_cut &&
+         x.depth_stencil == y.depth_stencil && x.merged == y.merged && x.alpha_func == y.alpha_func &&
+         bits(x.alpha_ref, y.alpha_ref) && x.depth_test == y.depth_test &&
+         x.stencil_test == y.stencil_test && x.zfunc == y.zfunc && x.stencil_func == y.stencil_func &&
+         x.stencil_ref == y.stencil_ref && x.blend == y.blend && x.blend_control == y.blend_control &&
+         x.write_mask == y.write_mask && bits(x.exp_bias, y.exp_bias) && x.unorm == y.unorm;
 }
 
 HistoryEntry SwapEntry(const ReplayedFrame& frame, uint32_t x, uint32_t y) {

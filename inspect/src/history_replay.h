@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "xnt/base/resolution_scale.h"
 #include "xnt/cpu/pixel_watch.h"
@@ -33,8 +35,25 @@ void ReplayWatched(const std::string& trace, uint64_t frame, ResolutionScale sca
 FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame& first,
                                    ResolutionScale scale, const PixelFilter& keep);
 
+// FrameHistoriesAfter without keeping the entries: `out` gets the targets and notes, and every
+// entry goes to `sink` as it is made (target index into out.targets, guest pixel), each pixel's
+// in its order (the front buffer's swap entry last). Entries with the same `id` are the same
+// entry (a flat draw's neighbouring fragments): a writer may reuse what it made of the first. A
+// writer turning them into a compact form at once holds one band's records, never every
+// entry's text.
+using HistorySink = std::function<void(uint32_t target, std::pair<uint32_t, uint32_t> pixel,
+                                       const HistoryEntry& entry, uint64_t id)>;
+void VisitFrameHistories(const std::string& trace, const ReplayedFrame& first, ResolutionScale scale,
+                         const PixelFilter& keep, FrameHistories& out, const HistorySink& sink);
+
 // records()[index] of `watch` as an entry (fields: pixel_history.h, docs/pixel-history.md).
 HistoryEntry EntryOf(const cpu::PixelWatch& watch, size_t index, ResolutionScale scale);
+
+// Whether records a and b of `watch` make the same entry up to the host pixel (which the caller
+// compares relative to each record's guest pixel). One event addresses one surface per role
+// with one state, so the event and role stand for the surface, the resolve rectangle and the
+// draw's fixed-function state; what varies per fragment is compared field by field.
+bool SameEntry(const cpu::PixelWatch& watch, size_t a, size_t b);
 
 // The front buffer's value at pixel (x, y) of the swapped image, as the swap entry shows it.
 HistoryEntry SwapEntry(const ReplayedFrame& frame, uint32_t x, uint32_t y);

@@ -3,6 +3,7 @@
 #include "xnt/inspect/pixel_history.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "history_replay.h"
@@ -224,8 +225,17 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
 
 FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame& first,
                                    ResolutionScale scale, const PixelFilter& keep) {
-  const uint64_t frame = first.watch.first_frame();
   FrameHistories out;
+  VisitFrameHistories(trace, first, scale, keep, out,
+                      [&](uint32_t target, std::pair<uint32_t, uint32_t> pixel,
+                          const HistoryEntry& e, uint64_t) { out.targets[target].pixels[pixel].push_back(e); });
+  return out;
+}
+
+void VisitFrameHistories(const std::string& trace, const ReplayedFrame& first, ResolutionScale scale,
+                         const PixelFilter& keep, FrameHistories& out, const HistorySink& sink) {
+  const uint64_t frame = first.watch.first_frame();
+  out.targets.clear();
   out.notes = NoteLines(first);
   // Which target and pixel each watched sample belongs to.
   ReplayedFrame second;
@@ -234,12 +244,14 @@ FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame
     WatchPixel(second.watch, s, x, y, scale);
     owner.resize(second.watch.samples().size(), {target, {x, y}});
   };
+  // The front buffer's swap entries come last in their pixels' lists, after the records.
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, HistoryEntry>> swaps;
   if (first.swapped) {
     out.targets.push_back({"frame", "front buffer", first.image.width, first.image.height, {}, {}});
     for (uint32_t y = 0; y < first.image.height; ++y) {
       for (uint32_t x = 0; x < first.image.width; ++x) {
         if (!keep("frame", x, y)) continue;
-        HistoryEntry& swap = out.targets[0].pixels[{x, y}].emplace_back(SwapEntry(first, x, y));
+        HistoryEntry& swap = swaps.emplace_back(std::pair{x, y}, SwapEntry(first, x, y)).second;
         const auto* source = FrontBufferSource(first, x, y);
         if (!source) continue;
         // A source pixel that is itself watched as its target keeps its entries there only
@@ -269,14 +281,35 @@ FrameHistories FrameHistoriesAfter(const std::string& trace, const ReplayedFrame
     }
   }
   if (!second.watch.empty()) ReplayWatched(trace, frame, scale, second);
+  // Each target's last entry: a flat draw's next fragment on the target is most often the same
+  // entry again (formatting every record's fields is most of the cost).
+  struct Last {
+    size_t record = SIZE_MAX;
+    std::pair<uint32_t, uint32_t> host;  // relative to the guest pixel's first host pixel
+    uint64_t id = 0;
+    HistoryEntry entry;
+  };
+  std::vector<Last> last(out.targets.size());
+  uint64_t ids = 0;
+  const auto& samples = second.watch.samples();
   for (size_t i = 0; i < second.watch.records().size(); ++i) {
-    const auto& [target, pixel] = owner[second.watch.records()[i].watched];
-    auto& entries = out.targets[target].pixels[pixel];
-    // The front buffer's swap entry stays last.
-    const auto at = target == 0 && first.swapped ? entries.end() - 1 : entries.end();
-    entries.insert(at, EntryOf(second.watch, i, scale));
+    const uint32_t watched = second.watch.records()[i].watched;
+    const auto& [target, pixel] = owner[watched];
+    const std::pair host{samples[watched].host_x - pixel.first * scale.x,
+                         samples[watched].host_y - pixel.second * scale.y};
+    Last& l = last[target];
+    if (l.record == SIZE_MAX || l.host != host || !SameEntry(second.watch, l.record, i)) {
+      l.entry = EntryOf(second.watch, i, scale);
+      l.id = ++ids;
+    } else if (scale.scaled()) {
+      // The same entry at another guest pixel: only its absolute host pixel differs.
+      l.entry.fields.front().value =
+          std::to_string(samples[watched].host_x) + "," + std::to_string(samples[watched].host_y);
+    }
+    l.record = i, l.host = host;
+    sink(target, pixel, l.entry, l.id);
   }
-  return out;
+  for (auto& [pixel, entry] : swaps) sink(0, pixel, entry, ++ids);
 }
 
 }  // namespace xnt::inspect

@@ -1,6 +1,7 @@
 // `xenotrace inspect`'s site: the trace replayed once on the chosen path through a Session whose
 // draw hook sees every draw and resolve before and after the path runs it; `dump`'s printer
 // watches the command processor so each event carries the PM4 packets that led to it.
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -275,7 +276,22 @@ void SiteWriter::WriteIndex(const format::Reader& reader) {
   index["frames"] = std::move(frames);
   index["command"] = "xenotrace inspect " + o_.trace + " -o " + o_.out_dir + " --path " +
                      renderer::PathName(o_.session.path) + " --scale " + index["scale"].get<std::string>();
-  index["events"] = std::move(list_);
+  // The list in chunks, and each chunk's first and last id (the page finds a deep-linked event's
+  // chunk without reading the others).
+  Json lists = Json::array();
+  for (size_t first = 0; first < list_.size(); first += kListEvents) {
+    Json c;
+    c["chunk"] = first / kListEvents;
+    c["first"] = first;
+    c["events"] = Json::array();
+    const size_t end = std::min<size_t>(list_.size(), first + kListEvents);
+    for (size_t i = first; i < end; ++i) c["events"].push_back(std::move(list_[i]));
+    lists.push_back(Json::array({c["events"].front()["id"], c["events"].back()["id"]}));
+    files_.WriteScript("data/list/l" + std::to_string(first / kListEvents) + ".js", "XNT.list", c);
+  }
+  index["count"] = list_.size();
+  index["list_events"] = kListEvents;
+  index["lists"] = std::move(lists);
   files_.WriteScript("data/events.js", "XNT.events", index);
 }
 

@@ -22,8 +22,7 @@ TEST(CompareInspect, BisectedDrawLinksToBothCombinationsPages) {
   const std::string site = "inspect/clear_draws_resolve_swap.xnt/";
   for (const std::string combo : {"fbo_1x1_f0_2", "cpu_1x1_f0_2"}) {
     EXPECT_NE(html.find("<a href=\"" + site + combo + "/index.html#0.2\">"), std::string::npos) << combo;
-    const Json index = ReadScript(report / site / combo / "data" / "events.js", "XNT.events");
-    for (const Json& e : index["events"]) {
+    for (const Json& e : SiteEvents(report / site / combo)) {
       if (e["kind"] == "swap") continue;
       EXPECT_EQ(e.contains("images"), e["id"] != "0.2") << combo << " " << e.dump();
     }

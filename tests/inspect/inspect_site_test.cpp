@@ -20,6 +20,7 @@
 #include "xnt/diff/png.h"
 #include "xnt/format/reader.h"
 #include "xnt/gpu/texel_reader.h"
+#include "xnt/inspect/pixel_history.h"
 #include "xnt/inspect/site.h"
 #include "xnt/replay/null_backend.h"
 #include "xnt/replay/trace_player.h"
@@ -48,9 +49,9 @@ std::vector<std::string> ExpectedIds(const std::string& trace) {
   return e.ids;
 }
 
-std::vector<std::string> SiteIds(const Json& index) {
+std::vector<std::string> SiteIds(const Json& events) {
   std::vector<std::string> ids;
-  for (const Json& e : index["events"]) ids.push_back(e["id"]);
+  for (const Json& e : events) ids.push_back(e["id"]);
   return ids;
 }
 
@@ -58,15 +59,15 @@ TEST(InspectSite, ListsEveryEventWithPacketsStateAndShaderListings) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
   const fs::path dir = kWork / "clear";
   const SiteSummary s = Write(trace, dir);
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  const Json events = SiteEvents(dir);
   // 0.0 resolve-clear, three draws, a resolve, the swap (xenotrace dump).
-  EXPECT_EQ(SiteIds(index), ExpectedIds(trace));
-  EXPECT_EQ(SiteIds(index), (std::vector<std::string>{"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}));
+  EXPECT_EQ(SiteIds(events), ExpectedIds(trace));
+  EXPECT_EQ(SiteIds(events), (std::vector<std::string>{"0.0", "0.1", "0.2", "0.3", "0.4", "0.swap"}));
   EXPECT_EQ(s.draws, 3u);
   EXPECT_EQ(s.resolves, 2u);
   EXPECT_EQ(s.swaps, 1u);
-  EXPECT_EQ(index["events"][0]["kind"], "resolve");
-  EXPECT_EQ(index["events"][1]["kind"], "draw");
+  EXPECT_EQ(events[0]["kind"], "resolve");
+  EXPECT_EQ(events[1]["kind"], "draw");
   const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
   const Json& draw = chunk["events"]["0.1"];
   // The packets that led to the draw end with dump's line for it.
@@ -105,11 +106,10 @@ TEST(InspectSite, TextureThumbnailIsTheCpuDecodersTexels) {
   const std::string trace = WriteSample("textures_many_formats");
   const fs::path dir = kWork / "textures";
   Write(trace, dir);
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
   const Json chunk = ReadScript(dir / "data" / "chunks" / "c0.js", "XNT.chunk");
   std::string id;
   Json texture;
-  for (const Json& e : index["events"]) {
+  for (const Json& e : SiteEvents(dir)) {
     const Json& d = chunk["events"][e["id"].get<std::string>()];
     if (d.contains("textures") && !d["textures"].empty()) {
       id = e["id"], texture = d["textures"][0];
@@ -170,8 +170,7 @@ TEST(InspectSite, ImagesStayWithinTheBudget) {
   EXPECT_EQ(s.image_bytes, 0u);
   EXPECT_EQ(s.events_over_budget, 5u);  // every draw and resolve writes a target
   EXPECT_FALSE(fs::exists(dir / "img"));
-  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
-  EXPECT_EQ(index["events"][1]["images"], "over budget");
+  EXPECT_EQ(SiteEvents(dir)[1]["images"], "over budget");
 }
 
 TEST(InspectSite, EventRangesParse) {
@@ -202,25 +201,31 @@ TEST(InspectSite, EverySampleWritesItsEvents) {
       ADD_FAILURE() << sample.name << ": " << e.what();
       continue;
     }
-    const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
-    EXPECT_EQ(SiteIds(index), ExpectedIds(trace)) << sample.name;
-    EXPECT_EQ(s.events, index["events"].size()) << sample.name;
+    const Json events = SiteEvents(dir);
+    EXPECT_EQ(SiteIds(events), ExpectedIds(trace)) << sample.name;
+    EXPECT_EQ(s.events, events.size()) << sample.name;
     EXPECT_LE(s.image_bytes, 1u << 20) << sample.name;
     fs::remove_all(dir);
   }
+}
+
+// The DOM of `site`'s page opened at `link` ("#F.K") once its scripts ran (kWork/NAME.out; the
+// console in NAME.err).
+std::string PageDom(const fs::path& site, const std::string& link, const std::string& name) {
+  EXPECT_EQ(::xnt::test::RunChromium(kWork / "profile",
+                                     "--virtual-time-budget=8000 --dump-dom 'file://" +
+                                         (site / "index.html").string() + link + "'",
+                                     kWork / (name + ".out"), kWork / (name + ".err")),
+            0)
+      << ReadFileText(kWork / (name + ".err"));
+  return ReadFileText(kWork / (name + ".out"));
 }
 
 TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const fs::path dir = kWork / "page";
   Write(WriteSample("clear_draws_resolve_swap"), dir);
-  ASSERT_EQ(::xnt::test::RunChromium(kWork / "profile",
-                                     "--virtual-time-budget=5000 --dump-dom 'file://" +
-                                         (dir / "index.html").string() + "#0.2'",
-                                     kWork / "dom.out", kWork / "dom.err"),
-            0)
-      << ReadFileText(kWork / "dom.err");
-  const std::string dom = ReadFileText(kWork / "dom.out");
+  const std::string dom = PageDom(dir, "#0.2", "dom");
   const std::string err = ReadFileText(kWork / "dom.err");
   const size_t st = dom.find("id=\"xnt-status\"");
   ASSERT_NE(st, std::string::npos);
@@ -238,6 +243,32 @@ TEST(InspectPage, DeepLinkShowsTheEventsStateAndShaderInHeadlessChromium) {
   EXPECT_NE(dom.find("xps_3_0"), std::string::npos);
   EXPECT_NE(dom.find("=&gt; draw 0.2"), std::string::npos);
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
+}
+
+// The event list comes in chunks of 1,024 rows: a frame of 2,100 draws (bench's flat_2100: a
+// resolve, the draws, the swap) has three, and a deep link into the third selects its event
+// (its row, its details) whichever chunk arrives first.
+TEST(InspectPage, DeepLinkIntoALaterListChunk) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path bench = kWork / "bench", dir = kWork / "long";
+  fs::create_directories(bench);
+  const std::string x = ::xnt::test::XenotraceCli();
+  ASSERT_EQ(::xnt::test::RunShell(x + " bench replay --paths cpu --repeat 1 --draws 2100 --save-traces " +
+                                  bench.string() + " >/dev/null 2>&1").code, 0);
+  ASSERT_EQ(::xnt::test::RunShell(x + " inspect " + (bench / "flat_2100.xnt").string() + " -o " +
+                                  dir.string() + " --path cpu --image-budget 0 --history-budget 0 >/dev/null").code, 0);
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  EXPECT_EQ(index["count"], 2103);
+  EXPECT_EQ(index["lists"], Json::parse(R"([["0.0","0.1023"],["0.1024","0.2047"],["0.2048","0.swap"]])"));
+  EXPECT_EQ(SiteEvents(dir).size(), 2103u);
+  const std::string dom = PageDom(dir, "#0.2050", "long");
+  const size_t st = dom.find("id=\"xnt-status\"");
+  ASSERT_NE(st, std::string::npos);
+  EXPECT_EQ(dom.substr(dom.find('>', st), 4), ">ok<") << dom.substr(st, 300);
+  EXPECT_NE(dom.find("<h2 id=\"event-title\">0.2050 draw"), std::string::npos);
+  EXPECT_NE(dom.find("class=\"row sel\" style=\"top:41000px\" data-i=\"2050\" title=\"0.2050\""), std::string::npos);
+  EXPECT_NE(dom.find("2103 of 2103 events"), std::string::npos);
+  fs::remove_all(bench);
 }
 
 // #F.K@X,Y picks a pixel as a click does: the value picker shows that pixel's guest bits from the
@@ -271,13 +302,7 @@ struct Panel {
 };
 
 Panel HistoryPanel(const fs::path& site, const std::string& link, const std::string& name) {
-  EXPECT_EQ(::xnt::test::RunChromium(kWork / "profile",
-                                     "--virtual-time-budget=8000 --dump-dom 'file://" +
-                                         (site / "index.html").string() + link + "'",
-                                     kWork / (name + ".out"), kWork / (name + ".err")),
-            0)
-      << ReadFileText(kWork / (name + ".err"));
-  const std::string dom = ReadFileText(kWork / (name + ".out"));
+  const std::string dom = PageDom(site, link, name);
   Panel p;
   const size_t at = dom.find("<div id=\"history\">");
   if (at == std::string::npos) return p;
@@ -295,6 +320,18 @@ Panel HistoryPanel(const fs::path& site, const std::string& link, const std::str
   return p;
 }
 
+// A cpu-path site of clear_draws_resolve_swap into `dir` (emptied first), to be written with
+// the caller's history budget and scale.
+SiteOptions ClearDrawsSite(const fs::path& dir) {
+  fs::remove_all(dir);
+  SiteOptions o;
+  o.trace = WriteSample("clear_draws_resolve_swap");
+  o.out_dir = dir.string();
+  o.session.path = renderer::Path::kCpu;
+  o.session.threads = 1;
+  return o;
+}
+
 // inspect writes the cpu path's pixel history within its budget and the page lists a clicked
 // pixel's events. clear_draws_resolve_swap (registry.cpp): navy (24,24,40) cleared by resolve
 // 0.0, the orange (255,128,0) triangle with corners (41,31) (41,110) (120,110) is draw 0.1, the
@@ -303,14 +340,18 @@ Panel HistoryPanel(const fs::path& site, const std::string& link, const std::str
 TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   const fs::path dir = kWork / "history";
-  fs::remove_all(dir);
-  SiteOptions o;
-  o.trace = WriteSample("clear_draws_resolve_swap");
-  o.out_dir = dir.string();
-  o.session.path = renderer::Path::kCpu;
-  o.session.threads = 1;
-  // Tile rows 0 and 1 (y < 64) of the 320x240 target fit; the bottom rows do not.
-  o.history_budget_bytes = 20ull << 20;
+  SiteOptions o = ClearDrawsSite(dir);
+  // A budget of exactly tile rows 0 and 1 (y < 64) of the 320x240 frame: the bottom rows do not fit.
+  const fs::path all = kWork / "history_all";
+  fs::remove_all(all);
+  WriteHistoryChunks(o.trace, {0}, all.string(), {});
+  o.history_budget_bytes = 0;
+  for (const auto& f : fs::directory_iterator(all / "history" / "f0")) {
+    const std::string name = f.path().filename().string();
+    if (name.size() > 4 && (name.substr(name.size() - 5) == "_0.js" || name.substr(name.size() - 5) == "_1.js")) {
+      o.history_budget_bytes += f.file_size();
+    }
+  }
   const SiteSummary s = WriteSite(o);
   EXPECT_LE(s.history_bytes, o.history_budget_bytes);
   EXPECT_GT(s.history_tile_rows_skipped, 0u);
@@ -353,6 +394,34 @@ TEST(InspectPage, DeepLinkedPixelListsTheDrawsThatWroteIt) {
             std::string::npos) << over.html;
 }
 
+// At 2x2 the chunks store each entry's host pixel relative to its guest pixel (so a flat
+// region's host pixels share entries); the page shows the absolute host pixels of the picked
+// guest pixel: host pixel (401, 101) is guest (200, 50), its block 400..401 x 100..101, each
+// host pixel with the clear, green draw 0.2 and the copy-out, in raster order per event.
+TEST(InspectPage, ScaledHistoryShowsEveryHostPixelOfTheBlock) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "scaled";
+  SiteOptions o = ClearDrawsSite(dir);
+  o.session.renderer.scale_x = o.session.renderer.scale_y = 2;
+  o.history_budget_bytes = 64ull << 20;
+  EXPECT_EQ(WriteSite(o).history_tile_rows_skipped, 0u);
+  const Panel p = HistoryPanel(dir, "#0.2@401,101", "scaled");
+  const std::vector<std::string> block = {"400,100", "401,100", "400,101", "401,101"};
+  std::vector<std::string> kinds, hosts;
+  for (const char* kind : {"resolve+clear", "draw", "resolve"}) {
+    for (const std::string& b : block) kinds.push_back(kind), hosts.push_back(b);
+  }
+  EXPECT_EQ(p.kinds, kinds);
+  std::vector<std::string> shown;
+  const std::string open = "<td>host pixel</td><td>";
+  for (size_t i = p.html.find(open); i != std::string::npos; i = p.html.find(open, i + 1)) {
+    shown.push_back(p.html.substr(i + open.size(), p.html.find("</td>", i + open.size()) - i - open.size()));
+  }
+  EXPECT_EQ(shown, hosts);
+  ASSERT_EQ(p.afters.size(), 12u);
+  for (size_t i = 4; i < 8; ++i) EXPECT_EQ(p.afters[i].substr(0, 10), "0xff50c800") << i;
+}
+
 // The command: --json summary, exit codes, and bad input named in one line.
 TEST(InspectCli, SummaryAndExitCodes) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");
@@ -366,10 +435,11 @@ TEST(InspectCli, SummaryAndExitCodes) {
   EXPECT_EQ(summary["images"], 5);  // one target per draw and resolve, no texture
   EXPECT_GT(summary["bytes"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["path"], "cpu");
-  // One tile of history (the top-left one, under 1 MiB) fits; the rest is counted as left out.
-  EXPECT_EQ(summary["history_tiles"], 1);
+  // The whole frame's history (10 x 8 tiles of 32 pixels, the front buffer and the colour
+  // target) fits in 1 MiB: flat regions are runs of one entry list.
+  EXPECT_EQ(summary["history_tiles"], 80);
   EXPECT_LE(summary["history_bytes"].get<uint64_t>(), 1u << 20);
-  EXPECT_GT(summary["history_tile_rows_skipped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["history_tile_rows_skipped"], 0);
   for (const std::string& bad : {trace + " -o " + dir.string() + " --path cpu --frames 3",
                                  trace + " -o " + dir.string() + " --path cpu --events 0.x",
                                  std::string("/nonexistent.xnt -o ") + dir.string()}) {

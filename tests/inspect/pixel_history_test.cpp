@@ -3,6 +3,7 @@
 // every sample's histories with the frame the cpu path leaves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -155,6 +156,54 @@ Json ScriptCall(const std::filesystem::path& file, const std::string& function) 
   return Json::parse(text.substr(head.size(), end - head.size()));
 }
 
+// A tile script's XNT.history calls, one per target.
+std::vector<Json> TileCalls(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<Json> calls;
+  const std::string head = "XNT.history(";
+  for (size_t at = text.find(head); at != std::string::npos; at = text.find(head, at + 1)) {
+    const size_t end = text.find(");\n", at);
+    calls.push_back(Json::parse(text.substr(at + head.size(), end - at - head.size())));
+  }
+  return calls;
+}
+
+// The entries of a run of a tile call for its guest pixel (x, y), read as the page reads them
+// (inspector.js historyEntries): each [keys, event, kind, field values...], all but the key list
+// indices into the call's values; "host pixel" is relative to the guest pixel's first host pixel.
+Json RunEntries(const Json& call, const Json& run, uint32_t x, uint32_t y, ResolutionScale scale = {}) {
+  Json out = Json::array();
+  for (const Json& i : run[2]) {
+    const Json& e = call["entries"][i.get<size_t>()];
+    const Json& values = call["values"];
+    Json o = Json::object();
+    o["event"] = values[e[1].get<size_t>()], o["kind"] = values[e[2].get<size_t>()];
+    const Json& keys = call["keys"][e[0].get<size_t>()];
+    for (size_t k = 0; k < keys.size(); ++k) {
+      std::string v = values[e[3 + k].get<size_t>()];
+      if (keys[k] == "host pixel") {
+        const size_t comma = v.find(',');
+        v = std::to_string(x * scale.x + std::stoul(v.substr(0, comma))) + "," +
+            std::to_string(y * scale.y + std::stoul(v.substr(comma + 1)));
+      }
+      o[keys[k].get<std::string>()] = v;
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// Guest pixel (x, y)'s entries in a tile call: the run holding the pixel names them.
+Json PixelEntries(const Json& call, uint32_t x, uint32_t y, ResolutionScale scale = {}) {
+  const uint32_t local = (y % kHistoryTile) * kHistoryTile + x % kHistoryTile;
+  for (const Json& run : call["runs"]) {
+    const uint32_t first = run[0], count = run[1];
+    if (local >= first && local < first + count) return RunEntries(call, run, x, y, scale);
+  }
+  return Json::array();
+}
+
 TEST(PixelHistoryChunks, TilesAndIndex) {
   // 64x48, cleared by resolve 0.0: 2 x 2 tiles of 32, every one with events.
   const std::string sample = "raster_lines_list_strip_loop";
@@ -170,18 +219,16 @@ TEST(PixelHistoryChunks, TilesAndIndex) {
   EXPECT_EQ(index["tiles"], Json::parse("[[0,0],[1,0],[0,1],[1,1]]"));
   EXPECT_EQ(index["targets"], Json::array({"colour_b0_p64_k_8_8_8_8_1x", "frame"}));
   // Pixel (40, 36) is in tile (1, 1): the colour target's call holds PixelHistoryOf's entries.
-  std::ifstream in(out / "history/f0/t1_1.js");
-  std::string line;
-  std::getline(in, line);  // the "frame" target's call comes first, then the colour target's
-  EXPECT_EQ(Json::parse(line.substr(12, line.size() - 14))["target"], "frame");
-  std::getline(in, line);
-  const Json call = Json::parse(line.substr(12, line.size() - 14));
+  const std::vector<Json> calls = TileCalls(out / "history/f0/t1_1.js");
+  ASSERT_EQ(calls.size(), 2u);  // the "frame" target's call comes first, then the colour target's
+  EXPECT_EQ(calls[0]["target"], "frame");
+  const Json& call = calls[1];
   EXPECT_EQ(call["tile"], Json::array({1, 1}));
   EXPECT_EQ(call["target"], "colour_b0_p64_k_8_8_8_8_1x");
   const PixelHistory one = History(sample, 40, 36, "colour_b0_p64_k_8_8_8_8_1x");
   Json expected = Json::array();
   for (const HistoryEntry& e : one.entries) expected.push_back(HistoryEntryJson(e));
-  EXPECT_EQ(call["pixels"]["40,36"], expected);
+  EXPECT_EQ(PixelEntries(call, 40, 36), expected);
   // A budget of one tile: one file, both tile rows named as not written in full.
   const uint64_t first = std::filesystem::file_size(out / "history/f0/t0_0.js");
   std::filesystem::remove_all(out);
@@ -193,6 +240,63 @@ TEST(PixelHistoryChunks, TilesAndIndex) {
   const Json cut_index = ScriptCall(out / "history/f0/index.js", "historyIndex");
   EXPECT_EQ(cut_index["tiles"], Json::parse("[[0,0]]"));
   EXPECT_NE(cut_index["skipped"].get<std::string>().find("tile rows 0 to 1"), std::string::npos);
+  std::filesystem::remove_all(out);
+}
+
+// The compact form on a hand-worked tile: clear_draws_resolve_swap's tile (6, 1) spans x 192..223,
+// y 32..63; its rows 32..40 are the navy clear only, rows 41..63 inside the green rectangle
+// (y 41..100). The colour target holds four distinct entries (the clear, draw 0.2, resolve 0.4
+// of a navy and of a green pixel) and two runs of 9 x 32 and 23 x 32 pixels; the front buffer
+// two swap entries (navy, green shown), its pixels' entries being under the colour target.
+TEST(PixelHistoryChunks, FlatRegionsAreOneRun) {
+  const std::filesystem::path out = kWork / "flat";
+  std::filesystem::remove_all(out);
+  const HistoryChunkResult r =
+      WriteHistoryChunks(SampleTrace("clear_draws_resolve_swap"), {0}, out.string(), {});
+  EXPECT_EQ(r.tiles_written, 80u);  // 10 x 8 tiles
+  EXPECT_EQ(r.tiles_skipped, 0u);
+  const std::vector<Json> calls = TileCalls(out / "history/f0/t6_1.js");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0]["target"], "frame");
+  EXPECT_EQ(calls[0]["runs"], Json::parse("[[0,288,[0]],[288,736,[1]]]"));
+  EXPECT_EQ(PixelEntries(calls[0], 200, 50)[0]["shown"], "#00c850 (r, g, b; scan-out ignores alpha)");
+  EXPECT_EQ(calls[1]["target"], "colour_b0_p320_k_8_8_8_8_1x");
+  EXPECT_EQ(calls[1]["entries"].size(), 4u);
+  EXPECT_EQ(calls[1]["runs"], Json::parse("[[0,288,[0,2]],[288,736,[0,1,3]]]"));
+  const Json green = PixelEntries(calls[1], 200, 50);
+  ASSERT_EQ(green.size(), 3u);
+  EXPECT_EQ(green[1]["event"], "0.2");
+  EXPECT_EQ(green[1]["after"], "0xff50c800 (0, 0.78431374, 0.3137255, 1)");
+  std::filesystem::remove_all(out);
+}
+
+// At a scale every host pixel's entries come back from the compact form (host pixels stored
+// relative to their guest pixel): every pixel of every target equals FrameHistoriesOf's.
+TEST(PixelHistoryChunks, EveryPixelAtAScale) {
+  const std::string trace = SampleTrace("raster_lines_list_strip_loop");
+  const std::filesystem::path out = kWork / "scaled";
+  std::filesystem::remove_all(out);
+  HistoryChunkOptions o;
+  o.scale = {2, 2};
+  WriteHistoryChunks(trace, {0}, out.string(), o);
+  const FrameHistories all =
+      FrameHistoriesOf(trace, 0, o.scale, [](const std::string&, uint32_t, uint32_t) { return true; });
+  uint64_t pixels = 0;
+  for (const FrameHistories::Target& t : all.targets) {
+    for (const auto& [pixel, entries] : t.pixels) {
+      const auto [x, y] = pixel;
+      const std::filesystem::path file = out / "history/f0" /
+          ("t" + std::to_string(x / kHistoryTile) + "_" + std::to_string(y / kHistoryTile) + ".js");
+      Json expected = Json::array(), got = Json::array();
+      for (const HistoryEntry& e : entries) expected.push_back(HistoryEntryJson(e));
+      for (const Json& call : TileCalls(file)) {
+        if (call["target"] == t.id) got = PixelEntries(call, x, y, o.scale);
+      }
+      ASSERT_EQ(got, expected) << t.id << " " << x << "," << y;
+      ++pixels;
+    }
+  }
+  EXPECT_EQ(pixels, 64u * 48u * 2u);  // both targets, every pixel (the clear covers them all)
   std::filesystem::remove_all(out);
 }
 
@@ -216,25 +320,31 @@ TEST(PixelHistoryCli, ExitCodesAndJson) {
   }
   const test::ShellResult chunks = test::RunShell(run + "-o " + (kWork / "cli").string() + " --json");
   ASSERT_EQ(chunks.code, 0);
-  // A budget below one tile's script (a cleared 32x32 tile holds far more than 1000 bytes).
-  EXPECT_EQ(test::RunShell(run + "-o " + (kWork / "cli2").string() + " --budget 1000 2>&1").code, 1);
+  // A budget below one tile's script (its call's frame, tile, target and key list alone pass
+  // 100 bytes).
+  EXPECT_EQ(test::RunShell(run + "-o " + (kWork / "cli2").string() + " --budget 100 2>&1").code, 1);
   EXPECT_EQ(Json::parse(chunks.out)["frames"], 1);
   EXPECT_TRUE(std::filesystem::exists(kWork / "cli/history/f0/index.js"));
 }
 
-// Pixel history agrees with the frames: for every sample, on a grid of pixels of every target of
-// its last frame, the last entry's stored bits are the EDRAM's after the cpu path played the
-// frame, and the front buffer's swap entry shows the swapped frame's pixel.
+// Pixel history agrees with the frames: for every sample, every pixel of every target of its
+// last frame in the chunk scripts the page reads — the last entry's stored bits are the EDRAM's
+// after the cpu path played the frame, and the front buffer's swap entry shows the swapped
+// frame's pixel.
 class HistoryAgrees : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HistoryAgrees, WithTheCpuFrame) {
   const std::string trace = SampleTrace(GetParam());
   const uint64_t frame = format::Reader::Open(trace)->totals().frames - 1;
-  constexpr uint32_t kStep = 13;  // a prime: the grid crosses tiles, quads and MSAA patterns
-  const FrameHistories histories = FrameHistoriesOf(
-      trace, frame, {}, [](const std::string&, uint32_t x, uint32_t y) {
-        return x % kStep == 3 && y % kStep == 5;
-      });
+  const std::filesystem::path out = kWork / ("agrees_" + GetParam());
+  std::filesystem::remove_all(out);
+  HistoryChunkOptions all;
+  all.byte_budget = 1ull << 40;
+  const HistoryChunkResult written = WriteHistoryChunks(trace, {frame}, out.string(), all);
+  ASSERT_EQ(written.tiles_skipped, 0u);
+  // The targets' layouts (no pixel watched: one replay).
+  const FrameHistories targets =
+      FrameHistoriesOf(trace, frame, {}, [](const std::string&, uint32_t, uint32_t) { return false; });
   // The cpu path's own replay of the same frames.
   gpu::SwapImage shown;
   cpu::CpuBackendOptions o;
@@ -246,39 +356,52 @@ TEST_P(HistoryAgrees, WithTheCpuFrame) {
   backend.Attach(&player.memory(), &player.registers());
   player.Play(*format::Reader::Open(trace), frame);
   uint64_t checked = 0;
-  for (const FrameHistories::Target& t : histories.targets) {
-    for (const auto& [pixel, entries] : t.pixels) {
-      ASSERT_FALSE(entries.empty());
-      const HistoryEntry& last = entries.back();
-      if (t.id == "frame") {
-        const uint8_t* p = &shown.rgba[(size_t(pixel.second) * shown.width + pixel.first) * 4];
-        char rgb[8];
-        std::snprintf(rgb, sizeof(rgb), "#%02x%02x%02x", p[0], p[1], p[2]);
-        EXPECT_EQ(last.Field("shown").substr(0, 7), rgb) << t.id << " " << pixel.first << "," << pixel.second;
-        ++checked;
-        continue;
+  const std::filesystem::path dir = out / "history" / ("f" + std::to_string(frame));
+  const Json index = ScriptCall(dir / "index.js", "historyIndex");
+  for (const Json& tile : index["tiles"]) {
+    const std::string name = "t" + std::to_string(tile[0].get<uint32_t>()) + "_" + std::to_string(tile[1].get<uint32_t>()) + ".js";
+    for (const Json& call : TileCalls(dir / name)) {
+      const auto t = std::find_if(targets.targets.begin(), targets.targets.end(),
+                                  [&](const auto& u) { return u.id == call["target"]; });
+      ASSERT_NE(t, targets.targets.end()) << call["target"];
+      for (const Json& run : call["runs"]) {
+        // At 1x a run's pixels share their entries outright.
+        const Json entries = RunEntries(call, run, 0, 0);
+        for (uint32_t q = run[0]; q < run[0].get<uint32_t>() + run[1].get<uint32_t>(); ++q) {
+          const uint32_t x = tile[0].get<uint32_t>() * kHistoryTile + q % kHistoryTile;
+          const uint32_t y = tile[1].get<uint32_t>() * kHistoryTile + q / kHistoryTile;
+          ASSERT_FALSE(entries.empty());
+          if (t->id == "frame") {
+            const uint8_t* p = &shown.rgba[(size_t(y) * shown.width + x) * 4];
+            char rgb[8];
+            std::snprintf(rgb, sizeof(rgb), "#%02x%02x%02x", p[0], p[1], p[2]);
+            ASSERT_EQ(entries.back()["shown"].get<std::string>().substr(0, 7), rgb) << x << "," << y;
+            ++checked;
+            continue;
+          }
+          // The last entry of sample 0 of the pixel.
+          const Json* e = nullptr;
+          for (const Json& c : entries) {
+            if (!c.contains("sample") || c["sample"] == "0") e = &c;
+          }
+          ASSERT_NE(e, nullptr);
+          const uint8_t* bytes = backend.edram().bytes().data() + t->surface.SampleOffset(x, y, 0);
+          uint64_t stored = LoadLE32(bytes);
+          if (t->surface.bytes_per_sample() == 8) stored |= uint64_t(LoadLE32(bytes + 4)) << 32;
+          // The entry may have addressed the word through an aliasing surface of another width:
+          // compare the bits both hold.
+          const std::string after = (*e)["after"];
+          const std::string hex = after.substr(0, after.find(' '));
+          const uint64_t mask = hex.size() > 10 && t->surface.bytes_per_sample() == 8 ? ~0ull : 0xFFFFFFFFull;
+          ASSERT_EQ(std::stoull(hex, nullptr, 16) & mask, stored & mask)
+              << t->id << " pixel " << x << "," << y << " event " << (*e)["event"];
+          ++checked;
+        }
       }
-      // The last entry of sample 0 of the pixel's top-left host pixel.
-      const HistoryEntry* e = nullptr;
-      for (const HistoryEntry& c : entries) {
-        if (c.Field("sample").empty() || c.Field("sample") == "0") e = &c;
-      }
-      ASSERT_NE(e, nullptr);
-      const uint8_t* bytes =
-          backend.edram().bytes().data() + t.surface.SampleOffset(pixel.first, pixel.second, 0);
-      uint64_t stored = LoadLE32(bytes);
-      if (t.surface.bytes_per_sample() == 8) stored |= uint64_t(LoadLE32(bytes + 4)) << 32;
-      // The entry may have addressed the word through an aliasing surface of another width:
-      // compare the bits both hold.
-      const std::string hex = e->Field("after").substr(0, e->Field("after").find(' '));
-      const uint64_t after = std::stoull(hex, nullptr, 16);
-      const uint64_t mask = hex.size() > 10 && t.surface.bytes_per_sample() == 8 ? ~0ull : 0xFFFFFFFFull;
-      EXPECT_EQ(after & mask, stored & mask)
-          << t.id << " pixel " << pixel.first << "," << pixel.second << " event " << e->EventName();
-      ++checked;
     }
   }
   EXPECT_GT(checked, 0u);
+  std::filesystem::remove_all(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, HistoryAgrees, ::testing::ValuesIn(samples::Names()),

@@ -47,4 +47,19 @@ inline Json ReadScript(const fs::path& file, const std::string& fn) {
   return Json::parse(text.substr(open + 1, close - open - 1));
 }
 
+// The site's event list: the rows of every list chunk (data/list/lN.js) in order, each chunk
+// starting where the previous ended and named by the index with its first and last id.
+inline Json SiteEvents(const fs::path& dir) {
+  const Json index = ReadScript(dir / "data" / "events.js", "XNT.events");
+  Json events = Json::array();
+  for (size_t n = 0; n < index["lists"].size(); ++n) {
+    const Json c = ReadScript(dir / "data" / "list" / ("l" + std::to_string(n) + ".js"), "XNT.list");
+    EXPECT_EQ(c["first"], events.size());
+    EXPECT_EQ(index["lists"][n], Json::array({c["events"].front()["id"], c["events"].back()["id"]}));
+    for (const Json& e : c["events"]) events.push_back(e);
+  }
+  EXPECT_EQ(index["count"], events.size());
+  return events;
+}
+
 }  // namespace xnt::inspect

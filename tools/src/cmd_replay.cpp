@@ -263,7 +263,7 @@ int RunReplay(const ReplayArgs& args) {
   const bool progress = (StderrIsTerminal() && !args.json) || args.progress;
   // RenderDoc first: its layer sees only Vulkan instances created after it is loaded.
   std::unique_ptr<RenderDocOption> renderdoc =
-      RenderDocOption::ForReplay(args.renderdoc_capture, args.path, args.validate, args.out);
+      RenderDocOption::ForReplay(args.renderdoc_capture, args.path, args.out);
   std::unique_ptr<present::PostProcessor> post;
   if (args.post) {
     post = MakePostProcessor(ToPostOptions(args.post_args), args.post_args.cpu, args.device, false,

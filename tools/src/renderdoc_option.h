@@ -42,19 +42,13 @@ class RenderDocOption {
   }
 
   // For `replay --renderdoc-capture TARGET --path PATH [--validate]`: null without a target;
-  // throws a usage Error for a path that makes no Vulkan calls, and with --validate: the
-  // validation layer under RenderDoc's (1.24) crashes in the sparse binding of the shared-memory
-  // mirror (vkQueueBindSparse, seen on lavapipe), so the two are not combined.
+  // throws a usage Error for a path that makes no Vulkan calls. With --validate the validation
+  // layer runs below RenderDoc's, and the shared-memory mirror is bound whole (SharedMemory: the
+  // layer's core checks crash in the sparse binding RenderDoc passes down).
   static std::unique_ptr<RenderDocOption> ForReplay(const std::string& target,
-                                                    const std::string& path, bool validate,
+                                                    const std::string& path,
                                                     const std::filesystem::path& out_dir) {
     if (target.empty()) return nullptr;
-    if (validate) {
-      throw Error("replay: --renderdoc-capture with --validate is refused: the validation layer "
-                  "crashes under RenderDoc's layer (vkQueueBindSparse); validate in a replay of "
-                  "its own, or ask RenderDoc for API validation (renderdoccmd capture "
-                  "--opt-api-validation)");
-    }
     if (!renderer::Info(*renderer::ParsePath(path)).needs_device) {
       throw Error("replay: --renderdoc-capture captures Vulkan work: use --path fbo or fsi (the " +
                   path + " path makes no host GPU calls)");

@@ -4,6 +4,7 @@
 #include "device_wide_call.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -21,7 +22,16 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
     : context_(context), stream_(stream), device_(context.device()) {
   static_assert(kSize == kSharedMemorySize);
   const Capabilities& caps = context.capabilities();
-  sparse_ = caps.sparse_binding && context.queue_supports_sparse() && !force_whole;
+  // Under RenderDoc's capture layer (ENABLE_VULKAN_RENDERDOC_CAPTURE=1, set by replay
+  // --renderdoc-capture and renderdoccmd capture) the validation layer sits below it, and the
+  // validation layer's core checks (Debian's 1.3.239) crash in the vkQueueBindSparse that
+  // RenderDoc 1.24 passes down (lavapipe; no message first; fine with core checks disabled, or
+  // without RenderDoc): the mirror is then bound whole, as on a device without sparse binding.
+  const char* renderdoc = std::getenv("ENABLE_VULKAN_RENDERDOC_CAPTURE");
+  const bool validated_capture =
+      context.validation_enabled() && renderdoc && std::strcmp(renderdoc, "1") == 0;
+  sparse_ = caps.sparse_binding && context.queue_supports_sparse() && !force_whole &&
+            !validated_capture;
 
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = kSize;

@@ -85,18 +85,22 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
 // The per-tile chunks of pixel history the inspector page loads with <script> tags (it is
 // opened from file://, where fetch is refused): for every selected frame F,
 // OUT/history/f<F>/t<TX>_<TY>.js per tile of 32x32 guest pixels, calling
-// XNT.history({frame, tile: [TX, TY], target, pixels: {"x,y": [entry, ...]}}) once per target
-// with events in the tile, and OUT/history/f<F>/index.js calling XNT.historyIndex({frame, tile,
-// targets, tiles: [[TX, TY], ...], skipped, command}). Tiles are written row by row until the
-// byte budget (over all frames) is spent; the index names the rest and the command that gives
-// their pixels' histories.
+// XNT.history({frame, tile: [TX, TY], target, values, keys, entries, runs}) once per target with
+// events in the tile — the tile's distinct strings once, its distinct entries once, each
+// `[key list, event, kind, field values...]` as indices (into keys, then into the strings),
+// and runs `[first pixel, count, [entry, ...]]` of consecutive pixels (row-major in the tile)
+// with the same entries (docs/pixel-history.md) — and OUT/history/f<F>/index.js calling
+// XNT.historyIndex({frame, tile, targets, tiles: [[TX, TY], ...], skipped, command}). Tiles are
+// written row by row until the byte budget (over all frames) is spent; the index names the rest
+// and the command that gives their pixels' histories.
 inline constexpr uint32_t kHistoryTile = 32;
 struct HistoryChunkOptions {
   ResolutionScale scale;
   uint64_t byte_budget = 64ull << 20;
-  // Guest rows watched per replay: bounds the watch's memory on large frames (a frame is
-  // replayed twice per band, and no band is replayed once the budget is spent).
-  uint32_t band_rows = kHistoryTile;
+  // Guest rows watched per replay (whole tile rows); 0: as many as keep the watch's records to
+  // about a hundred MB (a 320x240 frame in one replay, 720p in a few). No band is replayed once
+  // the budget is spent.
+  uint32_t band_rows = 0;
   std::function<void(uint64_t frame, uint64_t tiles_written)> progress;
 };
 struct HistoryChunkResult {

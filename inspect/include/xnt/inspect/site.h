@@ -5,9 +5,10 @@
 // shaders (listing, translated GLSL, the constants they read), vertex/index fetch, bound textures
 // with every mip level, and the targets it wrote before/after in guest bits.
 //
-// Data is split so a frame of tens of thousands of draws opens at once: the event list is one
-// script (data/events.js), every block of kChunkEvents events' details another
-// (data/chunks/c<N>.js), every shader one (data/shaders/<hash>.js); the page loads them with
+// Data is split so a frame of tens of thousands of draws opens at once: a small index
+// (data/events.js: the site, and the first and last event id of every list chunk), the event
+// list in blocks of kListEvents rows (data/list/l<N>.js), every block of kChunkEvents events'
+// details (data/chunks/c<N>.js), every shader one (data/shaders/<hash>.js); the page loads them with
 // <script> tags on demand (browsers refuse fetch()/XHR on file://). Images are written only for
 // the events `image_events` selects and within `image_budget_bytes`; the page names the command
 // that writes the others (`inspect --events F.K-F.M`).
@@ -25,6 +26,9 @@
 namespace xnt::inspect {
 
 inline constexpr uint32_t kChunkEvents = 64;
+// Rows per event list chunk: the page parses one (about 230 KB) to show a deep-linked event's
+// row and its neighbours, all of them only when a filter needs every row.
+inline constexpr uint32_t kListEvents = 1024;
 
 // "F.K-F.M" (inclusive, in trace order) or "F.K".
 struct EventRange {
