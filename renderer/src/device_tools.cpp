@@ -5,6 +5,7 @@
 #include "xnt/ucode/analysis.h"
 
 #if XNT_HAVE_VULKAN
+#include "xnt/cpu/texture_callbacks.h"
 #include "xnt/vk/present/post_vk.h"
 #include "xnt/vk/translate_check.h"
 #include "xnt/vk/translator/shader_translator.h"
@@ -30,6 +31,18 @@ const char* DeviceTypeName(VkPhysicalDeviceType type) {
 }  // namespace
 
 bool HasVulkan() { return true; }
+
+namespace {
+
+// translate --check's cpu side samples real textures with the cpu path's texture unit.
+std::shared_ptr<void> CpuTextureUnit(std::span<const uint32_t> fetch_constants, uint32_t address,
+                                     std::span<const uint8_t> bytes, ucode::InterpreterCallbacks& cb) {
+  auto unit = std::make_shared<cpu::TextureCallbacks>(fetch_constants, address, bytes);
+  unit->Bind(cb);
+  return unit;
+}
+
+}  // namespace
 
 std::vector<DeviceSummary> ListDevices() {
   std::vector<DeviceSummary> out;
@@ -60,6 +73,7 @@ TranslationCheck CheckTranslation(const ucode::Shader& shader, const Translation
   check.seed = options.seed;
   check.fsi = options.fsi;
   if (options.ps_interpolator_count) check.ps_interpolator_count = options.ps_interpolator_count;
+  check.texture_unit = CpuTextureUnit;
   const vk::TranslateCheckResult result = checker.Check(shader, check);
   return {result.agree(), result.Text(), result.Json()};
 }

@@ -7,9 +7,19 @@
 #include <memory>
 
 #include "../test_env.h"
+#include "xnt/cpu/texture_callbacks.h"
 #include "xnt/vk/translate_check.h"
 
 namespace xnt::vk::test {
+
+// TranslateCheckOptions::texture_unit: real textures, sampled on the cpu side by the cpu path's
+// texture unit.
+inline std::shared_ptr<void> CpuTextureUnit(std::span<const uint32_t> fetch_constants, uint32_t address,
+                                            std::span<const uint8_t> bytes, ucode::InterpreterCallbacks& cb) {
+  auto unit = std::make_shared<cpu::TextureCallbacks>(fetch_constants, address, bytes);
+  unit->Bind(cb);
+  return unit;
+}
 
 class CheckerFixture : public ::testing::Test {
  protected:

@@ -7,11 +7,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "xnt/vk/check_objects.h"
 #include "xnt/vk/translate_check.h"
 #include "xnt/vk/translator/shader_interface.h"
+#include "xnt/vk/translator/shader_translator.h"
 
 namespace xnt::vk {
 
@@ -48,6 +51,14 @@ struct TranslateChecker::Device {
   void RunPixel(const std::vector<uint32_t>& spirv, uint32_t color_targets, uint32_t lanes,
                 const Inputs& in, Outputs& out);
   void RunVertex(const std::vector<uint32_t>& spirv, uint32_t lanes, const Inputs& in, Outputs& out);
+  // Binds set 2 for the next run: for each slot in `slots`, the texture of its fetch constant
+  // (`fetch_constants`: 192 dwords) loaded by the paths' texture cache from `bytes` at guest
+  // `address`, with the sampler the paths make for it (`reflection`'s instruction filters);
+  // every other element the 1x1 textures. Returns the loader's and sampler's notes
+  // (check_device_textures.cpp).
+  std::vector<std::string> BindTextures(const uint32_t* fetch_constants, uint32_t slots,
+                                        uint32_t address, const std::vector<uint8_t>& bytes,
+                                        const ShaderReflection& reflection);
 
  private:
   using Buffer = check::MappedBuffer;
@@ -88,6 +99,13 @@ struct TranslateChecker::Device {
   VkShaderModule lanes_vs_ = VK_NULL_HANDLE;
   std::array<VkShaderModule, 2> capture_gs_{};  // gl_Position + o0-o7, o8-o15
   bool textures_ready_ = false;
+  // The texture cache, its shared memory and command stream, the sampler cache: made on first use.
+  struct TexturePath;
+  struct TextureBinding {
+    TextureBinding();
+    ~TextureBinding();
+    std::unique_ptr<TexturePath> path;
+  } textures_path_;
 };
 
 }  // namespace xnt::vk

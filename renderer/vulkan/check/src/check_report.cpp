@@ -70,6 +70,7 @@ std::string TranslateCheckResult::Text() const {
     for (size_t i = 0; i < why.size(); ++i) s += (i ? "; " : "") + std::to_string(why[i].first) + " " + why[i].second;
     s += ")\n";
   }
+  for (const std::string& t : textures) s += "texture " + t + "\n";
   for (const std::string& n : notes) s += "note: " + n + "\n";
   return s;
 }
@@ -93,6 +94,8 @@ std::string TranslateCheckResult::Json() const {
        ", \"memory_compared\": " + std::to_string(memory_compared) +
        ", \"lanes_killed\": " + std::to_string(lanes_killed) + ", \"notes\": [";
   for (size_t i = 0; i < notes.size(); ++i) s += (i ? ", " : "") + JsonString(notes[i]);
+  s += "], \"textures\": [";
+  for (size_t i = 0; i < textures.size(); ++i) s += (i ? ", " : "") + JsonString(textures[i]);
   s += "]";
   if (disagreement) {
     const LaneDisagreement& d = *disagreement;

@@ -59,6 +59,8 @@ struct State {
   ExportRules rules;
   bool memexport = false;
   bool changed = false;
+  std::function<Value(const ucode::FetchInstruction&)> texture_rule;
+  Value lod_registers;  // what setTexLOD / setGradient* wrote (any path reaching any fetch)
 
   void Set(Value& dst, const Value& v) { changed |= Join(dst, v); }
 
@@ -162,6 +164,10 @@ struct State {
   }
 
   void Fetch(const ucode::FetchInstruction& f) {
+    if (texture_rule && (f.opcode == FetchOp::kSetTextureLod || f.opcode == FetchOp::kSetTextureGradientsHorz ||
+                         f.opcode == FetchOp::kSetTextureGradientsVert)) {
+      changed |= Join(lod_registers, Through(Temp(f.src_reg, f.src_rel), "a register LOD or gradient"));
+    }
     if (!f.HasDestination()) return;
     Value v;
     if (f.IsVertex()) {
@@ -176,7 +182,14 @@ struct State {
       // fract of the coordinates in texels: an imprecise coordinate's last bit can become anything.
       v = Through(Temp(f.src_reg, f.src_rel), "getWeights");
     }
-    // Texture fetches read 1x1 textures: the texel does not depend on the coordinates.
+    if (texture_rule && f.opcode == FetchOp::kTextureFetch) {
+      // Real textures: the texel depends on the coordinates (and on a register LOD or gradients
+      // set by setTexLOD / setGradient*), and on how the device's sampler filters.
+      v = Through(Temp(f.src_reg, f.src_rel), "a texture coordinate");
+      if (f.use_reg_lod || f.use_reg_gradients) Join(v, lod_registers);
+      Join(v, texture_rule(f));
+    }
+    // Without texture_rule the textures are 1x1: the texel does not depend on the coordinates.
     if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));
     WriteTemp(f.dst_reg, f.dst_rel, v);
   }
@@ -184,9 +197,11 @@ struct State {
 
 }  // namespace
 
-ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport) {
+ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
+                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule) {
   State s;
   s.memexport = memexport;
+  s.texture_rule = texture_rule;
   for (int pass = 0; pass < 64; ++pass) {
     s.changed = false;
     s.rules.kill_slots.clear();

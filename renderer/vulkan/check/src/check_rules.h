@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,10 @@ struct ExportRules {
   std::vector<uint32_t> kill_slots;
 };
 
-ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport);
+// `texture_rule`: real textures, the rule of a texture fetch's result beyond its coordinates'
+// (check_textures.h TextureFetchRule); empty: 1x1 textures, whose texel no coordinate changes.
+ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
+                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule = {});
 
 // Within the tolerance of `approx` (Approx bits): `gpu` against the interpreter's `cpu`.
 bool WithinTolerance(float gpu, float cpu, uint32_t approx);

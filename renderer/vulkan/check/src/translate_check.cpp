@@ -16,6 +16,7 @@
 #include "check_device.h"
 #include "check_memory.h"
 #include "check_rules.h"
+#include "check_textures.h"
 #include "xnt/base/error.h"
 #include "xnt/ucode/analysis.h"
 #include "xnt/ucode/assembler.h"
@@ -475,6 +476,23 @@ void CompareMemory(const check::ExportRules& rules, const check::ExportedMemory&
   result.disagreement = d;
 }
 
+// Real textures: the rule of each texture fetch's result (check_textures.h TextureFetchRule),
+// and not compared where the fetch's filter overrides are not those of the slot's sampler: the
+// host makes one sampler per slot, with the overrides of the slot's first fetch that has any
+// (ShaderReflection::texture_filters), while the texture unit takes each fetch's own.
+std::function<check::Value(const ucode::FetchInstruction&)> TextureRule(
+    const ucode::InterpreterConstants& k, const ShaderReflection& reflection, bool pixel, bool fsi) {
+  return [&k, &reflection, pixel, fsi](const ucode::FetchInstruction& f) {
+    const uint32_t packed = (f.mag_filter & 3) | ((f.min_filter & 3) << 2) |
+                            ((f.mip_filter & 3) << 4) | ((f.aniso_filter & 7) << 6);
+    if (f.opcode == ucode::FetchOp::kTextureFetch && packed != reflection.texture_filters[f.const_index & 31]) {
+      return check::Value{0, true, "a fetch whose filter overrides are not its slot's sampler's "
+                                   "(the host makes one sampler per slot)"};
+    }
+    return check::TextureFetchRule(f, k.fetch_constants.data(), pixel, fsi);
+  };
+}
+
 }  // namespace
 
 TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
@@ -519,7 +537,18 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   for (const std::string& n : t.reflection.notes) AddNote(result, "translator: " + n);
 
   // ---- Inputs, GPU -------------------------------------------------------------------------------
-  const RandomInputs inputs = MakeRandomInputs(patched, options, topt.ps_interpolator_count);
+  RandomInputs inputs = MakeRandomInputs(patched, options, topt.ps_interpolator_count);
+  check::RandomTextures textures;
+  if (options.texture_unit) {
+    textures = check::MakeRandomTextures(patched, options.seed, inputs.constants.fetch_constants.data());
+    std::copy(inputs.constants.fetch_constants.begin(), inputs.constants.fetch_constants.end(),
+              inputs.device.constants.fetch_constants);
+    result.textures = textures.described;
+  }
+  for (const std::string& n : device_->BindTextures(inputs.constants.fetch_constants.data(), textures.slots,
+                                                    check::kTextureAddress, textures.bytes, t.reflection)) {
+    AddNote(result, n);
+  }
   const ucode::InterpreterConstants& k = inputs.constants;
   const TranslateChecker::Device::Inputs& in = inputs.device;
   const std::vector<ucode::ShaderInputs>& lane_inputs = inputs.lanes;
@@ -532,6 +561,10 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
 
   // ---- CPU and the comparison --------------------------------------------------------------------
   ucode::InterpreterCallbacks cb = TextureCallbacks(in);
+  std::shared_ptr<void> texture_unit;
+  if (options.texture_unit) {
+    texture_unit = options.texture_unit(k.fetch_constants, check::kTextureAddress, textures.bytes, cb);
+  }
   // The dwords vertex fetches read, against those memexport stores to (below).
   std::vector<uint32_t> fetched;
   cb.read_memory = [&words = in.memory, &fetched](uint32_t address, uint32_t& word) {
@@ -563,7 +596,9 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   // lane touched a dword a fetch read, every fetch read the initial memory on both sides and
   // what it fetched is compared.
   const bool fetches_see_stores = t.reflection.uses_memexport && memory.AnyStoredTo(fetched);
-  const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores);
+  std::function<check::Value(const ucode::FetchInstruction&)> texture_rule;
+  if (options.texture_unit) texture_rule = TextureRule(k, t.reflection, pixel, options.fsi && pixel);
+  const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores, texture_rule);
   std::string skipped_lanes;
   for (lane = 0; lane < lanes && !result.disagreement; ++lane) {
     const uint32_t l = lane;

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct TranslateCheckOptions {
   // stream descriptor for eA, for instance, which random values would almost never make valid.
   std::vector<std::pair<uint32_t, ucode::Float4>> float_constants;
   std::function<void(uint32_t lane, ucode::ShaderResult&)> alter_cpu;
+  // Real textures. The cpu path's texture unit (xnt/cpu/texture_callbacks.h, which this library
+  // may not include): binds `cb`'s texture callbacks to the 192 fetch constant dwords over the
+  // guest bytes at `address` and returns what must live while they are used. When set, every
+  // texture fetch constant a shader samples gets a random texture (src/check_textures.h) that
+  // the device loads through the paths' texture cache and samples with their samplers; when
+  // not, 1x1 textures whose one texel every coordinate reads.
+  std::function<std::shared_ptr<void>(std::span<const uint32_t> fetch_constants, uint32_t address,
+                                      std::span<const uint8_t> bytes, ucode::InterpreterCallbacks& cb)>
+      texture_unit;
 };
 
 // One export register of one lane as both sides produced it.
@@ -74,6 +84,7 @@ struct TranslateCheckResult {
   // Memexport shaders: guest memory dwords compared bit for bit after the draw (every dword of
   // the check's windows, stores or not).
   uint64_t memory_compared = 0;
+  std::vector<std::string> textures;  // real textures: one line per texture (format, size, ...)
   std::vector<std::string> notes;  // why components were not compared, interpreter notes
   std::optional<LaneDisagreement> disagreement;
   std::string device;
