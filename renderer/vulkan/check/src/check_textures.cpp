@@ -106,15 +106,19 @@ RandomTextures MakeRandomTextures(const ucode::Shader& shader, uint64_t seed,
     const uint32_t mag = g() % 4 == 0, min = g() % 4 == 0, mip = uint32_t(g() % 3);
     const uint32_t aniso = g() % 4 ? 0u : Between(g, 1, 5);
     const uint32_t clamp = uint32_t(g()) & 0x1FFu;
-    // dword 0: type 2, no sign conversions, clamp x/y/z, pitch (texels >> 5), tiling.
-    d[0] = 2u | (clamp << 10) | (((width + 31) / 32) << 22) | (tiled ? 1u << 31 : 0u);
+    // dword 0: type 2, per-component sign conversions one time in four (unsigned, signed,
+    // biased, gamma), clamp x/y/z, pitch (texels >> 5), tiling.
+    const uint32_t signs = g() % 4 ? 0u : uint32_t(g()) & 0xFFu;
+    d[0] = 2u | (signs << 2) | (clamp << 10) | (((width + 31) / 32) << 22) | (tiled ? 1u << 31 : 0u);
     d[1] = uint32_t(format) | (endian << 6) | ((cursor >> 12) << 12);
     d[2] = size_raw;
     // dword 3: a swizzle (bits 1..12, 3 per component) that mostly reads texel components (4 and
     // 5 are the constants 0 and 1); fraction format, no exp_adjust.
     uint32_t swizzle = 0;
     for (uint32_t c = 0; c < 4; ++c) swizzle |= (g() % 8 ? uint32_t(g() % 4) : 4u + uint32_t(g() % 2)) << (3 * c);
-    d[3] = (swizzle << 1) | (mag << 19) | (min << 21) | (mip << 23) | (aniso << 25);
+    // exp_adjust (bits 13..18, signed) -4..4 one time in four.
+    const uint32_t exp_adjust = g() % 4 ? 0u : uint32_t(int32_t(g() % 9) - 4) & 0x3Fu;
+    d[3] = (swizzle << 1) | (exp_adjust << 13) | (mag << 19) | (min << 21) | (mip << 23) | (aniso << 25);
     const uint32_t max_level = Between(g, 0, 6), min_level = g() % 4 ? 0u : std::min(1u, max_level);
     const int32_t lod_bias = int32_t(g() % 1024) - 512;
     d[4] = uint32_t(g() % 4) | (min_level << 2) | (max_level << 6) | (uint32_t(g() % 4) << 10) |
