@@ -248,7 +248,7 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   // rho in texels of level 0 (unnormalised coordinates are texels already).
   p.rho_x = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : p.w);
   p.rho_y = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : p.h);
-  p.stack = d.depth > 1 ? d.depth : d.layers;
+  p.stack = d.volume() ? d.depth : d.layers;
   // Offsets are in half texels.
   p.offset_u = float(f.offset_x) * 0.5f / p.w;
   p.offset_v = float(f.offset_y) * 0.5f / p.h;
@@ -303,12 +303,12 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   const uint32_t stack = p.stack;
   if (p.cube) {
     layer = LayerIndex(coords[2] + 0.5f, 5);
-  } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1 && d.depth <= 1) {
+  } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1 && !d.volume()) {
     const float z = f.tx_coord_denorm ? coords[2] : coords[2] * float(stack);
     layer = LayerIndex(z, stack - 1);
   }
   // A volume filters between its slices as well (FilterVolume); a stack reads one layer.
-  const bool volume = f.dimension == ucode::TextureDimension::k3D && d.depth > 1;
+  const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
   const float slice = volume ? (f.tx_coord_denorm ? coords[2] : coords[2] * float(d.depth)) +
                                    float(f.offset_z) * 0.5f
                              : 0.0f;

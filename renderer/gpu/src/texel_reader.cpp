@@ -21,7 +21,7 @@ std::optional<std::array<float, 4>> TexelReader::Texel(uint32_t level, uint32_t 
   const uint32_t bx = x / info.block_width + l.offset_x_blocks;
   const uint32_t by = y / info.block_height + l.offset_y_blocks;
   uint32_t address = l.address;
-  if (texture_.depth > 1 && texture_.tiled) {
+  if (texture_.volume() && texture_.tiled) {
     address += TiledOffset3D(bx, by, layer, l.pitch_blocks, l.height_blocks, info.bpb_log2);
   } else {
     address += layer * l.layer_stride +

@@ -95,7 +95,7 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
   // Mip levels (Xenia texture_util.cc GetSubresourcesFromFetchConstant): none without a mip
   // address; otherwise up to mip_max_level (dword 4 bits 6..9), clamped to the size's chain.
   uint32_t size_max_level = Log2Floor(std::max(d.width, d.height));
-  if (f.mip_address != 0 && d.depth > 1) {
+  if (f.mip_address != 0 && d.volume()) {
     d.inexact = "mip levels of a 3D texture not loaded (base level only)";
   } else if (f.mip_address != 0) {
     uint32_t min_level = std::min(f.mip_min_level, size_max_level);
@@ -159,7 +159,7 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
     out.height_blocks = rows;
     // 3D: layer_stride is the (unaligned) depth-slice stride; the whole volume spans
     // align(depth, 4) slices rounded to 4 KiB (ByteSize).
-    out.layer_stride = depth > 1 ? row_bytes * rows : AlignUp(row_bytes * rows, 4096);
+    out.layer_stride = volume() ? row_bytes * rows : AlignUp(row_bytes * rows, 4096);
   };
   Level l;
   l.width = std::max(width >> level, 1u);
@@ -189,7 +189,7 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
 }
 
 uint64_t TextureDescriptor::ByteSize() const {
-  if (depth > 1) return AlignUp(GetLevel(0).layer_stride * AlignUp(depth, 4), 4096);
+  if (volume()) return AlignUp(GetLevel(0).layer_stride * AlignUp(depth, 4), 4096);
   return uint64_t(GetLevel(0).layer_stride) * layers;
 }
 

@@ -30,7 +30,7 @@ TextureLoadConstants LoadConstantsOf(const gpu::TextureDescriptor& d, uint32_t l
   c.base_address = l.address;
   c.width = l.width;
   c.height = l.height;
-  c.layers = d.depth > 1 ? d.depth : d.layers;
+  c.layers = d.volume() ? d.depth : d.layers;
   c.height_blocks = l.height_blocks;
   c.format = d.format;
   c.endian = d.endian;
@@ -308,10 +308,10 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
   // The loader pipeline first: it may throw (the start-up thread's error, or the volume variant
   // built on first use), and nothing may be created or recorded for this texture before that -
   // Get's handler destroys a new image on the assumption that no command references it.
-  const VkPipeline load_pipeline = LoadPipeline(desc.depth > 1);
+  const VkPipeline load_pipeline = LoadPipeline(desc.volume());
   if (create) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    const bool volume = desc.depth > 1;
+    const bool volume = desc.volume();
     info.imageType = volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
     info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
     info.extent = {desc.width, desc.height, desc.depth};

@@ -100,7 +100,7 @@ class TextureDrawTest : public ::testing::Test {
     } else if (p.layout.dimension == 3) {
       q.op = TexturedQuadFetch::kCube;
       q.z = float(layer);
-    } else if (p.layout.layers > 1) {
+    } else if (p.layout.layers > 1 || p.layout.dimension == 2) {
       q.op = TexturedQuadFetch::k3D;
       q.z = (float(layer) + 0.5f) / float(p.layout.layers);
     }
@@ -251,14 +251,18 @@ TEST_F(TextureDrawTest, NonAlignedStackedCubeSignsAndExpAdjust) {
   EXPECT_EQ(r.stats.draws_skipped, 0u);
 }
 
-// A 32x32x4-tiled volume (depth 5, every slice through tfetch3D on a sampler3D) and 1D rows
-// through tfetch1D.
+// A 32x32x4-tiled volume (depth 5, every slice through tfetch3D on a sampler3D), a one-slice
+// volume, and 1D rows through tfetch1D.
 TEST_F(TextureDrawTest, VolumeAndRowThroughDraws) {
   Begin(320, 60);
   Placed volume = Add(6, 2, Layout{16, 16, 32, 5, true, 2}, 31);
   for (uint32_t z = 0; z < 5; ++z) Quad(volume, 2 + z * 18, 2, kIdentity, z);
   Placed dxt_volume = Add(18, 1, Layout{24, 20, 32, 4, true, 2}, 32);
   for (uint32_t z = 0; z < 4; ++z) Quad(dxt_volume, 2 + z * 26, 22, kIdentity, z);
+  // One slice is still a volume: 3D tiles and a 3D view (a 2D-array view on the 3D binding was
+  // a validation error; Xenia texture_util.cc takes is_3d from the dimension alone).
+  Placed one_slice = Add(6, 2, Layout{16, 16, 32, 1, true, 2}, 35);
+  Quad(one_slice, 2, 42, kIdentity, 0);
   Placed row = Add(6, 2, Layout{100, 1, 128, 1, false, 0}, 33);
   Quad(row, 110, 2, kIdentity);
   Quad(row, 110, 8, kWzy1);

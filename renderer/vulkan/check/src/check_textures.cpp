@@ -90,10 +90,7 @@ RandomTextures MakeRandomTextures(const ucode::Shader& shader, uint64_t seed,
     switch (dim) {
       case DataDimension::k1D: size_raw = width - 1; height = 1; break;
       case DataDimension::k3D:
-        // Depth 2 or more: the texture model lays a one-slice volume out as a 2D texture and the
-        // texture cache makes it a 2D-array view, which the paths then bind to the 3D binding
-        // (docs/shaders.md: Xenia's texture_util lays out and tiles every 3D texture as 3D).
-        width = Between(g, 1, 32), height = Between(g, 1, 32), depth = Between(g, 2, 8);
+        width = Between(g, 1, 32), height = Between(g, 1, 32), depth = Between(g, 1, 8);
         size_raw = (width - 1) | ((height - 1) << 11) | ((depth - 1) << 22);
         break;
       case DataDimension::kCube:

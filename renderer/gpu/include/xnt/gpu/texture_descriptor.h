@@ -28,6 +28,10 @@ struct TextureDescriptor {
   uint32_t depth = 1;         // 3D textures: slices (then layers is 1)
   std::string inexact;        // what will not be loaded exactly (not part of the key)
 
+  // A volume: laid out, tiled (32x32x4 tiles) and sampled as 3D whatever its depth, one slice
+  // included (Xenia texture_util.cc and its texture caches take is_3d from the dimension alone).
+  bool volume() const { return dimension == 2; }
+
   // Where texture level `level` lies in guest memory.
   struct Level {
     uint32_t address = 0;       // start of the level's storage (its layer 0)
