@@ -10,10 +10,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace xnt::test {
 
@@ -63,6 +66,32 @@ inline std::string XenotraceCli() { return std::string(XNT_BINARY_DIR) + "/tools
 inline std::filesystem::path ProcessWorkDir(const std::string& folder, const std::string& prefix) {
   return std::filesystem::path(XNT_BINARY_DIR) / "tests" / folder /
          (prefix + std::to_string(::getpid()));
+}
+
+// The running test as a file name, "Suite.Name" ('/' of parameterised names made '_'); outside a
+// test (a suite's set-up), the process id, which no other running process has.
+inline std::string CurrentTestFileName() {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (!info) return "pid" + std::to_string(::getpid());
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name) {
+    if (c == '/' || c == ' ') c = '_';
+  }
+  // A file name component is at most 255 bytes; keep long parameterised names unique by a hash.
+  if (name.size() > 200) name = name.substr(0, 180) + "_" + std::to_string(std::hash<std::string>{}(name));
+  return name;
+}
+
+// A folder under the build's tests/`folder` that belongs to the running test alone, created.
+// ctest runs every test of a program as its own process, side by side with the others (-j), so
+// two tests writing the same file name (a sample's trace, a frames folder) would read each other's
+// half-written files or delete each other's folders. Named after the test, not the process, so
+// that a later run rewrites its own files instead of piling up new ones.
+inline std::filesystem::path TestWorkDir(const std::string& folder) {
+  const std::filesystem::path dir =
+      std::filesystem::path(XNT_BINARY_DIR) / "tests" / folder / CurrentTestFileName();
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 #endif
 

@@ -25,7 +25,8 @@ namespace xnt::compare {
 namespace {
 namespace fs = std::filesystem;
 
-const fs::path kWork = fs::path(XNT_BINARY_DIR) / "tests" / "compare";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("compare"); }
 // Draw 0.2 of this sample is its second flat triangle (0.0 is the resolve-clear; xenotrace dump).
 constexpr const char* kFaultSample = "clear_draws_resolve_swap";
 constexpr uint32_t kFaultDraw = 2;
@@ -33,7 +34,7 @@ constexpr uint32_t kFaultDraw = 2;
 using ::xnt::test::ReadFileText;
 
 std::string WriteSample(const std::string& name) {
-  const fs::path file = kWork / "samples" / (name + ".xnt");
+  const fs::path file = Work() / "samples" / (name + ".xnt");
   if (!fs::exists(file)) {
     fs::create_directories(file.parent_path());
     samples::WriteSample(*samples::Find(name), file.string());
@@ -97,7 +98,7 @@ TEST_P(CompareFault, BisectionNamesTheSkippedDraw) {
   const std::string faulty = GetParam();
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.test_fault = TestFault{ParseCombination(faulty), {0, kFaultDraw}};
-  o.report_dir = (kWork / ("fault_" + faulty.substr(0, 3))).string();
+  o.report_dir = (Work() / ("fault_" + faulty.substr(0, 3))).string();
   fs::remove_all(o.report_dir);
   RunResults r = RunCompare(o);
   EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
@@ -142,7 +143,7 @@ TEST(CompareSamples, ShardsMergedGiveTheSameVerdictsAndJunitAsOneRun) {
       if (InShard(t, {i, 3})) so.traces.push_back(t);
     }
     total += so.traces.size();
-    so.report_dir = (kWork / ("shard" + std::to_string(i))).string();
+    so.report_dir = (Work() / ("shard" + std::to_string(i))).string();
     fs::remove_all(so.report_dir);
     RunResults part = RunCompare(so);
     part.shard = std::to_string(i) + "/3";
@@ -164,7 +165,7 @@ TEST_P(CompareFault, BisectionNamesAResolveWhoseDestinationBytesDiffer) {
   const std::string faulty = GetParam();
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.test_fault = TestFault{ParseCombination(faulty), {0, kFaultResolve}, TestFault::Kind::kResolveFormat};
-  o.report_dir = (kWork / ("fault_resolve_" + faulty.substr(0, 3))).string();
+  o.report_dir = (Work() / ("fault_resolve_" + faulty.substr(0, 3))).string();
   fs::remove_all(o.report_dir);
   const RunResults r = RunCompare(o);
   EXPECT_EQ(r.ExitCode(), 1) << ToText(r);
@@ -186,7 +187,7 @@ TEST_P(CompareFault, BisectionNamesAResolveWhoseDestinationBytesDiffer) {
 
 TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnapshots) {
   CompareOptions o = Options({WriteSample(kFaultSample)});
-  o.save_baseline_dir = (kWork / "baseline").string();
+  o.save_baseline_dir = (Work() / "baseline").string();
   o.baseline_snapshots = true;
   fs::remove_all(o.save_baseline_dir);
   EXPECT_EQ(RunCompare(o).ExitCode(), 0);
@@ -199,7 +200,7 @@ TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnaps
   CompareOptions later = Options({WriteSample(kFaultSample)});
   later.baseline_dir = o.save_baseline_dir;
   EXPECT_EQ(RunCompare(later).ExitCode(), 0);
-  later.report_dir = (kWork / "baseline_report").string();
+  later.report_dir = (Work() / "baseline_report").string();
   fs::remove_all(later.report_dir);
   for (const auto& [kind, draw] : {std::pair{TestFault::Kind::kSkipDraw, kFaultDraw},
                                    std::pair{TestFault::Kind::kResolveFormat, kFaultResolve}}) {
@@ -239,7 +240,7 @@ TEST(CompareSamples, BaselineSavedBeforeAFaultCatchesItAndBisectsAgainstItsSnaps
 TEST(CompareSamples, ScaledBaselineBisectsInHostPixels) {
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.combinations = ParseCombinations("cpu", "2x2");
-  o.save_baseline_dir = (kWork / "baseline_2x2").string();
+  o.save_baseline_dir = (Work() / "baseline_2x2").string();
   o.baseline_snapshots = true;
   fs::remove_all(o.save_baseline_dir);
   ASSERT_NE(RunCompare(o).ExitCode(), 2);
@@ -274,7 +275,7 @@ TEST(CompareSamples, ReportPageLoadsInHeadlessChromium) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   CompareOptions o = Options({WriteSample(kFaultSample)});
   o.test_fault = TestFault{ParseCombination("cpu@1x1"), {0, kFaultDraw}};
-  o.report_dir = (kWork / "chromium").string();
+  o.report_dir = (Work() / "chromium").string();
   fs::remove_all(o.report_dir);
   WriteReport(RunCompare(o), o.report_dir);
   const fs::path dir = o.report_dir;

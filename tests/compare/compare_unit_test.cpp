@@ -11,6 +11,7 @@
 #include "xnt/compare/expectations.h"
 #include "xnt/compare/results.h"
 #include "xnt/compare/snapshot.h"
+#include "test_files.h"
 
 namespace xnt::compare {
 namespace {
@@ -189,7 +190,7 @@ TEST(Compare, JunitHasOneTestcasePerTraceAndCombination) {
 }
 
 TEST(Compare, ExpectationsRoundTripAndCatchChanges) {
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "compare" / "expect.toml";
+  const auto file = ::xnt::test::TestWorkDir("compare") / "expect.toml";
   std::filesystem::create_directories(file.parent_path());
   std::filesystem::remove(file);
   RunResults r = Example();
@@ -212,7 +213,7 @@ TEST(Compare, ExpectationsRoundTripAndCatchChanges) {
 // Mesa-style device keys: a device that renders a combination differently gets its own entry,
 // checked before the device-independent one; other devices keep using the latter.
 TEST(Compare, ExpectationsPerDeviceFallBackToDeviceIndependentOnes) {
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "compare" / "expect_dev.toml";
+  const auto file = ::xnt::test::TestWorkDir("compare") / "expect_dev.toml";
   std::filesystem::create_directories(file.parent_path());
   std::filesystem::remove(file);
   auto run = [](const std::string& device, const std::string& hash, const std::string& combo) {

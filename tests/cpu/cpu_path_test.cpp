@@ -18,11 +18,13 @@
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
 #include "prerequisite.h"
+#include "test_files.h"
 
 namespace xnt::cpu {
 namespace {
 
-const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "cpu";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("cpu"); }
 const std::filesystem::path kOracle = std::filesystem::path(XNT_SHARED_DIR) / "xenia-oracle";
 
 struct Replayed {
@@ -72,8 +74,7 @@ class CpuSample : public ::testing::TestWithParam<std::string> {};
 TEST_P(CpuSample, ReplaysToItsExpectedImage) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sample->name + ".xnt")).string();
+  const std::string file = (Work() / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
   Replayed r = Replay([&](replay::TracePlayer& player) {
     player.Play(*format::Reader::Open(file));
@@ -97,8 +98,7 @@ class CpuScenario : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(CpuScenario, EveryFrameExact) {
   const samples::EdramScenario& sc = samples::EdramScenarios()[GetParam()];
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sc.sample.name + "_frames.xnt")).string();
+  const std::string file = (Work() / (sc.sample.name + "_frames.xnt")).string();
   samples::WriteSample(sc.sample, file);
   std::vector<gpu::SwapImage> frames;
   CpuBackendOptions o;
@@ -144,8 +144,8 @@ TEST(CpuThreads, TheImageIsTheSameForAnyThreadCount) {
                            "edram_float24_prepass_equal", "textures_many_formats"}) {
     const samples::Sample* sample = samples::Find(name);
     if (!sample) continue;  // corpus samples need ../shared
-    std::filesystem::create_directories(kWork);
-    const std::string file = (kWork / (std::string(name) + "_threads.xnt")).string();
+    std::filesystem::create_directories(Work());
+    const std::string file = (Work() / (std::string(name) + "_threads.xnt")).string();
     samples::WriteSample(*sample, file);
     auto play = [&](uint32_t threads, uint64_t* parallel) {
       gpu::SwapImage last;

@@ -15,11 +15,13 @@
 #include "xnt/renderer/session.h"
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
+#include "test_files.h"
 
 namespace xnt::cpu {
 namespace {
 
-const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "cpu_scale";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("cpu_scale"); }
 
 using ::xnt::test::kNotScaleInvariant;
 
@@ -35,8 +37,7 @@ TEST_P(CpuScale, ScaledFrameDownsamplesToTheExpectedImage) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
   if (!sample->expected_image) GTEST_SKIP() << "no expected image";
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sample->name + ".xnt")).string();
+  const std::string file = (Work() / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
   const samples::Image want = sample->expected_image();
   const auto exception = kNotScaleInvariant.find(sample->name);
@@ -60,8 +61,7 @@ class CpuDecimation : public ::testing::TestWithParam<std::string> {};
 TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
+  const std::string file = (Work() / (sample->name + ".decimation.xnt")).string();
   samples::WriteSample(*sample, file);
   ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kCpu,
                                      [](uint32_t, uint32_t) { return false; });
@@ -71,9 +71,8 @@ TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
 // lines as the guest's quads, point sprites S x T host pixels per guest pixel) match it exactly
 // at 1x3, 3x1 and 3x3.
 TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
-  std::filesystem::create_directories(kWork);
   const size_t equal = ::xnt::test::CompareScaledExpectedImages(
-      kWork.string(), renderer::Path::kCpu, [](const std::string&, uint32_t, uint32_t) { return true; });
+      Work().string(), renderer::Path::kCpu, [](const std::string&, uint32_t, uint32_t) { return true; });
   EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
 }
 

@@ -18,8 +18,8 @@ namespace xnt::vk {
 namespace {
 
 const std::string kCli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
-const std::filesystem::path kWork =
-    std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "cli_replay";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("renderer"); }
 
 ::xnt::test::ShellResult Shell(const std::string& command) {
   return ::xnt::test::RunShell(command + " 2>/dev/null");
@@ -27,13 +27,12 @@ const std::filesystem::path kWork =
 
 TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
   test::UseLavapipe();
-  std::filesystem::remove_all(kWork);
-  std::filesystem::create_directories(kWork);
+  std::filesystem::remove_all(Work());
   const char* name = "clear_draws_resolve_swap";
-  auto write = Shell(kCli + " samples write " + name + " -o " + kWork.string());
+  auto write = Shell(kCli + " samples write " + name + " -o " + Work().string());
   ASSERT_EQ(write.code, 0) << write.out;
-  std::string trace = (kWork / (std::string(name) + ".xnt")).string();
-  auto replay = Shell(kCli + " replay " + trace + " --out " + (kWork / "frames").string() +
+  std::string trace = (Work() / (std::string(name) + ".xnt")).string();
+  auto replay = Shell(kCli + " replay " + trace + " --out " + (Work() / "frames").string() +
                       " --validate --json");
   ASSERT_EQ(replay.code, 0) << replay.out;
   EXPECT_NE(replay.out.find("\"validation_messages\": 0"), std::string::npos) << replay.out;
@@ -41,7 +40,7 @@ TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
   EXPECT_NE(replay.out.find("\"draws_per_second\""), std::string::npos) << replay.out;
 
   int w = 0, h = 0, c = 0;
-  stbi_uc* png = stbi_load((kWork / "frames" / "frame_0000.png").c_str(), &w, &h, &c, 4);
+  stbi_uc* png = stbi_load((Work() / "frames" / "frame_0000.png").c_str(), &w, &h, &c, 4);
   ASSERT_NE(png, nullptr);
   samples::Image expected = samples::Find(name)->expected_image();
   ASSERT_EQ(uint32_t(w), expected.width);
@@ -55,12 +54,11 @@ TEST(CliReplay, ReadmeCommandWritesTheExpectedPng) {
 // every path.
 TEST(CliReplay, JsonListsNotesWithKindRegisterAndDraw) {
   test::UseLavapipe();
-  std::filesystem::create_directories(kWork);
   const char* name = "memexport_skipped_draw";
-  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).code, 0);
-  const std::string trace = (kWork / (std::string(name) + ".xnt")).string();
+  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + Work().string()).code, 0);
+  const std::string trace = (Work() / (std::string(name) + ".xnt")).string();
   for (const char* path : {"cpu", "fbo", "fsi --fsi-ordering unordered"}) {
-    auto r = Shell(kCli + " replay " + trace + " --out " + (kWork / "notes").string() +
+    auto r = Shell(kCli + " replay " + trace + " --out " + (Work() / "notes").string() +
                    " --json --validate --path " + path);
     ASSERT_EQ(r.code, 0) << path << "\n" << r.out;
     EXPECT_NE(r.out.find("{\"kind\": \"skipped\", \"register\": \"RB_MODECONTROL\", \"field\": "
@@ -77,15 +75,14 @@ TEST(CliReplay, JsonListsNotesWithKindRegisterAndDraw) {
 
 TEST(CliReplay, UsageErrors) {
   test::UseLavapipe();
-  std::filesystem::create_directories(kWork);
   const char* name = "triangle_fan";
-  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + kWork.string()).code, 0);
-  std::string trace = (kWork / (std::string(name) + ".xnt")).string();
-  std::string out = " --out " + (kWork / "usage").string();
-  std::filesystem::remove_all(kWork / "usage");
+  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + Work().string()).code, 0);
+  std::string trace = (Work() / (std::string(name) + ".xnt")).string();
+  std::string out = " --out " + (Work() / "usage").string();
+  std::filesystem::remove_all(Work() / "usage");
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --path fsi").code, 2);
   // A path that cannot run is refused before anything is written.
-  EXPECT_FALSE(std::filesystem::exists(kWork / "usage"));
+  EXPECT_FALSE(std::filesystem::exists(Work() / "usage"));
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames 3-1").code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --frames x").code, 2);
   EXPECT_EQ(Shell(kCli + " replay " + trace + out + " --device 42").code, 2);

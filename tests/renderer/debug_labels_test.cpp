@@ -20,6 +20,7 @@
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
 #include "xnt/vk/debug_labels.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -55,8 +56,7 @@ Replay ReplaySample(const char* name, renderer::Path path, bool labels) {
   const samples::Sample* sample = samples::Find(name);
   EXPECT_NE(sample, nullptr) << name;
   if (!sample) return {};
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" /
-                    (std::string("labels_") + name + ".xnt");
+  const auto file = ::xnt::test::TestWorkDir("renderer") / (std::string("labels_") + name + ".xnt");
   std::filesystem::create_directories(file.parent_path());
   samples::WriteSample(*sample, file.string());
   test::UseLavapipe();

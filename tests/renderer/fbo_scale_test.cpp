@@ -21,11 +21,13 @@
 #include "xnt/vk/vulkan_context.h"
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
 
-const std::filesystem::path kWork = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "fbo_scale";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("fbo_scale"); }
 
 using ::xnt::test::kNotScaleInvariant;
 
@@ -58,8 +60,7 @@ class FboScale : public ::testing::TestWithParam<std::string> {};
 TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sample->name + ".xnt")).string();
+  const std::string file = (Work() / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
   const bool differs_at_1x = sample->differs_on.count("fbo") != 0;
   for (auto [sx, sy] : {std::pair{1u, 2u}, {2u, 1u}, {2u, 2u}, {3u, 3u}}) {
@@ -104,8 +105,7 @@ class FboDecimation : public ::testing::TestWithParam<std::string> {};
 TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / (sample->name + ".decimation.xnt")).string();
+  const std::string file = (Work() / (sample->name + ".decimation.xnt")).string();
   samples::WriteSample(*sample, file);
   ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kFbo,
                                      [](uint32_t, uint32_t) { return false; });
@@ -118,9 +118,8 @@ INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Na
 // fbo: lines through the line-quad geometry shader at 1x3 and 3x1, points through the point-quad
 // one (width x height guest pixels, S x T host pixels each) at every scale.
 TEST(FboScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) {
-  std::filesystem::create_directories(kWork);
   const size_t equal = ::xnt::test::CompareScaledExpectedImages(
-      kWork.string(), renderer::Path::kFbo,
+      Work().string(), renderer::Path::kFbo,
       [](const std::string&, uint32_t, uint32_t) { return true; });
   EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
 }
@@ -155,8 +154,7 @@ Memory MeasureFrame(const std::string& file, uint32_t sx, uint32_t sy) {
 TEST(FboScaleMemory, Frame1280x720IsSTimesTheOneByOneAmountPlusTheResolvedCopy) {
   const samples::Sample* sample = samples::Find("scale_frame_1280x720");
   ASSERT_NE(sample, nullptr);
-  std::filesystem::create_directories(kWork);
-  const std::string file = (kWork / "memory_1280x720.xnt").string();
+  const std::string file = (Work() / "memory_1280x720.xnt").string();
   samples::WriteSample(*sample, file);
   const Memory one = MeasureFrame(file, 1, 1);
   EXPECT_EQ(one.scaled_cpu, 0u);

@@ -9,6 +9,7 @@
 #include "replay_helpers.h"
 #include "xnt/format/reader.h"
 #include "xnt/samples/samples.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -18,8 +19,7 @@ class SampleReplay : public ::testing::TestWithParam<std::string> {};
 TEST_P(SampleReplay, MatchesExpectedImageWithoutValidationMessages) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" /
-              ("sample_" + sample->name + ".xnt");
+  auto path = ::xnt::test::TestWorkDir("renderer") / ("sample_" + sample->name + ".xnt");
   std::filesystem::create_directories(path.parent_path());
   samples::WriteSample(*sample, path.string());
   auto reader = format::Reader::Open(path.string());

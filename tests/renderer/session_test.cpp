@@ -11,6 +11,7 @@
 #include "xnt/base/resolution_scale.h"
 #include "xnt/format/reader.h"
 #include "xnt/samples/samples.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -71,7 +72,7 @@ TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {
   EXPECT_FALSE(session->device_name().empty());
   replay::TracePlayer player(session->backend());
   session->Attach(player);
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "session.xnt";
+  const auto file = ::xnt::test::TestWorkDir("renderer") / "session.xnt";
   std::filesystem::create_directories(file.parent_path());
   samples::WriteSample(*sample, file.string());
   player.Play(*format::Reader::Open(file.string()));

@@ -12,6 +12,7 @@
 #include "edram_scenarios.h"
 #include "xnt/format/reader.h"
 #include "xnt/replay/trace_player.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -25,8 +26,7 @@ struct Replayed {
 };
 
 Replayed Replay(const samples::Sample& sample, const std::string& gamma_mode) {
-  auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" /
-              ("scenario_" + sample.name + ".xnt");
+  auto path = ::xnt::test::TestWorkDir("renderer") / ("scenario_" + sample.name + ".xnt");
   std::filesystem::create_directories(path.parent_path());
   samples::WriteSample(sample, path.string());
   auto reader = format::Reader::Open(path.string());

@@ -160,8 +160,8 @@ using ::xnt::test::ReadFileText;
   return ::xnt::test::RunShell(command + " 2>&1");
 }
 
-const std::filesystem::path kWork =
-    std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "edram_work";
+// Per test: the tests of this file run side by side as processes (test_files.h).
+std::filesystem::path Work() { return ::xnt::test::TestWorkDir("renderer"); }
 
 // A log with both kinds of transfer, for the report tests.
 void MakeLog(Rig& r) {
@@ -203,43 +203,41 @@ TEST(EdramReports, HtmlMapLoadsInChromiumWithoutConsoleErrors) {
   if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
   Rig r;
   MakeLog(r);
-  std::filesystem::create_directories(kWork);
-  auto page = kWork / "map.html";
+  auto page = Work() / "map.html";
   {
     std::ofstream out(page);
     out << gpu::EdramReportHtml(r.renderer->edram().tracker(), gpu::EdramReportOptions{"rig", std::nullopt, 5, 0});
   }
-  const std::filesystem::path profile = kWork / "profile", err_path = kWork / "dom.err";
-  ASSERT_EQ(::xnt::test::RunChromium(profile, "--dump-dom file://" + page.string(), kWork / "dom.out", err_path), 0);
-  std::string dom = ReadFileText(kWork / "dom.out"), err = ReadFileText(err_path);
+  const std::filesystem::path profile = Work() / "profile", err_path = Work() / "dom.err";
+  ASSERT_EQ(::xnt::test::RunChromium(profile, "--dump-dom file://" + page.string(), Work() / "dom.out", err_path), 0);
+  std::string dom = ReadFileText(Work() / "dom.out"), err = ReadFileText(err_path);
   // 4 owner segments: depth [0,2) until event 1, colour80 tile 0 until 2, depth tile 1 until 2,
   // colour160 tiles 0-1 after; 3 transfer marks.
   EXPECT_NE(dom.find(">ok segments=4 transfers=3<"), std::string::npos) << dom.substr(0, 3000);
   EXPECT_EQ(err.find("Uncaught"), std::string::npos) << err;
   EXPECT_EQ(err.find(":CONSOLE"), std::string::npos) << err;
   EXPECT_EQ(::xnt::test::RunChromium(profile,
-                                     "--window-size=1200,1400 --screenshot=" + (kWork / "map.png").string() +
+                                     "--window-size=1200,1400 --screenshot=" + (Work() / "map.png").string() +
                                          " file://" + page.string(),
                                      "/dev/null", err_path),
             0);
-  EXPECT_TRUE(std::filesystem::exists(kWork / "map.png"));
+  EXPECT_TRUE(std::filesystem::exists(Work() / "map.png"));
 }
 
 TEST(EdramCli, TransfersCommandOnASample) {
   test::UseLavapipe();
   const std::string cli = std::string(XNT_BINARY_DIR) + "/tools/xenotrace";
   if (!std::filesystem::exists(cli)) XNT_MISSING_PREREQUISITE() << "xenotrace not built";
-  std::filesystem::create_directories(kWork);
-  auto write = Shell(cli + " samples write clear_draws_resolve_swap -o " + kWork.string());
+  auto write = Shell(cli + " samples write clear_draws_resolve_swap -o " + Work().string());
   ASSERT_EQ(write.code, 0) << write.out;
-  std::string trace = (kWork / "clear_draws_resolve_swap.xnt").string();
-  auto json = Shell(cli + " transfers " + trace + " --json --validate --html " + (kWork / "cli.html").string());
+  std::string trace = (Work() / "clear_draws_resolve_swap.xnt").string();
+  auto json = Shell(cli + " transfers " + trace + " --json --validate --html " + (Work() / "cli.html").string());
   ASSERT_EQ(json.code, 0) << json.out;
   // One colour target at one pitch: nothing ever changes owner.
   EXPECT_NE(json.out.find("\"transfers\": []"), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"totals\": {\"transfers\": 0"), std::string::npos) << json.out;
   EXPECT_NE(json.out.find("\"naive\": {\"transfers\": "), std::string::npos) << json.out;
-  EXPECT_NE(ReadFileText(kWork / "cli.html").find("EDRAM ownership map"), std::string::npos);
+  EXPECT_NE(ReadFileText(Work() / "cli.html").find("EDRAM ownership map"), std::string::npos);
   auto text = Shell(cli + " transfers " + trace + " --frame 0");
   EXPECT_EQ(text.code, 0) << text.out;
   EXPECT_NE(text.out.find("totals: 0 transfers"), std::string::npos) << text.out;

@@ -18,6 +18,7 @@
 #include "xnt/replay/trace_player.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/registers.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -102,8 +103,7 @@ TEST(FsiOrdering, OverlappingBlendedTrianglesOfOneDrawLoseNoUpdate) {
   draw.vertices = vertices;
   draw.rgba = {3, 3, 3, 3};
   scene.draws.push_back(draw);
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
-                    "ordering_additive.xnt";
+  const auto file = ::xnt::test::TestWorkDir("renderer/fsi") / "ordering_additive.xnt";
   std::filesystem::create_directories(file.parent_path());
   {
     format::WriterOptions writer_options;

@@ -21,6 +21,7 @@
 #include "xnt/ucode/assembler.h"
 #include "xnt/samples/samples.h"
 #include "xnt/xenos/enums.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -155,8 +156,7 @@ class TextureDrawTest : public ::testing::Test {
     sample.name = "texture_draw_test";
     TexturedScene scene = scene_;
     sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
-    auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" /
-                ("texture_draw_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".xnt");
+    auto path = ::xnt::test::TestWorkDir("renderer") / ("texture_draw_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".xnt");
     std::filesystem::create_directories(path.parent_path());
     samples::WriteSample(sample, path.string());
     auto reader = format::Reader::Open(path.string());
@@ -598,7 +598,7 @@ TEST_F(TextureDrawTest, ResolvedDataIsSampledAndReloadedAfterTheNextResolve) {
     w.Write(format::Submission{format::SubmissionKind::kRingBuffer, 0x00080000, b.Take()});
     w.Write(format::FrameMarker{0, kFront, 96, 64, uint32_t(xenos::TextureFormat::k_8_8_8_8)});
   };
-  auto path = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "texture_resolve_then_sample.xnt";
+  auto path = ::xnt::test::TestWorkDir("renderer") / "texture_resolve_then_sample.xnt";
   std::filesystem::create_directories(path.parent_path());
   samples::WriteSample(sample, path.string());
   auto reader = format::Reader::Open(path.string());

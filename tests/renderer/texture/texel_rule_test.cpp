@@ -14,6 +14,7 @@
 #include "../replay_helpers.h"
 #include "texel_scenes.h"
 #include "xnt/samples/samples.h"
+#include "test_files.h"
 
 namespace xnt::vk {
 namespace {
@@ -70,7 +71,7 @@ void ForEveryPath(const TexturedScene& scene, const std::string& name,
   samples::Sample sample;
   sample.name = name;
   sample.author = [scene](format::Writer& w) { samples::AuthorTexturedScene(scene, w); };
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / (name + ".xnt");
+  const auto file = ::xnt::test::TestWorkDir("renderer") / (name + ".xnt");
   std::filesystem::create_directories(file.parent_path());
   samples::WriteSample(sample, file.string());
   for (renderer::Path path : {renderer::Path::kCpu, renderer::Path::kFbo, renderer::Path::kFsi}) {
