@@ -8,7 +8,9 @@
 
 #include "texture_rig.h"
 
-namespace xnt::cpu {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::cpu::point_line_lod_test {
 namespace {
 
 using test::kTextureBase;
@@ -160,4 +162,4 @@ TEST(CpuPrimitiveLod, PointQuadsCarryHelpers) {
 }
 
 }  // namespace
-}  // namespace xnt::cpu
+}  // namespace xnt::cpu::point_line_lod_test

@@ -20,7 +20,9 @@
 #include "primitive_assembly.h"
 #include "screen_plane.h"
 
-namespace xnt::cpu {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::cpu::rectangle_clip_random_test {
 namespace {
 
 constexpr int kSize = 48;
@@ -149,4 +151,4 @@ TEST(RectangleClipRandom, PlanesCutTheWholeRectangleKillAndCullLookAtTheGuestCor
 }
 
 }  // namespace
-}  // namespace xnt::cpu
+}  // namespace xnt::cpu::rectangle_clip_random_test

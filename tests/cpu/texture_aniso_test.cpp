@@ -8,7 +8,9 @@
 
 #include "texture_rig.h"
 
-namespace xnt::cpu {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::cpu::texture_aniso_test {
 namespace {
 
 using test::kTextureBase;
@@ -100,4 +102,4 @@ TEST(CpuTextureAniso, MagnifiedFootprintIsNotWalked) {
 }
 
 }  // namespace
-}  // namespace xnt::cpu
+}  // namespace xnt::cpu::texture_aniso_test

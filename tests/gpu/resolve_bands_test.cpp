@@ -15,7 +15,9 @@
 #include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
 
-namespace xnt::vk {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::resolve_bands_test {
 namespace {
 
 using xenos::ColorRenderTargetFormat;
@@ -214,4 +216,4 @@ TEST(FrontBufferBands, TheImageIsTheSameForAnyThreadCount) {
 }
 
 }  // namespace
-}  // namespace xnt::vk
+}  // namespace xnt::vk::resolve_bands_test

@@ -17,7 +17,9 @@
 #include "xnt/ucode/assembler.h"
 #include "xnt/xenos/registers.h"
 
-namespace xnt::vk {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::memexport_targetless_test {
 namespace {
 
 constexpr uint32_t kVertices = 0x00010000;
@@ -156,4 +158,4 @@ TEST(MemExportTargetless, GpuPathsExportAtMsaaSampleCounts) {
 }
 
 }  // namespace
-}  // namespace xnt::vk
+}  // namespace xnt::vk::memexport_targetless_test

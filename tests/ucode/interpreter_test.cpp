@@ -17,7 +17,9 @@
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/interpreter.h"
 
-namespace xnt::ucode {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::ucode::interpreter_test {
 namespace {
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -770,4 +772,4 @@ TEST(InterpreterRobustness, RandomDecodableMicrocodeTerminates) {
 }
 
 }  // namespace
-}  // namespace xnt::ucode
+}  // namespace xnt::ucode::interpreter_test

@@ -18,8 +18,11 @@
 #include "xnt/replay/trace_player.h"
 #include "xnt/vk/fsi/fsi_backend.h"
 #include "xnt/xenos/registers.h"
+#include "test_files.h"
 
-namespace xnt::vk {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::fsi_early_depth_test {
 namespace {
 
 using namespace samples::edram_scene;
@@ -92,8 +95,7 @@ class DrawState final : public replay::Backend {
 };
 
 std::string WriteScene(xenos::MsaaSamples msaa) {
-  const auto file = std::filesystem::path(XNT_BINARY_DIR) / "tests" / "renderer" / "fsi" /
-                    ("early_depth_" + std::to_string(1u << uint32_t(msaa)) + "x.xnt");
+  const auto file = ::xnt::test::TestWorkDir("renderer/fsi") / ("early_depth_" + std::to_string(1u << uint32_t(msaa)) + "x.xnt");
   std::filesystem::create_directories(file.parent_path());
   SceneBuilder s;
   RenderTargetSetup rt;
@@ -269,4 +271,4 @@ TEST(FsiEarlyDepth, SessionOptionForcesTheLateOrder) {
 }
 
 }  // namespace
-}  // namespace xnt::vk
+}  // namespace xnt::vk::fsi_early_depth_test

@@ -23,7 +23,9 @@
 #include "xnt/base/byte_order.h"
 #include "xnt/ucode/assembler.h"
 
-namespace xnt::vk {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::fsi_exact_depth_test {
 namespace {
 
 using namespace depth_scene;
@@ -217,4 +219,4 @@ INSTANTIATE_TEST_SUITE_P(Cases, FsiExactDepth,
                                             ::testing::Bool()));
 
 }  // namespace
-}  // namespace xnt::vk
+}  // namespace xnt::vk::fsi_exact_depth_test

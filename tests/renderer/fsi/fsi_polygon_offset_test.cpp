@@ -17,7 +17,9 @@
 #include "xnt/base/byte_order.h"
 #include "xnt/ucode/assembler.h"
 
-namespace xnt::vk {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::fsi_polygon_offset_test {
 namespace {
 
 using namespace depth_scene;
@@ -129,4 +131,4 @@ TEST_P(FsiExactPolygonOffset, random_triangles_polygon_offset_depth_equals_cpu) 
 INSTANTIATE_TEST_SUITE_P(Scales, FsiExactPolygonOffset, ::testing::Values(1u, 2u));
 
 }  // namespace
-}  // namespace xnt::vk
+}  // namespace xnt::vk::fsi_polygon_offset_test

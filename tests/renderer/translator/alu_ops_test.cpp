@@ -8,7 +8,9 @@
 
 #include "translate_util.h"
 
-namespace xnt::vk::test {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::vk::test::alu_ops_test {
 namespace {
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -237,4 +239,4 @@ TEST_F(AluOpsTest, TextureFetchUnnormalizedCoordinatesAndConstantSwizzle) {
 }
 
 }  // namespace
-}  // namespace xnt::vk::test
+}  // namespace xnt::vk::test::alu_ops_test
