@@ -14,7 +14,9 @@
 
 #include "slice_test_helpers.h"
 
-namespace xnt {
+// Named after the file: the CI compiles test sources in unity batches (tests/CMakeLists.txt),
+// where the anonymous namespaces of two files would be one.
+namespace xnt::slice_depth_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,4 +116,4 @@ TEST(SliceDepth, PrepassCutBeforeItsEqualPass) {
 }
 
 }  // namespace
-}  // namespace xnt
+}  // namespace xnt::slice_depth_test
