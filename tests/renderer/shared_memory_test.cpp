@@ -104,17 +104,31 @@ CommandStream::Allocation CopyOut(CommandStream& stream, const SharedMemory& mem
   return alloc;
 }
 
-void RunAheadTest(bool force_whole) {
-  auto ctx = test::MakeLavapipeContext();
-  CommandStream stream(*ctx, 64ull << 20);
-  SharedMemory memory(*ctx, stream, force_whole);
-  memory.EnableWriteTracking();
-  FakeGuest guest;
-  auto source = guest.Source();
-  auto write = [&](uint32_t page, uint8_t seed) {
+// A write-tracked mirror over a fake guest, as the renderer drives it: a guest write invalidates
+// its page, then Sync / SyncAhead upload it.
+struct AheadRig {
+  explicit AheadRig(bool force_whole)
+      : ctx(test::MakeLavapipeContext()),
+        stream(*ctx, 64ull << 20),
+        memory(*ctx, stream, force_whole),
+        source(guest.Source()) {
+    memory.EnableWriteTracking();
+  }
+  void Write(uint32_t page, uint8_t seed) {
     guest.Write(page, seed);
     memory.Invalidate(page * 4096, 4096);
-  };
+  }
+  std::unique_ptr<VulkanContext> ctx;
+  CommandStream stream;
+  SharedMemory memory;
+  FakeGuest guest;
+  gpu::GuestPageSource source;
+};
+
+void RunAheadTest(bool force_whole) {
+  AheadRig rig(force_whole);
+  auto& [ctx, stream, memory, guest, source] = rig;
+  auto write = [&](uint32_t page, uint8_t seed) { rig.Write(page, seed); };
   write(100, 1);
   EXPECT_EQ(memory.SyncAhead(source), 0u);  // nothing goes ahead before the first full scan
   EXPECT_EQ(memory.Sync(source), 1u);
@@ -192,16 +206,9 @@ void RunAheadTest(bool force_whole) {
 // not land after that upload (it did when the fill was recorded in stream order, and a
 // capture-shaped frame's second to sixteenth draws read zeros on a cold replay).
 void RunFreshChunkTest(bool force_whole) {
-  auto ctx = test::MakeLavapipeContext();
-  CommandStream stream(*ctx, 64ull << 20);
-  SharedMemory memory(*ctx, stream, force_whole);
-  memory.EnableWriteTracking();
-  FakeGuest guest;
-  auto source = guest.Source();
-  auto write = [&](uint32_t page, uint8_t seed) {
-    guest.Write(page, seed);
-    memory.Invalidate(page * 4096, 4096);
-  };
+  AheadRig rig(force_whole);
+  auto& [ctx, stream, memory, guest, source] = rig;
+  auto write = [&](uint32_t page, uint8_t seed) { rig.Write(page, seed); };
   write(100, 1);
   EXPECT_EQ(memory.Sync(source), 1u);  // the first full scan
   stream.Flush();
