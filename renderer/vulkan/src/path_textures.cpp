@@ -55,9 +55,9 @@ VkDescriptorSet PathRenderer::BindTextures(const DrawInput& draw, gpu::RegisterV
       if (scaled) *scaled_slots |= 1u << slot;
       const TextureCache::Texture& t = scaled ? *scaled : textures_.Get(fetch, memory.pages);
       if (!t.inexact.empty()) Note("texture: " + t.inexact);
-      SamplerState state = SamplerState::FromFetchConstant(fetch, &context_.capabilities());
-      state.ApplyInstructionFilters(draw.texture_filters[slot], &context_.capabilities());
-      if (draw.texture_host_lod_slots & (1u << slot)) state.KeepMagnificationPoint();
+      const SamplerState state =
+          SamplerState::ForSlot(fetch, draw.texture_filters[slot],
+                                (draw.texture_host_lod_slots >> slot) & 1u, &context_.capabilities());
       if (!state.inexact.empty()) Note("sampler: " + state.inexact);
       const VkSampler sampler = samplers_.Get(state);
       const auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;

@@ -117,6 +117,14 @@ void SamplerState::ApplyInstructionFilters(uint32_t packed, const Capabilities* 
   }
 }
 
+SamplerState SamplerState::ForSlot(const uint32_t fetch_dwords[6], uint32_t instruction_filters,
+                                   bool host_lod, const Capabilities* caps) {
+  SamplerState state = FromFetchConstant(fetch_dwords, caps);
+  state.ApplyInstructionFilters(instruction_filters, caps);
+  if (host_lod) state.KeepMagnificationPoint();
+  return state;
+}
+
 bool SamplerState::KeepMagnificationPoint() {
   if (mag != VK_FILTER_NEAREST || max_anisotropy <= 1.0f) return false;
   max_anisotropy = 1.0f;

@@ -61,9 +61,9 @@ std::vector<std::string> Device::BindTextures(const uint32_t* fetch_constants, u
       const uint32_t* fetch = fetch_constants + slot * 6;
       const TextureCache::Texture& t = p.cache.Get(fetch, source);
       if (!t.inexact.empty()) notes.push_back("texture: " + t.inexact);
-      SamplerState state = SamplerState::FromFetchConstant(fetch, &caps);
-      state.ApplyInstructionFilters(reflection.texture_filters[slot], &caps);
-      if (reflection.texture_host_lod_slots & (1u << slot)) state.KeepMagnificationPoint();
+      const SamplerState state =
+          SamplerState::ForSlot(fetch, reflection.texture_filters[slot],
+                                (reflection.texture_host_lod_slots >> slot) & 1u, &caps);
       if (!state.inexact.empty()) notes.push_back("sampler: " + state.inexact);
       const VkSampler sampler = p.samplers.Get(state);
       const auto dimension = xenos::TextureFetchConstant::Decode(fetch).dimension;

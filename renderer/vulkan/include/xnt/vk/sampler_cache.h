@@ -47,6 +47,12 @@ struct SamplerState {
   // anisotropic sampler may (lavapipe does); a minified one then loses its anisotropic walk
   // (reported in `inexact`). True when it changed the state.
   bool KeepMagnificationPoint();
+  // The sampler a draw binds to one texture slot: the fetch constant's state, the slot's tfetch
+  // filter overrides (`instruction_filters`) and, for a slot sampled through the host's own
+  // magnification choice (`host_lod`), KeepMagnificationPoint. Replay and translate --check both
+  // derive a slot's sampler here.
+  static SamplerState ForSlot(const uint32_t fetch_dwords[6], uint32_t instruction_filters,
+                              bool host_lod, const Capabilities* caps);
 };
 
 class SamplerCache {
