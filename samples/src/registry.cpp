@@ -135,6 +135,7 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   for (auto& s : TextureSamples()) v.push_back(std::move(s));
   for (auto& s : TexelSamples()) v.push_back(std::move(s));
   for (auto& s : TexFetchSamples()) v.push_back(std::move(s));
+  for (auto& s : TexFetchAnisoSamples()) v.push_back(std::move(s));
   for (auto& s : RasterSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSamples()) v.push_back(std::move(s));
   for (auto& s : RasterPointSizeSamples()) v.push_back(std::move(s));

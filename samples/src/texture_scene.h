@@ -73,6 +73,8 @@ void AuthorTexturedScene(const TexturedScene& scene, format::Writer& writer);
 std::vector<Sample> TextureSamples();
 // The texture get/set instruction samples (texfetch_samples.cpp).
 std::vector<Sample> TexFetchSamples();
+// texfetch_aniso_scene.cpp: texfetch_aniso_lod.
+std::vector<Sample> TexFetchAnisoSamples();
 
 // The shaders (XDK listing syntax): position + xyz texture coordinate passthrough, and one pixel
 // shader per fetch dimension that writes the fetched texel to oC0.

@@ -58,6 +58,9 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
     {"raster_point_sprite_mips",
      "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
      "the mip level drops by log2(S), as rendering at a higher resolution does"},
+    {"texfetch_aniso_lod",
+     "its picture is the mip level each footprint selects: S host pixels per guest pixel shrink "
+     "the footprint by S, so finer levels are read, as rendering at a higher resolution does"},
     {"texfetch_lod_queries",
      "getCompTexLOD and getGradients measure per host pixel: at S host pixels per guest pixel "
      "lambda drops by log2(S) and the gradients by 1/S, as rendering at a higher resolution does"},
@@ -138,6 +141,9 @@ inline const std::map<std::string, DecimationException> kNotDecimationInvariant 
      {"4x MSAA edge pixels resolve their own samples' coverage: 1.1 % off at 3x3 and 3x1", false}},
     // A sample that shows screen derivatives themselves: getCompTexLOD and getGradients measure
     // per host pixel, so each axis's gradient is 1/S of the guest one at any scale enlarging it.
+    {"texfetch_aniso_lod",
+     {"its picture is the mip level each anisotropic footprint selects: any scale enlarging the "
+      "major axis reads a finer one", false}},
     {"texfetch_lod_queries",
      {"its picture is the LOD and gradients per screen pixel, which a scale divides", false}},
 };
