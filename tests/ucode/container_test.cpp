@@ -195,7 +195,9 @@ TEST(UcodeContainer, VertexShaderInfoBlockAndDefinitions) {
             "    vfetch r11, r0.x, position1\n"
             "    alloc position\n"
             "    exece\n"
-            "    mov oPos, r10\n");
+            "    mov oPos, r10\n"
+            "\n"
+            "// PDB hint 00000000-00000000-00000000\n");
   EXPECT_EQ(WriteContainer(c), w.bytes);
 
   // A count that does not fit is refused with the byte offset of the counts and the field.

@@ -127,7 +127,7 @@ class Disassembler {
   std::string Run() {
     if (o_.header) Header();
     Body();
-    if (o_.header && o_.container) out_ += DebugInfoLines(*o_.container);
+    if (o_.header && o_.container) out_ += TrailerLines(*o_.container);
     return out_;
   }
 

@@ -72,16 +72,19 @@ std::string FormatFloat(float v);
 // string ("2.0.21256.0" -> 21256; 0 when there is none or it does not parse).
 uint32_t CompilerBuild(std::string_view creator);
 // Builds before 2.0.21256 differ from it in how they print constant tables (`defextern const`,
-// one line per array element) and in one field the listing does not show: they set an export's
-// scalar_dest_rel (write 0 to unwritten components) when the scalar half is unused and the
-// vector half writes all four components, where it changes nothing. Listings and containers
-// without a creator follow 2.0.21256.
+// one line per array element). Builds before 2.0.21119 also set an export's scalar_dest_rel
+// (write 0 to unwritten components) when the scalar half is unused and the vector half writes
+// all four components, where it changes nothing (not verified on a container of such a build);
+// 2.0.21119 leaves it clear on all 288 such exports of its 245 public shaders (Scaleform's
+// X360_ShaderBinary.cpp), as 2.0.21256 does. Listings and containers without a creator follow
+// 2.0.21256.
 inline constexpr uint32_t kDefconstBuild = 21256;
+inline constexpr uint32_t kExportWriteZeroClearBuild = 21119;
 inline bool IsOlderBuild(uint32_t build) { return build != 0 && build < kDefconstBuild; }
-// The scalar_dest_rel an export instruction gets when the listing shows none: set only by an
-// older build, only when nothing of the scalar half and no 0 component is printed.
+// The scalar_dest_rel an export instruction gets when the listing shows none: set only by a
+// build before 2.0.21119, only when nothing of the scalar half and no 0 component is printed.
 inline bool DefaultExportScalarDestRel(uint32_t build, bool scalar_unused, uint32_t written) {
-  return IsOlderBuild(build) && scalar_unused && written == 0xF;
+  return build != 0 && build < kExportWriteZeroClearBuild && scalar_unused && written == 0xF;
 }
 
 }  // namespace xnt::ucode::syntax
