@@ -213,7 +213,8 @@ TEST(UcodeListingConstants, DefaultsKeepTheirWordsPerType) {
                 "5:1: bad integer default 'x'");
 }
 
-// --comments: fxc's parameter block for a struct, an array, a matrix and samplers.
+// --comments: fxc's parameter block for a struct, an array, a matrix and samplers; registers
+// listed by set, then register.
 TEST(UcodeListingConstants, CompilerCommentsDescribeEveryClass) {
   const ContainerFile c = LoadContainer(
       AssembleContainer(Heading("2.0.21119.0") + kOlderDeclarations + kTail));
@@ -240,8 +241,8 @@ TEST(UcodeListingConstants, CompilerCommentsDescribeEveryClass) {
       "//   Name         Reg   Size\n"
       "//   ------------ ----- ----\n"
       "//   World        c1       4\n"
-      "//   tex          s0       2\n"
       "//   Scale        c8       2\n"
+      "//   tex          s0       2\n"
       "//\n"
       "\n"
       "// Shader type: vertex \n";

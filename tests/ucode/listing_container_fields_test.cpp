@@ -145,5 +145,98 @@ TEST(ListingContainerFields, LiteralsPrintNineSignificantDigits) {
   EXPECT_EQ(Disassemble(c), listing + test::kZeroPdbHint);
 }
 
+// A pixel shader with a centroid-sampled input (r2): an instruction without a scalar op leaves
+// r2 as its scalar destination; a lone scalar op reading a constant has `max r2._, r2, r2` as its
+// vector half, one reading a temp `max r0._, r0, r0`. Exports keep 0 and r0.
+constexpr char kCentroidShader[] =
+    "xps_3_0\n"
+    "config AutoSerialize=false\n"
+    "config AutoResource=false\n"
+    "config PsMaxReg=3\n"
+    "// PsExportColorCount=1\n"
+    "\n"
+    "dcl_texcoord r0.xy\n"
+    "dcl_texcoord1 r1\n"
+    "dcl_color_centroid r2\n"
+    "\n\n"
+    "    alloc colors\n"
+    "    exec\n"
+    "    mul r3, r1, r2\n"
+    "    movs r3.w, c0.x\n"
+    "    muls r3.y, r0.xw\n"
+    "    exece\n"
+    "    mov oC0, r3\n";
+
+TEST(ListingContainerFields, HalvesThatDoNothingHoldTheCentroidInput) {
+  const std::vector<uint32_t> code = Assemble(kCentroidShader);
+  const Shader s = Decode(code, ShaderType::kPixel);
+  const uint32_t at = s.cf[1].address;  // the exec's first slot
+  const AluInstruction& mul = s.AtSlot(at).alu;
+  EXPECT_EQ(mul.scalar_op, ScalarOp::kRetainPrev);
+  EXPECT_EQ(mul.scalar_dest, 2u);
+  const AluInstruction& movs = s.AtSlot(at + 1).alu;  // reads c0: the nop half is r2
+  EXPECT_EQ(movs.vector_op, VectorOp::kMax);
+  EXPECT_EQ(movs.vector_dest, 2u);
+  EXPECT_EQ(movs.vector_write_mask, 0u);
+  EXPECT_TRUE(movs.src[0].is_temp);
+  EXPECT_EQ(movs.src[0].reg, 2u);
+  EXPECT_EQ(movs.src[1].reg, 2u);
+  const AluInstruction& muls = s.AtSlot(at + 2).alu;  // reads r0: the nop half is r0
+  EXPECT_EQ(muls.vector_dest, 0u);
+  EXPECT_EQ(muls.src[0].reg, 0u);
+  EXPECT_EQ(muls.src[1].reg, 0u);
+  const AluInstruction& exp = s.AtSlot(at + 3).alu;
+  EXPECT_EQ(exp.scalar_dest, 0u);
+
+  // The container knows the input, so the listing shows none of it; raw microcode has no
+  // declarations and prints the registers as options.
+  const std::vector<uint8_t> b = AssembleContainer(kCentroidShader);
+  EXPECT_EQ(Disassemble(LoadContainer(b)), std::string(kCentroidShader) + test::kZeroPdbHint);
+  const std::string raw = Disassemble(s);
+  EXPECT_NE(raw.find("    mul r3, r1, r2, ScalarDest=2\n"), std::string::npos) << raw;
+  EXPECT_NE(raw.find("    mov r2._, r2\n  + movs r3.w, c0.x\n"), std::string::npos) << raw;
+  EXPECT_EQ(Assemble(raw), code);
+}
+
+TEST(ListingContainerFields, ExportWithOnlyConstantOnesSetsTheWriteZeroFlag) {
+  // `oC0.xyz1`: the vector half writes xyz, both halves w (the 1); nothing is left unwritten, yet
+  // the compiler sets the flag (build 2.0.21119: 4 of 4 such exports).
+  const std::string listing = std::string(kHeading) +
+                              "xps_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\n"
+                              "// PsExportColorCount=1\n\n\n    alloc colors\n    exece\n"
+                              "    mov oC0.xyz1, r0.yzw\n";
+  const std::vector<uint8_t> b = AssembleContainer(listing);
+  const ContainerFile c = LoadContainer(b);
+  const Shader s = Decode(c.microcode, ShaderType::kPixel);
+  const AluInstruction& a = s.AtSlot(s.cf[1].address).alu;
+  EXPECT_EQ(a.vector_write_mask, 0xFu);
+  EXPECT_EQ(a.scalar_write_mask, 0x8u);
+  EXPECT_TRUE(a.scalar_dest_rel);
+  EXPECT_EQ(Disassemble(c), listing + test::kZeroPdbHint);
+}
+
+TEST(ListingContainerFields, RegisterCommentListsConstantsBySetThenRegister) {
+  // The table keeps declaration order (tex before texscale); the comment lists c before s.
+  const std::string listing = std::string(kHeading) +
+                              "xps_3_0\n"
+                              "defextern const fsize, float, vector, [1, 4], c0\n"
+                              "defextern const tex, sampler2d, object, [1, 1], s0\n"
+                              "defextern const texscale, float, vector, [1, 4], c1\n"
+                              "config AutoSerialize=false\nconfig AutoResource=false\n"
+                              "// PsExportColorCount=1\n\n\n    alloc colors\n    exece\n    mov oC0, c1\n";
+  const ContainerFile c = LoadContainer(AssembleContainer(listing));
+  ASSERT_EQ(c.constants.size(), 3u);
+  EXPECT_EQ(c.constants[1].name, "tex");
+  DisassembleOptions o;
+  o.container = &c;
+  o.compiler_comments = true;
+  const std::string text = Disassemble(Decode(c.microcode, ShaderType::kPixel), o);
+  EXPECT_NE(text.find("//   fsize        c0       1\n"
+                      "//   texscale     c1       1\n"
+                      "//   tex          s0       1\n"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace xnt::ucode

@@ -54,9 +54,9 @@ class Assembler {
     out_.type = *type_;
     // ALU/fetch statements were encoded as they were read; exports need the type, so the ALU
     // statements are kept and encoded here.
+    const uint32_t unused = syntax::UnusedRegister(*type_, out_.interpolators);
     for (auto& pending : pending_alu_) {
-      cfs_[pending.cf].instrs[pending.index].raw =
-          EncodeAlu(BuildAlu(pending.build, *type_, build_));
+      cfs_[pending.cf].instrs[pending.index].raw = EncodeAlu(BuildAlu(pending.build, *type_, build_, unused));
     }
     Layout();
     return std::move(out_);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "syntax.h"
 
@@ -299,8 +301,18 @@ std::string ParameterComments(const ContainerFile& c) {
   auto pad = [](std::string s, size_t w) { return s.size() < w ? s + std::string(w - s.size(), ' ') : s; };
   out += "//   " + pad("Name", width) + " Reg   Size\n";
   out += "//   " + std::string(width, '-') + " ----- ----\n";
+  // By register set (D3DXREGISTER_SET order: b, i, c, s), then register: fxc 2.0.21119 lists
+  // `texscale c1` before `tex s0` though the table has tex first (Scaleform's
+  // X360_ShaderBinary.cpp, 26 of its 245 shaders).
+  std::vector<const ConstantDecl*> allocated;
   for (const auto& d : c.constants) {
-    if (!d.register_count) continue;
+    if (d.register_count) allocated.push_back(&d);
+  }
+  std::stable_sort(allocated.begin(), allocated.end(), [](const ConstantDecl* a, const ConstantDecl* b) {
+    return std::pair(a->register_set, a->register_index) < std::pair(b->register_set, b->register_index);
+  });
+  for (const ConstantDecl* p : allocated) {
+    const ConstantDecl& d = *p;
     const std::string reg = RegisterSetLetter(d.register_set) + std::to_string(d.register_index);
     std::string size = std::to_string(d.register_count);
     if (size.size() < 4) size = std::string(4 - size.size(), ' ') + size;

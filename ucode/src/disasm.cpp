@@ -120,6 +120,7 @@ class Disassembler {
       : s_(shader), o_(options) {
     if (o_.container) {
       build_ = syntax::CompilerBuild(o_.container->creator);
+      unused_ = syntax::UnusedRegister(s_.type, o_.container->interpolators);
       for (const auto& b : o_.container->vertex_fetches) bindings_[b.slot] = b.semantic;
     }
   }
@@ -368,12 +369,21 @@ class Disassembler {
   // sources writing no component of its own (in an export, components both halves write are the
   // constant 1, and the scalar line shows them); its destination register, when not 0, is an
   // option. The scalar half: `retain_prev` writing nothing; its destination is an option.
-  static bool VectorIsNop(const AluInstruction& a) {
-    if (a.vector_op != syntax::kNopVectorOp || a.vector_dest_rel || a.vector_clamp ||
-        !syntax::IsDefaultSource(a.src[0]) || !syntax::IsDefaultSource(a.src[1])) {
+  bool VectorIsNop(const AluInstruction& a, bool scalar_reads_src3) const {
+    // Outside exports the sources are the register fxc leaves there (syntax.h UnusedRegister).
+    auto nop_source = [&](const AluSource& s) {
+      if (a.export_data) return syntax::IsDefaultSource(s);
+      const AluSource u = syntax::UnusedSource(NopRegister(a, scalar_reads_src3));
+      return s.is_temp == u.is_temp && s.reg == u.reg && s.swizzle == u.swizzle && s.negate == u.negate;
+    };
+    if (a.vector_op != syntax::kNopVectorOp || a.vector_dest_rel || a.vector_clamp || !nop_source(a.src[0]) ||
+        !nop_source(a.src[1])) {
       return false;
     }
     return a.export_data ? a.VectorResultMask() == 0 : a.vector_write_mask == 0;
+  }
+  uint32_t NopRegister(const AluInstruction& a, bool scalar_reads_src3) const {
+    return syntax::NopVectorRegister(unused_, scalar_reads_src3 && a.src[2].is_temp);
   }
   static bool ScalarIsNop(const AluInstruction& a) {
     if (a.scalar_op != ScalarOp::kRetainPrev || a.scalar_clamp) return false;
@@ -392,7 +402,7 @@ class Disassembler {
       if (!syntax::IsDefaultSource(a.src[i])) m = i + 1;
     }
     // An export always shows its register: a lone vector half that does nothing still prints.
-    const bool vector_line = !VectorIsNop(a) || m > n_vec || (a.export_data && !scalar_line);
+    const bool vector_line = !VectorIsNop(a, scalar_reads_src3) || m > n_vec || (a.export_data && !scalar_line);
     const std::string pred = PredPrefix(a.is_predicated, a.predicate_condition);
 
     // Which constant flags / modes the printed operands show.
@@ -476,13 +486,18 @@ class Disassembler {
       // differs from what the compiler build sets (syntax.h).
       const uint32_t written = a.vector_write_mask | a.scalar_write_mask;
       if (written == 0xF &&
-          a.scalar_dest_rel != syntax::DefaultExportScalarDestRel(build_, !scalar_line, written)) {
+          a.scalar_dest_rel != syntax::DefaultExportScalarDestRel(build_, !scalar_line, written,
+                                                                  a.vector_write_mask & a.scalar_write_mask)) {
         opt.Add(a.scalar_dest_rel ? "ScalarDestRel=true" : "ScalarDestRel=false");
       }
       if (a.vector_dest_rel) opt.Add("VectorDestRel=true");
     } else {
-      if (!vector_line && a.vector_dest) opt.Add("VectorDest=" + std::to_string(a.vector_dest));
-      if (!scalar_line && a.scalar_dest) opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
+      if (!vector_line && a.vector_dest != NopRegister(a, scalar_reads_src3)) {
+        opt.Add("VectorDest=" + std::to_string(a.vector_dest));
+      }
+      if (!scalar_line && a.scalar_dest != unused_) {
+        opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
+      }
       if (!scalar_line && a.scalar_dest_rel) opt.Add("ScalarDestRel=true");
     }
     if (!opt.items.empty()) lines.back() += JoinOptions(opt, true);
@@ -595,6 +610,7 @@ class Disassembler {
   const DisassembleOptions& o_;
   std::map<uint32_t, Semantic> bindings_;
   uint32_t build_ = 0;  // compiler build of the container (0: none)
+  uint32_t unused_ = 0;  // syntax.h UnusedRegister for the container's inputs
   std::string out_;
 };
 
