@@ -238,5 +238,35 @@ TEST(ListingContainerFields, RegisterCommentListsConstantsBySetThenRegister) {
       << text;
 }
 
+TEST(ListingContainerFields, BoundFetchPlaceholderAndMemexportMagicFollowTheWriter) {
+  // With a heading (the HLSL compiler wrote it) a bound vfetch carries constant 95 (const_index
+  // 31, select 2); without one (the XDK assembler) 0. A vertex shader writing eA gets magic
+  // 0x102A1111.
+  const std::string body =
+      "xvs_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\nconfig VsResource=1\n"
+      "\ndcl_index r0.x\n\n\n"
+      "    exec\n"
+      "    vfetch r1, r0.x, position\n"
+      "    alloc export=1\n"
+      "    exec\n"
+      "    mad eA, r0.x, c0, c1\n"
+      "    mov eM0, r1\n"
+      "    alloc position\n"
+      "    exece\n"
+      "    mov oPos, r1\n";
+  for (const bool heading : {true, false}) {
+    const std::string listing = (heading ? std::string(kHeading) : std::string()) + body;
+    const std::vector<uint8_t> b = AssembleContainer(listing);
+    const ContainerFile c = LoadContainer(b);
+    EXPECT_EQ(c.magic, 0x102A1111u);
+    const Shader s = Decode(c.microcode, ShaderType::kVertex);
+    const FetchInstruction& f = s.AtSlot(s.cf[0].address).fetch;
+    EXPECT_EQ(f.VertexFetchConstant(), heading ? 95u : 0u);
+    EXPECT_EQ(Disassemble(c), listing + test::kZeroPdbHint);
+  }
+  // Without memory exports the magic is 0x102A1101.
+  EXPECT_EQ(LoadContainer(AssembleContainer(std::string(kHeading) + kTwoStreams)).magic, 0x102A1101u);
+}
+
 }  // namespace
 }  // namespace xnt::ucode

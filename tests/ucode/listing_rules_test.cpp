@@ -162,7 +162,7 @@ TEST(UcodeListingRules, FullListingMakesAContainer) {
   const ContainerFile c = LoadContainer(blob);
   EXPECT_EQ(Disassemble(c), std::string(kFullVertexListing) + test::kZeroPdbHint);
   EXPECT_EQ(WriteContainer(c), blob);
-  EXPECT_EQ(c.magic, kContainerMagicVertex);
+  EXPECT_EQ(c.magic, kContainerMagicVertex | 0x10);  // it writes memory (eA)
   ASSERT_EQ(c.constants.size(), 2u);
   EXPECT_EQ(c.constants[1].register_count, 4u);
   EXPECT_EQ(c.program_cntl(), 0x07110003u);  // VsMaxReg 3, VsResource, count 1, multipass

@@ -588,6 +588,14 @@ std::vector<uint8_t> AssembleContainer(std::string_view text, std::optional<Shad
   ContainerFile c;
   c.type = a.type;
   c.header[0] = vs ? kContainerMagicVertex : kContainerMagicPixel;
+  // Bit 4 of the magic: a vertex shader that writes memory (eA); the one public container with
+  // it set is XDK sample g_xvs_main (0x102A1111), the only memory-exporting one among the public
+  // containers (the 106 others are 0x102A1101).
+  if (vs && std::any_of(shader.slots.begin(), shader.slots.end(), [](const Instruction& ins) {
+        return ins.kind == SlotKind::kAlu && ins.alu.export_data && ins.alu.vector_dest == kExportAddress;
+      })) {
+    c.header[0] |= 0x10;
+  }
   // The heading's build is the table's creator string: a listing with one has a table, with no
   // constants in it when there are none (fxc 2.0.21119 writes such tables).
   if (!d.constants.empty() || !d.creator.empty()) {

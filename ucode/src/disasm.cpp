@@ -524,13 +524,12 @@ class Disassembler {
     const std::string src = RegisterText('r', f.src_reg, false, f.src_rel ? "aL" : nullptr);
     if (f.IsVertex()) {
       auto binding = bindings_.find(ins.slot);
-      // A fetch the container binds to a vertex element names its semantic. Its fetch
-      // constant is a placeholder the D3D runtime patches when the vertex declaration is bound:
-      // 95 in the corpus compiler's output, 0 in the public XDK headers of a later one. The
-      // listing shows neither (the assembler writes 95); any other constant keeps `vf<n>`.
-      const bool semantic = binding != bindings_.end() && !f.is_mini_fetch &&
-                            f.const_index_sel != 3 &&
-                            (f.VertexFetchConstant() == 95 || f.VertexFetchConstant() == 0);
+      // A fetch the container binds to a vertex element names its semantic when its fetch
+      // constant is the placeholder the container's writer leaves there (syntax.h
+      // BoundFetchPlaceholder); any other constant keeps `vf<n>`.
+      const bool semantic =
+          binding != bindings_.end() && !f.is_mini_fetch && f.const_index_sel != 3 &&
+          f.VertexFetchConstant() == syntax::BoundFetchPlaceholder(!o_.container->creator.empty());
       text += semantic ? "vfetch " : f.is_mini_fetch ? "vfetch_mini " : "vfetch_full ";
       text += FetchDestText(f) + ", " + src + "." + kComp[f.src_swizzle & 3] + ", ";
       // Xenia shader_translator_disasm.cc prints vertex fetch constant k as vf(95 - k).

@@ -57,6 +57,13 @@ inline AluSource UnusedSource(uint32_t reg) {
   return s;
 }
 
+// The fetch constant of a `vfetch` bound to a vertex element, a placeholder the D3D runtime
+// patches when the vertex declaration is bound: 95 when the HLSL compiler wrote the container
+// (one with a constant table, whose creator the listing's heading names: the 8 corpus shaders,
+// the 98 vertex shaders of Scaleform's X360_ShaderBinary.cpp), 0 when the XDK assembler did (two
+// public XDK sample headers without a table, g_xvs_main and g_CubicBezierPatchVS).
+inline uint32_t BoundFetchPlaceholder(bool has_heading) { return has_heading ? 95 : 0; }
+
 // Fetch defaults not observed in the corpus (texture-state ops have no destination).
 inline constexpr uint32_t kNoDestSwizzle = 0xFFF;
 inline constexpr TextureDimension kDefaultDimension = TextureDimension::k2D;
