@@ -367,8 +367,9 @@ class Disassembler {
 
   // fxc prints nothing for a half that does nothing. The vector half: `max` of the default
   // sources writing no component of its own (in an export, components both halves write are the
-  // constant 1, and the scalar line shows them); its destination register, when not 0, is an
-  // option. The scalar half: `retain_prev` writing nothing; its destination is an option.
+  // constant 1, and the scalar line shows them); its destination register, when not the one fxc
+  // leaves there (syntax.h UnusedRegister), is an option. The scalar half: `retain_prev` writing
+  // nothing; its destination likewise.
   bool VectorIsNop(const AluInstruction& a, bool scalar_reads_src3) const {
     // Outside exports the sources are the register fxc leaves there (syntax.h UnusedRegister).
     auto nop_source = [&](const AluSource& s) {
