@@ -50,6 +50,10 @@ inline std::vector<std::string> Lines(const std::string& text) {
 
 // The listing part of an fxc disasm.txt: from the xvs_3_0/xps_3_0 line to before "// PDB hint",
 // trailing blank lines dropped.
+// The trailer a container without debug information ends its listing with: its program's
+// 3-word tail, zero.
+inline constexpr const char* kZeroPdbHint = "\n// PDB hint 00000000-00000000-00000000\n";
+
 inline std::vector<std::string> ListingBody(const std::string& text) {
   std::vector<std::string> all = Lines(text), out;
   bool in = false;

@@ -133,13 +133,13 @@ Loaded Load(const ShaderArgs& a) {
 }
 
 // A container whose listing does not assemble back to it holds what no listing line carries
-// (a debug-information block, another build's layout): said on stderr rather than left silent.
+// (a debug-information block of an unknown layout, another build's layout): said on stderr rather than left silent.
 void NoteLossyListing(const std::string& file, const ContainerFile& c, const std::string& text) {
-  if (!c.debug_info.empty()) {
+  if (!c.debug_info.empty() && !ReadDebuggerHint(c.debug_info)) {
     std::fprintf(stderr,
-                 "%s: note: the container's debug-information block (%zu bytes) is printed as "
-                 "`// DebugInfo` words, not as fxc's `// PDB hint` / `// Debugger Hint:` trailers: "
-                 "which of its bytes hold the hint, the timestamp and the .updb path is not known\n",
+                 "%s: note: the container's debug-information block (%zu bytes) is not a "
+                 "timestamp and a .updb path as fxc's `// Debugger Hint:` shows them: printed as "
+                 "`// DebugInfo` words\n",
                  file.c_str(), 4 * c.debug_info.size());
   }
   const std::vector<uint8_t> bytes = WriteContainer(c);
@@ -201,14 +201,6 @@ int RunAsm(const ShaderArgs& a) {
       throw Error(a.file + ":" + e.what());
     }
     WriteBytes(a.output, blob);
-    if (text.find("// Debugger Hint:") != std::string::npos &&
-        text.find("\n// DebugInfo ") == std::string::npos) {
-      std::fprintf(stderr,
-                   "%s: note: the listing's `// Debugger Hint:` trailer is not written: the "
-                   "layout of the container's debug-information block is not known (only "
-                   "`// DebugInfo` word lines, as `shader disasm` prints a block, are)\n",
-                   a.file.c_str());
-    }
     std::fprintf(stderr, "%s: %s shader container, %zu bytes (%zu microcode dwords)\n",
                  a.output.c_str(), s.type == ShaderType::kVertex ? "vertex" : "pixel", blob.size(),
                  s.microcode.size());

@@ -233,7 +233,7 @@ void ApplyAluOptions(AluInstruction& a, const AluBuild& b) {
 
 }  // namespace
 
-AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build) {
+AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build, uint32_t unused) {
   AluInstruction a;
   a.vector_op = syntax::kNopVectorOp;
   a.scalar_op = ScalarOp::kRetainPrev;
@@ -343,12 +343,21 @@ AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build) {
   for (uint32_t i = 0; i < 3; ++i) a.src[i] = srcs[i].value_or(syntax::DefaultSource());
 
   SetDestinations(a, b, have_vdest ? &vdest : nullptr, have_sdest ? &sdest : nullptr, *first);
+  if (!b.scalar && !a.export_data) a.scalar_dest = unused;
+  if (!b.vector && !a.export_data) {
+    const uint32_t reg = syntax::NopVectorRegister(unused, srcs[2] && srcs[2]->is_temp);
+    a.vector_dest = reg;
+    for (uint32_t i = 0; i < 2; ++i) {
+      if (!srcs[i]) a.src[i] = syntax::UnusedSource(reg);
+    }
+  }
   SetConstantAddressing(a, b, consts, *first);
   if (a.export_data && !a.scalar_dest_rel) {
     const bool scalar_unused = a.scalar_op == ScalarOp::kRetainPrev && !a.scalar_clamp &&
                                a.ScalarResultMask() == 0;
     a.scalar_dest_rel = syntax::DefaultExportScalarDestRel(
-        build, scalar_unused, a.vector_write_mask | a.scalar_write_mask);
+        build, scalar_unused, a.vector_write_mask | a.scalar_write_mask,
+        a.vector_write_mask & a.scalar_write_mask);
   }
   ApplyAluOptions(a, b);
   if (b.nop && !b.nop->operands.empty()) b.nop->Error("'nop' takes no operands");

@@ -162,9 +162,10 @@ bool IsScalarMnemonic(std::string_view m, ScalarOp* op);
 std::string_view StripSat(std::string_view m);
 
 // `type` names the export registers; `build` is the compiler build the listing names (0: none),
-// which decides a field no listing shows (syntax.h DefaultExportScalarDestRel). Errors point at
-// the offending statement.
-AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build);
+// which decides a field no listing shows (syntax.h DefaultExportScalarDestRel), and `unused` the
+// register of a half that does nothing (syntax.h UnusedRegister). Errors point at the offending
+// statement.
+AluInstruction BuildAlu(const AluBuild& b, ShaderType type, uint32_t build, uint32_t unused);
 // `semantic` is set when a vfetch names a vertex semantic instead of a vf<n> constant.
 FetchInstruction BuildFetch(const Statement& st, std::optional<Semantic>* semantic);
 

@@ -414,8 +414,11 @@ std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
     h[5] = c.layout[1];
     h[6] = c.layout[2];
   } else {
-    // The compiler's order: header, constant table, definition table, info block, program.
+    // The compiler's order: header, debug-information block, constant table, definition
+    // table, info block, program (every public container with a block has it at byte 36).
     out.assign(36, 0);
+    h[3] = c.debug_info.empty() ? 0 : uint32_t(out.size());
+    for (uint32_t w : c.debug_info) PutBE32(out, w);
     uint32_t ctab = 0, defs = 0;
     if (!c.constant_table.empty()) {
       ctab = uint32_t(out.size());
@@ -429,8 +432,6 @@ std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
     }
     const uint32_t info = uint32_t(out.size());
     for (uint32_t w : c.info) PutBE32(out, w);
-    h[3] = c.debug_info.empty() ? 0 : uint32_t(out.size());
-    for (uint32_t w : c.debug_info) PutBE32(out, w);
     h[1] = uint32_t(out.size());
     out.insert(out.end(), c.program.begin(), c.program.end());
     h[4] = ctab;
@@ -439,6 +440,34 @@ std::vector<uint8_t> WriteContainer(const ContainerFile& c) {
   }
   h[2] = uint32_t(c.program.size());
   for (uint32_t i = 0; i < 9; ++i) StoreBE32(out.data() + 4 * i, h[i]);
+  return out;
+}
+
+std::optional<DebuggerHint> ReadDebuggerHint(std::span<const uint32_t> block) {
+  if (block.size() < 2) return std::nullopt;
+  const uint32_t length = block[1];
+  if (length == 0 || uint64_t(block.size() - 2) * 4 != (uint64_t(length) + 3) / 4 * 4) return std::nullopt;
+  DebuggerHint hint;
+  hint.timestamp = block[0];
+  for (uint32_t i = 0; i < (length + 3) / 4 * 4; ++i) {
+    const char ch = char(block[2 + i / 4] >> (24 - 8 * (i % 4)));
+    if (i >= length) {
+      if (ch) return std::nullopt;  // padding other than zeros would be lost
+    } else if (ch < 0x20 || ch > 0x7E) {
+      return std::nullopt;  // not printable on the listing's one line
+    } else {
+      hint.updb_path += ch;
+    }
+  }
+  return hint;
+}
+
+std::vector<uint32_t> DebuggerHintWords(const DebuggerHint& hint) {
+  std::vector<uint32_t> out = {hint.timestamp, uint32_t(hint.updb_path.size())};
+  for (size_t i = 0; i < hint.updb_path.size(); ++i) {
+    if (i % 4 == 0) out.push_back(0);
+    out.back() |= uint32_t(uint8_t(hint.updb_path[i])) << (24 - 8 * (i % 4));
+  }
   return out;
 }
 

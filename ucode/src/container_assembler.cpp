@@ -13,12 +13,17 @@
 //     (count | count << 5 | components << 10), PS sampling/outputs, VS index declarations,
 //     vertex elements (flags in bits 20-23, see below), interpolators (a VS repeats
 //     the register in bits 16-19) and one export slot (0x1000 | slot) per interpolator export;
-//   - program: literals, microcode, a 3-dword zero tail.
+//   - debug-information block (a `// Debugger Hint:` trailer, or `// DebugInfo` words) right
+//     after the header, as in every public container with one;
+//   - program: literals, microcode, a 3-dword tail from the `// PDB hint` line (zeros without).
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "container_listing.h"
 #include "syntax.h"
@@ -203,27 +208,48 @@ struct CtabConstant {
   std::vector<ConstantDecl> members;  // leaf members of a struct, in order
 };
 
-uint32_t WriteType(BeBytes& t, uint32_t cls, uint32_t type, uint32_t rows, uint32_t columns,
-                   uint32_t elements, uint32_t members, uint32_t member_info) {
-  const uint32_t at = t.size();
-  t.U16(cls);
-  t.U16(type);
-  t.U16(rows);
-  t.U16(columns);
-  t.U16(elements);
-  t.U16(members);
-  t.U32(member_info);
-  return at;
-}
+// The table's aligned records (type infos, member lists, default values) start on a word: the
+// string before one is padded with 0xAB. A type info equal to one already written is not written
+// again; the constant points at the first (fxc 2.0.21119 in Scaleform's X360_ShaderBinary.cpp:
+// `fsize` and `texscale`, both float4, share one record, and `texscale`'s name is followed
+// directly by the target string).
+class TypeRecords {
+ public:
+  explicit TypeRecords(BeBytes& t) : t_(t) {}
+  void Align() {
+    while (t_.size() % 4) t_.b.push_back(0xAB);
+  }
+  uint32_t Write(uint32_t cls, uint32_t type, uint32_t rows, uint32_t columns, uint32_t elements,
+                 uint32_t members, uint32_t member_info) {
+    const std::array<uint32_t, 7> key = {cls, type, rows, columns, elements, members, member_info};
+    if (auto it = written_.find(key); it != written_.end()) return it->second;
+    Align();
+    const uint32_t at = t_.size();
+    t_.U16(cls);
+    t_.U16(type);
+    t_.U16(rows);
+    t_.U16(columns);
+    t_.U16(elements);
+    t_.U16(members);
+    t_.U32(member_info);
+    written_.emplace(key, at);
+    return at;
+  }
+
+ private:
+  BeBytes& t_;
+  std::map<std::array<uint32_t, 7>, uint32_t> written_;
+};
 
 std::vector<uint8_t> BuildConstantTable(const std::vector<CtabConstant>& constants, bool vertex,
                                         const std::string& creator) {
   BeBytes t;
+  TypeRecords types(t);
   t.U32(28);
   t.U32(0);  // creator, patched
   t.U32(vertex ? 0xFFFE0300 : 0xFFFF0300);
   t.U32(uint32_t(constants.size()));
-  t.U32(28);
+  t.U32(constants.empty() ? 0 : 28);  // the constant infos (none: 0, as fxc 2.0.21119 writes)
   t.U32(0);
   t.U32(0);  // target, patched
   for (size_t i = 0; i < constants.size() * 5; ++i) t.U32(0);
@@ -231,31 +257,32 @@ std::vector<uint8_t> BuildConstantTable(const std::vector<CtabConstant>& constan
     const ConstantDecl& d = constants[i].decl;
     const uint32_t entry = 28 + 20 * uint32_t(i);
     t.Patch(entry, t.size());
-    t.Str(d.name, true);
+    t.Str(d.name, false);
     uint32_t type = 0;
     if (constants[i].members.empty()) {
-      type = WriteType(t, d.param_class, d.param_type, d.rows, d.columns, d.elements, 0, 0);
+      type = types.Write(d.param_class, d.param_type, d.rows, d.columns, d.elements, 0, 0);
     } else {
       std::vector<std::pair<uint32_t, uint32_t>> infos;
       uint32_t columns = 0;
       for (const auto& m : constants[i].members) {
         const uint32_t name = t.size();
-        t.Str(m.name, true);
-        infos.push_back({name, WriteType(t, m.param_class, m.param_type, m.rows, m.columns,
-                                         m.elements, 0, 0)});
+        t.Str(m.name, false);
+        infos.push_back({name, types.Write(m.param_class, m.param_type, m.rows, m.columns, m.elements, 0, 0)});
         columns += m.columns * std::max(1u, m.elements);
       }
+      types.Align();
       const uint32_t member_info = t.size();
       for (const auto& [name, ty] : infos) {
         t.U32(name);
         t.U32(ty);
       }
-      type = WriteType(t, 5, 0, 1, columns, 1, uint32_t(infos.size()), member_info);
+      type = types.Write(5, 0, 1, columns, 1, uint32_t(infos.size()), member_info);
     }
     t.Patch(entry + 4, d.register_set << 16 | d.register_index);
     t.Patch(entry + 8, d.register_count << 16);
     t.Patch(entry + 12, type);
     if (!d.default_value.empty()) {
+      types.Align();
       t.Patch(entry + 16, t.size());
       for (uint32_t w : d.default_value) t.U32(w);
     }
@@ -359,7 +386,45 @@ struct Declarations {
   std::vector<IndexDecl> index_decls;
   std::vector<IntLiteralConstant> int_literals;
   std::vector<uint32_t> debug_info;  // `// DebugInfo` words (container_listing.h)
+  std::array<uint32_t, 3> pdb_hint{};  // the program's tail
+  uint32_t debugger_hint_line = 0;     // the `// Debugger Hint:` line, 0: none
+  std::optional<uint32_t> timestamp;
+  std::optional<std::string> updb_path;
 };
+
+uint32_t HexWord(std::string_view w, uint32_t line, const char* what) {
+  uint32_t x = 0;
+  auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), x, 16);
+  if (w.empty() || ec != std::errc() || p != w.data() + w.size() || w.size() > 8) {
+    LineError(line, std::string(what) + " is up to 8 hex digits, got '" + std::string(w) + "'");
+  }
+  return x;
+}
+
+// fxc's trailer lines (container_listing.h TrailerLines): true when `l` is one of them.
+bool ScanTrailer(std::string_view l, uint32_t number, Declarations& d) {
+  auto value = [&](std::string_view prefix) -> std::optional<std::string_view> {
+    if (l.substr(0, prefix.size()) != prefix) return std::nullopt;
+    return Trim(l.substr(prefix.size()));
+  };
+  if (auto v = value(kPdbHintPrefix)) {
+    const auto words = Split(*v, '-');
+    if (words.size() != 3) LineError(number, "a PDB hint is three hex words joined by '-'");
+    for (int i = 0; i < 3; ++i) d.pdb_hint[i] = HexWord(words[i], number, "a PDB hint word");
+  } else if (l == kDebuggerHintLine) {
+    d.debugger_hint_line = number;
+  } else if (auto v = value(kTimestampPrefix); v && d.debugger_hint_line) {
+    d.timestamp = HexWord(*v, number, "the Debugger Hint's timestamp");
+  } else if (auto v = value(kPathPrefix); v && d.debugger_hint_line) {
+    if (v->size() < 2 || v->front() != '"' || v->back() != '"') {
+      LineError(number, "the Debugger Hint's path is written in double quotes");
+    }
+    d.updb_path = std::string(v->substr(1, v->size() - 2));
+  } else {
+    return false;
+  }
+  return true;
+}
 
 Declarations ScanDeclarations(std::string_view text) {
   Declarations d;
@@ -371,7 +436,9 @@ Declarations ScanDeclarations(std::string_view text) {
       if (l.substr(0, prefix.size()) != prefix) return std::nullopt;
       return Trim(l.substr(prefix.size()));
     };
-    if (auto v = value("// Generated by ")) {
+    if (ScanTrailer(l, number, d)) {
+      continue;
+    } else if (auto v = value("// Generated by ")) {
       // The creator is a C string in the table, printed back on this line: printable text only.
       if (!std::all_of(v->begin(), v->end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; })) {
         LineError(number, "the compiler build after '// Generated by' is not printable text");
@@ -441,7 +508,73 @@ Declarations ScanDeclarations(std::string_view text) {
       d.int_literals.push_back(c);
     }
   }
+  if (d.debugger_hint_line && (!d.timestamp || !d.updb_path)) {
+    LineError(d.debugger_hint_line, "a Debugger Hint needs its '//  Timestamp:' and '//  Path:' lines");
+  }
+  if (d.debugger_hint_line && !d.debug_info.empty()) {
+    LineError(d.debugger_hint_line, "a listing has a Debugger Hint or DebugInfo words, not both");
+  }
+  if (d.updb_path && d.updb_path->empty()) LineError(d.debugger_hint_line, "the Debugger Hint's path is empty");
+  if (d.debugger_hint_line) d.debug_info = DebuggerHintWords({*d.timestamp, *d.updb_path});
   return d;
+}
+
+// Bits 20-23 of a vertex element: the elements fetched with one index (the same register and
+// component: one vertex stream) form a group; its first gets 1, its last 2, plus 1 when that
+// last fetch writes the component its index came from; a lone element 0. Matches all 98 vertex
+// shaders of build 2.0.21119 in Scaleform's X360_ShaderBinary.cpp (groups of 1-4 elements,
+// instanced shaders with two streams) and the corpus; the meaning of the bits is not known.
+uint32_t VertexElementFlags(const Shader& shader, const std::vector<VertexFetchBinding>& fetches, size_t k) {
+  auto fetch = [&](size_t i) -> const FetchInstruction& { return shader.AtSlot(fetches[i].slot).fetch; };
+  auto same_index = [&](size_t i, size_t j) {
+    const FetchInstruction &a = fetch(i), &b = fetch(j);
+    return a.src_reg == b.src_reg && a.src_rel == b.src_rel && (a.src_swizzle & 3) == (b.src_swizzle & 3);
+  };
+  const bool after = k > 0 && same_index(k - 1, k);
+  const bool before = k + 1 < fetches.size() && same_index(k, k + 1);
+  if (before && !after) return 1;
+  if (!after || before) return 0;
+  const FetchInstruction& f = fetch(k);
+  const uint32_t component = f.src_swizzle & 3;
+  const bool overwrites = f.dst_reg == f.src_reg && !f.dst_rel && !f.src_rel &&
+                          ((f.dst_swizzle >> (3 * component)) & 7) != 7;
+  return overwrites ? 3 : 2;
+}
+
+// A vertex shader's interpolator-export list: the ALU slots that export to each declared
+// interpolator, interpolator by interpolator in declaration order and by slot within one, bit 12
+// set on the last export of each (the one that completes it); each interpolator word holds in
+// bits 16+ the index of its first entry. Matches all 98 vertex shaders of build 2.0.21119 in
+// Scaleform's X360_ShaderBinary.cpp (o2.x and o2.y written by two instructions: 0x001a, 0x101c)
+// and the corpus (one export each: the index equals the register). Exports to an undeclared
+// register follow in slot order.
+struct InterpolatorExports {
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> first;  // per interpolator
+};
+InterpolatorExports ListInterpolatorExports(const Shader& shader, const std::vector<InterpolatorDecl>& interpolators) {
+  std::map<uint32_t, std::vector<uint32_t>> slots;  // o# -> slots
+  for (const auto& ins : shader.slots) {
+    if (ins.kind != SlotKind::kAlu || !ins.alu.export_data) continue;
+    const uint32_t reg = ins.alu.vector_write_mask ? ins.alu.vector_dest : ins.alu.scalar_dest;
+    if (reg < 16) slots[reg].push_back(ins.slot);
+  }
+  InterpolatorExports out;
+  auto append = [&](const std::vector<uint32_t>& list) {
+    for (size_t j = 0; j < list.size(); ++j) out.words.push_back(list[j] | (j + 1 == list.size() ? 0x1000u : 0u));
+  };
+  for (const auto& i : interpolators) {
+    out.first.push_back(uint32_t(out.words.size()));
+    auto it = slots.find(i.reg);
+    if (it == slots.end()) continue;
+    append(it->second);
+    slots.erase(it);
+  }
+  std::vector<uint32_t> rest;
+  for (const auto& [reg, list] : slots) rest.insert(rest.end(), list.begin(), list.end());
+  std::sort(rest.begin(), rest.end());
+  for (uint32_t slot : rest) out.words.push_back(0x1000 | slot);
+  return out;
 }
 
 }  // namespace
@@ -455,7 +588,19 @@ std::vector<uint8_t> AssembleContainer(std::string_view text, std::optional<Shad
   ContainerFile c;
   c.type = a.type;
   c.header[0] = vs ? kContainerMagicVertex : kContainerMagicPixel;
-  if (!d.constants.empty()) c.constant_table = BuildConstantTable(d.constants, vs, d.creator);
+  // Bit 4 of the magic: a vertex shader that writes memory (eA); the one public container with
+  // it set is XDK sample g_xvs_main (0x102A1111), the only memory-exporting one among the public
+  // containers (the 106 others are 0x102A1101).
+  if (vs && std::any_of(shader.slots.begin(), shader.slots.end(), [](const Instruction& ins) {
+        return ins.kind == SlotKind::kAlu && ins.alu.export_data && ins.alu.vector_dest == kExportAddress;
+      })) {
+    c.header[0] |= 0x10;
+  }
+  // The heading's build is the table's creator string: a listing with one has a table, with no
+  // constants in it when there are none (fxc 2.0.21119 writes such tables).
+  if (!d.constants.empty() || !d.creator.empty()) {
+    c.constant_table = BuildConstantTable(d.constants, vs, d.creator);
+  }
   c.debug_info = d.debug_info;
 
   // Program data: literal registers in listing order, then the microcode and its tail.
@@ -473,7 +618,7 @@ std::vector<uint8_t> AssembleContainer(std::string_view text, std::optional<Shad
   }
   const uint32_t literal_bytes = program.size();
   for (uint32_t w : a.microcode) program.U32(w);
-  for (int i = 0; i < 3; ++i) program.U32(0);
+  for (uint32_t w : d.pdb_hint) program.U32(w);
   c.program = program.b;
 
   if (!runs.empty() || !d.int_literals.empty()) {
@@ -509,34 +654,22 @@ std::vector<uint8_t> AssembleContainer(std::string_view text, std::optional<Shad
             n | n << 5 | components << 10};
   if (vs) {
     c.info[2] = d.max_reg | d.vs_resource << 16 | d.vs_export_count << 20 | d.vs_export_mode << 24;
-    std::vector<uint32_t> exports;
-    for (const auto& ins : shader.slots) {
-      if (ins.kind == SlotKind::kAlu && ins.alu.export_data && ins.alu.vector_dest < 16) {
-        exports.push_back(0x1000 | ins.slot);
-      }
-    }
+    const InterpolatorExports exports = ListInterpolatorExports(shader, a.interpolators);
     c.info.push_back(uint32_t(d.index_decls.size()));
     c.info.push_back(uint32_t(a.vertex_fetches.size()));
-    c.info.push_back(uint32_t(exports.size()));
+    c.info.push_back(uint32_t(exports.words.size()));
     for (const auto& x : d.index_decls) c.info.push_back(x.raw);
     for (size_t k = 0; k < a.vertex_fetches.size(); ++k) {
       const VertexFetchBinding& v = a.vertex_fetches[k];
-      const FetchInstruction& f = shader.AtSlot(v.slot).fetch;
-      // Six public vertex shaders: a lone element has 0; otherwise the first has 1, the last 2,
-      // plus 1 when that last fetch overwrites its own index register (`vfetch r0, r0.x, ...`).
-      uint32_t flags = 0;
-      const size_t count = a.vertex_fetches.size();
-      if (count > 1 && k == 0) flags = 1;
-      if (count > 1 && k + 1 == count) {
-        flags = 2 | ((f.dst_reg == f.src_reg && !f.dst_rel && !f.src_rel) ? 1 : 0);
-      }
-      c.info.push_back(v.slot | v.semantic.usage << 12 | v.semantic.usage_index << 16 | flags << 20);
+      c.info.push_back(v.slot | v.semantic.usage << 12 | v.semantic.usage_index << 16 |
+                       VertexElementFlags(shader, a.vertex_fetches, k) << 20);
     }
-    for (const auto& i : a.interpolators) {
+    for (size_t k = 0; k < a.interpolators.size(); ++k) {
+      const InterpolatorDecl& i = a.interpolators[k];
       c.info.push_back(i.semantic.usage_index | i.semantic.usage << 4 | i.reg << 8 | i.mask << 12 |
-                       i.reg << 16);
+                       exports.first[k] << 16);
     }
-    c.info.insert(c.info.end(), exports.begin(), exports.end());
+    c.info.insert(c.info.end(), exports.words.begin(), exports.words.end());
   } else {
     c.info[2] = 0x10000000 | d.max_reg << 8;
     c.info[3] = d.ps_sample_control << 2;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "syntax.h"
 
@@ -299,8 +301,18 @@ std::string ParameterComments(const ContainerFile& c) {
   auto pad = [](std::string s, size_t w) { return s.size() < w ? s + std::string(w - s.size(), ' ') : s; };
   out += "//   " + pad("Name", width) + " Reg   Size\n";
   out += "//   " + std::string(width, '-') + " ----- ----\n";
+  // By register set (D3DXREGISTER_SET order: b, i, c, s), then register: fxc 2.0.21119 lists
+  // `texscale c1` before `tex s0` though the table has tex first (Scaleform's
+  // X360_ShaderBinary.cpp, 26 of its 245 shaders).
+  std::vector<const ConstantDecl*> allocated;
   for (const auto& d : c.constants) {
-    if (!d.register_count) continue;
+    if (d.register_count) allocated.push_back(&d);
+  }
+  std::stable_sort(allocated.begin(), allocated.end(), [](const ConstantDecl* a, const ConstantDecl* b) {
+    return std::pair(a->register_set, a->register_index) < std::pair(b->register_set, b->register_index);
+  });
+  for (const ConstantDecl* p : allocated) {
+    const ConstantDecl& d = *p;
     const std::string reg = RegisterSetLetter(d.register_set) + std::to_string(d.register_index);
     std::string size = std::to_string(d.register_count);
     if (size.size() < 4) size = std::string(4 - size.size(), ' ') + size;
@@ -309,16 +321,26 @@ std::string ParameterComments(const ContainerFile& c) {
   return out + "//\n\n";
 }
 
-std::string DebugInfoLines(const ContainerFile& c) {
-  if (c.debug_info.empty()) return {};
-  std::string out = "\n// Debug-information block: " + std::to_string(4 * c.debug_info.size()) +
-                    " bytes (container header word 3). Its layout (the PDB hint, the Debugger\n"
-                    "// Hint's timestamp and .updb path) is not public: kept as words.\n";
-  char word[16];
+std::string TrailerLines(const ContainerFile& c) {
+  char line[96];
+  std::string out;
+  if (c.trailer.size() == 3) {
+    std::snprintf(line, sizeof(line), "\n%s%08x-%08x-%08x\n", kPdbHintPrefix, c.trailer[0], c.trailer[1],
+                  c.trailer[2]);
+    out += line;
+  }
+  if (c.debug_info.empty()) return out;
+  if (const auto hint = ReadDebuggerHint(c.debug_info)) {
+    std::snprintf(line, sizeof(line), "\n%s\n%s%08x\n", kDebuggerHintLine, kTimestampPrefix, hint->timestamp);
+    return out + line + kPathPrefix + "\"" + hint->updb_path + "\"\n";
+  }
+  out += "\n// Debug-information block: " + std::to_string(4 * c.debug_info.size()) +
+         " bytes (container header word 3), not a timestamp and\n"
+         "// a length-prefixed .updb path as fxc's Debugger Hint shows them: kept as words.\n";
   for (size_t i = 0; i < c.debug_info.size(); ++i) {
     if (i % 8 == 0) out += (i ? "\n" : "") + std::string(kDebugInfoPrefix);
-    std::snprintf(word, sizeof(word), i % 8 ? " %08x" : "%08x", c.debug_info[i]);
-    out += word;
+    std::snprintf(line, sizeof(line), i % 8 ? " %08x" : "%08x", c.debug_info[i]);
+    out += line;
   }
   return out + "\n";
 }

@@ -16,13 +16,17 @@ std::string ContainerDeclarations(const ContainerFile& c, const Shader& shader);
 // several lines) and `// Registers:` (name, first register, size of what got registers).
 std::string ParameterComments(const ContainerFile& c);
 
-// The container's debug-information block (header word 3) as the listing's last lines: a comment
-// saying what is not known, then `// DebugInfo` lines of eight big-endian words in hex, which the
-// container assembler reads back. fxc prints the block as `// PDB hint` and `// Debugger Hint:`
-// trailers, but which bytes hold what it prints there is not public, so the words are printed as
-// they are. Empty when the container has no block.
-std::string DebugInfoLines(const ContainerFile& c);
+// fxc's trailers after the code: `// PDB hint` with the program's 3-word tail, then for a
+// container with a debug-information block (header word 3) the `// Debugger Hint:` lines
+// (timestamp and .updb path, container.h DebuggerHint), all read back by the container
+// assembler. A block of another layout is printed as `// DebugInfo` lines of eight big-endian
+// words in hex after a comment saying so.
+std::string TrailerLines(const ContainerFile& c);
 inline constexpr const char* kDebugInfoPrefix = "// DebugInfo ";
+inline constexpr const char* kPdbHintPrefix = "// PDB hint ";
+inline constexpr const char* kDebuggerHintLine = "// Debugger Hint:";
+inline constexpr const char* kTimestampPrefix = "//  Timestamp: ";
+inline constexpr const char* kPathPrefix = "//  Path: ";
 
 // Names as the listing prints them.
 std::string ParameterTypeName(uint32_t type);    // float, sampler2d, ...

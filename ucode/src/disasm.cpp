@@ -120,6 +120,7 @@ class Disassembler {
       : s_(shader), o_(options) {
     if (o_.container) {
       build_ = syntax::CompilerBuild(o_.container->creator);
+      unused_ = syntax::UnusedRegister(s_.type, o_.container->interpolators);
       for (const auto& b : o_.container->vertex_fetches) bindings_[b.slot] = b.semantic;
     }
   }
@@ -127,7 +128,7 @@ class Disassembler {
   std::string Run() {
     if (o_.header) Header();
     Body();
-    if (o_.header && o_.container) out_ += DebugInfoLines(*o_.container);
+    if (o_.header && o_.container) out_ += TrailerLines(*o_.container);
     return out_;
   }
 
@@ -366,14 +367,24 @@ class Disassembler {
 
   // fxc prints nothing for a half that does nothing. The vector half: `max` of the default
   // sources writing no component of its own (in an export, components both halves write are the
-  // constant 1, and the scalar line shows them); its destination register, when not 0, is an
-  // option. The scalar half: `retain_prev` writing nothing; its destination is an option.
-  static bool VectorIsNop(const AluInstruction& a) {
-    if (a.vector_op != syntax::kNopVectorOp || a.vector_dest_rel || a.vector_clamp ||
-        !syntax::IsDefaultSource(a.src[0]) || !syntax::IsDefaultSource(a.src[1])) {
+  // constant 1, and the scalar line shows them); its destination register, when not the one fxc
+  // leaves there (syntax.h UnusedRegister), is an option. The scalar half: `retain_prev` writing
+  // nothing; its destination likewise.
+  bool VectorIsNop(const AluInstruction& a, bool scalar_reads_src3) const {
+    // Outside exports the sources are the register fxc leaves there (syntax.h UnusedRegister).
+    auto nop_source = [&](const AluSource& s) {
+      if (a.export_data) return syntax::IsDefaultSource(s);
+      const AluSource u = syntax::UnusedSource(NopRegister(a, scalar_reads_src3));
+      return s.is_temp == u.is_temp && s.reg == u.reg && s.swizzle == u.swizzle && s.negate == u.negate;
+    };
+    if (a.vector_op != syntax::kNopVectorOp || a.vector_dest_rel || a.vector_clamp || !nop_source(a.src[0]) ||
+        !nop_source(a.src[1])) {
       return false;
     }
     return a.export_data ? a.VectorResultMask() == 0 : a.vector_write_mask == 0;
+  }
+  uint32_t NopRegister(const AluInstruction& a, bool scalar_reads_src3) const {
+    return syntax::NopVectorRegister(unused_, scalar_reads_src3 && a.src[2].is_temp);
   }
   static bool ScalarIsNop(const AluInstruction& a) {
     if (a.scalar_op != ScalarOp::kRetainPrev || a.scalar_clamp) return false;
@@ -392,7 +403,7 @@ class Disassembler {
       if (!syntax::IsDefaultSource(a.src[i])) m = i + 1;
     }
     // An export always shows its register: a lone vector half that does nothing still prints.
-    const bool vector_line = !VectorIsNop(a) || m > n_vec || (a.export_data && !scalar_line);
+    const bool vector_line = !VectorIsNop(a, scalar_reads_src3) || m > n_vec || (a.export_data && !scalar_line);
     const std::string pred = PredPrefix(a.is_predicated, a.predicate_condition);
 
     // Which constant flags / modes the printed operands show.
@@ -476,13 +487,18 @@ class Disassembler {
       // differs from what the compiler build sets (syntax.h).
       const uint32_t written = a.vector_write_mask | a.scalar_write_mask;
       if (written == 0xF &&
-          a.scalar_dest_rel != syntax::DefaultExportScalarDestRel(build_, !scalar_line, written)) {
+          a.scalar_dest_rel != syntax::DefaultExportScalarDestRel(build_, !scalar_line, written,
+                                                                  a.vector_write_mask & a.scalar_write_mask)) {
         opt.Add(a.scalar_dest_rel ? "ScalarDestRel=true" : "ScalarDestRel=false");
       }
       if (a.vector_dest_rel) opt.Add("VectorDestRel=true");
     } else {
-      if (!vector_line && a.vector_dest) opt.Add("VectorDest=" + std::to_string(a.vector_dest));
-      if (!scalar_line && a.scalar_dest) opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
+      if (!vector_line && a.vector_dest != NopRegister(a, scalar_reads_src3)) {
+        opt.Add("VectorDest=" + std::to_string(a.vector_dest));
+      }
+      if (!scalar_line && a.scalar_dest != unused_) {
+        opt.Add("ScalarDest=" + std::to_string(a.scalar_dest));
+      }
       if (!scalar_line && a.scalar_dest_rel) opt.Add("ScalarDestRel=true");
     }
     if (!opt.items.empty()) lines.back() += JoinOptions(opt, true);
@@ -509,13 +525,12 @@ class Disassembler {
     const std::string src = RegisterText('r', f.src_reg, false, f.src_rel ? "aL" : nullptr);
     if (f.IsVertex()) {
       auto binding = bindings_.find(ins.slot);
-      // A fetch the container binds to a vertex element names its semantic. Its fetch
-      // constant is a placeholder the D3D runtime patches when the vertex declaration is bound:
-      // 95 in the corpus compiler's output, 0 in the public XDK headers of a later one. The
-      // listing shows neither (the assembler writes 95); any other constant keeps `vf<n>`.
-      const bool semantic = binding != bindings_.end() && !f.is_mini_fetch &&
-                            f.const_index_sel != 3 &&
-                            (f.VertexFetchConstant() == 95 || f.VertexFetchConstant() == 0);
+      // A fetch the container binds to a vertex element names its semantic when its fetch
+      // constant is the placeholder the container's writer leaves there (syntax.h
+      // BoundFetchPlaceholder); any other constant keeps `vf<n>`.
+      const bool semantic =
+          binding != bindings_.end() && !f.is_mini_fetch && f.const_index_sel != 3 &&
+          f.VertexFetchConstant() == syntax::BoundFetchPlaceholder(!o_.container->creator.empty());
       text += semantic ? "vfetch " : f.is_mini_fetch ? "vfetch_mini " : "vfetch_full ";
       text += FetchDestText(f) + ", " + src + "." + kComp[f.src_swizzle & 3] + ", ";
       // Xenia shader_translator_disasm.cc prints vertex fetch constant k as vf(95 - k).
@@ -595,6 +610,7 @@ class Disassembler {
   const DisassembleOptions& o_;
   std::map<uint32_t, Semantic> bindings_;
   uint32_t build_ = 0;  // compiler build of the container (0: none)
+  uint32_t unused_ = 0;  // syntax.h UnusedRegister for the container's inputs
   std::string out_;
 };
 

@@ -206,10 +206,12 @@ uint32_t TextureSourceComponents(FetchOp op, TextureDimension dim) {
 }
 
 std::string FormatFloat(float v) {
-  char buf[64];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  if (ec != std::errc()) return "0";
-  return std::string(buf, p);
+  // Nine significant digits (C's %.9g), as fxc prints literals and defaults (build 2.0.21119's
+  // `def c254, -0.996078432, 0.00392156886, 1, -0.25` in Scaleform's X360_ShaderBinary.cpp; the
+  // corpus build's values are short either way): enough to read every float back exactly.
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.9g", double(v));
+  return buf;
 }
 
 uint32_t CompilerBuild(std::string_view creator) {

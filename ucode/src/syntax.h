@@ -33,6 +33,37 @@ inline uint32_t ConstSlot(const AluInstruction& a, uint32_t i) {
 // it beside a lone scalar export (printed before as `mov oC0._, r0` + `+ adds oC0.x, r2.xw`).
 inline constexpr VectorOp kNopVectorOp = VectorOp::kMax;
 
+// The register fxc leaves in a half that does nothing (not an export): the scalar destination of
+// an instruction without a scalar op, and the destination and both sources of the `max` that
+// stands for the vector half of a lone scalar op reading no temp (one that reads a temp gets r0
+// there). In a pixel shader it is the first input declared centroid-sampled, else r0 (the
+// default source above). All 1,327 instructions without a scalar op and the 4 lone scalar ops of
+// the 245 public shaders of build 2.0.21119 (Scaleform's X360_ShaderBinary.cpp) have it, 233 of
+// them not r0 (3 lone ops read a constant, 1 a temp); the corpus has none with such an input.
+// Why the compiler leaves that register there is not known.
+inline uint32_t UnusedRegister(ShaderType type, const std::vector<InterpolatorDecl>& inputs) {
+  if (type != ShaderType::kPixel) return 0;
+  for (const auto& i : inputs) {
+    if (i.centroid) return i.reg;
+  }
+  return 0;
+}
+inline uint32_t NopVectorRegister(uint32_t unused, bool scalar_reads_temp) {
+  return scalar_reads_temp ? 0 : unused;
+}
+inline AluSource UnusedSource(uint32_t reg) {
+  AluSource s;
+  s.reg = reg;
+  return s;
+}
+
+// The fetch constant of a `vfetch` bound to a vertex element, a placeholder the D3D runtime
+// patches when the vertex declaration is bound: 95 when the HLSL compiler wrote the container
+// (one with a constant table, whose creator the listing's heading names: the 8 corpus shaders,
+// the 98 vertex shaders of Scaleform's X360_ShaderBinary.cpp), 0 when the XDK assembler did (two
+// public XDK sample headers without a table, g_xvs_main and g_CubicBezierPatchVS).
+inline uint32_t BoundFetchPlaceholder(bool has_heading) { return has_heading ? 95 : 0; }
+
 // Fetch defaults not observed in the corpus (texture-state ops have no destination).
 inline constexpr uint32_t kNoDestSwizzle = 0xFFF;
 inline constexpr TextureDimension kDefaultDimension = TextureDimension::k2D;
@@ -72,16 +103,23 @@ std::string FormatFloat(float v);
 // string ("2.0.21256.0" -> 21256; 0 when there is none or it does not parse).
 uint32_t CompilerBuild(std::string_view creator);
 // Builds before 2.0.21256 differ from it in how they print constant tables (`defextern const`,
-// one line per array element) and in one field the listing does not show: they set an export's
-// scalar_dest_rel (write 0 to unwritten components) when the scalar half is unused and the
-// vector half writes all four components, where it changes nothing. Listings and containers
-// without a creator follow 2.0.21256.
+// one line per array element). Builds before 2.0.21119 also set an export's scalar_dest_rel
+// (write 0 to unwritten components) when the scalar half is unused and the vector half writes
+// all four components, where it changes nothing (not verified on a container of such a build);
+// 2.0.21119 leaves it clear on all 288 such exports of its 245 public shaders (Scaleform's
+// X360_ShaderBinary.cpp), as 2.0.21256 does. Every build sets it on an export with constant
+// components, where the 1s alone (`oC0.xyz1`) leave nothing for it to do (2.0.21119: 4 of 4).
+// Listings and containers without a creator follow 2.0.21256.
 inline constexpr uint32_t kDefconstBuild = 21256;
+inline constexpr uint32_t kExportWriteZeroClearBuild = 21119;
 inline bool IsOlderBuild(uint32_t build) { return build != 0 && build < kDefconstBuild; }
-// The scalar_dest_rel an export instruction gets when the listing shows none: set only by an
-// older build, only when nothing of the scalar half and no 0 component is printed.
-inline bool DefaultExportScalarDestRel(uint32_t build, bool scalar_unused, uint32_t written) {
-  return IsOlderBuild(build) && scalar_unused && written == 0xF;
+// The scalar_dest_rel an export instruction gets when the listing shows no 0 component: set with
+// constant 1s (`ones`: components both halves write), or by a build before 2.0.21119 when nothing
+// of the scalar half is printed and all four components are written.
+inline bool DefaultExportScalarDestRel(uint32_t build, bool scalar_unused, uint32_t written, uint32_t ones) {
+  if (written != 0xF) return false;  // unwritten components show as 0 or _
+  if (ones) return true;
+  return build != 0 && build < kExportWriteZeroClearBuild && scalar_unused && written == 0xF;
 }
 
 }  // namespace xnt::ucode::syntax

@@ -11,9 +11,7 @@
 //   header (9 words)  [0] magic 0x102A11xx (bit 0: vertex); [1] byte offset of the program data
 //            ("virtual size": everything before it is metadata); [2] program bytes; [3] byte
 //            offset of the debug-information block, 0 = none (TagTool's ShaderDebugHeader calls
-//            this word UpdbPointerOffset: where a build with debug information keeps what its
-//            listing's `// PDB hint` / `// Debugger Hint:` trailers show, the .updb path and
-//            timestamp among it; the block's own layout is not public);
+//            this word UpdbPointerOffset; the compiler puts the block right after the header);
 //            [4] constant table offset (0 = none); [5] definition table offset (0 = none);
 //            [6] shader info offset; [7], [8] ?.
 //   constant table   u32 byte length, then a D3DXSHADER_CONSTANTTABLE whose offsets are relative
@@ -34,9 +32,11 @@
 //            interpolator-export slots; then the index declarations (`dcl_index`), the vertex
 //            elements (slot | usage << 12 | usage index << 16 | flags << 20), the interpolator
 //            words and the export slots.
-//   debug info  (header [3] != 0) the words up to the next region or the program, kept as they
-//            are (DebugInfoLines prints them, the container assembler reads them back).
-//   program  literal constants (float4 each), microcode, 3-dword tail.
+//   debug info  (header [3] != 0) what a listing's `// Debugger Hint:` trailer prints: the .updb
+//            file's timestamp, the path's byte length, the path zero-padded to a word
+//            (DebuggerHint below). A block of another layout is kept as words.
+//   program  literal constants (float4 each), microcode, 3-dword tail: the listing's
+//            `// PDB hint` (three zero words without debug information).
 // Every word whose meaning is not known is kept, and so are bytes between the regions, so
 // WriteContainer(LoadContainer(b)) == b.
 #pragma once
@@ -140,7 +140,7 @@ struct ContainerFile {
   std::vector<uint32_t> debug_info;                // raw debug-information block (header [3])
   std::vector<uint8_t> program;                    // raw program data (literals, code, tail)
   std::vector<uint32_t> microcode;                 // host order
-  std::vector<uint32_t> trailer;                   // host order
+  std::vector<uint32_t> trailer;                   // host order: the `// PDB hint` words
   uint32_t microcode_offset = 0;                   // byte offset in the blob
   // The loaded layout (constant table, definition table, info offsets, info end) and the loaded
   // bytes: WriteContainer puts the regions back where they were and keeps the bytes between
@@ -171,9 +171,23 @@ bool IsContainer(std::span<const uint8_t> bytes);
 // Throws xnt::Error naming the byte offset and the field of the first inconsistency.
 ContainerFile LoadContainer(std::span<const uint8_t> bytes);
 // Lays the container out again from the regions kept in `c`: where it was loaded from, at their
-// loaded offsets; otherwise in the compiler's order (header, constant table, definition table,
-// info block, program data), a debug-information block after the info block (where fxc puts
-// it is not known).
+// loaded offsets; otherwise in the compiler's order (header, debug-information block, constant
+// table, definition table, info block, program data).
 std::vector<uint8_t> WriteContainer(const ContainerFile& c);
+
+// The debug-information block of a build with debug information (fxc /XZi), as its listing's
+// trailer prints it: `//  Timestamp: 50c76f38` is word 0, `//  Path: "C:\...\x.hlsl.updb"` is
+// the string whose byte length word 1 holds, stored after it and padded with zero bytes to a
+// word. Layout read from public fxc /Fh headers that print both the trailer and the blob (the
+// 245 shaders of build 2.0.21119 in Scaleform's X360_ShaderBinary.cpp all have it); the PDB hint
+// printed above the trailer is the program's 3-word tail (ContainerFile::trailer).
+struct DebuggerHint {
+  uint32_t timestamp = 0;
+  std::string updb_path;
+};
+// The block's timestamp and path when it has exactly that layout and a printable path (else
+// nullopt: the listing prints the words as they are).
+std::optional<DebuggerHint> ReadDebuggerHint(std::span<const uint32_t> block);
+std::vector<uint32_t> DebuggerHintWords(const DebuggerHint& hint);
 
 }  // namespace xnt::ucode

@@ -21,9 +21,9 @@ struct DisassembleOptions {
   bool slot_comments = false;
   // With a container: precede the listing with fxc's comment block built from the constant table
   // ("// Parameters:", "// Registers:", "// Shader type:"), as in fxc /Fh output. fxc's command
-  // line is not in the container and is not reproduced, nor is the `// PDB hint` (where the
-  // container keeps it is not known); a debug-information block is printed as `// DebugInfo`
-  // words after the code (container_listing.h DebugInfoLines) with or without this.
+  // line is not in the container and is not reproduced. With or without this, a container's
+  // listing ends with fxc's `// PDB hint` and, for a build with debug information, its
+  // `// Debugger Hint:` trailer (container_listing.h TrailerLines).
   bool compiler_comments = false;
 };
 
