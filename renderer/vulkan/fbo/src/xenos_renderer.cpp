@@ -553,7 +553,7 @@ gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffe
 
 void XenosRenderer::Flush() {
   PathRenderer::Flush();
-  stats_.submissions = stream_.submission_count();
+  stats_.submissions = stream_.submitted();
 }
 
 }  // namespace xnt::vk

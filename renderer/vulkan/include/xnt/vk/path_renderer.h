@@ -45,11 +45,15 @@ class ScaledResolveMirror;
 
 class PathRenderer {
  public:
-  // Host-visible ring per submission: uploads, uniforms, indices, readbacks.
+  // Host-visible ring per submission: uploads, uniforms, indices, readbacks. It starts at
+  // kInitialRingSize (twice the submission bound below, so a draw that starts a submission never
+  // finds it full) and grows up to kRingSize for a transfer larger than that (CommandStream).
   static constexpr uint64_t kRingSize = 64ull << 20;
+  static constexpr uint64_t kInitialRingSize = 16ull << 20;
   // Texture descriptor sets per submission before the renderer flushes to recycle them.
   static constexpr uint32_t kTexturePoolSets = 256;
-  // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of it).
+  // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of the
+  // largest ring).
   static constexpr uint64_t kTransferChunk = 16ull << 20;
   // A draw starts a new submission once the current one's ring data passed this many bytes, so
   // a frame of many draws is recorded, submitted and retired in parts: the ring pages touched,
@@ -221,7 +225,7 @@ class PathRenderer {
   uint64_t draws_submission_ = 0;
   VkDescriptorPool constants_pool_ = VK_NULL_HANDLE;
   std::unordered_map<uint32_t, VkDescriptorSet> constants_sets_;
-  VkBuffer ring_buffer_ = VK_NULL_HANDLE;
+  VkBuffer ring_buffer_ = VK_NULL_HANDLE;  // the one constants_sets_ were written with
   std::vector<VkShaderModule> owned_modules_;
   // QuadsOf's geometry shaders by kind and distance counts.
   std::map<uint32_t, VkShaderModule> quad_shaders_;
