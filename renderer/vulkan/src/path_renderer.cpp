@@ -266,15 +266,18 @@ uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
 
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology, PrimitiveQuads quads) {
+  vkCmdSetLineWidth(cmd, DrawLineWidth(regs, topology, quads));
+}
+
+float PathRenderer::DrawLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology,
+                                  PrimitiveQuads quads) {
+  if (quads != PrimitiveQuads::kNone) return 1.0f;  // triangles: the geometry shader sets the width
   std::string note;
   const ResolutionScale scale{options_.scale_x, options_.scale_y};
-  if (quads != PrimitiveQuads::kNone) {
-    vkCmdSetLineWidth(cmd, 1.0f);  // triangles: the geometry shader sets the width
-    return;
-  }
-  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
-                                       line_width_range_, &note));
+  const float width = HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
+                                    line_width_range_, &note);
   if (!note.empty()) Note(note);
+  return width;
 }
 
 void PathRenderer::Flush() {

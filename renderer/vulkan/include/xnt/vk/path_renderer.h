@@ -175,6 +175,8 @@ class PathRenderer {
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
   void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology,
                     PrimitiveQuads quads);
+  // The width SetLineWidth records (noting what the device cannot draw).
+  float DrawLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, PrimitiveQuads quads);
   // raster.depth_clamp where the device has depthClamp; without it false, with a note (the
   // pipeline then clips depth).
   bool HostDepthClamp(const HostRasterizer& raster);

@@ -26,6 +26,7 @@
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/dynamic_state_filter.h"
 #include "xnt/vk/fbo/edram_cache.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/vk/path_renderer.h"
@@ -125,6 +126,8 @@ class XenosRenderer final : public PathRenderer {
   EdramCache edram_;
 
   bool rendering_ = false;
+  uint64_t rendering_instance_ = 0;  // counts vkCmdBeginRendering: the filter's scope
+  DynamicStateFilter recorded_;
   Attachments current_;
   uint32_t render_width_ = 0, render_height_ = 0;
 
