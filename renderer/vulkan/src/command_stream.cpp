@@ -252,6 +252,7 @@ void CommandStream::Flush() {
   submit.commandBufferCount = 2;
   submit.pCommandBuffers = buffers;
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
+  peak_ring_used_ = std::max(peak_ring_used_, ring_used_);
   context_.WaitForFence(fence_, "its command buffer submission");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
   if (timestamps_) ReadTimestamps();

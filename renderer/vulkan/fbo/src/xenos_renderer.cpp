@@ -595,6 +595,7 @@ gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffe
 void XenosRenderer::Flush() {
   PathRenderer::Flush();
   stats_.submissions = stream_.submitted();
+  stats_.peak_submission_ring_bytes = stream_.peak_ring_used();
 }
 
 }  // namespace xnt::vk

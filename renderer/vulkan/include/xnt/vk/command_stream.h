@@ -98,8 +98,9 @@ class CommandStream {
   VkBuffer ring_buffer() const { return ring_; }
   // How many times the ring was replaced by a larger one.
   uint64_t ring_generation() const { return ring_generation_; }
-  // Bytes of the ring the current submission has allocated.
+  // Bytes of the ring the current submission has allocated, and the most any submission held.
   uint64_t ring_used() const { return ring_used_; }
+  uint64_t peak_ring_used() const { return peak_ring_used_; }
 
  private:
   VulkanContext& context_;
@@ -132,6 +133,7 @@ class CommandStream {
   uint64_t max_ring_size_ = 0;
   uint64_t ring_generation_ = 0;
   uint64_t ring_used_ = 0;
+  uint64_t peak_ring_used_ = 0;
   void CreateRing(uint64_t size);
   void DestroyRing();
   // TryAllocateAhead's block: [ahead_offset_, ahead_end_) of the ring in submission ahead_epoch_.

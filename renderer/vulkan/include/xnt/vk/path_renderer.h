@@ -59,8 +59,10 @@ class PathRenderer {
   // a frame of many draws is recorded, submitted and retired in parts: the ring pages touched,
   // the driver's command memory and a software rasterizer's binned scene stay bounded by the
   // part, not by the frame (a 5,000-draw capture-shaped frame is about 21 MiB of ring data,
-  // mostly its fresh vertex pages).
-  static constexpr uint64_t kSubmissionRingBound = 8ull << 20;
+  // mostly its fresh vertex pages). lavapipe also holds a copy of the constants descriptor set
+  // per draw (a 4 KiB mapping each, for the dynamic offsets) until the submission ends: at 8 MiB
+  // the 100-frame capture trace peaked at 517 MiB on fbo, at 4 MiB 458 MiB (docs/speed.md).
+  static constexpr uint64_t kSubmissionRingBound = 4ull << 20;
   // And once it holds this many draws: lavapipe's fsi path (unordered) was seen to crash in its
   // queue thread on a single submission of 20,000 draws, which a full ring used to split at
   // about 7,000.

@@ -48,6 +48,9 @@ using gpu::RendererOptions;
 
 struct RendererStats : gpu::PathStats {
   uint64_t submissions = 0;
+  // The most ring data one submission held: PathRenderer::kSubmissionRingBound plus what the
+  // draw that passed it allocated (its data, and a block for uploads ahead).
+  uint64_t peak_submission_ring_bytes = 0;
   uint64_t pages_uploaded = 0;
 };
 
