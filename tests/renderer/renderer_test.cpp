@@ -127,6 +127,18 @@ struct Scene {
     renderer->Resolve(regs, guest.Access());
   }
 
+  // One rectangle-list draw of the scene's shaders into its colour target (regs set per draw).
+  DrawInput RectangleDraw() {
+    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    DrawInput d;
+    d.vertex_shader = vs;
+    d.pixel_shader = ps;
+    d.pixel_shader_color_mask = 1;
+    d.primitives.type = xenos::PrimitiveType::kRectangleList;
+    d.primitives.vertex_count = 3;
+    return d;
+  }
+
   gpu::SwapImage Swap() {
     // Texture fetch constant 0 describing the front buffer, as VdSwap writes it.
     uint32_t* t = &regs[xenos::FetchConstantIndex(0, 0)];
@@ -289,13 +301,7 @@ TEST(XenosRenderer, ManySmallDrawsLandWhereTheyShould) {
     float x = float(i % 64), y = float(i / 64);
     s.guest.WriteBEFloats(kBuffer + i * 36, {x, y, 0, x + 1, y, 0, x, y + 1, 0});
   }
-  s.Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  DrawInput d;
-  d.vertex_shader = s.vs;
-  d.pixel_shader = s.ps;
-  d.pixel_shader_color_mask = 1;
-  d.primitives.type = xenos::PrimitiveType::kRectangleList;
-  d.primitives.vertex_count = 3;
+  DrawInput d = s.RectangleDraw();
   auto access = s.guest.Access();
   // Draw 0 creates the pipeline (lavapipe compiles it with LLVM): time the rest.
   auto start = std::chrono::steady_clock::now();
@@ -342,13 +348,7 @@ TEST(XenosRenderer, CaptureShapedFramesAreSubmittedInPartsOfBoundedRingData) {
   s.guest.on_write = [&](uint32_t a, size_t n) { s.renderer->shared_memory().Invalidate(a, n); };
   constexpr uint32_t kDraws = 1500;  // about 6.5 MiB of ring data a frame
   constexpr uint32_t kBuffer = 0x400000;
-  s.Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  DrawInput d;
-  d.vertex_shader = s.vs;
-  d.pixel_shader = s.ps;
-  d.pixel_shader_color_mask = 1;
-  d.primitives.type = xenos::PrimitiveType::kRectangleList;
-  d.primitives.vertex_count = 3;
+  DrawInput d = s.RectangleDraw();
   const auto frame = [&](uint32_t f) {
     for (uint32_t i = 0; i < kDraws; ++i) {
       const uint32_t page = kBuffer + (f * kDraws + i) * 4096;

@@ -415,36 +415,26 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
   if (recorded_.Changed(F::kStencilTestEnable, ds.stencil_test)) {
     vkCmdSetStencilTestEnable(cmd, ds.stencil_test);
   }
-  const auto ops = [](const VkStencilOpState& face) {
-    return std::array<uint32_t, 4>{uint32_t(face.failOp), uint32_t(face.passOp),
-                                   uint32_t(face.depthFailOp), uint32_t(face.compareOp)};
+  // One face's stencil state: ops, compare mask, write mask, reference, each with its slot.
+  const auto stencil_face = [&](VkStencilFaceFlags face, const VkStencilOpState& st, F::Slot op,
+                                F::Slot compare, F::Slot write, F::Slot reference) {
+    const std::array<uint32_t, 4> ops{uint32_t(st.failOp), uint32_t(st.passOp),
+                                      uint32_t(st.depthFailOp), uint32_t(st.compareOp)};
+    if (recorded_.Changed(op, ops)) {
+      vkCmdSetStencilOp(cmd, face, st.failOp, st.passOp, st.depthFailOp, st.compareOp);
+    }
+    if (recorded_.Changed(compare, st.compareMask)) {
+      vkCmdSetStencilCompareMask(cmd, face, st.compareMask);
+    }
+    if (recorded_.Changed(write, st.writeMask)) vkCmdSetStencilWriteMask(cmd, face, st.writeMask);
+    if (recorded_.Changed(reference, st.reference)) {
+      vkCmdSetStencilReference(cmd, face, st.reference);
+    }
   };
-  if (recorded_.Changed(F::kStencilOpFront, ops(ds.front))) {
-    vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.failOp, ds.front.passOp,
-                      ds.front.depthFailOp, ds.front.compareOp);
-  }
-  if (recorded_.Changed(F::kStencilOpBack, ops(ds.back))) {
-    vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.failOp, ds.back.passOp,
-                      ds.back.depthFailOp, ds.back.compareOp);
-  }
-  if (recorded_.Changed(F::kStencilCompareMaskFront, ds.front.compareMask)) {
-    vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.compareMask);
-  }
-  if (recorded_.Changed(F::kStencilCompareMaskBack, ds.back.compareMask)) {
-    vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.compareMask);
-  }
-  if (recorded_.Changed(F::kStencilWriteMaskFront, ds.front.writeMask)) {
-    vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.writeMask);
-  }
-  if (recorded_.Changed(F::kStencilWriteMaskBack, ds.back.writeMask)) {
-    vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.writeMask);
-  }
-  if (recorded_.Changed(F::kStencilReferenceFront, ds.front.reference)) {
-    vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.reference);
-  }
-  if (recorded_.Changed(F::kStencilReferenceBack, ds.back.reference)) {
-    vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.reference);
-  }
+  stencil_face(VK_STENCIL_FACE_FRONT_BIT, ds.front, F::kStencilOpFront, F::kStencilCompareMaskFront,
+               F::kStencilWriteMaskFront, F::kStencilReferenceFront);
+  stencil_face(VK_STENCIL_FACE_BACK_BIT, ds.back, F::kStencilOpBack, F::kStencilCompareMaskBack,
+               F::kStencilWriteMaskBack, F::kStencilReferenceBack);
 }
 
 void XenosRenderer::BarrierAttachmentsToTransfer(const RenderTarget& rt) {

@@ -46,8 +46,8 @@ class ScaledResolveMirror;
 class PathRenderer {
  public:
   // Host-visible ring per submission: uploads, uniforms, indices, readbacks. It starts at
-  // kInitialRingSize (twice the submission bound below, so a draw that starts a submission never
-  // finds it full) and grows up to kRingSize for a transfer larger than that (CommandStream).
+  // kInitialRingSize (four times the submission bound below, so a draw that starts a submission
+  // never finds it full) and grows up to kRingSize for a transfer larger than that (CommandStream).
   static constexpr uint64_t kRingSize = 64ull << 20;
   static constexpr uint64_t kInitialRingSize = 16ull << 20;
   // Texture descriptor sets per submission before the renderer flushes to recycle them.
