@@ -127,6 +127,18 @@ struct Scene {
     renderer->Resolve(regs, guest.Access());
   }
 
+  // One rectangle-list draw of the scene's shaders into its colour target (regs set per draw).
+  DrawInput RectangleDraw() {
+    Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
+    DrawInput d;
+    d.vertex_shader = vs;
+    d.pixel_shader = ps;
+    d.pixel_shader_color_mask = 1;
+    d.primitives.type = xenos::PrimitiveType::kRectangleList;
+    d.primitives.vertex_count = 3;
+    return d;
+  }
+
   gpu::SwapImage Swap() {
     // Texture fetch constant 0 describing the front buffer, as VdSwap writes it.
     uint32_t* t = &regs[xenos::FetchConstantIndex(0, 0)];
@@ -289,13 +301,7 @@ TEST(XenosRenderer, ManySmallDrawsLandWhereTheyShould) {
     float x = float(i % 64), y = float(i / 64);
     s.guest.WriteBEFloats(kBuffer + i * 36, {x, y, 0, x + 1, y, 0, x, y + 1, 0});
   }
-  s.Set(Reg::RB_MODECONTROL, uint32_t(xenos::ModeControl::kColorDepth));
-  DrawInput d;
-  d.vertex_shader = s.vs;
-  d.pixel_shader = s.ps;
-  d.pixel_shader_color_mask = 1;
-  d.primitives.type = xenos::PrimitiveType::kRectangleList;
-  d.primitives.vertex_count = 3;
+  DrawInput d = s.RectangleDraw();
   auto access = s.guest.Access();
   // Draw 0 creates the pipeline (lavapipe compiles it with LLVM): time the rest.
   auto start = std::chrono::steady_clock::now();
@@ -328,6 +334,49 @@ TEST(XenosRenderer, ManySmallDrawsLandWhereTheyShould) {
   }
   EXPECT_EQ(Pixel(img, 10, 40), kBlack);  // rows 32.. were never drawn
   EXPECT_EQ(s.renderer->stats().draws, kDraws);
+  EXPECT_EQ(s.ctx->validation_message_count(), 0u) << test::ValidationReport(*s.ctx);
+}
+
+TEST(XenosRenderer, CaptureShapedFramesAreSubmittedInPartsOfBoundedRingData) {
+  // Frames shaped as a capture records them: every draw writes its vertices to a fresh 4 KiB
+  // page just before it. Each page goes through the ring, so a frame's ring data grows with its
+  // draws; the renderer cuts submissions at kSubmissionRingBound, so what one submission holds
+  // (and what the driver keeps for it) is bounded by that part, neither by the frame nor by how
+  // many frames came before.
+  Scene s;
+  s.renderer->shared_memory().EnableWriteTracking();
+  s.guest.on_write = [&](uint32_t a, size_t n) { s.renderer->shared_memory().Invalidate(a, n); };
+  constexpr uint32_t kDraws = 1500;  // about 6.5 MiB of ring data a frame
+  constexpr uint32_t kBuffer = 0x400000;
+  DrawInput d = s.RectangleDraw();
+  const auto frame = [&](uint32_t f) {
+    for (uint32_t i = 0; i < kDraws; ++i) {
+      const uint32_t page = kBuffer + (f * kDraws + i) * 4096;
+      const float x = float(i % 64), y = float(i / 64 % 32);
+      s.guest.WriteBEFloats(page, {x, y, 0, x + 1, y, 0, x, y + 1, 0});
+      s.regs[xenos::VertexFetchConstantIndex(1)] = 3u | page;
+      d.regs = s.regs;
+      ASSERT_TRUE(s.renderer->Draw(d, s.guest.Access()));
+    }
+    s.renderer->Flush();
+  };
+  frame(0);
+  const uint64_t first_submissions = s.renderer->stats().submissions;
+  const uint64_t first_peak = s.renderer->stats().peak_submission_ring_bytes;
+  // 1,500 pages of 4 KiB cannot fit one 4 MiB part: at least two.
+  EXPECT_GE(first_submissions, 2u);
+  EXPECT_GT(first_peak, PathRenderer::kSubmissionRingBound / 2);
+  // A part ends with the draw that passed the bound, which may have reserved a new block for
+  // uploads ahead (CommandStream::kAheadBlock) besides its indices and constants (well under
+  // 64 KiB).
+  constexpr uint64_t kMostPerPart =
+      PathRenderer::kSubmissionRingBound + CommandStream::kAheadBlock + (64u << 10);
+  EXPECT_LE(first_peak, kMostPerPart);
+  for (uint32_t f = 1; f < 4; ++f) frame(f);
+  // Four frames: about four times the submissions, the same bound per submission.
+  EXPECT_GE(s.renderer->stats().submissions, 4 * first_submissions - 3);
+  EXPECT_LE(s.renderer->stats().peak_submission_ring_bytes, kMostPerPart);
+  EXPECT_EQ(s.renderer->stats().draws, 4 * kDraws);
   EXPECT_EQ(s.ctx->validation_message_count(), 0u) << test::ValidationReport(*s.ctx);
 }
 

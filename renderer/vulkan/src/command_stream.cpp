@@ -8,8 +8,9 @@
 
 namespace xnt::vk {
 
-CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
-    : context_(context), device_(context.device()), ring_size_(ring_size) {
+CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size, uint64_t max_ring_size)
+    : context_(context), device_(context.device()),
+      max_ring_size_(std::max(ring_size, max_ring_size)) {
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = context.queue_family();
@@ -44,8 +45,13 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
     timestamp_mask_ = valid_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << valid_bits) - 1;
   }
 
+  CreateRing(ring_size);
+}
+
+void CommandStream::CreateRing(uint64_t size) {
+  ring_size_ = size;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = ring_size;
+  info.size = size;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -56,24 +62,31 @@ CommandStream::CommandStream(VulkanContext& context, uint64_t ring_size)
   VkMemoryAllocateInfo mem{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   mem.allocationSize = req.size;
   mem.memoryTypeIndex =
-      context.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+      context_.FindMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  ring_coherent_ = (context.memory_properties().memoryTypes[mem.memoryTypeIndex].propertyFlags &
+  ring_coherent_ = (context_.memory_properties().memoryTypes[mem.memoryTypeIndex].propertyFlags &
                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
   CheckVk(vkAllocateMemory(device_, &mem, nullptr, &ring_memory_), "vkAllocateMemory(ring)");
   CheckVk(vkBindBufferMemory(device_, ring_, ring_memory_, 0), "vkBindBufferMemory(ring)");
-  context.labels().Name(ring_, "ring (per-submission uploads, constants, indices, readbacks)");
+  context_.labels().Name(ring_, "ring (per-submission uploads, constants, indices, readbacks)");
   void* mapped = nullptr;
   CheckVk(vkMapMemory(device_, ring_memory_, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory(ring)");
   ring_data_ = static_cast<uint8_t*>(mapped);
+}
+
+void CommandStream::DestroyRing() {
+  if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
+  if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
+  ring_memory_ = VK_NULL_HANDLE;
+  ring_ = VK_NULL_HANDLE;
+  ring_data_ = nullptr;
 }
 
 CommandStream::~CommandStream() {
   // A hung device still runs (or never ends) the last submission: its command buffers and the
   // ring it reads are left to the device, which the context does not destroy either.
   if (!context_.WaitIdle()) return;
-  if (ring_memory_) vkFreeMemory(device_, ring_memory_, nullptr);
-  if (ring_) vkDestroyBuffer(device_, ring_, nullptr);
+  DestroyRing();
   if (fence_) vkDestroyFence(device_, fence_, nullptr);
   if (timestamps_) vkDestroyQueryPool(device_, timestamps_, nullptr);
   if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
@@ -151,9 +164,19 @@ VkCommandBuffer CommandStream::upload_cmd() {
 
 std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t size,
                                                                     uint64_t alignment) {
-  if (size > ring_size_) {
+  if (size > max_ring_size_) {
     throw Error("upload of " + std::to_string(size) + " bytes exceeds the " +
-                std::to_string(ring_size_) + "-byte upload ring");
+                std::to_string(max_ring_size_) + "-byte upload ring");
+  }
+  if (size > ring_size_) {
+    // Only an idle ring is replaced: after a Flush the device has finished with it and nothing
+    // recorded since refers to it.
+    if (recording_ || ring_used_ != 0) return std::nullopt;
+    uint64_t grown = ring_size_;
+    while (grown < size) grown *= 2;
+    DestroyRing();
+    CreateRing(std::min(grown, max_ring_size_));
+    ++ring_generation_;
   }
   if (alignment == 0) alignment = 1;
   uint64_t offset = (ring_used_ + alignment - 1) / alignment * alignment;
@@ -164,7 +187,7 @@ std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t siz
 
 std::optional<CommandStream::Allocation> CommandStream::TryAllocateAhead(uint64_t size) {
   size = (size + 15) / 16 * 16;
-  if (ahead_epoch_ != submissions_ || ahead_offset_ + size > ahead_end_) {
+  if (ahead_epoch_ != submission_count() || ahead_offset_ + size > ahead_end_) {
     // A new block; near the ring's end, whatever still fits the upload.
     std::optional<Allocation> block = TryAllocate(std::max(size, kAheadBlock), 16);
     uint64_t block_size = std::max(size, kAheadBlock);
@@ -175,7 +198,7 @@ std::optional<CommandStream::Allocation> CommandStream::TryAllocateAhead(uint64_
     if (!block) return std::nullopt;
     ahead_offset_ = block->offset;
     ahead_end_ = block->offset + block_size;
-    ahead_epoch_ = submissions_;
+    ahead_epoch_ = submission_count();
   }
   const Allocation allocation{ring_, ahead_offset_, ring_data_ + ahead_offset_};
   ahead_offset_ += size;
@@ -229,6 +252,7 @@ void CommandStream::Flush() {
   submit.commandBufferCount = 2;
   submit.pCommandBuffers = buffers;
   CheckVk(vkQueueSubmit(context_.queue(), 1, &submit, fence_), "vkQueueSubmit");
+  peak_ring_used_ = std::max(peak_ring_used_, ring_used_);
   context_.WaitForFence(fence_, "its command buffer submission");
   CheckVk(vkResetFences(device_, 1, &fence_), "vkResetFences");
   if (timestamps_) ReadTimestamps();

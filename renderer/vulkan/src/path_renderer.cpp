@@ -18,7 +18,7 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
     : context_(context),
       device_(context.device()),
       options_(options),
-      stream_(context, kRingSize),
+      stream_(context, kInitialRingSize, kRingSize),
       shared_memory_(context, stream_),
       layouts_(context, shared_memory_.set_layout()),
       textures_(context, stream_, shared_memory_),
@@ -65,7 +65,7 @@ void PathRenderer::CreateDescriptorSets() {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, kSets}};
   constants_pool_ = CreateDescriptorPool(device_, kSets, constant_sizes, 2,
                                          "vkCreateDescriptorPool(constants)");
-  ring_buffer_ = stream_.Allocate(16, 16).buffer;  // only for the ring's buffer handle
+  ring_buffer_ = stream_.ring_buffer();
 
   // The all-dummy texture set, and the pool per-draw texture sets come from.
   WriteTextureSet(textures_set_, DummyImages());
@@ -158,6 +158,13 @@ VkDescriptorSet PathRenderer::ConstantsSet(const GuestConstantBinding& binding) 
   constexpr uint32_t kClasses = GuestConstantUploads::kRangeClasses;
   const uint32_t key =
       (binding.ranges[0] * kClasses + binding.ranges[1]) * kClasses + binding.ranges[2];
+  if (ring_buffer_ != stream_.ring_buffer()) {
+    // The ring grew (only while idle): the sets name the old buffer and no submission in flight
+    // uses them.
+    CheckVk(vkResetDescriptorPool(device_, constants_pool_, 0), "vkResetDescriptorPool(constants)");
+    constants_sets_.clear();
+    ring_buffer_ = stream_.ring_buffer();
+  }
   VkDescriptorSet& set = constants_sets_[key];
   if (set) return set;
   const VkDescriptorSetLayout layout = layouts_.constants_layout();
@@ -259,15 +266,18 @@ uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
 
 void PathRenderer::SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs,
                                 gpu::HostTopology topology, PrimitiveQuads quads) {
+  vkCmdSetLineWidth(cmd, DrawLineWidth(regs, topology, quads));
+}
+
+float PathRenderer::DrawLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology,
+                                  PrimitiveQuads quads) {
+  if (quads != PrimitiveQuads::kNone) return 1.0f;  // triangles: the geometry shader sets the width
   std::string note;
   const ResolutionScale scale{options_.scale_x, options_.scale_y};
-  if (quads != PrimitiveQuads::kNone) {
-    vkCmdSetLineWidth(cmd, 1.0f);  // triangles: the geometry shader sets the width
-    return;
-  }
-  vkCmdSetLineWidth(cmd, HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
-                                       line_width_range_, &note));
+  const float width = HostLineWidth(regs, topology, scale, context_.capabilities().wide_lines,
+                                    line_width_range_, &note);
   if (!note.empty()) Note(note);
+  return width;
 }
 
 void PathRenderer::Flush() {

@@ -2,6 +2,7 @@
 #include "xnt/vk/fbo/xenos_renderer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -112,6 +113,7 @@ void XenosRenderer::BeginRendering(const Attachments& a) {
   info.pDepthAttachment = a.depth ? &depth : nullptr;
   info.pStencilAttachment = a.depth ? &depth : nullptr;
   vkCmdBeginRendering(stream_.cmd(), &info);
+  ++rendering_instance_;
   rendering_ = true;
   current_ = a;
   render_width_ = width;
@@ -211,7 +213,9 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   const VkPipeline pipeline = DrawPipeline(draw, regs, plan, attachments, quads.shader, raster);
 
   VkCommandBuffer cmd = stream_.cmd();
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  if (recorded_.BindPipeline(rendering_instance_, pipeline)) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  }
   VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), upload.constants.set, textures_set};
   // Dynamic offsets in binding order (shader_interface.h, set 1).
   const auto& guest = upload.constants.offsets;
@@ -340,17 +344,21 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
   // Depth: gpu::Viewport host_depth_min / max (clip space mapped onto the guest's range).
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_),
                 plan.viewport.host_depth_min, plan.viewport.host_depth_max};
-  vkCmdSetViewport(cmd, 0, 1, &vp);
+  if (recorded_.Changed(DynamicStateFilter::kViewport, vp)) vkCmdSetViewport(cmd, 0, 1, &vp);
   if (const std::string n = gpu::HostDepthRangeNote(plan.viewport); !n.empty()) Note(n);
   const VkRect2D scissor = ToVkRect(plan.host_scissor);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  if (recorded_.Changed(DynamicStateFilter::kScissor, scissor)) vkCmdSetScissor(cmd, 0, 1, &scissor);
   float blend_constants[4] = {gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_RED)),
                               gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_GREEN)),
                               gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_BLUE)),
                               gpu::RegisterFloat(regs, RegIndex(Reg::RB_BLEND_ALPHA))};
-  vkCmdSetBlendConstants(cmd, blend_constants);
-  vkCmdSetCullMode(cmd, raster.cull);
-  vkCmdSetFrontFace(cmd, raster.front_face);
+  if (recorded_.Changed(DynamicStateFilter::kBlendConstants, blend_constants)) {
+    vkCmdSetBlendConstants(cmd, blend_constants);
+  }
+  if (recorded_.Changed(DynamicStateFilter::kCullMode, raster.cull)) vkCmdSetCullMode(cmd, raster.cull);
+  if (recorded_.Changed(DynamicStateFilter::kFrontFace, raster.front_face)) {
+    vkCmdSetFrontFace(cmd, raster.front_face);
+  }
   {
     // Polygon offset as a host depth bias (gpu/polygon_offset.h: Xenia's units; one bias per
     // draw, so the face Xenia prefers). A k_24_8 target in a float host depth cannot get
@@ -374,36 +382,59 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
     if (bias && !polygonal && !line_quads) {
       Note("polygon offset on lines/points: the host applies none");
     }
-    vkCmdSetDepthBiasEnable(cmd, bias ? VK_TRUE : VK_FALSE);
-    vkCmdSetDepthBias(cmd, bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f);
+    const VkBool32 bias_enable = bias ? VK_TRUE : VK_FALSE;
+    if (recorded_.Changed(DynamicStateFilter::kDepthBiasEnable, bias_enable)) {
+      vkCmdSetDepthBiasEnable(cmd, bias_enable);
+    }
+    const std::array<float, 3> factors{bias ? constant : 0.0f, 0.0f, bias ? slope : 0.0f};
+    if (recorded_.Changed(DynamicStateFilter::kDepthBias, factors)) {
+      vkCmdSetDepthBias(cmd, factors[0], factors[1], factors[2]);
+    }
   }
-  SetLineWidth(cmd, regs, plan.topology, quads);
-  switch (plan.topology) {
-    case gpu::HostTopology::kPointList:
-      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_POINT_LIST);
-      break;
-    case gpu::HostTopology::kLineList:
-      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_LINE_LIST);
-      break;
-    default:
-      vkCmdSetPrimitiveTopology(cmd, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
-      break;
+  const float line_width = DrawLineWidth(regs, plan.topology, quads);
+  if (recorded_.Changed(DynamicStateFilter::kLineWidth, line_width)) {
+    vkCmdSetLineWidth(cmd, line_width);
+  }
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  if (plan.topology == gpu::HostTopology::kPointList) topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  if (plan.topology == gpu::HostTopology::kLineList) topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  if (recorded_.Changed(DynamicStateFilter::kPrimitiveTopology, topology)) {
+    vkCmdSetPrimitiveTopology(cmd, topology);
   }
   HostDepthStencil ds = ComputeDepthStencil(regs, attachments.depth != nullptr);
-  vkCmdSetDepthTestEnable(cmd, ds.depth_test);
-  vkCmdSetDepthWriteEnable(cmd, ds.depth_write);
-  vkCmdSetDepthCompareOp(cmd, ds.depth_compare);
-  vkCmdSetStencilTestEnable(cmd, ds.stencil_test);
-  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.failOp, ds.front.passOp,
-                    ds.front.depthFailOp, ds.front.compareOp);
-  vkCmdSetStencilOp(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.failOp, ds.back.passOp,
-                    ds.back.depthFailOp, ds.back.compareOp);
-  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.compareMask);
-  vkCmdSetStencilCompareMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.compareMask);
-  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.writeMask);
-  vkCmdSetStencilWriteMask(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.writeMask);
-  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_FRONT_BIT, ds.front.reference);
-  vkCmdSetStencilReference(cmd, VK_STENCIL_FACE_BACK_BIT, ds.back.reference);
+  using F = DynamicStateFilter;
+  if (recorded_.Changed(F::kDepthTestEnable, ds.depth_test)) {
+    vkCmdSetDepthTestEnable(cmd, ds.depth_test);
+  }
+  if (recorded_.Changed(F::kDepthWriteEnable, ds.depth_write)) {
+    vkCmdSetDepthWriteEnable(cmd, ds.depth_write);
+  }
+  if (recorded_.Changed(F::kDepthCompareOp, ds.depth_compare)) {
+    vkCmdSetDepthCompareOp(cmd, ds.depth_compare);
+  }
+  if (recorded_.Changed(F::kStencilTestEnable, ds.stencil_test)) {
+    vkCmdSetStencilTestEnable(cmd, ds.stencil_test);
+  }
+  // One face's stencil state: ops, compare mask, write mask, reference, each with its slot.
+  const auto stencil_face = [&](VkStencilFaceFlags face, const VkStencilOpState& st, F::Slot op,
+                                F::Slot compare, F::Slot write, F::Slot reference) {
+    const std::array<uint32_t, 4> ops{uint32_t(st.failOp), uint32_t(st.passOp),
+                                      uint32_t(st.depthFailOp), uint32_t(st.compareOp)};
+    if (recorded_.Changed(op, ops)) {
+      vkCmdSetStencilOp(cmd, face, st.failOp, st.passOp, st.depthFailOp, st.compareOp);
+    }
+    if (recorded_.Changed(compare, st.compareMask)) {
+      vkCmdSetStencilCompareMask(cmd, face, st.compareMask);
+    }
+    if (recorded_.Changed(write, st.writeMask)) vkCmdSetStencilWriteMask(cmd, face, st.writeMask);
+    if (recorded_.Changed(reference, st.reference)) {
+      vkCmdSetStencilReference(cmd, face, st.reference);
+    }
+  };
+  stencil_face(VK_STENCIL_FACE_FRONT_BIT, ds.front, F::kStencilOpFront, F::kStencilCompareMaskFront,
+               F::kStencilWriteMaskFront, F::kStencilReferenceFront);
+  stencil_face(VK_STENCIL_FACE_BACK_BIT, ds.back, F::kStencilOpBack, F::kStencilCompareMaskBack,
+               F::kStencilWriteMaskBack, F::kStencilReferenceBack);
 }
 
 void XenosRenderer::BarrierAttachmentsToTransfer(const RenderTarget& rt) {
@@ -553,7 +584,8 @@ gpu::SwapImage XenosRenderer::Swap(gpu::RegisterValues regs, uint32_t frontbuffe
 
 void XenosRenderer::Flush() {
   PathRenderer::Flush();
-  stats_.submissions = stream_.submission_count();
+  stats_.submissions = stream_.submitted();
+  stats_.peak_submission_ring_bytes = stream_.peak_ring_used();
 }
 
 }  // namespace xnt::vk

@@ -23,8 +23,13 @@ namespace xnt::vk {
 
 class CommandStream {
  public:
-  // `ring_size`: bytes of host-visible memory for data consumed by one submission.
-  CommandStream(VulkanContext& context, uint64_t ring_size);
+  // `ring_size`: bytes of host-visible memory for data consumed by one submission, allocated at
+  // first; an allocation larger than the ring (up to `max_ring_size`) replaces it by one twice as
+  // large (or more) once nothing uses it, i.e. after the flush its caller makes (TryAllocate).
+  // A driver that pins host-visible memory counts all of the ring as resident from the start
+  // (on the NVIDIA H200 a 64 MiB ring was 66 MiB of resident memory and 25 ms of start-up), so
+  // replays that never need a large ring never allocate one.
+  CommandStream(VulkanContext& context, uint64_t ring_size, uint64_t max_ring_size = 0);
   ~CommandStream();
   CommandStream(const CommandStream&) = delete;
   CommandStream& operator=(const CommandStream&) = delete;
@@ -50,7 +55,10 @@ class CommandStream {
     uint8_t* data;
   };
   // Space for `size` bytes at `alignment` in the ring, valid until the next Flush; nullopt when
-  // the ring is full (flush and retry). Throws xnt::Error when size exceeds the whole ring.
+  // the ring is full or smaller than `size` (flush and retry: an empty ring grows). Throws
+  // xnt::Error when size exceeds the largest ring. A ring that grows is another VkBuffer
+  // (ring_buffer(), ring_generation()), and submission_count() moves on, so nothing bound to the
+  // old one within a submission is used again.
   std::optional<Allocation> TryAllocate(uint64_t size, uint64_t alignment);
   // Ring space for an upload recorded ahead (UploadFromRing), carved in order from a block of at
   // least kAheadBlock bytes reserved at once: the pages of consecutive ahead uploads then lie back
@@ -68,7 +76,9 @@ class CommandStream {
 
   // Submits what was recorded, waits for the GPU, resets the ring.
   void Flush();
-  uint64_t submission_count() const { return submissions_; }
+  // Submissions made, plus one per ring growth (an epoch for per-submission caches).
+  uint64_t submission_count() const { return submissions_ + ring_generation_; }
+  uint64_t submitted() const { return submissions_; }
   // Copy regions the upload buffers have recorded so far (UploadFromRing after merging).
   uint64_t upload_copy_regions() const { return upload_copy_regions_; }
   // GPU time of every submission so far (timestamp queries at the start and end of each command
@@ -85,8 +95,12 @@ class CommandStream {
   void EndResolveStage();
   static constexpr uint32_t kResolveStamps = 64;
   uint64_t ring_size() const { return ring_size_; }
-  // Bytes of the ring the current submission has allocated.
+  VkBuffer ring_buffer() const { return ring_; }
+  // How many times the ring was replaced by a larger one.
+  uint64_t ring_generation() const { return ring_generation_; }
+  // Bytes of the ring the current submission has allocated, and the most any submission held.
   uint64_t ring_used() const { return ring_used_; }
+  uint64_t peak_ring_used() const { return peak_ring_used_; }
 
  private:
   VulkanContext& context_;
@@ -116,7 +130,12 @@ class CommandStream {
   VkDeviceMemory ring_memory_ = VK_NULL_HANDLE;
   uint8_t* ring_data_ = nullptr;
   uint64_t ring_size_ = 0;
+  uint64_t max_ring_size_ = 0;
+  uint64_t ring_generation_ = 0;
   uint64_t ring_used_ = 0;
+  uint64_t peak_ring_used_ = 0;
+  void CreateRing(uint64_t size);
+  void DestroyRing();
   // TryAllocateAhead's block: [ahead_offset_, ahead_end_) of the ring in submission ahead_epoch_.
   uint64_t ahead_offset_ = 0, ahead_end_ = 0, ahead_epoch_ = ~uint64_t(0);
   bool ring_coherent_ = true;

@@ -45,18 +45,24 @@ class ScaledResolveMirror;
 
 class PathRenderer {
  public:
-  // Host-visible ring per submission: uploads, uniforms, indices, readbacks.
+  // Host-visible ring per submission: uploads, uniforms, indices, readbacks. It starts at
+  // kInitialRingSize (four times the submission bound below, so a draw that starts a submission
+  // never finds it full) and grows up to kRingSize for a transfer larger than that (CommandStream).
   static constexpr uint64_t kRingSize = 64ull << 20;
+  static constexpr uint64_t kInitialRingSize = 16ull << 20;
   // Texture descriptor sets per submission before the renderer flushes to recycle them.
   static constexpr uint32_t kTexturePoolSets = 256;
-  // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of it).
+  // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of the
+  // largest ring).
   static constexpr uint64_t kTransferChunk = 16ull << 20;
   // A draw starts a new submission once the current one's ring data passed this many bytes, so
   // a frame of many draws is recorded, submitted and retired in parts: the ring pages touched,
   // the driver's command memory and a software rasterizer's binned scene stay bounded by the
   // part, not by the frame (a 5,000-draw capture-shaped frame is about 21 MiB of ring data,
-  // mostly its fresh vertex pages).
-  static constexpr uint64_t kSubmissionRingBound = 8ull << 20;
+  // mostly its fresh vertex pages). lavapipe also holds a copy of the constants descriptor set
+  // per draw (a 4 KiB mapping each, for the dynamic offsets) until the submission ends: at 8 MiB
+  // the 100-frame capture trace peaked at 517 MiB on fbo, at 4 MiB 458 MiB (docs/speed.md).
+  static constexpr uint64_t kSubmissionRingBound = 4ull << 20;
   // And once it holds this many draws: lavapipe's fsi path (unordered) was seen to crash in its
   // queue thread on a single submission of 20,000 draws, which a full ring used to split at
   // about 7,000.
@@ -171,6 +177,8 @@ class PathRenderer {
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
   void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology,
                     PrimitiveQuads quads);
+  // The width SetLineWidth records (noting what the device cannot draw).
+  float DrawLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, PrimitiveQuads quads);
   // raster.depth_clamp where the device has depthClamp; without it false, with a note (the
   // pipeline then clips depth).
   bool HostDepthClamp(const HostRasterizer& raster);
@@ -221,7 +229,7 @@ class PathRenderer {
   uint64_t draws_submission_ = 0;
   VkDescriptorPool constants_pool_ = VK_NULL_HANDLE;
   std::unordered_map<uint32_t, VkDescriptorSet> constants_sets_;
-  VkBuffer ring_buffer_ = VK_NULL_HANDLE;
+  VkBuffer ring_buffer_ = VK_NULL_HANDLE;  // the one constants_sets_ were written with
   std::vector<VkShaderModule> owned_modules_;
   // QuadsOf's geometry shaders by kind and distance counts.
   std::map<uint32_t, VkShaderModule> quad_shaders_;

@@ -26,6 +26,7 @@
 #include "xnt/vk/command_stream.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_state.h"
+#include "xnt/vk/dynamic_state_filter.h"
 #include "xnt/vk/fbo/edram_cache.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/vk/path_renderer.h"
@@ -47,6 +48,9 @@ using gpu::RendererOptions;
 
 struct RendererStats : gpu::PathStats {
   uint64_t submissions = 0;
+  // The most ring data one submission held: PathRenderer::kSubmissionRingBound plus what the
+  // draw that passed it allocated (its data, and a block for uploads ahead).
+  uint64_t peak_submission_ring_bytes = 0;
   uint64_t pages_uploaded = 0;
 };
 
@@ -125,6 +129,8 @@ class XenosRenderer final : public PathRenderer {
   EdramCache edram_;
 
   bool rendering_ = false;
+  uint64_t rendering_instance_ = 0;  // counts vkCmdBeginRendering: the filter's scope
+  DynamicStateFilter recorded_;
   Attachments current_;
   uint32_t render_width_ = 0, render_height_ = 0;
 
