@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 
 #include "../test_env.h"
@@ -19,6 +20,12 @@ inline std::shared_ptr<void> CpuTextureUnit(std::span<const uint32_t> fetch_cons
   auto unit = std::make_shared<cpu::TextureCallbacks>(fetch_constants, address, bytes);
   unit->Bind(cb);
   return unit;
+}
+
+// A count from the environment (a long run by hand), else `fallback`.
+inline uint32_t EnvOr(const char* name, uint32_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
 }
 
 class CheckerFixture : public ::testing::Test {

@@ -324,11 +324,6 @@ TEST_F(TranslateCheckFetch, RealTexturePointFetchIsComparedAndAWrongTexelFound) 
   EXPECT_EQ(off.disagreement->what.rfind("oC0.", 0), 0u) << off.Text();
 }
 
-uint32_t EnvOr(const char* name, uint32_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
-}
-
 struct Totals {
   uint32_t checked = 0, pixel = 0, fsi = 0, memexport = 0;
   uint64_t exact = 0, tolerance = 0, memory = 0, skipped = 0;

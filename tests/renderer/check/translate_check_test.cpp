@@ -88,11 +88,6 @@ struct RandomShader {
   uint64_t seed = 0;
 };
 
-uint32_t EnvOr(const char* name, uint32_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
-}
-
 std::vector<RandomShader> RandomShaders(int count, int& attempts) {
   std::mt19937 g(EnvOr("XNT_CHECK_RANDOM_SEED", 20261126));
   std::vector<RandomShader> shaders;

@@ -28,6 +28,12 @@ namespace xnt::vk {
 struct TranslateCheckOptions {
   uint32_t lanes = 256;     // pixels (one point each) or vertices, 1..16384
   uint64_t seed = 1;
+  // Pixel shaders in 2x2 quads (src/check_quads.h) instead of lone points: interpolants are
+  // random planes across each quad, drawn as triangles (some quads only partly covered, their
+  // other pixels helpers), so derivatives, getGradients, getCompTexLOD and the implicit LOD are
+  // a real draw's; `lanes` a multiple of 4, at most 1,024. Interpolants are then ordinary values
+  // (no infinities or NaN: the rasterizer cannot interpolate them); lone points check those.
+  bool quads = false;
   // Pixel shaders: interpolators loaded into r0.. (a container's declarations give it).
   uint32_t ps_interpolator_count = 16;
   // The fsi path's translation: pixel shaders with its texture options (exact_bilinear: bilinear
@@ -77,6 +83,8 @@ struct TranslateCheckResult {
   bool pixel = true;
   uint32_t lanes = 0;
   uint32_t lanes_killed = 0;       // killed on both sides
+  bool quads = false;              // pixel lanes in 2x2 quads (TranslateCheckOptions::quads)
+  uint32_t helper_lanes = 0;       // quads: pixels the primitive does not cover (not compared)
   uint64_t compared_exact = 0;     // export components compared bit for bit
   uint64_t compared_tolerance = 0; // compared within a stated tolerance
   uint64_t not_compared = 0;       // components (and memory dwords) the rules leave out
