@@ -12,22 +12,14 @@
 #include <random>
 #include <string>
 
+#include "listing_lines.h"
+
 namespace xnt::vk::test {
 
 inline std::string RandomDerivativeShader(std::mt19937& g) {
   auto below = [&](uint32_t n) { return uint32_t(g() % n); };
   auto pick = [&](const auto& list) { return list[below(uint32_t(std::size(list)))]; };
-  std::string body;
-  uint32_t in_exec = 0;  // an exec holds at most six instructions
-  auto line = [&](const std::string& l) {
-    const bool exec = l.rfind("exec", 0) == 0, cf = exec || l.rfind("alloc", 0) == 0;
-    if (!cf && in_exec == 6) {
-      body += "    exec\n";
-      in_exec = 0;
-    }
-    in_exec = exec ? 0 : in_exec + (cf ? 0 : 1);
-    body += "    " + l + "\n";
-  };
+  ListingLines line;
   static const char* const kSrc2[] = {".xy", ".yx", ".zw", ".xz", ".wy"};
   static const char* const kSrc3[] = {".xyz", ".zyx", ".yzw", ".wxy"};
   static const char* const kFilters[] = {
@@ -80,7 +72,7 @@ inline std::string RandomDerivativeShader(std::mt19937& g) {
   line("mov oC1, r" + std::to_string(6 + below(fetches)));
   line("exece");
   line("mov oC2, r" + std::to_string(6 + below(fetches)));
-  return "xps_3_0\n" + body;
+  return "xps_3_0\n" + line.body;
 }
 
 }  // namespace xnt::vk::test

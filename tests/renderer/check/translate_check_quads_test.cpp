@@ -9,26 +9,26 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <random>
-#include <thread>
 
 #include "../test_env.h"
 #include "checker_fixture.h"
 #include "random_derivative_shader.h"
-#include "xnt/ucode/assembler.h"
 #include "xnt/vk/translate_check.h"
 
 namespace xnt::vk::test {
 namespace {
 
-ucode::Shader Assembled(const std::string& text) {
-  ucode::ShaderType type = ucode::ShaderType::kPixel;
-  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
-  return ucode::Decode(words, type);
-}
-
 using TranslateCheckQuads = CheckerFixture;
+
+// `lanes` pixels in quads, random real textures sampled by the cpu path's texture unit.
+TranslateCheckOptions QuadOptions(uint32_t lanes) {
+  TranslateCheckOptions options;
+  options.lanes = lanes;
+  options.quads = true;
+  options.texture_unit = CpuTextureUnit;
+  return options;
+}
 
 // getGradients of r0.xy is (d/dx x, d/dy x, d/dx y, d/dy y), coarse: the quad's top pair for x,
 // its left pair for y. Worked from the exported interpolants of every fully covered quad (a
@@ -94,10 +94,7 @@ TEST_F(TranslateCheckQuads, PlantedLodErrorIsFound) {
     exece
     mov oC0, r5
 )");
-  TranslateCheckOptions options;
-  options.lanes = 64;
-  options.quads = true;
-  options.texture_unit = CpuTextureUnit;
+  TranslateCheckOptions options = QuadOptions(64);
   uint32_t planted = 0;
   options.alter_cpu = [&](uint32_t lane, ucode::ShaderResult& r) {
     if (lane != 37 || r.color_mask == 0) return;
@@ -131,10 +128,7 @@ TEST_F(TranslateCheckQuads, MagnifiedLanesOfMipmappedTexturesCompare) {
     exece
     mov oC1, r7
 )");
-  TranslateCheckOptions options;
-  options.lanes = 512;
-  options.quads = true;
-  options.texture_unit = CpuTextureUnit;
+  TranslateCheckOptions options = QuadOptions(512);
   uint64_t exact = 0, lod_lanes = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     options.seed = seed;
@@ -149,43 +143,6 @@ TEST_F(TranslateCheckQuads, MagnifiedLanesOfMipmappedTexturesCompare) {
   EXPECT_GT(lod_lanes, 500u);
 }
 
-struct Totals {
-  uint32_t checked = 0, fsi = 0;
-  uint64_t exact = 0, tolerance = 0, skipped = 0, helpers = 0;
-  std::map<std::string, uint64_t> why;
-  std::string failure;
-};
-
-void CheckShaders(const std::vector<std::string>& shaders, size_t first, size_t step, Totals& t) {
-  try {
-    std::unique_ptr<VulkanContext> context = MakeLavapipeContext();
-    TranslateChecker checker(*context);
-    for (size_t i = first; i < shaders.size(); i += step) {
-      TranslateCheckOptions options;
-      options.lanes = EnvOr("XNT_CHECK_QUAD_LANES", 64);
-      options.seed = 5000 + i;
-      options.quads = true;
-      options.fsi = (i / 2) % 2 == 1;  // every other pair with the fsi path's translation options
-      options.texture_unit = CpuTextureUnit;
-      const TranslateCheckResult r = checker.Check(Assembled(shaders[i]), options);
-      if (!r.agree()) {
-        t.failure += "shader " + std::to_string(i) + ":\n" + shaders[i] + r.Text() + "\n";
-        continue;
-      }
-      ++t.checked;
-      t.fsi += options.fsi;
-      t.exact += r.compared_exact;
-      t.tolerance += r.compared_tolerance;
-      t.skipped += r.not_compared;
-      t.helpers += r.helper_lanes;
-      for (const auto& [why, n] : r.not_compared_why) t.why[why] += n;
-    }
-    if (context->validation_message_count()) t.failure += ValidationReport(*context);
-  } catch (const std::exception& e) {
-    t.failure += e.what();
-  }
-}
-
 // XNT_CHECK_QUAD_SHADERS random derivative shaders (default 24: each costs a glslang and a
 // lavapipe compile), from generator seed XNT_CHECK_QUAD_SEED, XNT_CHECK_QUAD_FIRST skipped first
 // (shards), in two sessions; every disagreement is reported.
@@ -196,17 +153,13 @@ TEST(TranslateCheckQuadsRandom, RandomDerivativeShadersAgree) {
   std::vector<std::string> shaders;
   for (uint32_t i = 0; i < first + count; ++i) shaders.push_back(RandomDerivativeShader(g));
   const auto start = std::chrono::steady_clock::now();
-  Totals totals[2];
-  std::thread second(CheckShaders, std::cref(shaders), first + 1, 2, std::ref(totals[1]));
-  CheckShaders(shaders, first, 2, totals[0]);
-  second.join();
-  Totals all;
-  for (const Totals& t : totals) {
-    EXPECT_EQ(t.failure, "");
-    all.checked += t.checked, all.fsi += t.fsi, all.exact += t.exact, all.tolerance += t.tolerance;
-    all.skipped += t.skipped, all.helpers += t.helpers;
-    for (const auto& [why, n] : t.why) all.why[why] += n;
-  }
+  const CheckTotals all = CheckInTwoSessions(first, shaders.size(), [&](size_t i, TranslateChecker& checker, CheckTotals& t) {
+    TranslateCheckOptions options = QuadOptions(EnvOr("XNT_CHECK_QUAD_LANES", 64));
+    options.seed = 5000 + i;
+    options.fsi = (i / 2) % 2 == 1;  // every other pair with the fsi path's translation options
+    t.Add(i, shaders[i], checker.Check(Assembled(shaders[i]), options), options.fsi);
+  });
+  EXPECT_EQ(all.failure, "");
   std::printf("derivative shaders in quads: %u (%u with the fsi options), %llu components bit for bit, "
               "%llu within a tolerance, %llu not compared, %llu helper lanes, %.1f s\n",
               all.checked, all.fsi, (unsigned long long)all.exact, (unsigned long long)all.tolerance,

@@ -27,12 +27,6 @@
 namespace xnt::vk::test {
 namespace {
 
-ucode::Shader Assembled(const std::string& text) {
-  ucode::ShaderType type = ucode::ShaderType::kPixel;
-  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
-  return ucode::Decode(words, type);
-}
-
 using TranslateCheck = CheckerFixture;
 
 TEST_F(TranslateCheck, EveryCorpusShaderAgrees) {
