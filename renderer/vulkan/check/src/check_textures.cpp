@@ -209,11 +209,14 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
     magnified |= per_lane;
   }
   // What the translated pixel shader samples itself, from texelFetch'd texels addressed as the
-  // texture unit addresses them (glsl_fetch.cpp EmitExactTexel): 2D and stacked textures, the
-  // point texel of a magnified fetch, and with the fsi path's options the bilinear filter of a
-  // one-level texture whose coordinates need no division.
-  const bool in_shader = pixel && (f.dimension == ucode::TextureDimension::k2D ||
+  // texture unit addresses them (glsl_fetch.cpp EmitExactTexel): 1D, 2D and stacked textures,
+  // the point texel of a magnified fetch or, whatever the LOD, of a one-level texture point
+  // filtered both ways, and with the fsi path's options the bilinear filter of a one-level 2D
+  // texture whose coordinates need no division.
+  const bool in_shader = pixel && (f.dimension == ucode::TextureDimension::k1D ||
+                                   f.dimension == ucode::TextureDimension::k2D ||
                                    (f.dimension == ucode::TextureDimension::k3D && !volume));
+  const bool one_level = gpu::TextureDescriptor::FromFetchConstant(d).levels == 1;
   // A PWL-gamma component: the translated conversion came out 1 ulp from the texture unit's on a
   // point-sampled DXT1 texel (docs/shaders.md), not resolved yet.
   const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
@@ -221,10 +224,11 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
     return Value{0, true, "PWL gamma conversion (found 1 ulp apart from the cpu path, not resolved)"};
   }
   if (in_shader && magnified && mag == 0 && !anisotropic) return Value{0, false, {}, per_lane};
+  if (in_shader && !implicit_lod && one_level && mag == 0 && min == 0 && !anisotropic) return {};
   // Not exact even where it magnifies: the host filters its minified lanes as well.
   if (per_lane) magnified = false;
-  if (in_shader && fsi && mag == 1 && min == 1 && !anisotropic && !f.tx_coord_denorm && !f.offset_x &&
-      !f.offset_y && !f.offset_z && gpu::TextureDescriptor::FromFetchConstant(d).levels == 1) {
+  if (in_shader && fsi && f.dimension != ucode::TextureDimension::k1D && mag == 1 && min == 1 &&
+      !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z && one_level) {
     return {};
   }
   if (anisotropic) return Value{0, true, "host sampler: an anisotropic footprint (the driver's own walk)"};
