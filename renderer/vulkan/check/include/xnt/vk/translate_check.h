@@ -5,9 +5,10 @@
 // only exactly rounded operations reach the export; a stated ULP / absolute tolerance where the
 // value is the result of an op whose host precision Vulkan leaves open (exp, log, rcp, rsq, sqrt,
 // sin, cos), moved or clamped at most; not compared where such a result went on through other
-// arithmetic, a compare or control flow, or where the interpreter does not model the op
-// (getCompTexLOD, getWeights). Inputs (constants, interpolators or vertex data, texels) come from
-// one seed, so a run is reproducible.
+// arithmetic, a compare or control flow, or where the lanes cannot give the op its meaning
+// (getCompTexLOD, getGradients of lone points; TranslateCheckOptions::quads draws 2x2 quads for
+// them). Inputs (constants, interpolators or vertex data, texels) come from one seed, so a run is
+// reproducible.
 #pragma once
 
 #include <cstdint>
