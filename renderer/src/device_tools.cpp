@@ -72,6 +72,7 @@ TranslationCheck CheckTranslation(const ucode::Shader& shader, const Translation
   check.lanes = options.lanes;
   check.seed = options.seed;
   check.fsi = options.fsi;
+  check.quads = options.quads;
   if (options.ps_interpolator_count) check.ps_interpolator_count = options.ps_interpolator_count;
   check.texture_unit = CpuTextureUnit;
   const vk::TranslateCheckResult result = checker.Check(shader, check);

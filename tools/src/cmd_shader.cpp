@@ -513,6 +513,10 @@ XNT_COMMAND({"shader",
                tr->add_option("--lanes", args->translate.lanes, "--check: pixels or vertices (default 256)")
                    ->check(CLI::Range(1, 16384));
                tr->add_option("--seed", args->translate.seed, "--check: seed of the random inputs (default 1)");
+               tr->add_flag("--quads", args->translate.quads,
+                            "--check: pixel shaders in 2x2 quads with interpolants varying across each "
+                            "quad (derivatives, getGradients, getCompTexLOD, implicit LOD, helper "
+                            "pixels); --lanes a multiple of 4, at most 1024");
                tr->add_option("--device", args->translate.device, "--check: Vulkan device index");
                tr->add_flag("--json", args->translate.json, "--check: machine-readable result");
 

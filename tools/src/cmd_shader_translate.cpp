@@ -51,6 +51,7 @@ int RunCheck(const ucode::Shader& shader, const ucode::ContainerFile* container,
   options.device_index = r.device;
   options.lanes = r.lanes;
   options.seed = r.seed;
+  options.quads = r.quads;
   if (shader.type == ucode::ShaderType::kPixel && container && !container->interpolators.empty()) {
     options.ps_interpolator_count = InterpolatorCount(container);
   }

@@ -18,6 +18,7 @@ struct TranslateRequest {
   bool check = false;
   uint32_t lanes = 256;
   uint64_t seed = 1;
+  bool quads = false;  // pixel shaders in 2x2 quads (derivatives, LOD)
   int device = -1;
   bool json = false;
 };

@@ -31,6 +31,15 @@ TextureCallbacks::TextureCallbacks(std::span<const uint32_t> fetch_constants, ui
 
 TextureCallbacks::~TextureCallbacks() = default;
 
-void TextureCallbacks::Bind(ucode::InterpreterCallbacks& cb) { unit_->Bind(cb); }
+void TextureCallbacks::Bind(ucode::InterpreterCallbacks& cb) {
+  unit_->Bind(cb);
+  // With quads (the batched interpreter's), implicit-LOD fetches take the quad's derivatives as
+  // the pixel stage's do.
+  cb.texture_fetch_gradients = [unit = unit_.get()](uint32_t slot, const ucode::Float4& coords,
+                                                    const ucode::FetchInstruction& f,
+                                                    const ucode::Float4& ddx, const ucode::Float4& ddy) {
+    return unit->FetchGradients(slot, coords, f, ddx, ddy);
+  };
+}
 
 }  // namespace xnt::cpu

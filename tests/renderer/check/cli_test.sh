@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `xenotrace shader translate --check` end to end on lavapipe: a corpus pixel shader agrees
 # (exit 0, text and JSON, with the not-compared reasons), `--path fsi` checks the fsi path's body
-# (exit 0, the output-merger note). Usage: cli_test.sh XENOTRACE SHARED
+# (exit 0, the output-merger note), `--quads` runs it in 2x2 quads with helper pixels (a --lanes
+# that is not a multiple of 4 is a usage error, exit 2). Usage: cli_test.sh XENOTRACE SHARED
 set -u
 xt=$1 shared=$2
 shader=$shared/corpus/xenos-shaders/burgerlib/pscclr4360/container.bin
@@ -25,5 +26,12 @@ out=$("$xt" shader translate "$shader" --check --lanes 100 --path fsi); rc=$?
 [ $rc = 0 ] || { echo "--path fsi: expected exit 0, got $rc: $out"; status=1; }
 grep -q "^note: fsi: the shader body as the fsi path translates it" <<<"$out" ||
   { echo "--path fsi: no output-merger note: $out"; status=1; }
+out=$("$xt" shader translate "$shader" --check --lanes 100 --seed 4 --quads); rc=$?
+[ $rc = 0 ] || { echo "--quads: expected exit 0, got $rc: $out"; status=1; }
+grep -q "^100 lanes agree (pixel shader on .*seed 4; 340 components bit for bit.* in 2x2 quads with 15 helper lanes)" <<<"$out" ||
+  { echo "--quads: unexpected text: $out"; status=1; }
+out=$("$xt" shader translate "$shader" --check --lanes 102 --quads 2>&1); rc=$?
+[ $rc = 2 ] || { echo "--quads --lanes 102: expected exit 2, got $rc: $out"; status=1; }
+grep -q "multiple of 4" <<<"$out" || { echo "--quads --lanes 102: no reason given: $out"; status=1; }
 [ $status = 0 ] && echo "translate --check CLI: ok"
 exit $status

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "listing_lines.h"
 #include "xnt/ucode/interpreter.h"
 
 namespace xnt::vk::test {
@@ -32,18 +33,7 @@ inline FetchExportShader RandomFetchExportShader(std::mt19937& g) {
   auto pick = [&](const auto& list) { return list[below(uint32_t(std::size(list)))]; };
   FetchExportShader s;
   s.pixel = below(2) == 0;
-  std::string body;
-  // An exec holds at most six instructions: a new one starts after six.
-  uint32_t in_exec = 0;
-  auto line = [&](const std::string& l) {
-    const bool exec = l.rfind("exec", 0) == 0, cf = exec || l.rfind("alloc", 0) == 0;
-    if (!cf && in_exec == 6) {
-      body += "    exec\n";
-      in_exec = 0;
-    }
-    in_exec = exec ? 0 : in_exec + (cf ? 0 : 1);
-    body += "    " + l + "\n";
-  };
+  ListingLines line;
   auto reg = [&](uint32_t first, uint32_t count) { return "r" + std::to_string(first + below(count)); };
   static const char* const kSwizzles[] = {"", ".xyzw", ".wzyx", ".xxyy", ".zwxy", ".yyyy", ".xyz1", ".x0y_"};
   static const char* const kSrc[] = {".xy", ".yx", ".zw", ".xz", ".wy"};
@@ -125,7 +115,7 @@ inline FetchExportShader RandomFetchExportShader(std::mt19937& g) {
     line("mov o0, " + reg(0, 7));
     if (below(2)) line("mov o" + std::to_string(1 + below(15)) + ", " + reg(0, 7));
   }
-  s.text = std::string(s.pixel ? "xps_3_0\n" : "xvs_3_0\n") + body;
+  s.text = std::string(s.pixel ? "xps_3_0\n" : "xvs_3_0\n") + line.body;
   return s;
 }
 

@@ -25,12 +25,6 @@
 namespace xnt::vk::test {
 namespace {
 
-ucode::Shader Assembled(const std::string& text) {
-  ucode::ShaderType type = ucode::ShaderType::kPixel;
-  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
-  return ucode::Decode(words, type);
-}
-
 float F(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 // A memexport stream constant (xenos.h xe_gpu_memexport_stream_t): base, index 0, format, count.
@@ -324,52 +318,6 @@ TEST_F(TranslateCheckFetch, RealTexturePointFetchIsComparedAndAWrongTexelFound) 
   EXPECT_EQ(off.disagreement->what.rfind("oC0.", 0), 0u) << off.Text();
 }
 
-uint32_t EnvOr(const char* name, uint32_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
-}
-
-struct Totals {
-  uint32_t checked = 0, pixel = 0, fsi = 0, memexport = 0;
-  uint64_t exact = 0, tolerance = 0, memory = 0, skipped = 0;
-  std::map<std::string, uint64_t> why;
-  std::string failure;
-};
-
-void CheckShaders(const std::vector<FetchExportShader>& shaders, size_t first, size_t step, Totals& t) {
-  try {
-    std::unique_ptr<VulkanContext> context = MakeLavapipeContext();
-    TranslateChecker checker(*context);
-    for (size_t i = first; i < shaders.size(); i += step) {
-      TranslateCheckOptions options;
-      options.lanes = EnvOr("XNT_CHECK_RANDOM_LANES", 32);
-      options.seed = 1000 + i;
-      options.float_constants = shaders[i].constants;
-      // Every other pair with the fsi path's translation options.
-      options.fsi = (i / 2) % 2 == 1;
-      options.texture_unit = CpuTextureUnit;
-      const TranslateCheckResult r = checker.Check(Assembled(shaders[i].text), options);
-      // Every disagreement is reported, not just the first: a long run finds them all.
-      if (!r.agree()) {
-        t.failure += "shader " + std::to_string(i) + ":\n" + shaders[i].text + r.Text() + "\n";
-        continue;
-      }
-      ++t.checked;
-      t.fsi += options.fsi;
-      t.pixel += shaders[i].pixel;
-      t.memexport += r.memory_compared > 0;
-      t.exact += r.compared_exact;
-      t.tolerance += r.compared_tolerance;
-      t.memory += r.memory_compared;
-      t.skipped += r.not_compared;
-      for (const auto& [why, n] : r.not_compared_why) t.why[why] += n;
-    }
-    if (context->validation_message_count()) t.failure += ValidationReport(*context);
-  } catch (const std::exception& e) {
-    t.failure += e.what();
-  }
-}
-
 // XNT_CHECK_FETCH_SHADERS shaders (default 60 here: each costs a glslang and a lavapipe compile;
 // the 1,000-shader run is this test with XNT_CHECK_FETCH_SHADERS=1000), from generator seed
 // XNT_CHECK_FETCH_SEED, in two sessions (one per core). XNT_CHECK_FETCH_FIRST skips that many
@@ -382,17 +330,17 @@ TEST(TranslateCheckFetchRandom, RandomFetchAndExportShadersAgree) {
   std::vector<FetchExportShader> shaders;
   for (uint32_t i = 0; i < first + count; ++i) shaders.push_back(RandomFetchExportShader(g));
   const auto start = std::chrono::steady_clock::now();
-  Totals totals[2];
-  std::thread second(CheckShaders, std::cref(shaders), first + 1, 2, std::ref(totals[1]));
-  CheckShaders(shaders, first, 2, totals[0]);
-  second.join();
-  Totals all;
-  for (const Totals& t : totals) {
-    EXPECT_EQ(t.failure, "");
-    all.checked += t.checked, all.pixel += t.pixel, all.fsi += t.fsi, all.memexport += t.memexport;
-    all.exact += t.exact, all.tolerance += t.tolerance, all.memory += t.memory, all.skipped += t.skipped;
-    for (const auto& [why, n] : t.why) all.why[why] += n;
-  }
+  const CheckTotals all = CheckInTwoSessions(first, shaders.size(), [&](size_t i, TranslateChecker& checker, CheckTotals& t) {
+    TranslateCheckOptions options;
+    options.lanes = EnvOr("XNT_CHECK_RANDOM_LANES", 32);
+    options.seed = 1000 + i;
+    options.float_constants = shaders[i].constants;
+    // Every other pair with the fsi path's translation options.
+    options.fsi = (i / 2) % 2 == 1;
+    options.texture_unit = CpuTextureUnit;
+    t.Add(i, shaders[i].text, checker.Check(Assembled(shaders[i].text), options), options.fsi);
+  });
+  EXPECT_EQ(all.failure, "");
   std::printf("fetch/export shaders: %u (%u pixel, %u with the fsi options, %u with memory compared), "
               "%llu components bit for bit, %llu within a tolerance, %llu guest memory dwords, %llu "
               "not compared, %.1f s\n",

@@ -27,12 +27,6 @@
 namespace xnt::vk::test {
 namespace {
 
-ucode::Shader Assembled(const std::string& text) {
-  ucode::ShaderType type = ucode::ShaderType::kPixel;
-  const std::vector<uint32_t> words = ucode::Assemble(text, &type);
-  return ucode::Decode(words, type);
-}
-
 using TranslateCheck = CheckerFixture;
 
 TEST_F(TranslateCheck, EveryCorpusShaderAgrees) {
@@ -87,11 +81,6 @@ struct RandomShader {
   ucode::Shader shader;
   uint64_t seed = 0;
 };
-
-uint32_t EnvOr(const char* name, uint32_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? uint32_t(std::strtoul(v, nullptr, 10)) : fallback;
-}
 
 std::vector<RandomShader> RandomShaders(int count, int& attempts) {
   std::mt19937 g(EnvOr("XNT_CHECK_RANDOM_SEED", 20261126));

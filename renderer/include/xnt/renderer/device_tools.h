@@ -46,6 +46,7 @@ struct TranslationCheckOptions {
   uint64_t seed = 1;
   uint32_t ps_interpolator_count = 0;  // 0: the checker's default
   bool fsi = false;  // the fsi path's translation options (TranslateCheckOptions::fsi)
+  bool quads = false;  // pixel lanes in 2x2 quads (TranslateCheckOptions::quads)
 };
 struct TranslationCheck {
   bool agree = false;  // every lane's exports equal on the device and in the interpreter

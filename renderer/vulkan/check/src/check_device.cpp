@@ -12,6 +12,9 @@ namespace {
 const uint32_t kLanesVs[] =
 #include "lanes.vert.spv.inc"
     ;
+const uint32_t kQuadsVs[] =
+#include "quads.vert.spv.inc"
+    ;
 const uint32_t kCaptureLowGs[] =
 #include "capture_low.geom.spv.inc"
     ;
@@ -28,6 +31,9 @@ constexpr VkDeviceSize kDepthOffset = 4 * kColorBytes;
 constexpr VkDeviceSize kStencilOffset = kDepthOffset + VkDeviceSize(TranslateChecker::Device::kMaxLanes) * 4;
 constexpr VkDeviceSize kReadbackBytes = kStencilOffset + TranslateChecker::Device::kMaxLanes;
 constexpr VkDeviceSize kCaptureBytes = VkDeviceSize(TranslateChecker::Device::kMaxLanes) * TranslateChecker::Device::kCaptureVectors * 16;
+// The lanes' inputs: 16 vectors per point, or 17 per vertex of the quads' triangles (up to six
+// vertices per pixel).
+constexpr VkDeviceSize kLaneBytes = VkDeviceSize(TranslateChecker::Device::kMaxLanes) * 16 * 16;
 constexpr VkShaderStageFlags kStages =
     VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_GEOMETRY_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 
@@ -79,7 +85,7 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
   for (auto& b : memory_) b = MakeBuffer(kMemoryBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   constants_ = MakeBuffer(sizeof(XeConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
   system_ = MakeBuffer(sizeof(XeSystemConstants), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-  lanes_ = MakeBuffer(VkDeviceSize(kMaxLanes) * 16 * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  lanes_ = MakeBuffer(kLaneBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   capture_ = MakeBuffer(kCaptureBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   staging_ = MakeBuffer(8 * 16, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   readback_ = MakeBuffer(kReadbackBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
@@ -151,6 +157,7 @@ Device::Device(VulkanContext& context) : context_(context), device_(context.devi
 
   CreateRenderPass();
   lanes_vs_ = Module(kLanesVs, std::size(kLanesVs));
+  quads_vs_ = Module(kQuadsVs, std::size(kQuadsVs));
   capture_gs_[0] = Module(kCaptureLowGs, std::size(kCaptureLowGs));
   capture_gs_[1] = Module(kCaptureHighGs, std::size(kCaptureHighGs));
 }
@@ -205,6 +212,7 @@ void Device::CreateRenderPass() {
 Device::~Device() {
   context_.WaitIdle();
   vkDestroyShaderModule(device_, lanes_vs_, nullptr);
+  vkDestroyShaderModule(device_, quads_vs_, nullptr);
   for (VkShaderModule m : capture_gs_) vkDestroyShaderModule(device_, m, nullptr);
   vkDestroyFramebuffer(device_, framebuffer_, nullptr);
   vkDestroyRenderPass(device_, render_pass_, nullptr);
@@ -225,9 +233,9 @@ void Device::Upload(const Inputs& in) {
   for (uint32_t i = 1; i < kSharedMemoryBindingCount; ++i) std::memset(memory_[i].mapped, 0, kMemoryBytes);
   std::memcpy(constants_.mapped, &in.constants, sizeof(in.constants));
   std::memcpy(system_.mapped, &in.system, sizeof(in.system));
-  if (!in.lane_words.empty()) {
-    std::memcpy(lanes_.mapped, in.lane_words.data(), in.lane_words.size() * 4);
-  }
+  const std::vector<uint32_t>& lane_words = in.quad_vertices.empty() ? in.lane_words : in.quad_vertices;
+  if (lane_words.size() * 4 > kLaneBytes) throw Error("translate --check: too many quad vertices");
+  if (!lane_words.empty()) std::memcpy(lanes_.mapped, lane_words.data(), lane_words.size() * 4);
   // Texels: 2D, six cube faces, 3D.
   auto* texels = static_cast<float*>(staging_.mapped);
   std::memcpy(texels, in.texels[0].data(), 16);
@@ -235,8 +243,10 @@ void Device::Upload(const Inputs& in) {
   std::memcpy(texels + 28, in.texels[2].data(), 16);
 }
 
-void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool pixel, Outputs& out) {
-  const uint32_t rows = (lanes + kColumns - 1) / kColumns;
+void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t vertices, uint32_t pixels,
+                  bool pixel, Outputs& out) {
+  const uint32_t rows = (pixels + kColumns - 1) / kColumns;
+  const uint32_t lanes = pixel ? pixels : vertices;
   context_.SubmitAndWait([&](VkCommandBuffer cmd) {
     // The textures: the check's texels, copied each time (seeded).
     VkImageMemoryBarrier to_dst[3];
@@ -296,7 +306,7 @@ void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool
       const VkViewport viewport{0.0f, 0.0f, float(kColumns), float(rows), 0.0f, 1.0f};
       vkCmdSetViewport(cmd, 0, 1, &viewport);
       vkCmdSetScissor(cmd, 0, 1, &begin.renderArea);
-      vkCmdDraw(cmd, lanes, 1, 0, 0);
+      vkCmdDraw(cmd, vertices, 1, 0, 0);
       vkCmdEndRenderPass(cmd);
     }
     if (pixel) {
@@ -348,7 +358,7 @@ namespace {
 VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass render_pass,
                         VkShaderModule first, VkShaderStageFlagBits first_stage,
                         VkShaderModule second, VkShaderStageFlagBits second_stage, bool pixel,
-                        uint32_t color_targets) {
+                        uint32_t color_targets, VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST) {
   VkPipelineShaderStageCreateInfo stages[2] = {};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = first_stage;
@@ -359,7 +369,7 @@ VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass r
   stages[1].pName = "main";
   VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  assembly.topology = topology;
   VkPipelineViewportStateCreateInfo viewport_state{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   viewport_state.viewportCount = 1;
   viewport_state.scissorCount = 1;
@@ -430,11 +440,17 @@ void Device::RunPixel(const std::vector<uint32_t>& spirv, uint32_t color_targets
                       const Inputs& in, Outputs& out) {
   Upload(in);
   VkShaderModule fs = Module(spirv.data(), spirv.size());
+  const bool quads = !in.quad_vertices.empty();
   RunAndDestroy(device_, fs, [&](std::vector<VkPipeline>& pipelines) {
-    pipelines.push_back(MakePipeline(device_, layout_, render_pass_, lanes_vs_,
+    pipelines.push_back(MakePipeline(device_, layout_, render_pass_, quads ? quads_vs_ : lanes_vs_,
                                      VK_SHADER_STAGE_VERTEX_BIT, fs, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                     true, color_targets));
-    Draw(pipelines, lanes, true, out);
+                                     true, color_targets,
+                                     quads ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST : VK_PRIMITIVE_TOPOLOGY_POINT_LIST));
+    if (quads) {
+      Draw(pipelines, uint32_t(in.quad_vertices.size() / 68), in.quad_rows * kColumns, true, out);
+    } else {
+      Draw(pipelines, lanes, lanes, true, out);
+    }
   });
 }
 
@@ -447,7 +463,7 @@ void Device::RunVertex(const std::vector<uint32_t>& spirv, uint32_t lanes, const
       pipelines.push_back(MakePipeline(device_, layout_, render_pass_, vs, VK_SHADER_STAGE_VERTEX_BIT,
                                        gs, VK_SHADER_STAGE_GEOMETRY_BIT, false, 0));
     }
-    Draw(pipelines, lanes, false, out);
+    Draw(pipelines, lanes, 0, false, out);
   });
 }
 

@@ -33,6 +33,11 @@ struct TranslateChecker::Device {
     std::vector<uint32_t> memory;              // binding 0's kMemoryBytes / 4 words (the others 0)
     std::array<std::array<float, 4>, 3> texels{};  // 2D array, cube, 3D
     std::vector<uint32_t> lane_words;          // pixel: 16 interpolators x 4 words per lane
+    // Pixel shaders in 2x2 quads (check_quads.h): a triangle list, 17 x 4 words per vertex (the
+    // 16 interpolators, then the position in pixels), over `quad_rows` rows of the grid; the
+    // outputs are then per pixel of those rows (x + 64 y), not per lane.
+    std::vector<uint32_t> quad_vertices;
+    uint32_t quad_rows = 0;
   };
   struct Outputs {
     std::array<std::vector<float>, 4> colors;  // [target][lane * 4 + c]
@@ -79,8 +84,10 @@ struct TranslateChecker::Device {
     return check::MakeShaderModule(device_, words, count);
   }
   void Upload(const Inputs& in);
-  // Runs each pipeline over `lanes` points and copies the results back.
-  void Draw(const std::vector<VkPipeline>& pipelines, uint32_t lanes, bool pixel, Outputs& out);
+  // Runs each pipeline over `vertices` vertices and copies back `pixels` pixels of the grid (the
+  // pixel check) or the vertex capture of `vertices` vertices.
+  void Draw(const std::vector<VkPipeline>& pipelines, uint32_t vertices, uint32_t pixels, bool pixel,
+            Outputs& out);
 
   VulkanContext& context_;
   VkDevice device_;
@@ -97,6 +104,7 @@ struct TranslateChecker::Device {
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   VkShaderModule lanes_vs_ = VK_NULL_HANDLE;
+  VkShaderModule quads_vs_ = VK_NULL_HANDLE;
   std::array<VkShaderModule, 2> capture_gs_{};  // gl_Position + o0-o7, o8-o15
   bool textures_ready_ = false;
   // The texture cache, its shared memory and command stream, the sampler cache: made on first use.

@@ -58,6 +58,7 @@ std::string TranslateCheckResult::Text() const {
          std::to_string(compared_exact) + " components bit for bit, " +
          std::to_string(compared_tolerance) + " within a tolerance, " + std::to_string(not_compared) +
          " not compared" + (pixel ? ", " + std::to_string(lanes_killed) + " lanes killed on both" : "") +
+         (quads ? ", in 2x2 quads with " + std::to_string(helper_lanes) + " helper lanes" : "") +
          (memory_compared ? ", " + std::to_string(memory_compared) + " guest memory dwords bit for bit" : "") +
          ")\n";
   }
@@ -92,7 +93,8 @@ std::string TranslateCheckResult::Json() const {
        ", \"compared_tolerance\": " + std::to_string(compared_tolerance) +
        ", \"not_compared\": " + std::to_string(not_compared) + ", \"not_compared_why\": {" + WhyJson() + "}" +
        ", \"memory_compared\": " + std::to_string(memory_compared) +
-       ", \"lanes_killed\": " + std::to_string(lanes_killed) + ", \"notes\": [";
+       ", \"lanes_killed\": " + std::to_string(lanes_killed) + ", \"quads\": " + (quads ? "true" : "false") +
+       ", \"helper_lanes\": " + std::to_string(helper_lanes) + ", \"notes\": [";
   for (size_t i = 0; i < notes.size(); ++i) s += (i ? ", " : "") + JsonString(notes[i]);
   s += "], \"textures\": [";
   for (size_t i = 0; i < textures.size(); ++i) s += (i ? ", " : "") + JsonString(textures[i]);

@@ -20,11 +20,12 @@ constexpr uint32_t kTemps = 64;
 bool Join(Value& dst, const Value& src) {
   const Value before = dst;
   dst.approx |= src.approx;
+  dst.per_lane |= src.per_lane;
   if (src.opaque && !dst.opaque) {
     dst.opaque = true;
     dst.why = src.why;
   }
-  return dst.approx != before.approx || dst.opaque != before.opaque;
+  return dst.approx != before.approx || dst.opaque != before.opaque || dst.per_lane != before.per_lane;
 }
 
 Value Opaque(const std::string& why) { return Value{0, true, why}; }
@@ -33,7 +34,7 @@ Value Opaque(const std::string& why) { return Value{0, true, why}; }
 Value Through(const Value& in, const std::string& op) {
   if (in.opaque) return in;
   if (in.approx) return Opaque("an imprecise result went through " + op);
-  return {};
+  return Value{0, false, {}, in.per_lane};
 }
 
 uint32_t ScalarApprox(ScalarOp op) {
@@ -58,9 +59,24 @@ struct State {
   Value ps, p0, a0;
   ExportRules rules;
   bool memexport = false;
+  bool quads = false;
   bool changed = false;
   std::function<Value(const ucode::FetchInstruction&)> texture_rule;
-  Value lod_registers;  // what setTexLOD / setGradient* wrote (any path reaching any fetch)
+  Value lod_registers;
+  // Quads: temps some instruction writes (all of them for a relative write). A temp no
+  // instruction writes keeps its interpolant plane, whose every pixel pair differs by the same
+  // amount; a computed value differs by pair, and Vulkan leaves which pair a coarse derivative
+  // takes to the host (lavapipe: each pixel's own row and column, as a fine one), while the
+  // cpu path takes the quad's top row and left column.
+  std::array<bool, kTemps> written{};
+
+  Value Derivative(const ucode::FetchInstruction& f) const {
+    if (f.src_rel || written[f.src_reg % kTemps]) {
+      return Opaque("host derivative pair: a coarse derivative of a value not linear across the quad "
+                    "(which pixels the host differences is the implementation's)");
+    }
+    return {};
+  }  // what setTexLOD / setGradient* wrote (any path reaching any fetch)
 
   void Set(Value& dst, const Value& v) { changed |= Join(dst, v); }
 
@@ -82,7 +98,7 @@ struct State {
     if (o.relative == RelativeMode::kA0 && !a0.exact()) {
       return Opaque("a constant indexed by a0 from an imprecise value");
     }
-    return {};
+    return Value{0, false, {}, o.relative == RelativeMode::kA0 && a0.per_lane};
   }
 
   void Alu(const AluInstruction& a, uint32_t slot) {
@@ -96,7 +112,10 @@ struct State {
       for (uint32_t i = 0; i < n; ++i) Join(vec, src[i]);
     } else if (vop == VectorOp::kCndEq || vop == VectorOp::kCndGe || vop == VectorOp::kCndGt) {
       vec = src[0].exact() ? src[1] : Through(src[0], "a cnd compare");
-      if (src[0].exact()) Join(vec, src[2]);
+      if (src[0].exact()) {
+        Join(vec, src[2]);
+        vec.per_lane |= src[0].per_lane;
+      }
     } else {
       for (uint32_t i = 0; i < n; ++i) Join(vec, Through(src[i], std::string(ucode::VectorOpName(vop))));
     }
@@ -118,6 +137,8 @@ struct State {
       Join(vec, p);
       Join(sca, p);
     }
+    vec.per_lane |= a.is_predicated && p0.per_lane;
+    sca.per_lane |= a.is_predicated && p0.per_lane;
     // Side effects: p0, a0, kills.
     switch (vop) {
       case VectorOp::kSetpEqPush: case VectorOp::kSetpNePush: case VectorOp::kSetpGtPush:
@@ -173,11 +194,20 @@ struct State {
     if (f.IsVertex()) {
       v = Through(Temp(f.src_reg, f.src_rel), "a vertex index");
       if (memexport) Join(v, Opaque("memexport may change the guest memory vertex fetches read"));
-    } else if (f.opcode == FetchOp::kGetTextureComputedLod ||
-               f.opcode == FetchOp::kGetTextureGradients) {
+    } else if ((f.opcode == FetchOp::kGetTextureComputedLod ||
+                f.opcode == FetchOp::kGetTextureGradients) && !quads) {
       // Each lane is a lone point: its 2x2 quad's other pixels are helpers with inputs of
       // their own choosing, so screen derivatives mean nothing here.
       v = Opaque("getCompTexLOD/getGradients need 2x2 quads, which the check does not draw");
+    } else if (f.opcode == FetchOp::kGetTextureGradients) {
+      // Coarse derivatives: differences of the quad's values, exactly rounded on both sides.
+      v = Through(Temp(f.src_reg, f.src_rel), "getGradients");
+      Join(v, Derivative(f));
+    } else if (f.opcode == FetchOp::kGetTextureComputedLod) {
+      // log2(max(sqrt(|d/dx|^2), sqrt(|d/dy|^2))) in texels: sqrt and log2 are the host's.
+      const Value src = Temp(f.src_reg, f.src_rel);
+      v = src.exact() ? Value{kApproxLod, false, {}} : Through(src, "getCompTexLOD");
+      Join(v, Derivative(f));
     } else if (f.opcode == FetchOp::kGetTextureWeights) {
       // fract of the coordinates in texels: an imprecise coordinate's last bit can become anything.
       v = Through(Temp(f.src_reg, f.src_rel), "getWeights");
@@ -187,10 +217,14 @@ struct State {
       // set by setTexLOD / setGradient*), and on how the device's sampler filters.
       v = Through(Temp(f.src_reg, f.src_rel), "a texture coordinate");
       if (f.use_reg_lod || f.use_reg_gradients) Join(v, lod_registers);
-      Join(v, texture_rule(f));
+      const Value texel = texture_rule(f);
+      Join(v, texel);
+      // Magnification decided lane by lane from the derivatives (Value::per_lane).
+      if (texel.per_lane) Join(v, Derivative(f));
     }
     // Without texture_rule the textures are 1x1: the texel does not depend on the coordinates.
     if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));
+    v.per_lane |= f.is_predicated && p0.per_lane;
     WriteTemp(f.dst_reg, f.dst_rel, v);
   }
 };
@@ -198,9 +232,22 @@ struct State {
 }  // namespace
 
 ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
-                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule) {
+                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule,
+                           bool quads) {
   State s;
   s.memexport = memexport;
+  s.quads = quads;
+  for (const ucode::Instruction& ins : shader.slots) {
+    auto write = [&](uint32_t index, bool relative) {
+      if (relative) s.written.fill(true);
+      s.written[index % kTemps] = true;
+    };
+    if (ins.kind == ucode::SlotKind::kAlu && !ins.alu.export_data) {
+      if (ins.alu.VectorResultMask()) write(ins.alu.vector_dest, ins.alu.vector_dest_rel);
+      if (ins.alu.ScalarResultMask()) write(ins.alu.scalar_dest, ins.alu.scalar_dest_rel);
+    }
+    if (ins.kind == ucode::SlotKind::kFetch && ins.fetch.HasDestination()) write(ins.fetch.dst_reg, ins.fetch.dst_rel);
+  }
   s.texture_rule = texture_rule;
   for (int pass = 0; pass < 64; ++pass) {
     s.changed = false;
@@ -229,6 +276,12 @@ ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
       Join(s.rules.kill, all);
     }
   }
+  // Control flow on p0 from a texel of a lane-decided magnification: the lanes left out may run
+  // other code.
+  if (s.p0.per_lane) {
+    for (Value& e : s.rules.exports) e.per_lane = true;
+    s.rules.kill.per_lane = true;
+  }
   std::sort(s.rules.kill_slots.begin(), s.rules.kill_slots.end());
   s.rules.kill_slots.erase(std::unique(s.rules.kill_slots.begin(), s.rules.kill_slots.end()),
                            s.rules.kill_slots.end());
@@ -246,6 +299,9 @@ uint64_t UlpDistance(float a, float b) {
 }
 
 bool WithinTolerance(float gpu, float cpu, uint32_t approx) {
+  // getCompTexLOD of a NaN footprint: GLSL's max of a NaN operand is undefined (the cpu path's
+  // std::max keeps a NaN first operand), so either answer is the host's to give.
+  if ((approx & kApproxLod) && (std::isnan(gpu) || std::isnan(cpu))) return true;
   if (std::isnan(gpu) || std::isnan(cpu)) return std::isnan(gpu) && std::isnan(cpu);
   if (std::bit_cast<uint32_t>(gpu) == std::bit_cast<uint32_t>(cpu)) return true;
   if (std::isinf(gpu) || std::isinf(cpu)) return false;
@@ -262,12 +318,19 @@ bool WithinTolerance(float gpu, float cpu, uint32_t approx) {
   if (approx & kApproxRsq) ulps = std::max(ulps, 3.0);
   if (approx & kApproxSqrt) ulps = std::max(ulps, 5.5);
   if (approx & kApproxSin) absolute = std::max(absolute, std::ldexp(1.0, -11));
+  // getCompTexLOD = log2(sqrt(p)): sqrt's 5.5 ulp move log2 by at most 5.5 2^-23 / ln 2 (about
+  // 2^-19.7) absolute, log2's own error is 4 ulp or 2^-21 absolute below 1.
+  if (approx & kApproxLod) {
+    ulps = std::max(ulps, 4.0);
+    absolute = std::max(absolute, std::ldexp(1.0, -18));
+  }
   if (double(UlpDistance(gpu, cpu)) <= ulps) return true;
   return std::abs(double(gpu) - double(cpu)) <= absolute;
 }
 
 std::string RuleName(const Value& v) {
   if (v.opaque) return "not compared: " + v.why;
+  if (v.per_lane && !v.approx) return "exact bits (lanes that magnify on both sides)";
   if (!v.approx) return "exact bits";
   std::string s;
   auto add = [&](uint32_t bit, const char* text) {
@@ -281,6 +344,7 @@ std::string RuleName(const Value& v) {
   add(kApproxRsq, "rsq within 3 ulp");
   add(kApproxSqrt, "sqrt within 5.5 ulp");
   add(kApproxSin, "sin/cos within 2^-11 absolute");
+  add(kApproxLod, "getCompTexLOD within 4 ulp or 2^-18 absolute");
   return s;
 }
 

@@ -24,12 +24,17 @@ enum Approx : uint32_t {
   kApproxRsq = 1u << 3,   // inversesqrt: 2 ulp
   kApproxSqrt = 1u << 4,  // sqrt: as 1/inversesqrt
   kApproxSin = 1u << 5,   // sin/cos: 2^-11 absolute (inside [-pi, pi])
+  kApproxLod = 1u << 6,   // getCompTexLOD: log2 of the longer sqrt'ed footprint, 2^-18 absolute
 };
 
 struct Value {
   uint32_t approx = 0;  // Approx bits that may reach it; 0 = exactly rounded
   bool opaque = false;  // not comparable
   std::string why;      // for opaque: the first reason
+  // Quads: a texel the translated shader picks exactly only where it magnifies, which each side
+  // decides from its own log2 of the quad's derivatives: compared on the lanes whose lambda is
+  // clearly below 0 (check_quads.h LodLanes), not on the others.
+  bool per_lane = false;
   bool exact() const { return !opaque && approx == 0; }
 };
 
@@ -45,8 +50,11 @@ struct ExportRules {
 
 // `texture_rule`: real textures, the rule of a texture fetch's result beyond its coordinates'
 // (check_textures.h TextureFetchRule); empty: 1x1 textures, whose texel no coordinate changes.
+// `quads`: pixels shaded in 2x2 quads (check_quads.h), so getGradients and getCompTexLOD are
+// compared (lone points leave them out).
 ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
-                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule = {});
+                           const std::function<Value(const ucode::FetchInstruction&)>& texture_rule = {},
+                           bool quads = false);
 
 // Within the tolerance of `approx` (Approx bits): `gpu` against the interpreter's `cpu`.
 bool WithinTolerance(float gpu, float cpu, uint32_t approx);

@@ -164,7 +164,7 @@ RandomTextures MakeRandomTextures(const ucode::Shader& shader, uint64_t seed,
 }
 
 Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_constants, bool pixel,
-                       bool fsi) {
+                       bool fsi, bool quads) {
   if (f.opcode != ucode::FetchOp::kTextureFetch) return {};
   const uint32_t* d = fetch_constants + (f.const_index & 31) * 6;
   const xenos::TextureFetchConstant t = xenos::TextureFetchConstant::Decode(d);
@@ -191,22 +191,44 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
   // The check's lanes are lone points: their derivatives are 0, so an implicit LOD is -infinity
   // on the device and the texture unit, without derivatives, takes lambda 0: both magnify at the
   // LOD range's lowest level when that is level 0, and the minification filters do not matter.
-  const bool magnified = f.use_comp_lod && !f.use_reg_lod && !f.use_reg_gradients && t.mip_min_level == 0;
+  const bool implicit_lod = f.use_comp_lod && !f.use_reg_lod && !f.use_reg_gradients;
+  bool magnified = implicit_lod && t.mip_min_level == 0;
+  bool per_lane = false;
+  if (quads && pixel && implicit_lod) {
+    // Quads: lambda is the derivatives'. It is clamped to the fetch constant's LOD range
+    // (xe_texel_magnified, TextureUnit ClampLambda): with a range of level 0 alone every lambda
+    // magnifies; from a lowest level above 0 none does; otherwise each side decides
+    // magnification from its own log2 of the derivatives, so the lanes whose lambda is clearly
+    // below 0 magnify on both (compared), the others are the host sampler's (its level and float
+    // texel) or too close to 0 to tell (LodLanes leaves them out).
+    const bool has_mips = t.mip_filter != xenos::TextureFilter(2) && (d[5] >> 12) != 0;
+    const uint32_t min_lod = has_mips ? t.mip_min_level : 0;
+    const uint32_t max_lod = has_mips && mip != 2 ? std::max<uint32_t>(t.mip_max_level, min_lod) : min_lod;
+    magnified = max_lod == 0;
+    per_lane = !magnified && min_lod == 0;
+    magnified |= per_lane;
+  }
   // What the translated pixel shader samples itself, from texelFetch'd texels addressed as the
-  // texture unit addresses them (glsl_fetch.cpp EmitExactTexel): 2D and stacked textures, the
-  // point texel of a magnified fetch, and with the fsi path's options the bilinear filter of a
-  // one-level texture whose coordinates need no division.
-  const bool in_shader = pixel && (f.dimension == ucode::TextureDimension::k2D ||
+  // texture unit addresses them (glsl_fetch.cpp EmitExactTexel): 1D, 2D and stacked textures,
+  // the point texel of a magnified fetch or, whatever the LOD, of a one-level texture point
+  // filtered both ways, and with the fsi path's options the bilinear filter of a one-level 2D
+  // texture whose coordinates need no division.
+  const bool in_shader = pixel && (f.dimension == ucode::TextureDimension::k1D ||
+                                   f.dimension == ucode::TextureDimension::k2D ||
                                    (f.dimension == ucode::TextureDimension::k3D && !volume));
+  const bool one_level = gpu::TextureDescriptor::FromFetchConstant(d).levels == 1;
   // A PWL-gamma component: the translated conversion came out 1 ulp from the texture unit's on a
   // point-sampled DXT1 texel (docs/shaders.md), not resolved yet.
   const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
   if (std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) != std::end(signs)) {
     return Value{0, true, "PWL gamma conversion (found 1 ulp apart from the cpu path, not resolved)"};
   }
-  if (in_shader && magnified && mag == 0 && !anisotropic) return {};
-  if (in_shader && fsi && mag == 1 && min == 1 && !anisotropic && !f.tx_coord_denorm && !f.offset_x &&
-      !f.offset_y && !f.offset_z && gpu::TextureDescriptor::FromFetchConstant(d).levels == 1) {
+  if (in_shader && magnified && mag == 0 && !anisotropic) return Value{0, false, {}, per_lane};
+  if (in_shader && !implicit_lod && one_level && mag == 0 && min == 0 && !anisotropic) return {};
+  // Not exact even where it magnifies: the host filters its minified lanes as well.
+  if (per_lane) magnified = false;
+  if (in_shader && fsi && f.dimension != ucode::TextureDimension::k1D && mag == 1 && min == 1 &&
+      !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z && one_level) {
     return {};
   }
   if (anisotropic) return Value{0, true, "host sampler: an anisotropic footprint (the driver's own walk)"};
@@ -219,7 +241,7 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
                           "next face, the texture unit clamps to the face's edge)"};
   }
   return Value{0, true, "host sampler: the nearest texel of a float coordinate (1D, volume, vertex "
-                        "shader or register LOD; the texture unit takes the hardware's fixed-point "
+                        "shader, register LOD or a minified level; the texture unit takes the hardware's fixed-point "
                         "coordinate, gpu/texel_coordinate.h)"};
 }
 

@@ -38,7 +38,8 @@ RandomTextures MakeRandomTextures(const ucode::Shader& shader, uint64_t seed,
 // footprint, picks the nearest texel from a float coordinate (the hardware rounds to fixed point
 // first) or reads a cube seamlessly, or where the instruction's dimension is not the fetch
 // constant's (the host reads zeros, the texture unit samples).
+// `quads`: pixels in 2x2 quads with real derivatives (check_quads.h) rather than lone points.
 Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_constants, bool pixel,
-                       bool fsi);
+                       bool fsi, bool quads = false);
 
 }  // namespace xnt::vk::check

@@ -15,6 +15,7 @@
 
 #include "check_device.h"
 #include "check_memory.h"
+#include "check_quads.h"
 #include "check_rules.h"
 #include "check_textures.h"
 #include "xnt/base/error.h"
@@ -343,8 +344,17 @@ struct LaneComparison {
   const TranslateChecker::Device::Outputs& out;
   TranslateCheckResult& result;
   bool pixel = true;
+  // Quads: a fetch whose texel each side picks exactly only where both magnify may not here
+  // (check_quads.h LodLanes).
+  bool lod_uncertain = false;
   LaneDisagreement d;
   bool failed = false;
+
+  check::Value Rule(const check::Value& rule) const {
+    if (!rule.per_lane || !lod_uncertain || rule.opaque) return rule;
+    return check::Value{0, true, "host LOD: this lane's lambda is near 0 or minifies (the host's log2 "
+                                 "decides magnification, its sampler the minified texel)"};
+  }
 
   std::string ExportName(uint32_t reg) const {
     if (reg == ucode::kExportPointSize) return "oPts";
@@ -359,7 +369,8 @@ struct LaneComparison {
     d.slots = slots;
   }
   void Export(uint32_t reg, const ucode::Float4& gpu, const ucode::Float4& cpu, uint32_t components,
-              const check::Value& rule) {
+              const check::Value& lane_rule) {
+    const check::Value rule = Rule(lane_rule);
     CheckedExport e;
     e.name = ExportName(reg);
     e.gpu = gpu;
@@ -476,20 +487,114 @@ void CompareMemory(const check::ExportRules& rules, const check::ExportedMemory&
   result.disagreement = d;
 }
 
+// What the lane-by-lane comparison reads: both sides' results and the rules.
+struct LaneInputs {
+  const check::ExportRules& rules;
+  const ShaderReflection& reflection;
+  const TranslateChecker::Device::Outputs& out;
+  const std::vector<ucode::ShaderResult>& cpu;
+  const std::vector<ucode::ShaderInputs>& inputs;
+  const check::QuadInputs* quads;        // null: lone points, or vertices
+  const std::vector<uint8_t>& per_pixel;  // quads: lanes the interpreter shaded alone
+  const std::vector<uint8_t>& lod_uncertain;  // quads: check::LodLanes::uncertain
+  bool derivatives = false;  // quads: the shader's results depend on derivatives
+  bool pixel = true;
+};
+
+// Every lane's exports under the rules, up to the first disagreement (in `result`). Returns why
+// some lane's stores are unknown (its memexport not comparable), or "".
+std::string CompareLanes(const LaneInputs& x, TranslateCheckResult& result) {
+  std::string skipped_lanes;
+  const bool pixel = x.pixel;
+  for (uint32_t l = 0; l < uint32_t(x.cpu.size()) && !result.disagreement; ++l) {
+    const ucode::ShaderResult& cpu = x.cpu[l];
+    if (x.quads && x.quads->helper[l]) {
+      ++result.helper_lanes;  // feeds its quad's derivatives; the device writes nothing there
+      continue;
+    }
+    if (x.derivatives && x.per_pixel[l]) {
+      // The cpu path shades such a pixel alone, as here: its derivatives are zero, the device's
+      // are the quad's.
+      const std::string why = "a quad whose pixels took different control flow (the cpu path shades "
+                              "it pixel by pixel, without derivatives)";
+      const uint32_t components = 4 * uint32_t(std::popcount(x.reflection.color_targets_written)) +
+                                  (x.reflection.writes_depth ? 1 : 0);
+      result.not_compared += components;
+      result.not_compared_why[why] += components;
+      AddNote(result, why);
+      skipped_lanes = why;
+      continue;
+    }
+    for (const std::string& n : cpu.notes) AddNote(result, "interpreter: " + n);
+    if (cpu.step_limit_hit) {
+      AddNote(result, "a lane ran past the interpreter's control-flow step limit: not compared");
+      skipped_lanes = "a lane ran past the interpreter's step limit (its stores are unknown)";
+      continue;
+    }
+    const auto& rules = x.rules;
+    const auto& out = x.out;
+    LaneComparison c{rules, x.reflection, out, result, pixel};
+    c.lod_uncertain = x.quads && x.lod_uncertain[l];
+    c.d.lane = l;
+    if (pixel) {
+      c.d.gpu_killed = out.stencil[l] == 0;
+      c.d.cpu_killed = cpu.killed;
+      if (c.d.gpu_killed != c.d.cpu_killed) {
+        if (rules.kill.opaque || (rules.kill.per_lane && c.lod_uncertain)) {
+          AddNote(result, "kill: " + check::RuleName(c.Rule(rules.kill)));
+          skipped_lanes = "a lane whose kill was not compared (its stores may differ)";
+          continue;
+        }
+        c.Fail("kill", "exact (the kill compares only exactly rounded values)", rules.kill_slots);
+      } else if (c.d.gpu_killed) {
+        ++result.lanes_killed;
+        continue;
+      }
+      if (!c.d.gpu_killed) c.Pixel(l, cpu);
+    } else {
+      c.Vertex(l, cpu);
+    }
+    if (!c.failed) continue;
+    c.d.inputs = InputsText(pixel, x.inputs[l]);
+    result.disagreement = c.d;
+  }
+  return skipped_lanes;
+}
+
+// Quads: the device's outputs are per pixel of the grid; each lane's pixel is QuadLanePixel's.
+void ToLaneOrder(uint32_t lanes, TranslateChecker::Device::Outputs& out) {
+  TranslateChecker::Device::Outputs lane_out;
+  for (uint32_t t = 0; t < 4; ++t) lane_out.colors[t].resize(size_t(lanes) * 4);
+  lane_out.depth.resize(lanes);
+  lane_out.stencil.resize(lanes);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t p = check::QuadLanePixel(l);
+    for (uint32_t t = 0; t < 4; ++t) {
+      std::copy_n(out.colors[t].begin() + size_t(p) * 4, 4, lane_out.colors[t].begin() + size_t(l) * 4);
+    }
+    lane_out.depth[l] = out.depth[p];
+    lane_out.stencil[l] = out.stencil[p];
+  }
+  out.colors = std::move(lane_out.colors);
+  out.depth = std::move(lane_out.depth);
+  out.stencil = std::move(lane_out.stencil);
+}
+
 // Real textures: the rule of each texture fetch's result (check_textures.h TextureFetchRule),
 // and not compared where the fetch's filter overrides are not those of the slot's sampler: the
 // host makes one sampler per slot, with the overrides of the slot's first fetch that has any
 // (ShaderReflection::texture_filters), while the texture unit takes each fetch's own.
 std::function<check::Value(const ucode::FetchInstruction&)> TextureRule(
-    const ucode::InterpreterConstants& k, const ShaderReflection& reflection, bool pixel, bool fsi) {
-  return [&k, &reflection, pixel, fsi](const ucode::FetchInstruction& f) {
+    const ucode::InterpreterConstants& k, const ShaderReflection& reflection, bool pixel, bool fsi,
+    bool quads) {
+  return [&k, &reflection, pixel, fsi, quads](const ucode::FetchInstruction& f) {
     const uint32_t packed = (f.mag_filter & 3) | ((f.min_filter & 3) << 2) |
                             ((f.mip_filter & 3) << 4) | ((f.aniso_filter & 7) << 6);
     if (f.opcode == ucode::FetchOp::kTextureFetch && packed != reflection.texture_filters[f.const_index & 31]) {
       return check::Value{0, true, "a fetch whose filter overrides are not its slot's sampler's "
                                    "(the host makes one sampler per slot)"};
     }
-    return check::TextureFetchRule(f, k.fetch_constants.data(), pixel, fsi);
+    return check::TextureFetchRule(f, k.fetch_constants.data(), pixel, fsi, quads);
   };
 }
 
@@ -502,7 +607,13 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   if (lanes == 0 || lanes > Device::kMaxLanes) {
     throw Error("--lanes must be 1.." + std::to_string(Device::kMaxLanes));
   }
+  const bool quads = pixel && options.quads;
+  if (quads && (lanes % 4 || lanes > check::kMaxQuadLanes)) {
+    throw Error("--quads: --lanes must be a multiple of 4, at most " + std::to_string(check::kMaxQuadLanes));
+  }
   TranslateCheckResult result;
+  result.quads = quads;
+  if (options.quads && !pixel) AddNote(result, "quads: a vertex shader runs vertex by vertex (no quads)");
   result.pixel = pixel;
   result.lanes = lanes;
   result.seed = options.seed;
@@ -538,6 +649,15 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
 
   // ---- Inputs, GPU -------------------------------------------------------------------------------
   RandomInputs inputs = MakeRandomInputs(patched, options, topt.ps_interpolator_count);
+  check::QuadInputs quad_inputs;
+  if (quads) {
+    // The same constants and textures; the lanes' interpolants become the quads' planes.
+    quad_inputs = check::MakeQuadInputs(options.seed, lanes, topt.ps_interpolator_count);
+    inputs.lanes = quad_inputs.lanes;
+    inputs.device.lane_words.clear();
+    inputs.device.quad_vertices = quad_inputs.vertices;
+    inputs.device.quad_rows = quad_inputs.rows;
+  }
   check::RandomTextures textures;
   if (options.texture_unit) {
     textures = check::MakeRandomTextures(patched, options.seed, inputs.constants.fetch_constants.data());
@@ -553,7 +673,10 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   const TranslateChecker::Device::Inputs& in = inputs.device;
   const std::vector<ucode::ShaderInputs>& lane_inputs = inputs.lanes;
   Device::Outputs out;
-  if (pixel) {
+  if (quads) {
+    device_->RunPixel(t.spirv, t.reflection.color_targets_written, lanes, in, out);
+    ToLaneOrder(lanes, out);
+  } else if (pixel) {
     device_->RunPixel(t.spirv, t.reflection.color_targets_written, lanes, in, out);
   } else {
     device_->RunVertex(t.spirv, lanes, in, out);
@@ -586,53 +709,38 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   if (flush) AddNote(result, std::string("the device flushes denormals in ") + (pixel ? "pixel" : "vertex") +
                                  " shaders: the interpreter ran with FTZ/DAZ");
   const FloatEnvironment environment(flush);
+  std::function<check::Value(const ucode::FetchInstruction&)> texture_rule;
+  if (options.texture_unit) texture_rule = TextureRule(k, t.reflection, pixel, options.fsi && pixel, quads);
   std::vector<ucode::ShaderResult> cpu_results(lanes);
-  for (lane = 0; lane < lanes; ++lane) {
-    cpu_results[lane] = interpreter.Run(k, lane_inputs[lane], cb);
-    if (options.alter_cpu) options.alter_cpu(lane, cpu_results[lane]);
+  std::vector<uint8_t> per_pixel;  // quads: lanes the interpreter shaded alone (no derivatives)
+  check::LodLanes lod_lanes(cb, k.fetch_constants.data(),
+                            texture_rule ? [&texture_rule](const ucode::FetchInstruction& f) {
+                              return texture_rule(f).per_lane;
+                            } : std::function<bool(const ucode::FetchInstruction&)>(),
+                            lanes);
+  if (quads) {
+    cpu_results = check::RunQuads(options.cpu_shader ? cpu_patched : patched, k, quad_inputs, cb, lod_lanes,
+                                  [&](uint32_t l) {
+                                    lane = l;
+                                    return interpreter.Run(k, lane_inputs[l], cb);
+                                  },
+                                  per_pixel);
+  } else {
+    for (lane = 0; lane < lanes; ++lane) cpu_results[lane] = interpreter.Run(k, lane_inputs[lane], cb);
   }
+  if (options.alter_cpu) {
+    for (lane = 0; lane < lanes; ++lane) options.alter_cpu(lane, cpu_results[lane]);
+  }
+  const bool derivatives = quads && check::UsesDerivatives(options.cpu_shader ? cpu_patched : patched);
   // A vertex fetch of a memexport shader may read what a store wrote, on the device in an order
   // of its own (and a vertex shader runs twice here, once per capture draw); when no store of any
   // lane touched a dword a fetch read, every fetch read the initial memory on both sides and
   // what it fetched is compared.
   const bool fetches_see_stores = t.reflection.uses_memexport && memory.AnyStoredTo(fetched);
-  std::function<check::Value(const ucode::FetchInstruction&)> texture_rule;
-  if (options.texture_unit) texture_rule = TextureRule(k, t.reflection, pixel, options.fsi && pixel);
-  const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores, texture_rule);
-  std::string skipped_lanes;
-  for (lane = 0; lane < lanes && !result.disagreement; ++lane) {
-    const uint32_t l = lane;
-    const ucode::ShaderResult& cpu = cpu_results[l];
-    for (const std::string& n : cpu.notes) AddNote(result, "interpreter: " + n);
-    if (cpu.step_limit_hit) {
-      AddNote(result, "a lane ran past the interpreter's control-flow step limit: not compared");
-      skipped_lanes = "a lane ran past the interpreter's step limit (its stores are unknown)";
-      continue;
-    }
-    LaneComparison c{rules, t.reflection, out, result, pixel};
-    c.d.lane = l;
-    if (pixel) {
-      c.d.gpu_killed = out.stencil[l] == 0;
-      c.d.cpu_killed = cpu.killed;
-      if (c.d.gpu_killed != c.d.cpu_killed) {
-        if (rules.kill.opaque) {
-          AddNote(result, "kill: " + check::RuleName(rules.kill));
-          skipped_lanes = "a lane whose kill was not compared (its stores may differ)";
-          continue;
-        }
-        c.Fail("kill", "exact (the kill compares only exactly rounded values)", rules.kill_slots);
-      } else if (c.d.gpu_killed) {
-        ++result.lanes_killed;
-        continue;
-      }
-      if (!c.d.gpu_killed) c.Pixel(l, cpu);
-    } else {
-      c.Vertex(l, cpu);
-    }
-    if (!c.failed) continue;
-    c.d.inputs = InputsText(pixel, lane_inputs[l]);
-    result.disagreement = c.d;
-  }
+  const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores, texture_rule, quads);
+  const LaneInputs lane_set{rules, t.reflection, out, cpu_results, lane_inputs, quads ? &quad_inputs : nullptr,
+                            per_pixel, lod_lanes.uncertain(), derivatives, pixel};
+  const std::string skipped_lanes = CompareLanes(lane_set, result);
   if (t.reflection.uses_memexport && !result.disagreement) CompareMemory(rules, memory, out, skipped_lanes, result);
   return result;
 }

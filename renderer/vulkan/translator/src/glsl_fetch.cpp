@@ -302,10 +302,13 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
 
 void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias) {
   const auto dim = fetch.dimension;
-  if (!pixel() || dim == ucode::TextureDimension::k1D || dim == ucode::TextureDimension::kCube) {
-    return;
-  }
+  if (!pixel() || dim == ucode::TextureDimension::kCube) return;
   const bool is_3d = dim == ucode::TextureDimension::k3D;
+  const bool is_1d = dim == ucode::TextureDimension::k1D;
+  // A 1D texture is one row of the 2D array: the texture unit reads it at v = 0.5 whatever the
+  // instruction's y offset (TextureUnit FilterAt), fetch constant dimension 0.
+  const std::string uv = is_1d ? "vec2(xe_uv.x, 0.5)" : "xe_uv.xy";
+  const std::string dimension = is_1d ? "0u, " : "1u, ";
   const std::string tex2d = "xe_textures[" + n + "]";
   // The stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
   // clamped to the stack, NaN the first (TextureUnit LayerIndex).
@@ -323,11 +326,19 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   // texel_coordinate.h), with the cpu path's level-of-detail decision, on both Vulkan paths;
   // where the LOD comes from a register or is not computed (level 0) the host keeps it.
   if (fetch.use_comp_lod && !fetch.use_reg_lod && !fetch.use_reg_gradients) {
-    Line("bool xe_magnified = xe_texel_magnified(" + n + "u, xe_uv.xy, vec2(textureSize(" + tex2d +
+    Line("bool xe_magnified = xe_texel_magnified(" + n + "u, " + uv + ", vec2(textureSize(" + tex2d +
          ", 0).xy), " + std::to_string(fetch.mip_filter & 3) + "u, " + FloatLiteral(bias) + ");");
-    Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + filters +
+    Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + dimension + filters +
          ", xe_magnified, " + levels + ")) {");
-    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");
+    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", " + layer + ");");
+    Line("}");
+  } else {
+    // A register LOD or gradients, or level 0: with one level and point filters both ways the
+    // texture unit takes the level-0 point texel whatever the LOD (TextureUnit FetchExplicit),
+    // so the shader picks it as above instead of the host's floor of the float coordinate.
+    Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + dimension + filters + ", true, " + levels +
+         ") && xe_point_applies(" + n + "u, " + dimension + filters + ", false, " + levels + ")) {");
+    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", " + layer + ");");
     Line("}");
   }
   // Bilinear at the only level, only where every step before the filter is exact too: a
@@ -336,7 +347,7 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   // divides as IEEE does. Those fetches keep the host sampler.
   const bool exact_inputs = !fetch.tx_coord_denorm && !fetch.offset_x && !fetch.offset_y &&
                             !fetch.offset_z;
-  if (options_.exact_bilinear && exact_inputs) {
+  if (options_.exact_bilinear && exact_inputs && !is_1d) {
     Line("if (" + not_volume + "xe_exact_bilinear_applies(" + n + "u, " + filters + ", " + levels +
          ")) {");
     Line("  xe_texel = xe_exact_bilinear(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");

@@ -86,12 +86,14 @@ bool xe_texel_magnified(uint slot, vec2 uv, vec2 size, uint mip, float instructi
 // magnification filter when magnified, else the minification filter of a texture of one level
 // without anisotropic walking. Instruction filters 3 (aniso 7) are the fetch constant's (dword 3
 // mag bits 19..20, min 21..22, aniso 25..27); every filter but linear (1) samples the nearest.
-bool xe_point_applies(uint slot, uint mag, uint minf, uint aniso, bool magnified, int levels) {
+// `dimension`: the fetch constant's the instruction reads (0 1D, 1 2D or stacked); another
+// texture is not bound where the instruction reads.
+bool xe_point_applies(uint slot, uint dimension, uint mag, uint minf, uint aniso, bool magnified, int levels) {
   uint d3 = xe_fetch_dword(slot * 6u + 3u);
   if (mag == 3u) mag = (d3 >> 19u) & 3u;
   if (minf == 3u) minf = (d3 >> 21u) & 3u;
   if (aniso == 7u) aniso = (d3 >> 25u) & 7u;
-  if (xe_texture_dimension(slot) != 1u) return false;
+  if (xe_texture_dimension(slot) != dimension) return false;
   if (magnified) return mag != 1u;
   return minf != 1u && levels == 1 && (aniso < 2u || aniso > 5u);
 }

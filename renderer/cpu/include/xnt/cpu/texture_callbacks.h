@@ -26,8 +26,8 @@ class TextureCallbacks {
   TextureCallbacks(const TextureCallbacks&) = delete;
   TextureCallbacks& operator=(const TextureCallbacks&) = delete;
 
-  // Sets texture_fetch, texture_fetch_explicit and texture_size of `cb` to this texture unit;
-  // valid while this object lives.
+  // Sets texture_fetch, texture_fetch_gradients, texture_fetch_explicit and texture_size of `cb`
+  // to this texture unit; valid while this object lives.
   void Bind(ucode::InterpreterCallbacks& cb);
   // What the texture unit noted (a fetch it could not sample, ...) -> how often.
   const std::map<std::string, uint64_t>& notes() const { return notes_; }

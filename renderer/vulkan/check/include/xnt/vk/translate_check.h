@@ -5,9 +5,10 @@
 // only exactly rounded operations reach the export; a stated ULP / absolute tolerance where the
 // value is the result of an op whose host precision Vulkan leaves open (exp, log, rcp, rsq, sqrt,
 // sin, cos), moved or clamped at most; not compared where such a result went on through other
-// arithmetic, a compare or control flow, or where the interpreter does not model the op
-// (getCompTexLOD, getWeights). Inputs (constants, interpolators or vertex data, texels) come from
-// one seed, so a run is reproducible.
+// arithmetic, a compare or control flow, or where the lanes cannot give the op its meaning
+// (getCompTexLOD, getGradients of lone points; TranslateCheckOptions::quads draws 2x2 quads for
+// them). Inputs (constants, interpolators or vertex data, texels) come from one seed, so a run is
+// reproducible.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,12 @@ namespace xnt::vk {
 struct TranslateCheckOptions {
   uint32_t lanes = 256;     // pixels (one point each) or vertices, 1..16384
   uint64_t seed = 1;
+  // Pixel shaders in 2x2 quads (src/check_quads.h) instead of lone points: interpolants are
+  // random planes across each quad, drawn as triangles (some quads only partly covered, their
+  // other pixels helpers), so derivatives, getGradients, getCompTexLOD and the implicit LOD are
+  // a real draw's; `lanes` a multiple of 4, at most 1,024. Interpolants are then ordinary values
+  // (no infinities or NaN: the rasterizer cannot interpolate them); lone points check those.
+  bool quads = false;
   // Pixel shaders: interpolators loaded into r0.. (a container's declarations give it).
   uint32_t ps_interpolator_count = 16;
   // The fsi path's translation: pixel shaders with its texture options (exact_bilinear: bilinear
@@ -77,6 +84,8 @@ struct TranslateCheckResult {
   bool pixel = true;
   uint32_t lanes = 0;
   uint32_t lanes_killed = 0;       // killed on both sides
+  bool quads = false;              // pixel lanes in 2x2 quads (TranslateCheckOptions::quads)
+  uint32_t helper_lanes = 0;       // quads: pixels the primitive does not cover (not compared)
   uint64_t compared_exact = 0;     // export components compared bit for bit
   uint64_t compared_tolerance = 0; // compared within a stated tolerance
   uint64_t not_compared = 0;       // components (and memory dwords) the rules leave out
