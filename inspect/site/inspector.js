@@ -283,6 +283,9 @@ var XNT = (function () {
       var xy = S.hashPick;
       S.hashPick = null;
       if (img) pickAt(img, xy[0], xy[1]);
+      else pickPixel({frame: frame}, xy[0], xy[1]);
+    } else if (S.pick && S.pick.event === e.id) {
+      showPick();  // drawn again (a shader or chunk arrived): the pick stays
     }
     status();
   }
@@ -294,17 +297,24 @@ var XNT = (function () {
            Math.floor((ev.clientY - r.top) * img.naturalHeight / r.height));
   }
   function pickAt(img, x, y) {
+    pickPixel(img.dataset, x, y);
+  }
+  // `on`: the picked image's data (target, frame, bits), or only the frame for a deep link to an
+  // event written without images (over the image budget): the pixel history is the frame's, in
+  // its own chunks, so it is listed all the same, for every target that holds the pixel.
+  function pickPixel(on, x, y) {
     // Images are in host pixels (S x T per guest pixel at a resolution scale); history is by guest pixel.
     var sc = (S.index.scale || '1x1').split('x').map(Number);
-    S.pick = {x: x, y: y, key: img.dataset.key, target: img.dataset.target, frame: img.dataset.frame,
+    S.pick = {x: x, y: y, key: on.key, target: on.target, frame: on.frame, event: S.events[S.sel].id,
               gx: Math.floor(x / sc[0]), gy: Math.floor(y / sc[1])};
-    if (img.dataset.bits) load(img.dataset.bits);
+    if (on.bits) load(on.bits);
     showPick();
   }
   function showPick() {
     var p = S.pick, el = $('picker');
     if (!p) return;
-    var h = p.target + ' pixel (' + p.x + ', ' + p.y + ')' + (p.gx !== p.x || p.gy !== p.y ? ' = guest (' + p.gx + ', ' + p.gy + ')' : '');
+    var h = (p.target || 'frame ' + p.frame) + ' pixel (' + p.x + ', ' + p.y + ')' + (p.gx !== p.x || p.gy !== p.y ? ' = guest (' + p.gx + ', ' + p.gy + ')' : '') +
+      (p.target ? '' : ' (this event has no images: no guest bits; the history of every target)');
     var b = p.key && S.bits[p.key];
     if (b) h += ' guest bits 0x' + b.hex.substr((p.y * b.width + p.x) * b.digits, b.digits);
     else if (p.key) h += ' (guest bits loading)';

@@ -115,5 +115,33 @@ TEST(SliceDepth, PrepassCutBeforeItsEqualPass) {
   fs::remove_all(dir);
 }
 
+// edram_float24_prepass_equal cut at its resolve 0.3, which copies the depth area (kD24FS8 at
+// tile 2) as k_8_8_8_8 colour: in the slice the colour target loads those tiles from the
+// snapshot and draws 0.4-0.5 test against depth moved from that colour target, never from the
+// snapshot owner directly. The depth is still the cpu path's, and the full fbo replay's float host
+// depth beside each word (which makes its own EQUAL and LESS tests exact) is not in a snapshot,
+// so the slice's frame is neither the full fbo replay's nor the cpu path's; the note must name
+// it all the same.
+TEST(SliceDepth, SnapshotDepthMovedThroughAColourTargetIsNoted) {
+  const fs::path dir = test::TempDir("float24_through_colour");
+  const std::string source = test::WriteSampleFile("edram_float24_prepass_equal", dir);
+  const std::string out = (dir / "slice.xnt").string();
+  compare::WriteSlice(source, out, {0, 0, 3, 6});
+  const vk::test::TraceRun slice = vk::test::ReplayTraceFile(out, renderer::Path::kFbo, 1, false);
+  EXPECT_EQ(slice.validation_messages, 0u) << slice.validation_report;
+  ASSERT_EQ(slice.frames.size(), 1u);
+  bool noted = false;
+  for (const auto& [what, n] : slice.notes) {
+    noted |= what.find("depth loaded from an EDRAM snapshot") != std::string::npos;
+  }
+  EXPECT_TRUE(noted) << "the depth came from the snapshot through a colour target";
+  // The same trace from its start: no snapshot, no note.
+  const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, renderer::Path::kFbo, 1, false);
+  for (const auto& [what, n] : full.notes) {
+    EXPECT_EQ(what.find("EDRAM snapshot"), std::string::npos) << what;
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace xnt::slice_depth_test

@@ -422,6 +422,32 @@ TEST(InspectPage, ScaledHistoryShowsEveryHostPixelOfTheBlock) {
   for (size_t i = 4; i < 8; ++i) EXPECT_EQ(p.afters[i].substr(0, 10), "0xff50c800") << i;
 }
 
+// An event written without images (past the image budget: on a long frame, all but the first
+// few) has no target image to click, but the pixel history is the frame's: a deep link #F.K@X,Y
+// still lists the pixel's events on every target holding it: for clear_draws_resolve_swap's
+// (200, 50) the front buffer's swap, and on the colour target the clear, green draw 0.2 and the
+// copy-out, as with images.
+TEST(InspectPage, DeepLinkedPixelOfAnEventWithoutImagesListsItsHistory) {
+  if (!::xnt::test::ChromiumInstalled()) XNT_MISSING_PREREQUISITE() << "chromium not installed";
+  const fs::path dir = kWork / "no_images";
+  SiteOptions o = ClearDrawsSite(dir);
+  o.image_budget_bytes = 0;
+  o.history_budget_bytes = 64ull << 20;
+  const SiteSummary s = WriteSite(o);
+  ASSERT_EQ(s.images, 0u);
+  ASSERT_GT(s.history_tiles, 0u);
+  const Panel p = HistoryPanel(dir, "#0.2@200,50", "no_images");
+  // The front buffer's pixel (the swap) and the colour target's, each under its own heading.
+  EXPECT_NE(p.html.find("<h3>frame: 1 entries</h3>"), std::string::npos) << p.html.substr(0, 600);
+  EXPECT_NE(p.html.find("<h3>colour_b0_p320_k_8_8_8_8_1x: 3 entries</h3>"), std::string::npos);
+  EXPECT_EQ(p.kinds, (std::vector<std::string>{"swap", "resolve+clear", "draw", "resolve"}));
+  ASSERT_EQ(p.events.size(), 4u);
+  EXPECT_EQ(p.events[2], "<a href=\"#0.2\">0.2</a>");
+  EXPECT_NE(p.html.find("<td>after</td><td>0xff50c800"), std::string::npos);
+  const std::string dom = ReadFileText(kWork / "no_images.out");
+  EXPECT_NE(dom.find("frame 0 pixel (200, 50) (this event has no images"), std::string::npos);
+}
+
 // The command: --json summary, exit codes, and bad input named in one line.
 TEST(InspectCli, SummaryAndExitCodes) {
   const std::string trace = WriteSample("clear_draws_resolve_swap");

@@ -346,10 +346,19 @@ uint64_t EdramCache::StorageAlignment() const {
   return std::max<uint64_t>(16, context_.capabilities().min_storage_buffer_offset_alignment);
 }
 
+bool EdramCache::MarkSnapshotTiles(const gpu::edram::Transfer& t, bool mark) {
+  const uint32_t end = std::min(t.end_tile, xenos::kEdramTileCount);
+  const auto first = snapshot_tiles_.begin() + std::min(t.start_tile, end);
+  const auto last = snapshot_tiles_.begin() + end;
+  if (mark) std::fill(first, last, true);
+  return std::find(first, last, true) != last;
+}
+
 void EdramCache::MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) {
   bool rewritten = false;
   snapshot_.Move(t, edram_, entry, &rewritten);
   entry.data_moved = false;
+  MarkSnapshotTiles(t, true);
   if (t.dest.is_depth) {
     snapshot_depth_loaded_ = true;
     const auto format = DepthRenderTargetFormat(t.dest.format);
@@ -375,6 +384,7 @@ void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) 
     MoveFromSnapshot(t, entry);
     return;
   }
+  if (t.dest.is_depth && MarkSnapshotTiles(t, false)) snapshot_depth_loaded_ = true;
   if (HostKeyOf(t.source) == HostKeyOf(t.dest)) {
     entry.note += "same host image";
     return;

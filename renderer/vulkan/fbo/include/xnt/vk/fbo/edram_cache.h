@@ -17,6 +17,7 @@
 // (HostSampleOfGuest).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -38,6 +39,7 @@
 #include "xnt/vk/fbo/render_targets.h"
 #include "xnt/gpu/resolve.h"
 #include "xnt/vk/vulkan_context.h"
+#include "xnt/xenos/enums.h"
 
 namespace xnt::vk {
 
@@ -112,6 +114,8 @@ class EdramCache {
   // sample layout where needed) loaded into the destination, depth with the host depth of each
   // word taken from its guest value (a snapshot has no host depth).
   void MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry);
+  // Marks the transfer's tiles as holding snapshot data (`mark`); returns whether any does.
+  bool MarkSnapshotTiles(const gpu::edram::Transfer& t, bool mark);
   // The owner's surface at the cache's resolution scale (the render targets').
   gpu::edram::Surface SurfaceOf(const gpu::edram::OwnerKey& owner) const;
   // Stores `owner`'s host data of tiles [start, end) (within [0, 2048)) into edram_. Returns
@@ -143,6 +147,9 @@ class EdramCache {
   size_t host_depth_count_ = 0;
   bool snapshot_exact_ = true;
   bool snapshot_depth_loaded_ = false;
+  // Tiles whose data came out of the last snapshot (set when a target loads them from the
+  // snapshot owner; kept when they move on, since moving keeps the snapshot's depth values).
+  std::array<bool, xenos::kEdramTileCount> snapshot_tiles_{};
   bool gpu_transfers_ = true;
   uint64_t gpu_transfers_done_ = 0;
 };
