@@ -44,11 +44,11 @@ struct AnisoRig : test::TextureRig {
     SetTexture(fetch);
   }
 
-  // A 16x16 square with u = 0..16k/64 and v = 0..16/64: k texels of u and 1 of v per pixel.
+  // A 16x16 square with u = 0..16k/64 and v = 0..16kv/64: k texels of u and kv of v per pixel.
   // Returns pixel (2, 2) as RGBA bytes (R in the low byte).
-  uint32_t Draw(float k) {
+  uint32_t Draw(float k, float kv = 1.0f) {
     const auto v = test::TexturedVertex;
-    const float u1 = 16.0f * k / 64.0f, v1 = 16.0f / 64.0f;
+    const float u1 = 16.0f * k / 64.0f, v1 = 16.0f * kv / 64.0f;
     std::vector<Triangle> tris = {{v(0, 0, 0, 0), v(16, 0, u1, 0), v(0, 16, 0, v1)},
                                   {v(16, 0, u1, 0), v(16, 16, u1, v1), v(0, 16, 0, v1)}};
     PixelJob job = Job(ps);
@@ -93,6 +93,15 @@ TEST(CpuTextureAniso, LevelOfDetailComesFromTheMajorAxisOverN) {
   EXPECT_EQ(AnisoRig(NotThirdOfFour, 0, true).Draw(4.0f), kGreen);
   EXPECT_EQ(AnisoRig(NotThirdOfFour, 5, true).Draw(4.0f), Grey(191));
   EXPECT_EQ(AnisoRig(NotThirdOfFour, 2, true).Draw(4.0f), kGreen);
+}
+
+TEST(CpuTextureAniso, LevelOfDetailUsesTheRatioNotTheProbeCount) {
+  // k = 2.25, kv = 1.5: ratio 1.5 within 16:1, so eta = 1.5 and lambda = log2(2.25 / 1.5) =
+  // log2(1.5) = 0.585 -> nearest level 1: green. (Dividing by the 2 probes the ratio rounds up
+  // to would give log2(1.125) = 0.17 -> level 0, the stripes.) Isotropic: log2(2.25) = 1.17 ->
+  // level 1, green too.
+  EXPECT_EQ(AnisoRig(Odd, 5, true).Draw(2.25f, 1.5f), kGreen);
+  EXPECT_EQ(AnisoRig(Odd, 0, true).Draw(2.25f, 1.5f), kGreen);
 }
 
 TEST(CpuTextureAniso, MagnifiedFootprintIsNotWalked) {

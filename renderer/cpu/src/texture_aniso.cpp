@@ -1,10 +1,14 @@
 // The texture unit's footprint: the level of detail from a quad's coarse derivatives and, with
 // anisotropic filtering, the walk along the footprint's major axis (see texture_unit.h).
 //
-// Anisotropic filtering follows the reference the Vulkan specification gives ("Texel
-// Anisotropic Filtering", from EXT_texture_filter_anisotropic): with the texel-space
-// derivative vectors Px = |d(u,v)/dx| and Py = |d(u,v)/dy|,
-//   N = min(ceil(Pmax / Pmin), maxAniso), lambda = log2(Pmax / N) + biases,
+// Anisotropic filtering: with the texel-space derivative vectors Px = |d(u,v)/dx| and
+// Py = |d(u,v)/dy|, the level comes from the footprint's major axis over the anisotropy it
+// allows, eta = min(Pmax / Pmin, maxAniso), unrounded: lambda = log2(Pmax / eta) + biases, which
+// is the minor axis's level while the ratio is within the limit (Vulkan's "Level-of-Detail
+// Operation"; Direct3D's lod instruction documents the level of the footprint's smaller axis;
+// an NVIDIA H200 reads these levels at ratios such as 4:3). The probes follow the reference walk
+// of the Vulkan specification's "Texel Anisotropic Filtering" (from EXT_texture_filter_anisotropic):
+//   N = min(ceil(Pmax / Pmin), maxAniso) probes,
 //   texel = 1/N * sum over i = 1..N of the min-filtered sample at
 //           coords + (i / (N + 1) - 1/2) * (the major axis's coordinate derivative),
 // each probe filtered (bilinear, mip nearest or linear) at that lambda. The Xenos takes its
@@ -43,7 +47,9 @@ TextureUnit::Footprint TextureUnit::Walk(const Setup& p, const ucode::FetchInstr
   const uint32_t n = uint32_t(std::clamp(ratio, 1.0f, float(p.max_aniso)));
   if (n <= 1) return out;
   out.probes = n;
-  out.lambda = biased(std::log2(rho / float(n)));
+  // eta: the ratio itself, not the probe count it rounds up to (a zero minor axis allows the most).
+  const float eta = minor > 0.0f ? std::min(rho / minor, float(p.max_aniso)) : float(p.max_aniso);
+  out.lambda = biased(std::log2(rho / std::max(eta, 1.0f)));
   const ucode::Float4& major = px >= py ? ddx : ddy;
   for (uint32_t c = 0; c < 3; ++c) out.axis[c] = major[c];
   if (p.one_d) out.axis[1] = 0.0f;
