@@ -35,7 +35,7 @@ constexpr char kTrailer[] =
 
 uint32_t Be(const std::vector<uint8_t>& b, size_t at) { return LoadBE32(b.data() + at); }
 
-std::string Error(const std::string& listing) {
+std::string AssembleError(const std::string& listing) {
   try {
     (void)AssembleContainer(listing, ShaderType::kPixel);
   } catch (const xnt::Error& e) {
@@ -126,20 +126,20 @@ TEST(ListingDebugInfo, BlockBetweenOtherRegionsStaysWhereItWas) {
 TEST(ListingDebugInfo, BadTrailersAreRefusedByLine) {
   // The listing has 13 lines: a trailer after a blank line starts on line 15.
   const std::string base = kListing;
-  EXPECT_EQ(Error(base + "\n// PDB hint 4e4a0000-0badf00d\n").substr(0, 3), "15:");
-  EXPECT_NE(Error(base + "\n// PDB hint 4e4a0000-0badf00d\n").find("three hex words"), std::string::npos);
-  EXPECT_NE(Error(base + "\n// PDB hint 4e4a0000-0badf00d-123456789\n").find("PDB hint word"),
+  EXPECT_EQ(AssembleError(base + "\n// PDB hint 4e4a0000-0badf00d\n").substr(0, 3), "15:");
+  EXPECT_NE(AssembleError(base + "\n// PDB hint 4e4a0000-0badf00d\n").find("three hex words"), std::string::npos);
+  EXPECT_NE(AssembleError(base + "\n// PDB hint 4e4a0000-0badf00d-123456789\n").find("PDB hint word"),
             std::string::npos);
-  EXPECT_NE(Error(base + "\n// Debugger Hint:\n//  Timestamp: 1\n").find("'//  Path:'"), std::string::npos);
-  EXPECT_EQ(Error(base + "\n// Debugger Hint:\n//  Timestamp: 1\n").substr(0, 3), "15:");
-  EXPECT_NE(Error(base + "\n// Debugger Hint:\n//  Timestamp: 1\n//  Path: d:\\a\n").find("double quotes"),
+  EXPECT_NE(AssembleError(base + "\n// Debugger Hint:\n//  Timestamp: 1\n").find("'//  Path:'"), std::string::npos);
+  EXPECT_EQ(AssembleError(base + "\n// Debugger Hint:\n//  Timestamp: 1\n").substr(0, 3), "15:");
+  EXPECT_NE(AssembleError(base + "\n// Debugger Hint:\n//  Timestamp: 1\n//  Path: d:\\a\n").find("double quotes"),
             std::string::npos);
-  EXPECT_NE(Error(base + "\n// Debugger Hint:\n//  Timestamp: zz\n//  Path: \"a\"\n").find("timestamp"),
+  EXPECT_NE(AssembleError(base + "\n// Debugger Hint:\n//  Timestamp: zz\n//  Path: \"a\"\n").find("timestamp"),
             std::string::npos);
-  EXPECT_NE(Error(base + kTrailer + "// DebugInfo 00000001\n").find("not both"), std::string::npos);
+  EXPECT_NE(AssembleError(base + kTrailer + "// DebugInfo 00000001\n").find("not both"), std::string::npos);
   for (const char* bad : {"// DebugInfo 123456789\n", "// DebugInfo 12 zz\n"}) {
-    EXPECT_NE(Error(base + bad).find("DebugInfo word"), std::string::npos) << bad;
-    EXPECT_EQ(Error(base + bad).substr(0, 3), "14:") << bad;
+    EXPECT_NE(AssembleError(base + bad).find("DebugInfo word"), std::string::npos) << bad;
+    EXPECT_EQ(AssembleError(base + bad).substr(0, 3), "14:") << bad;
   }
   // Timestamp and path lines mean nothing without the Debugger Hint line: comments.
   EXPECT_EQ(AssembleContainer(base + "//  Timestamp: 5\n", ShaderType::kPixel),

@@ -285,10 +285,10 @@ TEST_F(MemExportRun, FlushedAtAllocSerializeAndBeforeAKillButNotAfterIt) {
 TEST(MemExportFuzz, RandomExportShadersStayInsideGuestMemoryAndFinish) {
   std::mt19937 rng(1234);
   uint64_t elements = 0, outside = 0;
-  test::RandomExportOptions options;
+  ::xnt::test::RandomExportOptions options;
   options.start_index = true;
   for (int iter = 0; iter < 300; ++iter) {
-    const test::RandomExportShader s = test::MakeRandomExportShader(rng, options);
+    const ::xnt::test::RandomExportShader s = ::xnt::test::MakeRandomExportShader(rng, options);
     Shader shader;
     try {
       shader = Decode(Assemble(s.text, nullptr, ShaderType::kVertex), ShaderType::kVertex);
