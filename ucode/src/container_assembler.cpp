@@ -374,6 +374,27 @@ void AddConstant(std::vector<CtabConstant>& constants, ConstantDecl c, uint32_t 
     constants.push_back({s, {}});
   }
   CtabConstant& s = constants.back();
+  // The table keeps a member's type, not its registers: the listing places each member after
+  // the whole type of the one before and gives it its type's registers. So a member takes whole
+  // elements of its type, and only the struct's last allocated member may be cut short (or be
+  // followed by members without registers).
+  const uint32_t per = c.register_set == 3 ? 1 : c.param_class == 2 ? c.rows
+                                            : c.param_class == 3 ? c.columns : 1;
+  if (c.register_count > per && per && c.register_count % per) {
+    LineError(line, "'" + c.name + "' takes " + std::to_string(c.register_count) +
+                        " registers, not whole elements of its type's " + std::to_string(per));
+  }
+  if (c.register_count && !s.members.empty()) {
+    const ConstantDecl& before = s.members.back();
+    const uint32_t before_per = before.register_set == 3 ? 1
+                                : before.param_class == 2 ? before.rows
+                                : before.param_class == 3 ? before.columns : 1;
+    if (before.param_class == 5 ||
+        before.register_count != uint64_t(before_per) * std::max(1u, before.elements)) {
+      LineError(line, "'" + c.name + "' follows a member without all of its registers: only a "
+                          "struct's last allocated member may be cut short");
+    }
+  }
   s.members.push_back(member);
   Extend(s.decl, c, line);
 }
