@@ -115,6 +115,13 @@ constexpr const char* kTypes[] = {"void",      "bool",        "int",       "floa
 constexpr const char* kClasses[] = {"scalar", "vector", "matrix_rows", "matrix_columns", "object",
                                     "struct"};
 
+// The registers one element of a declaration's type takes: a register per matrix row or
+// column, one per sampler.
+uint32_t RegistersPerElement(const ConstantDecl& d) {
+  if (d.register_set == 3) return 1;
+  return d.param_class == 2 ? d.rows : d.param_class == 3 ? d.columns : 1;
+}
+
 // `defconst name, type, class, [rows, columns], c4[-7][, { defaults }]` (or `defextern const`,
 // as builds before 2.0.21256 print it; register `cX`: none allocated)
 ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
@@ -163,10 +170,9 @@ ConstantDecl ParseDefconst(std::string_view text, uint32_t line) {
                             : Field(reg.substr(dash + 1), line, "register", 0xFFFE);
   if (last < d.register_index) LineError(line, "register range runs backwards");
   d.register_count = last - d.register_index + 1;
-  const uint32_t per = d.param_class == 2 ? d.rows : d.param_class == 3 ? d.columns : 1;
   // A sampler array takes one s register per element.
-  d.elements = d.register_set == 3 ? std::max(1u, d.register_count)
-                                   : per ? std::max(1u, d.register_count / per) : 1;
+  const uint32_t per = RegistersPerElement(d);
+  d.elements = per ? std::max(1u, d.register_count / per) : 1;
   if (!Trim(defaults).empty()) {
     for (std::string_view v : Split(defaults, ',')) {
       d.default_value.push_back(DefaultWord(v, d.param_type, line));
@@ -324,8 +330,7 @@ void AddConstant(std::vector<CtabConstant>& constants, ConstantDecl c, uint32_t 
     c.elements = 1;
     // Each element takes its type's registers (a register per matrix row or column, one per
     // sampler); only the last allocated one may be cut short.
-    const uint32_t per = c.register_set == 3 ? 1 : c.param_class == 2 ? c.rows
-                                              : c.param_class == 3 ? c.columns : 1;
+    const uint32_t per = RegistersPerElement(c);
     if (c.register_count > per) {
       LineError(line, "'" + c.name + "' takes more registers than one element (" +
                           std::to_string(per) + ")");
@@ -378,19 +383,15 @@ void AddConstant(std::vector<CtabConstant>& constants, ConstantDecl c, uint32_t 
   // the whole type of the one before and gives it its type's registers. So a member takes whole
   // elements of its type, and only the struct's last allocated member may be cut short (or be
   // followed by members without registers).
-  const uint32_t per = c.register_set == 3 ? 1 : c.param_class == 2 ? c.rows
-                                            : c.param_class == 3 ? c.columns : 1;
+  const uint32_t per = RegistersPerElement(c);
   if (c.register_count > per && per && c.register_count % per) {
     LineError(line, "'" + c.name + "' takes " + std::to_string(c.register_count) +
                         " registers, not whole elements of its type's " + std::to_string(per));
   }
   if (c.register_count && !s.members.empty()) {
     const ConstantDecl& before = s.members.back();
-    const uint32_t before_per = before.register_set == 3 ? 1
-                                : before.param_class == 2 ? before.rows
-                                : before.param_class == 3 ? before.columns : 1;
     if (before.param_class == 5 ||
-        before.register_count != uint64_t(before_per) * std::max(1u, before.elements)) {
+        before.register_count != uint64_t(RegistersPerElement(before)) * std::max(1u, before.elements)) {
       LineError(line, "'" + c.name + "' follows a member without all of its registers: only a "
                           "struct's last allocated member may be cut short");
     }
