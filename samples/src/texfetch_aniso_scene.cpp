@@ -47,12 +47,13 @@ constexpr Rgba kLevelColor[kLevels] = {{0xE0, 0x30, 0x30, 0xFF}, {0x30, 0xC8, 0x
 constexpr uint32_t kQuad = 16, kGap = 4;  // pixels
 constexpr uint32_t kAnisoLimits[] = {0, 1, 2, 3, 4, 5};  // xenos::AnisoFilter off .. 16:1
 
-// The level eta = min(ratio, limit) taps leave: log2(rho_max / eta), with rho_max = 8.
-uint32_t Level(uint32_t ratio, uint32_t aniso) {
+// The level of a footprint of rho_max x rho_min texels per pixel (powers of two) under an
+// aniso_filter field: log2(rho_max / eta), eta = min(rho_max / rho_min, limit).
+uint32_t Level(uint32_t rho_max, uint32_t rho_min, uint32_t aniso) {
   const uint32_t limit = aniso == 0 ? 1 : 1u << (aniso - 1);
-  const uint32_t taps = std::min(ratio, limit);
+  const uint32_t eta = std::min(rho_max / rho_min, limit);
   uint32_t level = 0;
-  for (uint32_t rho = 8 / taps; rho > 1; rho >>= 1) ++level;
+  for (uint32_t rho = rho_max / eta; rho > 1; rho >>= 1) ++level;
   return level;
 }
 
@@ -107,8 +108,8 @@ AnisoScene Build() {
   };
   const Row rows[] = {{8, 1}, {1, 8}, {8, 2}, {2, 8}};
   for (uint32_t r = 0; r < 4; ++r) {
-    const uint32_t ratio = std::max(rows[r].rho_u, rows[r].rho_v) /
-                           std::min(rows[r].rho_u, rows[r].rho_v);
+    const uint32_t rho_max = std::max(rows[r].rho_u, rows[r].rho_v);
+    const uint32_t rho_min = std::min(rows[r].rho_u, rows[r].rho_v);
     for (uint32_t c = 0; c < 6; ++c) {
       TexturedQuad q;
       q.x = kGap + c * (kQuad + kGap);
@@ -118,7 +119,7 @@ AnisoScene Build() {
       q.texture_width = kSize / rows[r].rho_u;
       q.texture_height = kSize / rows[r].rho_v;
       s.quads.push_back(q);
-      const Rgba& colour = kLevelColor[Level(ratio, kAnisoLimits[c])];
+      const Rgba& colour = kLevelColor[Level(rho_max, rho_min, kAnisoLimits[c])];
       for (uint32_t y = q.y; y < q.y + kQuad; ++y) {
         for (uint32_t x = q.x; x < q.x + kQuad; ++x) {
           std::copy_n(colour.begin(), 4, &a.expected.rgba[(size_t(y) * s.width + x) * 4]);
