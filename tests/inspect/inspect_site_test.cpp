@@ -468,6 +468,7 @@ TEST(InspectCli, SummaryAndExitCodes) {
   EXPECT_EQ(summary["history_tile_rows_skipped"], 0);
   for (const std::string& bad : {trace + " -o " + dir.string() + " --path cpu --frames 3",
                                  trace + " -o " + dir.string() + " --path cpu --events 0.x",
+                                 trace + " -o " + dir.string() + " --path cpu --events 9.9-9.12",
                                  std::string("/nonexistent.xnt -o ") + dir.string()}) {
     r = ::xnt::test::RunShell(x + bad + " 2>&1");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;

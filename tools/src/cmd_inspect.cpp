@@ -114,6 +114,11 @@ int RunInspect(const InspectArgs& args) {
     std::fprintf(stderr, "xenotrace: warning: inspect: %s is damaged; the site holds what was recovered\n",
                  args.trace.c_str());
   }
+  if (!args.events.empty() && s.events_with_images + s.events_over_budget == 0) {
+    // Nothing the user asked images of exists: an input error, not a site with images.
+    return Fail("inspect: --events " + args.events +
+                " selects no event of the written frames (the site lists them without images)");
+  }
   PrintSummary(args, s);
   if (s.validation_messages) return kExitNo;
   if (s.events == 0) {
