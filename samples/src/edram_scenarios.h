@@ -32,6 +32,9 @@ struct EdramScenario {
 // (a host format that cannot hold the guest's bits; the test asserts the difference).
 const std::vector<EdramScenario>& EdramScenarios();
 
+// Alpha to mask at 4x MSAA and 1x with every dither offset pattern (edram_alpha_to_mask.cpp).
+std::vector<EdramScenario> AlphaToMaskScenarios();
+
 // The exact-format scenarios (edram_exact_formats.cpp): 7e3 colour bits, float16 above 65504
 // through a resolve, 20e4 depth EQUAL within one 20e4 step after a round trip.
 std::vector<EdramScenario> ExactFormatScenarios();

@@ -256,7 +256,12 @@ uint32_t OutputMerger::AlphaToMask(uint32_t x, uint32_t y, float alpha) const {
   // 1x: 1.0) come from tests on the Adreno 200, the Xenos's sibling, as Xenia records them
   // (xenia gpu/registers.h RB_COLORCONTROL, DxbcShaderTranslator::CompletePixelShader_AlphaToMask).
   // alpha >= threshold covers the sample; NaN covers none.
-  const uint32_t offset = alpha_to_mask_offset_[((x & 1u) << 1) | (y & 1u)];
+  // At a resolution scale the offsets follow the guest pixel grid: the S x T host pixels of a
+  // guest pixel take its offset, so a scaled frame's blocks hold the coverage of the guest
+  // pixel they stand for (the dither is the game's, laid out for its own resolution), and a
+  // downsampled or decimated scaled frame gives the 1x picture.
+  const uint32_t gx = x / color_[0].scale_x, gy = y / color_[0].scale_y;
+  const uint32_t offset = alpha_to_mask_offset_[((gx & 1u) << 1) | (gy & 1u)];
   static constexpr float k4[4] = {0.75f, 0.25f, 0.5f, 1.0f};
   static constexpr float k2[2] = {0.5f, 1.0f};
   const float* base = samples_ == 4 ? k4 : samples_ == 2 ? k2 : nullptr;

@@ -51,7 +51,8 @@ class OutputMerger {
   void WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_t* y, const uint8_t* write,
                         const std::array<ucode::Float4, 4>* colors);
   // Alpha to mask (RB_COLORCONTROL alpha_to_mask_enable): the samples oC0's alpha (before the
-  // exponent bias) covers at pixel (x, y), with the per-quad-pixel dither offsets; all samples
+  // exponent bias) covers at host pixel (x, y), with the dither offsets of the guest pixel's
+  // place in its 2x2 quad; all samples
   // when it is off. Applied after the alpha test, before depth/stencil.
   uint32_t AlphaToMask(uint32_t x, uint32_t y, float alpha) const;
   bool alpha_to_mask() const { return alpha_to_mask_; }

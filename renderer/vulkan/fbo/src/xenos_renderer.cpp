@@ -162,11 +162,6 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   if (Skipped(plan, {DrawSkip::kEdramMode, DrawSkip::kPrimitiveType, DrawSkip::kSurfacePitch})) {
     return false;
   }
-  if (draw.pixel_shader && (draw.pixel_shader_color_mask & 1u) &&
-      gpu::DecodeRegister<xenos::reg::RB_COLORCONTROL>(regs).alpha_to_mask_enable) {
-    // The cpu path implements it (renderer/cpu/src/output_merger.cpp AlphaToMask).
-    Note("alpha to mask not implemented on the fbo path: every sample kept");
-  }
   // A draw run for its pixel-shader exports alone (DrawPlan::exports_only) is rasterized with no
   // attachment at all.
   if (Skipped(plan, {DrawSkip::kNoTarget})) return false;

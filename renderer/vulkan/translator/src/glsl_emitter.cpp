@@ -7,6 +7,7 @@
 // State: predicate xe_p0, previous scalar xe_ps, address registers xe_a0 / xe_aL, a 4-deep loop
 // stack (counter + saved aL) and a 4-deep call stack, the depths of the hardware's.
 #include "glsl_emitter.h"
+#include "glsl_alpha_to_mask.h"
 #include "glsl_emitter_internal.h"
 #include "glsl_output_merger.h"
 #include "glsl_pixel_inputs.h"
@@ -615,6 +616,7 @@ void Emitter::EmitEpilogue() {
       Line("                 ((xe_func & 4u) != 0u && xe_alpha > xe_ref);");
       Line("  if (!xe_pass) { discard; }");
       Line("}");
+      out_ << GlslAlphaToMask(options_);
     }
     for (uint32_t i = 0; i < 4; ++i) {
       if (reflection_.color_targets_written & (1u << i)) {

@@ -436,9 +436,10 @@ uint xe_om_coverage_in() {
 }
 
 // Alpha to mask (cpu OutputMerger::AlphaToMask): thresholds per guest sample lowered by the
-// quad pixel's offset / 4 / sample count.
+// offset / 4 / sample count of the guest pixel's place in its quad (host pixel p over the scale).
 uint xe_om_alpha_to_mask(uvec2 p, float alpha) {
-  uint quad = ((p.x & 1u) << 1) | (p.y & 1u);
+  uvec2 g = p / max(xe_om.surface.zw, uvec2(1u));
+  uint quad = ((g.x & 1u) << 1) | (g.y & 1u);
   uint offset = (xe_om.misc.y >> (2u * quad)) & 3u;
   uint n = xe_om_sample_count();
   precise float step = float(offset) / (4.0 * float(n));

@@ -42,11 +42,19 @@ struct TranslationOptions {
   // rather than its own centroid choice. Needs sampleRateShading (the InterpolationFunction
   // capability); the caller leaves it 0 without.
   uint32_t ps_centroid_mask = 0;
-  // With ps_centroid_mask: guest samples per pixel (2 or 4), and in bits 4s..4s+3 the host sample
+  // With ps_centroid_mask or ps_alpha_to_mask: guest samples per pixel (1, 2 or 4); with
+  // ps_centroid_mask, in bits 4s..4s+3 the host sample
   // whose gl_SampleMaskIn bit is guest sample s's coverage (the fbo path's render-target mapping;
   // with fsi_output_merger the output merger's own guest coverage is used instead).
   uint32_t ps_msaa_samples = 1;
   uint32_t ps_host_sample_of_guest = 0x3210;
+  // Pixel shaders writing oC0 outside the fsi output merger, for draws with RB_COLORCONTROL
+  // alpha_to_mask_enable: gl_SampleMask from oC0's alpha (before the exponent bias) by the
+  // guest's thresholds per sample (cpu OutputMerger::AlphaToMask), over ps_msaa_samples guest
+  // samples. Bits 0-7: alpha_to_mask_offset0..3; bit 8: on; bits 12-15: host samples per pixel;
+  // bits 16 + 4h..19 + 4h: the guest sample whose coverage host sample h takes (the fbo path's
+  // render-target mapping, render_targets.h GuestSampleOfHost).
+  uint32_t ps_alpha_to_mask = 0;
   // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
   // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
   // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
