@@ -11,8 +11,9 @@
 // red 252/255 (RGB only, the clear's alpha stays) over a black clear, and the present averages
 // the four samples (copy_sample_select 0123): red = 252 * k / 4 = 63 k for k covered samples,
 // exact whatever the averaging rounds. Frame 1, the same blocks at 1x (tile 16): a pixel is
-// drawn (red 252) when alpha >= 1 - offset / 4. Block edges lie on whole pixels on screen, so no
-// pixel is partly covered by the geometry.
+// drawn (red 252) when alpha >= 1 - offset / 4. Frame 2, at 2x (tile 24; thresholds 1/2 and 1
+// minus offset / 8), presented averaging both samples (copy_sample_select 01): red = 126 k. Block
+// edges lie on whole pixels on screen, so no pixel is partly covered by the geometry.
 #include <array>
 #include <string>
 #include <vector>
@@ -45,7 +46,8 @@ uint32_t Covered(uint32_t x, uint32_t y, uint32_t samples) {
   static constexpr double k4[4] = {0.75, 0.25, 0.5, 1.0};
   uint32_t n = 0;
   for (uint32_t s = 0; s < samples; ++s) {
-    const double base = samples == 4 ? k4[s] : 1.0;
+    static constexpr double k2[2] = {0.5, 1.0};
+    const double base = samples == 4 ? k4[s] : samples == 2 ? k2[s] : 1.0;
     if (double(kAlpha[col]) >= base - double(offset) / (4.0 * samples)) ++n;
   }
   return n;
@@ -70,11 +72,12 @@ void DrawBlocks(SceneBuilder& s) {
 }
 
 void Build(SceneBuilder& s) {
-  for (const bool msaa : {true, false}) {
+  for (const uint32_t samples : {4u, 1u, 2u}) {
     RenderTargetSetup rt;
     rt.surface_pitch = kWidth;
-    rt.color_base_tiles = msaa ? 0 : 16;
-    if (msaa) rt.msaa = xenos::MsaaSamples::k4X;
+    rt.color_base_tiles = samples == 4 ? 0 : samples == 1 ? 16 : 24;
+    if (samples == 4) rt.msaa = xenos::MsaaSamples::k4X;
+    if (samples == 2) rt.msaa = xenos::MsaaSamples::k2X;
     s.Target(rt, kWidth, kHeight);
     s.ColorMask(0xFu);
     s.Resolve(ResolveOpts{.width = kWidth, .height = kHeight, .clear_color = true,
@@ -83,7 +86,9 @@ void Build(SceneBuilder& s) {
     ResolveOpts present;
     present.width = kWidth;
     present.height = kHeight;
-    present.sample_select = msaa ? uint32_t(xenos::CopySampleSelect::k0123) : 0u;
+    present.sample_select = uint32_t(samples == 4   ? xenos::CopySampleSelect::k0123
+                                     : samples == 2 ? xenos::CopySampleSelect::k01
+                                                    : xenos::CopySampleSelect::k0);
     present.dest = kFrontA;
     s.Resolve(present);
     s.Swap(kFrontA, kWidth, kHeight);
@@ -92,7 +97,7 @@ void Build(SceneBuilder& s) {
 
 std::vector<Image> Frames() {
   std::vector<Image> frames;
-  for (const uint32_t samples : {4u, 1u}) {
+  for (const uint32_t samples : {4u, 1u, 2u}) {
     Image img = Fill(kWidth, kHeight, {0, 0, 0, 255});
     for (uint32_t y = 0; y < kHeight; ++y) {
       for (uint32_t x = 0; x < kWidth; ++x) {
@@ -110,15 +115,16 @@ std::vector<EdramScenario> AlphaToMaskScenarios() {
   return {{MakeSample(
                "edram_alpha_to_mask",
                "RB_COLORCONTROL alpha_to_mask_enable with the four dither offsets, at 4x MSAA "
-               "(resolved averaging the samples) and at 1x",
-               "Two 64x32 frames of 8x8 blocks on black: columns of alpha 0, 1/8, 1/4, 3/8, 1/2, "
+               "and 2x (resolved averaging the samples) and at 1x",
+               "Three 64x32 frames of 8x8 blocks on black: columns of alpha 0, 1/8, 1/4, 3/8, 1/2, "
                "11/16, 13/16, 1; rows of offsets 0000, 2222, 3102, 0123. Frame 0 (4x): red = 63 "
                "times the samples covered (threshold 3/4, 1/4, 1/2, 1 minus offset/16): row 0 "
                "reads 0, 0, 63, 63, 126, 126, 189, 252 across; the dithered rows alternate per "
                "pixel. Frame 1 (1x): red 252 where alpha >= 1 - offset/4, else black (row 1: "
-               "columns 4..7). All pixels exact.",
+               "columns 4..7). Frame 2 (2x): red = 126 times the samples covered (1/2, 1 minus "
+               "offset/8). All pixels exact.",
                Build, Frames),
-           Frames, 0, "the 4x and 1x targets use their own tiles", ""}};
+           Frames, 0, "the 4x, 1x and 2x targets use their own tiles", ""}};
 }
 
 }  // namespace xnt::samples
