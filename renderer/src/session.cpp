@@ -170,6 +170,10 @@ class VulkanSession : public BackendSession<B> {
   std::vector<std::string> validation_messages() const override {
     return context_->validation_messages();
   }
+  void SaveBeforeExit() override {
+    this->backend_->renderer().textures().FinishStartupCompile();
+    context_->SaveBeforeExit();
+  }
 
  protected:
   explicit VulkanSession(const SessionOptions& options) {

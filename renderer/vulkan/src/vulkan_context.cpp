@@ -301,6 +301,10 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
 
 VulkanContext::~VulkanContext() { Destroy(); }
 
+void VulkanContext::SaveBeforeExit() {
+  if (device_ && WaitIdle() && pipeline_cache_) pipeline_cache_->Save();
+}
+
 VkPipelineCache VulkanContext::pipeline_cache() const { return pipeline_cache_->handle(); }
 
 void VulkanContext::Destroy() {

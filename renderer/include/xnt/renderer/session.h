@@ -161,6 +161,10 @@ class Session {
                                                  uint32_t rows) = 0;
   // The EDRAM ownership tracker and transfer log; nullptr for a path without one.
   virtual gpu::EdramTracker* edram() { return nullptr; }
+  // For a program that ends its process right after, without destroying the session: finishes
+  // the device's work and writes what the destructor would write (a Vulkan path's pipeline
+  // cache), so only the teardown itself is skipped. Nothing to do on the cpu path.
+  virtual void SaveBeforeExit() {}
 };
 
 }  // namespace xnt::renderer

@@ -58,6 +58,9 @@ class TextureCache {
 
   TextureCache(VulkanContext& context, CommandStream& stream, SharedMemory& shared_memory);
   ~TextureCache();
+  // Waits for the loader's start-up compile and folds its pipeline cache into the device's, as
+  // the destructor does (before VulkanContext::SaveBeforeExit, so the saved cache holds it).
+  void FinishStartupCompile() { JoinPendingPipeline(); }
   TextureCache(const TextureCache&) = delete;
   TextureCache& operator=(const TextureCache&) = delete;
 
