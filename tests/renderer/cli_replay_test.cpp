@@ -73,6 +73,44 @@ TEST(CliReplay, JsonListsNotesWithKindRegisterAndDraw) {
   }
 }
 
+// Without --validate the process ends without destroying the device once its outputs are
+// written: the JSON summary still reaches stdout whole, the frame is the expected one, the
+// exit codes are unchanged, and the pipeline cache the context's destruction would have saved
+// is in the cache folder (written before the process ends).
+TEST(CliReplay, EndingWithoutTeardownStillWritesEverything) {
+  test::UseLavapipe();
+  const char* name = "clear_draws_resolve_swap";
+  ASSERT_EQ(Shell(kCli + " samples write " + name + " -o " + Work().string()).code, 0);
+  const std::string trace = (Work() / (std::string(name) + ".xnt")).string();
+  for (const char* path : {"fbo", "fsi --fsi-ordering unordered", "cpu"}) {
+    const std::filesystem::path cache = Work() / "cache";
+    std::filesystem::remove_all(cache);
+    std::filesystem::remove_all(Work() / "frames");
+    auto r = Shell("XDG_CACHE_HOME=" + cache.string() + " " + kCli + " replay " + trace +
+                   " --out " + (Work() / "frames").string() + " --json --path " + path);
+    ASSERT_EQ(r.code, 0) << path << "\n" << r.out;
+    EXPECT_NE(r.out.find("\"frames_written\": 1"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.size() - 4), "]\n}\n") << r.out;
+    int w = 0, h = 0, c = 0;
+    stbi_uc* png = stbi_load((Work() / "frames" / "frame_0000.png").c_str(), &w, &h, &c, 4);
+    ASSERT_NE(png, nullptr) << path;
+    const samples::Image expected = samples::Find(name)->expected_image();
+    ASSERT_EQ(uint32_t(w) * uint32_t(h) * 4, expected.rgba.size());
+    EXPECT_EQ(std::memcmp(png, expected.rgba.data(), expected.rgba.size()), 0) << path;
+    stbi_image_free(png);
+    bool pipeline_cache = false;
+    if (std::filesystem::exists(cache / "xenotrace")) {
+      for (const auto& e : std::filesystem::directory_iterator(cache / "xenotrace")) {
+        pipeline_cache |= e.path().filename().string().rfind("vk-pipelines-", 0) == 0;
+      }
+    }
+    EXPECT_EQ(pipeline_cache, std::string(path) != "cpu") << path;
+    // A frame the trace does not have is still exit code 1.
+    EXPECT_EQ(Shell(kCli + " replay " + trace + " --out " + (Work() / "frames").string() +
+                    " --frames 3 --path " + path).code, 1) << path;
+  }
+}
+
 TEST(CliReplay, UsageErrors) {
   test::UseLavapipe();
   const char* name = "triangle_fan";
