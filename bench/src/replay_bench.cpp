@@ -128,6 +128,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   so.device_index = o.device_index;
   so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
   so.gpu_stage_timestamps = o.gpu_profile;
+  so.initial_ring_bytes = o.initial_ring_bytes;
   double in_draws = 0.0;
   uint64_t draws = 0, frames = 0;
   Clock::time_point draw_start;
@@ -147,7 +148,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
   replay::TracePlayer player(session->backend());
   session->Attach(player);
   std::vector<double> warm, warm_cpu, warm_draws, warm_flush, warm_gpu;
-  std::vector<double> warm_uploads, warm_gpu_draws, warm_resolves;
+  std::vector<double> warm_uploads, warm_gpu_draws, warm_resolves, warm_submissions, warm_fills;
   double cold_draws = 0.0;
   for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
     in_draws = 0.0;
@@ -155,6 +156,7 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
     const double cpu = ProcessCpuSeconds();
     const double gpu = session->gpu_seconds();
     const auto stages = session->gpu_stage_seconds();
+    const auto submitted = session->submission_stats();
     const auto a = Clock::now();
     for (const format::Record& rec : c.records) player.Apply(rec);
     const auto b = Clock::now();
@@ -172,6 +174,10 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
     warm_draws.push_back(in_draws);
     warm_flush.push_back(Seconds(b, f));
     if (gpu >= 0.0) warm_gpu.push_back(session->gpu_seconds() - gpu);
+    if (const auto now = session->submission_stats(); now && submitted) {
+      warm_submissions.push_back(double(now->submissions - submitted->submissions));
+      warm_fills.push_back(double(now->ring_fills - submitted->ring_fills));
+    }
     if (const auto now = session->gpu_stage_seconds(); now && stages) {
       warm_uploads.push_back(now->uploads - stages->uploads);
       warm_gpu_draws.push_back(now->draws - stages->draws);
@@ -197,6 +203,12 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
     r.gpu_uploads_seconds_per_frame = median(warm_uploads) / double(r.frames);
     r.gpu_draws_seconds_per_frame = median(warm_gpu_draws) / double(r.frames);
     r.gpu_resolves_seconds_per_frame = median(warm_resolves) / double(r.frames);
+  }
+  if (const auto s = session->submission_stats(); s && r.frames > 0) {
+    r.submissions_per_frame = median(warm_submissions) / double(r.frames);
+    r.ring_fills_per_frame = median(warm_fills) / double(r.frames);
+    r.peak_submission_ring_bytes = s->peak_ring_bytes;
+    r.ring_bytes = s->ring_bytes;
   }
   r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
   r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;

@@ -170,6 +170,10 @@ class VulkanSession : public BackendSession<B> {
   std::vector<std::string> validation_messages() const override {
     return context_->validation_messages();
   }
+  std::optional<Session::Submissions> submission_stats() const override {
+    const vk::CommandStream& s = this->backend_->renderer().command_stream();
+    return Session::Submissions{s.submitted(), s.ring_fills(), s.peak_ring_used(), s.ring_size()};
+  }
   void SaveBeforeExit() override {
     this->backend_->renderer().textures().FinishStartupCompile();
     context_->SaveBeforeExit();
@@ -185,6 +189,7 @@ class VulkanSession : public BackendSession<B> {
     context_options.synchronization_validation = options.synchronization_validation;
     context_options.gpu_timeout_ms = options.gpu_timeout_ms;
     context_options.gpu_stage_timestamps = options.gpu_stage_timestamps;
+    context_options.initial_ring_bytes = options.initial_ring_bytes;
     context_ = std::make_unique<vk::VulkanContext>(context_options);
   }
 

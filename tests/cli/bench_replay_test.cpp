@@ -199,6 +199,28 @@ TEST_F(BenchReplay, GpuProfileSplitsTheFrameIntoStages) {
                        "\"resolves\": null}"), std::string::npos) << r.out;
 }
 
+// A capture-shaped frame of 1,500 draws carries about 6.4 MiB of ring data (a fresh 4 KiB vertex
+// page and the constants per draw), so the 4 MiB submission bound cuts it at least once: two
+// parts and the swap's submission. The ring (8 MiB here) never fills, since a submission is cut
+// at 4 MiB plus one draw's data and one 1 MiB block for uploads ahead; the cpu path has none.
+TEST_F(BenchReplay, SubmissionsAndRingFillsPerFrame) {
+  const Result r = Xt("bench replay --paths fbo,cpu --draws 4 --capture 1500 --repeat 1 --json "
+                      "--ring-mib 8");
+  if (r.out.find("\"error\": \"no Vulkan") != std::string::npos) {
+    XNT_MISSING_PREREQUISITE() << "no Vulkan device";
+  }
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_GE(Field(r.out, "capture_1500", "fbo", "submissions_per_frame"), 3.0) << r.out;
+  EXPECT_EQ(Field(r.out, "capture_1500", "fbo", "ring_fills_per_frame"), 0.0) << r.out;
+  const double peak = Field(r.out, "capture_1500", "fbo", "peak_submission_ring_bytes");
+  EXPECT_GT(peak, double(4 << 20)) << r.out;
+  EXPECT_LE(peak, double((5 << 20) + (64 << 10))) << r.out;
+  EXPECT_EQ(Field(r.out, "capture_1500", "fbo", "ring_bytes"), double(8 << 20)) << r.out;
+  EXPECT_EQ(Field(r.out, "capture_1500", "cpu", "submissions_per_frame"), -1.0) << r.out;
+  EXPECT_EQ(Field(r.out, "capture_1500", "cpu", "ring_bytes"), -1.0) << r.out;
+  EXPECT_EQ(Xt("bench replay --paths fbo --ring-mib 4").code, 2);
+}
+
 TEST_F(BenchReplay, BaselineCheck) {
   const fs::path lenient = kWork / "lenient.json";
   const fs::path strict = kWork / "strict.json";

@@ -41,6 +41,28 @@ std::string GpuStagesJson(const bench::ReplayBenchResult& r, bool gpu_profile) {
          ", \"resolves\": " + GpuJson(r.gpu_resolves_seconds_per_frame) + "}, ";
 }
 
+// A GPU path's submissions in a case's JSON object (null on the cpu path) and as a text line.
+std::string SubmissionsJson(const bench::ReplayBenchResult& r) {
+  if (r.submissions_per_frame < 0.0) {
+    return "\"submissions_per_frame\": null, \"ring_fills_per_frame\": null, "
+           "\"peak_submission_ring_bytes\": null, \"ring_bytes\": null, ";
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "\"submissions_per_frame\": %.2f, \"ring_fills_per_frame\": %.2f, "
+                "\"peak_submission_ring_bytes\": %llu, \"ring_bytes\": %llu, ",
+                r.submissions_per_frame, r.ring_fills_per_frame,
+                (unsigned long long)r.peak_submission_ring_bytes, (unsigned long long)r.ring_bytes);
+  return buf;
+}
+void PrintSubmissions(const bench::ReplayBenchResult& r) {
+  if (r.submissions_per_frame < 0.0) return;
+  std::printf("%-14s %-4s  per frame: %.1f submissions (each waits for the device), %.1f forced by "
+              "a full ring; most ring data in one submission %.2f MiB; ring %.0f MiB\n",
+              "", "", r.submissions_per_frame, r.ring_fills_per_frame,
+              double(r.peak_submission_ring_bytes) / 1048576.0, double(r.ring_bytes) / 1048576.0);
+}
+
 // A benchmark run with its progress on one rewritten line of a terminal, cleared at the end; not
 // under --json, whose output a program reads.
 template <class Options, class Results>
@@ -138,6 +160,7 @@ struct ReplayArgs {
   uint32_t capture_frames = 1;
   std::vector<std::string> capture_variants = {"base"};
   bool gpu_profile = false;
+  uint32_t ring_mib = 0;
   uint32_t repeats = 3;
   int device = -1;
   bool json = false;
@@ -169,6 +192,7 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
   o.capture_frames = a.capture_frames;
   o.capture_variants = a.capture_variants;
   o.gpu_profile = a.gpu_profile;
+  o.initial_ring_bytes = uint64_t(a.ring_mib) << 20;
   o.repeats = a.repeats;
   o.device_index = a.device;
   o.save_traces_dir = a.save_traces;
@@ -194,14 +218,15 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                   "\"startup_seconds\": %.6f, \"cold_seconds\": %.6f, \"warm_seconds\": %.6f, \"warm_cpu_seconds\": %.6f, "
                   "\"frames_per_second\": %.2f, \"draws_per_second\": %.1f, "
                   "\"us_per_draw\": {\"front_end\": %.3f, \"translation\": %.3f, \"recording\": %.3f, "
-                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": %s, %s"
+                  "\"submission\": %.3f}, \"gpu_seconds_per_frame\": %s, %s%s"
                   "\"peak_rss_bytes\": %llu, \"error\": %s}",
                   i ? "," : "", JsonString(r.name).c_str(), JsonString(r.path).c_str(),
                   JsonString(r.device).c_str(), (unsigned long long)r.frames, (unsigned long long)r.draws,
                   r.startup_seconds, r.cold_seconds, r.warm_seconds, r.warm_cpu_seconds, r.frames_per_second,
                   r.draws_per_second, r.front_end_us_per_draw, r.translation_us_per_draw,
                   r.recording_us_per_draw, r.submission_us_per_draw, GpuJson(r.gpu_seconds_per_frame).c_str(),
-                  GpuStagesJson(r, a.gpu_profile).c_str(), (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
+                  GpuStagesJson(r, a.gpu_profile).c_str(), SubmissionsJson(r).c_str(),
+                  (unsigned long long)r.peak_rss_bytes, JsonString(r.error).c_str());
       continue;
     }
     if (!r.error.empty()) {
@@ -216,6 +241,7 @@ int RunReplayBenchCommand(const ReplayArgs& a) {
                 "", "", r.front_end_us_per_draw, r.translation_us_per_draw, r.recording_us_per_draw,
                 r.submission_us_per_draw, GpuText(r.gpu_seconds_per_frame).c_str(),
                 double(r.peak_rss_bytes) / 1048576.0);
+    PrintSubmissions(r);
     if (a.gpu_profile) {
       std::printf("%-14s %-4s  GPU time per frame by stage: uploads ahead %s, draws %s, resolves and swap %s\n",
                   "", "", GpuText(r.gpu_uploads_seconds_per_frame).c_str(),
@@ -393,6 +419,11 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                rep->add_flag("--gpu-profile", pargs->gpu_profile,
                              "GPU paths: split the GPU time per frame into the upload buffer ahead of the "
                              "draws, the draws, and resolves and swaps (timestamp queries between them)");
+               rep->add_option("--ring-mib", pargs->ring_mib,
+                               "GPU paths: the host upload ring's size at start in MiB (default 16; "
+                               "it grows to 64 only for a larger single transfer), to weigh its "
+                               "start-up cost against the waits a full ring forces")
+                   ->check(CLI::Range(8, 64));
                rep->add_option("--repeat", pargs->repeats, "Warm replays per case (median reported; the first replay is the cold one)")
                    ->check(CLI::Range(1, 100))->capture_default_str();
                rep->add_option("--device", pargs->device, "Vulkan device index for the GPU paths");

@@ -180,7 +180,10 @@ std::optional<CommandStream::Allocation> CommandStream::TryAllocate(uint64_t siz
   }
   if (alignment == 0) alignment = 1;
   uint64_t offset = (ring_used_ + alignment - 1) / alignment * alignment;
-  if (offset + size > ring_size_) return std::nullopt;
+  if (offset + size > ring_size_) {
+    ++ring_fills_;
+    return std::nullopt;
+  }
   ring_used_ = offset + size;
   return Allocation{ring_, offset, ring_data_ + offset};
 }

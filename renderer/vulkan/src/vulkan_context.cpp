@@ -270,6 +270,7 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
   print_validation_ = options.print_validation;
   gpu_timeout_ms_ = options.gpu_timeout_ms;
   gpu_stage_timestamps_ = options.gpu_stage_timestamps;
+  initial_ring_bytes_ = options.initial_ring_bytes;
   try {
     if (debug_utils && options.validate) {
       auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(

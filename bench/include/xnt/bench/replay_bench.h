@@ -26,6 +26,9 @@
 //     summed: command_stream.h) over its frames, median of the warm replays; negative on the cpu
 //     path or a queue without timestamps.
 //   - with gpu_profile, that time per stage (uploads ahead of the draws, draws, resolves).
+//   - GPU paths: submissions per frame (each waits for the device), how many of them a full
+//     upload ring forced (ring fills), the most ring data one submission held and the ring's
+//     size at the end (Session::submission_stats).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +55,8 @@ struct ReplayBenchOptions {
   std::vector<std::string> capture_variants = {"base"};
   // GPU paths: the GPU time split by stage (Session::gpu_stage_seconds).
   bool gpu_profile = false;
+  // GPU paths: the upload ring's size at start in bytes (0: the default; SessionOptions).
+  uint64_t initial_ring_bytes = 0;
   std::vector<std::string> paths = {"fbo"};
   // fsi without interlock: the named lavapipe test mode (docs/fsi.md).
   bool fsi_unordered = false;
@@ -83,6 +88,9 @@ struct ReplayBenchResult {
   double gpu_uploads_seconds_per_frame = -1.0;
   double gpu_draws_seconds_per_frame = -1.0;
   double gpu_resolves_seconds_per_frame = -1.0;
+  // GPU paths (negative / 0 on the cpu path): medians of the warm replays, per frame.
+  double submissions_per_frame = -1.0, ring_fills_per_frame = -1.0;
+  uint64_t peak_submission_ring_bytes = 0, ring_bytes = 0;
   uint64_t peak_rss_bytes = 0;
   std::string error;  // non-empty: this case could not run (why)
 };

@@ -83,6 +83,9 @@ struct SessionOptions {
   uint32_t gpu_timeout_ms = 60000;
   // Vulkan paths: GPU time split by stage (Session::gpu_stage_seconds; vk::ContextOptions).
   bool gpu_stage_timestamps = false;
+  // Vulkan paths: the host upload ring's size at start in bytes (0: the default;
+  // vk::ContextOptions::initial_ring_bytes).
+  uint64_t initial_ring_bytes = 0;
   // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
   // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
   // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension
@@ -148,6 +151,13 @@ class Session {
     double uploads = 0.0, draws = 0.0, resolves = 0.0;
   };
   virtual std::optional<GpuStages> gpu_stage_seconds() const { return std::nullopt; }
+  // A Vulkan path's submissions so far (each waits for the device), how many of them a full
+  // upload ring forced, the most ring data one submission held and the ring's size now; nullopt
+  // on the cpu path.
+  struct Submissions {
+    uint64_t submissions = 0, ring_fills = 0, peak_ring_bytes = 0, ring_bytes = 0;
+  };
+  virtual std::optional<Submissions> submission_stats() const { return std::nullopt; }
   // The path's Vulkan instance as a frame debugger's in-application API names a device (for
   // RenderDocCapture::Start when another device, e.g. --post's, exists); null without Vulkan.
   virtual void* frame_debugger_device() const { return nullptr; }

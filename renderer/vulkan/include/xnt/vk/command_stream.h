@@ -101,6 +101,10 @@ class CommandStream {
   // Bytes of the ring the current submission has allocated, and the most any submission held.
   uint64_t ring_used() const { return ring_used_; }
   uint64_t peak_ring_used() const { return peak_ring_used_; }
+  // Allocations refused because the ring had no room left in the current submission: each makes
+  // its caller flush, i.e. wait for the device. (Submissions cut at the renderer's bound before
+  // the ring fills are not counted here.)
+  uint64_t ring_fills() const { return ring_fills_; }
 
  private:
   VulkanContext& context_;
@@ -134,6 +138,7 @@ class CommandStream {
   uint64_t ring_generation_ = 0;
   uint64_t ring_used_ = 0;
   uint64_t peak_ring_used_ = 0;
+  uint64_t ring_fills_ = 0;
   void CreateRing(uint64_t size);
   void DestroyRing();
   // TryAllocateAhead's block: [ahead_offset_, ahead_end_) of the ring in submission ahead_epoch_.

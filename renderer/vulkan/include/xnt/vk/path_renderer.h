@@ -101,6 +101,8 @@ class PathRenderer {
   // Things the renderer could not do exactly, with counts ("resolve of depth ...": 3).
   const std::map<std::string, uint64_t>& notes() const { return notes_; }
   SharedMemory& shared_memory() { return shared_memory_; }
+  // Submissions, ring fills (each a wait) and the ring's size and peak use (bench replay).
+  const CommandStream& command_stream() const { return stream_; }
   TextureCache& textures() { return textures_; }
   // Resolution scaling (RendererOptions scale_x/y > 1): resolves write 1x guest memory plus
   // scaled copies (gpu/scaled_resolve.h) that textures and the front buffer read at the scaled

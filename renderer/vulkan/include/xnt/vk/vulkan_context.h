@@ -44,6 +44,9 @@ struct ContextOptions {
   // bench replay --gpu-profile: every submission's GPU time split by stage (GpuStageSeconds),
   // with timestamps between the upload buffer and the draws and around resolves and swaps.
   bool gpu_stage_timestamps = false;
+  // bench replay --ring-mib: the host upload ring's size at start (0: the paths' default,
+  // PathRenderer::kInitialRingSize), to measure what the ring's size costs against what it saves.
+  uint64_t initial_ring_bytes = 0;
 };
 
 // The GPU time of submissions split where command_stream.h writes stage timestamps: the upload
@@ -147,6 +150,7 @@ class VulkanContext {
   void AddGpuSeconds(double seconds) { gpu_seconds_ += seconds; }
   // ContextOptions::gpu_stage_timestamps, and what the command streams measured with it.
   bool gpu_stage_timestamps() const { return gpu_stage_timestamps_; }
+  uint64_t initial_ring_bytes() const { return initial_ring_bytes_; }
   const GpuStageSeconds& gpu_stage_seconds() const { return gpu_stage_seconds_; }
   void AddGpuStageSeconds(const GpuStageSeconds& s) {
     gpu_stage_seconds_.uploads += s.uploads;
@@ -241,6 +245,7 @@ class VulkanContext {
   uint32_t queue_family_ = 0;
   double gpu_seconds_ = 0.0;
   bool gpu_stage_timestamps_ = false;
+  uint64_t initial_ring_bytes_ = 0;
   GpuStageSeconds gpu_stage_seconds_;
   bool queue_sparse_ = false;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
