@@ -213,6 +213,13 @@ TEST(FrontBufferBands, TheImageIsTheSameForAnyThreadCount) {
         gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(), threads);
     EXPECT_EQ(other.rgba, one.rgba) << threads << " threads";
   }
+  // A reused buffer (an earlier swap's) holding other bytes, of the image's size, larger or
+  // smaller: every byte of the image is written, none of the old contents shows.
+  for (size_t size : {one.rgba.size(), one.rgba.size() + 4096, size_t(64)}) {
+    const gpu::SwapImage reused = gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(),
+                                                       2, std::vector<uint8_t>(size, 0xA5));
+    EXPECT_EQ(reused.rgba, one.rgba) << size << "-byte buffer";
+  }
 }
 
 }  // namespace

@@ -424,12 +424,13 @@ void CpuBackend::OnSwap(const replay::SwapCall& call) {
     // Row bands over the pixel stage's threads (guest memory is only read here).
     image = gpu::ReadFrontBufferAtScale(registers_->values(), call.front_buffer_address,
                                         call.width, call.height, Access(), scaled_,
-                                        ResolveThreads(options_.threads));
+                                        ResolveThreads(options_.threads), std::move(swap_pixels_));
   } catch (const Error& e) {
     Note("swap skipped: " + std::string(e.what()));
     return;
   }
   if (options_.on_swap) options_.on_swap(call.frame, image);
+  swap_pixels_ = std::move(image.rgba);  // the next swap's, usually of the same size
 }
 
 void CpuBackend::OnMemoryWritten(uint32_t address, uint32_t size) {

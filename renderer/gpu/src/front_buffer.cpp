@@ -31,7 +31,8 @@ uint32_t FrontBufferBase(RegisterValues regs, uint32_t frontbuffer_address) {
 }
 
 SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
-                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads) {
+                          uint32_t height, const GuestMemoryAccess& memory, uint32_t threads,
+                          std::vector<uint8_t> storage) {
   const auto fetch = FetchConstant0(regs);
   const uint32_t base = FrontBufferBase(regs, frontbuffer_address);
   uint32_t pitch = width;
@@ -84,7 +85,8 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   SwapImage image;
   image.width = width;
   image.height = height;
-  image.rgba.resize(size_t(width) * height * 4);
+  image.rgba = std::move(storage);
+  image.rgba.resize(size_t(width) * height * 4);  // every byte is written below
   // Each output channel is a byte of the unpacked texel (c[0..3]), 0 or 255 (swizzle 4, 5; 6 and
   // 7 read as 0); alpha is always 255.
   uint32_t source[3];

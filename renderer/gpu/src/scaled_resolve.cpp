@@ -109,16 +109,20 @@ const ScaledCopy* ScaledResolveMemory::last() const {
 
 SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                                  uint32_t height, const GuestMemoryAccess& memory,
-                                 const ScaledResolveMemory& scaled, uint32_t threads) {
+                                 const ScaledResolveMemory& scaled, uint32_t threads,
+                                 std::vector<uint8_t> storage) {
   uint32_t fetch[6];
   for (uint32_t i = 0; i < 6; ++i) fetch[i] = RegisterValue(regs, xenos::kFetchConstantBase + i);
   const ScaledCopy* copy = scaled.Find(fetch);
-  if (!copy) return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory, threads);
+  if (!copy) {
+    return ReadFrontBuffer(regs, frontbuffer_address, width, height, memory, threads,
+                           std::move(storage));
+  }
   std::vector<uint32_t> patched(regs.begin(), regs.end());
   const std::array<uint32_t, 6> d = ScaledResolveMemory::ScaledFetch(fetch, *copy);
   for (uint32_t i = 0; i < 6; ++i) patched[xenos::kFetchConstantBase + i] = d[i];
   return ReadFrontBuffer(patched, 0, width * copy->scale_x, height * copy->scale_y,
-                         ScaledResolveMemory::AccessOf(*copy), threads);
+                         ScaledResolveMemory::AccessOf(*copy), threads, std::move(storage));
 }
 
 void ScaledResolveMemory::Invalidate(uint32_t address, uint64_t size) {

@@ -104,6 +104,7 @@ class CpuBackend : public replay::Backend {
   const replay::RegisterFile* registers_ = nullptr;
   gpu::edram::Edram edram_;
   gpu::ScaledResolveMemory scaled_;
+  std::vector<uint8_t> swap_pixels_;  // the last swap's image buffer, reused by the next swap
   gpu::EdramTracker tracker_;
   gpu::edram::SnapshotRestore snapshot_;
   CpuStats stats_;

@@ -71,9 +71,10 @@ class ScaledResolveMemory {
 
 // The swapped front buffer at a resolution scale: read from the scaled copy fetch constant 0
 // names (as VdSwap writes it), S x T times `width` x `height`, when a resolve left one; else
-// gpu::ReadFrontBuffer at 1x from guest memory.
+// gpu::ReadFrontBuffer at 1x from guest memory (`storage` as there).
 SwapImage ReadFrontBufferAtScale(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                                  uint32_t height, const GuestMemoryAccess& memory,
-                                 const ScaledResolveMemory& scaled, uint32_t threads = 1);
+                                 const ScaledResolveMemory& scaled, uint32_t threads = 1,
+                                 std::vector<uint8_t> storage = {});
 
 }  // namespace xnt::gpu
