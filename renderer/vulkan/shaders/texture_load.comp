@@ -92,6 +92,21 @@ float div_rn(float a, float b) {
   return best;
 }
 float unorm(uint v, uint bits) { return div_rn(float(v), float((1u << bits) - 1u)); }
+
+// The Xenos 16-bit float of the k_16*_FLOAT and k_16*_EXPAND texels: exponent 31 is an ordinary
+// exponent (no infinity, no NaN: +-131008 at most), as in the render targets whose resolves
+// produce these textures (Xenia render_target_cache.h: "the Xenos float16 doesn't have special
+// values") and in vertex fetch (Xenia shader_interpreter.cc decodes vertex halves with
+// xenos_half_to_float, base/math.h; its SPIR-V / DXBC fetch code marks the host's IEEE unpack as
+// a FIXME for that range). GLSL's unpackHalf2x16 would make exponent 31 infinity or NaN. Half
+// denormals stay denormal (2^-24 steps), as the model's decoder (texture_decode.cpp) keeps them.
+float xenos_half(uint h) {
+  uint exponent = (h >> 10u) & 0x1Fu, mantissa = h & 0x3FFu;
+  float magnitude = exponent == 0u ? float(mantissa) * (1.0 / 16777216.0)
+                                   : uintBitsToFloat(((exponent + 112u) << 23u) | (mantissa << 13u));
+  return uintBitsToFloat(floatBitsToUint(magnitude) | ((h & 0x8000u) << 16u));
+}
+vec2 xenos_half2(uint w) { return vec2(xenos_half(w & 0xFFFFu), xenos_half(w >> 16u)); }
 uint field(uint v, uint offset, uint bits) { return bitfieldExtract(v, int(offset), int(bits)); }
 
 vec3 rgb565(uint c) {
@@ -253,9 +268,9 @@ void main() {
       break;
     // The _EXPAND formats hold the same 16-bit floats as the _FLOAT ones (Xenia's host formats
     // for them are R16_FLOAT / R16G16_FLOAT / R16G16B16A16_FLOAT, d3d12_texture_cache.cc).
-    case 27u: case 30u: v = vec4(unpackHalf2x16(t & 0xFFFFu).x); break;
-    case 28u: case 31u: { vec2 h = unpackHalf2x16(t); v = vec4(h.x, h.yyy); break; }
-    case 29u: case 32u: v = vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1])); break;
+    case 27u: case 30u: v = vec4(xenos_half(t & 0xFFFFu)); break;
+    case 28u: case 31u: { vec2 h = xenos_half2(t); v = vec4(h.x, h.yyy); break; }
+    case 29u: case 32u: v = vec4(xenos_half2(w[0]), xenos_half2(w[1])); break;
     case 36u: v = vec4(uintBitsToFloat(w[0])); break;
     case 37u: v = vec4(uintBitsToFloat(w[0]), vec3(uintBitsToFloat(w[1]))); break;
     case 38u:

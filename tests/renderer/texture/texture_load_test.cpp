@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -365,6 +366,42 @@ TEST_F(TextureLoadTest, ManyTexturesGrowTheLoaderDescriptorPools) {
   }
   EXPECT_EQ(cache_->entry_count(), kCount);
   EXPECT_EQ(cache_->load_count(), kCount);
+}
+
+// The Xenos half has no infinity or NaN: exponent 31 is one more binade (65536..131008), which
+// the texture unit reads as the render targets whose resolves make these textures write it.
+// Hand-worked: 0x7C00 = 2^16, 0x7E00 = 1.5 * 2^16, 0xFFFF = -(2 - 2^-10) * 2^16 = -131008,
+// 0x8001 = -2^-24 (a denormal stays one), 0x3C00 = 1.
+TEST_F(TextureLoadTest, HalfExponent31IsFiniteOnEveryHalfFormat) {
+  const uint32_t base = 0x06000000;
+  const uint32_t words[2] = {0x7E007C00u, 0x3C008001u};  // halves x, y | z, w (endian 0)
+  for (uint32_t i = 0; i < 8; ++i) guest_.WriteByte(base + i, uint8_t(words[i / 4] >> (8 * (i % 4))));
+  guest_.EndWrite();
+  memory_->Sync(guest_.Source());
+  struct Case { uint32_t format; std::array<float, 4> want; };
+  const Case cases[] = {
+      {32, {65536.0f, 98304.0f, -0x1p-24f, 1.0f}},          // k_16_16_16_16_FLOAT
+      {29, {65536.0f, 98304.0f, -0x1p-24f, 1.0f}},          // k_16_16_16_16_EXPAND
+      {31, {65536.0f, 98304.0f, 98304.0f, 98304.0f}},       // k_16_16_FLOAT (RGGG)
+      {30, {65536.0f, 65536.0f, 65536.0f, 65536.0f}},       // k_16_FLOAT (RRRR)
+  };
+  Layout l{1, 1, 32, 1, false};
+  for (const Case& c : cases) {
+    auto fetch = Fetch(base, c.format, 0, l);
+    auto got = ReadBack(cache_->Get(fetch.data(), guest_.Source()));
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(std::bit_cast<uint32_t>(got[k]), std::bit_cast<uint32_t>(c.want[k]))
+          << xenos::TextureFormatName(c.format) << " component " << k << ": " << got[k];
+    }
+  }
+  // -131008 (0xFFFF) in the top half of a k_16_16_FLOAT word.
+  for (uint32_t i = 0; i < 4; ++i) guest_.WriteByte(base + 0x1000 + i, uint8_t(0xFFFF3C00u >> (8 * i)));
+  guest_.EndWrite();
+  memory_->Sync(guest_.Source());
+  auto fetch = Fetch(base + 0x1000, 31, 0, l);
+  auto got = ReadBack(cache_->Get(fetch.data(), guest_.Source()));
+  EXPECT_EQ(got[0], 1.0f);
+  EXPECT_EQ(got[1], -131008.0f);
 }
 
 TEST_F(TextureLoadTest, UnsupportedAndAbsurdFetchConstantsThrow) {

@@ -35,17 +35,9 @@ uint32_t Swap32(uint32_t v, uint32_t endian) {
 // them (whether the device flushes one is the driver's choice) and one in eight a special value.
 void FillTexels(Rng& g, TextureFormat format, uint32_t endian, uint8_t* bytes, size_t size) {
   for (size_t i = 0; i + 4 <= size; i += 4) {
+    // k_16_16_16_16_FLOAT takes any bits: the Xenos half has no infinity or NaN, and every path
+    // decodes exponent 31 as the finite binade 65536..131008 (texture_load.comp xenos_half).
     uint32_t w = uint32_t(g());
-    if (format == TextureFormat::k_16_16_16_16_FLOAT) {
-      // No half with exponent 31: fbo/fsi load it as IEEE inf/NaN (as Xenia's R16G16B16A16_SFLOAT
-      // copy does) while the model's decoder (texture_decode.cpp Half) takes it as a finite
-      // 2^16-range number; a difference the check found, not fixed yet (docs/shaders.md).
-      uint32_t v = Swap32(w, endian);  // the halves as the endian swap reads them
-      for (uint32_t half = 0; half < 2; ++half) {
-        if (((v >> (16 * half + 10)) & 31u) == 31u) v &= ~(1u << (16 * half + 10));
-      }
-      w = Swap32(v, endian);
-    }
     if (format == TextureFormat::k_32_FLOAT) {
       static const uint32_t kSpecial[] = {0x00000000u, 0x80000000u, 0x3F800000u, 0x7F800000u,
                                           0xFF800000u, 0x7FC00000u, 0x7F7FFFFFu, 0x3F000000u};
