@@ -44,7 +44,8 @@ uint8_t Quantize(double v) {
   return uint8_t(std::lround(v * 255.0));
 }
 
-// Xenos PWL gamma -> linear, in the same steps as glsl_prelude.cpp's xe_pwl_gamma_to_linear.
+// Xenos PWL gamma -> linear, in the same steps as glsl_prelude.cpp's xe_pwl_gamma_to_linear
+// (times the float nearest 1/1023, as the texture unit model does).
 double PwlToLinear(double g) {
   float x = std::clamp(float(g), 0.0f, 1.0f);
   float scale, offset;
@@ -53,7 +54,7 @@ double PwlToLinear(double g) {
   else if (x < 192.0f / 255.0f) { scale = 4.0f / 1024.0f; offset = -256.0f; }
   else { scale = 8.0f / 1024.0f; offset = -1024.0f; }
   float t = x * (255.0f * 1024.0f) * scale + offset;
-  return double((t + std::trunc(t * scale)) / 1023.0f);
+  return double((t + std::trunc(t * scale)) * (1.0f / 1023.0f));
 }
 
 class TextureDrawTest : public ::testing::Test {

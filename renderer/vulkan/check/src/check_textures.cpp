@@ -209,12 +209,9 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
                                    f.dimension == ucode::TextureDimension::k2D ||
                                    (f.dimension == ucode::TextureDimension::k3D && !volume));
   const bool one_level = gpu::TextureDescriptor::FromFetchConstant(d).levels == 1;
-  // A PWL-gamma component: the translated conversion came out 1 ulp from the texture unit's on a
-  // point-sampled DXT1 texel (docs/shaders.md), not resolved yet.
-  const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
-  if (std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) != std::end(signs)) {
-    return Value{0, true, "PWL gamma conversion (found 1 ulp apart from the cpu path, not resolved)"};
-  }
+  // PWL gamma components are compared like the others: the translated conversion takes the
+  // texture unit model's exactly rounded steps in its order (glsl_prelude.cpp
+  // xe_pwl_gamma_to_linear), so a texel both sides pick converts to the same bits.
   if (in_shader && magnified && mag == 0 && !anisotropic) return Value{0, false, {}, per_lane};
   if (in_shader && !implicit_lod && one_level && mag == 0 && min == 0 && !anisotropic) return {};
   // Not exact even where it magnifies: the host filters its minified lanes as well.

@@ -383,17 +383,24 @@ vec4 xe_vertex_fetch(uint fetch_slot, uint address_dwords, uint format, bool is_
 // ---- Texture fetch ------------------------------------------------------------------------------
 // Xenos piecewise-linear gamma -> linear (the TextureSign kGamma conversion, done after filtering
 // as Xenia does). Four segments with breakpoints at 64, 96 and 192 of 255 and slopes 1, 2, 4, 8
-// in 1/1024 units, a truncated correction term, then / 1023 (Xenia src/xenia/gpu/xenos.h
-// PWLGammaToLinear; formula re-derived here, not copied).
+// in 1/1024 units, a truncated correction term, then times the float nearest 1/1023 (Xenia
+// src/xenia/gpu/xenos.cc PWLGammaToLinear; formula re-derived here, not copied). Every step is
+// one exactly rounded operation in the order the texture unit model takes them
+// (gpu::edram::PwlGammaToLinear), so both give the same bits: `precise` keeps the multiply and
+// add apart (no fma), and the reciprocal is its bits, 0x3A802008, since a GLSL division may be
+// 2.5 ulp off and 1/1023 rounded differs from dividing by 1023 (a point-sampled DXT1 texel came
+// out 1 ulp apart that way). NaN takes the lowest piece and becomes 0, as the model's clamp does.
 float xe_pwl_gamma_to_linear(float g) {
-  float x = clamp(g, 0.0, 1.0);
-  float scale, offset;
-  if (x < 64.0 / 255.0) { scale = 1.0 / 1024.0; offset = 0.0; }
-  else if (x < 96.0 / 255.0) { scale = 2.0 / 1024.0; offset = -64.0; }
-  else if (x < 192.0 / 255.0) { scale = 4.0 / 1024.0; offset = -256.0; }
-  else { scale = 8.0 / 1024.0; offset = -1024.0; }
-  float t = x * (255.0 * 1024.0) * scale + offset;
-  return (t + trunc(t * scale)) / 1023.0;
+  float x = g > 0.0 ? min(g, 1.0) : 0.0;  // never -0: +0 through every step on both sides
+  float scale, offset;  // scale a power of two, so 255 * 1024 * scale is exact
+  if (x >= 192.0 / 255.0) { scale = 8.0 / 1024.0; offset = -1024.0; }
+  else if (x >= 96.0 / 255.0) { scale = 4.0 / 1024.0; offset = -256.0; }
+  else if (x >= 64.0 / 255.0) { scale = 2.0 / 1024.0; offset = -64.0; }
+  else { scale = 1.0 / 1024.0; offset = 0.0; }
+  precise float t = x * (scale * (255.0 * 1024.0)) + offset;
+  precise float linear = t + trunc(t * scale);
+  precise float result = linear * uintBitsToFloat(0x3A802008u);
+  return result;
 }
 
 // What the texture unit does to a filtered texel before it reaches the shader, from the fetch
