@@ -44,7 +44,7 @@ inline ucode::Shader Assembled(const std::string& text) {
 // run reports them all, not the first).
 struct CheckTotals {
   uint32_t checked = 0, pixel = 0, fsi = 0, memexport = 0;
-  uint64_t exact = 0, tolerance = 0, memory = 0, skipped = 0, helpers = 0;
+  uint64_t exact = 0, tolerance = 0, bounded = 0, memory = 0, skipped = 0, helpers = 0;
   std::map<std::string, uint64_t> why;
   std::string failure;
 
@@ -59,12 +59,14 @@ struct CheckTotals {
     fsi += with_fsi;
     memexport += r.memory_compared > 0;
     exact += r.compared_exact, tolerance += r.compared_tolerance, memory += r.memory_compared;
+    bounded += r.compared_bounded;
     skipped += r.not_compared, helpers += r.helper_lanes;
     for (const auto& [reason, n] : r.not_compared_why) why[reason] += n;
   }
   void Merge(const CheckTotals& o) {
     checked += o.checked, pixel += o.pixel, fsi += o.fsi, memexport += o.memexport;
     exact += o.exact, tolerance += o.tolerance, memory += o.memory, skipped += o.skipped;
+    bounded += o.bounded;
     helpers += o.helpers;
     for (const auto& [reason, n] : o.why) why[reason] += n;
     failure += o.failure;

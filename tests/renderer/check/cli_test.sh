@@ -20,7 +20,7 @@ grep -q "^100 lanes agree (pixel shader on .*seed 4; 400 components bit for bit"
   { echo "unexpected text: $out"; status=1; }
 out=$("$xt" shader translate "$shader" --check --lanes 100 --json); rc=$?
 [ $rc = 0 ] || { echo "--json: expected exit 0, got $rc"; status=1; }
-grep -q '"agree": true, "compared_exact": 400, "compared_tolerance": 0, "not_compared": 0, "not_compared_why": {}, "memory_compared": 0' <<<"$out" ||
+grep -q '"agree": true, "compared_exact": 400, "compared_tolerance": 0, "compared_bounded": 0, "not_compared": 0, "not_compared_why": {}, "memory_compared": 0' <<<"$out" ||
   { echo "unexpected JSON: $out"; status=1; }
 out=$("$xt" shader translate "$shader" --check --lanes 100 --path fsi); rc=$?
 [ $rc = 0 ] || { echo "--path fsi: expected exit 0, got $rc: $out"; status=1; }

@@ -342,10 +342,10 @@ TEST(TranslateCheckFetchRandom, RandomFetchAndExportShadersAgree) {
   });
   EXPECT_EQ(all.failure, "");
   std::printf("fetch/export shaders: %u (%u pixel, %u with the fsi options, %u with memory compared), "
-              "%llu components bit for bit, %llu within a tolerance, %llu guest memory dwords, %llu "
-              "not compared, %.1f s\n",
+              "%llu components bit for bit, %llu within a tolerance, %llu within a host filter's bound, %llu "
+              "guest memory dwords, %llu not compared, %.1f s\n",
               all.checked, all.pixel, all.fsi, all.memexport, (unsigned long long)all.exact,
-              (unsigned long long)all.tolerance, (unsigned long long)all.memory,
+              (unsigned long long)all.tolerance, (unsigned long long)all.bounded, (unsigned long long)all.memory,
               (unsigned long long)all.skipped,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [why, n] : all.why) std::printf("  not compared: %llu %s\n", (unsigned long long)n, why.c_str());

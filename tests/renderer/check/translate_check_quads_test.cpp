@@ -161,9 +161,10 @@ TEST(TranslateCheckQuadsRandom, RandomDerivativeShadersAgree) {
   });
   EXPECT_EQ(all.failure, "");
   std::printf("derivative shaders in quads: %u (%u with the fsi options), %llu components bit for bit, "
-              "%llu within a tolerance, %llu not compared, %llu helper lanes, %.1f s\n",
+              "%llu within a tolerance, %llu within a host filter's bound, %llu not compared, %llu helper "
+              "lanes, %.1f s\n",
               all.checked, all.fsi, (unsigned long long)all.exact, (unsigned long long)all.tolerance,
-              (unsigned long long)all.skipped, (unsigned long long)all.helpers,
+              (unsigned long long)all.bounded, (unsigned long long)all.skipped, (unsigned long long)all.helpers,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [why, n] : all.why) std::printf("  not compared: %llu %s\n", (unsigned long long)n, why.c_str());
   EXPECT_EQ(all.checked, count);

@@ -56,7 +56,9 @@ std::string TranslateCheckResult::Text() const {
   if (!disagreement) {
     s += " (" + std::string(unit) + " shader on " + device + ", seed " + std::to_string(seed) + "; " +
          std::to_string(compared_exact) + " components bit for bit, " +
-         std::to_string(compared_tolerance) + " within a tolerance, " + std::to_string(not_compared) +
+         std::to_string(compared_tolerance) + " within a tolerance, " +
+         (compared_bounded ? std::to_string(compared_bounded) + " within a host filter's bound, " : "") +
+         std::to_string(not_compared) +
          " not compared" + (pixel ? ", " + std::to_string(lanes_killed) + " lanes killed on both" : "") +
          (quads ? ", in 2x2 quads with " + std::to_string(helper_lanes) + " helper lanes" : "") +
          (memory_compared ? ", " + std::to_string(memory_compared) + " guest memory dwords bit for bit" : "") +
@@ -91,6 +93,7 @@ std::string TranslateCheckResult::Json() const {
        ", \"lanes\": " + std::to_string(lanes) + ", \"agree\": " + (agree() ? "true" : "false") +
        ", \"compared_exact\": " + std::to_string(compared_exact) +
        ", \"compared_tolerance\": " + std::to_string(compared_tolerance) +
+       ", \"compared_bounded\": " + std::to_string(compared_bounded) +
        ", \"not_compared\": " + std::to_string(not_compared) + ", \"not_compared_why\": {" + WhyJson() + "}" +
        ", \"memory_compared\": " + std::to_string(memory_compared) +
        ", \"lanes_killed\": " + std::to_string(lanes_killed) + ", \"quads\": " + (quads ? "true" : "false") +

@@ -21,11 +21,19 @@ bool Join(Value& dst, const Value& src) {
   const Value before = dst;
   dst.approx |= src.approx;
   dst.per_lane |= src.per_lane;
+  if (src.bounded && !dst.bounded && !dst.opaque) dst.why = src.why;
+  dst.bounded |= src.bounded;
   if (src.opaque && !dst.opaque) {
     dst.opaque = true;
     dst.why = src.why;
   }
-  return dst.approx != before.approx || dst.opaque != before.opaque || dst.per_lane != before.per_lane;
+  // A host-filtered texel mixed with an imprecise result: neither bound holds for the other.
+  if (dst.bounded && dst.approx && !dst.opaque) {
+    dst.opaque = true;
+    dst.why = dst.why.empty() ? "an imprecise result and a host-filtered texel meet" : dst.why;
+  }
+  return dst.approx != before.approx || dst.opaque != before.opaque || dst.per_lane != before.per_lane ||
+         dst.bounded != before.bounded;
 }
 
 Value Opaque(const std::string& why) { return Value{0, true, why}; }
@@ -33,6 +41,9 @@ Value Opaque(const std::string& why) { return Value{0, true, why}; }
 // An exactly rounded op of `in`: exact stays exact, anything else can no longer be bounded.
 Value Through(const Value& in, const std::string& op) {
   if (in.opaque) return in;
+  // A host-filtered texel through arithmetic: its interval no longer bounds the result (its own
+  // category stays the reason).
+  if (in.bounded) return Opaque(in.why);
   if (in.approx) return Opaque("an imprecise result went through " + op);
   return Value{0, false, {}, in.per_lane};
 }
@@ -94,7 +105,13 @@ struct State {
     for (Value& t : temps) Set(t, v);
   }
   Value Read(const Operand& o) const {
-    if (o.is_temp) return Temp(o.index, o.relative != RelativeMode::kNone);
+    if (o.is_temp) {
+      const Value v = Temp(o.index, o.relative != RelativeMode::kNone);
+      // Negation and |x| are not monotone non-decreasing: an interval's ends no longer map to
+      // the result's.
+      if (v.bounded && !v.opaque && (o.negate || o.absolute)) return Opaque(v.why);
+      return v;
+    }
     if (o.relative == RelativeMode::kA0 && !a0.exact()) {
       return Opaque("a constant indexed by a0 from an imprecise value");
     }
@@ -330,6 +347,7 @@ bool WithinTolerance(float gpu, float cpu, uint32_t approx) {
 
 std::string RuleName(const Value& v) {
   if (v.opaque) return "not compared: " + v.why;
+  if (v.bounded) return "within the host filter's bound (the footprint texels' range and the weight error)";
   if (v.per_lane && !v.approx) return "exact bits (lanes that magnify on both sides)";
   if (!v.approx) return "exact bits";
   std::string s;

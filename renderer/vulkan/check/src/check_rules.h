@@ -35,7 +35,12 @@ struct Value {
   // decides from its own log2 of the quad's derivatives: compared on the lanes whose lambda is
   // clearly below 0 (check_quads.h LodLanes), not on the others.
   bool per_lane = false;
-  bool exact() const { return !opaque && approx == 0; }
+  // A texel the host sampler filters (check_bounds.h): compared per lane within the interval the
+  // texture unit model's footprint gives, carried to an export only through moves, max/min and
+  // clamps (monotone in the texel), so running the interpreter on each end of every such fetch's
+  // interval bounds the export. `why` holds the category it would otherwise not be compared for.
+  bool bounded = false;
+  bool exact() const { return !opaque && approx == 0 && !bounded; }
 };
 
 struct ExportRules {
@@ -58,7 +63,7 @@ ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
 
 // Within the tolerance of `approx` (Approx bits): `gpu` against the interpreter's `cpu`.
 bool WithinTolerance(float gpu, float cpu, uint32_t approx);
-// "exact", "exp: 3+2|x| ulp", ...
+// "exact", "exp: 3+2|x| ulp", "within the host filter's bound", ...
 std::string RuleName(const Value& v);
 // Distance in representable floats (+0 and -0 one apart).
 uint64_t UlpDistance(float a, float b);

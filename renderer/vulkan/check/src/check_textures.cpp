@@ -221,17 +221,23 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
     return {};
   }
   if (anisotropic) return Value{0, true, "host sampler: an anisotropic footprint (the driver's own walk)"};
+  // A 1D or single-layer 2D texture: whatever level and texels the host's sampler takes within
+  // its LOD range, the result lies in the interval check_bounds.h derives from the footprint on
+  // those levels (compared there). A volume's slices, a stack's layer pick and a cube's seams
+  // are the host's own: not compared.
+  const bool flat = !volume && (f.dimension == ucode::TextureDimension::k1D ||
+                                (f.dimension == ucode::TextureDimension::k2D &&
+                                 gpu::TextureDescriptor::FromFetchConstant(d).layers == 1));
+  auto host = [flat](const char* why) { return flat ? Value{0, false, why, false, true} : Value{0, true, why}; };
   if (mag != 0 || (!magnified && (min != 0 || mip == 1)) || (volume && (vol_mag != 0 || vol_min != 0))) {
-    return Value{0, true, "host sampler: linear filter weights (precision the driver's, Vulkan "
-                          "subTexelPrecisionBits)"};
+    return host("host sampler: linear filter weights (precision the driver's, Vulkan subTexelPrecisionBits)");
   }
   if (f.dimension == ucode::TextureDimension::kCube) {
     return Value{0, true, "host sampler: a cube fetch (off its face the host's seamless cube reads the "
                           "next face, the texture unit clamps to the face's edge)"};
   }
-  return Value{0, true, "host sampler: the nearest texel of a float coordinate (1D, volume, vertex "
-                        "shader, register LOD or a minified level; the texture unit takes the hardware's fixed-point "
-                        "coordinate, gpu/texel_coordinate.h)"};
+  return host("host sampler: the nearest texel of a float coordinate (1D, volume, vertex shader, register LOD or a "
+              "minified level; the texture unit takes the hardware's fixed-point coordinate, gpu/texel_coordinate.h)");
 }
 
 }  // namespace xnt::vk::check

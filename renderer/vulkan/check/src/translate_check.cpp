@@ -13,6 +13,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "check_bounds.h"
 #include "check_device.h"
 #include "check_memory.h"
 #include "check_quads.h"
@@ -72,12 +73,24 @@ bool SameBits(float a, float b) {
   return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
 }
 
-// Compares one component under `rule`; counts it. False on a disagreement.
-bool Compare(float gpu, float cpu, const check::Value& rule, TranslateCheckResult& r) {
+// Compares one component under `rule`; counts it. False on a disagreement. `bound`: the ends a
+// bounded component must lie between (the interpreter's runs on its fetches' interval ends), null
+// where there are none.
+bool Compare(float gpu, float cpu, const check::Value& rule, TranslateCheckResult& r,
+             const std::array<float, 2>* bound = nullptr) {
   if (rule.opaque) {
     ++r.not_compared;
     ++r.not_compared_why[rule.why];
     return true;
+  }
+  if (rule.bounded) {
+    if (!bound || !std::isfinite((*bound)[0]) || !std::isfinite((*bound)[1])) {
+      ++r.not_compared;
+      ++r.not_compared_why[check::kNoBound];
+      return true;
+    }
+    ++r.compared_bounded;
+    return gpu >= std::min((*bound)[0], (*bound)[1]) && gpu <= std::max((*bound)[0], (*bound)[1]);
   }
   if (rule.approx) {
     ++r.compared_tolerance;
@@ -347,6 +360,10 @@ struct LaneComparison {
   // Quads: a fetch whose texel each side picks exactly only where both magnify may not here
   // (check_quads.h LodLanes).
   bool lod_uncertain = false;
+  // Both ends of the lane's bounded exports (check_bounds.h); null when no export is bounded.
+  const ucode::ShaderResult* low = nullptr;
+  const ucode::ShaderResult* high = nullptr;
+  const TranslateCheckOptions* options = nullptr;  // alter_gpu
   LaneDisagreement d;
   bool failed = false;
 
@@ -368,17 +385,23 @@ struct LaneComparison {
     d.rule = rule;
     d.slots = slots;
   }
+  // `get`: the export in a ShaderResult, for the bounded runs' ends.
   void Export(uint32_t reg, const ucode::Float4& gpu, const ucode::Float4& cpu, uint32_t components,
-              const check::Value& lane_rule) {
+              const check::Value& lane_rule, const std::function<ucode::Float4(const ucode::ShaderResult&)>& get) {
     const check::Value rule = Rule(lane_rule);
     CheckedExport e;
     e.name = ExportName(reg);
     e.gpu = gpu;
     e.cpu = cpu;
     e.components = components;
+    const bool ends = rule.bounded && !rule.opaque && low && high;
+    const ucode::Float4 lo = ends ? get(*low) : ucode::Float4{}, hi = ends ? get(*high) : ucode::Float4{};
+    if (ends && pixel && reg < 4 && options && options->alter_gpu) options->alter_gpu(d.lane, reg, e.gpu, lo, hi);
     for (uint32_t c = 0; c < components; ++c) {
       e.rule[c] = check::RuleName(rule);
-      if (!Compare(gpu[c], cpu[c], rule, result)) {
+      const std::array<float, 2> bound{lo[c], hi[c]};
+      if (ends) e.rule[c] += ": [" + Float(std::min(lo[c], hi[c])) + ", " + Float(std::max(lo[c], hi[c])) + "]";
+      if (!Compare(e.gpu[c], cpu[c], rule, result, ends ? &bound : nullptr)) {
         Fail(e.name + (components > 1 ? std::string(".") + "xyzw"[c] : ""), e.rule[c], rules.writers[reg]);
       }
     }
@@ -391,7 +414,8 @@ struct LaneComparison {
       if (!(reflection.color_targets_written & (1u << tgt))) continue;
       ucode::Float4 gpu;
       for (uint32_t c = 0; c < 4; ++c) gpu[c] = out.colors[tgt][size_t(l) * 4 + c];
-      Export(tgt, gpu, cpu.colors[tgt], 4, rules.exports[tgt]);
+      Export(tgt, gpu, cpu.colors[tgt], 4, rules.exports[tgt],
+             [tgt](const ucode::ShaderResult& r) { return r.colors[tgt]; });
     }
     if (!reflection.writes_depth) return;
     // Unwritten on this lane's path: the translated shader keeps gl_FragCoord.z (the lane's point
@@ -403,7 +427,9 @@ struct LaneComparison {
     if (!(want >= 0.0f && want <= 1.0f)) {
       rule = check::Value{0, true, "a depth outside [0, 1] (undefined in the depth attachment)"};
     }
-    Export(ucode::kExportDepth, {out.depth[l], 0, 0, 0}, {want, 0, 0, 0}, 1, rule);
+    Export(ucode::kExportDepth, {out.depth[l], 0, 0, 0}, {want, 0, 0, 0}, 1, rule, [](const ucode::ShaderResult& r) {
+      return ucode::Float4{r.depth_written ? r.depth : 0.25f, 0, 0, 0};
+    });
   }
 
   void Vertex(uint32_t l, const ucode::ShaderResult& cpu) {
@@ -415,22 +441,28 @@ struct LaneComparison {
     };
     // The translated shader's viewport transform with the identity state set above:
     // xyz * 1 + 0 * w (so -0 becomes +0 and an infinite w gives NaN, on both sides).
-    ucode::Float4 pos = cpu.position;
-    const volatile float zero = 0.0f, one = 1.0f;
-    for (int c = 0; c < 3; ++c) pos[c] = pos[c] * one + zero * pos[3];
-    Export(ucode::kExportPosition, read(0), pos, 4, rules.exports[ucode::kExportPosition]);
+    const auto position = [](const ucode::ShaderResult& r) {
+      ucode::Float4 pos = r.position;
+      const volatile float zero = 0.0f, one = 1.0f;
+      for (int c = 0; c < 3; ++c) pos[c] = pos[c] * one + zero * pos[3];
+      return pos;
+    };
+    Export(ucode::kExportPosition, read(0), position(cpu), 4, rules.exports[ucode::kExportPosition], position);
     for (uint32_t i = 0; i < 16; ++i) {
       if (!(reflection.interpolators_written & (1u << i))) continue;
-      Export(i, read(1 + i), cpu.interpolators[i], 4, rules.exports[i]);
+      Export(i, read(1 + i), cpu.interpolators[i], 4, rules.exports[i],
+             [i](const ucode::ShaderResult& r) { return r.interpolators[i]; });
     }
     // oPts as exported (x point size, y edge flag, z vertex kill), and the kill it makes: bits
     // 30:0 of z non-zero (gpu::VertexKillRule; the translator's cull distance of -1).
     const check::Value& pts = rules.exports[ucode::kExportPointSize];
-    Export(ucode::kExportPointSize, read(17), cpu.point_size, 4, pts);
+    Export(ucode::kExportPointSize, read(17), cpu.point_size, 4, pts,
+           [](const ucode::ShaderResult& r) { return r.point_size; });
     const bool gpu_killed = std::bit_cast<float>(words[18 * 4]) < 0.0f;
     const bool cpu_killed = (std::bit_cast<uint32_t>(cpu.point_size[2]) & 0x7FFFFFFFu) != 0;
     if (!pts.exact()) {
-      const check::Value rule = pts.opaque ? pts : check::Value{0, true, "an imprecise oPts.z decides the vertex kill"};
+      const check::Value rule = pts.opaque || pts.bounded ? check::Value{0, true, pts.why}
+                                                          : check::Value{0, true, "an imprecise oPts.z decides the vertex kill"};
       ++result.not_compared;
       ++result.not_compared_why[rule.why];
     } else {
@@ -452,9 +484,11 @@ void CompareMemory(const check::ExportRules& rules, const check::ExportedMemory&
                    TranslateCheckResult& result) {
   check::Value stream;
   for (uint32_t reg = ucode::kExportAddress; reg <= ucode::kExportData0 + 4; ++reg) {
-    if (rules.exports[reg].opaque || rules.exports[reg].approx) {
-      stream = rules.exports[reg].opaque ? rules.exports[reg]
-                                         : check::Value{0, true, "an imprecise value exported to eA/eM"};
+    if (rules.exports[reg].opaque || rules.exports[reg].approx || rules.exports[reg].bounded) {
+      // A host-filtered texel in eA/eM packs into bits that its interval does not bound.
+      stream = rules.exports[reg].opaque || rules.exports[reg].bounded
+                   ? check::Value{0, true, rules.exports[reg].why}
+                   : check::Value{0, true, "an imprecise value exported to eA/eM"};
       break;
     }
   }
@@ -499,6 +533,8 @@ struct LaneInputs {
   const std::vector<uint8_t>& lod_uncertain;  // quads: check::LodLanes::uncertain
   bool derivatives = false;  // quads: the shader's results depend on derivatives
   bool pixel = true;
+  const std::array<std::vector<ucode::ShaderResult>, 2>* ends = nullptr;  // bounded exports' ends
+  const TranslateCheckOptions* options = nullptr;
 };
 
 // Every lane's exports under the rules, up to the first disagreement (in `result`). Returns why
@@ -535,6 +571,8 @@ std::string CompareLanes(const LaneInputs& x, TranslateCheckResult& result) {
     const auto& out = x.out;
     LaneComparison c{rules, x.reflection, out, result, pixel};
     c.lod_uncertain = x.quads && x.lod_uncertain[l];
+    if (x.ends && !(*x.ends)[0].empty()) c.low = &(*x.ends)[0][l], c.high = &(*x.ends)[1][l];
+    c.options = x.options;
     c.d.lane = l;
     if (pixel) {
       c.d.gpu_killed = out.stencil[l] == 0;
@@ -596,6 +634,62 @@ std::function<check::Value(const ucode::FetchInstruction&)> TextureRule(
     }
     return check::TextureFetchRule(f, k.fetch_constants.data(), pixel, fsi, quads);
   };
+}
+
+// The interpreter over every lane (over the quads as the cpu path's pixel stage shades them, when
+// `quads`); `lane` follows the lane being run (memexport's stores).
+struct CpuRun {
+  std::vector<ucode::ShaderResult> results;
+  std::vector<uint8_t> per_pixel;      // quads: lanes shaded alone (no derivatives)
+  std::vector<uint8_t> lod_uncertain;  // quads: check::LodLanes::uncertain
+};
+CpuRun RunInterpreter(const ucode::Interpreter& interpreter, const ucode::Shader& shader,
+                      const ucode::InterpreterConstants& k, const std::vector<ucode::ShaderInputs>& lane_inputs,
+                      const check::QuadInputs* quads, const ucode::InterpreterCallbacks& cb,
+                      const std::function<check::Value(const ucode::FetchInstruction&)>& texture_rule,
+                      uint32_t& lane) {
+  const uint32_t lanes = uint32_t(lane_inputs.size());
+  CpuRun run;
+  run.results.resize(lanes);
+  check::LodLanes lod_lanes(cb, k.fetch_constants.data(),
+                            texture_rule ? [&texture_rule](const ucode::FetchInstruction& f) {
+                              return texture_rule(f).per_lane;
+                            } : std::function<bool(const ucode::FetchInstruction&)>(),
+                            lanes);
+  if (quads) {
+    run.results = check::RunQuads(shader, k, *quads, cb, lod_lanes,
+                                  [&](uint32_t l) {
+                                    lane = l;
+                                    return interpreter.Run(k, lane_inputs[l], cb);
+                                  },
+                                  run.per_pixel);
+  } else {
+    for (lane = 0; lane < lanes; ++lane) run.results[lane] = interpreter.Run(k, lane_inputs[lane], cb);
+  }
+  run.lod_uncertain = lod_lanes.uncertain();
+  return run;
+}
+
+// Both ends of every bounded export (check_bounds.h): the interpreter once with each end of the
+// bounded fetches' intervals (no stores: memory is compared from the exact run). Empty when no
+// export is bounded.
+std::array<std::vector<ucode::ShaderResult>, 2> RunBoundEnds(
+    const check::ExportRules& rules, const ucode::Interpreter& interpreter, const ucode::Shader& shader,
+    const ucode::InterpreterConstants& k, const std::vector<ucode::ShaderInputs>& lane_inputs,
+    const check::QuadInputs* quads, const ucode::InterpreterCallbacks& cb,
+    const std::function<check::Value(const ucode::FetchInstruction&)>& texture_rule, uint32_t sub_texel_bits) {
+  std::array<std::vector<ucode::ShaderResult>, 2> ends;
+  if (std::none_of(rules.exports.begin(), rules.exports.end(), [](const check::Value& v) { return v.bounded; })) {
+    return ends;
+  }
+  for (uint32_t e = 0; e < 2; ++e) {
+    ucode::InterpreterCallbacks bound = check::BoundCallbacks(cb, k.fetch_constants.data(), texture_rule,
+                                                              sub_texel_bits, e == 1);
+    bound.write_memory = [](uint32_t, uint32_t, uint32_t) { return true; };
+    uint32_t lane = 0;
+    ends[e] = RunInterpreter(interpreter, shader, k, lane_inputs, quads, bound, texture_rule, lane).results;
+  }
+  return ends;
 }
 
 }  // namespace
@@ -711,35 +805,26 @@ TranslateCheckResult TranslateChecker::Check(const ucode::Shader& shader,
   const FloatEnvironment environment(flush);
   std::function<check::Value(const ucode::FetchInstruction&)> texture_rule;
   if (options.texture_unit) texture_rule = TextureRule(k, t.reflection, pixel, options.fsi && pixel, quads);
-  std::vector<ucode::ShaderResult> cpu_results(lanes);
-  std::vector<uint8_t> per_pixel;  // quads: lanes the interpreter shaded alone (no derivatives)
-  check::LodLanes lod_lanes(cb, k.fetch_constants.data(),
-                            texture_rule ? [&texture_rule](const ucode::FetchInstruction& f) {
-                              return texture_rule(f).per_lane;
-                            } : std::function<bool(const ucode::FetchInstruction&)>(),
-                            lanes);
-  if (quads) {
-    cpu_results = check::RunQuads(options.cpu_shader ? cpu_patched : patched, k, quad_inputs, cb, lod_lanes,
-                                  [&](uint32_t l) {
-                                    lane = l;
-                                    return interpreter.Run(k, lane_inputs[l], cb);
-                                  },
-                                  per_pixel);
-  } else {
-    for (lane = 0; lane < lanes; ++lane) cpu_results[lane] = interpreter.Run(k, lane_inputs[lane], cb);
-  }
+  const ucode::Shader& cpu_shader = options.cpu_shader ? cpu_patched : patched;
+  const check::QuadInputs* quad_set = quads ? &quad_inputs : nullptr;
+  CpuRun run = RunInterpreter(interpreter, cpu_shader, k, lane_inputs, quad_set, cb, texture_rule, lane);
+  std::vector<ucode::ShaderResult>& cpu_results = run.results;
   if (options.alter_cpu) {
     for (lane = 0; lane < lanes; ++lane) options.alter_cpu(lane, cpu_results[lane]);
   }
-  const bool derivatives = quads && check::UsesDerivatives(options.cpu_shader ? cpu_patched : patched);
+  const bool derivatives = quads && check::UsesDerivatives(cpu_shader);
   // A vertex fetch of a memexport shader may read what a store wrote, on the device in an order
   // of its own (and a vertex shader runs twice here, once per capture draw); when no store of any
   // lane touched a dword a fetch read, every fetch read the initial memory on both sides and
   // what it fetched is compared.
   const bool fetches_see_stores = t.reflection.uses_memexport && memory.AnyStoredTo(fetched);
   const check::ExportRules rules = check::AnalyzeExports(patched, fetches_see_stores, texture_rule, quads);
-  const LaneInputs lane_set{rules, t.reflection, out, cpu_results, lane_inputs, quads ? &quad_inputs : nullptr,
-                            per_pixel, lod_lanes.uncertain(), derivatives, pixel};
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &properties);
+  const auto ends = RunBoundEnds(rules, interpreter, cpu_shader, k, lane_inputs, quad_set, cb, texture_rule,
+                                 properties.limits.subTexelPrecisionBits);
+  const LaneInputs lane_set{rules,          t.reflection, out,         cpu_results, lane_inputs, quad_set,
+                            run.per_pixel,  run.lod_uncertain, derivatives, pixel, &ends, &options};
   const std::string skipped_lanes = CompareLanes(lane_set, result);
   if (t.reflection.uses_memexport && !result.disagreement) CompareMemory(rules, memory, out, skipped_lanes, result);
   return result;

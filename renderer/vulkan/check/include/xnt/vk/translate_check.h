@@ -51,6 +51,12 @@ struct TranslateCheckOptions {
   // stream descriptor for eA, for instance, which random values would almost never make valid.
   std::vector<std::pair<uint32_t, ucode::Float4>> float_constants;
   std::function<void(uint32_t lane, ucode::ShaderResult&)> alter_cpu;
+  // Tests (planted faults): edits a pixel lane's colour export `target` as the device wrote it,
+  // where the export is compared within a host filter's bound [low, high] (per component; the
+  // interval check_bounds.h derives), before the comparison.
+  std::function<void(uint32_t lane, uint32_t target, ucode::Float4& gpu, const ucode::Float4& low,
+                     const ucode::Float4& high)>
+      alter_gpu;
   // Real textures. The cpu path's texture unit (xnt/cpu/texture_callbacks.h, which this library
   // may not include): binds `cb`'s texture callbacks to the 192 fetch constant dwords over the
   // guest bytes at `address` and returns what must live while they are used. When set, every
@@ -88,6 +94,7 @@ struct TranslateCheckResult {
   uint32_t helper_lanes = 0;       // quads: pixels the primitive does not cover (not compared)
   uint64_t compared_exact = 0;     // export components compared bit for bit
   uint64_t compared_tolerance = 0; // compared within a stated tolerance
+  uint64_t compared_bounded = 0;   // host-filtered texels within their footprint's bound
   uint64_t not_compared = 0;       // components (and memory dwords) the rules leave out
   std::map<std::string, uint64_t> not_compared_why;  // the reason -> how many
   // Memexport shaders: guest memory dwords compared bit for bit after the draw (every dword of

@@ -1,0 +1,187 @@
+// The interval of a host-filtered texel (check_bounds.h).
+#include "check_bounds.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "xnt/gpu/texture_descriptor.h"
+#include "xnt/xenos/registers.h"
+
+namespace xnt::vk::check {
+namespace {
+
+using ucode::FetchInstruction;
+using ucode::Float4;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr double kHugeTexel = 0x1p100;   // a weighted sum of such texels may overflow
+constexpr double kFarCoordinate = 0x1p20;  // texel centres no longer representable around it
+
+// The distance to the next float above |v| (the smallest denormal's for 0).
+double Ulp(double v) {
+  const float a = float(std::abs(v));
+  return double(std::nextafter(a, std::numeric_limits<float>::infinity())) - double(a);
+}
+
+// One axis of the footprint at one level: the coordinate in that level's texels (offsets
+// included), and the coordinate that puts a point sample at the centre of its texel i.
+// Unnormalized coordinates and offsets are in level-0 texels (TextureUnit::Prepare).
+struct Axis {
+  double base = 1, size = 1, offset = 0;  // level-0 texels, this level's texels, normalized offset
+  bool denorm = false;
+  double Texel(float coordinate) const { return ((denorm ? coordinate / base : coordinate) + offset) * size; }
+  float CentreOf(double i) const {
+    const double normalized = (i + 0.5) / size - offset;
+    return float(denorm ? normalized * base : normalized);
+  }
+};
+
+// The levels the host sampler may read: the sampler's LOD range as the fbo path sets it (and the
+// texture unit model takes it, TextureUnit::Prepare) within the levels the texture has.
+std::pair<uint32_t, uint32_t> LevelRange(const xenos::TextureFetchConstant& t, const FetchInstruction& f,
+                                         uint32_t levels) {
+  uint32_t min_lod = 0, max_lod = 0;
+  if (t.mip_filter != xenos::TextureFilter::kBaseMap && t.mip_address != 0) {
+    min_lod = t.mip_min_level;
+    max_lod = std::max(t.mip_max_level, t.mip_min_level);
+  }
+  const uint32_t mip = f.mip_filter != 3 ? f.mip_filter : uint32_t(t.mip_filter);
+  if (mip == uint32_t(xenos::TextureFilter::kBaseMap)) max_lod = min_lod;
+  return {std::min(min_lod, levels - 1), std::min(max_lod, levels - 1)};
+}
+
+// The smallest and largest of each component over the 3 (1D) or 3x3 texels around the
+// coordinate on every level the host may read, point-sampled by the model; false when a texel
+// is not finite or above kHugeTexel, or a coordinate too far out.
+bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords,
+                    const FetchInstruction& f, const gpu::TextureDescriptor& desc, const xenos::TextureFetchConstant& t,
+                    std::pair<uint32_t, uint32_t> levels, Float4& mn, Float4& mx, double x0[2]) {
+  const bool one_d = f.dimension == ucode::TextureDimension::k1D;
+  FetchInstruction point = f;
+  point.mag_filter = point.min_filter = point.mip_filter = 0;
+  point.aniso_filter = 0;
+  point.vol_mag_filter = point.vol_min_filter = 0;
+  point.lod_bias = 0;
+  point.use_reg_lod = true;
+  point.use_reg_gradients = false;
+  bool first = true;
+  for (uint32_t level = levels.first; level <= levels.second; ++level) {
+    Axis axis[2];
+    axis[0] = {double(desc.width), double(std::max(desc.width >> level, 1u)), double(f.offset_x) * 0.5 / double(desc.width),
+               f.tx_coord_denorm};
+    axis[1] = {double(desc.height), double(std::max(desc.height >> level, 1u)),
+               double(f.offset_y) * 0.5 / double(desc.height), f.tx_coord_denorm};
+    double x[2] = {0, 0};
+    for (uint32_t a = 0; a < (one_d ? 1u : 2u); ++a) {
+      x[a] = axis[a].Texel(coords[a]);
+      if (!(std::abs(x[a]) < kFarCoordinate)) return false;
+      if (level == levels.first) x0[a] = x[a];
+    }
+    // The register LOD that, with the fetch constant's bias (1/32 steps, exact), makes lambda
+    // this level, which the point mip filter then reads.
+    ucode::TextureRegisters registers;
+    registers.lod = float(level) - float(t.lod_bias) / 32.0f;
+    for (int dy = -1; dy <= (one_d ? -1 : 1); ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        Float4 at = coords;
+        at[0] = axis[0].CentreOf(std::floor(x[0]) + dx);
+        if (!one_d) at[1] = axis[1].CentreOf(std::floor(x[1]) + dy);
+        const Float4 texel = exact.texture_fetch_explicit ? exact.texture_fetch_explicit(slot, at, point, registers)
+                                                          : exact.texture_fetch(slot, at, point);
+        for (uint32_t c = 0; c < 4; ++c) {
+          if (!(std::abs(double(texel[c])) <= kHugeTexel)) return false;
+          mn[c] = first ? texel[c] : std::min(mn[c], texel[c]);
+          mx[c] = first ? texel[c] : std::max(mx[c], texel[c]);
+        }
+        first = false;
+      }
+    }
+  }
+  return true;
+}
+
+// No bound: the whole line. Its infinite ends keep their meaning through the monotone ops (a
+// NaN end would not: Xenos max/min drop a NaN operand), and an export end that stays infinite is
+// not compared (kNoBound).
+struct Interval {
+  Float4 lo{-kInf, -kInf, -kInf, -kInf}, hi{kInf, kInf, kInf, kInf};
+};
+
+// The interval of one bounded fetch at `coords` (check_bounds.h), `e` the model's own result.
+Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords,
+               const FetchInstruction& f, const Float4& e, const uint32_t* fetch_constants,
+               uint32_t sub_texel_bits) {
+  Interval r;
+  const uint32_t* d = fetch_constants + (slot & 31) * 6;
+  const gpu::TextureDescriptor desc = gpu::TextureDescriptor::FromFetchConstant(d);
+  const xenos::TextureFetchConstant t = xenos::TextureFetchConstant::Decode(d);
+  const std::pair<uint32_t, uint32_t> levels = LevelRange(t, f, desc.levels);
+  if (levels.second > levels.first && !exact.texture_fetch_explicit) return r;
+  Float4 mn{}, mx{};
+  double x[2] = {0, 0};
+  if (!FootprintRange(exact, slot, coords, f, desc, t, levels, mn, mx, x)) return r;
+  const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
+  const bool affine = std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) == std::end(signs);
+  const auto resolved = [](uint32_t instruction, xenos::TextureFilter constant) {
+    return instruction == 3 ? uint32_t(constant) : instruction;
+  };
+  // The weight error where one level is read, bilinearly whatever the LOD.
+  const bool weights = affine && levels.first == levels.second &&
+                       resolved(f.mag_filter, t.mag_filter) == 1 && resolved(f.min_filter, t.min_filter) == 1;
+  const bool one_d = f.dimension == ucode::TextureDimension::k1D;
+  double step = 0;  // weight error per unit of the footprint's range, summed over the axes
+  for (uint32_t a = 0; a < (one_d ? 1u : 2u); ++a) step += std::ldexp(1.0, -int(sub_texel_bits)) + 2.0 * Ulp(x[a]);
+  const double lerps = one_d ? 1.0 : 3.0;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const double low = mn[c], high = mx[c];
+    const double slack = 3.0 * lerps * Ulp(std::max(std::abs(low), std::abs(high)));
+    double lo = low - slack, hi = high + slack;
+    if (weights && std::isfinite(e[c])) {
+      const double w = step * (high - low) + slack;
+      lo = std::max(lo, double(e[c]) - w);
+      hi = std::min(hi, double(e[c]) + w);
+    }
+    // Rounded outwards to floats.
+    r.lo[c] = std::nextafter(float(lo), -kInf);
+    r.hi[c] = std::nextafter(float(hi), kInf);
+  }
+  return r;
+}
+
+}  // namespace
+
+ucode::InterpreterCallbacks BoundCallbacks(const ucode::InterpreterCallbacks& exact, const uint32_t* fetch_constants,
+                                           std::function<Value(const FetchInstruction&)> rule,
+                                           uint32_t sub_texel_bits, bool high) {
+  ucode::InterpreterCallbacks cb = exact;
+  if (!exact.texture_fetch) return cb;
+  const auto shared_rule = std::make_shared<std::function<Value(const FetchInstruction&)>>(std::move(rule));
+  // The end of the interval when the fetch is bounded, else the model's texel `e` itself.
+  auto end = [&exact, fetch_constants, sub_texel_bits, high, shared_rule](
+                 uint32_t slot, const Float4& coords, const FetchInstruction& f, const Float4& e) {
+    if (!(*shared_rule)(f).bounded) return e;
+    const Interval i = Bound(exact, slot, coords, f, e, fetch_constants, sub_texel_bits);
+    return high ? i.hi : i.lo;
+  };
+  cb.texture_fetch = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f) {
+    return end(slot, coords, f, exact.texture_fetch(slot, coords, f));
+  };
+  if (exact.texture_fetch_gradients) {
+    cb.texture_fetch_gradients = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f,
+                                               const Float4& ddx, const Float4& ddy) {
+      return end(slot, coords, f, exact.texture_fetch_gradients(slot, coords, f, ddx, ddy));
+    };
+  }
+  if (exact.texture_fetch_explicit) {
+    cb.texture_fetch_explicit = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f,
+                                              const ucode::TextureRegisters& registers) {
+      return end(slot, coords, f, exact.texture_fetch_explicit(slot, coords, f, registers));
+    };
+  }
+  return cb;
+}
+
+}  // namespace xnt::vk::check
