@@ -19,6 +19,7 @@ using ucode::Float4;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr double kHugeTexel = 0x1p100;   // a weighted sum of such texels may overflow
 constexpr double kFarCoordinate = 0x1p20;  // texel centres no longer representable around it
+constexpr int64_t kMostSamples = 4096;     // texels one bound may read (a long anisotropic footprint)
 
 // The distance to the next float above |v| (the smallest denormal's for 0).
 double Ulp(double v) {
@@ -53,13 +54,30 @@ std::pair<uint32_t, uint32_t> LevelRange(const xenos::TextureFetchConstant& t, c
   return {std::min(min_lod, levels - 1), std::min(max_lod, levels - 1)};
 }
 
-// The smallest and largest of each component over the 3 (1D) or 3x3 texels around the
-// coordinate on every level the host may read, point-sampled by the model; false when a texel
-// is not finite or above kHugeTexel, or a coordinate too far out.
+// What a fetch's footprint spans: 1 axis (1D), 2 (2D, a stack's layer) or 3 (a volume); a 3D
+// fetch of a stack reads one layer, z scaled by the stack depth (TextureUnit::FilterAt), which
+// the host may pick one apart at a rounding boundary.
+struct Shape {
+  uint32_t axes = 2;
+  bool stack_layers = false;
+  explicit Shape(const FetchInstruction& f, const gpu::TextureDescriptor& desc) {
+    const bool fetch_3d = f.dimension == ucode::TextureDimension::k3D;
+    axes = f.dimension == ucode::TextureDimension::k1D ? 1 : fetch_3d && desc.volume() ? 3 : 2;
+    stack_layers = fetch_3d && !desc.volume() && desc.layers > 1;
+  }
+};
+
+// The smallest and largest of each component over the texels around the coordinate on every
+// level the host may read, point-sampled by the model: along each axis from floor(x - e) - 1 to
+// floor(x + e) + 1, e the half-extent (`extent`, in coordinate units: an anisotropic footprint's
+// parallelogram, +-ddx/2 +-ddy/2; 0 otherwise, 3 texels), and the stack layers around the
+// coordinate's layer; false when a texel is not finite or above kHugeTexel, a coordinate too far
+// out, or more than kMostSamples texels.
 bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords,
-                    const FetchInstruction& f, const gpu::TextureDescriptor& desc, const xenos::TextureFetchConstant& t,
-                    std::pair<uint32_t, uint32_t> levels, Float4& mn, Float4& mx, double x0[2]) {
-  const bool one_d = f.dimension == ucode::TextureDimension::k1D;
+                    const Float4& extent, const FetchInstruction& f, const gpu::TextureDescriptor& desc,
+                    const xenos::TextureFetchConstant& t, std::pair<uint32_t, uint32_t> levels, Float4& mn,
+                    Float4& mx, double x0[3]) {
+  const Shape shape(f, desc);
   FetchInstruction point = f;
   point.mag_filter = point.min_filter = point.mip_filter = 0;
   point.aniso_filter = 0;
@@ -69,35 +87,48 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
   point.use_reg_gradients = false;
   bool first = true;
   for (uint32_t level = levels.first; level <= levels.second; ++level) {
-    Axis axis[2];
-    axis[0] = {double(desc.width), double(std::max(desc.width >> level, 1u)), double(f.offset_x) * 0.5 / double(desc.width),
-               f.tx_coord_denorm};
-    axis[1] = {double(desc.height), double(std::max(desc.height >> level, 1u)),
-               double(f.offset_y) * 0.5 / double(desc.height), f.tx_coord_denorm};
-    double x[2] = {0, 0};
-    for (uint32_t a = 0; a < (one_d ? 1u : 2u); ++a) {
+    const uint32_t sizes[3] = {desc.width, desc.height, desc.depth};
+    const int32_t offsets[3] = {f.offset_x, f.offset_y, f.offset_z};
+    Axis axis[3];
+    for (uint32_t a = 0; a < 3; ++a) {
+      axis[a] = {double(sizes[a]), double(std::max(sizes[a] >> level, 1u)), double(offsets[a]) * 0.5 / double(sizes[a]),
+                 f.tx_coord_denorm};
+    }
+    // A stack's layers: z over the stack depth, no offset, the same on every level.
+    if (shape.stack_layers) axis[2] = {double(desc.layers), double(desc.layers), 0.0, f.tx_coord_denorm};
+    const uint32_t spans = shape.axes + (shape.stack_layers ? 1 : 0);
+    double x[3] = {0, 0, 0};
+    int64_t first_texel[3] = {0, 0, 0}, span[3] = {1, 1, 1};
+    int64_t samples = 1;
+    for (uint32_t a = 0; a < spans; ++a) {
       x[a] = axis[a].Texel(coords[a]);
-      if (!(std::abs(x[a]) < kFarCoordinate)) return false;
+      const double e = a < shape.axes ? double(extent[a]) * axis[a].size / (axis[a].denorm ? axis[a].base : 1.0) : 0.0;
+      if (!(std::abs(x[a]) + e < kFarCoordinate)) return false;
       if (level == levels.first) x0[a] = x[a];
+      first_texel[a] = int64_t(std::floor(x[a] - e)) - 1;
+      span[a] = int64_t(std::floor(x[a] + e)) + 2 - first_texel[a];
+      samples *= span[a];
+      if (samples * int64_t(levels.second - levels.first + 1) > kMostSamples) return false;
     }
     // The register LOD that, with the fetch constant's bias (1/32 steps, exact), makes lambda
     // this level, which the point mip filter then reads.
     ucode::TextureRegisters registers;
     registers.lod = float(level) - float(t.lod_bias) / 32.0f;
-    for (int dy = -1; dy <= (one_d ? -1 : 1); ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        Float4 at = coords;
-        at[0] = axis[0].CentreOf(std::floor(x[0]) + dx);
-        if (!one_d) at[1] = axis[1].CentreOf(std::floor(x[1]) + dy);
-        const Float4 texel = exact.texture_fetch_explicit ? exact.texture_fetch_explicit(slot, at, point, registers)
-                                                          : exact.texture_fetch(slot, at, point);
-        for (uint32_t c = 0; c < 4; ++c) {
-          if (!(std::abs(double(texel[c])) <= kHugeTexel)) return false;
-          mn[c] = first ? texel[c] : std::min(mn[c], texel[c]);
-          mx[c] = first ? texel[c] : std::max(mx[c], texel[c]);
-        }
-        first = false;
+    for (int64_t n = 0; n < samples; ++n) {
+      Float4 at = coords;
+      int64_t rest = n;
+      for (uint32_t a = 0; a < spans; ++a) {
+        at[a] = axis[a].CentreOf(double(first_texel[a] + rest % span[a]));
+        rest /= span[a];
       }
+      const Float4 texel = exact.texture_fetch_explicit ? exact.texture_fetch_explicit(slot, at, point, registers)
+                                                        : exact.texture_fetch(slot, at, point);
+      for (uint32_t c = 0; c < 4; ++c) {
+        if (!(std::abs(double(texel[c])) <= kHugeTexel)) return false;
+        mn[c] = first ? texel[c] : std::min(mn[c], texel[c]);
+        mx[c] = first ? texel[c] : std::max(mx[c], texel[c]);
+      }
+      first = false;
     }
   }
   return true;
@@ -111,8 +142,8 @@ struct Interval {
 };
 
 // The interval of one bounded fetch at `coords` (check_bounds.h), `e` the model's own result.
-Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords,
-               const FetchInstruction& f, const Float4& e, const uint32_t* fetch_constants,
+Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords, const Float4& ddx,
+               const Float4& ddy, const FetchInstruction& f, const Float4& e, const uint32_t* fetch_constants,
                uint32_t sub_texel_bits) {
   Interval r;
   const uint32_t* d = fetch_constants + (slot & 31) * 6;
@@ -120,21 +151,27 @@ Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Fl
   const xenos::TextureFetchConstant t = xenos::TextureFetchConstant::Decode(d);
   const std::pair<uint32_t, uint32_t> levels = LevelRange(t, f, desc.levels);
   if (levels.second > levels.first && !exact.texture_fetch_explicit) return r;
-  Float4 mn{}, mx{};
-  double x[2] = {0, 0};
-  if (!FootprintRange(exact, slot, coords, f, desc, t, levels, mn, mx, x)) return r;
-  const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
-  const bool affine = std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) == std::end(signs);
   const auto resolved = [](uint32_t instruction, xenos::TextureFilter constant) {
     return instruction == 3 ? uint32_t(constant) : instruction;
   };
-  // The weight error where one level is read, bilinearly whatever the LOD.
-  const bool weights = affine && levels.first == levels.second &&
+  const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(t.aniso_filter);
+  const bool anisotropic = aniso >= 2 && aniso <= 5;
+  // An anisotropic footprint: the host's walk stays within the parallelogram its derivatives
+  // span around the coordinate (+-ddx/2 +-ddy/2), each tap a bilinear footprint.
+  Float4 extent{};
+  for (uint32_t a = 0; a < 3 && anisotropic; ++a) extent[a] = 0.5f * (std::abs(ddx[a]) + std::abs(ddy[a]));
+  Float4 mn{}, mx{};
+  double x[3] = {0, 0, 0};
+  if (!FootprintRange(exact, slot, coords, extent, f, desc, t, levels, mn, mx, x)) return r;
+  const Shape shape(f, desc);
+  const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
+  const bool affine = std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) == std::end(signs);
+  // The weight error where one level (and one layer) is read, linearly whatever the LOD.
+  const bool weights = affine && !anisotropic && levels.first == levels.second && !shape.stack_layers &&
                        resolved(f.mag_filter, t.mag_filter) == 1 && resolved(f.min_filter, t.min_filter) == 1;
-  const bool one_d = f.dimension == ucode::TextureDimension::k1D;
   double step = 0;  // weight error per unit of the footprint's range, summed over the axes
-  for (uint32_t a = 0; a < (one_d ? 1u : 2u); ++a) step += std::ldexp(1.0, -int(sub_texel_bits)) + 2.0 * Ulp(x[a]);
-  const double lerps = one_d ? 1.0 : 3.0;
+  for (uint32_t a = 0; a < shape.axes; ++a) step += std::ldexp(1.0, -int(sub_texel_bits)) + 2.0 * Ulp(x[a]);
+  const double lerps = double((1u << shape.axes) - 1);  // 1, 3 or 7
   for (uint32_t c = 0; c < 4; ++c) {
     const double low = mn[c], high = mx[c];
     const double slack = 3.0 * lerps * Ulp(std::max(std::abs(low), std::abs(high)));
@@ -160,25 +197,29 @@ ucode::InterpreterCallbacks BoundCallbacks(const ucode::InterpreterCallbacks& ex
   if (!exact.texture_fetch) return cb;
   const auto shared_rule = std::make_shared<std::function<Value(const FetchInstruction&)>>(std::move(rule));
   // The end of the interval when the fetch is bounded, else the model's texel `e` itself.
+  // ddx, ddy: the coordinates' derivatives the fetch takes (zero for a lone point or a vertex).
   auto end = [&exact, fetch_constants, sub_texel_bits, high, shared_rule](
-                 uint32_t slot, const Float4& coords, const FetchInstruction& f, const Float4& e) {
+                 uint32_t slot, const Float4& coords, const Float4& ddx, const Float4& ddy, const FetchInstruction& f,
+                 const Float4& e) {
     if (!(*shared_rule)(f).bounded) return e;
-    const Interval i = Bound(exact, slot, coords, f, e, fetch_constants, sub_texel_bits);
+    const Interval i = Bound(exact, slot, coords, ddx, ddy, f, e, fetch_constants, sub_texel_bits);
     return high ? i.hi : i.lo;
   };
   cb.texture_fetch = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f) {
-    return end(slot, coords, f, exact.texture_fetch(slot, coords, f));
+    return end(slot, coords, {}, {}, f, exact.texture_fetch(slot, coords, f));
   };
   if (exact.texture_fetch_gradients) {
     cb.texture_fetch_gradients = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f,
                                                const Float4& ddx, const Float4& ddy) {
-      return end(slot, coords, f, exact.texture_fetch_gradients(slot, coords, f, ddx, ddy));
+      return end(slot, coords, ddx, ddy, f, exact.texture_fetch_gradients(slot, coords, f, ddx, ddy));
     };
   }
   if (exact.texture_fetch_explicit) {
     cb.texture_fetch_explicit = [&exact, end](uint32_t slot, const Float4& coords, const FetchInstruction& f,
                                               const ucode::TextureRegisters& registers) {
-      return end(slot, coords, f, exact.texture_fetch_explicit(slot, coords, f, registers));
+      const bool gradients = f.use_reg_gradients && f.use_comp_lod && !f.use_reg_lod;  // TextureUnit's walk
+      return end(slot, coords, gradients ? registers.grad_h : Float4{}, gradients ? registers.grad_v : Float4{}, f,
+                 exact.texture_fetch_explicit(slot, coords, f, registers));
     };
   }
   return cb;

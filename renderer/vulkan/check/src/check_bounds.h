@@ -46,7 +46,7 @@ inline constexpr const char* kBoundRule =
     "within the host filter's bound (the footprint texels' range and the weight error)";
 // Why a bounded component of a lane was not compared.
 inline constexpr const char* kNoBound =
-    "host sampler: a filtered footprint without a bound (a non-finite or huge texel, or a coordinate "
-    "beyond 2^20 texels)";
+    "host sampler: a filtered footprint without a bound (a non-finite or huge texel, a coordinate "
+    "beyond 2^20 texels, or over 4,096 texels to read)";
 
 }  // namespace xnt::vk::check

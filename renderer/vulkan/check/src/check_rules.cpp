@@ -236,8 +236,9 @@ struct State {
       if (f.use_reg_lod || f.use_reg_gradients) Join(v, lod_registers);
       const Value texel = texture_rule(f);
       Join(v, texel);
-      // Magnification decided lane by lane from the derivatives (Value::per_lane).
-      if (texel.per_lane) Join(v, Derivative(f));
+      // Magnification decided lane by lane from the derivatives (Value::per_lane), or a footprint
+      // that follows them.
+      if (texel.per_lane || (quads && texel.derivative_footprint)) Join(v, Derivative(f));
     }
     // Without texture_rule the textures are 1x1: the texel does not depend on the coordinates.
     if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));

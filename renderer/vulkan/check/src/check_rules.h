@@ -40,6 +40,9 @@ struct Value {
   // clamps (monotone in the texel), so running the interpreter on each end of every such fetch's
   // interval bounds the export. `why` holds the category it would otherwise not be compared for.
   bool bounded = false;
+  // A bounded texel whose footprint follows the quad's derivatives (anisotropic): the host's
+  // derivatives of a computed coordinate are not the model's (see State::Derivative).
+  bool derivative_footprint = false;
   bool exact() const { return !opaque && approx == 0 && !bounded; }
 };
 

@@ -220,15 +220,17 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
       !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z && one_level) {
     return {};
   }
-  if (anisotropic) return Value{0, true, "host sampler: an anisotropic footprint (the driver's own walk)"};
-  // A 1D or single-layer 2D texture: whatever level and texels the host's sampler takes within
-  // its LOD range, the result lies in the interval check_bounds.h derives from the footprint on
-  // those levels (compared there). A volume's slices, a stack's layer pick and a cube's seams
-  // are the host's own: not compared.
-  const bool flat = !volume && (f.dimension == ucode::TextureDimension::k1D ||
-                                (f.dimension == ucode::TextureDimension::k2D &&
-                                 gpu::TextureDescriptor::FromFetchConstant(d).layers == 1));
-  auto host = [flat](const char* why) { return flat ? Value{0, false, why, false, true} : Value{0, true, why}; };
+  // 1D, 2D, stacked and volume textures: whatever level, layer and texels the host's sampler
+  // takes within its LOD range, the result lies in the interval check_bounds.h derives from the
+  // footprint on those levels (compared there). A cube's seams are the host's own: not compared.
+  const bool bounded = f.dimension != ucode::TextureDimension::kCube;
+  auto host = [bounded](const char* why) { return bounded ? Value{0, false, why, false, true} : Value{0, true, why}; };
+  if (anisotropic) {
+    // The driver's own walk, within the footprint's parallelogram (check_bounds.h).
+    Value v = host("host sampler: an anisotropic footprint (the driver's own walk)");
+    v.derivative_footprint = true;
+    return v;
+  }
   if (mag != 0 || (!magnified && (min != 0 || mip == 1)) || (volume && (vol_mag != 0 || vol_min != 0))) {
     return host("host sampler: linear filter weights (precision the driver's, Vulkan subTexelPrecisionBits)");
   }
