@@ -33,10 +33,13 @@ double Ulp(double v) {
 struct Axis {
   double base = 1, size = 1, offset = 0;  // level-0 texels, this level's texels, normalized offset
   bool denorm = false;
-  double Texel(float coordinate) const { return ((denorm ? coordinate / base : coordinate) + offset) * size; }
+  double origin = 0;  // a cube face coordinate runs over [1, 2] (after the compiler's `cube`)
+  double Texel(float coordinate) const {
+    return ((denorm ? coordinate / base : coordinate - origin) + offset) * size;
+  }
   float CentreOf(double i) const {
     const double normalized = (i + 0.5) / size - offset;
-    return float(denorm ? normalized * base : normalized);
+    return float(denorm ? normalized * base : normalized + origin);
   }
 };
 
@@ -60,8 +63,12 @@ std::pair<uint32_t, uint32_t> LevelRange(const xenos::TextureFetchConstant& t, c
 struct Shape {
   uint32_t axes = 2;
   bool stack_layers = false;
+  // A cube face (z the face index): the model clamps to the face's edge, the host's seamless
+  // filter reads the next face there, so only a footprint inside the face is bounded.
+  bool cube = false;
   explicit Shape(const FetchInstruction& f, const gpu::TextureDescriptor& desc) {
     const bool fetch_3d = f.dimension == ucode::TextureDimension::k3D;
+    cube = f.dimension == ucode::TextureDimension::kCube;
     axes = f.dimension == ucode::TextureDimension::k1D ? 1 : fetch_3d && desc.volume() ? 3 : 2;
     stack_layers = fetch_3d && !desc.volume() && desc.layers > 1;
   }
@@ -96,6 +103,12 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
     }
     // A stack's layers: z over the stack depth, no offset, the same on every level.
     if (shape.stack_layers) axis[2] = {double(desc.layers), double(desc.layers), 0.0, f.tx_coord_denorm};
+    // A cube face's s and t: normalized over [1, 2] whatever tx_coord_denorm says
+    // (TextureUnit::FilterAt).
+    for (uint32_t a = 0; a < 2 && shape.cube; ++a) {
+      axis[a].denorm = false;
+      axis[a].origin = 1.0;
+    }
     const uint32_t spans = shape.axes + (shape.stack_layers ? 1 : 0);
     double x[3] = {0, 0, 0};
     int64_t first_texel[3] = {0, 0, 0}, span[3] = {1, 1, 1};
@@ -107,6 +120,7 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
       if (level == levels.first) x0[a] = x[a];
       first_texel[a] = int64_t(std::floor(x[a] - e)) - 1;
       span[a] = int64_t(std::floor(x[a] + e)) + 2 - first_texel[a];
+      if (shape.cube && (first_texel[a] < 0 || first_texel[a] + span[a] > int64_t(axis[a].size))) return false;
       samples *= span[a];
       if (samples * int64_t(levels.second - levels.first + 1) > kMostSamples) return false;
     }

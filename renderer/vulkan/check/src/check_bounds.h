@@ -10,18 +10,24 @@
 //   hardware's fixed-point one, so it lies inside the 3 (3x3) texels around the model's
 //   floor(x), which the model point-samples at their centres (the fetch constant's clamp modes
 //   and border colour applied as for any texel). A nearest texel, where the host picks point
-//   filtering by its own LOD, is one of them too.
-// - Weight error: where magnification and minification both filter linearly (no LOD decides
-//   between a point and a linear result), each axis's weight is the coordinate's fraction, the
+//   filtering by its own LOD, is one of them too. Every level of the sampler's LOD range counts,
+//   a volume adds its third axis, a stack the layers either side of the coordinate's, an
+//   anisotropic fetch the parallelogram its derivatives span (+-ddx/2 +-ddy/2), and a cube
+//   face's footprint must stay inside the face (the host's seamless filter reads the next face
+//   at its edge, where the model clamps).
+// - Weight error: where one level and one layer are read without anisotropy, and magnification
+//   and minification both filter linearly (no LOD decides between a point and a linear
+//   result), each axis's weight is the coordinate's fraction, the
 //   host's quantized to subTexelPrecisionBits (one step, 2^-bits) and the model's exact up to the
 //   float rounding of the coordinate (2 ulp of x). The bilinear interpolant moves by at most the
 //   footprint's range per texel along an axis, so the two results differ by at most
 //   sum over axes of (2^-bits + 2 ulp(x)) times that range. Only for components whose texel
 //   conversion is affine (unsigned, signed, biased, exp_adjust): PWL gamma keeps the range alone.
 // Each lerp of the host's and of the model's filter rounds (a difference, a product and a sum:
-// 1.5 ulp of the largest |texel|), which widens both bounds by 3 ulp per lerp (1 in 1D, 3 in 2D).
-// A footprint with a non-finite texel or one above 2^100 (whose weighted sum may overflow), or a
-// coordinate beyond 2^20 texels or not finite, gives no bound: infinite ends; an export whose
+// 1.5 ulp of the largest |texel|), which widens both bounds by 3 ulp per lerp (1 in 1D, 3 in 2D,
+// 7 in a volume). A footprint with a non-finite texel or one above 2^100 (whose weighted sum may
+// overflow), a coordinate beyond 2^20 texels or not finite, over 4,096 texels, or a cube
+// footprint reaching its face's edge gives no bound: infinite ends; an export whose
 // end stays infinite is not compared (a saturate, for one, still bounds it to [0, 1]).
 #pragma once
 
@@ -47,6 +53,6 @@ inline constexpr const char* kBoundRule =
 // Why a bounded component of a lane was not compared.
 inline constexpr const char* kNoBound =
     "host sampler: a filtered footprint without a bound (a non-finite or huge texel, a coordinate "
-    "beyond 2^20 texels, or over 4,096 texels to read)";
+    "beyond 2^20 texels, over 4,096 texels to read, or a cube footprint reaching its face's edge)";
 
 }  // namespace xnt::vk::check

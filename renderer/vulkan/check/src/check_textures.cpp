@@ -220,10 +220,12 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
       !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z && one_level) {
     return {};
   }
-  // 1D, 2D, stacked and volume textures: whatever level, layer and texels the host's sampler
-  // takes within its LOD range, the result lies in the interval check_bounds.h derives from the
-  // footprint on those levels (compared there). A cube's seams are the host's own: not compared.
-  const bool bounded = f.dimension != ucode::TextureDimension::kCube;
+  // Whatever level, layer and texels the host's sampler takes within its LOD range, the result
+  // lies in the interval check_bounds.h derives from the footprint on those levels (compared
+  // there; a cube's only where the footprint stays inside the face, since the host's seamless
+  // filter reads the next face at its edge). An anisotropic cube fetch is the host's own walk
+  // across faces: not compared.
+  const bool bounded = f.dimension != ucode::TextureDimension::kCube || !anisotropic;
   auto host = [bounded](const char* why) { return bounded ? Value{0, false, why, false, true} : Value{0, true, why}; };
   if (anisotropic) {
     // The driver's own walk, within the footprint's parallelogram (check_bounds.h).
@@ -235,8 +237,8 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
     return host("host sampler: linear filter weights (precision the driver's, Vulkan subTexelPrecisionBits)");
   }
   if (f.dimension == ucode::TextureDimension::kCube) {
-    return Value{0, true, "host sampler: a cube fetch (off its face the host's seamless cube reads the "
-                          "next face, the texture unit clamps to the face's edge)"};
+    return host("host sampler: a cube fetch (off its face the host's seamless cube reads the next face, the "
+                "texture unit clamps to the face's edge)");
   }
   return host("host sampler: the nearest texel of a float coordinate (1D, volume, vertex shader, register LOD or a "
               "minified level; the texture unit takes the hardware's fixed-point coordinate, gpu/texel_coordinate.h)");
