@@ -215,7 +215,10 @@ ucode::InterpreterCallbacks BoundCallbacks(const ucode::InterpreterCallbacks& ex
   auto end = [&exact, fetch_constants, sub_texel_bits, high, shared_rule](
                  uint32_t slot, const Float4& coords, const Float4& ddx, const Float4& ddy, const FetchInstruction& f,
                  const Float4& e) {
-    if (!(*shared_rule)(f).bounded) return e;
+    // A per-lane texel (exact where both sides magnify) is bounded too, for the lanes where
+    // they may not: the exact comparison of the others does not read the ends.
+    const Value rule = (*shared_rule)(f);
+    if (!rule.bounded && !rule.per_lane) return e;
     const Interval i = Bound(exact, slot, coords, ddx, ddy, f, e, fetch_constants, sub_texel_bits);
     return high ? i.hi : i.lo;
   };

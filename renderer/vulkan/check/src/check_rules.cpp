@@ -21,6 +21,7 @@ bool Join(Value& dst, const Value& src) {
   const Value before = dst;
   dst.approx |= src.approx;
   dst.per_lane |= src.per_lane;
+  dst.nonmonotone |= src.nonmonotone;
   if (src.bounded && !dst.bounded && !dst.opaque) dst.why = src.why;
   dst.bounded |= src.bounded;
   if (src.opaque && !dst.opaque) {
@@ -33,7 +34,7 @@ bool Join(Value& dst, const Value& src) {
     dst.why = dst.why.empty() ? "an imprecise result and a host-filtered texel meet" : dst.why;
   }
   return dst.approx != before.approx || dst.opaque != before.opaque || dst.per_lane != before.per_lane ||
-         dst.bounded != before.bounded;
+         dst.bounded != before.bounded || dst.nonmonotone != before.nonmonotone;
 }
 
 Value Opaque(const std::string& why) { return Value{0, true, why}; }
@@ -45,7 +46,15 @@ Value Through(const Value& in, const std::string& op) {
   // category stays the reason).
   if (in.bounded) return Opaque(in.why);
   if (in.approx) return Opaque("an imprecise result went through " + op);
-  return Value{0, false, {}, in.per_lane};
+  Value out{0, false, {}, in.per_lane};
+  out.nonmonotone = in.per_lane;
+  return out;
+}
+
+// `v`, no longer monotone in a per-lane texel (Value::nonmonotone).
+Value NotMonotone(Value v) {
+  v.nonmonotone |= v.per_lane;
+  return v;
 }
 
 uint32_t ScalarApprox(ScalarOp op) {
@@ -110,12 +119,12 @@ struct State {
       // Negation and |x| are not monotone non-decreasing: an interval's ends no longer map to
       // the result's.
       if (v.bounded && !v.opaque && (o.negate || o.absolute)) return Opaque(v.why);
-      return v;
+      return o.negate || o.absolute ? NotMonotone(v) : v;
     }
     if (o.relative == RelativeMode::kA0 && !a0.exact()) {
       return Opaque("a constant indexed by a0 from an imprecise value");
     }
-    return Value{0, false, {}, o.relative == RelativeMode::kA0 && a0.per_lane};
+    return NotMonotone(Value{0, false, {}, o.relative == RelativeMode::kA0 && a0.per_lane});
   }
 
   void Alu(const AluInstruction& a, uint32_t slot) {
@@ -131,7 +140,8 @@ struct State {
       vec = src[0].exact() ? src[1] : Through(src[0], "a cnd compare");
       if (src[0].exact()) {
         Join(vec, src[2]);
-        vec.per_lane |= src[0].per_lane;
+        // Which operand a lane selects follows a per-lane texel: not monotone in it.
+        if (src[0].per_lane) vec.per_lane = vec.nonmonotone = true;
       }
     } else {
       for (uint32_t i = 0; i < n; ++i) Join(vec, Through(src[i], std::string(ucode::VectorOpName(vop))));
@@ -143,7 +153,8 @@ struct State {
     Value sca;
     const ScalarOp sop = a.scalar_op;
     if (const uint32_t approx = ScalarApprox(sop)) {
-      sca = sin.exact() ? Value{approx, false, {}} : Through(sin, std::string(ucode::ScalarOpName(sop)));
+      sca = sin.exact() ? NotMonotone(Value{approx, false, {}, sin.per_lane})
+                        : Through(sin, std::string(ucode::ScalarOpName(sop)));
     } else if (sop == ScalarOp::kMaxs || sop == ScalarOp::kMins || sop == ScalarOp::kRetainPrev) {
       sca = sin;
     } else {
@@ -154,8 +165,10 @@ struct State {
       Join(vec, p);
       Join(sca, p);
     }
-    vec.per_lane |= a.is_predicated && p0.per_lane;
-    sca.per_lane |= a.is_predicated && p0.per_lane;
+    if (a.is_predicated && p0.per_lane) {
+      vec.per_lane = sca.per_lane = true;
+      vec.nonmonotone = sca.nonmonotone = true;
+    }
     // Side effects: p0, a0, kills.
     switch (vop) {
       case VectorOp::kSetpEqPush: case VectorOp::kSetpNePush: case VectorOp::kSetpGtPush:
@@ -242,7 +255,7 @@ struct State {
     }
     // Without texture_rule the textures are 1x1: the texel does not depend on the coordinates.
     if (f.is_predicated && !p0.exact()) Join(v, Opaque("predicated on p0 from an imprecise value"));
-    v.per_lane |= f.is_predicated && p0.per_lane;
+    if (f.is_predicated && p0.per_lane) v.per_lane = v.nonmonotone = true;
     WriteTemp(f.dst_reg, f.dst_rel, v);
   }
 };
@@ -297,8 +310,8 @@ ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
   // Control flow on p0 from a texel of a lane-decided magnification: the lanes left out may run
   // other code.
   if (s.p0.per_lane) {
-    for (Value& e : s.rules.exports) e.per_lane = true;
-    s.rules.kill.per_lane = true;
+    for (Value& e : s.rules.exports) e.per_lane = e.nonmonotone = true;
+    s.rules.kill.per_lane = s.rules.kill.nonmonotone = true;
   }
   std::sort(s.rules.kill_slots.begin(), s.rules.kill_slots.end());
   s.rules.kill_slots.erase(std::unique(s.rules.kill_slots.begin(), s.rules.kill_slots.end()),

@@ -43,6 +43,12 @@ struct Value {
   // A bounded texel whose footprint follows the quad's derivatives (anisotropic): the host's
   // derivatives of a computed coordinate are not the model's (see State::Derivative).
   bool derivative_footprint = false;
+  // A per_lane texel went through an op that is not monotone non-decreasing in it (arithmetic,
+  // negation, |x|, a compare, a0, p0): on the lanes whose magnification the two sides may decide
+  // differently it cannot be bounded either, only left out.
+  bool nonmonotone = false;
+  // per_lane, and on those lanes within the host filter's bound instead (check_bounds.h).
+  bool lane_boundable() const { return per_lane && !nonmonotone && !approx && !opaque; }
   bool exact() const { return !opaque && approx == 0 && !bounded; }
 };
 

@@ -369,8 +369,16 @@ struct LaneComparison {
 
   check::Value Rule(const check::Value& rule) const {
     if (!rule.per_lane || !lod_uncertain || rule.opaque) return rule;
-    return check::Value{0, true, "host LOD: this lane's lambda is near 0 or minifies (the host's log2 "
-                                 "decides magnification, its sampler the minified texel)"};
+    const char* why = "host LOD: this lane's lambda is near 0 or minifies (the host's log2 decides "
+                      "magnification, its sampler the minified texel)";
+    // Carried only through monotone ops: within the host filter's bound over the LOD range.
+    if (rule.lane_boundable() && low && high) {
+      check::Value bounded = rule;
+      bounded.bounded = true;
+      bounded.why = why;
+      return bounded;
+    }
+    return check::Value{0, true, why};
   }
 
   std::string ExportName(uint32_t reg) const {
@@ -679,7 +687,8 @@ std::array<std::vector<ucode::ShaderResult>, 2> RunBoundEnds(
     const check::QuadInputs* quads, const ucode::InterpreterCallbacks& cb,
     const std::function<check::Value(const ucode::FetchInstruction&)>& texture_rule, uint32_t sub_texel_bits) {
   std::array<std::vector<ucode::ShaderResult>, 2> ends;
-  if (std::none_of(rules.exports.begin(), rules.exports.end(), [](const check::Value& v) { return v.bounded; })) {
+  if (std::none_of(rules.exports.begin(), rules.exports.end(),
+                   [](const check::Value& v) { return v.bounded || v.lane_boundable(); })) {
     return ends;
   }
   for (uint32_t e = 0; e < 2; ++e) {
