@@ -174,6 +174,13 @@ Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Fl
   // span around the coordinate (+-ddx/2 +-ddy/2), each tap a bilinear footprint.
   Float4 extent{};
   for (uint32_t a = 0; a < 3 && anisotropic; ++a) extent[a] = 0.5f * (std::abs(ddx[a]) + std::abs(ddy[a]));
+  // A footprint without area (a 1D fetch, a zero or a degenerate pair of derivatives): its minor
+  // axis is 0 and the ratio to it infinite, where lavapipe's anisotropic filter returned NaN for
+  // finite texels (Vulkan's formula takes the anisotropy limit there): no bound.
+  if (anisotropic && (f.dimension == ucode::TextureDimension::k1D ||
+                      double(ddx[0]) * double(ddy[1]) - double(ddx[1]) * double(ddy[0]) == 0.0)) {
+    return r;
+  }
   Float4 mn{}, mx{};
   double x[3] = {0, 0, 0};
   if (!FootprintRange(exact, slot, coords, extent, f, desc, t, levels, mn, mx, x)) return r;

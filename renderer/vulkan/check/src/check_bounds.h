@@ -27,7 +27,9 @@
 // 1.5 ulp of the largest |texel|), which widens both bounds by 3 ulp per lerp (1 in 1D, 3 in 2D,
 // 7 in a volume). A footprint with a non-finite texel or one above 2^100 (whose weighted sum may
 // overflow), a coordinate beyond 2^20 texels or not finite, over 4,096 texels, or a cube
-// footprint reaching its face's edge gives no bound: infinite ends; an export whose
+// footprint reaching its face's edge gives no bound, nor does an anisotropic footprint without
+// area (a 1D fetch, zero or parallel derivatives: lavapipe's filter returned NaN for finite
+// texels there, its minor axis 0): infinite ends; an export whose
 // end stays infinite is not compared (a saturate, for one, still bounds it to [0, 1]).
 #pragma once
 
@@ -53,6 +55,7 @@ inline constexpr const char* kBoundRule =
 // Why a bounded component of a lane was not compared.
 inline constexpr const char* kNoBound =
     "host sampler: a filtered footprint without a bound (a non-finite or huge texel, a coordinate "
-    "beyond 2^20 texels, over 4,096 texels to read, or a cube footprint reaching its face's edge)";
+    "beyond 2^20 texels, over 4,096 texels to read, a cube footprint reaching its face's edge, or an "
+    "anisotropic footprint without area)";
 
 }  // namespace xnt::vk::check
