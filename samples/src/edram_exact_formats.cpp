@@ -308,11 +308,6 @@ EdramScenario Float24EqualWithinQuantum() {
                  "(51,204,102) x 54..77 (EQUAL passes everywhere). All pixels exact.",
                  build, frames),
       frames, 2, "depth -> k_8_8_8_8 for the peek, k_8_8_8_8 -> depth for the EQUAL pass", ""};
-  sc.sample.differs_on["fbo"] =
-      "the fbo path keeps kD24FS8 in a D32_SFLOAT host depth and compares at float32 precision, "
-      "so EQUAL fails where the depths differ by less than one 20e4 step (the frame shows no "
-      "rectangles); rounding the fragment depth to 20e4 in the pixel shader (Xenia's "
-      "depth_float24_conversion) would fix it at the cost of early depth testing";
   return sc;
 }
 

@@ -53,10 +53,10 @@ INSTANTIATE_TEST_SUITE_P(AllSamples, SliceSample, ::testing::ValuesIn(samples::N
                          [](const auto& info) { return info.param; });
 
 // The multi-frame samples cut at every frame boundary on fbo (lavapipe, validation on) and fsi: the kept
-// frame as in the full replay on that path. edram_float24_equal_within_20e4_step is left out on
-// fbo: its full fbo replay keeps the float host depth of frame 0 beside the 24-bit values (a
-// declared fbo host-format difference), which an EDRAM snapshot of guest bits cannot carry, so
-// its slice gives the cpu path's exact frame instead (checked below).
+// frame as in the full replay on that path. edram_float24_equal_within_20e4_step's EQUAL pass
+// tests against depths its frame 0 left less than a 20e4 step apart: fbo's pixel shader writes
+// them rounded to 20e4 (the cpu path's values), so the snapshot's guest bits are what the full
+// fbo replay holds.
 class SliceVulkan : public ::testing::TestWithParam<std::tuple<std::string, renderer::Path>> {};
 
 TEST_P(SliceVulkan, FramesAfterTheCutAsInTheFullReplay) {
@@ -77,7 +77,8 @@ TEST_P(SliceVulkan, FramesAfterTheCutAsInTheFullReplay) {
 const std::vector<std::string> kMultiFrame = {"slice_resolve_chain_5_frames",
                                              "edram_snapshot_restore",
                                              "edram_shadow_map_three_pass",
-                                             "edram_depth_evict_8888", "edram_7e3_exact_bits"};
+                                             "edram_depth_evict_8888", "edram_7e3_exact_bits",
+                                             "edram_float24_equal_within_20e4_step"};
 
 INSTANTIATE_TEST_SUITE_P(
     MultiFrame, SliceVulkan,
@@ -145,13 +146,20 @@ INSTANTIATE_TEST_SUITE_P(Chain, SliceChainScaled,
                            return std::string(renderer::PathName(info.param));
                          });
 
-TEST(SliceVulkan, HostDepthIsRebuiltFromTheGuestBits) {
+// The 20e4 EQUAL pass on fbo: the full replay's frames are the cpu path's (EQUAL passes at
+// depths a float32 host depth would keep apart), and so are its slice's from frame 1.
+TEST(SliceVulkan, Float24EqualPassAsOnTheCpuPath) {
   const fs::path dir = TempDir("host_depth");
   const std::string source = WriteSampleFile("edram_float24_equal_within_20e4_step", dir);
   const std::string out = (dir / "slice.xnt").string();
   compare::WriteSlice(source, out, {1, 1});
   const vk::test::TraceRun cpu = vk::test::ReplayTraceFile(source, renderer::Path::kCpu, 1, false);
+  const vk::test::TraceRun full = vk::test::ReplayTraceFile(source, renderer::Path::kFbo, 1, false);
   const vk::test::TraceRun fbo = vk::test::ReplayTraceFile(out, renderer::Path::kFbo, 1, false);
+  ASSERT_EQ(full.frames.size(), cpu.frames.size());
+  for (size_t f = 0; f < cpu.frames.size(); ++f) {
+    EXPECT_TRUE(full.frames[f].rgba == cpu.frames[f].rgba) << "fbo frame " << f;
+  }
   ExpectSameFrames(cpu, 1, fbo, "fbo slice against the cpu path's full replay");
   fs::remove_all(dir);
 }

@@ -76,4 +76,11 @@ double PolygonOffsetDepth(const PolygonOffset& o, uint32_t depth_format, double 
              double(DepthBiasConstantFactor(o, depth_format));
 }
 
+float ShaderPolygonOffsetConstant(const PolygonOffset& o, uint32_t depth_format) {
+  if (!o.enabled) return 0.0f;
+  if (IsFloat24(depth_format)) return DepthBiasConstantFactor(o, depth_format);
+  return float(MinimumResolvableDifference(depth_format, 0.0) *
+               double(DepthBiasConstantFactor(o, depth_format)));
+}
+
 }  // namespace xnt::gpu

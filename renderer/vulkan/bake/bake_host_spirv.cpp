@@ -39,6 +39,8 @@ void CompileEveryHostShader() {
                       VK_SHADER_STAGE_FRAGMENT_BIT, "fsi_depth_only");
     }
   }
+  // The fbo path's depth-only pixel shader of draws taking the exact depth.
+  CompileHostGlsl(ExactDepthFragmentShaderGlsl(), VK_SHADER_STAGE_FRAGMENT_BIT, "fbo_exact_depth");
   for (uint32_t limit : {64u, 128u}) {
     // The line-quad, point-quad and rectangle-list geometry shaders without clip / cull
     // distances (draws with user clip planes or vertex kill compile theirs on first use).

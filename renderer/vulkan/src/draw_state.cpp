@@ -8,6 +8,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/line_width.h"
 #include "xnt/gpu/point_size.h"
+#include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_clip.h"
 #include "xnt/xenos/registers.h"
 
@@ -76,7 +77,31 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
     auto info = xenos::reg::RB_COLOR_INFO::Decode(gpu::RegisterValue(regs, xenos::kColorInfoRegs[i]));
     c.color_exp_bias[i] = info.color_exp_bias;
   }
+  WriteExactDepthConstants(regs, viewport, topology, c);
   return c;
+}
+
+void WriteExactDepthConstants(gpu::RegisterValues regs, const HostViewport& viewport,
+                              gpu::HostTopology topology, XeSystemConstants& c) {
+  // The screen transform does not depend on the target's size (which only bounds the scissor),
+  // so it is the one the cpu path's vertex stage applies.
+  for (int i = 0; i < 3; ++i) {
+    c.depth_screen_scale[i] = viewport.screen_scale[i];
+    c.depth_screen_offset[i] = viewport.screen_offset[i];
+  }
+  const uint32_t depth_format =
+      uint32_t(gpu::DecodeRegister<xenos::reg::RB_DEPTH_INFO>(regs).depth_format);
+  const bool polygonal = topology != gpu::HostTopology::kPointList &&
+                         topology != gpu::HostTopology::kLineList;
+  const gpu::PolygonOffsets offsets = gpu::ReadPolygonOffsets(regs, polygonal);
+  c.depth_offsets[0] = gpu::DepthBiasSlopeFactor(offsets.front);
+  c.depth_offsets[1] = gpu::DepthBiasSlopeFactor(offsets.back);
+  c.depth_offsets[2] = gpu::ShaderPolygonOffsetConstant(offsets.front, depth_format);
+  c.depth_offsets[3] = gpu::ShaderPolygonOffsetConstant(offsets.back, depth_format);
+  if (depth_format == uint32_t(xenos::DepthRenderTargetFormat::kD24FS8)) {
+    c.depth_flags[0] |= kXeSysDepth20e4;
+  }
+  if (!viewport.clip_depth) c.depth_flags[0] |= kXeSysDepthClamp;
 }
 
 HostDepthStencil ComputeDepthStencil(gpu::RegisterValues regs, bool has_depth_target) {

@@ -8,6 +8,7 @@
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
+#include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/enums.h"
 #include "xnt/xenos/registers.h"
@@ -100,6 +101,23 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
       module = CreateModule(RectangleListGeometryShader(
           GeometryShaderInterpolators(context_.physical_device()), draw.clip_distances,
           draw.cull_distances, draw.kill_clip_distance));
+    }
+    quads.shader = module;
+    return quads;
+  }
+  if (draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList) {
+    // The triangle's exported positions for the pixel shader's exact depth (DrawInput::
+    // exact_polygon_offset), keyed apart from the quads (kind 0xFE).
+    const uint32_t key = 0xFEu | (draw.clip_distances << 8) | (draw.cull_distances << 16);
+    VkShaderModule& module = quad_shaders_[key];
+    if (!module) {
+      VkPhysicalDeviceProperties props;
+      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+      module = CreateModule(CompileHostGlsl(
+          PolygonOffsetGeometryShaderGlsl(
+              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents),
+              draw.clip_distances, draw.cull_distances),
+          VK_SHADER_STAGE_GEOMETRY_BIT, "polygon_offset_gs"));
     }
     quads.shader = module;
     return quads;

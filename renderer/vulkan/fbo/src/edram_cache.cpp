@@ -367,12 +367,39 @@ void EdramCache::MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEn
       host_depth_[w] = gpu::edram::UnpackDepth(format, LoadLE32(edram_.bytes().data() + w * 4));
     }
   }
+  CopySnapshotToGpuEdram(t);
   bool exact = true;
   entry.note += "; ";
   if (!LoadTiles(t.dest, t.start_tile, t.end_tile, &exact, &entry.note)) return;
   entry.data_moved = true;
   entry.note += "loaded through the CPU";
   if (!exact) entry.note += " (converted through an approximate host format)";
+}
+
+void EdramCache::CopySnapshotToGpuEdram(const gpu::edram::Transfer& t) {
+  // A GPU transfer out of the loaded target stores only the samples its host image holds, and
+  // the load into the next owner reads the others from the GPU EDRAM copy: a surface narrower
+  // than its tiles' 80 columns (a 64-pixel pitch) keeps guest samples only there, in depth
+  // tiles' swapped halves too. In a full replay the previous owner's store left them; after a
+  // snapshot restore they are the snapshot's, so its words go into the copy as well.
+  const uint64_t gpu_edram_bytes = 2ull * xenos::kEdramSizeBytes * edram_.scale_x() *
+                                       edram_.scale_y() + 4096;
+  if (!gpu_transfers_ || gpu_edram_bytes > context_.capabilities().max_storage_buffer_range) {
+    return;
+  }
+  const uint32_t end = std::min(t.end_tile, xenos::kEdramTileCount);
+  if (t.start_tile >= end) return;
+  const uint64_t tile_bytes = uint64_t(kTileBytes) * edram_.scale_x() * edram_.scale_y();
+  const uint64_t offset = t.start_tile * tile_bytes, bytes = (end - t.start_tile) * tile_bytes;
+  end_rendering_();
+  auto a = RingAllocate(stream_, bytes, 16);
+  std::memcpy(a->data, edram_.bytes().data() + offset, bytes);
+  VkCommandBuffer cmd = stream_.cmd();
+  const VkBuffer copy = Transport().EdramBuffer(cmd);
+  GlobalBarrier(cmd);
+  const VkBufferCopy region{a->offset, offset, bytes};
+  vkCmdCopyBuffer(cmd, a->buffer, copy, 1, &region);
+  GlobalBarrier(cmd);
 }
 
 void EdramCache::Move(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry) {

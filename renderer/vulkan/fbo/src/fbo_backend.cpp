@@ -10,8 +10,9 @@ FboBackend::FboBackend(VulkanContext& context, FboBackendOptions options)
     : PathBackend(context, std::make_unique<XenosRenderer>(context, options.renderer),
                   options, "fbo") {}
 
-void FboBackend::DrawTranslation(const replay::DrawCall& call, TranslationOptions&,
+void FboBackend::DrawTranslation(const replay::DrawCall& call, TranslationOptions& vs,
                                  TranslationOptions& ps) {
+  ExactDepthTranslation(call, vs, ps);
   const replay::RegisterFile& regs = *call.registers;
   const auto cc = regs.Decode<xenos::reg::RB_COLORCONTROL>();
   if (call.pixel_shader && cc.alpha_to_mask_enable) {
@@ -35,6 +36,35 @@ void FboBackend::DrawTranslation(const replay::DrawCall& call, TranslationOption
   for (uint32_t g = 0; g < ps.ps_msaa_samples; ++g) {
     ps.ps_host_sample_of_guest |= HostSampleOfGuest(ps.ps_msaa_samples, host, g) << (4 * g);
   }
+}
+
+void FboBackend::ExactDepthTranslation(const replay::DrawCall& call, TranslationOptions& vs,
+                                       TranslationOptions& ps) {
+  // Vulkan leaves a triangle's depth interpolation and its rounding to the implementation, so
+  // the host's depth of a pixel differs from the guest's in the last bits, and a depth test
+  // between two triangles' equal depths (a pre-pass and its EQUAL pass, one drawn before a
+  // slice's cut and loaded from the cpu path's EDRAM) goes the host's way. The pixel shader
+  // writes the cpu path's depth instead, already in the guest format, so the host depth holds
+  // the guest's values and compares as the hardware does. Xenia's host render targets do the
+  // format half of it (render_target_cache.cc, depth_float24_conversion "round" / "truncate":
+  // the pixel shader converts its depth to 20e4 before the host stores it).
+  const replay::RegisterFile& regs = *call.registers;
+  if (!regs.Decode<xenos::reg::RB_DEPTHCONTROL>().z_enable || !FilledTriangles(call)) return;
+  if (regs.Decode<xenos::reg::RB_SURFACE_INFO>().msaa_samples != xenos::MsaaSamples::k1X) {
+    // Without sample-rate shading a fragment shader writes one depth for all its samples, while
+    // each guest sample takes the triangle's plane at its own position: those keep the host's.
+    ++notes_["fbo: multisampled depth is the host rasterizer's per-sample plane: may differ "
+             "from the cpu path in the last bits, and depth tests between equal depths with it"];
+    return;
+  }
+  if (!ExactDepthDevice(call)) {
+    ++notes_["fbo: depth is the host rasterizer's plane (no geometry shader or shaderFloat64, "
+             "or more interpolators than its inputs hold): may differ from the cpu path in the "
+             "last bits, and depth tests between equal depths with it"];
+    return;
+  }
+  vs.fsi_exact_polygon_offset = true;
+  ps.fsi_exact_polygon_offset = true;
 }
 
 }  // namespace xnt::vk

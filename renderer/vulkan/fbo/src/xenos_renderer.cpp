@@ -11,7 +11,9 @@
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/resolution_scale.h"
 #include "xnt/gpu/resolve_plan.h"
+#include "xnt/vk/host_shaders.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
+#include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/registers.h"
 
@@ -170,10 +172,14 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   gpu::EdramEventTargets edram_targets =
       gpu::EdramTargetsForDraw(regs, plan.color_used, plan.depth.used, draw.estimate_rows);
   edram_.Use(edram_.BeginEvent(), edram_targets.used, edram_targets.bound, "draw");
-  if (edram_.TakeSnapshotDepthLoaded() && plan.depth.used) {
+  // The pixel shader writes the guest's depth (FboBackend::ExactDepthTranslation).
+  const bool exact_depth =
+      draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList;
+  if (edram_.TakeSnapshotDepthLoaded() && plan.depth.used && !exact_depth) {
     // The snapshot holds the guest bits another rasterizer computed (the cpu path's, for a
-    // slice); this host's depth for the same triangles may differ in the low bits, so only
-    // tests that do not need bit-equal depth (LESS against a clear, ...) match a full replay.
+    // slice); this host's depth for the same triangles may differ in the low bits where the
+    // draw keeps the host's plane, so only tests that do not need bit-equal depth (LESS against
+    // a clear, ...) match a full replay.
     Note("depth loaded from an EDRAM snapshot: depth tests of geometry drawn again against it "
          "(an EQUAL pass after its pre-pass) compare this host's depth with the snapshot's "
          "rasterizer's and may fail where a full fbo replay passes");
@@ -222,7 +228,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
                           5, dynamic_offsets);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
                        VK_INDEX_TYPE_UINT32);
-  SetDynamicState(regs, plan, attachments, raster, quads.kind);
+  SetDynamicState(regs, plan, attachments, raster, quads.kind, exact_depth);
   vkCmdDrawIndexed(cmd, uint32_t(prims.indices.size()), 1, 0, 0, 0);
   if (!draw.continues_draw) ++stats_.draws;  // a tessellated draw in parts counts once
   return true;
@@ -306,6 +312,15 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
+  if (!key.pixel_shader && draw.exact_polygon_offset &&
+      plan.topology == gpu::HostTopology::kTriangleList) {
+    // A depth pre-pass writes the depth its EQUAL-tested colour pass computes.
+    if (!exact_depth_ps_) {
+      exact_depth_ps_ = pipelines_.CreateModule(CompileHostGlsl(
+          ExactDepthFragmentShaderGlsl(), VK_SHADER_STAGE_FRAGMENT_BIT, "fbo_exact_depth"));
+    }
+    key.pixel_shader = exact_depth_ps_;
+  }
   key.topology = uint32_t(plan.topology);
   key.quad_shader = quad_shader;
   raster = ComputeRasterizer(regs, plan.topology);
@@ -334,7 +349,8 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
 
 void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                                     const Attachments& attachments,
-                                    const HostRasterizer& raster, PrimitiveQuads quads) {
+                                    const HostRasterizer& raster, PrimitiveQuads quads,
+                                    bool exact_depth) {
   VkCommandBuffer cmd = stream_.cmd();
   // Depth: gpu::Viewport host_depth_min / max (clip space mapped onto the guest's range).
   VkViewport vp{0.0f, 0.0f, float(render_width_), float(render_height_),
@@ -369,7 +385,9 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
     // them, by the constant term only, as lines and points take it (gpu/polygon_offset.h).
     const bool line_quads = quads != PrimitiveQuads::kNone;
     const float slope = line_quads ? 0.0f : gpu::DepthBiasSlopeFactor(offset);
-    const bool bias = attachments.depth && (constant != 0.0f || slope != 0.0f);
+    // A pixel shader writing the exact depth has added the offset itself.
+    const bool bias =
+        attachments.depth && !exact_depth && (constant != 0.0f || slope != 0.0f);
     if (bias && attachments.depth->format == VK_FORMAT_D32_SFLOAT_S8_UINT &&
         depth_format == uint32_t(xenos::DepthRenderTargetFormat::kD24S8)) {
       Note("polygon offset on a k_24_8 target in a float host depth: constant term inexact");

@@ -14,12 +14,7 @@ FsiBackend::FsiBackend(VulkanContext& context, FsiBackendOptions options)
                   std::make_unique<FsiRenderer>(context, options.ordering, options.renderer),
                   options, "fsi"),
       ordering_(options.ordering),
-      fsi_(options.fsi) {
-  VkPhysicalDeviceProperties props;
-  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-  polygon_offset_gs_interpolators_ =
-      PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents);
-}
+      fsi_(options.fsi) {}
 
 bool FsiBackend::ExactPolygonOffset(const replay::DrawCall& call) {
   // The cpu path's depth plane and polygon offset per triangle (docs/fsi.md "Polygon offset")
@@ -32,23 +27,10 @@ bool FsiBackend::ExactPolygonOffset(const replay::DrawCall& call) {
   const replay::RegisterFile& regs = *call.registers;
   const auto sc_mode = regs.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
   const bool offset = sc_mode.poly_offset_front_enable || sc_mode.poly_offset_back_enable;
-  const xenos::PrimitiveType prim = call.initiator.prim_type;
-  const bool triangles = prim != xenos::PrimitiveType::kPointList &&
-                         prim != xenos::PrimitiveType::kLineList &&
-                         prim != xenos::PrimitiveType::kLineStrip &&
-                         prim != xenos::PrimitiveType::kLineLoop &&
-                         prim != xenos::PrimitiveType::kRectangleList;
-  const bool exact = !fsi_.derivative_slope && triangles &&
-                     sc_mode.poly_mode == xenos::PolygonModeEnable::kDisabled &&
+  const bool exact = !fsi_.derivative_slope && FilledTriangles(call) &&
                      (offset || regs.Decode<xenos::reg::RB_DEPTHCONTROL>().z_enable);
   if (!exact) return false;
-  const uint32_t interpolators =
-      std::min<uint32_t>(16, regs.Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
-  const Capabilities& caps = context_.capabilities();
-  if (caps.geometry_shader && caps.shader_float64 &&
-      interpolators <= polygon_offset_gs_interpolators_) {
-    return true;
-  }
+  if (ExactDepthDevice(call)) return true;
   // Noted for polygon offset only, as before; a depth-tested draw without it keeps the host's
   // depth plane (docs/fsi.md says how far that is off).
   if (offset) {

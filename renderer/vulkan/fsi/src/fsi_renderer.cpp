@@ -140,21 +140,6 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = key.quad_shader;
     stages.push_back(stage);
-  } else if (key.polygon_offset_gs) {
-    // The triangle's exported positions for the exact polygon offset (docs/fsi.md).
-    VkShaderModule& gs = polygon_offset_gs_[key.clip_distances | key.cull_distances << 8];
-    if (!gs) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-      gs = CreateModule(CompileHostGlsl(
-          PolygonOffsetGeometryShaderGlsl(
-              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents),
-              key.clip_distances, key.cull_distances),
-          VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs"));
-    }
-    stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
-    stage.module = gs;
-    stages.push_back(stage);
   } else if (key.quad_shader) {
     stage.stage = VK_SHADER_STAGE_GEOMETRY_BIT;
     stage.module = key.quad_shader;

@@ -133,23 +133,10 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   // OFFSET * 2^24); for 20e4 OFFSET * 2^21, times r = 2^(e - 23) in the shader.
   const gpu::PolygonOffsets offsets = gpu::ReadPolygonOffsets(regs, input.polygonal);
   const uint32_t depth_format = uint32_t(depth_info.depth_format);
-  auto constant = [&](const gpu::PolygonOffset& o) {
-    if (!o.enabled) return 0.0f;
-    return float24 ? gpu::DepthBiasConstantFactor(o, depth_format)
-                   : float(gpu::MinimumResolvableDifference(depth_format, 0.0) *
-                           double(gpu::DepthBiasConstantFactor(o, depth_format)));
-  };
-  c.alpha_ref_offsets[1] = constant(offsets.front);
-  c.alpha_ref_offsets[2] = constant(offsets.back);
+  c.alpha_ref_offsets[1] = gpu::ShaderPolygonOffsetConstant(offsets.front, depth_format);
+  c.alpha_ref_offsets[2] = gpu::ShaderPolygonOffsetConstant(offsets.back, depth_format);
   c.slope_factors[0] = gpu::DepthBiasSlopeFactor(offsets.front);
   c.slope_factors[1] = gpu::DepthBiasSlopeFactor(offsets.back);
-  // The cpu path's screen transform (renderer/cpu/src/vertex_stage.cpp: ComputeViewport with
-  // 8192 x 8192, whose size only bounds the scissor) for the exact polygon offset.
-  const gpu::Viewport viewport = gpu::ComputeViewport(regs, 8192, 8192);
-  for (int i = 0; i < 3; ++i) {
-    c.screen_scale[i] = viewport.screen_scale[i];
-    c.screen_offset[i] = viewport.screen_offset[i];
-  }
   return c;
 }
 

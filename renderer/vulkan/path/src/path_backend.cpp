@@ -11,6 +11,7 @@
 #include "xnt/gpu/pixel_inputs.h"
 #include "xnt/gpu/primitive_clip.h"
 #include "xnt/vk/draw_input.h"
+#include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_compiler.h"
 
 namespace xnt::vk {
@@ -73,6 +74,29 @@ PathBackend::PathBackend(VulkanContext& context, std::unique_ptr<PathRenderer> r
     std::filesystem::create_directories(options_.dump_shaders_dir, ec);
     if (ec) throw Error("--dump-shaders: cannot create " + options_.dump_shaders_dir + ": " + ec.message());
   }
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
+  polygon_offset_gs_interpolators_ =
+      PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents);
+}
+
+bool PathBackend::FilledTriangles(const replay::DrawCall& call) {
+  const xenos::PrimitiveType prim = call.initiator.prim_type;
+  const bool triangles = prim != xenos::PrimitiveType::kPointList &&
+                         prim != xenos::PrimitiveType::kLineList &&
+                         prim != xenos::PrimitiveType::kLineStrip &&
+                         prim != xenos::PrimitiveType::kLineLoop &&
+                         prim != xenos::PrimitiveType::kRectangleList;
+  return triangles && call.registers->Decode<xenos::reg::PA_SU_SC_MODE_CNTL>().poly_mode ==
+                          xenos::PolygonModeEnable::kDisabled;
+}
+
+bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {
+  const uint32_t interpolators = std::min<uint32_t>(
+      16, call.registers->Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
+  const Capabilities& caps = context_.capabilities();
+  return caps.geometry_shader && caps.shader_float64 &&
+         interpolators <= polygon_offset_gs_interpolators_;
 }
 
 PathBackend::~PathBackend() = default;

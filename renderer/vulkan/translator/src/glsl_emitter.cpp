@@ -11,6 +11,7 @@
 #include "glsl_emitter_internal.h"
 #include "glsl_output_merger.h"
 #include "glsl_pixel_inputs.h"
+#include "glsl_polygon_offset.h"
 
 #include <algorithm>
 #include <bit>
@@ -539,6 +540,13 @@ void Emitter::EmitDeclarations() {
     }
     // Colour export conversion for the host render target (glsl_output_merger.h).
     if (reflection_.color_targets_written) out_ << GlslHostColorOutput();
+    if (options_.fsi_exact_polygon_offset) {
+      // The fbo path's host depth: the guest's, from the triangle's exported positions
+      // (glsl_polygon_offset.h), flat from the geometry shader.
+      Line("layout(location = " + std::to_string(kXeTrianglePositionsLocation) +
+           ") flat in vec4 xe_vs_position[3];");
+      out_ << GlslExactFragmentDepth();
+    }
   } else {
     // All 16 are declared (and zero-initialised) so every pixel shader's inputs are produced.
     Line("layout(location = 0) out vec4 xe_interpolators[16];");
@@ -627,7 +635,12 @@ void Emitter::EmitEpilogue() {
              std::to_string(16 + 2 * i) + "u) & 3u);");
       }
     }
-    if (reflection_.writes_depth) Line("gl_FragDepth = xe_o_depth.x;");
+    if (options_.fsi_exact_polygon_offset) {
+      Line(std::string("gl_FragDepth = xe_exact_fragment_depth(gl_FragCoord.z, ") +
+           (reflection_.writes_depth ? "true" : "false") + ", xe_o_depth.x);");
+    } else if (reflection_.writes_depth) {
+      Line("gl_FragDepth = xe_o_depth.x;");
+    }
     return;
   }
   // VTE: undo the W / XY / Z formats of PA_CL_VTE_CNTL, then ndc_scale/offset (shader_interface.h).

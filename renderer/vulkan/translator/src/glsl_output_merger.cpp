@@ -56,8 +56,6 @@ layout(set = 3, binding = 1, std140) uniform XeOutputMergerConstants {
   uvec4 stencil_back;
   vec4 alpha_ref_offsets;
   vec4 slope_factors;
-  vec4 screen_scale;
-  vec4 screen_offset;
 } xe_om;
 )GLSL";
 
@@ -145,54 +143,7 @@ uint xe_om_to_7e3(float f) {
   u += 0x7FFFu + ((u >> 16) & 1u);
   return (u >> 16) & 0x3FFu;
 }
-float xe_om_from_7e3(uint f10) {
-  f10 &= 0x3FFu;
-  if (f10 == 0u) return 0.0;
-  uint m = f10 & 0x7Fu, e = f10 >> 7;
-  if (e == 0u) {
-    uint lz = 7u - uint(findMSB(m));
-    e = 1u - lz;
-    m = (m << lz) & 0x7Fu;
-  }
-  return uintBitsToFloat(((e + 124u) << 23) | (m << 16));
-}
-uint xe_om_to_20e4(float f) {
-  if (!xe_om_positive(f)) return 0u;
-  uint u = min(floatBitsToUint(f), 0x3FFFFFF8u);
-  if (u < 0x38800000u) {
-    uint shift = 113u - (u >> 23);
-    u = shift < 24u ? (0x800000u | (u & 0x7FFFFFu)) >> shift : 0u;
-  } else {
-    u += 0xC8000000u;
-  }
-  return ((u + 3u + ((u >> 3) & 1u)) >> 3) & 0xFFFFFFu;
-}
-// round(d * (2^24 - 1)) for d in (0, 1) exactly, as the C++ does in double.
-uint xe_om_to_unorm24(float d) {
-  if (!xe_om_positive(d)) return 0u;
-  if (d >= 1.0) return 0xFFFFFFu;
-  uint u = floatBitsToUint(d);
-  uint e = u >> 23, m = u & 0x7FFFFFu;
-  if (e == 0u) {
-    e = 1u;
-  } else {
-    m |= 0x800000u;
-  }
-  uint shift = 150u - e;  // d = m * 2^-shift, shift >= 24
-  if (shift >= 49u) return 0u;
-  uint hi, lo, carry;
-  umulExtended(m, 0xFFFFFFu, hi, lo);
-  uint s1 = shift - 1u;
-  if (s1 < 32u) {
-    lo = uaddCarry(lo, 1u << s1, carry);
-    hi += carry;
-  } else {
-    hi += 1u << (s1 - 32u);
-  }
-  if (shift < 32u) return (lo >> shift) | (hi << (32u - shift));
-  return hi >> (shift - 32u);
-}
-
+float xe_om_from_7e3(uint f10) { return xe_small_float_to_32(f10 & 0x3FFu, 7u, 124u); }
 uint xe_om_to_half(float f) {
   uint u = floatBitsToUint(f);
   uint sign = (u >> 16) & 0x8000u;
@@ -561,7 +512,7 @@ uint xe_om_depth_stencil(uvec2 p, uint coverage, vec4 z) {
       ok = false;
       op = face.y & 0xFFu;
     }
-    uint incoming = (flags & 32u) != 0u ? xe_om_to_20e4(z[s]) : xe_om_to_unorm24(z[s]);
+    uint incoming = (flags & 32u) != 0u ? xe_depth_to_20e4(z[s]) : xe_depth_to_unorm24(z[s]);
     if (ok && depth_test && !xe_om_compare_u(xe_om.depth.w, incoming, stored24)) {
       ok = false;
       op = (face.y >> 8) & 0xFFu;
@@ -741,6 +692,7 @@ std::string GlslOutputMerger(bool interlock, bool exact_polygon_offset) {
             ") flat in vec4 xe_vs_position[3];\n";
     text += GlslExactPolygonOffset();
   }
+  text += GlslGuestDepthEncoding();
   text += kFunctions;
   return text;
 }
@@ -807,6 +759,8 @@ std::string GlslDepthOnlyFragmentShader(bool interlock, bool exact_polygon_offse
 std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_offset) {
   return GlslDepthOnlyFragmentShader(interlock, exact_polygon_offset);
 }
+
+std::string ExactDepthFragmentShaderGlsl() { return GlslExactDepthFragmentShader(); }
 
 std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators,
                                             uint32_t clip_distances, uint32_t cull_distances) {

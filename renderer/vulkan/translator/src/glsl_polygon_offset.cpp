@@ -99,11 +99,11 @@ dvec4 xe_om_clip_position(vec4 r) {
   }
   if ((xe_system.flags & kXeSysFlagZDividedByW) != 0u) z = z * w;
   vec2 scale = xe_resolution_scale();
-  precise double px = (x * double(xe_om.screen_scale.x) + double(xe_om.screen_offset.x) * w) *
+  precise double px = (x * double(xe_system.depth_screen_scale.x) + double(xe_system.depth_screen_offset.x) * w) *
                       double(scale.x);
-  precise double py = (y * double(xe_om.screen_scale.y) + double(xe_om.screen_offset.y) * w) *
+  precise double py = (y * double(xe_system.depth_screen_scale.y) + double(xe_system.depth_screen_offset.y) * w) *
                       double(scale.y);
-  precise double pz = z * double(xe_om.screen_scale.z) + double(xe_om.screen_offset.z) * w;
+  precise double pz = z * double(xe_system.depth_screen_scale.z) + double(xe_system.depth_screen_offset.z) * w;
   return dvec4(px, py, pz, w);
 }
 // clipper.cpp ClipTriangle's test of one vertex against its seven planes (Distance >= 0): a
@@ -117,8 +117,8 @@ bool xe_om_clip_inside(dvec4 p) {
   precise double dx1 = gw - p.x;
   precise double dy0 = p.y + gw;
   precise double dy1 = gw - p.y;
-  // clip_disable (output merger flag 64): the depth planes are not clipped against.
-  bool depth_in = (xe_om.depth.z & 64u) != 0u || (p.z >= 0.0lf && dz >= 0.0lf);
+  // clip_disable (kXeSysDepthClamp): the depth planes are not clipped against.
+  bool depth_in = (xe_system.depth_flags.x & 64u) != 0u || (p.z >= 0.0lf && dz >= 0.0lf);
   return d0 >= 0.0lf && depth_in && dx0 >= 0.0lf && dx1 >= 0.0lf && dy0 >= 0.0lf &&
          dy1 >= 0.0lf;
 }
@@ -181,8 +181,8 @@ bool xe_om_exact_depths(uvec2 pixel, uint n, out vec4 z) {
 // the draw's (a geometry shader receives a triangle list's vertices in list order); the cpu path's
 // swap of vertices 1 and 2 for the other winding negates both numerator and determinant, exactly.
 double xe_om_triangle_offset(bool front) {
-  double slope_factor = double(front ? xe_om.slope_factors.x : xe_om.slope_factors.y);
-  double constant = double(front ? xe_om.alpha_ref_offsets.y : xe_om.alpha_ref_offsets.z);
+  double slope_factor = double(front ? xe_system.depth_offsets.x : xe_system.depth_offsets.y);
+  double constant = double(front ? xe_system.depth_offsets.z : xe_system.depth_offsets.w);
   if (slope_factor == 0.0lf && constant == 0.0lf) return 0.0lf;
   dvec3 s0 = xe_om_snap(xe_vs_position[0]);
   dvec3 s1 = xe_om_snap(xe_vs_position[1]);
@@ -200,7 +200,7 @@ double xe_om_triangle_offset(bool front) {
   double ax = abs(xe_om_div_d(nx, det));
   double ay = abs(xe_om_div_d(ny, det));
   double slope = ax < ay ? ay : ax;
-  if ((xe_om.depth.z & 32u) != 0u && constant != 0.0lf) {
+  if ((xe_system.depth_flags.x & 32u) != 0u && constant != 0.0lf) {
     double max_z = abs(s0.z);
     if (max_z < abs(s1.z)) max_z = abs(s1.z);
     if (max_z < abs(s2.z)) max_z = abs(s2.z);
@@ -211,6 +211,103 @@ double xe_om_triangle_offset(bool front) {
   }
   precise double offset = slope * slope_factor + constant;
   return offset;
+}
+)GLSL";
+
+// The guest depth encodings (renderer/gpu/src/edram.cpp PackDepth, Float32To20e4,
+// Float20e4To32), operation for operation on integers, so every driver gets the cpu path's bits.
+const char kGuestDepthEncoding[] = R"GLSL(
+// PackDepth's `!(f > 0)`: NaN, zeros and negative depths store 0 (from the bits: a driver
+// without SignedZeroInfNanPreserve may fold ordered comparisons with NaN).
+bool xe_depth_positive(float f) {
+  uint u = floatBitsToUint(f);
+  return u != 0u && u <= 0x7F800000u;
+}
+uint xe_depth_to_20e4(float f) {
+  if (!xe_depth_positive(f)) return 0u;
+  uint u = min(floatBitsToUint(f), 0x3FFFFFF8u);
+  if (u < 0x38800000u) {
+    uint shift = 113u - (u >> 23);
+    u = shift < 24u ? (0x800000u | (u & 0x7FFFFFu)) >> shift : 0u;
+  } else {
+    u += 0xC8000000u;
+  }
+  return ((u + 3u + ((u >> 3) & 1u)) >> 3) & 0xFFFFFFu;
+}
+// round(d * (2^24 - 1)) for d in (0, 1) exactly, as the C++ does in double.
+uint xe_depth_to_unorm24(float d) {
+  if (!xe_depth_positive(d)) return 0u;
+  if (d >= 1.0) return 0xFFFFFFu;
+  uint u = floatBitsToUint(d);
+  uint e = u >> 23, m = u & 0x7FFFFFu;
+  if (e == 0u) {
+    e = 1u;
+  } else {
+    m |= 0x800000u;
+  }
+  uint shift = 150u - e;  // d = m * 2^-shift, shift >= 24
+  if (shift >= 49u) return 0u;
+  uint hi, lo, carry;
+  umulExtended(m, 0xFFFFFFu, hi, lo);
+  uint s1 = shift - 1u;
+  if (s1 < 32u) {
+    lo = uaddCarry(lo, 1u << s1, carry);
+    hi += carry;
+  } else {
+    hi += 1u << (s1 - 32u);
+  }
+  if (shift < 32u) return (lo >> shift) | (hi << (32u - shift));
+  return hi >> (shift - 32u);
+}
+// An unsigned float of `mbits` mantissa bits (no sign, infinities or NaNs) in float32, its
+// denormals made normal; `rebias`: 127 minus its exponent bias (edram.cpp SmallFloatTo32).
+float xe_small_float_to_32(uint v, uint mbits, uint rebias) {
+  if (v == 0u) return 0.0;
+  uint mask = (1u << mbits) - 1u;
+  uint m = v & mask, e = v >> mbits;
+  if (e == 0u) {
+    uint lz = mbits - uint(findMSB(m));
+    e = 1u - lz;  // wraps for lz > 1; the sum below wraps back
+    m = (m << lz) & mask;
+  }
+  return uintBitsToFloat(((e + rebias) << 23) | (m << (23u - mbits)));
+}
+// A 20e4 value is a float32 exactly (20 mantissa bits, exponents within float32's normals).
+float xe_depth_from_20e4(uint v) { return xe_small_float_to_32(v & 0xFFFFFFu, 20u, 112u); }
+// d / (2^24 - 1) rounded to the nearest float: d * 2^-24 is exact and the rest,
+// d * 2^-48 / (1 - 2^-24), lies in (0.5, 1] ulp of it, so the nearest float is the next one up.
+// It is at or above the quotient, so a host D24 store (f * (2^24 - 1) rounded or truncated)
+// gives d back, and a float host depth holds a value that orders as d does.
+float xe_depth_from_unorm24(uint d) {
+  if (d == 0u) return 0.0;
+  return uintBitsToFloat(floatBitsToUint(float(d) * (1.0 / 16777216.0)) + 1u);
+}
+)GLSL";
+
+// A one-sample host depth written by the pixel shader (the fbo path): the cpu path's depth of
+// the pixel's sample, already in the guest format, so the host's depth test compares what the
+// hardware compares and the host depth buffer holds the guest's values.
+const char kExactFragmentDepth[] = R"GLSL(
+// The value the guest's depth buffer stores for sample depth z, as a host depth holds it.
+float xe_depth_stored(float z) {
+  if ((xe_system.depth_flags.x & 32u) != 0u) return xe_depth_from_20e4(xe_depth_to_20e4(z));
+  return xe_depth_from_unorm24(xe_depth_to_unorm24(z));
+}
+float xe_exact_fragment_depth(float frag_z, bool written, float shader_z) {
+  float z = shader_z;
+  if (!written) {
+    vec4 exact_z;
+    z = xe_om_exact_depths(uvec2(gl_FragCoord.xy), 1u, exact_z) ? exact_z.x : frag_z;
+    // cpu OffsetDepth: float(clamp(double(z) + bias, 0, 1)) with the triangle's double bias.
+    double offset = xe_om_triangle_offset(gl_FrontFacing);
+    if (offset != 0.0lf) {
+      precise double biased = double(z) + offset;
+      z = float(biased < 0.0lf ? 0.0lf : (1.0lf < biased ? 1.0lf : biased));
+    }
+  }
+  // clip_disable: the cpu path's clamp of every depth, oDepth included (std::clamp: NaN stays).
+  if ((xe_system.depth_flags.x & 64u) != 0u) z = z < 0.0 ? 0.0 : (z > 1.0 ? 1.0 : z);
+  return xe_depth_stored(z);
 }
 )GLSL";
 
@@ -227,6 +324,20 @@ std::string GlslExactPolygonOffset() {
   // clipper.cpp Distance's w > 0 plane: w - 1e-9 |w| - 1e-30.
   return "#define XE_OM_CLIP_W_EPSILON " + DoubleBits(1e-9) + "\n#define XE_OM_CLIP_W_MIN " +
          DoubleBits(1e-30) + "\n" + kExactPolygonOffset;
+}
+
+std::string GlslGuestDepthEncoding() { return kGuestDepthEncoding; }
+
+std::string GlslExactFragmentDepth() {
+  return GlslExactPolygonOffset() + GlslGuestDepthEncoding() + kExactFragmentDepth;
+}
+
+std::string GlslExactDepthFragmentShader() {
+  // Depth-only draws (no pixel shader): the system constants and the flat triangle positions.
+  return "#version 450\n" + GlslSystemConstants() + "layout(location = " +
+         std::to_string(kXeTrianglePositionsLocation) + ") flat in vec4 xe_vs_position[3];\n" +
+         GlslExactFragmentDepth() +
+         "void main() { gl_FragDepth = xe_exact_fragment_depth(gl_FragCoord.z, false, 0.0); }\n";
 }
 
 std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators,

@@ -44,6 +44,10 @@ layout(std140, set = 1, binding = 1) uniform XeSystemConstants {
   uint scaled_texture_slots;
   vec4 user_clip_planes[6];
   vec4 line_quad;
+  vec4 depth_screen_scale;
+  vec4 depth_screen_offset;
+  vec4 depth_offsets;
+  uvec4 depth_flags;
 } xe_system;
 
 const uint kXeSysFlagXyDividedByW = 1u;

@@ -57,4 +57,9 @@ double MinimumResolvableDifference(uint32_t depth_format, double max_abs_depth);
 double PolygonOffsetDepth(const PolygonOffset& o, uint32_t depth_format, double max_slope,
                           double max_abs_depth);
 
+// The constant term as a shader that computes the offset per triangle takes it (the Vulkan
+// paths' exact depth, glsl_polygon_offset.cpp): in depth units for k_24_8 (r = 2^-24 is fixed),
+// for k_24_8_FLOAT the factor still to be multiplied by the triangle's r = 2^(e - 23).
+float ShaderPolygonOffsetConstant(const PolygonOffset& o, uint32_t depth_format);
+
 }  // namespace xnt::gpu

@@ -48,6 +48,10 @@ PrimitiveQuads ComputePrimitiveQuads(gpu::HostTopology topology, ResolutionScale
 XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
                                          gpu::HostTopology topology,
                                          PrimitiveQuads quads = PrimitiveQuads::kNone);
+// Its depth_* fields: what a pixel shader needs to compute the cpu path's depth of a triangle
+// (TranslationOptions::fsi_exact_polygon_offset).
+void WriteExactDepthConstants(gpu::RegisterValues regs, const HostViewport& viewport,
+                              gpu::HostTopology topology, XeSystemConstants& c);
 
 struct HostDepthStencil {
   bool depth_test = false;

@@ -114,6 +114,8 @@ class EdramCache {
   // sample layout where needed) loaded into the destination, depth with the host depth of each
   // word taken from its guest value (a snapshot has no host depth).
   void MoveFromSnapshot(const gpu::edram::Transfer& t, gpu::EdramLogEntry& entry);
+  // The snapshot's words of `t`'s tiles (in the CPU model) into the GPU EDRAM copy.
+  void CopySnapshotToGpuEdram(const gpu::edram::Transfer& t);
   // Marks the transfer's tiles as holding snapshot data (`mark`); returns whether any does.
   bool MarkSnapshotTiles(const gpu::edram::Transfer& t, bool mark);
   // The owner's surface at the cache's resolution scale (the render targets').

@@ -19,9 +19,16 @@ class FboBackend final : public PathBackend {
   XenosRenderer& renderer() { return static_cast<XenosRenderer&>(path_renderer()); }
 
  protected:
-  // Which host sample holds each guest sample's coverage (centroid interpolators).
+  // Which host sample holds each guest sample's coverage (centroid interpolators); the exact
+  // depth.
   void DrawTranslation(const replay::DrawCall& call, TranslationOptions& vs,
                        TranslationOptions& ps) override;
+
+ private:
+  // Depth-tested triangle draws into a one-sample depth target: the pixel shader writes the
+  // cpu path's depth in the guest format (TranslationOptions::fsi_exact_polygon_offset).
+  void ExactDepthTranslation(const replay::DrawCall& call, TranslationOptions& vs,
+                             TranslationOptions& ps);
 };
 
 }  // namespace xnt::vk

@@ -111,9 +111,10 @@ class XenosRenderer final : public PathRenderer {
   VkPipeline DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, const Attachments& attachments,
                           VkShaderModule quad_shader, HostRasterizer& raster);
+  // `exact_depth`: the pixel shader writes the guest's depth, polygon offset included.
   void SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                        const Attachments& attachments, const HostRasterizer& raster,
-                       PrimitiveQuads quads);
+                       PrimitiveQuads quads, bool exact_depth);
   void BeginRendering(const Attachments& attachments);
   // Fills the render area and sample count of a draw that has no attachment (run for its
   // pixel-shader exports only) for a surface `pitch` guest pixels wide; false (noted) when the
@@ -127,6 +128,8 @@ class XenosRenderer final : public PathRenderer {
   RenderTargetCache render_targets_;
   PipelineCache pipelines_;
   EdramCache edram_;
+  // ExactDepthFragmentShaderGlsl, made on first use (depth-only draws taking the exact depth).
+  VkShaderModule exact_depth_ps_ = VK_NULL_HANDLE;
 
   bool rendering_ = false;
   uint64_t rendering_instance_ = 0;  // counts vkCmdBeginRendering: the filter's scope

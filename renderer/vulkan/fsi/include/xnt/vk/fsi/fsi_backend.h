@@ -38,7 +38,6 @@ class FsiBackend final : public PathBackend {
   FsiOrdering ordering_;
   FsiOptions fsi_;
   uint64_t early_depth_draws_ = 0;
-  uint32_t polygon_offset_gs_interpolators_ = 0;  // PolygonOffsetGeometryInterpolators
 };
 
 }  // namespace xnt::vk::fsi

@@ -164,8 +164,6 @@ class FsiRenderer final : public PathRenderer {
   VkDescriptorPool om_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet om_set_ = VK_NULL_HANDLE;
 
-  // PolygonOffsetGeometryShaderGlsl per clip | cull << 8 distance counts.
-  std::unordered_map<uint32_t, VkShaderModule> polygon_offset_gs_;
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;

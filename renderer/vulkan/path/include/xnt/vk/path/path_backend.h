@@ -75,6 +75,14 @@ class PathBackend : public replay::Backend {
   // Appended to a dumped shader's file name (the path's variants of one microcode).
   virtual std::string DumpSuffix(const TranslatedShader&) const { return ""; }
 
+  // A draw whose primitives are filled triangles (not lines, points, rectangle lists or
+  // PA_SU_SC_MODE_CNTL poly_mode), the draws whose depth a pixel shader can take from the
+  // triangle's positions (TranslationOptions::fsi_exact_polygon_offset).
+  static bool FilledTriangles(const replay::DrawCall& call);
+  // Whether the device can run such a draw that way: geometry shaders, shaderFloat64, and the
+  // vertex shader's interpolators fit the geometry shader's inputs beside the position.
+  bool ExactDepthDevice(const replay::DrawCall& call) const;
+
   PathRenderer& path_renderer() { return *renderer_; }
   const PathRenderer& path_renderer() const { return *renderer_; }
   VulkanContext& context_;
@@ -105,6 +113,7 @@ class PathBackend : public replay::Backend {
   std::unordered_map<const TranslatedShader*, bool> translated_;
   uint64_t draws_skipped_ = 0;
   std::vector<uint8_t> index_scratch_;
+  uint32_t polygon_offset_gs_interpolators_ = 0;  // PolygonOffsetGeometryInterpolators
 };
 
 }  // namespace xnt::vk

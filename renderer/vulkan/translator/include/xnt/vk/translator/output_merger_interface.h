@@ -57,16 +57,10 @@ struct XeOutputMergerConstants {
   float alpha_ref_offsets[4];
   // x/y slope factor (SCALE / 16) front/back; z/w unused.
   float slope_factors[4];
-  // The guest viewport's screen transform (gpu::Viewport screen_scale / screen_offset, xyz; w
-  // unused): read only by the exact polygon offset (TranslationOptions::fsi_exact_polygon_offset),
-  // which redoes the cpu path's vertex transform from the exported positions.
-  float screen_scale[4];
-  float screen_offset[4];
 };
 static_assert(offsetof(XeOutputMergerConstants, blend_constant) == 128);
 static_assert(offsetof(XeOutputMergerConstants, surface) == 144);
-static_assert(offsetof(XeOutputMergerConstants, screen_scale) == 256);
-static_assert(sizeof(XeOutputMergerConstants) == 288);
+static_assert(sizeof(XeOutputMergerConstants) == 256);
 
 // The fragment shader of draws without a pixel shader (depth/stencil only): the output merger
 // alone, GLSL 450 (glsl_output_merger.cpp). `interlock`: inside a pixel-ordered critical section.
@@ -74,6 +68,11 @@ static_assert(sizeof(XeOutputMergerConstants) == 288);
 // the cpu path computes them (TranslationOptions::fsi_exact_polygon_offset; it reads only the
 // flat positions PolygonOffsetGeometryShaderGlsl passes, no interpolator).
 std::string OutputMergerDepthOnlyShaderGlsl(bool interlock, bool exact_polygon_offset = false);
+
+// The fbo path's fragment shader of triangle draws without a pixel shader that take the exact
+// depth (TranslationOptions::fsi_exact_polygon_offset): gl_FragDepth = the cpu path's depth of
+// the pixel in the guest format, from the flat positions PolygonOffsetGeometryShaderGlsl passes.
+std::string ExactDepthFragmentShaderGlsl();
 
 // The geometry shader of triangle draws with TranslationOptions::fsi_exact_polygon_offset: each
 // triangle unchanged (positions and the first `passed_interpolators` interpolators passed

@@ -171,6 +171,11 @@ enum XeSystemFlag : uint32_t {
   kXeSysFlagPointQuads = 1u << 7,
 };
 
+// XeSystemConstants::depth_flags[0] bits (the fsi output merger's kXeOmDepth20e4 and
+// kXeOmDepthClamp, so the shared GLSL tests one set of bits).
+inline constexpr uint32_t kXeSysDepth20e4 = 1u << 5;
+inline constexpr uint32_t kXeSysDepthClamp = 1u << 6;
+
 // std140 layout of `XeSystemConstants` (set 1, binding 1).
 // ndc_scale/ndc_offset: gl_Position.xyz = pos.xyz * ndc_scale.xyz + ndc_offset.xyz * pos.w, applied
 // after the W/XY/Z format fix-ups above. The core folds PA_CL_VPORT_*, the render-target size and
@@ -216,6 +221,17 @@ struct XeSystemConstants {
   // PA_SU_LINE_CNTL's width in guest pixels (gpu/line_width.h); w = 0 always: the translated
   // shaders' zero the host compiler cannot fold (xe_zero, glsl_prelude.cpp).
   float line_quad[4];
+  // A triangle's depth as the cpu path computes it, in the pixel shader (TranslationOptions::
+  // fsi_exact_polygon_offset, glsl_polygon_offset.h): the cpu path's screen transform
+  // (gpu::Viewport screen_scale / screen_offset xyz, w unused), the polygon offset (x / y slope
+  // factors SCALE / 16 front / back, z / w constant terms front / back as
+  // gpu::ShaderPolygonOffsetConstant gives them) and depth_flags.x: kXeSysDepth20e4 (the guest
+  // depth is k_24_8_FLOAT), kXeSysDepthClamp (PA_CL_CLIP_CNTL clip_disable: each depth clamped
+  // to 0..1, nothing clipped against depth); y, z, w unused.
+  float depth_screen_scale[4];
+  float depth_screen_offset[4];
+  float depth_offsets[4];
+  uint32_t depth_flags[4];
 };
 static_assert(offsetof(XeSystemConstants, flags) == 0);
 static_assert(offsetof(XeSystemConstants, vertex_index_endian) == 4);
@@ -231,7 +247,9 @@ static_assert(offsetof(XeSystemConstants, color_output_modes) == 88);
 static_assert(offsetof(XeSystemConstants, scaled_texture_slots) == 92);
 static_assert(offsetof(XeSystemConstants, user_clip_planes) == 96);
 static_assert(offsetof(XeSystemConstants, line_quad) == 192);
-static_assert(sizeof(XeSystemConstants) == 208);
+static_assert(offsetof(XeSystemConstants, depth_screen_scale) == 208);
+static_assert(offsetof(XeSystemConstants, depth_flags) == 256);
+static_assert(sizeof(XeSystemConstants) == 272);
 
 // ---- Descriptor set 2: textures -----------------------------------------------------------------
 inline constexpr uint32_t kTexturesSet = 2;

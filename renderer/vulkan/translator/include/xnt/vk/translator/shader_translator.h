@@ -84,7 +84,9 @@ struct TranslationOptions {
   // (PolygonOffsetGeometryShaderGlsl) hands the pixel shader the triangle's three, flat, and the
   // pixel shader computes the cpu path's sample depths and polygon offset for the triangle in
   // double precision (shaderFloat64) instead of from gl_FragCoord.z and its derivatives. Set it on both stages of a draw, and only where the device
-  // has geometry shaders and shaderFloat64.
+  // has geometry shaders and shaderFloat64. Without fsi_output_merger (the fbo path, draws into
+  // a one-sample depth target) the pixel shader writes that depth, or its oDepth, rounded to
+  // the guest depth format as gl_FragDepth (glsl_polygon_offset.h xe_exact_fragment_depth).
   bool fsi_exact_polygon_offset = false;
   // Vertex shaders: the draw's user clip planes and vertex kill (gpu/primitive_clip.h), as
   // gl_ClipDistance / gl_CullDistance (shaderClipDistance / shaderCullDistance; at most 7 of the
