@@ -88,6 +88,19 @@ void DisplayGamma::OnRegisterWrite(uint32_t index, RegisterFile& regs) {
   UpdateIdentity();
 }
 
+format::GammaRamp DisplayGamma::ToRecord() const {
+  format::GammaRamp r;
+  r.table.assign(table_.begin(), table_.end());
+  for (const auto& entry : pwl_) r.pwl.insert(r.pwl.end(), entry.begin(), entry.end());
+  r.rw_component = uint8_t(rw_component_);
+  return r;
+}
+
+bool DisplayGamma::at_start_up() const {
+  const DisplayGamma start;
+  return table_ == start.table_ && pwl_ == start.pwl_ && rw_component_ == 0;
+}
+
 uint32_t DisplayGamma::Table(uint32_t c, uint32_t value8) const {
   return Entry10(table_[value8 & 0xFFu], c);
 }

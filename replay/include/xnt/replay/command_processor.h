@@ -108,6 +108,7 @@ class CommandProcessor {
   void set_record(uint64_t record) { offset_.record = record; }
   // The display's gamma ramps as the stream and the ramp records left them.
   DisplayGamma& display_gamma() { return display_gamma_; }
+  const DisplayGamma& display_gamma() const { return display_gamma_; }
 
  private:
   struct Stream {

@@ -43,6 +43,11 @@ class DisplayGamma {
   // input once rounded to 8 bits.
   bool table_is_identity() const { return table_identity_; }
 
+  // The ramps as a record (the trace layout Load reads), and whether they are still the start-up
+  // ones with the port's component counter at red (a slice writes them at its cut otherwise).
+  format::GammaRamp ToRecord() const;
+  bool at_start_up() const;
+
   const std::array<uint32_t, 256>& table() const { return table_; }
   const std::array<std::array<uint32_t, 3>, 128>& pwl() const { return pwl_; }
 
