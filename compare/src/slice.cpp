@@ -91,7 +91,9 @@ CutState TakeCutState(replay::TracePlayer& player, renderer::Session& session,
   CutState state;
   const auto regs = player.registers().values();
   state.registers.assign(regs.begin(), regs.end());
-  state.gamma = gamma;
+  // The display's ramps as the stream left them: a record's, or the register ports' writes.
+  const replay::DisplayGamma& display = player.command_processor().display_gamma();
+  if (gamma || !display.at_start_up()) state.gamma = display.ToRecord();
   state.edram = session.SnapshotEdram(gpu::edram::Surface{}, 0).bytes();
   state.processor = ProcessorState(player.command_processor());
   const replay::GuestMemory& memory = player.memory();

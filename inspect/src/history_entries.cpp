@@ -201,7 +201,17 @@ HistoryEntry SwapEntry(const ReplayedFrame& frame, uint32_t x, uint32_t y) {
     const uint8_t* p = &frame.image.rgba[(size_t(y) * frame.image.width + x) * 4];
     char rgb[48];
     std::snprintf(rgb, sizeof(rgb), "#%02x%02x%02x", p[0], p[1], p[2]);
-    e.fields.push_back({"shown", std::string(rgb) + " (r, g, b; scan-out ignores alpha)"});
+    if (frame.stored.rgba.size() == frame.image.rgba.size()) {
+      const uint8_t* s = &frame.stored.rgba[(size_t(y) * frame.image.width + x) * 4];
+      char stored[48];
+      std::snprintf(stored, sizeof(stored), "#%02x%02x%02x", s[0], s[1], s[2]);
+      e.fields.push_back({"stored", std::string(stored) + " (the front buffer's r, g, b)"});
+      e.fields.push_back({"shown", std::string(rgb) +
+                                       " (r, g, b through the display's gamma ramp; scan-out "
+                                       "ignores alpha)"});
+    } else {
+      e.fields.push_back({"shown", std::string(rgb) + " (r, g, b; scan-out ignores alpha)"});
+    }
   }
   return e;
 }

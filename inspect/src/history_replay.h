@@ -18,7 +18,8 @@ namespace xnt::inspect {
 struct ReplayedFrame {
   cpu::PixelWatch watch;  // set up by the caller; filled by the replay
   bool swapped = false;   // the frame ended with a swap (image, front_base hold it)
-  gpu::SwapImage image;
+  gpu::SwapImage image;   // as scan-out shows it (the display's gamma ramp applied)
+  gpu::SwapImage stored;  // the front buffer's own colours, when the ramp changed any
   uint32_t front_base = 0;
   uint32_t events = 0;  // draws and resolves of the frame
   std::map<std::string, uint64_t> notes;

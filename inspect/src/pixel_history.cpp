@@ -10,6 +10,7 @@
 #include "xnt/base/error.h"
 #include "xnt/cpu/cpu_backend.h"
 #include "xnt/format/reader.h"
+#include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/replay/trace_player.h"
 
@@ -44,6 +45,12 @@ class WatchedBackend final : public replay::Backend {
       try {
         out_.image = gpu::ReadFrontBuffer(registers_->values(), c.front_buffer_address, c.width,
                                           c.height, gpu::GuestAccessOf(*memory_));
+        if (c.display_gamma) {
+          gpu::SwapImage shown = out_.image;
+          gpu::ApplyDisplayGamma(shown, *c.display_gamma);
+          if (shown.rgba != out_.image.rgba) out_.stored = std::move(out_.image);
+          out_.image = std::move(shown);
+        }
         out_.swapped = true;
       } catch (const Error& e) {
         out_.notes["swap not read: " + std::string(e.what())] = 1;

@@ -78,6 +78,13 @@ void CommandProcessor::WriteRegister(uint32_t index, uint32_t value) {
       }
       break;
     }
+    case xenos::Reg::DC_LUT_RW_MODE:
+    case xenos::Reg::DC_LUT_RW_INDEX:
+    case xenos::Reg::DC_LUT_SEQ_COLOR:
+    case xenos::Reg::DC_LUT_PWL_DATA:
+    case xenos::Reg::DC_LUT_30_COLOR:
+      display_gamma_.OnRegisterWrite(index, registers_);
+      break;
     default:
       break;
   }

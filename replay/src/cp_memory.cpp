@@ -236,6 +236,7 @@ void CommandProcessor::Swap(std::span<const uint32_t> p) {
   call.front_buffer_address = p[1];
   call.width = p[2];
   call.height = p[3];
+  call.display_gamma = &display_gamma_;
   backend_.OnSwap(call);
   ++swap_counter_;
 }

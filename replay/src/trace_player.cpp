@@ -41,6 +41,7 @@ void TracePlayer::Apply(const format::Record& record) {
           }
           backend_.OnEdramSnapshot(r.bytes);
         } else if constexpr (std::is_same_v<T, format::GammaRamp>) {
+          cp_.display_gamma().Load(r);
           backend_.OnGammaRamp(r);
         } else if constexpr (std::is_same_v<T, format::FrameMarker>) {
           cp_.EndFrame(r);

@@ -580,6 +580,7 @@ const std::vector<EdramScenario>& EdramScenarios() {
                                     Float24RoundTrip(), DepthThrough8888(), Bloom(),
                                     GammaDecal(),       Resolve64bppBiasSwap(), WrapPastTile2047()};
     for (auto& sc : ExactFormatScenarios()) v.push_back(std::move(sc));
+    for (auto& sc : GammaRampScenarios()) v.push_back(std::move(sc));
     for (auto& sc : AlphaToMaskScenarios()) v.push_back(std::move(sc));
     for (auto& sc : DepthPrepassScenarios()) v.push_back(std::move(sc));
     for (auto& sc : ClipControlScenarios()) v.push_back(std::move(sc));

@@ -35,6 +35,10 @@ const std::vector<EdramScenario>& EdramScenarios();
 // Alpha to mask at 4x MSAA and 1x with every dither offset pattern (edram_alpha_to_mask.cpp).
 std::vector<EdramScenario> AlphaToMaskScenarios();
 
+// The display's gamma table written through its register ports before a swap
+// (present_gamma_ramp.cpp).
+std::vector<EdramScenario> GammaRampScenarios();
+
 // The exact-format scenarios (edram_exact_formats.cpp): 7e3 colour bits, float16 above 65504
 // through a resolve, 20e4 depth EQUAL within one 20e4 step after a round trip.
 std::vector<EdramScenario> ExactFormatScenarios();

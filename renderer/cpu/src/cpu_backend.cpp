@@ -18,6 +18,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/draw_plan.h"
+#include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/line_width.h"
 #include "xnt/gpu/pixel_inputs.h"
@@ -429,6 +430,7 @@ void CpuBackend::OnSwap(const replay::SwapCall& call) {
     Note("swap skipped: " + std::string(e.what()));
     return;
   }
+  if (call.display_gamma) gpu::ApplyDisplayGamma(image, *call.display_gamma);
   if (options_.on_swap) options_.on_swap(call.frame, image);
   swap_pixels_ = std::move(image.rgba);  // the next swap's, usually of the same size
 }

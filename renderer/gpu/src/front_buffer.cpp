@@ -87,6 +87,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   image.height = height;
   image.rgba = std::move(storage);
   image.rgba.resize(size_t(width) * height * 4);  // every byte is written below
+  if (ten_bit) image.rgb10.resize(size_t(width) * height * 3);
   // Each output channel is a byte of the unpacked texel (c[0..3]), 0 or 255 (swizzle 4, 5; 6 and
   // 7 read as 0); alpha is always 255.
   uint32_t source[3];
@@ -132,6 +133,14 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
           out[1] = uint8_t(c[source[1]]);
           out[2] = uint8_t(c[source[2]]);
           out[3] = 255;
+          if (ten_bit) {
+            // The same channels at 10 bits for the PWL ramp (the 2-bit alpha as 0, 341, 682,
+            // 1023; swizzle 4 and 5 as 0 and 1023).
+            const uint32_t t[6] = {texel & 0x3FFu, (texel >> 10) & 0x3FFu, (texel >> 20) & 0x3FFu,
+                                   (texel >> 30) * 341u, 0u, 1023u};
+            uint16_t* ten = &image.rgb10[(size_t(y) * width + x) * 3];
+            for (int i = 0; i < 3; ++i) ten[i] = uint16_t(t[source[i]]);
+          }
         }
       }
     }
@@ -139,6 +148,29 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   const uint32_t workers = std::clamp<uint32_t>(threads, 1, std::max(1u, bands));
   RunShares(workers, convert);
   return image;
+}
+
+void ApplyDisplayGamma(SwapImage& image, const replay::DisplayGamma& gamma) {
+  const size_t pixels = size_t(image.width) * image.height;
+  if (!image.rgb10.empty()) {
+    for (size_t p = 0; p < pixels; ++p) {
+      for (uint32_t c = 0; c < 3; ++c) {
+        image.rgba[p * 4 + c] = uint8_t(gamma.Pwl(c, image.rgb10[p * 3 + c]) * 255.0f + 0.5f);
+      }
+    }
+    image.rgb10.clear();
+    image.rgb10.shrink_to_fit();
+    return;
+  }
+  if (gamma.table_is_identity()) return;
+  // Per channel, the 256 results rounded from 10 to 8 bits once.
+  uint8_t lut[3][256];
+  for (uint32_t c = 0; c < 3; ++c) {
+    for (uint32_t v = 0; v < 256; ++v) lut[c][v] = uint8_t((gamma.Table(c, v) * 255u + 511u) / 1023u);
+  }
+  for (size_t p = 0; p < pixels; ++p) {
+    for (uint32_t c = 0; c < 3; ++c) image.rgba[p * 4 + c] = lut[c][image.rgba[p * 4 + c]];
+  }
 }
 
 }  // namespace xnt::gpu

@@ -293,6 +293,7 @@ void PathBackend::OnSwap(const replay::SwapCall& call) {
     ++notes_["swap skipped: " + std::string(e.what())];
     return;
   }
+  if (call.display_gamma) gpu::ApplyDisplayGamma(image, *call.display_gamma);
   if (options_.on_swap) options_.on_swap(call.frame, image);
 }
 

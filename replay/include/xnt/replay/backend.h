@@ -29,6 +29,7 @@ namespace xnt::replay {
 
 class GuestMemory;
 class RegisterFile;
+class DisplayGamma;
 
 // Microcode loaded by IM_LOAD / IM_LOAD_IMMEDIATE.
 struct Shader {
@@ -117,6 +118,8 @@ struct SwapCall {
   TraceOffset offset;
   uint32_t front_buffer_address = 0;
   uint32_t width = 0, height = 0;
+  // The display's gamma ramps at this swap (scan-out applies them: gpu::ApplyDisplayGamma).
+  const DisplayGamma* display_gamma = nullptr;
 };
 
 enum class EventKind : uint8_t {

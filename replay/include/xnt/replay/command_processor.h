@@ -13,8 +13,9 @@
 // Not modelled yet: opcodes Xenia also skips (SET_STATE, IM_STORE, LOAD_CONSTANT_CONTEXT,
 // DRAW_INDX_BIN, DRAW_INDX_2_BIN, COND_EXEC, SET_SHADER_BASES, SET_BIN_BASE_OFFSET,
 // MEM_WRITE_CNTR, WAIT_REG_EQ, WAIT_REG_GTE, EVENT_WRITE_CFL, WAIT_UNTIL_READ,
-// WAIT_IB_PFD_COMPLETE) are reported and skipped; EVENT_WRITE_ZPD does not write sample counts;
-// gamma-ramp register ports (DC_LUT_*) are stored but not turned into ramps.
+// WAIT_IB_PFD_COMPLETE) are reported and skipped; EVENT_WRITE_ZPD does not write sample counts.
+// The gamma-ramp register ports (DC_LUT_*) and ramp records build the display's ramps
+// (display_gamma.h), which every swap hands the backend.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@
 
 #include "xnt/replay/backend.h"
 #include "xnt/replay/diagnostics.h"
+#include "xnt/replay/display_gamma.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
 #include "xnt/ucode/shader_cache.h"
@@ -104,6 +106,9 @@ class CommandProcessor {
   // Adds a diagnostic at the current trace offset (also used by the trace player).
   void Report(Severity severity, uint32_t guest_address, std::string message);
   void set_record(uint64_t record) { offset_.record = record; }
+  // The display's gamma ramps as the stream and the ramp records left them.
+  DisplayGamma& display_gamma() { return display_gamma_; }
+  const DisplayGamma& display_gamma() const { return display_gamma_; }
 
  private:
   struct Stream {
@@ -157,6 +162,7 @@ class CommandProcessor {
   Backend& backend_;
   CommandProcessorOptions options_;
   PacketObserver* observer_ = nullptr;
+  DisplayGamma display_gamma_;
 
   TraceOffset offset_;
   uint32_t packet_address_ = 0;

@@ -5,7 +5,7 @@
 // RGBA8 with alpha forced to 255 (scan-out ignores alpha; Xenia's trace dump does the same).
 //
 // Formats: k_8_8_8_8 (and _A) and k_2_10_10_10 (reduced to 8 bits per channel); others are
-// reported. The guest gamma ramp is not applied (it is an identity ramp in every sample).
+// reported. The display's gamma ramp is scan-out's, applied afterwards (ApplyDisplayGamma).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 
 #include "xnt/gpu/register_values.h"
 #include "xnt/gpu/guest_access.h"
+#include "xnt/replay/display_gamma.h"
 
 namespace xnt::gpu {
 
@@ -21,6 +22,9 @@ struct SwapImage {
   uint32_t width = 0;
   uint32_t height = 0;
   std::vector<uint8_t> rgba;  // width * height * 4, top row first
+  // A k_2_10_10_10 front buffer's red, green, blue (after the swizzle) at their 10 bits, width *
+  // height * 3, for the display's PWL gamma ramp (ApplyDisplayGamma); empty for 8-bit formats.
+  std::vector<uint16_t> rgb10;
 };
 
 // The guest address the swap scans out from: fetch constant 0's base when it holds a texture,
@@ -39,5 +43,11 @@ uint32_t FrontBufferBase(RegisterValues regs, uint32_t frontbuffer_address);
 SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uint32_t width,
                           uint32_t height, const GuestMemoryAccess& memory, uint32_t threads = 1,
                           std::vector<uint8_t> storage = {});
+
+// Scan-out's gamma ramp (replay/display_gamma.h) over a swapped image: an 8:8:8:8 front buffer
+// through the 256-entry table (10 bits, rounded to 8), a 2:10:10:10 one through the PWL ramp from
+// its 10-bit channels (rgb10, cleared afterwards); alpha stays 255. The start-up linear table
+// leaves 8-bit images as they are (nothing is done then).
+void ApplyDisplayGamma(SwapImage& image, const replay::DisplayGamma& gamma);
 
 }  // namespace xnt::gpu
