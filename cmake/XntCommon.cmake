@@ -25,3 +25,10 @@ function(xnt_library name)
   target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(${name} PUBLIC xnt_base ${ARG_DEPS} PRIVATE xnt_options ${ARG_PRIVATE_DEPS})
 endfunction()
+
+# xnt_unity_skip(SOURCES...) — sources of this folder's targets that stay out of XNT_UNITY_LIBS's
+# batches: each defines a file-local name (anonymous namespace) that another source of its target
+# defines too, which one batch would see as one name defined twice.
+function(xnt_unity_skip)
+  set_source_files_properties(${ARGN} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+endfunction()

@@ -12,6 +12,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 PKGS=(
   build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  lld  # scripts/test.sh links with it (faster than GNU ld; the same objects)
   libvulkan-dev vulkan-validationlayers mesa-vulkan-drivers spirv-tools glslang-tools
   glslc libshaderc-dev
   libzstd-dev libflatbuffers-dev flatbuffers-compiler libstb-dev libcli11-dev

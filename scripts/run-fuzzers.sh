@@ -13,8 +13,10 @@ B=${FUZZ_BUILD_DIR:-build-fuzz}
 # -O1 -g1 as the sanitized test build (scripts/test.sh): ASan's advised level, line tables keep
 # a finding's stack file:line, and a compile costs 10-30 % less CPU than RelWithDebInfo's -O2 -g
 # (clang 14: ucode assembler.cpp 8.2 -> 5.8 s, replay command_processor.cpp 2.2 -> 2.0 s).
+# XNT_UNITY_LIBS and LINK_FLAGS (lld) as scripts/test.sh sets them, when it runs this.
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DXNT_FUZZ=ON -DXNT_TESTS=OFF -DXNT_VULKAN=OFF \
+  -DXNT_UNITY_LIBS="${XNT_UNITY_LIBS:-OFF}" -DCMAKE_EXE_LINKER_FLAGS="${LINK_FLAGS:-}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   >/dev/null
 # Only the fuzz targets (and the libraries they link): the rest of the tree is the normal
