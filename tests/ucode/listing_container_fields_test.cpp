@@ -7,6 +7,7 @@
 
 #include "test_util.h"
 #include "xnt/base/byte_order.h"
+#include "xnt/base/error.h"
 #include "xnt/ucode/assembler.h"
 #include "xnt/ucode/container.h"
 #include "xnt/ucode/disasm.h"
@@ -265,6 +266,44 @@ TEST(ListingContainerFields, BoundFetchPlaceholderAndMemexportMagicFollowTheWrit
   }
   // Without memory exports the magic is 0x102A1101.
   EXPECT_EQ(LoadContainer(AssembleContainer(std::string(kHeading) + kTwoStreams)).magic, 0x102A1101u);
+}
+
+// An index declaration word: usage index in bits 0-3, usage 9 in bits 4-7, the temp's low bit
+// in bit 8, the mask in bits 9-12, the temp's other bits from bit 13. An empty mask prints as
+// `._` and reads back; what the word or a temp cannot hold is refused with the line (found by
+// fuzz_listing: `dcl_index r0.` wrote mask 0, printed back as `r0._`, which was refused).
+TEST(ListingContainerFields, IndexDeclarationWords) {
+  const std::string declarations = "dcl_index15 r63.xw\ndcl_index1 r0._\n";
+  const std::string listing =
+      "xvs_3_0\nconfig AutoSerialize=false\nconfig AutoResource=false\nconfig VsResource=1\n\n" +
+      declarations +
+      "\n\n    exec\n    vfetch r1, r0.x, position\n    alloc position\n    exece\n"
+      "    mov oPos, r1\n";
+  const ContainerFile c = LoadContainer(AssembleContainer(listing));
+  ASSERT_EQ(c.index_decls.size(), 2u);
+  // 15 | 9 << 4 | 1 << 8 | (x + w = 9) << 9 | 31 << 13; 1 | 9 << 4.
+  EXPECT_EQ(c.index_decls[0].raw, 0x3F39Fu);
+  EXPECT_EQ(c.index_decls[1].raw, 0x91u);
+  EXPECT_EQ(Disassemble(c), listing + test::kZeroPdbHint);
+  const struct {
+    const char* line;
+    const char* message;
+  } refused[] = {
+      {"dcl_index r0.", "6:1: dcl_index: empty component mask"},
+      {"dcl_index16 r0.x", "6:1: dcl_index usage index 16 does not fit its field (0-15)"},
+      {"dcl_index r64.x", "6:1: dcl_index temp register 64 does not fit its field (0-63)"},
+      {"dcl_index r0.xq", "6:1: bad dcl_index mask 'xq'"},
+  };
+  for (const auto& r : refused) {
+    std::string text = listing;
+    text.replace(text.find(declarations), declarations.size(), std::string(r.line) + "\n");
+    try {
+      (void)AssembleContainer(text);
+      ADD_FAILURE() << r.line << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(r.message), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -423,6 +423,39 @@ uint32_t HexWord(std::string_view w, uint32_t line, const char* what) {
   return x;
 }
 
+// `dcl_index r0.x`, `dcl_index1 r1.x` (text after "dcl_index") -> the VS index declaration word
+// that container.cpp's loader reads: usage index in bits 0-3, usage 9 in bits 4-7, the register's
+// low bit in bit 8, the component mask in bits 9-12 and the register's other bits from bit 13.
+// The index is loaded into a temp, and microcode addresses temps with 6 bits (r0-r63). The mask
+// follows the listing's write-mask spelling: xyzw letters, `_` for none (what the listing prints
+// back for an empty mask); a dot with nothing after it is no mask the listing can print.
+IndexDecl ParseIndexDecl(std::string_view v, uint32_t line) {
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+  IndexDecl x;
+  x.usage_index = digits ? Field(v.substr(0, digits), line, "dcl_index usage index", 0xF) : 0;
+  const std::string_view reg = Trim(v.substr(digits));
+  const size_t dot = reg.find('.');
+  if (reg.empty() || reg[0] != 'r') LineError(line, "dcl_index needs a temp register");
+  x.reg = Field(reg.substr(1, dot == std::string_view::npos ? reg.npos : dot - 1), line,
+                "dcl_index temp register", 63);
+  x.mask = 0xF;
+  if (dot != std::string_view::npos) {
+    const std::string_view letters = reg.substr(dot + 1);
+    if (letters.empty()) LineError(line, "dcl_index: empty component mask after '.' (none is '._')");
+    x.mask = 0;
+    if (letters != "_") {
+      for (char ch : letters) {
+        const char* p = std::strchr("xyzw", ch);
+        if (!p || !*p) LineError(line, "bad dcl_index mask '" + std::string(letters) + "'");
+        x.mask |= 1u << (p - "xyzw");
+      }
+    }
+  }
+  x.raw = x.usage_index | 9u << 4 | (x.reg & 1) << 8 | x.mask << 9 | (x.reg >> 1) << 13;
+  return x;
+}
+
 // fxc's trailer lines (container_listing.h TrailerLines): true when `l` is one of them.
 bool ScanTrailer(std::string_view l, uint32_t number, Declarations& d) {
   auto value = [&](std::string_view prefix) -> std::optional<std::string_view> {
@@ -494,26 +527,7 @@ Declarations ScanDeclarations(std::string_view text) {
     } else if (auto v = value("// PsSampleControl=")) {
       d.ps_sample_control = *v == "centers" ? 1 : *v == "both" ? 2 : Field(*v, number, "PsSampleControl", 3);
     } else if (auto v = value("dcl_index")) {
-      // `dcl_index r0.x`, `dcl_index1 r1.x`
-      size_t digits = 0;
-      while (digits < v->size() && (*v)[digits] >= '0' && (*v)[digits] <= '9') ++digits;
-      IndexDecl x;
-      x.usage_index = digits ? Number(v->substr(0, digits), number, "index usage") : 0;
-      std::string_view reg = Trim(v->substr(digits));
-      const size_t dot = reg.find('.');
-      if (reg.empty() || reg[0] != 'r') LineError(number, "dcl_index needs a temp register");
-      x.reg = Number(reg.substr(1, dot == std::string_view::npos ? reg.npos : dot - 1), number, "register");
-      x.mask = 0xF;
-      if (dot != std::string_view::npos) {
-        x.mask = 0;
-        for (char ch : reg.substr(dot + 1)) {
-          const char* p = std::strchr("xyzw", ch);
-          if (!p || !*p) LineError(number, "bad dcl_index mask");
-          x.mask |= 1u << (p - "xyzw");
-        }
-      }
-      x.raw = x.usage_index | 9u << 4 | (x.reg & 1) << 8 | x.mask << 9 | (x.reg >> 1) << 13;
-      d.index_decls.push_back(x);
+      d.index_decls.push_back(ParseIndexDecl(*v, number));
     } else if (auto v = value("defi ")) {
       const auto f = Split(*v, ',');
       if (f.size() != 5 || f[0].empty() || f[0][0] != 'i') LineError(number, "defi takes i#, x, y, z, w");
