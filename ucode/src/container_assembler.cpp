@@ -324,6 +324,8 @@ void AddConstant(std::vector<CtabConstant>& constants, ConstantDecl c, uint32_t 
   const size_t bracket = c.name.find('[');
   if (dot == std::string::npos && bracket != std::string::npos && c.name.back() == ']') {
     const std::string base = c.name.substr(0, bracket);
+    // The table holds the array under its own name; an element line carries it before `[`.
+    if (base.empty()) LineError(line, "array element '" + c.name + "' names no array");
     const uint32_t index =
         Number(std::string_view(c.name).substr(bracket + 1, c.name.size() - bracket - 2), line,
                "array element");
