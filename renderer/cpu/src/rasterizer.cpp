@@ -139,6 +139,13 @@ class TriangleRaster {
     }
     return false;
   }
+  // Whether every sample of the 2x2 quad at corner values `o` is inside all three edges.
+  bool QuadInside(const int64_t o[3]) const {
+    for (int i = 0; i < 3; ++i) {
+      if (o[i] + quad_low_[i] + bias_[i] < 0) return false;
+    }
+    return true;
+  }
   void Interpolate(const int64_t w[3], uint32_t mask, Fragment& f) const;
   void Attributes(int32_t x, int32_t y, Fragment& f) const;
   void Centroid(const int64_t o[3], Fragment& f) const;
@@ -148,7 +155,8 @@ class TriangleRaster {
   const TriangleSetup& t_;
   const RasterState& state_;
   uint32_t n_ = 0, samples_ = 1;
-  int64_t ea_[3], eb_[3], ec_[3], bias_[3], at_sample_[3][4], at_centre_[3], quad_reach_[3];
+  int64_t ea_[3], eb_[3], ec_[3], bias_[3], at_sample_[3][4], at_centre_[3];
+  int64_t quad_reach_[3], quad_low_[3];
   double vd_[3][16][4];
 };
 
@@ -180,6 +188,11 @@ TriangleRaster::TriangleRaster(const TriangleSetup& t, const RasterState& state)
     for (uint32_t smp = 1; smp < samples_; ++smp) best = std::max(best, at_sample_[i][smp]);
     quad_reach_[i] = best + std::max<int64_t>(0, ea_[i] * kSubPixel) +
                      std::max<int64_t>(0, eb_[i] * kSubPixel);
+    // And a lower bound: at or above the threshold for every edge, every sample is inside.
+    int64_t least = at_sample_[i][0];
+    for (uint32_t smp = 1; smp < samples_; ++smp) least = std::min(least, at_sample_[i][smp]);
+    quad_low_[i] = least + std::min<int64_t>(0, ea_[i] * kSubPixel) +
+                   std::min<int64_t>(0, eb_[i] * kSubPixel);
   }
   for (int i = 0; i < 3; ++i) {
     for (uint32_t k = 0; k < n_; ++k) {
@@ -256,27 +269,28 @@ void TriangleRaster::Centroid(const int64_t o[3], Fragment& f) const {
   Interpolate(w, mask, f);
 }
 
-// The four pixels of a 2x2 quad at once: the same operations per pixel as Attributes, laid out
-// four wide so the divisions and products pair up in vector registers.
+// Four doubles / floats as one value (GCC vector extensions): element-wise IEEE operations, the
+// same roundings as four scalar ones (this library builds with -ffp-contract=off, so no product
+// is fused into an add), done two or four at a time in vector registers.
+using Double4 = double __attribute__((vector_size(32)));
+using FloatX4 = float __attribute__((vector_size(16)));
+
+// The four pixels of a 2x2 quad at once: the same operations per pixel as Attributes (pixel j of
+// the quad is element j), so the divisions and products run in vector registers.
 void TriangleRaster::QuadAttributes(int32_t qx, int32_t qy, const int64_t o[3],
                                     std::array<Fragment, 4>& quad) const {
-  double p[3][4], sum[4];
+  Double4 p[3];
+  const double area = double(t_.abs_area);
   for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      // Corner(qx + (j & 1), qy + (j >> 1)) plus the centre, as exact integers.
-      p[i][j] = double(o[i] + at_centre_[i] + ea_[i] * (kSubPixel * (j & 1)) +
-                       eb_[i] * (kSubPixel * (j >> 1))) /
-                double(t_.abs_area);
-    }
+    // Corner(qx + (j & 1), qy + (j >> 1)) plus the centre, as exact integers.
+    const int64_t c = o[i] + at_centre_[i], dx = ea_[i] * kSubPixel, dy = eb_[i] * kSubPixel;
+    const Double4 w = {double(c), double(c + dx), double(c + dy), double(c + dx + dy)};
+    p[i] = w / area;
   }
   if (state_.perspective) {
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 4; ++j) p[i][j] *= t_.s[i].inv_w;
-    }
-    for (int j = 0; j < 4; ++j) sum[j] = p[0][j] + p[1][j] + p[2][j];
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 4; ++j) p[i][j] /= sum[j];
-    }
+    for (int i = 0; i < 3; ++i) p[i] *= t_.s[i].inv_w;
+    const Double4 sum = p[0] + p[1] + p[2];
+    for (int i = 0; i < 3; ++i) p[i] /= sum;
   }
   for (int j = 0; j < 4; ++j) {
     quad[size_t(j)].x = uint32_t(qx + (j & 1));
@@ -284,10 +298,8 @@ void TriangleRaster::QuadAttributes(int32_t qx, int32_t qy, const int64_t o[3],
   }
   for (uint32_t k = 0; k < n_; ++k) {
     for (int c = 0; c < 4; ++c) {
-      float out[4];
-      for (int j = 0; j < 4; ++j) {
-        out[j] = float(p[0][j] * vd_[0][k][c] + p[1][j] * vd_[1][k][c] + p[2][j] * vd_[2][k][c]);
-      }
+      const FloatX4 out = __builtin_convertvector(
+          p[0] * vd_[0][k][c] + p[1] * vd_[1][k][c] + p[2] * vd_[2][k][c], FloatX4);
       for (int j = 0; j < 4; ++j) quad[size_t(j)].interpolators[k][c] = out[j];
     }
   }
@@ -315,6 +327,7 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
   const int32_t x0 = t_.x0, y0 = t_.y0, x1 = t_.x1, y1 = t_.y1;
   std::array<Fragment, 4> quad;
   for (Fragment& f : quad) f.front_facing = t_.front;
+  const uint32_t all_samples = (1u << samples_) - 1u;
   // The quad's corner values step along the row by two pixels (exact integer additions).
   int64_t step_x[3], step_pixel[4][3];
   for (int i = 0; i < 3; ++i) {
@@ -329,8 +342,13 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
     for (int32_t qx = x0 & ~1; qx < x1;
          qx += 2, o[0] += step_x[0], o[1] += step_x[1], o[2] += step_x[2]) {
       if (QuadOutside(o)) continue;
-      bool any = false;
-      for (int32_t i = 0; i < 4; ++i) {
+      // A quad inside the triangle and the scissor has every sample covered; without a depth
+      // test there is nothing else per sample to compute (CoverAt would give the same mask).
+      const bool whole = !state_.depth && qx >= x0 && qx + 2 <= x1 && qy >= y0 && qy + 2 <= y1 &&
+                         QuadInside(o);
+      bool any = whole;
+      for (int32_t i = 0; i < 4 && whole; ++i) quad[size_t(i)].coverage = all_samples;
+      for (int32_t i = 0; i < 4 && !whole; ++i) {
         const int32_t x = qx + (i & 1), y = qy + (i >> 1);
         quad[size_t(i)].coverage = 0;
         if (x >= x0 && x < x1 && y >= y0 && y < y1) {
