@@ -185,15 +185,22 @@ TEST(ResolveBands, AnErrorInALaterBandLeavesTheEarlierBandsWritten) {
   }
 }
 
+// `size` random bytes (from `seed`) written to guest memory at `base`, and returned.
+std::vector<uint8_t> RandomGuestBytes(test::FakeGuest& guest, uint32_t base, size_t size,
+                                      uint32_t seed) {
+  std::vector<uint8_t> bytes(size);
+  std::mt19937 rng(seed);
+  for (uint8_t& b : bytes) b = uint8_t(rng());
+  guest.Write(base, bytes);
+  return bytes;
+}
+
 TEST(FrontBufferBands, TheImageIsTheSameForAnyThreadCount) {
   // No texture in fetch constant 0: the XE_SWAP address and size, 32x32-tiled k_8_8_8_8 8in32
   // at a pitch of the width. 100 x 70: four bands of 32 rows, the last one partial.
   const uint32_t width = 100, height = 70, base = 0x00300000;
   test::FakeGuest guest;
-  std::vector<uint8_t> bytes(128 * 96 * 4);
-  std::mt19937 rng(99);
-  for (uint8_t& b : bytes) b = uint8_t(rng());
-  guest.Write(base, bytes);
+  const std::vector<uint8_t> bytes = RandomGuestBytes(guest, base, 128 * 96 * 4, 99);
   const std::vector<uint32_t> regs;
   const gpu::SwapImage one = gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(), 1);
   ASSERT_EQ(one.rgba.size(), size_t(width) * height * 4);
@@ -219,6 +226,52 @@ TEST(FrontBufferBands, TheImageIsTheSameForAnyThreadCount) {
     const gpu::SwapImage reused = gpu::ReadFrontBuffer(regs, base, width, height, guest.Access(),
                                                        2, std::vector<uint8_t>(size, 0xA5));
     EXPECT_EQ(reused.rgba, one.rgba) << size << "-byte buffer";
+  }
+}
+
+TEST(FrontBufferBands, EverySwapModeAndSwizzleTiledAndLinear) {
+  // Fetch constant 0 as a k_8_8_8_8 texture: each of the four swap modes, tiled and linear, with
+  // swizzles that pick every byte, 0 (4) and 1 (5) and read 6 / 7 as 0. Every pixel against the
+  // rule worked here byte by byte: the texel's bytes in memory order m0..m3 become, after the
+  // swap, the little-endian dword whose byte k is output channel k's source.
+  const uint32_t width = 70, height = 40, base = 0x00400000;
+  test::FakeGuest guest;
+  const std::vector<uint8_t> bytes = RandomGuestBytes(guest, base, 96 * 64 * 4, 7);
+  // Memory byte that lands in byte k of the swapped dword, per swap mode (none, 8in16, 8in32,
+  // 16in32).
+  const uint32_t swapped_from[4][4] = {{0, 1, 2, 3}, {1, 0, 3, 2}, {3, 2, 1, 0}, {2, 3, 0, 1}};
+  const uint32_t swizzles[] = {0 | (1 << 3) | (2 << 6), 2 | (1 << 3) | (0 << 6),
+                               3 | (4 << 3) | (5 << 6), 6 | (7 << 3) | (1 << 6)};
+  for (bool tiled : {true, false}) {
+    for (uint32_t endian = 0; endian < 4; ++endian) {
+      for (uint32_t swizzle : swizzles) {
+        std::vector<uint32_t> regs(xenos::FetchConstantIndex(0, 5) + 1);
+        regs[xenos::FetchConstantIndex(0, 0)] = 2u | ((96u >> 5) << 22) | (tiled ? 1u << 31 : 0u);
+        regs[xenos::FetchConstantIndex(0, 1)] = 6u | (endian << 6) | (base & 0xFFFFF000u);
+        regs[xenos::FetchConstantIndex(0, 2)] = (width - 1) | ((height - 1) << 13);
+        regs[xenos::FetchConstantIndex(0, 3)] = swizzle << 1;
+        regs[xenos::FetchConstantIndex(0, 5)] = 1u << 9;  // 2D
+        const gpu::SwapImage image = gpu::ReadFrontBuffer(regs, 0, 0, 0, guest.Access(), 2);
+        ASSERT_EQ(image.width, width);
+        ASSERT_EQ(image.height, height);
+        for (uint32_t y = 0; y < height; ++y) {
+          for (uint32_t x = 0; x < width; ++x) {
+            const uint32_t o = tiled ? uint32_t(gpu::TiledOffset2D(int32_t(x), int32_t(y), 96, 2))
+                                     : y * 512 + x * 4;  // 384-byte rows aligned to 256
+            const uint8_t* px = &image.rgba[(size_t(y) * width + x) * 4];
+            for (uint32_t k = 0; k < 3; ++k) {
+              const uint32_t sel = (swizzle >> (3 * k)) & 7;
+              const uint8_t want = sel < 4 ? bytes[o + swapped_from[endian][sel]]
+                                   : sel == 5 ? 255 : 0;
+              ASSERT_EQ(px[k], want) << (tiled ? "tiled" : "linear") << " endian " << endian
+                                     << " swizzle " << swizzle << " channel " << k << " at " << x
+                                     << "," << y;
+            }
+            ASSERT_EQ(px[3], 255);
+          }
+        }
+      }
+    }
   }
 }
 

@@ -22,6 +22,90 @@ xenos::TextureFetchConstant FetchConstant0(RegisterValues regs) {
   return xenos::TextureFetchConstant::Decode(d);
 }
 
+// Converts rows of the front buffer's texels (already read into a band's buffer) to RGBA8.
+class FrontBufferRows {
+ public:
+  FrontBufferRows(uint32_t swizzle, xenos::Endian endian, bool tiled, bool ten_bit,
+                  uint32_t width, uint32_t pitch)
+      : endian_(endian), tiled_(tiled), ten_bit_(ten_bit), width_(width), pitch_(pitch) {
+    // Each output channel is a byte of the unpacked texel (c[0..3]), 0 or 255 (swizzle 4, 5; 6
+    // and 7 read as 0); alpha is always 255.
+    for (uint32_t i = 0; i < 3; ++i) {
+      const uint32_t s = (swizzle >> (3 * i)) & 7;
+      source_[i] = s < 6 ? s : 4;
+    }
+    // With 8-bit channels each output byte is one byte of the swapped texel or a constant, so
+    // every texel of the image converts with the same shifts and masks (no per-texel choice).
+    for (uint32_t i = 0; i < 3; ++i) {
+      shift_[i] = source_[i] < 4 ? 8 * source_[i] : 0;
+      mask_[i] = source_[i] < 4 ? 0xFFu : 0u;
+      if (source_[i] == 5) fill_ |= 0xFFu << (8 * i);
+    }
+  }
+
+  // Row y of the image from `bytes`, the guest bytes from `band_start` on.
+  void Convert(const uint8_t* bytes, uint64_t band_start, uint32_t y, SwapImage& image) const {
+    uint8_t* out = &image.rgba[size_t(y) * width_ * 4];
+    if (tiled_ && !ten_bit_) {
+      using E = xenos::Endian;
+      switch (endian_) {
+        case E::kNone: return TiledRow8<E::kNone>(bytes, band_start, y, out);
+        case E::k8in16: return TiledRow8<E::k8in16>(bytes, band_start, y, out);
+        case E::k8in32: return TiledRow8<E::k8in32>(bytes, band_start, y, out);
+        case E::k16in32: return TiledRow8<E::k16in32>(bytes, band_start, y, out);
+      }
+    }
+    for (uint32_t x = 0; x < width_; ++x, out += 4) {
+      const uint32_t offset = tiled_ ? uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch_, 2))
+                                     : LinearOffset2D(x, y, pitch_, 2);
+      const uint32_t texel = xenos::GpuSwap(LoadLE32(bytes + (offset - band_start)), endian_);
+      if (!ten_bit_) {
+        StoreLE32(out, Rgba8(texel));
+        continue;
+      }
+      uint32_t c[6];
+      for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;
+      c[3] = (texel >> 30) * 85;
+      c[4] = 0;
+      c[5] = 255;
+      for (int i = 0; i < 3; ++i) out[i] = uint8_t(c[source_[i]]);
+      out[3] = 255;
+      // The same channels at 10 bits for the PWL ramp (the 2-bit alpha as 0, 341, 682, 1023;
+      // swizzle 4 and 5 as 0 and 1023).
+      const uint32_t t[6] = {texel & 0x3FFu, (texel >> 10) & 0x3FFu, (texel >> 20) & 0x3FFu,
+                             (texel >> 30) * 341u, 0u, 1023u};
+      uint16_t* ten = &image.rgb10[(size_t(y) * width_ + x) * 3];
+      for (int i = 0; i < 3; ++i) ten[i] = uint16_t(t[source_[i]]);
+    }
+  }
+
+ private:
+  uint32_t Rgba8(uint32_t texel) const {
+    return fill_ | ((texel >> shift_[0]) & mask_[0]) | (((texel >> shift_[1]) & mask_[1]) << 8) |
+           (((texel >> shift_[2]) & mask_[2]) << 16);
+  }
+
+  // A tiled 8-bit row: the 4 texels of an aligned run of x are 16 consecutive bytes
+  // (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2); the swap mode is a
+  // template argument so that the loop has no switch in it.
+  template <xenos::Endian kEndian>
+  void TiledRow8(const uint8_t* bytes, uint64_t band_start, uint32_t y, uint8_t* out) const {
+    for (uint32_t x = 0; x < width_; x += 4) {
+      const uint8_t* run =
+          bytes + (uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch_, 2)) - band_start);
+      const uint32_t n = std::min(4u, width_ - x);
+      for (uint32_t i = 0; i < n; ++i, out += 4) {
+        StoreLE32(out, Rgba8(xenos::GpuSwap(LoadLE32(run + i * 4), kEndian)));
+      }
+    }
+  }
+
+  xenos::Endian endian_;
+  bool tiled_, ten_bit_;
+  uint32_t width_, pitch_;
+  uint32_t source_[3], shift_[3], mask_[3], fill_ = 0xFF000000u;
+};
+
 }  // namespace
 
 uint32_t FrontBufferBase(RegisterValues regs, uint32_t frontbuffer_address) {
@@ -88,13 +172,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
   image.rgba = std::move(storage);
   image.rgba.resize(size_t(width) * height * 4);  // every byte is written below
   if (ten_bit) image.rgb10.resize(size_t(width) * height * 3);
-  // Each output channel is a byte of the unpacked texel (c[0..3]), 0 or 255 (swizzle 4, 5; 6 and
-  // 7 read as 0); alpha is always 255.
-  uint32_t source[3];
-  for (int i = 0; i < 3; ++i) {
-    const uint32_t s = (swizzle >> (3 * i)) & 7;
-    source[i] = s < 6 ? s : 4;
-  }
+  const FrontBufferRows rows(swizzle, endian, tiled, ten_bit, width, pitch);
   // Bands of 32 rows dealt round-robin over the threads; each has its own buffer.
   const uint32_t bands = (height + 31) / 32;
   auto convert = [&](uint32_t first_band, uint32_t step) {
@@ -106,43 +184,7 @@ SwapImage ReadFrontBuffer(RegisterValues regs, uint32_t frontbuffer_address, uin
       const uint64_t end = tiled ? band_start + tiled_band_bytes : uint64_t(y1) * linear_row_bytes;
       bytes.resize(size_t(end - band_start));
       memory.read(base + uint32_t(band_start), bytes);
-      for (uint32_t y = y0; y < y1; ++y) {
-        uint8_t* out = &image.rgba[size_t(y) * width * 4];
-        uint32_t run_offset = 0;
-        for (uint32_t x = 0; x < width; ++x, out += 4) {
-          // 32x32-tiled at 4 bytes a texel: the 4 texels of an aligned run of x are 16 consecutive
-          // bytes (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2).
-          uint32_t offset;
-          if (tiled) {
-            if ((x & 3) == 0) run_offset = uint32_t(TiledOffset2D(int32_t(x & ~3u), int32_t(y), pitch, 2));
-            offset = run_offset + (x & 3) * 4;
-          } else {
-            offset = LinearOffset2D(x, y, pitch, 2);
-          }
-          uint32_t texel = xenos::GpuSwap(LoadLE32(bytes.data() + (offset - band_start)), endian);
-          uint32_t c[6];
-          if (ten_bit) {
-            for (int i = 0; i < 3; ++i) c[i] = (((texel >> (10 * i)) & 0x3FF) * 255 + 511) / 1023;
-            c[3] = (texel >> 30) * 85;
-          } else {
-            for (int i = 0; i < 4; ++i) c[i] = (texel >> (8 * i)) & 0xFF;
-          }
-          c[4] = 0;
-          c[5] = 255;
-          out[0] = uint8_t(c[source[0]]);
-          out[1] = uint8_t(c[source[1]]);
-          out[2] = uint8_t(c[source[2]]);
-          out[3] = 255;
-          if (ten_bit) {
-            // The same channels at 10 bits for the PWL ramp (the 2-bit alpha as 0, 341, 682,
-            // 1023; swizzle 4 and 5 as 0 and 1023).
-            const uint32_t t[6] = {texel & 0x3FFu, (texel >> 10) & 0x3FFu, (texel >> 20) & 0x3FFu,
-                                   (texel >> 30) * 341u, 0u, 1023u};
-            uint16_t* ten = &image.rgb10[(size_t(y) * width + x) * 3];
-            for (int i = 0; i < 3; ++i) ten[i] = uint16_t(t[source[i]]);
-          }
-        }
-      }
+      for (uint32_t y = y0; y < y1; ++y) rows.Convert(bytes.data(), band_start, y, image);
     }
   };
   const uint32_t workers = std::clamp<uint32_t>(threads, 1, std::max(1u, bands));
