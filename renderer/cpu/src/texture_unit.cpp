@@ -284,20 +284,8 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   Slot& s = *p.s;
   const gpu::TextureDescriptor& d = s.reader->texture();
   const bool one_d = p.one_d;
-  const float w = p.w, h = p.h;
-  float u = coords[0], v = one_d ? 0.5f : coords[1];
-  if (p.cube) {
-    // tfetchCube after the compiler's `cube` + `mad ..., 1.5`: x = s and y = t on the face in
-    // [1, 2], z = the face index (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z), which is the layer the
-    // face is stored as.
-    u = coords[0] - 1.0f;
-    v = coords[1] - 1.0f;
-  } else if (f.tx_coord_denorm) {
-    u /= w;
-    if (!one_d) v /= h;
-  }
-  u += p.offset_u;
-  if (!one_d) v += p.offset_v;
+  float u, v;
+  PlaneCoordinates(p, f, coords[0], coords[1], u, v);
   // The layer of a stacked texture (z normalised over the stack) or the face of a cube.
   uint32_t layer = 0;
   const uint32_t stack = p.stack;
@@ -327,27 +315,48 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
     }
     return FilterVolume(s, level, u, v, slice, linear);
   };
+  const LevelPick pick = PickLevels(p, lambda);
+  const ucode::Float4 a = filter(pick.lo, pick.linear);
+  return pick.blend ? Blend(a, pick.hi == pick.lo ? a : filter(pick.hi, pick.linear), pick.t) : a;
+}
+
+TextureUnit::LevelPick TextureUnit::PickLevels(const Setup& p, float lambda) {
   using TF = xenos::TextureFilter;
-  const uint32_t top_level = p.top_level;
-  ucode::Float4 out{};
+  LevelPick pick;
   if (lambda <= 0.0f) {
-    out = filter(0, p.mag == uint32_t(TF::kLinear));
-  } else {
-    const bool linear = p.min == uint32_t(TF::kLinear);
-    if (p.mip == uint32_t(TF::kLinear)) {
-      const uint32_t lo = std::min(uint32_t(std::floor(lambda)), top_level);
-      const uint32_t hi = std::min(lo + 1, top_level);
-      const float t = lambda - std::floor(lambda);
-      const ucode::Float4 a = filter(lo, linear);
-      const ucode::Float4 b = hi == lo ? a : filter(hi, linear);
-      for (uint32_t c = 0; c < 4; ++c) out[c] = a[c] + (b[c] - a[c]) * t;
-    } else {
-      // Nearest level: ceil(lambda + 0.5) - 1 (Vulkan's rounding, halves go down).
-      const uint32_t level = std::min(uint32_t(std::ceil(lambda + 0.5f) - 1.0f), top_level);
-      out = filter(level, linear);
-    }
+    pick.linear = p.mag == uint32_t(TF::kLinear);
+    return pick;
   }
-  return out;
+  pick.linear = p.min == uint32_t(TF::kLinear);
+  if (p.mip == uint32_t(TF::kLinear)) {
+    pick.lo = std::min(uint32_t(std::floor(lambda)), p.top_level);
+    pick.hi = std::min(pick.lo + 1, p.top_level);
+    pick.t = lambda - std::floor(lambda);
+    pick.blend = true;
+  } else {
+    // Nearest level: ceil(lambda + 0.5) - 1 (Vulkan's rounding, halves go down).
+    pick.lo = std::min(uint32_t(std::ceil(lambda + 0.5f) - 1.0f), p.top_level);
+  }
+  return pick;
+}
+
+void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
+                              const std::array<const float*, 3>& coords, const uint32_t* active,
+                              uint32_t lanes, float lambda, ucode::Float4* texels) {
+  Slot& s = *p.s;
+  const LevelPick pick = PickLevels(p, lambda);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!active[l]) continue;
+    float u, v;
+    PlaneCoordinates(p, f, coords[0][l], coords[1][l], u, v);
+    ucode::Float4 out = Filter(s, pick.lo, u, v, p.one_d, pick.linear, 0);
+    if (pick.blend) {
+      out = Blend(out, pick.hi == pick.lo ? out : Filter(s, pick.hi, u, v, p.one_d, pick.linear, 0),
+                  pick.t);
+    }
+    Finish(s, out);
+    texels[l] = out;
+  }
 }
 
 void TextureUnit::Finish(const Slot& s, ucode::Float4& out) {
@@ -412,6 +421,11 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
   const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1) || !derivatives;
   Footprint footprint;
   float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
+  if (fixed && !p.cube && f.dimension != ucode::TextureDimension::k3D) {
+    // One level choice for the whole batch and a single 2D layer: only the coordinates differ.
+    FilterLanes(p, f, coords, active, lanes, lambda, texels);
+    return;
+  }
   for (uint32_t l = 0; l < lanes; ++l) {
     if (!fixed && (l & 3) == 0) {
       // Coarse derivatives of the quad: its top pair for x, its left pair for y (w is 0 in the

@@ -140,6 +140,44 @@ class TextureUnit {
   ucode::Float4 FilterAt(const Setup& setup, const ucode::FetchInstruction& f,
                          const ucode::Float4& coords, float lambda);
   static void Finish(const Slot& s, ucode::Float4& texel);
+  // The normalised (u, v) a lane samples on a 2D level or cube face: a cube face's coordinates
+  // moved from [1, 2] to [0, 1], unnormalised ones divided by the size, the offsets added.
+  static void PlaneCoordinates(const Setup& p, const ucode::FetchInstruction& f, float x, float y,
+                               float& u, float& v) {
+    const bool one_d = p.one_d;
+    u = x, v = one_d ? 0.5f : y;
+    if (p.cube) {
+      // tfetchCube after the compiler's `cube` + `mad ..., 1.5`: x = s and y = t on the face in
+      // [1, 2], z = the face index (0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z), which is the layer
+      // the face is stored as.
+      u = x - 1.0f;
+      v = y - 1.0f;
+    } else if (f.tx_coord_denorm) {
+      u /= p.w;
+      if (!one_d) v /= p.h;
+    }
+    u += p.offset_u;
+    if (!one_d) v += p.offset_v;
+  }
+  // The level(s) a clamped lambda samples and with which filter: magnification at lambda <= 0,
+  // else the min filter on the nearest level or a blend of two (the mip filter).
+  struct LevelPick {
+    uint32_t lo = 0, hi = 0;
+    float t = 0.0f;      // the weight of `hi` when blending
+    bool linear = false;  // bilinear within a level
+    bool blend = false;
+  };
+  static LevelPick PickLevels(const Setup& p, float lambda);
+  static ucode::Float4 Blend(const ucode::Float4& a, const ucode::Float4& b, float t) {
+    ucode::Float4 out;
+    for (uint32_t c = 0; c < 4; ++c) out[c] = a[c] + (b[c] - a[c]) * t;
+    return out;
+  }
+  // FetchBatch when every lane samples one 2D layer at one lambda (no derivatives needed and no
+  // anisotropic walk): the level choice once, then per lane what SampleAt does.
+  void FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
+                   const std::array<const float*, 3>& coords, const uint32_t* active,
+                   uint32_t lanes, float lambda, ucode::Float4* texels);
   ucode::Float4 Sample(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f,
                        const ucode::Float4* ddx, const ucode::Float4* ddy);
   // Bilinear or point sample of one level at normalised (u, v).
