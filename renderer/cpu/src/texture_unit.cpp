@@ -194,8 +194,10 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
   return Sample(slot, coords, f, &ddx, &ddy);
 }
 
-ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u, float v, bool one_d,
-                                  bool linear, uint32_t layer) {
+// Inline: FilterLanes calls it per lane with `linear` fixed for its whole loop.
+[[gnu::always_inline]] inline ucode::Float4 TextureUnit::Filter(Slot& s, uint32_t level, float u,
+                                                                float v, bool one_d, bool linear,
+                                                                uint32_t layer) {
   const float tx = u * float(s.level_size[level][0]), ty = v * float(s.level_size[level][1]);
   if (!linear) {
     // The hardware's fixed-point coordinate, not floor(tx) (gpu/texel_coordinate.h).
@@ -345,18 +347,36 @@ void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
                               uint32_t lanes, float lambda, ucode::Float4* texels) {
   Slot& s = *p.s;
   const LevelPick pick = PickLevels(p, lambda);
-  for (uint32_t l = 0; l < lanes; ++l) {
-    if (!active[l]) continue;
-    float u, v;
-    PlaneCoordinates(p, f, coords[0][l], coords[1][l], u, v);
-    ucode::Float4 out = Filter(s, pick.lo, u, v, p.one_d, pick.linear, 0);
-    if (pick.blend) {
-      out = Blend(out, pick.hi == pick.lo ? out : Filter(s, pick.hi, u, v, p.one_d, pick.linear, 0),
-                  pick.t);
+  const bool finish = !FinishIsIdentity(s);
+  // The filter and the blend are constants of the loop (one copy of it for each).
+  auto run = [&]<bool kLinear, bool kBlend>() {
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (!active[l]) continue;
+      float u, v;
+      PlaneCoordinates(p, f, coords[0][l], coords[1][l], u, v);
+      ucode::Float4 out = Filter(s, pick.lo, u, v, p.one_d, kLinear, 0);
+      if (kBlend) {
+        out = Blend(out, pick.hi == pick.lo ? out : Filter(s, pick.hi, u, v, p.one_d, kLinear, 0),
+                    pick.t);
+      }
+      if (finish) Finish(s, out);
+      texels[l] = out;
     }
-    Finish(s, out);
-    texels[l] = out;
+  };
+  if (pick.linear) {
+    pick.blend ? run.template operator()<true, true>() : run.template operator()<true, false>();
+  } else {
+    pick.blend ? run.template operator()<false, true>() : run.template operator()<false, false>();
   }
+}
+
+bool TextureUnit::FinishIsIdentity(const Slot& s) {
+  // Finish changes a component only for these two signs, and scales only for an exponent.
+  using Sign = xenos::TextureSign;
+  for (const Sign sign : {s.fetch.sign_x, s.fetch.sign_y, s.fetch.sign_z, s.fetch.sign_w}) {
+    if (sign == Sign::kUnsignedBiased || sign == Sign::kGamma) return false;
+  }
+  return s.fetch.exp_adjust == 0;
 }
 
 void TextureUnit::Finish(const Slot& s, ucode::Float4& out) {

@@ -140,6 +140,8 @@ class TextureUnit {
   ucode::Float4 FilterAt(const Setup& setup, const ucode::FetchInstruction& f,
                          const ucode::Float4& coords, float lambda);
   static void Finish(const Slot& s, ucode::Float4& texel);
+  // True when Finish leaves every texel of the slot as it is.
+  static bool FinishIsIdentity(const Slot& s);
   // The normalised (u, v) a lane samples on a 2D level or cube face: a cube face's coordinates
   // moved from [1, 2] to [0, 1], unnormalised ones divided by the size, the offsets added.
   static void PlaneCoordinates(const Setup& p, const ucode::FetchInstruction& f, float x, float y,
