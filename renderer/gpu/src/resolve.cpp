@@ -720,6 +720,10 @@ struct ResolveBand {
   std::vector<uint8_t> pixels;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   std::exception_ptr error;
+  // Guest bytes [lo, hi) already laid out by the computing thread (BandFillsItsRange): only the
+  // write into guest memory is left.
+  std::vector<uint8_t> laid_out;
+  bool laid = false;
 };
 
 // The destination's pixel layout: `width` pixels a row, `bpp` bytes each, Endian128 as an XOR
@@ -728,19 +732,20 @@ struct BandLayout {
   uint32_t width, bpp, bpp_log2, endian_xor;
 };
 
-// One computed band into guest bytes [lo, hi): read (unless every byte is written), patched with
-// the band's pixels at their tiled or linear offsets, written back. `bytes` is scratch.
-void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band, const BandLayout& l,
-               int64_t lo, int64_t hi, const GuestMemoryAccess& memory, std::vector<uint8_t>& bytes) {
-  const uint32_t width = l.width, bpp = l.bpp, bpp_log2 = l.bpp_log2, endian_xor = l.endian_xor;
-  bytes.resize(size_t(hi - lo));
-  // Within one 32-row band the tiled 2D offsets of distinct pixels are distinct (the macro
-  // tile from x >> 5 at the band's y >> 5, the rest a bijection inside it), so when the
-  // band's pixel bytes add up to its range every byte is written: nothing to read back.
-  const uint64_t band_bytes = uint64_t(width) * uint32_t(band.y1 - band.y0) * bpp;
-  if (info.dest_linear || info.dest_array || band_bytes != uint64_t(hi - lo)) {
-    memory.read(uint32_t(lo), bytes);
-  }
+// Within one 32-row band the tiled 2D offsets of distinct pixels are distinct (the macro tile
+// from x >> 5 at the band's y >> 5, the rest a bijection inside it), so when the band's pixel
+// bytes add up to its range every byte of [lo, hi) is written: nothing to read back, and the
+// band's guest bytes do not depend on what memory held (they can be laid out on any thread).
+bool BandFillsItsRange(const ResolveInfo& info, const ResolveBand& band, const BandLayout& l) {
+  const uint64_t band_bytes = uint64_t(l.width) * uint32_t(band.y1 - band.y0) * l.bpp;
+  return !info.dest_linear && !info.dest_array && band.hi > band.lo &&
+         band_bytes == uint64_t(band.hi - band.lo);
+}
+
+// The band's pixels at their tiled or linear offsets in `bytes`, guest bytes [lo, ...).
+void LayOutBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band,
+                const BandLayout& l, int64_t lo, std::vector<uint8_t>& bytes) {
+  const uint32_t bpp = l.bpp, bpp_log2 = l.bpp_log2, endian_xor = l.endian_xor;
   const uint8_t* px = band.pixels.data();
   uint8_t* const data = bytes.data();
   // Generic: each byte to its Endian128 position in its 16-byte block.
@@ -769,6 +774,20 @@ void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& 
       for (int32_t x = xb; x < xe; ++x) put_bytes(first + (int64_t(x - xb) << bpp_log2));
     });
   }
+}
+
+// One computed band into guest bytes [lo, hi): read (unless every byte is written), patched with
+// the band's pixels, written back. `bytes` is scratch.
+void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band,
+               const BandLayout& l, int64_t lo, int64_t hi, const GuestMemoryAccess& memory,
+               std::vector<uint8_t>& bytes) {
+  if (band.laid) {
+    memory.write(uint32_t(lo), band.laid_out);
+    return;
+  }
+  bytes.resize(size_t(hi - lo));
+  if (!BandFillsItsRange(info, band, l)) memory.read(uint32_t(lo), bytes);
+  LayOutBand(info, dest, band, l, lo, bytes);
   memory.write(uint32_t(lo), bytes);
 }
 
@@ -850,9 +869,11 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
     rows.push_back({band_y, std::min(info.y1, (band_y + 32) & ~31)});
   }
   const DestRow dest(info, bpp_log2);
+  const BandLayout layout{width, bpp, bpp_log2, endian_xor};
   auto compute = [&](ResolveBand& band) {
     band.lo = INT64_MAX, band.hi = INT64_MIN;
     band.error = nullptr;
+    band.laid = false;
     try {  // (the allocation too: on a worker thread an escaping exception would terminate)
       band.pixels.resize(size_t(width) * uint32_t(band.y1 - band.y0) * bpp);
       RowSampleReader row_reader(surface, edram, info.step_x, info.step_y);
@@ -914,6 +935,13 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
           band.hi = std::max(band.hi, ((last + bpp - 1) | 15) + 1);
         });
       }
+      // Laid out here, on the computing thread, when no byte of guest memory is needed: the
+      // thread writing bands in order then only copies (its work is the resolve's serial part).
+      if (BandFillsItsRange(info, band, layout)) {
+        band.laid_out.resize(size_t(band.hi - band.lo));
+        LayOutBand(info, dest, band, layout, band.lo, band.laid_out);
+        band.laid = true;
+      }
     } catch (...) {
       band.error = std::current_exception();
     }
@@ -933,7 +961,7 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
       throw Error("resolve: one band of 32 rows spans " + std::to_string(hi - lo) +
                   " bytes of guest memory (corrupt destination pitch?)");
     }
-    WriteBand(info, dest, band, BandLayout{width, bpp, bpp_log2, endian_xor}, lo, hi, memory, bytes);
+    WriteBand(info, dest, band, layout, lo, hi, memory, bytes);
     lowest = std::min(lowest, lo);
     highest = std::max(highest, hi);
     const uint64_t pixels = uint64_t(width) * uint32_t(band.y1 - band.y0);
