@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -721,8 +723,9 @@ struct ResolveBand {
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   std::exception_ptr error;
   // Guest bytes [lo, hi) already laid out by the computing thread (BandFillsItsRange): only the
-  // write into guest memory is left.
-  std::vector<uint8_t> laid_out;
+  // write into guest memory is left. Not a vector: every byte is written, so none is zeroed first.
+  std::unique_ptr<uint8_t[]> laid_out;
+  size_t laid_capacity = 0;
   bool laid = false;
 };
 
@@ -744,10 +747,9 @@ bool BandFillsItsRange(const ResolveInfo& info, const ResolveBand& band, const B
 
 // The band's pixels at their tiled or linear offsets in `bytes`, guest bytes [lo, ...).
 void LayOutBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band,
-                const BandLayout& l, int64_t lo, std::vector<uint8_t>& bytes) {
+                const BandLayout& l, int64_t lo, uint8_t* const data) {
   const uint32_t bpp = l.bpp, bpp_log2 = l.bpp_log2, endian_xor = l.endian_xor;
   const uint8_t* px = band.pixels.data();
-  uint8_t* const data = bytes.data();
   // Generic: each byte to its Endian128 position in its 16-byte block.
   auto put_bytes = [&](int64_t offset) {
     for (uint32_t b = 0; b < bpp; ++b) {
@@ -782,12 +784,12 @@ void WriteBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& 
                const BandLayout& l, int64_t lo, int64_t hi, const GuestMemoryAccess& memory,
                std::vector<uint8_t>& bytes) {
   if (band.laid) {
-    memory.write(uint32_t(lo), band.laid_out);
+    memory.write(uint32_t(lo), std::span<const uint8_t>(band.laid_out.get(), size_t(hi - lo)));
     return;
   }
   bytes.resize(size_t(hi - lo));
   if (!BandFillsItsRange(info, band, l)) memory.read(uint32_t(lo), bytes);
-  LayOutBand(info, dest, band, l, lo, bytes);
+  LayOutBand(info, dest, band, l, lo, bytes.data());
   memory.write(uint32_t(lo), bytes);
 }
 
@@ -938,8 +940,12 @@ ResolveCopyResult ResolveCopy(const ResolveInfo& info, const edram::Edram& edram
       // Laid out here, on the computing thread, when no byte of guest memory is needed: the
       // thread writing bands in order then only copies (its work is the resolve's serial part).
       if (BandFillsItsRange(info, band, layout)) {
-        band.laid_out.resize(size_t(band.hi - band.lo));
-        LayOutBand(info, dest, band, layout, band.lo, band.laid_out);
+        const size_t size = size_t(band.hi - band.lo);
+        if (band.laid_capacity < size) {
+          band.laid_out.reset(new uint8_t[size]);
+          band.laid_capacity = size;
+        }
+        LayOutBand(info, dest, band, layout, band.lo, band.laid_out.get());
         band.laid = true;
       }
     } catch (...) {
