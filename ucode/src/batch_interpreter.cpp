@@ -693,7 +693,7 @@ bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& 
                            const InterpreterCallbacks& callbacks, Result& out) {
   if (!machine_) return false;
   Machine& m = *machine_;
-  out = Result{};
+  out.Reset();
   m.k = &constants;
   m.cb = &callbacks;
   m.out = &out;

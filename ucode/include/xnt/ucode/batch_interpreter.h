@@ -84,6 +84,17 @@ class BatchInterpreter {
     std::array<uint8_t, kLanes> killed{};
     bool step_limit_hit = false;
     std::vector<std::string> notes;  // as Interpreter's, once each
+    // The value Result{} has, set in place: Run starts every batch from it, and a temporary
+    // would be 2 KiB of colours zeroed and then copied.
+    void Reset() {
+      for (auto& lane : colors) lane.fill({});
+      color_mask.fill(0);
+      depth.fill(0.0f);
+      depth_written.fill(0);
+      killed.fill(0);
+      step_limit_hit = false;
+      notes.clear();
+    }
   };
 
   // Keeps a reference to `shader` (a pixel shader from ucode::Decode), which must outlive this.
