@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "xnt/base/resolution_scale.h"
@@ -123,6 +124,11 @@ const SamplePosition* SamplePositions(uint32_t samples);
 // the triangle was culled or had no area.
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
+// The same fragments in the same order, handed over a run at a time (with state.quads up to 8
+// whole quads of one row, else one pixel): one call per run, for the pixel stage's hot loop.
+bool RasterizeTriangleRuns(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                           const RasterState& state,
+                           const std::function<void(std::span<const Fragment>)>& emit);
 
 // A point sprite: a screen-aligned rectangle of `size` x `height` host pixels centred on the
 // vertex (PA_SU_POINT_SIZE width and height, times the resolution scale).

@@ -326,7 +326,9 @@ struct Worker final : ucode::BatchTextureSource {
     state.y1 = std::min(state.y1, y1);
     if (state.y1 <= state.y0) return;
     for (const Triangle& t : *job_.triangles) {
-      RasterizeTriangle(t[0], t[1], t[2], state, [this](const Fragment& f) { Shade(f); });
+      RasterizeTriangleRuns(t[0], t[1], t[2], state, [this](std::span<const Fragment> run) {
+        for (const Fragment& f : run) Shade(f);
+      });
     }
     if (job_.points) {
       for (const PointSprite& p : *job_.points) {

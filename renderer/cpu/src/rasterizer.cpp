@@ -122,8 +122,8 @@ bool SetUpTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex&
 class TriangleRaster {
  public:
   TriangleRaster(const TriangleSetup& t, const RasterState& state);
-  void Pixels(const std::function<void(const Fragment&)>& emit) const;
-  void Quads(const std::function<void(const Fragment&)>& emit) const;
+  void Pixels(const std::function<void(std::span<const Fragment>)>& emit) const;
+  void Quads(const std::function<void(std::span<const Fragment>)>& emit) const;
 
  private:
   // Edge values at pixel (x, y)'s top-left corner.
@@ -150,7 +150,7 @@ class TriangleRaster {
   void Attributes(int32_t x, int32_t y, Fragment& f) const;
   void Centroid(const int64_t o[3], Fragment& f) const;
   void QuadAttributes(const int32_t* qx, int32_t qy, const int64_t (*o)[3], uint32_t quads,
-                      std::array<Fragment, 4>* quad) const;
+                      Fragment* quad) const;
 
   const TriangleSetup& t_;
   const RasterState& state_;
@@ -311,7 +311,7 @@ constexpr uint32_t kQuadRun = 8;
 // The attributes of a run of quads in one row (quad q at qx[q], qy with corner edge values
 // o[q]): the same operations per pixel as Attributes, the four pixels of a quad at once.
 void TriangleRaster::QuadAttributes(const int32_t* qx, int32_t qy, const int64_t (*o)[3],
-                                    uint32_t quads, std::array<Fragment, 4>* quad) const {
+                                    uint32_t quads, Fragment* quad) const {
   int64_t w[kQuadRun][3][4];
   for (uint32_t q = 0; q < quads; ++q) {
     for (int i = 0; i < 3; ++i) {
@@ -325,7 +325,7 @@ void TriangleRaster::QuadAttributes(const int32_t* qx, int32_t qy, const int64_t
   QuadInterpolators(w, quads, double(t_.abs_area), inv_w, state_.perspective, vd_, n_, out);
   for (uint32_t q = 0; q < quads; ++q) {
     for (int j = 0; j < 4; ++j) {
-      Fragment& f = quad[q][size_t(j)];
+      Fragment& f = quad[q * 4 + uint32_t(j)];
       f.x = uint32_t(qx[q] + (j & 1));
       f.y = uint32_t(qy + (j >> 1));
       for (uint32_t k = 0; k < n_; ++k) {
@@ -336,7 +336,7 @@ void TriangleRaster::QuadAttributes(const int32_t* qx, int32_t qy, const int64_t
 }
 
 // Covered pixels in row order.
-void TriangleRaster::Pixels(const std::function<void(const Fragment&)>& emit) const {
+void TriangleRaster::Pixels(const std::function<void(std::span<const Fragment>)>& emit) const {
   Fragment f;
   f.front_facing = t_.front;
   for (int32_t y = t_.y0; y < t_.y1; ++y) {
@@ -346,21 +346,19 @@ void TriangleRaster::Pixels(const std::function<void(const Fragment&)>& emit) co
       CoverAt(o, f);
       if (!f.coverage) continue;
       Attributes(x, y, f);
-      emit(f);
+      emit({&f, 1});
     }
   }
 }
 
 // 2x2 quads aligned to even pixels: every quad with a covered pixel is emitted whole, the
 // uncovered ones (and those outside the scissor) as helpers.
-void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) const {
+void TriangleRaster::Quads(const std::function<void(std::span<const Fragment>)>& emit) const {
   const int32_t x0 = t_.x0, y0 = t_.y0, x1 = t_.x1, y1 = t_.y1;
-  // A run of covered quads of one row: coverage first, then the attributes of the whole run,
-  // then the fragments in the order they were rasterized.
-  std::array<std::array<Fragment, 4>, kQuadRun> run;
-  for (auto& quad : run) {
-    for (Fragment& f : quad) f.front_facing = t_.front;
-  }
+  // A run of covered quads of one row (quad q is run[4 q .. 4 q + 3]): coverage first, then the
+  // attributes of the whole run, then its fragments in the order they were rasterized.
+  std::array<Fragment, 4 * kQuadRun> run;
+  for (Fragment& f : run) f.front_facing = t_.front;
   int32_t run_qx[kQuadRun];
   int64_t run_o[kQuadRun][3];
   uint32_t count = 0;
@@ -377,14 +375,14 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
     QuadAttributes(run_qx, qy, run_o, count, run.data());
     for (uint32_t q = 0; q < count; ++q) {
       for (int32_t i = 0; i < 4; ++i) {
-        Fragment& f = run[q][size_t(i)];
+        Fragment& f = run[q * 4 + uint32_t(i)];
         const int64_t op[3] = {run_o[q][0] + step_pixel[i][0], run_o[q][1] + step_pixel[i][1],
                                run_o[q][2] + step_pixel[i][2]};
         Centroid(op, f);
         f.helper = f.coverage == 0;
-        emit(f);
       }
     }
+    emit({run.data(), count * 4});
     count = 0;
   };
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
@@ -393,22 +391,22 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
     for (int32_t qx = x0 & ~1; qx < x1;
          qx += 2, o[0] += step_x[0], o[1] += step_x[1], o[2] += step_x[2]) {
       if (QuadOutside(o)) continue;
-      std::array<Fragment, 4>& quad = run[count];
+      Fragment* const quad = &run[count * 4];
       // A quad inside the triangle and the scissor has every sample covered; without a depth
       // test there is nothing else per sample to compute (CoverAt would give the same mask).
       const bool whole = !state_.depth && qx >= x0 && qx + 2 <= x1 && qy >= y0 && qy + 2 <= y1 &&
                          QuadInside(o);
       bool any = whole;
-      for (int32_t i = 0; i < 4 && whole; ++i) quad[size_t(i)].coverage = all_samples;
+      for (int32_t i = 0; i < 4 && whole; ++i) quad[i].coverage = all_samples;
       for (int32_t i = 0; i < 4 && !whole; ++i) {
         const int32_t x = qx + (i & 1), y = qy + (i >> 1);
-        quad[size_t(i)].coverage = 0;
+        quad[i].coverage = 0;
         if (x >= x0 && x < x1 && y >= y0 && y < y1) {
           const int64_t op[3] = {o[0] + step_pixel[i][0], o[1] + step_pixel[i][1],
                                  o[2] + step_pixel[i][2]};
-          CoverAt(op, quad[size_t(i)]);
+          CoverAt(op, quad[i]);
         }
-        any |= quad[size_t(i)].coverage != 0;
+        any |= quad[i].coverage != 0;
       }
       if (!any) continue;
       run_qx[count] = qx;
@@ -421,8 +419,9 @@ void TriangleRaster::Quads(const std::function<void(const Fragment&)>& emit) con
 
 }  // namespace
 
-bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
-                       const RasterState& state, const std::function<void(const Fragment&)>& emit) {
+bool RasterizeTriangleRuns(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
+                           const RasterState& state,
+                           const std::function<void(std::span<const Fragment>)>& emit) {
   TriangleSetup t;
   if (!SetUpTriangle(va, vb, vc, state, t)) return false;
   if (t.x1 <= t.x0 || t.y1 <= t.y0) return true;
@@ -433,6 +432,13 @@ bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVer
     raster.Pixels(emit);
   }
   return true;
+}
+
+bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
+                       const RasterState& state, const std::function<void(const Fragment&)>& emit) {
+  return RasterizeTriangleRuns(va, vb, vc, state, [&](std::span<const Fragment> run) {
+    for (const Fragment& f : run) emit(f);
+  });
 }
 
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
