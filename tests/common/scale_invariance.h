@@ -156,10 +156,11 @@ inline constexpr std::pair<uint32_t, uint32_t> kDecimationScales[] = {{3, 3}, {1
 inline constexpr double kDecimationTolerance = 0.005;
 
 // Every frame a trace swaps on `path` at S x T, in order; *validation_messages gets the
-// session's count (the fbo path runs with the validation layer).
+// session's count (the fbo path runs with the validation layer), *validation their text.
 inline std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, renderer::Path path,
                                                 uint32_t sx, uint32_t sy,
-                                                uint32_t* validation_messages = nullptr) {
+                                                uint32_t* validation_messages = nullptr,
+                                                std::string* validation = nullptr) {
   renderer::SessionOptions options;
   options.path = path;
   options.validate = path == renderer::Path::kFbo;
@@ -173,36 +174,49 @@ inline std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, rendere
   player.Play(*format::Reader::Open(file));
   session->Flush();
   if (validation_messages) *validation_messages = session->validation_message_count();
+  if (validation) {
+    validation->clear();
+    for (const std::string& m : session->validation_messages()) *validation += m + "\n";
+  }
   return frames;
 }
 
-// The decimation check of one sample on `path` at every decimation scale, each frame printed;
-// asserted unless `kNotDecimationInvariant` (or `excepted`, a path's own limit) excuses it.
-inline void ExpectDecimatedFrames(const std::string& name, const std::string& file,
-                                  renderer::Path path,
-                                  const std::function<bool(uint32_t, uint32_t)>& excepted) {
-  uint32_t messages = 0;
-  const std::vector<gpu::SwapImage> one = ReplayFrames(file, path, 1, 1, &messages);
-  ASSERT_FALSE(one.empty());
+// The downsampling check's scales (DownsampledPsnr against the 1x expected image; the tests only
+// print 3x3's, whose host pixel centres at thirds split pixels with edges at quarter positions).
+inline constexpr std::pair<uint32_t, uint32_t> kDownsamplingScales[] = {{1, 2}, {2, 1}, {2, 2}, {3, 3}};
+
+// The scales the scale tests replay each sample at, each once: the downsampling scales, then the
+// decimation scales not among them (3x3 serves both checks from one replay).
+inline constexpr std::pair<uint32_t, uint32_t> kScaleTestScales[] = {
+    {1, 2}, {2, 1}, {2, 2}, {3, 3}, {1, 3}, {3, 1}};
+
+template <size_t N>
+bool HasScale(const std::pair<uint32_t, uint32_t> (&scales)[N], uint32_t sx, uint32_t sy) {
+  for (const auto& [x, y] : scales) {
+    if (x == sx && y == sy) return true;
+  }
+  return false;
+}
+
+// The decimation check of one sample's frames at S x T (`scaled`) against its 1x frames (`one`),
+// both from the same path, each frame printed; asserted unless `kNotDecimationInvariant` excuses
+// the sample at that scale.
+inline void ExpectDecimatedFrames(const std::string& name, const std::vector<gpu::SwapImage>& one,
+                                  const std::vector<gpu::SwapImage>& scaled, uint32_t sx,
+                                  uint32_t sy) {
+  ASSERT_EQ(scaled.size(), one.size());
   const auto exception = kNotDecimationInvariant.find(name);
-  for (auto [sx, sy] : kDecimationScales) {
-    SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
-    const std::vector<gpu::SwapImage> scaled = ReplayFrames(file, path, sx, sy, &messages);
-    EXPECT_EQ(messages, 0u);
-    ASSERT_EQ(scaled.size(), one.size());
-    const bool skip = (exception != kNotDecimationInvariant.end() &&
-                       (!exception->second.both_axes || (sx > 1 && sy > 1))) ||
-                      excepted(sx, sy);
-    for (size_t f = 0; f < one.size(); ++f) {
-      ASSERT_EQ(scaled[f].width, one[f].width * sx);
-      ASSERT_EQ(scaled[f].height, one[f].height * sy);
-      const size_t off = DecimatedMismatches(scaled[f], sx, sy, one[f]);
-      const double share = double(off) / (double(one[f].width) * one[f].height);
-      std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n", name.c_str(),
-                  f, sx, sy, off, 100.0 * share);
-      if (!skip) {
-        EXPECT_LE(share, kDecimationTolerance) << "frame " << f;
-      }
+  const bool skip = exception != kNotDecimationInvariant.end() &&
+                    (!exception->second.both_axes || (sx > 1 && sy > 1));
+  for (size_t f = 0; f < one.size(); ++f) {
+    ASSERT_EQ(scaled[f].width, one[f].width * sx);
+    ASSERT_EQ(scaled[f].height, one[f].height * sy);
+    const size_t off = DecimatedMismatches(scaled[f], sx, sy, one[f]);
+    const double share = double(off) / (double(one[f].width) * one[f].height);
+    std::printf("%s frame %zu %ux%u: %zu pixels (%.3f %%) off the 1x frame\n", name.c_str(), f,
+                sx, sy, off, 100.0 * share);
+    if (!skip) {
+      EXPECT_LE(share, kDecimationTolerance) << "frame " << f;
     }
   }
 }

@@ -1,8 +1,11 @@
-// Resolution scaling on the cpu path: every bundled sample replays at 1x2, 2x1, 2x2
-// and 3x3 to a front buffer S x T times the size, and, box-downsampled to 1x1, matches the
-// sample's CPU-computed 1x expected image: exactly where every edge of the scene falls on a
-// boundary the scaled host pixels share with the guest ones (flat geometry at 1x2, 2x1, 2x2 with
-// edges at quarter pixels), else at PSNR >= 40 dB, except the samples listed with why.
+// Resolution scaling on the cpu path: every bundled sample replays once at 1x1 and once at each of
+// 1x2, 2x1, 2x2, 3x3, 1x3 and 3x1, and each scaled replay serves both checks that apply to it:
+// - downsampling (1x2, 2x1, 2x2, 3x3): the front buffer is S x T times the size and,
+//   box-downsampled to 1x1, matches the sample's CPU-computed 1x expected image: exactly where
+//   every edge of the scene falls on a boundary the scaled host pixels share with the guest ones
+//   (flat geometry at 1x2, 2x1, 2x2 with edges at quarter pixels), else at PSNR >= 40 dB, except
+//   the samples listed with why;
+// - decimation (3x3, 1x3, 3x1): the middle host pixels of every frame are the 1x frame.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -25,25 +28,29 @@ std::filesystem::path Work() { return ::xnt::test::TestWorkDir("cpu_scale"); }
 
 using ::xnt::test::kNotScaleInvariant;
 
-gpu::SwapImage Replay(const std::string& file, uint32_t sx, uint32_t sy) {
-  std::vector<gpu::SwapImage> frames =
-      ::xnt::test::ReplayFrames(file, renderer::Path::kCpu, sx, sy);
-  return frames.empty() ? gpu::SwapImage{} : std::move(frames.back());
-}
-
 class CpuScale : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(CpuScale, ScaledFrameDownsamplesToTheExpectedImage) {
+TEST_P(CpuScale, ScaledFramesDownsampleToTheExpectedImageAndDecimateToTheOneByOneFrame) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
-  if (!sample->expected_image) GTEST_SKIP() << "no expected image";
   const std::string file = (Work() / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
-  const samples::Image want = sample->expected_image();
+  const std::vector<gpu::SwapImage> one = ::xnt::test::ReplayFrames(file, renderer::Path::kCpu, 1, 1);
+  ASSERT_FALSE(one.empty());
+  const samples::Image want = sample->expected_image ? sample->expected_image() : samples::Image{};
   const auto exception = kNotScaleInvariant.find(sample->name);
-  for (auto [sx, sy] : {std::pair{1u, 2u}, {2u, 1u}, {2u, 2u}, {3u, 3u}}) {
+  for (auto [sx, sy] : ::xnt::test::kScaleTestScales) {
     SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
-    const gpu::SwapImage got = Replay(file, sx, sy);
+    const std::vector<gpu::SwapImage> frames =
+        ::xnt::test::ReplayFrames(file, renderer::Path::kCpu, sx, sy);
+    ASSERT_FALSE(frames.empty());
+    if (::xnt::test::HasScale(::xnt::test::kDecimationScales, sx, sy)) {
+      ::xnt::test::ExpectDecimatedFrames(sample->name, one, frames, sx, sy);
+    }
+    if (!sample->expected_image || !::xnt::test::HasScale(::xnt::test::kDownsamplingScales, sx, sy)) {
+      continue;
+    }
+    const gpu::SwapImage& got = frames.back();
     ASSERT_EQ(got.width, want.width * sx);
     ASSERT_EQ(got.height, want.height * sy);
     const double psnr = ::xnt::test::DownsampledPsnr(got, sx, sy, want);
@@ -54,19 +61,6 @@ TEST_P(CpuScale, ScaledFrameDownsamplesToTheExpectedImage) {
   }
 }
 
-// The decimation check (scale_invariance.h): every frame of every sample at 3x3, 1x3 and 3x1,
-// its blocks' middle host pixels against the cpu path's 1x frame.
-class CpuDecimation : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(CpuDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
-  const samples::Sample* sample = samples::Find(GetParam());
-  ASSERT_NE(sample, nullptr);
-  const std::string file = (Work() / (sample->name + ".decimation.xnt")).string();
-  samples::WriteSample(*sample, file);
-  ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kCpu,
-                                     [](uint32_t, uint32_t) { return false; });
-}
-
 // Samples whose expected image is also worked out at a scale (Sample::expected_image_scaled:
 // lines as the guest's quads, point sprites S x T host pixels per guest pixel) match it exactly
 // at 1x3, 3x1 and 3x3.
@@ -75,9 +69,6 @@ TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) 
       Work().string(), renderer::Path::kCpu, [](const std::string&, uint32_t, uint32_t) { return true; });
   EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
 }
-
-INSTANTIATE_TEST_SUITE_P(Samples, CpuDecimation, ::testing::ValuesIn(samples::Names()),
-                         [](const auto& info) { return info.param; });
 
 INSTANTIATE_TEST_SUITE_P(Samples, CpuScale, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });

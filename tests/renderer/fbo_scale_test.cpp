@@ -1,11 +1,16 @@
-// Resolution scaling on the fbo path: every bundled sample replays at 1x2, 2x1, 2x2
-// and 3x3 on lavapipe with the validation layer on (no message), to a front buffer S x T times
-// the guest size that is byte-identical to the cpu path's at the same scale (the cpu path is the
-// reference: same scaled EDRAM rules, same resolves), except the samples that already differ
-// between the paths at 1x1 (Sample::differs_on "fbo"). Box-downsampled, the frames of the
-// scale-invariant samples match the sample's 1x expected image at PSNR >= 40 dB (printed for
-// every sample and scale; 3x3 splits pixels whose edges lie at quarter positions, so it is only
-// printed, as in tests/cpu/cpu_scale_test.cpp).
+// Resolution scaling on the fbo path (lavapipe, validation layer on: no message at any scale):
+// every bundled sample replays once at 1x1 and once at each of 1x2, 2x1, 2x2, 3x3, 1x3 and 3x1,
+// and each scaled replay serves every check that applies to it:
+// - against the cpu path (1x2, 2x1, 2x2, 3x3): a front buffer S x T times the guest size that is
+//   byte-identical to the cpu path's at the same scale (the cpu path is the reference: same
+//   scaled EDRAM rules, same resolves), except the samples that already differ between the paths
+//   at 1x1 (Sample::differs_on "fbo"); box-downsampled, the frames of the scale-invariant samples
+//   match the sample's 1x expected image at PSNR >= 40 dB (printed for every sample and scale;
+//   3x3 splits pixels whose edges lie at quarter positions, so it is only printed, as in
+//   tests/cpu/cpu_scale_test.cpp);
+// - decimation (3x3, 1x3, 3x1; scale_invariance.h): every frame's blocks' middle host pixels
+//   against the fbo path's own 1x frame, the samples that differ from the cpu path at 1x
+//   included (the check compares a path with itself).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,88 +36,68 @@ std::filesystem::path Work() { return ::xnt::test::TestWorkDir("fbo_scale"); }
 
 using ::xnt::test::kNotScaleInvariant;
 
-struct Result {
-  gpu::SwapImage image;
-  uint32_t validation_messages = 0;
-  std::string validation;
-};
-
-Result Replay(const std::string& file, renderer::Path path, uint32_t sx, uint32_t sy) {
-  renderer::SessionOptions options;
-  options.path = path;
-  options.validate = path == renderer::Path::kFbo;
-  options.renderer.scale_x = sx;
-  options.renderer.scale_y = sy;
-  Result r;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { r.image = image; };
-  auto session = renderer::Session::Create(options);
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  player.Play(*format::Reader::Open(file));
-  session->Flush();
-  r.validation_messages = session->validation_message_count();
-  for (const std::string& m : session->validation_messages()) r.validation += m + "\n";
-  return r;
-}
+using ::xnt::test::ReplayFrames;
 
 class FboScale : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(FboScale, ScaledFrameMatchesTheCpuPathAndDownsamplesToTheExpectedImage) {
+// The cpu-path check of one scale: the fbo frame against the cpu path's, and the downsampled PSNR.
+void ExpectSameAsCpu(const samples::Sample& sample, const std::string& file,
+                     const gpu::SwapImage& fbo, uint32_t sx, uint32_t sy) {
+  const bool differs_at_1x = sample.differs_on.count("fbo") != 0;
+  const std::vector<gpu::SwapImage> cpu_frames = ReplayFrames(file, renderer::Path::kCpu, sx, sy);
+  ASSERT_FALSE(cpu_frames.empty());
+  const gpu::SwapImage& cpu = cpu_frames.back();
+  ASSERT_EQ(fbo.width, cpu.width);
+  ASSERT_EQ(fbo.height, cpu.height);
+  size_t differ = 0, first = SIZE_MAX;
+  for (size_t i = 0; i < fbo.rgba.size() / 4; ++i) {
+    if (std::memcmp(&fbo.rgba[i * 4], &cpu.rgba[i * 4], 4) != 0) {
+      if (first == SIZE_MAX) first = i;
+      ++differ;
+    }
+  }
+  double psnr = NAN;
+  if (sample.expected_image) {
+    const samples::Image want = sample.expected_image();
+    if (!want.rgba.empty() && fbo.width == want.width * sx && fbo.height == want.height * sy) {
+      psnr = ::xnt::test::DownsampledPsnr(fbo, sx, sy, want);
+      if (sx * sy != 9 && !differs_at_1x && !kNotScaleInvariant.count(sample.name)) {
+        EXPECT_GE(psnr, 40.0);
+      }
+    }
+  }
+  std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
+              sample.name.c_str(), sx, sy, differ, psnr);
+  if (differs_at_1x) return;
+  EXPECT_EQ(differ, 0u) << "first differing host pixel (" << first % fbo.width << ", "
+                        << first / fbo.width << ")";
+}
+
+TEST_P(FboScale, ScaledFramesMatchTheCpuPathAndDecimateToTheOneByOneFrame) {
   const samples::Sample* sample = samples::Find(GetParam());
   ASSERT_NE(sample, nullptr);
   const std::string file = (Work() / (sample->name + ".xnt")).string();
   samples::WriteSample(*sample, file);
-  const bool differs_at_1x = sample->differs_on.count("fbo") != 0;
-  for (auto [sx, sy] : {std::pair{1u, 2u}, {2u, 1u}, {2u, 2u}, {3u, 3u}}) {
+  uint32_t messages = 0;
+  std::string validation;
+  const std::vector<gpu::SwapImage> one =
+      ReplayFrames(file, renderer::Path::kFbo, 1, 1, &messages, &validation);
+  EXPECT_EQ(messages, 0u) << validation;
+  ASSERT_FALSE(one.empty());
+  for (auto [sx, sy] : ::xnt::test::kScaleTestScales) {
     SCOPED_TRACE(std::to_string(sx) + "x" + std::to_string(sy));
-    const Result fbo = Replay(file, renderer::Path::kFbo, sx, sy);
-    EXPECT_EQ(fbo.validation_messages, 0u) << fbo.validation;
-    const Result cpu = Replay(file, renderer::Path::kCpu, sx, sy);
-    ASSERT_EQ(fbo.image.width, cpu.image.width);
-    ASSERT_EQ(fbo.image.height, cpu.image.height);
-    size_t differ = 0, first = SIZE_MAX;
-    for (size_t i = 0; i < fbo.image.rgba.size() / 4; ++i) {
-      if (std::memcmp(&fbo.image.rgba[i * 4], &cpu.image.rgba[i * 4], 4) != 0) {
-        if (first == SIZE_MAX) first = i;
-        ++differ;
-      }
+    const std::vector<gpu::SwapImage> fbo =
+        ReplayFrames(file, renderer::Path::kFbo, sx, sy, &messages, &validation);
+    EXPECT_EQ(messages, 0u) << validation;
+    ASSERT_FALSE(fbo.empty());
+    if (::xnt::test::HasScale(::xnt::test::kDecimationScales, sx, sy)) {
+      ::xnt::test::ExpectDecimatedFrames(sample->name, one, fbo, sx, sy);
     }
-    double psnr = NAN;
-    if (sample->expected_image) {
-      const samples::Image want = sample->expected_image();
-      if (!want.rgba.empty() && fbo.image.width == want.width * sx &&
-          fbo.image.height == want.height * sy) {
-        psnr = ::xnt::test::DownsampledPsnr(fbo.image, sx, sy, want);
-        if (sx * sy != 9 && !differs_at_1x && !kNotScaleInvariant.count(sample->name)) {
-          EXPECT_GE(psnr, 40.0);
-        }
-      }
+    if (::xnt::test::HasScale(::xnt::test::kDownsamplingScales, sx, sy)) {
+      ExpectSameAsCpu(*sample, file, fbo.back(), sx, sy);
     }
-    std::printf("%s %ux%u: %zu pixels differ from cpu; downsampled PSNR %.2f dB\n",
-                sample->name.c_str(), sx, sy, differ, psnr);
-    if (differs_at_1x) continue;
-    EXPECT_EQ(differ, 0u) << "first differing host pixel (" << first % fbo.image.width << ", "
-                          << first / fbo.image.width << ")";
   }
 }
-
-// The decimation check (scale_invariance.h) on the fbo path: every frame of every sample at 3x3,
-// 1x3 and 3x1, its blocks' middle host pixels against the fbo path's own 1x frame. Samples that
-// differ from the cpu path at 1x are checked too (the check compares a path with itself); the
-// non-square host points above are not checked at 1x3 and 3x1.
-class FboDecimation : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(FboDecimation, MiddlePixelsOfTheScaledFrameAreTheOneByOneFrame) {
-  const samples::Sample* sample = samples::Find(GetParam());
-  ASSERT_NE(sample, nullptr);
-  const std::string file = (Work() / (sample->name + ".decimation.xnt")).string();
-  samples::WriteSample(*sample, file);
-  ::xnt::test::ExpectDecimatedFrames(sample->name, file, renderer::Path::kFbo,
-                                     [](uint32_t, uint32_t) { return false; });
-}
-
-INSTANTIATE_TEST_SUITE_P(Samples, FboDecimation, ::testing::ValuesIn(samples::Names()),
-                         [](const auto& info) { return info.param; });
 
 // Samples with images worked out at a scale (Sample::expected_image_scaled) match them exactly on
 // fbo: lines through the line-quad geometry shader at 1x3 and 3x1, points through the point-quad
