@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "slice_test_helpers.h"
@@ -89,7 +90,7 @@ TEST_P(SliceEventsSample, CutsInsideEveryFrameOnCpu) {
     if (n == 0) continue;
     for (uint32_t k : std::set<uint32_t>{0, n / 2, n - 1}) {
       check(f, k, f, n - 1);
-      check(f, k, f, k);
+      if (k != n - 1) check(f, k, f, k);  // the last event alone is the cut above
     }
   }
   const uint64_t last = full.events.size() - 1;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "replay_helpers.h"
 #include "slice_test_helpers.h"
@@ -32,7 +33,8 @@ TEST_P(SliceSample, EveryFrameBoundaryOnCpu) {
   const uint64_t frames = full.frames.size();
   ASSERT_GT(frames, 0u);
   for (uint64_t a = 0; a < frames; ++a) {
-    for (uint64_t b : {a, frames - 1}) {
+    // The last frame's [A, A] is [A, last]: replayed once.
+    for (uint64_t b : std::set<uint64_t>{a, frames - 1}) {
       const std::string what = GetParam() + " frames " + std::to_string(a) + "-" + std::to_string(b);
       const std::string out = (dir / ("slice_" + std::to_string(a) + "_" + std::to_string(b) + ".xnt")).string();
       const compare::SliceReport report = compare::WriteSlice(source, out, {a, b});
