@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -219,6 +220,21 @@ inline void ExpectDecimatedFrames(const std::string& name, const std::vector<gpu
       EXPECT_LE(share, kDecimationTolerance) << "frame " << f;
     }
   }
+}
+
+// The pixels (RGBA dwords) in which two frames of one size differ, and the first of them.
+struct FrameDifference {
+  size_t pixels = 0;
+  size_t first = SIZE_MAX;  // SIZE_MAX: none
+};
+inline FrameDifference CompareFrames(const gpu::SwapImage& a, const gpu::SwapImage& b) {
+  FrameDifference d;
+  for (size_t i = 0; i + 3 < a.rgba.size() && i + 3 < b.rgba.size(); i += 4) {
+    if (std::memcmp(&a.rgba[i], &b.rgba[i], 4) == 0) continue;
+    if (d.first == SIZE_MAX) d.first = i / 4;
+    ++d.pixels;
+  }
+  return d;
 }
 
 // Pixels (any channel) in which `got` differs from `want`; every pixel when the sizes differ.

@@ -49,13 +49,7 @@ void ExpectSameAsCpu(const samples::Sample& sample, const std::string& file,
   const gpu::SwapImage& cpu = cpu_frames.back();
   ASSERT_EQ(fbo.width, cpu.width);
   ASSERT_EQ(fbo.height, cpu.height);
-  size_t differ = 0, first = SIZE_MAX;
-  for (size_t i = 0; i < fbo.rgba.size() / 4; ++i) {
-    if (std::memcmp(&fbo.rgba[i * 4], &cpu.rgba[i * 4], 4) != 0) {
-      if (first == SIZE_MAX) first = i;
-      ++differ;
-    }
-  }
+  const auto [differ, first] = ::xnt::test::CompareFrames(fbo, cpu);
   double psnr = NAN;
   if (sample.expected_image) {
     const samples::Image want = sample.expected_image();
