@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -215,3 +216,31 @@ TEST(BatchInterpreter, PerLanePredicatesAndKillsByHand) {
 
 }  // namespace
 }  // namespace xnt::ucode
+
+// Run starts every batch from Result::Reset() in place of a fresh Result{}: a result with every
+// field written must come back to exactly the default value (a field added to Result and not to
+// Reset would carry one batch's values into the next).
+TEST(BatchInterpreterResult, ResetGivesTheDefaultValue) {
+  using R = xnt::ucode::BatchInterpreter::Result;
+  R r;
+  for (auto& lane : r.colors) {
+    for (auto& c : lane) c = {1.0f, -2.0f, 3.5f, 0.25f};
+  }
+  r.color_mask.fill(0xF);
+  r.depth.fill(0.5f);
+  r.depth_written.fill(1);
+  r.killed.fill(1);
+  r.step_limit_hit = true;
+  r.notes = {"a note"};
+  r.Reset();
+  const R fresh{};
+  EXPECT_EQ(r.colors, fresh.colors);
+  EXPECT_EQ(r.color_mask, fresh.color_mask);
+  EXPECT_EQ(r.depth, fresh.depth);
+  EXPECT_EQ(r.depth_written, fresh.depth_written);
+  EXPECT_EQ(r.killed, fresh.killed);
+  EXPECT_EQ(r.step_limit_hit, fresh.step_limit_hit);
+  EXPECT_EQ(r.notes, fresh.notes);
+  // Every byte of the arrays, the way a stale value would show.
+  EXPECT_EQ(std::memcmp(r.colors.data(), fresh.colors.data(), sizeof(r.colors)), 0);
+}

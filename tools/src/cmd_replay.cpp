@@ -257,9 +257,10 @@ std::string PathHelp() {
 // Ends the process with `code` once the outputs are written, skipping the destruction of the
 // session: the kernel takes every mapping and the device's memory back with the process anyway
 // (on lavapipe the end of a one-frame replay went from 44 to 30 ms; on the NVIDIA driver, whose
-// vkDestroyDevice takes 22-28 ms, the release at exit costs as much, docs/speed.md). What a destructor would write is written first
-// (the pipeline cache; the post chain, which has its own device, is destroyed as usual). Under
-// a sanitizer the full teardown stays, so its leak check still sees the session's memory.
+// vkDestroyDevice takes 22-28 ms, the release at exit costs as much, docs/speed.md). What a
+// destructor would write is written first (the pipeline cache; the post chain, which has its own
+// device, is destroyed as usual). Under a sanitizer the full teardown stays, so its leak check
+// still sees the session's memory.
 // `watched`: the validation layer or RenderDoc looks on, which report at destruction, so the
 // teardown stays and `code` is returned.
 int EndReplay(bool watched, renderer::Session& session,
