@@ -124,11 +124,25 @@ const SamplePosition* SamplePositions(uint32_t samples);
 // the triangle was culled or had no area.
 bool RasterizeTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit);
-// The same fragments in the same order, handed over a run at a time (with state.quads up to 8
-// whole quads of one row, else one pixel): one call per run, for the pixel stage's hot loop.
+// One value for the four pixels of a 2x2 quad, pixel j in element j (GCC vector extension).
+using QuadFloats = float __attribute__((vector_size(16)));
+
+// A run of fragments as RasterizeTriangleRuns hands them over. With state.quads: up to 8 whole
+// 2x2 quads of one row, whose interpolators come side by side, interpolators[q][k][c] holding
+// component c of interpolator k for the four fragments 4q..4q+3 (the batched interpreter's lane
+// layout, so the pixel stage stores them without a transpose); the fragments' own
+// `interpolators` are then left unset. Without quads: one fragment with its interpolators, and
+// `interpolators` null.
+struct FragmentRun {
+  std::span<const Fragment> fragments;
+  const QuadFloats (*interpolators)[16][4] = nullptr;
+};
+
+// The same fragments in the same order, handed over a run at a time: one call per run, for the
+// pixel stage's hot loop.
 bool RasterizeTriangleRuns(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                            const RasterState& state,
-                           const std::function<void(std::span<const Fragment>)>& emit);
+                           const std::function<void(const FragmentRun&)>& emit);
 
 // A point sprite: a screen-aligned rectangle of `size` x `height` host pixels centred on the
 // vertex (PA_SU_POINT_SIZE width and height, times the resolution scale).

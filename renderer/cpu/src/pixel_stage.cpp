@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <thread>
@@ -101,6 +102,44 @@ struct Worker final : ucode::BatchTextureSource {
       for (uint32_t c = 0; c < 4; ++c) in.interpolators[i][c][l] = f.interpolators[i][c];
     }
     if (pending_count_ == ucode::BatchInterpreter::kLanes) Flush();
+  }
+
+  // A rasterizer run of whole quads (FragmentRun::interpolators set): each quad's interpolators
+  // are already four lanes side by side, stored as they are.
+  void ShadeQuads(const FragmentRun& run) {
+    // Quads start at a lane that is a multiple of 4 (every primitive is shaded in whole quads);
+    // anything else goes fragment by fragment.
+    if (pending_count_ & 3u) [[unlikely]] {
+      Fragment f;
+      for (size_t i = 0; i < run.fragments.size(); ++i) {
+        f = run.fragments[i];
+        for (uint32_t k = 0; k < interpolator_count_; ++k) {
+          for (uint32_t c = 0; c < 4; ++c) f.interpolators[k][c] = run.interpolators[i / 4][k][c][i % 4];
+        }
+        Shade(f);
+      }
+      return;
+    }
+    auto& in = batch_inputs_;
+    for (size_t q = 0; q * 4 < run.fragments.size(); ++q) {
+      const uint32_t l = pending_count_;
+      for (uint32_t j = 0; j < 4; ++j) {
+        const Fragment& f = run.fragments[q * 4 + j];
+        Fragment& p = pending_[l + j];
+        p.x = f.x, p.y = f.y, p.coverage = f.coverage, p.depth = f.depth;
+        p.front_facing = f.front_facing, p.point = f.point, p.line = f.line;
+        p.point_coord[0] = f.point_coord[0], p.point_coord[1] = f.point_coord[1];
+        p.helper = f.helper;
+        in.helper[l + j] = f.helper;
+      }
+      for (uint32_t i = 0; i < interpolator_count_; ++i) {
+        for (uint32_t c = 0; c < 4; ++c) {
+          std::memcpy(&in.interpolators[i][c][l], &run.interpolators[q][i][c], sizeof(QuadFloats));
+        }
+      }
+      pending_count_ = l + 4;
+      if (pending_count_ == ucode::BatchInterpreter::kLanes) Flush();
+    }
   }
 
   struct Shaded {
@@ -326,8 +365,12 @@ struct Worker final : ucode::BatchTextureSource {
     state.y1 = std::min(state.y1, y1);
     if (state.y1 <= state.y0) return;
     for (const Triangle& t : *job_.triangles) {
-      RasterizeTriangleRuns(t[0], t[1], t[2], state, [this](std::span<const Fragment> run) {
-        for (const Fragment& f : run) Shade(f);
+      RasterizeTriangleRuns(t[0], t[1], t[2], state, [this](const FragmentRun& run) {
+        if (run.interpolators) {
+          ShadeQuads(run);
+          return;
+        }
+        for (const Fragment& f : run.fragments) Shade(f);
       });
     }
     if (job_.points) {

@@ -122,8 +122,8 @@ bool SetUpTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex&
 class TriangleRaster {
  public:
   TriangleRaster(const TriangleSetup& t, const RasterState& state);
-  void Pixels(const std::function<void(std::span<const Fragment>)>& emit) const;
-  void Quads(const std::function<void(std::span<const Fragment>)>& emit) const;
+  void Pixels(const std::function<void(const FragmentRun&)>& emit) const;
+  void Quads(const std::function<void(const FragmentRun&)>& emit) const;
 
  private:
   // Edge values at pixel (x, y)'s top-left corner.
@@ -149,8 +149,10 @@ class TriangleRaster {
   void Interpolate(const int64_t w[3], uint32_t mask, Fragment& f) const;
   void Attributes(int32_t x, int32_t y, Fragment& f) const;
   void Centroid(const int64_t o[3], Fragment& f) const;
+  void QuadCentroid(const int64_t o[3], uint32_t coverage, int32_t j, Fragment& scratch,
+                    QuadFloats (*quad)[4]) const;
   void QuadAttributes(const int32_t* qx, int32_t qy, const int64_t (*o)[3], uint32_t quads,
-                      Fragment* quad) const;
+                      Fragment* quad, QuadFloats (*interpolators)[16][4]) const;
 
   const TriangleSetup& t_;
   const RasterState& state_;
@@ -269,11 +271,27 @@ void TriangleRaster::Centroid(const int64_t o[3], Fragment& f) const {
   Interpolate(w, mask, f);
 }
 
-// Four doubles / floats as one value (GCC vector extensions): element-wise IEEE operations, the
-// same roundings as four scalar ones (this library builds with -ffp-contract=off, so no product
-// is fused into an add), done two or four at a time in vector registers.
+// Pixel j's (of a quad) centroid-sampled interpolators, as Centroid gives them, into element j of
+// the quad's side-by-side values; `scratch` receives them first (Interpolate's output).
+void TriangleRaster::QuadCentroid(const int64_t o[3], uint32_t coverage, int32_t j,
+                                  Fragment& scratch, QuadFloats (*quad)[4]) const {
+  const uint32_t mask = state_.centroid_mask & ((1u << n_) - 1u);
+  if (!mask) return;
+  const int32_t smp = gpu::CentroidSample(coverage, samples_);
+  if (smp < 0) return;
+  const int64_t w[3] = {o[0] + at_sample_[0][smp], o[1] + at_sample_[1][smp],
+                        o[2] + at_sample_[2][smp]};
+  Interpolate(w, mask, scratch);
+  for (uint32_t k = 0; k < n_; ++k) {
+    if (!((mask >> k) & 1u)) continue;
+    for (int c = 0; c < 4; ++c) quad[k][c][j] = scratch.interpolators[k][c];
+  }
+}
+
+// Four doubles as one value (GCC vector extensions): element-wise IEEE operations, the same
+// roundings as four scalar ones (this library builds with -ffp-contract=off, so no product is
+// fused into an add), done two or four at a time in vector registers.
 using Double4 = double __attribute__((vector_size(32)));
-using FloatX4 = float __attribute__((vector_size(16)));
 
 // Quads rasterized before their attributes are worked out: enough that the divisions of one
 // quad overlap those of the next (one quad's are a chain of two dependent divisions, mostly
@@ -287,7 +305,7 @@ constexpr uint32_t kQuadRun = 8;
 // division instead of two); the results are the same bits.
 [[gnu::target_clones("avx2", "default")]] void QuadInterpolators(
     const int64_t (*w)[3][4], uint32_t quads, double area, const double inv_w[3],
-    bool perspective, const double (*vd)[16][4], uint32_t count, FloatX4 (*out)[16][4]) {
+    bool perspective, const double (*vd)[16][4], uint32_t count, QuadFloats (*out)[16][4]) {
   for (uint32_t q = 0; q < quads; ++q) {
     Double4 p[3];
     for (int i = 0; i < 3; ++i) {
@@ -302,16 +320,18 @@ constexpr uint32_t kQuadRun = 8;
     for (uint32_t k = 0; k < count; ++k) {
       for (int c = 0; c < 4; ++c) {
         out[q][k][c] = __builtin_convertvector(
-            p[0] * vd[0][k][c] + p[1] * vd[1][k][c] + p[2] * vd[2][k][c], FloatX4);
+            p[0] * vd[0][k][c] + p[1] * vd[1][k][c] + p[2] * vd[2][k][c], QuadFloats);
       }
     }
   }
 }
 
 // The attributes of a run of quads in one row (quad q at qx[q], qy with corner edge values
-// o[q]): the same operations per pixel as Attributes, the four pixels of a quad at once.
+// o[q]): the same operations per pixel as Attributes, the four pixels of a quad at once; the
+// positions into the fragments, the interpolators side by side (FragmentRun).
 void TriangleRaster::QuadAttributes(const int32_t* qx, int32_t qy, const int64_t (*o)[3],
-                                    uint32_t quads, Fragment* quad) const {
+                                    uint32_t quads, Fragment* quad,
+                                    QuadFloats (*interpolators)[16][4]) const {
   int64_t w[kQuadRun][3][4];
   for (uint32_t q = 0; q < quads; ++q) {
     for (int i = 0; i < 3; ++i) {
@@ -321,22 +341,19 @@ void TriangleRaster::QuadAttributes(const int32_t* qx, int32_t qy, const int64_t
     }
   }
   const double inv_w[3] = {t_.s[0].inv_w, t_.s[1].inv_w, t_.s[2].inv_w};
-  FloatX4 out[kQuadRun][16][4];
-  QuadInterpolators(w, quads, double(t_.abs_area), inv_w, state_.perspective, vd_, n_, out);
+  QuadInterpolators(w, quads, double(t_.abs_area), inv_w, state_.perspective, vd_, n_,
+                    interpolators);
   for (uint32_t q = 0; q < quads; ++q) {
     for (int j = 0; j < 4; ++j) {
       Fragment& f = quad[q * 4 + uint32_t(j)];
       f.x = uint32_t(qx[q] + (j & 1));
       f.y = uint32_t(qy + (j >> 1));
-      for (uint32_t k = 0; k < n_; ++k) {
-        for (int c = 0; c < 4; ++c) f.interpolators[k][c] = out[q][k][c][j];
-      }
     }
   }
 }
 
 // Covered pixels in row order.
-void TriangleRaster::Pixels(const std::function<void(std::span<const Fragment>)>& emit) const {
+void TriangleRaster::Pixels(const std::function<void(const FragmentRun&)>& emit) const {
   Fragment f;
   f.front_facing = t_.front;
   for (int32_t y = t_.y0; y < t_.y1; ++y) {
@@ -346,19 +363,21 @@ void TriangleRaster::Pixels(const std::function<void(std::span<const Fragment>)>
       CoverAt(o, f);
       if (!f.coverage) continue;
       Attributes(x, y, f);
-      emit({&f, 1});
+      emit({{&f, 1}, nullptr});
     }
   }
 }
 
 // 2x2 quads aligned to even pixels: every quad with a covered pixel is emitted whole, the
 // uncovered ones (and those outside the scissor) as helpers.
-void TriangleRaster::Quads(const std::function<void(std::span<const Fragment>)>& emit) const {
+void TriangleRaster::Quads(const std::function<void(const FragmentRun&)>& emit) const {
   const int32_t x0 = t_.x0, y0 = t_.y0, x1 = t_.x1, y1 = t_.y1;
   // A run of covered quads of one row (quad q is run[4 q .. 4 q + 3]): coverage first, then the
   // attributes of the whole run, then its fragments in the order they were rasterized.
   std::array<Fragment, 4 * kQuadRun> run;
   for (Fragment& f : run) f.front_facing = t_.front;
+  QuadFloats interpolators[kQuadRun][16][4];
+  Fragment scratch;  // a partly covered pixel's centroid-sampled interpolators
   int32_t run_qx[kQuadRun];
   int64_t run_o[kQuadRun][3];
   uint32_t count = 0;
@@ -372,17 +391,17 @@ void TriangleRaster::Quads(const std::function<void(std::span<const Fragment>)>&
     }
   }
   auto emit_run = [&](int32_t qy) {
-    QuadAttributes(run_qx, qy, run_o, count, run.data());
+    QuadAttributes(run_qx, qy, run_o, count, run.data(), interpolators);
     for (uint32_t q = 0; q < count; ++q) {
       for (int32_t i = 0; i < 4; ++i) {
         Fragment& f = run[q * 4 + uint32_t(i)];
         const int64_t op[3] = {run_o[q][0] + step_pixel[i][0], run_o[q][1] + step_pixel[i][1],
                                run_o[q][2] + step_pixel[i][2]};
-        Centroid(op, f);
+        QuadCentroid(op, f.coverage, i, scratch, interpolators[q]);
         f.helper = f.coverage == 0;
       }
     }
-    emit({run.data(), count * 4});
+    emit({{run.data(), count * 4}, interpolators});
     count = 0;
   };
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
@@ -421,7 +440,7 @@ void TriangleRaster::Quads(const std::function<void(std::span<const Fragment>)>&
 
 bool RasterizeTriangleRuns(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
                            const RasterState& state,
-                           const std::function<void(std::span<const Fragment>)>& emit) {
+                           const std::function<void(const FragmentRun&)>& emit) {
   TriangleSetup t;
   if (!SetUpTriangle(va, vb, vc, state, t)) return false;
   if (t.x1 <= t.x0 || t.y1 <= t.y0) return true;
@@ -436,8 +455,20 @@ bool RasterizeTriangleRuns(const ClipVertex& va, const ClipVertex& vb, const Cli
 
 bool RasterizeTriangle(const ClipVertex& va, const ClipVertex& vb, const ClipVertex& vc,
                        const RasterState& state, const std::function<void(const Fragment&)>& emit) {
-  return RasterizeTriangleRuns(va, vb, vc, state, [&](std::span<const Fragment> run) {
-    for (const Fragment& f : run) emit(f);
+  const uint32_t count = std::min<uint32_t>(state.interpolator_count, 16);
+  Fragment f;
+  return RasterizeTriangleRuns(va, vb, vc, state, [&](const FragmentRun& run) {
+    for (size_t i = 0; i < run.fragments.size(); ++i) {
+      if (!run.interpolators) {
+        emit(run.fragments[i]);
+        continue;
+      }
+      f = run.fragments[i];
+      for (uint32_t k = 0; k < count; ++k) {
+        for (uint32_t c = 0; c < 4; ++c) f.interpolators[k][c] = run.interpolators[i / 4][k][c][i % 4];
+      }
+      emit(f);
+    }
   });
 }
 
