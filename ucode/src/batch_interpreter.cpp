@@ -30,9 +30,20 @@ struct Src {
   const float* c[4];
 };
 
+// A constant vector operand (no relative addressing) as every lane reads it: its four
+// components, modifiers applied, each repeated across the lanes. Filled on first use and again
+// only when those four values change (a batch's constants are usually the draw's, the same for
+// every batch), so an instruction does not broadcast the same constant into its lanes per batch.
+struct ConstantSplat {
+  Vec lanes;
+  std::array<uint32_t, 4> bits{};
+  bool filled = false;
+};
+
 // An ALU slot with its operands decoded once per shader.
 struct DecodedAlu {
   std::array<Operand, 3> vector_operands;
+  std::array<int32_t, 3> splat{-1, -1, -1};  // Machine::splats index of a constant operand
   uint32_t vector_count = 0;
   std::vector<Operand> scalar_operands;
   ScalarForm form = ScalarForm::kOne;
@@ -50,6 +61,7 @@ bool Any(const Mask& m) {
 struct BatchInterpreter::Machine {
   const Shader& shader;
   std::vector<DecodedAlu> alu;  // per slot (only ALU slots filled)
+  std::vector<ConstantSplat> splats;  // DecodedAlu::splat
   uint32_t temp_count = 64;     // temps the shader can touch (all 64 with aL addressing)
 
   // Per-batch state.
@@ -72,7 +84,7 @@ struct BatchInterpreter::Machine {
   explicit Machine(const Shader& s) : shader(s) {
     alu.resize(s.slots.size());
     // Only the temps a shader names need clearing per batch (the rest are never read).
-    uint32_t used = 0;
+    uint32_t used = 0, splat_count = 0;
     auto use = [&](uint32_t index, bool relative) { used = relative ? 64 : std::max(used, (index & 63) + 1); };
     for (size_t i = 0; i < s.slots.size(); ++i) {
       if (s.slots[i].kind == SlotKind::kFetch) {
@@ -83,7 +95,12 @@ struct BatchInterpreter::Machine {
       const AluInstruction& a = s.slots[i].alu;
       DecodedAlu& d = alu[i];
       d.vector_count = std::min<uint32_t>(VectorOpOperandCount(a.vector_op), 3);
-      for (uint32_t k = 0; k < d.vector_count; ++k) d.vector_operands[k] = a.VectorOperand(k);
+      for (uint32_t k = 0; k < d.vector_count; ++k) {
+        d.vector_operands[k] = a.VectorOperand(k);
+        if (!d.vector_operands[k].is_temp && d.vector_operands[k].relative == RelativeMode::kNone) {
+          d.splat[k] = int32_t(splat_count++);
+        }
+      }
       d.scalar_operands = a.ScalarOperands();
       d.form = ScalarOpForm(a.scalar_op);
       d.vmask = a.VectorResultMask();
@@ -99,6 +116,7 @@ struct BatchInterpreter::Machine {
       if (!a.export_data) use(a.vector_dest, a.vector_dest_rel), use(a.scalar_dest, a.scalar_dest_rel);
     }
     temp_count = std::max<uint32_t>(used, 1);
+    splats.resize(splat_count);
   }
 
   void Note(const std::string& note) {
@@ -166,6 +184,23 @@ struct BatchInterpreter::Machine {
     }
     ReadVector(op, scratch);
     for (uint32_t c = 0; c < 4; ++c) src.c[c] = scratch.c[c].data();
+  }
+  // A constant operand without relative addressing (ReadComponent's values) from its splat,
+  // broadcast again only when the constant's four values differ from the splat's.
+  void ReadConstant(const Operand& op, ConstantSplat& splat, Src& src) {
+    const uint32_t keep = op.absolute ? 0x7FFFFFFFu : 0xFFFFFFFFu;
+    const uint32_t flip = op.negate ? 0x80000000u : 0u;
+    const Float4& value = k->float_constants[op.index & 255u];
+    std::array<uint32_t, 4> bits;
+    for (uint32_t c = 0; c < 4; ++c) {
+      bits[c] = (std::bit_cast<uint32_t>(value[op.swizzle[c] & 3]) & keep) ^ flip;
+    }
+    if (!splat.filled || bits != splat.bits) {
+      for (uint32_t c = 0; c < 4; ++c) splat.lanes.c[c].fill(std::bit_cast<float>(bits[c]));
+      splat.bits = bits;
+      splat.filled = true;
+    }
+    for (uint32_t c = 0; c < 4; ++c) src.c[c] = splat.lanes.c[c].data();
   }
 
   // Some lane whose results are wanted is not killed yet.
@@ -245,7 +280,9 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
   Vec scratch[3];
   Src src[3];
   for (uint32_t i = 0; i < 3; ++i) {
-    if (i < d.vector_count) {
+    if (i < d.vector_count && d.splat[i] >= 0) {
+      ReadConstant(d.vector_operands[i], splats[size_t(d.splat[i])], src[i]);
+    } else if (i < d.vector_count) {
       ReadSource(d.vector_operands[i], scratch[i], src[i]);
     } else {
       for (uint32_t c = 0; c < 4; ++c) src[i].c[c] = scratch[i].c[c].data();  // never stored
