@@ -8,6 +8,7 @@
 
 #include <random>
 
+#include "../../renderer/gpu/src/resolve_dest_row.h"
 #include "../renderer/fake_guest.h"
 #include "xnt/base/byte_order.h"
 #include "xnt/gpu/front_buffer.h"
@@ -270,6 +271,38 @@ TEST(FrontBufferBands, EverySwapModeAndSwizzleTiledAndLinear) {
             ASSERT_EQ(px[3], 255);
           }
         }
+      }
+    }
+  }
+}
+
+// DestRow's runs of a tiled row at 4, 8 and 16 bytes a pixel take their offsets from the first
+// macro tile's plus a macro tile per 32 pixels: every pixel of rows across the whole range that
+// way is used for (x and y below 8192, pitches up to 16384) at the offset TiledOffset2D gives it,
+// from a start inside a run to an end inside one.
+TEST(ResolveBands, TiledRunsAreAtTheirPixelsTiledOffsets) {
+  std::vector<int32_t> rows;
+  for (int32_t y = 0; y < 40; ++y) rows.push_back(y);
+  for (int32_t y = 40; y < 8150; y += 97) rows.push_back(y);
+  for (int32_t y = 8150; y < 8192; ++y) rows.push_back(y);
+  for (uint32_t bpp_log2 = 2; bpp_log2 <= 4; ++bpp_log2) {
+    for (uint32_t pitch : {32u, 1312u, 16384u}) {
+      gpu::ResolveInfo info;
+      info.dest_pitch = pitch;
+      const gpu::resolve_dest::DestRow dest(info, bpp_log2);
+      for (const int32_t y : rows) {
+        int32_t next = 3;
+        uint32_t bad = 0;
+        dest.ForEachRun(3, 8190, y, [&](int32_t xb, int32_t xe, int64_t offset) {
+          bad += xb != next;
+          next = xe;
+          for (int32_t x = xb; x < xe; ++x) {
+            bad += offset + (int64_t(x - xb) << bpp_log2) !=
+                   gpu::TiledOffset2D(x, y, pitch, bpp_log2);
+          }
+        });
+        ASSERT_EQ(bad, 0u) << "bpp_log2 " << bpp_log2 << " pitch " << pitch << " row " << y;
+        ASSERT_EQ(next, 8190);
       }
     }
   }

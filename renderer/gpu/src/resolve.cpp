@@ -17,6 +17,7 @@
 #include "xnt/base/parallel.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/xenos/registers.h"
+#include "resolve_dest_row.h"
 
 namespace xnt::gpu {
 
@@ -27,6 +28,10 @@ using xenos::RegIndex;
 using xenos::TextureFormat;
 
 namespace {
+
+using resolve_dest::DestRow;
+using resolve_dest::LayOutRow32;
+using resolve_dest::SwapInDword;
 
 // Float -> 16.8 fixed point with round-to-nearest-even and saturation, the conversion Direct3D
 // 11 specifies for rasterizer coordinates (Xenia draw_util.cc FloatToD3D11Fixed16p8).
@@ -385,7 +390,6 @@ bool ResolveIsBitwiseCopy(const ResolveInfo& info) {
 }
 
 namespace {
-
 // ResolveColorPixel with the surface's reader made once per resolve, not per pixel.
 std::array<float, 4> ResolveColorPixelFrom(const ResolveInfo& info, const SampleReader& reader,
                                            uint32_t x, uint32_t y) {
@@ -556,7 +560,6 @@ int32_t TiledOffset3D(int32_t x, int32_t y, int32_t z, uint32_t pitch_blocks,
 }
 
 namespace {
-
 // One source row's samples left to right without a division per pixel: the offsets
 // SampleReader::Load (Edram::Load through Surface::SampleOffset of the 1x view) gives, with the
 // tile column stepped instead of divided out. Only for rows whose samples all lie inside the
@@ -654,66 +657,6 @@ class RowSampleReader {
   uint32_t row_bytes_ = 0, column_ = 0, in_x_ = 0;
 };
 
-// The destination of one row as runs of pixels at consecutive addresses: calls
-// run(x_begin, x_end, offset of x_begin before the base). In the 32x32-tiled 2D layout the low
-// bits of an offset are low bits of x shifted by the bytes per pixel (TiledOffset2D passes them
-// straight through) up to bit 3 - at 8bpp offset bit 3 is already y bit 1 - so an aligned group
-// of 8 pixels at 8 and 16bpp, 4 at 32bpp and 2 at 64bpp (at most 16 bytes) is a run and
-// TiledOffset2D runs once per group; a linear row is one run. A pixel whose offset throws (a
-// negative coordinate in a linear destination) and the 3D layout go pixel by pixel.
-class DestRow {
- public:
-  DestRow(const ResolveInfo& info, uint32_t bpp_log2) : info_(info), bpp_log2_(bpp_log2) {
-    run_mask_ = bpp_log2 >= 4 ? 0 : (1u << std::min(3u, 4u - bpp_log2)) - 1;
-  }
-  // Whether the row's runs are longer than a pixel (else Offset per pixel keeps the order in
-  // which the per-pixel errors are raised).
-  bool Runs(int32_t x0, int32_t y) const {
-    if (info_.dest_array) return false;
-    if (info_.dest_linear) return x0 >= 0 && y >= 0;
-    return true;
-  }
-  template <typename Run>
-  void ForEachRun(int32_t x0, int32_t x1, int32_t y, Run&& run) const {
-    if (info_.dest_linear) {
-      run(x0, x1, int64_t(LinearOffset2D(uint32_t(x0), uint32_t(y), info_.dest_pitch, bpp_log2_)));
-      return;
-    }
-    for (int32_t x = x0; x < x1;) {
-      const int32_t group = int32_t(uint32_t(x) & ~run_mask_);
-      const int32_t end = std::min<int64_t>(x1, int64_t(group) + int64_t(run_mask_) + 1);
-      run(x, end,
-          int64_t(TiledOffset2D(group, y, info_.dest_pitch, bpp_log2_)) +
-              int64_t((uint32_t(x) & run_mask_) << bpp_log2_));
-      x = end;
-    }
-  }
-  int64_t Offset(int32_t x, int32_t y) const {
-    if (info_.dest_linear) {
-      if (x < 0 || y < 0) throw Error("resolve: negative coordinate in a linear destination");
-      return int64_t(LinearOffset2D(uint32_t(x), uint32_t(y), info_.dest_pitch, bpp_log2_));
-    }
-    if (info_.dest_array) {
-      return TiledOffset3D(x, y, int32_t(info_.dest_slice), info_.dest_pitch, info_.dest_height,
-                           bpp_log2_);
-    }
-    return TiledOffset2D(x, y, info_.dest_pitch, bpp_log2_);
-  }
-
- private:
-  const ResolveInfo& info_;
-  uint32_t bpp_log2_ = 0, run_mask_ = 0;
-};
-
-// A 32bpp pixel's bytes as Endian128 mode `endian_xor` (< 4) places them in its aligned dword.
-inline uint32_t SwapInDword(uint32_t v, uint32_t endian_xor) {
-  switch (endian_xor) {
-    case 1: return ((v & 0x00FF00FFu) << 8) | ((v >> 8) & 0x00FF00FFu);
-    case 2: return (v << 16) | (v >> 16);
-    case 3: return __builtin_bswap32(v);
-    default: return v;
-  }
-}
 
 // One band of up to 32 rows: the packed destination pixels (bpp bytes each, row by row) and the
 // guest range they touch, or the error its first bad pixel raised.
@@ -745,6 +688,7 @@ bool BandFillsItsRange(const ResolveInfo& info, const ResolveBand& band, const B
          band_bytes == uint64_t(band.hi - band.lo);
 }
 
+
 // The band's pixels at their tiled or linear offsets in `bytes`, guest bytes [lo, ...).
 void LayOutBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand& band,
                 const BandLayout& l, int64_t lo, uint8_t* const data) {
@@ -763,16 +707,18 @@ void LayOutBand(const ResolveInfo& info, const DestRow& dest, const ResolveBand&
       for (int32_t x = info.x0; x < info.x1; ++x) put_bytes(int64_t(info.dest_base) + dest.Offset(x, y));
       continue;
     }
+    if (bpp == 4 && endian_xor < 4 && (info.dest_base & 3) == 0) {
+      // The swap stays inside each pixel's aligned dword.
+      switch (endian_xor) {
+        case 0: px = LayOutRow32<0>(info, dest, y, lo, px, data); break;
+        case 1: px = LayOutRow32<1>(info, dest, y, lo, px, data); break;
+        case 2: px = LayOutRow32<2>(info, dest, y, lo, px, data); break;
+        default: px = LayOutRow32<3>(info, dest, y, lo, px, data); break;
+      }
+      continue;
+    }
     dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
       const int64_t first = int64_t(info.dest_base) + run_offset;
-      if (bpp == 4 && endian_xor < 4 && (first & 3) == 0) {
-        // The swap stays inside each pixel's aligned dword.
-        uint8_t* d = data + (first - lo);
-        for (int32_t x = xb; x < xe; ++x, d += 4, px += 4) {
-          StoreLE32(d, SwapInDword(LoadLE32(px), endian_xor));
-        }
-        return;
-      }
       for (int32_t x = xb; x < xe; ++x) put_bytes(first + (int64_t(x - xb) << bpp_log2));
     });
   }
