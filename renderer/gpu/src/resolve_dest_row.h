@@ -101,13 +101,18 @@ inline uint32_t SwapInDword(uint32_t v, uint32_t endian_xor) {
 template <uint32_t kEndianXor>
 inline const uint8_t* LayOutRow32(const ResolveInfo& info, const DestRow& dest, int32_t y,
                                   int64_t lo, const uint8_t* px, uint8_t* data) {
-  dest.ForEachRun(info.x0, info.x1, y, [&](int32_t xb, int32_t xe, int64_t run_offset) {
-    uint8_t* d = data + (int64_t(info.dest_base) + run_offset - lo);
-    for (int32_t x = xb; x < xe; ++x, d += 4, px += 4) {
-      StoreLE32(d, SwapInDword(LoadLE32(px), kEndianXor));
+  // Offsets from the row's first pixel: the copy's stores cannot change what is read next.
+  const int32_t x0 = info.x0;
+  const int64_t base = int64_t(info.dest_base) - lo;
+  auto run = [base, data, px, x0](int32_t xb, int32_t xe, int64_t run_offset) {
+    uint8_t* d = data + (base + run_offset);
+    const uint8_t* s = px + (size_t(xb - x0) << 2);
+    for (int32_t x = xb; x < xe; ++x, d += 4, s += 4) {
+      StoreLE32(d, SwapInDword(LoadLE32(s), kEndianXor));
     }
-  });
-  return px;
+  };
+  dest.ForEachRun(x0, info.x1, y, run);
+  return px + (size_t(info.x1 - x0) << 2);
 }
 
 }  // namespace xnt::gpu::resolve_dest
