@@ -80,6 +80,9 @@ struct BatchInterpreter::Machine {
   int32_t aL = 0;
   alu_rules::ControlStack cs;
   bool diverged = false;
+  // AnyWanted() as of the last kill (it changes only when a lane kills): `kill_seen` asks for it
+  // to be worked out again.
+  bool wanted = true, kill_seen = false;
 
   explicit Machine(const Shader& s) : shader(s) {
     alu.resize(s.slots.size());
@@ -317,7 +320,7 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
       bool kill = false;
       have_vector = alu_rules::VectorOpResult(a.vector_op, x, y, z, s, res, kill);
       a0[l] = s.a0, p0[l] = s.p0;
-      if (kill) out->killed[l] = 1;
+      if (kill) out->killed[l] = 1, kill_seen = true;
       for (uint32_t i = 0; i < 4; ++i) v.c[i][l] = res[i];
     }
     if (!have_vector) {
@@ -332,7 +335,7 @@ void BatchInterpreter::Machine::Alu(uint32_t slot_index, const AluInstruction& a
       bool kill = false;
       valid = alu_rules::ScalarOpResult(a.scalar_op, sa[l], sb[l], s, kill);
       a0[l] = s.a0, p0[l] = s.p0, ps[l] = s.ps;
-      if (kill) out->killed[l] = 1;
+      if (kill) out->killed[l] = 1, kill_seen = true;
     }
     if (!valid) Note("scalar opcode " + std::to_string(int(a.scalar_op)) + " is not valid; ps kept");
   }
@@ -383,12 +386,18 @@ void BatchInterpreter::Machine::Store(const AluInstruction& a, const DecodedAlu&
   if (dest >= kExportAddress && dest <= kExportData0 + 4) {
     Note("memexport (eA/eM#) is not executed: no guest memory is written");
   } else if (dest < 4) {
-    for (uint32_t l = 0; l < N; ++l) {
-      if (!act[l]) continue;
-      for (uint32_t i = 0; i < 4; ++i) {
-        if (mask & (1u << i)) out->colors[l][dest][i] = value(i, l);
+    // value(i, l) a component at a time: the source picked once, the lanes in a plain loop.
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t bit = 1u << i;
+      if (!(mask & bit)) continue;
+      const float* from = (vmask & bit) ? v.c[i].data() : (smask & bit) ? scalar.data() : nullptr;
+      const float fill = (d.one & bit) ? 1.0f : 0.0f;
+      for (uint32_t l = 0; l < N; ++l) {
+        if (act[l]) out->colors[l][dest][i] = from ? from[l] : fill;
       }
-      out->color_mask[l] |= uint8_t(1u << dest);
+    }
+    for (uint32_t l = 0; l < N; ++l) {
+      if (act[l]) out->color_mask[l] |= uint8_t(1u << dest);
     }
   } else if (dest == kExportDepth) {
     if (mask & 1) {
@@ -600,7 +609,8 @@ bool BatchInterpreter::Machine::ExecBody(const CfInstruction& cf, const Mask& ex
     } else {
       Alu(index, instruction.alu, act);
     }
-    if (!AnyWanted()) return false;
+    if (kill_seen) wanted = AnyWanted(), kill_seen = false;
+    if (!wanted) return false;
   }
   return true;
 }
@@ -744,6 +754,7 @@ bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& 
   m.aL = 0;
   m.cs = alu_rules::ControlStack{};
   m.diverged = false;
+  m.kill_seen = true;  // (every lane's `killed` was reset above; `counts` is set in Run)
   m.Run(in);
   return !m.diverged;
 }
