@@ -149,5 +149,37 @@ TEST(Parallel, RunSharesSplitsIntoFixedShares) {
   EXPECT_EQ(seen, std::vector<uint32_t>(5, 5));
 }
 
+// Share 1 of consecutive calls runs on the thread kept from the call before: its thread-local
+// count goes on rising (a thread started per call would count from 1 every time).
+TEST(Parallel, RunSharesKeepsItsThreadsBetweenCalls) {
+  static thread_local uint32_t runs = 0;
+  std::vector<uint32_t> seen(3, 0);
+  for (uint32_t call = 0; call < 3; ++call) {
+    RunShares(2, [&](uint32_t t, uint32_t) {
+      if (t == 1) seen[call] = ++runs;
+    });
+  }
+  EXPECT_EQ(seen[1], seen[0] + 1);
+  EXPECT_EQ(seen[2], seen[1] + 1);
+}
+
+// A share that calls RunShares itself gets threads of its own: every inner share of every outer
+// share runs, and the calls return.
+TEST(Parallel, RunSharesInsideAShareRunsEveryShare) {
+  std::atomic<uint32_t> sum{0};
+  RunShares(3, [&](uint32_t, uint32_t) {
+    RunShares(4, [&](uint32_t t, uint32_t) { sum += t + 1; });
+  });
+  EXPECT_EQ(sum.load(), 3u * (1 + 2 + 3 + 4));
+  std::vector<int> hit(6, 0);
+  EXPECT_THROW(RunShares(6,
+                         [&](uint32_t t, uint32_t) {
+                           hit[t] = 1;
+                           if (t == 4) throw std::runtime_error("share 4");
+                         }),
+               std::runtime_error);
+  EXPECT_EQ(hit, std::vector<int>(6, 1));  // every share ran before the error came back
+}
+
 }  // namespace
 }  // namespace xnt
