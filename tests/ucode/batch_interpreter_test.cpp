@@ -177,6 +177,49 @@ TEST(BatchInterpreter, CorpusPixelShadersMatchTheScalarInterpreterPerLane) {
   EXPECT_EQ(counts.lanes_compared, uint64_t(pixel_shaders) * 20 * N);
 }
 
+// One interpreter over batches whose constants change in place (an instruction keeps its constant
+// operands broadcast into the lanes between batches, and must follow their values, modifiers and
+// swizzle included): every lane of each batch exports what that batch's constants give, by hand.
+TEST(BatchInterpreter, ConstantOperandsFollowEachBatchsConstants) {
+  const Shader shader = Decode(Assemble(R"(xps_3_0
+    exec
+    mul r1, r0, c_abs[1]
+    alloc colors
+    exece
+    add oC0, r1, -c0.wzyx
+)", nullptr, ShaderType::kPixel), ShaderType::kPixel);
+  BatchInterpreter batch(shader);
+  ASSERT_TRUE(batch.unsupported().empty());
+  BatchInterpreter::Inputs in;
+  in.count = N;
+  in.interpolator_count = 1;
+  const float r0[4] = {0.5f, 0.25f, 2.0f, 8.0f};
+  for (uint32_t c = 0; c < 4; ++c) in.interpolators[0][c].fill(r0[c]);
+  struct Step {
+    Float4 c0, c1, want;
+  };
+  const Step steps[] = {
+      // r1 = r0 * |c1| = (1, 1, 1, 8); oC0 = r1 - c0.wzyx = r1 - (4, 3, 2, 1).
+      {{1, 2, 3, 4}, {-2, 4, -0.5f, 1}, {-3, -2, -1, 7}},
+      // r1 = (1.5, 0.25, 4, 2); oC0 = r1 - (8, 7, 6, 5).
+      {{5, 6, 7, 8}, {3, -1, 2, -0.25f}, {-6.5f, -6.75f, -2, -3}},
+      // The first constants again.
+      {{1, 2, 3, 4}, {-2, 4, -0.5f, 1}, {-3, -2, -1, 7}},
+  };
+  InterpreterConstants k;
+  BatchInterpreter::Result out;
+  for (const Step& step : steps) {
+    k.float_constants[0] = step.c0;
+    k.float_constants[1] = step.c1;
+    ASSERT_TRUE(batch.Run(k, in, {}, out));
+    for (uint32_t l = 0; l < N; ++l) {
+      for (uint32_t c = 0; c < 4; ++c) {
+        ASSERT_EQ(out.colors[l][0][c], step.want[c]) << "lane " << l << " component " << c;
+      }
+    }
+  }
+}
+
 // Lanes that disagree on p0: a `(p0) exec` and predicated ALU ops run per lane, a kill removes
 // some lanes, and the rest export values worked out by hand.
 TEST(BatchInterpreter, PerLanePredicatesAndKillsByHand) {
