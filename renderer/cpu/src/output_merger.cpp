@@ -99,6 +99,22 @@ inline uint32_t OutputMerger::Addresser::Offset(uint32_t x, uint32_t y, uint32_t
   return tile * tile_bytes_ + (in_y * tw + in_x) * bytes_per_sample_;
 }
 
+bool OutputMerger::Addresser::QuadOffsets(const uint32_t* x, const uint32_t* y,
+                                          uint32_t out[4]) const {
+  static_assert(xenos::kEdramTileWidthSamples % 4 == 0 && xenos::kEdramTileHeightSamples % 2 == 0);
+  const uint32_t qx = x[0], qy = y[0];
+  if (sample_count_ != 1 || depth_ || ((qx | qy) & 1u) || qx + 1 >= limit_x_ ||
+      x[1] != qx + 1 || y[1] != qy || x[2] != qx || y[2] != qy + 1 || x[3] != qx + 1 ||
+      y[3] != qy + 1) {
+    return false;
+  }
+  out[0] = Offset(qx, qy, 0);
+  out[1] = out[0] + bytes_per_sample_;
+  out[2] = out[0] + tile_width_ * bytes_per_sample_;
+  out[3] = out[2] + bytes_per_sample_;
+  return true;
+}
+
 OutputMerger::OutputMerger(gpu::RegisterValues regs, edram::Edram& edram, const bool color_used[4],
                            bool has_pixel_shader, std::map<std::string, uint64_t>& notes)
     : regs_(regs), edram_(edram), notes_(notes) {
@@ -384,8 +400,17 @@ void OutputMerger::WriteColorsBatch(uint32_t n, const uint32_t* x, const uint32_
   }
 #endif
   uint8_t* const bytes = edram_.bytes().data();
-  for (uint32_t l = 0; l < n && l < kBatchLanes; ++l) {
+  for (uint32_t l = 0; l < n && l < kBatchLanes;) {
+    uint32_t quad[4];
+    if (l + 4 <= n && l + 4 <= kBatchLanes && address.QuadOffsets(x + l, y + l, quad)) {
+      for (uint32_t j = 0; j < 4; ++j) {
+        if (write[l + j]) address.Store(bytes, quad[j], bits[l + j]);
+      }
+      l += 4;
+      continue;
+    }
     if (write[l]) address.Store(bytes, address.Offset(x[l], y[l], 0), bits[l]);
+    ++l;
   }
 }
 

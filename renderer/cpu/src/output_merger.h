@@ -82,6 +82,11 @@ class OutputMerger {
     Addresser() = default;
     explicit Addresser(const gpu::edram::Surface& s);
     [[gnu::always_inline]] inline uint32_t Offset(uint32_t x, uint32_t y, uint32_t sample) const;
+    // Offset of the four pixels (x[j], y[j]) when they are a 2x2 quad at even x and y in the
+    // rasterizer's order on a 1-sample colour surface, with every pixel inside the pitch: tiles
+    // are an even number of samples wide and high, so the quad lies in one tile, its right pixels
+    // a sample on and its lower ones a tile row on. False otherwise (Offset per pixel then).
+    bool QuadOffsets(const uint32_t* x, const uint32_t* y, uint32_t out[4]) const;
     uint32_t Load32(const uint8_t* edram, uint32_t offset) const {
       return LoadLE32(edram + offset);
     }
