@@ -20,8 +20,9 @@ namespace xnt::cpu {
 namespace {
 
 constexpr int32_t kBandRows = 16;
-// Below this many scissored bounding-box pixels a draw stays on the calling thread: starting
-// threads costs more than it saves (the small-draws benchmark).
+// Below this many scissored bounding-box pixels a draw stays on the calling thread: handing bands
+// to other threads costs more than it saves (the small-draws benchmark; measured when every call
+// started its threads, which base/parallel.h now keeps).
 constexpr uint64_t kParallelPixels = 16384;
 
 // One worker's state: its own texture unit, interpreter and output merger (notes go to a map of
