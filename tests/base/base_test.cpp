@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "error_text.h"
 #include "xnt/base/atomic_file.h"
 #include "xnt/base/base64.h"
@@ -161,6 +164,24 @@ TEST(Parallel, RunSharesKeepsItsThreadsBetweenCalls) {
   }
   EXPECT_EQ(seen[1], seen[0] + 1);
   EXPECT_EQ(seen[2], seen[1] + 1);
+}
+
+// A forked child has none of the parent's kept threads: its RunShares starts its own and
+// returns (the child is cut off after 20 s if it waits on the parent's).
+TEST(Parallel, RunSharesInAForkedChildRunsEveryShare) {
+  RunShares(2, [](uint32_t, uint32_t) {});  // the parent keeps a thread
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20);
+    std::atomic<uint32_t> sum{0};
+    RunShares(3, [&](uint32_t t, uint32_t) { sum += t + 1; });
+    ::_exit(sum.load() == 6 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child did not exit (signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 // A share that calls RunShares itself gets threads of its own: every inner share of every outer

@@ -17,6 +17,8 @@
 #include <memory>
 #include <mutex>
 #include <system_error>
+
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -41,6 +43,13 @@ class SharePool {
   static SharePool& Get() {
     static SharePool* const pool = new SharePool;
     return *pool;
+  }
+
+  SharePool() {
+    // A forked child has only the forking thread: the kept ones are forgotten there, so that a
+    // RunShares in the child starts threads of its own instead of waiting on absent ones.
+    pthread_atfork([] { Get().mutex_.lock(); }, [] { Get().mutex_.unlock(); },
+                   [] { Get().ForgetThreadsInChild(); });
   }
 
   // Hands `share` of `job` to an idle thread or a new one; false when no thread could start.
@@ -81,6 +90,14 @@ class SharePool {
     Job* job = nullptr;
     uint32_t share = 0;
   };
+
+  void ForgetThreadsInChild() {
+    // Left allocated: a std::thread that was running must not be destroyed.
+    for (std::unique_ptr<Thread>& t : threads_) static_cast<void>(t.release());
+    threads_.clear();
+    idle_.clear();
+    mutex_.unlock();
+  }
 
   void Loop(Thread& t) {
     for (;;) {
