@@ -94,7 +94,8 @@ CutState TakeCutState(replay::TracePlayer& player, renderer::Session& session,
   // The display's ramps as the stream left them: a record's, or the register ports' writes.
   const replay::DisplayGamma& display = player.command_processor().display_gamma();
   if (gamma || !display.at_start_up()) state.gamma = display.ToRecord();
-  state.edram = session.SnapshotEdram(gpu::edram::Surface{}, 0).bytes();
+  const std::span<const uint8_t> edram = session.SnapshotEdram(gpu::edram::Surface{}, 0).bytes();
+  state.edram.assign(edram.begin(), edram.end());
   state.processor = ProcessorState(player.command_processor());
   const replay::GuestMemory& memory = player.memory();
   for (uint32_t page = 0; page < replay::GuestMemory::kPageCount; ++page) {

@@ -276,7 +276,7 @@ uint64_t HashTargets(renderer::Session& session, const std::vector<TargetRegion>
   for (const TargetRegion& t : regions) {
     const gpu::edram::Edram& edram = session.SnapshotEdram(t.surface, t.rows);
     const uint32_t tiles = std::min<uint32_t>(t.surface.TilesForRows(t.rows), xenos::kEdramTileCount);
-    const std::vector<uint8_t>& bytes = edram.bytes();
+    const std::span<const uint8_t> bytes = edram.bytes();
     // At a resolution scale a guest tile holds S x T times the samples (edram.h Surface).
     const size_t tile_bytes = size_t(gpu::edram::kTileBytes) * edram.scale_x() * edram.scale_y();
     for (uint32_t i = 0; i < tiles; ++i) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <span>
 #include <set>
 #include <string_view>
 
@@ -19,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-uint64_t HashBytes(const std::vector<uint8_t>& bytes) {
+uint64_t HashBytes(std::span<const uint8_t> bytes) {
   return std::hash<std::string_view>{}(
       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }

@@ -55,7 +55,7 @@ std::vector<uint8_t> Render(uint32_t threads, bool alias) {
   const PixelStats stats = RunPixels(job, threads);
   EXPECT_GT(stats.pixels_shaded, 100000u);
   EXPECT_EQ(stats.threads, alias ? 1u : threads);
-  return edram.bytes();
+  return {edram.bytes().begin(), edram.bytes().end()};
 }
 
 TEST(CpuPixelStage, RowBandsGiveTheSameBytesForAnyThreadCount) {

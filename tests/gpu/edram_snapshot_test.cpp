@@ -4,6 +4,8 @@
 // at 1x and at the scale), not from the snapshot code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "xnt/base/error.h"
 #include "xnt/gpu/edram_snapshot.h"
 
@@ -60,7 +62,7 @@ std::vector<uint8_t> GuestSnapshot(const Layout& l) {
       for (uint32_t i = 0; i < s.sample_count(); ++i) guest.Store(s, x, y, i, Unique(x, y, i));
     }
   }
-  return guest.bytes();
+  return {guest.bytes().begin(), guest.bytes().end()};
 }
 
 // Host samples whose value is not their guest sample's.
@@ -108,7 +110,7 @@ TEST(EdramSnapshot, OneXRestoreIsTheSnapshotsBytes) {
   for (size_t i = 0; i < guest.size(); ++i) guest[i] = uint8_t(i * 7 + (i >> 13));
   Edram host;
   RestoreEdramSnapshot(guest, host);
-  EXPECT_EQ(host.bytes(), guest);
+  EXPECT_TRUE(std::ranges::equal(host.bytes(), guest));
 }
 
 TEST(EdramSnapshot, WrongSizeIsAnError) {

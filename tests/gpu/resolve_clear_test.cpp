@@ -5,6 +5,7 @@
 // past tile 2047 onto itself on one thread).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -86,7 +87,7 @@ TEST(ResolveClear, EverySampleOfTheRectangleForAnyThreadCount) {
       EXPECT_NE(one.Load(s, x, y, 0), value) << c.name;
     }
     for (uint32_t threads : {2u, 3u, 8u}) {
-      EXPECT_TRUE(Cleared(c, threads).bytes() == one.bytes()) << c.name << ", " << threads << " threads";
+      EXPECT_TRUE(std::ranges::equal(Cleared(c, threads).bytes(), one.bytes())) << c.name << ", " << threads << " threads";
     }
   }
 }

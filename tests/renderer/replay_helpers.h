@@ -156,7 +156,8 @@ inline TraceRun ReplayTraceFile(const std::string& file, renderer::Path path, Re
   session->Attach(player);
   player.Play(*format::Reader::Open(file));
   session->Flush();
-  run.edram = session->SnapshotEdram({}, 0).bytes();
+  const std::span<const uint8_t> edram = session->SnapshotEdram({}, 0).bytes();
+  run.edram.assign(edram.begin(), edram.end());
   run.stats = session->stats();
   run.notes = session->notes();
   run.validation_messages = session->validation_message_count();

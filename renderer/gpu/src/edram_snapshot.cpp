@@ -23,7 +23,7 @@ void CheckEdramSnapshotSize(size_t bytes) {
 void RestoreEdramSnapshot(std::span<const uint8_t> guest, Edram& edram) {
   CheckEdramSnapshotSize(guest.size());
   const uint32_t sx = edram.scale_x(), sy = edram.scale_y();
-  std::vector<uint8_t>& out = edram.bytes();
+  const std::span<uint8_t> out = edram.bytes();
   if (sx * sy == 1) {
     std::memcpy(out.data(), guest.data(), guest.size());
     return;

@@ -6,6 +6,7 @@
 // have been used exactly for the two draws where it is legal.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -151,7 +152,8 @@ Outcome OnCpu(const std::string& file) {
   auto session = renderer::Session::Create(options);
   Play(file, session->backend(), [&](replay::TracePlayer& p) { session->Attach(p); });
   session->Flush();
-  out.edram = session->SnapshotEdram(gpu::edram::Surface{}, 0).bytes();
+  const std::span<const uint8_t> edram = session->SnapshotEdram(gpu::edram::Surface{}, 0).bytes();
+  out.edram.assign(edram.begin(), edram.end());
   out.draws = session->stats().draws;
   return out;
 }
@@ -169,7 +171,8 @@ Outcome OnFsi(const std::string& file, bool early_depth) {
   fsi::FsiBackend backend(*context, options);
   Play(file, backend, [&](replay::TracePlayer& p) { backend.Attach(&p.memory(), &p.registers()); });
   backend.renderer().Flush();
-  out.edram = backend.renderer().Snapshot().bytes();
+  const std::span<const uint8_t> edram = backend.renderer().Snapshot().bytes();
+  out.edram.assign(edram.begin(), edram.end());
   out.draws = backend.renderer().stats().draws;
   out.early_draws = backend.early_depth_draws();
   EXPECT_EQ(context->validation_message_count(), 0u) << test::ValidationReport(*context);
@@ -217,7 +220,8 @@ void CheckScene(xenos::MsaaSamples msaa) {
   const uint32_t points[][2] = {{20, 15}, {30, 15}, {50, 15}, {2, 2}, {60, 30}, {12, 2}, {12, 6}};
   for (const Outcome* o : {&cpu, &early, &late}) {
     gpu::edram::Edram edram;
-    edram.bytes() = o->edram;
+    ASSERT_EQ(o->edram.size(), edram.bytes().size());
+    std::copy(o->edram.begin(), o->edram.end(), edram.bytes().begin());
     ASSERT_EQ(o->image.width, kWidth);
     ASSERT_EQ(o->image.height, kHeight);
     for (const auto& p : points) {

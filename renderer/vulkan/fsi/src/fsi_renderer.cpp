@@ -444,7 +444,7 @@ void FsiRenderer::ReadBack() {
   if (!gpu_wrote_) return;
   BarrierAfterDraws(VK_PIPELINE_STAGE_TRANSFER_BIT,
                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  std::vector<uint8_t>& bytes = model_.bytes();
+  const std::span<uint8_t> bytes = model_.bytes();
   for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
     const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
     const CommandStream::Allocation alloc = RingAllocate(size, 16);
@@ -460,7 +460,7 @@ void FsiRenderer::ReadBack() {
 void FsiRenderer::Upload() {
   BarrierAfterDraws(VK_PIPELINE_STAGE_TRANSFER_BIT,
                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  const std::vector<uint8_t>& bytes = model_.bytes();
+  const std::span<const uint8_t> bytes = model_.bytes();
   for (uint64_t at = 0; at < edram_bytes_; at += kTransferChunk) {
     const uint64_t size = std::min(kTransferChunk, edram_bytes_ - at);
     const CommandStream::Allocation alloc = RingAllocate(size, 16);
