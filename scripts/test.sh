@@ -6,7 +6,24 @@
 # them). .ci/run sets CI=true: a test whose prerequisite is missing then fails instead of skipping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's wall time, and ctest's slowest tests, printed when the script ends (a failure too):
+# a CI log is often seen only by its tail.
+STEP_TIMES="" STEP_START=$SECONDS
+step_done() { STEP_TIMES+="$1 $((SECONDS - STEP_START)) s, "; STEP_START=$SECONDS; }
+report_times() {
+  local rc=$?
+  set +e  # a report that fails changes no result
+  echo "test.sh: wall time by step: ${STEP_TIMES}then $((SECONDS - STEP_START)) s in the step that was running; total ${SECONDS} s"
+  if [ -f build-test/Testing/Temporary/CTestCostData.txt ]; then
+    echo "test.sh: ctest's slowest tests (seconds, name):"
+    awk 'NF == 3 { printf "%8.1f  %.110s\n", $3, $1 }' build-test/Testing/Temporary/CTestCostData.txt |
+      sort -rn | head -12
+  fi
+  exit "$rc"
+}
+trap report_times EXIT
 bash scripts/install-deps.sh
+step_done "dependencies"
 
 JOBS=${JOBS:-$(nproc)}
 # Sanitizer reports are fatal everywhere below (run-fuzzers.sh sets its own, equally strict).
@@ -36,12 +53,15 @@ cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXNT_WERROR
   -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" -DCMAKE_SHARED_LINKER_FLAGS="$LINK_FLAGS" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 cmake --build build-test -j "$JOBS"
+step_done "sanitized build"
 
 if [ "${XNT_SKIP_FUZZ:-0}" != 1 ]; then
   XNT_UNITY_LIBS=ON bash scripts/run-fuzzers.sh
+  step_done "fuzzers (build and runs)"
 fi
 
 (cd build-test && ctest --output-on-failure -j "$JOBS" --timeout 900)
+step_done "ctest"
 
 # Replay-speed regression check: ratios of process CPU time between the built-in
 # synthetic cases of one run, against bench/baseline.json (fails on a ratio >20 % above it). It
@@ -59,12 +79,16 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
     -DXNT_UNITY_LIBS=ON -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
   cmake --build build-bench -j "$JOBS" --target xenotrace_bench
-  # A ratio over the tolerance is measured once more before the step fails: a regression in the
-  # code shows in both runs, a neighbour's load on a shared CI machine seldom twice (exit 2, a
+  step_done "bench build"
+  # --interleave: the cases' warm replays in rounds and each ratio the median of its rounds' ratios,
+  # so a slow spell of the shared machine falls on both cases of a ratio (measured one case after
+  # another, cpu flat_2000/flat_200 read 6.3 to 13.6 in four runs on a loaded 2-core machine;
+  # interleaved, 7.7 to 8.3). A ratio over the tolerance is measured once more before the step
+  # fails: a regression in the code shows in both runs, a neighbour's load seldom twice (exit 2, a
   # missing baseline file, fails at once; a baseline it cannot use fails on the second run).
   bench_run() {
-    build-bench/tools/xenotrace_bench bench replay --paths cpu,fbo --draws 200,2000 --capture 2000 --repeat 5 \
-      --no-shader-cache --baseline bench/baseline.json
+    build-bench/tools/xenotrace_bench bench replay --paths cpu,fbo --draws 200,2000 --capture 2000 --repeat 15 \
+      --interleave --no-shader-cache --baseline bench/baseline.json
   }
   bench_rc=0
   bench_run || bench_rc=$?
@@ -74,4 +98,5 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
   elif [ "$bench_rc" != 0 ]; then
     exit "$bench_rc"
   fi
+  step_done "bench"
 fi

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "xnt/base/error.h"
 #include "xnt/format/reader.h"
@@ -118,103 +119,194 @@ struct Case {
   std::vector<format::Record> records;
 };
 
-ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
-                          const ReplayBenchOptions& o) {
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One case on one render path: its session, and what its replays measured so far. The first
+// Replay() is the cold one. Not movable: the session's callbacks point into it.
+class CaseRun {
+ public:
+  CaseRun(const Case& c, const std::string& path_name, const ReplayBenchOptions& o) : case_(c) {
+    r_.name = c.name;
+    r_.path = path_name;
+    renderer::SessionOptions so;
+    so.path = *renderer::ParsePath(path_name);
+    so.device_index = o.device_index;
+    so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
+    so.gpu_stage_timestamps = o.gpu_profile;
+    so.initial_ring_bytes = o.initial_ring_bytes;
+    so.on_draw_event = [this](const renderer::DrawEvent& e) {
+      if (!e.after) {
+        draw_start_ = Clock::now();
+        return;
+      }
+      in_draws_ += Seconds(draw_start_, Clock::now());
+      if (!e.resolve) ++draws_;
+    };
+    so.on_frame_end = [this](const replay::FrameEndCall&) { ++frames_; };
+    const auto t0 = Clock::now();
+    session_ = renderer::Session::Create(so);
+    r_.startup_seconds = Seconds(t0, Clock::now());
+    r_.device = session_->device_name();
+    player_ = std::make_unique<replay::TracePlayer>(session_->backend());
+    session_->Attach(*player_);
+  }
+  CaseRun(const CaseRun&) = delete;
+  CaseRun& operator=(const CaseRun&) = delete;
+
+  void Replay() {
+    in_draws_ = 0.0;
+    draws_ = frames_ = 0;
+    const double cpu = ProcessCpuSeconds();
+    const double gpu = session_->gpu_seconds();
+    const auto stages = session_->gpu_stage_seconds();
+    const auto submitted = session_->submission_stats();
+    const auto a = Clock::now();
+    for (const format::Record& rec : case_.records) player_->Apply(rec);
+    const auto b = Clock::now();
+    session_->Flush();
+    const auto f = Clock::now();
+    if (!replayed_) {
+      replayed_ = true;
+      r_.cold_seconds = Seconds(a, f);
+      cold_draws_ = in_draws_;
+      r_.draws = draws_;
+      r_.frames = frames_;
+      return;
+    }
+    warm_.push_back(Seconds(a, f));
+    r_.warm_cpu_each.push_back(ProcessCpuSeconds() - cpu);
+    warm_draws_.push_back(in_draws_);
+    warm_flush_.push_back(Seconds(b, f));
+    if (gpu >= 0.0) warm_gpu_.push_back(session_->gpu_seconds() - gpu);
+    if (const auto now = session_->submission_stats(); now && submitted) {
+      warm_submissions_.push_back(double(now->submissions - submitted->submissions));
+      warm_fills_.push_back(double(now->ring_fills - submitted->ring_fills));
+    }
+    if (const auto now = session_->gpu_stage_seconds(); now && stages) {
+      warm_uploads_.push_back(now->uploads - stages->uploads);
+      warm_gpu_draws_.push_back(now->draws - stages->draws);
+      warm_resolves_.push_back(now->resolves - stages->resolves);
+    }
+  }
+
+  // Medians of the warm replays; ends the session (peak RSS is read after it).
+  ReplayBenchResult Finish() {
+    ReplayBenchResult& r = r_;
+    r.warm_seconds = Median(warm_);
+    r.warm_cpu_seconds = Median(r.warm_cpu_each);
+    const double d = r.draws ? double(r.draws) : 1.0;
+    const double draw_s = Median(warm_draws_), flush_s = Median(warm_flush_);
+    r.recording_us_per_draw = draw_s / d * 1e6;
+    r.submission_us_per_draw = flush_s / d * 1e6;
+    r.front_end_us_per_draw = std::max(0.0, r.warm_seconds - draw_s - flush_s) / d * 1e6;
+    r.translation_us_per_draw = std::max(0.0, cold_draws_ - draw_s) / d * 1e6;
+    if (!warm_gpu_.empty() && r.frames > 0) {
+      r.gpu_seconds_per_frame = Median(warm_gpu_) / double(r.frames);
+    }
+    if (!warm_uploads_.empty() && r.frames > 0) {
+      r.gpu_uploads_seconds_per_frame = Median(warm_uploads_) / double(r.frames);
+      r.gpu_draws_seconds_per_frame = Median(warm_gpu_draws_) / double(r.frames);
+      r.gpu_resolves_seconds_per_frame = Median(warm_resolves_) / double(r.frames);
+    }
+    if (const auto s = session_->submission_stats(); s && r.frames > 0) {
+      r.submissions_per_frame = Median(warm_submissions_) / double(r.frames);
+      r.ring_fills_per_frame = Median(warm_fills_) / double(r.frames);
+      r.peak_submission_ring_bytes = s->peak_ring_bytes;
+      r.ring_bytes = s->ring_bytes;
+    }
+    r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
+    r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;
+    player_.reset();
+    session_.reset();
+    r.peak_rss_bytes = PeakRssBytes();
+    return r;
+  }
+
+ private:
+  const Case& case_;
+  ReplayBenchResult r_;
+  std::unique_ptr<renderer::Session> session_;
+  std::unique_ptr<replay::TracePlayer> player_;
+  double in_draws_ = 0.0, cold_draws_ = 0.0;
+  uint64_t draws_ = 0, frames_ = 0;
+  Clock::time_point draw_start_;
+  bool replayed_ = false;
+  std::vector<double> warm_, warm_draws_, warm_flush_, warm_gpu_;
+  std::vector<double> warm_uploads_, warm_gpu_draws_, warm_resolves_, warm_submissions_, warm_fills_;
+};
+
+ReplayBenchResult Failed(const Case& c, const std::string& path_name, const Error& e) {
   ReplayBenchResult r;
   r.name = c.name;
   r.path = path_name;
-  renderer::SessionOptions so;
-  so.path = *renderer::ParsePath(path_name);
-  so.device_index = o.device_index;
-  so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
-  so.gpu_stage_timestamps = o.gpu_profile;
-  so.initial_ring_bytes = o.initial_ring_bytes;
-  double in_draws = 0.0;
-  uint64_t draws = 0, frames = 0;
-  Clock::time_point draw_start;
-  so.on_draw_event = [&](const renderer::DrawEvent& e) {
-    if (!e.after) {
-      draw_start = Clock::now();
-      return;
-    }
-    in_draws += Seconds(draw_start, Clock::now());
-    if (!e.resolve) ++draws;
-  };
-  so.on_frame_end = [&](const replay::FrameEndCall&) { ++frames; };
-  const auto t0 = Clock::now();
-  auto session = renderer::Session::Create(so);
-  r.startup_seconds = Seconds(t0, Clock::now());
-  r.device = session->device_name();
-  replay::TracePlayer player(session->backend());
-  session->Attach(player);
-  std::vector<double> warm, warm_cpu, warm_draws, warm_flush, warm_gpu;
-  std::vector<double> warm_uploads, warm_gpu_draws, warm_resolves, warm_submissions, warm_fills;
-  double cold_draws = 0.0;
-  for (uint32_t rep = 0; rep <= o.repeats; ++rep) {
-    in_draws = 0.0;
-    draws = frames = 0;
-    const double cpu = ProcessCpuSeconds();
-    const double gpu = session->gpu_seconds();
-    const auto stages = session->gpu_stage_seconds();
-    const auto submitted = session->submission_stats();
-    const auto a = Clock::now();
-    for (const format::Record& rec : c.records) player.Apply(rec);
-    const auto b = Clock::now();
-    session->Flush();
-    const auto f = Clock::now();
-    if (rep == 0) {
-      r.cold_seconds = Seconds(a, f);
-      cold_draws = in_draws;
-      r.draws = draws;
-      r.frames = frames;
-      continue;
-    }
-    warm.push_back(Seconds(a, f));
-    warm_cpu.push_back(ProcessCpuSeconds() - cpu);
-    warm_draws.push_back(in_draws);
-    warm_flush.push_back(Seconds(b, f));
-    if (gpu >= 0.0) warm_gpu.push_back(session->gpu_seconds() - gpu);
-    if (const auto now = session->submission_stats(); now && submitted) {
-      warm_submissions.push_back(double(now->submissions - submitted->submissions));
-      warm_fills.push_back(double(now->ring_fills - submitted->ring_fills));
-    }
-    if (const auto now = session->gpu_stage_seconds(); now && stages) {
-      warm_uploads.push_back(now->uploads - stages->uploads);
-      warm_gpu_draws.push_back(now->draws - stages->draws);
-      warm_resolves.push_back(now->resolves - stages->resolves);
-    }
-  }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  r.warm_seconds = median(warm);
-  r.warm_cpu_seconds = median(warm_cpu);
-  const double d = r.draws ? double(r.draws) : 1.0;
-  const double draw_s = median(warm_draws), flush_s = median(warm_flush);
-  r.recording_us_per_draw = draw_s / d * 1e6;
-  r.submission_us_per_draw = flush_s / d * 1e6;
-  r.front_end_us_per_draw = std::max(0.0, r.warm_seconds - draw_s - flush_s) / d * 1e6;
-  r.translation_us_per_draw = std::max(0.0, cold_draws - draw_s) / d * 1e6;
-  if (!warm_gpu.empty() && r.frames > 0) {
-    r.gpu_seconds_per_frame = median(warm_gpu) / double(r.frames);
-  }
-  if (!warm_uploads.empty() && r.frames > 0) {
-    r.gpu_uploads_seconds_per_frame = median(warm_uploads) / double(r.frames);
-    r.gpu_draws_seconds_per_frame = median(warm_gpu_draws) / double(r.frames);
-    r.gpu_resolves_seconds_per_frame = median(warm_resolves) / double(r.frames);
-  }
-  if (const auto s = session->submission_stats(); s && r.frames > 0) {
-    r.submissions_per_frame = median(warm_submissions) / double(r.frames);
-    r.ring_fills_per_frame = median(warm_fills) / double(r.frames);
-    r.peak_submission_ring_bytes = s->peak_ring_bytes;
-    r.ring_bytes = s->ring_bytes;
-  }
-  r.frames_per_second = r.warm_seconds > 0 ? double(r.frames) / r.warm_seconds : 0.0;
-  r.draws_per_second = r.warm_seconds > 0 ? double(r.draws) / r.warm_seconds : 0.0;
-  session.reset();
-  r.peak_rss_bytes = PeakRssBytes();
+  r.error = e.what();
   return r;
+}
+
+// Each case on each path in turn, all its replays at once: one case's records and session in
+// memory at a time (a 20,000-draw case is tens of MiB of records).
+void RunOneAfterAnother(const Case& c, const ReplayBenchOptions& o, std::vector<ReplayBenchResult>& out) {
+  for (const std::string& path_name : o.paths) {
+    if (o.progress) o.progress(c.name + " on " + path_name);
+    try {
+      CaseRun run(c, path_name, o);
+      for (uint32_t rep = 0; rep <= o.repeats; ++rep) run.Replay();
+      out.push_back(run.Finish());
+    } catch (const Error& e) {
+      out.push_back(Failed(c, path_name, e));
+    }
+  }
+}
+
+// Per path, every case's session at once and their warm replays in rounds (each case's replay
+// r, then each case's replay r + 1): a slow spell of a shared machine then falls on every case of
+// a round alike, and the ratios between cases compare replays measured side by side.
+void RunInterleaved(const std::vector<Case>& cases, const ReplayBenchOptions& o,
+                    std::vector<ReplayBenchResult>& out) {
+  std::vector<std::vector<ReplayBenchResult>> by_case(cases.size());
+  for (const std::string& path_name : o.paths) {
+    std::vector<std::unique_ptr<CaseRun>> runs(cases.size());
+    auto fail = [&](size_t i, const Error& e) {
+      runs[i].reset();
+      by_case[i].push_back(Failed(cases[i], path_name, e));
+    };
+    for (size_t i = 0; i < cases.size(); ++i) {
+      if (o.progress) o.progress(cases[i].name + " on " + path_name + " (cold)");
+      try {
+        runs[i] = std::make_unique<CaseRun>(cases[i], path_name, o);
+        runs[i]->Replay();
+      } catch (const Error& e) {
+        fail(i, e);
+      }
+    }
+    for (uint32_t rep = 0; rep < o.repeats; ++rep) {
+      if (o.progress) o.progress(path_name + ": round " + std::to_string(rep + 1) + " of " + std::to_string(o.repeats));
+      for (size_t i = 0; i < cases.size(); ++i) {
+        if (!runs[i]) continue;
+        try {
+          runs[i]->Replay();
+        } catch (const Error& e) {
+          fail(i, e);
+        }
+      }
+    }
+    for (size_t i = 0; i < cases.size(); ++i) {
+      if (!runs[i]) continue;
+      try {
+        by_case[i].push_back(runs[i]->Finish());
+        by_case[i].back().interleaved = true;
+      } catch (const Error& e) {
+        fail(i, e);
+      }
+      runs[i].reset();
+    }
+  }
+  for (std::vector<ReplayBenchResult>& results : by_case) {
+    for (ReplayBenchResult& r : results) out.push_back(std::move(r));
+  }
 }
 
 }  // namespace
@@ -222,18 +314,12 @@ ReplayBenchResult RunCase(const Case& c, const std::string& path_name,
 std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
   if (o.repeats == 0) throw Error("bench replay: repeats must be at least 1");
   std::vector<ReplayBenchResult> out;
-  auto run = [&](const Case& c) {
-    for (const std::string& path_name : o.paths) {
-      if (o.progress) o.progress(c.name + " on " + path_name);
-      try {
-        out.push_back(RunCase(c, path_name, o));
-      } catch (const Error& e) {
-        ReplayBenchResult r;
-        r.name = c.name;
-        r.path = path_name;
-        r.error = e.what();
-        out.push_back(r);
-      }
+  std::vector<Case> kept;  // interleaved: every case, run together at the end
+  auto run = [&](Case c) {
+    if (o.interleave) {
+      kept.push_back(std::move(c));
+    } else {
+      RunOneAfterAnother(c, o, out);
     }
   };
   if (!o.samples.empty()) {
@@ -257,7 +343,6 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
       run(Case{sample->name, std::move(records)});
     }
   } else if (o.traces.empty()) {
-    // One case in memory at a time: a 20,000-draw case is tens of MiB of records.
     run(Case{"textured_4", SceneRecords(TexturedScene(), "textured_4", o.save_traces_dir)});
     for (uint32_t n : o.flat_draws) {
       const std::string name = "flat_" + std::to_string(n);
@@ -281,6 +366,7 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
       run(Case{std::filesystem::path(t).filename().string(), ReadRecords(t)});
     }
   }
+  if (o.interleave) RunInterleaved(kept, o, out);
   return out;
 }
 
@@ -294,7 +380,16 @@ std::vector<BenchRatio> ReplayBenchRatios(const std::vector<ReplayBenchResult>& 
     for (size_t i = 0; i < j; ++i) {
       const ReplayBenchResult& b = results[i];
       if (b.path != a.path || !b.error.empty() || b.warm_cpu_seconds <= 0) continue;
-      ratios.push_back({a.path + ":" + a.name + "/" + b.name, a.warm_cpu_seconds / b.warm_cpu_seconds});
+      double value = a.warm_cpu_seconds / b.warm_cpu_seconds;
+      if (a.interleaved && b.interleaved && a.warm_cpu_each.size() == b.warm_cpu_each.size()) {
+        // Replays of one round were measured side by side: the median of the rounds' ratios.
+        std::vector<double> each;
+        for (size_t k = 0; k < a.warm_cpu_each.size(); ++k) {
+          if (b.warm_cpu_each[k] > 0) each.push_back(a.warm_cpu_each[k] / b.warm_cpu_each[k]);
+        }
+        if (!each.empty()) value = Median(each);
+      }
+      ratios.push_back({a.path + ":" + a.name + "/" + b.name, value});
     }
   }
   return ratios;

@@ -2,19 +2,24 @@
 // frames they were authored with, the saved traces replay to what the bench counted, every
 // number is filled in, and the baseline check passes a lenient baseline, fails a ratio that grew
 // past the tolerance and one that was not measured (exit 1), and refuses a missing file (exit 2).
+// Interleaved cases (--interleave) count what they count one after another, and their ratios are
+// the median of the rounds' ratios (worked by hand below).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "prerequisite.h"
 #include "test_files.h"
+#include "xnt/bench/replay_bench.h"
 
 namespace xnt {
 namespace {
@@ -241,6 +246,51 @@ TEST_F(BenchReplay, BaselineCheck) {
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("fbo:flat_50/flat_20: not measured"), std::string::npos) << r.out;
   EXPECT_EQ(Xt(run + (kWork / "nope.json").string()).code, 2);
+}
+
+TEST_F(BenchReplay, InterleavedCasesCountTheSameAndReportRounds) {
+  const Result r = Xt("bench replay --paths cpu --draws 20,50 --capture 30 --repeat 3 --interleave --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"interleaved\": true"), std::string::npos) << r.out;
+  // Cases in the order they run one after another, each with its own draws.
+  const size_t t = r.out.find("\"name\": \"textured_4\""), f20 = r.out.find("\"name\": \"flat_20\""),
+               f50 = r.out.find("\"name\": \"flat_50\""), c30 = r.out.find("\"name\": \"capture_30\"");
+  ASSERT_TRUE(t != std::string::npos && f20 != std::string::npos && f50 != std::string::npos &&
+              c30 != std::string::npos) << r.out;
+  EXPECT_LT(t, f20);
+  EXPECT_LT(f20, f50);
+  EXPECT_LT(f50, c30);
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 50,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 30,"), std::string::npos) << r.out;
+  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 4u) << r.out;
+  EXPECT_NE(r.out.find("\"cpu:capture_30/flat_50\""), std::string::npos);
+  const Result text = Xt("bench replay --paths cpu --draws 20 --capture 10 --repeat 2 --interleave");
+  EXPECT_NE(text.out.find("the median of 2 rounds' ratios"), std::string::npos) << text.out;
+}
+
+bench::ReplayBenchResult Measured(const char* name, std::vector<double> each, bool interleaved) {
+  bench::ReplayBenchResult r;
+  r.name = name;
+  r.path = "cpu";
+  r.warm_cpu_each = each;
+  std::sort(each.begin(), each.end());
+  r.warm_cpu_seconds = each[each.size() / 2];
+  r.interleaved = interleaved;
+  return r;
+}
+
+TEST(BenchReplayRatios, InterleavedRoundsGiveTheMedianOfTheirRatios) {
+  // Round ratios a/b: 2/1 = 2, 4/1 = 4, 6/6 = 1 -> median 2. The medians' ratio would be 4/1 = 4:
+  // b's third replay fell in a slow spell that a's third replay shared.
+  std::vector<bench::BenchRatio> ratios = bench::ReplayBenchRatios(
+      {Measured("b", {1.0, 1.0, 6.0}, true), Measured("a", {2.0, 4.0, 6.0}, true)});
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_EQ(ratios[0].name, "cpu:a/b");
+  EXPECT_DOUBLE_EQ(ratios[0].value, 2.0);
+  // Measured one after another: the ratio of the medians.
+  ratios = bench::ReplayBenchRatios({Measured("b", {1.0, 1.0, 6.0}, false), Measured("a", {2.0, 4.0, 6.0}, false)});
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_DOUBLE_EQ(ratios[0].value, 4.0);
 }
 
 }  // namespace

@@ -9,7 +9,10 @@
 //   capture_N    N draws shaped as a capture records them (xnt/bench/capture_trace.h): each its own
 //                ring submission and fresh vertex page; capture_FxN: F such frames.
 // Per case and render path, one session replays the records `repeats + 1` times; the first
-// replay is cold (shaders translated and compiled, pipelines created), the others warm. Reported:
+// replay is cold (shaders translated and compiled, pipelines created), the others warm. Cases run
+// one after another, or with `interleave` in rounds (every case's sessions of a path open at once,
+// each case's warm replay r before any case's replay r + 1), so that a slow spell of a shared
+// machine falls on every case of a round alike. Reported:
 //   - startup_seconds: Session::Create (instance, device, host pipelines) of that session;
 //   - cold_seconds / median warm seconds of a whole replay (and its process CPU seconds, every
 //     thread), frames/s and draws/s (warm);
@@ -63,6 +66,8 @@ struct ReplayBenchOptions {
   // Non-empty: the built-in cases' traces are also kept there as NAME.xnt.
   std::string save_traces_dir;
   uint32_t repeats = 3;
+  // Warm replays in rounds across the cases of a path (above); keeps every case in memory.
+  bool interleave = false;
   int device_index = -1;
   std::function<void(const std::string& what)> progress;
 };
@@ -76,6 +81,8 @@ struct ReplayBenchResult {
   double cold_seconds = 0.0;
   double warm_seconds = 0.0;       // median
   double warm_cpu_seconds = 0.0;   // median process CPU time (all threads) of a warm replay
+  std::vector<double> warm_cpu_each;  // that time for each warm replay, in order
+  bool interleaved = false;           // replay k was measured in round k with the path's other cases
   double frames_per_second = 0.0, draws_per_second = 0.0;
   double front_end_us_per_draw = 0.0;
   double recording_us_per_draw = 0.0;
@@ -99,7 +106,8 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& options)
 
 // Ratios between cases of one run (the CI check compares them with bench/baseline.json, so a
 // machine's speed cancels): "<path>:<a>/<b>" = warm process CPU seconds of case a over case b
-// (CPU time, not wall: the check runs on shared CI machines).
+// (CPU time, not wall: the check runs on shared CI machines): the median of the per-round ratios
+// when both were interleaved, else the ratio of the medians.
 struct BenchRatio {
   std::string name;
   double value = 0.0;
