@@ -365,36 +365,42 @@ TEST_P(HistoryAgrees, WithTheCpuFrame) {
                                   [&](const auto& u) { return u.id == call["target"]; });
       ASSERT_NE(t, targets.targets.end()) << call["target"];
       for (const Json& run : call["runs"]) {
-        // At 1x a run's pixels share their entries outright.
+        // At 1x a run's pixels share their entries outright: what the run claims is read once,
+        // then held against each of its pixels.
         const Json entries = RunEntries(call, run, 0, 0);
-        for (uint32_t q = run[0]; q < run[0].get<uint32_t>() + run[1].get<uint32_t>(); ++q) {
-          const uint32_t x = tile[0].get<uint32_t>() * kHistoryTile + q % kHistoryTile;
-          const uint32_t y = tile[1].get<uint32_t>() * kHistoryTile + q / kHistoryTile;
-          ASSERT_FALSE(entries.empty());
-          if (t->id == "frame") {
+        ASSERT_FALSE(entries.empty());
+        const uint32_t first = run[0].get<uint32_t>(), count = run[1].get<uint32_t>();
+        const uint32_t tile_x = tile[0].get<uint32_t>() * kHistoryTile, tile_y = tile[1].get<uint32_t>() * kHistoryTile;
+        if (t->id == "frame") {
+          const std::string claimed = entries.back()["shown"].get<std::string>().substr(0, 7);
+          for (uint32_t q = first; q < first + count; ++q) {
+            const uint32_t x = tile_x + q % kHistoryTile, y = tile_y + q / kHistoryTile;
             const uint8_t* p = &shown.rgba[(size_t(y) * shown.width + x) * 4];
             char rgb[8];
             std::snprintf(rgb, sizeof(rgb), "#%02x%02x%02x", p[0], p[1], p[2]);
-            ASSERT_EQ(entries.back()["shown"].get<std::string>().substr(0, 7), rgb) << x << "," << y;
+            ASSERT_EQ(claimed, rgb) << x << "," << y;
             ++checked;
-            continue;
           }
-          // The last entry of sample 0 of the pixel.
-          const Json* e = nullptr;
-          for (const Json& c : entries) {
-            if (!c.contains("sample") || c["sample"] == "0") e = &c;
-          }
-          ASSERT_NE(e, nullptr);
+          continue;
+        }
+        // The last entry of sample 0 of the run's pixels.
+        const Json* e = nullptr;
+        for (const Json& c : entries) {
+          if (!c.contains("sample") || c["sample"] == "0") e = &c;
+        }
+        ASSERT_NE(e, nullptr);
+        // The entry may have addressed the word through an aliasing surface of another width:
+        // compare the bits both hold.
+        const std::string after = (*e)["after"];
+        const std::string hex = after.substr(0, after.find(' '));
+        const uint64_t mask = hex.size() > 10 && t->surface.bytes_per_sample() == 8 ? ~0ull : 0xFFFFFFFFull;
+        const uint64_t claimed = std::stoull(hex, nullptr, 16) & mask;
+        for (uint32_t q = first; q < first + count; ++q) {
+          const uint32_t x = tile_x + q % kHistoryTile, y = tile_y + q / kHistoryTile;
           const uint8_t* bytes = backend.edram().bytes().data() + t->surface.SampleOffset(x, y, 0);
           uint64_t stored = LoadLE32(bytes);
           if (t->surface.bytes_per_sample() == 8) stored |= uint64_t(LoadLE32(bytes + 4)) << 32;
-          // The entry may have addressed the word through an aliasing surface of another width:
-          // compare the bits both hold.
-          const std::string after = (*e)["after"];
-          const std::string hex = after.substr(0, after.find(' '));
-          const uint64_t mask = hex.size() > 10 && t->surface.bytes_per_sample() == 8 ? ~0ull : 0xFFFFFFFFull;
-          ASSERT_EQ(std::stoull(hex, nullptr, 16) & mask, stored & mask)
-              << t->id << " pixel " << x << "," << y << " event " << (*e)["event"];
+          ASSERT_EQ(claimed, stored & mask) << t->id << " pixel " << x << "," << y << " event " << (*e)["event"];
           ++checked;
         }
       }
