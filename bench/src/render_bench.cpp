@@ -1,5 +1,6 @@
 // Render-path benchmark (see render_bench.h).
 #include "bench_scene.h"
+#include "bench_stats.h"
 #include "xnt/bench/render_bench.h"
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <time.h>
 #include <unistd.h>
 
 #include "xnt/base/error.h"
@@ -71,18 +71,6 @@ samples::ShaderScene Scene(bool fullscreen, const RenderBenchOptions& o) {
     s.draws.push_back(d);
   }
   return s;
-}
-
-double ProcessCpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 std::vector<format::Record> Records(const samples::ShaderScene& scene) {

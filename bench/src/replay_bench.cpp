@@ -1,5 +1,6 @@
 // Replay benchmark (see replay_bench.h).
 #include "bench_scene.h"
+#include "bench_stats.h"
 #include "texture_scene.h"
 #include "xnt/bench/capture_trace.h"
 #include "xnt/bench/replay_bench.h"
@@ -99,15 +100,6 @@ std::vector<format::Record> SceneRecords(const samples::ShaderScene& scene, cons
   return records;
 }
 
-// User + system CPU time of the whole process (every thread: the driver's too), which a loaded
-// machine inflates far less than wall time.
-double ProcessCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-}
-
 uint64_t PeakRssBytes() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -118,11 +110,6 @@ struct Case {
   std::string name;
   std::vector<format::Record> records;
 };
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // One case on one render path: its session, and what its replays measured so far. The first
 // Replay() is the cold one. Not movable: the session's callbacks point into it.
