@@ -71,9 +71,13 @@ samples::ShaderScene TexturedScene() {
   return s;
 }
 
+// The whole trace, or an Error: a file without its footer (a capture cut short, a truncated copy)
+// is refused rather than timed on the part of it a scan recovers.
 std::vector<format::Record> ReadRecords(const std::string& file) {
   std::vector<format::Record> records;
-  format::Reader::Open(file)->ForEachRecord([&](const format::Record& r) {
+  format::ReaderOptions whole;
+  whole.allow_recovery = false;
+  format::Reader::Open(file, whole)->ForEachRecord([&](const format::Record& r) {
     records.push_back(r);
     return true;
   });
@@ -350,7 +354,15 @@ std::vector<ReplayBenchResult> RunReplayBench(const ReplayBenchOptions& o) {
     }
   } else {
     for (const std::string& t : o.traces) {
-      run(Case{std::filesystem::path(t).filename().string(), ReadRecords(t)});
+      Case c{std::filesystem::path(t).filename().string(), {}};
+      try {
+        c.records = ReadRecords(t);
+      } catch (const Error& e) {
+        // Not run on any path, said per path as a case that fails to replay is.
+        for (const std::string& path_name : o.paths) out.push_back(Failed(c, path_name, e));
+        continue;
+      }
+      run(std::move(c));
     }
   }
   if (o.interleave) RunInterleaved(kept, o, out);

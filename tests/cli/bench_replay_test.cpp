@@ -268,6 +268,26 @@ TEST_F(BenchReplay, InterleavedCasesCountTheSameAndReportRounds) {
   EXPECT_NE(text.out.find("the median of 2 rounds' ratios"), std::string::npos) << text.out;
 }
 
+TEST_F(BenchReplay, ATruncatedTraceIsRefusedNotTimed) {
+  // The first half of a saved trace: no footer, a prefix a scan would recover.
+  ASSERT_EQ(Xt("bench replay --paths cpu --draws 20 --capture 10 --repeat 1 --save-traces " + kWork.string()).code, 0);
+  const fs::path whole = kWork / "flat_20.xnt", cut = kWork / "cut.xnt";
+  fs::copy_file(whole, cut);
+  fs::resize_file(cut, fs::file_size(whole) / 2);
+  for (const char* interleave : {"", " --interleave"}) {
+    Result r = Xt("bench replay --paths cpu --repeat 1" + std::string(interleave) + " " + cut.string());
+    EXPECT_EQ(r.code, 2) << r.out;  // no case could run
+    EXPECT_NE(r.out.find("cut.xnt        cpu   not run: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("footer"), std::string::npos) << r.out;
+    // Beside a whole trace the whole one is timed and the cut one still named.
+    r = Xt("bench replay --paths cpu --repeat 1 --json" + std::string(interleave) + " " + cut.string() + " " +
+           whole.string());
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("\"frames\": 1, \"draws\": 20,"), std::string::npos) << r.out;
+    EXPECT_EQ(Count(r.out, "\"error\": \"\""), 1u) << r.out;
+  }
+}
+
 bench::ReplayBenchResult Measured(const char* name, std::vector<double> each, bool interleaved) {
   bench::ReplayBenchResult r;
   r.name = name;

@@ -447,7 +447,8 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                rep->add_option("--write-baseline", pargs->write_baseline, "Write this run's ratios as a baseline file");
                rep->add_option("--tolerance", pargs->tolerance, "Allowed growth of a ratio for --write-baseline")
                    ->check(CLI::Range(0.0, 10.0))->capture_default_str();
-               rep->footer("Exit codes: 0 ok; 1 a ratio regressed past the baseline (or no case ran); 2 usage.");
+               rep->footer("Exit codes: 0 ok; 1 a ratio regressed past the baseline; 2 usage, or no case could run (each "
+                           "case's reason is printed: a damaged trace, a path that cannot start).");
                rep->callback([which] { *which = "replay"; });
                return [=]() -> int {
                  if (*which == "replay") return RunReplayBenchCommand(*pargs);
