@@ -8,15 +8,15 @@ namespace xnt::vk {
 DrawSetLayouts::DrawSetLayouts(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout)
     : device_(context.device()) {
   const VkDescriptorSetLayoutBinding constants[5] = {
-      LayoutBinding(kVertexFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      LayoutBinding(kVertexFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
-      LayoutBinding(kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      LayoutBinding(kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
-      LayoutBinding(kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+      LayoutBinding(kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                     VK_SHADER_STAGE_VERTEX_BIT),
-      LayoutBinding(kPixelFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      LayoutBinding(kPixelFloatConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_ALL_GRAPHICS),
-      LayoutBinding(kFetchBoolLoopConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      LayoutBinding(kFetchBoolLoopConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_ALL_GRAPHICS)};
   constants_layout_ =
       CreateSetLayout(device_, constants, 5, "vkCreateDescriptorSetLayout(constants)");

@@ -72,7 +72,7 @@ void GuestConstantUploads::PlacePart(uint32_t part, uint32_t first, uint32_t end
   const uint64_t lead = uint64_t(first) * 16;  // bytes of the range before the first row read
   const uint64_t bytes = uint64_t(end - first) * 16;
   // Rows at an aligned offset plus lead % alignment, so the offset lead bytes before them is
-  // aligned as a dynamic offset must be; the room runs to the range's end.
+  // aligned as a uniform buffer offset must be; the room runs to the range's end.
   const uint64_t skew = lead % alignment_;
   CommandStream::Allocation a = allocate(skew + range_bytes - lead, alignment_);
   uint64_t offset = a.offset + skew - lead;

@@ -26,7 +26,11 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
       layouts_(context, shared_memory_.set_layout()),
       textures_(context, stream_, shared_memory_),
       samplers_(context),
-      guest_constants_(UniformAlignment()) {
+      guest_constants_(UniformAlignment()),
+      constants_sets_(device_, layouts_.constants_layout(),
+                      {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 + kXeConstantPartCount},
+                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+                      "vkCreateDescriptorPool(constants)") {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   // Texture loads are compute dispatches: outside rendering. They read the mirror over ranges
   // the shared memory is not told of, so no later upload of the submission may pass them.
@@ -48,7 +52,6 @@ PathRenderer::~PathRenderer() {
   // The path's destructor has flushed; nothing may still use the sets or modules.
   context_.WaitIdle();
   if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
-  if (constants_pool_) vkDestroyDescriptorPool(device_, constants_pool_, nullptr);
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
   for (VkShaderModule m : owned_modules_) vkDestroyShaderModule(device_, m, nullptr);
 }
@@ -60,16 +63,6 @@ void PathRenderer::CreateDescriptorSets() {
   const VkDescriptorSetLayout textures_layout = layouts_.textures_layout();
   AllocateSets(device_, descriptor_pool_, &textures_layout, 1, &textures_set_,
                "vkAllocateDescriptorSets(renderer)");
-  // Room for a constants set per combination of range classes.
-  constexpr uint32_t kClasses = GuestConstantUploads::kRangeClasses;
-  constexpr uint32_t kSets = kClasses * kClasses * kClasses;
-  const VkDescriptorPoolSize constant_sizes[2] = {
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, kSets * (1 + kXeConstantPartCount)},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, kSets}};
-  constants_pool_ = CreateDescriptorPool(device_, kSets, constant_sizes, 2,
-                                         "vkCreateDescriptorPool(constants)");
-  ring_buffer_ = stream_.ring_buffer();
-
   // The all-dummy texture set, and the pool per-draw texture sets come from.
   WriteTextureSet(textures_set_, DummyImages());
   const VkDescriptorPoolSize texture_size{
@@ -159,7 +152,9 @@ PathRenderer::GuestConstants PathRenderer::PlaceGuestConstants(const DrawInput& 
     const uint64_t submission = stream_.submission_count();
     const GuestConstantBinding binding =
         guest_constants_.Place(draw.regs, draw.constant_reads, submission, allocate);
-    if (stream_.submission_count() == submission) return {ConstantsSet(binding), binding.offsets};
+    if (stream_.submission_count() == submission) {
+      return {constants_sets_.Next(submission), binding};
+    }
   }
 }
 
@@ -174,36 +169,32 @@ CommandStream::Allocation PathRenderer::AllocateDrawData(const DrawInput& draw, 
   }
 }
 
-VkDescriptorSet PathRenderer::ConstantsSet(const GuestConstantBinding& binding) {
-  constexpr uint32_t kClasses = GuestConstantUploads::kRangeClasses;
-  const uint32_t key =
-      (binding.ranges[0] * kClasses + binding.ranges[1]) * kClasses + binding.ranges[2];
-  if (ring_buffer_ != stream_.ring_buffer()) {
-    // The ring grew (only while idle): the sets name the old buffer and no submission in flight
-    // uses them.
-    CheckVk(vkResetDescriptorPool(device_, constants_pool_, 0), "vkResetDescriptorPool(constants)");
-    constants_sets_.clear();
-    ring_buffer_ = stream_.ring_buffer();
-  }
-  VkDescriptorSet& set = constants_sets_[key];
-  if (set) return set;
-  const VkDescriptorSetLayout layout = layouts_.constants_layout();
-  AllocateSets(device_, constants_pool_, &layout, 1, &set, "vkAllocateDescriptorSets(constants)");
-  VkDescriptorBufferInfo buffers[5] = {{ring_buffer_, 0, sizeof(XeSystemConstants)},
-                                       {ring_buffer_, 0, kDomainInputsRange}};
+void PathRenderer::WriteConstantsSet(const GuestConstants& constants,
+                                     const CommandStream::Allocation& allocation,
+                                     uint64_t system_offset, uint64_t domain_offset,
+                                     uint64_t domain_bytes) {
+  // A draw that is not tessellated never reads the domain inputs; the binding still needs a
+  // valid range, its system constants' does.
+  VkDescriptorBufferInfo buffers[5] = {
+      {allocation.buffer, allocation.offset + system_offset, sizeof(XeSystemConstants)},
+      domain_bytes ? VkDescriptorBufferInfo{allocation.buffer, allocation.offset + domain_offset,
+                                            domain_bytes}
+                   : VkDescriptorBufferInfo{allocation.buffer, allocation.offset + system_offset,
+                                            sizeof(XeSystemConstants)}};
   VkWriteDescriptorSet writes[5] = {
-      BufferWrite(set, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      BufferWrite(constants.set, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                   &buffers[0]),
-      BufferWrite(set, kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+      BufferWrite(constants.set, kDomainInputsBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                   &buffers[1])};
+  const GuestConstantBinding& binding = constants.binding;
   for (uint32_t part = 0; part < kXeConstantPartCount; ++part) {
-    buffers[2 + part] = {ring_buffer_, 0,
+    // The parts lie in the ring buffer of this submission, as the draw's own data does.
+    buffers[2 + part] = {allocation.buffer, binding.offsets[part],
                          GuestConstantUploads::RangeBytes(part, binding.ranges[part])};
-    writes[2 + part] = BufferWrite(set, kXeConstantParts[part].binding,
-                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, &buffers[2 + part]);
+    writes[2 + part] = BufferWrite(constants.set, kXeConstantParts[part].binding,
+                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &buffers[2 + part]);
   }
   vkUpdateDescriptorSets(device_, 5, writes, 0, nullptr);
-  return set;
 }
 
 bool PathRenderer::SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,
@@ -227,14 +218,20 @@ uint64_t PathRenderer::ReserveDomainInputs(const gpu::TessellatedDraw* tess, uin
                                            uint64_t& alignment) const {
   if (!tess) return 0;
   // A larger draw comes in parts (DrawTessellatedInParts); one past it here would overrun.
-  if (tess->vertices.size() * sizeof(gpu::DomainVertex) > kDomainInputsRange) {
+  if (DomainInputBytes(tess) > kDomainInputsRange) {
     throw Error("tessellated draw of " + std::to_string(tess->vertices.size()) +
                 " generated vertices past the domain-input binding, not cut into parts");
   }
   alignment = std::max({alignment, UniformAlignment(), StorageAlignment()});
   const uint64_t offset = (total + alignment - 1) / alignment * alignment;
-  total = offset + kDomainInputsRange;
+  total = offset + DomainInputBytes(tess);
   return offset;
+}
+
+uint64_t PathRenderer::DomainInputBytes(const gpu::TessellatedDraw* tess) {
+  if (!tess) return 0;
+  // At least one vertex's worth: a range of 0 bytes is not a valid binding.
+  return std::max<uint64_t>(1, tess->vertices.size()) * sizeof(gpu::DomainVertex);
 }
 
 void PathRenderer::WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst) {

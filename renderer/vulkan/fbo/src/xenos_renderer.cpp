@@ -218,14 +218,8 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   }
   VkDescriptorSet sets[3] = {shared_memory_.descriptor_set(), upload.constants.set, textures_set};
-  // Dynamic offsets in binding order (shader_interface.h, set 1).
-  const auto& guest = upload.constants.offsets;
-  const uint32_t dynamic_offsets[5] = {
-      guest[kXeVertexFloatConstants], uint32_t(upload.allocation.offset + upload.system_offset),
-      draw.tessellation ? uint32_t(upload.allocation.offset + upload.domain_offset) : 0u,
-      guest[kXePixelFloatConstants], guest[kXeFetchBoolLoopConstants]};
   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.layout(), 0, 3, sets,
-                          5, dynamic_offsets);
+                          0, nullptr);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, upload.allocation.offset,
                        VK_INDEX_TYPE_UINT32);
   SetDynamicState(regs, plan, attachments, raster, quads.kind, exact_depth);
@@ -264,6 +258,8 @@ XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(const DrawInput& draw,
   const gpu::TessellatedDraw* tess = draw.tessellation.get();
   upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
   upload.allocation = AllocateDrawData(draw, total, ubo_align, upload.constants);
+  WriteConstantsSet(upload.constants, upload.allocation, upload.system_offset, upload.domain_offset,
+                    DomainInputBytes(tess));
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   return upload;

@@ -81,7 +81,7 @@ void FsiRenderer::CreateOutputMergerSet() {
   // Set 3: the EDRAM and the output merger's constants (output_merger_interface.h).
   const VkDescriptorSetLayoutBinding om[2] = {
       LayoutBinding(kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT),
-      LayoutBinding(kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+      LayoutBinding(kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_FRAGMENT_BIT)};
   om_layout_ = CreateSetLayout(device_, om, 2, "vkCreateDescriptorSetLayout(fsi)");
   VkDescriptorSetLayout sets[4] = {shared_memory_.set_layout(), layouts_.constants_layout(),
@@ -92,19 +92,12 @@ void FsiRenderer::CreateOutputMergerSet() {
   CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(fsi)");
 
-  const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1},
-                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-  om_pool_ = CreateDescriptorPool(device_, 1, sizes, 2, "vkCreateDescriptorPool(fsi)");
-  AllocateSets(device_, om_pool_, &om_layout_, 1, &om_set_, "vkAllocateDescriptorSets(fsi)");
-
-  auto ring = stream_.Allocate(16, 16);  // only for the ring's buffer handle
-  const VkDescriptorBufferInfo buffers[2] = {{edram_, 0, VK_WHOLE_SIZE},
-                                             {ring.buffer, 0, sizeof(XeOutputMergerConstants)}};
-  const VkWriteDescriptorSet writes[2] = {
-      BufferWrite(om_set_, kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &buffers[0]),
-      BufferWrite(om_set_, kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-                  &buffers[1])};
-  vkUpdateDescriptorSets(device_, 2, writes, 0, nullptr);
+  // One set per draw (descriptor_set_ring.h), written with the EDRAM and the draw's constants.
+  om_sets_ = std::make_unique<DescriptorSetRing>(
+      device_, om_layout_,
+      std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
+      "vkCreateDescriptorPool(fsi)");
 }
 
 FsiRenderer::~FsiRenderer() {
@@ -115,7 +108,7 @@ FsiRenderer::~FsiRenderer() {
   }
   context_.WaitIdle();
   for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
-  if (om_pool_) vkDestroyDescriptorPool(device_, om_pool_, nullptr);
+  om_sets_.reset();
   if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   if (om_layout_) vkDestroyDescriptorSetLayout(device_, om_layout_, nullptr);
   if (edram_) vkDestroyBuffer(device_, edram_, nullptr);
@@ -281,18 +274,10 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
 
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
   VkDescriptorSet sets[4] = {shared_memory_.descriptor_set(), upload.constants.set, textures_set,
-                             om_set_};
+                             upload.om_set};
   const uint64_t base = upload.allocation.offset;
-  // Dynamic offsets in binding order: set 1's constants and domain inputs (shader_interface.h),
-  // set 3's constants.
-  const auto& guest = upload.constants.offsets;
-  const uint32_t dynamic_offsets[6] = {
-      guest[kXeVertexFloatConstants], uint32_t(base + upload.system_offset),
-      draw.tessellation ? uint32_t(base + upload.domain_offset) : 0u,
-      guest[kXePixelFloatConstants], guest[kXeFetchBoolLoopConstants],
-      uint32_t(base + upload.om_offset)};
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 6,
-                          dynamic_offsets);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 4, sets, 0,
+                          nullptr);
   vkCmdBindIndexBuffer(cmd, upload.allocation.buffer, base, VK_INDEX_TYPE_UINT32);
   const VkViewport vp{0.0f, 0.0f, float(plan.surface_pitch * plan.scale.x),
                       float(guest_height_ * plan.scale.y), plan.viewport.host_depth_min,
@@ -350,6 +335,18 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(const FsiDrawInput& draw,
   const gpu::TessellatedDraw* tess = draw.tessellation.get();
   upload.domain_offset = ReserveDomainInputs(tess, total, ubo_align);
   upload.allocation = AllocateDrawData(draw, total, ubo_align, upload.constants);
+  WriteConstantsSet(upload.constants, upload.allocation, upload.system_offset, upload.domain_offset,
+                    DomainInputBytes(tess));
+  upload.om_set = om_sets_->Next(stream_.submission_count());
+  const VkDescriptorBufferInfo om_buffers[2] = {
+      {edram_, 0, VK_WHOLE_SIZE},
+      {upload.allocation.buffer, upload.allocation.offset + upload.om_offset,
+       sizeof(XeOutputMergerConstants)}};
+  const VkWriteDescriptorSet om_writes[2] = {
+      BufferWrite(upload.om_set, kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &om_buffers[0]),
+      BufferWrite(upload.om_set, kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                  &om_buffers[1])};
+  vkUpdateDescriptorSets(device_, 2, om_writes, 0, nullptr);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);

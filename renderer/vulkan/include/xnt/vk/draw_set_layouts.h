@@ -1,6 +1,6 @@
 // The descriptor set layouts of the shader_interface.h contract that every Vulkan path's draws
-// bind: set 1 the guest and system constants (two dynamic uniform buffers), set 2 the texture
-// arrays, and the pipeline layout of sets 0-2 over the shared-memory layout. A path with sets of
+// bind: set 1 the guest and system constants (uniform buffers in the ring, written per draw:
+// descriptor_set_ring.h) and a tessellated draw's domain inputs, set 2 the texture arrays, and the pipeline layout of sets 0-2 over the shared-memory layout. A path with sets of
 // its own (fsi's EDRAM, set 3) builds its pipeline layout from these set layouts.
 #pragma once
 

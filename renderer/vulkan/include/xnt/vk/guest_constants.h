@@ -1,5 +1,5 @@
 // The guest constants of a draw placed in the ring (shader_interface.h: three uniform buffers,
-// vertex floats, pixel floats, fetch / bool / loop, each with its own dynamic offset).
+// vertex floats, pixel floats, fetch / bool / loop, each bound at its own offset).
 //
 // Per part, only the rows the draw's shaders read (XeConstantReads) are written, and a part is
 // not written at all while those rows hold what the last copy in the same submission holds: its
@@ -10,8 +10,8 @@
 // read.
 //
 // A part's rows [first, end) are bound with a range of the next power of two of `end` rows (a
-// range class: the descriptor's range is fixed when a set is written, so the renderer keeps one
-// constants set per combination of classes), and the dynamic offset is put first x 16 bytes
+// range class, so a draw that reads fewer rows than the last one can bind the same copy), and
+// the binding's offset is put first x 16 bytes
 // before the rows it wrote, over earlier data of the same submission (other draws' ring data,
 // only ever written by the host or read by copies before this draw), which the shaders never
 // read. The allocation runs from the first row to the range's end, so no bound range reaches
@@ -31,7 +31,7 @@
 
 namespace xnt::vk {
 
-// Where a draw's three parts are: dynamic offsets and range classes, in XeConstantPart order.
+// Where a draw's three parts are: ring offsets and range classes, in XeConstantPart order.
 struct GuestConstantBinding {
   std::array<uint32_t, kXeConstantPartCount> offsets{};
   std::array<uint8_t, kXeConstantPartCount> ranges{};
@@ -52,7 +52,7 @@ class GuestConstantUploads {
   }
 
   using Allocate = std::function<CommandStream::Allocation(uint64_t size, uint64_t alignment)>;
-  // `alignment`: of a uniform buffer's dynamic offset.
+  // `alignment`: of a uniform buffer's offset.
   explicit GuestConstantUploads(uint64_t alignment);
 
   // The three parts' place for a draw of submission `submission` reading `reads`. `allocate`

@@ -30,6 +30,7 @@
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/gpu/vertex_exports.h"
 #include "xnt/vk/command_stream.h"
+#include "xnt/vk/descriptor_set_ring.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/draw_set_layouts.h"
 #include "xnt/vk/draw_state.h"
@@ -59,9 +60,9 @@ class PathRenderer {
   // a frame of many draws is recorded, submitted and retired in parts: the ring pages touched,
   // the driver's command memory and a software rasterizer's binned scene stay bounded by the
   // part, not by the frame (a 5,000-draw capture-shaped frame is about 21 MiB of ring data,
-  // mostly its fresh vertex pages). lavapipe also holds a copy of the constants descriptor set
-  // per draw (a 4 KiB mapping each, for the dynamic offsets) until the submission ends: at 8 MiB
-  // the 100-frame capture trace peaked at 517 MiB on fbo, at 4 MiB 458 MiB (docs/speed.md).
+  // mostly its fresh vertex pages). (When lavapipe still copied a descriptor set per draw for
+  // dynamic offsets, a 4 KiB mapping each until the submission ended, the 100-frame capture
+  // trace peaked at 517 MiB on fbo at 8 MiB and 458 MiB at 4 MiB: docs/speed.md.)
   static constexpr uint64_t kSubmissionRingBound = 4ull << 20;
   // And once it holds this many draws: lavapipe's fsi path (unordered) was seen to crash in its
   // queue thread on a single submission of 20,000 draws, which a full ring used to split at
@@ -129,18 +130,24 @@ class PathRenderer {
   virtual void EndRendering() = 0;
   void Note(const std::string& what) { ++notes_[what]; }
   // The draw's guest constants in the ring (guest_constants.h: only the rows its shaders read,
-  // only the parts that changed since their last copy in this submission): set 1 for their
-  // ranges and the parts' dynamic offsets (kXeConstantParts order). May flush when the ring is
-  // full: a caller that allocated before checks stream_.submission_count() and allocates again.
+  // only the parts that changed since their last copy in this submission), and the draw's own
+  // set 1 (descriptor_set_ring.h) that WriteConstantsSet points at them. May flush when the ring
+  // is full: a caller that allocated before checks stream_.submission_count() and allocates again.
   struct GuestConstants {
     VkDescriptorSet set = VK_NULL_HANDLE;
-    std::array<uint32_t, kXeConstantPartCount> offsets{};
+    GuestConstantBinding binding;
   };
   GuestConstants PlaceGuestConstants(const DrawInput& draw);
   // `size` bytes of the draw's own data at `alignment` in the ring and its guest constants
   // (`constants`), both in the same submission.
   CommandStream::Allocation AllocateDrawData(const DrawInput& draw, uint64_t size,
                                              uint64_t alignment, GuestConstants& constants);
+  // Writes the draw's set 1: the guest constant parts where PlaceGuestConstants put them, the
+  // system constants at `system_offset` into `allocation`, and a tessellated draw's domain inputs
+  // at `domain_offset` (ReserveDomainInputs) over its `domain_bytes` (0: not tessellated).
+  void WriteConstantsSet(const GuestConstants& constants,
+                         const CommandStream::Allocation& allocation, uint64_t system_offset,
+                         uint64_t domain_offset, uint64_t domain_bytes);
   // True when one of the plan's skip reasons in `order` holds for the draw: the first one's note
   // is counted, and the draw in `stats`. Each path asks in the order its checks always ran.
   bool SkipDraw(const gpu::DrawPlan& plan, std::initializer_list<gpu::DrawSkip> order,
@@ -159,10 +166,12 @@ class PathRenderer {
   }
   // A tessellated draw's domain inputs (TranslationOptions::domain_inputs) in the draw's ring
   // allocation after its other `total` bytes: returns where they start (aligned for a storage
-  // buffer; 0 without `tess`) and grows `total` by the whole kDomainInputsRange, since the
-  // descriptor's range is fixed, and `alignment` to the storage buffers'.
+  // buffer; 0 without `tess`) and grows `total` by DomainInputBytes(tess) and `alignment` to the
+  // storage buffers'.
   uint64_t ReserveDomainInputs(const gpu::TessellatedDraw* tess, uint64_t& total,
                                uint64_t& alignment) const;
+  // The bytes of those inputs (0 without `tess`).
+  static uint64_t DomainInputBytes(const gpu::TessellatedDraw* tess);
   // r0 then r1 of each generated vertex, as the translated prologue reads them.
   static void WriteDomainInputs(const gpu::TessellatedDraw& tess, uint8_t* dst);
   // How a draw's points or lines reach the rasterizer, decided once per draw: the PrimitiveQuads
@@ -222,16 +231,12 @@ class PathRenderer {
   std::vector<VkDescriptorImageInfo> DummyImages();
   void WriteTextureSet(VkDescriptorSet set, const std::vector<VkDescriptorImageInfo>& images);
 
-  // Set 1 (every constant buffer in the ring, dynamic offsets selecting each draw's copy), one
-  // per combination of the guest constant parts' range classes, made on first use.
-  VkDescriptorSet ConstantsSet(const GuestConstantBinding& binding);
   GuestConstantUploads guest_constants_;
+  // Set 1 of each draw of a submission.
+  DescriptorSetRing constants_sets_;
   // Draws recorded into submission number draws_submission_ (kSubmissionDrawBound).
   uint32_t submission_draws_ = 0;
   uint64_t draws_submission_ = 0;
-  VkDescriptorPool constants_pool_ = VK_NULL_HANDLE;
-  std::unordered_map<uint32_t, VkDescriptorSet> constants_sets_;
-  VkBuffer ring_buffer_ = VK_NULL_HANDLE;  // the one constants_sets_ were written with
   std::vector<VkShaderModule> owned_modules_;
   // QuadsOf's geometry shaders by kind and distance counts.
   std::map<uint32_t, VkShaderModule> quad_shaders_;

@@ -106,7 +106,8 @@ class FsiRenderer final : public PathRenderer {
   struct DrawUpload {
     CommandStream::Allocation allocation{};
     uint64_t system_offset = 0, om_offset = 0, domain_offset = 0;
-    GuestConstants constants;  // set 1 and the guest constants' dynamic offsets
+    GuestConstants constants;  // set 1 and where the guest constants are
+    VkDescriptorSet om_set = VK_NULL_HANDLE;  // set 3, written for this draw
   };
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the host sample count, indices and constants into the ring, the
@@ -161,8 +162,8 @@ class FsiRenderer final : public PathRenderer {
 
   VkDescriptorSetLayout om_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
-  VkDescriptorPool om_pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet om_set_ = VK_NULL_HANDLE;
+  // Set 3 of each draw of a submission (the EDRAM and its output merger constants).
+  std::unique_ptr<DescriptorSetRing> om_sets_;
 
   VkShaderModule depth_only_ps_ = VK_NULL_HANDLE;
   VkShaderModule depth_only_exact_ps_ = VK_NULL_HANDLE;  // made on the first exact depth-only draw

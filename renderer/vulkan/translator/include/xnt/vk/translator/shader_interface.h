@@ -51,7 +51,7 @@ inline constexpr uint64_t kSharedMemorySize = kSharedMemoryBindingSize * kShared
 
 // ---- Descriptor set 1: constants ----------------------------------------------------------------
 inline constexpr uint32_t kConstantsSet = 1;
-// The guest constants are three uniform buffers, each with its own dynamic offset, so a draw that
+// The guest constants are three uniform buffers, each bound at its own ring offset, so a draw that
 // changed one pixel-shader constant or one vertex fetch constant uploads only that part (and of it
 // only the rows its shaders read, XeConstantReads) while the others keep their ring copy. Xenia
 // splits them the same way: d3d12_command_processor.cc (UpdateBindings) keeps vertex and pixel
@@ -62,8 +62,8 @@ inline constexpr uint32_t kSystemConstantsBinding = 1;
 inline constexpr uint32_t kPixelFloatConstantsBinding = 3;
 inline constexpr uint32_t kFetchBoolLoopConstantsBinding = 4;
 // A tessellated draw's r0 / r1 per generated vertex (TranslationOptions::domain_inputs), a
-// dynamic storage buffer in the ring; its range is fixed when the set is written, so a draw
-// reserves the whole range (a larger draw is refused on the Vulkan paths, named).
+// storage buffer in the ring over that draw's vertices; at most kDomainInputsRange bytes (a
+// larger draw is cut into parts).
 inline constexpr uint32_t kDomainInputsBinding = 2;
 inline constexpr uint64_t kDomainInputsRange = uint64_t(8) << 20;
 
