@@ -174,13 +174,12 @@ void PathRenderer::WriteConstantsSet(const GuestConstants& constants,
                                      uint64_t system_offset, uint64_t domain_offset,
                                      uint64_t domain_bytes) {
   // A draw that is not tessellated never reads the domain inputs; the binding still needs a
-  // valid range, its system constants' does.
+  // valid range, and an offset aligned for a storage buffer: the ring's start is.
   VkDescriptorBufferInfo buffers[5] = {
       {allocation.buffer, allocation.offset + system_offset, sizeof(XeSystemConstants)},
       domain_bytes ? VkDescriptorBufferInfo{allocation.buffer, allocation.offset + domain_offset,
                                             domain_bytes}
-                   : VkDescriptorBufferInfo{allocation.buffer, allocation.offset + system_offset,
-                                            sizeof(XeSystemConstants)}};
+                   : VkDescriptorBufferInfo{allocation.buffer, 0, sizeof(gpu::DomainVertex)}};
   VkWriteDescriptorSet writes[5] = {
       BufferWrite(constants.set, kSystemConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                   &buffers[0]),
