@@ -1,6 +1,6 @@
 // Guest constants into the ring (guest_constants.h): only the rows the shaders read are written,
 // a part whose rows did not change in the submission is bound again, the rows land where the
-// part's dynamic offset puts them, and every bound range stays inside the ring; the rows a
+// part's ring offset puts them, and every bound range stays inside the ring; the rows a
 // shader reads (ConstantReadsOf) from its microcode analysis.
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 // so no render pass objects exist.
 //
 // The pipeline layout is the shader_interface.h contract (draw_set_layouts.h): set 0 shared
-// memory, set 1 the guest and system constants as two dynamic uniform buffers, set 2 the 32
-// texture slots.
+// memory, set 1 the guest and system constants as uniform buffers (a set written per draw),
+// set 2 the 32 texture slots.
 #pragma once
 
 #include <vulkan/vulkan.h>

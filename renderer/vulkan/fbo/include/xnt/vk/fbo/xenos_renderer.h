@@ -95,7 +95,7 @@ class XenosRenderer final : public PathRenderer {
   struct DrawUpload {
     CommandStream::Allocation allocation{};
     uint64_t system_offset = 0, domain_offset = 0;
-    GuestConstants constants;  // set 1 and the guest constants' dynamic offsets
+    GuestConstants constants;  // set 1 and where the guest constants are
   };
   // Draw's steps, in pipeline order: the plan's checks (noted and counted as skipped when one
   // of `order` holds), the render targets of the used surfaces, indices and constants into the
