@@ -1,5 +1,8 @@
 // `xenotrace`: the command line that composes Xenotrace's libraries.
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -25,6 +28,20 @@ bool StderrIsTerminal() { return isatty(2) != 0; }
 
 int main(int argc, char** argv) {
   using namespace xnt::cli;
+#ifdef __GLIBC__
+  // Memory freed at the top of a thread's heap stays with the process instead of going back to the
+  // kernel, which glibc does with madvise(MADV_DONTNEED) past M_TRIM_THRESHOLD. A replay frees and
+  // allocates the same megabytes every frame (lavapipe's recorded commands among them), and
+  // whether glibc's adaptive thresholds had happened to rise early decided per process whether
+  // they were trimmed and faulted in again every frame: fbo's flat_2000 took 0.09 s or 0.05 s a
+  // replay by the process (4.4x the page faults). Setting it turns the adaptive mmap threshold off
+  // too, so that one is set to the adaptive one's ceiling (32 MiB on 64-bit): a frame's
+  // megabyte-sized buffers (resolves, the front buffer's rows) then come from the heap's warm
+  // pages, not from a fresh mapping faulted in and unmapped every frame; a first calloc from the
+  // heap's fresh top still leaves its zero pages untouched (the EDRAM model's).
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
   CLI::App app{
       "xenotrace: record Xbox 360 GPU (Xenos) PM4 command streams into .xnt traces, replay them "
       "headless on Vulkan, and diff the frames.\nExit codes: 0 ok, 1 no (invalid / differs), "
