@@ -24,7 +24,10 @@ TEST(DescriptorSetRing, ASubmissionNeverGetsASetTwiceAndTheNextOneReusesThem) {
       LayoutBinding(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_SHADER_STAGE_ALL_GRAPHICS);
   const VkDescriptorSetLayout layout = CreateSetLayout(device, &binding, 1, "test layout");
   {
-    DescriptorSetRing ring(device, layout, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}}, "test pool");
+    // What every set holds alike is written once per set made, not per draw.
+    std::vector<VkDescriptorSet> created;
+    DescriptorSetRing ring(device, layout, {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}}, "test pool",
+                           [&](VkDescriptorSet set) { created.push_back(set); });
     CommandStream stream(*ctx, 1 << 20);
     const auto ubo = stream.TryAllocate(256, 256);
     ASSERT_TRUE(ubo);
@@ -43,6 +46,7 @@ TEST(DescriptorSetRing, ASubmissionNeverGetsASetTwiceAndTheNextOneReusesThem) {
     }
     EXPECT_EQ(std::set<VkDescriptorSet>(first.begin(), first.end()).size(), first_count);
     EXPECT_EQ(ring.size(), first_count);
+    EXPECT_EQ(created, first);
 
     // The next submission starts over with the same sets, and makes more only past them.
     for (uint32_t i = 0; i < first_count; ++i) EXPECT_EQ(ring.Next(8), first[i]) << i;
@@ -53,6 +57,8 @@ TEST(DescriptorSetRing, ASubmissionNeverGetsASetTwiceAndTheNextOneReusesThem) {
     EXPECT_EQ(ring.Next(9), first[0]);
     EXPECT_EQ(ring.Next(9), first[1]);
     EXPECT_EQ(ring.size(), first_count + 1);
+    ASSERT_EQ(created.size(), first_count + 1);
+    EXPECT_EQ(created.back(), extra);
     EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
   }
   vkDestroyDescriptorSetLayout(device, layout, nullptr);

@@ -6,8 +6,13 @@
 namespace xnt::vk {
 
 DescriptorSetRing::DescriptorSetRing(VkDevice device, VkDescriptorSetLayout layout,
-                                     std::vector<VkDescriptorPoolSize> sizes, const char* what)
-    : device_(device), layout_(layout), sizes_(std::move(sizes)), what_(what) {
+                                     std::vector<VkDescriptorPoolSize> sizes, const char* what,
+                                     std::function<void(VkDescriptorSet)> on_create)
+    : device_(device),
+      layout_(layout),
+      sizes_(std::move(sizes)),
+      what_(what),
+      on_create_(std::move(on_create)) {
   for (VkDescriptorPoolSize& size : sizes_) size.descriptorCount *= kSetsPerPool;
 }
 
@@ -27,6 +32,7 @@ VkDescriptorSet DescriptorSetRing::Next(uint64_t submission) {
     }
     VkDescriptorSet set = VK_NULL_HANDLE;
     AllocateSets(device_, pools_.back(), &layout_, 1, &set, what_);
+    if (on_create_) on_create_(set);
     sets_.push_back(set);
   }
   return sets_[next_++];

@@ -92,12 +92,18 @@ void FsiRenderer::CreateOutputMergerSet() {
   CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &pipeline_layout_),
           "vkCreatePipelineLayout(fsi)");
 
-  // One set per draw (descriptor_set_ring.h), written with the EDRAM and the draw's constants.
+  // One set per draw (descriptor_set_ring.h): the EDRAM written once when the set is made, the
+  // draw's constants by each draw (UploadDrawData).
   om_sets_ = std::make_unique<DescriptorSetRing>(
       device_, om_layout_,
       std::vector<VkDescriptorPoolSize>{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
-      "vkCreateDescriptorPool(fsi)");
+      "vkCreateDescriptorPool(fsi)", [this](VkDescriptorSet set) {
+        const VkDescriptorBufferInfo edram{edram_, 0, VK_WHOLE_SIZE};
+        const VkWriteDescriptorSet write =
+            BufferWrite(set, kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &edram);
+        vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+      });
 }
 
 FsiRenderer::~FsiRenderer() {
@@ -338,15 +344,12 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(const FsiDrawInput& draw,
   WriteConstantsSet(upload.constants, upload.allocation, upload.system_offset, upload.domain_offset,
                     DomainInputBytes(tess));
   upload.om_set = om_sets_->Next(stream_.submission_count());
-  const VkDescriptorBufferInfo om_buffers[2] = {
-      {edram_, 0, VK_WHOLE_SIZE},
-      {upload.allocation.buffer, upload.allocation.offset + upload.om_offset,
-       sizeof(XeOutputMergerConstants)}};
-  const VkWriteDescriptorSet om_writes[2] = {
-      BufferWrite(upload.om_set, kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &om_buffers[0]),
-      BufferWrite(upload.om_set, kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                  &om_buffers[1])};
-  vkUpdateDescriptorSets(device_, 2, om_writes, 0, nullptr);
+  const VkDescriptorBufferInfo om_buffer{
+      upload.allocation.buffer, upload.allocation.offset + upload.om_offset,
+      sizeof(XeOutputMergerConstants)};
+  const VkWriteDescriptorSet om_write = BufferWrite(
+      upload.om_set, kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &om_buffer);
+  vkUpdateDescriptorSets(device_, 1, &om_write, 0, nullptr);
   std::memcpy(upload.allocation.data, prims.indices.data(), index_bytes);
   if (tess) WriteDomainInputs(*tess, upload.allocation.data + upload.domain_offset);
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);

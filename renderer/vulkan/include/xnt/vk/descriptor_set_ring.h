@@ -17,6 +17,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace xnt::vk {
@@ -24,8 +25,10 @@ namespace xnt::vk {
 class DescriptorSetRing {
  public:
   // `sizes`: the descriptors of one set of `layout` (a pool holds kSetsPerPool of them).
+  // `on_create` writes what every draw's set holds alike (fsi's EDRAM binding), once per set made.
   DescriptorSetRing(VkDevice device, VkDescriptorSetLayout layout,
-                    std::vector<VkDescriptorPoolSize> sizes, const char* what);
+                    std::vector<VkDescriptorPoolSize> sizes, const char* what,
+                    std::function<void(VkDescriptorSet)> on_create = {});
   ~DescriptorSetRing();
   DescriptorSetRing(const DescriptorSetRing&) = delete;
   DescriptorSetRing& operator=(const DescriptorSetRing&) = delete;
@@ -42,6 +45,7 @@ class DescriptorSetRing {
   VkDescriptorSetLayout layout_;
   std::vector<VkDescriptorPoolSize> sizes_;
   const char* what_;
+  std::function<void(VkDescriptorSet)> on_create_;
   std::vector<VkDescriptorPool> pools_;
   std::vector<VkDescriptorSet> sets_;
   size_t next_ = 0;
