@@ -23,7 +23,11 @@ function(xnt_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
   target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
-  target_link_libraries(${name} PUBLIC xnt_base ${ARG_DEPS} PRIVATE xnt_options ${ARG_PRIVATE_DEPS})
+  # xnt_options first: an interface library among the dependencies that turns one of its warnings
+  # off (xnt_vk_struct_init) must come after -Wextra on the command line, where clang, unlike gcc,
+  # honours the later of the two.
+  target_link_libraries(${name} PRIVATE xnt_options)
+  target_link_libraries(${name} PUBLIC xnt_base ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
 endfunction()
 
 # xnt_unity_skip(SOURCES...) — sources of this folder's targets that stay out of XNT_UNITY_LIBS's

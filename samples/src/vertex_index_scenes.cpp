@@ -11,7 +11,6 @@ namespace {
 
 using namespace edram_scene;
 
-constexpr Rgba kRed = C8(220, 40, 40);
 constexpr Rgba kGreen = C8(60, 200, 90);
 constexpr Rgba kBlue = C8(40, 120, 230);
 

@@ -713,7 +713,7 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
   }
 }
 
-BatchInterpreter::BatchInterpreter(const Shader& shader) : shader_(shader) {
+BatchInterpreter::BatchInterpreter(const Shader& shader) {
   if (shader.type != ShaderType::kPixel) {
     unsupported_ = "not a pixel shader";
     return;

@@ -157,7 +157,7 @@ TEST_P(FsiExactDepth, random_triangles_sample_depths_equal_cpu) {
   const auto [scale, samples, offset] = GetParam();
   const xenos::MsaaSamples msaa = samples == 4 ? xenos::MsaaSamples::k4X : xenos::MsaaSamples::k1X;
   const auto file = WriteTrace(
-      "exact_depth", [msaa, offset](format::Writer& w) { Author(w, msaa, offset); });
+      "exact_depth", [msaa, offset = offset](format::Writer& w) { Author(w, msaa, offset); });
   const test::TraceRun cpu = Play(file, renderer::Path::kCpu, scale);
   const test::TraceRun fsi = Play(file, renderer::Path::kFsi, scale);
   vk::fsi::FsiOptions derivative_slope;

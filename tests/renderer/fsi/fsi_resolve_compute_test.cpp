@@ -81,7 +81,6 @@ class FsiComputeResolve : public ::testing::Test {
     stream_ = std::make_unique<CommandStream>(*context_, 16u << 20);
     shared_ = std::make_unique<SharedMemory>(*context_, *stream_);
     compute_ = std::make_unique<vk::fsi::EdramCompute>(*context_, *stream_, edram_,
-                                                       model_->bytes().size(),
                                                        shared_->set_layout());
   }
   void DestroyEdram() {

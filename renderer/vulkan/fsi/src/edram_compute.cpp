@@ -120,12 +120,11 @@ void CreateHostBuffer(VulkanContext& context, uint64_t size, VkBuffer& buffer,
 }  // namespace
 
 EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuffer edram,
-                           uint64_t edram_bytes, VkDescriptorSetLayout dest_layout)
+                           VkDescriptorSetLayout dest_layout)
     : context_(context),
       stream_(stream),
       device_(context.device()),
       edram_(edram),
-      edram_bytes_(edram_bytes),
       dest_layout_(dest_layout) {
   const VkDescriptorSetLayoutBinding bindings[2] = {
       LayoutBinding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT),

@@ -28,7 +28,7 @@ class EdramCompute {
   // `dest_layout`: the shared-memory set layout (4 storage ranges of 128 MiB), which the copy's
   // destination set uses whether it is the mirror or the scratch buffer.
   EdramCompute(VulkanContext& context, CommandStream& stream, VkBuffer edram,
-               uint64_t edram_bytes, VkDescriptorSetLayout dest_layout);
+               VkDescriptorSetLayout dest_layout);
   ~EdramCompute();
   EdramCompute(const EdramCompute&) = delete;
   EdramCompute& operator=(const EdramCompute&) = delete;
@@ -72,7 +72,6 @@ class EdramCompute {
   CommandStream& stream_;
   VkDevice device_;
   VkBuffer edram_;
-  uint64_t edram_bytes_;
   VkDescriptorSetLayout dest_layout_;
 
   VkDescriptorSetLayout edram_layout_ = VK_NULL_HANDLE;

@@ -43,8 +43,7 @@ void FsiRenderer::Resolve(gpu::RegisterValues regs, const gpu::GuestMemoryAccess
   const bool clears = plan.color_clear || plan.depth_clear;
   if (!info.copy && !clears) return;
   if (!compute_) {
-    compute_ = std::make_unique<EdramCompute>(context_, stream_, edram_, edram_bytes_,
-                                              shared_memory_.set_layout());
+    compute_ = std::make_unique<EdramCompute>(context_, stream_, edram_, shared_memory_.set_layout());
   }
   if (!plan.copy_note.empty()) Note(plan.copy_note);
   if (plan.copy) {

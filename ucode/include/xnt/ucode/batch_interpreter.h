@@ -113,7 +113,6 @@ class BatchInterpreter {
 
  private:
   struct Machine;
-  const Shader& shader_;
   std::string unsupported_;
   std::unique_ptr<Machine> machine_;  // registers and pre-decoded operands, reused per batch
 };
