@@ -9,6 +9,7 @@
 #include "guest_bytes.h"
 #include "present_frame.h"
 #include "sample_shaders.h"
+#include "texture_scene.h"
 #include "xnt/base/error.h"
 #include "xnt/capture/pm4_builder.h"
 #include "xnt/format/writer.h"
@@ -43,7 +44,8 @@ class RingCursor {
 // Draw `cell` of the 8x8 grid: a right triangle with 5-pixel legs whose axis-aligned edges lie on
 // k + 0.75 and whose hypotenuse on x + y = m + 0.5 (no pixel centre on an edge at either centre
 // convention), as three big-endian clip-space float2 (24 bytes).
-std::vector<uint8_t> CellTriangle(uint32_t cell, uint32_t width, uint32_t height) {
+// With `textured`, each vertex also carries its texture coordinate (u, v, 0): (0, 0), (1, 0), (0, 1).
+std::vector<uint8_t> CellTriangle(uint32_t cell, uint32_t width, uint32_t height, bool textured) {
   const uint32_t per_row = width / 8, rows = height / 8;
   const float x = float((cell % per_row) * 8) + 1.75f;
   const float y = float(((cell / per_row) % rows) * 8) + 1.75f;
@@ -52,8 +54,22 @@ std::vector<uint8_t> CellTriangle(uint32_t cell, uint32_t width, uint32_t height
   for (int k = 0; k < 3; ++k) {
     clip.push_back(px[k] / (float(width) / 2) - 1.0f);
     clip.push_back(1.0f - py[k] / (float(height) / 2));
+    if (textured) {
+      clip.push_back(k == 1 ? 1.0f : 0.0f);
+      clip.push_back(k == 2 ? 1.0f : 0.0f);
+      clip.push_back(0.0f);
+    }
   }
   return samples::BigEndianFloats(clip);
+}
+
+// Texture t: every texel its colour as a k_8_8_8_8 value (R in bits 7:0) stored with the 8in32
+// swap, i.e. as a big-endian dword.
+std::vector<uint8_t> SolidTexture(uint32_t t) {
+  std::vector<uint8_t> bytes(kCaptureTextureBytes);
+  const uint32_t texel = samples::PackRgba(CaptureTextureColor(t));
+  for (uint32_t i = 0; i < kCaptureTextureBytes; i += 4) StoreBE32(&bytes[i], texel);
+  return bytes;
 }
 
 // Colour k of the sequence the draws cycle through.
@@ -61,14 +77,17 @@ std::array<float, 4> FrameColor(uint32_t k) {
   return {float(k % 7) / 7.0f, float(k % 5) / 5.0f, float(k % 3) / 3.0f, 1.0f};
 }
 
-// Where draw k of the trace finds its vertices: a page of its own, or a 32-byte slot ("packed").
+// Bytes of one draw's vertices, and of its slot when "packed".
+uint32_t VertexBytes(const CaptureTraceShape& s) { return s.textured ? 60 : 24; }
+uint32_t SlotBytes(const CaptureTraceShape& s) { return s.textured ? 64 : 32; }
+
+// Where draw k of the trace finds its vertices: a page of its own, or a slot ("packed").
 uint32_t VertexAddress(const CaptureTraceShape& s, uint64_t draw_in_trace) {
-  constexpr uint32_t kSlotsPerPage = 4096 / 32;
   if (s.page_per_draw) {
     return kCaptureVertexRingAddress + uint32_t(draw_in_trace % s.vertex_ring_pages) * 4096;
   }
-  const uint64_t slots = uint64_t(s.vertex_ring_pages) * kSlotsPerPage;
-  return kCaptureVertexRingAddress + uint32_t(draw_in_trace % slots) * 32;
+  const uint64_t slots = uint64_t(s.vertex_ring_pages) * (4096 / SlotBytes(s));
+  return kCaptureVertexRingAddress + uint32_t(draw_in_trace % slots) * SlotBytes(s);
 }
 
 uint32_t ParseCount(std::string_view text, std::string_view name) {
@@ -83,6 +102,10 @@ uint32_t ParseCount(std::string_view text, std::string_view name) {
 
 }  // namespace
 
+std::array<uint8_t, 4> CaptureTextureColor(uint32_t t) {
+  return {uint8_t(40 + t * 37 % 200), uint8_t(40 + t * 73 % 200), uint8_t(40 + t * 151 % 200), 255};
+}
+
 void CheckCaptureTraceShape(const CaptureTraceShape& s) {
   auto fail = [](const std::string& what) { throw Error("capture trace: " + what); };
   if (s.frames == 0 || s.frames > kCaptureMaxFrames) {
@@ -96,18 +119,27 @@ void CheckCaptureTraceShape(const CaptureTraceShape& s) {
     fail("the target must be 8..2048 pixels a side, not " + std::to_string(s.width) + "x" +
          std::to_string(s.height));
   }
-  const uint64_t ring_end = kCaptureVertexRingAddress + uint64_t(s.vertex_ring_pages) * 4096;
-  if (s.vertex_ring_pages == 0 || ring_end > kGuestMemoryBytes) {
+  const uint64_t textures = s.textured ? uint64_t(kCaptureTextures) * kCaptureTextureBytes : 0;
+  const uint64_t end = CaptureTextureAddress(s) + textures;
+  if (s.vertex_ring_pages == 0 || end > kGuestMemoryBytes) {
     fail("the vertex ring must be 1.." +
-         std::to_string((kGuestMemoryBytes - kCaptureVertexRingAddress) / 4096) + " pages, not " +
+         std::to_string((kGuestMemoryBytes - kCaptureVertexRingAddress - textures) / 4096) +
+         " pages" + (s.textured ? " with the textures after it" : "") + ", not " +
          std::to_string(s.vertex_ring_pages));
   }
 }
 
 void BuildCaptureTrace(const CaptureTraceShape& s, const std::function<void(format::Record&&)>& sink) {
   CheckCaptureTraceShape(s);
-  const auto vs = ucode::AssembleShader(samples::kPositionVertexShader);
-  const auto ps = ucode::AssembleShader(samples::kConstantColorPixelShader);
+  const auto vs = ucode::AssembleShader(s.textured ? samples::kTexturedVertexShader
+                                                   : samples::kPositionVertexShader);
+  const auto ps = ucode::AssembleShader(
+      s.textured ? samples::TexturedPixelShader(samples::TexturedQuadFetch::k2D)
+                 : std::string(samples::kConstantColorPixelShader));
+  // Temporaries and interpolators as the textured samples declare them (texture_scene.cpp).
+  const capture::ShaderPair shaders = s.textured
+                                          ? capture::ShaderPair{vs.microcode, ps.microcode, 3, 2, 1}
+                                          : capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1};
   capture::RenderTargetSetup rt;
   rt.surface_pitch = s.width;
   rt.color_base_tiles = 0;
@@ -121,20 +153,27 @@ void BuildCaptureTrace(const CaptureTraceShape& s, const std::function<void(form
 
   sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, samples::kResolveVertexAddress,
                            capture::ResolveRectangleVertices(s.width, s.height)});
+  if (s.textured) {
+    for (uint32_t t = 0; t < kCaptureTextures; ++t) {
+      sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
+                               uint32_t(CaptureTextureAddress(s) + uint64_t(t) * kCaptureTextureBytes),
+                               SolidTexture(t)});
+    }
+  }
   uint64_t draw_in_trace = 0;
   for (uint32_t f = 0; f < s.frames; ++f) {
     capture::Pm4Builder b;
     if (f == 0) capture::D3dDeviceDefaults(b);
     capture::D3dResolve(b, rt, clear);
     capture::D3dSetViewport(b, 0, 0, float(s.width), float(s.height));
-    capture::D3dSetShaders(b, capture::ShaderPair{vs.microcode, ps.microcode, 2, 1, 1});
+    capture::D3dSetShaders(b, shaders);
     const bool early = !s.uploads_per_draw || !s.submission_per_draw;
     if (!s.color_per_draw) b.SetAluConstants(kPsConstantBase, FrameColor(f));
     if (early) {
       for (uint32_t d = 0; d < s.draws_per_frame; ++d) {
         sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead,
                                  VertexAddress(s, draw_in_trace + d),
-                                 CellTriangle(d, s.width, s.height)});
+                                 CellTriangle(d, s.width, s.height, s.textured)});
       }
     }
     submit(b);
@@ -142,10 +181,16 @@ void BuildCaptureTrace(const CaptureTraceShape& s, const std::function<void(form
       const uint32_t address = VertexAddress(s, draw_in_trace);
       if (!early) {
         sink(format::MemoryEvent{format::MemoryEventKind::kGpuRead, address,
-                                 CellTriangle(d, s.width, s.height)});
+                                 CellTriangle(d, s.width, s.height, s.textured)});
       }
       if (s.color_per_draw) b.SetAluConstants(kPsConstantBase, FrameColor(d + f));
-      capture::D3dSetVertexFetch(b, kStreamSlot, address, 6);
+      if (s.textured) {
+        const uint32_t t = d % kCaptureTextures;
+        b.SetFetchConstant(0, capture::TextureFetch2D(
+                                  uint32_t(CaptureTextureAddress(s) + uint64_t(t) * kCaptureTextureBytes),
+                                  32, 32, xenos::TextureFormat::k_8_8_8_8));
+      }
+      capture::D3dSetVertexFetch(b, kStreamSlot, address, VertexBytes(s) / 4);
       b.DrawIndx2Auto(xenos::PrimitiveType::kTriangleList, 3);
       if (s.submission_per_draw) submit(b);
     }
@@ -184,20 +229,22 @@ namespace {
 
 struct VariantWord {
   std::string_view word;
-  bool CaptureTraceShape::*flag;  // cleared by the word
+  bool CaptureTraceShape::*flag;
+  bool value;  // what the word sets the flag to
 };
 constexpr VariantWord kVariantWords[] = {
-    {"packed", &CaptureTraceShape::page_per_draw},
-    {"early", &CaptureTraceShape::uploads_per_draw},
-    {"one-submission", &CaptureTraceShape::submission_per_draw},
-    {"one-color", &CaptureTraceShape::color_per_draw},
+    {"packed", &CaptureTraceShape::page_per_draw, false},
+    {"early", &CaptureTraceShape::uploads_per_draw, false},
+    {"one-submission", &CaptureTraceShape::submission_per_draw, false},
+    {"one-color", &CaptureTraceShape::color_per_draw, false},
+    {"textured", &CaptureTraceShape::textured, true},
 };
 
 // Clears the flag `word` names; false for an unknown word.
 bool ApplyVariantWord(std::string_view word, CaptureTraceShape& shape) {
   for (const VariantWord& v : kVariantWords) {
     if (v.word == word) {
-      shape.*v.flag = false;
+      shape.*v.flag = v.value;
       return true;
     }
   }
@@ -236,7 +283,7 @@ std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name) {
     for (const VariantWord& v : kVariantWords) {
       if (words.starts_with(v.word) &&
           (words.size() == v.word.size() || words[v.word.size()] == '-')) {
-        shape.*v.flag = false;
+        shape.*v.flag = v.value;
         words.remove_prefix(std::min(words.size(), v.word.size() + 1));
         matched = true;
         break;
@@ -256,7 +303,7 @@ std::string CaptureCaseName(const CaptureTraceShape& shape) {
   std::string name = shape.frames == 1 ? "capture_" + draws
                                        : "capture_" + std::to_string(shape.frames) + "x" + draws;
   for (const VariantWord& v : kVariantWords) {
-    if (!(shape.*v.flag)) name += "-" + std::string(v.word);
+    if (shape.*v.flag == v.value) name += "-" + std::string(v.word);
   }
   return name;
 }

@@ -19,7 +19,9 @@
 
 #include "prerequisite.h"
 #include "test_files.h"
+#include "xnt/bench/capture_trace.h"
 #include "xnt/bench/replay_bench.h"
+#include "xnt/diff/png.h"
 
 namespace xnt {
 namespace {
@@ -171,6 +173,53 @@ TEST_F(BenchReplay, CaptureVariantsAreCasesOfTheirOwnDrawingTheSameFrame) {
                                     " bench replay --paths cpu --capture 9 --capture-variants early+tiled 2>&1");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.out.find("tiled"), std::string::npos) << bad.out;
+}
+
+// The textured variant: each triangle is its texture's one colour (worked by hand below from
+// CaptureTextureColor's rule, 40 + (t * 37, t * 73, t * 151) mod 200), the cells around it the
+// clear colour, on cpu and on fbo; its trace writes the 1,024 textures and a fetch constant per
+// draw.
+TEST_F(BenchReplay, TexturedCaptureDrawsEachTriangleInItsTexturesColour) {
+  const Result r = Xt("bench replay --paths cpu,fbo --draws 1 --capture 12 --capture-variants textured+packed "
+                      "--repeat 1 --json --save-traces " + kWork.string());
+  if (r.out.find("\"error\": \"no Vulkan") != std::string::npos) {
+    XNT_MISSING_PREREQUISITE() << "no Vulkan device";
+  }
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(Count(r.out, "\"error\": \"\""), 6u) << r.out;  // textured_4, flat_1, the case; each path
+  const fs::path trace = kWork / "capture_12-packed-textured.xnt";
+  ASSERT_TRUE(fs::exists(trace)) << r.out;
+  const std::string dump = Xt("dump " + trace.string()).out;
+  EXPECT_EQ(Count(dump, "=> draw"), 12u);
+  // Hand-worked: t = 0 (40, 40, 40); t = 1 (77, 113, 191); t = 2 (114, 186, 142); t = 11
+  // (40 + 407 % 200, 40 + 803 % 200, 40 + 1661 % 200) = (47, 43, 101).
+  const std::array<std::array<uint8_t, 3>, 4> want = {
+      {{40, 40, 40}, {77, 113, 191}, {114, 186, 142}, {47, 43, 101}}};
+  const uint32_t cells[4] = {0, 1, 2, 11};
+  for (uint32_t t : {0u, 1u, 2u, 11u, 700u}) {
+    const auto c = bench::CaptureTextureColor(t);
+    EXPECT_EQ(c[0], 40 + t * 37 % 200);
+    EXPECT_EQ(c[3], 255);
+  }
+  for (const char* path : {"cpu", "fbo"}) {
+    const fs::path out = kWork / (std::string("textured_") + path);
+    const Result replay = Xt("replay " + trace.string() + " -o " + out.string() + " --path " + path);
+    ASSERT_EQ(replay.code, 0) << path << " " << replay.out;
+    const diff::OwnedImage frame = diff::LoadPng((out / "frame_0000.png").string());
+    const diff::Image& v = frame.view();
+    ASSERT_EQ(v.width, 320);
+    auto pixel = [&](int x, int y) {
+      const uint8_t* p = v.Row(y) + size_t(x) * v.PixelBytes();
+      return std::array<uint8_t, 3>{p[0], p[1], p[2]};
+    };
+    for (size_t i = 0; i < 4; ++i) {
+      // Cell k of the 8x8 grid: (2, 2) inside its triangle (legs from 1.75 to 6.75), (0, 0) not.
+      const int x = int(cells[i] % 40) * 8, y = int(cells[i] / 40) * 8;
+      EXPECT_EQ(pixel(x + 2, y + 2), want[i]) << path << " cell " << cells[i];
+      EXPECT_EQ(pixel(x + 6, y + 2), want[i]) << path << " cell " << cells[i];
+      EXPECT_EQ(pixel(x, y), (std::array<uint8_t, 3>{16, 32, 48})) << path << " cell " << cells[i];
+    }
+  }
 }
 
 // --gpu-profile on fbo (lavapipe writes timestamps too): the stages of a frame's GPU time add up

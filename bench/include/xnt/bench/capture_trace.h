@@ -18,6 +18,7 @@
 // trace never has to be held in memory).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -44,21 +45,40 @@ struct CaptureTraceShape {
   //   "early": the frame's vertex data is written before its first submission, not draw by draw;
   //   "one-submission": every draw of the frame in one submission (implies "early": memory is
   //   written between submissions only);
-  //   "one-color": the colour constant is written once per frame, in its first submission.
+  //   "one-color": the colour constant is written once per frame, in its first submission;
+  //   "textured": the draws sample textures, as most of a real frame's do (below).
   bool page_per_draw = true;
   bool uploads_per_draw = true;
   bool submission_per_draw = true;
   bool color_per_draw = true;
+  // "textured": draw k of a frame point-samples texture k mod kCaptureTextures through texture
+  // fetch constant 0, which the draw's submission writes as D3D's SetTexture does; each texture
+  // is a 32x32 tiled k_8_8_8_8 page of one colour (CaptureTextureColor), all of them written once
+  // before the first frame as a title loads them, at kCaptureTextureAddress(shape). The pixel
+  // shader is then a tfetch2D and the vertices carry a coordinate (float2 position, float3
+  // coordinate: 60 bytes a draw; "packed" puts them 64 bytes apart).
+  bool textured = false;
 };
+
+inline constexpr uint32_t kCaptureTextures = 1024;
+inline constexpr uint32_t kCaptureTextureBytes = 4096;  // 32 x 32 x 4 bytes
+// The colour of texture t of the "textured" variant (R, G, B; alpha 255): 40 + (t * 37) mod 200,
+// 40 + (t * 73) mod 200, 40 + (t * 151) mod 200, so that neighbouring draws differ in every channel.
+std::array<uint8_t, 4> CaptureTextureColor(uint32_t t);
 
 inline constexpr uint32_t kCaptureMaxDrawsPerFrame = 1000000;
 inline constexpr uint32_t kCaptureMaxFrames = 100000;
 // Guest physical address of the vertex ring's first page (above every fixed buffer the scene
 // uses: ring, resolve rectangle, front buffer, clear scratch).
 inline constexpr uint32_t kCaptureVertexRingAddress = 0x01000000;
+// The "textured" variant's textures follow the vertex ring.
+inline uint64_t CaptureTextureAddress(const CaptureTraceShape& shape) {
+  return kCaptureVertexRingAddress + uint64_t(shape.vertex_ring_pages) * 4096;
+}
 
 // Throws xnt::Error naming the field when a shape is out of range (no draws or frames, sizes over
-// the limits above, a vertex ring that does not fit the 512 MiB of guest memory).
+// the limits above, a vertex ring, and the textures after it, that do not fit the 512 MiB of guest
+// memory).
 void CheckCaptureTraceShape(const CaptureTraceShape& shape);
 
 // Every record of the trace, in order, handed to `sink` one at a time.
@@ -69,8 +89,8 @@ std::vector<format::Record> CaptureTraceRecords(const CaptureTraceShape& shape);
 void WriteCaptureTrace(const CaptureTraceShape& shape, const std::string& file);
 
 // "capture_N" (one frame of N draws) or "capture_FxN" (F frames of N draws), each followed by the
-// variant words that are set ("-packed", "-early", "-one-submission", "-one-color", in that
-// order); nullopt when `name` is neither; throws xnt::Error when it is one with numbers out of
+// variant words that are set ("-packed", "-early", "-one-submission", "-one-color", "-textured",
+// in that order); nullopt when `name` is neither; throws xnt::Error when it is one with numbers out of
 // range or an unknown word.
 std::optional<CaptureTraceShape> ParseCaptureCaseName(std::string_view name);
 std::string CaptureCaseName(const CaptureTraceShape& shape);
