@@ -30,7 +30,11 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
       constants_sets_(device_, layouts_.constants_layout(),
                       {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 + kXeConstantPartCount},
                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}},
-                      "vkCreateDescriptorPool(constants)") {
+                      "vkCreateDescriptorPool(constants)"),
+      texture_sets_(device_, layouts_.textures_layout(),
+                    {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                      kTextureBindingCount * kTextureBindingArrays}},
+                    "vkCreateDescriptorPool(textures)") {
   stream_.set_before_submit([this](VkCommandBuffer) { EndRendering(); });
   // Texture loads are compute dispatches: outside rendering. They read the mirror over ranges
   // the shared memory is not told of, so no later upload of the submission may pass them.
@@ -51,7 +55,6 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
 PathRenderer::~PathRenderer() {
   // The path's destructor has flushed; nothing may still use the sets or modules.
   context_.WaitIdle();
-  if (texture_pool_) vkDestroyDescriptorPool(device_, texture_pool_, nullptr);
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
   for (VkShaderModule m : owned_modules_) vkDestroyShaderModule(device_, m, nullptr);
 }
@@ -63,13 +66,8 @@ void PathRenderer::CreateDescriptorSets() {
   const VkDescriptorSetLayout textures_layout = layouts_.textures_layout();
   AllocateSets(device_, descriptor_pool_, &textures_layout, 1, &textures_set_,
                "vkAllocateDescriptorSets(renderer)");
-  // The all-dummy texture set, and the pool per-draw texture sets come from.
+  // The all-dummy texture set.
   WriteTextureSet(textures_set_, DummyImages());
-  const VkDescriptorPoolSize texture_size{
-      VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-      kTexturePoolSets * kTextureBindingCount * kTextureBindingArrays};
-  texture_pool_ = CreateDescriptorPool(device_, kTexturePoolSets, &texture_size, 1,
-                                       "vkCreateDescriptorPool(textures)");
 }
 
 VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {

@@ -82,11 +82,12 @@ VkDescriptorSet PathRenderer::BindTextures(const DrawInput& draw, gpu::RegisterV
 }
 
 VkDescriptorSet PathRenderer::TextureSetFor(std::vector<VkDescriptorImageInfo>& images) {
-  // A set per distinct binding, from a pool recycled once a submission has completed.
-  if (stream_.submission_count() != texture_pool_epoch_) {
-    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
-    texture_sets_.clear();
-    texture_pool_epoch_ = stream_.submission_count();
+  // A set per distinct binding of the submission (DescriptorSetRing: written again only once
+  // the submission that used it has completed).
+  const uint64_t submission = stream_.submission_count();
+  if (submission != texture_sets_submission_) {
+    texture_set_of_.clear();
+    texture_sets_submission_ = submission;
   }
   std::vector<uint64_t> key;
   key.reserve(images.size() * 2);
@@ -94,19 +95,11 @@ VkDescriptorSet PathRenderer::TextureSetFor(std::vector<VkDescriptorImageInfo>& 
     key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.imageView)));
     key.push_back(uint64_t(reinterpret_cast<uintptr_t>(i.sampler)));
   }
-  auto it = texture_sets_.find(key);
-  if (it != texture_sets_.end()) return it->second;
-  if (texture_sets_.size() >= kTexturePoolSets) {
-    Flush();  // waits, so the pool's sets are free again
-    CheckVk(vkResetDescriptorPool(device_, texture_pool_, 0), "vkResetDescriptorPool(textures)");
-    texture_sets_.clear();
-    texture_pool_epoch_ = stream_.submission_count();
-  }
-  const VkDescriptorSetLayout layout = layouts_.textures_layout();
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  AllocateSets(device_, texture_pool_, &layout, 1, &set, "vkAllocateDescriptorSets(textures)");
+  auto it = texture_set_of_.find(key);
+  if (it != texture_set_of_.end()) return it->second;
+  const VkDescriptorSet set = texture_sets_.Next(submission);
   WriteTextureSet(set, images);
-  texture_sets_.emplace(std::move(key), set);
+  texture_set_of_.emplace(std::move(key), set);
   return set;
 }
 

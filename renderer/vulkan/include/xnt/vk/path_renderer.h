@@ -51,8 +51,6 @@ class PathRenderer {
   // never finds it full) and grows up to kRingSize for a transfer larger than that (CommandStream).
   static constexpr uint64_t kRingSize = 64ull << 20;
   static constexpr uint64_t kInitialRingSize = 16ull << 20;
-  // Texture descriptor sets per submission before the renderer flushes to recycle them.
-  static constexpr uint32_t kTexturePoolSets = 256;
   // Readbacks and uploads through the ring go in pieces of this many bytes (a quarter of the
   // largest ring).
   static constexpr uint64_t kTransferChunk = 16ull << 20;
@@ -242,11 +240,15 @@ class PathRenderer {
   std::map<uint32_t, VkShaderModule> quad_shaders_;
   std::unordered_map<uint64_t, VkShaderModule> modules_;
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-  // Per-draw texture sets: allocated from a pool reset once a submission has completed (Flush
-  // waits), reused within a submission for identical bindings.
-  VkDescriptorPool texture_pool_ = VK_NULL_HANDLE;
-  uint64_t texture_pool_epoch_ = UINT64_MAX;
-  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_sets_;
+  // Per-draw texture sets: one per distinct binding of a submission (texture_set_of_ finds the
+  // submission's set for a binding it already wrote), from a ring whose sets are written again
+  // once their submission has completed. No set limit of its own cuts a submission: a frame
+  // whose draws bind hundreds of different textures (a real frame's materials) stays one
+  // submission up to the draw bound, where a fixed pool of sets had to flush and wait for the
+  // device every 256 of them.
+  DescriptorSetRing texture_sets_;
+  uint64_t texture_sets_submission_ = UINT64_MAX;
+  std::map<std::vector<uint64_t>, VkDescriptorSet> texture_set_of_;
 };
 
 }  // namespace xnt::vk
