@@ -138,18 +138,24 @@ TEST(DebugLabels, FsiLabelsTheSameEventsAndNamesTheEdramBuffer) {
 
 // scale_resolve_texture_2x2: the scene's top-left 64x32 is resolved (k_8_8_8_8) to 0x00400000
 // by resolve 0.5 and drawn back from there by draw 0.6: the texture is named by that address,
-// format and size, and its upload is a region inside the draw's.
+// format and size. The resolve ends its submission (its bytes are read back), so the draw's
+// submission starts with the texture's bytes in the mirror and loads it ahead of its commands:
+// the upload is a region inside the submission's "texture loads ahead" one, recorded when the
+// submission ends, after the draw's region.
 TEST(DebugLabels, TexturesAreNamedByGuestAddressFormatAndSize) {
   const Replay r = ReplaySample("scale_resolve_texture_2x2", renderer::Path::kFbo, true);
   EXPECT_TRUE(Named(r.observed, VK_OBJECT_TYPE_IMAGE,
                     "texture 0x00400000 k_8_8_8_8 64x32x1, 1 level(s)"));
   const std::vector<std::string>& b = r.observed.begun;
-  size_t draw = b.size();
+  size_t draw = b.size(), load = b.size();
   for (size_t i = 0; i < b.size(); ++i) {
     if (b[i].rfind("draw 0.6 ", 0) == 0) draw = i;
+    if (b[i] == "texture load 0x00400000 k_8_8_8_8 64x32") load = i;
   }
-  ASSERT_LT(draw + 1, b.size());
-  EXPECT_EQ(b[draw + 1], "texture load 0x00400000 k_8_8_8_8 64x32");
+  ASSERT_LT(draw, b.size());
+  ASSERT_LT(load, b.size());
+  ASSERT_GT(load, draw);
+  EXPECT_EQ(b[load - 1], "texture loads ahead of the submission: 1");
   EXPECT_EQ(r.observed.ended, r.observed.begun.size());
 }
 

@@ -244,6 +244,7 @@ void CommandStream::Flush() {
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
     upload_barrier_ = false;
   }
+  if (ahead_commands_) ahead_commands_(upload_cmd_);
   if (stage_timestamps_) {
     vkCmdWriteTimestamp(upload_cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
   }

@@ -77,6 +77,7 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
     }
     uploaded_generation_.assign(gpu::GuestPageSource::kPageCount, 0);
     touched_.assign(gpu::GuestPageSource::kPageCount, 0);
+    in_stream_.assign(gpu::GuestPageSource::kPageCount, 0);
 
     VkDescriptorSetLayoutBinding binding{};
     binding.binding = kSharedMemoryBinding;
@@ -257,6 +258,7 @@ void SharedMemory::UploadRun(const gpu::GuestPageSource& source, uint32_t first,
     uploaded_generation_[p] = source.page_generation(p);
     // A second upload of the page in this submission must stay behind this one.
     touched_[p] = epoch;
+    if (!ahead) in_stream_[p] = epoch;
   }
   const VkBufferCopy region{alloc->offset, uint64_t(first) * kPageSize, bytes};
   if (ahead) {
@@ -272,6 +274,21 @@ void SharedMemory::MarkRead(uint32_t address, uint64_t size) {
   const uint64_t last = std::min<uint64_t>((uint64_t(address) + size - 1) / kPageSize,
                                            gpu::GuestPageSource::kPageCount - 1);
   for (uint64_t p = address / kPageSize; p <= last; ++p) touched_[size_t(p)] = epoch;
+}
+
+bool SharedMemory::ReadableAhead(uint32_t address, uint64_t size,
+                                 const gpu::GuestPageSource& source) const {
+  if (!write_tracking_ || !full_scan_done_ || ahead_closed_ == Epoch() || size == 0 ||
+      uint64_t(address) + size > kSize) {
+    return false;
+  }
+  const uint64_t epoch = Epoch();
+  const uint64_t last = (uint64_t(address) + size - 1) / kPageSize;
+  for (uint64_t p = address / kPageSize; p <= last; ++p) {
+    if (in_stream_[size_t(p)] == epoch) return false;
+    if (source.page_generation(uint32_t(p)) != uploaded_generation_[size_t(p)]) return false;
+  }
+  return true;
 }
 
 uint32_t SharedMemory::SyncAhead(const gpu::GuestPageSource& source) {

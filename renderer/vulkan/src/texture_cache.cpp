@@ -50,6 +50,7 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
                            SharedMemory& shared_memory)
     : context_(context), stream_(stream), shared_memory_(shared_memory),
       device_(context.device()) {
+  stream_.set_ahead_commands([this](VkCommandBuffer cmd) { RecordAheadLoads(cmd); });
   VkDescriptorSetLayoutBinding binding{};
   binding.binding = 0;
   binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
@@ -195,6 +196,7 @@ void TextureCache::CreateDummies() {
 }
 
 TextureCache::~TextureCache() {
+  stream_.set_ahead_commands({});
   JoinPendingPipeline();
   context_.WaitIdle();
   for (auto& [desc, texture] : entries_) Destroy(texture);
@@ -266,17 +268,28 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
       }
     }
     t.stale = false;
-    if (before_load_) before_load_();
-    // Inside the draw's region, its texture uploads under a name of their own.
-    const DebugLabelRegion label(context_.labels(), stream_, [&] {
-      char text[96];
-      std::snprintf(text, sizeof(text), "texture load 0x%08X %s %ux%u",
-                    desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
-                    desc.width, desc.height);
-      return std::string(text);
-    });
+    const uint64_t submission = stream_.submission_count();
+    bool ahead = !scaled && t.used_submission != submission;
+    for (const auto& [address, size] : desc.ByteRanges()) {
+      ahead = ahead && shared_memory_.ReadableAhead(address, std::max<uint64_t>(size, 1), source);
+    }
     try {
-      Load(desc, t, create, memory);
+      if (ahead) {
+        const VkPipeline pipeline = LoadPipeline(desc.volume());  // may throw: nothing made yet
+        if (create) CreateImage(desc, t);
+        stream_.upload_cmd();  // the submission is open, so its end records the load
+        ahead_.push_back({&t, desc, create, pipeline});
+        for (const auto& [address, size] : desc.ByteRanges()) {
+          shared_memory_.MarkRead(address, std::max<uint64_t>(size, 1));
+        }
+        ++loads_;
+        ++ahead_loads_;
+      } else {
+        if (before_load_) before_load_();
+        // Inside the draw's region, its texture uploads under a name of their own.
+        const DebugLabelRegion label(context_.labels(), stream_, [&] { return LoadLabel(desc); });
+        Load(desc, t, create, memory);
+      }
     } catch (...) {
       // A failed creation must not leave a half-made entry behind (the next Get would record a
       // load into it); the error reaches the caller, who reports it.
@@ -289,6 +302,7 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
       throw;
     }
   }
+  t.used_submission = stream_.submission_count();
   return t;
 }
 
@@ -303,95 +317,104 @@ void TextureCache::Invalidate(uint32_t address, uint64_t size) {
     }
   }
 }
+std::string TextureCache::LoadLabel(const TextureDescriptor& desc) {
+  char text[96];
+  std::snprintf(text, sizeof(text), "texture load 0x%08X %s %ux%u", desc.base_address,
+                std::string(xenos::TextureFormatName(desc.format)).c_str(), desc.width, desc.height);
+  return text;
+}
+
+void TextureCache::CreateImage(const TextureDescriptor& desc, Texture& t) {
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  const bool volume = desc.volume();
+  info.imageType = volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
+  info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+  info.extent = {desc.width, desc.height, desc.depth};
+  info.mipLevels = desc.levels;
+  info.arrayLayers = desc.layers;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+               VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  if (desc.layers == 6 && desc.width == desc.height) {
+    info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+  }
+  context_.CreateImage(info, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, t.image, t.memory,
+                       "texture image");
+  if (context_.labels().enabled()) {
+    char name[128];
+    std::snprintf(name, sizeof(name), "texture 0x%08X %s %ux%ux%u, %u level(s)",
+                  desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
+                  desc.width, desc.height, std::max(desc.depth, desc.layers), desc.levels);
+    context_.labels().Name(t.image, name);
+  }
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.image = t.image;
+  view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  view.format = info.format;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, desc.levels, 0, desc.layers};
+  CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
+  if (info.flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) {
+    view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+    CheckVk(vkCreateImageView(device_, &view, nullptr, &t.cube_view),
+            "vkCreateImageView(cube texture)");
+  }
+  // The loader writes one level per dispatch through a single-level storage view.
+  for (uint32_t level = 0; level < desc.levels; ++level) {
+    VkImageViewCreateInfo level_view = view;
+    level_view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    level_view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, desc.layers};
+    VkImageView v = VK_NULL_HANDLE;
+    CheckVk(vkCreateImageView(device_, &level_view, nullptr, &v),
+            "vkCreateImageView(texture level)");
+    t.level_views.push_back(v);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pools_.back();
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &store_layout_;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VkResult r = vkAllocateDescriptorSets(device_, &alloc, &set);
+    if (r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_FRAGMENTED_POOL) {
+      AddPool();  // the cache keeps every texture: grow instead of failing
+      alloc.descriptorPool = pools_.back();
+      r = vkAllocateDescriptorSets(device_, &alloc, &set);
+    }
+    CheckVk(r, "vkAllocateDescriptorSets(texture load)");
+    t.store_sets.push_back(set);
+    t.store_pools.push_back(alloc.descriptorPool);
+    VkDescriptorImageInfo image_info{VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    write.pImageInfo = &image_info;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  }
+  t.width = desc.width;
+  t.height = desc.height;
+  t.layers = desc.layers;
+  t.levels = desc.levels;
+  t.depth = desc.depth;
+  t.inexact = desc.inexact;
+  gpu::TextureFormatInfo info_format = gpu::GetTextureFormatInfo(desc.format);
+  bool integer_unorm = info_format.block_width == 1 &&
+                       !(desc.format >= 22 && desc.format <= 23) &&
+                       !(desc.format >= 27 && desc.format <= 40) && desc.format != 11 &&
+                       desc.format != 12;
+  if (desc.signed_mask && !integer_unorm) {
+    t.inexact += std::string(t.inexact.empty() ? "" : "; ") + std::string("TextureSign signed on ") +
+                std::string(xenos::TextureFormatName(desc.format)) +
+                " (not an integer unorm format) ignored";
+  }
+}
+
 void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                         SharedMemory& source_memory) {
   // The loader pipeline first: it may throw (the start-up thread's error, or the volume variant
   // built on first use), and nothing may be created or recorded for this texture before that -
   // Get's handler destroys a new image on the assumption that no command references it.
   const VkPipeline load_pipeline = LoadPipeline(desc.volume());
-  if (create) {
-    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    const bool volume = desc.volume();
-    info.imageType = volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
-    info.format = VK_FORMAT_R32G32B32A32_SFLOAT;
-    info.extent = {desc.width, desc.height, desc.depth};
-    info.mipLevels = desc.levels;
-    info.arrayLayers = desc.layers;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
-    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    info.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (desc.layers == 6 && desc.width == desc.height) {
-      info.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
-    }
-    context_.CreateImage(info, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, t.image, t.memory,
-                         "texture image");
-    if (context_.labels().enabled()) {
-      char name[128];
-      std::snprintf(name, sizeof(name), "texture 0x%08X %s %ux%ux%u, %u level(s)",
-                    desc.base_address, std::string(xenos::TextureFormatName(desc.format)).c_str(),
-                    desc.width, desc.height, std::max(desc.depth, desc.layers), desc.levels);
-      context_.labels().Name(t.image, name);
-    }
-    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    view.image = t.image;
-    view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
-    view.format = info.format;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, desc.levels, 0, desc.layers};
-    CheckVk(vkCreateImageView(device_, &view, nullptr, &t.view), "vkCreateImageView(texture)");
-    if (info.flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) {
-      view.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
-      CheckVk(vkCreateImageView(device_, &view, nullptr, &t.cube_view),
-              "vkCreateImageView(cube texture)");
-    }
-    // The loader writes one level per dispatch through a single-level storage view.
-    for (uint32_t level = 0; level < desc.levels; ++level) {
-      VkImageViewCreateInfo level_view = view;
-      level_view.viewType = volume ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
-      level_view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, desc.layers};
-      VkImageView v = VK_NULL_HANDLE;
-      CheckVk(vkCreateImageView(device_, &level_view, nullptr, &v),
-              "vkCreateImageView(texture level)");
-      t.level_views.push_back(v);
-      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-      alloc.descriptorPool = pools_.back();
-      alloc.descriptorSetCount = 1;
-      alloc.pSetLayouts = &store_layout_;
-      VkDescriptorSet set = VK_NULL_HANDLE;
-      VkResult r = vkAllocateDescriptorSets(device_, &alloc, &set);
-      if (r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_FRAGMENTED_POOL) {
-        AddPool();  // the cache keeps every texture: grow instead of failing
-        alloc.descriptorPool = pools_.back();
-        r = vkAllocateDescriptorSets(device_, &alloc, &set);
-      }
-      CheckVk(r, "vkAllocateDescriptorSets(texture load)");
-      t.store_sets.push_back(set);
-      t.store_pools.push_back(alloc.descriptorPool);
-      VkDescriptorImageInfo image_info{VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      write.dstSet = set;
-      write.descriptorCount = 1;
-      write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-      write.pImageInfo = &image_info;
-      vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
-    }
-    t.width = desc.width;
-    t.height = desc.height;
-    t.layers = desc.layers;
-    t.levels = desc.levels;
-    t.depth = desc.depth;
-    t.inexact = desc.inexact;
-    gpu::TextureFormatInfo info_format = gpu::GetTextureFormatInfo(desc.format);
-    bool integer_unorm = info_format.block_width == 1 &&
-                         !(desc.format >= 22 && desc.format <= 23) &&
-                         !(desc.format >= 27 && desc.format <= 40) && desc.format != 11 &&
-                         desc.format != 12;
-    if (desc.signed_mask && !integer_unorm) {
-      t.inexact += std::string(t.inexact.empty() ? "" : "; ") + std::string("TextureSign signed on ") +
-                  std::string(xenos::TextureFormatName(desc.format)) +
-                  " (not an integer unorm format) ignored";
-    }
-  }
+  if (create) CreateImage(desc, t);
   VkCommandBuffer cmd = stream_.cmd();
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   barrier.srcAccessMask = create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
@@ -410,16 +433,7 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
                        &barrier);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, load_pipeline);
-  for (uint32_t level = 0; level < desc.levels; ++level) {
-    TextureLoadConstants constants = LoadConstantsOf(desc, level);
-    VkDescriptorSet sets[2] = {source_memory.descriptor_set(), t.store_sets[level]};
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
-                            nullptr);
-    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
-                       &constants);
-    vkCmdDispatch(cmd, (constants.width + 7) / 8, (constants.height + 7) / 8, constants.layers);
-  }
+  RecordDispatches(cmd, desc, t, load_pipeline, source_memory.descriptor_set());
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
   barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
@@ -428,6 +442,70 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
                            VK_PIPELINE_STAGE_TRANSFER_BIT,
                        0, 0, nullptr, 0, nullptr, 1, &barrier);
   ++loads_;
+}
+
+void TextureCache::RecordDispatches(VkCommandBuffer cmd, const TextureDescriptor& desc,
+                                    const Texture& t, VkPipeline pipeline,
+                                    VkDescriptorSet source_set) const {
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  for (uint32_t level = 0; level < desc.levels; ++level) {
+    TextureLoadConstants constants = LoadConstantsOf(desc, level);
+    VkDescriptorSet sets[2] = {source_set, t.store_sets[level]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0,
+                            nullptr);
+    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants),
+                       &constants);
+    vkCmdDispatch(cmd, (constants.width + 7) / 8, (constants.height + 7) / 8, constants.layers);
+  }
+}
+
+void TextureCache::RecordAheadLoads(VkCommandBuffer cmd) {
+  if (ahead_.empty()) return;
+  const DebugLabels& labels = context_.labels();
+  if (labels.enabled()) {
+    labels.Begin(cmd, "texture loads ahead of the submission: " + std::to_string(ahead_.size()));
+  }
+  // Before: the mirror's writes (this submission's upload copies, earlier submissions' shader
+  // and transfer writes) visible to the loader's reads; every image to GENERAL for its writes
+  // (a new one from UNDEFINED; a reloaded one was last sampled by an earlier submission).
+  std::vector<VkImageMemoryBarrier> images;
+  images.reserve(ahead_.size());
+  for (const AheadLoad& a : ahead_) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = a.create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    b.oldLayout = a.create ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL;
+    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = a.texture->image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, a.texture->levels, 0, a.texture->layers};
+    images.push_back(b);
+  }
+  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  memory.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  vkCmdPipelineBarrier(cmd,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr,
+                       uint32_t(images.size()), images.data());
+  for (const AheadLoad& a : ahead_) {
+    if (labels.enabled()) labels.Begin(cmd, LoadLabel(a.desc));
+    RecordDispatches(cmd, a.desc, *a.texture, a.pipeline, shared_memory_.descriptor_set());
+    if (labels.enabled()) labels.End(cmd);
+  }
+  // After: the texels visible to the draws (and transfers, compute) that follow in the submission.
+  for (VkImageMemoryBarrier& b : images) {
+    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+  }
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       0, 0, nullptr, 0, nullptr, uint32_t(images.size()), images.data());
+  if (labels.enabled()) labels.End(cmd);
+  ahead_.clear();
 }
 
 }  // namespace xnt::vk

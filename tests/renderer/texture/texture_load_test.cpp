@@ -349,6 +349,72 @@ TEST_F(TextureLoadTest, CacheReusesAndReloadsOnPageChangeOrInvalidate) {
   EXPECT_EQ(cache_->entry_count(), 1u);
 }
 
+// With write tracking (as a replay runs): a texture that nothing of the submission used yet,
+// whose pages the mirror holds from the submission's start, is loaded ahead of the submission
+// (no command in the stream's own buffer); rewritten and needed again within the same
+// submission, it is loaded in stream order. A copy of the image recorded between the two loads
+// sees the first texels, one after them the second: the ahead load ran before the stream's
+// commands, the second load where it was recorded.
+TEST_F(TextureLoadTest, LoadsMoveAheadOfTheSubmissionUnlessItUsedTheImage) {
+  memory_->EnableWriteTracking();
+  Layout l{32, 32, 32, 1, true};
+  const uint32_t base = 0x05000000;
+  const auto fetch = Fetch(base, 6, 2, l);
+  const uint64_t bytes = 32 * 32 * 4;
+  // The first sync after write tracking starts scans every page in stream order.
+  memory_->Sync(guest_.Source());
+  stream_->Flush();
+  auto first = Encode(base, 6, 2, l, 11);
+  guest_.EndWrite();
+  memory_->Invalidate(base, bytes);
+  EXPECT_GT(memory_->SyncAhead(guest_.Source()), 0u);
+  EXPECT_TRUE(memory_->ReadableAhead(base, bytes, guest_.Source()));
+  const TextureCache::Texture& t = cache_->Get(fetch.data(), guest_.Source());
+  EXPECT_EQ(cache_->load_count(), 1u);
+  EXPECT_EQ(cache_->ahead_load_count(), 1u);
+  // Copy of the image as the stream's commands see it now.
+  auto copy = [&](const CommandStream::Allocation& to) {
+    VkBufferImageCopy region{};
+    region.bufferOffset = to.offset;
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {32, 32, 1};
+    vkCmdCopyImageToBuffer(stream_->cmd(), t.image, VK_IMAGE_LAYOUT_GENERAL, to.buffer, 1, &region);
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    after.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(stream_->cmd(), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &after, 0, nullptr, 0, nullptr);
+  };
+  const auto a = stream_->Allocate(32 * 32 * 16, 16);
+  copy(a);
+  // Rewritten within the submission: its pages were read ahead, so their upload stays in stream
+  // order, and the image was used, so the reload does too.
+  auto second = Encode(base, 6, 2, l, 12);
+  guest_.EndWrite();
+  memory_->Invalidate(base, bytes);
+  memory_->SyncAhead(guest_.Source());
+  EXPECT_FALSE(memory_->ReadableAhead(base, bytes, guest_.Source()));
+  memory_->Sync(guest_.Source());
+  cache_->Get(fetch.data(), guest_.Source());
+  EXPECT_EQ(cache_->load_count(), 2u);
+  EXPECT_EQ(cache_->ahead_load_count(), 1u);
+  const auto b = stream_->Allocate(32 * 32 * 16, 16);
+  copy(b);
+  stream_->Flush();
+  std::vector<float> got(32 * 32 * 4);
+  std::memcpy(got.data(), a.data, got.size() * 4);
+  EXPECT_EQ(Compare(6, 2, first, got), 0u) << "the copy between the loads";
+  std::memcpy(got.data(), b.data, got.size() * 4);
+  EXPECT_EQ(Compare(6, 2, second, got), 0u) << "the copy after the second load";
+  // The next submission has not used the image: a change loads ahead again.
+  auto third = Encode(base, 6, 2, l, 13);
+  guest_.EndWrite();
+  memory_->Invalidate(base, bytes);
+  memory_->SyncAhead(guest_.Source());
+  EXPECT_EQ(Check(base, 6, 2, l, third), 0u);
+  EXPECT_EQ(cache_->ahead_load_count(), 2u);
+}
+
 // The cache keeps every texture; past one descriptor pool's worth of loader sets (1024 levels)
 // it opens another pool instead of failing.
 TEST_F(TextureLoadTest, ManyTexturesGrowTheLoaderDescriptorPools) {

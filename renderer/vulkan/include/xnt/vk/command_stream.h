@@ -73,6 +73,10 @@ class CommandStream {
 
   // Runs before every submission (the renderer ends its render pass here).
   void set_before_submit(std::function<void(VkCommandBuffer)> fn) { before_submit_ = std::move(fn); }
+  // Runs when a submission ends, recording into its upload buffer after the copies and their
+  // barrier: commands that read what the submission starts with (texture loads moved ahead of
+  // the draws, TextureCache), each carrying its own barriers.
+  void set_ahead_commands(std::function<void(VkCommandBuffer)> fn) { ahead_commands_ = std::move(fn); }
 
   // Submits what was recorded, waits for the GPU, resets the ring.
   void Flush();
@@ -146,6 +150,7 @@ class CommandStream {
   bool ring_coherent_ = true;
   uint64_t submissions_ = 0;
   std::function<void(VkCommandBuffer)> before_submit_;
+  std::function<void(VkCommandBuffer)> ahead_commands_;
 };
 
 }  // namespace xnt::vk

@@ -50,6 +50,13 @@ class SharedMemory {
   // A command the renderer cannot describe by ranges (a texture load, a memexport, a resolve
   // into the mirror) was recorded: no further upload of this submission moves ahead.
   void CloseAhead() { ahead_closed_ = Epoch(); }
+  // True when a command placed at the start of the current submission (in the stream's upload
+  // buffer, after its copies: CommandStream::set_ahead_commands) would read the bytes [address,
+  // address + size) of the mirror as a command recorded now would: every page is current, none
+  // was uploaded in stream order in this submission, and nothing since CloseAhead. The caller
+  // then MarkReads the range, so that a later upload of those pages stays behind it. False
+  // without write tracking (uploads are then in stream order).
+  bool ReadableAhead(uint32_t address, uint64_t size, const gpu::GuestPageSource& source) const;
 
   // Write tracking: once enabled, Sync examines only the pages passed to Invalidate since the
   // last Sync (after one full scan), instead of every page whose owner bumped the global
@@ -110,8 +117,10 @@ class SharedMemory {
   std::vector<uint32_t> dirty_pages_;
   uint64_t last_generation_ = ~uint64_t(0);
   uint64_t uploaded_pages_total_ = 0;
-  // Per page, the Epoch() of the last submission that read or uploaded it.
+  // Per page, the Epoch() of the last submission that read or uploaded it, and of the last that
+  // uploaded it in stream order (not ahead).
   std::vector<uint64_t> touched_;
+  std::vector<uint64_t> in_stream_;
   uint64_t ahead_closed_ = 0;
 
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -53,6 +53,9 @@ class TextureCache {
     std::vector<uint64_t> page_generations;                  // per page, in range order
     bool stale = false;
     bool scaled = false;  // loaded from a scaled resolve copy's buffer (Get's `memory`)
+    // The CommandStream::submission_count() of the last submission that used the image (a load,
+    // a draw that sampled it): a texture first used by a submission may be loaded ahead of it.
+    uint64_t used_submission = UINT64_MAX;
     std::string inexact;  // what the load could not do exactly (empty when exact)
   };
 
@@ -64,10 +67,19 @@ class TextureCache {
   TextureCache(const TextureCache&) = delete;
   TextureCache& operator=(const TextureCache&) = delete;
 
-  // The texture for a fetch constant, loaded (or reloaded) if needed. Records the compute
-  // dispatch into the stream's command buffer (outside a render pass); the caller must have
-  // synced `shared_memory` for the pages first. The result is valid until the next Get that
+  // The texture for a fetch constant, loaded (or reloaded) if needed; the caller must have
+  // synced `shared_memory` for the pages first. A load is recorded ahead of the submission (in
+  // the stream's upload buffer, after its copies) when nothing of the submission has used the
+  // image yet and the mirror holds the texture's bytes from the submission's start
+  // (SharedMemory::ReadableAhead): then nothing is recorded in the stream here and the caller's
+  // render pass stays open. Otherwise the compute dispatch goes into the stream's command buffer,
+  // after before_load (outside a render pass). The result is valid until the next Get that
   // reloads it or until the cache is destroyed.
+  //
+  // Why ahead: a load between draws ends the render pass and makes the device finish every draw
+  // before it (a barrier from all graphics to compute); a frame that binds hundreds of textures
+  // it has just uploaded (a capture's first frame, a title streaming its materials) paid that per
+  // texture. Ahead, the submission's loads are one batch between two barriers.
   const Texture& Get(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source);
   // The same from another mirror laid out as shared memory: the scaled resolve copies of the fbo
   // path at a resolution scale (its fetch constants address that buffer; `source` its pages).
@@ -84,6 +96,7 @@ class TextureCache {
   VkImageView dummy_view(uint32_t binding) const { return dummies_[binding % 3].view; }
 
   uint64_t load_count() const { return loads_; }
+  uint64_t ahead_load_count() const { return ahead_loads_; }
   size_t entry_count() const { return entries_.size(); }
 
  private:
@@ -95,6 +108,16 @@ class TextureCache {
   const Texture& Get(const uint32_t fetch_dwords[6], const gpu::GuestPageSource& source,
                      SharedMemory& memory, bool scaled);
   void Load(const TextureDescriptor& desc, Texture& texture, bool create, SharedMemory& memory);
+  // "texture load 0xADDRESS FORMAT WxH": a load's debug label.
+  static std::string LoadLabel(const TextureDescriptor& desc);
+  // The image, its views and the loader's per-level storage sets of a new entry.
+  void CreateImage(const TextureDescriptor& desc, Texture& texture);
+  // The dispatches of one load, one per level, with `pipeline` bound.
+  void RecordDispatches(VkCommandBuffer cmd, const TextureDescriptor& desc, const Texture& texture,
+                        VkPipeline pipeline, VkDescriptorSet source_set) const;
+  // Records the loads moved ahead into the submission's upload buffer (the stream's
+  // set_ahead_commands), between one barrier before them all and one after.
+  void RecordAheadLoads(VkCommandBuffer cmd);
   void Destroy(Texture& texture);
   void CreateDummies();
   void AddPool();
@@ -123,7 +146,16 @@ class TextureCache {
   std::map<std::pair<bool, TextureDescriptor>, Texture> entries_;  // (scaled, descriptor)
   std::array<Dummy, 3> dummies_{};
   std::function<void()> before_load_;
+  // The current submission's loads moved ahead of it (entries_ never moves a Texture).
+  struct AheadLoad {
+    Texture* texture;
+    TextureDescriptor desc;
+    bool create;
+    VkPipeline pipeline;
+  };
+  std::vector<AheadLoad> ahead_;
   uint64_t loads_ = 0;
+  uint64_t ahead_loads_ = 0;
 };
 
 }  // namespace xnt::vk
