@@ -19,6 +19,12 @@ set_target_properties(capture_abi_layout PROPERTIES C_STANDARD 99 C_STANDARD_REQ
                                                     C_EXTENSIONS OFF)
 target_compile_options(capture_abi_layout PRIVATE -pedantic-errors)
 target_link_libraries(capture_abi_layout PRIVATE xnt_options xnt_capture_shared)
+if(XNT_SANITIZE AND CMAKE_C_COMPILER_ID STREQUAL "Clang")
+  # The library is C++: clang's UBSan checks in it (vptr) need the sanitizer's C++ runtime and
+  # the C++ ABI library under it, which clang links only into C++ programs (gcc's one libubsan
+  # holds both). Still compiled as C99; linked by the C++ driver in this build only.
+  set_target_properties(capture_abi_layout PROPERTIES LINKER_LANGUAGE CXX)
+endif()
 add_test(NAME capture_abi_layout COMMAND capture_abi_layout)
 set_tests_properties(capture_abi_layout PROPERTIES TIMEOUT 60)
 
