@@ -416,32 +416,51 @@ void TextureCache::Load(const TextureDescriptor& desc, Texture& t, bool create,
   const VkPipeline load_pipeline = LoadPipeline(desc.volume());
   if (create) CreateImage(desc, t);
   VkCommandBuffer cmd = stream_.cmd();
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  barrier.srcAccessMask = create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.oldLayout = create ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL;
-  barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.image = t.image;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, t.layers};
-  // Shared-memory uploads (transfer writes) must be visible to the compute reads.
+  VkImageMemoryBarrier barrier = LoadBarrier(t, create);
+  BarrierBeforeLoads(cmd, {&barrier, 1});
+  RecordDispatches(cmd, desc, t, load_pipeline, source_memory.descriptor_set());
+  BarrierAfterLoads(cmd, {&barrier, 1});
+  ++loads_;
+}
+
+VkImageMemoryBarrier TextureCache::LoadBarrier(const Texture& t, bool create) {
+  // A new image from UNDEFINED; a reloaded one was last sampled (or copied) by earlier commands.
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+  b.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  b.oldLayout = create ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL;
+  b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = t.image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, t.layers};
+  return b;
+}
+
+void TextureCache::BarrierBeforeLoads(VkCommandBuffer cmd,
+                                      std::span<const VkImageMemoryBarrier> images) {
+  // The mirror's writes (upload copies, shader writes) visible to the loader's reads; the images
+  // ready for its writes.
   VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   memory.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
   vkCmdPipelineBarrier(cmd,
                        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT |
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr, 1,
-                       &barrier);
-  RecordDispatches(cmd, desc, t, load_pipeline, source_memory.descriptor_set());
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-  barrier.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr,
+                       uint32_t(images.size()), images.data());
+}
+
+void TextureCache::BarrierAfterLoads(VkCommandBuffer cmd, std::span<VkImageMemoryBarrier> images) {
+  // The texels visible to the draws, transfers and dispatches that follow.
+  for (VkImageMemoryBarrier& b : images) {
+    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+  }
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
-                           VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       0, 0, nullptr, 0, nullptr, 1, &barrier);
-  ++loads_;
+                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       0, 0, nullptr, 0, nullptr, uint32_t(images.size()), images.data());
 }
 
 void TextureCache::RecordDispatches(VkCommandBuffer cmd, const TextureDescriptor& desc,
@@ -470,40 +489,14 @@ void TextureCache::RecordAheadLoads(VkCommandBuffer cmd) {
   // (a new one from UNDEFINED; a reloaded one was last sampled by an earlier submission).
   std::vector<VkImageMemoryBarrier> images;
   images.reserve(ahead_.size());
-  for (const AheadLoad& a : ahead_) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = a.create ? 0 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-    b.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    b.oldLayout = a.create ? VK_IMAGE_LAYOUT_UNDEFINED : VK_IMAGE_LAYOUT_GENERAL;
-    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = a.texture->image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, a.texture->levels, 0, a.texture->layers};
-    images.push_back(b);
-  }
-  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  memory.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  vkCmdPipelineBarrier(cmd,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT |
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &memory, 0, nullptr,
-                       uint32_t(images.size()), images.data());
+  for (const AheadLoad& a : ahead_) images.push_back(LoadBarrier(*a.texture, a.create));
+  BarrierBeforeLoads(cmd, images);
   for (const AheadLoad& a : ahead_) {
     if (labels.enabled()) labels.Begin(cmd, LoadLabel(a.desc));
     RecordDispatches(cmd, a.desc, *a.texture, a.pipeline, shared_memory_.descriptor_set());
     if (labels.enabled()) labels.End(cmd);
   }
-  // After: the texels visible to the draws (and transfers, compute) that follow in the submission.
-  for (VkImageMemoryBarrier& b : images) {
-    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-  }
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
-                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       0, 0, nullptr, 0, nullptr, uint32_t(images.size()), images.data());
+  BarrierAfterLoads(cmd, images);
   if (labels.enabled()) labels.End(cmd);
   ahead_.clear();
 }

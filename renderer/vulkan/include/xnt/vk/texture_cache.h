@@ -21,6 +21,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,11 @@ class TextureCache {
   static std::string LoadLabel(const TextureDescriptor& desc);
   // The image, its views and the loader's per-level storage sets of a new entry.
   void CreateImage(const TextureDescriptor& desc, Texture& texture);
+  // The barriers around loads: each image's own before them (LoadBarrier), with the mirror's
+  // writes made visible to the loader; after them, the texels to the draws.
+  static VkImageMemoryBarrier LoadBarrier(const Texture& texture, bool create);
+  static void BarrierBeforeLoads(VkCommandBuffer cmd, std::span<const VkImageMemoryBarrier> images);
+  static void BarrierAfterLoads(VkCommandBuffer cmd, std::span<VkImageMemoryBarrier> images);
   // The dispatches of one load, one per level, with `pipeline` bound.
   void RecordDispatches(VkCommandBuffer cmd, const TextureDescriptor& desc, const Texture& texture,
                         VkPipeline pipeline, VkDescriptorSet source_set) const;
