@@ -408,7 +408,7 @@ XNT_COMMAND({"bench", "Benchmarks (format: .xnt write/read vs plain zstd; render
                    ->check(CLI::Range(1, 1000))->capture_default_str();
                rep->add_option("--capture-variants", pargs->capture_variants,
                                "Capture-shaped cases per count, each base or variant words joined by '+' "
-                               "(packed: vertices 32 bytes apart, not a page per draw; early: the frame's "
+                               "(packed: vertices 32 bytes apart (64 textured), not a page per draw; early: the frame's "
                                "vertex data written before its draws; one-submission; one-color; textured: each "
                                "draw samples one of 1,024 textures, its fetch constant written per draw), so "
                                "the shape's cost is attributed factor by factor")
