@@ -257,7 +257,8 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
   if (reload) {
     t.page_ranges.clear();
     t.page_generations.clear();
-    for (const auto& [address, size] : desc.ByteRanges()) {
+    const auto ranges = desc.ByteRanges();
+    for (const auto& [address, size] : ranges) {
       uint32_t first = address / gpu::GuestPageSource::kPageSize;
       uint64_t end = uint64_t(address) + std::max<uint64_t>(size, 1);
       uint32_t count =
@@ -270,7 +271,7 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
     t.stale = false;
     const uint64_t submission = stream_.submission_count();
     bool ahead = !scaled && t.used_submission != submission;
-    for (const auto& [address, size] : desc.ByteRanges()) {
+    for (const auto& [address, size] : ranges) {
       ahead = ahead && shared_memory_.ReadableAhead(address, std::max<uint64_t>(size, 1), source);
     }
     try {
@@ -279,7 +280,7 @@ const TextureCache::Texture& TextureCache::Get(const uint32_t fetch_dwords[6],
         if (create) CreateImage(desc, t);
         stream_.upload_cmd();  // the submission is open, so its end records the load
         ahead_.push_back({&t, desc, create, pipeline});
-        for (const auto& [address, size] : desc.ByteRanges()) {
+        for (const auto& [address, size] : ranges) {
           shared_memory_.MarkRead(address, std::max<uint64_t>(size, 1));
         }
         ++loads_;
