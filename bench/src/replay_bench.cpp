@@ -128,6 +128,7 @@ class CaseRun {
     so.fsi_unordered = o.fsi_unordered && so.path == renderer::Path::kFsi;
     so.gpu_stage_timestamps = o.gpu_profile;
     so.initial_ring_bytes = o.initial_ring_bytes;
+    so.keep_device = false;  // each case's cold replay as a new process's
     so.on_draw_event = [this](const renderer::DrawEvent& e) {
       if (!e.after) {
         draw_start_ = Clock::now();

@@ -143,10 +143,13 @@ class CpuSession final : public BackendSession<cpu::CpuBackend> {
 template <class B>
 class VulkanSession : public BackendSession<B> {
  public:
-  // The backend's Vulkan objects are destroyed before the context that created them.
+  // The backend's Vulkan objects are destroyed before the context that created them, which then
+  // goes to the process's next session of its kind with the pipelines it keeps
+  // (VulkanContext::Keep: not a hung one).
   ~VulkanSession() override {
     this->hooks_.reset();
     this->backend_.reset();
+    if (keep_device_) vk::VulkanContext::Keep(std::move(context_));
   }
   void Flush() override { this->backend_->renderer().Flush(); }
   SessionStats stats() const override {
@@ -190,10 +193,13 @@ class VulkanSession : public BackendSession<B> {
     context_options.gpu_timeout_ms = options.gpu_timeout_ms;
     context_options.gpu_stage_timestamps = options.gpu_stage_timestamps;
     context_options.initial_ring_bytes = options.initial_ring_bytes;
-    context_ = std::make_unique<vk::VulkanContext>(context_options);
+    keep_device_ = options.keep_device;
+    context_ = keep_device_ ? vk::VulkanContext::Take(context_options)
+                            : std::make_unique<vk::VulkanContext>(context_options);
   }
 
   std::unique_ptr<vk::VulkanContext> context_;
+  bool keep_device_ = true;
 };
 
 // The fbo path: the FboBackend, colour and depth in host render targets.

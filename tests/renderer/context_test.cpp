@@ -1,8 +1,11 @@
 // VulkanContext on lavapipe: device choice, capability record, validation message counting.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "test_env.h"
 #include "xnt/base/error.h"
+#include "xnt/vk/kept_objects.h"
 
 namespace xnt::vk {
 namespace {
@@ -55,6 +58,100 @@ TEST(VulkanContext, SubmitAndWaitRunsCommands) {
   });
   EXPECT_EQ(recorded, 1);
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+}
+
+// A minimal compute shader (local size 1, empty main), SPIR-V 1.0 words as glslang writes them;
+// `id_bound_extra` changes the header's ID bound, which makes other words of the same program.
+std::vector<uint32_t> EmptyComputeShader(uint32_t id_bound_extra = 0) {
+  return {0x07230203, 0x00010000, 0x00080001, 0x00000006 + id_bound_extra, 0x00000000,
+          // OpCapability Shader; OpMemoryModel Logical GLSL450
+          0x00020011, 0x00000001, 0x0003000e, 0x00000000, 0x00000001,
+          // OpEntryPoint GLCompute %4 "main"; OpExecutionMode %4 LocalSize 1 1 1
+          0x0005000f, 0x00000005, 0x00000004, 0x6e69616d, 0x00000000,
+          0x00060010, 0x00000004, 0x00000011, 0x00000001, 0x00000001, 0x00000001,
+          // %2 = OpTypeVoid; %3 = OpTypeFunction %2; %4 = OpFunction %2 None %3
+          0x00020013, 0x00000002, 0x00030021, 0x00000003, 0x00000002,
+          0x00050036, 0x00000002, 0x00000004, 0x00000000, 0x00000003,
+          // %5 = OpLabel; OpReturn; OpFunctionEnd
+          0x000200f8, 0x00000005, 0x000100fd, 0x00010038};
+}
+
+TEST(KeptObjects, SameContentGivesTheSameHandleAndAPipelineIsMadeOnce) {
+  auto ctx = test::MakeLavapipeContext();
+  KeptObjects& kept = ctx->kept();
+  const VkShaderModule a = kept.Module(EmptyComputeShader());
+  EXPECT_EQ(kept.Module(EmptyComputeShader()), a);
+  EXPECT_NE(kept.Module(EmptyComputeShader(1)), a);
+
+  const VkDescriptorSetLayoutBinding storage{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                             VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutBinding uniform = storage;
+  uniform.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  const VkDescriptorSetLayout s = kept.SetLayout({&storage, 1}, "storage");
+  EXPECT_EQ(kept.SetLayout({&storage, 1}, "storage"), s);
+  const VkDescriptorSetLayout u = kept.SetLayout({&uniform, 1}, "uniform");
+  EXPECT_NE(u, s);
+  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+  const VkPipelineLayout layout = kept.PipelineLayout({&s, 1}, {&push, 1}, "layout");
+  EXPECT_EQ(kept.PipelineLayout({&s, 1}, {&push, 1}, "layout"), layout);
+  EXPECT_NE(kept.PipelineLayout({&s, 1}, {}, "layout"), layout);
+  EXPECT_NE(kept.PipelineLayout({&u, 1}, {&push, 1}, "layout"), layout);
+  // A sampler handle is not content: refused rather than keyed by its value.
+  VkDescriptorSetLayoutBinding with_sampler = storage;
+  const VkSampler fake = reinterpret_cast<VkSampler>(uintptr_t(1));
+  with_sampler.pImmutableSamplers = &fake;
+  EXPECT_THROW(kept.SetLayout({&with_sampler, 1}, "sampler"), Error);
+
+  int made = 0;
+  std::string key = "test";
+  AppendKeyBytes(key, layout, a);
+  const auto create = [&] {
+    ++made;
+    return CreateComputePipeline(*ctx, a, layout, false, "test pipeline");
+  };
+  const VkPipeline p = kept.Pipeline(key, create);
+  EXPECT_NE(p, VK_NULL_HANDLE);
+  EXPECT_TRUE(kept.HasPipeline(key));
+  EXPECT_FALSE(kept.HasPipeline("other"));
+  EXPECT_EQ(kept.Pipeline(key, create), p);
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(kept.pipelines_made(), 1u);
+  EXPECT_EQ(kept.pipelines_found(), 1u);
+  EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+}
+
+TEST(VulkanContext, AKeptContextGoesToTheNextTakeOfItsKindWithFreshCounters) {
+  test::UseLavapipe();
+  VulkanContext::DropKept();
+  ContextOptions options;
+  options.validate = true;
+  options.synchronization_validation = true;
+  auto first = VulkanContext::Take(options);
+  const VkDevice device = first->device();
+  first->AddGpuSeconds(1.5);
+  const VkShaderModule module = first->kept().Module(EmptyComputeShader());
+  VulkanContext::Keep(std::move(first));
+
+  // Another kind (no synchronization validation) gets a device of its own.
+  ContextOptions other = options;
+  other.synchronization_validation = false;
+  auto second = VulkanContext::Take(other);
+  EXPECT_NE(second->device(), device);
+
+  auto again = VulkanContext::Take(options);
+  EXPECT_EQ(again->device(), device);
+  EXPECT_EQ(again->gpu_seconds(), 0.0);
+  EXPECT_EQ(again->kept().Module(EmptyComputeShader()), module);
+  EXPECT_EQ(again->validation_message_count(), 0u) << test::ValidationReport(*again);
+  // Taken, it is no longer kept: the next Take of the kind makes a new one.
+  auto third = VulkanContext::Take(options);
+  EXPECT_NE(third->device(), device);
+  VulkanContext::Keep(std::move(second));
+  VulkanContext::Keep(std::move(again));
+  VulkanContext::Keep(std::move(third));
+  VulkanContext::DropKept();
+  auto fresh = VulkanContext::Take(options);
+  EXPECT_NE(fresh->device(), VK_NULL_HANDLE);
 }
 
 }  // namespace

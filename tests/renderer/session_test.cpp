@@ -11,6 +11,8 @@
 #include "xnt/base/resolution_scale.h"
 #include "xnt/format/reader.h"
 #include "xnt/samples/samples.h"
+#include "xnt/vk/kept_objects.h"
+#include "xnt/vk/vulkan_context.h"
 #include "test_files.h"
 
 namespace xnt::vk {
@@ -90,6 +92,64 @@ TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {
   EXPECT_FALSE(session->edram()->log().empty());
   EXPECT_EQ(session->edram()->frame(), frames_ended);
   EXPECT_GT(session->stats().draws, 0u);
+}
+
+// Replays `file` in an fbo session (validation on) and returns its last frame.
+gpu::SwapImage ReplayOnFbo(const std::string& file, bool keep_device) {
+  gpu::SwapImage last;
+  renderer::SessionOptions options;
+  options.keep_device = keep_device;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { last = image; };
+  auto session = test::MakeLavapipeSession(options);
+  replay::TracePlayer player(session->backend());
+  session->Attach(player);
+  player.Play(*format::Reader::Open(file));
+  session->Flush();
+  EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
+  return last;
+}
+
+// What a session made stays with its device for the next session of its kind: the second replay
+// of a textured sample makes no pipeline (draws, texture loads, resolves all found kept) and
+// draws the same frame as a session on a device of its own.
+TEST(Session, AnEndedSessionsDeviceServesTheNextWithThePipelinesItMade) {
+  const samples::Sample* sample = samples::Find("corpus_vs20pos2tex2clr42d360_pstex2clr4360");
+  ASSERT_NE(sample, nullptr);
+  const auto file = ::xnt::test::TestWorkDir("renderer") / "kept_device.xnt";
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(*sample, file.string());
+  VulkanContext::DropKept();
+  ContextOptions kind;  // what MakeLavapipeSession asks for
+  kind.validate = true;
+  kind.synchronization_validation = true;
+
+  const gpu::SwapImage first = ReplayOnFbo(file.string(), true);
+  auto context = VulkanContext::Take(kind);
+  const VkDevice device = context->device();
+  const uint64_t made = context->kept().pipelines_made();
+  const uint64_t found = context->kept().pipelines_found();
+  EXPECT_GE(made, 2u);  // at least the draw's and the texture loader's
+  VulkanContext::Keep(std::move(context));
+
+  const gpu::SwapImage second = ReplayOnFbo(file.string(), true);
+  context = VulkanContext::Take(kind);
+  EXPECT_EQ(context->device(), device);
+  EXPECT_EQ(context->kept().pipelines_made(), made);
+  EXPECT_GE(context->kept().pipelines_found(), found + 2);
+  VulkanContext::Keep(std::move(context));
+
+  const gpu::SwapImage own = ReplayOnFbo(file.string(), false);
+  ASSERT_GT(first.width, 0u);
+  for (const gpu::SwapImage* image : {&second, &own}) {
+    ASSERT_EQ(image->width, first.width);
+    ASSERT_EQ(image->height, first.height);
+    EXPECT_EQ(image->rgba, first.rgba);
+  }
+  // keep_device off neither took the kept device nor gave its own back.
+  context = VulkanContext::Take(kind);
+  EXPECT_EQ(context->device(), device);
+  EXPECT_EQ(context->kept().pipelines_made(), made);
+  VulkanContext::DropKept();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "xnt/base/error.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/host_shaders.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -56,7 +57,6 @@ PathRenderer::~PathRenderer() {
   // The path's destructor has flushed; nothing may still use the sets or modules.
   context_.WaitIdle();
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
-  for (VkShaderModule m : owned_modules_) vkDestroyShaderModule(device_, m, nullptr);
 }
 
 void PathRenderer::CreateDescriptorSets() {
@@ -71,9 +71,7 @@ void PathRenderer::CreateDescriptorSets() {
 }
 
 VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
-  const VkShaderModule module = CreateShaderModule(device_, spirv);
-  owned_modules_.push_back(module);
-  return module;
+  return context_.kept().Module(spirv);
 }
 
 PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const DrawInput& draw) {

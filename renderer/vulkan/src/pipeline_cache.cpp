@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/spirv_cache.h"
@@ -21,21 +22,24 @@ size_t PipelineKeyHash::operator()(const PipelineKey& k) const {
 PipelineCache::PipelineCache(VulkanContext& context, const DrawSetLayouts& layouts)
     : context_(context), device_(context.device()), layout_(layouts.layout()) {}
 
-PipelineCache::~PipelineCache() {
-  context_.WaitIdle();
-  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
-  for (VkShaderModule m : modules_) vkDestroyShaderModule(device_, m, nullptr);
-}
-
 VkShaderModule PipelineCache::CreateModule(const std::vector<uint32_t>& spirv) {
-  const VkShaderModule module = CreateShaderModule(device_, spirv);
-  modules_.push_back(module);
-  return module;
+  return context_.kept().Module(spirv);
 }
 
 VkPipeline PipelineCache::Get(const PipelineKey& key) {
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) return it->second;
+  // The key's modules and the layout are kept handles, so its bytes name the same pipeline in
+  // every session on the device.
+  std::string kept_key = "draw";
+  AppendKeyBytes(kept_key, layout_, key);
+  const VkPipeline pipeline =
+      context_.kept().Pipeline(kept_key, [&] { return Create(key); });
+  pipelines_.emplace(key, pipeline);
+  return pipeline;
+}
+
+VkPipeline PipelineCache::Create(const PipelineKey& key) const {
 
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
@@ -148,7 +152,6 @@ VkPipeline PipelineCache::Get(const PipelineKey& key) {
   VkPipeline pipeline = VK_NULL_HANDLE;
   CheckVk(vkCreateGraphicsPipelines(device_, context_.pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
-  pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/translator/shader_interface.h"
 
 namespace xnt::vk {
@@ -84,11 +85,9 @@ SharedMemory::SharedMemory(VulkanContext& context, CommandStream& stream, bool f
     binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     binding.descriptorCount = kSharedMemoryBindingCount;
     binding.stageFlags = VK_SHADER_STAGE_ALL_GRAPHICS | VK_SHADER_STAGE_COMPUTE_BIT;
-    VkDescriptorSetLayoutCreateInfo layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    layout.bindingCount = 1;
-    layout.pBindings = &binding;
-    CheckVk(vkCreateDescriptorSetLayout(device_, &layout, nullptr, &set_layout_),
-            "vkCreateDescriptorSetLayout(shared memory)");
+    // Kept with the device: the draw and texture-load pipelines' layouts begin with it.
+    set_layout_ =
+        context_.kept().SetLayout({&binding, 1}, "vkCreateDescriptorSetLayout(shared memory)");
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSharedMemoryBindingCount};
     descriptor_pool_ =
         CreateDescriptorPool(device_, 1, &size, 1, "vkCreateDescriptorPool(shared memory)");
@@ -120,7 +119,6 @@ void SharedMemory::Destroy() {
   if (!device_) return;
   context_.WaitIdle();
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
-  if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
   if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
   for (VkDeviceMemory m : pools_) vkFreeMemory(device_, m, nullptr);
   descriptor_pool_ = VK_NULL_HANDLE;

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "xnt/vk/host_shaders.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/base/error.h"
 #include "xnt/gpu/texture_descriptor.h"
@@ -56,50 +57,55 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
   binding.descriptorCount = 1;
   binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layout_info.bindingCount = 1;
-  layout_info.pBindings = &binding;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &store_layout_),
-          "vkCreateDescriptorSetLayout(texture load)");
+  // Layouts and the load pipelines are kept with the device for its later sessions
+  // (kept_objects.h).
+  store_layout_ =
+      context_.kept().SetLayout({&binding, 1}, "vkCreateDescriptorSetLayout(texture load)");
   AddPool();
-  VkDescriptorSetLayout sets[2] = {shared_memory_.set_layout(), store_layout_};
-  pipeline_layout_ = CreatePipelineLayout(
-      device_, sets, 2, {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)},
-      "vkCreatePipelineLayout(texture load)");
+  const VkDescriptorSetLayout sets[2] = {shared_memory_.set_layout(), store_layout_};
+  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(TextureLoadConstants)};
+  pipeline_layout_ =
+      context_.kept().PipelineLayout(sets, {&push, 1}, "vkCreatePipelineLayout(texture load)");
   // The 2D loader is what nearly every trace needs, and its compile is most of the cache's cost
   // at start-up (lavapipe: tens of ms of NIR and LLVM work): it runs on a second thread while
   // the caller goes on (device set-up, reading the trace, translating and compiling the first
   // draw's shaders). Pipeline creation needs no external synchronisation of the device; the
   // thread compiles through a pipeline cache of its own, never the one the caller goes on using
-  // (CreateWorkerPipelineCache says why). Without a thread the first load creates it.
-  pending_cache_ = CreateWorkerPipelineCache(device_, context_.pipeline_cache());
-  try {
-    // Without a cache of its own (the driver refused one) it compiles uncached rather than share.
-    pending_pipeline_ = std::async(std::launch::async, [this, cache = pending_cache_] {
-      return CreateLoadPipeline(false, cache);
-    });
-  } catch (const std::system_error&) {
+  // (CreateWorkerPipelineCache says why). Without a thread the first load creates it. A kept
+  // device (an earlier session's) has it made already.
+  if (!context_.kept().HasPipeline(LoadPipelineKey(false))) {
+    pending_cache_ = CreateWorkerPipelineCache(device_, context_.pipeline_cache());
+    try {
+      // Without a cache of its own (the driver refused one) it compiles uncached rather than
+      // share.
+      pending_pipeline_ = std::async(std::launch::async, [this, cache = pending_cache_] {
+        return CreateLoadPipeline(false, cache);
+      });
+    } catch (const std::system_error&) {
+    }
   }
   try {
     CreateDummies();
   } catch (...) {
     JoinPendingPipeline();  // the thread must not outlive a failed constructor's members
-    if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
     throw;
   }
 }
 
-VkPipeline TextureCache::CreateLoadPipeline(bool volume, VkPipelineCache cache) const {
+std::string TextureCache::LoadPipelineKey(bool volume) const {
   // Two variants: 2D-array destinations and 3D (volume) destinations.
-  const std::span<const uint32_t> spirv = TextureLoadSpirv(volume);  // built by glslc
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = spirv.size() * sizeof(uint32_t);
-  module_info.pCode = spirv.data();
-  VkShaderModule module;
-  CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module),
-          "vkCreateShaderModule(texture load)");
-  return CreateComputePipeline(device_, cache, module, pipeline_layout_, true,
-                               "vkCreateComputePipelines(texture load)");
+  const VkShaderModule module = context_.kept().Module(TextureLoadSpirv(volume));  // by glslc
+  std::string key = "texture load";
+  AppendKeyBytes(key, pipeline_layout_, module);
+  return key;
+}
+
+VkPipeline TextureCache::CreateLoadPipeline(bool volume, VkPipelineCache cache) const {
+  const VkShaderModule module = context_.kept().Module(TextureLoadSpirv(volume));
+  return context_.kept().Pipeline(LoadPipelineKey(volume), [&] {
+    return CreateComputePipeline(device_, cache, module, pipeline_layout_, false,
+                                 "vkCreateComputePipelines(texture load)");
+  });
 }
 
 VkPipeline TextureCache::LoadPipeline(bool volume) {
@@ -205,11 +211,7 @@ TextureCache::~TextureCache() {
     if (d.image) vkDestroyImage(device_, d.image, nullptr);
     if (d.memory) vkFreeMemory(device_, d.memory, nullptr);
   }
-  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
-  if (volume_pipeline_) vkDestroyPipeline(device_, volume_pipeline_, nullptr);
-  if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
   for (VkDescriptorPool pool : pools_) vkDestroyDescriptorPool(device_, pool, nullptr);
-  if (store_layout_) vkDestroyDescriptorSetLayout(device_, store_layout_, nullptr);
 }
 
 void TextureCache::Destroy(Texture& t) {

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -294,6 +295,8 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
     CreateDevice();
     if (debug_utils && labels_requested_) labels_.Load(instance_, device_);
     pipeline_cache_ = std::make_unique<PipelineCacheFile>(*this, SpirvCacheDirectory());
+    kept_ = std::make_unique<KeptObjects>(device_);
+    device_index_ = options.device_index;
   } catch (...) {
     Destroy();
     throw;
@@ -301,6 +304,78 @@ VulkanContext::VulkanContext(const ContextOptions& options) {
 }
 
 VulkanContext::~VulkanContext() { Destroy(); }
+
+namespace {
+
+// Contexts whose sessions ended, for the next session of their kind (VulkanContext::Keep). Never
+// freed, as the instances they hold are not: a process ends with them, which skips the driver's
+// device teardown as SaveBeforeExit does.
+std::mutex g_kept_mutex;
+std::vector<std::unique_ptr<VulkanContext>>& KeptContexts() {
+  static auto* kept = new std::vector<std::unique_ptr<VulkanContext>>();
+  return *kept;
+}
+// compare --jobs runs a session per worker; a few more than that come back between its steps.
+constexpr size_t kMaxKeptContexts = 8;
+
+bool KeepDevices() {
+  const char* v = std::getenv("XNT_KEEP_DEVICES");
+  return !(v && std::string(v) == "0");
+}
+
+}  // namespace
+
+std::unique_ptr<VulkanContext> VulkanContext::Take(const ContextOptions& options) {
+  const bool labels = options.debug_labels || RenderDocLayerEnabled();
+  std::unique_ptr<VulkanContext> context;
+  if (KeepDevices()) {
+    std::lock_guard lock(g_kept_mutex);
+    auto& kept = KeptContexts();
+    // The most recent first: the likeliest to hold the next session's pipelines (the same trace
+    // at the next scale, the next bisection step).
+    for (size_t i = kept.size(); i-- > 0;) {
+      const VulkanContext& c = *kept[i];
+      if (c.device_index_ == options.device_index && c.validation_enabled_ == options.validate &&
+          c.synchronization_validation_ == options.synchronization_validation &&
+          c.labels_requested_ == labels) {
+        context = std::move(kept[i]);
+        kept.erase(kept.begin() + std::ptrdiff_t(i));
+        break;
+      }
+    }
+  }
+  if (!context) return std::make_unique<VulkanContext>(options);
+  // What a new context would start with, but the device and what it keeps.
+  context->print_validation_ = options.print_validation;
+  context->gpu_timeout_ms_ = options.gpu_timeout_ms;
+  context->gpu_stage_timestamps_ = options.gpu_stage_timestamps;
+  context->initial_ring_bytes_ = options.initial_ring_bytes;
+  context->gpu_seconds_ = 0.0;
+  context->gpu_stage_seconds_ = {};
+  context->SetEventInFlight("vulkan", nullptr, 0, 0);
+  context->ResetValidationMessages();
+  return context;
+}
+
+void VulkanContext::DropKept() {
+  std::vector<std::unique_ptr<VulkanContext>> dropped;  // destroyed outside the lock
+  std::lock_guard lock(g_kept_mutex);
+  dropped.swap(KeptContexts());
+}
+
+void VulkanContext::Keep(std::unique_ptr<VulkanContext> context) {
+  if (!context) return;
+  if (!KeepDevices() || context->hung() || !context->device_ || !context->WaitIdle()) return;
+  if (context->pipeline_cache_) context->pipeline_cache_->Save();
+  std::unique_ptr<VulkanContext> oldest;  // destroyed outside the lock
+  std::lock_guard lock(g_kept_mutex);
+  auto& kept = KeptContexts();
+  kept.push_back(std::move(context));
+  if (kept.size() > kMaxKeptContexts) {
+    oldest = std::move(kept.front());
+    kept.erase(kept.begin());
+  }
+}
 
 void VulkanContext::SaveBeforeExit() {
   if (device_ && WaitIdle() && pipeline_cache_) pipeline_cache_->Save();
@@ -313,6 +388,7 @@ void VulkanContext::Destroy() {
     // Its last submission never finished: destroying the device under pending work is undefined
     // and may block in the driver. The device and its instance are left to the process's end.
     (void)pipeline_cache_.release();
+    (void)kept_.release();
     device_ = VK_NULL_HANDLE;
     instance_ = VK_NULL_HANDLE;
     messenger_ = VK_NULL_HANDLE;
@@ -322,6 +398,7 @@ void VulkanContext::Destroy() {
     std::lock_guard device_wide(DeviceWideCallMutex());
     vkDeviceWaitIdle(device_);
     pipeline_cache_.reset();
+    kept_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
     vkDestroyDevice(device_, nullptr);

@@ -86,6 +86,11 @@ struct SessionOptions {
   // Vulkan paths: the host upload ring's size at start in bytes (0: the default;
   // vk::ContextOptions::initial_ring_bytes).
   uint64_t initial_ring_bytes = 0;
+  // Vulkan paths: the device of an ended session of the same kind, with the pipelines it made,
+  // and this one's device kept for the next when it ends (vk::VulkanContext::Take / Keep). Off:
+  // a device of its own, destroyed with the session (bench replay: a case's cold replay then
+  // costs what it costs a new process).
+  bool keep_device = true;
   // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
   // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
   // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension

@@ -7,6 +7,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::vk::fsi {
@@ -129,12 +130,13 @@ EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuff
   const VkDescriptorSetLayoutBinding bindings[2] = {
       LayoutBinding(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT),
       LayoutBinding(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_COMPUTE_BIT)};
+  // Layouts and pipelines kept with the device for its later sessions (kept_objects.h).
   edram_layout_ =
-      CreateSetLayout(device_, bindings, 2, "vkCreateDescriptorSetLayout(fsi EDRAM compute)");
-  VkDescriptorSetLayout sets[2] = {dest_layout_, edram_layout_};
-  layout_ = CreatePipelineLayout(device_, sets, 2,
-                                 {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(CopyPlan::push)},
-                                 "vkCreatePipelineLayout(fsi EDRAM compute)");
+      context_.kept().SetLayout(bindings, "vkCreateDescriptorSetLayout(fsi EDRAM compute)");
+  const VkDescriptorSetLayout sets[2] = {dest_layout_, edram_layout_};
+  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(CopyPlan::push)};
+  layout_ = context_.kept().PipelineLayout(sets, {&push, 1},
+                                           "vkCreatePipelineLayout(fsi EDRAM compute)");
 
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 4};
   pool_ = CreateDescriptorPool(device_, 2, &size, 1, "vkCreateDescriptorPool(fsi EDRAM compute)");
@@ -161,11 +163,7 @@ EdramCompute::EdramCompute(VulkanContext& context, CommandStream& stream, VkBuff
 }
 
 EdramCompute::~EdramCompute() {
-  if (resolve_) vkDestroyPipeline(device_, resolve_, nullptr);
-  if (clear_) vkDestroyPipeline(device_, clear_, nullptr);
   if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
-  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-  if (edram_layout_) vkDestroyDescriptorSetLayout(device_, edram_layout_, nullptr);
   for (auto [buffer, memory] : {std::pair{bands_, bands_memory_}, {scratch_, scratch_memory_}}) {
     if (buffer) vkDestroyBuffer(device_, buffer, nullptr);
     if (memory) vkFreeMemory(device_, memory, nullptr);
@@ -175,12 +173,11 @@ EdramCompute::~EdramCompute() {
 void EdramCompute::CreatePipelines() {
   if (resolve_) return;
   auto create = [&](const uint32_t* words, size_t count, const char* what) {
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = count * 4;
-    module_info.pCode = words;
-    VkShaderModule module = VK_NULL_HANDLE;
-    CheckVk(vkCreateShaderModule(device_, &module_info, nullptr, &module), what);
-    return CreateComputePipeline(context_, module, layout_, true, what);
+    const VkShaderModule module = context_.kept().Module({words, count});
+    std::string key = "fsi EDRAM compute";
+    AppendKeyBytes(key, layout_, module);
+    return context_.kept().Pipeline(
+        key, [&] { return CreateComputePipeline(context_, module, layout_, false, what); });
   };
   resolve_ = create(kEdramResolve, std::size(kEdramResolve), "fsi edram_resolve pipeline");
   clear_ = create(kEdramClear, std::size(kEdramClear), "fsi edram_clear pipeline");

@@ -12,6 +12,7 @@
 #include "xnt/gpu/draw_plan.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/host_shaders.h"
+#include "xnt/vk/kept_objects.h"
 #include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/xenos/registers.h"
 
@@ -83,14 +84,11 @@ void FsiRenderer::CreateOutputMergerSet() {
       LayoutBinding(kEdramBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_FRAGMENT_BIT),
       LayoutBinding(kOutputMergerConstantsBinding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                     VK_SHADER_STAGE_FRAGMENT_BIT)};
-  om_layout_ = CreateSetLayout(device_, om, 2, "vkCreateDescriptorSetLayout(fsi)");
-  VkDescriptorSetLayout sets[4] = {shared_memory_.set_layout(), layouts_.constants_layout(),
-                                   layouts_.textures_layout(), om_layout_};
-  VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pipeline_layout.setLayoutCount = 4;
-  pipeline_layout.pSetLayouts = sets;
-  CheckVk(vkCreatePipelineLayout(device_, &pipeline_layout, nullptr, &pipeline_layout_),
-          "vkCreatePipelineLayout(fsi)");
+  // Kept with the device, as the pipelines made over them (kept_objects.h).
+  om_layout_ = context_.kept().SetLayout(om, "vkCreateDescriptorSetLayout(fsi)");
+  const VkDescriptorSetLayout sets[4] = {shared_memory_.set_layout(), layouts_.constants_layout(),
+                                         layouts_.textures_layout(), om_layout_};
+  pipeline_layout_ = context_.kept().PipelineLayout(sets, {}, "vkCreatePipelineLayout(fsi)");
 
   // One set per draw (descriptor_set_ring.h): the EDRAM written once when the set is made, the
   // draw's constants by each draw (UploadDrawData).
@@ -113,10 +111,7 @@ FsiRenderer::~FsiRenderer() {
     // Destruction must not throw; the device is idled below either way.
   }
   context_.WaitIdle();
-  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
   om_sets_.reset();
-  if (pipeline_layout_) vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
-  if (om_layout_) vkDestroyDescriptorSetLayout(device_, om_layout_, nullptr);
   if (edram_) vkDestroyBuffer(device_, edram_, nullptr);
   if (edram_memory_) vkFreeMemory(device_, edram_memory_, nullptr);
 }
@@ -124,6 +119,19 @@ FsiRenderer::~FsiRenderer() {
 VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) return it->second;
+  // Kept with the device for its later sessions (kept_objects.h): modules and layout are kept
+  // handles, the rest the key's fields.
+  std::string kept_key = "fsi draw";
+  AppendKeyBytes(kept_key, pipeline_layout_, key.vs, key.ps, key.quad_shader, key.topology,
+                 key.polygon_mode, key.samples, uint32_t(key.polygon_offset_gs),
+                 uint32_t(key.depth_clamp), key.clip_distances, key.cull_distances);
+  const VkPipeline pipeline =
+      context_.kept().Pipeline(kept_key, [&] { return CreatePipeline(key); });
+  pipelines_.emplace(key, pipeline);
+  return pipeline;
+}
+
+VkPipeline FsiRenderer::CreatePipeline(const PipelineKey& key) const {
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   stage.pName = "main";
@@ -197,7 +205,6 @@ VkPipeline FsiRenderer::GetPipeline(const PipelineKey& key) {
   VkPipeline pipeline = VK_NULL_HANDLE;
   CheckVk(vkCreateGraphicsPipelines(device_, context_.pipeline_cache(), 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines(fsi)");
-  pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 

@@ -12,10 +12,8 @@ namespace xnt::vk {
 
 class DrawSetLayouts {
  public:
+  // The layouts are the context's kept ones (kept_objects.h): nothing here destroys them.
   DrawSetLayouts(VulkanContext& context, VkDescriptorSetLayout shared_memory_layout);
-  ~DrawSetLayouts();
-  DrawSetLayouts(const DrawSetLayouts&) = delete;
-  DrawSetLayouts& operator=(const DrawSetLayouts&) = delete;
 
   VkDescriptorSetLayout constants_layout() const { return constants_layout_; }
   VkDescriptorSetLayout textures_layout() const { return textures_layout_; }
@@ -23,7 +21,6 @@ class DrawSetLayouts {
   VkPipelineLayout layout() const { return layout_; }
 
  private:
-  VkDevice device_;
   VkDescriptorSetLayout constants_layout_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout textures_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

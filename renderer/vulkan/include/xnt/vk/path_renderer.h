@@ -191,7 +191,8 @@ class PathRenderer {
   // raster.depth_clamp where the device has depthClamp; without it false, with a note (the
   // pipeline then clips depth).
   bool HostDepthClamp(const HostRasterizer& raster);
-  // A module owned by the renderer (freed with it): host shaders a path makes for itself.
+  // The device's kept module of these words (kept_objects.h): translated shaders and the host
+  // shaders a path makes for itself.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
   // Brings the shared-memory mirror up to date for a draw before anything of it is recorded
   // (first submitting what was recorded when the ring data passed kSubmissionRingBound or the
@@ -235,7 +236,6 @@ class PathRenderer {
   // Draws recorded into submission number draws_submission_ (kSubmissionDrawBound).
   uint32_t submission_draws_ = 0;
   uint64_t draws_submission_ = 0;
-  std::vector<VkShaderModule> owned_modules_;
   // QuadsOf's geometry shaders by kind and distance counts.
   std::map<uint32_t, VkShaderModule> quad_shaders_;
   std::unordered_map<uint64_t, VkShaderModule> modules_;

@@ -49,11 +49,12 @@ struct PipelineKeyHash {
   size_t operator()(const PipelineKey& k) const;
 };
 
+// A session's front to the pipelines its device keeps (kept_objects.h): a lookup by the key
+// alone, then the device's, then a pipeline made.
 class PipelineCache {
  public:
-  // Pipelines are made with `layouts.layout()` (which must outlive the cache).
+  // Pipelines are made with `layouts.layout()`.
   PipelineCache(VulkanContext& context, const DrawSetLayouts& layouts);
-  ~PipelineCache();
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
 
@@ -62,14 +63,15 @@ class PipelineCache {
   VkPipelineLayout layout() const { return layout_; }
   size_t size() const { return pipelines_.size(); }
 
-  // Wraps SPIR-V in a module owned by the cache (freed with it).
+  // The device's kept module of these words.
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
 
  private:
+  VkPipeline Create(const PipelineKey& key) const;
+
   VulkanContext& context_;
   VkDevice device_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
-  std::vector<VkShaderModule> modules_;
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
 };
 

@@ -130,8 +130,10 @@ class TextureCache {
   // The load pipeline for 2D-array (volume false) or 3D destinations, created on first use; the
   // 2D one is usually already compiled by then on the thread the constructor started.
   VkPipeline LoadPipeline(bool volume);
-  // Through `cache`: the device's, or the start-up thread's own (VK_NULL_HANDLE: uncached).
+  // The device's kept load pipeline (kept_objects.h), made through `cache` when it has none: the
+  // device's, or the start-up thread's own (VK_NULL_HANDLE: uncached).
   VkPipeline CreateLoadPipeline(bool volume, VkPipelineCache cache) const;
+  std::string LoadPipelineKey(bool volume) const;
   // Waits for that thread (the destructor: nothing may outlive the device) and merges its
   // pipeline cache into the device's.
   void JoinPendingPipeline();

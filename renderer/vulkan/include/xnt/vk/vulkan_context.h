@@ -17,6 +17,7 @@
 
 namespace xnt::vk {
 
+class KeptObjects;
 class PipelineCacheFile;
 
 struct ContextOptions {
@@ -131,6 +132,17 @@ class VulkanContext {
  public:
   explicit VulkanContext(const ContextOptions& options = {});
   ~VulkanContext();
+
+  // A kept context (Keep) made with the same device index, validation and labels as `options`
+  // asks, with its counters, event and options of the other kinds set anew; else a new one.
+  // XNT_KEEP_DEVICES=0 in the environment makes every context new (and Keep destroy it).
+  static std::unique_ptr<VulkanContext> Take(const ContextOptions& options);
+  // Gives a context whose session has ended (every object it made destroyed, but what kept()
+  // holds) to the next Take of its kind, with its pipeline cache file saved. A hung device is
+  // destroyed instead, and so is the oldest kept one past a few.
+  static void Keep(std::unique_ptr<VulkanContext> context);
+  // Destroys every kept context (a measurement of a new device's cost, the tests).
+  static void DropKept();
   VulkanContext(const VulkanContext&) = delete;
   VulkanContext& operator=(const VulkanContext&) = delete;
 
@@ -164,6 +176,8 @@ class VulkanContext {
   // SPIR-V cache's folder when the program set one (pipeline_cache_file.h); internally
   // synchronised, so worker threads create pipelines through it too.
   VkPipelineCache pipeline_cache() const;
+  // Modules, layouts and pipelines kept with the device for every session on it (kept_objects.h).
+  KeptObjects& kept() const { return *kept_; }
 
   // Memory type index with all `required` flags among `type_bits`; throws if none.
   uint32_t FindMemoryType(uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -253,6 +267,8 @@ class VulkanContext {
   Capabilities caps_;
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   std::unique_ptr<PipelineCacheFile> pipeline_cache_;  // saved and destroyed before the device
+  std::unique_ptr<KeptObjects> kept_;                  // destroyed before the device
+  int device_index_ = -1;                              // ContextOptions::device_index (Take)
   std::vector<const char*> enabled_extensions_;
   bool validation_enabled_ = false;
   bool print_validation_ = false;

@@ -125,7 +125,9 @@ class FsiRenderer final : public PathRenderer {
                           const gpu::DrawPlan& plan, uint32_t host_samples,
                           VkShaderModule quad_shader, HostRasterizer& raster);
   void BeginDrawRendering(const gpu::DrawPlan& plan);
+  // This session's pipeline for `key`: its own map, then the device's kept one, else made.
   VkPipeline GetPipeline(const PipelineKey& key);
+  VkPipeline CreatePipeline(const PipelineKey& key) const;
   void CreateEdramBuffer();
   // Set 3 (the EDRAM and the output merger's constants) and the pipeline layout of sets 0-3.
   void CreateOutputMergerSet();

@@ -1,0 +1,77 @@
+// What a device keeps for every session that uses it: shader modules by their SPIR-V words,
+// descriptor set and pipeline layouts by their definition, and pipelines under keys their
+// creators build from those handles and their fixed state.
+//
+// A process that replays more than once (compare's paths, scales and traces, a bisection's steps,
+// slice, the test programs) gets a kept device for its next session of the same kind
+// (VulkanContext::Take / Keep), and with it every pipeline an earlier session made. Creating them
+// again is most of a short replay's CPU time on a driver whose VkPipelineCache keeps nothing
+// (lavapipe's holds only a header: each pipeline is its shaders' NIR and LLVM work again), and
+// the driver's lookup and link on one that keeps them. Content keys make a later session's handle
+// the earlier one's: the same words give the same module, the same definition the same layout,
+// so a key of handles and state bytes names the same pipeline in every session.
+//
+// The handles are owned here and destroyed with the device: callers never destroy them.
+// Internally synchronised (a session's worker thread compiles the texture loader through it).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+namespace xnt::vk {
+
+class KeptObjects {
+ public:
+  explicit KeptObjects(VkDevice device) : device_(device) {}
+  ~KeptObjects();  // destroys every kept object; the device must be idle
+  KeptObjects(const KeptObjects&) = delete;
+  KeptObjects& operator=(const KeptObjects&) = delete;
+
+  VkShaderModule Module(std::span<const uint32_t> spirv);
+  // Bindings without immutable samplers (refused: a sampler handle is not content).
+  VkDescriptorSetLayout SetLayout(std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                  const char* what);
+  VkPipelineLayout PipelineLayout(std::span<const VkDescriptorSetLayout> sets,
+                                  std::span<const VkPushConstantRange> push_ranges,
+                                  const char* what);
+  // The pipeline kept under `key`, made by `create` when there is none. `create` runs without the
+  // lock held, so two threads may make the same pipeline at once: the first kept is returned to
+  // both and the other destroyed.
+  VkPipeline Pipeline(std::string_view key, const std::function<VkPipeline()>& create);
+  // Whether `key` has a pipeline now (a caller that would start a thread to make it).
+  bool HasPipeline(std::string_view key) const;
+
+  // Pipelines made here and pipelines found kept, since the device was made.
+  uint64_t pipelines_made() const;
+  uint64_t pipelines_found() const;
+
+ private:
+  VkDevice device_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, VkShaderModule> modules_;  // key: the words' bytes
+  std::unordered_map<std::string, VkDescriptorSetLayout> set_layouts_;
+  std::unordered_map<std::string, VkPipelineLayout> pipeline_layouts_;
+  std::unordered_map<std::string, VkPipeline> pipelines_;
+  uint64_t pipelines_made_ = 0, pipelines_found_ = 0;
+};
+
+// Appends the object representation of each value to `key` (types without padding bytes only,
+// so equal values give equal bytes). Handles are content here (KeptObjects' own).
+template <class... T>
+void AppendKeyBytes(std::string& key, const T&... values) {
+  static_assert((std::has_unique_object_representations_v<T> && ...),
+                "a key part with padding bytes would make equal keys differ");
+  (key.append(reinterpret_cast<const char*>(&values), sizeof(T)), ...);
+}
+
+}  // namespace xnt::vk

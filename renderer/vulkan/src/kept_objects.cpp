@@ -1,0 +1,108 @@
+// Device-lifetime objects by content (see kept_objects.h).
+#include "xnt/vk/kept_objects.h"
+
+#include "xnt/base/error.h"
+#include "xnt/vk/vulkan_context.h"
+
+namespace xnt::vk {
+
+KeptObjects::~KeptObjects() {
+  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+  for (auto& [key, layout] : pipeline_layouts_) vkDestroyPipelineLayout(device_, layout, nullptr);
+  for (auto& [key, layout] : set_layouts_) vkDestroyDescriptorSetLayout(device_, layout, nullptr);
+  for (auto& [key, module] : modules_) vkDestroyShaderModule(device_, module, nullptr);
+}
+
+VkShaderModule KeptObjects::Module(std::span<const uint32_t> spirv) {
+  std::string key(reinterpret_cast<const char*>(spirv.data()), spirv.size_bytes());
+  std::lock_guard lock(mutex_);
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size_bytes();
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  modules_.emplace(std::move(key), module);
+  return module;
+}
+
+VkDescriptorSetLayout KeptObjects::SetLayout(std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                             const char* what) {
+  std::string key;
+  for (const VkDescriptorSetLayoutBinding& b : bindings) {
+    if (b.pImmutableSamplers) throw Error(std::string(what) + ": immutable samplers are not kept");
+    AppendKeyBytes(key, b.binding, b.descriptorType, b.descriptorCount, b.stageFlags);
+  }
+  std::lock_guard lock(mutex_);
+  auto it = set_layouts_.find(key);
+  if (it != set_layouts_.end()) return it->second;
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = uint32_t(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), what);
+  set_layouts_.emplace(std::move(key), layout);
+  return layout;
+}
+
+VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayout> sets,
+                                             std::span<const VkPushConstantRange> push_ranges,
+                                             const char* what) {
+  std::string key;
+  AppendKeyBytes(key, uint32_t(sets.size()));
+  for (VkDescriptorSetLayout set : sets) AppendKeyBytes(key, set);
+  for (const VkPushConstantRange& r : push_ranges) {
+    AppendKeyBytes(key, r.stageFlags, r.offset, r.size);
+  }
+  std::lock_guard lock(mutex_);
+  auto it = pipeline_layouts_.find(key);
+  if (it != pipeline_layouts_.end()) return it->second;
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = uint32_t(sets.size());
+  info.pSetLayouts = sets.data();
+  info.pushConstantRangeCount = uint32_t(push_ranges.size());
+  info.pPushConstantRanges = push_ranges.data();
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  CheckVk(vkCreatePipelineLayout(device_, &info, nullptr, &layout), what);
+  pipeline_layouts_.emplace(std::move(key), layout);
+  return layout;
+}
+
+VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPipeline()>& create) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = pipelines_.find(std::string(key));
+    if (it != pipelines_.end()) {
+      ++pipelines_found_;
+      return it->second;
+    }
+  }
+  const VkPipeline made = create();
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = pipelines_.emplace(std::string(key), made);
+  if (inserted) {
+    ++pipelines_made_;
+  } else {
+    vkDestroyPipeline(device_, made, nullptr);  // another thread kept the same one first
+    ++pipelines_found_;
+  }
+  return it->second;
+}
+
+bool KeptObjects::HasPipeline(std::string_view key) const {
+  std::lock_guard lock(mutex_);
+  return pipelines_.count(std::string(key)) != 0;
+}
+
+uint64_t KeptObjects::pipelines_made() const {
+  std::lock_guard lock(mutex_);
+  return pipelines_made_;
+}
+
+uint64_t KeptObjects::pipelines_found() const {
+  std::lock_guard lock(mutex_);
+  return pipelines_found_;
+}
+
+}  // namespace xnt::vk
