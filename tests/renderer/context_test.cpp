@@ -117,6 +117,21 @@ TEST(KeptObjects, SameContentGivesTheSameHandleAndAPipelineIsMadeOnce) {
   EXPECT_EQ(made, 1);
   EXPECT_EQ(kept.pipelines_made(), 1u);
   EXPECT_EQ(kept.pipelines_found(), 1u);
+
+  // What the last two sessions asked for stays; an older session's pipeline goes.
+  std::string other_key = "test other";
+  AppendKeyBytes(other_key, layout, a);
+  kept.BeginSession();
+  kept.Pipeline(other_key, create);  // session 1 asks for the other one
+  kept.BeginSession();
+  kept.KeepOnlyRecent(2);  // session 2 asked for none: `key` (session 0) goes
+  EXPECT_FALSE(kept.HasPipeline(key));
+  EXPECT_TRUE(kept.HasPipeline(other_key));
+  EXPECT_EQ(kept.pipeline_count(), 1u);
+  kept.BeginSession();
+  kept.KeepOnlyRecent(2);
+  EXPECT_EQ(kept.pipeline_count(), 0u);
+  EXPECT_EQ(made, 2);
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 

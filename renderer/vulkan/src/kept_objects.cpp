@@ -7,7 +7,7 @@
 namespace xnt::vk {
 
 KeptObjects::~KeptObjects() {
-  for (auto& [key, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+  for (auto& [key, kept] : pipelines_) vkDestroyPipeline(device_, kept.pipeline, nullptr);
   for (auto& [key, layout] : pipeline_layouts_) vkDestroyPipelineLayout(device_, layout, nullptr);
   for (auto& [key, layout] : set_layouts_) vkDestroyDescriptorSetLayout(device_, layout, nullptr);
   for (auto& [key, module] : modules_) vkDestroyShaderModule(device_, module, nullptr);
@@ -75,19 +75,33 @@ VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPip
     auto it = pipelines_.find(std::string(key));
     if (it != pipelines_.end()) {
       ++pipelines_found_;
-      return it->second;
+      it->second.last_session = session_;
+      return it->second.pipeline;
     }
   }
   const VkPipeline made = create();
   std::lock_guard lock(mutex_);
-  auto [it, inserted] = pipelines_.emplace(std::string(key), made);
+  auto [it, inserted] = pipelines_.emplace(std::string(key), KeptPipeline{made, 0});
   if (inserted) {
     ++pipelines_made_;
   } else {
     vkDestroyPipeline(device_, made, nullptr);  // another thread kept the same one first
     ++pipelines_found_;
   }
-  return it->second;
+  it->second.last_session = session_;
+  return it->second.pipeline;
+}
+
+void KeptObjects::KeepOnlyRecent(uint64_t sessions) {
+  std::lock_guard lock(mutex_);
+  for (auto it = pipelines_.begin(); it != pipelines_.end();) {
+    if (it->second.last_session + sessions <= session_) {
+      vkDestroyPipeline(device_, it->second.pipeline, nullptr);
+      it = pipelines_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 bool KeptObjects::HasPipeline(std::string_view key) const {
@@ -103,6 +117,11 @@ uint64_t KeptObjects::pipelines_made() const {
 uint64_t KeptObjects::pipelines_found() const {
   std::lock_guard lock(mutex_);
   return pipelines_found_;
+}
+
+size_t KeptObjects::pipeline_count() const {
+  std::lock_guard lock(mutex_);
+  return pipelines_.size();
 }
 
 }  // namespace xnt::vk

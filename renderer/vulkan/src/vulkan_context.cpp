@@ -317,6 +317,13 @@ std::vector<std::unique_ptr<VulkanContext>>& KeptContexts() {
 }
 // compare --jobs runs a session per worker; a few more than that come back between its steps.
 constexpr size_t kMaxKeptContexts = 8;
+// A kept device keeps the pipelines its last two sessions asked for and destroys the others. A
+// driver's pipeline is not small (lavapipe's JIT code and state: about 4 MiB; `compare` of 68
+// sample traces at three scales peaked 310 MiB above the same run without kept devices when every
+// pipeline was kept), and what the next session needs is what the last ones did: the same trace
+// at the next scale or on the other path, the next bisection step. So what a kept device holds is
+// never more than what two sessions held while they ran.
+constexpr uint64_t kKeptSessions = 2;
 
 bool KeepDevices() {
   const char* v = std::getenv("XNT_KEEP_DEVICES");
@@ -354,6 +361,7 @@ std::unique_ptr<VulkanContext> VulkanContext::Take(const ContextOptions& options
   context->gpu_stage_seconds_ = {};
   context->SetEventInFlight("vulkan", nullptr, 0, 0);
   context->ResetValidationMessages();
+  context->kept().BeginSession();
   return context;
 }
 
@@ -367,6 +375,7 @@ void VulkanContext::Keep(std::unique_ptr<VulkanContext> context) {
   if (!context) return;
   if (!KeepDevices() || context->hung() || !context->device_ || !context->WaitIdle()) return;
   if (context->pipeline_cache_) context->pipeline_cache_->Save();
+  context->kept().KeepOnlyRecent(kKeptSessions);
   std::unique_ptr<VulkanContext> oldest;  // destroyed outside the lock
   std::lock_guard lock(g_kept_mutex);
   auto& kept = KeptContexts();

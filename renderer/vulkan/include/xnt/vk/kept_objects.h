@@ -51,9 +51,19 @@ class KeptObjects {
   // Whether `key` has a pipeline now (a caller that would start a thread to make it).
   bool HasPipeline(std::string_view key) const;
 
-  // Pipelines made here and pipelines found kept, since the device was made.
+  // A session begins using the device: the pipelines it asks for are its own from here on.
+  void BeginSession() {
+    std::lock_guard lock(mutex_);
+    ++session_;
+  }
+  // Destroys the pipelines none of the last `sessions` sessions asked for; only while no session
+  // uses the device (a session's own lookup tables hold the handles).
+  void KeepOnlyRecent(uint64_t sessions);
+
+  // Pipelines made here and pipelines found kept, since the device was made; pipelines kept now.
   uint64_t pipelines_made() const;
   uint64_t pipelines_found() const;
+  size_t pipeline_count() const;
 
  private:
   VkDevice device_;
@@ -61,7 +71,12 @@ class KeptObjects {
   std::unordered_map<std::string, VkShaderModule> modules_;  // key: the words' bytes
   std::unordered_map<std::string, VkDescriptorSetLayout> set_layouts_;
   std::unordered_map<std::string, VkPipelineLayout> pipeline_layouts_;
-  std::unordered_map<std::string, VkPipeline> pipelines_;
+  struct KeptPipeline {
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    uint64_t last_session = 0;  // session_ when a session last asked for it
+  };
+  std::unordered_map<std::string, KeptPipeline> pipelines_;
+  uint64_t session_ = 0;
   uint64_t pipelines_made_ = 0, pipelines_found_ = 0;
 };
 
