@@ -87,6 +87,27 @@ TEST(PipelineCacheFile, SaveLoadAndReject) {
     // No pipelines were created, so the fresh (empty) cache saves the same bytes again.
     EXPECT_EQ(ReadAll(path), saved) << i << ": rewritten on save";
   }
+  // A save writes only what the file does not hold as far as the object knows (a kept device
+  // saves at the end of each of its sessions): after a load or a save of the same data, the file
+  // is left alone, here seen by bytes put there behind the object's back.
+  const std::vector<uint8_t> elsewhere = {'o', 't', 'h', 'e', 'r'};
+  {
+    PipelineCacheFile loaded(*context, dir.string());
+    EXPECT_EQ(loaded.load_state(), PipelineCacheFile::LoadState::kLoaded);
+    WriteAll(path, elsewhere);
+    EXPECT_TRUE(loaded.Save());
+    EXPECT_EQ(ReadAll(path), elsewhere);
+  }
+  {
+    PipelineCacheFile rejected(*context, dir.string());
+    EXPECT_EQ(rejected.load_state(), PipelineCacheFile::LoadState::kRejected);
+    EXPECT_TRUE(rejected.Save());  // nothing known of the file: written
+    EXPECT_EQ(ReadAll(path), saved);
+    WriteAll(path, elsewhere);
+    EXPECT_TRUE(rejected.Save());  // the same data as its last save: left alone
+    EXPECT_EQ(ReadAll(path), elsewhere);
+  }  // the destructor's save too
+  EXPECT_EQ(ReadAll(path), elsewhere);
   fs::remove_all(dir);
 }
 

@@ -72,7 +72,8 @@ PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directo
           data.assign(file.begin() + kHeaderSize, file.end());
           if (MatchesDevice(data, properties_)) {
             load_state_ = LoadState::kLoaded;
-            loaded_hash_ = hash;
+            file_hash_ = hash;
+            file_hash_known_ = true;
           } else {
             data.clear();
           }
@@ -111,15 +112,19 @@ bool PipelineCacheFile::Save() {
   file.resize(kHeaderSize + size);
   const uint64_t size64 = size;
   const uint64_t hash = XXH3_64bits(file.data() + kHeaderSize, size);
-  // Nothing new since the load (every pipeline of this run came from the file): keep the file.
-  if (load_state_ == LoadState::kLoaded && hash == loaded_hash_) return true;
+  // Nothing new since the load or the last save (every pipeline since came from the file): keep
+  // the file.
+  if (file_hash_known_ && hash == file_hash_) return true;
   std::memcpy(file.data(), kMagic, 8);
   std::memcpy(file.data() + 8, &size64, 8);
   std::memcpy(file.data() + 16, &hash, 8);
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
   if (ec) return false;
-  return WriteFileAtomically(path_, file.data(), file.size());
+  if (!WriteFileAtomically(path_, file.data(), file.size())) return false;
+  file_hash_ = hash;
+  file_hash_known_ = true;
+  return true;
 }
 
 VkPipelineCache CreateWorkerPipelineCache(VkDevice device, VkPipelineCache shared) {

@@ -34,7 +34,8 @@ class PipelineCacheFile {
   VkPipelineCache handle() const { return cache_; }
   LoadState load_state() const { return load_state_; }
   const std::string& path() const { return path_; }
-  // Writes the current data now (also done by the destructor), unless it is what was loaded.
+  // Writes the current data now (also done by the destructor), unless it is what the file holds
+  // (loaded or last saved by this object).
   // False when it could not.
   bool Save();
 
@@ -44,7 +45,11 @@ class PipelineCacheFile {
   std::string directory_, path_;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   LoadState load_state_ = LoadState::kNoFolder;
-  uint64_t loaded_hash_ = 0;  // XXH3-64 of the data loaded (kLoaded)
+  // XXH3-64 of the data the file holds as far as this object knows: what it loaded (kLoaded) or
+  // last saved. A kept device saves when each of its sessions ends (VulkanContext::Keep); only
+  // what changed since is written.
+  uint64_t file_hash_ = 0;
+  bool file_hash_known_ = false;
 };
 
 // A private VkPipelineCache seeded with what `shared` holds now, for a worker thread to create
