@@ -13,18 +13,32 @@ KeptObjects::~KeptObjects() {
   for (auto& [key, module] : modules_) vkDestroyShaderModule(device_, module, nullptr);
 }
 
+namespace {
+
+// The handle kept under `key` in `map`, made by `make` (under the lock) when there is none.
+template <class Handle, class Make>
+Handle FindOrMake(std::mutex& mutex, std::unordered_map<std::string, Handle>& map,
+                  std::string key, const Make& make) {
+  std::lock_guard lock(mutex);
+  auto it = map.find(key);
+  if (it != map.end()) return it->second;
+  const Handle handle = make();
+  map.emplace(std::move(key), handle);
+  return handle;
+}
+
+}  // namespace
+
 VkShaderModule KeptObjects::Module(std::span<const uint32_t> spirv) {
   std::string key(reinterpret_cast<const char*>(spirv.data()), spirv.size_bytes());
-  std::lock_guard lock(mutex_);
-  auto it = modules_.find(key);
-  if (it != modules_.end()) return it->second;
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = spirv.size_bytes();
-  info.pCode = spirv.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
-  modules_.emplace(std::move(key), module);
-  return module;
+  return FindOrMake(mutex_, modules_, std::move(key), [&] {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = spirv.size_bytes();
+    info.pCode = spirv.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+    return module;
+  });
 }
 
 VkDescriptorSetLayout KeptObjects::SetLayout(std::span<const VkDescriptorSetLayoutBinding> bindings,
@@ -34,16 +48,14 @@ VkDescriptorSetLayout KeptObjects::SetLayout(std::span<const VkDescriptorSetLayo
     if (b.pImmutableSamplers) throw Error(std::string(what) + ": immutable samplers are not kept");
     AppendKeyBytes(key, b.binding, b.descriptorType, b.descriptorCount, b.stageFlags);
   }
-  std::lock_guard lock(mutex_);
-  auto it = set_layouts_.find(key);
-  if (it != set_layouts_.end()) return it->second;
-  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  info.bindingCount = uint32_t(bindings.size());
-  info.pBindings = bindings.data();
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), what);
-  set_layouts_.emplace(std::move(key), layout);
-  return layout;
+  return FindOrMake(mutex_, set_layouts_, std::move(key), [&] {
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = uint32_t(bindings.size());
+    info.pBindings = bindings.data();
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    CheckVk(vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout), what);
+    return layout;
+  });
 }
 
 VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayout> sets,
@@ -55,18 +67,16 @@ VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayo
   for (const VkPushConstantRange& r : push_ranges) {
     AppendKeyBytes(key, r.stageFlags, r.offset, r.size);
   }
-  std::lock_guard lock(mutex_);
-  auto it = pipeline_layouts_.find(key);
-  if (it != pipeline_layouts_.end()) return it->second;
-  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  info.setLayoutCount = uint32_t(sets.size());
-  info.pSetLayouts = sets.data();
-  info.pushConstantRangeCount = uint32_t(push_ranges.size());
-  info.pPushConstantRanges = push_ranges.data();
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  CheckVk(vkCreatePipelineLayout(device_, &info, nullptr, &layout), what);
-  pipeline_layouts_.emplace(std::move(key), layout);
-  return layout;
+  return FindOrMake(mutex_, pipeline_layouts_, std::move(key), [&] {
+    VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    info.setLayoutCount = uint32_t(sets.size());
+    info.pSetLayouts = sets.data();
+    info.pushConstantRangeCount = uint32_t(push_ranges.size());
+    info.pPushConstantRanges = push_ranges.data();
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    CheckVk(vkCreatePipelineLayout(device_, &info, nullptr, &layout), what);
+    return layout;
+  });
 }
 
 VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPipeline()>& create) {
