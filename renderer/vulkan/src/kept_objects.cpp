@@ -80,9 +80,10 @@ VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayo
 }
 
 VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPipeline()>& create) {
+  std::string owned(key);  // one copy for the lookup and the insertion
   {
     std::lock_guard lock(mutex_);
-    auto it = pipelines_.find(std::string(key));
+    auto it = pipelines_.find(owned);
     if (it != pipelines_.end()) {
       ++pipelines_found_;
       it->second.last_session = session_;
@@ -91,7 +92,7 @@ VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPip
   }
   const VkPipeline made = create();
   std::lock_guard lock(mutex_);
-  auto [it, inserted] = pipelines_.emplace(std::string(key), KeptPipeline{made, 0});
+  auto [it, inserted] = pipelines_.emplace(std::move(owned), KeptPipeline{made, 0});
   if (inserted) {
     ++pipelines_made_;
   } else {

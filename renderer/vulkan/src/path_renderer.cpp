@@ -54,7 +54,8 @@ PathRenderer::PathRenderer(VulkanContext& context, gpu::RendererOptions options)
 }
 
 PathRenderer::~PathRenderer() {
-  // The path's destructor has flushed; nothing may still use the sets or modules.
+  // The path's destructor has flushed; nothing may still use the sets (the modules are the
+  // device's, kept_objects.h).
   context_.WaitIdle();
   if (descriptor_pool_) vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
 }

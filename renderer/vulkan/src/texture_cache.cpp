@@ -73,7 +73,7 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   // thread compiles through a pipeline cache of its own, never the one the caller goes on using
   // (CreateWorkerPipelineCache says why). Without a thread the first load creates it. A kept
   // device (an earlier session's) has it made already.
-  if (!context_.kept().HasPipeline(LoadPipelineKey(false))) {
+  if (!context_.kept().HasPipeline(LoadPipelineKey(LoadModule(false)))) {
     pending_cache_ = CreateWorkerPipelineCache(device_, context_.pipeline_cache());
     try {
       // Without a cache of its own (the driver refused one) it compiles uncached rather than
@@ -92,17 +92,20 @@ TextureCache::TextureCache(VulkanContext& context, CommandStream& stream,
   }
 }
 
-std::string TextureCache::LoadPipelineKey(bool volume) const {
-  // Two variants: 2D-array destinations and 3D (volume) destinations.
-  const VkShaderModule module = context_.kept().Module(TextureLoadSpirv(volume));  // by glslc
+VkShaderModule TextureCache::LoadModule(bool volume) const {
+  // Two variants: 2D-array destinations and 3D (volume) destinations, built by glslc.
+  return context_.kept().Module(TextureLoadSpirv(volume));
+}
+
+std::string TextureCache::LoadPipelineKey(VkShaderModule module) const {
   std::string key = "texture load";
   AppendKeyBytes(key, pipeline_layout_, module);
   return key;
 }
 
 VkPipeline TextureCache::CreateLoadPipeline(bool volume, VkPipelineCache cache) const {
-  const VkShaderModule module = context_.kept().Module(TextureLoadSpirv(volume));
-  return context_.kept().Pipeline(LoadPipelineKey(volume), [&] {
+  const VkShaderModule module = LoadModule(volume);
+  return context_.kept().Pipeline(LoadPipelineKey(module), [&] {
     return CreateComputePipeline(device_, cache, module, pipeline_layout_, false,
                                  "vkCreateComputePipelines(texture load)");
   });

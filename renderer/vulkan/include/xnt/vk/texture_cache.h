@@ -133,7 +133,10 @@ class TextureCache {
   // The device's kept load pipeline (kept_objects.h), made through `cache` when it has none: the
   // device's, or the start-up thread's own (VK_NULL_HANDLE: uncached).
   VkPipeline CreateLoadPipeline(bool volume, VkPipelineCache cache) const;
-  std::string LoadPipelineKey(bool volume) const;
+  // The kept module of the loader's variant (volume: 3D destinations), and the key its pipeline
+  // is kept under.
+  VkShaderModule LoadModule(bool volume) const;
+  std::string LoadPipelineKey(VkShaderModule module) const;
   // Waits for that thread (the destructor: nothing may outlive the device) and merges its
   // pipeline cache into the device's.
   void JoinPendingPipeline();
