@@ -1,6 +1,6 @@
 // gpu/primitive_clip.h against hand-worked register values: the enabled planes compacted in
 // index order, cull-only and kill rules from PA_CL_CLIP_CNTL, the rectangle's right-angle corner,
-// and the ps_ucp_mode note.
+// and ps_ucp_mode's corner rule.
 #include <gtest/gtest.h>
 
 #include "hand_registers.h"
@@ -53,17 +53,37 @@ TEST(PrimitiveClip, RectangleRightAngleIsOppositeTheLongestEdgeInTheGuestOrder) 
   EXPECT_EQ(last.b, 1);
 }
 
-TEST(PrimitiveClip, PointModeNoteOnlyForPointsUnderPlanesWithAModeOtherThanZero) {
+// ps_ucp_mode: clipping planes are measured at the corners in modes 2 and 3, cull-only planes in
+// mode 3 only; without planes nothing is.
+TEST(PrimitiveClip, PointPlanesAtCornersByModeAndPlaneKind) {
   PrimitiveClip clip;
   clip.plane_count = 1;
-  clip.point_mode = 2;
-  EXPECT_NE(PointClipModeNote(clip, true).find("ps_ucp_mode 2 not implemented"), std::string::npos);
-  EXPECT_EQ(PointClipModeNote(clip, false), "");
-  clip.point_mode = 0;
-  EXPECT_EQ(PointClipModeNote(clip, true), "");
-  clip.point_mode = 1;
+  const bool clipping[4] = {false, false, true, true}, cull_only[4] = {false, false, false, true};
+  for (uint32_t mode = 0; mode < 4; ++mode) {
+    clip.point_mode = mode;
+    clip.planes_cull_only = false;
+    EXPECT_EQ(PointPlanesAtCorners(clip), clipping[mode]) << mode;
+    clip.planes_cull_only = true;
+    EXPECT_EQ(PointPlanesAtCorners(clip), cull_only[mode]) << mode;
+  }
   clip.plane_count = 0;
-  EXPECT_EQ(PointClipModeNote(clip, true), "");
+  EXPECT_FALSE(PointPlanesAtCorners(clip));
+}
+
+// A corner's distance by hand: plane (0.5, -2, 3, 1), centre distance 4; a sprite 8 x 6 guest
+// pixels at W 2 under a viewport scale of (320, -240) is offset +-8 * 0.5 * 2 / 320 = +-0.025 in
+// x and +-6 * 0.5 * 2 / -240 = -+0.025 in y; the bottom-right corner (+x, +y on screen) is
+// 4 + 0.5 * 0.025 - 2 * -0.025 = 4.0625.
+TEST(PrimitiveClip, PointCornerDistanceIsTheCentresPlusThePlaneAlongTheOffset) {
+  PrimitiveClip clip;
+  clip.plane_count = 1;
+  clip.planes[0] = {0.5f, -2.0f, 3.0f, 1.0f};
+  const double dx = PointCornerOffset(1.0, 8.0, 2.0, 320.0);
+  const double dy = PointCornerOffset(1.0, 6.0, 2.0, -240.0);
+  EXPECT_DOUBLE_EQ(dx, 0.025);
+  EXPECT_DOUBLE_EQ(dy, -0.025);
+  EXPECT_DOUBLE_EQ(PointCornerDistance(clip, 0, 4.0, dx, dy), 4.0625);
+  EXPECT_DOUBLE_EQ(PointCornerOffset(-1.0, 8.0, 2.0, 0.0), 0.0);  // no scale: no extent
 }
 
 }  // namespace

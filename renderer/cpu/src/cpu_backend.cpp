@@ -254,8 +254,6 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   vertices.set_write_memory(write_memory);
   vertices.set_scale(options_.scale_x, options_.scale_y);
   const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs, vs->analysis.point_size_mask & 4u);
-  const bool points = prims.topology == gpu::HostTopology::kPointList;
-  if (const std::string n = gpu::PointClipModeNote(clip, points); !n.empty()) Note(n);
   vertices.set_clip(clip);
   const AssembledPrimitives assembled =
       AssemblePrimitives(prims, vertices, regs, plan.viewport.clip_depth, options_.scale_x,

@@ -150,6 +150,11 @@ struct PointSprite {
   ClipVertex vertex;
   float size = 1.0f;
   float height = 1.0f;
+  // ps_ucp_mode 2-3 with a clipping plane through the sprite (gpu/primitive_clip.h): the first
+  // `clip_planes` user plane distances at the corners, top-left, bottom-left, top-right,
+  // bottom-right (the order of the Vulkan paths' point quad); 0: the sprite is drawn whole.
+  uint32_t clip_planes = 0;
+  std::array<std::array<double, 6>, 4> corner_distance{};
 };
 
 // Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on
@@ -157,7 +162,11 @@ struct PointSprite {
 // interpolators flat, its depth at every sample. With state.quads, every 2x2 quad with a covered
 // pixel is emitted whole, the others as helpers whose sprite coordinate continues the sprite's
 // plane (so the quad has its derivative, 1 / size per pixel). False when it lies outside the
-// depth range or behind the eye.
+// depth range or behind the eye. A sprite with clip_planes is drawn as the Vulkan paths draw it:
+// the quad's two triangles (top-left, bottom-left, top-right and top-right, bottom-left,
+// bottom-right), each clipped by the planes and rasterized as a triangle (the sprite's edges
+// snapped as triangle edges are), every fragment keeping the sprite's depth, interpolators and
+// sprite coordinate.
 bool RasterizePoint(const PointSprite& p, const RasterState& state,
                     const std::function<void(const Fragment&)>& emit);
 

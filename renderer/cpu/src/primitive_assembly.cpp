@@ -31,22 +31,58 @@ uint32_t ClippingPlanes(const gpu::PrimitiveClip& clip) {
   return clip.planes_cull_only ? 0 : clip.plane_count;
 }
 
+// A sprite against the user planes by ps_ucp_mode (gpu/primitive_clip.h): false when the planes
+// remove it; with a clipping plane through it (modes 2-3), its corner distances for the
+// rasterizer to clip it.
+bool PointPlanes(PointSprite& p, float width, float height, const gpu::Viewport& viewport,
+                 const gpu::PrimitiveClip& clip) {
+  const ClipVertex& v = p.vertex;
+  if (!gpu::PointPlanesAtCorners(clip)) {
+    for (uint32_t n = 0; n < clip.plane_count; ++n) {
+      if (v.user_distance[n] < 0.0) return false;
+    }
+    return true;
+  }
+  bool crossed = false;
+  for (uint32_t i = 0; i < 4; ++i) {
+    // Top-left, bottom-left, top-right, bottom-right: x by bit 1, y by bit 0.
+    const double dx =
+        gpu::PointCornerOffset(i & 2 ? 1.0 : -1.0, width, v.pos[3], viewport.screen_scale[0]);
+    const double dy =
+        gpu::PointCornerOffset(i & 1 ? 1.0 : -1.0, height, v.pos[3], viewport.screen_scale[1]);
+    for (uint32_t n = 0; n < clip.plane_count; ++n) {
+      p.corner_distance[i][n] = gpu::PointCornerDistance(clip, n, v.user_distance[n], dx, dy);
+    }
+  }
+  for (uint32_t n = 0; n < clip.plane_count; ++n) {
+    bool all_outside = true;
+    for (const auto& d : p.corner_distance) {
+      all_outside = all_outside && d[n] < 0.0;
+      crossed = crossed || d[n] < 0.0;
+    }
+    if (all_outside) return false;
+  }
+  // Cull-only planes remove the sprite or leave it whole.
+  if (crossed && !clip.planes_cull_only) p.clip_planes = clip.plane_count;
+  return true;
+}
+
 void AssemblePoints(const gpu::HostPrimitives& prims, VertexStage& vertices,
                     gpu::RegisterValues regs, uint32_t scale_x, uint32_t scale_y,
                     const gpu::PrimitiveClip& clip, std::vector<PointSprite>& points) {
   // Width x height from PA_SU_POINT_SIZE, or the vertex shader's oPts.x clamped to
   // PA_SU_POINT_MINMAX on both axes (gpu/point_size.h).
   const gpu::PointSizes sizes = gpu::ReadPointSizes(regs);
+  // Vertex kill decides on the vertex alone; the planes by ps_ucp_mode (PointPlanes).
+  gpu::PrimitiveClip kill_only = clip;
+  kill_only.plane_count = 0;
   for (uint32_t index : prims.indices) {
     PointSprite p;
     p.vertex = vertices.Get(index);
-    // A point is inside a plane or not at all: clipping it removes it.
-    if (Removed({&p.vertex}, clip)) continue;
-    bool outside = false;
-    for (uint32_t n = 0; n < clip.plane_count; ++n) outside = outside || p.vertex.user_distance[n] < 0.0;
-    if (outside) continue;
+    if (Removed({&p.vertex}, kill_only)) continue;
     float width = 0.0f, height = 0.0f;
     sizes.Size(p.vertex.point_size_exported, p.vertex.point_size, width, height);
+    if (!PointPlanes(p, width, height, vertices.viewport(), clip)) continue;
     // Sizes are guest pixels: S x T times as many host pixels.
     p.size = width * float(scale_x);
     p.height = height * float(scale_y);

@@ -501,6 +501,39 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
                            gpu::PolygonOffsetDepth(state.polygon_offset.front, state.depth_format,
                                                    0.0, std::fabs(pos[2] / pos[3])),
                            state));
+  if (p.clip_planes) {
+    // Cut by a user plane (ps_ucp_mode 2-3): the point quad's triangles, clipped. W is the
+    // point's at every corner, so the corners are the screen rectangle times W.
+    const double w = pos[3];
+    std::array<ClipVertex, 4> corner;
+    for (size_t i = 0; i < 4; ++i) {
+      corner[i] = p.vertex;
+      corner[i].pos = {(i & 2 ? right : left) * w, (i & 1 ? bottom : top) * w, pos[2], w};
+      corner[i].user_distance = p.corner_distance[i];
+    }
+    RasterState triangles = state;
+    triangles.never_cull = true;  // a sprite has no facing
+    const auto sprite_fragment = [&](const Fragment& t) {
+      Fragment g = t;
+      g.point = true;
+      g.front_facing = true;
+      g.interpolators = p.vertex.interpolators;
+      g.depth = f.depth;
+      g.point_coord[0] = float((g.x + 0.5 - left) / double(p.size));
+      g.point_coord[1] = float((g.y + 0.5 - top) / height);
+      emit(g);
+    };
+    constexpr std::array<std::array<size_t, 3>, 2> kHalves = {{{0, 1, 2}, {2, 1, 3}}};
+    for (const std::array<size_t, 3>& t : kHalves) {
+      // Depth was decided at the centre (above); only the planes clip here.
+      const Polygon poly =
+          ClipTriangle(corner[t[0]], corner[t[1]], corner[t[2]], false, p.clip_planes);
+      for (size_t i = 1; i + 1 < poly.size(); ++i) {
+        RasterizeTriangle(poly[0], poly[i], poly[i + 1], triangles, sprite_fragment);
+      }
+    }
+    return true;
+  }
   // Coverage of pixel (x, y) and its sprite coordinate (the sprite's plane, continued outside it
   // for helpers: the quad's derivative is 1 / size per pixel, as gl_PointCoord's on the host).
   auto pixel = [&](int32_t x, int32_t y, Fragment& frag) {

@@ -57,6 +57,8 @@ class VertexStage {
   void set_scale(uint32_t x, uint32_t y) { scale_x_ = x, scale_y_ = y; }
   // The user clip planes whose distances each vertex carries (before the first Get).
   void set_clip(const gpu::PrimitiveClip& clip) { clip_ = clip; }
+  // The draw's viewport (guest screen = position * screen_scale + screen_offset, per W).
+  const gpu::Viewport& viewport() const { return viewport_; }
 
  private:
   ClipVertex Transform(const ucode::ShaderResult& r) const;

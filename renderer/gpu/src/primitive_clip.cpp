@@ -23,11 +23,18 @@ PrimitiveClip ReadPrimitiveClip(RegisterValues regs, bool vs_exports_kill) {
   return clip;
 }
 
-std::string PointClipModeNote(const PrimitiveClip& clip, bool point_list) {
-  if (!point_list || clip.plane_count == 0 || clip.point_mode == 0) return "";
-  return "PA_CL_CLIP_CNTL ps_ucp_mode " + std::to_string(clip.point_mode) +
-         " not implemented: point sprites are kept or removed whole by their centre against the "
-         "user clip planes (mode 0)";
+bool PointPlanesAtCorners(const PrimitiveClip& clip) {
+  if (clip.plane_count == 0) return false;
+  return clip.planes_cull_only ? clip.point_mode == 3 : clip.point_mode >= 2;
+}
+
+double PointCornerDistance(const PrimitiveClip& clip, uint32_t n, double centre_distance, double dx,
+                           double dy) {
+  return centre_distance + double(clip.planes[n][0]) * dx + double(clip.planes[n][1]) * dy;
+}
+
+double PointCornerOffset(double sign, double size_pixels, double w, double screen_scale) {
+  return screen_scale != 0.0 ? sign * size_pixels * 0.5 * w / screen_scale : 0.0;
 }
 
 bool VertexKilled(float kill_export) {

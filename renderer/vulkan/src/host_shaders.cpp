@@ -71,9 +71,11 @@ uint32_t GeometryShaderInterpolators(uint32_t limit) {
 }
 
 std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_interpolators,
-                                         uint32_t clip, uint32_t cull) {
+                                         uint32_t clip, uint32_t cull, uint32_t corner_planes,
+                                         bool corner_cull) {
   if (kind == PrimitiveQuads::kPoints) {
-    return CompileHostGlsl(PointQuadGeometryShaderGlsl(passed_interpolators, clip, cull),
+    return CompileHostGlsl(PointQuadGeometryShaderGlsl(passed_interpolators, clip, cull,
+                                                       corner_planes, corner_cull),
                            VK_SHADER_STAGE_GEOMETRY_BIT, "point_quad_gs");
   }
   return CompileHostGlsl(LineQuadGeometryShaderGlsl(passed_interpolators, clip, cull),

@@ -117,16 +117,23 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
       Note("points drawn square (PA_SU_POINT_SIZE width times the horizontal scale on both "
            "axes): the device lacks geometry shaders reading gl_PointSize "
            "(shaderTessellationAndGeometryPointSize)");
+      if (draw.point_corner_planes) {
+        Note("PA_CL_CLIP_CNTL ps_ucp_mode 2-3: point sprites kept or removed by their centre, not "
+             "clipped at their corners (no point-quad geometry shader on this device)");
+      }
     }
     return quads;
   }
-  const uint32_t key =
-      uint32_t(quads.kind) | (draw.clip_distances << 8) | (draw.cull_distances << 16);
+  const bool points = quads.kind == PrimitiveQuads::kPoints;
+  const uint32_t corner_planes = points ? draw.point_corner_planes : 0;
+  const uint32_t key = uint32_t(quads.kind) | (draw.clip_distances << 8) |
+                       (draw.cull_distances << 16) | (corner_planes << 24) |
+                       (uint32_t(points && draw.point_corner_cull) << 28);
   VkShaderModule& module = quad_shaders_[key];
   if (!module) {
-    module = CreateModule(QuadGeometryShader(quads.kind, GeometryShaderInterpolators(
-                                                             context_.physical_device()),
-                                             draw.clip_distances, draw.cull_distances));
+    module = CreateModule(QuadGeometryShader(
+        quads.kind, GeometryShaderInterpolators(context_.physical_device()), draw.clip_distances,
+        draw.cull_distances, corner_planes, points && draw.point_corner_cull));
   }
   quads.shader = module;
   return quads;

@@ -138,7 +138,8 @@ INSTANTIATE_TEST_SUITE_P(ResolvedTextures, FsiMatchesCpu,
 // Lines and points at non-square scales: the guest's quads through the line-quad and point-quad
 // geometry shaders (lines' corners snapped by the host as the cpu path snaps them,
 // gpu/line_width.h LineHalfWidth; points width x height guest pixels with the sprite
-// coordinate), user clip planes and vertex kill passed through them as clip/cull distances.
+// coordinate), user clip planes and vertex kill passed through them as clip/cull distances (by
+// ps_ucp_mode, measured again at each point's corners).
 INSTANTIATE_TEST_SUITE_P(LinesAndPointsAtNonSquareScales, FsiMatchesCpu,
                          ::testing::Combine(::testing::Values("raster_lines_list_strip_loop",
                                                               "raster_wide_lines",
@@ -146,7 +147,8 @@ INSTANTIATE_TEST_SUITE_P(LinesAndPointsAtNonSquareScales, FsiMatchesCpu,
                                                               "raster_point_size_nonsquare",
                                                               "interp_param_gen",
                                                               "clip_vertex_kill",
-                                                              "clip_points_planes_kill"),
+                                                              "clip_points_planes_kill",
+                                                              "clip_points_ucp_modes"),
                                             ::testing::Values(ResolutionScale{1, 3},
                                                               ResolutionScale{3, 1},
                                                               ResolutionScale{2, 3})),

@@ -146,8 +146,6 @@ void PathBackend::ClipTranslation(const replay::DrawCall& call, TranslationOptio
   const bool exports_kill = d->ok() && (d->analysis.point_size_mask & 4u) != 0;
   const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(call.registers->values(), exports_kill);
   if (!clip.active()) return;
-  const bool points = call.initiator.prim_type == xenos::PrimitiveType::kPointList;
-  if (const std::string n = gpu::PointClipModeNote(clip, points); !n.empty()) ++notes_[n];
   if (!context_.capabilities().clip_cull_distance) {
     ++notes_["user clip planes / vertex kill not applied: the device lacks shaderClipDistance or "
              "shaderCullDistance"];
@@ -258,6 +256,16 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
   input.clip_distances = vs->reflection.clip_distances;
   input.cull_distances = vs->reflection.cull_distances;
   input.kill_clip_distance = vs->reflection.kill_clip_distance;
+  if (call.initiator.prim_type == xenos::PrimitiveType::kPointList) {
+    // ps_ucp_mode 2-3: the point-quad geometry shader measures the planes at the corners. The
+    // planes lead the clip (or cull) distances when the vertex shader wrote them.
+    const gpu::PrimitiveClip clip = gpu::ReadPrimitiveClip(regs.values(), false);
+    const uint32_t written = clip.planes_cull_only ? input.cull_distances : input.clip_distances;
+    if (gpu::PointPlanesAtCorners(clip) && written >= clip.plane_count) {
+      input.point_corner_planes = clip.plane_count;
+      input.point_corner_cull = clip.planes_cull_only;
+    }
+  }
   const DebugLabelRegion label = renderer_->Label([&] { return DrawLabel(call); });
   if (!DrawWithMemExport(*renderer_, call, input, Access(), memory_, vs->reflection, name_, notes_,
                          [this](uint32_t address, uint32_t size) { OnMemoryWritten(address, size); })) {

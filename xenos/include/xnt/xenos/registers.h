@@ -342,7 +342,8 @@ struct PA_SC_SCREEN_SCISSOR_BR {
 // -w <= z <= w (0). ucp_ena: user clip planes 0..5 (PA_CL_UCP_n_X..W); ucp_cull_only_ena: the
 // planes cull whole primitives instead of clipping them; vtx_kill_or: a primitive dies when any
 // of its vertices is killed (oPts.z) rather than all (gpu/primitive_clip.h); ps_ucp_mode: how
-// the user planes treat point sprites (gpu/primitive_clip.h says what is known of it).
+// the user planes treat point sprites (gpu/primitive_clip.h: by the centre or at the corners of
+// the expanded sprite).
 struct PA_CL_CLIP_CNTL {
   uint32_t ucp_ena;             // +0, 6 bits
   bool clip_disable;            // +16

@@ -18,16 +18,21 @@
 // nothing (Xenia emits them as pixel discards only; in a vertex shader they compute their 1.0 /
 // 0.0 result, which a shader may move to oPts.z).
 //
-// Point sprites (PA_CL_CLIP_CNTL ps_ucp_mode, bits 15:14): every path keeps or removes a sprite
-// whole by its centre, the reading of mode 0. What is known of the others: Xenia names the field
-// only (registers.h) and leaves it unimplemented, its point-list geometry shaders noting that
-// modes 0, 1 and 2 cull by the distance from the centre and modes 2 and 3 clip per vertex of the
-// expanded sprite; the R300's VAP_CLIP_CNTL has the same field in the same bits (Mesa r300_reg.h:
-// 0 DIST_COP, 1 RADIUS_COP, 2 RADIUS_COP_CLIP, 3 CLIP_AS_TRIFAN, i.e. cull by the centre's
-// distance, cull by that distance against the point's radius, the same and clip when the sprite
-// crosses a plane, always clip the expanded sprite as a fan). Neither says how the radius is
-// measured against a clip-space plane, nor whether lines are concerned, so modes 1 to 3 are
-// drawn as mode 0 and named at run time (PointClipModeNote).
+// Point sprites (PA_CL_CLIP_CNTL ps_ucp_mode, bits 15:14), as Xenia's point-list geometry shaders
+// apply the field (d3d12/pipeline_cache.cc CreateDxbcGeometryShader and vulkan_pipeline_cache.cc
+// CreateGeometryShader: `point_recalculate_clip_distances` for mode >= 2 with clipping planes,
+// `point_recalculate_cull_distances` for mode 3 with cull-only planes). The R300's VAP_CLIP_CNTL
+// has the same field in the same bits (Mesa r300_reg.h: 0 DIST_COP, 1 RADIUS_COP, 2
+// RADIUS_COP_CLIP, 3 CLIP_AS_TRIFAN), which reads the same way: the lower modes decide on the
+// vertex, the upper ones clip the expanded sprite as a polygon.
+// - Clipping planes: modes 0 and 1 keep or remove a sprite whole by its centre's distance; modes
+//   2 and 3 measure each corner of the expanded sprite and clip the sprite (two triangles) by the
+//   planes like any polygon, so a plane through a sprite cuts it.
+// - Cull-only planes: modes 0 to 2 remove a sprite whose centre is outside one plane; mode 3
+//   removes it when all four corners are outside one plane, and otherwise draws it whole.
+// A corner's distance is the centre's plus the plane's x and y times the corner's offset in
+// guest clip space (distances are linear in the position): half the sprite's width and height in
+// guest pixels, times W, over the viewport's scale (gpu/viewport.h screen_scale).
 #pragma once
 
 #include <array>
@@ -60,9 +65,19 @@ struct PrimitiveClip {
 // shader writes oPts.z (ucode Analysis::point_size_mask bit 2).
 PrimitiveClip ReadPrimitiveClip(RegisterValues regs, bool vs_exports_kill);
 
-// For a point-list draw under user planes with ps_ucp_mode 1 to 3, the note naming that its
-// sprites are still kept or removed by their centre (mode 0); else "".
-std::string PointClipModeNote(const PrimitiveClip& clip, bool point_list);
+// Whether a point-list draw's user planes are measured at each corner of the expanded sprite
+// (ps_ucp_mode 2-3 with clipping planes, 3 with cull-only planes) rather than at its centre.
+bool PointPlanesAtCorners(const PrimitiveClip& clip);
+
+// The distance to plane `n` of the sprite corner offset by (dx, dy) in guest clip space from a
+// centre at `centre_distance` (PointCornerOffset gives the offsets).
+double PointCornerDistance(const PrimitiveClip& clip, uint32_t n, double centre_distance, double dx,
+                           double dy);
+
+// The guest clip-space offset of a sprite's corner from its centre along one axis: `sign` (-1 or
+// +1) times half of `size_pixels` (guest pixels), times `w`, over the viewport's `screen_scale`
+// for the axis (0 when the viewport has no scale: the sprite has no extent to measure).
+double PointCornerOffset(double sign, double size_pixels, double w, double screen_scale);
 
 // True when an oPts.z export kills its vertex.
 bool VertexKilled(float kill_export);

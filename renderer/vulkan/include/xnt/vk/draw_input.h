@@ -61,6 +61,12 @@ struct DrawInput {
   // geometry shader between it and the pixel shader must pass on.
   uint32_t clip_distances = 0, cull_distances = 0;
   bool kill_clip_distance = false;  // ShaderReflection::kill_clip_distance
+  // A point list whose user planes are measured at the sprite's corners (gpu/primitive_clip.h
+  // PointPlanesAtCorners): the first `point_corner_planes` clip distances (cull distances with
+  // point_corner_cull) are the planes', which the point-quad geometry shader measures again at
+  // each corner.
+  uint32_t point_corner_planes = 0;
+  bool point_corner_cull = false;
   // The guest constant rows the shaders read (ShaderReflection::constant_reads, VS and PS
   // merged); everything unless the shaders say otherwise.
   XeConstantReads constant_reads;

@@ -39,8 +39,10 @@ uint32_t GeometryShaderInterpolators(uint32_t limit);
 
 // The line-quad or point-quad geometry shader (xnt/vk/translator/line_quad.h, point_quad.h) for
 // `kind` (not kNone), passing `passed_interpolators` (GeometryShaderInterpolators) and the vertex
-// shader's `clip` / `cull` distances on.
+// shader's `clip` / `cull` distances on; points measure the first `corner_planes` of them (cull
+// distances with `corner_cull`) at each corner (DrawInput::point_corner_planes).
 std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_interpolators,
-                                         uint32_t clip, uint32_t cull);
+                                         uint32_t clip, uint32_t cull, uint32_t corner_planes = 0,
+                                         bool corner_cull = false);
 
 }  // namespace xnt::vk

@@ -24,7 +24,14 @@ namespace xnt::vk {
 // (the rest zero), its clip/cull distances, and the sprite coordinate at
 // kXePointCoordLocation: (0, 0) at the top-left corner, (1, 1) at the bottom-right. Nothing is
 // emitted for a point at w <= 0 or with a size that is not > 0 on both axes.
+// `corner_planes`: PA_CL_CLIP_CNTL ps_ucp_mode 2-3 (gpu/primitive_clip.h PointPlanesAtCorners),
+// the user planes being the first `corner_planes` clip distances (cull distances with
+// `corner_cull`): each is measured again at every corner (the centre's distance plus the plane's
+// xy times the corner's offset in guest clip space), so the host clips the quad by the planes;
+// with `corner_cull` (mode 3, cull-only planes) the sprite is dropped when all four corners are
+// outside one plane and otherwise drawn whole.
 std::string PointQuadGeometryShaderGlsl(uint32_t passed_interpolators, uint32_t clip_distances,
-                                        uint32_t cull_distances);
+                                        uint32_t cull_distances, uint32_t corner_planes = 0,
+                                        bool corner_cull = false);
 
 }  // namespace xnt::vk
