@@ -4,11 +4,13 @@
 // below its bottom is reported at its lane with the bound named; one on the bound's edge is not.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "../test_env.h"
+#include "check_bounds.h"
 #include "checker_fixture.h"
 #include "xnt/vk/translate_check.h"
 
@@ -96,6 +98,43 @@ TEST_F(TranslateCheckBounds, FilteredTexelsLieInTheirBoundAndAPushedOneIsFound) 
   const TranslateCheckResult edge = checker_->Check(shader, options);
   EXPECT_TRUE(edge.agree()) << edge.Text();
   EXPECT_GT(edge.compared_bounded, 0u);
+}
+
+// The texel a seamless cube filter reads past a face's edge, worked by hand at 4x4 texels:
+// +X's texel (-1, 1) has sc = 2 * -0.5 / 4 - 1 = -1.25, tc = -0.25, the direction (1, 0.25,
+// 1.25), +Z major: sc' = x / 1.25 = 0.8, tc' = -y / 1.25 = -0.2, texel (floor(0.9 * 4),
+// floor(0.4 * 4)) = (3, 1) of +Z: the left edge of +X meets the right edge of +Z. Below -Y's
+// bottom row: (1, 4) of -Y has tc = 1.25, the direction (-0.25, -1, -1.25), -Z major: sc' =
+// -x / 1.25 = 0.2, tc' = -y / 1.25 = 0.8, texel (2, 3) of -Z. Inside a face, the texel itself;
+// and every texel just past an edge lands on another face's edge row or column, whose own
+// texel just past the shared edge comes back to the first face.
+TEST(CubeTexelAcrossEdge, FaceTableByHandAndEveryEdgeRoundTrips) {
+  using check::CubeTexelAcrossEdge;
+  const auto same = [](check::FaceTexel a, check::FaceTexel b) {
+    return a.face == b.face && a.i == b.i && a.j == b.j;
+  };
+  EXPECT_TRUE(same(CubeTexelAcrossEdge(0, -1, 1, 4), {4, 3, 1}));
+  EXPECT_TRUE(same(CubeTexelAcrossEdge(3, 1, 4, 4), {5, 2, 3}));
+  EXPECT_TRUE(same(CubeTexelAcrossEdge(2, 3, 0, 4), {2, 3, 0}));
+  const int64_t n = 8;
+  for (int32_t face = 0; face < 6; ++face) {
+    for (int64_t k = 0; k < n; ++k) {
+      const std::pair<int64_t, int64_t> past[4] = {{-1, k}, {n, k}, {k, -1}, {k, n}};
+      for (const auto& [i, j] : past) {
+        const check::FaceTexel t = CubeTexelAcrossEdge(face, i, j, n);
+        EXPECT_NE(t.face, face) << face << " " << i << "," << j;
+        EXPECT_TRUE(t.i == 0 || t.i == n - 1 || t.j == 0 || t.j == n - 1) << face << " " << i << "," << j;
+        // Back across: step from t one texel further out of its face, towards the first face.
+        const check::FaceTexel back[4] = {CubeTexelAcrossEdge(t.face, t.i - 1, t.j, n),
+                                          CubeTexelAcrossEdge(t.face, t.i + 1, t.j, n),
+                                          CubeTexelAcrossEdge(t.face, t.i, t.j - 1, n),
+                                          CubeTexelAcrossEdge(t.face, t.i, t.j + 1, n)};
+        const check::FaceTexel inside{face, std::clamp<int64_t>(i, 0, n - 1), std::clamp<int64_t>(j, 0, n - 1)};
+        EXPECT_TRUE(std::any_of(std::begin(back), std::end(back), [&](const auto& b) { return same(b, inside); }))
+            << face << " " << i << "," << j << " -> " << t.face << " " << t.i << "," << t.j;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "check_bounds.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -19,7 +20,8 @@ using ucode::Float4;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr double kHugeTexel = 0x1p100;   // a weighted sum of such texels may overflow
 constexpr double kFarCoordinate = 0x1p20;  // texel centres no longer representable around it
-constexpr int64_t kMostSamples = 4096;     // texels one bound may read (a long anisotropic footprint)
+constexpr int64_t kCubeReach = 2;  // texels past a cube face's edge a bounded footprint may reach
+constexpr int64_t kMostSamples = 16384;  // texels one bound may read (a long anisotropic footprint)
 
 // The distance to the next float above |v| (the smallest denormal's for 0).
 double Ulp(double v) {
@@ -64,7 +66,7 @@ struct Shape {
   uint32_t axes = 2;
   bool stack_layers = false;
   // A cube face (z the face index): the model clamps to the face's edge, the host's seamless
-  // filter reads the next face there, so only a footprint inside the face is bounded.
+  // filter reads the next face there (AcrossCubeEdge).
   bool cube = false;
   explicit Shape(const FetchInstruction& f, const gpu::TextureDescriptor& desc) {
     const bool fetch_3d = f.dimension == ucode::TextureDimension::k3D;
@@ -78,12 +80,18 @@ struct Shape {
 // level the host may read, point-sampled by the model: along each axis from floor(x - e) - 1 to
 // floor(x + e) + 1, e the half-extent (`extent`, in coordinate units: an anisotropic footprint's
 // parallelogram, +-ddx/2 +-ddy/2; 0 otherwise, 3 texels), and the stack layers around the
-// coordinate's layer; false when a texel is not finite or above kHugeTexel, a coordinate too far
-// out, or more than kMostSamples texels.
+// coordinate's layer; false when a coordinate is too far out or more than kMostSamples texels
+// would be read. A component that is not finite or above kHugeTexel in one of the texels is
+// marked `unbounded` (each component is filtered on its own: the others keep their range). A
+// cube footprint past its face's edge (by kCubeReach texels at most, else false) adds, for each
+// texel outside the face, the texel across the edge on the next face and its 8 neighbours there,
+// those past that face's own edge on the third face (past a corner, the neighbourhoods across
+// both edges too: Vulkan lets an implementation average the three faces' texels at a corner; the
+// rounding of the reprojection stays within the neighbours); `crossed` says so.
 bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Float4& coords,
                     const Float4& extent, const FetchInstruction& f, const gpu::TextureDescriptor& desc,
                     const xenos::TextureFetchConstant& t, std::pair<uint32_t, uint32_t> levels, Float4& mn,
-                    Float4& mx, double x0[3]) {
+                    Float4& mx, double x0[3], bool& crossed, std::array<bool, 4>& unbounded) {
   const Shape shape(f, desc);
   FetchInstruction point = f;
   point.mag_filter = point.min_filter = point.mip_filter = 0;
@@ -120,7 +128,14 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
       if (level == levels.first) x0[a] = x[a];
       first_texel[a] = int64_t(std::floor(x[a] - e)) - 1;
       span[a] = int64_t(std::floor(x[a] + e)) + 2 - first_texel[a];
-      if (shape.cube && (first_texel[a] < 0 || first_texel[a] + span[a] > int64_t(axis[a].size))) return false;
+      if (shape.cube && (first_texel[a] < 0 || first_texel[a] + span[a] > int64_t(axis[a].size))) {
+        // Only a footprint near its face: far past the edge the host samples another face
+        // around a point of its own, which the texels next to this face do not bound.
+        if (first_texel[a] < -kCubeReach || first_texel[a] + span[a] > int64_t(axis[a].size) + kCubeReach) {
+          return false;
+        }
+        crossed = true;
+      }
       samples *= span[a];
       if (samples * int64_t(levels.second - levels.first + 1) > kMostSamples) return false;
     }
@@ -128,21 +143,52 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
     // this level, which the point mip filter then reads.
     ucode::TextureRegisters registers;
     registers.lod = float(level) - float(t.lod_bias) / 32.0f;
-    for (int64_t n = 0; n < samples; ++n) {
-      Float4 at = coords;
-      int64_t rest = n;
-      for (uint32_t a = 0; a < spans; ++a) {
-        at[a] = axis[a].CentreOf(double(first_texel[a] + rest % span[a]));
-        rest /= span[a];
-      }
+    const auto read = [&](const Float4& at) {
       const Float4 texel = exact.texture_fetch_explicit ? exact.texture_fetch_explicit(slot, at, point, registers)
                                                         : exact.texture_fetch(slot, at, point);
       for (uint32_t c = 0; c < 4; ++c) {
-        if (!(std::abs(double(texel[c])) <= kHugeTexel)) return false;
+        if (!(std::abs(double(texel[c])) <= kHugeTexel)) unbounded[c] = true;
         mn[c] = first ? texel[c] : std::min(mn[c], texel[c]);
         mx[c] = first ? texel[c] : std::max(mx[c], texel[c]);
       }
       first = false;
+    };
+    // The face as the model picks it (TextureUnit: the nearest index, clamped to 0..5).
+    const int32_t face = shape.cube ? int32_t(std::clamp(std::floor(double(coords[2]) + 0.5), 0.0, 5.0)) : 0;
+    for (int64_t n = 0; n < samples; ++n) {
+      Float4 at = coords;
+      int64_t rest = n, index[3] = {0, 0, 0};
+      for (uint32_t a = 0; a < spans; ++a) {
+        index[a] = first_texel[a] + rest % span[a];
+        at[a] = axis[a].CentreOf(double(index[a]));
+        rest /= span[a];
+      }
+      read(at);
+      const int64_t size = int64_t(axis[0].size);
+      const bool out_i = index[0] < 0 || index[0] >= size, out_j = index[1] < 0 || index[1] >= size;
+      if (!shape.cube || (!out_i && !out_j)) continue;
+      // Past one edge: the next face's texel. Past a corner: the faces across both edges too (the
+      // corner's value may be the three faces' texels averaged).
+      std::array<FaceTexel, 3> across{};
+      size_t count = 0;
+      across[count++] = CubeTexelAcrossEdge(face, index[0], index[1], size);
+      if (out_i && out_j) {
+        across[count++] = CubeTexelAcrossEdge(face, std::clamp<int64_t>(index[0], 0, size - 1), index[1], size);
+        across[count++] = CubeTexelAcrossEdge(face, index[0], std::clamp<int64_t>(index[1], 0, size - 1), size);
+      }
+      for (size_t k = 0; k < count; ++k) {
+        for (int64_t dj = -1; dj <= 1; ++dj) {
+          for (int64_t di = -1; di <= 1; ++di) {
+            // A neighbour past the next face's own edge (near a cube corner) is the third face's.
+            const FaceTexel n = CubeTexelAcrossEdge(across[k].face, across[k].i + di, across[k].j + dj, size);
+            Float4 next = coords;
+            next[0] = axis[0].CentreOf(double(n.i));
+            next[1] = axis[1].CentreOf(double(n.j));
+            next[2] = float(n.face);
+            read(next);
+          }
+        }
+      }
     }
   }
   return true;
@@ -183,17 +229,22 @@ Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Fl
   }
   Float4 mn{}, mx{};
   double x[3] = {0, 0, 0};
-  if (!FootprintRange(exact, slot, coords, extent, f, desc, t, levels, mn, mx, x)) return r;
+  bool crossed = false;  // a cube footprint read texels of the next face
+  std::array<bool, 4> unbounded{};
+  if (!FootprintRange(exact, slot, coords, extent, f, desc, t, levels, mn, mx, x, crossed, unbounded)) {
+    return r;
+  }
   const Shape shape(f, desc);
   const xenos::TextureSign signs[4] = {t.sign_x, t.sign_y, t.sign_z, t.sign_w};
   const bool affine = std::find(std::begin(signs), std::end(signs), xenos::TextureSign::kGamma) == std::end(signs);
   // The weight error where one level (and one layer) is read, linearly whatever the LOD.
-  const bool weights = affine && !anisotropic && levels.first == levels.second && !shape.stack_layers &&
+  const bool weights = affine && !anisotropic && !crossed && levels.first == levels.second && !shape.stack_layers &&
                        resolved(f.mag_filter, t.mag_filter) == 1 && resolved(f.min_filter, t.min_filter) == 1;
   double step = 0;  // weight error per unit of the footprint's range, summed over the axes
   for (uint32_t a = 0; a < shape.axes; ++a) step += std::ldexp(1.0, -int(sub_texel_bits)) + 2.0 * Ulp(x[a]);
   const double lerps = double((1u << shape.axes) - 1);  // 1, 3 or 7
   for (uint32_t c = 0; c < 4; ++c) {
+    if (unbounded[c]) continue;  // the whole line
     const double low = mn[c], high = mx[c];
     const double slack = 3.0 * lerps * Ulp(std::max(std::abs(low), std::abs(high)));
     double lo = low - slack, hi = high + slack;
@@ -210,6 +261,35 @@ Interval Bound(const ucode::InterpreterCallbacks& exact, uint32_t slot, const Fl
 }
 
 }  // namespace
+
+FaceTexel CubeTexelAcrossEdge(int32_t face, int64_t i, int64_t j, int64_t size) {
+  if (i >= 0 && j >= 0 && i < size && j < size) return {face, i, j};
+  const double sc = 2.0 * (double(i) + 0.5) / double(size) - 1.0;
+  const double tc = 2.0 * (double(j) + 0.5) / double(size) - 1.0;
+  double d[3];
+  switch (face) {
+    case 0: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
+    case 1: d[0] = -1, d[1] = -tc, d[2] = sc; break;
+    case 2: d[0] = sc, d[1] = 1, d[2] = tc; break;
+    case 3: d[0] = sc, d[1] = -1, d[2] = -tc; break;
+    case 4: d[0] = sc, d[1] = -tc, d[2] = 1; break;
+    default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+  }
+  const double ax = std::abs(d[0]), ay = std::abs(d[1]), az = std::abs(d[2]);
+  int32_t to;
+  double s2, t2, ma;
+  if (ax >= ay && ax >= az) {
+    to = d[0] >= 0 ? 0 : 1, ma = ax, s2 = d[0] >= 0 ? -d[2] : d[2], t2 = -d[1];
+  } else if (ay >= az) {
+    to = d[1] >= 0 ? 2 : 3, ma = ay, s2 = d[0], t2 = d[1] >= 0 ? d[2] : -d[2];
+  } else {
+    to = d[2] >= 0 ? 4 : 5, ma = az, s2 = d[2] >= 0 ? d[0] : -d[0], t2 = -d[1];
+  }
+  const auto index = [&](double c) {
+    return std::clamp<int64_t>(int64_t(std::floor((c / ma + 1.0) * 0.5 * double(size))), 0, size - 1);
+  };
+  return {to, index(s2), index(t2)};
+}
 
 ucode::InterpreterCallbacks BoundCallbacks(const ucode::InterpreterCallbacks& exact, const uint32_t* fetch_constants,
                                            std::function<Value(const FetchInstruction&)> rule,
