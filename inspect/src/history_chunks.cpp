@@ -84,13 +84,18 @@ HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vecto
     for (uint32_t y0 = 0; y0 < height && spent_at == UINT32_MAX; y0 += band) {
       FrameHistories h;
       BandTables tables;
+      // Records come pixel by pixel along rows: most often into the previous record's table.
+      HistoryTileTable* last = nullptr;
+      std::tuple<uint32_t, uint32_t, uint32_t> last_key;
       VisitFrameHistories(
           trace, first, options.scale,
           [&](const std::string&, uint32_t, uint32_t y) { return y >= y0 && y < y0 + band; }, h,
           [&](uint32_t target, std::pair<uint32_t, uint32_t> p, const HistoryEntry& e, uint64_t id) {
             const uint32_t tx = p.first / kHistoryTile, ty = p.second / kHistoryTile;
             const uint32_t local = (p.second % kHistoryTile) * kHistoryTile + p.first % kHistoryTile;
-            tables[{ty, tx, target}].Add(local, p.first, p.second, options.scale, e, id);
+            const std::tuple<uint32_t, uint32_t, uint32_t> key{ty, tx, target};
+            if (!last || key != last_key) last = &tables[key], last_key = key;
+            last->Add(local, p.first, p.second, options.scale, e, id);
           });
       uint32_t width = 0;
       for (const FrameHistories::Target& t : h.targets) {

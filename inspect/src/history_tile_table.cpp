@@ -2,6 +2,7 @@
 #include "history_tile_table.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 #include "xnt/base/json.h"
@@ -22,11 +23,29 @@ void AppendQuoted(std::string& out, std::string_view text) {
   AppendJsonString(out, text);  // escapes, and replaces bytes that are not UTF-8 (a file name)
 }
 
-uint32_t HistoryTileTable::Intern(std::unordered_map<std::string, uint32_t>& index,
-                                  std::vector<std::string>& table, std::string text) {
-  const auto [it, added] = index.try_emplace(std::move(text), uint32_t(table.size()));
-  if (added) table.push_back(it->first);
-  return it->second;
+uint32_t HistoryTileTable::Intern(Index& index, std::vector<std::string>& table,
+                                  std::string_view text) {
+  if (const auto it = index.find(text); it != index.end()) return it->second;
+  const uint32_t n = uint32_t(table.size());
+  table.emplace_back(text);
+  index.emplace(table.back(), n);
+  return n;
+}
+
+namespace {
+
+void AppendNumber(std::string& out, uint64_t n) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof(digits), n).ptr);
+}
+
+}  // namespace
+
+void HistoryTileTable::AppendValue(std::string& row, std::string_view text) {
+  quoted_.clear();
+  AppendQuoted(quoted_, text);
+  row += ',';
+  AppendNumber(row, Intern(value_index_, values_, quoted_));
 }
 
 void HistoryTileTable::Add(uint32_t local, uint32_t x, uint32_t y, ResolutionScale scale,
@@ -37,26 +56,31 @@ void HistoryTileTable::Add(uint32_t local, uint32_t x, uint32_t y, ResolutionSca
   }
   // Each value once per tile: entries that differ in one field (a gradient's colour, its bits)
   // still share the target, the event's state and the outcome.
-  const auto value = [&](std::string_view text) {
-    std::string quoted;
-    AppendQuoted(quoted, text);
-    return std::to_string(Intern(value_index_, values_, std::move(quoted)));
-  };
-  std::string keys = "[", row;
+  keys_text_ = "[";
+  row_.clear();
   for (const HistoryField& f : entry.fields) {
-    if (keys.size() > 1) keys += ',';
-    AppendQuoted(keys, f.name);
+    if (keys_text_.size() > 1) keys_text_ += ',';
+    AppendQuoted(keys_text_, f.name);
     unsigned hx = 0, hy = 0;
     if (f.name == "host pixel" && std::sscanf(f.value.c_str(), "%u,%u", &hx, &hy) == 2) {
-      row += "," + value(std::to_string(hx - x * scale.x) + "," + std::to_string(hy - y * scale.y));
+      AppendValue(row_, std::to_string(hx - x * scale.x) + "," + std::to_string(hy - y * scale.y));
     } else {
-      row += "," + value(f.value);
+      AppendValue(row_, f.value);
     }
   }
-  keys += ']';
-  std::string text = "[" + std::to_string(Intern(key_index_, keys_, std::move(keys))) + "," +
-                     value(entry.EventName()) + "," + value(entry.kind) + row + "]";
-  const uint32_t index = Intern(entry_index_, entries_, std::move(text));
+  keys_text_ += ']';
+  // The values' order in the table: the fields', the kind, the event (as the page has always
+  // been given them); the entry names them as [keys, event, kind, fields...].
+  std::string kind, event;
+  AppendValue(kind, entry.kind);
+  AppendValue(event, entry.EventName());
+  entry_text_ = "[";
+  AppendNumber(entry_text_, Intern(key_index_, keys_, keys_text_));
+  entry_text_ += event;
+  entry_text_ += kind;
+  entry_text_ += row_;
+  entry_text_ += ']';
+  const uint32_t index = Intern(entry_index_, entries_, entry_text_);
   id_index_.emplace(id, index);
   pixels_[local].push_back(index);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,12 +31,21 @@ class HistoryTileTable {
   std::string Members() const;
 
  private:
-  uint32_t Intern(std::unordered_map<std::string, uint32_t>& index, std::vector<std::string>& table,
-                  std::string text);
-  std::unordered_map<std::string, uint32_t> value_index_, key_index_, entry_index_;
+  // Looked up by view (a tile adds thousands of entries, most of them already known: no string
+  // is made unless the text is new).
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+  };
+  using Index = std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>>;
+  static uint32_t Intern(Index& index, std::vector<std::string>& table, std::string_view text);
+  // `text` quoted as a JSON string, interned among the values; its index appended to `row`.
+  void AppendValue(std::string& row, std::string_view text);
+  Index value_index_, key_index_, entry_index_;
   std::unordered_map<uint64_t, uint32_t> id_index_;
   std::vector<std::string> values_;          // JSON strings
   std::vector<std::string> keys_, entries_;  // JSON arrays
+  std::string quoted_, keys_text_, row_, entry_text_;  // scratch, kept for their capacity
   std::vector<std::vector<uint32_t>> pixels_ = std::vector<std::vector<uint32_t>>(kHistoryTile * kHistoryTile);
 };
 

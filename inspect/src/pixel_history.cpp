@@ -255,20 +255,29 @@ void VisitFrameHistories(const std::string& trace, const ReplayedFrame& first, R
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, HistoryEntry>> swaps;
   if (first.swapped) {
     out.targets.push_back({"frame", "front buffer", first.image.width, first.image.height, {}, {}});
+    // The resolve a front buffer pixel came from: most pixels share their neighbour's, whose
+    // target id and whether that target is watched are worked out once.
+    const void* source_seen = nullptr;
+    std::string id, resolved_by;
+    bool id_watched = false;
     for (uint32_t y = 0; y < first.image.height; ++y) {
       for (uint32_t x = 0; x < first.image.width; ++x) {
         if (!keep("frame", x, y)) continue;
         HistoryEntry& swap = swaps.emplace_back(std::pair{x, y}, SwapEntry(first, x, y)).second;
         const auto* source = FrontBufferSource(first, x, y);
         if (!source) continue;
+        if (source != source_seen) {
+          source_seen = source;
+          id = TargetId(source->info.SourceSurface());
+          resolved_by =
+              std::to_string(source->frame) + "." + std::to_string(source->event) + " from " + id;
+          id_watched = std::any_of(first.watch.surfaces().begin(), first.watch.surfaces().end(),
+                                   [&](const auto& u) { return TargetId(u.surface) == id; });
+        }
         // A source pixel that is itself watched as its target keeps its entries there only
         // (the chunks would hold them twice).
-        const std::string id = TargetId(source->info.SourceSurface());
-        swap.fields.push_back({"resolved by", std::to_string(source->frame) + "." +
-                                                  std::to_string(source->event) + " from " + id});
-        const bool elsewhere = keep(id, x, y) && std::any_of(
-            first.watch.surfaces().begin(), first.watch.surfaces().end(),
-            [&](const auto& u) { return TargetId(u.surface) == id; });
+        swap.fields.push_back({"resolved by", resolved_by});
+        const bool elsewhere = id_watched && keep(id, x, y);
         if (elsewhere) {
           swap.fields.back().value += " (its entries: under that target)";
         } else {
