@@ -124,8 +124,8 @@ void DrawFields(const cpu::WatchRecord& r, HistoryEntry& e) {
   add("result", Outcome(r));
 }
 
-void ResolveFields(const cpu::WatchResolve& part, HistoryEntry& e) {
-  const gpu::ResolveInfo& i = part.info;
+void ResolveFields(const cpu::PixelWatch& watch, const cpu::WatchResolve& part, HistoryEntry& e) {
+  const gpu::ResolveInfo& i = watch.resolve_info(part.info);
   e.kind = part.copies && part.clears ? "resolve+clear" : part.copies ? "resolve" : "clear";
   auto add = [&](std::string name, std::string value) {
     e.fields.push_back({std::move(name), std::move(value)});
@@ -156,7 +156,7 @@ HistoryEntry EntryOf(const cpu::PixelWatch& watch, size_t index, ResolutionScale
   const std::string role = r.role == 4 ? "depth" : "colour" + std::to_string(r.role);
   e.fields.push_back({"target", role + " " + TargetId(r.surface)});
   if (const cpu::WatchResolve* part = watch.ResolveOf(index)) {
-    ResolveFields(*part, e);
+    ResolveFields(watch, *part, e);
   } else {
     DrawFields(r, e);
   }

@@ -368,21 +368,27 @@ void CpuBackend::RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues
            int64_t(y) < info.y1;
   };
   const std::vector<uint64_t> after = WatchedBits();
+  // The same for every sample: the copy's source and the surfaces the clear writes.
+  const gpu::edram::Surface source = info.SourceSurface();
+  std::vector<gpu::edram::Surface> cleared;
+  gpu::ForEachResolveClear(info, regs, options_.scale_x, options_.scale_y,
+                           [&](const gpu::edram::Surface& s, uint64_t) { cleared.push_back(s); });
+  uint32_t kept = UINT32_MAX;  // the resolve's registers, kept at its first touched sample
   for (uint32_t i = 0; i < watch.samples().size(); ++i) {
     const WatchedSample& w = watch.samples()[i];
     WatchResolve part;
-    part.info = info;
-    const gpu::edram::Surface source = info.SourceSurface();
     part.copies = info.copy && in_rect(source, w.offset);
     WatchRecord r;
     r.surface = source;
-    gpu::ForEachResolveClear(info, regs, options_.scale_x, options_.scale_y,
-                             [&](const gpu::edram::Surface& s, uint64_t) {
-                               if (part.clears || !in_rect(s, w.offset)) return;
-                               part.clears = true;
-                               r.surface = s;
-                             });
+    for (const gpu::edram::Surface& s : cleared) {
+      if (!in_rect(s, w.offset)) continue;
+      part.clears = true;
+      r.surface = s;
+      break;
+    }
     if (!part.copies && !part.clears) continue;
+    if (kept == UINT32_MAX) kept = watch.KeepResolveInfo(info);
+    part.info = kept;
     r.frame = watch.frame(), r.event = watch.event(), r.watched = i;
     r.role = r.surface.is_depth ? 4 : info.source_select < 4 ? info.source_select : 0;
     r.before = before[i], r.after = after[i];
