@@ -66,7 +66,7 @@ struct Shape {
   uint32_t axes = 2;
   bool stack_layers = false;
   // A cube face (z the face index): the model clamps to the face's edge, the host's seamless
-  // filter reads the next face there (AcrossCubeEdge).
+  // filter reads the next face there (CubeTexelAcrossEdge).
   bool cube = false;
   explicit Shape(const FetchInstruction& f, const gpu::TextureDescriptor& desc) {
     const bool fetch_3d = f.dimension == ucode::TextureDimension::k3D;
@@ -180,11 +180,11 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
         for (int64_t dj = -1; dj <= 1; ++dj) {
           for (int64_t di = -1; di <= 1; ++di) {
             // A neighbour past the next face's own edge (near a cube corner) is the third face's.
-            const FaceTexel n = CubeTexelAcrossEdge(across[k].face, across[k].i + di, across[k].j + dj, size);
+            const FaceTexel neighbour = CubeTexelAcrossEdge(across[k].face, across[k].i + di, across[k].j + dj, size);
             Float4 next = coords;
-            next[0] = axis[0].CentreOf(double(n.i));
-            next[1] = axis[1].CentreOf(double(n.j));
-            next[2] = float(n.face);
+            next[0] = axis[0].CentreOf(double(neighbour.i));
+            next[1] = axis[1].CentreOf(double(neighbour.j));
+            next[2] = float(neighbour.face);
             read(next);
           }
         }
