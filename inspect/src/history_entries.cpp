@@ -125,7 +125,7 @@ void DrawFields(const cpu::WatchRecord& r, HistoryEntry& e) {
 }
 
 void ResolveFields(const cpu::PixelWatch& watch, const cpu::WatchResolve& part, HistoryEntry& e) {
-  const gpu::ResolveInfo& i = watch.resolve_info(part.info);
+  const gpu::ResolveInfo& i = watch.resolves()[part.seen].info;
   e.kind = part.copies && part.clears ? "resolve+clear" : part.copies ? "resolve" : "clear";
   auto add = [&](std::string name, std::string value) {
     e.fields.push_back({std::move(name), std::move(value)});

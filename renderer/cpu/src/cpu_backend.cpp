@@ -373,7 +373,8 @@ void CpuBackend::RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues
   std::vector<gpu::edram::Surface> cleared;
   gpu::ForEachResolveClear(info, regs, options_.scale_x, options_.scale_y,
                            [&](const gpu::edram::Surface& s, uint64_t) { cleared.push_back(s); });
-  uint32_t kept = UINT32_MAX;  // the resolve's registers, kept at its first touched sample
+  // The resolve's registers for every record: the entry SeeResolve just added.
+  const uint32_t seen = uint32_t(watch.resolves().size() - 1);
   for (uint32_t i = 0; i < watch.samples().size(); ++i) {
     const WatchedSample& w = watch.samples()[i];
     WatchResolve part;
@@ -387,8 +388,7 @@ void CpuBackend::RecordResolve(const gpu::ResolveInfo& info, gpu::RegisterValues
       break;
     }
     if (!part.copies && !part.clears) continue;
-    if (kept == UINT32_MAX) kept = watch.KeepResolveInfo(info);
-    part.info = kept;
+    part.seen = seen;
     r.frame = watch.frame(), r.event = watch.event(), r.watched = i;
     r.role = r.surface.is_depth ? 4 : info.source_select < 4 ? info.source_select : 0;
     r.before = before[i], r.after = after[i];

@@ -69,7 +69,7 @@ struct WatchRecord {
 struct WatchResolve {
   bool copies = false;  // its copy reads the sample (the pixel is in the rectangle)
   bool clears = false;  // its clear writes the sample
-  uint32_t info = 0;    // the resolve: PixelWatch::resolve_info(info), kept once per resolve
+  uint32_t seen = 0;    // the resolve: PixelWatch::resolves()[seen], its registers kept once
 };
 
 class PixelWatch {
@@ -95,13 +95,6 @@ class PixelWatch {
   uint32_t event() const { return event_; }
 
   void Record(WatchRecord record) { records_.push_back(std::move(record)); }
-  // A resolve's registers, kept once for the records of every sample it touched; returns the
-  // index for WatchResolve::info.
-  uint32_t KeepResolveInfo(const gpu::ResolveInfo& info) {
-    resolve_infos_.push_back(info);
-    return uint32_t(resolve_infos_.size() - 1);
-  }
-  const gpu::ResolveInfo& resolve_info(uint32_t index) const { return resolve_infos_[index]; }
   void RecordResolve(WatchRecord record, WatchResolve resolve);
   const std::vector<WatchRecord>& records() const { return records_; }
   // The resolve part of records()[i] when it is a resolve.
@@ -132,7 +125,6 @@ class PixelWatch {
   uint64_t first_frame_ = 0, frame_ = 0;
   uint32_t event_ = 0;
   std::vector<WatchRecord> records_;
-  std::vector<gpu::ResolveInfo> resolve_infos_;
   std::vector<std::pair<size_t, WatchResolve>> resolve_parts_;  // (record index, part)
   std::vector<SeenResolve> resolves_;
   std::vector<UsedSurface> surfaces_;

@@ -37,7 +37,6 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
 
 #include "xnt/gpu/register_values.h"
 
