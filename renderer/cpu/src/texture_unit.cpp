@@ -37,11 +37,15 @@ constexpr uint64_t kMaxCachedTexels = uint64_t(1) << 22;
   using C = xenos::ClampMode;
   auto mirror = [n](int32_t v) {
     const int32_t period = 2 * n;
-    int32_t m = ((v % period) + period) % period;
+    int32_t m = v % period;
+    if (m < 0) m += period;
     return m < n ? m : period - 1 - m;
   };
   switch (mode) {
-    case C::kRepeat: return ((i % n) + n) % n;
+    case C::kRepeat: {
+      const int32_t m = i % n;  // in (-n, n): one division, then into [0, n)
+      return m < 0 ? m + n : m;
+    }
     case C::kMirroredRepeat: return mirror(i);
     case C::kClampToEdge:
     case C::kClampToHalfway:  // sampled as clamp to edge, as on the fbo path
@@ -342,31 +346,106 @@ TextureUnit::LevelPick TextureUnit::PickLevels(const Setup& p, float lambda) {
   return pick;
 }
 
+bool TextureUnit::MakeView(Slot& s, uint32_t level, LevelView& view) {
+  if (!s.cacheable || level >= s.images.size() / s.layers) return false;
+  Slot::Image& image = s.images[size_t(level) * s.layers];
+  const int32_t w = int32_t(s.level_size[level][0]), h = int32_t(s.level_size[level][1]);
+  if (int32_t(image.width) != w || int32_t(image.height) != h) return false;
+  if (image.texels.empty()) {
+    image.texels.resize(size_t(image.width) * image.height);
+    image.block_ready.assign(size_t(image.blocks_x) * ((image.height + kBlock - 1) / kBlock), 0);
+  }
+  view.level = level;
+  view.texels = image.texels.data();
+  view.ready = image.block_ready.data();
+  view.blocks_x = image.blocks_x;
+  view.w = w, view.h = h;
+  view.fw = float(w), view.fh = float(h);
+  auto axis = [](xenos::ClampMode mode, int32_t n) {
+    Axis a;
+    a.mode = mode, a.n = n;
+    // Repeat over a power-of-two size is a mask (two's complement wraps negatives alike).
+    if (mode == xenos::ClampMode::kRepeat && (n & (n - 1)) == 0) a.mask = n - 1;
+    return a;
+  };
+  view.x = axis(s.fetch.clamp_x, w);
+  view.y = axis(s.fetch.clamp_y, h);
+  return true;
+}
+
+// TexelAt of a 2D level through its view: the decoded texel when its block is ready, else
+// TexelAt itself (which decodes the block, or reads the texel alone when the slot keeps none).
+[[gnu::always_inline]] inline ucode::Float4 TextureUnit::ViewTexel(Slot& s, const LevelView& v,
+                                                                   int32_t x, int32_t y) {
+  const int32_t ax = v.x.mask >= 0 ? x & v.x.mask : Address(v.x.mode, x, v.x.n);
+  const int32_t ay = v.y.mask >= 0 ? y & v.y.mask : Address(v.y.mode, y, v.y.n);
+  if ((ax | ay) < 0) return BorderColor(s.fetch.border_color);
+  if (v.ready[(uint32_t(ay) / kBlock) * v.blocks_x + uint32_t(ax) / kBlock]) {
+    return v.texels[size_t(ay) * size_t(v.w) + size_t(ax)];
+  }
+  return TexelAt(s, v.level, x, y, 0);
+}
+
+// Filter of layer 0 of a 2D level through its view: the same arithmetic in the same order.
+template <bool kLinear>
+[[gnu::always_inline]] inline ucode::Float4 TextureUnit::ViewFilter(Slot& s, const LevelView& lv,
+                                                                    float u, float v) {
+  const float tx = u * lv.fw, ty = v * lv.fh;
+  if (!kLinear) return ViewTexel(s, lv, gpu::PointTexelIndex(tx), gpu::PointTexelIndex(ty));
+  const float fx = tx - 0.5f, fy = ty - 0.5f;
+  const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
+  const float ax = gpu::BilinearWeight(fx), ay = gpu::BilinearWeight(fy);
+  const ucode::Float4 t00 = ViewTexel(s, lv, x0, y0), t10 = ViewTexel(s, lv, x0 + 1, y0);
+  const ucode::Float4 t01 = ViewTexel(s, lv, x0, y0 + 1), t11 = ViewTexel(s, lv, x0 + 1, y0 + 1);
+  ucode::Float4 out;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const float top = t00[c] + (t10[c] - t00[c]) * ax;
+    const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
+    out[c] = top + (bottom - top) * ay;
+  }
+  return out;
+}
+
 void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
                               const std::array<const float*, 3>& coords, const uint32_t* active,
                               uint32_t lanes, float lambda, ucode::Float4* texels) {
   Slot& s = *p.s;
   const LevelPick pick = PickLevels(p, lambda);
   const bool finish = !FinishIsIdentity(s);
+  // A 2D texture whose decoded images the slot keeps is read through views of its levels
+  // (address wrap and texel lookup without the general path's per-texel checks).
+  LevelView lo, hi;
+  const bool views = !p.one_d && MakeView(s, pick.lo, lo) && (!pick.blend || MakeView(s, pick.hi, hi));
   // The filter and the blend are constants of the loop (one copy of it for each).
-  auto run = [&]<bool kLinear, bool kBlend>() {
+  auto run = [&]<bool kLinear, bool kBlend, bool kViews>() {
     for (uint32_t l = 0; l < lanes; ++l) {
       if (!active[l]) continue;
       float u, v;
       PlaneCoordinates(p, f, coords[0][l], coords[1][l], u, v);
-      ucode::Float4 out = Filter(s, pick.lo, u, v, p.one_d, kLinear, 0);
-      if (kBlend) {
-        out = Blend(out, pick.hi == pick.lo ? out : Filter(s, pick.hi, u, v, p.one_d, kLinear, 0),
+      ucode::Float4 out = kViews ? ViewFilter<kLinear>(s, lo, u, v)
+                                 : Filter(s, pick.lo, u, v, p.one_d, kLinear, 0);
+      if (kBlend && pick.hi != pick.lo) {
+        out = Blend(out,
+                    kViews ? ViewFilter<kLinear>(s, hi, u, v)
+                           : Filter(s, pick.hi, u, v, p.one_d, kLinear, 0),
                     pick.t);
+      } else if (kBlend) {
+        out = Blend(out, out, pick.t);
       }
       if (finish) Finish(s, out);
       texels[l] = out;
     }
   };
+  auto by_views = [&]<bool kLinear, bool kBlend>() {
+    views ? run.template operator()<kLinear, kBlend, true>()
+          : run.template operator()<kLinear, kBlend, false>();
+  };
   if (pick.linear) {
-    pick.blend ? run.template operator()<true, true>() : run.template operator()<true, false>();
+    pick.blend ? by_views.template operator()<true, true>()
+               : by_views.template operator()<true, false>();
   } else {
-    pick.blend ? run.template operator()<false, true>() : run.template operator()<false, false>();
+    pick.blend ? by_views.template operator()<false, true>()
+               : by_views.template operator()<false, false>();
   }
 }
 

@@ -189,6 +189,27 @@ class TextureUnit {
   // between slices when `linear`.
   ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float slice, bool linear);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
+  // Layer 0 of a 2D level as FilterLanes' loop reads it: the decoded image's texels and block
+  // flags, and each axis's size and address mode (a power-of-two repeat as a mask).
+  struct Axis {
+    xenos::ClampMode mode = xenos::ClampMode::kRepeat;
+    int32_t n = 1;
+    int32_t mask = -1;  // >= 0: repeat over a power-of-two size
+  };
+  struct LevelView {
+    uint32_t level = 0;
+    const ucode::Float4* texels = nullptr;
+    const uint8_t* ready = nullptr;
+    uint32_t blocks_x = 0;
+    int32_t w = 1, h = 1;
+    float fw = 1.0f, fh = 1.0f;
+    Axis x, y;
+  };
+  // False when the slot keeps no decoded image of the level.
+  static bool MakeView(Slot& s, uint32_t level, LevelView& view);
+  ucode::Float4 ViewTexel(Slot& s, const LevelView& v, int32_t x, int32_t y);
+  template <bool kLinear>
+  ucode::Float4 ViewFilter(Slot& s, const LevelView& lv, float u, float v);
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }
 
