@@ -5,7 +5,8 @@ pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # nlohmann-json (header-only): every JSON written (base/json.h) and compare's results.json read back.
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
-# libspng: 16-bit PNGs (stb_image_write has no 16-bit path), deflate-compressed through zlib.
+# libspng: every PNG written (8- and 16-bit, its filter and deflate strategy chosen per use),
+# deflate-compressed through zlib.
 pkg_check_modules(SPNG REQUIRED IMPORTED_TARGET spng)
 # toml++ (header-only): compare --expectations files.
 pkg_check_modules(TOMLPLUSPLUS REQUIRED IMPORTED_TARGET tomlplusplus)
@@ -23,7 +24,7 @@ if(XNT_VULKAN)
   pkg_check_modules(SHADERC REQUIRED IMPORTED_TARGET shaderc)
 endif()
 
-# stb_image / stb_image_write implementations are compiled once, in xnt_stb.
+# The stb_image implementation (PNG reading) is compiled once, in xnt_stb.
 add_library(xnt_stb STATIC ${CMAKE_SOURCE_DIR}/cmake/stb_impl.c)
 target_include_directories(xnt_stb SYSTEM PUBLIC ${STB_INCLUDE_DIR})
 set_target_properties(xnt_stb PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -1,6 +1,4 @@
-/* The one translation unit that holds stb's PNG reader and writer. */
+/* The one translation unit that holds stb's PNG reader (frames are written through libspng). */
 #define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #include "stb_image.h"
-#include "stb_image_write.h"

@@ -21,7 +21,7 @@ rules=(
   "replay|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/"
   "renderer/gpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/"
   "renderer/cpu|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/cpu/"
-  "renderer/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/"
+  "renderer/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/ xnt/diff/"
   "renderer/vulkan/translator|xnt/base/ xnt/xenos/ xnt/ucode/ xnt/vk/translator/"
   "renderer/vulkan/present|xnt/base/ xnt/xenos/ xnt/gpu/ xnt/present/ xnt/vk/[^/]+$ xnt/vk/present/"
   "renderer/vulkan/fbo|xnt/base/ xnt/format/ xnt/xenos/ xnt/ucode/ xnt/replay/ xnt/gpu/ xnt/vk/"

@@ -83,6 +83,36 @@ TEST(DiffPng, SixteenBitValuesSurviveBothDecodersAndAreCompressed) {
   EXPECT_LT(EncodePng(flat.view()).size(), 1024u);
 }
 
+TEST(DiffPng, EightBitViewWithRowPaddingIsWrittenRowByRow) {
+  // A crop of a wider image: its rows are 13 pixels apart in memory but 5 wide, so an encoder
+  // that took the buffer as contiguous rows would write the neighbours' pixels.
+  for (int ch : {3, 4}) {
+    OwnedImage wide = Make8(13, 9, ch, [](int x, int y, int c) { return (x * 53 + y * 19 + c * 77 + 3) & 255; });
+    const Image crop = wide.view().Crop(4, 2, 5, 6);
+    const std::vector<uint8_t> png = EncodePng(crop);
+    // libspng's decoder, then stb_image's: each pixel is the crop's.
+    spng_ctx* ctx = spng_ctx_new(0);
+    ASSERT_EQ(spng_set_png_buffer(ctx, png.data(), png.size()), 0);
+    spng_ihdr ihdr{};
+    ASSERT_EQ(spng_get_ihdr(ctx, &ihdr), 0);
+    EXPECT_EQ(ihdr.width, 5u);
+    EXPECT_EQ(ihdr.height, 6u);
+    EXPECT_EQ(ihdr.bit_depth, 8);
+    std::vector<uint8_t> decoded(size_t(5 * 6 * ch));
+    ASSERT_EQ(spng_decode_image(ctx, decoded.data(), decoded.size(), SPNG_FMT_PNG, 0), 0);
+    spng_ctx_free(ctx);
+    for (int y = 0; y < 6; ++y)
+      for (int x = 0; x < 5; ++x)
+        for (int c = 0; c < ch; ++c)
+          EXPECT_EQ(decoded[size_t((y * 5 + x) * ch + c)], ((x + 4) * 53 + (y + 2) * 19 + c * 77 + 3) & 255);
+    OwnedImage back = DecodePng(png.data(), png.size(), "crop");
+    EXPECT_EQ(HashPixels(back.view()), HashPixels(crop));
+  }
+  // A 1280x720 RGBA frame of two flat halves is 3.7 MB of pixels; run-length coded, a few KiB.
+  OwnedImage frame = Make8(1280, 720, 4, [](int x, int, int c) { return x < 640 ? 40 + c : 200 - c; });
+  EXPECT_LT(EncodePng(frame.view()).size(), 16384u);
+}
+
 TEST(DiffPng, FloatSavesAs16Bit) {
   OwnedImage f(2, 1, 3, PixelType::kF32);
   const float v[6] = {0, 0.5f, 1, 0.25f, 2.0f, -1};
