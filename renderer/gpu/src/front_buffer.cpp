@@ -88,14 +88,21 @@ class FrontBufferRows {
   // A tiled 8-bit row: the 4 texels of an aligned run of x are 16 consecutive bytes
   // (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2); the swap mode is a
   // template argument so that the loop has no switch in it.
+  // The shifts and masks are copied to locals first: the output is bytes, which may alias the
+  // members as far as the compiler knows, so it would reload them for every texel.
   template <xenos::Endian kEndian>
   void TiledRow8(const uint8_t* bytes, uint64_t band_start, uint32_t y, uint8_t* out) const {
-    for (uint32_t x = 0; x < width_; x += 4) {
+    const uint32_t s0 = shift_[0], s1 = shift_[1], s2 = shift_[2];
+    const uint32_t m0 = mask_[0], m1 = mask_[1], m2 = mask_[2], fill = fill_;
+    const uint32_t width = width_, pitch = pitch_;
+    for (uint32_t x = 0; x < width; x += 4) {
       const uint8_t* run =
-          bytes + (uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch_, 2)) - band_start);
-      const uint32_t n = std::min(4u, width_ - x);
+          bytes + (uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch, 2)) - band_start);
+      const uint32_t n = std::min(4u, width - x);
       for (uint32_t i = 0; i < n; ++i, out += 4) {
-        StoreLE32(out, Rgba8(xenos::GpuSwap(LoadLE32(run + i * 4), kEndian)));
+        const uint32_t texel = xenos::GpuSwap(LoadLE32(run + i * 4), kEndian);
+        StoreLE32(out, fill | ((texel >> s0) & m0) | (((texel >> s1) & m1) << 8) |
+                           (((texel >> s2) & m2) << 16));
       }
     }
   }
