@@ -71,6 +71,27 @@ ucode::Float4 BorderColor(xenos::BorderColor border) {
   }
 }
 
+// The point or bilinear sample at texel coordinates (tx, ty) of a level, each texel from
+// `texel(x, y)` (which addresses and reads it). A point sample takes the hardware's fixed-point
+// coordinate, not floor(tx) (gpu/texel_coordinate.h); a 1D texture filters along x only.
+template <class TexelFn>
+[[gnu::always_inline]] inline ucode::Float4 FilterTexels(float tx, float ty, bool one_d,
+                                                         bool linear, const TexelFn& texel) {
+  if (!linear) return texel(gpu::PointTexelIndex(tx), gpu::PointTexelIndex(ty));
+  const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
+  const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
+  const float ax = gpu::BilinearWeight(fx), ay = one_d ? 0.0f : gpu::BilinearWeight(fy);
+  const ucode::Float4 t00 = texel(x0, y0), t10 = texel(x0 + 1, y0);
+  const ucode::Float4 t01 = texel(x0, y0 + 1), t11 = texel(x0 + 1, y0 + 1);
+  ucode::Float4 out;
+  for (uint32_t c = 0; c < 4; ++c) {
+    const float top = t00[c] + (t10[c] - t00[c]) * ax;
+    const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
+    out[c] = top + (bottom - top) * ay;
+  }
+  return out;
+}
+
 }  // namespace
 
 TextureUnit::TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
@@ -203,23 +224,10 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
                                                                 float v, bool one_d, bool linear,
                                                                 uint32_t layer) {
   const float tx = u * float(s.level_size[level][0]), ty = v * float(s.level_size[level][1]);
-  if (!linear) {
-    // The hardware's fixed-point coordinate, not floor(tx) (gpu/texel_coordinate.h).
-    return TexelAt(s, level, gpu::PointTexelIndex(tx), gpu::PointTexelIndex(ty), layer);
-  }
-  const float fx = tx - 0.5f, fy = one_d ? 0.0f : ty - 0.5f;
-  const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
-  const float ax = gpu::BilinearWeight(fx), ay = one_d ? 0.0f : gpu::BilinearWeight(fy);
-  const ucode::Float4 t00 = TexelAt(s, level, x0, y0, layer), t10 = TexelAt(s, level, x0 + 1, y0, layer);
-  const ucode::Float4 t01 = TexelAt(s, level, x0, y0 + 1, layer);
-  const ucode::Float4 t11 = TexelAt(s, level, x0 + 1, y0 + 1, layer);
-  ucode::Float4 out;
-  for (uint32_t c = 0; c < 4; ++c) {
-    const float top = t00[c] + (t10[c] - t00[c]) * ax;
-    const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
-    out[c] = top + (bottom - top) * ay;
-  }
-  return out;
+  auto texel = [&](int32_t x, int32_t y) __attribute__((always_inline)) {
+    return TexelAt(s, level, x, y, layer);
+  };
+  return FilterTexels(tx, ty, one_d, linear, texel);
 }
 
 ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float v, float slice,
@@ -390,20 +398,10 @@ bool TextureUnit::MakeView(Slot& s, uint32_t level, LevelView& view) {
 template <bool kLinear>
 [[gnu::always_inline]] inline ucode::Float4 TextureUnit::ViewFilter(Slot& s, const LevelView& lv,
                                                                     float u, float v) {
-  const float tx = u * lv.fw, ty = v * lv.fh;
-  if (!kLinear) return ViewTexel(s, lv, gpu::PointTexelIndex(tx), gpu::PointTexelIndex(ty));
-  const float fx = tx - 0.5f, fy = ty - 0.5f;
-  const int32_t x0 = FloorIndex(fx), y0 = FloorIndex(fy);
-  const float ax = gpu::BilinearWeight(fx), ay = gpu::BilinearWeight(fy);
-  const ucode::Float4 t00 = ViewTexel(s, lv, x0, y0), t10 = ViewTexel(s, lv, x0 + 1, y0);
-  const ucode::Float4 t01 = ViewTexel(s, lv, x0, y0 + 1), t11 = ViewTexel(s, lv, x0 + 1, y0 + 1);
-  ucode::Float4 out;
-  for (uint32_t c = 0; c < 4; ++c) {
-    const float top = t00[c] + (t10[c] - t00[c]) * ax;
-    const float bottom = t01[c] + (t11[c] - t01[c]) * ax;
-    out[c] = top + (bottom - top) * ay;
-  }
-  return out;
+  auto texel = [&](int32_t x, int32_t y) __attribute__((always_inline)) {
+    return ViewTexel(s, lv, x, y);
+  };
+  return FilterTexels(u * lv.fw, v * lv.fh, false, kLinear, texel);
 }
 
 void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
@@ -415,7 +413,8 @@ void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
   // A 2D texture whose decoded images the slot keeps is read through views of its levels
   // (address wrap and texel lookup without the general path's per-texel checks).
   LevelView lo, hi;
-  const bool views = !p.one_d && MakeView(s, pick.lo, lo) && (!pick.blend || MakeView(s, pick.hi, hi));
+  const bool views =
+      !p.one_d && MakeView(s, pick.lo, lo) && (!pick.blend || MakeView(s, pick.hi, hi));
   // The filter and the blend are constants of the loop (one copy of it for each).
   auto run = [&]<bool kLinear, bool kBlend, bool kViews>() {
     for (uint32_t l = 0; l < lanes; ++l) {
