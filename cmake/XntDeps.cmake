@@ -5,7 +5,7 @@ pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 # nlohmann-json (header-only): every JSON written (base/json.h) and compare's results.json read back.
 find_package(nlohmann_json 3.11 CONFIG REQUIRED)
-# libspng: every PNG written (8- and 16-bit, its filter and deflate strategy chosen per use),
+# libspng: every PNG written (8- and 16-bit, its row filter and deflate level chosen per use),
 # deflate-compressed through zlib.
 pkg_check_modules(SPNG REQUIRED IMPORTED_TARGET spng)
 # toml++ (header-only): compare --expectations files.

@@ -108,9 +108,10 @@ TEST(DiffPng, EightBitViewWithRowPaddingIsWrittenRowByRow) {
     OwnedImage back = DecodePng(png.data(), png.size(), "crop");
     EXPECT_EQ(HashPixels(back.view()), HashPixels(crop));
   }
-  // A 1280x720 RGBA frame of two flat halves is 3.7 MB of pixels; run-length coded, a few KiB.
+  // A 1280x720 RGBA frame of two flat halves is 3.7 MB of pixels; deflated, tens of KiB (each
+  // match covers at most 258 bytes).
   OwnedImage frame = Make8(1280, 720, 4, [](int x, int, int c) { return x < 640 ? 40 + c : 200 - c; });
-  EXPECT_LT(EncodePng(frame.view()).size(), 16384u);
+  EXPECT_LT(EncodePng(frame.view()).size(), 65536u);
 }
 
 TEST(DiffPng, FloatSavesAs16Bit) {
