@@ -1,4 +1,4 @@
-// Vertex fetch decoding (glsl_prelude.cpp xe_vertex_fetch) for every Xenos vertex format, endian
+// Vertex fetch decoding (glsl_prelude.cpp GlslVertexFetch) for every Xenos vertex format, endian
 // mode, signedness/normalisation mode, exp_adjust and the out-of-range rule, run in a real draw on
 // lavapipe: a vertex shader fetches element i and writes it to an interpolator, one point per
 // pixel, and the test reads the pixels back.
@@ -18,21 +18,26 @@
 namespace xnt::vk::test {
 namespace {
 
+// `fetch_args` is "FORMATu, is_signed, normalized, signed_rf_no_zero, exp_adjust": the shader gets
+// the format's fetch function, as a translated shader does.
 std::vector<uint32_t> FetchVertexShader(uint32_t stride_dwords, const std::string& fetch_args) {
-  std::string text = GlslPrelude(GlslShaderKind::kVertex);
+  const uint32_t format = uint32_t(std::stoul(fetch_args));
+  const std::string rest = fetch_args.substr(fetch_args.find(',') + 1);
+  std::string text = GlslPrelude(GlslShaderKind::kVertex) + GlslVertexFetch(format);
   text += R"(
 layout(location = 0) out vec4 xe_interpolators[16];
 void main() {
   for (int i = 0; i < 16; ++i) { xe_interpolators[i] = vec4(0.0); }
   uint i = uint(gl_VertexIndex);
   uint base = xe_fetch_dword(0u) >> 2u;
-  xe_interpolators[0] = xe_vertex_fetch(0u, base + i * STRIDE, ARGS);
+  xe_interpolators[0] = FETCH(0u, base + i * STRIDE,ARGS);
   gl_Position = vec4((2.0 * float(i) + 1.0) / 8.0 - 1.0, 0.0, 0.0, 1.0);
   gl_PointSize = 1.0;
 }
 )";
   text.replace(text.find("STRIDE"), 6, std::to_string(stride_dwords) + "u");
-  text.replace(text.find("ARGS"), 4, fetch_args);
+  text.replace(text.find("ARGS"), 4, rest);
+  text.replace(text.find("FETCH"), 5, GlslVertexFetchName(format));
   return CompileGlsl(text, GlslStage::kVertex, "vfetch_test");
 }
 

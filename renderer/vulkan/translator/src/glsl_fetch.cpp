@@ -1,5 +1,6 @@
 // Vertex and texture fetch instructions -> GLSL (the rest of the emitter: glsl_emitter.cpp).
 #include "glsl_emitter_internal.h"
+#include "glsl_prelude.h"
 
 #include <cmath>
 
@@ -69,8 +70,8 @@ void Emitter::EmitVertexFetch(const FetchInstruction& fetch) {
   if (fetch.format == 0) {
     Note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
   }
-  std::string value = "xe_vertex_fetch(xe_vf_slot, xe_vf_base + uint(" +
-                      std::to_string(fetch.offset) + "), " + std::to_string(fetch.format) + "u, " +
+  std::string value = GlslVertexFetchName(fetch.format) + "(xe_vf_slot, xe_vf_base + uint(" +
+                      std::to_string(fetch.offset) + "), " +
                       (fetch.is_signed ? "true" : "false") + ", " +
                       (fetch.is_integer ? "false" : "true") + ", " +
                       (fetch.signed_rf_mode ? "true" : "false") + ", " +

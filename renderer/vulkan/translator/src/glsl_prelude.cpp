@@ -274,116 +274,6 @@ float xe_unpack_32(uint word, bool is_signed, bool normalized, bool signed_rf_no
   return normalized ? v / 4294967295.0 : v;
 }
 
-// Decodes one vertex element. `format` is xenos::VertexFormat (Xenia src/xenia/gpu/xenos.h):
-// 6 8_8_8_8, 7 2_10_10_10, 16 10_11_11, 17 11_11_10, 25 16_16, 26 16_16_16_16, 31 16_16_FLOAT,
-// 32 16_16_16_16_FLOAT, 33 32, 34 32_32, 35 32_32_32_32, 36 32_FLOAT, 37 32_32_FLOAT,
-// 38 32_32_32_32_FLOAT, 57 32_32_32_FLOAT. Bit layouts as in Xenia shader_interpreter.cc.
-// `address_dwords` is the element's first dword; dwords outside [base, base + size) of the fetch
-// constant read as 0, which is what the hardware returns. Components the format lacks are
-// (0, 0, 0, 1).
-vec4 xe_vertex_fetch(uint fetch_slot, uint address_dwords, uint format, bool is_signed,
-                     bool normalized, bool signed_rf_no_zero, int exp_adjust) {
-  uint d0 = xe_fetch_dword(fetch_slot * 2u);
-  uint d1 = xe_fetch_dword(fetch_slot * 2u + 1u);
-  uint base = d0 >> 2u;            // address in dwords, 30 bits
-  uint endian = d1 & 3u;
-  uint size = (d1 >> 2u) & 0xFFFFFFu;  // in dwords
-  uint words[4];
-  for (uint i = 0u; i < 4u; ++i) {
-    uint a = address_dwords + i;
-    words[i] = (a >= base && a - base < size) ? xe_endian_swap(xe_load_word(a << 2u), endian) : 0u;
-  }
-  vec4 r = vec4(0.0, 0.0, 0.0, 1.0);
-  uint w0 = words[0];
-  // Components the format has; exp_adjust scales only those, not the (0, 0, 0, 1) defaults.
-  uint n = 4u;
-  switch (format) {
-    case 6u:
-      r = vec4(xe_unpack_component(w0, 0u, 8u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 8u, 8u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 16u, 8u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 24u, 8u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 7u:
-      r = vec4(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 10u, 10u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 20u, 10u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 30u, 2u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 16u:
-      n = 3u;
-      r.xyz = vec3(xe_unpack_component(w0, 0u, 11u, is_signed, normalized, signed_rf_no_zero),
-                   xe_unpack_component(w0, 11u, 11u, is_signed, normalized, signed_rf_no_zero),
-                   xe_unpack_component(w0, 22u, 10u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 17u:
-      n = 3u;
-      r.xyz = vec3(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),
-                   xe_unpack_component(w0, 10u, 11u, is_signed, normalized, signed_rf_no_zero),
-                   xe_unpack_component(w0, 21u, 11u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 25u:
-      n = 2u;
-      r.xy = vec2(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),
-                  xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 26u:
-      r = vec4(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(words[1], 0u, 16u, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_component(words[1], 16u, 16u, is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 31u:
-      n = 2u;
-      r.xy = vec2(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u));
-      break;
-    case 32u:
-      r = vec4(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u),
-               xe_half_to_float(words[1] & 0xFFFFu), xe_half_to_float(words[1] >> 16u));
-      break;
-    case 33u:
-      n = 1u;
-      r.x = xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero);
-      break;
-    case 34u:
-      n = 2u;
-      r.xy = vec2(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),
-                  xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 35u:
-      r = vec4(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_32(words[2], is_signed, normalized, signed_rf_no_zero),
-               xe_unpack_32(words[3], is_signed, normalized, signed_rf_no_zero));
-      break;
-    case 36u:
-      n = 1u;
-      r.x = uintBitsToFloat(w0);
-      break;
-    case 37u:
-      n = 2u;
-      r.xy = vec2(uintBitsToFloat(w0), uintBitsToFloat(words[1]));
-      break;
-    case 38u:
-      r = vec4(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]),
-               uintBitsToFloat(words[3]));
-      break;
-    case 57u:
-      n = 3u;
-      r.xyz = vec3(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]));
-      break;
-    default:
-      // Not a vertex format: the fetch returns zeros.
-      r = vec4(0.0);
-      break;
-  }
-  if (exp_adjust != 0) {
-    float scale = exp2(float(exp_adjust));
-    for (uint i = 0u; i < n; ++i) r[i] *= scale;
-  }
-  return r;
-}
-
 // ---- Texture fetch ------------------------------------------------------------------------------
 // Xenos piecewise-linear gamma -> linear (the TextureSign kGamma conversion, done after filtering
 // as Xenia does). Four segments with breakpoints at 64, 96 and 192 of 255 and slopes 1, 2, 4, 8
@@ -456,7 +346,113 @@ vec3 xe_cube_direction(vec3 c) {
 }
 )GLSL";
 
+// Vertex fetch, one function per format the shader fetches (GlslVertexFetch): loading and decoding
+// only what that format reads keeps each fetch small, which matters to drivers that lower the
+// whole shader before consulting their cache (lavapipe: a vertex shader's pipeline 26-32 -> 15 ms
+// with two fetches, docs/speed.md).
+// `format` is xenos::VertexFormat (Xenia src/xenia/gpu/xenos.h): 6 8_8_8_8, 7 2_10_10_10,
+// 16 10_11_11, 17 11_11_10, 25 16_16, 26 16_16_16_16, 31 16_16_FLOAT, 32 16_16_16_16_FLOAT, 33 32,
+// 34 32_32, 35 32_32_32_32, 36 32_FLOAT, 37 32_32_FLOAT, 38 32_32_32_32_FLOAT, 57 32_32_32_FLOAT.
+// Bit layouts as in Xenia shader_interpreter.cc. Each format: the dwords it reads from the
+// element's first (dwords outside [base, base + size) of the fetch constant read as 0, which is
+// what the hardware returns), the components it has (exp_adjust scales only those, not the
+// (0, 0, 0, 1) defaults of the ones it lacks), and its decode from w0 = words[0] and words[].
+struct VertexFormatDecode {
+  uint32_t format, dwords, components;
+  const char* decode;
+};
+constexpr VertexFormatDecode kVertexFormatDecodes[] = {
+    {6, 1, 4,
+     "  r = vec4(xe_unpack_component(w0, 0u, 8u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 8u, 8u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 16u, 8u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 24u, 8u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {7, 1, 4,
+     "  r = vec4(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 10u, 10u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 20u, 10u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 30u, 2u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {16, 1, 3,
+     "  r.xyz = vec3(xe_unpack_component(w0, 0u, 11u, is_signed, normalized, signed_rf_no_zero),\n"
+     "               xe_unpack_component(w0, 11u, 11u, is_signed, normalized, signed_rf_no_zero),\n"
+     "               xe_unpack_component(w0, 22u, 10u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {17, 1, 3,
+     "  r.xyz = vec3(xe_unpack_component(w0, 0u, 10u, is_signed, normalized, signed_rf_no_zero),\n"
+     "               xe_unpack_component(w0, 10u, 11u, is_signed, normalized, signed_rf_no_zero),\n"
+     "               xe_unpack_component(w0, 21u, 11u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {25, 1, 2,
+     "  r.xy = vec2(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),\n"
+     "              xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {26, 2, 4,
+     "  r = vec4(xe_unpack_component(w0, 0u, 16u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(w0, 16u, 16u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(words[1], 0u, 16u, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_component(words[1], 16u, 16u, is_signed, normalized, signed_rf_no_zero));\n"},
+    {31, 1, 2,
+     "  r.xy = vec2(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u));\n"},
+    {32, 2, 4,
+     "  r = vec4(xe_half_to_float(w0 & 0xFFFFu), xe_half_to_float(w0 >> 16u),\n"
+     "           xe_half_to_float(words[1] & 0xFFFFu), xe_half_to_float(words[1] >> 16u));\n"},
+    {33, 1, 1,
+     "  r.x = xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero);\n"},
+    {34, 2, 2,
+     "  r.xy = vec2(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),\n"
+     "              xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero));\n"},
+    {35, 4, 4,
+     "  r = vec4(xe_unpack_32(w0, is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_32(words[1], is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_32(words[2], is_signed, normalized, signed_rf_no_zero),\n"
+     "           xe_unpack_32(words[3], is_signed, normalized, signed_rf_no_zero));\n"},
+    {36, 1, 1,
+     "  r.x = uintBitsToFloat(w0);\n"},
+    {37, 2, 2,
+     "  r.xy = vec2(uintBitsToFloat(w0), uintBitsToFloat(words[1]));\n"},
+    {38, 4, 4,
+     "  r = vec4(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]),\n"
+     "           uintBitsToFloat(words[3]));\n"},
+    {57, 3, 3,
+     "  r.xyz = vec3(uintBitsToFloat(w0), uintBitsToFloat(words[1]), uintBitsToFloat(words[2]));\n"},
+};
+
 }  // namespace
+
+std::string GlslVertexFetchName(uint32_t format) {
+  return "xe_vertex_fetch_" + std::to_string(format);
+}
+
+std::string GlslVertexFetch(uint32_t format) {
+  const std::string head = "vec4 " + GlslVertexFetchName(format) +
+                           "(uint fetch_slot, uint address_dwords, bool is_signed,\n"
+                           "    bool normalized, bool signed_rf_no_zero, int exp_adjust) {\n";
+  const VertexFormatDecode* decode = nullptr;
+  for (const VertexFormatDecode& d : kVertexFormatDecodes) {
+    if (d.format == format) decode = &d;
+  }
+  // Not a vertex format (0 among them: patched at run time by the title): the fetch returns zeros.
+  if (!decode) return head + "  return vec4(0.0);\n}\n";
+  const std::string dwords = std::to_string(decode->dwords);
+  return head +
+         "  uint d0 = xe_fetch_dword(fetch_slot * 2u);\n"
+         "  uint d1 = xe_fetch_dword(fetch_slot * 2u + 1u);\n"
+         "  uint base = d0 >> 2u;  // address in dwords, 30 bits\n"
+         "  uint endian = d1 & 3u;\n"
+         "  uint size = (d1 >> 2u) & 0xFFFFFFu;  // in dwords\n"
+         "  uint words[" + dwords + "];\n"
+         "  for (uint i = 0u; i < " + dwords + "u; ++i) {\n"
+         "    uint a = address_dwords + i;\n"
+         "    words[i] = (a >= base && a - base < size) ? "
+         "xe_endian_swap(xe_load_word(a << 2u), endian) : 0u;\n"
+         "  }\n"
+         "  vec4 r = vec4(0.0, 0.0, 0.0, 1.0);\n"
+         "  uint w0 = words[0];\n" +
+         decode->decode +
+         "  if (exp_adjust != 0) {\n"
+         "    float scale = exp2(float(exp_adjust));\n"
+         "    for (uint i = 0u; i < " + std::to_string(decode->components) + "u; ++i) r[i] *= scale;\n"
+         "  }\n"
+         "  return r;\n"
+         "}\n";
+}
 
 std::string GlslSystemConstants() { return kSystemConstants; }
 

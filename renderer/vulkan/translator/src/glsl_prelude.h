@@ -22,6 +22,11 @@ std::string GlslPrelude(GlslShaderKind kind, bool preserve_signed_zero_inf_nan =
 // The system constants block (set 1, binding 1) and its kXeSysFlag* bits alone (part of
 // GlslPrelude), for host shaders over the same pipeline layout that read them.
 std::string GlslSystemConstants();
+// The vertex fetch of one xenos::VertexFormat as a GLSL function named GlslVertexFetchName(format):
+// (fetch_slot, address_dwords, is_signed, normalized, signed_rf_no_zero, exp_adjust) -> vec4.
+// A shader gets one per format it fetches, after the prelude (whose helpers it calls).
+std::string GlslVertexFetch(uint32_t format);
+std::string GlslVertexFetchName(uint32_t format);
 
 // For host geometry shaders: `void XeDistances(int v)`, which gives the vertex being emitted the
 // first `clip` gl_ClipDistance and `cull` gl_CullDistance entries of input vertex v (the vertex

@@ -2,6 +2,7 @@
 #include "xnt/vk/translator/shader_translator.h"
 
 #include <cstdio>
+#include <set>
 
 #include "glsl_emitter.h"
 #include "glsl_exact_filter.h"
@@ -34,6 +35,12 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
     // The interlock extension must precede every declaration: right after #version.
     text.insert(text.find('\n') + 1, GlslOutputMergerExtension());
   }
+  // One vertex fetch function per format the microcode fetches (GlslVertexFetch).
+  std::set<uint32_t> vertex_formats;
+  for (const ucode::Instruction& i : shader.slots) {
+    if (i.kind == ucode::SlotKind::kFetch && i.fetch.IsVertex()) vertex_formats.insert(i.fetch.format);
+  }
+  for (uint32_t format : vertex_formats) text += GlslVertexFetch(format);
   if (pixel) text += GlslTexelAddressHelpers();
   if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
   if (!pixel && options.domain_inputs) {
