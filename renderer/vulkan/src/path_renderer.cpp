@@ -270,7 +270,7 @@ uint32_t PathRenderer::SyncSharedMemory(const DrawInput& draw,
     }
   }
   // What the vertex fetches can read: the translated fetch returns 0 outside [address, address +
-  // size) of the fetch constant (glsl_prelude.cpp xe_vertex_fetch), so those bytes are the whole
+  // size) of the fetch constant (glsl_prelude.cpp GlslVertexFetch), so those bytes are the whole
   // read (the ranges Xenia's command processors request per vertex fetch constant before a draw:
   // vulkan_command_processor.cc IssueDraw, SharedMemory::RequestRange).
   const gpu::RegisterValues regs = draw.regs;
