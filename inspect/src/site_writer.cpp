@@ -216,10 +216,8 @@ void SiteWriter::OnSwap(uint64_t frame, const gpu::SwapImage& image) {
   item["id"] = std::to_string(frame) + ".swap";
   item["kind"] = "swap";
   item["size"] = Json::array({image.width, image.height});
-  diff::Image view;
-  view.width = int(image.width), view.height = int(image.height), view.channels = 4;
-  view.row_stride = size_t(image.width) * 4;
-  view.data = image.rgba.data();
+  const diff::Image view =
+      diff::Rgba8View(int(image.width), int(image.height), image.rgba.data());
   Json detail;
   detail["front_buffer"] = image.width ? images_.Write(view) : std::string();
   detail["packets"] = std::move(packets_);

@@ -23,14 +23,8 @@ TEST(PostReference, DumpOnRequest) {
   if (!dump) GTEST_SKIP() << "XNT_POST_REFERENCE_DUMP not set";
   for (const ReferenceCase& c : LoadReferenceCases()) {
     const gpu::SwapImage ours = MakeCpuPostProcessor(c.options, 2)->Run(LoadReferenceInput(c.input)).image;
-    diff::Image view;
-    view.width = int(ours.width);
-    view.height = int(ours.height);
-    view.channels = 4;
-    view.type = diff::PixelType::kU8;
-    view.data = ours.rgba.data();
-    view.row_stride = size_t(ours.width) * 4;
-    diff::SavePng(std::string(dump) + "/" + c.output, view);
+    diff::SavePng(std::string(dump) + "/" + c.output,
+                  diff::Rgba8View(int(ours.width), int(ours.height), ours.rgba.data()));
   }
 }
 

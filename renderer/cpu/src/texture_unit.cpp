@@ -157,16 +157,20 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
   return *s;
 }
 
+// The image's texels and block flags, made on its first use (every block not decoded yet).
+void TextureUnit::Allocate(Slot::Image& image) {
+  if (!image.texels.empty()) return;
+  image.texels.resize(size_t(image.width) * image.height);
+  image.block_ready.assign(size_t(image.blocks_x) * ((image.height + kBlock - 1) / kBlock), 0);
+}
+
 [[gnu::always_inline]] inline const ucode::Float4* TextureUnit::Cached(
     Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer) {
   const size_t index = size_t(level) * s.layers + layer;
   if (!s.cacheable || index >= s.images.size()) return nullptr;
   Slot::Image& image = s.images[index];
   if (x >= image.width || y >= image.height) return nullptr;
-  if (image.texels.empty()) {
-    image.texels.resize(size_t(image.width) * image.height);
-    image.block_ready.assign(size_t(image.blocks_x) * ((image.height + kBlock - 1) / kBlock), 0);
-  }
+  Allocate(image);
   const uint32_t bx = x / kBlock, by = y / kBlock;
   uint8_t& ready = image.block_ready[size_t(by) * image.blocks_x + bx];
   if (!ready) {
@@ -359,10 +363,7 @@ bool TextureUnit::MakeView(Slot& s, uint32_t level, LevelView& view) {
   Slot::Image& image = s.images[size_t(level) * s.layers];
   const int32_t w = int32_t(s.level_size[level][0]), h = int32_t(s.level_size[level][1]);
   if (int32_t(image.width) != w || int32_t(image.height) != h) return false;
-  if (image.texels.empty()) {
-    image.texels.resize(size_t(image.width) * image.height);
-    image.block_ready.assign(size_t(image.blocks_x) * ((image.height + kBlock - 1) / kBlock), 0);
-  }
+  Allocate(image);
   view.level = level;
   view.texels = image.texels.data();
   view.ready = image.block_ready.data();
@@ -423,13 +424,11 @@ void TextureUnit::FilterLanes(const Setup& p, const ucode::FetchInstruction& f,
       PlaneCoordinates(p, f, coords[0][l], coords[1][l], u, v);
       ucode::Float4 out = kViews ? ViewFilter<kLinear>(s, lo, u, v)
                                  : Filter(s, pick.lo, u, v, p.one_d, kLinear, 0);
-      if (kBlend && pick.hi != pick.lo) {
-        out = Blend(out,
-                    kViews ? ViewFilter<kLinear>(s, hi, u, v)
-                           : Filter(s, pick.hi, u, v, p.one_d, kLinear, 0),
-                    pick.t);
-      } else if (kBlend) {
-        out = Blend(out, out, pick.t);
+      if (kBlend) {
+        const ucode::Float4 upper = pick.hi == pick.lo ? out
+                                    : kViews           ? ViewFilter<kLinear>(s, hi, u, v)
+                                                       : Filter(s, pick.hi, u, v, p.one_d, kLinear, 0);
+        out = Blend(out, upper, pick.t);
       }
       if (finish) Finish(s, out);
       texels[l] = out;

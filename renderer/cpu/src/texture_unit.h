@@ -210,6 +210,7 @@ class TextureUnit {
   ucode::Float4 ViewTexel(Slot& s, const LevelView& v, int32_t x, int32_t y);
   template <bool kLinear>
   ucode::Float4 ViewFilter(Slot& s, const LevelView& lv, float u, float v);
+  static void Allocate(Slot::Image& image);
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }
 

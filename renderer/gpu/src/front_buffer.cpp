@@ -37,9 +37,9 @@ class FrontBufferRows {
     // With 8-bit channels each output byte is one byte of the swapped texel or a constant, so
     // every texel of the image converts with the same shifts and masks (no per-texel choice).
     for (uint32_t i = 0; i < 3; ++i) {
-      shift_[i] = source_[i] < 4 ? 8 * source_[i] : 0;
-      mask_[i] = source_[i] < 4 ? 0xFFu : 0u;
-      if (source_[i] == 5) fill_ |= 0xFFu << (8 * i);
+      rgba8_.shift[i] = source_[i] < 4 ? 8 * source_[i] : 0;
+      rgba8_.mask[i] = source_[i] < 4 ? 0xFFu : 0u;
+      if (source_[i] == 5) rgba8_.fill |= 0xFFu << (8 * i);
     }
   }
 
@@ -80,29 +80,32 @@ class FrontBufferRows {
   }
 
  private:
-  uint32_t Rgba8(uint32_t texel) const {
-    return fill_ | ((texel >> shift_[0]) & mask_[0]) | (((texel >> shift_[1]) & mask_[1]) << 8) |
-           (((texel >> shift_[2]) & mask_[2]) << 16);
-  }
+  // Each output channel a byte of the swapped texel or a constant: shifts, masks and the
+  // constant bits, in a value a loop can copy into locals.
+  struct Rgba8Swizzle {
+    uint32_t shift[3], mask[3], fill;
+    uint32_t operator()(uint32_t texel) const {
+      return fill | ((texel >> shift[0]) & mask[0]) | (((texel >> shift[1]) & mask[1]) << 8) |
+             (((texel >> shift[2]) & mask[2]) << 16);
+    }
+  };
+  uint32_t Rgba8(uint32_t texel) const { return rgba8_(texel); }
 
   // A tiled 8-bit row: the 4 texels of an aligned run of x are 16 consecutive bytes
   // (TiledOffset2D passes x bits 1:0 through as byte offset bits 3:2); the swap mode is a
   // template argument so that the loop has no switch in it.
-  // The shifts and masks are copied to locals first: the output is bytes, which may alias the
-  // members as far as the compiler knows, so it would reload them for every texel.
+  // The swizzle is copied to a local first: the output is bytes, which may alias the members as
+  // far as the compiler knows, so it would reload them for every texel.
   template <xenos::Endian kEndian>
   void TiledRow8(const uint8_t* bytes, uint64_t band_start, uint32_t y, uint8_t* out) const {
-    const uint32_t s0 = shift_[0], s1 = shift_[1], s2 = shift_[2];
-    const uint32_t m0 = mask_[0], m1 = mask_[1], m2 = mask_[2], fill = fill_;
+    const Rgba8Swizzle rgba8 = rgba8_;
     const uint32_t width = width_, pitch = pitch_;
     for (uint32_t x = 0; x < width; x += 4) {
       const uint8_t* run =
           bytes + (uint32_t(TiledOffset2D(int32_t(x), int32_t(y), pitch, 2)) - band_start);
       const uint32_t n = std::min(4u, width - x);
       for (uint32_t i = 0; i < n; ++i, out += 4) {
-        const uint32_t texel = xenos::GpuSwap(LoadLE32(run + i * 4), kEndian);
-        StoreLE32(out, fill | ((texel >> s0) & m0) | (((texel >> s1) & m1) << 8) |
-                           (((texel >> s2) & m2) << 16));
+        StoreLE32(out, rgba8(xenos::GpuSwap(LoadLE32(run + i * 4), kEndian)));
       }
     }
   }
@@ -110,7 +113,8 @@ class FrontBufferRows {
   xenos::Endian endian_;
   bool tiled_, ten_bit_;
   uint32_t width_, pitch_;
-  uint32_t source_[3], shift_[3], mask_[3], fill_ = 0xFF000000u;
+  uint32_t source_[3];
+  Rgba8Swizzle rgba8_{{0, 0, 0}, {0, 0, 0}, 0xFF000000u};
 };
 
 }  // namespace

@@ -6,14 +6,7 @@
 namespace xnt::present {
 
 void WritePng(const gpu::SwapImage& image, const std::string& path) {
-  diff::Image view;
-  view.width = int(image.width);
-  view.height = int(image.height);
-  view.channels = 4;
-  view.type = diff::PixelType::kU8;
-  view.row_stride = size_t(image.width) * 4;
-  view.data = image.rgba.data();
-  diff::SavePng(path, view);
+  diff::SavePng(path, diff::Rgba8View(int(image.width), int(image.height), image.rgba.data()));
 }
 
 }  // namespace xnt::present

@@ -39,6 +39,18 @@ struct Image {
   Image Crop(int x, int y, int w, int h) const;
 };
 
+// A view of `width` x `height` tightly packed 8-bit RGBA pixels (a swapped frame's layout).
+inline Image Rgba8View(int width, int height, const void* data) {
+  Image view;
+  view.width = width;
+  view.height = height;
+  view.channels = 4;
+  view.type = PixelType::kU8;
+  view.row_stride = size_t(width) * 4;
+  view.data = data;
+  return view;
+}
+
 class OwnedImage {
  public:
   OwnedImage() = default;
