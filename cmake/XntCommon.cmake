@@ -5,7 +5,14 @@ if(XNT_WERROR)
   target_compile_options(xnt_options INTERFACE -Werror)
 endif()
 if(XNT_SANITIZE)
+  # UBSan without three checks ASan already makes or that guard nothing here: object-size (an
+  # access past its object, which ASan's redzones report for heap, stack and globals alike), null
+  # (a null dereference faults, and ASan's SEGV handler reports it with its stack) and
+  # pointer-overflow (a wrapping pointer sum; the code indexes spans and offsets instead). Each is
+  # a check at every load, store or address computation: a sanitized compile takes about 15 %
+  # less CPU without them (docs/ci.md). The fuzz build below keeps every check.
   target_compile_options(xnt_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                               -fno-sanitize=object-size,null,pointer-overflow
                                                -fno-sanitize-recover=undefined)
   target_link_options(xnt_options INTERFACE -fsanitize=address,undefined)
 endif()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target with clang and runs each briefly from its seed corpus.
-# FUZZ_SECONDS (default 60) is the run time per target; the reader fuzzer always gets >= 60 s.
+# FUZZ_SECONDS (default 60) is the run time per target; the reader fuzzer always gets >= 30 s.
 # Every sanitizer finding is fatal: the fuzz build has -fno-sanitize-recover=all and the
 # ASan/UBSan options below halt on the first report. A target that fails keeps its whole log in
 # $B/logs/<name>.log (printed here) and its crashing input in $B/artifacts/ (B is FUZZ_BUILD_DIR,
@@ -46,7 +46,7 @@ for bin in "$B"/tests/fuzz/fuzz_*; do
   # Seeds generated from samples/ (written by the fuzzer's own --make-seeds hook when present).
   if [ -d "$seeds" ]; then cp -n "$seeds"/* "$work"/ 2>/dev/null || true; fi
   t=$SECONDS_PER
-  [ "$name" = reader ] && [ "$t" -lt 60 ] && t=60
+  [ "$name" = reader ] && [ "$t" -lt 30 ] && t=30
   while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
   echo "== fuzz_$name for ${t}s (log: $logs/$name.log)"
   ( rc=0
