@@ -42,6 +42,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_o
 # ctest test (tests/CMakeLists.txt): a sanitized test process costs about 0.04-0.08 s of CPU to
 # start before its first case, paid 1,550 times a run otherwise; each case still prints its own
 # result, which --output-on-failure shows for a failing group.
+# XNT_TOOLS_COMPILE_OPTIONS=-O0: the CLI's own sources (argument parsing and printing; CLI11's
+# templates) at -O0, as the test sources: its three batches 110 -> about 45 s of CPU; the libraries
+# its commands call keep -O1.
 # XNT_UNITY_LIBS: the libraries' and tools' sources as batches of 8 too (CMakeLists.txt). LINK_FLAGS:
 # lld where it is installed (install-deps.sh installs it), a sanitized test program's link 1.5 ->
 # 0.6 s of CPU against GNU ld, with the same objects and libraries.
@@ -57,7 +60,8 @@ if command -v clang >/dev/null && command -v clang++ >/dev/null; then
   TEST_COMPILER=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
 fi
 cmake -S . -B build-test -G Ninja "${TEST_COMPILER[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXNT_WERROR=ON -DXNT_SANITIZE=ON \
-  -DXNT_UNITY_TESTS=ON -DXNT_TEST_COMPILE_OPTIONS=-O0 -DXNT_UNITY_LIBS=ON -DXNT_TEST_GROUP=8 \
+  -DXNT_UNITY_TESTS=ON -DXNT_TEST_COMPILE_OPTIONS=-O0 -DXNT_TOOLS_COMPILE_OPTIONS=-O0 \
+  -DXNT_UNITY_LIBS=ON -DXNT_TEST_GROUP=8 \
   -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" -DCMAKE_SHARED_LINKER_FLAGS="$LINK_FLAGS" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 cmake --build build-test -j "$JOBS"
@@ -82,9 +86,13 @@ if [ "${XNT_SKIP_BENCH:-0}" != 1 ]; then
   # XNT_UNITY_LIBS as the sanitized build: the cold compile 19 % less CPU (docs/ci.md). A batch lets
   # the compiler inline across its sources; the gate's ratios (one case's CPU time over another's,
   # both through the same code) stayed within the spread of the unbatched build's runs, six runs
-  # each side by side. lld lays out the same code.
+  # each side by side. lld lays out the same code. At -O0, the sources that run outside the timed
+  # replays: the bench command's argument parsing and printing, and the samples library the
+  # program links (authoring code that runs before the timed replays; at -O2 99 of the build's
+  # 361 s of CPU).
   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXNT_TESTS=OFF \
     -DXNT_UNITY_LIBS=ON -DCMAKE_EXE_LINKER_FLAGS="$LINK_FLAGS" \
+    -DXNT_TOOLS_COMPILE_OPTIONS=-O0 -DXNT_SAMPLES_COMPILE_OPTIONS=-O0 \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
   cmake --build build-bench -j "$JOBS" --target xenotrace_bench
   step_done "bench build"
