@@ -61,9 +61,15 @@ VkPipeline PipelineCache::Create(const PipelineKey& key) const {
     stage.module = key.quad_shader;
     stages.push_back(stage);
   }
+  // A translated pixel shader's colour output modes (shader_interface.h); a host pixel shader
+  // declares no such constant, and an entry for an undeclared ID changes nothing.
+  const VkSpecializationMapEntry output_modes_entry{kXeSpecColorOutputModes, 0, sizeof(uint32_t)};
+  const VkSpecializationInfo specialization{1, &output_modes_entry, sizeof(uint32_t),
+                                            &key.color_output_modes};
   if (key.pixel_shader) {
     stage.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
     stage.module = key.pixel_shader;
+    stage.pSpecializationInfo = &specialization;
     stages.push_back(stage);
   }
 

@@ -14,10 +14,26 @@ namespace {
 
 class ColorOutputTest : public DrawFixture {
  protected:
-  // Target 0: output mode `mode` (render_targets.h ColorOutputMode), rounding `quantize`.
+  // Target 0: output mode `mode` (render_targets.h ColorOutputMode), rounding `quantize`, read
+  // from the system constants; then the same modes as the pipeline's specialization (the fbo
+  // path's pipelines) over system constants that say none: the two give the same bits.
   std::vector<float> Run(uint32_t quantize, uint32_t mode = 0) {
+    const Translated ps =
+        TranslateAssembly("xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n");
     harness_->system.color_output_modes = (quantize << 16) | mode;
-    return RunPixelShader(TranslateAssembly("xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n"));
+    harness_->color_output_modes_specialization.reset();
+    const std::vector<float> from_constants = RunPixelShader(ps);
+    harness_->color_output_modes_specialization = harness_->system.color_output_modes;
+    harness_->system.color_output_modes = 0;
+    const std::vector<float> specialized = RunPixelShader(ps);
+    harness_->color_output_modes_specialization.reset();
+    EXPECT_EQ(Words(specialized), Words(from_constants)) << "quantize " << quantize << " mode " << mode;
+    return from_constants;
+  }
+  static std::vector<uint32_t> Words(const std::vector<float>& v) {
+    std::vector<uint32_t> w;
+    for (float f : v) w.push_back(Bits(f));
+    return w;
   }
 };
 

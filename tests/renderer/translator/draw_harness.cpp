@@ -1,5 +1,7 @@
 #include "draw_harness.h"
 
+#include <optional>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -153,7 +155,8 @@ VkRenderPass MakeColorRenderPass(VkDevice device, VkFormat format) {
 
 // No vertex input (the shaders fetch their own), no culling, no blending, one viewport = scissor.
 VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass render_pass, VkShaderModule vs,
-                        VkShaderModule fs, VkPrimitiveTopology topology, const VkRect2D& scissor) {
+                        VkShaderModule fs, VkPrimitiveTopology topology, const VkRect2D& scissor,
+                        const std::optional<uint32_t>& output_modes) {
   VkPipelineShaderStageCreateInfo stages[2] = {};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -162,6 +165,10 @@ VkPipeline MakePipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass r
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = fs;
   stages[1].pName = "main";
+  const VkSpecializationMapEntry entry{kXeSpecColorOutputModes, 0, sizeof(uint32_t)};
+  const VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t),
+                                            output_modes ? &*output_modes : nullptr};
+  if (output_modes) stages[1].pSpecializationInfo = &specialization;
   VkPipelineVertexInputStateCreateInfo vertex_input{
       VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   VkPipelineInputAssemblyStateCreateInfo assembly{
@@ -237,7 +244,8 @@ std::vector<float> DrawHarness::Draw(const std::vector<uint32_t>& vertex_spirv,
   VkShaderModule fs =
       check::MakeShaderModule(device_, fragment_spirv.data(), fragment_spirv.size());
   const VkRect2D scissor{{0, 0}, {width, height}};
-  VkPipeline pipeline = MakePipeline(device_, pipeline_layout_, render_pass, vs, fs, topology, scissor);
+  VkPipeline pipeline = MakePipeline(device_, pipeline_layout_, render_pass, vs, fs, topology, scissor,
+                                     color_output_modes_specialization);
 
   const VkDeviceSize readback_size = VkDeviceSize(width) * height * 16;
   Buffer readback = check::MakeMappedBuffer(context_, readback_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);

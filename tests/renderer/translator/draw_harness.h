@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "xnt/vk/check_objects.h"
@@ -33,6 +34,9 @@ class DrawHarness {
   // 2x2 RGBA8 texels (row-major) of the texture bound to every xe_textures slot.
   std::array<uint32_t, 4> texels = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
   float clear_value = -1234.5f;
+  // When set, the fragment stage's kXeSpecColorOutputModes specialization (as the fbo path makes
+  // its pipelines); unset, a translated shader reads system.color_output_modes.
+  std::optional<uint32_t> color_output_modes_specialization;
 
   // Draws `vertex_count` vertices into a width x height RGBA32F target cleared to clear_value and
   // returns its texels (4 floats each, row-major).

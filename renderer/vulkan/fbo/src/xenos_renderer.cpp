@@ -39,6 +39,35 @@ float DepthClearValue(uint32_t clear, uint32_t format) {
   return float(d) / float(0xFFFFFF);
 }
 
+// Per-target colour export conversion for the host format (render_targets.h), as
+// XeSystemConstants::color_output_modes packs it; the pipelines are specialized on it.
+uint32_t ColorOutputModes(gpu::RegisterValues regs, const std::array<const RenderTarget*, 4>& color) {
+  uint32_t modes = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const RenderTarget* rt = color[i];
+    if (!rt) continue;
+    modes |= (rt->output_mode & 15u) << (4 * i);
+    // A UNORM target that does not blend gets outputs the shader rounded itself (bits 16 + 2i,
+    // glsl_output_merger.cpp xe_quantize_unorm), so every driver stores the cpu path's bits.
+    // A blending one keeps the float source: the cpu path blends the unrounded value.
+    bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
+    // PWL gamma codes / 255 in a float target (render_targets.cpp IsPwlCodePair): the source is
+    // always whole codes, as an UNORM8 target would take it, blending or not; the float blend
+    // then rounds the same on every driver.
+    bool pwl_codes = rt->output_mode == kColorOutputPwlGamma &&
+                     rt->format == VK_FORMAT_R32G32B32A32_SFLOAT;
+    uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM || pwl_codes ? 1u
+                        : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
+                        : (rt->format == VK_FORMAT_R16G16_SNORM ||
+                           rt->format == VK_FORMAT_R16G16B16A16_SNORM) &&
+                                  rt->output_mode == kColorOutputFixed16Snorm
+                            ? 3u
+                            : 0u;
+    if (!blend || pwl_codes) modes |= quantize << (16 + 2 * i);
+  }
+  return modes;
+}
+
 }  // namespace
 
 XenosRenderer::XenosRenderer(VulkanContext& context, gpu::RendererOptions options)
@@ -271,30 +300,9 @@ void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::Dr
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
-  // Per-target colour export conversion for the host format (render_targets.h).
-  system.color_output_modes = 0;
-  for (uint32_t i = 0; i < 4; ++i) {
-    const RenderTarget* rt = attachments.color[i];
-    if (!rt) continue;
-    system.color_output_modes |= (rt->output_mode & 15u) << (4 * i);
-    // A UNORM target that does not blend gets outputs the shader rounded itself (bits 16 + 2i,
-    // glsl_output_merger.cpp xe_quantize_unorm), so every driver stores the cpu path's bits.
-    // A blending one keeps the float source: the cpu path blends the unrounded value.
-    bool blend = ComputeBlend(regs, i).blendEnable && rt->blendable;
-    // PWL gamma codes / 255 in a float target (render_targets.cpp IsPwlCodePair): the source is
-    // always whole codes, as an UNORM8 target would take it, blending or not; the float blend
-    // then rounds the same on every driver.
-    bool pwl_codes = rt->output_mode == kColorOutputPwlGamma &&
-                     rt->format == VK_FORMAT_R32G32B32A32_SFLOAT;
-    uint32_t quantize = rt->format == VK_FORMAT_R8G8B8A8_UNORM || pwl_codes ? 1u
-                        : rt->format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 ? 2u
-                        : (rt->format == VK_FORMAT_R16G16_SNORM ||
-                           rt->format == VK_FORMAT_R16G16B16A16_SNORM) &&
-                                  rt->output_mode == kColorOutputFixed16Snorm
-                            ? 3u
-                            : 0u;
-    if (!blend || pwl_codes) system.color_output_modes |= quantize << (16 + 2 * i);
-    if (!rt->note.empty()) Note("colour target: " + rt->note);
+  system.color_output_modes = ColorOutputModes(regs, attachments.color);
+  for (const RenderTarget* rt : attachments.color) {
+    if (rt && !rt->note.empty()) Note("colour target: " + rt->note);
   }
   if (attachments.depth && !attachments.depth->note.empty()) {
     Note("depth target: " + attachments.depth->note);
@@ -335,6 +343,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
     }
   }
   if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
+  if (draw.pixel_shader) key.color_output_modes = ColorOutputModes(regs, attachments.color);
   // Every attachment of a draw has the surface's sample count (render_targets.h).
   key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : attachments.empty_samples;
   for (const RenderTarget* rt : attachments.color) {

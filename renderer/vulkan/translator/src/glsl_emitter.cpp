@@ -538,8 +538,14 @@ void Emitter::EmitDeclarations() {
              std::to_string(i) + ";");
       }
     }
-    // Colour export conversion for the host render target (glsl_output_merger.h).
-    if (reflection_.color_targets_written) out_ << GlslHostColorOutput();
+    // Colour export conversion for the host render target (glsl_output_merger.h), in the modes
+    // the pipeline specializes (shader_interface.h kXeSpecColorOutputModes).
+    if (reflection_.color_targets_written) {
+      out_ << GlslHostColorOutput();
+      Line("layout(constant_id = " + std::to_string(kXeSpecColorOutputModes) +
+           ") const uint xe_spec_color_output_modes = " +
+           std::to_string(kXeColorOutputModesUnspecialized) + "u;");
+    }
     if (options_.fsi_exact_polygon_offset) {
       // The fbo path's host depth: the guest's, from the triangle's exported positions
       // (glsl_polygon_offset.h), flat from the geometry shader.
@@ -626,12 +632,17 @@ void Emitter::EmitEpilogue() {
       Line("}");
       out_ << GlslAlphaToMask(options_);
     }
+    if (reflection_.color_targets_written) {
+      Line("uint xe_output_modes = xe_spec_color_output_modes != " +
+           std::to_string(kXeColorOutputModesUnspecialized) +
+           "u ? xe_spec_color_output_modes : xe_system.color_output_modes;");
+    }
     for (uint32_t i = 0; i < 4; ++i) {
       if (reflection_.color_targets_written & (1u << i)) {
         std::string n = std::to_string(i);
         Line("xe_color_" + n + " = xe_quantize_unorm(xe_color_output(xe_o_color[" + n +
-             "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_system.color_output_modes >> " +
-             std::to_string(4 * i) + "u) & 15u), (xe_system.color_output_modes >> " +
+             "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_output_modes >> " +
+             std::to_string(4 * i) + "u) & 15u), (xe_output_modes >> " +
              std::to_string(16 + 2 * i) + "u) & 3u);");
       }
     }

@@ -37,7 +37,9 @@ struct PipelineKey {
   uint32_t samples = 1;  // rasterizationSamples (VkSampleCountFlagBits: 1, 2, 4); also keeps
                          // the struct padding-free, so memcmp/hashing are exact
   uint32_t depth_clamp = 0;  // depthClampEnable (HostRasterizer::depth_clamp)
-  uint32_t reserved = 0;     // keeps the size a multiple of 8: no padding bytes
+  // The pixel shader's specialization: XeSystemConstants::color_output_modes for these targets
+  // (shader_interface.h kXeSpecColorOutputModes). Also keeps the size a multiple of 8.
+  uint32_t color_output_modes = 0;
   // The line-quad, point-quad or rectangle-list geometry shader (PathRenderer::QuadsOf), or null.
   VkShaderModule quad_shader = VK_NULL_HANDLE;
 

@@ -292,4 +292,13 @@ inline constexpr uint32_t kXeTrianglePositionsLocation = 16;
 // (the two are never in one pipeline, but never share a location either).
 inline constexpr uint32_t kXePointCoordLocation = 19;
 
+// Specialization constant of a translated pixel shader with colour outputs (not the fsi path's):
+// XeSystemConstants::color_output_modes as the pipeline fixes it. The modes follow from the
+// render targets' formats and blending, which a pipeline fixes anyway, so the fbo path
+// specializes each pipeline on them and the host compiler drops every conversion and rounding
+// the targets do not use (on lavapipe a third of a textured pipeline's creation). Left at its
+// default, kXeColorOutputModesUnspecialized, the shader reads the system constants' field.
+inline constexpr uint32_t kXeSpecColorOutputModes = 0;
+inline constexpr uint32_t kXeColorOutputModesUnspecialized = 0xFFFFFFFFu;  // never valid modes
+
 }  // namespace xnt::vk
