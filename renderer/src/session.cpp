@@ -17,6 +17,7 @@
 #define XNT_HAVE_VULKAN 0
 #endif
 #if XNT_HAVE_VULKAN
+#include "xnt/vk/draw_pipeline_list.h"
 #include "xnt/vk/fbo/fbo_backend.h"
 #include "xnt/vk/fsi/fsi_backend.h"
 #include "xnt/vk/vulkan_context.h"
@@ -219,17 +220,57 @@ class FboSession final : public VulkanSession<vk::FboBackend> {
     // The device watchdog's message names the path from the renderer's set-up work on.
     context_->SetEventInFlight("fbo", nullptr, 0, 0);
     SetBackend(std::make_unique<vk::FboBackend>(*context_, backend_options), options);
+    // The draw pipelines the last replay of this trace made, made again on worker threads now,
+    // while the replay opens the trace and translates its shaders (draw_pipeline_list.h).
+    list_path_ = vk::DrawPipelineListPath(*context_, options.pipeline_list_id);
+    if (auto list = vk::LoadDrawPipelineList(list_path_)) {
+      loaded_list_ = std::move(*list);
+      backend_->renderer().pipelines().MakeAhead(loaded_list_);
+    }
+  }
+  ~FboSession() override {
+    try {
+      SavePipelineList();
+    } catch (...) {
+      // A list not written is a slower next start, never an error of this replay.
+    }
+  }
+  void SaveBeforeExit() override {
+    SavePipelineList();
+    VulkanSession::SaveBeforeExit();
   }
 
   Path path() const override { return Path::kFbo; }
   std::string device_name() const override { return context_->capabilities().device_name; }
   gpu::EdramTracker* edram() override { return &backend_->renderer().edram().tracker(); }
+  std::optional<uint64_t> pipelines_made_ahead() const override {
+    return backend_->renderer().pipelines().made_ahead();
+  }
   // The host render targets owning those tiles store their data back into the EDRAM model (the
   // path the resolves take).
   const gpu::edram::Edram& SnapshotEdram(const gpu::edram::Surface& surface,
                                          uint32_t rows) override {
     return backend_->renderer().edram().Snapshot(surface, rows);
   }
+
+ private:
+  // Once: the workers joined (their caches folded in before the device's cache is saved), then
+  // the pipelines this replay asked for written as the trace's list, unless the file has them.
+  void SavePipelineList() {
+    if (list_saved_) return;
+    list_saved_ = true;
+    vk::PipelineCache& pipelines = backend_->renderer().pipelines();
+    pipelines.FinishAhead();
+    if (list_path_.empty()) return;
+    const vk::DrawPipelineList used = pipelines.UsedList();
+    if (!used.pipelines.empty() && !(used == loaded_list_)) {
+      vk::SaveDrawPipelineList(list_path_, used);
+    }
+  }
+
+  std::string list_path_;  // empty: no list (no id or no cache folder)
+  vk::DrawPipelineList loaded_list_;
+  bool list_saved_ = false;
 };
 
 // The fsi path: the FsiBackend (renderer/vulkan/fsi), the EDRAM in one storage buffer.

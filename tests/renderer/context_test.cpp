@@ -1,6 +1,9 @@
 // VulkanContext on lavapipe: device choice, capability record, validation message counting.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "test_env.h"
@@ -132,6 +135,56 @@ TEST(KeptObjects, SameContentGivesTheSameHandleAndAPipelineIsMadeOnce) {
   kept.KeepOnlyRecent(2);
   EXPECT_EQ(kept.pipeline_count(), 0u);
   EXPECT_EQ(made, 2);
+  EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
+}
+
+// A thread asking for a pipeline another thread is making waits for that one instead of making
+// a second (a draw whose pipeline a worker makes ahead); when the maker fails, the waiter makes
+// it itself.
+TEST(KeptObjects, AskingForAPipelineBeingMadeWaitsForIt) {
+  auto ctx = test::MakeLavapipeContext();
+  KeptObjects& kept = ctx->kept();
+  const VkShaderModule module = kept.Module(EmptyComputeShader());
+  const VkPipelineLayout layout = kept.PipelineLayout({}, {}, "layout");
+  for (bool maker_fails : {false, true}) {
+    std::string key = maker_fails ? "failing" : "waited";
+    AppendKeyBytes(key, layout, module);
+    std::atomic<bool> started{false}, release{false};
+    std::atomic<int> made_by_maker{0}, made_by_waiter{0};
+    std::thread maker([&] {
+      try {
+        kept.Pipeline(key, [&] {
+          started = true;
+          while (!release) std::this_thread::yield();
+          if (maker_fails) throw Error("the maker's pipeline failed");
+          ++made_by_maker;
+          return CreateComputePipeline(*ctx, module, layout, false, "maker");
+        });
+      } catch (const Error&) {
+      }
+    });
+    while (!started) std::this_thread::yield();
+    std::atomic<bool> waiter_done{false};
+    VkPipeline waited = VK_NULL_HANDLE;
+    std::thread waiter([&] {
+      waited = kept.Pipeline(key, [&] {
+        ++made_by_waiter;
+        return CreateComputePipeline(*ctx, module, layout, false, "waiter");
+      });
+      waiter_done = true;
+    });
+    // The waiter cannot finish while the maker holds the key.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_FALSE(waiter_done) << (maker_fails ? "failing maker" : "maker");
+    release = true;
+    maker.join();
+    waiter.join();
+    EXPECT_NE(waited, VK_NULL_HANDLE);
+    EXPECT_EQ(made_by_maker.load(), maker_fails ? 0 : 1);
+    EXPECT_EQ(made_by_waiter.load(), maker_fails ? 1 : 0);
+    EXPECT_TRUE(kept.HasPipeline(key));
+  }
+  EXPECT_EQ(kept.pipelines_made(), 2u);
   EXPECT_EQ(ctx->validation_message_count(), 0u) << test::ValidationReport(*ctx);
 }
 

@@ -3,14 +3,20 @@
 // on lavapipe replays a sample to its expected image with its EDRAM log reachable.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 
 #include "replay_helpers.h"
 #include "xnt/base/error.h"
 #include "xnt/base/resolution_scale.h"
 #include "xnt/format/reader.h"
 #include "xnt/samples/samples.h"
+#include "xnt/vk/draw_pipeline_list.h"
+#include "xnt/vk/translator/spirv_cache.h"
 #include "xnt/vk/kept_objects.h"
 #include "xnt/vk/vulkan_context.h"
 #include "test_files.h"
@@ -150,6 +156,86 @@ TEST(Session, AnEndedSessionsDeviceServesTheNextWithThePipelinesItMade) {
   EXPECT_EQ(context->device(), device);
   EXPECT_EQ(context->kept().pipelines_made(), made);
   VulkanContext::DropKept();
+}
+
+// The draw pipelines a replay asked for are listed in the shader cache folder under the trace's
+// id; the next session with that id (on a device of its own, as a new process) makes every one on
+// worker threads before its draws ask, and draws the same frame. A damaged list is ignored and
+// written anew.
+TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
+  const samples::Sample* sample = samples::Find("texfetch_lod_queries");
+  ASSERT_NE(sample, nullptr);
+  const auto file = ::xnt::test::TestWorkDir("renderer") / "pipeline_list.xnt";
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(*sample, file.string());
+  const std::string id = "session-test-" + std::to_string(::getpid());
+  const std::filesystem::path folder = SpirvCacheDirectory();
+  ASSERT_FALSE(folder.empty());  // test_env.cpp sets the tests' cache folder
+  auto list_file = [&]() -> std::filesystem::path {
+    for (const auto& e : std::filesystem::directory_iterator(folder)) {
+      if (e.path().filename().string().rfind("vk-draws-" + id + "-", 0) == 0) return e.path();
+    }
+    return {};
+  };
+  struct Run {
+    gpu::SwapImage frame;
+    std::optional<uint64_t> made_ahead;
+  };
+  auto replay = [&] {
+    Run run;
+    renderer::SessionOptions options;
+    options.keep_device = false;
+    options.pipeline_list_id = id;
+    options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frame = image; };
+    auto session = test::MakeLavapipeSession(options);
+    replay::TracePlayer player(session->backend());
+    session->Attach(player);
+    player.Play(*format::Reader::Open(file.string()));
+    session->Flush();
+    EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
+    run.made_ahead = session->pipelines_made_ahead();
+    return run;  // the session's end writes the list
+  };
+  auto read = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  };
+
+  const Run first = replay();
+  EXPECT_EQ(first.made_ahead, std::optional<uint64_t>(0));
+  const std::filesystem::path path = list_file();
+  ASSERT_FALSE(path.empty());
+  const std::vector<uint8_t> written = read(path);
+  const auto list = DecodeDrawPipelineList(written);
+  ASSERT_TRUE(list);
+  EXPECT_GE(list->pipelines.size(), 2u);  // the sample draws with several shader pairs
+
+  const Run second = replay();
+  // The workers start with the session; its first draw waits for the pipeline the first one
+  // took. A draw may make one no worker reached yet, so at least one, at most all.
+  ASSERT_TRUE(second.made_ahead);
+  EXPECT_GE(*second.made_ahead, 1u);
+  EXPECT_LE(*second.made_ahead, list->pipelines.size());
+  EXPECT_EQ(second.frame.rgba, first.frame.rgba);
+  EXPECT_EQ(read(path), written);  // the same pipelines: the file stays as it is
+
+  std::vector<uint8_t> damaged = written;
+  damaged.back() ^= 1;
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(damaged.data()), std::streamsize(damaged.size()));
+  }
+  const Run third = replay();
+  EXPECT_EQ(third.made_ahead, std::optional<uint64_t>(0));
+  EXPECT_EQ(third.frame.rgba, first.frame.rgba);
+  EXPECT_EQ(read(path), written);  // written anew
+  std::filesystem::remove(path);
+
+  // No id: no list, nothing made ahead.
+  renderer::SessionOptions none;
+  none.keep_device = false;
+  EXPECT_EQ(test::MakeLavapipeSession(none)->pipelines_made_ahead(), std::optional<uint64_t>(0));
+  EXPECT_TRUE(list_file().empty());
 }
 
 }  // namespace

@@ -3,7 +3,11 @@
 // draws/s, and with --validate the Vulkan validation layer's message count (any message makes
 // the exit code 1). --dump-memory ADDR:SIZE writes that guest memory after every selected frame
 // (memory_NNNN_ADDR.bin), e.g. to inspect what a memexport shader wrote.
+#include <xxhash.h>
+
+#include <algorithm>
 #include <cinttypes>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -113,8 +117,37 @@ int ListDevices(bool json) {
   return kExitOk;
 }
 
-// The session options the flags give (path, device, threads, validation, gamma, scale); the
-// callbacks are RunReplay's.
+// The name of this replay's draw-pipeline list (renderer::SessionOptions::pipeline_list_id):
+// XXH3-128 of the trace's size, its first and last MiB (the header and first chunks; the footer,
+// which lists every chunk's offset and sizes) and the frames replayed. Two traces alike in all of
+// that share a list, which costs only pipelines made ahead for nothing. Empty when unreadable.
+std::string PipelineListId(const std::string& file, const std::string& frames) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(file, ec);
+  if (!in || ec) return {};
+  constexpr uint64_t kPart = 1 << 20;
+  std::vector<char> bytes(sizeof(size));
+  std::memcpy(bytes.data(), &size, sizeof(size));
+  auto read = [&](uint64_t offset, uint64_t n) {
+    const size_t at = bytes.size();
+    bytes.resize(at + n);
+    in.seekg(std::streamoff(offset));
+    in.read(bytes.data() + at, std::streamsize(n));
+    bytes.resize(at + size_t(in.gcount()));
+    in.clear();
+  };
+  read(0, std::min(size, kPart));
+  if (size > kPart) read(std::max(kPart, size - kPart), std::min(kPart, size - kPart));
+  bytes.insert(bytes.end(), frames.begin(), frames.end());
+  const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  char id[33];
+  std::snprintf(id, sizeof(id), "%016" PRIx64 "%016" PRIx64, uint64_t(h.high64), uint64_t(h.low64));
+  return id;
+}
+
+// The session options the flags give (path, device, threads, validation, gamma, scale, the
+// trace's pipeline list); the callbacks are RunReplay's.
 renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   renderer::SessionOptions options;
   options.path = *renderer::ParsePath(args.path);
@@ -133,6 +166,7 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   options.renderer.scale_x = scale.x;
   options.renderer.scale_y = scale.y;
+  options.pipeline_list_id = PipelineListId(args.file, args.frames);
   return options;
 }
 
@@ -195,6 +229,9 @@ void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::S
   std::printf("  \"draws_per_second\": %.3f,\n", dps);
   std::printf("  \"validation_enabled\": %s,\n", args.validate ? "true" : "false");
   std::printf("  \"validation_messages\": %u,\n", session.validation_message_count());
+  const std::optional<uint64_t> ahead = session.pipelines_made_ahead();
+  std::printf("  \"pipelines_made_ahead\": %s,\n",
+              ahead ? std::to_string(*ahead).c_str() : "null");
   PrintNotesJson(note_log.Entries());
   std::printf("  \"renderdoc_capture\": %s,\n",
               t.renderdoc_capture.empty() ? "null" : JsonString(t.renderdoc_capture).c_str());

@@ -1,6 +1,8 @@
 // Device-lifetime objects by content (see kept_objects.h).
 #include "xnt/vk/kept_objects.h"
 
+#include <cstring>
+
 #include "xnt/base/error.h"
 #include "xnt/vk/vulkan_context.h"
 
@@ -31,14 +33,27 @@ Handle FindOrMake(std::mutex& mutex, std::unordered_map<std::string, Handle>& ma
 
 VkShaderModule KeptObjects::Module(std::span<const uint32_t> spirv) {
   std::string key(reinterpret_cast<const char*>(spirv.data()), spirv.size_bytes());
-  return FindOrMake(mutex_, modules_, std::move(key), [&] {
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = spirv.size_bytes();
-    info.pCode = spirv.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
-    return module;
-  });
+  std::lock_guard lock(mutex_);
+  auto it = modules_.find(key);
+  if (it != modules_.end()) return it->second;
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = spirv.size_bytes();
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  CheckVk(vkCreateShaderModule(device_, &info, nullptr, &module), "vkCreateShaderModule");
+  it = modules_.emplace(std::move(key), module).first;
+  module_words_.emplace(module, &it->first);  // node-based map: the key's address stays
+  return module;
+}
+
+std::vector<uint32_t> KeptObjects::ModuleWords(VkShaderModule module) const {
+  std::lock_guard lock(mutex_);
+  auto it = module_words_.find(module);
+  if (it == module_words_.end()) return {};
+  const std::string& bytes = *it->second;
+  std::vector<uint32_t> words(bytes.size() / sizeof(uint32_t));
+  std::memcpy(words.data(), bytes.data(), words.size() * sizeof(uint32_t));
+  return words;
 }
 
 VkDescriptorSetLayout KeptObjects::SetLayout(std::span<const VkDescriptorSetLayoutBinding> bindings,
@@ -80,26 +95,46 @@ VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayo
 }
 
 VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPipeline()>& create) {
-  std::string owned(key);  // one copy for the lookup and the insertion
+  std::string owned(key);  // one copy for the lookups and the insertion
   {
-    std::lock_guard lock(mutex_);
-    auto it = pipelines_.find(owned);
-    if (it != pipelines_.end()) {
-      ++pipelines_found_;
-      it->second.last_session = session_;
-      return it->second.pipeline;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      auto it = pipelines_.find(owned);
+      if (it != pipelines_.end()) {
+        ++pipelines_found_;
+        it->second.last_session = session_;
+        return it->second.pipeline;
+      }
+      // Another thread is making it: its result, unless it fails (then this one tries).
+      if (!making_.count(owned)) break;
+      made_.wait(lock);
     }
+    making_.insert(owned);
   }
-  const VkPipeline made = create();
+  // Ends this thread's making_ entry however `create` returns, and wakes the waiters.
+  auto done = [&] {
+    std::lock_guard lock(mutex_);
+    making_.erase(owned);
+    made_.notify_all();
+  };
+  VkPipeline made = VK_NULL_HANDLE;
+  try {
+    made = create();
+  } catch (...) {
+    done();
+    throw;
+  }
   std::lock_guard lock(mutex_);
   auto [it, inserted] = pipelines_.emplace(std::move(owned), KeptPipeline{made, 0});
   if (inserted) {
     ++pipelines_made_;
   } else {
-    vkDestroyPipeline(device_, made, nullptr);  // another thread kept the same one first
+    vkDestroyPipeline(device_, made, nullptr);  // cannot happen while making_ guards the key
     ++pipelines_found_;
   }
   it->second.last_session = session_;
+  making_.erase(it->first);
+  made_.notify_all();
   return it->second.pipeline;
 }
 

@@ -1,10 +1,14 @@
 // Pipeline creation (see pipeline_cache.h).
 #include "xnt/vk/pipeline_cache.h"
 
+#include <algorithm>
+#include <system_error>
 #include <vector>
 
 #include "xnt/base/error.h"
+#include "xnt/vk/draw_pipeline_list.h"
 #include "xnt/vk/kept_objects.h"
+#include "xnt/vk/pipeline_cache_file.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/vk/translator/spirv_cache.h"
@@ -26,21 +30,120 @@ VkShaderModule PipelineCache::CreateModule(const std::vector<uint32_t>& spirv) {
   return context_.kept().Module(spirv);
 }
 
-VkPipeline PipelineCache::Get(const PipelineKey& key) {
-  auto it = pipelines_.find(key);
-  if (it != pipelines_.end()) return it->second;
+PipelineCache::~PipelineCache() { FinishAhead(); }
+
+std::string PipelineCache::KeptKey(const PipelineKey& key) const {
   // The key's modules and the layout are kept handles, so its bytes name the same pipeline in
   // every session on the device.
   std::string kept_key = "draw";
   AppendKeyBytes(kept_key, layout_, key);
-  const VkPipeline pipeline =
-      context_.kept().Pipeline(kept_key, [&] { return Create(key); });
+  return kept_key;
+}
+
+VkPipeline PipelineCache::Get(const PipelineKey& key) {
+  auto it = pipelines_.find(key);
+  if (it != pipelines_.end()) return it->second;
+  const VkPipeline pipeline = context_.kept().Pipeline(
+      KeptKey(key), [&] { return Create(key, context_.pipeline_cache()); });
   pipelines_.emplace(key, pipeline);
+  used_.push_back(key);
   return pipeline;
 }
 
-VkPipeline PipelineCache::Create(const PipelineKey& key) const {
+void PipelineCache::MakeAhead(const DrawPipelineList& list) {
+  if (!workers_.empty() || !ahead_.empty()) return;
+  std::vector<VkShaderModule> modules;
+  modules.reserve(list.modules.size());
+  for (const std::vector<uint32_t>& words : list.modules) {
+    modules.push_back(context_.kept().Module(words));  // the handles the draws will ask with
+  }
+  auto module = [&](uint32_t index) {
+    return index == StoredDrawPipeline::kNoModule ? VK_NULL_HANDLE : modules.at(index);
+  };
+  for (const StoredDrawPipeline& p : list.pipelines) {
+    PipelineKey key = p.key;
+    key.vertex_shader = module(p.vertex_shader);
+    key.pixel_shader = module(p.pixel_shader);
+    key.quad_shader = module(p.quad_shader);
+    // A rectangle list needs the device's geometry shaders: Create refuses it without them.
+    if (!context_.kept().HasPipeline(KeptKey(key))) ahead_.push_back(key);
+  }
+  if (ahead_.empty()) return;
+  const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t count = std::min<size_t>({ahead_.size(), cores, 4});
+  for (size_t i = 0; i < count; ++i) {
+    const VkPipelineCache cache = CreateWorkerPipelineCache(device_, context_.pipeline_cache());
+    worker_caches_.push_back(cache);
+    try {
+      workers_.emplace_back([this, cache] {
+        for (size_t k; (k = ahead_next_.fetch_add(1)) < ahead_.size();) {
+          const PipelineKey& key = ahead_[k];
+          bool made = false;
+          try {
+            context_.kept().Pipeline(KeptKey(key), [&] {
+              made = true;
+              return Create(key, cache);
+            });
+          } catch (...) {
+            made = false;  // the draw that needs it makes it and reports the error
+          }
+          if (made) ahead_made_count_.fetch_add(1);
+        }
+      });
+    } catch (const std::system_error&) {
+      break;  // no thread: the draws make what is left
+    }
+  }
+}
 
+void PipelineCache::FinishAhead() {
+  ahead_next_.store(ahead_.size());  // workers stop after the pipeline each is making
+  for (std::thread& t : workers_) t.join();
+  workers_.clear();
+  for (VkPipelineCache cache : worker_caches_) {
+    MergeWorkerPipelineCache(device_, context_.pipeline_cache(), cache);
+  }
+  worker_caches_.clear();
+}
+
+DrawPipelineList PipelineCache::UsedList() const {
+  DrawPipelineList list;
+  std::unordered_map<VkShaderModule, uint32_t> index;
+  auto add = [&](VkShaderModule module, bool& ok) -> uint32_t {
+    if (!module) return StoredDrawPipeline::kNoModule;
+    auto it = index.find(module);
+    if (it != index.end()) return it->second;
+    std::vector<uint32_t> words = context_.kept().ModuleWords(module);
+    if (words.empty()) {
+      ok = false;
+      return StoredDrawPipeline::kNoModule;
+    }
+    const uint32_t i = uint32_t(list.modules.size());
+    list.modules.push_back(std::move(words));
+    index.emplace(module, i);
+    return i;
+  };
+  for (const PipelineKey& key : used_) {
+    // Room for this entry's modules and itself within what a load accepts.
+    if (list.pipelines.size() >= kMaxListedPipelines ||
+        list.modules.size() + 3 > kMaxListedModules) {
+      break;
+    }
+    bool ok = true;
+    StoredDrawPipeline p;
+    p.vertex_shader = add(key.vertex_shader, ok);
+    p.pixel_shader = add(key.pixel_shader, ok);
+    p.quad_shader = add(key.quad_shader, ok);
+    // A module made some other way than from kept words (none is today) cannot be listed.
+    if (!ok || p.vertex_shader == StoredDrawPipeline::kNoModule) continue;
+    p.key = key;
+    p.key.vertex_shader = p.key.pixel_shader = p.key.quad_shader = VK_NULL_HANDLE;
+    list.pipelines.push_back(p);
+  }
+  return list;
+}
+
+VkPipeline PipelineCache::Create(const PipelineKey& key, VkPipelineCache cache) const {
   std::vector<VkPipelineShaderStageCreateInfo> stages;
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   stage.pName = "main";
@@ -156,7 +259,7 @@ VkPipeline PipelineCache::Create(const PipelineKey& key) const {
   info.pDynamicState = &dynamic;
   info.layout = layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  CheckVk(vkCreateGraphicsPipelines(device_, context_.pipeline_cache(), 1, &info, nullptr, &pipeline),
+  CheckVk(vkCreateGraphicsPipelines(device_, cache, 1, &info, nullptr, &pipeline),
           "vkCreateGraphicsPipelines");
   return pipeline;
 }

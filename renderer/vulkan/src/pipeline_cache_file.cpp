@@ -49,15 +49,18 @@ bool MatchesDevice(const std::vector<uint8_t>& data, const VkPhysicalDevicePrope
 
 }  // namespace
 
+std::string DeviceCacheName(const VkPhysicalDeviceProperties& p) {
+  return Hex(p.pipelineCacheUUID, VK_UUID_SIZE) + "-" + std::to_string(p.vendorID) + "-" +
+         std::to_string(p.deviceID) + "-" + std::to_string(p.driverVersion);
+}
+
 PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directory)
     : device_(context.device()), directory_(std::move(directory)) {
   vkGetPhysicalDeviceProperties(context.physical_device(), &properties_);
   std::vector<uint8_t> data;
   if (!directory_.empty()) {
     path_ = (std::filesystem::path(directory_) /
-             ("vk-pipelines-" + Hex(properties_.pipelineCacheUUID, VK_UUID_SIZE) + "-" +
-              std::to_string(properties_.vendorID) + "-" + std::to_string(properties_.deviceID) +
-              "-" + std::to_string(properties_.driverVersion) + ".bin"))
+             ("vk-pipelines-" + DeviceCacheName(properties_) + ".bin"))
                 .string();
     std::vector<uint8_t> file;
     load_state_ = LoadState::kMissing;

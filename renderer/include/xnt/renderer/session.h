@@ -91,6 +91,11 @@ struct SessionOptions {
   // a device of its own, destroyed with the session (bench replay: a case's cold replay then
   // costs what it costs a new process).
   bool keep_device = true;
+  // fbo path: names the list of draw pipelines this session asks for, kept in the shader cache
+  // folder per device (vk/draw_pipeline_list.h); a later session with the same id makes that
+  // list's pipelines on worker threads from its start, before its draws ask for them. Empty (or
+  // no cache folder): no list. `replay` sets it from the trace's bytes and the frames replayed.
+  std::string pipeline_list_id;
   // Vulkan paths: VK_EXT_debug_utils labels (each guest draw "draw F.K vs HASH ps HASH",
   // resolves, swaps, clears, EDRAM transfers) and object names (render targets, textures, the
   // EDRAM buffer, the ring) for a frame debugger, where the instance offers the extension
@@ -163,6 +168,9 @@ class Session {
     uint64_t submissions = 0, ring_fills = 0, peak_ring_bytes = 0, ring_bytes = 0;
   };
   virtual std::optional<Submissions> submission_stats() const { return std::nullopt; }
+  // fbo: draw pipelines made on worker threads from the trace's list (SessionOptions::
+  // pipeline_list_id) that the device did not keep already; nullopt on the other paths.
+  virtual std::optional<uint64_t> pipelines_made_ahead() const { return std::nullopt; }
   // The path's Vulkan instance as a frame debugger's in-application API names a device (for
   // RenderDocCapture::Start when another device, e.g. --post's, exists); null without Vulkan.
   virtual void* frame_debugger_device() const { return nullptr; }

@@ -18,6 +18,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -26,6 +27,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace xnt::vk {
@@ -38,6 +40,8 @@ class KeptObjects {
   KeptObjects& operator=(const KeptObjects&) = delete;
 
   VkShaderModule Module(std::span<const uint32_t> spirv);
+  // The words a module kept here was made from; empty for a handle that is not one of them.
+  std::vector<uint32_t> ModuleWords(VkShaderModule module) const;
   // Bindings without immutable samplers (refused: a sampler handle is not content).
   VkDescriptorSetLayout SetLayout(std::span<const VkDescriptorSetLayoutBinding> bindings,
                                   const char* what);
@@ -45,8 +49,8 @@ class KeptObjects {
                                   std::span<const VkPushConstantRange> push_ranges,
                                   const char* what);
   // The pipeline kept under `key`, made by `create` when there is none. `create` runs without the
-  // lock held, so two threads may make the same pipeline at once: the first kept is returned to
-  // both and the other destroyed.
+  // lock held; a thread asking for a key another thread is making waits for that one (a draw
+  // whose pipeline a worker is making ahead), and makes it itself only when that one failed.
   VkPipeline Pipeline(std::string_view key, const std::function<VkPipeline()>& create);
   // Whether `key` has a pipeline now (a caller that would start a thread to make it).
   bool HasPipeline(std::string_view key) const;
@@ -69,6 +73,7 @@ class KeptObjects {
   VkDevice device_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, VkShaderModule> modules_;  // key: the words' bytes
+  std::unordered_map<VkShaderModule, const std::string*> module_words_;  // into modules_' keys
   std::unordered_map<std::string, VkDescriptorSetLayout> set_layouts_;
   std::unordered_map<std::string, VkPipelineLayout> pipeline_layouts_;
   struct KeptPipeline {
@@ -76,6 +81,8 @@ class KeptObjects {
     uint64_t last_session = 0;  // session_ when a session last asked for it
   };
   std::unordered_map<std::string, KeptPipeline> pipelines_;
+  std::unordered_set<std::string> making_;  // keys a thread is making now (one thread a key)
+  std::condition_variable made_;           // a making_ entry ended
   uint64_t session_ = 0;
   uint64_t pipelines_made_ = 0, pipelines_found_ = 0;
 };

@@ -14,6 +14,8 @@
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <atomic>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -25,6 +27,8 @@
 #include "xnt/vk/vulkan_context.h"
 
 namespace xnt::vk {
+
+struct DrawPipelineList;
 
 struct PipelineKey {
   VkShaderModule vertex_shader = VK_NULL_HANDLE;
@@ -60,8 +64,25 @@ class PipelineCache {
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
 
+  // Waits for the workers MakeAhead started (their pipelines stay kept with the device).
+  ~PipelineCache();
+
   // Keys must be built from a zero-initialised PipelineKey (the hash covers padding bytes).
   VkPipeline Get(const PipelineKey& key);
+
+  // Starts making the pipelines of `list` (an earlier replay's, draw_pipeline_list.h) on worker
+  // threads, in its order, each through a pipeline cache of its own (CreateWorkerPipelineCache);
+  // a Get for one a worker is making waits for it, one no worker took yet is made by the Get.
+  // A pipeline the device keeps already is skipped. Errors stay on the workers: the draw that
+  // needs the pipeline makes it and reports what fails. Once per cache.
+  void MakeAhead(const DrawPipelineList& list);
+  // Joins the workers and folds their caches into the device's (before that cache is saved).
+  void FinishAhead();
+  // Pipelines MakeAhead's workers made so far (not found kept, not failed).
+  uint64_t made_ahead() const { return ahead_made_count_.load(); }
+  // The pipelines Get was asked for, in first-use order, as a list to save; keys whose modules
+  // the device did not keep by their words are left out.
+  DrawPipelineList UsedList() const;
   VkPipelineLayout layout() const { return layout_; }
   size_t size() const { return pipelines_.size(); }
 
@@ -69,12 +90,21 @@ class PipelineCache {
   VkShaderModule CreateModule(const std::vector<uint32_t>& spirv);
 
  private:
-  VkPipeline Create(const PipelineKey& key) const;
+  VkPipeline Create(const PipelineKey& key, VkPipelineCache cache) const;
+  std::string KeptKey(const PipelineKey& key) const;
 
   VulkanContext& context_;
   VkDevice device_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;  // DrawSetLayouts::layout()
   std::unordered_map<PipelineKey, VkPipeline, PipelineKeyHash> pipelines_;
+  std::vector<PipelineKey> used_;  // first-use order
+
+  // MakeAhead's work: keys taken in order by the workers, each with a cache of its own.
+  std::vector<PipelineKey> ahead_;
+  std::atomic<size_t> ahead_next_{0};
+  std::atomic<uint64_t> ahead_made_count_{0};
+  std::vector<std::thread> workers_;
+  std::vector<VkPipelineCache> worker_caches_;
 };
 
 }  // namespace xnt::vk

@@ -21,6 +21,9 @@
 
 namespace xnt::vk {
 
+// What names a device's cache files: "<pipelineCacheUUID>-<vendor>-<device>-<driver version>".
+std::string DeviceCacheName(const VkPhysicalDeviceProperties& properties);
+
 class PipelineCacheFile {
  public:
   enum class LoadState { kNoFolder, kMissing, kLoaded, kRejected };

@@ -69,6 +69,8 @@ class XenosRenderer final : public PathRenderer {
   const RendererStats& stats() const { return stats_; }
   const gpu::PathStats& path_stats() const override { return stats_; }
   RenderTargetCache& render_targets() { return render_targets_; }
+  // The draw pipelines (made ahead from an earlier replay's list, and listed for the next).
+  PipelineCache& pipelines() { return pipelines_; }
   // EDRAM ownership, transfers and their log (edram_cache.h).
   EdramCache& edram() { return edram_; }
   // At a resolution scale host render targets are S x T times the guest size, and resolves
