@@ -184,6 +184,25 @@ Builder BuildVolumeSlices() {
   return b;
 }
 
+// texfetch_mips_without_base: mip chains whose base level is not there, as titles stream them
+// (the fetch constant's mip_min_level 1 keeps level 0 from ever being sampled): a 32x32
+// k_8_8_8_8 texture whose mips are grey 224, magnified 2x (lambda -1, which mip_min_level clamps
+// to level 1), once with base address 0 and once with the base at the mip address (the streaming
+// case Xenia's texture cache names). Level 0 is never read, so both squares are level 1's grey 224.
+Builder BuildMipsWithoutBase() {
+  Builder b(48, 24);
+  b.scene.memory.push_back({kMipAddress, std::vector<uint8_t>(0x10000, kMipGrey)});
+  const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
+  for (uint32_t i = 0; i < 2; ++i) {
+    TexturedQuad& q = b.Quad(4 + 20 * i, 4, "    tfetch2D r1, r0.xy, tf0\n", one, zero);
+    q.texture_width = q.texture_height = 64;  // 16 pixels across 8 texels
+    q.fetch[1] = 6u | (2u << 6) | (i == 0 ? 0u : kMipAddress);  // k_8_8_8_8, 8in32, base
+    q.fetch[4] = (1u << 2) | (5u << 6);                           // mip levels 1..5
+    b.Fill(4 + 20 * i, 4, 16, 16, {kMipGrey, kMipGrey, kMipGrey, 255});
+  }
+  return b;
+}
+
 }  // namespace
 
 std::vector<Sample> TexFetchSamples() {
@@ -202,7 +221,14 @@ std::vector<Sample> TexFetchSamples() {
               "linear at slice coordinates 1.75, 2.25, 1.5, 0.25 wrapped and clamped, point at 2.2",
               "six 16x16 grey squares on navy: 96, 128, 80, 64, 16, 144; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeSlices().scene, w); },
-              [] { return BuildVolumeSlices().expected; })};
+              [] { return BuildVolumeSlices().expected; }),
+          DescribedSample(
+              "texfetch_mips_without_base",
+              "48x24: a 32x32 texture's grey-224 mips magnified 2x under mip_min_level 1, with "
+              "base address 0 and with the base at the mip address (level 0 never sampled)",
+              "two 16x16 grey-224 squares on navy; every pixel exact",
+              [](format::Writer& w) { AuthorTexturedScene(BuildMipsWithoutBase().scene, w); },
+              [] { return BuildMipsWithoutBase().expected; })};
 }
 
 }  // namespace xnt::samples

@@ -102,10 +102,11 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
     uint32_t max_level = std::max(std::min(f.mip_max_level, size_max_level), min_level);
     d.levels = max_level + 1;
     if (d.levels > 1) {
-      if (f.base_address == 0) {
-        throw Error("texture: a mip chain without a base level (dword 1 base address 0) "
-                    "is not implemented");
-      }
+      // A base address of 0, or the mip address, is how titles stream a texture whose base is
+      // not loaded yet, with mip_min_level 1 so that level 0 is never sampled (Xenia
+      // gpu/texture_cache.cc BindingInfoFromFetchConstant, after a GPU hang message found in
+      // game executables). The hardware has no "absent" level: it would read level 0 where the
+      // address points, and so does this model; the LOD clamp keeps it from being sampled.
       d.mip_address = f.mip_address_bytes();
       d.packed_mips = f.packed_mips;
     }
