@@ -221,11 +221,16 @@ class FboSession final : public VulkanSession<vk::FboBackend> {
     context_->SetEventInFlight("fbo", nullptr, 0, 0);
     SetBackend(std::make_unique<vk::FboBackend>(*context_, backend_options), options);
     // The draw pipelines the last replay of this trace made, made again on worker threads now,
-    // while the replay opens the trace and translates its shaders (draw_pipeline_list.h).
+    // while the replay opens the trace and translates its shaders (draw_pipeline_list.h) - on a
+    // driver whose pipeline cache file came back with no pipelines in it (lavapipe). One that
+    // keeps them (NVIDIA: 0.2-0.4 ms a pipeline from it) would only pay for the workers' cache
+    // copies.
     list_path_ = vk::DrawPipelineListPath(*context_, options.pipeline_list_id);
     if (auto list = vk::LoadDrawPipelineList(list_path_)) {
-      loaded_list_ = std::move(*list);
-      backend_->renderer().pipelines().MakeAhead(loaded_list_);
+      loaded_list_ = std::move(*list);  // also what SavePipelineList compares with
+      if (context_->pipeline_cache_loaded_pipeline_bytes() == 0) {
+        backend_->renderer().pipelines().MakeAhead(loaded_list_);
+      }
     }
   }
   ~FboSession() override {

@@ -75,6 +75,9 @@ PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directo
           data.assign(file.begin() + kHeaderSize, file.end());
           if (MatchesDevice(data, properties_)) {
             load_state_ = LoadState::kLoaded;
+            uint32_t header_size = 0;
+            std::memcpy(&header_size, data.data(), 4);
+            loaded_pipeline_bytes_ = data.size() - header_size;
             file_hash_ = hash;
             file_hash_known_ = true;
           } else {
@@ -90,6 +93,7 @@ PipelineCacheFile::PipelineCacheFile(VulkanContext& context, std::string directo
   if (vkCreatePipelineCache(device_, &info, nullptr, &cache_) != VK_SUCCESS) {
     // The driver refused the data after all: start empty.
     load_state_ = LoadState::kRejected;
+    loaded_pipeline_bytes_ = 0;
     info.initialDataSize = 0;
     info.pInitialData = nullptr;
     CheckVk(vkCreatePipelineCache(device_, &info, nullptr, &cache_), "vkCreatePipelineCache");

@@ -392,6 +392,10 @@ void VulkanContext::SaveBeforeExit() {
 
 VkPipelineCache VulkanContext::pipeline_cache() const { return pipeline_cache_->handle(); }
 
+uint64_t VulkanContext::pipeline_cache_loaded_pipeline_bytes() const {
+  return pipeline_cache_->loaded_pipeline_bytes();
+}
+
 void VulkanContext::Destroy() {
   if (device_ && !WaitIdle()) {
     // Its last submission never finished: destroying the device under pending work is undefined

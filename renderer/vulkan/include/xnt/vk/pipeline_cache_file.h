@@ -36,6 +36,8 @@ class PipelineCacheFile {
 
   VkPipelineCache handle() const { return cache_; }
   LoadState load_state() const { return load_state_; }
+  // What the loaded data held past the driver's Vulkan cache header (0 unless kLoaded).
+  uint64_t loaded_pipeline_bytes() const { return loaded_pipeline_bytes_; }
   const std::string& path() const { return path_; }
   // Writes the current data now (also done by the destructor), unless it is what the file holds
   // (loaded or last saved by this object).
@@ -48,6 +50,7 @@ class PipelineCacheFile {
   std::string directory_, path_;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   LoadState load_state_ = LoadState::kNoFolder;
+  uint64_t loaded_pipeline_bytes_ = 0;
   // XXH3-64 of the data the file holds as far as this object knows: what it loaded (kLoaded) or
   // last saved. A kept device saves when each of its sessions ends (VulkanContext::Keep); only
   // what changed since is written.

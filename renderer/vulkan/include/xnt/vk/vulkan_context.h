@@ -176,6 +176,10 @@ class VulkanContext {
   // SPIR-V cache's folder when the program set one (pipeline_cache_file.h); internally
   // synchronised, so worker threads create pipelines through it too.
   VkPipelineCache pipeline_cache() const;
+  // Bytes of pipeline data beyond the Vulkan header that the cache file handed the driver at
+  // start: a driver that keeps its compiled pipelines there (NVIDIA) has more than 0 once it has
+  // seen them; one that keeps none (lavapipe) never does.
+  uint64_t pipeline_cache_loaded_pipeline_bytes() const;
   // Modules, layouts and pipelines kept with the device for every session on it (kept_objects.h).
   KeptObjects& kept() const { return *kept_; }
 
