@@ -65,7 +65,6 @@ void PipelineCache::MakeAhead(const DrawPipelineList& list) {
     key.vertex_shader = module(p.vertex_shader);
     key.pixel_shader = module(p.pixel_shader);
     key.quad_shader = module(p.quad_shader);
-    // A rectangle list needs the device's geometry shaders: Create refuses it without them.
     if (!context_.kept().HasPipeline(KeptKey(key))) ahead_.push_back(key);
   }
   if (ahead_.empty()) return;
@@ -85,7 +84,9 @@ void PipelineCache::MakeAhead(const DrawPipelineList& list) {
               return Create(key, cache);
             });
           } catch (...) {
-            made = false;  // the draw that needs it makes it and reports the error
+            // A list from another build or a device without what the key needs (geometry
+            // shaders for a rectangle list): the draw that needs it makes it and reports why.
+            made = false;
           }
           if (made) ahead_made_count_.fetch_add(1);
         }
