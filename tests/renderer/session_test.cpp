@@ -24,6 +24,14 @@
 namespace xnt::vk {
 namespace {
 
+// `sample` written as `file_name` in the renderer tests' work folder.
+std::string WrittenSample(const samples::Sample& sample, const char* file_name) {
+  const auto file = ::xnt::test::TestWorkDir("renderer") / file_name;
+  std::filesystem::create_directories(file.parent_path());
+  samples::WriteSample(sample, file.string());
+  return file.string();
+}
+
 std::string CreateError(const renderer::SessionOptions& options) {
   try {
     renderer::Session::Create(options);
@@ -80,10 +88,8 @@ TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {
   EXPECT_FALSE(session->device_name().empty());
   replay::TracePlayer player(session->backend());
   session->Attach(player);
-  const auto file = ::xnt::test::TestWorkDir("renderer") / "session.xnt";
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(*sample, file.string());
-  player.Play(*format::Reader::Open(file.string()));
+  const std::string file = WrittenSample(*sample, "session.xnt");
+  player.Play(*format::Reader::Open(file));
   session->Flush();
   EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
   EXPECT_GE(frames_ended, 1u);
@@ -121,15 +127,13 @@ gpu::SwapImage ReplayOnFbo(const std::string& file, bool keep_device) {
 TEST(Session, AnEndedSessionsDeviceServesTheNextWithThePipelinesItMade) {
   const samples::Sample* sample = samples::Find("corpus_vs20pos2tex2clr42d360_pstex2clr4360");
   ASSERT_NE(sample, nullptr);
-  const auto file = ::xnt::test::TestWorkDir("renderer") / "kept_device.xnt";
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(*sample, file.string());
+  const std::string file = WrittenSample(*sample, "kept_device.xnt");
   VulkanContext::DropKept();
   ContextOptions kind;  // what MakeLavapipeSession asks for
   kind.validate = true;
   kind.synchronization_validation = true;
 
-  const gpu::SwapImage first = ReplayOnFbo(file.string(), true);
+  const gpu::SwapImage first = ReplayOnFbo(file, true);
   auto context = VulkanContext::Take(kind);
   const VkDevice device = context->device();
   const uint64_t made = context->kept().pipelines_made();
@@ -137,14 +141,14 @@ TEST(Session, AnEndedSessionsDeviceServesTheNextWithThePipelinesItMade) {
   EXPECT_GE(made, 2u);  // at least the draw's and the texture loader's
   VulkanContext::Keep(std::move(context));
 
-  const gpu::SwapImage second = ReplayOnFbo(file.string(), true);
+  const gpu::SwapImage second = ReplayOnFbo(file, true);
   context = VulkanContext::Take(kind);
   EXPECT_EQ(context->device(), device);
   EXPECT_EQ(context->kept().pipelines_made(), made);
   EXPECT_GE(context->kept().pipelines_found(), found + 2);
   VulkanContext::Keep(std::move(context));
 
-  const gpu::SwapImage own = ReplayOnFbo(file.string(), false);
+  const gpu::SwapImage own = ReplayOnFbo(file, false);
   ASSERT_GT(first.width, 0u);
   for (const gpu::SwapImage* image : {&second, &own}) {
     ASSERT_EQ(image->width, first.width);
@@ -165,9 +169,7 @@ TEST(Session, AnEndedSessionsDeviceServesTheNextWithThePipelinesItMade) {
 TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
   const samples::Sample* sample = samples::Find("texfetch_lod_queries");
   ASSERT_NE(sample, nullptr);
-  const auto file = ::xnt::test::TestWorkDir("renderer") / "pipeline_list.xnt";
-  std::filesystem::create_directories(file.parent_path());
-  samples::WriteSample(*sample, file.string());
+  const std::string file = WrittenSample(*sample, "pipeline_list.xnt");
   const std::string id = "session-test-" + std::to_string(::getpid());
   const std::filesystem::path folder = SpirvCacheDirectory();
   ASSERT_FALSE(folder.empty());  // test_env.cpp sets the tests' cache folder
@@ -190,7 +192,7 @@ TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
     auto session = test::MakeLavapipeSession(options);
     replay::TracePlayer player(session->backend());
     session->Attach(player);
-    player.Play(*format::Reader::Open(file.string()));
+    player.Play(*format::Reader::Open(file));
     session->Flush();
     EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
     run.made_ahead = session->pipelines_made_ahead();
