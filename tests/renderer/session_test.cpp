@@ -106,19 +106,28 @@ TEST(Session, FboSessionReplaysASampleToItsExpectedImage) {
   EXPECT_GT(session->stats().draws, 0u);
 }
 
-// Replays `file` in an fbo session (validation on) and returns its last frame.
-gpu::SwapImage ReplayOnFbo(const std::string& file, bool keep_device) {
-  gpu::SwapImage last;
-  renderer::SessionOptions options;
-  options.keep_device = keep_device;
-  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { last = image; };
+struct FboRun {
+  gpu::SwapImage frame;  // the last
+  std::optional<uint64_t> made_ahead;
+};
+// Replays `file` in an fbo session made with `options` (validation on); the session has ended
+// when it returns.
+FboRun ReplayOnFbo(const std::string& file, renderer::SessionOptions options) {
+  FboRun run;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frame = image; };
   auto session = test::MakeLavapipeSession(options);
   replay::TracePlayer player(session->backend());
   session->Attach(player);
   player.Play(*format::Reader::Open(file));
   session->Flush();
   EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
-  return last;
+  run.made_ahead = session->pipelines_made_ahead();
+  return run;
+}
+gpu::SwapImage ReplayOnFbo(const std::string& file, bool keep_device) {
+  renderer::SessionOptions options;
+  options.keep_device = keep_device;
+  return ReplayOnFbo(file, options).frame;
 }
 
 // What a session made stays with its device for the next session of its kind: the second replay
@@ -179,31 +188,16 @@ TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
     }
     return {};
   };
-  struct Run {
-    gpu::SwapImage frame;
-    std::optional<uint64_t> made_ahead;
-  };
-  auto replay = [&] {
-    Run run;
-    renderer::SessionOptions options;
-    options.keep_device = false;
-    options.pipeline_list_id = id;
-    options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { run.frame = image; };
-    auto session = test::MakeLavapipeSession(options);
-    replay::TracePlayer player(session->backend());
-    session->Attach(player);
-    player.Play(*format::Reader::Open(file));
-    session->Flush();
-    EXPECT_EQ(session->validation_message_count(), 0u) << test::ValidationReport(*session);
-    run.made_ahead = session->pipelines_made_ahead();
-    return run;  // the session's end writes the list
-  };
+  renderer::SessionOptions options;
+  options.keep_device = false;
+  options.pipeline_list_id = id;
+  auto replay = [&] { return ReplayOnFbo(file, options); };  // its end writes the list
   auto read = [](const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
   };
 
-  const Run first = replay();
+  const FboRun first = replay();
   EXPECT_EQ(first.made_ahead, std::optional<uint64_t>(0));
   const std::filesystem::path path = list_file();
   ASSERT_FALSE(path.empty());
@@ -212,7 +206,7 @@ TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
   ASSERT_TRUE(list);
   EXPECT_GE(list->pipelines.size(), 2u);  // the sample draws with several shader pairs
 
-  const Run second = replay();
+  const FboRun second = replay();
   // The workers start with the session; its first draw waits for the pipeline the first one
   // took. A draw may make one no worker reached yet, so at least one, at most all.
   ASSERT_TRUE(second.made_ahead);
@@ -227,7 +221,7 @@ TEST(Session, TheNextReplayOfATraceMakesItsListedPipelinesAhead) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(damaged.data()), std::streamsize(damaged.size()));
   }
-  const Run third = replay();
+  const FboRun third = replay();
   EXPECT_EQ(third.made_ahead, std::optional<uint64_t>(0));
   EXPECT_EQ(third.frame.rgba, first.frame.rgba);
   EXPECT_EQ(read(path), written);  // written anew
