@@ -6,7 +6,12 @@
 #include <gtest/gtest.h>
 #include <xxhash.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <vector>
 
@@ -144,6 +149,42 @@ TEST(DrawPipelineList, ContentsNoReplayWritesAreRefusedWithAValidHash) {
   bytes = EncodeDrawPipelineList(list);
   Put32(bytes, 12, uint32_t(sizeof(PipelineKey) + 8));
   EXPECT_FALSE(DecodeDrawPipelineList(bytes));
+}
+
+// A folder keeps the most recently used lists: saving prunes it, loading marks a list used; other
+// files stay.
+TEST(DrawPipelineList, AFolderKeepsTheMostRecentlyUsedLists) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("xnt_draw_lists_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const DrawPipelineList list = SampleList();
+  const auto now = fs::file_time_type::clock::now();
+  // Five lists, list_0 the oldest; and two files that are not lists.
+  for (int i = 0; i < 5; ++i) {
+    const fs::path p = dir / ("vk-draws-list_" + std::to_string(i) + "-dev.bin");
+    ASSERT_TRUE(SaveDrawPipelineList(p.string(), list));
+    fs::last_write_time(p, now - std::chrono::hours(10 - i));
+  }
+  std::ofstream(dir / "vk-pipelines-dev.bin") << "x";
+  std::ofstream(dir / "vk-draws-notes.txt") << "x";
+  fs::last_write_time(dir / "vk-pipelines-dev.bin", now - std::chrono::hours(100));
+  // Reading list_1 makes it the most recently used.
+  ASSERT_TRUE(LoadDrawPipelineList((dir / "vk-draws-list_1-dev.bin").string()));
+  PruneDrawPipelineLists(dir.string(), 3);
+  auto exists = [&](const char* name) { return fs::exists(dir / name); };
+  EXPECT_FALSE(exists("vk-draws-list_0-dev.bin"));
+  EXPECT_TRUE(exists("vk-draws-list_1-dev.bin"));
+  EXPECT_FALSE(exists("vk-draws-list_2-dev.bin"));
+  EXPECT_TRUE(exists("vk-draws-list_3-dev.bin"));
+  EXPECT_TRUE(exists("vk-draws-list_4-dev.bin"));
+  EXPECT_TRUE(exists("vk-pipelines-dev.bin"));
+  EXPECT_TRUE(exists("vk-draws-notes.txt"));
+  // Within the bound nothing goes; a missing folder is no error.
+  PruneDrawPipelineLists(dir.string(), 3);
+  EXPECT_TRUE(exists("vk-draws-list_1-dev.bin") && exists("vk-draws-list_3-dev.bin"));
+  PruneDrawPipelineLists((dir / "missing").string(), 0);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "xnt/base/atomic_file.h"
 #include "xnt/vk/pipeline_cache_file.h"
@@ -159,16 +161,44 @@ std::optional<DrawPipelineList> DecodeDrawPipelineList(const std::vector<uint8_t
 std::optional<DrawPipelineList> LoadDrawPipelineList(const std::string& path) {
   std::vector<uint8_t> bytes;
   if (path.empty() || !ReadFileWhole(path, kMaxDrawPipelineListBytes, bytes)) return std::nullopt;
-  return DecodeDrawPipelineList(bytes);
+  std::optional<DrawPipelineList> list = DecodeDrawPipelineList(bytes);
+  if (list) {
+    std::error_code ec;
+    std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now(), ec);
+  }
+  return list;
 }
 
 bool SaveDrawPipelineList(const std::string& path, const DrawPipelineList& list) {
   if (path.empty()) return false;
   const std::vector<uint8_t> bytes = EncodeDrawPipelineList(list);
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::filesystem::create_directories(folder, ec);
   if (ec) return false;
-  return WriteFileAtomically(path, bytes.data(), bytes.size());
+  if (!WriteFileAtomically(path, bytes.data(), bytes.size())) return false;
+  PruneDrawPipelineLists(folder.string(), kMaxDrawPipelineListFiles);
+  return true;
+}
+
+void PruneDrawPipelineLists(const std::string& folder, size_t keep) {
+  std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> lists;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("vk-draws-", 0) != 0 || it->path().extension() != ".bin") continue;
+    std::error_code time_ec;
+    const auto time = std::filesystem::last_write_time(it->path(), time_ec);
+    if (!time_ec) lists.emplace_back(time, it->path());
+  }
+  if (lists.size() <= keep) return;
+  // Newest first; what follows the first `keep` goes.
+  std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = keep; i < lists.size(); ++i) {
+    std::error_code remove_ec;
+    std::filesystem::remove(lists[i].second, remove_ec);
+  }
 }
 
 }  // namespace xnt::vk

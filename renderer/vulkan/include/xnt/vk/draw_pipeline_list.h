@@ -17,6 +17,7 @@
 // (pipeline_cache_file.h), since a key holds host formats the device chose.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,9 +57,18 @@ std::vector<uint8_t> EncodeDrawPipelineList(const DrawPipelineList& list);
 // nullopt for bytes that are not a whole, undamaged list of this build's layout.
 std::optional<DrawPipelineList> DecodeDrawPipelineList(const std::vector<uint8_t>& bytes);
 
-// Reads and decodes; nullopt when the file is missing, unreadable or damaged.
+// Lists kept in one folder: a replay that saves one removes the least recently used beyond this
+// (a list is tens to hundreds of KiB: its modules' SPIR-V).
+inline constexpr size_t kMaxDrawPipelineListFiles = 256;
+
+// Reads and decodes; nullopt when the file is missing, unreadable or damaged. A list read whole
+// is marked used now (its modification time), for PruneDrawPipelineLists.
 std::optional<DrawPipelineList> LoadDrawPipelineList(const std::string& path);
-// Writes under a temporary name and renames; false when it could not (never an error).
+// Writes under a temporary name and renames, then prunes the folder to
+// kMaxDrawPipelineListFiles lists; false when it could not write (never an error).
 bool SaveDrawPipelineList(const std::string& path, const DrawPipelineList& list);
+// Removes the `vk-draws-*.bin` files of `folder` beyond the `keep` most recently used (by
+// modification time); other files are left alone. Failures are ignored.
+void PruneDrawPipelineLists(const std::string& folder, size_t keep);
 
 }  // namespace xnt::vk
