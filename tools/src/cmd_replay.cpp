@@ -166,7 +166,10 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   options.renderer.scale_x = scale.x;
   options.renderer.scale_y = scale.y;
-  options.pipeline_list_id = PipelineListId(args.file, args.frames);
+  // Only the fbo path lists its draw pipelines: no other path reads the file's bytes for it.
+  if (options.path == renderer::Path::kFbo) {
+    options.pipeline_list_id = PipelineListId(args.file, args.frames);
+  }
   return options;
 }
 

@@ -96,46 +96,36 @@ VkPipelineLayout KeptObjects::PipelineLayout(std::span<const VkDescriptorSetLayo
 
 VkPipeline KeptObjects::Pipeline(std::string_view key, const std::function<VkPipeline()>& create) {
   std::string owned(key);  // one copy for the lookups and the insertion
-  {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      auto it = pipelines_.find(owned);
-      if (it != pipelines_.end()) {
-        ++pipelines_found_;
-        it->second.last_session = session_;
-        return it->second.pipeline;
-      }
-      // Another thread is making it: its result, unless it fails (then this one tries).
-      if (!making_.count(owned)) break;
-      made_.wait(lock);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    auto it = pipelines_.find(owned);
+    if (it != pipelines_.end()) {
+      ++pipelines_found_;
+      it->second.last_session = session_;
+      return it->second.pipeline;
     }
-    making_.insert(owned);
+    // Another thread is making it: its result, unless it fails (then this one tries).
+    if (!making_.count(owned)) break;
+    made_.wait(lock);
   }
-  // Ends this thread's making_ entry however `create` returns, and wakes the waiters.
-  auto done = [&] {
-    std::lock_guard lock(mutex_);
-    making_.erase(owned);
-    made_.notify_all();
-  };
-  VkPipeline made = VK_NULL_HANDLE;
-  try {
-    made = create();
-  } catch (...) {
-    done();
-    throw;
-  }
-  std::lock_guard lock(mutex_);
-  auto [it, inserted] = pipelines_.emplace(std::move(owned), KeptPipeline{made, 0});
-  if (inserted) {
-    ++pipelines_made_;
-  } else {
-    vkDestroyPipeline(device_, made, nullptr);  // cannot happen while making_ guards the key
-    ++pipelines_found_;
-  }
-  it->second.last_session = session_;
-  making_.erase(it->first);
-  made_.notify_all();
-  return it->second.pipeline;
+  making_.insert(owned);
+  lock.unlock();
+  // However `create` ends, the key is no longer being made and the waiters look again; while it
+  // is in making_ no other thread inserts it, so a made pipeline is always the one kept.
+  struct Done {
+    KeptObjects& kept;
+    const std::string& key;
+    ~Done() {
+      std::lock_guard done_lock(kept.mutex_);
+      kept.making_.erase(key);
+      kept.made_.notify_all();
+    }
+  } done{*this, owned};
+  const VkPipeline made = create();
+  std::lock_guard insert_lock(mutex_);
+  ++pipelines_made_;
+  pipelines_.emplace(owned, KeptPipeline{made, session_});
+  return made;
 }
 
 void KeptObjects::KeepOnlyRecent(uint64_t sessions) {

@@ -1,8 +1,7 @@
 #include "draw_harness.h"
 
-#include <optional>
-
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace xnt::vk::test {

@@ -237,10 +237,13 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
   gpu::PlanScissor(plan, regs, render_width_ / plan.scale.x, render_height_ / plan.scale.y);
   if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
   const DrawQuads quads = QuadsOf(plan, draw);
-  WriteSystemConstants(regs, plan, attachments, scaled_slots, quads.kind,
+  // The system constants carry them and the pipeline is specialized on them.
+  const uint32_t output_modes = ColorOutputModes(regs, attachments.color);
+  WriteSystemConstants(regs, plan, attachments, output_modes, scaled_slots, quads.kind,
                        upload.allocation.data + upload.system_offset);
   HostRasterizer raster;
-  const VkPipeline pipeline = DrawPipeline(draw, regs, plan, attachments, quads.shader, raster);
+  const VkPipeline pipeline =
+      DrawPipeline(draw, regs, plan, attachments, output_modes, quads.shader, raster);
 
   VkCommandBuffer cmd = stream_.cmd();
   if (recorded_.BindPipeline(rendering_instance_, pipeline)) {
@@ -295,12 +298,13 @@ XenosRenderer::DrawUpload XenosRenderer::UploadDrawData(const DrawInput& draw,
 }
 
 void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
-                                         const Attachments& attachments, uint32_t scaled_slots,
-                                         PrimitiveQuads quads, uint8_t* out) {
+                                         const Attachments& attachments, uint32_t output_modes,
+                                         uint32_t scaled_slots, PrimitiveQuads quads,
+                                         uint8_t* out) {
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
   system.scaled_texture_slots = scaled_slots;
-  system.color_output_modes = ColorOutputModes(regs, attachments.color);
+  system.color_output_modes = output_modes;
   for (const RenderTarget* rt : attachments.color) {
     if (rt && !rt->note.empty()) Note("colour target: " + rt->note);
   }
@@ -312,7 +316,8 @@ void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::Dr
 
 VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                                        const gpu::DrawPlan& plan, const Attachments& attachments,
-                                       VkShaderModule quad_shader, HostRasterizer& raster) {
+                                       uint32_t output_modes, VkShaderModule quad_shader,
+                                       HostRasterizer& raster) {
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
   key.pixel_shader = draw.pixel_shader;
@@ -343,7 +348,7 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
     }
   }
   if (attachments.depth) key.depth_format = uint32_t(attachments.depth->format);
-  if (draw.pixel_shader) key.color_output_modes = ColorOutputModes(regs, attachments.color);
+  if (draw.pixel_shader) key.color_output_modes = output_modes;
   // Every attachment of a draw has the surface's sample count (render_targets.h).
   key.samples = attachments.depth ? uint32_t(attachments.depth->samples) : attachments.empty_samples;
   for (const RenderTarget* rt : attachments.color) {

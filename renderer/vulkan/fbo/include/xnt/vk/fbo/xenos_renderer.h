@@ -107,12 +107,15 @@ class XenosRenderer final : public PathRenderer {
   }
   Attachments DrawAttachments(const gpu::DrawPlan& plan);
   DrawUpload UploadDrawData(const DrawInput& draw, const gpu::HostPrimitives& prims);
+  // `output_modes`: XeSystemConstants::color_output_modes for the targets (ColorOutputModes in
+  // xenos_renderer.cpp), computed once a draw for the constants and the pipeline's specialization.
   void WriteSystemConstants(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
-                            const Attachments& attachments, uint32_t scaled_slots,
-                            PrimitiveQuads quads, uint8_t* out);
+                            const Attachments& attachments, uint32_t output_modes,
+                            uint32_t scaled_slots, PrimitiveQuads quads, uint8_t* out);
   VkPipeline DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, const Attachments& attachments,
-                          VkShaderModule quad_shader, HostRasterizer& raster);
+                          uint32_t output_modes, VkShaderModule quad_shader,
+                          HostRasterizer& raster);
   // `exact_depth`: the pixel shader writes the guest's depth, polygon offset included.
   void SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,
                        const Attachments& attachments, const HostRasterizer& raster,
