@@ -15,6 +15,7 @@
 //   (1/64, 1/64, 0, 1/64), times 16: (0.25, 0.25, 0) = (64, 64, 0);
 // - setGradientH/V + tfetch2D UseRegisterGradients with LODBias=-0.75: lambda 1 - 0.75 (80).
 // The front buffer reads alpha as 255 (gpu/front_buffer.cpp), so only RGB carries results.
+#include <algorithm>
 #include <cmath>
 
 #include "listing_head.h"
@@ -203,6 +204,126 @@ Builder BuildMipsWithoutBase() {
   return b;
 }
 
+// Volume A, 16x16x8 k_8_8_8_8 linear, levels 0..4 unpacked: a linear row is 32 texels x 4 B,
+// 256-aligned (256 B), a slice 32 rows (8 KiB), and every level's storage spans the base's
+// 8 slices (64 KiB): the base at its address, level n at the mip address + (n - 1) x 64 KiB. Grey
+// 16, 64, 112, 160, 208 for levels 0..4; point filters, point mip filter. The same bytes are a
+// stack of 8 layers too: a stacked texture's layers are 8 KiB apart (4 KiB-aligned), a level's
+// layers together, so each level's storage is again 64 KiB.
+//
+// texfetch_volume_lod: the implicit LOD along z. 16 pixels across 16 texels in u and v (one
+// texel a pixel) with w = 8u, so w moves 1/2 a pixel, 4 of the 8 slices: rho = sqrt(1 + 16) =
+// 4.12, lambda 2.04, the nearest level 2 (112); the same fetch of the stack reads layers, whose
+// index is not a filtered axis: lambda 0, level 0 (16).
+//
+// texfetch_volume_mips: explicit levels. setTexLOD 1.5 on A with a linear mip filter: half of
+// level 1 and half of level 2, 88.
+// Volume B, 8x8x16 k_8_8_8_8 linear with packed mips, levels 0..4: the tail starts at the base
+// (8 <= 16). In the base's storage (same rows and slices as A's) level 0 sits at x = 16 texels;
+// the mips' tail (a mip storage of the power-of-two base's size: 256-byte rows, 8 KiB slices)
+// holds level 1 (4x4x8) at x = 8, level 2 (2x2x4) at x = 4, level 3 (1x1x2) at y = 4 and level 4
+// (1x1x1) at y = 2, slice 4: the offset along the long axis fell under 4 texels, so it moved
+// along z. Level n, slice z is grey 20 + 40n + 2z. setTexLOD n (n = 0..4) at (0.4, 0.4, 0.3)
+// reads slice floor(0.3 x (16 >> n)): 4, 2, 1, 0, 0: greys 28, 64, 102, 140, 180.
+constexpr uint32_t kVolumeA = kTexturedFirstTextureAddress + 0x100000;
+constexpr uint32_t kVolumeAMips = kVolumeA + 0x10000;
+constexpr uint32_t kVolumeB = kTexturedFirstTextureAddress + 0x200000;
+constexpr uint32_t kVolumeBMips = kVolumeB + 0x20000;
+
+// A linear k_8_8_8_8 block of w x h texels x d slices at texel (x0, y0, z0) of a storage with
+// 256-byte rows and 8 KiB slices, each slice z one grey (rgba all that grey).
+void FillLinearSlices(std::vector<uint8_t>& storage, uint32_t x0, uint32_t y0, uint32_t z0,
+                      uint32_t w, uint32_t h, uint32_t d, uint8_t grey0, uint8_t step) {
+  for (uint32_t z = 0; z < d; ++z) {
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        const size_t at = size_t(z0 + z) * 0x2000 + size_t(y0 + y) * 256 + size_t(x0 + x) * 4;
+        for (uint32_t c = 0; c < 4; ++c) storage[at + c] = uint8_t(grey0 + step * z);
+      }
+    }
+  }
+}
+
+constexpr uint8_t kVolumeAGrey[5] = {16, 64, 112, 160, 208};
+
+void AddVolumeA(Builder& b) {
+  b.scene.memory.push_back({kVolumeA, std::vector<uint8_t>(0x10000, kVolumeAGrey[0])});
+  for (uint32_t n = 1; n < 5; ++n) {
+    b.scene.memory.push_back(
+        {kVolumeAMips + (n - 1) * 0x10000, std::vector<uint8_t>(0x10000, kVolumeAGrey[n])});
+  }
+}
+
+// A linear k_8_8_8_8 fetch constant (pitch 32 texels, 8in32, XYZW, point filters, the given
+// mip filter, vol_mag/vol_min point, mip levels 0..4): a volume (`volume`) or a stack of
+// `d` layers, packed or not.
+std::array<uint32_t, 6> LinearFetch(uint32_t base, uint32_t mips, uint32_t w, uint32_t h, uint32_t d,
+                                    uint32_t mip_filter, bool packed, bool volume = true) {
+  std::array<uint32_t, 6> f{};
+  f[0] = 2u | (1u << 22);
+  f[1] = 6u | (2u << 6) | base;
+  f[2] = volume ? (w - 1) | ((h - 1) << 11) | ((d - 1) << 22)
+                : (w - 1) | ((h - 1) << 13) | ((d - 1) << 26);
+  f[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (mip_filter << 23);
+  f[4] = 4u << 6;
+  f[5] = ((volume ? 2u : 1u) << 9) | (packed ? 1u << 11 : 0u) | mips;
+  return f;
+}
+
+Builder BuildVolumeLod() {
+  Builder b(48, 24);
+  AddVolumeA(b);
+  const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
+  const float w_of_u[4] = {1.0f, 8.0f, 0.0f, 0.0f};
+  for (uint32_t i = 0; i < 2; ++i) {
+    // w = 8u in r2.z, (u, v) as they are.
+    TexturedQuad& q = b.Quad(4 + 20 * i, 4,
+                             "    mul r2.xyz, r0.xyx, c2.xxy\n"
+                             "    tfetch3D r1, r2.xyz, tf0\n",
+                             one, zero);
+    q.fetch = LinearFetch(kVolumeA, kVolumeAMips, 16, 16, 8, 0, false, i == 0);
+    q.ps_constants.insert(q.ps_constants.end(), w_of_u, w_of_u + 4);
+    const uint8_t grey = kVolumeAGrey[i == 0 ? 2 : 0];
+    b.Fill(4 + 20 * i, 4, 16, 16, {grey, grey, grey, 255});
+  }
+  return b;
+}
+
+Builder BuildVolumeMips() {
+  Builder b(128, 24);
+  AddVolumeA(b);
+  std::vector<uint8_t> b_base(0x20000, 0), b_mips(0x20000, 0);
+  FillLinearSlices(b_base, 16, 0, 0, 8, 8, 16, 20, 2);
+  const uint32_t at[5][3] = {{0, 0, 0}, {8, 0, 0}, {4, 0, 0}, {0, 4, 0}, {0, 2, 4}};
+  for (uint32_t n = 1; n < 5; ++n) {
+    const uint32_t side = std::max(8u >> n, 1u);
+    FillLinearSlices(b_mips, at[n][0], at[n][1], at[n][2], side, side, 16 >> n,
+                     uint8_t(20 + 40 * n), 2);
+  }
+  b.scene.memory.push_back({kVolumeB, std::move(b_base)});
+  b.scene.memory.push_back({kVolumeBMips, std::move(b_mips)});
+  const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
+  // setTexLOD from c2.x, then tfetch3D with the register LOD at the quad's fixed coordinate.
+  const char* register_lod = "    mov r2, c2\n"
+                             "    setTexLOD r2.x, tf0\n"
+                             "    tfetch3D r1, r0.xyz, tf0, UseComputedLOD=false, UseRegisterLOD=true\n";
+  auto lod_quad = [&](uint32_t x, float lod, const std::array<uint32_t, 6>& fetch, uint8_t grey) {
+    TexturedQuad& q = b.Quad(x, 4, register_lod, one, zero);
+    q.fetch = fetch;
+    q.fixed_coord = true;
+    q.coord = {0.4f, 0.4f, 0.3f};
+    const float c2[4] = {lod, 0.0f, 0.0f, 0.0f};
+    q.ps_constants.insert(q.ps_constants.end(), c2, c2 + 4);
+    b.Fill(x, 4, 16, 16, {grey, grey, grey, 255});
+  };
+  lod_quad(4, 1.5f, LinearFetch(kVolumeA, kVolumeAMips, 16, 16, 8, 1, false), 88);
+  const uint8_t b_grey[5] = {28, 64, 102, 140, 180};
+  for (uint32_t n = 0; n < 5; ++n) {
+    lod_quad(24 + 20 * n, float(n), LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true), b_grey[n]);
+  }
+  return b;
+}
+
 }  // namespace
 
 std::vector<Sample> TexFetchSamples() {
@@ -228,7 +349,23 @@ std::vector<Sample> TexFetchSamples() {
               "base address 0 and with the base at the mip address (level 0 never sampled)",
               "two 16x16 grey-224 squares on navy; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildMipsWithoutBase().scene, w); },
-              [] { return BuildMipsWithoutBase().expected; })};
+              [] { return BuildMipsWithoutBase().expected; }),
+          DescribedSample(
+              "texfetch_volume_lod",
+              "48x24: the implicit LOD of tfetch3D with w = 8u over a 16x16x8 volume with mips "
+              "(w's derivative counts: level 2) and over the same bytes as a stack of 8 layers "
+              "(the layer does not count: level 0)",
+              "two 16x16 grey squares on navy: 112, 16; every pixel exact",
+              [](format::Writer& w) { AuthorTexturedScene(BuildVolumeLod().scene, w); },
+              [] { return BuildVolumeLod().expected; }),
+          DescribedSample(
+              "texfetch_volume_mips",
+              "128x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
+              "filter on a 16x16x8 volume, and 0..4 on an 8x8x16 volume whose packed tail puts "
+              "its last level at slice 4",
+              "six 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180; every pixel exact",
+              [](format::Writer& w) { AuthorTexturedScene(BuildVolumeMips().scene, w); },
+              [] { return BuildVolumeMips().expected; })};
 }
 
 }  // namespace xnt::samples

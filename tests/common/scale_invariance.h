@@ -65,6 +65,9 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
     {"texfetch_lod_queries",
      "getCompTexLOD and getGradients measure per host pixel: at S host pixels per guest pixel "
      "lambda drops by log2(S) and the gradients by 1/S, as rendering at a higher resolution does"},
+    {"texfetch_volume_lod",
+     "its picture is the mip level w's screen derivative selects: S host pixels per guest pixel "
+     "along x divide it by S, so a finer level is read, as rendering at a higher resolution does"},
 };
 
 // PSNR in dB of the box-downsampled RGB of `scaled` (sx x sy host pixels per guest pixel) against
@@ -147,6 +150,9 @@ inline const std::map<std::string, DecimationException> kNotDecimationInvariant 
       "major axis reads a finer one", false}},
     {"texfetch_lod_queries",
      {"its picture is the LOD and gradients per screen pixel, which a scale divides", false}},
+    {"texfetch_volume_lod",
+     {"its picture is the mip level w's derivative along x selects: any scale enlarging x reads "
+      "a finer one", false}},
 };
 
 // The scales the decimation check runs at: a middle host pixel on both axes.

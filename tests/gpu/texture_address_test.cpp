@@ -309,5 +309,103 @@ TEST(TextureLayoutHandWorked, ArrayLayerStrides) {
   EXPECT_EQ(vol.ByteSize(), 32768u);
 }
 
+TEST(TextureLayoutHandWorked, VolumeMipChains) {
+  // 64x32x6 k_8_8_8_8 tiled, mips 0..6 unpacked (the chain's length counts the depth too:
+  // log2(max(64, 32, 6)) = 6). Every level's storage spans the base's depth rounded up to the
+  // 4-slice tile depth: 8 slices.
+  auto v = Desc(xenos::TextureFormat::k_8_8_8_8, 64, 32, 64, true);
+  v.dimension = uint32_t(xenos::DataDimension::k3D);
+  v.depth = 6;
+  v.levels = 7;
+  // Base: 64 blocks x 32 rows x 4 B = 8192 per slice, x 8 slices = 65536.
+  EXPECT_EQ(v.GetLevel(0).layer_stride, 8192u);
+  EXPECT_EQ(v.ByteSize(), 65536u);
+  EXPECT_EQ(v.GetLevel(0).depth, 6u);
+  // Level 1: next_pow2(64) >> 1 = 32 blocks, next_pow2(32) >> 1 = 16 -> 32 rows: 4096 per
+  // slice, 32768 for the level; 32x16 texels, 6 >> 1 = 3 slices.
+  const auto l1 = v.GetLevel(1);
+  EXPECT_EQ(l1.address, 0x00200000u);
+  EXPECT_EQ(l1.layer_stride, 4096u);
+  EXPECT_EQ(l1.width, 32u);
+  EXPECT_EQ(l1.height, 16u);
+  EXPECT_EQ(l1.depth, 3u);
+  EXPECT_EQ(v.StorageBytes(l1), 32768u);
+  // Levels 2..6: 32x32-block slices (4096 B) x 8 each, one after the other; one slice from
+  // level 2 on (6 >> 2 = 1).
+  for (uint32_t level = 2; level < 7; ++level) {
+    SCOPED_TRACE(level);
+    const auto l = v.GetLevel(level);
+    EXPECT_EQ(l.address, 0x00200000u + (level - 1) * 32768u);
+    EXPECT_EQ(l.depth, 1u);
+    EXPECT_EQ(l.offset_z, 0u);
+  }
+  EXPECT_EQ(v.GetLevel(6).width, 1u);
+  const auto ranges = v.ByteRanges();
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[1].second, 6u * 32768u);
+
+  // 32x32x8 packed: the tail starts at level 1 (min(log2 w, log2 h) - 4) and holds levels 1..5
+  // at the 2D offsets (square: x = 16, 8, 4, then y = (1 << 4) >> (n - 2) = 8, 4), all at
+  // slice 0: the offset along the long axis never falls under 4 texels.
+  auto p = Desc(xenos::TextureFormat::k_8_8_8_8, 32, 32, 32, true);
+  p.dimension = uint32_t(xenos::DataDimension::k3D);
+  p.depth = 8;
+  p.levels = 6;
+  p.packed_mips = true;
+  EXPECT_EQ(p.PackedLevel(), 1u);
+  const uint32_t px[6] = {0, 16, 8, 4, 0, 0}, py[6] = {0, 0, 0, 0, 8, 4};
+  const uint32_t pd[6] = {8, 4, 2, 1, 1, 1};
+  for (uint32_t level = 1; level < 6; ++level) {
+    SCOPED_TRACE(level);
+    const auto l = p.GetLevel(level);
+    EXPECT_EQ(l.address, 0x00200000u);
+    EXPECT_EQ(l.offset_x_blocks, px[level]);
+    EXPECT_EQ(l.offset_y_blocks, py[level]);
+    EXPECT_EQ(l.offset_z, 0u);
+    EXPECT_EQ(l.depth, pd[level]);
+  }
+
+  // 4x4x32 packed: deeper than wide, so the chain runs to level 5 and the base itself is in the
+  // tail (packed level 0). Levels 0..2 at x = 16, 8, 4; level 3 (packed n = 3) at y = (1 << 2)
+  // >> 1 = 2, under 4 texels, so along z too: log2(32) = 5 > n + 1 -> slice (5 - 3) * 4 = 8;
+  // level 4 at y = 1, slice 4 (5 > 5 fails); level 5 at y = 0, slice 4.
+  auto deep = Desc(xenos::TextureFormat::k_8_8_8_8, 4, 4, 32, true);
+  deep.dimension = uint32_t(xenos::DataDimension::k3D);
+  deep.depth = 32;
+  deep.levels = 6;
+  deep.packed_mips = true;
+  EXPECT_EQ(deep.PackedLevel(), 0u);
+  const uint32_t dx[6] = {16, 8, 4, 0, 0, 0}, dy[6] = {0, 0, 0, 2, 1, 0};
+  const uint32_t dz[6] = {0, 0, 0, 8, 4, 4}, dd[6] = {32, 16, 8, 4, 2, 1};
+  for (uint32_t level = 0; level < 6; ++level) {
+    SCOPED_TRACE(level);
+    const auto l = deep.GetLevel(level);
+    EXPECT_EQ(l.address, level == 0 ? deep.base_address : 0x00200000u);
+    EXPECT_EQ(l.offset_x_blocks, dx[level]);
+    EXPECT_EQ(l.offset_y_blocks, dy[level]);
+    EXPECT_EQ(l.offset_z, dz[level]);
+    EXPECT_EQ(l.depth, dd[level]);
+  }
+  // The mips' tail is stored as a level-0-shaped mip: next_pow2(4) = 4 -> 32 blocks x 32 rows
+  // x 4 B = 4096 per slice, x 32 slices = 131072.
+  EXPECT_EQ(deep.ByteRanges()[1].second, 131072u);
+}
+
+TEST(TextureLayoutHandWorked, VolumeFetchConstantsLoadTheirMips) {
+  // A 3D fetch constant with a mip address: the chain runs to log2(max(w, h, d)) and to the
+  // fetch constant's mip_max_level, whichever ends first.
+  uint32_t f[6] = {};
+  f[0] = 2u | (1u << 31) | ((32u >> 5) << 22);           // texture, tiled, pitch 32
+  f[1] = 6u | (0x01000000u & ~0xFFFu);                      // k_8_8_8_8 at 16 MiB
+  f[2] = (4u - 1) | ((4u - 1) << 11) | ((32u - 1) << 22);   // 4x4x32
+  f[4] = 15u << 6;                                          // mip_max_level 15
+  f[5] = (uint32_t(xenos::DataDimension::k3D) << 9) | 0x01100000u;  // mips at 17 MiB
+  const auto d = gpu::TextureDescriptor::FromFetchConstant(f);
+  EXPECT_EQ(d.levels, 6u);
+  EXPECT_TRUE(d.inexact.empty()) << d.inexact;
+  f[4] = 3u << 6;
+  EXPECT_EQ(gpu::TextureDescriptor::FromFetchConstant(f).levels, 4u);
+}
+
 }  // namespace
 }  // namespace xnt::vk

@@ -35,7 +35,13 @@ TextureUnit::Footprint TextureUnit::Walk(const Setup& p, const ucode::FetchInstr
   };
   const float dudx = ddx[0] * p.rho_x, dvdx = p.one_d ? 0.0f : ddx[1] * p.rho_y;
   const float dudy = ddy[0] * p.rho_x, dvdy = p.one_d ? 0.0f : ddy[1] * p.rho_y;
-  const float px = std::sqrt(dudx * dudx + dvdx * dvdx), py = std::sqrt(dudy * dudy + dvdy * dvdy);
+  float sx = dudx * dudx + dvdx * dvdx, sy = dudy * dudy + dvdy * dvdy;
+  if (p.rho_z != 0.0f) {  // a volume's z derivative
+    const float dwdx = ddx[2] * p.rho_z, dwdy = ddy[2] * p.rho_z;
+    sx += dwdx * dwdx;
+    sy += dwdy * dwdy;
+  }
+  const float px = std::sqrt(sx), py = std::sqrt(sy);
   const float rho = std::max(px, py);
   Footprint out;
   out.lambda = biased(std::log2(rho));

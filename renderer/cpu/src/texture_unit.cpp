@@ -136,7 +136,7 @@ TextureUnit::Slot& TextureUnit::Get(uint32_t slot) {
       for (uint32_t level = 0; level < d.levels; ++level) {
         const gpu::TextureDescriptor::Level l = d.GetLevel(level);
         texels += uint64_t(l.width) * l.height * s->layers;
-        s->level_size.push_back({std::max(1u, l.width), std::max(1u, l.height)});
+        s->level_size.push_back({std::max(1u, l.width), std::max(1u, l.height), l.depth});
       }
       s->cacheable = texels <= kMaxCachedTexels;
       if (s->cacheable) {
@@ -234,12 +234,14 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
   return FilterTexels(tx, ty, one_d, linear, texel);
 }
 
-ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float v, float slice,
+ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float v, float w,
                                         bool linear) {
   // Along z the volume filters as along x and y (the host's 3D sampler on fbo and fsi has one
   // filter for all three axes): the nearest slice, or the two slices around the sample's slice
-  // coordinate weighted by its distance from their centres, each addressed with clamp_z.
-  const int32_t depth = int32_t(s.reader->texture().depth);
+  // coordinate weighted by its distance from their centres, each addressed with clamp_z over
+  // the level's slices.
+  const int32_t depth = int32_t(s.level_size[level][2]);
+  const float slice = w * float(depth);
   auto at = [&](int32_t z) {
     const int32_t a = Address(s.fetch.clamp_z, z, depth);
     return a < 0 ? BorderColor(s.fetch.border_color) : Filter(s, level, u, v, false, linear, uint32_t(a));
@@ -267,6 +269,12 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   p.rho_x = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : p.w);
   p.rho_y = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : p.h);
   p.stack = d.volume() ? d.depth : d.layers;
+  // A volume's z is a filtered axis: its derivative counts in the level of detail as x and y do
+  // (a stack's layer is not).
+  p.d = float(d.depth);
+  if (d.volume() && f.dimension == ucode::TextureDimension::k3D) {
+    p.rho_z = f.tx_coord_denorm ? 1.0f : p.d;
+  }
   // Offsets are in half texels.
   p.offset_u = float(f.offset_x) * 0.5f / p.w;
   p.offset_v = float(f.offset_y) * 0.5f / p.h;
@@ -315,9 +323,11 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   }
   // A volume filters between its slices as well (FilterVolume); a stack reads one layer.
   const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
-  const float slice = volume ? (f.tx_coord_denorm ? coords[2] : coords[2] * float(d.depth)) +
-                                   float(f.offset_z) * 0.5f
-                             : 0.0f;
+  // Normalised like u and v (the offset in half texels of level 0), scaled by each level's
+  // slices in FilterVolume.
+  const float w = volume ? (f.tx_coord_denorm ? coords[2] / p.d : coords[2]) +
+                               float(f.offset_z) * 0.5f / p.d
+                         : 0.0f;
   auto filter = [&](uint32_t level, bool linear) {
     if (!volume) return Filter(s, level, u, v, one_d, linear, layer);
     // The z filter of the vol_mag/vol_min fields (the instruction's unless "keep") is not
@@ -331,7 +341,7 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
     if (z_linear != linear) {
       Note("volume texture: vol_mag/vol_min_filter differs from the x/y filter; z filtered as x/y");
     }
-    return FilterVolume(s, level, u, v, slice, linear);
+    return FilterVolume(s, level, u, v, w, linear);
   };
   const LevelPick pick = PickLevels(p, lambda);
   const ucode::Float4 a = filter(pick.lo, pick.linear);

@@ -87,7 +87,7 @@ class TextureUnit {
     std::unique_ptr<gpu::TexelReader> reader;
     uint32_t layers = 1;
     uint32_t scale_x = 1, scale_y = 1;  // > 1: read from a scaled resolve copy
-    std::vector<std::array<uint32_t, 2>> level_size;  // width, height of each level (>= 1)
+    std::vector<std::array<uint32_t, 3>> level_size;  // width, height, slices of each level (>= 1)
     // Decoded texels per (level, layer), filled 8x8 texels at a time on first touch (a texture
     // cache: untiling and decoding once per texel instead of once per fetch; the values are the
     // reader's). Not used for a texture too large to keep or one with a texel that does not
@@ -109,7 +109,9 @@ class TextureUnit {
     Slot* s = nullptr;
     bool one_d = false, cube = false;
     float w = 1.0f, h = 1.0f;      // guest texels
-    float rho_x = 1.0f, rho_y = 1.0f;  // normalised derivatives -> level-0 texels
+    float d = 1.0f;                // a volume's guest slices
+    // Normalised derivatives -> level-0 texels; rho_z is 0 but for a volume's 3D fetch.
+    float rho_x = 1.0f, rho_y = 1.0f, rho_z = 0.0f;
     uint32_t mag = 0, min = 0, mip = 0, top_level = 0, stack = 1;
     float min_lod = 0.0f, max_lod = 0.0f;
     float offset_u = 0.0f, offset_v = 0.0f;  // the instruction's offsets, normalised
@@ -185,9 +187,8 @@ class TextureUnit {
   // Bilinear or point sample of one level at normalised (u, v).
   ucode::Float4 Filter(Slot& s, uint32_t level, float u, float v, bool one_d, bool linear,
                        uint32_t layer);
-  // A volume's level at normalised (u, v) and slice coordinate `slice` (in slices), filtered
-  // between slices when `linear`.
-  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float slice, bool linear);
+  // A volume's level at normalised (u, v, w), filtered between the level's slices when `linear`.
+  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float w, bool linear);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
   // Layer 0 of a 2D level as FilterLanes' loop reads it: the decoded image's texels and block
   // flags, and each axis's size and address mode (a power-of-two repeat as a mask).

@@ -21,8 +21,12 @@ std::optional<std::array<float, 4>> TexelReader::Texel(uint32_t level, uint32_t 
   const uint32_t bx = x / info.block_width + l.offset_x_blocks;
   const uint32_t by = y / info.block_height + l.offset_y_blocks;
   uint32_t address = l.address;
-  if (texture_.volume() && texture_.tiled) {
-    address += TiledOffset3D(bx, by, layer, l.pitch_blocks, l.height_blocks, info.bpb_log2);
+  if (texture_.volume()) {
+    // `layer` is the level's slice; a packed tail puts the level at a slice offset.
+    const uint32_t z = layer + l.offset_z;
+    address += texture_.tiled
+                   ? TiledOffset3D(bx, by, z, l.pitch_blocks, l.height_blocks, info.bpb_log2)
+                   : z * l.layer_stride + LinearOffset2D(bx, by, l.pitch_blocks, info.bpb_log2);
   } else {
     address += layer * l.layer_stride +
                (texture_.tiled ? uint32_t(TiledOffset2D(int32_t(bx), int32_t(by), l.pitch_blocks,

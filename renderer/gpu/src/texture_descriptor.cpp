@@ -33,19 +33,29 @@ uint32_t NextPow2(uint32_t v) { return 1u << Log2Ceil(v); }
 // Texel offset of packed mip `level` inside the tail (Xenia texture_util.cc GetPackedMipOffset;
 // the layout was reverse-engineered there from DDS dumps): levels 16 texels and smaller sit in
 // one 32x32 tile, the first three along the longer axis' perpendicular at 16 >> n, the smaller
-// ones along the longer axis at (side >> (n - 2)).
-void PackedMipOffset(uint32_t width, uint32_t height, uint32_t level, uint32_t& x, uint32_t& y) {
+// ones along the longer axis at (side >> (n - 2)). A volume's levels past the point where that
+// offset falls under 4 texels (only a volume deeper than it is wide and tall gets there) move
+// along z instead: to slice (log2(depth) - n) * 4, at least 4.
+void PackedMipOffset(uint32_t width, uint32_t height, uint32_t depth, uint32_t level, uint32_t& x,
+                     uint32_t& y, uint32_t& z) {
   uint32_t log2_w = Log2Ceil(width), log2_h = Log2Ceil(height);
   uint32_t log2_size = std::min(log2_w, log2_h);
   uint32_t base = log2_size > 4 ? log2_size - 4 : 0;
   uint32_t packed = level - base;
-  x = y = 0;
+  x = y = z = 0;
   if (packed < 3) {
     (log2_w > log2_h ? y : x) = 16u >> packed;
-  } else if (log2_w > log2_h) {
-    x = (1u << (log2_w - base)) >> (packed - 2);
+    return;
+  }
+  uint32_t offset = 0;
+  if (log2_w > log2_h) {
+    offset = x = (1u << (log2_w - base)) >> (packed - 2);
   } else {
-    y = (1u << (log2_h - base)) >> (packed - 2);
+    offset = y = (1u << (log2_h - base)) >> (packed - 2);
+  }
+  if (depth > 1 && offset < 4) {
+    uint32_t log2_d = Log2Ceil(depth);
+    z = log2_d > packed + 1 ? (log2_d - packed) * 4 : 4;
   }
 }
 }  // namespace
@@ -93,11 +103,11 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
                 " (dword 0 bits 22..30 << 5) is less than the width " + std::to_string(d.width));
   }
   // Mip levels (Xenia texture_util.cc GetSubresourcesFromFetchConstant): none without a mip
-  // address; otherwise up to mip_max_level (dword 4 bits 6..9), clamped to the size's chain.
-  uint32_t size_max_level = Log2Floor(std::max(d.width, d.height));
-  if (f.mip_address != 0 && d.volume()) {
-    d.inexact = "mip levels of a 3D texture not loaded (base level only)";
-  } else if (f.mip_address != 0) {
+  // address; otherwise up to mip_max_level (dword 4 bits 6..9), clamped to the size's chain,
+  // whose length a volume's depth counts in too.
+  uint32_t size_max_level =
+      Log2Floor(std::max({d.width, d.height, d.volume() ? d.depth : 1u}));
+  if (f.mip_address != 0) {
     uint32_t min_level = std::min(f.mip_min_level, size_max_level);
     uint32_t max_level = std::max(std::min(f.mip_max_level, size_max_level), min_level);
     d.levels = max_level + 1;
@@ -113,9 +123,10 @@ TextureDescriptor TextureDescriptor::FromFetchConstant(const uint32_t dwords[6])
   }
   uint64_t texels = 0;
   for (uint32_t l = 0; l < d.levels; ++l) {
-    texels += uint64_t(std::max(d.width >> l, 1u)) * std::max(d.height >> l, 1u);
+    texels += uint64_t(std::max(d.width >> l, 1u)) * std::max(d.height >> l, 1u) *
+              std::max(d.depth >> l, 1u);
   }
-  if (texels * d.layers * d.depth * 16 > kMaxHostImageBytes) {
+  if (texels * d.layers * 16 > kMaxHostImageBytes) {
     throw Error("texture: " + std::to_string(d.width) + "x" + std::to_string(d.height) +
                 "x" + std::to_string(d.layers) + " texture exceeds the 256 MiB host image limit");
   }
@@ -139,7 +150,10 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
   // constant; mips have strides of a power-of-two-sized texture's mip; every storage is aligned
   // to 32x32 blocks and each layer to 4 KiB; mip storages follow each other from the mip
   // address, all of a level's layers together; levels from the packed level on share the
-  // packed level's storage at offsets inside it.
+  // packed level's storage at offsets inside it. A volume's slices are not aligned one by one:
+  // every level's storage, the mips' included, spans the base's depth rounded up to the 4-slice
+  // tile depth (the mips' depth is not rounded to a power of two there, unlike width and height),
+  // 4 KiB-aligned as a whole.
   TextureFormatInfo info = GetTextureFormatInfo(format);
   const uint32_t packed_level = PackedLevel();
   auto storage = [&](uint32_t s, bool is_base, Level& out) {
@@ -158,41 +172,44 @@ TextureDescriptor::Level TextureDescriptor::GetLevel(uint32_t level) const {
     if (!tiled) row_bytes = AlignUp(row_bytes, 256);
     out.pitch_blocks = pitch_blocks;
     out.height_blocks = rows;
-    // 3D: layer_stride is the (unaligned) depth-slice stride; the whole volume spans
-    // align(depth, 4) slices rounded to 4 KiB (ByteSize).
+    // 3D: layer_stride is the (unaligned) depth-slice stride (StorageBytes aligns the whole).
     out.layer_stride = volume() ? row_bytes * rows : AlignUp(row_bytes * rows, 4096);
   };
   Level l;
   l.width = std::max(width >> level, 1u);
   l.height = std::max(height >> level, 1u);
+  l.depth = volume() ? std::max(depth >> level, 1u) : 1u;
   if (level == 0) {
     storage(0, true, l);
     l.address = base_address;
   } else {
     uint32_t last = std::min(level, packed_level);
-    uint32_t offset = 0;
+    uint64_t offset = 0;
     // Mip storages from level 1 (or the packed level 0 tail) up to this one.
     for (uint32_t s = packed_level == 0 ? 0 : 1; s < last; ++s) {
       Level prev;
       storage(s, false, prev);
-      offset += prev.layer_stride * layers;
+      offset += StorageBytes(prev);
     }
     storage(last, false, l);
-    l.address = mip_address + offset;
+    l.address = uint32_t(mip_address + offset);
   }
   if (level >= packed_level) {
-    uint32_t x = 0, y = 0;
-    PackedMipOffset(width, height, level, x, y);
+    uint32_t x = 0, y = 0, z = 0;
+    PackedMipOffset(width, height, volume() ? depth : 1u, level, x, y, z);
     l.offset_x_blocks = x / info.block_width;
     l.offset_y_blocks = y / info.block_height;
+    l.offset_z = z;
   }
   return l;
 }
 
-uint64_t TextureDescriptor::ByteSize() const {
-  if (volume()) return AlignUp(GetLevel(0).layer_stride * AlignUp(depth, 4), 4096);
-  return uint64_t(GetLevel(0).layer_stride) * layers;
+uint64_t TextureDescriptor::StorageBytes(const Level& l) const {
+  if (volume()) return (uint64_t(l.layer_stride) * AlignUp(depth, 4) + 4095) & ~uint64_t(4095);
+  return uint64_t(l.layer_stride) * layers;
 }
+
+uint64_t TextureDescriptor::ByteSize() const { return StorageBytes(GetLevel(0)); }
 
 std::vector<std::pair<uint32_t, uint64_t>> TextureDescriptor::ByteRanges() const {
   std::vector<std::pair<uint32_t, uint64_t>> ranges{{base_address, ByteSize()}};
@@ -200,8 +217,7 @@ std::vector<std::pair<uint32_t, uint64_t>> TextureDescriptor::ByteRanges() const
     // The last mip storage: the packed tail's level, or level 1's when the tail holds the base.
     uint32_t last = std::max(std::min(levels - 1, PackedLevel()), 1u);
     Level l = GetLevel(last);
-    ranges.push_back({mip_address, uint64_t(l.address - mip_address) +
-                                       uint64_t(l.layer_stride) * layers});
+    ranges.push_back({mip_address, uint64_t(l.address - mip_address) + StorageBytes(l)});
   }
   return ranges;
 }

@@ -23,6 +23,7 @@ layout(push_constant) uniform XeLoad {
   uint layers; uint format; uint endian; uint tiled;
   uint bpb_log2; uint block_width; uint block_height; uint layer_stride;
   uint signed_mask; uint offset_x_blocks; uint offset_y_blocks; uint height_blocks;
+  uint offset_z;
 } p;
 
 uint load_word(uint byte_address) {
@@ -165,9 +166,10 @@ void main() {
   uint bx = id.x / p.block_width + p.offset_x_blocks, by = id.y / p.block_height + p.offset_y_blocks;
   uint row_bytes = ((p.pitch_blocks << p.bpb_log2) + 255u) & ~255u;
 #ifdef XE_VOLUME
+  uint z = id.z + p.offset_z;
   uint address = p.base_address +
-                 (p.tiled != 0u ? tiled_offset_3d(bx, by, id.z, p.pitch_blocks, p.height_blocks, p.bpb_log2)
-                                : id.z * p.layer_stride + by * row_bytes + (bx << p.bpb_log2));
+                 (p.tiled != 0u ? tiled_offset_3d(bx, by, z, p.pitch_blocks, p.height_blocks, p.bpb_log2)
+                                : z * p.layer_stride + by * row_bytes + (bx << p.bpb_log2));
 #else
   uint offset = p.tiled != 0u ? tiled_offset(bx, by, p.pitch_blocks, p.bpb_log2)
                               : by * row_bytes + (bx << p.bpb_log2);

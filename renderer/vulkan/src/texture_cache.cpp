@@ -31,7 +31,7 @@ TextureLoadConstants LoadConstantsOf(const gpu::TextureDescriptor& d, uint32_t l
   c.base_address = l.address;
   c.width = l.width;
   c.height = l.height;
-  c.layers = d.volume() ? d.depth : d.layers;
+  c.layers = d.volume() ? l.depth : d.layers;
   c.height_blocks = l.height_blocks;
   c.format = d.format;
   c.endian = d.endian;
@@ -44,6 +44,7 @@ TextureLoadConstants LoadConstantsOf(const gpu::TextureDescriptor& d, uint32_t l
   c.layer_stride = l.layer_stride;
   c.offset_x_blocks = l.offset_x_blocks;
   c.offset_y_blocks = l.offset_y_blocks;
+  c.offset_z = l.offset_z;
   return c;
 }
 

@@ -114,7 +114,7 @@ inline std::array<uint32_t, 6> Fetch(uint32_t base, uint32_t format, uint32_t en
 
 // Encodes random blocks of every level at their guest addresses (TextureDescriptor::GetLevel:
 // packed mip tails included); returns the expected texels level after level, each level
-// width_l x height_l x layers, row-major, layer-major.
+// width_l x height_l x layers (a volume's: its level's slices), row-major, layer-major.
 inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t format, uint32_t endian,
                                  const Layout& l, uint32_t seed, float float_range = 1000.0f) {
   gpu::TextureFormatInfo info = gpu::GetTextureFormatInfo(format);
@@ -126,19 +126,23 @@ inline std::vector<Texel> Encode(FakeGuest& guest, uint32_t base, uint32_t forma
   for (uint32_t level = 0; level < desc.levels; ++level) {
     TextureLoadConstants c = LoadConstantsOf(desc, level);
     const uint32_t lw = c.width, lh = c.height;
+    // A volume's level has slices of its own (c.layers); a stack keeps its layers.
+    const uint32_t slices = l.dimension == 2 ? c.layers : l.layers;
     const size_t level_start = expected.size();
-    expected.resize(level_start + size_t(lw) * lh * l.layers);
+    expected.resize(level_start + size_t(lw) * lh * slices);
     uint32_t bw = (lw + info.block_width - 1) / info.block_width;
     uint32_t bh = (lh + info.block_height - 1) / info.block_height;
-    for (uint32_t z = 0; z < l.layers; ++z) {
+    for (uint32_t z = 0; z < slices; ++z) {
       for (uint32_t by = 0; by < bh; ++by) {
         for (uint32_t bx = 0; bx < bw; ++bx) {
           uint32_t sx = bx + c.offset_x_blocks, sy = by + c.offset_y_blocks;
           uint32_t offset = l.tiled ? uint32_t(gpu::TiledOffset2D(int32_t(sx), int32_t(sy), c.pitch_blocks, info.bpb_log2))
                                     : gpu::LinearOffset2D(sx, sy, c.pitch_blocks, info.bpb_log2);
           uint32_t address = c.base_address + z * c.layer_stride + offset;
-          if (l.dimension == 2 && l.tiled) {  // 32x32x4-tiled volume
-            address = c.base_address + gpu::TiledOffset3D(sx, sy, z, c.pitch_blocks, c.height_blocks, info.bpb_log2);
+          if (l.dimension == 2) {  // a volume's level: from its first slice in a packed tail
+            const uint32_t sz = z + c.offset_z;
+            address = l.tiled ? c.base_address + gpu::TiledOffset3D(sx, sy, sz, c.pitch_blocks, c.height_blocks, info.bpb_log2)
+                              : c.base_address + sz * c.layer_stride + offset;
           }
           // The block's dwords as the loader sees them after the swap; for sub-dword blocks,
           // the containing dword keeps whatever bytes other blocks put there.

@@ -37,9 +37,11 @@ struct TextureDescriptor {
     uint32_t address = 0;       // start of the level's storage (its layer 0)
     uint32_t pitch_blocks = 0;  // row pitch of the storage in blocks
     uint32_t height_blocks = 0; // rows of one layer's storage (tile-aligned)
-    uint32_t layer_stride = 0;  // bytes between layers, 4 KiB-aligned
+    uint32_t layer_stride = 0;  // bytes between layers, 4 KiB-aligned (3D: between slices)
     uint32_t width = 0, height = 0;  // texels of this level
+    uint32_t depth = 1;              // 3D: slices of this level
     uint32_t offset_x_blocks = 0, offset_y_blocks = 0;  // inside a packed tail
+    uint32_t offset_z = 0;           // 3D: first slice inside a packed tail
   };
   Level GetLevel(uint32_t level) const;
   // The first level stored in the packed tail (UINT32_MAX without packed mips): the smaller
@@ -49,6 +51,9 @@ struct TextureDescriptor {
   // [address, address + size) of the base storage and, with mips, of the mip storage.
   std::vector<std::pair<uint32_t, uint64_t>> ByteRanges() const;
   uint64_t ByteSize() const;  // of the base storage
+  // Bytes from a level's storage address to the next storage: every layer of a stack, a
+  // volume's 4-aligned slice count, rounded to 4 KiB.
+  uint64_t StorageBytes(const Level& l) const;
 
   // Throws xnt::Error for what the cache cannot load (naming the field).
   static TextureDescriptor FromFetchConstant(const uint32_t dwords[6]);

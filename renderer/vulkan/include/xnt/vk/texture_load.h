@@ -8,7 +8,7 @@
 
 namespace xnt::vk {
 
-// Push constants of the load shader (std430, 64 bytes). One dispatch per mip level.
+// Push constants of the load shader (std430, 68 bytes). One dispatch per mip level.
 struct TextureLoadConstants {
   uint32_t base_address;   // bytes
   uint32_t pitch_blocks;   // row pitch in blocks
@@ -31,10 +31,12 @@ struct TextureLoadConstants {
   uint32_t offset_x_blocks;
   uint32_t offset_y_blocks;
   // 3D: rows of one depth slice's storage (32-aligned), for the 32x32x4 tiling; `layers` is the
-  // depth and `layer_stride` the linear slice stride.
+  // level's depth and `layer_stride` the linear slice stride.
   uint32_t height_blocks;
+  // 3D: the level's first slice inside a packed mip tail (0 for levels stored on their own).
+  uint32_t offset_z;
 };
-static_assert(sizeof(TextureLoadConstants) == 64);
+static_assert(sizeof(TextureLoadConstants) == 68);
 
 // SPIR-V of the load compute shader, compiled at build time from
 // renderer/vulkan/shaders/texture_load.comp (set 0 = shared memory as in shader_interface.h,
