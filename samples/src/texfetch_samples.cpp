@@ -212,9 +212,12 @@ Builder BuildMipsWithoutBase() {
 // layers together, so each level's storage is again 64 KiB.
 //
 // texfetch_volume_lod: the implicit LOD along z. 16 pixels across 16 texels in u and v (one
-// texel a pixel) with w = 8u, so w moves 1/2 a pixel, 4 of the 8 slices: rho = sqrt(1 + 16) =
-// 4.12, lambda 2.04, the nearest level 2 (112); the same fetch of the stack reads layers, whose
-// index is not a filtered axis: lambda 0, level 0 (16).
+// texel a pixel) with w = 12u, so w moves 3/4 a pixel, 6 of the 8 slices: rho = sqrt(1 + 36) =
+// 6.08, lambda 2.60, the nearest level 3 (160); the same fetch of the stack reads layers, whose
+// index is not a filtered axis: lambda 0, level 0 (16). Vulkan lets a sampler take rho anywhere
+// between the largest derivative and their sum (6..7: lambda 2.58..2.81), which rounds to level
+// 3 as well; at S host pixels per guest pixel along x (1.58..1.81 at 2, 1.00..1.22 at 3) every
+// choice rounds to the same level too, so all paths agree at every scale on any driver.
 //
 // texfetch_volume_mips: explicit levels. setTexLOD 1.5 on A with a linear mip filter: half of
 // level 1 and half of level 2, 88.
@@ -274,16 +277,16 @@ Builder BuildVolumeLod() {
   Builder b(48, 24);
   AddVolumeA(b);
   const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, zero{0.0f, 0.0f, 0.0f, 0.0f};
-  const float w_of_u[4] = {1.0f, 8.0f, 0.0f, 0.0f};
+  const float w_of_u[4] = {1.0f, 12.0f, 0.0f, 0.0f};
   for (uint32_t i = 0; i < 2; ++i) {
-    // w = 8u in r2.z, (u, v) as they are.
+    // w = 12u in r2.z, (u, v) as they are.
     TexturedQuad& q = b.Quad(4 + 20 * i, 4,
                              "    mul r2.xyz, r0.xyx, c2.xxy\n"
                              "    tfetch3D r1, r2.xyz, tf0\n",
                              one, zero);
     q.fetch = LinearFetch(kVolumeA, kVolumeAMips, 16, 16, 8, 0, false, i == 0);
     q.ps_constants.insert(q.ps_constants.end(), w_of_u, w_of_u + 4);
-    const uint8_t grey = kVolumeAGrey[i == 0 ? 2 : 0];
+    const uint8_t grey = kVolumeAGrey[i == 0 ? 3 : 0];
     b.Fill(4 + 20 * i, 4, 16, 16, {grey, grey, grey, 255});
   }
   return b;
@@ -352,10 +355,10 @@ std::vector<Sample> TexFetchSamples() {
               [] { return BuildMipsWithoutBase().expected; }),
           DescribedSample(
               "texfetch_volume_lod",
-              "48x24: the implicit LOD of tfetch3D with w = 8u over a 16x16x8 volume with mips "
-              "(w's derivative counts: level 2) and over the same bytes as a stack of 8 layers "
+              "48x24: the implicit LOD of tfetch3D with w = 12u over a 16x16x8 volume with mips "
+              "(w's derivative counts: level 3) and over the same bytes as a stack of 8 layers "
               "(the layer does not count: level 0)",
-              "two 16x16 grey squares on navy: 112, 16; every pixel exact",
+              "two 16x16 grey squares on navy: 160, 16; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeLod().scene, w); },
               [] { return BuildVolumeLod().expected; }),
           DescribedSample(
