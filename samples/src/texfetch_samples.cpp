@@ -327,6 +327,77 @@ Builder BuildVolumeMips() {
   return b;
 }
 
+// texfetch_border_fraction: getBCF, the border colour's share of what tfetch would filter, in
+// red (x; getBCF's other components are 0 whatever the fetch constant's swizzle). The 32x32
+// texture of texfetch_lod_queries with clamp modes, filters and LODs per quad, at fixed
+// coordinates; the texels' values never matter. Bilinear along x at u = 1/128: texel coordinate
+// 0.25, the footprint 0.75 on texel 0 and 0.25 on texel -1 (the border): 0.25 (64), the same
+// with the fetch constant's swizzle reversed; at (1/128, 1/128) with both axes on the border:
+// 1 - 0.75 x 0.75 = 0.4375 (112); point at u = -0.01: texel -1, all border (255); at u = 1 - 1/128
+// the footprint's right texel is 32, 0.25 (64); clamped to the edge at u = -0.5 nothing is
+// border (0). setTexLOD 2 with a linear min filter reads level 2 (8x8): texel coordinate
+// 0.0625, 0.5625 on texel 0: 0.4375 (112); setTexLOD 2.5 with a linear mip filter blends that
+// with level 3 (4x4, 0.03125: 0.46875) half and half: 0.453125 (116). An 8x8x4 volume clamped to
+// the border along z, linear, at w = 1/16 (slice coordinate 0.25): 0.25 of the slice before
+// slice 0 (64).
+Builder BuildBorderFraction() {
+  Builder b(184, 24);
+  b.scene.memory.push_back({kLevel0Address, std::vector<uint8_t>(0x4000, kLevel0Grey)});
+  b.scene.memory.push_back({kMipAddress, std::vector<uint8_t>(0x10000, kMipGrey)});
+  b.scene.memory.push_back({kVolumeAddress, std::vector<uint8_t>(0x8000, 0x80)});
+  const std::array<float, 4> one{1.0f, 1.0f, 1.0f, 1.0f}, alpha{0.0f, 0.0f, 0.0f, 1.0f};
+  enum Clamp : uint32_t { kRepeat = 0, kEdge = 2, kBorder = 6 };
+  struct Case {
+    std::array<float, 3> coord;
+    uint32_t clamp_x, clamp_y;
+    uint32_t mag, min, mip;  // fetch constant filters: 0 point, 1 linear
+    float lod;               // < 0: no register LOD
+    bool reversed_swizzle;
+    uint8_t red;
+  };
+  const float e = 1.0f / 128.0f;
+  const Case cases[] = {
+      {{e, 0.5f, 0.0f}, kBorder, kRepeat, 1, 1, 0, -1.0f, false, 64},
+      {{e, 0.5f, 0.0f}, kBorder, kRepeat, 1, 1, 0, -1.0f, true, 64},
+      {{e, e, 0.0f}, kBorder, kBorder, 1, 1, 0, -1.0f, false, 112},
+      {{-0.01f, 0.5f, 0.0f}, kBorder, kRepeat, 0, 0, 0, -1.0f, false, 255},
+      {{1.0f - e, 0.5f, 0.0f}, kBorder, kRepeat, 1, 1, 0, -1.0f, false, 64},
+      {{-0.5f, 0.5f, 0.0f}, kEdge, kEdge, 1, 1, 0, -1.0f, false, 0},
+      {{e, 0.5f, 0.0f}, kBorder, kRepeat, 0, 1, 0, 2.0f, false, 112},
+      {{e, 0.5f, 0.0f}, kBorder, kRepeat, 0, 1, 1, 2.5f, false, 116},
+  };
+  uint32_t x = 4;
+  for (const Case& c : cases) {
+    const bool lod = c.lod >= 0.0f;
+    TexturedQuad& q = b.Quad(x, 4,
+                             lod ? "    mov r2, c2\n    setTexLOD r2.x, tf0\n"
+                                   "    getBCF2D r1, r0.xy, tf0, UseComputedLOD=false, UseRegisterLOD=true\n"
+                                 : "    getBCF2D r1, r0.xy, tf0\n",
+                             one, alpha);
+    q.fixed_coord = true;
+    q.coord = c.coord;
+    q.fetch[0] |= (c.clamp_x << 10) | (c.clamp_y << 13);
+    const uint32_t swizzle = c.reversed_swizzle ? (3u | (2u << 3) | (1u << 6) | (0u << 9))
+                                                : (0u | (1u << 3) | (2u << 6) | (3u << 9));
+    q.fetch[3] = (swizzle << 1) | (c.mag << 19) | (c.min << 21) | (c.mip << 23);
+    const float c2[4] = {c.lod, 0.0f, 0.0f, 0.0f};
+    if (lod) q.ps_constants.insert(q.ps_constants.end(), c2, c2 + 4);
+    b.Fill(x, 4, 16, 16, {c.red, 0, 0, 255});
+    x += 20;
+  }
+  TexturedQuad& v = b.Quad(x, 4, "    getBCF3D r1, r0.xyz, tf0\n", one, alpha);
+  v.fixed_coord = true;
+  v.coord = {0.5f, 0.5f, 1.0f / 16.0f};
+  v.fetch[0] = 2u | (kBorder << 16) | (1u << 22);                                // pitch 32, linear
+  v.fetch[1] = 6u | (2u << 6) | kVolumeAddress;                                  // k_8_8_8_8, 8in32
+  v.fetch[2] = 7u | (7u << 11) | (3u << 22);                                     // 8x8x4
+  v.fetch[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (1u << 19) | (1u << 21);
+  v.fetch[4] = 3u;                                                               // vol filters linear
+  v.fetch[5] = 2u << 9;                                                          // 3D
+  b.Fill(x, 4, 16, 16, {64, 0, 0, 255});
+  return b;
+}
+
 }  // namespace
 
 std::vector<Sample> TexFetchSamples() {
@@ -353,6 +424,15 @@ std::vector<Sample> TexFetchSamples() {
               "two 16x16 grey-224 squares on navy; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildMipsWithoutBase().scene, w); },
               [] { return BuildMipsWithoutBase().expected; }),
+          DescribedSample(
+              "texfetch_border_fraction",
+              "184x24: getBCF2D/3D at fixed coordinates: bilinear and point footprints on a "
+              "clamp-to-border edge (x, both axes, the far edge, a reversed fetch swizzle), "
+              "clamp-to-edge, register LODs 2 and 2.5 on the mips, a volume's z border",
+              "nine 16x16 squares on navy, red 64, 64, 112, 255, 64, 0, 112, 116, 64 (the sixth "
+              "black); every pixel exact",
+              [](format::Writer& w) { AuthorTexturedScene(BuildBorderFraction().scene, w); },
+              [] { return BuildBorderFraction().expected; }),
           DescribedSample(
               "texfetch_volume_lod",
               "48x24: the implicit LOD of tfetch3D with w = 12u over a 16x16x8 volume with mips "

@@ -465,9 +465,6 @@ bool BatchInterpreter::Machine::TextureQuery(const FetchInstruction& f, const Ma
   };
   const uint32_t slot = f.const_index & 31;
   switch (f.opcode) {
-    case FetchOp::kGetTextureBorderColorFrac:
-      zeros("getBCF (border colour fraction) is not modelled: zeros");
-      return true;
     case FetchOp::kGetTextureGradients:
       if (!quads) {
         zeros("getCompTexLOD/getGradients of a pixel shaded without its 2x2 quad: zeros");
@@ -568,7 +565,9 @@ void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act
   }
   // The fetch constant's swizzle then the instruction's destination swizzle (StoreFetch's
   // rules), composed once: each destination component is a texel component, 1, 0 or kept.
-  const uint32_t swizzle = (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
+  const uint32_t swizzle = f.opcode == FetchOp::kGetTextureBorderColorFrac
+                               ? kBorderFractionSwizzle
+                               : (k->fetch_constants[(slot * 6 + 3) % 192] >> 1) & 0xFFF;
   Vec& d = Temp(f.dst_reg, f.dst_rel);
   for (uint32_t c = 0; c < 4; ++c) {
     const uint32_t dest = f.DestComponent(c);

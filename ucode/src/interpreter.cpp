@@ -585,10 +585,6 @@ void Machine::TextureFetch(const FetchInstruction& fetch) {
     case FetchOp::kSetTextureGradientsVert:
       tex_.grad_v = coords;
       return;
-    case FetchOp::kGetTextureBorderColorFrac:
-      Note("getBCF (border colour fraction) is not modelled: zeros");
-      StoreFetch(fetch, {0.0f, 0.0f, 0.0f, 0.0f});
-      return;
     case FetchOp::kGetTextureWeights:
       if (!cb_.texture_size) {
         Note("getWeights without a texture size callback: zeros");
@@ -616,8 +612,10 @@ void Machine::TextureFetch(const FetchInstruction& fetch) {
   Float4 texel = explicit_lod ? cb_.texture_fetch_explicit(slot, coords, fetch, tex_)
                               : cb_.texture_fetch(slot, coords, fetch);
   // The fetch constant's swizzle (dword 3 bits 1..12: 0-3 = x-w, 4 = 0, 5 = 1), as the
-  // translator's xe_texture_swizzle.
-  const uint32_t swizzle = (FetchDword(slot * 6 + 3) >> 1) & 0xFFF;
+  // translator's xe_texture_swizzle. getBCF's fraction is no texel: x alone, the rest 0.
+  const uint32_t swizzle = fetch.opcode == FetchOp::kGetTextureBorderColorFrac
+                               ? kBorderFractionSwizzle
+                               : (FetchDword(slot * 6 + 3) >> 1) & 0xFFF;
   Float4 r;
   for (uint32_t i = 0; i < 4; ++i) {
     const uint32_t s = (swizzle >> (3 * i)) & 7;

@@ -199,6 +199,10 @@ void TextureUnit::Allocate(Slot::Image& image) {
   const int32_t ay = d.dimension == uint32_t(xenos::DataDimension::k1D) ? 0
                      : cube ? std::clamp(y, 0, h - 1)
                             : Address(s.fetch.clamp_y, y, h);
+  if (border_fraction_) {
+    const float border = ax < 0 || ay < 0 ? 1.0f : 0.0f;
+    return {border, border, border, border};
+  }
   if (ax < 0 || ay < 0) return BorderColor(s.fetch.border_color);
   if (const ucode::Float4* cached = Cached(s, level, uint32_t(ax), uint32_t(ay), layer)) {
     return *cached;
@@ -244,7 +248,8 @@ ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float 
   const float slice = w * float(depth);
   auto at = [&](int32_t z) {
     const int32_t a = Address(s.fetch.clamp_z, z, depth);
-    return a < 0 ? BorderColor(s.fetch.border_color) : Filter(s, level, u, v, false, linear, uint32_t(a));
+    if (a >= 0) return Filter(s, level, u, v, false, linear, uint32_t(a));
+    return border_fraction_ ? ucode::Float4{1.0f, 1.0f, 1.0f, 1.0f} : BorderColor(s.fetch.border_color);
   };
   if (!linear) return at(FloorIndex(slice));
   const float fz = slice - 0.5f;
@@ -294,14 +299,15 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   // aniso_filter 2..5 = max 2:1 .. 16:1 (Xenia xenos.h AnisoFilter); the instruction's value
   // wins unless it is 7 "use fetch constant" (as the fbo path's sampler state takes it).
   const uint32_t aniso = f.aniso_filter != 7 ? f.aniso_filter : uint32_t(s.fetch.aniso_filter);
-  if (aniso >= 2 && aniso <= 5) p.max_aniso = 1u << (aniso - 1);
+  border_fraction_ = f.opcode == ucode::FetchOp::kGetTextureBorderColorFrac;
+  if (aniso >= 2 && aniso <= 5 && !border_fraction_) p.max_aniso = 1u << (aniso - 1);
   return p;
 }
 
 ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstruction& f,
                                     const ucode::Float4& coords, float lambda) {
   ucode::Float4 out = FilterAt(p, f, coords, lambda);
-  Finish(*p.s, out);
+  if (!border_fraction_) Finish(*p.s, out);
   return out;
 }
 
@@ -528,7 +534,7 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
   const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1) || !derivatives;
   Footprint footprint;
   float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
-  if (fixed && !p.cube && f.dimension != ucode::TextureDimension::k3D) {
+  if (fixed && !p.cube && f.dimension != ucode::TextureDimension::k3D && !border_fraction_) {
     // One level choice for the whole batch and a single 2D layer: only the coordinates differ.
     FilterLanes(p, f, coords, active, lanes, lambda, texels);
     return;

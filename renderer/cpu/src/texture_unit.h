@@ -215,6 +215,11 @@ class TextureUnit {
   const ucode::Float4* Cached(Slot& s, uint32_t level, uint32_t x, uint32_t y, uint32_t layer);
   void Note(const std::string& what, uint64_t count = 1) { notes_[what] += count; }
 
+  // The fetch being prepared is getBCF (Prepare sets it for every fetch): every texel reads 1
+  // where the border colour would be read and 0 inside the texture, no sign, gamma or exponent
+  // is applied, and the footprint is isotropic, so the filtered value is the border colour's
+  // share of what tfetch would return.
+  bool border_fraction_ = false;
   const replay::RegisterFile& regs_;
   const replay::GuestMemory* memory_;
   std::map<std::string, uint64_t>& notes_;

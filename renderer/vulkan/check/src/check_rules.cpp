@@ -80,6 +80,7 @@ struct State {
   ExportRules rules;
   bool memexport = false;
   bool quads = false;
+  bool pixel = false;
   bool changed = false;
   std::function<Value(const ucode::FetchInstruction&)> texture_rule;
   Value lod_registers;
@@ -215,8 +216,8 @@ struct State {
   }
 
   void Fetch(const ucode::FetchInstruction& f) {
-    if (texture_rule && (f.opcode == FetchOp::kSetTextureLod || f.opcode == FetchOp::kSetTextureGradientsHorz ||
-                         f.opcode == FetchOp::kSetTextureGradientsVert)) {
+    if (f.opcode == FetchOp::kSetTextureLod || f.opcode == FetchOp::kSetTextureGradientsHorz ||
+        f.opcode == FetchOp::kSetTextureGradientsVert) {
       changed |= Join(lod_registers, Through(Temp(f.src_reg, f.src_rel), "a register LOD or gradient"));
     }
     if (!f.HasDestination()) return;
@@ -241,6 +242,17 @@ struct State {
     } else if (f.opcode == FetchOp::kGetTextureWeights) {
       // fract of the coordinates in texels: an imprecise coordinate's last bit can become anything.
       v = Through(Temp(f.src_reg, f.src_rel), "getWeights");
+    } else if (f.opcode == FetchOp::kGetTextureBorderColorFrac) {
+      // The footprint's border texels weighed as the texture unit weighs them, in the same float
+      // operations on both sides, from the coordinates and an explicit LOD (a register one
+      // included); a computed LOD (the quad's derivatives or the register gradients) goes
+      // through the host's sqrt and log2, as getCompTexLOD's does.
+      v = Through(Temp(f.src_reg, f.src_rel), "getBCF");
+      if (f.use_reg_lod || f.use_reg_gradients) Join(v, lod_registers);
+      if (texture_rule) Join(v, texture_rule(f));
+      if (pixel && f.use_comp_lod && !f.use_reg_lod) {
+        Join(v, Opaque("getBCF with a computed level of detail (the host's sqrt and log2 of derivatives)"));
+      }
     }
     if (texture_rule && f.opcode == FetchOp::kTextureFetch) {
       // Real textures: the texel depends on the coordinates (and on a register LOD or gradients
@@ -268,6 +280,7 @@ ExportRules AnalyzeExports(const ucode::Shader& shader, bool memexport,
   State s;
   s.memexport = memexport;
   s.quads = quads;
+  s.pixel = shader.type == ucode::ShaderType::kPixel;
   for (const ucode::Instruction& ins : shader.slots) {
     auto write = [&](uint32_t index, bool relative) {
       if (relative) s.written.fill(true);

@@ -157,7 +157,8 @@ RandomTextures MakeRandomTextures(const ucode::Shader& shader, uint64_t seed,
 
 Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_constants, bool pixel,
                        bool fsi, bool quads) {
-  if (f.opcode != ucode::FetchOp::kTextureFetch) return {};
+  const bool border_fraction = f.opcode == ucode::FetchOp::kGetTextureBorderColorFrac;
+  if (f.opcode != ucode::FetchOp::kTextureFetch && !border_fraction) return {};
   const uint32_t* d = fetch_constants + (f.const_index & 31) * 6;
   const xenos::TextureFetchConstant t = xenos::TextureFetchConstant::Decode(d);
   // The texture cache's view goes to the binding of the fetch constant's dimension; the
@@ -169,6 +170,8 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
   if (!matches) {
     return Value{0, true, "a fetch whose dimension is not its fetch constant's (the host reads zeros)"};
   }
+  // getBCF reads no texel and no sampler: only the sizes of the binding its dimension names.
+  if (border_fraction) return {};
   auto pick = [](uint32_t instruction, uint32_t keep, uint32_t constant) {
     return instruction == keep ? constant : instruction;
   };

@@ -86,6 +86,8 @@ class Emitter {
   void EmitVertexFetch(const FetchInstruction& fetch);
   void EmitTextureFetch(const FetchInstruction& fetch);
   void EmitTextureQuery(const FetchInstruction& fetch);
+  // getBCF (glsl_border_fraction.h): xe_tc and xe_ts (EmitTextureSize) already emitted.
+  void EmitBorderFraction(const FetchInstruction& fetch, const std::string& n);
   void RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot);
   void EmitTextureSize(ucode::TextureDimension dim, const std::string& n);
   // Where the cpu path's texture unit decides what a host sampler cannot promise (the point

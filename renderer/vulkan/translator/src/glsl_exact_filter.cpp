@@ -6,7 +6,8 @@
 // t0 + (t1 - t0) w gives NaN (lavapipe does; tests/renderer/fsi/fsi_bilinear_test.cpp).
 #include "glsl_exact_filter.h"
 
-// xe_exact_texel and xe_exact_floor: glsl_texel_address.cpp (every pixel shader has them).
+// xe_exact_texel, xe_exact_floor and xe_exact_weight: glsl_texel_address.cpp (every pixel shader
+// has them).
 
 namespace xnt::vk {
 
@@ -26,14 +27,6 @@ bool xe_exact_bilinear_applies(uint slot, uint mag, uint minf, uint aniso, int l
   if (aniso == 7u) aniso = (d3 >> 25u) & 7u;
   return xe_texture_dimension(slot) == 1u && levels == 1 && mag == 1u && minf == 1u &&
          (aniso < 2u || aniso > 5u);
-}
-
-// gpu::BilinearWeight: the fraction, 0 for an infinite or NaN coordinate (the texture unit weighs
-// in fixed point). Tested on the bits: a driver without SignedZeroInfNanPreserve may fold isinf.
-float xe_exact_weight(float f) {
-  if ((floatBitsToUint(f) & 0x7F800000u) == 0x7F800000u) return 0.0;
-  precise float w = f - floor(f);
-  return w;
 }
 
 // TextureUnit::Filter with linear = true: the footprint from u * width - 0.5, weights the

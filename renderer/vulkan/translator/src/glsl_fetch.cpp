@@ -113,7 +113,7 @@ void Emitter::EmitTextureSize(ucode::TextureDimension dim, const std::string& n)
   if (dim != ucode::TextureDimension::kCube) Line("xe_ts.xy /= xe_texture_scale(" + n + "u);");
 }
 
-// getWeights, getCompTexLOD, getGradients, getBCF: the arithmetic of ucode/texture_queries.h
+// getWeights, getCompTexLOD, getGradients: the arithmetic of ucode/texture_queries.h
 // (one definition with the cpu path's interpreter), every step `precise` so that nothing is fused
 // or reordered. xe_tc is the source as swizzled, xe_ts the size (EmitTextureSize, already
 // emitted).
@@ -121,11 +121,6 @@ void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
   const auto dim = fetch.dimension;
   const uint32_t axes = dim == ucode::TextureDimension::k1D ? 1 : dim == ucode::TextureDimension::k3D ? 3 : 2;
   switch (fetch.opcode) {
-    case FetchOp::kGetTextureBorderColorFrac:
-      // The fraction of the footprint on the border colour is not modelled (nor by Xenia).
-      Note("getBCF (border colour fraction) is not modelled: zeros");
-      StoreFetchResult(fetch, "vec4(0.0)");
-      return;
     case FetchOp::kGetTextureGradients:
       // Coarse derivatives (one pair per 2x2 quad, as the cpu path's quads give them), laid out
       // (d/dx x, d/dy x, d/dx y, d/dy y).
@@ -211,6 +206,12 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
       break;
   }
   reflection_.texture_slots |= 1u << slot;
+  if (fetch.opcode == FetchOp::kGetTextureBorderColorFrac) {
+    // Texel indices and level sizes only: no sampler, so no filters to record.
+    EmitTextureSize(fetch.dimension, n);
+    EmitBorderFraction(fetch, n);
+    return;
+  }
   RecordTextureFilters(fetch, slot);
   const auto dim = fetch.dimension;
   const bool is_1d = dim == ucode::TextureDimension::k1D;

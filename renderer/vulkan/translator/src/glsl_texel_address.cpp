@@ -3,17 +3,17 @@
 
 namespace xnt::vk {
 
-std::string GlslTexelAddressHelpers() {
+std::string GlslTexelIndexHelpers() {
   return R"GLSL(
-// ---- Texel addressing (renderer/cpu texture_unit.cpp, renderer/gpu texel_coordinate.h) ----
+// ---- Texel indices (renderer/cpu texture_unit.cpp, renderer/gpu texel_coordinate.h) ----
 
 // i mod n in [0, n) (C++'s ((i % n) + n) % n; GLSL leaves % of a negative undefined).
 int xe_exact_mod(int i, int n) { return i >= 0 ? i % n : (n - 1) - ((-1 - i) % n); }
 
-// The texel index under a Xenos clamp mode (fetch constant dword 0 bits 10..12 x, 13..15 y:
-// 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 mirror clamp to edge, 4 clamp to halfway,
-// 5 mirror clamp to halfway, 6 clamp to border, 7 mirror clamp to border), as the cpu path
-// addresses them; -1: the border colour.
+// The texel index under a Xenos clamp mode (fetch constant dword 0 bits 10..12 x, 13..15 y,
+// 16..18 z: 0 repeat, 1 mirrored repeat, 2 clamp to edge, 3 mirror clamp to edge, 4 clamp to
+// halfway, 5 mirror clamp to halfway, 6 clamp to border, 7 mirror clamp to border), as the cpu
+// path addresses them; -1: the border colour.
 int xe_exact_address(uint mode, int i, int n) {
   if (mode == 0u) return xe_exact_mod(i, n);
   if (mode == 1u) {
@@ -25,24 +25,19 @@ int xe_exact_address(uint mode, int i, int n) {
   return min(i < 0 ? -1 - i : i, n - 1);
 }
 
-vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 size) {
-  uint d0 = xe_fetch_dword(slot * 6u + 0u);
-  int ax = xe_exact_address((d0 >> 10u) & 7u, x, size.x);
-  int ay = xe_exact_address((d0 >> 13u) & 7u, y, size.y);
-  if (ax < 0 || ay < 0) {
-    // Fetch constant dword 5 bits 0..1: ABGR black, ABGR white, the two YCbCr blacks.
-    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
-    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
-  }
-  return texelFetch(t, ivec3(ax, ay, layer), 0);
-}
-
 // TextureUnit::FloorIndex: floor(f) as an index for every float (NaN 0, magnitude held to 2^30;
 // GLSL's float -> int conversion of those is undefined).
 int xe_exact_floor(float f) {
   return isnan(f) ? 0 : int(clamp(floor(f), -1073741824.0, 1073741824.0));
 }
 
+// gpu::BilinearWeight: the fraction, 0 for an infinite or NaN coordinate (the texture unit weighs
+// in fixed point). Tested on the bits: a driver without SignedZeroInfNanPreserve may fold isinf.
+float xe_exact_weight(float f) {
+  if ((floatBitsToUint(f) & 0x7F800000u) == 0x7F800000u) return 0.0;
+  precise float w = f - floor(f);
+  return w;
+}
 
 // gpu::TexelFixedPoint + PointTexelIndex: the texel coordinate to fixed point with 8 bits below
 // the texel, rounded to the nearest step, then floored. Every step is exact in floats (scaling
@@ -57,20 +52,14 @@ int xe_texel_index(float t) {
   return int(clamp(texel, -1073741824.0, 1073741824.0));
 }
 
-// Whether the cpu path's texture unit filters this fetch with the magnification filter
-// (TextureUnit::Walk, Prepare, ClampLambda): lambda = log2 of the longer texel-space coarse
-// derivative + the fetch constant's bias (dword 4 bits 12..21, 1/32) + the instruction's,
-// clamped to mip_min_level..mip_max_level (dword 4 bits 2..5, 6..9) when the texture has mips
-// (dword 5 bits 12..31) and the mip filter (dword 3 bits 23..24, the instruction's `mip` unless
-// 3) is not base map (2), NaN the finest; magnified at <= 0.
-bool xe_texel_magnified(uint slot, vec2 uv, vec2 size, uint mip, float instruction_bias) {
-  vec2 dx = dFdxCoarse(uv) * size;
-  vec2 dy = dFdyCoarse(uv) * size;
-  float rho = max(sqrt(dx.x * dx.x + dx.y * dx.y), sqrt(dy.x * dy.x + dy.y * dy.y));
+// The sampler's LOD range as the cpu path takes it (TextureUnit::Prepare): mip_min_level ..
+// mip_max_level (dword 4 bits 2..5, 6..9) when the texture has mips (dword 5 bits 12..31) and the
+// fetch constant's mip filter (dword 3 bits 23..24) is not base map (2); the instruction's `mip`
+// (3: the fetch constant's) base map keeps it at its lowest level.
+vec2 xe_lod_range(uint slot, uint mip) {
   uint d3 = xe_fetch_dword(slot * 6u + 3u);
   uint d4 = xe_fetch_dword(slot * 6u + 4u);
   uint d5 = xe_fetch_dword(slot * 6u + 5u);
-  float lambda = log2(rho) + float(bitfieldExtract(int(d4), 12, 10)) / 32.0 + instruction_bias;
   uint fetch_mip = (d3 >> 23u) & 3u;
   float min_lod = 0.0, max_lod = 0.0;
   if (fetch_mip != 2u && (d5 >> 12u) != 0u) {
@@ -78,8 +67,40 @@ bool xe_texel_magnified(uint slot, vec2 uv, vec2 size, uint mip, float instructi
     max_lod = max(float((d4 >> 6u) & 15u), min_lod);
   }
   if ((mip == 3u ? fetch_mip : mip) == 2u) max_lod = min_lod;
-  if (isnan(lambda)) lambda = min_lod;
-  return clamp(lambda, min_lod, max_lod) <= 0.0;
+  return vec2(min_lod, max_lod);
+}
+)GLSL";
+}
+
+std::string GlslTexelAddressHelpers() {
+  return R"GLSL(
+// ---- Texel addressing (renderer/cpu texture_unit.cpp, renderer/gpu texel_coordinate.h) ----
+
+vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 size) {
+  uint d0 = xe_fetch_dword(slot * 6u + 0u);
+  int ax = xe_exact_address((d0 >> 10u) & 7u, x, size.x);
+  int ay = xe_exact_address((d0 >> 13u) & 7u, y, size.y);
+  if (ax < 0 || ay < 0) {
+    // Fetch constant dword 5 bits 0..1: ABGR black, ABGR white, the two YCbCr blacks.
+    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
+    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
+  }
+  return texelFetch(t, ivec3(ax, ay, layer), 0);
+}
+
+// Whether the cpu path's texture unit filters this fetch with the magnification filter
+// (TextureUnit::Walk, Prepare, ClampLambda): lambda = log2 of the longer texel-space coarse
+// derivative + the fetch constant's bias (dword 4 bits 12..21, 1/32) + the instruction's,
+// clamped to xe_lod_range, NaN the finest; magnified at <= 0.
+bool xe_texel_magnified(uint slot, vec2 uv, vec2 size, uint mip, float instruction_bias) {
+  vec2 dx = dFdxCoarse(uv) * size;
+  vec2 dy = dFdyCoarse(uv) * size;
+  float rho = max(sqrt(dx.x * dx.x + dx.y * dx.y), sqrt(dy.x * dy.x + dy.y * dy.y));
+  uint d4 = xe_fetch_dword(slot * 6u + 4u);
+  float lambda = log2(rho) + float(bitfieldExtract(int(d4), 12, 10)) / 32.0 + instruction_bias;
+  vec2 range = xe_lod_range(slot, mip);
+  if (isnan(lambda)) lambda = range.x;
+  return clamp(lambda, range.x, range.y) <= 0.0;
 }
 
 // Whether the cpu path point-samples this fetch at level 0 (TextureUnit::FilterAt): the

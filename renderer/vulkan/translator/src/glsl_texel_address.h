@@ -10,10 +10,15 @@
 
 namespace xnt::vk {
 
-// GLSL for every pixel shader: xe_exact_address, xe_exact_texel, xe_exact_floor (also used by
-// the exact bilinear filter, glsl_exact_filter.h), xe_texel_index (gpu::PointTexelIndex),
-// xe_texel_magnified (the cpu path's level-of-detail decision), xe_point_applies and
-// xe_point_texel. Needs the prelude's xe_fetch_dword and xe_texture_dimension.
+// GLSL for any stage (every pixel shader, a vertex shader with getBCF): xe_exact_mod,
+// xe_exact_address, xe_exact_floor, xe_exact_weight (also used by the exact bilinear filter,
+// glsl_exact_filter.h, and getBCF, glsl_border_fraction.h), xe_texel_index
+// (gpu::PointTexelIndex) and xe_lod_range. Needs the prelude's xe_fetch_dword.
+std::string GlslTexelIndexHelpers();
+
+// GLSL for every pixel shader, after GlslTexelIndexHelpers: xe_exact_texel, xe_texel_magnified
+// (the cpu path's level-of-detail decision), xe_point_applies and xe_point_texel. Needs the
+// prelude's xe_texture_dimension.
 std::string GlslTexelAddressHelpers();
 
 }  // namespace xnt::vk

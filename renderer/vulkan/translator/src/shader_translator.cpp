@@ -2,9 +2,11 @@
 #include "xnt/vk/translator/shader_translator.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <set>
 
 #include "glsl_emitter.h"
+#include "glsl_border_fraction.h"
 #include "glsl_exact_filter.h"
 #include "glsl_output_merger.h"
 #include "glsl_prelude.h"
@@ -41,8 +43,13 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
     if (i.kind == ucode::SlotKind::kFetch && i.fetch.IsVertex()) vertex_formats.insert(i.fetch.format);
   }
   for (uint32_t format : vertex_formats) text += GlslVertexFetch(format);
+  const bool border_fraction = std::any_of(shader.slots.begin(), shader.slots.end(), [](const auto& i) {
+    return i.kind == ucode::SlotKind::kFetch && i.fetch.opcode == ucode::FetchOp::kGetTextureBorderColorFrac;
+  });
+  if (pixel || border_fraction) text += GlslTexelIndexHelpers();
   if (pixel) text += GlslTexelAddressHelpers();
   if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
+  if (border_fraction) text += GlslBorderFractionHelpers();
   if (!pixel && options.domain_inputs) {
     text += "layout(std430, set = 1, binding = 2) readonly buffer XeDomainInputs {\n"
             "  vec4 xe_domain_inputs[];\n"

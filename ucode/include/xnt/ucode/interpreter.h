@@ -55,6 +55,12 @@ struct TextureQuerySize {
 
 // Whether a texture fetch takes its LOD from somewhere other than its coordinates' derivatives
 // (InterpreterCallbacks::texture_fetch_explicit).
+// getBCF (kGetTextureBorderColorFrac) runs as a texture fetch whose texture source answers the
+// border colour's share of the footprint (the texel's x); the result is (x, 0, 0, 0) whatever
+// the fetch constant's swizzle: 3 bits a component, 0 = x, 4 = 0 (Xenia's translators name x as
+// getBCF's only non-zero component).
+inline constexpr uint32_t kBorderFractionSwizzle = 0u | (4u << 3) | (4u << 6) | (4u << 9);
+
 inline bool FetchHasExplicitLod(const FetchInstruction& f, bool pixel_shader) {
   return f.use_reg_lod || f.use_reg_gradients || !f.use_comp_lod || !pixel_shader;
 }
