@@ -328,28 +328,31 @@ TEST_F(TranslateCheck, TextureQueries) {
   EXPECT_EQ(off.disagreement->what, "oC1.z");
 }
 
-// The fsi path's exact bilinear filter at coordinates that are infinite or NaN (a quarter of the
-// random interpolants are special values: +-inf and NaN among them). The texture unit weighs in
-// fixed point (gpu::BilinearWeight): such a coordinate has weight 0, so the 1x1 view's texel is
-// read as it is; the float fraction -inf - floor(-inf) would make it NaN. r0 is exported too so
-// that the lanes with such a coordinate can be counted on the CPU side.
+// The fsi path's exact bilinear filter at coordinates that are infinite or NaN: twice the random
+// interpolants (NaN and FLT_MAX among their special values, huge random exponents too; the
+// interpolants themselves are finite, as every device can pass them) overflow to +-inf or stay
+// NaN. The texture unit weighs in fixed point (gpu::BilinearWeight): such a coordinate has weight
+// 0, so the 1x1 view's texel is read as it is; the float fraction -inf - floor(-inf) would make
+// it NaN. The coordinate is exported too so that those lanes can be counted on the CPU side.
 TEST_F(TranslateCheck, ExactBilinearOfInfiniteCoordinates) {
   const ucode::Shader shader = Assembled(R"(xps_3_0
     exec
-    tfetch2D r1, r0.xy, tf0, MagFilter=linear, MinFilter=linear, AnisoFilter=disabled
+    add r2, r0, r0
+    tfetch2D r1, r2.xy, tf0, MagFilter=linear, MinFilter=linear, AnisoFilter=disabled
     alloc colors
     exec
     mov oC0, r1
     exece
-    mov oC1, r0
+    mov oC1, r2
 )");
   TranslateCheckOptions options;
-  options.lanes = 256;
+  options.lanes = 1024;
   options.fsi = true;
-  uint32_t extreme = 0, texel_finite = 0;
+  uint32_t extreme = 0, infinite = 0, texel_finite = 0;
   options.alter_cpu = [&](uint32_t, ucode::ShaderResult& res) {
     if (std::isfinite(res.colors[1][0]) && std::isfinite(res.colors[1][1])) return;
     ++extreme;
+    infinite += std::isinf(res.colors[1][0]) || std::isinf(res.colors[1][1]);
     texel_finite += std::isfinite(res.colors[0][0]) && std::isfinite(res.colors[0][1]) &&
                     std::isfinite(res.colors[0][2]) && std::isfinite(res.colors[0][3]);
   };
@@ -357,6 +360,7 @@ TEST_F(TranslateCheck, ExactBilinearOfInfiniteCoordinates) {
   EXPECT_TRUE(r.agree()) << r.Text();
   EXPECT_EQ(r.not_compared, 0u) << r.Text();
   EXPECT_GT(extreme, 10u);
+  EXPECT_GT(infinite, 10u);
   // The check's texels are finite: every such lane read one, as the interpreter's texel is.
   EXPECT_EQ(texel_finite, extreme);
 }

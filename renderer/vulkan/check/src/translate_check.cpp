@@ -290,8 +290,15 @@ RandomInputs MakeRandomInputs(const ucode::Shader& shader, const TranslateCheckO
       for (uint32_t i = 0; i < 16; ++i) {
         for (uint32_t c = 0; c < 4; ++c) {
           // No -0: the rasterizer's attribute setup (a0 + 0 * x) turns a vertex's -0 into +0,
-          // so the pixel shader could not receive it.
-          s.interpolators[i][c] = RandomFloat(g) + 0.0f;
+          // so the pixel shader could not receive it. No infinity either: NVIDIA's attribute
+          // setup turns one into NaN (the H200 returned NaN for `mov oC0, r0` of a -inf
+          // input) where lavapipe keeps it. Infinities still come out of the shaders' own
+          // arithmetic (rcp of 0, overflowing products) and vertex shaders' inputs.
+          float f;
+          do {
+            f = RandomFloat(g);
+          } while (std::isinf(f));
+          s.interpolators[i][c] = f + 0.0f;
           in.lane_words[(size_t(l) * 16 + i) * 4 + c] = std::bit_cast<uint32_t>(s.interpolators[i][c]);
         }
       }
