@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "xnt/gpu/texture_address.h"
 #include "xnt/gpu/texture_descriptor.h"
@@ -309,6 +310,24 @@ TEST(TextureLayoutHandWorked, ArrayLayerStrides) {
   EXPECT_EQ(vol.ByteSize(), 32768u);
 }
 
+// A packed volume's tail levels [first, end): each at the mip address (the base's own tail at
+// the base address), at block offsets x, y and slice z, with d slices.
+struct TailLevel {
+  uint32_t x, y, z, depth;
+};
+void ExpectTail(const gpu::TextureDescriptor& d, uint32_t first, const std::vector<TailLevel>& want) {
+  for (uint32_t level = first; level < first + want.size(); ++level) {
+    SCOPED_TRACE(level);
+    const auto l = d.GetLevel(level);
+    const TailLevel& w = want[level - first];
+    EXPECT_EQ(l.address, level == 0 ? d.base_address : d.mip_address);
+    EXPECT_EQ(l.offset_x_blocks, w.x);
+    EXPECT_EQ(l.offset_y_blocks, w.y);
+    EXPECT_EQ(l.offset_z, w.z);
+    EXPECT_EQ(l.depth, w.depth);
+  }
+}
+
 TEST(TextureLayoutHandWorked, VolumeMipChains) {
   // 64x32x6 k_8_8_8_8 tiled, mips 0..6 unpacked (the chain's length counts the depth too:
   // log2(max(64, 32, 6)) = 6). Every level's storage spans the base's depth rounded up to the
@@ -353,17 +372,7 @@ TEST(TextureLayoutHandWorked, VolumeMipChains) {
   p.levels = 6;
   p.packed_mips = true;
   EXPECT_EQ(p.PackedLevel(), 1u);
-  const uint32_t px[6] = {0, 16, 8, 4, 0, 0}, py[6] = {0, 0, 0, 0, 8, 4};
-  const uint32_t pd[6] = {8, 4, 2, 1, 1, 1};
-  for (uint32_t level = 1; level < 6; ++level) {
-    SCOPED_TRACE(level);
-    const auto l = p.GetLevel(level);
-    EXPECT_EQ(l.address, 0x00200000u);
-    EXPECT_EQ(l.offset_x_blocks, px[level]);
-    EXPECT_EQ(l.offset_y_blocks, py[level]);
-    EXPECT_EQ(l.offset_z, 0u);
-    EXPECT_EQ(l.depth, pd[level]);
-  }
+  ExpectTail(p, 1, {{16, 0, 0, 4}, {8, 0, 0, 2}, {4, 0, 0, 1}, {0, 8, 0, 1}, {0, 4, 0, 1}});
 
   // 4x4x32 packed: deeper than wide, so the chain runs to level 5 and the base itself is in the
   // tail (packed level 0). Levels 0..2 at x = 16, 8, 4; level 3 (packed n = 3) at y = (1 << 2)
@@ -375,17 +384,7 @@ TEST(TextureLayoutHandWorked, VolumeMipChains) {
   deep.levels = 6;
   deep.packed_mips = true;
   EXPECT_EQ(deep.PackedLevel(), 0u);
-  const uint32_t dx[6] = {16, 8, 4, 0, 0, 0}, dy[6] = {0, 0, 0, 2, 1, 0};
-  const uint32_t dz[6] = {0, 0, 0, 8, 4, 4}, dd[6] = {32, 16, 8, 4, 2, 1};
-  for (uint32_t level = 0; level < 6; ++level) {
-    SCOPED_TRACE(level);
-    const auto l = deep.GetLevel(level);
-    EXPECT_EQ(l.address, level == 0 ? deep.base_address : 0x00200000u);
-    EXPECT_EQ(l.offset_x_blocks, dx[level]);
-    EXPECT_EQ(l.offset_y_blocks, dy[level]);
-    EXPECT_EQ(l.offset_z, dz[level]);
-    EXPECT_EQ(l.depth, dd[level]);
-  }
+  ExpectTail(deep, 0, {{16, 0, 0, 32}, {8, 0, 0, 16}, {4, 0, 0, 8}, {0, 2, 8, 4}, {0, 1, 4, 2}, {0, 0, 4, 1}});
   // The mips' tail is stored as a level-0-shaped mip: next_pow2(4) = 4 -> 32 blocks x 32 rows
   // x 4 B = 4096 per slice, x 32 slices = 131072.
   EXPECT_EQ(deep.ByteRanges()[1].second, 131072u);

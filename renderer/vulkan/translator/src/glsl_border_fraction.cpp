@@ -25,18 +25,17 @@ float xe_bcf_plane(uint d0, vec2 uv, ivec2 size, bool one_d, bool linear) {
   precise float tx = uv.x * float(size.x);
   precise float ty = uv.y * float(size.y);
   if (!linear) return xe_bcf_texel(mx, my, xe_texel_index(tx), xe_texel_index(ty), size, one_d);
-  precise float fx = tx - 0.5;
-  precise float fy = one_d ? 0.0 : ty - 0.5;
-  int x0 = xe_exact_floor(fx), y0 = xe_exact_floor(fy);
-  precise float ax = xe_exact_weight(fx);
-  precise float ay = one_d ? 0.0 : xe_exact_weight(fy);
-  float t00 = xe_bcf_texel(mx, my, x0, y0, size, one_d);
-  float t10 = xe_bcf_texel(mx, my, x0 + 1, y0, size, one_d);
-  float t01 = xe_bcf_texel(mx, my, x0, y0 + 1, size, one_d);
-  float t11 = xe_bcf_texel(mx, my, x0 + 1, y0 + 1, size, one_d);
-  precise float top = t00 + (t10 - t00) * ax;
-  precise float bottom = t01 + (t11 - t01) * ax;
-  precise float r = top + (bottom - top) * ay;
+  // A 1D footprint's y is 0.5 texel: the first row, weight 0 (FilterTexels' one_d).
+  ivec2 i;
+  vec2 a;
+  xe_exact_footprint(vec2(tx, one_d ? 0.5 : ty), i, a);
+  float t00 = xe_bcf_texel(mx, my, i.x, i.y, size, one_d);
+  float t10 = xe_bcf_texel(mx, my, i.x + 1, i.y, size, one_d);
+  float t01 = xe_bcf_texel(mx, my, i.x, i.y + 1, size, one_d);
+  float t11 = xe_bcf_texel(mx, my, i.x + 1, i.y + 1, size, one_d);
+  precise float top = t00 + (t10 - t00) * a.x;
+  precise float bottom = t01 + (t11 - t01) * a.x;
+  precise float r = top + (bottom - top) * a.y;
   return r;
 }
 

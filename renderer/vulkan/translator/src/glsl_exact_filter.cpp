@@ -6,8 +6,7 @@
 // t0 + (t1 - t0) w gives NaN (lavapipe does; tests/renderer/fsi/fsi_bilinear_test.cpp).
 #include "glsl_exact_filter.h"
 
-// xe_exact_texel, xe_exact_floor and xe_exact_weight: glsl_texel_address.cpp (every pixel shader
-// has them).
+// xe_exact_texel and xe_exact_footprint: glsl_texel_address.cpp (every pixel shader has them).
 
 namespace xnt::vk {
 
@@ -35,18 +34,16 @@ vec4 xe_exact_bilinear(sampler2DArray t, uint slot, vec2 uv, int layer) {
   ivec2 size = textureSize(t, 0).xy;
   precise float tx = uv.x * float(size.x);
   precise float ty = uv.y * float(size.y);
-  precise float fx = tx - 0.5;
-  precise float fy = ty - 0.5;
-  int x0 = xe_exact_floor(fx), y0 = xe_exact_floor(fy);
-  precise float ax = xe_exact_weight(fx);
-  precise float ay = xe_exact_weight(fy);
-  vec4 t00 = xe_exact_texel(t, slot, x0, y0, layer, size);
-  vec4 t10 = xe_exact_texel(t, slot, x0 + 1, y0, layer, size);
-  vec4 t01 = xe_exact_texel(t, slot, x0, y0 + 1, layer, size);
-  vec4 t11 = xe_exact_texel(t, slot, x0 + 1, y0 + 1, layer, size);
-  precise vec4 top = t00 + (t10 - t00) * ax;
-  precise vec4 bottom = t01 + (t11 - t01) * ax;
-  precise vec4 r = top + (bottom - top) * ay;
+  ivec2 i;
+  vec2 a;
+  xe_exact_footprint(vec2(tx, ty), i, a);
+  vec4 t00 = xe_exact_texel(t, slot, i.x, i.y, layer, size);
+  vec4 t10 = xe_exact_texel(t, slot, i.x + 1, i.y, layer, size);
+  vec4 t01 = xe_exact_texel(t, slot, i.x, i.y + 1, layer, size);
+  vec4 t11 = xe_exact_texel(t, slot, i.x + 1, i.y + 1, layer, size);
+  precise vec4 top = t00 + (t10 - t00) * a.x;
+  precise vec4 bottom = t01 + (t11 - t01) * a.x;
+  precise vec4 r = top + (bottom - top) * a.y;
   return r;
 }
 )GLSL";

@@ -39,6 +39,15 @@ float xe_exact_weight(float f) {
   return w;
 }
 
+// TextureUnit FilterTexels' bilinear footprint at texel coordinates t (uv x the level's size):
+// its first texel floor(t - 0.5) and the weights of the next ones, every step `precise`.
+void xe_exact_footprint(vec2 t, out ivec2 first, out vec2 weight) {
+  precise float fx = t.x - 0.5;
+  precise float fy = t.y - 0.5;
+  first = ivec2(xe_exact_floor(fx), xe_exact_floor(fy));
+  weight = vec2(xe_exact_weight(fx), xe_exact_weight(fy));
+}
+
 // gpu::TexelFixedPoint + PointTexelIndex: the texel coordinate to fixed point with 8 bits below
 // the texel, rounded to the nearest step, then floored. Every step is exact in floats (scaling
 // by powers of two, s - floor(s)), so the index is the cpu path's on any driver.
