@@ -228,6 +228,9 @@ Builder BuildMipsWithoutBase() {
 // (1x1x1) at y = 2, slice 4: the offset along the long axis fell under 4 texels, so it moved
 // along z. Level n, slice z is grey 20 + 40n + 2z. setTexLOD n (n = 0..4) at (0.4, 0.4, 0.3)
 // reads slice floor(0.3 x (16 >> n)): 4, 2, 1, 0, 0: greys 28, 64, 102, 140, 180.
+// The same bytes as a stack of 16 8x8 layers with packed mips (a stack's layers are 8 KiB apart
+// too, its base in the tail at x = 16 as well): tfetch3D at z = 0.3 with OffsetZ=1.5 reads layer
+// floor(0.3 x 16 + 1.5) = 6 (grey 32; layer 4, 28, without the offset).
 constexpr uint32_t kVolumeA = kTexturedFirstTextureAddress + 0x100000;
 constexpr uint32_t kVolumeAMips = kVolumeA + 0x10000;
 constexpr uint32_t kVolumeB = kTexturedFirstTextureAddress + 0x200000;
@@ -293,7 +296,7 @@ Builder BuildVolumeLod() {
 }
 
 Builder BuildVolumeMips() {
-  Builder b(128, 24);
+  Builder b(144, 24);
   AddVolumeA(b);
   std::vector<uint8_t> b_base(0x20000, 0), b_mips(0x20000, 0);
   FillLinearSlices(b_base, 16, 0, 0, 8, 8, 16, 20, 2);
@@ -324,6 +327,16 @@ Builder BuildVolumeMips() {
   for (uint32_t n = 0; n < 5; ++n) {
     lod_quad(24 + 20 * n, float(n), LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true), b_grey[n]);
   }
+  TexturedQuad& stack = b.Quad(124, 4,
+                               "    mov r2, c2\n    setTexLOD r2.x, tf0\n"
+                               "    tfetch3D r1, r0.xyz, tf0, UseComputedLOD=false, UseRegisterLOD=true, "
+                               "OffsetZ=1.5\n",
+                               one, zero);
+  stack.fetch = LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true, false);
+  stack.fixed_coord = true;
+  stack.coord = {0.4f, 0.4f, 0.3f};
+  stack.ps_constants.insert(stack.ps_constants.end(), {0.0f, 0.0f, 0.0f, 0.0f});
+  b.Fill(124, 4, 16, 16, {32, 32, 32, 255});
   return b;
 }
 
@@ -443,10 +456,10 @@ std::vector<Sample> TexFetchSamples() {
               [] { return BuildVolumeLod().expected; }),
           DescribedSample(
               "texfetch_volume_mips",
-              "128x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
+              "144x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
               "filter on a 16x16x8 volume, and 0..4 on an 8x8x16 volume whose packed tail puts "
-              "its last level at slice 4",
-              "six 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180; every pixel exact",
+              "its last level at slice 4; its bytes as a stack read with OffsetZ=1.5",
+              "seven 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180, 32; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeMips().scene, w); },
               [] { return BuildVolumeMips().expected; })};
 }

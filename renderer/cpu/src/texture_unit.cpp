@@ -324,7 +324,9 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   if (p.cube) {
     layer = LayerIndex(coords[2] + 0.5f, 5);
   } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1 && !d.volume()) {
-    const float z = f.tx_coord_denorm ? coords[2] : coords[2] * float(stack);
+    // z in layers plus the instruction's z offset (half layers, as Xenia's translators apply it
+    // to stacks).
+    const float z = (f.tx_coord_denorm ? coords[2] : coords[2] * float(stack)) + float(f.offset_z) * 0.5f;
     layer = LayerIndex(z, stack - 1);
   }
   // A volume filters between its slices as well (FilterVolume); a stack reads one layer.

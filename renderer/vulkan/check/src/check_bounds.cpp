@@ -109,8 +109,12 @@ bool FootprintRange(const ucode::InterpreterCallbacks& exact, uint32_t slot, con
       axis[a] = {double(sizes[a]), double(std::max(sizes[a] >> level, 1u)), double(offsets[a]) * 0.5 / double(sizes[a]),
                  f.tx_coord_denorm};
     }
-    // A stack's layers: z over the stack depth, no offset, the same on every level.
-    if (shape.stack_layers) axis[2] = {double(desc.layers), double(desc.layers), 0.0, f.tx_coord_denorm};
+    // A stack's layers: z over the stack depth plus the z offset (half layers), the same on
+    // every level.
+    if (shape.stack_layers) {
+      axis[2] = {double(desc.layers), double(desc.layers), double(f.offset_z) * 0.5 / double(desc.layers),
+                 f.tx_coord_denorm};
+    }
     // A cube face's s and t: normalized over [1, 2] whatever tx_coord_denorm says
     // (TextureUnit::FilterAt).
     for (uint32_t a = 0; a < 2 && shape.cube; ++a) {

@@ -235,16 +235,25 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
     Line(std::string("xe_uv.") + (is_1d ? "x" : is_3d ? "xyz" : "xy") + " /= xe_ts." +
          (is_1d ? "x" : is_3d ? "xyz" : "xy") + ";");
   }
-  // The host sampler's coordinate for this dimension.
+  // The host sampler's coordinate for this dimension: a stack's layer as the texture unit picks
+  // it (xe_layer), never the host's rounding of a layer coordinate.
   auto host_coord = [&](bool volume) -> std::string {
     if (is_cube) return "xe_cube_direction(xe_uv)";
     if (volume) return "xe_uv";
-    if (is_3d) return "vec3(xe_uv.xy, floor(xe_uv.z * xe_ts.z))";
+    if (is_3d) return "vec3(xe_uv.xy, float(xe_layer))";
     return "vec3(xe_uv.xy, 0.0)";
   };
   if (fetch.opcode != FetchOp::kTextureFetch) {
     EmitTextureQuery(fetch);
     return;
+  }
+  if (is_3d) {
+    // TextureUnit::FilterAt: the layer coordinate is z in layers (x the stack depth when
+    // normalised) plus the instruction's z offset (half layers), its floor clamped to the stack,
+    // NaN the first layer (LayerIndex); every step exact or `precise`.
+    Line(std::string("precise float xe_layer_z = xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z") +
+         (fetch.offset_z ? " + " + FloatLiteral(float(fetch.offset_z) * 0.5f) : "") + ";");
+    Line("int xe_layer = isnan(xe_layer_z) ? 0 : int(clamp(floor(xe_layer_z), 0.0, xe_ts.z - 1.0));");
   }
   if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
     // Offsets are in half texels (tfetch OffsetX/Y/Z).
@@ -312,13 +321,8 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   const std::string uv = is_1d ? "vec2(xe_uv.x, 0.5)" : "xe_uv.xy";
   const std::string dimension = is_1d ? "0u, " : "1u, ";
   const std::string tex2d = "xe_textures[" + n + "]";
-  // The stacked layer as the cpu path picks it: floor of z (x the stack depth when normalised),
-  // clamped to the stack, NaN the first (TextureUnit LayerIndex).
-  std::string layer = "0";
-  if (is_3d) {
-    const std::string z = std::string("xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z");
-    layer = "(isnan(" + z + ") ? 0 : int(clamp(floor(" + z + "), 0.0, xe_ts.z - 1.0)))";
-  }
+  // The stacked layer as the cpu path picks it (xe_layer, EmitTextureFetch).
+  const std::string layer = is_3d ? "xe_layer" : "0";
   const std::string filters = std::to_string(fetch.mag_filter & 3) + "u, " +
                               std::to_string(fetch.min_filter & 3) + "u, " +
                               std::to_string(fetch.aniso_filter & 7) + "u";
