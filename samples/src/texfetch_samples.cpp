@@ -229,8 +229,10 @@ Builder BuildMipsWithoutBase() {
 // along z. Level n, slice z is grey 20 + 40n + 2z. setTexLOD n (n = 0..4) at (0.4, 0.4, 0.3)
 // reads slice floor(0.3 x (16 >> n)): 4, 2, 1, 0, 0: greys 28, 64, 102, 140, 180.
 // The same bytes as a stack of 16 8x8 layers with packed mips (a stack's layers are 8 KiB apart
-// too, its base in the tail at x = 16 as well): tfetch3D at z = 0.3 with OffsetZ=1.5 reads layer
-// floor(0.3 x 16 + 1.5) = 6 (grey 32; layer 4, 28, without the offset).
+// too, its base in the tail at x = 16 as well), layer z grey 20 + 2z: tfetch3D at z = 0.3 with
+// OffsetZ=1.5 reads layer floor(0.3 x 16 + 1.5) = 6 (grey 32; layer 4, 28, without the offset);
+// with vol_mag_filter linear, z = 0.3 (4.8 layers) blends layers 4 and 5 by 0.3 (28.6: 29) and
+// z = 0.375 (6 layers, the boundary between layers 5 and 6) half and half (31).
 constexpr uint32_t kVolumeA = kTexturedFirstTextureAddress + 0x100000;
 constexpr uint32_t kVolumeAMips = kVolumeA + 0x10000;
 constexpr uint32_t kVolumeB = kTexturedFirstTextureAddress + 0x200000;
@@ -296,7 +298,7 @@ Builder BuildVolumeLod() {
 }
 
 Builder BuildVolumeMips() {
-  Builder b(144, 24);
+  Builder b(184, 24);
   AddVolumeA(b);
   std::vector<uint8_t> b_base(0x20000, 0), b_mips(0x20000, 0);
   FillLinearSlices(b_base, 16, 0, 0, 8, 8, 16, 20, 2);
@@ -327,16 +329,24 @@ Builder BuildVolumeMips() {
   for (uint32_t n = 0; n < 5; ++n) {
     lod_quad(24 + 20 * n, float(n), LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true), b_grey[n]);
   }
-  TexturedQuad& stack = b.Quad(124, 4,
-                               "    mov r2, c2\n    setTexLOD r2.x, tf0\n"
-                               "    tfetch3D r1, r0.xyz, tf0, UseComputedLOD=false, UseRegisterLOD=true, "
-                               "OffsetZ=1.5\n",
-                               one, zero);
-  stack.fetch = LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true, false);
-  stack.fixed_coord = true;
-  stack.coord = {0.4f, 0.4f, 0.3f};
-  stack.ps_constants.insert(stack.ps_constants.end(), {0.0f, 0.0f, 0.0f, 0.0f});
-  b.Fill(124, 4, 16, 16, {32, 32, 32, 255});
+  // Volume B's bytes as a stack at register LOD 0 (the layers magnified: vol_mag's filter).
+  auto stack_quad = [&](uint32_t x, float z, const char* offset, bool linear, uint8_t grey) {
+    TexturedQuad& q = b.Quad(x, 4,
+                             std::string("    mov r2, c2\n    setTexLOD r2.x, tf0\n"
+                                         "    tfetch3D r1, r0.xyz, tf0, UseComputedLOD=false, "
+                                         "UseRegisterLOD=true") +
+                                 offset + "\n",
+                             one, zero);
+    q.fetch = LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true, false);
+    if (linear) q.fetch[4] |= 1u;  // vol_mag_filter linear
+    q.fixed_coord = true;
+    q.coord = {0.4f, 0.4f, z};
+    q.ps_constants.insert(q.ps_constants.end(), {0.0f, 0.0f, 0.0f, 0.0f});
+    b.Fill(x, 4, 16, 16, {grey, grey, grey, 255});
+  };
+  stack_quad(124, 0.3f, ", OffsetZ=1.5", false, 32);
+  stack_quad(144, 0.3f, "", true, 29);
+  stack_quad(164, 0.375f, "", true, 31);
   return b;
 }
 
@@ -456,10 +466,12 @@ std::vector<Sample> TexFetchSamples() {
               [] { return BuildVolumeLod().expected; }),
           DescribedSample(
               "texfetch_volume_mips",
-              "144x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
+              "184x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
               "filter on a 16x16x8 volume, and 0..4 on an 8x8x16 volume whose packed tail puts "
-              "its last level at slice 4; its bytes as a stack read with OffsetZ=1.5",
-              "seven 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180, 32; every pixel exact",
+              "its last level at slice 4; its bytes as a stack read with OffsetZ=1.5 and filtered "
+              "between layers (vol_mag_filter linear)",
+              "nine 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180, 32, 29, 31; every pixel "
+              "exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeMips().scene, w); },
               [] { return BuildVolumeMips().expected; })};
 }

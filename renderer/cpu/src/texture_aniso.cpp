@@ -45,6 +45,9 @@ TextureUnit::Footprint TextureUnit::Walk(const Setup& p, const ucode::FetchInstr
   const float rho = std::max(px, py);
   Footprint out;
   out.lambda = biased(std::log2(rho));
+  // Layers per pixel of a stack's z (compared one axis at a time: a NaN derivative magnifies).
+  const float layers = f.tx_coord_denorm ? 1.0f : float(p.stack);
+  out.layers_minified = std::abs(ddx[2]) * layers > 1.0f || std::abs(ddy[2]) * layers > 1.0f;
   if (p.max_aniso <= 1 || !(rho > 1.0f)) return out;
   const float minor = std::min(px, py);
   // A zero minor axis (a footprint that is a line) takes the most probes allowed.
@@ -65,7 +68,7 @@ TextureUnit::Footprint TextureUnit::Walk(const Setup& p, const ucode::FetchInstr
 ucode::Float4 TextureUnit::SampleFootprint(const Setup& p, const ucode::FetchInstruction& f,
                                            const ucode::Float4& coords, const Footprint& footprint,
                                            float lambda) {
-  if (footprint.probes <= 1) return SampleAt(p, f, coords, lambda);
+  if (footprint.probes <= 1) return SampleAt(p, f, coords, lambda, footprint.layers_minified);
   const uint32_t n = footprint.probes;
   ucode::Float4 sum{};
   for (uint32_t i = 1; i <= n; ++i) {
@@ -73,7 +76,7 @@ ucode::Float4 TextureUnit::SampleFootprint(const Setup& p, const ucode::FetchIns
     // The probes move along u and v (a stacked texture's layer stays the lane's).
     const ucode::Float4 probe{coords[0] + t * footprint.axis[0], coords[1] + t * footprint.axis[1],
                               coords[2], coords[3]};
-    const ucode::Float4 texel = FilterAt(p, f, probe, lambda);
+    const ucode::Float4 texel = FilterAt(p, f, probe, lambda, footprint.layers_minified);
     for (uint32_t c = 0; c < 4; ++c) sum[c] += texel[c];
   }
   for (float& c : sum) c /= float(n);

@@ -305,29 +305,46 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
 }
 
 ucode::Float4 TextureUnit::SampleAt(const Setup& p, const ucode::FetchInstruction& f,
-                                    const ucode::Float4& coords, float lambda) {
-  ucode::Float4 out = FilterAt(p, f, coords, lambda);
+                                    const ucode::Float4& coords, float lambda, bool layers_minified) {
+  ucode::Float4 out = FilterAt(p, f, coords, lambda, layers_minified);
   if (!border_fraction_) Finish(*p.s, out);
   return out;
 }
 
 ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstruction& f,
-                                    const ucode::Float4& coords, float lambda) {
+                                    const ucode::Float4& coords, float lambda, bool layers_minified) {
   Slot& s = *p.s;
   const gpu::TextureDescriptor& d = s.reader->texture();
   const bool one_d = p.one_d;
   float u, v;
   PlaneCoordinates(p, f, coords[0], coords[1], u, v);
   // The layer of a stacked texture (z normalised over the stack) or the face of a cube.
-  uint32_t layer = 0;
+  uint32_t layer = 0, next_layer = 0;
+  float layer_t = 0.0f;
+  bool layers_linear = false;
   const uint32_t stack = p.stack;
   if (p.cube) {
     layer = LayerIndex(coords[2] + 0.5f, 5);
   } else if (f.dimension == ucode::TextureDimension::k3D && stack > 1 && !d.volume()) {
     // z in layers plus the instruction's z offset (half layers, as Xenia's translators apply it
-    // to stacks).
+    // to stacks). The volume filter (the instruction's unless "keep": vol_min's where the layers
+    // are minified, else vol_mag's) filters between layers as between a volume's slices: the
+    // two layers around z - 1/2, each clamped to the stack, weighed by its fraction (Xenia's
+    // translators filter stacks so); point takes floor(z).
     const float z = (f.tx_coord_denorm ? coords[2] : coords[2] * float(stack)) + float(f.offset_z) * 0.5f;
-    layer = LayerIndex(z, stack - 1);
+    const uint32_t z_override = layers_minified ? f.vol_min_filter : f.vol_mag_filter;
+    layers_linear = z_override < 2 ? z_override == 1
+                    : layers_minified ? s.fetch.vol_min_filter
+                                      : s.fetch.vol_mag_filter;
+    if (layers_linear) {
+      const float zf = z - 0.5f;
+      const int32_t first = FloorIndex(zf);
+      layer = uint32_t(std::clamp(first, 0, int32_t(stack) - 1));
+      next_layer = uint32_t(std::clamp(first + 1, 0, int32_t(stack) - 1));
+      layer_t = gpu::BilinearWeight(zf);
+    } else {
+      layer = LayerIndex(z, stack - 1);
+    }
   }
   // A volume filters between its slices as well (FilterVolume); a stack reads one layer.
   const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
@@ -337,7 +354,10 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
                                float(f.offset_z) * 0.5f / p.d
                          : 0.0f;
   auto filter = [&](uint32_t level, bool linear) {
-    if (!volume) return Filter(s, level, u, v, one_d, linear, layer);
+    if (!volume) {
+      const ucode::Float4 a = Filter(s, level, u, v, one_d, linear, layer);
+      return layers_linear ? Blend(a, Filter(s, level, u, v, one_d, linear, next_layer), layer_t) : a;
+    }
     // The z filter of the vol_mag/vol_min fields (the instruction's unless "keep") is not
     // separable on the host's 3D sampler, so every path filters z as x and y; say so when
     // they differ.

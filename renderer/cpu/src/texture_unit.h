@@ -124,6 +124,9 @@ class TextureUnit {
     float lambda = 0.0f;
     uint32_t probes = 1;              // N (1: one isotropic sample)
     float axis[3] = {0.0f, 0.0f, 0.0f};  // the major axis's coordinate derivative (per pixel)
+    // A stack's layers minified: z moves more than a layer a pixel along x or y (the layer
+    // filter is then vol_min's, else vol_mag's).
+    bool layers_minified = false;
   };
   // An explicit LOD's footprint: the register gradients' walk, or lambda from the register LOD
   // (or 0) plus both biases (texture_lod.cpp).
@@ -134,13 +137,13 @@ class TextureUnit {
   // The sample of one lane at a clamped lambda (0 without derivatives): SampleAt filters one
   // position, SampleFootprint averages the footprint's probes (one position when isotropic).
   ucode::Float4 SampleAt(const Setup& setup, const ucode::FetchInstruction& f,
-                         const ucode::Float4& coords, float lambda);
+                         const ucode::Float4& coords, float lambda, bool layers_minified = false);
   ucode::Float4 SampleFootprint(const Setup& setup, const ucode::FetchInstruction& f,
                                 const ucode::Float4& coords, const Footprint& footprint,
                                 float lambda);
   // SampleAt's two halves: the filtered texel, then sign bias / gamma / exp_adjust.
   ucode::Float4 FilterAt(const Setup& setup, const ucode::FetchInstruction& f,
-                         const ucode::Float4& coords, float lambda);
+                         const ucode::Float4& coords, float lambda, bool layers_minified = false);
   static void Finish(const Slot& s, ucode::Float4& texel);
   // True when Finish leaves every texel of the slot as it is.
   static bool FinishIsIdentity(const Slot& s);

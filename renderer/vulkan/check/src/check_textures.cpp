@@ -183,6 +183,12 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
   const uint32_t vol_mag = pick(f.vol_mag_filter, 3, t.vol_mag_filter);
   const uint32_t vol_min = pick(f.vol_min_filter, 3, t.vol_min_filter);
   const bool anisotropic = aniso >= 2 && aniso <= 5;
+  // A stack's layer filter is vol_min's where z moves more than a layer a pixel: with the quad's
+  // derivatives that is each side's own coarse difference (which pixel pair is the host's).
+  const bool stack = f.dimension == ucode::TextureDimension::k3D && t.dimension == DataDimension::k2DOrStacked;
+  if (stack && quads && pixel && f.use_comp_lod && !f.use_reg_lod && !f.use_reg_gradients && vol_mag != vol_min) {
+    return Value{0, true, "a stack's layer filter chosen from the quad's derivatives (vol_mag or vol_min)"};
+  }
   // The check's lanes are lone points: their derivatives are 0, so an implicit LOD is -infinity
   // on the device and the texture unit, without derivatives, takes lambda 0: both magnify at the
   // LOD range's lowest level when that is level 0, and the minification filters do not matter.

@@ -90,6 +90,9 @@ class Emitter {
   void EmitBorderFraction(const FetchInstruction& fetch, const std::string& n);
   void RecordTextureFilters(const FetchInstruction& fetch, uint32_t slot);
   void EmitTextureSize(ucode::TextureDimension dim, const std::string& n);
+  // A 3D fetch's stack layers (xe_layer, xe_next_layer, xe_layers_linear, xe_layer_t): after
+  // xe_tc and xe_ts.
+  void EmitStackLayers(const FetchInstruction& fetch);
   // Where the cpu path's texture unit decides what a host sampler cannot promise (the point
   // texel, exact bilinear), its arithmetic replaces the host sample in xe_texel.
   void EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias);

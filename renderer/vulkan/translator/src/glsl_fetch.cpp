@@ -237,24 +237,17 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   }
   // The host sampler's coordinate for this dimension: a stack's layer as the texture unit picks
   // it (xe_layer), never the host's rounding of a layer coordinate.
-  auto host_coord = [&](bool volume) -> std::string {
+  auto host_coord = [&](bool volume, const std::string& layer) -> std::string {
     if (is_cube) return "xe_cube_direction(xe_uv)";
     if (volume) return "xe_uv";
-    if (is_3d) return "vec3(xe_uv.xy, float(xe_layer))";
+    if (is_3d) return "vec3(xe_uv.xy, float(" + layer + "))";
     return "vec3(xe_uv.xy, 0.0)";
   };
   if (fetch.opcode != FetchOp::kTextureFetch) {
     EmitTextureQuery(fetch);
     return;
   }
-  if (is_3d) {
-    // TextureUnit::FilterAt: the layer coordinate is z in layers (x the stack depth when
-    // normalised) plus the instruction's z offset (half layers), its floor clamped to the stack,
-    // NaN the first layer (LayerIndex); every step exact or `precise`.
-    Line(std::string("precise float xe_layer_z = xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z") +
-         (fetch.offset_z ? " + " + FloatLiteral(float(fetch.offset_z) * 0.5f) : "") + ";");
-    Line("int xe_layer = isnan(xe_layer_z) ? 0 : int(clamp(floor(xe_layer_z), 0.0, xe_ts.z - 1.0));");
-  }
+  if (is_3d) EmitStackLayers(fetch);
   if ((fetch.offset_x || fetch.offset_y || fetch.offset_z) && !is_cube) {
     // Offsets are in half texels (tfetch OffsetX/Y/Z).
     Line("xe_uv += vec3(" + std::to_string(fetch.offset_x) + ".0, " +
@@ -269,8 +262,8 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   const bool register_gradients = !fetch.use_reg_lod && fetch.use_comp_lod && fetch.use_reg_gradients;
   const bool explicit_lod =
       !register_gradients && (fetch.use_reg_lod || !fetch.use_comp_lod || !pixel());
-  auto sample = [&](const std::string& sampler, bool volume) {
-    std::string c = host_coord(volume);
+  auto sample = [&](const std::string& sampler, bool volume, const std::string& layer = "xe_layer") {
+    std::string c = host_coord(volume, layer);
     if (register_gradients) {
       // Register gradients are in the fetch's coordinate units (texels when unnormalised,
       // normalised by the size as Xenia does); textureGrad has no bias operand, so the
@@ -298,7 +291,10 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   };
   std::string texel;
   if (is_3d) {
-    texel = "(xe_vol ? " + sample(tex3d, true) + " : " + sample(tex2d, false) + ")";
+    // A stack's two layers are both sampled (the implicit derivatives need uniform control flow)
+    // and blended as the cpu path blends them (xe_layer_blend, EmitStackLayers).
+    texel = "(xe_vol ? " + sample(tex3d, true) + " : xe_layer_blend(" + sample(tex2d, false) + ", " +
+            sample(tex2d, false, "xe_next_layer") + ", xe_layers_linear, xe_layer_t))";
   } else if (is_cube) {
     texel = sample(cube, false);
   } else {
@@ -311,6 +307,44 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   StoreFetchResult(fetch, "xe_texel");
 }
 
+// TextureUnit::FilterAt's layers of a stack for a 3D fetch: z in layers (x the stack depth when
+// normalised) plus the instruction's z offset (half layers). The volume filter (the
+// instruction's unless 2 or 3: the fetch constant's dword 4 bit 0 vol_mag, bit 1 vol_min) is
+// vol_min's where z moves more than a layer a pixel along x or y (the quad's coarse derivatives
+// or the register gradients; never with an explicit LOD or in a vertex shader), else vol_mag's.
+// Linear: the layers around z - 1/2, each clamped to the stack, weighed by the fraction; point:
+// floor(z) clamped; NaN the first layer. Every step exact or `precise`.
+void Emitter::EmitStackLayers(const FetchInstruction& fetch) {
+  Line(std::string("precise float xe_layer_z = xe_tc.z") + (fetch.tx_coord_denorm ? "" : " * xe_ts.z") +
+       (fetch.offset_z ? " + " + FloatLiteral(float(fetch.offset_z) * 0.5f) : "") + ";");
+  const bool register_gradients = !fetch.use_reg_lod && fetch.use_comp_lod && fetch.use_reg_gradients;
+  const bool computed = pixel() && fetch.use_comp_lod && !fetch.use_reg_lod;
+  std::string minified = "false";
+  if (computed) {
+    const std::string scale = fetch.tx_coord_denorm ? "" : " * xe_ts.z";
+    Line(std::string("precise float xe_layers_dx = abs(") +
+         (register_gradients ? "xe_grad_h.z" : "dFdxCoarse(xe_tc.z)") + ")" + scale + ";");
+    Line(std::string("precise float xe_layers_dy = abs(") +
+         (register_gradients ? "xe_grad_v.z" : "dFdyCoarse(xe_tc.z)") + ")" + scale + ";");
+    minified = "(xe_layers_dx > 1.0 || xe_layers_dy > 1.0)";
+  }
+  const std::string n = std::to_string(fetch.const_index & 31);
+  Line("uint xe_vol_filters = xe_fetch_dword(" + n + "u * 6u + 4u);");
+  Line("bool xe_layers_minified = " + minified + ";");
+  auto filter = [&](uint32_t instruction, uint32_t bit) {
+    return instruction < 2 ? std::string(instruction == 1 ? "true" : "false")
+                           : "((xe_vol_filters & " + std::to_string(bit) + "u) != 0u)";
+  };
+  Line("bool xe_layers_linear = xe_layers_minified ? " + filter(fetch.vol_min_filter, 2) + " : " +
+       filter(fetch.vol_mag_filter, 1) + ";");
+  Line("precise float xe_layer_f = xe_layers_linear ? xe_layer_z - 0.5 : xe_layer_z;");
+  Line("int xe_layer = isnan(xe_layer_f) ? 0 : int(clamp(floor(xe_layer_f), 0.0, xe_ts.z - 1.0));");
+  Line("int xe_next_layer = isnan(xe_layer_f) ? 0 : int(clamp(floor(xe_layer_f) + 1.0, 0.0, xe_ts.z - 1.0));");
+  // gpu::BilinearWeight: the fraction, 0 for a non-finite z (tested on the bits).
+  Line("precise float xe_layer_t = (floatBitsToUint(xe_layer_f) & 0x7F800000u) == 0x7F800000u ? 0.0 : "
+       "xe_layer_f - floor(xe_layer_f);");
+}
+
 void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias) {
   const auto dim = fetch.dimension;
   if (!pixel() || dim == ucode::TextureDimension::kCube) return;
@@ -321,8 +355,17 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   const std::string uv = is_1d ? "vec2(xe_uv.x, 0.5)" : "xe_uv.xy";
   const std::string dimension = is_1d ? "0u, " : "1u, ";
   const std::string tex2d = "xe_textures[" + n + "]";
-  // The stacked layer as the cpu path picks it (xe_layer, EmitTextureFetch).
-  const std::string layer = is_3d ? "xe_layer" : "0";
+  // A call `call` with # the layer: layer 0, or a stack's layers as the cpu path picks and blends
+  // them (EmitStackLayers).
+  auto layers = [&](const std::string& call) {
+    auto at = [&](const std::string& layer) {
+      std::string c = call;
+      c.replace(c.find('#'), 1, layer);
+      return c;
+    };
+    if (!is_3d) return at("0");
+    return "xe_layer_blend(" + at("xe_layer") + ", " + at("xe_next_layer") + ", xe_layers_linear, xe_layer_t)";
+  };
   const std::string filters = std::to_string(fetch.mag_filter & 3) + "u, " +
                               std::to_string(fetch.min_filter & 3) + "u, " +
                               std::to_string(fetch.aniso_filter & 7) + "u";
@@ -336,7 +379,7 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
          ", 0).xy), " + std::to_string(fetch.mip_filter & 3) + "u, " + FloatLiteral(bias) + ");");
     Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + dimension + filters +
          ", xe_magnified, " + levels + ")) {");
-    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", " + layer + ");");
+    Line("  xe_texel = " + layers("xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", #)") + ";");
     Line("}");
   } else {
     // A register LOD or gradients, or level 0: with one level and point filters both ways the
@@ -344,7 +387,7 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
     // so the shader picks it as above instead of the host's floor of the float coordinate.
     Line("if (" + not_volume + "xe_point_applies(" + n + "u, " + dimension + filters + ", true, " + levels +
          ") && xe_point_applies(" + n + "u, " + dimension + filters + ", false, " + levels + ")) {");
-    Line("  xe_texel = xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", " + layer + ");");
+    Line("  xe_texel = " + layers("xe_point_texel(" + tex2d + ", " + n + "u, " + uv + ", #)") + ";");
     Line("}");
   }
   // Bilinear at the only level, only where every step before the filter is exact too: a
@@ -356,7 +399,7 @@ void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n
   if (options_.exact_bilinear && exact_inputs && !is_1d) {
     Line("if (" + not_volume + "xe_exact_bilinear_applies(" + n + "u, " + filters + ", " + levels +
          ")) {");
-    Line("  xe_texel = xe_exact_bilinear(" + tex2d + ", " + n + "u, xe_uv.xy, " + layer + ");");
+    Line("  xe_texel = " + layers("xe_exact_bilinear(" + tex2d + ", " + n + "u, xe_uv.xy, #)") + ";");
     Line("}");
   }
 }

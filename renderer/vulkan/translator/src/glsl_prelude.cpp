@@ -328,6 +328,13 @@ float xe_texture_stack_depth(uint slot) {
   return float((xe_fetch_dword(slot * 6u + 2u) >> 26u) + 1u);
 }
 
+// A stack's two layers blended as the cpu path blends them (TextureUnit::Blend, a + (b - a) t,
+// `precise`), or the first alone where the layer filter is point.
+vec4 xe_layer_blend(vec4 a, vec4 b, bool linear, float t) {
+  precise vec4 r = a + (b - a) * t;
+  return linear ? r : a;
+}
+
 // tfetchCube coordinates as the D3D compiler leaves them after the `cube` instruction and its
 // `mad ..., 1.5`: x = s and y = t on the face in [1, 2], z = face index (0 +X, 1 -X, 2 +Y,
 // 3 -Y, 4 +Z, 5 -Z). Turned into a direction for the host cube sampler (Vulkan's face
