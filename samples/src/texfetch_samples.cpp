@@ -232,7 +232,8 @@ Builder BuildMipsWithoutBase() {
 // too, its base in the tail at x = 16 as well), layer z grey 20 + 2z: tfetch3D at z = 0.3 with
 // OffsetZ=1.5 reads layer floor(0.3 x 16 + 1.5) = 6 (grey 32; layer 4, 28, without the offset);
 // with vol_mag_filter linear, z = 0.3 (4.8 layers) blends layers 4 and 5 by 0.3 (28.6: 29) and
-// z = 0.375 (6 layers, the boundary between layers 5 and 6) half and half (31).
+// z = 0.375 (6 layers, the boundary between layers 5 and 6) half and half (31); with register
+// gradients moving z 3.2 layers a pixel, vol_min_filter's linear filter blends 4 and 5 (29).
 constexpr uint32_t kVolumeA = kTexturedFirstTextureAddress + 0x100000;
 constexpr uint32_t kVolumeAMips = kVolumeA + 0x10000;
 constexpr uint32_t kVolumeB = kTexturedFirstTextureAddress + 0x200000;
@@ -298,7 +299,7 @@ Builder BuildVolumeLod() {
 }
 
 Builder BuildVolumeMips() {
-  Builder b(184, 24);
+  Builder b(208, 24);
   AddVolumeA(b);
   std::vector<uint8_t> b_base(0x20000, 0), b_mips(0x20000, 0);
   FillLinearSlices(b_base, 16, 0, 0, 8, 8, 16, 20, 2);
@@ -347,6 +348,19 @@ Builder BuildVolumeMips() {
   stack_quad(124, 0.3f, ", OffsetZ=1.5", false, 32);
   stack_quad(144, 0.3f, "", true, 29);
   stack_quad(164, 0.375f, "", true, 31);
+  // Register gradients moving z 0.2 (3.2 layers) a pixel: the layers are minified, so
+  // vol_min_filter (linear) filters them, not vol_mag_filter (point): 29 again, not 28.
+  TexturedQuad& g = b.Quad(184, 4,
+                           "    mov r2, c2\n    mov r3, c3\n    setGradientH r2.xyz, tf0\n"
+                           "    setGradientV r3.xyz, tf0\n"
+                           "    tfetch3D r1, r0.xyz, tf0, UseRegisterGradients=true\n",
+                           one, zero);
+  g.fetch = LinearFetch(kVolumeB, kVolumeBMips, 8, 8, 16, 0, true, false);
+  g.fetch[4] |= 2u;  // vol_min_filter linear
+  g.fixed_coord = true;
+  g.coord = {0.4f, 0.4f, 0.3f};
+  g.ps_constants.insert(g.ps_constants.end(), {0.0f, 0.0f, 0.2f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
+  b.Fill(184, 4, 16, 16, {29, 29, 29, 255});
   return b;
 }
 
@@ -466,12 +480,12 @@ std::vector<Sample> TexFetchSamples() {
               [] { return BuildVolumeLod().expected; }),
           DescribedSample(
               "texfetch_volume_mips",
-              "184x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
+              "208x24: volumes with mip chains read at register LODs: 1.5 with a linear mip "
               "filter on a 16x16x8 volume, and 0..4 on an 8x8x16 volume whose packed tail puts "
               "its last level at slice 4; its bytes as a stack read with OffsetZ=1.5 and filtered "
-              "between layers (vol_mag_filter linear)",
-              "nine 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180, 32, 29, 31; every pixel "
-              "exact",
+              "between layers (vol_mag_filter linear; vol_min_filter under register gradients)",
+              "ten 16x16 grey squares on navy: 88, 28, 64, 102, 140, 180, 32, 29, 31, 29; every "
+              "pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeMips().scene, w); },
               [] { return BuildVolumeMips().expected; })};
 }

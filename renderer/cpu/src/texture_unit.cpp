@@ -346,7 +346,7 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
       layer = LayerIndex(z, stack - 1);
     }
   }
-  // A volume filters between its slices as well (FilterVolume); a stack reads one layer.
+  // A volume filters between its slices as well (FilterVolume).
   const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
   // Normalised like u and v (the offset in half texels of level 0), scaled by each level's
   // slices in FilterVolume.
@@ -552,8 +552,11 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
   const bool derivatives = quads && !p.cube;
   if (!derivatives && p.top_level > 0) Note(kNoQuadNote, count);
   // A range of one level (no mips, or base map only) clamps every lambda to it: no derivatives
-  // needed, unless anisotropic filtering walks the footprint within that level.
-  const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1) || !derivatives;
+  // needed, unless anisotropic filtering walks the footprint within that level or a 3D fetch
+  // may read a stack (whose layer filter follows z's derivatives).
+  const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1 &&
+                      f.dimension != ucode::TextureDimension::k3D) ||
+                     !derivatives;
   Footprint footprint;
   float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
   if (fixed && !p.cube && f.dimension != ucode::TextureDimension::k3D && !border_fraction_) {
