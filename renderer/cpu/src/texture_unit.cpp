@@ -276,9 +276,8 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   p.stack = d.volume() ? d.depth : d.layers;
   // A volume's z is a filtered axis: its derivative counts in the level of detail as x and y do
   // (a stack's layer is not).
-  p.d = float(d.depth);
   if (d.volume() && f.dimension == ucode::TextureDimension::k3D) {
-    p.rho_z = f.tx_coord_denorm ? 1.0f : p.d;
+    p.rho_z = f.tx_coord_denorm ? 1.0f : float(p.stack);
   }
   // Offsets are in half texels.
   p.offset_u = float(f.offset_x) * 0.5f / p.w;
@@ -350,8 +349,9 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
   const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
   // Normalised like u and v (the offset in half texels of level 0), scaled by each level's
   // slices in FilterVolume.
-  const float w = volume ? (f.tx_coord_denorm ? coords[2] / p.d : coords[2]) +
-                               float(f.offset_z) * 0.5f / p.d
+  const float depth = float(stack);  // a volume's slices
+  const float w = volume ? (f.tx_coord_denorm ? coords[2] / depth : coords[2]) +
+                               float(f.offset_z) * 0.5f / depth
                          : 0.0f;
   auto filter = [&](uint32_t level, bool linear) {
     if (!volume) {
@@ -553,10 +553,10 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
   if (!derivatives && p.top_level > 0) Note(kNoQuadNote, count);
   // A range of one level (no mips, or base map only) clamps every lambda to it: no derivatives
   // needed, unless anisotropic filtering walks the footprint within that level or a 3D fetch
-  // may read a stack (whose layer filter follows z's derivatives).
-  const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1 &&
-                      f.dimension != ucode::TextureDimension::k3D) ||
-                     !derivatives;
+  // reads a stack (whose layer filter follows z's derivatives).
+  const bool stack_layers = f.dimension == ucode::TextureDimension::k3D && p.stack > 1 &&
+                            !s.reader->texture().volume();
+  const bool fixed = (p.min_lod == p.max_lod && p.max_aniso == 1 && !stack_layers) || !derivatives;
   Footprint footprint;
   float lambda = ClampLambda(0.0f, p.min_lod, p.max_lod);
   if (fixed && !p.cube && f.dimension != ucode::TextureDimension::k3D && !border_fraction_) {

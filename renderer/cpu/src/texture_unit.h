@@ -109,7 +109,6 @@ class TextureUnit {
     Slot* s = nullptr;
     bool one_d = false, cube = false;
     float w = 1.0f, h = 1.0f;      // guest texels
-    float d = 1.0f;                // a volume's guest slices
     // Normalised derivatives -> level-0 texels; rho_z is 0 but for a volume's 3D fetch.
     float rho_x = 1.0f, rho_y = 1.0f, rho_z = 0.0f;
     uint32_t mag = 0, min = 0, mip = 0, top_level = 0, stack = 1;

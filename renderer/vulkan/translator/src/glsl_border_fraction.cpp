@@ -2,6 +2,7 @@
 #include "glsl_border_fraction.h"
 
 #include "glsl_emitter_internal.h"
+#include "xnt/ucode/interpreter.h"
 
 namespace xnt::vk {
 
@@ -119,7 +120,7 @@ void Emitter::EmitBorderFraction(const FetchInstruction& fetch, const std::strin
   const std::string biases = " + float(bitfieldExtract(int(xe_fetch_dword(" + n +
                              "u * 6u + 4u)), 12, 10)) / 32.0 + " + FloatLiteral(float(fetch.lod_bias) / 16.0f);
   const bool register_gradients = !fetch.use_reg_lod && fetch.use_comp_lod && fetch.use_reg_gradients;
-  const bool explicit_lod = fetch.use_reg_lod || fetch.use_reg_gradients || !fetch.use_comp_lod || !pixel();
+  const bool explicit_lod = ucode::FetchHasExplicitLod(fetch, pixel());
   if (explicit_lod && !register_gradients) {
     Line(std::string("precise float xe_lambda = (") + (fetch.use_reg_lod ? "xe_tex_lod" : "0.0") + biases + ");");
   } else {
