@@ -15,9 +15,11 @@
 //       pipe = x[4:3] ^ (bank << 1)   (pitch and height rounded up to 32 first)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
+#include "xnt/base/error.h"
 #include "xnt/gpu/texture_address.h"
 #include "xnt/gpu/texture_descriptor.h"
 #include "xnt/xenos/enums.h"
@@ -404,6 +406,28 @@ TEST(TextureLayoutHandWorked, VolumeFetchConstantsLoadTheirMips) {
   EXPECT_TRUE(d.inexact.empty()) << d.inexact;
   f[4] = 3u << 6;
   EXPECT_EQ(gpu::TextureDescriptor::FromFetchConstant(f).levels, 4u);
+  // Bad input is refused by name, never allocated or read: a 2048x2048x1024 chain (the host
+  // image limit), and a chain whose mip storage runs past the 512 MiB of guest memory.
+  uint32_t huge[6];
+  std::copy(f, f + 6, huge);
+  huge[2] = 2047u | (2047u << 11) | (1023u << 22);
+  huge[4] = 15u << 6;
+  try {
+    gpu::TextureDescriptor::FromFetchConstant(huge);
+    ADD_FAILURE() << "a 2048x2048x1024 volume was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("256 MiB host image limit"), std::string::npos) << e.what();
+  }
+  uint32_t past[6];
+  std::copy(f, f + 6, past);
+  past[2] = 63u | (63u << 11) | (63u << 22);                               // 64x64x64
+  past[5] = (uint32_t(xenos::DataDimension::k3D) << 9) | 0x1FFF0000u;      // mips 64 KiB before the end
+  try {
+    gpu::TextureDescriptor::FromFetchConstant(past);
+    ADD_FAILURE() << "mips past the end of guest memory were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("512 MiB"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
