@@ -87,5 +87,50 @@ TEST(ClipperRandom, UserPlanesCutTrianglesAtTheirLines) {
   EXPECT_GT(judged, 100000);
 }
 
+// Garbage positions: a vertex with an infinite or NaN coordinate drops its primitive whole, and a
+// NaN plane distance (a user plane's NaN constants) counts as outside without a crossing, so no
+// vertex the clipper hands the fixed-point rasterizer is ever non-finite.
+TEST(ClipperNonFinite, PrimitivesWithInfiniteOrNanPositionsAreDropped) {
+  const double inf = INFINITY, nan = NAN;
+  auto vertex = [](double x, double y, double w) {
+    ClipVertex v;
+    v.pos = {x * w, y * w, 0.5 * w, w};
+    v.depth_distance = {0.5 * w, 0.5 * w};
+    return v;
+  };
+  const ClipVertex a = vertex(4, 4, 1), b = vertex(40, 8, 1), c = vertex(8, 40, 1);
+  ASSERT_EQ(ClipTriangle(a, b, c).size(), 3u);
+  for (int component = 0; component < 4; ++component) {
+    for (double bad : {inf, -inf, nan}) {
+      ClipVertex d = b;
+      d.pos[size_t(component)] = bad;
+      EXPECT_TRUE(ClipTriangle(a, d, c).empty()) << component << " " << bad;
+      EXPECT_TRUE(ClipTriangle(d, d, d).empty()) << component << " " << bad;
+      Line l;
+      EXPECT_FALSE(ClipLine(a, d, l)) << component << " " << bad;
+    }
+  }
+  // One user plane whose distance is NaN at b: the crossings next to b are not made, and what is
+  // left is finite.
+  ClipVertex bn = b;
+  ClipVertex an = a, cn = c;
+  an.user_distance[0] = 1.0, cn.user_distance[0] = 1.0, bn.user_distance[0] = nan;
+  const Polygon poly = ClipTriangle(an, bn, cn, true, 1);
+  EXPECT_EQ(poly.size(), 0u);  // a and c alone are not a polygon
+  ClipVertex dn = vertex(30, 30, 1);
+  dn.user_distance[0] = 2.0;
+  const Polygon quad = ClipTriangle(an, bn, dn, true, 1);
+  for (const ClipVertex& v : quad) {
+    for (double x : v.pos) EXPECT_TRUE(std::isfinite(x));
+  }
+  Line l;
+  EXPECT_FALSE(ClipLine(an, bn, l, true, 1));
+  // An infinite distance at b (a plane's infinite constants): the crossing is at a, finite.
+  bn.user_distance[0] = -inf;
+  ASSERT_TRUE(ClipLine(an, bn, l, true, 1));
+  EXPECT_EQ(l.a.pos, an.pos);
+  EXPECT_EQ(l.b.pos, an.pos);
+}
+
 }  // namespace
 }  // namespace xnt::cpu

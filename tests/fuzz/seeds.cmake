@@ -42,7 +42,7 @@ function(xnt_fuzz_seeds target src)
 endfunction()
 
 set(_fuzz_libs xnt_format)
-foreach(lib xnt_capture xnt_replay xnt_ucode xnt_samples xnt_diff)
+foreach(lib xnt_capture xnt_replay xnt_ucode xnt_samples xnt_diff xnt_renderer)
   if(TARGET ${lib})
     list(APPEND _fuzz_libs ${lib})
   endif()
@@ -56,3 +56,8 @@ foreach(src ${_fuzz_sources})
     xnt_fuzz_seeds(seeds_reader_unchecked ${src} xnt_format_fuzzing_checks)
   endif()
 endforeach()
+
+# Turns a trace's first frames into an input of fuzz_cpu_replay (how its committed seeds were
+# made from the samples; not built by default).
+add_executable(make_cpu_replay_seed EXCLUDE_FROM_ALL ${_fuzz_dir}/make_cpu_replay_seed.cpp)
+target_link_libraries(make_cpu_replay_seed PRIVATE xnt_options xnt_format)

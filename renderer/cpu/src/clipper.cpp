@@ -47,6 +47,15 @@ ClipVertex Lerp(const ClipVertex& a, const ClipVertex& b, double t) {
   return r;
 }
 
+// A position with an infinite or NaN coordinate has no place on any plane: its distances are
+// NaN or infinite, and an intersection with it is NaN. A primitive with such a vertex is
+// dropped whole, as the fixed-point rasterizer cannot place it (what Xenos does with such a
+// position is not documented; the Vulkan paths leave it to the host GPU's clipper).
+bool FinitePosition(const ClipVertex& v) {
+  return std::isfinite(v.pos[0]) && std::isfinite(v.pos[1]) && std::isfinite(v.pos[2]) &&
+         std::isfinite(v.pos[3]);
+}
+
 // Planes 1 and 2 are the depth range's (Distance).
 bool Skipped(int plane, bool clip_depth) { return !clip_depth && (plane == 1 || plane == 2); }
 
@@ -55,6 +64,7 @@ bool Skipped(int plane, bool clip_depth) { return !clip_depth && (plane == 1 || 
 Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                      bool clip_depth, uint32_t user_planes) {
   const int planes = kFixedPlanes + int(user_planes);
+  if (!FinitePosition(a) || !FinitePosition(b) || !FinitePosition(c)) return {};
   Polygon poly = {a, b, c};
   // Most triangles are wholly inside: no copies then.
   bool inside = true;
@@ -72,7 +82,9 @@ Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
       const ClipVertex& e = poly[(i + 1) % poly.size()];
       const double ds = Distance(s, plane), de = Distance(e, plane);
       if (ds >= 0.0) next.push_back(s);
-      if ((ds >= 0.0) != (de >= 0.0)) next.push_back(Lerp(s, e, ds / (ds - de)));
+      // A NaN distance (a user plane's NaN constants) counts as outside, with no crossing.
+      const double t = ds / (ds - de);
+      if ((ds >= 0.0) != (de >= 0.0) && t >= 0.0 && t <= 1.0) next.push_back(Lerp(s, e, t));
     }
     poly.swap(next);
   }
@@ -85,12 +97,14 @@ bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_dep
   // Parametric clipping (Liang-Barsky on the plane distances): the part of a -> b with t in
   // [t0, t1] is inside every plane; the new ends are interpolated linearly in clip space.
   double t0 = 0.0, t1 = 1.0;
+  if (!FinitePosition(a) || !FinitePosition(b)) return false;
   for (int plane = 0; plane < kFixedPlanes + int(user_planes); ++plane) {
     if (Skipped(plane, clip_depth)) continue;
     const double da = Distance(a, plane), db = Distance(b, plane);
     if (da < 0.0 && db < 0.0) return false;
     if (da >= 0.0 && db >= 0.0) continue;
     const double t = da / (da - db);
+    if (!(t >= 0.0 && t <= 1.0)) return false;  // a NaN distance: outside
     if (da < 0.0) {
       t0 = std::max(t0, t);
     } else {

@@ -1,0 +1,196 @@
+// libFuzzer target for the whole replay on the cpu path: guest memory and PM4 in, every draw,
+// resolve, memexport and swap through the backend-free model (draw plan, primitive processor,
+// tessellator, texture descriptors and decoders, clipper, rasterizer, interpreters, output
+// merger, resolve engine, scan-out). Must never crash, hang or read out of bounds, whatever the
+// registers, fetch constants and microcode say.
+//
+// The same inputs run on a Vulkan path of a normal build through the seed driver with
+// XNT_FUZZ_PATH=fbo or fsi (XNT_FUZZ_FSI_UNORDERED=1 on a device without interlock).
+//
+// Input: a u32 of options (bits 0-1: scale x - 1, bits 2-3: scale y - 1, each clamped to 3x),
+// then records until the input ends, each [u32 word][u32 length][payload]: bit 31 of the word
+// clear, `length` bytes of guest memory at that physical address; bit 31 set, `length` dwords of
+// PM4 (host order) submitted as one ring-buffer submission; bit 30 set as well, a frame marker
+// after it. A length past the input's end takes what is left.
+//
+// Work is bounded here, not in the product: a garbage draw may legitimately ask for billions of
+// shaded pixels, which is slowness, not a bug. Draws whose worst case (primitives x scissor area x
+// scale, vertices, each shader invocation's microcode length, loops at the interpreter's step
+// limit) passes a budget are not handed to the path; everything else is.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "xnt/base/error.h"
+#include "xnt/format/records.h"
+#include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/gpu/tessellated_draw.h"
+#include "xnt/gpu/viewport.h"
+#include "xnt/renderer/session.h"
+#include "xnt/replay/trace_player.h"
+#include "xnt/ucode/interpreter.h"
+
+namespace {
+
+using namespace xnt;
+
+// Shaded instructions one draw may cost at most (a few hundred ms under ASan).
+constexpr uint64_t kWorkBudget = uint64_t(1) << 25;
+
+// Worst-case instructions one invocation of `shader` runs: its slots once each, or at the
+// interpreter's control-flow step limit when it loops, calls or jumps.
+uint64_t InvocationCost(const replay::Shader* shader) {
+  if (!shader || !shader->decoded || !shader->decoded->ok()) return 1;
+  const ucode::Shader& s = shader->decoded->shader;
+  for (const ucode::CfInstruction& cf : s.cf) {
+    if (cf.opcode == ucode::CfOpcode::kLoopStart || cf.opcode == ucode::CfOpcode::kCondCall ||
+        cf.opcode == ucode::CfOpcode::kCondJmp) {
+      return ucode::Interpreter::kMaxControlFlowSteps;
+    }
+  }
+  return std::max<uint64_t>(s.slots.size(), 1);
+}
+
+class BoundedBackend : public replay::Backend {
+ public:
+  BoundedBackend(replay::Backend& path, uint32_t scale) : path_(path), scale_(scale) {}
+
+  void OnDraw(const replay::DrawCall& d) override {
+    if (Affordable(d)) {
+      path_.OnDraw(d);
+    } else {
+      ++refused_;
+    }
+  }
+  uint64_t refused() const { return refused_; }
+  void OnResolve(const replay::ResolveCall& r) override { path_.OnResolve(r); }
+  void OnMemExport(const replay::MemExportCall& m) override {
+    if (m.draw && Affordable(*m.draw)) path_.OnMemExport(m);
+  }
+  void OnSwap(const replay::SwapCall& s) override { path_.OnSwap(s); }
+  void OnEvent(const replay::EventCall& e) override { path_.OnEvent(e); }
+  void OnEdramSnapshot(std::span<const uint8_t> b) override { path_.OnEdramSnapshot(b); }
+  void OnGammaRamp(const format::GammaRamp& g) override { path_.OnGammaRamp(g); }
+  void OnMemoryWritten(uint32_t a, uint32_t s) override { path_.OnMemoryWritten(a, s); }
+  void OnFrameEnd(const replay::FrameEndCall& f) override { path_.OnFrameEnd(f); }
+
+ private:
+  bool Affordable(const replay::DrawCall& d) const {
+    if (!d.registers) return false;
+    const gpu::RegisterValues regs = d.registers->values();
+    const uint64_t primitives = d.initiator.num_indices;
+    uint64_t vertices = primitives;
+    if (gpu::IsTessellated(d)) {
+      // Factors up to VGT_HOS_MAX_TESS_LEVEL + 1 on every edge: (f + 1)^2 points a quad patch;
+      // the generated triangles tile their patch, so the pixels stay a patch's.
+      float f = gpu::RegisterFloat(regs, xenos::RegIndex(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL));
+      if (!(f >= 0.0f) || f > 64.0f) f = 64.0f;
+      const uint64_t side = uint64_t(f) + 3;
+      vertices = std::min<uint64_t>(vertices * side * side, gpu::kMaxTessellatedVertices);
+    }
+    const uint32_t samples =
+        1u << std::min(uint32_t(gpu::DecodeRegister<xenos::reg::RB_SURFACE_INFO>(regs).msaa_samples), 2u);
+    const gpu::Viewport viewport = gpu::ComputeViewport(regs, 16384, 16384);
+    const uint64_t area = uint64_t(viewport.scissor.extent.width) * viewport.scissor.extent.height *
+                          scale_ * samples;
+    const uint64_t vs = vertices * InvocationCost(d.vertex_shader);
+    const uint64_t ps = std::max<uint64_t>(primitives, 1) * area * InvocationCost(d.pixel_shader);
+    return vertices <= 65536 && vs <= kWorkBudget && ps <= kWorkBudget;
+  }
+
+  replay::Backend& path_;
+  uint32_t scale_;
+  uint64_t refused_ = 0;
+};
+
+uint32_t ReadU32(const uint8_t*& data, size_t& size) {
+  uint32_t v = 0;
+  const size_t n = std::min<size_t>(size, 4);
+  std::memcpy(&v, data, n);
+  data += n;
+  size -= n;
+  return v;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 4) return 0;
+  const uint32_t flags = ReadU32(data, size);
+  renderer::SessionOptions options;
+  options.path = renderer::Path::kCpu;
+  // XNT_FUZZ_PATH=fbo|fsi replays the same inputs (a corpus the fuzzer grew) on a Vulkan path
+  // of a normal build, under the validation layer: any message is a failure there.
+  if (const char* name = std::getenv("XNT_FUZZ_PATH")) {
+    if (const auto path = renderer::ParsePath(name)) options.path = *path;
+    options.validate = options.path != renderer::Path::kCpu;
+    options.fsi_unordered = std::getenv("XNT_FUZZ_FSI_UNORDERED") != nullptr;
+  }
+  options.threads = 1;
+  options.renderer.scale_x = std::min(1 + (flags & 3u), 3u);
+  options.renderer.scale_y = std::min(1 + ((flags >> 2) & 3u), 3u);
+  uint64_t swapped_pixels = 0;
+  options.on_swap = [&](uint64_t, const gpu::SwapImage& image) {
+    swapped_pixels += uint64_t(image.width) * image.height;
+  };
+  try {
+    auto session = renderer::Session::Create(options);
+    BoundedBackend bounded(session->backend(),
+                           options.renderer.scale_x * options.renderer.scale_y);
+    replay::CommandProcessorOptions cp;
+    cp.max_packets = 4096;
+    cp.max_indirect_depth = 8;
+    cp.max_fetch_dwords = 1u << 16;
+    cp.max_stored_diagnostics = 64;
+    replay::TracePlayer player(bounded, cp);
+    session->Attach(player);
+    while (size >= 8) {
+      const uint32_t word = ReadU32(data, size);
+      const uint32_t length = ReadU32(data, size);
+      if (word & 0x80000000u) {
+        format::Submission submission;
+        const size_t dwords = std::min<size_t>(length, size / 4);
+        submission.dwords.resize(dwords);
+        if (dwords) std::memcpy(submission.dwords.data(), data, dwords * 4);
+        data += dwords * 4;
+        size -= dwords * 4;
+        player.Apply(submission);
+        if (word & 0x40000000u) player.Apply(format::FrameMarker{});
+      } else {
+        format::MemoryEvent memory;
+        memory.kind = format::MemoryEventKind::kInitialSnapshot;
+        memory.guest_address = word;
+        const size_t n = std::min<size_t>(length, size);
+        memory.bytes.assign(data, data + n);
+        data += n;
+        size -= n;
+        player.Apply(memory);  // out-of-range blobs become a diagnostic
+      }
+    }
+    player.Apply(format::FrameMarker{});
+    session->Flush();
+    if (session->validation_message_count() > 0) {
+      for (const std::string& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
+      std::abort();
+    }
+    if (std::getenv("XNT_FUZZ_VERBOSE")) {
+      // What an input reached, for keeping the seeds meaningful (a seed that draws nothing
+      // exercises only the command processor).
+      const renderer::SessionStats stats = session->stats();
+      std::fprintf(stderr, "draws %llu (over budget %llu, skipped %llu) resolves %llu swaps %llu "
+                   "(%llu pixels) notes %zu\n",
+                   (unsigned long long)stats.draws, (unsigned long long)bounded.refused(),
+                   (unsigned long long)stats.draws_skipped, (unsigned long long)stats.resolves,
+                   (unsigned long long)stats.swaps, (unsigned long long)swapped_pixels,
+                   session->notes().size());
+    }
+  } catch (const Error&) {
+    // A refused input names itself; the point is that it does not crash.
+  }
+  return 0;
+}
