@@ -90,6 +90,17 @@ std::vector<Fragment> Point(double x, double y, double z, float size) {
   return out;
 }
 
+// A sprite whose finite centre lies far outside any int pixel range covers nothing, and one
+// whose square is huge covers the whole scissor (the bounds are clamped before conversion).
+TEST(CpuPoints, FarCentresAndHugeSizesStayInTheScissor) {
+  for (double far : {1e37, -1e37, 3e9, -3e9}) {
+    EXPECT_TRUE(Point(far, 20.0, 0.5, 4.0f).empty()) << far;
+    EXPECT_TRUE(Point(10.0, far, 0.5, 4.0f).empty()) << far;
+  }
+  EXPECT_EQ(Point(10.0, 20.0, 0.5, 1e30f).size(), 64u * 64u);
+  EXPECT_EQ(Point(-1e20, 20.0, 0.5, 1e30f).size(), 64u * 64u);
+}
+
 TEST(CpuPoints, SquareCoverageIsHalfOpen) {
   // Size 4 at (10, 20): [8, 12) x [18, 22): pixels 8..11 x 18..21.
   std::vector<Fragment> f = Point(10.0, 20.0, 0.5, 4.0f);

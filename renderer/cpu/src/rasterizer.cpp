@@ -486,10 +486,12 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   // A point with no area on either axis draws nothing (as the Vulkan paths' point quads).
   if (!(half > 0.0) || !(half_y > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
   const double left = cx - half, top = cy - half_y, right = cx + half, bottom = cy + half_y;
-  const int32_t x0 = std::max(state.x0, int32_t(std::max(std::floor(left), -1e6)));
-  const int32_t y0 = std::max(state.y0, int32_t(std::max(std::floor(top), -1e6)));
-  const int32_t x1 = std::min(state.x1, int32_t(std::min(std::ceil(right), 1e6)) + 1);
-  const int32_t y1 = std::min(state.y1, int32_t(std::min(std::ceil(bottom), 1e6)) + 1);
+  // Clamped on both sides before the conversion: a finite centre may still lie 1e37 pixels away.
+  auto pixel_bound = [](double v) { return int32_t(std::clamp(v, -1e6, 1e6)); };
+  const int32_t x0 = std::max(state.x0, pixel_bound(std::floor(left)));
+  const int32_t y0 = std::max(state.y0, pixel_bound(std::floor(top)));
+  const int32_t x1 = std::min(state.x1, pixel_bound(std::ceil(right)) + 1);
+  const int32_t y1 = std::min(state.y1, pixel_bound(std::ceil(bottom)) + 1);
   const uint32_t samples = std::max<uint32_t>(1, state.samples);
   const SamplePosition* positions = SamplePositions(samples);
   Fragment f;
