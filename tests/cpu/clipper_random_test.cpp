@@ -125,11 +125,62 @@ TEST(ClipperNonFinite, PrimitivesWithInfiniteOrNanPositionsAreDropped) {
   }
   Line l;
   EXPECT_FALSE(ClipLine(an, bn, l, true, 1));
+  // Finite ends so far apart that their difference overflows: a crossing would be non-finite.
+  const ClipVertex huge_a = vertex(-1e300, 4, 1), huge_b = vertex(1e300, 8, 1);
+  for (const ClipVertex& v : ClipTriangle(huge_a, huge_b, c)) {
+    for (double x : v.pos) EXPECT_TRUE(std::isfinite(x));
+  }
+  if (ClipLine(huge_a, huge_b, l)) {
+    for (double x : l.a.pos) EXPECT_TRUE(std::isfinite(x));
+    for (double x : l.b.pos) EXPECT_TRUE(std::isfinite(x));
+  }
   // An infinite distance at b (a plane's infinite constants): the crossing is at a, finite.
   bn.user_distance[0] = -inf;
   ASSERT_TRUE(ClipLine(an, bn, l, true, 1));
   EXPECT_EQ(l.a.pos, an.pos);
   EXPECT_EQ(l.b.pos, an.pos);
+}
+
+// Triangles crossing w = 0 with depth clipping off (PA_CL_CLIP_CNTL clip_disable): the w plane's
+// crossings are computed near w = 0, where rounding can leave w at 0 or below; every vertex
+// handed on has w > 0 and lies inside the guard band, over many random crossings.
+TEST(ClipperNonFinite, CrossingsOfTheWPlaneKeepWPositive) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> coord(-100.0, 100.0), wv(-3.0, 3.0);
+  int kept = 0;
+  for (int round = 0; round < 20000; ++round) {
+    ClipVertex v[3];
+    for (ClipVertex& x : v) {
+      // Quarter steps put some vertices at w = 0 exactly.
+      const double w = round % 2 ? wv(rng) : std::round(wv(rng) * 4) / 4;
+      x.pos = {coord(rng) * (round % 3 == 0 ? 0.0 : 1.0), coord(rng), 0.0, w};
+    }
+    const Polygon poly = ClipTriangle(v[0], v[1], v[2], false);
+    kept += !poly.empty();
+    for (const ClipVertex& x : poly) {
+      ASSERT_GT(x.pos[3], 0.0) << round;
+      ASSERT_LE(std::fabs(x.pos[0] / x.pos[3]), 2 * kGuardBandPixels) << round;
+      ASSERT_LE(std::fabs(x.pos[1] / x.pos[3]), 2 * kGuardBandPixels) << round;
+    }
+    Line l;
+    if (ClipLine(v[0], v[1], l, false)) {
+      ASSERT_GT(l.a.pos[3], 0.0) << round;
+      ASSERT_GT(l.b.pos[3], 0.0) << round;
+    }
+  }
+  EXPECT_GT(kept, 10000);
+  // The fuzzer's case: a vertex at w = 0 exactly is outside the w plane by only its 1e-30
+  // margin, so the crossing towards it is at t = 1 in double: the vertex itself, w = 0.
+  ClipVertex a, b, c;
+  a.pos = {0.0, 0.0, 0.0, 0.0};
+  b.pos = {10.0, 5.0, 0.0, 2.78086};
+  c.pos = {50.0, 20.0, 0.0, -2.17252};
+  const Polygon poly = ClipTriangle(a, b, c, false);
+  EXPECT_FALSE(poly.empty());
+  for (const ClipVertex& x : poly) ASSERT_GT(x.pos[3], 0.0);
+  Line l;
+  ASSERT_TRUE(ClipLine(b, a, l, false));
+  EXPECT_GT(l.b.pos[3], 0.0);
 }
 
 }  // namespace

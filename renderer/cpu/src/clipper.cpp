@@ -18,7 +18,7 @@ constexpr int kFixedPlanes = 7;
 double Distance(const ClipVertex& v, int plane) {
   const auto& p = v.pos;
   switch (plane) {
-    case 0: return p[3] - 1e-9 * std::fabs(p[3]) - 1e-30;  // w > 0 (strictly)
+    case 0: return p[3] - 1e-9 * std::fabs(p[3]) - 1e-30;  // w > 0 (strictly; kMinW)
     case 1: return v.depth_distance[0];                    // near, in guest clip space
     case 2: return v.depth_distance[1];                    // far
     case 3: return p[0] + kGuardBandPixels * p[3];         // x >= -G
@@ -56,6 +56,26 @@ bool FinitePosition(const ClipVertex& v) {
          std::isfinite(v.pos[3]);
 }
 
+// What the fixed-point rasterizer can place: w > 0 and the screen position inside twice the
+// guard band (snapped coordinates then stay far from int64 overflow in the edge functions).
+bool Rasterizable(const ClipVertex& v) {
+  const double limit = 2.0 * kGuardBandPixels * v.pos[3];
+  return FinitePosition(v) && v.pos[3] > 0.0 && std::fabs(v.pos[0]) <= limit &&
+         std::fabs(v.pos[1]) <= limit;
+}
+
+// The smallest w plane 0 keeps (Distance).
+constexpr double kMinW = 1e-30;
+
+// A crossing of the segment s -> e at t. Every point kept after plane 0 has w > 0 exactly, but
+// the crossing's w, computed near the w plane or at t rounding to 1, can come out 0 or below;
+// it is put back at the plane's w.
+ClipVertex Crossing(const ClipVertex& s, const ClipVertex& e, double t) {
+  ClipVertex r = Lerp(s, e, t);
+  r.pos[3] = std::max(r.pos[3], kMinW);
+  return r;
+}
+
 // Planes 1 and 2 are the depth range's (Distance).
 bool Skipped(int plane, bool clip_depth) { return !clip_depth && (plane == 1 || plane == 2); }
 
@@ -84,11 +104,13 @@ Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
       if (ds >= 0.0) next.push_back(s);
       // A NaN distance (a user plane's NaN constants) counts as outside, with no crossing.
       const double t = ds / (ds - de);
-      if ((ds >= 0.0) != (de >= 0.0) && t >= 0.0 && t <= 1.0) next.push_back(Lerp(s, e, t));
+      if ((ds >= 0.0) != (de >= 0.0) && t >= 0.0 && t <= 1.0) next.push_back(Crossing(s, e, t));
     }
     poly.swap(next);
   }
-  if (poly.size() < 3) poly.clear();
+  // Finite ends 1e308 apart make an infinite difference, so a crossing can still be non-finite;
+  // such a polygon (garbage positions only) is dropped rather than handed on.
+  if (poly.size() < 3 || !std::all_of(poly.begin(), poly.end(), Rasterizable)) poly.clear();
   return poly;
 }
 
@@ -97,6 +119,9 @@ bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_dep
   // Parametric clipping (Liang-Barsky on the plane distances): the part of a -> b with t in
   // [t0, t1] is inside every plane; the new ends are interpolated linearly in clip space.
   double t0 = 0.0, t1 = 1.0;
+  // Whether an end is outside some plane: its crossing replaces it even where t rounds to 0 or 1
+  // (an end just outside by the w plane's margin).
+  bool cut_a = false, cut_b = false;
   if (!FinitePosition(a) || !FinitePosition(b)) return false;
   for (int plane = 0; plane < kFixedPlanes + int(user_planes); ++plane) {
     if (Skipped(plane, clip_depth)) continue;
@@ -107,14 +132,16 @@ bool ClipLine(const ClipVertex& a, const ClipVertex& b, Line& out, bool clip_dep
     if (!(t >= 0.0 && t <= 1.0)) return false;  // a NaN distance: outside
     if (da < 0.0) {
       t0 = std::max(t0, t);
+      cut_a = true;
     } else {
       t1 = std::min(t1, t);
+      cut_b = true;
     }
     if (t0 > t1) return false;
   }
-  out.a = t0 > 0.0 ? Lerp(a, b, t0) : a;
-  out.b = t1 < 1.0 ? Lerp(a, b, t1) : b;
-  return true;
+  out.a = cut_a ? Crossing(a, b, t0) : a;
+  out.b = cut_b ? Crossing(a, b, t1) : b;
+  return Rasterizable(out.a) && Rasterizable(out.b);
 }
 
 }  // namespace xnt::cpu
