@@ -5,7 +5,8 @@
 // registers, fetch constants and microcode say.
 //
 // The same inputs run on a Vulkan path of a normal build through the seed driver with
-// XNT_FUZZ_PATH=fbo or fsi (XNT_FUZZ_FSI_UNORDERED=1 on a device without interlock).
+// XNT_FUZZ_PATH=fbo or fsi (XNT_FUZZ_FSI_UNORDERED=1 on a device without interlock;
+// XNT_FUZZ_VALIDATE=0 where the validation layer is not installed).
 //
 // Input: a u32 of options (bits 0-1: scale x - 1, bits 2-3: scale y - 1, each clamped to 3x),
 // then records until the input ends, each [u32 word][u32 length][payload]: bit 31 of the word
@@ -128,7 +129,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // of a normal build, under the validation layer: any message is a failure there.
   if (const char* name = std::getenv("XNT_FUZZ_PATH")) {
     if (const auto path = renderer::ParsePath(name)) options.path = *path;
-    options.validate = options.path != renderer::Path::kCpu;
+    const char* validate = std::getenv("XNT_FUZZ_VALIDATE");  // "0": a machine without the layer
+    options.validate = options.path != renderer::Path::kCpu && !(validate && *validate == '0');
     options.fsi_unordered = std::getenv("XNT_FUZZ_FSI_UNORDERED") != nullptr;
   }
   options.threads = 1;
