@@ -61,3 +61,17 @@ endforeach()
 # made from the samples; not built by default).
 add_executable(make_cpu_replay_seed EXCLUDE_FROM_ALL ${_fuzz_dir}/make_cpu_replay_seed.cpp)
 target_link_libraries(make_cpu_replay_seed PRIVATE xnt_options xnt_format)
+
+# The cpu_replay seeds again on the Vulkan paths under the validation layer (the harness fails on
+# any message): garbage registers must not make a path record invalid commands.
+if(TARGET seeds_cpu_replay AND XNT_VULKAN)
+  add_test(NAME fuzz_seeds.cpu_replay_on_fbo
+           COMMAND seeds_cpu_replay ${_fuzz_dir}/corpus/cpu_replay)
+  set_tests_properties(fuzz_seeds.cpu_replay_on_fbo PROPERTIES TIMEOUT 600
+                       ENVIRONMENT "XNT_FUZZ_PATH=fbo" LABELS "fuzz_seeds;renderer")
+  add_test(NAME fuzz_seeds.cpu_replay_on_fsi
+           COMMAND seeds_cpu_replay ${_fuzz_dir}/corpus/cpu_replay)
+  set_tests_properties(fuzz_seeds.cpu_replay_on_fsi PROPERTIES TIMEOUT 600
+                       ENVIRONMENT "XNT_FUZZ_PATH=fsi;XNT_FUZZ_FSI_UNORDERED=1"
+                       LABELS "fuzz_seeds;renderer")
+endif()

@@ -261,18 +261,23 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
 }
 
 XenosRenderer::Attachments XenosRenderer::DrawAttachments(const gpu::DrawPlan& plan) {
-  // One host image per surface, format and sample count (render_targets.h).
+  // One host image per surface, format and sample count (render_targets.h). A target seen for
+  // the first time is cleared with transfer commands, which may not be recorded inside the
+  // previous draw's render pass instance (a depth buffer enabled after colour-only draws on
+  // EDRAM tiles nobody owned, so the EDRAM cache made nothing): that instance ends first.
+  const auto get = [&](const RenderTargetKey& key) {
+    if (!render_targets_.Find(key)) EndRendering();
+    return &render_targets_.Get(key, stream_.cmd());
+  };
   Attachments attachments;
   for (uint32_t i = 0; i < 4; ++i) {
     if (!plan.color[i].used) continue;
-    const RenderTargetKey key{plan.color[i].base_tiles, plan.surface_pitch, plan.color[i].format,
-                              false, plan.samples};
-    attachments.color[i] = &render_targets_.Get(key, stream_.cmd());
+    attachments.color[i] = get({plan.color[i].base_tiles, plan.surface_pitch,
+                                plan.color[i].format, false, plan.samples});
   }
   if (plan.depth.used) {
-    const RenderTargetKey key{plan.depth.base_tiles, plan.surface_pitch, plan.depth.format, true,
-                              plan.samples};
-    attachments.depth = &render_targets_.Get(key, stream_.cmd());
+    attachments.depth =
+        get({plan.depth.base_tiles, plan.surface_pitch, plan.depth.format, true, plan.samples});
   }
   return attachments;
 }
