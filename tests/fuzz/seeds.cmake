@@ -42,7 +42,7 @@ function(xnt_fuzz_seeds target src)
 endfunction()
 
 set(_fuzz_libs xnt_format)
-foreach(lib xnt_capture xnt_replay xnt_ucode xnt_samples xnt_diff xnt_renderer)
+foreach(lib xnt_capture xnt_replay xnt_ucode xnt_samples xnt_diff xnt_renderer xnt_compare)
   if(TARGET ${lib})
     list(APPEND _fuzz_libs ${lib})
   endif()

@@ -60,14 +60,18 @@ static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int sha
   return words;
 }
 
-uint32_t GeometryShaderInterpolators(VkPhysicalDevice device) {
+uint32_t GeometryShaderInterpolators(VkPhysicalDevice device, uint32_t distances) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(device, &props);
-  return GeometryShaderInterpolators(props.limits.maxGeometryInputComponents);
+  return GeometryShaderInterpolators(props.limits.maxGeometryInputComponents, distances);
 }
 
-uint32_t GeometryShaderInterpolators(uint32_t limit) {
-  return std::min<uint32_t>(limit > 12 ? (limit - 8) / 4 : 1, kInterpolatorCount);
+uint32_t GeometryShaderInterpolators(uint32_t limit, uint32_t distances) {
+  // gl_Position (4) and gl_PointSize (1) beside the distances; at least one interpolator (the
+  // shaders declare a non-empty array).
+  const uint32_t per_vertex = 5 + distances;
+  return std::clamp<uint32_t>(limit > per_vertex ? (limit - per_vertex) / 4 : 1, 1,
+                              kInterpolatorCount);
 }
 
 std::vector<uint32_t> QuadGeometryShader(PrimitiveQuads kind, uint32_t passed_interpolators,

@@ -89,7 +89,9 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
     VkShaderModule& module = quad_shaders_[key];
     if (!module) {
       module = CreateModule(RectangleListGeometryShader(
-          GeometryShaderInterpolators(context_.physical_device()), draw.clip_distances,
+          GeometryShaderInterpolators(context_.physical_device(),
+                                      draw.clip_distances + draw.cull_distances),
+          draw.clip_distances,
           draw.cull_distances, draw.kill_clip_distance));
     }
     quads.shader = module;
@@ -105,7 +107,8 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
       vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
       module = CreateModule(CompileHostGlsl(
           PolygonOffsetGeometryShaderGlsl(
-              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents),
+              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents,
+                                                 draw.clip_distances + draw.cull_distances),
               draw.clip_distances, draw.cull_distances),
           VK_SHADER_STAGE_GEOMETRY_BIT, "polygon_offset_gs"));
     }
@@ -132,7 +135,10 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
   VkShaderModule& module = quad_shaders_[key];
   if (!module) {
     module = CreateModule(QuadGeometryShader(
-        quads.kind, GeometryShaderInterpolators(context_.physical_device()), draw.clip_distances,
+        quads.kind,
+        GeometryShaderInterpolators(context_.physical_device(),
+                                    draw.clip_distances + draw.cull_distances),
+        draw.clip_distances,
         draw.cull_distances, corner_planes, points && draw.point_corner_cull));
   }
   quads.shader = module;

@@ -23,10 +23,10 @@ namespace {
 std::vector<std::vector<uint32_t>> CompileSome() {
   return {
       CompileHostGlsl(PostPassGlsl(present::PassKind::kFxaa), VK_SHADER_STAGE_COMPUTE_BIT, "p"),
-      QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u), 0, 0),
-      QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u), 0, 0),
-      RectangleListGeometryShader(GeometryShaderInterpolators(64u), 0, 0, false),
-      CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128), 2, 1),
+      QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u, 0), 0, 0),
+      QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u, 0), 0, 0),
+      RectangleListGeometryShader(GeometryShaderInterpolators(64u, 0), 0, 0, false),
+      CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128, 3), 2, 1),
                       VK_SHADER_STAGE_GEOMETRY_BIT, "gs"),
       CompileHostGlsl(OutputMergerDepthOnlyShaderGlsl(false, true), VK_SHADER_STAGE_FRAGMENT_BIT,
                       "ps"),
@@ -69,6 +69,37 @@ TEST(BuiltinSpirv, HostShadersComeFromTheTableWithTheCompiledWords) {
   EXPECT_EQ(s3.misses - s2.misses, 1u);
   EXPECT_EQ(s3.builtin, s2.builtin);
   SetBuiltinSpirv({});
+}
+
+}  // namespace
+}  // namespace xnt::vk
+
+namespace xnt::vk {
+namespace {
+
+// The interpolators a host geometry shader passes: its inputs are gl_Position (4 components),
+// gl_PointSize (1), the clip and cull distances (1 each) and 4 per interpolator, within the
+// device's maxGeometryInputComponents (lavapipe 64, NVIDIA 128); the polygon-offset one also
+// takes the exported position (4) and passes at most 15. Worked by hand: (64 - 5 - d) / 4.
+TEST(GeometryShaderInputs, InterpolatorsFitBesideTheDistances) {
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 0), 14u);   // 59 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 3), 14u);   // 56 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 4), 13u);   // 55 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 5), 13u);   // 6 user planes' worth: 54 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 8), 12u);   // 51 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(128u, 8), 16u);  // all of them
+  EXPECT_EQ(GeometryShaderInterpolators(4u, 0), 1u);     // never an empty array
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 0), 13u);  // (64 - 9) / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 3), 13u);  // 52 / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 7), 12u);  // 48 / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(128u, 8), 15u);
+  // Every pair stays within the limit it was given.
+  for (uint32_t limit : {64u, 128u}) {
+    for (uint32_t d = 0; d <= 8; ++d) {
+      EXPECT_LE(5 + d + 4 * GeometryShaderInterpolators(limit, d), limit) << limit << " " << d;
+      EXPECT_LE(9 + d + 4 * PolygonOffsetGeometryInterpolators(limit, d), limit) << limit << " " << d;
+    }
+  }
 }
 
 }  // namespace

@@ -76,8 +76,7 @@ PathBackend::PathBackend(VulkanContext& context, std::unique_ptr<PathRenderer> r
   }
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
-  polygon_offset_gs_interpolators_ =
-      PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents);
+  max_geometry_input_components_ = props.limits.maxGeometryInputComponents;
 }
 
 bool PathBackend::FilledTriangles(const replay::DrawCall& call) {
@@ -94,9 +93,14 @@ bool PathBackend::FilledTriangles(const replay::DrawCall& call) {
 bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {
   const uint32_t interpolators = std::min<uint32_t>(
       16, call.registers->Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
+  // The vertex shader's clip and cull distances are not known before its translation: at most
+  // one per enabled user plane and one for vertex kill.
+  const uint32_t distances =
+      gpu::ReadPrimitiveClip(call.registers->values(), false).plane_count + 1;
   const Capabilities& caps = context_.capabilities();
   return caps.geometry_shader && caps.shader_float64 &&
-         interpolators <= polygon_offset_gs_interpolators_;
+         interpolators <= PolygonOffsetGeometryInterpolators(max_geometry_input_components_,
+                                                             distances);
 }
 
 PathBackend::~PathBackend() = default;

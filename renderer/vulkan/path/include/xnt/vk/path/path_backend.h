@@ -113,7 +113,7 @@ class PathBackend : public replay::Backend {
   std::unordered_map<const TranslatedShader*, bool> translated_;
   uint64_t draws_skipped_ = 0;
   std::vector<uint8_t> index_scratch_;
-  uint32_t polygon_offset_gs_interpolators_ = 0;  // PolygonOffsetGeometryInterpolators
+  uint32_t max_geometry_input_components_ = 0;  // PolygonOffsetGeometryInterpolators' limit
 };
 
 }  // namespace xnt::vk

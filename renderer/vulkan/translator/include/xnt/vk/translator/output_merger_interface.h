@@ -86,8 +86,13 @@ std::string ExactDepthFragmentShaderGlsl();
 std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators,
                                             uint32_t clip_distances = 0,
                                             uint32_t cull_distances = 0);
-inline uint32_t PolygonOffsetGeometryInterpolators(uint32_t max_geometry_input_components) {
-  const uint32_t fit = max_geometry_input_components > 12 ? (max_geometry_input_components - 12) / 4 : 0;
+inline uint32_t PolygonOffsetGeometryInterpolators(uint32_t max_geometry_input_components,
+                                                  uint32_t distances) {
+  // gl_Position, gl_PointSize, the distances and the exported position (4) beside them.
+  const uint32_t reserved = 9 + distances;
+  const uint32_t fit = max_geometry_input_components > reserved
+                           ? (max_geometry_input_components - reserved) / 4
+                           : 0;
   return fit < 15 ? fit : 15;
 }
 
