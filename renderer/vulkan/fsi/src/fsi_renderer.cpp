@@ -257,7 +257,16 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   const gpu::HostPrimitives prims = DrawPrimitives(draw);
   gpu::PlanPrimitives(plan, prims);
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
-  // Guest viewport over pitch x guest_height_ guest pixels; the host's is S x T times larger.
+  // Guest viewport over pitch x guest_height_ guest pixels; the host's is S x T times larger,
+  // and must fit the device's viewport and framebuffer width (a pitch past 10,922 guest pixels
+  // at 3x on a 32,768-pixel device: garbage registers, not a frame a title draws).
+  if (uint64_t(plan.surface_pitch) * plan.scale.x > render_area_width_) {
+    Note("draw skipped: surface pitch " + std::to_string(plan.surface_pitch) + " at " +
+         std::to_string(plan.scale.x) + "x is wider than the device's viewport (" +
+         std::to_string(render_area_width_) + " host pixels)");
+    if (!draw.continues_draw) ++stats_.draws_skipped;
+    return false;
+  }
   gpu::PlanScissor(plan, regs, plan.surface_pitch, guest_height_);
   if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
   OutputMergerInput om_input;
