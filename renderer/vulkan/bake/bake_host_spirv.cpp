@@ -44,12 +44,12 @@ void CompileEveryHostShader() {
   for (uint32_t limit : {64u, 128u}) {
     // The line-quad, point-quad and rectangle-list geometry shaders without clip / cull
     // distances (draws with user clip planes or vertex kill compile theirs on first use).
-    QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(limit, 0), 0, 0);
-    QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(limit, 0), 0, 0);
-    RectangleListGeometryShader(GeometryShaderInterpolators(limit, 0), 0, 0, false);
+    QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(limit, 0, 0), 0, 0);
+    QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(limit, 0, 0), 0, 0);
+    RectangleListGeometryShader(GeometryShaderInterpolators(limit, 0, 0), 0, 0, false);
     for (uint32_t clip = 0; clip <= 7; ++clip) {
       for (uint32_t cull = 0; clip + cull <= 7; ++cull) {
-        CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(limit, clip + cull),
+        CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(limit, clip, cull),
                                                         clip, cull),
                         VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs");
       }

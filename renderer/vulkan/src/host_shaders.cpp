@@ -10,6 +10,7 @@
 
 #include "xnt/base/error.h"
 #include "xnt/vk/translator/line_quad.h"
+#include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/point_quad.h"
 #include "xnt/vk/translator/rectangle_list.h"
 #include "xnt/vk/translator/shader_interface.h"
@@ -60,16 +61,15 @@ static std::vector<uint32_t> CompileHostGlslNow(std::string_view source, int sha
   return words;
 }
 
-uint32_t GeometryShaderInterpolators(VkPhysicalDevice device, uint32_t distances) {
+uint32_t GeometryShaderInterpolators(VkPhysicalDevice device, uint32_t clip, uint32_t cull) {
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(device, &props);
-  return GeometryShaderInterpolators(props.limits.maxGeometryInputComponents, distances);
+  return GeometryShaderInterpolators(props.limits.maxGeometryInputComponents, clip, cull);
 }
 
-uint32_t GeometryShaderInterpolators(uint32_t limit, uint32_t distances) {
-  // gl_Position (4) and gl_PointSize (1) beside the distances; at least one interpolator (the
-  // shaders declare a non-empty array).
-  const uint32_t per_vertex = 5 + distances;
+uint32_t GeometryShaderInterpolators(uint32_t limit, uint32_t clip, uint32_t cull) {
+  // At least one interpolator (the shaders declare a non-empty array).
+  const uint32_t per_vertex = GeometryPerVertexComponents(clip, cull);
   return std::clamp<uint32_t>(limit > per_vertex ? (limit - per_vertex) / 4 : 1, 1,
                               kInterpolatorCount);
 }

@@ -89,8 +89,8 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
     VkShaderModule& module = quad_shaders_[key];
     if (!module) {
       module = CreateModule(RectangleListGeometryShader(
-          GeometryShaderInterpolators(context_.physical_device(),
-                                      draw.clip_distances + draw.cull_distances),
+          GeometryShaderInterpolators(context_.physical_device(), draw.clip_distances,
+                                      draw.cull_distances),
           draw.clip_distances,
           draw.cull_distances, draw.kill_clip_distance));
     }
@@ -108,7 +108,7 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
       module = CreateModule(CompileHostGlsl(
           PolygonOffsetGeometryShaderGlsl(
               PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents,
-                                                 draw.clip_distances + draw.cull_distances),
+                                                 draw.clip_distances, draw.cull_distances),
               draw.clip_distances, draw.cull_distances),
           VK_SHADER_STAGE_GEOMETRY_BIT, "polygon_offset_gs"));
     }
@@ -136,8 +136,8 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
   if (!module) {
     module = CreateModule(QuadGeometryShader(
         quads.kind,
-        GeometryShaderInterpolators(context_.physical_device(),
-                                    draw.clip_distances + draw.cull_distances),
+        GeometryShaderInterpolators(context_.physical_device(), draw.clip_distances,
+                                    draw.cull_distances),
         draw.clip_distances,
         draw.cull_distances, corner_planes, points && draw.point_corner_cull));
   }

@@ -23,10 +23,10 @@ namespace {
 std::vector<std::vector<uint32_t>> CompileSome() {
   return {
       CompileHostGlsl(PostPassGlsl(present::PassKind::kFxaa), VK_SHADER_STAGE_COMPUTE_BIT, "p"),
-      QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u, 0), 0, 0),
-      QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u, 0), 0, 0),
-      RectangleListGeometryShader(GeometryShaderInterpolators(64u, 0), 0, 0, false),
-      CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128, 3), 2, 1),
+      QuadGeometryShader(PrimitiveQuads::kLines, GeometryShaderInterpolators(64u, 0, 0), 0, 0),
+      QuadGeometryShader(PrimitiveQuads::kPoints, GeometryShaderInterpolators(128u, 0, 0), 0, 0),
+      RectangleListGeometryShader(GeometryShaderInterpolators(64u, 0, 0), 0, 0, false),
+      CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(128, 2, 1), 2, 1),
                       VK_SHADER_STAGE_GEOMETRY_BIT, "gs"),
       CompileHostGlsl(OutputMergerDepthOnlyShaderGlsl(false, true), VK_SHADER_STAGE_FRAGMENT_BIT,
                       "ps"),
@@ -78,26 +78,35 @@ namespace xnt::vk {
 namespace {
 
 // The interpolators a host geometry shader passes: its inputs are gl_Position (4 components),
-// gl_PointSize (1), the clip and cull distances (1 each) and 4 per interpolator, within the
-// device's maxGeometryInputComponents (lavapipe 64, NVIDIA 128); the polygon-offset one also
-// takes the exported position (4) and passes at most 15. Worked by hand: (64 - 5 - d) / 4.
+// gl_PointSize (1), the clip and the cull distance arrays (each at least 1: glslang declares an
+// unused one with one element) and 4 per interpolator, within the device's
+// maxGeometryInputComponents (lavapipe 64, NVIDIA 128); the polygon-offset one also takes the
+// exported position (4) and passes at most 15. Worked by hand: (64 - 5 - clip' - cull') / 4.
 TEST(GeometryShaderInputs, InterpolatorsFitBesideTheDistances) {
-  EXPECT_EQ(GeometryShaderInterpolators(64u, 0), 14u);   // 59 / 4
-  EXPECT_EQ(GeometryShaderInterpolators(64u, 3), 14u);   // 56 / 4
-  EXPECT_EQ(GeometryShaderInterpolators(64u, 4), 13u);   // 55 / 4
-  EXPECT_EQ(GeometryShaderInterpolators(64u, 5), 13u);   // 6 user planes' worth: 54 / 4
-  EXPECT_EQ(GeometryShaderInterpolators(64u, 8), 12u);   // 51 / 4
-  EXPECT_EQ(GeometryShaderInterpolators(128u, 8), 16u);  // all of them
-  EXPECT_EQ(GeometryShaderInterpolators(4u, 0), 1u);     // never an empty array
-  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 0), 13u);  // (64 - 9) / 4
-  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 3), 13u);  // 52 / 4
-  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 7), 12u);  // 48 / 4
-  EXPECT_EQ(PolygonOffsetGeometryInterpolators(128u, 8), 15u);
-  // Every pair stays within the limit it was given.
+  EXPECT_EQ(GeometryPerVertexComponents(0, 0), 7u);
+  EXPECT_EQ(GeometryPerVertexComponents(3, 0), 9u);
+  EXPECT_EQ(GeometryPerVertexComponents(3, 2), 10u);
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 0, 0), 14u);   // 57 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 2, 1), 14u);   // 56 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 3, 0), 13u);   // 55 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 6, 1), 13u);   // 52 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(64u, 7, 1), 12u);   // 51 / 4
+  EXPECT_EQ(GeometryShaderInterpolators(128u, 7, 1), 16u);  // all of them
+  EXPECT_EQ(GeometryShaderInterpolators(4u, 0, 0), 1u);     // never an empty array
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 0, 0), 13u);  // (64 - 11) / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 2, 1), 13u);  // 52 / 4
+  // Three clip distances, no cull: 52 + 4 + 9 was one over lavapipe's 64 when 13 were passed.
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 3, 0), 12u);  // 51 / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(64u, 7, 0), 11u);  // 47 / 4
+  EXPECT_EQ(PolygonOffsetGeometryInterpolators(128u, 8, 0), 15u);
+  // Every split stays within the limit it was given.
   for (uint32_t limit : {64u, 128u}) {
-    for (uint32_t d = 0; d <= 8; ++d) {
-      EXPECT_LE(5 + d + 4 * GeometryShaderInterpolators(limit, d), limit) << limit << " " << d;
-      EXPECT_LE(9 + d + 4 * PolygonOffsetGeometryInterpolators(limit, d), limit) << limit << " " << d;
+    for (uint32_t clip = 0; clip <= 8; ++clip) {
+      for (uint32_t cull = 0; clip + cull <= 8; ++cull) {
+        const uint32_t pv = GeometryPerVertexComponents(clip, cull);
+        EXPECT_LE(pv + 4 * GeometryShaderInterpolators(limit, clip, cull), limit);
+        EXPECT_LE(pv + 4 + 4 * PolygonOffsetGeometryInterpolators(limit, clip, cull), limit);
+      }
     }
   }
 }

@@ -94,13 +94,15 @@ bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {
   const uint32_t interpolators = std::min<uint32_t>(
       16, call.registers->Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
   // The vertex shader's clip and cull distances are not known before its translation: at most
-  // one per enabled user plane and one for vertex kill.
+  // one per enabled user plane and one for vertex kill, as clip or as cull distances.
   const uint32_t distances =
       gpu::ReadPrimitiveClip(call.registers->values(), false).plane_count + 1;
   const Capabilities& caps = context_.capabilities();
   return caps.geometry_shader && caps.shader_float64 &&
-         interpolators <= PolygonOffsetGeometryInterpolators(max_geometry_input_components_,
-                                                             distances);
+         interpolators <= std::min(PolygonOffsetGeometryInterpolators(
+                                       max_geometry_input_components_, distances, 0),
+                                   PolygonOffsetGeometryInterpolators(
+                                       max_geometry_input_components_, 0, distances));
 }
 
 PathBackend::~PathBackend() = default;

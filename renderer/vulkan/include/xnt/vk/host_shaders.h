@@ -30,12 +30,12 @@ std::vector<uint32_t> RectangleListGeometryShader(uint32_t passed_interpolators,
                                                   uint32_t cull, bool kill_clip_distance);
 
 // How many of the 16 interpolators a host geometry shader passes on for `device`: those that fit
-// its maxGeometryInputComponents next to the gl_PerVertex block (gl_Position, gl_PointSize and
-// `distances` clip and cull distances, all counted against the limit). lavapipe: 64 components
-// -> 14 with up to 3 distances, 13 with 4-7 (user clip planes and vertex kill).
-uint32_t GeometryShaderInterpolators(VkPhysicalDevice device, uint32_t distances);
+// its maxGeometryInputComponents next to the gl_PerVertex block (GeometryPerVertexComponents:
+// gl_Position, gl_PointSize, the `clip` and `cull` distance arrays, all counted against the
+// limit). lavapipe: 64 components -> 14 with up to 2 clip and 1 cull distances, 13 with 3-6.
+uint32_t GeometryShaderInterpolators(VkPhysicalDevice device, uint32_t clip, uint32_t cull);
 // The same for a device whose maxGeometryInputComponents is `limit` (what the build bakes).
-uint32_t GeometryShaderInterpolators(uint32_t limit, uint32_t distances);
+uint32_t GeometryShaderInterpolators(uint32_t limit, uint32_t clip, uint32_t cull);
 
 // The line-quad or point-quad geometry shader (xnt/vk/translator/line_quad.h, point_quad.h) for
 // `kind` (not kNone), passing `passed_interpolators` (GeometryShaderInterpolators) and the vertex

@@ -86,10 +86,16 @@ std::string ExactDepthFragmentShaderGlsl();
 std::string PolygonOffsetGeometryShaderGlsl(uint32_t passed_interpolators,
                                             uint32_t clip_distances = 0,
                                             uint32_t cull_distances = 0);
+// The components a geometry shader's gl_in[] block counts against maxGeometryInputComponents:
+// gl_Position (4), gl_PointSize (1) and the two distance arrays, each at least one element long
+// (glslang declares an unused one with one element, and validation counts it).
+inline uint32_t GeometryPerVertexComponents(uint32_t clip, uint32_t cull) {
+  return 5 + (clip ? clip : 1) + (cull ? cull : 1);
+}
 inline uint32_t PolygonOffsetGeometryInterpolators(uint32_t max_geometry_input_components,
-                                                  uint32_t distances) {
-  // gl_Position, gl_PointSize, the distances and the exported position (4) beside them.
-  const uint32_t reserved = 9 + distances;
+                                                  uint32_t clip, uint32_t cull) {
+  // The exported position (4) beside gl_PerVertex.
+  const uint32_t reserved = 4 + GeometryPerVertexComponents(clip, cull);
   const uint32_t fit = max_geometry_input_components > reserved
                            ? (max_geometry_input_components - reserved) / 4
                            : 0;
