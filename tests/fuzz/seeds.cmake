@@ -67,11 +67,11 @@ target_link_libraries(make_cpu_replay_seed PRIVATE xnt_options xnt_format)
 if(TARGET seeds_cpu_replay AND XNT_VULKAN)
   add_test(NAME fuzz_seeds.cpu_replay_on_fbo
            COMMAND seeds_cpu_replay ${_fuzz_dir}/corpus/cpu_replay)
-  set_tests_properties(fuzz_seeds.cpu_replay_on_fbo PROPERTIES TIMEOUT 600
+  set_tests_properties(fuzz_seeds.cpu_replay_on_fbo PROPERTIES TIMEOUT 900
                        ENVIRONMENT "XNT_FUZZ_PATH=fbo" LABELS "fuzz_seeds;renderer")
   add_test(NAME fuzz_seeds.cpu_replay_on_fsi
            COMMAND seeds_cpu_replay ${_fuzz_dir}/corpus/cpu_replay)
-  set_tests_properties(fuzz_seeds.cpu_replay_on_fsi PROPERTIES TIMEOUT 600
+  set_tests_properties(fuzz_seeds.cpu_replay_on_fsi PROPERTIES TIMEOUT 900
                        ENVIRONMENT "XNT_FUZZ_PATH=fsi;XNT_FUZZ_FSI_UNORDERED=1"
                        LABELS "fuzz_seeds;renderer")
 endif()
