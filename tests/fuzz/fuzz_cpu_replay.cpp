@@ -10,9 +10,11 @@
 //
 // Input: a u32 of options (bits 0-1: scale x - 1, bits 2-3: scale y - 1, each clamped to 3x),
 // then records until the input ends, each [u32 word][u32 length][payload]: bit 31 of the word
-// clear, `length` bytes of guest memory at that physical address; bit 31 set, `length` dwords of
-// PM4 (host order) submitted as one ring-buffer submission; bit 30 set as well, a frame marker
-// after it. A length past the input's end takes what is left.
+// set, `length` dwords of PM4 (host order) submitted as one ring-buffer submission, and with bit
+// 30 set as well a frame marker after it; else bit 30 set, an EDRAM snapshot of `length` bytes
+// (zeros to 10 MiB); else bit 29 set, a register snapshot of `length` dwords from register
+// (word & 0xFFFF); else `length` bytes of guest memory at that physical address. A length past
+// the input's end takes what is left.
 //
 // Work is bounded here, not in the product: a garbage draw may legitimately ask for billions of
 // shaded pixels, which is slowness, not a bug. Draws whose worst case (primitives x scissor area x
@@ -163,6 +165,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         size -= dwords * 4;
         player.Apply(submission);
         if (word & 0x40000000u) player.Apply(format::FrameMarker{});
+      } else if (word & 0x40000000u) {
+        // An EDRAM snapshot: `length` bytes from the input, the rest of the 10 MiB zero.
+        format::EdramSnapshot edram;
+        const size_t n = std::min<size_t>(length, size);
+        edram.bytes.assign(size_t(10) << 20, 0);
+        std::memcpy(edram.bytes.data(), data, std::min(n, edram.bytes.size()));
+        data += n;
+        size -= n;
+        player.Apply(edram);
+      } else if (word & 0x20000000u) {
+        // A register snapshot from register (word & 0xFFFF), `length` dwords.
+        format::RegisterSnapshot snapshot;
+        snapshot.first_register = word & 0xFFFFu;
+        const size_t dwords = std::min<size_t>(length, size / 4);
+        snapshot.values.resize(dwords);
+        if (dwords) std::memcpy(snapshot.values.data(), data, dwords * 4);
+        data += dwords * 4;
+        size -= dwords * 4;
+        player.Apply(snapshot);
       } else {
         format::MemoryEvent memory;
         memory.kind = format::MemoryEventKind::kInitialSnapshot;

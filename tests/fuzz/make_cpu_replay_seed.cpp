@@ -1,6 +1,7 @@
 // Writes a trace's first frames as one input of fuzz_cpu_replay (its layout is described there):
 // memory events as memory records, submissions as PM4 records, a frame marker as bit 30 of the
-// submission before it. Register and EDRAM snapshot records have no form there and are left out.
+// submission before it, register and EDRAM snapshots as their records (gamma ramps and
+// annotations are left out).
 // Usage: make_cpu_replay_seed TRACE.xnt OUT [MAX_BYTES]; stops before the record that would pass
 // MAX_BYTES (default 256 KiB) and exits 1 when nothing fits.
 #include <cstdint>
@@ -46,6 +47,19 @@ int main(int argc, char** argv) {
               put(r.guest_address & 0x1FFFFFFFu);
               put(uint32_t(r.bytes.size()));
               out.insert(out.end(), r.bytes.begin(), r.bytes.end());
+            } else if constexpr (std::is_same_v<T, xnt::format::RegisterSnapshot>) {
+              if (out.size() + 8 + r.values.size() * 4 > max_bytes) return false;
+              put(0x20000000u | (r.first_register & 0xFFFFu));
+              put(uint32_t(r.values.size()));
+              for (uint32_t v : r.values) put(v);
+            } else if constexpr (std::is_same_v<T, xnt::format::EdramSnapshot>) {
+              // Trailing zeros are implied.
+              size_t n = r.bytes.size();
+              while (n > 0 && r.bytes[n - 1] == 0) --n;
+              if (out.size() + 8 + n > max_bytes) return false;
+              put(0x40000000u);
+              put(uint32_t(n));
+              out.insert(out.end(), r.bytes.begin(), r.bytes.begin() + std::ptrdiff_t(n));
             } else if constexpr (std::is_same_v<T, xnt::format::FrameMarker>) {
               if (any) out[last_submission_word + 3] |= 0x40;
             }
