@@ -27,6 +27,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "xnt/base/error.h"
 #include "xnt/format/records.h"
@@ -111,6 +113,23 @@ class BoundedBackend : public replay::Backend {
   uint64_t refused_ = 0;
 };
 
+// The next `count` dwords (or what is left of them), host order.
+std::vector<uint32_t> TakeDwords(const uint8_t*& data, size_t& size, uint32_t count) {
+  std::vector<uint32_t> out(std::min<size_t>(count, size / 4));
+  if (!out.empty()) std::memcpy(out.data(), data, out.size() * 4);
+  data += out.size() * 4;
+  size -= out.size() * 4;
+  return out;
+}
+
+// The next `count` bytes (or what is left of them).
+std::span<const uint8_t> TakeBytes(const uint8_t*& data, size_t& size, uint32_t count) {
+  const std::span<const uint8_t> out(data, std::min<size_t>(count, size));
+  data += out.size();
+  size -= out.size();
+  return out;
+}
+
 uint32_t ReadU32(const uint8_t*& data, size_t& size) {
   uint32_t v = 0;
   const size_t n = std::min<size_t>(size, 4);
@@ -158,40 +177,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const uint32_t length = ReadU32(data, size);
       if (word & 0x80000000u) {
         format::Submission submission;
-        const size_t dwords = std::min<size_t>(length, size / 4);
-        submission.dwords.resize(dwords);
-        if (dwords) std::memcpy(submission.dwords.data(), data, dwords * 4);
-        data += dwords * 4;
-        size -= dwords * 4;
+        submission.dwords = TakeDwords(data, size, length);
         player.Apply(submission);
         if (word & 0x40000000u) player.Apply(format::FrameMarker{});
       } else if (word & 0x40000000u) {
         // An EDRAM snapshot: `length` bytes from the input, the rest of the 10 MiB zero.
         format::EdramSnapshot edram;
-        const size_t n = std::min<size_t>(length, size);
+        const std::span<const uint8_t> bytes = TakeBytes(data, size, length);
         edram.bytes.assign(size_t(10) << 20, 0);
-        std::memcpy(edram.bytes.data(), data, std::min(n, edram.bytes.size()));
-        data += n;
-        size -= n;
+        std::memcpy(edram.bytes.data(), bytes.data(), std::min(bytes.size(), edram.bytes.size()));
         player.Apply(edram);
       } else if (word & 0x20000000u) {
         // A register snapshot from register (word & 0xFFFF), `length` dwords.
         format::RegisterSnapshot snapshot;
         snapshot.first_register = word & 0xFFFFu;
-        const size_t dwords = std::min<size_t>(length, size / 4);
-        snapshot.values.resize(dwords);
-        if (dwords) std::memcpy(snapshot.values.data(), data, dwords * 4);
-        data += dwords * 4;
-        size -= dwords * 4;
+        snapshot.values = TakeDwords(data, size, length);
         player.Apply(snapshot);
       } else {
         format::MemoryEvent memory;
         memory.kind = format::MemoryEventKind::kInitialSnapshot;
         memory.guest_address = word;
-        const size_t n = std::min<size_t>(length, size);
-        memory.bytes.assign(data, data + n);
-        data += n;
-        size -= n;
+        const std::span<const uint8_t> bytes = TakeBytes(data, size, length);
+        memory.bytes.assign(bytes.begin(), bytes.end());
         player.Apply(memory);  // out-of-range blobs become a diagnostic
       }
     }
