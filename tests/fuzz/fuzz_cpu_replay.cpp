@@ -139,27 +139,14 @@ uint32_t ReadU32(const uint8_t*& data, size_t& size) {
   return v;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 4) return 0;
-  const uint32_t flags = ReadU32(data, size);
-  renderer::SessionOptions options;
-  options.path = renderer::Path::kCpu;
-  // XNT_FUZZ_PATH=fbo|fsi replays the same inputs (a corpus the fuzzer grew) on a Vulkan path
-  // of a normal build, under the validation layer: any message is a failure there.
-  if (const char* name = std::getenv("XNT_FUZZ_PATH")) {
-    if (const auto path = renderer::ParsePath(name)) options.path = *path;
-    const char* validate = std::getenv("XNT_FUZZ_VALIDATE");  // "0": a machine without the layer
-    options.validate = options.path != renderer::Path::kCpu && !(validate && *validate == '0');
-    options.fsi_unordered = std::getenv("XNT_FUZZ_FSI_UNORDERED") != nullptr;
-  }
-  options.threads = 1;
-  options.renderer.scale_x = std::min(1 + (flags & 3u), 3u);
-  options.renderer.scale_y = std::min(1 + ((flags >> 2) & 3u), 3u);
+// One replay of the input's records with `options`; the swapped frames' bytes, in order.
+std::vector<std::vector<uint8_t>> Replay(const uint8_t* data, size_t size,
+                                         renderer::SessionOptions options) {
+  std::vector<std::vector<uint8_t>> frames;
   uint64_t swapped_pixels = 0;
   options.on_swap = [&](uint64_t, const gpu::SwapImage& image) {
     swapped_pixels += uint64_t(image.width) * image.height;
+    frames.push_back(image.rgba);
   };
   try {
     auto session = renderer::Session::Create(options);
@@ -221,6 +208,38 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   } catch (const Error&) {
     // A refused input names itself; the point is that it does not crash.
+  }
+  return frames;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 4) return 0;
+  const uint32_t flags = ReadU32(data, size);
+  renderer::SessionOptions options;
+  options.path = renderer::Path::kCpu;
+  // XNT_FUZZ_PATH=fbo|fsi replays the same inputs (a corpus the fuzzer grew) on a Vulkan path
+  // of a normal build, under the validation layer: any message is a failure there.
+  if (const char* name = std::getenv("XNT_FUZZ_PATH")) {
+    if (const auto path = renderer::ParsePath(name)) options.path = *path;
+    const char* validate = std::getenv("XNT_FUZZ_VALIDATE");  // "0": a machine without the layer
+    options.validate = options.path != renderer::Path::kCpu && !(validate && *validate == '0');
+    options.fsi_unordered = std::getenv("XNT_FUZZ_FSI_UNORDERED") != nullptr;
+  }
+  options.threads = 1;
+  options.renderer.scale_x = std::min(1 + (flags & 3u), 3u);
+  options.renderer.scale_y = std::min(1 + ((flags >> 2) & 3u), 3u);
+  const auto frames = Replay(data, size, options);
+  // XNT_FUZZ_THREADS=N: the cpu path again on N pixel-stage threads, which must give the same
+  // frames (row bands are shaded in parallel; the images may not depend on it).
+  if (const char* threads = std::getenv("XNT_FUZZ_THREADS");
+      threads && options.path == renderer::Path::kCpu) {
+    options.threads = uint32_t(std::max(1, std::atoi(threads)));
+    if (Replay(data, size, options) != frames) {
+      std::fprintf(stderr, "frames differ between 1 and %u pixel-stage threads\n", options.threads);
+      std::abort();
+    }
   }
   return 0;
 }
