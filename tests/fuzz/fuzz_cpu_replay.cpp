@@ -195,6 +195,13 @@ std::vector<std::vector<uint8_t>> Replay(const uint8_t* data, size_t size,
       for (const std::string& m : session->validation_messages()) std::fprintf(stderr, "%s\n", m.c_str());
       std::abort();
     }
+    // Microcode the cpu path's interpreters run must translate on the Vulkan paths too.
+    for (const auto& [note, count] : session->notes()) {
+      if (note.find("shader translation failed") != std::string::npos) {
+        std::fprintf(stderr, "%s\n", note.c_str());
+        if (!std::getenv("XNT_FUZZ_TRANSLATION_NOTES_ONLY")) std::abort();
+      }
+    }
     if (std::getenv("XNT_FUZZ_VERBOSE")) {
       // What an input reached, for keeping the seeds meaningful (a seed that draws nothing
       // exercises only the command processor).
