@@ -121,6 +121,7 @@ renderer::SessionOptions SessionOptionsFor(const Combination& c, const CompareOp
   so.path = c.path;
   so.renderer.scale_x = c.scale.x;
   so.renderer.scale_y = c.scale.y;
+  so.renderer.derivatives = options.derivatives;
   so.device_index = options.device_index;
   so.validate = options.validate;
   so.threads = options.threads;

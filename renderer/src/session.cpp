@@ -117,6 +117,7 @@ class CpuSession final : public BackendSession<cpu::CpuBackend> {
     backend_options.threads = options.threads;
     backend_options.scale_x = options.renderer.scale_x;
     backend_options.scale_y = options.renderer.scale_y;
+    backend_options.derivatives = options.renderer.derivatives;
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     SetBackend(std::make_unique<cpu::CpuBackend>(backend_options), options);
   }

@@ -120,11 +120,10 @@ void AuthorPointSprites(format::Writer& writer) {
 }
 
 // At a resolution scale a sprite is size x S by size x T host pixels and its coordinate moves
-// 1 / (size x S) and 1 / (size x T) per host pixel: rho is 16 / size times the larger of 1/S, 1/T
-// (the LOD follows the larger footprint), so at 1x3 and 3x1 the level is the 1x one and at 3x3
-// lambda = log2(16 / (3 size)): -1.58, -0.58, 0.42, 1.42 for sizes 16, 8, 4, 2, the nearest
-// levels (floor(lambda + 1/2), clamped to 0) 0, 0, 0, 1. Edges at k + 0.625 guest pixels lie
-// 1/8 or more from every host centre at odd scales; even scales have no image here.
+// 1 / (size x S) and 1 / (size x T) per host pixel. A replay's screen derivatives are per guest
+// pixel by default (gpu::ScaledDerivatives::kGuest: the host's differences times S and T), so
+// rho is 16 / size at every scale and each sprite reads its 1x level. Edges at k + 0.625 guest
+// pixels lie 1/8 or more from every host centre at odd scales; even scales have no image here.
 Image ExpectedPointSprites(ResolutionScale scale = {}) {
   if (scale.x % 2 == 0 || scale.y % 2 == 0) {
     throw Error("raster_point_sprite_mips: no expected image at " + scale.Name());
@@ -137,9 +136,8 @@ Image ExpectedPointSprites(ResolutionScale scale = {}) {
   for (size_t p = 0; p < size_t(img.width) * img.height; ++p) {
     std::copy(clear.begin(), clear.end(), img.rgba.begin() + 4 * p);
   }
-  const double finest = double(std::min(scale.x, scale.y));
   for (const Sprite& s : kSprites) {
-    const double lambda = std::log2(16.0 / (double(s.size) * finest));
+    const double lambda = std::log2(16.0 / double(s.size));
     const uint32_t level = uint32_t(std::clamp(std::floor(lambda + 0.5), 0.0, double(kLevels - 1)));
     // Host pixel (x, y) samples the authored position ((x + 1/2) / S - 1/2, ...) (D3D9 centres:
     // pixel (x, y) samples (x, y) at 1x): covered when it lies in [c - size/2, c + size/2) on

@@ -57,17 +57,8 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
      "diagonal triangle edges on a 64x32 frame (see clip_user_planes), and lines stay one host "
      "pixel wide"},
     {"raster_point_sprite_mips",
-     "a sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: "
-     "the mip level drops by log2(S), as rendering at a higher resolution does"},
-    {"texfetch_aniso_lod",
-     "its picture is the mip level each footprint selects: S host pixels per guest pixel shrink "
-     "the footprint by S, so finer levels are read, as rendering at a higher resolution does"},
-    {"texfetch_lod_queries",
-     "getCompTexLOD and getGradients measure per host pixel: at S host pixels per guest pixel "
-     "lambda drops by log2(S) and the gradients by 1/S, as rendering at a higher resolution does"},
-    {"texfetch_volume_lod",
-     "its picture is the mip level w's screen derivative selects: S host pixels per guest pixel "
-     "along x divide it by S, so a finer level is read, as rendering at a higher resolution does"},
+     "sprite edges at k + 0.625 guest pixels: at 2x a host pixel centre lies on each side, so "
+     "the box filter's partial coverage there is too large a share of so small a frame for 40 dB"},
 };
 
 // PSNR in dB of the box-downsampled RGB of `scaled` (sx x sy host pixels per guest pixel) against
@@ -132,27 +123,21 @@ inline const std::map<std::string, DecimationException> kNotDecimationInvariant 
     {"edram_float16_above_65504_resolve",
      {"reads its own 64bpp resolve bits as 32bpp texels at another pitch: the scaled copy's "
       "texels do not line up with the guest ones", false}},
-    // A sprite S host pixels per guest pixel moves its coordinate 1/S as far per host pixel: the
-    // texture LOD drops by log2(S) on the axis with the largest footprint, as rendering at a
-    // higher resolution does (finer mips are the point of scaling). 1x3 and 3x1 leave the other
-    // axis's footprint, the larger, unchanged, so they are checked.
-    {"raster_point_sprite_mips",
-     {"its picture is the mip level the sprite's screen size selects: at 3x3 a finer one", true}},
     // Multisampled edges: the front buffer holds a resolve that averages a pixel's samples, and
     // the middle host pixel's samples lie in the middle of the guest pixel, so an edge pixel's
     // coverage (and its centroid) differs from the guest pixel's.
     {"interp_centroid_msaa4x_edge",
      {"4x MSAA edge pixels resolve their own samples' coverage: 1.1 % off at 3x3 and 3x1", false}},
-    // A sample that shows screen derivatives themselves: getCompTexLOD and getGradients measure
-    // per host pixel, so each axis's gradient is 1/S of the guest one at any scale enlarging it.
+};
+
+// Samples whose decimation check fails only where a host sampler filters them (fbo, fsi), and why.
+inline const std::map<std::string, std::string> kNotDecimationInvariantOnHostSampler = {
+    // Vulkan leaves the anisotropic level to the implementation ("may be approximated"); at a
+    // scale the host takes the guest-pixel footprint as a bias (square scales) or as explicit
+    // gradients (1x3, 3x1), and its choice from those differs from its implicit sample's at 1x.
     {"texfetch_aniso_lod",
-     {"its picture is the mip level each anisotropic footprint selects: any scale enlarging the "
-      "major axis reads a finer one", false}},
-    {"texfetch_lod_queries",
-     {"its picture is the LOD and gradients per screen pixel, which a scale divides", false}},
-    {"texfetch_volume_lod",
-     {"its picture is the mip level w's derivative along x selects: any scale enlarging x reads "
-      "a finer one", false}},
+     "the host sampler's anisotropic level choice, implementation-defined: lavapipe 18 % of "
+     "pixels off at 3x3 (bias), 36 % at 1x3 and 3x1 (gradients)"},
 };
 
 // The scales the decimation check runs at: a middle host pixel on both axes.
@@ -163,16 +148,20 @@ inline constexpr std::pair<uint32_t, uint32_t> kDecimationScales[] = {{3, 3}, {1
 inline constexpr double kDecimationTolerance = 0.005;
 
 // Every frame a trace swaps on `path` at S x T, in order; *validation_messages gets the
-// session's count (the fbo path runs with the validation layer), *validation their text.
+// session's count (the fbo path runs with the validation layer), *validation their text;
+// `derivatives`: what a screen derivative spans at the scale (the replay's default: a guest pixel).
 inline std::vector<gpu::SwapImage> ReplayFrames(const std::string& file, renderer::Path path,
                                                 uint32_t sx, uint32_t sy,
                                                 uint32_t* validation_messages = nullptr,
-                                                std::string* validation = nullptr) {
+                                                std::string* validation = nullptr,
+                                                gpu::ScaledDerivatives derivatives =
+                                                    gpu::ScaledDerivatives::kGuest) {
   renderer::SessionOptions options;
   options.path = path;
   options.validate = path == renderer::Path::kFbo;
   options.renderer.scale_x = sx;
   options.renderer.scale_y = sy;
+  options.renderer.derivatives = derivatives;
   std::vector<gpu::SwapImage> frames;
   options.on_swap = [&](uint64_t, const gpu::SwapImage& image) { frames.push_back(image); };
   auto session = renderer::Session::Create(options);
@@ -207,14 +196,15 @@ bool HasScale(const std::pair<uint32_t, uint32_t> (&scales)[N], uint32_t sx, uin
 
 // The decimation check of one sample's frames at S x T (`scaled`) against its 1x frames (`one`),
 // both from the same path, each frame printed; asserted unless `kNotDecimationInvariant` excuses
-// the sample at that scale.
+// the sample at that scale, or `host_sampler` (fbo, fsi) and kNotDecimationInvariantOnHostSampler.
 inline void ExpectDecimatedFrames(const std::string& name, const std::vector<gpu::SwapImage>& one,
                                   const std::vector<gpu::SwapImage>& scaled, uint32_t sx,
-                                  uint32_t sy) {
+                                  uint32_t sy, bool host_sampler = false) {
   ASSERT_EQ(scaled.size(), one.size());
   const auto exception = kNotDecimationInvariant.find(name);
-  const bool skip = exception != kNotDecimationInvariant.end() &&
-                    (!exception->second.both_axes || (sx > 1 && sy > 1));
+  const bool skip = (exception != kNotDecimationInvariant.end() &&
+                     (!exception->second.both_axes || (sx > 1 && sy > 1))) ||
+                    (host_sampler && kNotDecimationInvariantOnHostSampler.count(name));
   for (size_t f = 0; f < one.size(); ++f) {
     ASSERT_EQ(scaled[f].width, one[f].width * sx);
     ASSERT_EQ(scaled[f].height, one[f].height * sy);

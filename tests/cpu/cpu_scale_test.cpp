@@ -70,6 +70,48 @@ TEST(CpuScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) 
   EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
 }
 
+// What a screen derivative spans at a scale, worked by hand on raster_point_sprite_mips: sprites
+// of 16, 8, 4 and 2 guest pixels over a 16-texel, 4-level chain (nearest mip, point filters),
+// centred at guest (12.625, 16.625), (36.625, 16.625), (60.625, 16.625), (80.625, 16.625).
+// Per guest pixel (the default) rho = 16 / size at every scale: levels 0, 1, 2, 3. Per host
+// pixel at 3x3 a sprite is 3 size host pixels, rho = 16 / (3 size), lambda = -1.58, -0.58,
+// 0.42, 1.42: nearest levels 0, 0, 0, 1; at 1x3 the x footprint (1 host pixel per guest pixel)
+// is the larger, so the levels stay 0, 1, 2, 3.
+TEST(CpuScaledDerivatives, PointSpriteLevelsFollowGuestOrHostPixels) {
+  const samples::Sample* sample = samples::Find("raster_point_sprite_mips");
+  ASSERT_NE(sample, nullptr);
+  const std::string file = (Work() / "sprite_levels.xnt").string();
+  samples::WriteSample(*sample, file);
+  // The level colours (raster_point_scenes.cpp kLevelColor).
+  const uint8_t kColor[4][3] = {{0xE0, 0x30, 0x30}, {0x30, 0xC8, 0x40}, {0x40, 0x60, 0xF0}, {0xF0, 0xD0, 0x20}};
+  const double kCentreX[4] = {12.625, 36.625, 60.625, 80.625};
+  struct Case {
+    uint32_t sx, sy;
+    gpu::ScaledDerivatives derivatives;
+    uint32_t levels[4];
+  };
+  const Case cases[] = {{3, 3, gpu::ScaledDerivatives::kGuest, {0, 1, 2, 3}},
+                        {3, 3, gpu::ScaledDerivatives::kHost, {0, 0, 0, 1}},
+                        {1, 3, gpu::ScaledDerivatives::kGuest, {0, 1, 2, 3}},
+                        {1, 3, gpu::ScaledDerivatives::kHost, {0, 1, 2, 3}},
+                        {3, 1, gpu::ScaledDerivatives::kHost, {0, 1, 2, 3}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.sx) + "x" + std::to_string(c.sy) + " " +
+                 gpu::ScaledDerivativesName(c.derivatives));
+    const std::vector<gpu::SwapImage> frames = ::xnt::test::ReplayFrames(
+        file, renderer::Path::kCpu, c.sx, c.sy, nullptr, nullptr, c.derivatives);
+    ASSERT_FALSE(frames.empty());
+    const gpu::SwapImage& f = frames.back();
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t x = uint32_t(kCentreX[i] * c.sx), y = uint32_t(16.625 * c.sy);
+      const uint8_t* p = &f.rgba[(size_t(y) * f.width + x) * 4];
+      EXPECT_EQ(int(p[0]), kColor[c.levels[i]][0]) << "sprite " << i;
+      EXPECT_EQ(int(p[1]), kColor[c.levels[i]][1]) << "sprite " << i;
+      EXPECT_EQ(int(p[2]), kColor[c.levels[i]][2]) << "sprite " << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Samples, CpuScale, ::testing::ValuesIn(samples::Names()),
                          [](const auto& info) { return info.param; });
 

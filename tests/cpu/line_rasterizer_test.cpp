@@ -212,5 +212,27 @@ TEST(TrianglePolygonOffset, SlopeAndConstantFromTheFaceRegisters) {
   EXPECT_EQ(depth, 0.0f);
 }
 
+TEST(TrianglePolygonOffset, SlopePerGuestPixelAtAScale) {
+  // At 3x1 the host draws the guest plane z = 0.5 + x_guest / 256 stretched along x: in host
+  // pixels z = 0.5 + x / 768, and the host's own slope is 1/768. Per guest pixel
+  // (slope_scale_x = 3, as gpu::ScaledDerivatives::kGuest sets it) the offset's slope is the
+  // guest's 1/256 again; per host pixel (slope_scale 1) it is a third of that.
+  const ClipVertex a = V(0, 0, 0.5), b = V(0, 16, 0.5), c = V(48, 0, 0.5 + 16.0 / 256);
+  RasterState s = State();
+  s.depth_format = uint32_t(xenos::DepthRenderTargetFormat::kD24S8);
+  s.polygon_offset.front = {true, 16.0f, 0.0f};  // SCALE 16: the slope itself
+  auto depth_at = [&](double slope_scale_x) {
+    s.slope_scale_x = slope_scale_x;
+    float depth = -1.0f;
+    RasterizeTriangle(a, b, c, s, [&](const Fragment& f) {
+      if (f.x == 3 && f.y == 1) depth = f.depth[0];
+    });
+    return depth;
+  };
+  // Host pixel (3, 1): centre x = 3.5, plane 0.5 + 3.5 / 768.
+  EXPECT_FLOAT_EQ(depth_at(3.0), float(0.5 + 3.5 / 768 + 1.0 / 256));
+  EXPECT_FLOAT_EQ(depth_at(1.0), float(0.5 + 3.5 / 768 + 1.0 / 768));
+}
+
 }  // namespace
 }  // namespace xnt::cpu

@@ -87,7 +87,7 @@ TEST_P(FboScale, ScaledFramesMatchTheCpuPathAndDecimateToTheOneByOneFrame) {
     EXPECT_EQ(messages, 0u) << validation;
     ASSERT_FALSE(fbo.empty());
     if (::xnt::test::HasScale(::xnt::test::kDecimationScales, sx, sy)) {
-      ::xnt::test::ExpectDecimatedFrames(sample->name, one, fbo, sx, sy);
+      ::xnt::test::ExpectDecimatedFrames(sample->name, one, fbo, sx, sy, true);
     }
     if (::xnt::test::HasScale(::xnt::test::kDownsamplingScales, sx, sy)) {
       ExpectSameAsCpu(*sample, file, fbo.back(), sx, sy, want);
@@ -103,6 +103,39 @@ TEST(FboScaleExpected, LinesAndPointSpritesMatchTheirImagesWorkedOutAtTheScale) 
       Work().string(), renderer::Path::kFbo,
       [](const std::string&, uint32_t, uint32_t) { return true; });
   EXPECT_GE(equal, 12u);  // the two line and the two point samples, three scales each
+}
+
+// Host-pixel derivatives (--scaled-lod host): texture LOD, getCompTexLOD / getGradients and the
+// polygon offset's slope per host pixel give the same frames on fbo as on cpu, as the default
+// guest-pixel ones do (FboScale above), on the samples whose pictures show them.
+TEST(FboScaledDerivatives, HostPixelDerivativesEqualTheCpuPath) {
+  // (texfetch_aniso_lod's level is the host sampler's choice: kNotDecimationInvariantOnHostSampler.)
+  for (const char* name : {"texfetch_lod_queries", "texfetch_volume_lod",
+                           "texfetch_mips_without_base", "raster_point_sprite_mips",
+                           "raster_polygon_offset_decals"}) {
+    const samples::Sample* sample = samples::Find(name);
+    ASSERT_NE(sample, nullptr) << name;
+    const std::string file = (Work() / (std::string(name) + ".host_lod.xnt")).string();
+    samples::WriteSample(*sample, file);
+    for (auto [sx, sy] : {std::pair{2u, 2u}, std::pair{3u, 3u}}) {
+      SCOPED_TRACE(std::string(name) + " " + std::to_string(sx) + "x" + std::to_string(sy));
+      uint32_t messages = 0;
+      std::string validation;
+      const auto fbo = ReplayFrames(file, renderer::Path::kFbo, sx, sy, &messages, &validation,
+                                    gpu::ScaledDerivatives::kHost);
+      EXPECT_EQ(messages, 0u) << validation;
+      const auto cpu = ReplayFrames(file, renderer::Path::kCpu, sx, sy, nullptr, nullptr,
+                                    gpu::ScaledDerivatives::kHost);
+      const auto guest = ReplayFrames(file, renderer::Path::kCpu, sx, sy);
+      ASSERT_FALSE(fbo.empty());
+      ASSERT_EQ(fbo.size(), cpu.size());
+      const auto [differ, first] = ::xnt::test::CompareFrames(fbo.back(), cpu.back());
+      const size_t from_guest = ::xnt::test::CompareFrames(cpu.back(), guest.back()).pixels;
+      std::printf("%s %ux%u host derivatives: %zu pixels differ from cpu; cpu differs from its "
+                  "guest-derivative frame in %zu\n", name, sx, sy, differ, from_guest);
+      EXPECT_EQ(differ, 0u) << "first differing host pixel " << first;
+    }
+  }
 }
 
 // Memory at a scale for the 1280x720 sample (docs/edram.md, "Resolution scaling"): host render

@@ -27,6 +27,7 @@ struct CompareArgs {
   std::string paths = renderer::JoinPathNames(
       [](const renderer::PathInfo& p) { return p.compared_by_default; }, ",");
   std::string scales = "1x1";
+  std::string scaled_lod = "guest";
   std::string frames;
   std::string reference = "cpu@1x1";
   std::string policy;
@@ -113,6 +114,7 @@ int RunCompare(const CompareArgs& a) {
   o.device_index = a.device;
   o.validate = a.validate;
   o.threads = a.threads;
+  o.derivatives = ParseScaledLod(a.scaled_lod);
   o.gpu_timeout_ms = uint32_t(a.gpu_timeout * 1000.0 + 0.5);
   o.baseline_dir = a.baseline;
   o.save_baseline_dir = a.save_baseline;
@@ -201,6 +203,7 @@ XNT_COMMAND({"compare",
                                   a->paths + ")");
                sub.add_option("--scales", a->scales,
                               "Resolution scales SxT, comma separated (1..3 per axis; default 1x1)");
+               AddScaledLodOption(sub, a->scaled_lod);
                sub.add_option("--frames", a->frames, "Frames to compare: A-B, A, A- or a list A-B,C (from 0)");
                sub.add_option("--reference", a->reference,
                               "The combination every other is compared with (default cpu@1x1)");

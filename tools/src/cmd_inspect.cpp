@@ -19,6 +19,7 @@ namespace {
 
 struct InspectArgs {
   std::string trace, out, frames, events, scale = "1x1", fsi_ordering = "interlock";
+  std::string scaled_lod = "guest";
   std::string path = renderer::PathNames().front();
   uint64_t image_budget_mib = 16;
   // The same default as `pixel-history -o`, so both commands write the same tiles.
@@ -98,6 +99,7 @@ int RunInspect(const InspectArgs& args) {
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   o.session.renderer.scale_x = scale.x;
   o.session.renderer.scale_y = scale.y;
+  o.session.renderer.derivatives = ParseScaledLod(args.scaled_lod);
   o.image_budget_bytes = args.image_budget_mib << 20;
   o.history_budget_bytes = args.history_budget_mib << 20;
   o.fetch_rows = args.fetch_rows;
@@ -140,6 +142,7 @@ XNT_COMMAND({"inspect", "Replay a trace and write the offline frame inspector (a
                               "Render path: " + renderer::JoinPathNames(nullptr, ", ") + " (default " + args->path + ")")
                    ->check(CLI::IsMember(renderer::PathNames()));
                sub.add_option("--scale", args->scale, "Resolution scale SxT (1..3 per axis, default 1x1)");
+               AddScaledLodOption(sub, args->scaled_lod);
                sub.add_option("--fsi-ordering", args->fsi_ordering,
                               "fsi path: interlock (default) or unordered (TEST MODE for lavapipe)")
                    ->check(CLI::IsMember({"interlock", "unordered"}));

@@ -83,6 +83,7 @@ struct ReplayArgs {
   bool validate = false;
   std::string gamma = "exact";
   std::string scale = "1x1";
+  std::string scaled_lod = "guest";
   std::string dump_shaders;
   std::string snapshots;
   std::string dump_memory;
@@ -166,6 +167,7 @@ renderer::SessionOptions BaseOptions(const ReplayArgs& args) {
   const ResolutionScale scale = ParseResolutionScale(args.scale);
   options.renderer.scale_x = scale.x;
   options.renderer.scale_y = scale.y;
+  options.renderer.derivatives = ParseScaledLod(args.scaled_lod);
   // Only the fbo path lists its draw pipelines: no other path reads the file's bytes for it.
   if (options.path == renderer::Path::kFbo) {
     options.pipeline_list_id = PipelineListId(args.file, args.frames);
@@ -221,6 +223,7 @@ void PrintJson(const ReplayArgs& args, const format::Reader& reader, renderer::S
   std::printf("  \"device\": %s,\n", JsonString(session.device_name()).c_str());
   std::printf("  \"path\": %s,\n", JsonString(renderer::PathName(session.path())).c_str());
   std::printf("  \"scale\": %s,\n", JsonString(args.scale).c_str());
+  std::printf("  \"scaled_lod\": %s,\n", JsonString(args.scaled_lod).c_str());
   std::printf("  \"frames\": %" PRIu64 ",\n", t.frames_seen);
   std::printf("  \"frames_written\": %" PRIu64 ",\n", t.frames_written);
   std::printf("  \"draws\": %" PRIu64 ",\n", stats.draws);
@@ -510,6 +513,7 @@ XNT_COMMAND({"replay",
                sub.add_option("--scale", args->scale,
                               "Resolution scale SxT, host pixels per guest pixel (1..3 per axis, "
                               "e.g. 2x2, 1x2, 3x3; default 1x1); every path");
+               AddScaledLodOption(sub, args->scaled_lod);
                sub.add_option("--dump-shaders", args->dump_shaders,
                               "Write every translated shader (GLSL + SPIR-V disassembly) here");
                sub.add_option("--snapshots", args->snapshots,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/renderer_options.h"
 
 namespace xnt::cli {
 
@@ -55,6 +56,21 @@ inline CLI::Validator InputFile() {
         return {};
       },
       "FILE");
+}
+
+// --scaled-lod guest|host (gpu::ScaledDerivatives), for every command that replays at a scale.
+inline CLI::Option* AddScaledLodOption(CLI::App& sub, std::string& value) {
+  return sub
+      .add_option("--scaled-lod", value,
+                  "At a resolution scale, what a screen derivative spans: guest (default: a "
+                  "guest pixel, so texture LOD, getGradients/getCompTexLOD and polygon-offset "
+                  "slopes are the 1x frame's) or host (a host pixel: finer mips, as rendering "
+                  "at the higher resolution does)")
+      ->check(CLI::IsMember({"guest", "host"}))
+      ->capture_default_str();
+}
+inline gpu::ScaledDerivatives ParseScaledLod(const std::string& value) {
+  return value == "host" ? gpu::ScaledDerivatives::kHost : gpu::ScaledDerivatives::kGuest;
 }
 
 // True when stdout/stderr is a terminal (progress bars only then).

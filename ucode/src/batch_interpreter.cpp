@@ -73,6 +73,7 @@ struct BatchInterpreter::Machine {
   Mask p0{}, alive{};
   Mask counts{};  // lanes whose results are wanted (alive, not helpers)
   bool quads = false;
+  std::array<float, 2> derivative_scale{1.0f, 1.0f};
   BatchTextureSource* textures = nullptr;
   Lanes ps{};
   Lanes tex_lod{};                     // setTexLOD
@@ -458,8 +459,8 @@ bool BatchInterpreter::Machine::TextureQuery(const FetchInstruction& f, const Ma
   auto derivatives = [&](uint32_t l, Float4& ddx, Float4& ddy) {
     const uint32_t q = l & ~3u;
     for (uint32_t i = 0; i < 3; ++i) {
-      ddx[i] = c[i][q + 1] - c[i][q];
-      ddy[i] = c[i][q + 2] - c[i][q];
+      ddx[i] = (c[i][q + 1] - c[i][q]) * derivative_scale[0];
+      ddy[i] = (c[i][q + 2] - c[i][q]) * derivative_scale[1];
     }
     ddx[3] = ddy[3] = 0.0f;
   };
@@ -625,6 +626,7 @@ void BatchInterpreter::Machine::Run(const Inputs& in) {
     counts[l] = alive[l] & uint32_t(in.helper[l] == 0);
   }
   quads = in.quads;
+  derivative_scale = in.derivative_scale;
   textures = in.textures;
   tex_lod.fill(0.0f);
   for (uint32_t c = 0; c < 3; ++c) grad_h[c].fill(0.0f), grad_v[c].fill(0.0f);

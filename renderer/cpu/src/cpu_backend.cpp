@@ -96,7 +96,8 @@ bool TargetsCannotAlias(const gpu::DrawPlan& plan, uint32_t rows) {
 }
 
 // Setup: the rasterizer's state from the plan (everything in host pixels, S x T per guest pixel).
-RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& plan) {
+RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& plan,
+                        gpu::ScaledDerivatives derivatives) {
   const gpu::RegisterValues regs = file.values();
   const auto sc_mode = file.Decode<xenos::reg::PA_SU_SC_MODE_CNTL>();
   RasterState state;
@@ -118,6 +119,9 @@ RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& p
   state.depth_format = plan.depth.format;
   if (plan.topology == gpu::HostTopology::kLineList) state.line_width = gpu::LineWidth(regs);
   state.scale = plan.scale;
+  if (derivatives == gpu::ScaledDerivatives::kGuest) {
+    state.slope_scale_x = double(plan.scale.x), state.slope_scale_y = double(plan.scale.y);
+  }
   return state;
 }
 
@@ -276,7 +280,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
   job.triangles = &assembled.triangles;
   job.points = &assembled.points;
   job.lines = &assembled.lines;
-  job.state = SetUpRaster(file, plan);
+  job.state = SetUpRaster(file, plan, options_.derivatives);
   job.pixel_shader = ps ? &ps->shader : nullptr;
   ucode::InterpreterConstants ps_constants;
   if (ps) {
@@ -294,6 +298,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
   job.scaled = &scaled_;
   job.scale_x = options_.scale_x;
   job.scale_y = options_.scale_y;
+  job.derivatives = options_.derivatives;
   job.watch = options_.watch && !options_.watch->empty() ? options_.watch : nullptr;
   // A pixel shader that exports writes guest memory that other bands' texture and vertex fetches
   // read without the exporter's lock, and the order of its exports to one address must not

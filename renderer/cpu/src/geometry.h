@@ -93,6 +93,9 @@ struct RasterState {
   bool depth = true;
   // Polygon offset (gpu/polygon_offset.h) per face and the depth format its units depend on.
   gpu::PolygonOffsets polygon_offset;
+  // The depth slope's pixel along x and y: host pixels per guest pixel when derivatives are per
+  // guest pixel (gpu::ScaledDerivatives::kGuest), else 1.
+  double slope_scale_x = 1.0, slope_scale_y = 1.0;
   uint32_t depth_format = 0;  // xenos::DepthRenderTargetFormat
   // Depth not clipped (PA_CL_CLIP_CNTL clip_disable): each sample's depth is clamped to [0, 1].
   bool clamp_depth = false;

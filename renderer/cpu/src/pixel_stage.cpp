@@ -33,6 +33,10 @@ struct Worker final : ucode::BatchTextureSource {
         textures_(*job.registers, job.memory, notes_, job.scaled),
         om_(job.registers->values(), *job.edram, job.color_used, job.pixel_shader != nullptr,
             om_notes_) {
+    textures_.SetScaledDerivatives(job.derivatives, job.scale_x, job.scale_y);
+    if (job.derivatives == gpu::ScaledDerivatives::kGuest) {
+      batch_inputs_.derivative_scale = {float(job.scale_x), float(job.scale_y)};
+    }
     if (job.pixel_shader) {
       ps_ = std::make_unique<ucode::Interpreter>(*job.pixel_shader);
       textures_.Bind(callbacks_);

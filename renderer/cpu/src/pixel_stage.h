@@ -16,6 +16,7 @@
 #include "geometry.h"
 #include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/renderer_options.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -44,6 +45,8 @@ struct PixelJob {
   // positions); textures resolved at the scale are read from their scaled copies.
   const gpu::ScaledResolveMemory* scaled = nullptr;
   uint32_t scale_x = 1, scale_y = 1;
+  // What the quads' derivatives measure at that scale (gpu/renderer_options.h).
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   bool color_used[4] = {};
   bool parallel_safe = false;  // the targets cannot alias (see above)
   // Shade fragments in batches with ucode::BatchInterpreter (false: one at a time with the

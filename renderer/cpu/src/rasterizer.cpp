@@ -73,7 +73,8 @@ struct TriangleSetup {
 };
 
 // Polygon offset: the face's PA_SU_POLY_OFFSET_* with the slope of the triangle's depth plane
-// in depth per pixel, max(|dz/dx|, |dz/dy|) (gpu/polygon_offset.h; Vulkan "Depth Bias" allows
+// in depth per pixel (a guest pixel at a scale unless derivatives are per host pixel),
+// max(|dz/dx|, |dz/dy|) (gpu/polygon_offset.h; Vulkan "Depth Bias" allows
 // the max form and llvmpipe uses it), the same for every fragment of the triangle.
 double TriangleDepthOffset(const Snapped s[3], bool front, const RasterState& state) {
   const gpu::PolygonOffset& po = front ? state.polygon_offset.front : state.polygon_offset.back;
@@ -82,7 +83,8 @@ double TriangleDepthOffset(const Snapped s[3], bool front, const RasterState& st
   const double x20 = double(s[2].x - s[0].x) / kSubPixel, y20 = double(s[2].y - s[0].y) / kSubPixel;
   const double z10 = s[1].z - s[0].z, z20 = s[2].z - s[0].z;
   const double det = x10 * y20 - x20 * y10;
-  const double dzdx = (z10 * y20 - z20 * y10) / det, dzdy = (x10 * z20 - x20 * z10) / det;
+  const double dzdx = (z10 * y20 - z20 * y10) / det * state.slope_scale_x;
+  const double dzdy = (x10 * z20 - x20 * z10) / det * state.slope_scale_y;
   const double max_z = std::max({std::fabs(s[0].z), std::fabs(s[1].z), std::fabs(s[2].z)});
   return gpu::PolygonOffsetDepth(po, state.depth_format,
                                  std::max(std::fabs(dzdx), std::fabs(dzdy)), max_z);

@@ -221,10 +221,20 @@ ucode::Float4 TextureUnit::Fetch(uint32_t slot, const ucode::Float4& coords,
   return Sample(slot, coords, f, nullptr, nullptr);
 }
 
+void TextureUnit::SetScaledDerivatives(gpu::ScaledDerivatives mode, uint32_t scale_x,
+                                       uint32_t scale_y) {
+  const bool guest = mode == gpu::ScaledDerivatives::kGuest;
+  derivative_x_ = guest ? float(scale_x) : 1.0f;
+  derivative_y_ = guest ? float(scale_y) : 1.0f;
+  guest_texels_ = guest;
+}
+
 ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& coords,
                                           const ucode::FetchInstruction& f,
                                           const ucode::Float4& ddx, const ucode::Float4& ddy) {
-  return Sample(slot, coords, f, &ddx, &ddy);
+  ucode::Float4 dx = ddx, dy = ddy;
+  for (uint32_t c = 0; c < 3; ++c) dx[c] *= derivative_x_, dy[c] *= derivative_y_;
+  return Sample(slot, coords, f, &dx, &dy);
 }
 
 // Inline: FilterLanes calls it per lane with `linear` fixed for its whole loop.
@@ -270,9 +280,12 @@ TextureUnit::Setup TextureUnit::Prepare(Slot& s, const ucode::FetchInstruction& 
   // w, h: guest texels (unnormalised coordinates and offsets are in these); a scaled copy has
   // S x T as many.
   p.w = float(d.width / s.scale_x), p.h = float(d.height / s.scale_y);
-  // rho in texels of level 0 (unnormalised coordinates are texels already).
-  p.rho_x = float(s.scale_x) * (f.tx_coord_denorm ? 1.0f : p.w);
-  p.rho_y = float(s.scale_y) * (f.tx_coord_denorm ? 1.0f : p.h);
+  // rho in texels of level 0 (unnormalised coordinates are texels already): guest texels when
+  // derivatives are per guest pixel, else the copy's own.
+  const float copy_x = guest_texels_ ? 1.0f : float(s.scale_x);
+  const float copy_y = guest_texels_ ? 1.0f : float(s.scale_y);
+  p.rho_x = copy_x * (f.tx_coord_denorm ? 1.0f : p.w);
+  p.rho_y = copy_y * (f.tx_coord_denorm ? 1.0f : p.h);
   p.stack = d.volume() ? d.depth : d.layers;
   // A volume's z is a filtered axis: its derivative counts in the level of detail as x and y do
   // (a stack's layer is not).
@@ -570,8 +583,8 @@ void TextureUnit::FetchBatch(uint32_t slot, const ucode::FetchInstruction& f,
       // fetch's coordinates, so its derivative is too).
       ucode::Float4 ddx{}, ddy{};
       for (uint32_t c = 0; c < 3; ++c) {
-        ddx[c] = coords[c][l + 1] - coords[c][l];
-        ddy[c] = coords[c][l + 2] - coords[c][l];
+        ddx[c] = (coords[c][l + 1] - coords[c][l]) * derivative_x_;
+        ddy[c] = (coords[c][l + 2] - coords[c][l]) * derivative_y_;
       }
       footprint = Walk(p, f, ddx, ddy);
       lambda = ClampLambda(footprint.lambda, p.min_lod, p.max_lod);

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "xnt/gpu/renderer_options.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/gpu/texel_reader.h"
 #include "xnt/replay/guest_memory.h"
@@ -49,6 +50,12 @@ class TextureUnit {
   TextureUnit(const replay::RegisterFile& regs, const replay::GuestMemory* memory,
               std::map<std::string, uint64_t>& notes,
               const gpu::ScaledResolveMemory* scaled = nullptr);
+
+  // What the screen derivatives handed in (FetchGradients, FetchBatch's quads) measure at a
+  // resolution scale (gpu::ScaledDerivatives): with kGuest they are multiplied by the scale per
+  // screen axis and a scaled copy is measured in guest texels, so the level and footprint are
+  // the 1x frame's; with kHost they stay per host pixel and a scaled copy counts its own texels.
+  void SetScaledDerivatives(gpu::ScaledDerivatives mode, uint32_t scale_x, uint32_t scale_y);
 
   // The interpreter's texture_fetch callback (no derivatives: level 0).
   ucode::Float4 Fetch(uint32_t slot, const ucode::Float4& coords, const ucode::FetchInstruction& f);
@@ -222,6 +229,10 @@ class TextureUnit {
   // is applied, and the footprint is isotropic, so the filtered value is the border colour's
   // share of what tfetch would return.
   bool border_fraction_ = false;
+  // SetScaledDerivatives: the factors per screen axis, and whether a scaled copy's level-0 size
+  // counts in guest texels.
+  float derivative_x_ = 1.0f, derivative_y_ = 1.0f;
+  bool guest_texels_ = true;
   const replay::RegisterFile& regs_;
   const replay::GuestMemory* memory_;
   std::map<std::string, uint64_t>& notes_;

@@ -14,6 +14,7 @@
 #include "xnt/compare/results.h"
 #include "xnt/base/selection.h"
 #include "xnt/diff/driver.h"
+#include "xnt/gpu/renderer_options.h"
 
 namespace xnt::compare {
 
@@ -53,6 +54,8 @@ struct CompareOptions {
   bool validate = false;            // Vulkan paths: any validation message makes it an error
   uint32_t threads = 0;             // cpu path pixel-stage threads
   uint32_t gpu_timeout_ms = 60000;  // Vulkan paths: renderer::SessionOptions::gpu_timeout_ms
+  // At a resolution scale: what a screen derivative spans (gpu/renderer_options.h).
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   std::optional<TestFault> test_fault;
   // Baseline mode: instead of the reference combination, every combination is compared with the
   // frames a --save-baseline run stored in this folder for the same trace and combination.

@@ -308,6 +308,9 @@ void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::Dr
                                          uint8_t* out) {
   XeSystemConstants system = ComputeSystemConstants(regs, plan.viewport, plan.topology, quads);
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
+  if (options_.derivatives == gpu::ScaledDerivatives::kHost) {
+    system.resolution_scale |= kXeResolutionScaleHostDerivatives;
+  }
   system.scaled_texture_slots = scaled_slots;
   system.color_output_modes = output_modes;
   for (const RenderTarget* rt : attachments.color) {
@@ -399,7 +402,16 @@ void XenosRenderer::SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPla
     // Lines and points drawn as quads by a geometry shader are host triangles: the host biases
     // them, by the constant term only, as lines and points take it (gpu/polygon_offset.h).
     const bool line_quads = quads != PrimitiveQuads::kNone;
-    const float slope = line_quads ? 0.0f : gpu::DepthBiasSlopeFactor(offset);
+    float slope = line_quads ? 0.0f : gpu::DepthBiasSlopeFactor(offset);
+    // The host's slope is per host pixel; per guest pixel it is the scale times as steep, which
+    // one factor gives only when both axes have the same scale.
+    if (options_.derivatives == gpu::ScaledDerivatives::kGuest && slope != 0.0f) {
+      if (plan.scale.x != plan.scale.y && !exact_depth) {
+        Note("polygon offset slope at a scale that differs per axis through the host's depth "
+             "bias: per guest pixel along the longer axis");
+      }
+      slope *= float(std::max(plan.scale.x, plan.scale.y));
+    }
     // A pixel shader writing the exact depth has added the offset itself.
     const bool bias =
         attachments.depth && !exact_depth && (constant != 0.0f || slope != 0.0f);

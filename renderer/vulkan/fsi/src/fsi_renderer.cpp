@@ -273,6 +273,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   om_input.has_pixel_shader = draw.pixel_shader != VK_NULL_HANDLE;
   om_input.scale_x = plan.scale.x;
   om_input.scale_y = plan.scale.y;
+  om_input.derivatives = options_.derivatives;
   std::copy(plan.color_used, plan.color_used + 4, om_input.color_used);
   om_input.polygonal = plan.polygonal;
   om_input.host_samples = HostSamples(plan.samples);
@@ -372,6 +373,9 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(const FsiDrawInput& draw,
   system.color_output_modes = 0;  // unused: the output merger packs the guest formats itself
   // Resolution scale for the translated shaders (param gen in guest pixels: shader_interface.h).
   system.resolution_scale = plan.scale.x | (plan.scale.y << 8);
+  if (options_.derivatives == gpu::ScaledDerivatives::kHost) {
+    system.resolution_scale |= kXeResolutionScaleHostDerivatives;
+  }
   system.scaled_texture_slots = scaled_slots;
   std::memcpy(upload.allocation.data + upload.system_offset, &system, sizeof(system));
   const XeOutputMergerConstants om = ComputeOutputMergerConstants(regs, om_input);

@@ -137,6 +137,9 @@ XeOutputMergerConstants ComputeOutputMergerConstants(gpu::RegisterValues regs,
   c.alpha_ref_offsets[2] = gpu::ShaderPolygonOffsetConstant(offsets.back, depth_format);
   c.slope_factors[0] = gpu::DepthBiasSlopeFactor(offsets.front);
   c.slope_factors[1] = gpu::DepthBiasSlopeFactor(offsets.back);
+  const bool guest = input.derivatives == gpu::ScaledDerivatives::kGuest;
+  c.slope_factors[2] = guest ? float(input.scale_x) : 1.0f;
+  c.slope_factors[3] = guest ? float(input.scale_y) : 1.0f;
   return c;
 }
 

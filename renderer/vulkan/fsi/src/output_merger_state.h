@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "xnt/gpu/register_values.h"
+#include "xnt/gpu/renderer_options.h"
 #include "xnt/vk/translator/output_merger_interface.h"
 
 namespace xnt::vk::fsi {
@@ -14,6 +15,7 @@ struct OutputMergerInput {
   bool has_pixel_shader = false;
   bool polygonal = true;        // triangles / quads / rectangles (not lines or points)
   uint32_t scale_x = 1, scale_y = 1;
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   // Host samples per pixel the pipeline rasterizes with (guest 2x may run on 4).
   uint32_t host_samples = 1;
 };

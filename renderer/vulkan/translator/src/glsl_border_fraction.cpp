@@ -124,11 +124,14 @@ void Emitter::EmitBorderFraction(const FetchInstruction& fetch, const std::strin
   if (explicit_lod && !register_gradients) {
     Line(std::string("precise float xe_lambda = (") + (fetch.use_reg_lod ? "xe_tex_lod" : "0.0") + biases + ");");
   } else {
-    Line(register_gradients ? "precise vec3 xe_dx = xe_grad_h;" : "precise vec3 xe_dx = dFdxCoarse(xe_tc);");
-    Line(register_gradients ? "precise vec3 xe_dy = xe_grad_v;" : "precise vec3 xe_dy = dFdyCoarse(xe_tc);");
-    // Derivatives to level-0 texels: the copy's scale times the guest size (1 unnormalised); a
+    // The quad's derivatives per guest pixel at a resolution scale (xe_derivative_scale).
+    Line(register_gradients ? "precise vec3 xe_dx = xe_grad_h;"
+                            : "precise vec3 xe_dx = dFdxCoarse(xe_tc) * xe_derivative_scale().x;");
+    Line(register_gradients ? "precise vec3 xe_dy = xe_grad_v;"
+                            : "precise vec3 xe_dy = dFdyCoarse(xe_tc) * xe_derivative_scale().y;");
+    // Derivatives to level-0 texels: xe_lod_texel_scale times the guest size (1 unnormalised); a
     // volume's z counts, a stack's layer does not.
-    Line(std::string("precise vec3 xe_rho = vec3(xe_texture_scale(") + n + "u), 1.0) * " +
+    Line(std::string("precise vec3 xe_rho = vec3(xe_lod_texel_scale(") + n + "u), 1.0) * " +
          (fetch.tx_coord_denorm ? "vec3(1.0)" : "xe_ts") + ";");
     for (const char* d : {"dx", "dy"}) {
       const std::string v = std::string("xe_") + d;

@@ -124,8 +124,10 @@ void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
     case FetchOp::kGetTextureGradients:
       // Coarse derivatives (one pair per 2x2 quad, as the cpu path's quads give them), laid out
       // (d/dx x, d/dy x, d/dx y, d/dy y).
-      StoreFetchResult(fetch, pixel() ? "vec4(dFdxCoarse(xe_tc.x), dFdyCoarse(xe_tc.x), "
-                                        "dFdxCoarse(xe_tc.y), dFdyCoarse(xe_tc.y))"
+      // Per guest pixel at a resolution scale (xe_derivative_scale).
+      if (pixel()) Line("vec2 xe_ds = xe_derivative_scale();");
+      StoreFetchResult(fetch, pixel() ? "vec4(dFdxCoarse(xe_tc.x) * xe_ds.x, dFdyCoarse(xe_tc.x) * xe_ds.y, "
+                                        "dFdxCoarse(xe_tc.y) * xe_ds.x, dFdyCoarse(xe_tc.y) * xe_ds.y)"
                                       : std::string("vec4(0.0)"));
       return;
     case FetchOp::kGetTextureWeights: {
@@ -153,11 +155,15 @@ void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
         return;
       }
       // A volume's z counts; a stacked texture's layer does not (cpu TextureComputedLod).
-      Line("precise vec3 xe_dx = dFdxCoarse(xe_tc);");
-      Line("precise vec3 xe_dy = dFdyCoarse(xe_tc);");
+      // Per guest pixel at a resolution scale, in the texels the level counts
+      // (xe_derivative_scale, xe_lod_texel_scale).
+      Line("precise vec3 xe_dx = dFdxCoarse(xe_tc) * xe_derivative_scale().x;");
+      Line("precise vec3 xe_dy = dFdyCoarse(xe_tc) * xe_derivative_scale().y;");
       if (!fetch.tx_coord_denorm) {
-        Line("xe_dx = xe_dx * xe_ts;");
-        Line("xe_dy = xe_dy * xe_ts;");
+        Line("precise vec3 xe_lod_ts = xe_ts * vec3(xe_lod_texel_scale(" + std::to_string(fetch.const_index & 31) +
+             "u), 1.0);");
+        Line("xe_dx = xe_dx * xe_lod_ts;");
+        Line("xe_dy = xe_dy * xe_lod_ts;");
       }
       for (const char* d : {"dx", "dy"}) {
         const std::string v = std::string("xe_") + d;
@@ -174,6 +180,37 @@ void Emitter::EmitTextureQuery(const FetchInstruction& fetch) {
       StoreFetchResult(fetch, "vec4(0.0)");
       return;
   }
+}
+
+// A pixel shader's sample at the level its quad's derivatives give. At a resolution scale with
+// guest-pixel derivatives the host's own would pick a finer level. Where the factor is the same
+// on every axis (square scales) it shifts the level by its log2, which the host takes as a bias
+// on its own implicit sample, footprint and anisotropy as at 1x; otherwise the quad's coarse
+// derivatives times the scale, in guest texels, go through textureGrad (the bias as 2^bias).
+// The conditions are uniform, so the implicit samples keep their derivatives, and at 1x nothing
+// changes. `c` is the host coordinate; a 2D array's layer has no derivative.
+std::string ImplicitLodSample(const std::string& sampler, const std::string& c, const std::string& n,
+                              float bias, bool cube, bool volume) {
+  const std::string implicit = "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + ")";
+  const std::string lod = "xe_host_lod_scale(" + n + "u)";
+  const std::string corr = cube ? std::string("1.0") : volume ? "vec3(" + lod + ", 1.0)" : lod;
+  const std::string coord = cube || volume ? c : "(" + c + ").xy";
+  auto derivative = [&](const char* axis, const char* component) {
+    std::string g = std::string("(dFd") + axis + "Coarse(" + coord + ") * (xe_derivative_scale()." +
+                    component + " * " + corr + "))";
+    if (bias != 0.0f) g = "(" + g + " * " + FloatLiteral(std::exp2(bias)) + ")";
+    return g;
+  };
+  const std::string factor = cube ? std::string("xe_derivative_scale().x")
+                                  : "xe_derivative_scale().x * " + lod + ".x";
+  const std::string uniform =
+      "xe_derivative_scale().x == xe_derivative_scale().y" +
+      (cube ? std::string() : " && " + lod + ".x == " + lod + ".y" + (volume ? " && " + lod + ".x == 1.0" : ""));
+  const std::string shifted =
+      "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + " + log2(" + factor + "))";
+  return "(xe_derivative_scale() == vec2(1.0) ? " + implicit + " : (" + uniform + ") ? " + shifted +
+         " : textureGrad(" + sampler + ", " + c + ", " + derivative("x", "x") + ", " +
+         derivative("y", "y") + "))";
 }
 
 void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
@@ -277,6 +314,11 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
         std::string g = axes;
         for (size_t at; (at = g.find('#')) != std::string::npos;) g.replace(at, 1, which);
         if (fetch.tx_coord_denorm && !is_cube) g = "(" + g + " / " + size + ")";
+        // In guest texels where the replay counts the level in them (xe_host_lod_scale).
+        if (!is_cube) {
+          g = "(" + g + " * " + (volume ? "vec3(xe_host_lod_scale(" + n + "u), 1.0)"
+                                        : "xe_host_lod_scale(" + n + "u)") + ")";
+        }
         if (bias != 0.0f) g = "(" + g + " * " + FloatLiteral(std::exp2(bias)) + ")";
         return g;
       };
@@ -287,7 +329,7 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
              (fetch.use_reg_lod ? std::string("xe_tex_lod") : std::string("0.0")) + " + " +
              FloatLiteral(bias) + ")";
     }
-    return "texture(" + sampler + ", " + c + ", " + FloatLiteral(bias) + ")";
+    return ImplicitLodSample(sampler, c, n, bias, is_cube, volume);
   };
   std::string texel;
   if (is_3d) {
@@ -322,10 +364,11 @@ void Emitter::EmitStackLayers(const FetchInstruction& fetch) {
   std::string minified = "false";
   if (computed) {
     const std::string scale = fetch.tx_coord_denorm ? "" : " * xe_ts.z";
+    // The quad's derivatives per guest pixel at a resolution scale (xe_derivative_scale).
     Line(std::string("precise float xe_layers_dx = abs(") +
-         (register_gradients ? "xe_grad_h.z" : "dFdxCoarse(xe_tc.z)") + ")" + scale + ";");
+         (register_gradients ? "xe_grad_h.z" : "dFdxCoarse(xe_tc.z) * xe_derivative_scale().x") + ")" + scale + ";");
     Line(std::string("precise float xe_layers_dy = abs(") +
-         (register_gradients ? "xe_grad_v.z" : "dFdyCoarse(xe_tc.z)") + ")" + scale + ";");
+         (register_gradients ? "xe_grad_v.z" : "dFdyCoarse(xe_tc.z) * xe_derivative_scale().y") + ")" + scale + ";");
     minified = "(xe_layers_dx > 1.0 || xe_layers_dy > 1.0)";
   }
   const std::string n = std::to_string(fetch.const_index & 31);

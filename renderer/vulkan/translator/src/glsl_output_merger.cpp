@@ -433,7 +433,10 @@ vec4 xe_om_depths(float frag_z, bool depth_written, float shader_z, vec2 dz) {
 #ifdef XE_OM_EXACT_POLYGON_OFFSET
   double exact_offset = xe_om_triangle_offset(front);
 #endif
-  precise float slope = max(abs(dz.x), abs(dz.y)) * (front ? xe_om.slope_factors.x : xe_om.slope_factors.y);
+  // The slope per guest pixel at a resolution scale (slope_factors.zw); dz stays per host pixel
+  // for the samples' planes below.
+  precise float slope = max(abs(dz.x) * xe_om.slope_factors.z, abs(dz.y) * xe_om.slope_factors.w) *
+                        (front ? xe_om.slope_factors.x : xe_om.slope_factors.y);
   float constant = front ? xe_om.alpha_ref_offsets.y : xe_om.alpha_ref_offsets.z;
   if ((xe_om.depth.z & 32u) != 0u && constant != 0.0) {
     // 20e4: r = 2^(e - 23), e the exponent of the depth (gpu/polygon_offset.h; the fragment's

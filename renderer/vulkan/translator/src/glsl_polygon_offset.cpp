@@ -176,9 +176,9 @@ bool xe_om_exact_depths(uvec2 pixel, uint n, out vec4 z) {
   return true;
 }
 // RasterizeTriangle's offset: the slope of the plane through the snapped vertices,
-// max(|dz/dx|, |dz/dy|) per pixel, times SCALE / 16, plus the constant term (for 20e4 times
-// r = 2^(e - 23), e the exponent of the largest |z|: gpu/polygon_offset.cpp). The vertex order is
-// the draw's (a geometry shader receives a triangle list's vertices in list order); the cpu path's
+// max(|dz/dx|, |dz/dy|) per pixel (a guest pixel unless derivatives are per host pixel), times
+// SCALE / 16, plus the constant term (for 20e4 times r = 2^(e - 23), e the exponent of the
+// largest |z|: gpu/polygon_offset.cpp). The vertex order is the draw's (a geometry shader receives a triangle list's vertices in list order); the cpu path's
 // swap of vertices 1 and 2 for the other winding negates both numerator and determinant, exactly.
 double xe_om_triangle_offset(bool front) {
   double slope_factor = double(front ? xe_system.depth_offsets.x : xe_system.depth_offsets.y);
@@ -197,8 +197,10 @@ double xe_om_triangle_offset(bool front) {
   if (det == 0.0lf) return 0.0lf;  // the cpu path rasterizes nothing then
   precise double nx = z10 * y20 - z20 * y10;
   precise double ny = x10 * z20 - x20 * z10;
-  double ax = abs(xe_om_div_d(nx, det));
-  double ay = abs(xe_om_div_d(ny, det));
+  // Per guest pixel at a resolution scale (xe_derivative_scale), as the cpu path's slope.
+  vec2 xe_slope_scale = xe_derivative_scale();
+  double ax = abs(xe_om_div_d(nx, det)) * double(xe_slope_scale.x);
+  double ay = abs(xe_om_div_d(ny, det)) * double(xe_slope_scale.y);
   double slope = ax < ay ? ay : ax;
   if ((xe_system.depth_flags.x & 32u) != 0u && constant != 0.0lf) {
     double max_z = abs(s0.z);

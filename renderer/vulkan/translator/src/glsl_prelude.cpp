@@ -71,6 +71,13 @@ vec2 xe_resolution_scale() {
   return max(vec2(float(xe_system.resolution_scale & 0xFFu),
                   float((xe_system.resolution_scale >> 8u) & 0xFFu)), vec2(1.0));
 }
+
+// What one screen derivative spans, per axis (shader_interface.h resolution_scale bit 16): the
+// host's per-pixel differences times this are per guest pixel, as at 1x, unless the replay asked
+// for host-pixel derivatives (then 1).
+vec2 xe_derivative_scale() {
+  return (xe_system.resolution_scale & 0x10000u) != 0u ? vec2(1.0) : xe_resolution_scale();
+}
 )GLSL";
 
 constexpr const char* kResourcesAfterSystem = R"GLSL(
@@ -79,6 +86,14 @@ constexpr const char* kResourcesAfterSystem = R"GLSL(
 vec2 xe_texture_scale(uint slot) {
   return ((xe_system.scaled_texture_slots >> slot) & 1u) != 0u ? xe_resolution_scale() : vec2(1.0);
 }
+
+// The texels a level of detail counts in, per guest texel: a scaled copy's own with host-pixel
+// derivatives, guest texels with guest-pixel ones (the 1x frame's level).
+vec2 xe_lod_texel_scale(uint slot) {
+  return (xe_system.resolution_scale & 0x10000u) != 0u ? xe_texture_scale(slot) : vec2(1.0);
+}
+// What the host sampler's own level (the bound texture's texels) is multiplied by for that.
+vec2 xe_host_lod_scale(uint slot) { return xe_lod_texel_scale(slot) / xe_texture_scale(slot); }
 
 layout(set = 2, binding = 0) uniform sampler2DArray xe_textures[32];
 layout(set = 2, binding = 1) uniform samplerCube xe_textures_cube[32];

@@ -101,9 +101,14 @@ vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 
 // (TextureUnit::Walk, Prepare, ClampLambda): lambda = log2 of the longer texel-space coarse
 // derivative + the fetch constant's bias (dword 4 bits 12..21, 1/32) + the instruction's,
 // clamped to xe_lod_range, NaN the finest; magnified at <= 0.
+// `size` is the bound texture's; the level counts in xe_lod_texel_scale's texels, per guest
+// pixel at a resolution scale (xe_derivative_scale), exactly as the cpu path multiplies.
 bool xe_texel_magnified(uint slot, vec2 uv, vec2 size, uint mip, float instruction_bias) {
-  vec2 dx = dFdxCoarse(uv) * size;
-  vec2 dy = dFdyCoarse(uv) * size;
+  vec2 lod_size = vec2(uvec2(size) / uvec2(xe_texture_scale(slot))) * xe_lod_texel_scale(slot);
+  precise vec2 dx = dFdxCoarse(uv) * xe_derivative_scale().x;
+  precise vec2 dy = dFdyCoarse(uv) * xe_derivative_scale().y;
+  dx = dx * lod_size;
+  dy = dy * lod_size;
   float rho = max(sqrt(dx.x * dx.x + dx.y * dx.y), sqrt(dy.x * dy.x + dy.y * dy.y));
   uint d4 = xe_fetch_dword(slot * 6u + 4u);
   float lambda = log2(rho) + float(bitfieldExtract(int(d4), 12, 10)) / 32.0 + instruction_bias;

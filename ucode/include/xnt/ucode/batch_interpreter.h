@@ -72,6 +72,10 @@ class BatchInterpreter {
     // (pixels of a quad the primitive does not cover); their results mean nothing.
     bool quads = false;
     std::array<uint8_t, kLanes> helper{};
+    // getGradients and getCompTexLOD multiply the quad's x and y differences by these (a
+    // resolution scale's host pixels per guest pixel when derivatives are per guest pixel).
+    // Texture fetches leave the scaling to their BatchTextureSource / callbacks.
+    std::array<float, 2> derivative_scale{1.0f, 1.0f};
     // When set, tfetch goes here for the whole batch (the callbacks' texture_fetch* are not used).
     BatchTextureSource* textures = nullptr;
   };

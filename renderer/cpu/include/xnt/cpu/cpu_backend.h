@@ -20,6 +20,7 @@
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/gpu/path_stats.h"
+#include "xnt/gpu/renderer_options.h"
 #include "xnt/gpu/scaled_resolve.h"
 #include "xnt/replay/backend.h"
 #include "xnt/replay/guest_memory.h"
@@ -40,6 +41,8 @@ struct CpuBackendOptions {
   // pixels, resolves writing 1x guest memory plus scaled copies (gpu/scaled_resolve.h), the
   // front buffer at the scaled size when a scaled copy holds it.
   uint32_t scale_x = 1, scale_y = 1;
+  // What a screen derivative measures at that scale (gpu/renderer_options.h).
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   // Pixel history (pixel_watch.h): every event on the watched EDRAM samples is recorded into
   // it; null (the default) records nothing.
   PixelWatch* watch = nullptr;

@@ -55,7 +55,8 @@ struct XeOutputMergerConstants {
   // x alpha reference; y/z polygon offset constant term (front/back) in depth units for
   // k_24_8 (OFFSET), or OFFSET * 2^21 for 20e4 (times r per fragment); w unused.
   float alpha_ref_offsets[4];
-  // x/y slope factor (SCALE / 16) front/back; z/w unused.
+  // x/y slope factor (SCALE / 16) front/back; z/w what the depth slope per host pixel is
+  // multiplied by along x/y: the resolution scale when derivatives are per guest pixel, else 1.
   float slope_factors[4];
 };
 static_assert(offsetof(XeOutputMergerConstants, blend_constant) == 128);

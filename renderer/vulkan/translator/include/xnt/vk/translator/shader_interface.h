@@ -187,13 +187,17 @@ inline constexpr uint32_t kXeSysDepthClamp = 1u << 6;
 // shader multiplies colour output i by 2^bias. Declared in GLSL as `ivec4 color_exp_bias`.
 // alpha_test_func: RB_COLORCONTROL alpha_func (0 never, 1 less, 2 equal, 3 lequal, 4 greater,
 // 5 notequal, 6 gequal, 7 always).
+inline constexpr uint32_t kXeResolutionScaleHostDerivatives = 1u << 16;
+
 struct XeSystemConstants {
   uint32_t flags;
   uint32_t vertex_index_endian;  // informational: the core swaps indices before the draw
   int32_t vertex_base_index;
   // Resolution scale (host pixels per guest pixel): x in bits 0-7, y in bits 8-15 (0 reads as
   // 1). Param gen divides the host pixel position by it (guest pixels, as at 1x); point sizes
-  // are multiplied by it.
+  // are multiplied by it. Bit 16 (kXeResolutionScaleHostDerivatives): screen derivatives are per
+  // host pixel (gpu::ScaledDerivatives::kHost); clear, texture LOD, getGradients, getCompTexLOD
+  // and the polygon offset's slope multiply them by the scale, per guest pixel as at 1x.
   uint32_t resolution_scale;
   float ndc_scale[4];
   float ndc_offset[4];
