@@ -81,6 +81,28 @@ TEST(CompareSamples, EverySampleAgreesOnFboAndCpuExceptWhereDeclared) {
   }
 }
 
+// The documented policy commands (docs/compare.md, "Declared exceptions") pass on every bundled
+// sample: samples.policy for fbo,cpu at 1x1 and 2x2 against cpu@1x1, samples_2x2.policy for
+// fbo@2x2 against cpu@2x2. A sample added without its declared bounds, or a difference that
+// grows past them, fails here.
+TEST(CompareSamples, TheBundledPoliciesPassEverySample) {
+  std::vector<std::string> traces;
+  for (const samples::Sample& s : samples::Registry()) traces.push_back(WriteSample(s.name));
+  const fs::path policies = fs::path(XNT_SOURCE_DIR) / "compare" / "policies";
+  CompareOptions o = Options(traces);
+  o.jobs = 2;
+  o.bisect = false;
+  o.combinations = ParseCombinations("fbo,cpu", "1x1,2x2");
+  o.diff.policy = diff::Policy::Load((policies / "samples.policy").string());
+  const RunResults one = RunCompare(o);
+  EXPECT_EQ(one.ExitCode(), 0) << ToText(one);
+  o.combinations = ParseCombinations("fbo", "2x2");
+  o.reference = ParseCombination("cpu@2x2");
+  o.diff.policy = diff::Policy::Load((policies / "samples_2x2.policy").string());
+  const RunResults two = RunCompare(o);
+  EXPECT_EQ(two.ExitCode(), 0) << ToText(two);
+}
+
 TEST(CompareSamples, BothPathsRunAtAResolutionScale) {
   // The cpu and fbo paths both scale: fbo@2x2 and cpu@2x2 run, neither is an error.
   CompareOptions o = Options({WriteSample(kFaultSample)});
