@@ -21,5 +21,7 @@ std::vector<Sample> ClipSamples();
 // User clip planes and vertex kill on point sprites (clip_point_scenes.cpp).
 std::vector<Sample> ClipPointSamples();
 std::vector<Sample> ClipRectangleSamples();
+// Vertex fetches in a pixel shader (pixel_vertex_fetch_scene.cpp).
+std::vector<Sample> PixelVertexFetchSamples();
 
 }  // namespace xnt::samples

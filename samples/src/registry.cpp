@@ -141,6 +141,7 @@ std::vector<Sample> BuildRegistry(const RegistryOptions& options) {
   for (auto& s : RasterPointSizeSamples()) v.push_back(std::move(s));
   for (auto& s : ClipPointSamples()) v.push_back(std::move(s));
   for (auto& s : VertexIndexSamples()) v.push_back(std::move(s));
+  for (auto& s : PixelVertexFetchSamples()) v.push_back(std::move(s));
   for (auto& s : ClipSamples()) v.push_back(std::move(s));
   for (auto& s : ClipRectangleSamples()) v.push_back(std::move(s));
   for (auto& s : ScaleSamples()) v.push_back(std::move(s));

@@ -257,6 +257,60 @@ TEST(BatchInterpreter, PerLanePredicatesAndKillsByHand) {
   EXPECT_EQ(out.color_mask[0], 1);
 }
 
+// Vertex fetches in a pixel shader, per lane, by hand: fetch constant 94 (vf1) holds a buffer of
+// float4 elements at dword 0x100 (byte 0x400), 8in32; element e is (e, 10 e, 100 e, 1). Each lane
+// fetches element floor(r0.x) with a full fetch and its .zw again with a mini fetch at offset 2,
+// so each lane keeps its own address for the mini fetch. Lane 3's index 7 is past the buffer's
+// end (the constant's size is 16 dwords: elements 0..3): its four dwords read 0.
+TEST(BatchInterpreter, VertexFetchPerLaneByHand) {
+  const Shader shader = Decode(Assemble(R"(xps_3_0
+    exec
+    vfetch_full r1, r0.x, vf1, DataFormat=FMT_32_32_32_32_FLOAT, Stride=4
+    vfetch_mini r2.xy__, r0.x, vf1, Offset=2, DataFormat=FMT_32_32_FLOAT
+    alloc colors
+    exece
+    mov oC0, r1
+    mov oC1, r2
+)", nullptr, ShaderType::kPixel), ShaderType::kPixel);
+  InterpreterConstants k;
+  // Dword 0: base address (bytes) | type 3 (vertex); dword 1: endian 2 (8in32) | size << 2.
+  k.fetch_constants[94 * 2] = 0x400u | 3u;
+  k.fetch_constants[94 * 2 + 1] = 2u | (16u << 2);
+  InterpreterCallbacks cb;
+  cb.read_memory = [](uint32_t address, uint32_t& word) {
+    if (address < 0x400 || address >= 0x400 + 64) return false;
+    const uint32_t element = (address - 0x400) / 16, component = (address - 0x400) / 4 % 4;
+    const float v[4] = {float(element), 10.0f * element, 100.0f * element, 1.0f};
+    const uint32_t bits = std::bit_cast<uint32_t>(v[component]);
+    word = (bits >> 24) | ((bits >> 8) & 0xFF00u) | ((bits << 8) & 0xFF0000u) | (bits << 24);
+    return true;
+  };
+  BatchInterpreter batch(shader);
+  ASSERT_TRUE(batch.unsupported().empty()) << batch.unsupported();
+  BatchInterpreter::Inputs in;
+  in.count = 4;
+  in.interpolator_count = 1;
+  const float index[4] = {0.0f, 2.5f, 3.0f, 7.0f};
+  for (uint32_t l = 0; l < 4; ++l) in.interpolators[0][0][l] = index[l];
+  BatchInterpreter::Result out;
+  ASSERT_TRUE(batch.Run(k, in, cb, out));
+  const float want[4][4] = {{0, 0, 0, 1}, {2, 20, 200, 1}, {3, 30, 300, 1}, {0, 0, 0, 0}};
+  const Interpreter scalar(shader);
+  for (uint32_t l = 0; l < 4; ++l) {
+    SCOPED_TRACE("lane " + std::to_string(l));
+    for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(out.colors[l][0][c], want[l][c]);
+    EXPECT_EQ(out.colors[l][1][0], want[l][2]);  // the mini fetch: .zw of the same element
+    EXPECT_EQ(out.colors[l][1][1], want[l][3]);
+    ShaderInputs one;
+    one.interpolator_count = 1;
+    one.interpolators[0][0] = index[l];
+    const ShaderResult r = scalar.Run(k, one, cb);
+    for (uint32_t t = 0; t < 2; ++t) {
+      for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(Bits(out.colors[l][t][c]), Bits(r.colors[t][c]));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace xnt::ucode
 

@@ -71,6 +71,7 @@ struct BatchInterpreter::Machine {
   std::array<Vec, 64> r{};
   std::array<int32_t, N> a0{};
   Mask p0{}, alive{};
+  std::array<VertexFetchState, N> vf{};  // each lane's last full vertex fetch
   Mask counts{};  // lanes whose results are wanted (alive, not helpers)
   bool quads = false;
   std::array<float, 2> derivative_scale{1.0f, 1.0f};
@@ -508,7 +509,18 @@ bool BatchInterpreter::Machine::TextureQuery(const FetchInstruction& f, const Ma
 }
 
 void BatchInterpreter::Machine::Fetch(const FetchInstruction& f, const Mask& act) {
-  // The same cases as the scalar interpreter's TextureFetch (vertex fetches never get here).
+  if (f.IsVertex()) {
+    // Per lane, as the scalar interpreter fetches (each lane keeps its own full fetch's address
+    // for the mini fetches after it); the index of every lane is read before any is written.
+    const Lanes index = Temp(f.src_reg, f.src_rel).c[f.src_swizzle & 3];
+    for (uint32_t l = 0; l < N; ++l) {
+      if (!act[l]) continue;
+      StoreFetch(f, l, RunVertexFetch(f, index[l], k->fetch_constants.data(), vf[l], cb->read_memory,
+                                      [this](const std::string& n) { Note(n); }));
+    }
+    return;
+  }
+  // The same cases as the scalar interpreter's TextureFetch.
   if (TextureState(f, act) || TextureQuery(f, act)) return;
   const uint32_t slot = f.const_index & 31;
   const bool explicit_lod =
@@ -720,10 +732,6 @@ BatchInterpreter::BatchInterpreter(const Shader& shader) {
     return;
   }
   for (const Instruction& i : shader.slots) {
-    if (i.kind == SlotKind::kFetch && i.fetch.IsVertex()) {
-      unsupported_ = "vertex fetch in a pixel shader";
-      return;
-    }
     // Memexport writes guest memory in program order per pixel; only the scalar interpreter
     // executes it (interpreter.cpp), so such shaders go there.
     if (i.kind == SlotKind::kAlu && i.alu.export_data &&
@@ -753,6 +761,7 @@ bool BatchInterpreter::Run(const InterpreterConstants& constants, const Inputs& 
   m.p0.fill(0);
   m.ps.fill(0.0f);
   m.aL = 0;
+  m.vf.fill(VertexFetchState{});
   m.cs = alu_rules::ControlStack{};
   m.diverged = false;
   m.kill_seen = true;  // (every lane's `killed` was reset above; `counts` is set in Run)

@@ -73,6 +73,37 @@ float XenosHalfToFloat(uint16_t h) {
   return sign ? -magnitude : magnitude;
 }
 
+Float4 RunVertexFetch(const FetchInstruction& fetch, float index, const uint32_t* fetch_constants,
+                      VertexFetchState& state,
+                      const std::function<bool(uint32_t byte_address, uint32_t& word)>& read_memory,
+                      const std::function<void(const std::string&)>& note) {
+  auto dword = [&](uint32_t i) { return fetch_constants[i % 192]; };
+  if (!fetch.is_mini_fetch) {
+    uint32_t constant = fetch.VertexFetchConstant();
+    if (constant >= 96) {
+      note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
+      constant %= 96;
+    }
+    if (fetch.is_index_rounded) index += 0.5f;
+    state.slot = constant;
+    state.base = uint32_t(int64_t(int32_t(fetch.stride)) * FloorToInt(index)) + (dword(constant * 2) >> 2);
+  }
+  if (fetch.format == 0) {
+    note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
+  }
+  const uint32_t d0 = dword(state.slot * 2), d1 = dword(state.slot * 2 + 1);
+  const uint32_t base = d0 >> 2, endian = d1 & 3, size = (d1 >> 2) & 0xFFFFFF;
+  uint32_t words[4] = {};
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t address = state.base + uint32_t(fetch.offset) + i;
+    if (address < base || address - base >= size) continue;  // outside the buffer: 0
+    uint32_t word = 0;
+    if (read_memory && read_memory(address << 2, word)) words[i] = EndianSwap32(word, endian);
+  }
+  return DecodeVertexElement(words, fetch.format, fetch.is_signed, !fetch.is_integer,
+                             fetch.signed_rf_mode, fetch.exp_adjust);
+}
+
 Float4 DecodeVertexElement(const uint32_t words[4], uint32_t format, bool is_signed,
                            bool normalized, bool rf, int32_t exp_adjust) {
   Float4 r{0.0f, 0.0f, 0.0f, 1.0f};
@@ -220,7 +251,7 @@ class Machine {
   bool p0_ = false;
   float ps_ = 0.0f;
   alu_rules::ControlStack cs_;
-  uint32_t vf_slot_ = 0, vf_base_ = 0;
+  VertexFetchState vf_;
   TextureRegisters tex_;  // setTexLOD / setGradientH / setGradientV
   Float4 eA_{};
   std::array<Float4, 5> eM_{};
@@ -538,36 +569,9 @@ void Machine::Fetch(const FetchInstruction& fetch) {
 }
 
 void Machine::VertexFetch(const FetchInstruction& fetch) {
-  if (!fetch.is_mini_fetch) {
-    uint32_t constant = fetch.VertexFetchConstant();
-    if (constant >= 96) {
-      Note("vertex fetch constant " + std::to_string(constant) + " out of range; wrapped");
-      constant %= 96;
-    }
-    // Element 0 of this vertex: stride * floor(index [+ 0.5]) + the constant's base (dwords).
-    // Mini fetches reuse the last full fetch's constant and address.
-    float index = Temp(fetch.src_reg, fetch.src_rel)[fetch.src_swizzle & 3];
-    if (fetch.is_index_rounded) index += 0.5f;
-    vf_slot_ = constant;
-    vf_base_ = uint32_t(int64_t(int32_t(fetch.stride)) * FloorToInt(index)) +
-               (FetchDword(constant * 2) >> 2);
-  }
-  if (fetch.format == 0) {
-    Note("vertex fetch with format 0 (patched at run time by the title): returns zeros");
-  }
-  const uint32_t d0 = FetchDword(vf_slot_ * 2), d1 = FetchDword(vf_slot_ * 2 + 1);
-  const uint32_t base = d0 >> 2, endian = d1 & 3, size = (d1 >> 2) & 0xFFFFFF;
-  uint32_t words[4] = {};
-  for (uint32_t i = 0; i < 4; ++i) {
-    const uint32_t address = vf_base_ + uint32_t(fetch.offset) + i;
-    if (address < base || address - base >= size) continue;  // outside the buffer: 0
-    uint32_t word = 0;
-    if (cb_.read_memory && cb_.read_memory(address << 2, word)) {
-      words[i] = EndianSwap32(word, endian);
-    }
-  }
-  StoreFetch(fetch, DecodeVertexElement(words, fetch.format, fetch.is_signed, !fetch.is_integer,
-                                        fetch.signed_rf_mode, fetch.exp_adjust));
+  const float index = fetch.is_mini_fetch ? 0.0f : Temp(fetch.src_reg, fetch.src_rel)[fetch.src_swizzle & 3];
+  StoreFetch(fetch, RunVertexFetch(fetch, index, k_.fetch_constants.data(), vf_, cb_.read_memory,
+                                   [this](const std::string& n) { Note(n); }));
 }
 
 void Machine::TextureFetch(const FetchInstruction& fetch) {

@@ -171,6 +171,17 @@ class Interpreter {
 // format lacks read (0, 0, 0, 1); unknown formats read zeros.
 Float4 DecodeVertexElement(const uint32_t words[4], uint32_t format, bool is_signed,
                            bool normalized, bool signed_rf_no_zero, int32_t exp_adjust);
+// One invocation's vertex fetch (vfetch_full / vfetch_mini), shared by both interpreters: a full
+// fetch sets `state` to its constant and the address of element 0 (stride x floor(index [+ 0.5])
+// + the constant's base, in dwords), a mini fetch reuses it; the element's dwords outside the
+// constant's buffer, or that `read_memory` does not give, read 0. `note` gets what is not exact.
+struct VertexFetchState {
+  uint32_t slot = 0, base = 0;
+};
+Float4 RunVertexFetch(const FetchInstruction& fetch, float index, const uint32_t* fetch_constants,
+                      VertexFetchState& state,
+                      const std::function<bool(uint32_t byte_address, uint32_t& word)>& read_memory,
+                      const std::function<void(const std::string&)>& note);
 // xenos::Endian swap of one dword (0 none, 1 8in16, 2 8in32, 3 16in32).
 uint32_t EndianSwap32(uint32_t value, uint32_t endian);
 // Xenos 16-bit float (no infinity/NaN: exponent 31 is an ordinary exponent).
