@@ -48,7 +48,7 @@ inline std::vector<uint32_t> RandomMicrocode(std::mt19937& g, bool vertex_fetch)
     std::array<uint32_t, 3> raw = {uint32_t(g()), uint32_t(g()), uint32_t(g())};
     if (is_fetch[i]) {
       constexpr uint32_t kOps[] = {0, 1, 16, 17, 18, 19, 24, 25, 26};
-      // Vertex fetches (op 0) only when asked: the batched interpreter runs pixel shaders without.
+      // Vertex fetches (op 0) only when asked (the caller gives them guest memory).
       raw[0] = (raw[0] & ~0x1Fu) | kOps[vertex_fetch ? below(9) : 1 + below(8)];
     } else {
       uint32_t sop;
