@@ -76,6 +76,7 @@ HistoryChunkResult WriteHistoryChunks(const std::string& trace, const std::vecto
     std::set<std::string> targets;
     std::vector<Json> written;
     ReplayedFrame first;  // the frame's targets, found once
+    first.derivatives = options.derivatives;
     ReplayWatched(trace, frame, options.scale, first);
     const uint32_t band = BandRows(first, options), height = std::max(FrameRows(first), 1u);
     // Bands of tile rows, each watched in one replay (the records' memory stays bounded); once

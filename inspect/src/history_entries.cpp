@@ -231,6 +231,7 @@ Json PixelHistoryJson(const PixelHistory& h) {
   j["target"] = h.request.target;
   j["target_describe"] = h.target_describe;
   j["scale"] = h.request.scale.Name();
+  j["scaled_lod"] = gpu::ScaledDerivativesName(h.request.derivatives);
   j["targets"] = h.targets;
   j["entries"] = Json::array();
   for (const HistoryEntry& e : h.entries) j["entries"].push_back(HistoryEntryJson(e));

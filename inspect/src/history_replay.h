@@ -11,12 +11,15 @@
 #include "xnt/base/resolution_scale.h"
 #include "xnt/cpu/pixel_watch.h"
 #include "xnt/gpu/front_buffer.h"
+#include "xnt/gpu/renderer_options.h"
 #include "xnt/inspect/pixel_history.h"
 
 namespace xnt::inspect {
 
 struct ReplayedFrame {
   cpu::PixelWatch watch;  // set up by the caller; filled by the replay
+  // Set by the caller too: what a screen derivative spans at the scale (gpu/renderer_options.h).
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   bool swapped = false;   // the frame ended with a swap (image, front_base hold it)
   gpu::SwapImage image;   // as scan-out shows it (the display's gamma ramp applied)
   gpu::SwapImage stored;  // the front buffer's own colours, when the ramp changed any

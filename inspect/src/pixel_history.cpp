@@ -195,6 +195,7 @@ void ReplayWatched(const std::string& trace, uint64_t frame, ResolutionScale sca
   out.watch.set_first_frame(frame);
   cpu::CpuBackendOptions options;
   options.scale_x = scale.x, options.scale_y = scale.y;
+  options.derivatives = out.derivatives;
   options.watch = &out.watch;
   WatchedBackend backend(std::move(options), out, frame);
   replay::TracePlayer player(backend);
@@ -207,10 +208,12 @@ PixelHistory PixelHistoryOf(const std::string& trace, const PixelHistoryRequest&
   PixelHistory h;
   h.request = request;
   ReplayedFrame first;
+  first.derivatives = request.derivatives;
   ReplayWatched(trace, request.frame, request.scale, first);
   gpu::edram::Surface surface;
   const bool in_edram = FindSurface(first, h, surface);
   ReplayedFrame second;
+  second.derivatives = first.derivatives;
   if (in_edram) {
     WatchPixel(second.watch, surface, request.x, request.y, request.scale);
     ReplayWatched(trace, request.frame, request.scale, second);
@@ -296,6 +299,7 @@ void VisitFrameHistories(const std::string& trace, const ReplayedFrame& first, R
       }
     }
   }
+  second.derivatives = first.derivatives;
   if (!second.watch.empty()) ReplayWatched(trace, frame, scale, second);
   // Each target's last entry: a flat draw's next fragment on the target is most often the same
   // entry again (formatting every record's fields is most of the cost).

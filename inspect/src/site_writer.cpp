@@ -300,6 +300,7 @@ void SiteWriter::WriteHistory() {
   const auto start = std::chrono::steady_clock::now();
   HistoryChunkOptions options;
   options.scale = {o_.session.renderer.scale_x, o_.session.renderer.scale_y};
+  options.derivatives = o_.session.renderer.derivatives;
   options.byte_budget = o_.history_budget_bytes;
   options.progress = o_.history_progress;
   HistoryChunkResult r;

@@ -118,6 +118,28 @@ TEST(PixelHistory, ScaledBlockHasEveryHostPixel) {
   EXPECT_EQ(hosts, (std::vector<std::string>{"400,140", "401,140", "400,141", "401,141"}));
 }
 
+// The history's replay takes the request's screen derivatives: raster_point_sprite_mips's 8-pixel
+// sprite reads mip level 1 (green 0xff40c830) with guest-pixel derivatives at 3x3, level 0 (red
+// 0xff3030e0) with host-pixel ones (rho 16 / 24: lambda -0.58, nearest level 0).
+TEST(PixelHistory, ScaledDerivativesAsRequested) {
+  for (const auto& [derivatives, after] :
+       {std::pair{gpu::ScaledDerivatives::kGuest, "0xff40c830"},
+        std::pair{gpu::ScaledDerivatives::kHost, "0xff3030e0"}}) {
+    PixelHistoryRequest r;
+    r.x = 36, r.y = 16, r.target = "colour_b0_p96_k_8_8_8_8_1x", r.scale = {3, 3};
+    r.derivatives = derivatives;
+    const PixelHistory h = PixelHistoryOf(SampleTrace("raster_point_sprite_mips"), r);
+    size_t draws = 0;
+    for (const HistoryEntry& e : h.entries) {
+      if (e.kind != "draw") continue;
+      ++draws;
+      EXPECT_EQ(HexOf(e, "after"), after) << gpu::ScaledDerivativesName(derivatives) << " "
+                                          << e.Field("host pixel");
+    }
+    EXPECT_EQ(draws, 9u);  // the guest pixel's 3 x 3 host pixels
+  }
+}
+
 // 4x MSAA, per sample: interp_centroid_msaa4x_edge's three bands of 8 rows (draws 0.1, 0.2,
 // 0.3) end at x = 40 + 7/16, 3/4 and 15/16, so edge column 40 has samples {0, 2}, {0, 2, 3} and
 // all four covered (4x positions (3/8, 1/8), (7/8, 3/8), (1/8, 5/8), (5/8, 7/8)).

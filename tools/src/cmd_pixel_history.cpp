@@ -1,4 +1,4 @@
-// `xenotrace pixel-history TRACE --frame F --pixel X,Y [--target ID] [--scale SxT] [--json]`:
+// `xenotrace pixel-history TRACE --frame F --pixel X,Y [--target ID] [--scale SxT] [--scaled-lod guest|host] [--json]`:
 // every event of frame F that tested or wrote one pixel, computed on the cpu path
 // (xnt/inspect/pixel_history.h).
 #include <cstdio>
@@ -25,6 +25,7 @@ struct PixelHistoryArgs {
   uint64_t budget = inspect::HistoryChunkOptions{}.byte_budget;
   std::string target = "frame";
   std::string scale = "1x1";
+  std::string scaled_lod = "guest";
   bool json = false;
 };
 
@@ -67,6 +68,7 @@ int WriteChunks(const PixelHistoryArgs& args) {
   }
   inspect::HistoryChunkOptions options;
   options.scale = ParseResolutionScale(args.scale);
+  options.derivatives = ParseScaledLod(args.scaled_lod);
   options.byte_budget = args.budget;
   if (StderrIsTerminal()) {
     options.progress = [&](uint64_t frame, uint64_t tiles) {
@@ -109,6 +111,7 @@ int RunPixelHistory(const PixelHistoryArgs& args) {
   std::tie(request.x, request.y) = ParsePixel(args.pixel);
   request.target = args.target;
   request.scale = ParseResolutionScale(args.scale);
+  request.derivatives = ParseScaledLod(args.scaled_lod);
   const inspect::PixelHistory history = inspect::PixelHistoryOf(args.file, request);
   const std::string text = args.json ? DumpJson(inspect::PixelHistoryJson(history), 2) + "\n"
                                      : inspect::PixelHistoryText(history);
@@ -143,6 +146,7 @@ XNT_COMMAND({"pixel-history",
                sub.add_option("--scale", args->scale,
                               "Resolution scale SxT (1..3 each): every host pixel of the guest "
                               "pixel's block is watched (default 1x1)");
+               AddScaledLodOption(sub, args->scaled_lod);
                sub.footer(
                    "Events are named F.K as `xenotrace dump` numbers them. Each entry gives the "
                    "stored guest bits before and after, in hex and decoded; draws add the shader "

@@ -22,6 +22,7 @@
 #include "xnt/base/json.h"
 #include "xnt/base/resolution_scale.h"
 #include "xnt/gpu/edram.h"
+#include "xnt/gpu/renderer_options.h"
 
 namespace xnt::inspect {
 
@@ -46,6 +47,8 @@ struct PixelHistoryRequest {
   uint32_t x = 0, y = 0;  // guest pixel
   std::string target = "frame";
   ResolutionScale scale;
+  // What a screen derivative spans at the scale (gpu/renderer_options.h; replay --scaled-lod).
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
 };
 
 struct PixelHistory {
@@ -96,6 +99,7 @@ FrameHistories FrameHistoriesOf(const std::string& trace, uint64_t frame, Resolu
 inline constexpr uint32_t kHistoryTile = 32;
 struct HistoryChunkOptions {
   ResolutionScale scale;
+  gpu::ScaledDerivatives derivatives = gpu::ScaledDerivatives::kGuest;
   uint64_t byte_budget = 64ull << 20;
   // Guest rows watched per replay (whole tile rows); 0: as many as keep the watch's records to
   // about a hundred MB (a 320x240 frame in one replay, 720p in a few). No band is replayed once
