@@ -10,6 +10,7 @@
 
 #include "output_merger.h"
 #include "texture_unit.h"
+#include "vertex_stage.h"
 #include "xnt/base/parallel.h"
 #include "xnt/gpu/pixel_inputs.h"
 #include "xnt/ucode/batch_interpreter.h"
@@ -41,13 +42,8 @@ struct Worker final : ucode::BatchTextureSource {
       ps_ = std::make_unique<ucode::Interpreter>(*job.pixel_shader);
       textures_.Bind(callbacks_);
       callbacks_.write_memory = job.write_memory;
-      // Pixel shaders vfetch as vertex shaders do (ps_vertex_fetch): guest memory, read as the
-      // vertex stage reads it.
-      callbacks_.read_memory = [memory = job.memory](uint32_t address, uint32_t& word) {
-        if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;
-        word = memory->LoadLE32(address);
-        return true;
-      };
+      // Pixel shaders vfetch as vertex shaders do (ps_vertex_fetch).
+      callbacks_.read_memory = MakeGuestMemoryReader(job.memory);
       if (job.batched) {
         batch_ = std::make_unique<ucode::BatchInterpreter>(*job.pixel_shader);
         if (!batch_->unsupported().empty()) batch_.reset();

@@ -10,6 +10,15 @@
 
 namespace xnt::cpu {
 
+std::function<bool(uint32_t byte_address, uint32_t& word)> MakeGuestMemoryReader(
+    const replay::GuestMemory* memory) {
+  return [memory](uint32_t address, uint32_t& word) {
+    if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;
+    word = memory->LoadLE32(address);
+    return true;
+  };
+}
+
 MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
                                     std::shared_ptr<ExportedRange> written) {
   if (!memory) return {};
@@ -32,11 +41,7 @@ VertexStage::VertexStage(const ucode::Shader& shader, const replay::RegisterFile
                          TextureUnit& textures)
     : interpreter_(shader), constants_(gpu::StageConstants(regs, false)), notes_(notes) {
   textures.Bind(callbacks_);
-  callbacks_.read_memory = [memory](uint32_t address, uint32_t& word) {
-    if (!memory || !replay::GuestMemory::InRange(address, 4)) return false;
-    word = memory->LoadLE32(address);
-    return true;
-  };
+  callbacks_.read_memory = MakeGuestMemoryReader(memory);
   // The width/height only bound the scissor here; the screen transform does not depend on them.
   viewport_ = gpu::ComputeViewport(regs.values(), 8192, 8192);
   const auto vte = regs.Decode<xenos::reg::PA_CL_VTE_CNTL>();

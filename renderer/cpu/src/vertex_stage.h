@@ -36,6 +36,10 @@ struct ExportedRange {
 };
 MemExportWriter MakeMemExportWriter(replay::GuestMemory* memory,
                                     std::shared_ptr<ExportedRange> written = nullptr);
+// Guest memory as vertex fetches read it, in vertex and pixel shaders alike
+// (ucode::InterpreterCallbacks::read_memory): false outside the 512 MiB or with null memory.
+std::function<bool(uint32_t byte_address, uint32_t& word)> MakeGuestMemoryReader(
+    const replay::GuestMemory* memory);
 
 class VertexStage {
  public:

@@ -178,8 +178,9 @@ bool xe_om_exact_depths(uvec2 pixel, uint n, out vec4 z) {
 // RasterizeTriangle's offset: the slope of the plane through the snapped vertices,
 // max(|dz/dx|, |dz/dy|) per pixel (a guest pixel unless derivatives are per host pixel), times
 // SCALE / 16, plus the constant term (for 20e4 times r = 2^(e - 23), e the exponent of the
-// largest |z|: gpu/polygon_offset.cpp). The vertex order is the draw's (a geometry shader receives a triangle list's vertices in list order); the cpu path's
-// swap of vertices 1 and 2 for the other winding negates both numerator and determinant, exactly.
+// largest |z|: gpu/polygon_offset.cpp). The vertex order is the draw's (a geometry shader
+// receives a triangle list's vertices in list order); the cpu path's swap of vertices 1 and 2
+// for the other winding negates both numerator and determinant, exactly.
 double xe_om_triangle_offset(bool front) {
   double slope_factor = double(front ? xe_system.depth_offsets.x : xe_system.depth_offsets.y);
   double constant = double(front ? xe_system.depth_offsets.z : xe_system.depth_offsets.w);

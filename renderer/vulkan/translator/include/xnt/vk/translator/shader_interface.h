@@ -196,8 +196,8 @@ struct XeSystemConstants {
   // Resolution scale (host pixels per guest pixel): x in bits 0-7, y in bits 8-15 (0 reads as
   // 1). Param gen divides the host pixel position by it (guest pixels, as at 1x); point sizes
   // are multiplied by it. Bit 16 (kXeResolutionScaleHostDerivatives): screen derivatives are per
-  // host pixel (gpu::ScaledDerivatives::kHost); clear, texture LOD, getGradients, getCompTexLOD
-  // and the polygon offset's slope multiply them by the scale, per guest pixel as at 1x.
+  // host pixel (gpu::ScaledDerivatives::kHost); when it is clear, texture LOD, getGradients,
+  // getCompTexLOD and the polygon offset's slope multiply them by the scale (per guest pixel).
   uint32_t resolution_scale;
   float ndc_scale[4];
   float ndc_offset[4];
