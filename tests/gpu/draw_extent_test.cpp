@@ -164,6 +164,30 @@ TEST_F(DrawExtentTest, RectangleListIncludesTheDerivedCorner) {
   ASSERT_TRUE(EstimatesRows(161u));
 }
 
+TEST_F(DrawExtentTest, PointsAndLinesReachHalfTheirSizeBelowTheLowestVertex) {
+  // The lowest vertex's centre is at y = 100.5 (the D3D half-pixel offset).
+  Vertices({{10.0f, 50.0f}, {20.0f, 100.0f}});
+  Auto(xenos::PrimitiveType::kPointList, 2);
+  // PA_SU_POINT_SIZE: half-sizes in 12.4, 64 = a 4-pixel half height: 8 x 8 points.
+  regs_.Set(Reg::PA_SU_POINT_SIZE, (64u << 16) | 64u);
+  ASSERT_TRUE(EstimatesRows(105u));  // floor(100.5 + 4) + 1
+  // An exported size is clamped to PA_SU_POINT_MINMAX: a maximum diameter of 16 may reach 8.
+  regs_.Set(Reg::PA_SU_POINT_MINMAX, 128u << 16);
+  ASSERT_TRUE(EstimatesRows(109u));
+  EXPECT_NEAR(gpu::EstimateDrawExtent(draw_).min_y, 50.5f - 8.0f, 1e-3);
+  // PA_SU_LINE_CNTL: half the width in 12.4, 48 = a 6-pixel line reaching 3 rows further.
+  Auto(xenos::PrimitiveType::kLineList, 2);
+  regs_.Set(Reg::PA_SU_LINE_CNTL, 48u);
+  ASSERT_TRUE(EstimatesRows(104u));
+  // Never written: a 1-pixel line, half a row.
+  regs_.Set(Reg::PA_SU_LINE_CNTL, 0u);
+  ASSERT_TRUE(EstimatesRows(102u));  // floor(100.5 + 0.5) + 1
+  // A triangle's vertices alone.
+  Vertices({{10.0f, 50.0f}, {20.0f, 100.0f}, {0.0f, 60.0f}});
+  Auto(xenos::PrimitiveType::kTriangleList, 3);
+  ASSERT_TRUE(EstimatesRows(101u));
+}
+
 TEST_F(DrawExtentTest, CasesItCannotBoundSayWhy) {
   Vertices({{0.0f, 0.0f}, {10.0f, 0.0f}, {0.0f, 10.0f}});
   Auto(xenos::PrimitiveType::kTriangleList, 3);
@@ -173,8 +197,6 @@ TEST_F(DrawExtentTest, CasesItCannotBoundSayWhy) {
   EXPECT_FALSE(e.estimated);
   EXPECT_NE(e.reason.find("3 vertices"), std::string::npos) << e.reason;
   EXPECT_EQ(e.vertices, 0u);  // the cap is checked before any work
-  Auto(xenos::PrimitiveType::kPointList, 3);
-  EXPECT_FALSE(gpu::EstimateDrawExtent(draw_).estimated);
   Auto(xenos::PrimitiveType::kTriangleList, 3);
   // Behind the eye.
   Vertices({{0.0f, 0.0f}, {10.0f, 0.0f}, {0.0f, 10.0f}}, -1.0f);

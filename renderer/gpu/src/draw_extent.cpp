@@ -11,6 +11,8 @@
 
 #include "xnt/base/error.h"
 #include "xnt/gpu/index_buffer.h"
+#include "xnt/gpu/line_width.h"
+#include "xnt/gpu/point_size.h"
 #include "xnt/gpu/stage_constants.h"
 #include "xnt/ucode/interpreter.h"
 #include "xnt/ucode/shader_cache.h"
@@ -46,8 +48,17 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
   const replay::Shader& vs_record = *draw.vertex_shader;
   if (vs_record.uses_memexport) return NotEstimated("memexport vertex shader");
   const xenos::PrimitiveType primitive = draw.initiator.prim_type;
+  // Points and lines reach past their vertices by half their height or width in guest rows: a
+  // point its constant height or, exported, at most its clamp's maximum (PointSizes::Size never
+  // exceeds max(min, max)); a line half its PA_SU_LINE_CNTL width.
+  float reach = 0.0f;
   if (primitive == xenos::PrimitiveType::kPointList) {
-    return NotEstimated("point sprites (point size not modelled)");
+    const PointSizes p = ReadPointSizes(draw.registers->values());
+    reach = std::max({p.height, p.min_diameter, p.max_diameter}) * 0.5f;
+  } else if (primitive == xenos::PrimitiveType::kLineList ||
+             primitive == xenos::PrimitiveType::kLineStrip ||
+             primitive == xenos::PrimitiveType::kLineLoop) {
+    reach = LineWidth(draw.registers->values()) * 0.5f;
   }
   const uint32_t count = draw.initiator.num_indices;
   if (count > options.max_vertices) {
@@ -102,8 +113,7 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
     ++e.vertices;
     if (r.step_limit_hit) return NotEstimated("vertex shader control flow ran away", e.vertices);
     if (r.memexport) return NotEstimated("memexport vertex shader", e.vertices);
-    // A vertex kill is not implemented by the renderer (the vertex is drawn), so killed vertices
-    // count here too.
+    // A killed vertex counts too: the bound may only be larger than what is drawn.
     float w = r.position[3];
     if (!vte.vtx_w0_fmt) w = 1.0f / w;  // the shader exported 1/W
     float y = r.position[1];
@@ -138,6 +148,8 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
       }
     }
   }
+  max_y += reach;
+  min_y -= reach;
   e.estimated = true;
   e.max_y = max_y;
   e.min_y = min_y;

@@ -6,10 +6,10 @@
 //
 // The estimate is conservative for what it covers: every vertex is run (no sampling), the bottom
 // is the row holding the lowest vertex (rectangle lists include each rectangle's derived fourth
-// corner). It gives up (estimated = false, `reason` says why) where a bound cannot be had this way:
-// more vertices than the cap, a memexport shader, a vertex shader that does not decode, point
-// sprites (their size is not modelled), a vertex behind the eye (w <= 0) or a non-finite position,
-// or runaway control flow in the shader.
+// corner; points and lines reach half their largest size or width further). It gives up
+// (estimated = false, `reason` says why) where a bound cannot be had this way: more vertices than
+// the cap, a memexport shader, a vertex shader that does not decode, a vertex behind the eye
+// (w <= 0) or a non-finite position, or runaway control flow in the shader.
 #pragma once
 
 #include <cstdint>
