@@ -291,6 +291,52 @@ Image ControlPointExpected() {
   return TrianglesExpected({0, 3.0 / 8, 0.5, 5.0 / 8, 1}, {0, 3.0 / 8, 0.5, 5.0 / 8, 1});
 }
 
+// A TRIANGLE_STRIP of four control points, continuous at VGT_HOS_MAX_TESS_LEVEL 2.0 (factor 3,
+// fractional_even: 0, 3/8, 1/2, 5/8, 1 on every edge): V0 (30.5, 70.5), V1 (126.5, 70.5),
+// V2 (78.5, 166.5), V3 (174.5, 166.5), where no pixel centre comes within 1/36 pixel of an
+// outline. Its patches are triangle 0 (V0, V1, V2) and the odd triangle 1 as (V1, V3, V2),
+// which winds as triangle 0 does; kControlPointVs bends each patch's first edge (V0->V1 and
+// V1->V3) up, out of the patch, and colours it by its first control point's index (0, 1). The shared edge V1-V2 does not move (u v = 0 on it).
+constexpr double kStripX = 30.5, kStripY = 70.5, kStripW = 96, kStripH = 96;
+
+std::array<Point, 4> StripCorners() {
+  return {Point{kStripX, kStripY}, Point{kStripX + kStripW, kStripY},
+          Point{kStripX + kStripW / 2, kStripY + kStripH}, Point{kStripX + 1.5 * kStripW, kStripY + kStripH}};
+}
+
+ShaderScene StripScene() {
+  ShaderScene s = BaseScene(kControlPointVs);
+  s.vs_registers = 7;
+  ShaderDraw d;
+  d.primitive = PrimitiveType::kTriangleStrip;
+  for (const Point& v : StripCorners()) {
+    d.vertex_words.push_back(FloatBits(float(v.x)));
+    d.vertex_words.push_back(FloatBits(float(v.y)));
+  }
+  d.indices = {0, 1, 2, 3};
+  d.explicit_major_mode = true;
+  d.vs_constants = {{1, {0, -4 * kBulge, 0, 0}},
+                    {2, kToClip},
+                    {4, Color(kFirst[0], kFirst[1], kFirst[2])},
+                    {5, SecondMinusFirst()}};
+  d.register_writes = TessellationRegisters(xenos::TessellationMode::kContinuous, 2.0f);
+  s.draws.push_back(d);
+  return s;
+}
+
+Image StripExpected() {
+  const std::array<Point, 4> v = StripCorners();
+  const std::vector<double> t = {0, 3.0 / 8, 0.5, 5.0 / 8, 1};
+  Outline first, second;
+  first.points = BentEdge(v[0], v[1], t);
+  first.points.push_back(v[2]);
+  first.rgba = kFirst;
+  second.points = BentEdge(v[1], v[3], t);
+  second.points.push_back(v[2]);
+  second.rgba = kSecond;
+  return ExpectedOutlines(kClear, {first, second});
+}
+
 // One quad patch, discrete, VGT_HOS_MAX_TESS_LEVEL 2.0: factor 3 on every edge and inside
 // (integer, odd). Points, in the reference tessellator's order (the outer ring from (0,1): u = 0
 // falling, v = 0 rising, u = 1 rising, v = 1 falling; then the inner ring the same way round):
@@ -439,6 +485,18 @@ std::vector<Sample> TessellationSamples() {
       "(96,128,112). All pixels exact.",
       [](format::Writer& w) { AuthorShaderScene(ControlPointScene(), w); },
       ControlPointExpected));
+  v.push_back(DescribedSample(
+      "tess_triangle_strip_continuous",
+      "A TRIANGLE_STRIP of four control points tessellated continuously at "
+      "VGT_HOS_MAX_TESS_LEVEL 2.0: its two triangles are patches, the odd one's control points "
+      "in the order that winds it as the first; the domain shader bends each patch's first edge "
+      "upwards and colours it by its first control point's index",
+      "Grey-green (96,128,112) background; a green (64,176,128) downward triangle (30.5, 70.5) "
+      "(126.5, 70.5) (78.5, 166.5) whose top edge bulges up through the factor-3 points "
+      "(0, 3/8, 1/2, 5/8, 1) by 64 t (1 - t) pixels, and beside it an ochre (160,144,80) upward "
+      "triangle (126.5, 70.5) (174.5, 166.5) (78.5, 166.5) whose right edge bulges up "
+      "and out through the same points. All pixels exact.",
+      [](format::Writer& w) { AuthorShaderScene(StripScene(), w); }, StripExpected));
   v.push_back(DescribedSample(
       "tess_quad_patch_transition",
       "One quad patch tessellated discretely at VGT_HOS_MAX_TESS_LEVEL 2.0 (factor 3); the "

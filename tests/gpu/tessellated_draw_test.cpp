@@ -6,6 +6,7 @@
 #include <bit>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "xnt/base/error.h"
 #include "error_text.h"
@@ -177,6 +178,50 @@ TEST_F(TessellatedDrawTest, AdaptiveFactorsFromTheIndexBuffer) {
   EXPECT_EQ(on_edge, 3);
 }
 
+// The control points of each patch of a strip or fan, as r1 (triangles) or r0.z + r1 (quads)
+// hand them over, the same for every vertex of the patch.
+std::vector<std::vector<float>> PatchControlPoints(const TessellatedDraw& d) {
+  std::vector<std::vector<float>> out;
+  for (uint32_t first : d.patch_first_vertex) {
+    const DomainVertex& v = d.vertices[first];
+    if (d.kind == PatchKind::kQuadControlPoints) {
+      out.push_back({v.r0[2], v.r1[0], v.r1[1], v.r1[2]});
+    } else {
+      out.push_back({v.r1[0], v.r1[1], v.r1[2]});
+    }
+  }
+  return out;
+}
+
+TEST_F(TessellatedDrawTest, StripsAndFansAreControlPointPatchesInDirect3DOrder) {
+  // Factor 1 (level 0): one triangle or two per patch; only the control points matter here.
+  Mode(TessellationMode::kContinuous, 0.0f);
+  using CP = std::vector<std::vector<float>>;
+  Auto(PrimitiveType::kTriangleStrip, 5);
+  TessellatedDraw d = TessellateDraw(draw_);
+  EXPECT_EQ(d.kind, PatchKind::kTriangleControlPoints);
+  EXPECT_EQ(d.patches, 3u);
+  // Odd triangles swap their last two vertices, so all three wind alike.
+  EXPECT_EQ(PatchControlPoints(d), (CP{{0, 1, 2}, {1, 3, 2}, {2, 3, 4}}));
+  Auto(PrimitiveType::kTriangleFan, 5);
+  EXPECT_EQ(PatchControlPoints(TessellateDraw(draw_)), (CP{{0, 1, 2}, {0, 2, 3}, {0, 3, 4}}));
+  // Quad k of a strip: (2k, 2k+1, 2k+3, 2k+2) around its perimeter.
+  Auto(PrimitiveType::kQuadStrip, 6);
+  d = TessellateDraw(draw_);
+  EXPECT_EQ(d.kind, PatchKind::kQuadControlPoints);
+  EXPECT_EQ(PatchControlPoints(d), (CP{{0, 1, 3, 2}, {2, 3, 5, 4}}));
+  // A primitive reset ends a strip's run; VGT_INDX_OFFSET applies to every index.
+  regs_.Set(Reg::PA_SU_SC_MODE_CNTL, 1u << 21);  // multi_prim_ib_ena
+  regs_.Set(Reg::VGT_MULTI_PRIM_IB_RESET_INDX, 0xFFFFFFFFu);
+  regs_.Set(Reg::VGT_INDX_OFFSET, 100);
+  Dma32(PrimitiveType::kTriangleStrip, {7, 8, 9, 0xFFFFFFFFu, 4, 5, 6, 3});
+  EXPECT_EQ(PatchControlPoints(TessellateDraw(draw_)),
+            (CP{{107, 108, 109}, {104, 105, 106}, {105, 103, 106}}));
+  // Lists keep their consecutive runs.
+  Dma32(PrimitiveType::kTriangleList, {7, 8, 9, 4, 5, 6, 3});
+  EXPECT_EQ(PatchControlPoints(TessellateDraw(draw_)), (CP{{107, 108, 109}, {104, 105, 106}}));
+}
+
 TEST_F(TessellatedDrawTest, RefusalsNameTheRegisters) {
   Mode(TessellationMode(3), 1.0f);
   Auto(PrimitiveType::kTrianglePatch, 1);
@@ -184,6 +229,8 @@ TEST_F(TessellatedDrawTest, RefusalsNameTheRegisters) {
   Mode(TessellationMode::kDiscrete, 1.0f);
   Auto(PrimitiveType::kLinePatch, 1);
   EXPECT_NE(Refusal().find("line patches"), std::string::npos);
+  Auto(PrimitiveType::kLineStrip, 3);
+  EXPECT_NE(Refusal().find("tessellated lines"), std::string::npos);
   Auto(PrimitiveType::kPointList, 3);
   EXPECT_NE(Refusal().find("not a patch type"), std::string::npos);
   Mode(TessellationMode::kAdaptive, 1.0f);

@@ -30,16 +30,24 @@ PatchKind KindOf(PrimitiveType type, TessellationMode mode) {
     case PrimitiveType::kTrianglePatch: return PatchKind::kTrianglePatch;
     case PrimitiveType::kQuadPatch: return PatchKind::kQuadPatch;
     case PrimitiveType::kLinePatch:
-      throw Error(where + "line patches (isoline domain) not implemented");
+      throw Error(where + "line patches not implemented: the registers the sequencer loads "
+                          "for a line patch's vertex shader are not publicly documented");
     case PrimitiveType::kTriangleList:
+    case PrimitiveType::kTriangleStrip:
+    case PrimitiveType::kTriangleFan:
       if (!adaptive) return PatchKind::kTriangleControlPoints;
       break;
     case PrimitiveType::kQuadList:
+    case PrimitiveType::kQuadStrip:
       if (!adaptive) return PatchKind::kQuadControlPoints;
       break;
+    case PrimitiveType::kLineList:
+    case PrimitiveType::kLineStrip:
+      throw Error(where + "tessellated lines not implemented: the registers the sequencer "
+                          "loads for a line's vertex shader are not publicly documented");
     default:
       throw Error(where + "not a patch type (line, triangle or quad patch, or a triangle or "
-                          "quad list of control points)");
+                          "quad list, strip or fan of control points)");
   }
   // Edge factors come one per patch edge; a list's vertices are control points, not edges.
   throw Error(where + "adaptive factors for a list of control points (only triangle and quad "
@@ -91,6 +99,43 @@ TessellationFactors AdaptiveFactors(const Stream& s, uint32_t patch, bool tri, f
   return f;
 }
 
+// The control points of every patch of a list, strip or fan, `per_patch` indices each with the
+// vertex index rule applied, in the order the domain inputs name them (see the header). A list's
+// patches are its consecutive runs; a strip's and a fan's triangles are the primitive
+// processor's, which honours primitive resets, in Direct3D's vertex order: triangle i of a strip
+// (i, i + 1, i + 2), every odd one (i, i + 2, i + 1) so that all wind alike, and of a fan
+// (0, i + 1, i + 2); quad k of a strip (2k, 2k + 1, 2k + 3, 2k + 2), around its perimeter as a
+// quad list's four are.
+std::vector<float> ControlPoints(const Stream& s, PrimitiveType type, uint32_t per_patch) {
+  std::vector<float> out;
+  if (type == PrimitiveType::kTriangleList || type == PrimitiveType::kQuadList) {
+    const uint32_t n = s.prim.vertex_count / per_patch * per_patch;
+    out.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) out.push_back(s.Index(s.Raw(i)));
+    return out;
+  }
+  PrimitiveDraw runs = s.prim;
+  runs.type = type;
+  const HostPrimitives list = ProcessPrimitives(runs);
+  const std::vector<uint32_t>& v = list.indices;
+  if (type != PrimitiveType::kQuadStrip) {
+    for (size_t t = 0; t + 2 < v.size(); t += 3) {
+      // The processor's fan triangle is (i + 1, i + 2, 0), Vulkan's rotation of Direct3D's.
+      if (type == PrimitiveType::kTriangleFan) {
+        out.insert(out.end(), {float(v[t + 2]), float(v[t]), float(v[t + 1])});
+      } else {
+        out.insert(out.end(), {float(v[t]), float(v[t + 1]), float(v[t + 2])});
+      }
+    }
+    return out;
+  }
+  // The processor's quad is two triangles (2k, 2k+1, 2k+3) and (2k, 2k+3, 2k+2).
+  for (size_t t = 0; t + 5 < v.size(); t += 6) {
+    out.insert(out.end(), {float(v[t]), float(v[t + 1]), float(v[t + 2]), float(v[t + 5])});
+  }
+  return out;
+}
+
 DomainVertex Inputs(PatchKind kind, const std::array<float, 3>& p, const std::array<float, 4>& cp,
                     float patch_index) {
   DomainVertex d;
@@ -132,7 +177,10 @@ TessellatedDraw TessellateDraw(const replay::DrawCall& call) {
   const bool control_points =
       out.kind == PatchKind::kTriangleControlPoints || out.kind == PatchKind::kQuadControlPoints;
   const uint32_t per_patch = control_points || adaptive ? (tri ? 3u : 4u) : 1u;
-  out.patches = call.initiator.num_indices / per_patch;
+  std::vector<float> points;
+  if (control_points) points = ControlPoints(s, call.initiator.prim_type, per_patch);
+  out.patches = control_points ? uint32_t(points.size() / per_patch)
+                               : call.initiator.num_indices / per_patch;
   const float lo = std::bit_cast<float>(regs.Get(xenos::Reg::VGT_HOS_MIN_TESS_LEVEL)) + 1.0f;
   const float hi = std::bit_cast<float>(regs.Get(xenos::Reg::VGT_HOS_MAX_TESS_LEVEL)) + 1.0f;
   TessellationFactors uniform;
@@ -157,7 +205,7 @@ TessellatedDraw TessellateDraw(const replay::DrawCall& call) {
     }
     std::array<float, 4> cp{};
     if (control_points) {
-      for (uint32_t c = 0; c < per_patch; ++c) cp[c] = s.Index(s.Raw(p * per_patch + c));
+      for (uint32_t c = 0; c < per_patch; ++c) cp[c] = points[size_t(p) * per_patch + c];
     }
     const float patch_index = s.Index(adaptive ? p : s.Raw(p));
     const uint32_t base = uint32_t(out.vertices.size());

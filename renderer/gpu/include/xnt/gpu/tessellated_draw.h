@@ -8,7 +8,14 @@
 // `*_hs.hlsl`, tessellation_*.vs.hlsl, dxbc_shader_translator.cc StartVertexOrDomainShader):
 // - which draws: triangle / quad lists with tess_mode discrete or continuous are patches of 3 / 4
 //   indexed control points; triangle_patch (0x11) and quad_patch (0x12) are patches of their own
-//   index in every mode. Line patches, adaptive lists and tess_mode 3 are refused (named).
+//   index in every mode. Triangle strips and fans and quad strips tessellate too, their
+//   primitives as control-point patches in Direct3D's vertex order (Microsoft's Xbox 360
+//   SimpleTessellation sample draws strips and fans, discrete and continuous, with the very vertex
+//   shader it gives triangle lists, so their registers are a list's; AMD_vertex_shader_tessellator,
+//   the same tessellator on the PC, allows quad strips). The same sample draws line lists, strips
+//   and line patches (its shaders take an int2 or int INDEX, a float BARYCENTRIC and a QUADID), but
+//   which registers the sequencer loads them into is not public: tessellated lines, adaptive
+//   lists and tess_mode 3 are refused (named).
 // - factors: VGT_HOS_MAX_TESS_LEVEL / VGT_HOS_MIN_TESS_LEVEL as float32 plus 1 (the hardware's
 //   factor counts segments from 0). Discrete and continuous use max + 1 on every edge and
 //   inside. Adaptive reads one float32 per edge from the index buffer (its swap mode applied),
