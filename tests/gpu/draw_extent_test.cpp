@@ -2,12 +2,14 @@
 // transform, bounds how far down the target the draw reaches; the cases it cannot bound say why.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
 #include "xnt/gpu/draw_extent.h"
+#include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
 #include "xnt/ucode/assembler.h"
@@ -186,6 +188,46 @@ TEST_F(DrawExtentTest, PointsAndLinesReachHalfTheirSizeBelowTheLowestVertex) {
   Vertices({{10.0f, 50.0f}, {20.0f, 100.0f}, {0.0f, 60.0f}});
   Auto(xenos::PrimitiveType::kTriangleList, 3);
   ASSERT_TRUE(EstimatesRows(101u));
+}
+
+TEST_F(DrawExtentTest, ATessellatedDrawRunsItsDomainShaderPerGeneratedVertex) {
+  // One quad patch at discrete factor 2 (VGT_HOS_MAX_TESS_LEVEL 1.0): the 3 x 3 grid of
+  // (u, v) in {0, 1/2, 1}, r0 = (patch index, u, v). Clip position (c1.x + u c0.x, c1.y +
+  // v c0.y): c0.y = -0.5 puts v = 1 at clip y 0.5, screen y 120 - 60 + 0.5 = 60.5.
+  Shader(R"(xvs_3_0
+    exec
+    mad r1, r0.yzxx, c0, c1
+    alloc position
+    exece
+    mov oPos, r1
+)");
+  regs_.Set(Reg::VGT_OUTPUT_PATH_CNTL, uint32_t(xenos::VGTOutputPath::kTessellationEnable));
+  regs_.Set(Reg::VGT_HOS_CNTL, uint32_t(xenos::TessellationMode::kDiscrete));
+  SetFloat(Reg::VGT_HOS_MAX_TESS_LEVEL, 1.0f);
+  regs_.Set(Reg::VGT_MAX_VTX_INDX, 0xFFFFFF);
+  auto constant = [&](uint32_t c, std::array<float, 4> v) {
+    for (uint32_t k = 0; k < 4; ++k) regs_.Set(xenos::AluConstantIndex(c, k), std::bit_cast<uint32_t>(v[k]));
+  };
+  constant(0, {1.0f, -0.5f, 0.0f, 0.0f});
+  constant(1, {-1.0f, 1.0f, 0.0f, 1.0f});
+  Auto(xenos::PrimitiveType::kQuadPatch, 1);
+  draw_.initiator.major_mode = xenos::MajorMode::kExplicit;
+  const gpu::TessellatedDraw tess = gpu::TessellateDraw(draw_);
+  ASSERT_EQ(tess.vertices.size(), 9u);
+  gpu::DrawExtent e = gpu::EstimateDrawExtent(draw_, tess);
+  ASSERT_TRUE(e.estimated) << e.reason;
+  EXPECT_EQ(e.vertices, 9u);
+  EXPECT_EQ(e.rows, 61u);
+  EXPECT_NEAR(e.min_y, 0.5f, 1e-4);  // v = 0: clip y 1
+  // c0.y = -1.25: v = 1 at clip y -0.25, screen y 150.5.
+  constant(0, {1.0f, -1.25f, 0.0f, 0.0f});
+  EXPECT_EQ(gpu::EstimateDrawExtent(draw_, tess).rows, 151u);
+  // The work cap counts generated vertices.
+  gpu::DrawExtentOptions small;
+  small.max_vertices = 8;
+  e = gpu::EstimateDrawExtent(draw_, tess, small);
+  EXPECT_FALSE(e.estimated);
+  EXPECT_NE(e.reason.find("generates 9 vertices"), std::string::npos) << e.reason;
 }
 
 TEST_F(DrawExtentTest, CasesItCannotBoundSayWhy) {

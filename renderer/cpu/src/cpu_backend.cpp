@@ -219,7 +219,7 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   if (!tessellated && Skipped(plan, {DrawSkip::kPrimitiveType})) return false;
 
   // Vertex fetch: the indices, read once; the EDRAM ownership logged the way every path logs it
-  // (the data stays where it is; a tessellated draw's extent is not estimated).
+  // (the data stays where it is).
   gpu::TessellatedDraw tess;
   gpu::HostPrimitives prims;
   if (tessellated) {
@@ -231,8 +231,8 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
       tessellated ? gpu::PrimitiveDraw{} : gpu::ReadPrimitiveDraw(call, index_scratch_);
   const gpu::EdramEventTargets targets = gpu::EdramTargetsForDraw(
       regs, plan.color_used, plan.depth.used, [&]() -> std::optional<uint32_t> {
-        if (tessellated) return std::nullopt;
-        const gpu::DrawExtent e = gpu::EstimateDrawExtent(call, prim);
+        const gpu::DrawExtent e =
+            tessellated ? gpu::EstimateDrawExtent(call, tess) : gpu::EstimateDrawExtent(call, prim);
         if (!e.estimated) return std::nullopt;
         return e.rows;
       });

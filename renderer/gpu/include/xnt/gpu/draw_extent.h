@@ -6,16 +6,18 @@
 //
 // The estimate is conservative for what it covers: every vertex is run (no sampling), the bottom
 // is the row holding the lowest vertex (rectangle lists include each rectangle's derived fourth
-// corner; points and lines reach half their largest size or width further). It gives up
-// (estimated = false, `reason` says why) where a bound cannot be had this way: more vertices than
-// the cap, a memexport shader, a vertex shader that does not decode, a vertex behind the eye
-// (w <= 0) or a non-finite position, or runaway control flow in the shader.
+// corner; points and lines reach half their largest size or width further; a tessellated draw
+// runs its domain shader per generated vertex). It gives up (estimated = false, `reason` says
+// why) where a bound cannot be had this way: more vertices than the cap, a memexport shader, a
+// vertex shader that does not decode, a vertex behind the eye (w <= 0) or a non-finite position,
+// or runaway control flow in the shader.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "xnt/gpu/primitive_processor.h"
+#include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/backend.h"
 
 namespace xnt::gpu {
@@ -41,5 +43,9 @@ DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const PrimitiveDraw&
                               const DrawExtentOptions& options = {});
 // Reads the primitive stream itself.
 DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const DrawExtentOptions& options = {});
+// A tessellated draw: its domain shader run per generated vertex of `tess` (what TessellateDraw
+// made of `draw`), with at most options.max_vertices of them.
+DrawExtent EstimateDrawExtent(const replay::DrawCall& draw, const TessellatedDraw& tess,
+                              const DrawExtentOptions& options = {});
 
 }  // namespace xnt::gpu

@@ -139,8 +139,9 @@ inline bool BuildDrawInput(const replay::DrawCall& call, gpu::RegisterValues reg
     return false;
   }
   input.estimate_rows = [&call, &input]() -> std::optional<uint32_t> {
-    if (input.tessellation) return std::nullopt;  // the extent estimate runs no domain shader
-    gpu::DrawExtent extent = gpu::EstimateDrawExtent(call, input.primitives);
+    const gpu::DrawExtent extent = input.tessellation
+                                       ? gpu::EstimateDrawExtent(call, *input.tessellation)
+                                       : gpu::EstimateDrawExtent(call, input.primitives);
     if (!extent.estimated) return std::nullopt;
     return extent.rows;
   };
