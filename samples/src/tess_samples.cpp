@@ -296,12 +296,14 @@ Image ControlPointExpected() {
 // V2 (78.5, 166.5), V3 (174.5, 166.5), where no pixel centre comes within 1/36 pixel of an
 // outline. Its patches are triangle 0 (V0, V1, V2) and the odd triangle 1 as (V1, V3, V2),
 // which winds as triangle 0 does; kControlPointVs bends each patch's first edge (V0->V1 and
-// V1->V3) up, out of the patch, and colours it by its first control point's index (0, 1). The shared edge V1-V2 does not move (u v = 0 on it).
+// V1->V3) up, out of the patch, and colours it by its first control point's index (0, 1).
+// The shared edge V1-V2 does not move (u v = 0 on it).
 constexpr double kStripX = 30.5, kStripY = 70.5, kStripW = 96, kStripH = 96;
 
 std::array<Point, 4> StripCorners() {
   return {Point{kStripX, kStripY}, Point{kStripX + kStripW, kStripY},
-          Point{kStripX + kStripW / 2, kStripY + kStripH}, Point{kStripX + 1.5 * kStripW, kStripY + kStripH}};
+          Point{kStripX + kStripW / 2, kStripY + kStripH},
+          Point{kStripX + 1.5 * kStripW, kStripY + kStripH}};
 }
 
 ShaderScene StripScene() {

@@ -206,7 +206,9 @@ TEST_F(DrawExtentTest, ATessellatedDrawRunsItsDomainShaderPerGeneratedVertex) {
   SetFloat(Reg::VGT_HOS_MAX_TESS_LEVEL, 1.0f);
   regs_.Set(Reg::VGT_MAX_VTX_INDX, 0xFFFFFF);
   auto constant = [&](uint32_t c, std::array<float, 4> v) {
-    for (uint32_t k = 0; k < 4; ++k) regs_.Set(xenos::AluConstantIndex(c, k), std::bit_cast<uint32_t>(v[k]));
+    for (uint32_t k = 0; k < 4; ++k) {
+      regs_.Set(xenos::AluConstantIndex(c, k), std::bit_cast<uint32_t>(v[k]));
+    }
   };
   constant(0, {1.0f, -0.5f, 0.0f, 0.0f});
   constant(1, {-1.0f, 1.0f, 0.0f, 1.0f});

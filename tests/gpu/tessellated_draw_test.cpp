@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -220,6 +221,79 @@ TEST_F(TessellatedDrawTest, StripsAndFansAreControlPointPatchesInDirect3DOrder) 
   // Lists keep their consecutive runs.
   Dma32(PrimitiveType::kTriangleList, {7, 8, 9, 4, 5, 6, 3});
   EXPECT_EQ(PatchControlPoints(TessellateDraw(draw_)), (CP{{107, 108, 109}, {104, 105, 106}}));
+}
+
+// Random strips and fans of 16-bit indices with primitive resets against a scalar reading of
+// Direct3D's rules: each reset-free run of n vertices is n - 2 triangles (strips: (i, i+1, i+2),
+// odd i (i, i+2, i+1); fans: (0, i+1, i+2)) or floor((n - 2) / 2) quads (2k, 2k+1, 2k+3, 2k+2);
+// every generated vertex of a patch carries its control points; VGT_INDX_OFFSET added.
+TEST_F(TessellatedDrawTest, RandomStripsAndFansWithResetsMatchAScalarReading) {
+  std::mt19937 rng(20261202);
+  Mode(TessellationMode::kContinuous, 1.0f);  // factor 2: several vertices per patch
+  regs_.Set(Reg::PA_SU_SC_MODE_CNTL, 1u << 21);
+  regs_.Set(Reg::VGT_MULTI_PRIM_IB_RESET_INDX, 0xFFFFu);
+  const PrimitiveType types[] = {PrimitiveType::kTriangleStrip, PrimitiveType::kTriangleFan,
+                                 PrimitiveType::kQuadStrip};
+  for (int round = 0; round < 300; ++round) {
+    const PrimitiveType type = types[round % 3];
+    const uint32_t offset = rng() % 50;
+    regs_.Set(Reg::VGT_INDX_OFFSET, offset);
+    std::vector<uint16_t> indices(1 + rng() % 24);
+    for (uint16_t& i : indices) i = rng() % 6 == 0 ? 0xFFFF : uint16_t(rng() % 1000);
+    // 16-bit indices, big-endian, read with 8in16.
+    for (size_t i = 0; i < indices.size(); ++i) {
+      const uint8_t be[2] = {uint8_t(indices[i] >> 8), uint8_t(indices[i])};
+      memory_->Write(kIndexAddress + uint32_t(i) * 2, be);
+    }
+    draw_.initiator.prim_type = type;
+    draw_.initiator.num_indices = uint32_t(indices.size());
+    draw_.indices.source = xenos::SourceSelect::kDma;
+    draw_.indices.format = xenos::IndexFormat::kInt16;
+    draw_.indices.endian = xenos::Endian::k8in16;
+    draw_.indices.guest_address = kIndexAddress;
+    draw_.indices.size_bytes = uint32_t(indices.size()) * 2;
+
+    std::vector<std::vector<float>> expected;
+    std::vector<float> run;
+    auto flush = [&] {
+      const size_t n = run.size();
+      if (type == PrimitiveType::kQuadStrip) {
+        for (size_t k = 0; n >= 4 && 2 * k + 3 < n; ++k) {
+          expected.push_back({run[2 * k], run[2 * k + 1], run[2 * k + 3], run[2 * k + 2]});
+        }
+      } else {
+        for (size_t i = 0; i + 2 < n; ++i) {
+          if (type == PrimitiveType::kTriangleFan) {
+            expected.push_back({run[0], run[i + 1], run[i + 2]});
+          } else if (i & 1) {
+            expected.push_back({run[i], run[i + 2], run[i + 1]});
+          } else {
+            expected.push_back({run[i], run[i + 1], run[i + 2]});
+          }
+        }
+      }
+      run.clear();
+    };
+    for (uint16_t i : indices) {
+      if (i == 0xFFFF) {
+        flush();
+      } else {
+        run.push_back(float(i + offset));
+      }
+    }
+    flush();
+    const TessellatedDraw d = TessellateDraw(draw_);
+    ASSERT_EQ(d.patches, expected.size()) << "round " << round;
+    ASSERT_EQ(PatchControlPoints(d), expected) << "round " << round;
+    // Every vertex of a patch hands over the same control points.
+    for (size_t p = 0; p < d.patch_first_vertex.size(); ++p) {
+      const size_t end =
+          p + 1 < d.patch_first_vertex.size() ? d.patch_first_vertex[p + 1] : d.vertices.size();
+      for (size_t v = d.patch_first_vertex[p]; v < end; ++v) {
+        ASSERT_EQ(d.vertices[v].r1, d.vertices[d.patch_first_vertex[p]].r1) << "round " << round;
+      }
+    }
+  }
 }
 
 TEST_F(TessellatedDrawTest, RefusalsNameTheRegisters) {
