@@ -58,6 +58,20 @@ class TessellatedDrawTest : public ::testing::Test {
     draw_.indices.guest_address = kIndexAddress;
     draw_.indices.size_bytes = uint32_t(words.size()) * 4;
   }
+  // 16-bit words stored big-endian, read with 8in16.
+  void Dma16(PrimitiveType type, const std::vector<uint16_t>& indices) {
+    for (size_t i = 0; i < indices.size(); ++i) {
+      const uint8_t be[2] = {uint8_t(indices[i] >> 8), uint8_t(indices[i])};
+      memory_->Write(kIndexAddress + uint32_t(i) * 2, be);
+    }
+    draw_.initiator.prim_type = type;
+    draw_.initiator.num_indices = uint32_t(indices.size());
+    draw_.indices.source = xenos::SourceSelect::kDma;
+    draw_.indices.format = xenos::IndexFormat::kInt16;
+    draw_.indices.endian = xenos::Endian::k8in16;
+    draw_.indices.guest_address = kIndexAddress;
+    draw_.indices.size_bytes = uint32_t(indices.size()) * 2;
+  }
   std::string Refusal() {
     return ::xnt::test::ErrorText([&] { TessellateDraw(draw_); }, "");
   }
@@ -240,18 +254,7 @@ TEST_F(TessellatedDrawTest, RandomStripsAndFansWithResetsMatchAScalarReading) {
     regs_.Set(Reg::VGT_INDX_OFFSET, offset);
     std::vector<uint16_t> indices(1 + rng() % 24);
     for (uint16_t& i : indices) i = rng() % 6 == 0 ? 0xFFFF : uint16_t(rng() % 1000);
-    // 16-bit indices, big-endian, read with 8in16.
-    for (size_t i = 0; i < indices.size(); ++i) {
-      const uint8_t be[2] = {uint8_t(indices[i] >> 8), uint8_t(indices[i])};
-      memory_->Write(kIndexAddress + uint32_t(i) * 2, be);
-    }
-    draw_.initiator.prim_type = type;
-    draw_.initiator.num_indices = uint32_t(indices.size());
-    draw_.indices.source = xenos::SourceSelect::kDma;
-    draw_.indices.format = xenos::IndexFormat::kInt16;
-    draw_.indices.endian = xenos::Endian::k8in16;
-    draw_.indices.guest_address = kIndexAddress;
-    draw_.indices.size_bytes = uint32_t(indices.size()) * 2;
+    Dma16(type, indices);
 
     std::vector<std::vector<float>> expected;
     std::vector<float> run;
