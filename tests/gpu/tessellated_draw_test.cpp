@@ -11,6 +11,7 @@
 
 #include "xnt/base/error.h"
 #include "error_text.h"
+#include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/guest_memory.h"
 #include "xnt/replay/register_file.h"
@@ -297,6 +298,28 @@ TEST_F(TessellatedDrawTest, RandomStripsAndFansWithResetsMatchAScalarReading) {
       }
     }
   }
+}
+
+// A reader of primitive streams handed a tessellated draw names what it holds.
+TEST_F(TessellatedDrawTest, APrimitiveStreamReaderNamesTheTessellatedDraw) {
+  auto note = [&] {
+    std::vector<uint8_t> scratch;
+    return ::xnt::test::ErrorText([&] { ReadPrimitiveDraw(draw_, scratch); }, "");
+  };
+  Mode(TessellationMode::kContinuous, 1.0f);
+  Auto(PrimitiveType::kTriangleStrip, 5);
+  EXPECT_NE(note().find("tess_mode continuous, triangle_strip of control points, 5 control points)"),
+            std::string::npos)
+      << note();
+  Auto(PrimitiveType::kQuadPatch, 2);
+  EXPECT_NE(note().find("quad_patch, 2 patches)"), std::string::npos) << note();
+  Mode(TessellationMode::kAdaptive, 1.0f);
+  Auto(PrimitiveType::kTrianglePatch, 6);
+  EXPECT_NE(note().find("triangle_patch, 6 float32 edge factors in the index buffer)"),
+            std::string::npos)
+      << note();
+  Auto(PrimitiveType::kPointList, 3);
+  EXPECT_NE(note().find("point_list (not a patch type)"), std::string::npos) << note();
 }
 
 TEST_F(TessellatedDrawTest, RefusalsNameTheRegisters) {

@@ -15,16 +15,25 @@ std::string TessellatedDrawNote(const replay::DrawCall& call) {
   const auto mode = regs.Decode<xenos::reg::VGT_HOS_CNTL>().tess_mode;
   static const char* const kModes[] = {"discrete", "continuous", "adaptive", "3"};
   static const char* const kPatches[] = {"line_patch", "triangle_patch", "quad_patch"};
-  const std::string patch = type >= 0x10 && type <= 0x12
-                                ? kPatches[type - 0x10]
-                                : std::string(xenos::PrimitiveTypeName(type)) + " (not a patch type)";
+  using xenos::PrimitiveType;
+  const PrimitiveType t = call.initiator.prim_type;
+  const bool control_points =
+      t == PrimitiveType::kTriangleList || t == PrimitiveType::kTriangleStrip ||
+      t == PrimitiveType::kTriangleFan || t == PrimitiveType::kQuadList ||
+      t == PrimitiveType::kQuadStrip;
+  const std::string patch =
+      type >= 0x10 && type <= 0x12
+          ? kPatches[type - 0x10]
+          : std::string(xenos::PrimitiveTypeName(type)) +
+                (control_points ? " of control points" : " (not a patch type)");
   const uint32_t n = call.initiator.num_indices;
+  const std::string count = mode == xenos::TessellationMode::kAdaptive
+                                ? " float32 edge factors in the index buffer)"
+                            : control_points ? " control points)"
+                                             : " patches)";
   return "tessellated draw read as a primitive stream (VGT_OUTPUT_PATH_CNTL tessellation, "
-         "VGT_HOS_CNTL "
-         "tess_mode " + std::string(kModes[uint32_t(mode) & 3]) + ", " + patch + ", " +
-         (mode == xenos::TessellationMode::kAdaptive
-              ? std::to_string(n) + " float32 edge factors in the index buffer)"
-              : std::to_string(n) + " patches)");
+         "VGT_HOS_CNTL tess_mode " + std::string(kModes[uint32_t(mode) & 3]) + ", " + patch +
+         ", " + std::to_string(n) + count;
 }
 
 PrimitiveDraw ReadPrimitiveDraw(const replay::DrawCall& call, std::vector<uint8_t>& scratch) {
