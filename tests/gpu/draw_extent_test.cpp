@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "guest_indices.h"
 #include "xnt/gpu/draw_extent.h"
 #include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/guest_memory.h"
@@ -85,17 +86,7 @@ class DrawExtentTest : public ::testing::Test {
   }
   // 16-bit big-endian indices read with k8in16.
   void Indexed(xenos::PrimitiveType type, const std::vector<uint16_t>& indices) {
-    for (size_t i = 0; i < indices.size(); ++i) {
-      const uint8_t be[2] = {uint8_t(indices[i] >> 8), uint8_t(indices[i])};
-      memory_->Write(kIndexAddress + uint32_t(i) * 2, be);
-    }
-    draw_.initiator.prim_type = type;
-    draw_.initiator.num_indices = uint32_t(indices.size());
-    draw_.indices.source = xenos::SourceSelect::kDma;
-    draw_.indices.format = xenos::IndexFormat::kInt16;
-    draw_.indices.endian = xenos::Endian::k8in16;
-    draw_.indices.guest_address = kIndexAddress;
-    draw_.indices.size_bytes = uint32_t(indices.size()) * 2;
+    ::xnt::test::StoreDmaIndices(*memory_, draw_, kIndexAddress, type, indices);
   }
 
   RegisterFile regs_;

@@ -11,6 +11,7 @@
 
 #include "xnt/base/error.h"
 #include "error_text.h"
+#include "guest_indices.h"
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/tessellated_draw.h"
 #include "xnt/replay/guest_memory.h"
@@ -48,30 +49,11 @@ class TessellatedDrawTest : public ::testing::Test {
   }
   // 32-bit words stored big-endian, read with 8in32.
   void Dma32(PrimitiveType type, const std::vector<uint32_t>& words) {
-    for (size_t i = 0; i < words.size(); ++i) {
-      memory_->StoreBE32(kIndexAddress + uint32_t(i) * 4, words[i]);
-    }
-    draw_.initiator.prim_type = type;
-    draw_.initiator.num_indices = uint32_t(words.size());
-    draw_.indices.source = xenos::SourceSelect::kDma;
-    draw_.indices.format = xenos::IndexFormat::kInt32;
-    draw_.indices.endian = xenos::Endian::k8in32;
-    draw_.indices.guest_address = kIndexAddress;
-    draw_.indices.size_bytes = uint32_t(words.size()) * 4;
+    ::xnt::test::StoreDmaIndices(*memory_, draw_, kIndexAddress, type, words);
   }
-  // 16-bit words stored big-endian, read with 8in16.
+  // 16-bit indices stored big-endian, read with 8in16.
   void Dma16(PrimitiveType type, const std::vector<uint16_t>& indices) {
-    for (size_t i = 0; i < indices.size(); ++i) {
-      const uint8_t be[2] = {uint8_t(indices[i] >> 8), uint8_t(indices[i])};
-      memory_->Write(kIndexAddress + uint32_t(i) * 2, be);
-    }
-    draw_.initiator.prim_type = type;
-    draw_.initiator.num_indices = uint32_t(indices.size());
-    draw_.indices.source = xenos::SourceSelect::kDma;
-    draw_.indices.format = xenos::IndexFormat::kInt16;
-    draw_.indices.endian = xenos::Endian::k8in16;
-    draw_.indices.guest_address = kIndexAddress;
-    draw_.indices.size_bytes = uint32_t(indices.size()) * 2;
+    ::xnt::test::StoreDmaIndices(*memory_, draw_, kIndexAddress, type, indices);
   }
   std::string Refusal() {
     return ::xnt::test::ErrorText([&] { TessellateDraw(draw_); }, "");
@@ -236,6 +218,11 @@ TEST_F(TessellatedDrawTest, StripsAndFansAreControlPointPatchesInDirect3DOrder) 
   // Lists keep their consecutive runs.
   Dma32(PrimitiveType::kTriangleList, {7, 8, 9, 4, 5, 6, 3});
   EXPECT_EQ(PatchControlPoints(TessellateDraw(draw_)), (CP{{107, 108, 109}, {104, 105, 106}}));
+  // An index buffer shorter than the strip is refused, named, not read past.
+  Dma32(PrimitiveType::kTriangleStrip, {1, 2, 3, 4});
+  draw_.indices.size_bytes = 8;
+  EXPECT_NE(Refusal().find("index buffer holds 2 indices but the draw uses 4"), std::string::npos)
+      << Refusal();
 }
 
 // Random strips and fans of 16-bit indices with primitive resets against a scalar reading of
