@@ -185,6 +185,69 @@ Builder BuildVolumeSlices() {
   return b;
 }
 
+// texfetch_volume_z_filter: a volume's own z filter apart from its x/y filter. The texture unit
+// filters across a volume's slices with the vol_mag / vol_min filter (fetch constant dword 4 bits
+// 0 / 1, or the instruction's VolMagFilter / VolMinFilter), across x and y with mag / min
+// (Direct3D's MAGFILTERZ / MINFILTERZ sampler states, "for volume/array slice" magnification and
+// minification, set them). An 8x8x4 k_8_8_8_8 volume laid out as texfetch_volume_slices' whose
+// red is its slice's (16, 80, 144, 208) and green its column's (32 x), read by tfetch3D (one
+// level: magnified, so vol_mag and mag) at u = 0.25, v = 0.5: texel coordinate x = 2.0, which a
+// bilinear footprint takes half and half from columns 1 and 2 (green 48) and a point one from
+// column 2 (64); at z = 0.4375 (slice coordinate 1.75) a linear z filter takes slices 1 and 2 by
+// 1/4 (red 80 + 64 / 4 = 96), a point one slice 1 (80):
+// - x/y linear, z point: (80, 48);  - x/y point, z linear: (96, 64);
+// - x/y point, z linear at z = 0.0625 (0.25) wrapping in z: 3/4 of slice 3 and 1/4 of slice 0
+//   (fraction of 0.25 - 0.5 is 0.75 towards slice 0: 208 - 192 x 0.75 = 64): (64, 64);
+// - both linear: (96, 48); both point: (80, 64);
+// - the fetch constant linear everywhere, the instruction's VolMagFilter=point: (80, 48).
+Builder BuildVolumeZFilter() {
+  Builder b(128, 24);
+  for (uint32_t k = 0; k < 4; ++k) {
+    std::vector<uint8_t> slice(0x2000, 0);
+    for (uint32_t y = 0; y < 8; ++y) {
+      for (uint32_t x = 0; x < 8; ++x) {
+        // Big-endian dwords R | G << 8 | B << 16 | A << 24, read with k8in32; rows 256 bytes.
+        uint8_t* t = &slice[size_t(y) * 256 + size_t(x) * 4];
+        t[0] = 255, t[1] = 0, t[2] = uint8_t(32 * x), t[3] = uint8_t(16 + 64 * k);
+      }
+    }
+    b.scene.memory.push_back({kVolumeAddress + k * 0x2000, std::move(slice)});
+  }
+  struct Case {
+    float z;
+    uint32_t xy, vol;  // 0 point, 1 linear (fetch constant)
+    bool instruction_point;
+    uint8_t red, green;
+  };
+  const Case cases[] = {{0.4375f, 1, 0, false, 80, 48}, {0.4375f, 0, 1, false, 96, 64},
+                        {0.0625f, 0, 1, false, 64, 64}, {0.4375f, 1, 1, false, 96, 48},
+                        {0.4375f, 0, 0, false, 80, 64}, {0.4375f, 1, 1, true, 80, 48}};
+  for (uint32_t i = 0; i < 6; ++i) {
+    const Case& c = cases[i];
+    TexturedQuad q;
+    q.x = 4 + 20 * i;
+    q.y = 4;
+    q.width = q.height = 16;
+    q.op = TexturedQuadFetch::k3D;
+    q.fixed_coord = true;
+    q.coord = {0.25f, 0.5f, c.z};
+    q.fetch[0] = 2u | (1u << 22);                                 // pitch 32 texels, linear, wrap
+    q.fetch[1] = 6u | (2u << 6) | kVolumeAddress;                // k_8_8_8_8, 8in32
+    q.fetch[2] = 7u | (7u << 11) | (3u << 22);                   // 8x8x4
+    q.fetch[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (c.xy << 19) | (c.xy << 21);
+    q.fetch[4] = c.vol | (c.vol << 1);                            // vol_mag, vol_min
+    q.fetch[5] = 2u << 9;                                         // 3D
+    if (c.instruction_point) {
+      q.pixel_shader = std::string(XNT_SAMPLE_PS_HEAD) +
+                       "    exec\n    tfetch3D r1, r0.xyz, tf0, VolMagFilter=point\n    alloc colors\n"
+                       "    exece\n    mov oC0, r1\n";
+    }
+    b.scene.quads.push_back(q);
+    b.Fill(q.x, 4, 16, 16, {c.red, c.green, 0, 255});
+  }
+  return b;
+}
+
 // texfetch_mips_without_base: mip chains whose base level is not there, as titles stream them
 // (the fetch constant's mip_min_level 1 keeps level 0 from ever being sampled): a 32x32
 // k_8_8_8_8 texture whose mips are grey 224, magnified 2x (lambda -1, which mip_min_level clamps
@@ -454,6 +517,15 @@ std::vector<Sample> TexFetchSamples() {
               "six 16x16 grey squares on navy: 96, 128, 80, 64, 16, 144; every pixel exact",
               [](format::Writer& w) { AuthorTexturedScene(BuildVolumeSlices().scene, w); },
               [] { return BuildVolumeSlices().expected; }),
+          DescribedSample(
+              "texfetch_volume_z_filter",
+              "128x24: tfetch3D of an 8x8x4 volume (red by slice, green by column) whose z filter "
+              "(vol_mag) differs from its x/y filter: linear/point, point/linear, point/linear "
+              "wrapped in z, both linear, both point, and the instruction's VolMagFilter=point",
+              "six 16x16 squares on navy: (80,48,0), (96,64,0), (64,64,0), (96,48,0), (80,64,0), "
+              "(80,48,0); every pixel exact",
+              [](format::Writer& w) { AuthorTexturedScene(BuildVolumeZFilter().scene, w); },
+              [] { return BuildVolumeZFilter().expected; }),
           DescribedSample(
               "texfetch_mips_without_base",
               "48x24: a 32x32 texture's grey-224 mips magnified 2x under mip_min_level 1, with "

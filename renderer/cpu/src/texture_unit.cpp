@@ -249,11 +249,13 @@ ucode::Float4 TextureUnit::FetchGradients(uint32_t slot, const ucode::Float4& co
 }
 
 ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float v, float w,
-                                        bool linear) {
-  // Along z the volume filters as along x and y (the host's 3D sampler on fbo and fsi has one
-  // filter for all three axes): the nearest slice, or the two slices around the sample's slice
-  // coordinate weighted by its distance from their centres, each addressed with clamp_z over
-  // the level's slices.
+                                        bool linear, bool z_linear) {
+  // Across the slices the volume filters with its own z filter, the fetch's vol_mag / vol_min
+  // filter (Direct3D's MAGFILTERZ / MINFILTERZ sampler states, documented as the filters "for
+  // volume/array slice" magnification and minification), while x and y take mag / min: the
+  // nearest slice (the fixed-point coordinate, as x and y pick their texel) or the two slices
+  // around the sample's slice coordinate weighted by its distance from their centres, each
+  // addressed with clamp_z over the level's slices.
   const int32_t depth = int32_t(s.level_size[level][2]);
   const float slice = w * float(depth);
   auto at = [&](int32_t z) {
@@ -261,7 +263,7 @@ ucode::Float4 TextureUnit::FilterVolume(Slot& s, uint32_t level, float u, float 
     if (a >= 0) return Filter(s, level, u, v, false, linear, uint32_t(a));
     return border_fraction_ ? ucode::Float4{1.0f, 1.0f, 1.0f, 1.0f} : BorderColor(s.fetch.border_color);
   };
-  if (!linear) return at(FloorIndex(slice));
+  if (!z_linear) return at(gpu::PointTexelIndex(slice));
   const float fz = slice - 0.5f;
   const int32_t z0 = FloorIndex(fz);
   const float az = gpu::BilinearWeight(fz);
@@ -358,7 +360,7 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
       layer = LayerIndex(z, stack - 1);
     }
   }
-  // A volume filters between its slices as well (FilterVolume).
+  // A volume filters between its slices with its own z filter (FilterVolume).
   const bool volume = f.dimension == ucode::TextureDimension::k3D && d.volume();
   // Normalised like u and v (the offset in half texels of level 0), scaled by each level's
   // slices in FilterVolume.
@@ -371,18 +373,14 @@ ucode::Float4 TextureUnit::FilterAt(const Setup& p, const ucode::FetchInstructio
       const ucode::Float4 a = Filter(s, level, u, v, one_d, linear, layer);
       return layers_linear ? Blend(a, Filter(s, level, u, v, one_d, linear, next_layer), layer_t) : a;
     }
-    // The z filter of the vol_mag/vol_min fields (the instruction's unless "keep") is not
-    // separable on the host's 3D sampler, so every path filters z as x and y; say so when
-    // they differ.
+    // The z filter: the instruction's vol_mag / vol_min unless "keep", else the fetch
+    // constant's dword 4 bit 0 / 1, chosen by magnification as x and y choose mag / min.
     const bool magnified = lambda <= 0.0f;
     const uint32_t z_override = magnified ? f.vol_mag_filter : f.vol_min_filter;
     const bool z_linear = z_override < 2 ? z_override == 1
                           : magnified    ? s.fetch.vol_mag_filter
                                          : s.fetch.vol_min_filter;
-    if (z_linear != linear) {
-      Note("volume texture: vol_mag/vol_min_filter differs from the x/y filter; z filtered as x/y");
-    }
-    return FilterVolume(s, level, u, v, w, linear);
+    return FilterVolume(s, level, u, v, w, linear, z_linear);
   };
   const LevelPick pick = PickLevels(p, lambda);
   const ucode::Float4 a = filter(pick.lo, pick.linear);

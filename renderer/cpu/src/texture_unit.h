@@ -197,7 +197,8 @@ class TextureUnit {
   ucode::Float4 Filter(Slot& s, uint32_t level, float u, float v, bool one_d, bool linear,
                        uint32_t layer);
   // A volume's level at normalised (u, v, w), filtered between the level's slices when `linear`.
-  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float w, bool linear);
+  ucode::Float4 FilterVolume(Slot& s, uint32_t level, float u, float v, float w, bool linear,
+                             bool z_linear);
   ucode::Float4 TexelAt(Slot& s, uint32_t level, int32_t x, int32_t y, uint32_t layer);
   // Layer 0 of a 2D level as FilterLanes' loop reads it: the decoded image's texels and block
   // flags, and each axis's size and address mode (a power-of-two repeat as a mask).

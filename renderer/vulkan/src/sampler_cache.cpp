@@ -62,13 +62,9 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6], const Cap
   s.address[0] = Address(f.clamp_x, s.inexact, mirror_once);
   s.address[1] = Address(f.clamp_y, s.inexact, mirror_once);
   s.address[2] = Address(f.clamp_z, s.inexact, mirror_once);
-  // A volume's z filter (dword 4 vol_mag/vol_min_filter) has no place in a host 3D sampler,
-  // which filters z as x and y (the cpu path's TextureUnit::FilterVolume does the same).
-  if (f.dimension == xenos::DataDimension::k3D &&
-      (f.vol_mag_filter != (f.mag_filter == xenos::TextureFilter::kLinear) ||
-       f.vol_min_filter != (f.min_filter == xenos::TextureFilter::kLinear))) {
-    AddInexact(s.inexact, "volume vol_mag/vol_min_filter differs from the x/y filter; z filtered as x/y");
-  }
+  // A volume's own z filter (dword 4 vol_mag / vol_min_filter) has no place in a host 3D
+  // sampler; where it differs from the x/y filter the translated shader filters the volume
+  // itself (glsl_volume_filter.h), so the sampler takes x and y's.
   switch (f.border_color) {
     case xenos::BorderColor::k_ABGR_Black: s.border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK; break;
     case xenos::BorderColor::k_ABGR_White: s.border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE; break;

@@ -318,6 +318,71 @@ TEST_F(TranslateCheckFetch, RealTexturePointFetchIsComparedAndAWrongTexelFound) 
   EXPECT_EQ(off.disagreement->what.rfind("oC0.", 0), 0u) << off.Text();
 }
 
+// A volume whose z filter differs from its x/y filter is filtered in the translated shader as the
+// texture unit filters it (glsl_volume_filter.cpp): with the instruction's linear x/y and point z
+// filters, and the other way round, every random volume whose LOD range is one level is compared
+// bit for bit on every lane (plain and with the fsi options), and a
+// texture unit whose z filter is the x/y one (the host sampler's) is found.
+TEST_F(TranslateCheckFetch, VolumeWithItsOwnZFilterIsComparedExactly) {
+  const char* kShaders[] = {
+      R"(xps_3_0
+    exec
+    tfetch3D r2, r0.xyz, tf0, MagFilter=linear, MinFilter=linear, VolMagFilter=point, VolMinFilter=point, AnisoFilter=disabled
+    alloc colors
+    exece
+    mov oC0, r2
+)",
+      R"(xps_3_0
+    exec
+    tfetch3D r2, r0.xyz, tf0, MagFilter=point, MinFilter=point, VolMagFilter=linear, VolMinFilter=linear, AnisoFilter=disabled
+    alloc colors
+    exece
+    mov oC0, r2
+)"};
+  uint32_t volumes = 0, first_volume = 0;
+  uint64_t exact = 0;
+  auto options_for = [](uint32_t seed) {
+    TranslateCheckOptions options;
+    options.texture_unit = CpuTextureUnit;
+    options.seed = seed;
+    options.lanes = 32;
+    options.fsi = seed % 2 == 0;
+    return options;
+  };
+  // Until four volumes of one level were drawn (the seeds draw volumes and stacks, with and
+  // without mips).
+  for (uint32_t seed = 1; seed <= 16 && volumes < 4; ++seed) {
+    const TranslateCheckResult r = checker_->Check(Assembled(kShaders[seed % 2]), options_for(seed));
+    EXPECT_TRUE(r.agree()) << "seed " << seed << "\n" << r.Text();
+    ASSERT_EQ(r.textures.size(), 1u);
+    if (r.compared_exact == 32u * 4 && r.textures[0].find(" dimension 2 ") != std::string::npos) {
+      exact += r.compared_exact;
+      if (!volumes++) first_volume = seed;
+    }
+  }
+  EXPECT_EQ(volumes, 4u);
+  std::printf("volumes with a separate z filter compared bit for bit: %u (%llu components)\n", volumes,
+              (unsigned long long)exact);
+  ASSERT_NE(first_volume, 0u);
+  // The texture unit with the z filter made the x/y one, as a host 3D sampler filters.
+  TranslateCheckOptions options = options_for(first_volume);
+  options.texture_unit = [](std::span<const uint32_t> fetch_constants, uint32_t address,
+                            std::span<const uint8_t> bytes, ucode::InterpreterCallbacks& cb) {
+    std::shared_ptr<void> unit = CpuTextureUnit(fetch_constants, address, bytes, cb);
+    auto fetch = cb.texture_fetch;
+    cb.texture_fetch = [fetch](uint32_t slot, const ucode::Float4& c, const ucode::FetchInstruction& f) {
+      ucode::FetchInstruction one_filter = f;
+      one_filter.vol_mag_filter = f.mag_filter;
+      one_filter.vol_min_filter = f.min_filter;
+      return fetch(slot, c, one_filter);
+    };
+    return unit;
+  };
+  const TranslateCheckResult off = checker_->Check(Assembled(kShaders[first_volume % 2]), options);
+  ASSERT_FALSE(off.agree()) << off.Text();
+  EXPECT_EQ(off.disagreement->what.rfind("oC0.", 0), 0u) << off.Text();
+}
+
 // XNT_CHECK_FETCH_SHADERS shaders (default 60 here: each costs a glslang and a lavapipe compile;
 // the 1,000-shader run is this test with XNT_CHECK_FETCH_SHADERS=1000), from generator seed
 // XNT_CHECK_FETCH_SEED, in two sessions (one per core). XNT_CHECK_FETCH_FIRST skips that many

@@ -229,6 +229,23 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
       !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z && one_level) {
     return {};
   }
+  // A volume whose z filter differs from its x/y filter at the texture unit's level is filtered
+  // in the translated shader from texelFetch'd texels as the texture unit filters it
+  // (glsl_volume_filter.cpp): compared exactly where that level is known to both sides (a LOD
+  // range of one level: lambda is it whatever the LOD; magnified at level 0) and no coordinate
+  // goes through a division the driver may round its own way (unnormalised coordinates,
+  // offsets).
+  if (volume && !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z) {
+    const bool has_mips = t.mip_filter != xenos::TextureFilter(2) && (d[5] >> 12) != 0;
+    const uint32_t min_lod = has_mips ? t.mip_min_level : 0;
+    const uint32_t max_lod = has_mips && mip != 2 ? std::max<uint32_t>(t.mip_max_level, min_lod) : min_lod;
+    if (min_lod == max_lod) {
+      const bool at_base = min_lod == 0;
+      const uint32_t z = at_base ? f.vol_mag_filter : f.vol_min_filter;
+      const bool z_linear = z < 2 ? z == 1 : at_base ? t.vol_mag_filter : t.vol_min_filter;
+      if (((at_base ? mag : min) == 1) != z_linear) return {};
+    }
+  }
   // Whatever level, layer and texels the host's sampler takes within its LOD range, the result
   // lies in the interval check_bounds.h derives from the footprint on those levels (compared
   // there; a cube's only where the footprint stays inside the face, since the host's seamless

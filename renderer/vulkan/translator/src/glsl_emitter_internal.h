@@ -96,6 +96,9 @@ class Emitter {
   // Where the cpu path's texture unit decides what a host sampler cannot promise (the point
   // texel, exact bilinear), its arithmetic replaces the host sample in xe_texel.
   void EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias);
+  // A volume fetch whose z filter differs from its x/y filter, filtered in the shader
+  // (glsl_volume_filter.h).
+  void EmitVolumeFilter(const FetchInstruction& fetch, const std::string& n, float bias);
   void StoreFetchResult(const FetchInstruction& fetch, const std::string& value);
 
   void EmitDeclarations();

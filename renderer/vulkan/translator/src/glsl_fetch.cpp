@@ -344,6 +344,7 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   }
   // The host sample stays unconditional (its implicit derivatives need uniform control flow).
   Line("vec4 xe_texel = " + texel + ";");
+  if (is_3d) EmitVolumeFilter(fetch, n, bias);
   EmitExactTexel(fetch, n, bias);
   Line("xe_texel = xe_texture_swizzle(xe_texel, " + n + "u);");
   StoreFetchResult(fetch, "xe_texel");
@@ -386,6 +387,39 @@ void Emitter::EmitStackLayers(const FetchInstruction& fetch) {
   // gpu::BilinearWeight: the fraction, 0 for a non-finite z (tested on the bits).
   Line("precise float xe_layer_t = (floatBitsToUint(xe_layer_f) & 0x7F800000u) == 0x7F800000u ? 0.0 : "
        "xe_layer_f - floor(xe_layer_f);");
+}
+
+// The texture unit filters a volume's slices with the vol_mag / vol_min filter and x and y with
+// mag / min; the host's 3D sampler has one filter for all three. Where they differ at the texture
+// unit's level of detail the shader filters the volume itself (xe_volume_sample, which decides
+// that at run time from the instruction's filters and the fetch constant). Its level of detail
+// is the cpu path's (TextureUnit::Sample / FetchExplicit): the register gradients, else in a
+// pixel shader the quad's coarse derivatives per guest pixel, else a register LOD or level 0 plus
+// the biases (UseRegisterLOD or not UseComputedLOD), else (a vertex shader's implicit fetch)
+// lambda 0.
+void Emitter::EmitVolumeFilter(const FetchInstruction& fetch, const std::string& n, float bias) {
+  const bool register_gradients = !fetch.use_reg_lod && fetch.use_comp_lod && fetch.use_reg_gradients;
+  const bool implicit = fetch.use_comp_lod && !fetch.use_reg_lod && !fetch.use_reg_gradients;
+  std::string dx = "vec3(0.0)", dy = "vec3(0.0)";
+  uint32_t lod = 1;
+  if (register_gradients) {
+    dx = "xe_grad_h", dy = "xe_grad_v", lod = 0;
+  } else if (implicit && pixel()) {
+    // Outside the volume's branch: derivatives need the quad's lanes together.
+    Line("vec3 xe_vol_dx = dFdxCoarse(xe_tc) * xe_derivative_scale().x;");
+    Line("vec3 xe_vol_dy = dFdyCoarse(xe_tc) * xe_derivative_scale().y;");
+    dx = "xe_vol_dx", dy = "xe_vol_dy", lod = 0;
+  } else if (implicit) {
+    lod = 2;
+  }
+  const std::string filters = "uvec4(" + std::to_string(fetch.mag_filter & 3) + "u, " +
+                              std::to_string(fetch.min_filter & 3) + "u, " +
+                              std::to_string(fetch.vol_mag_filter & 3) + "u, " +
+                              std::to_string(fetch.vol_min_filter & 3) + "u)";
+  Line("if (xe_vol) xe_volume_sample(xe_textures_3d[" + n + "], " + n + "u, xe_uv, " + dx + ", " + dy + ", " +
+       (fetch.tx_coord_denorm ? "true" : "false") + ", " + std::to_string(lod) + "u, " +
+       (fetch.use_reg_lod ? "xe_tex_lod" : "0.0") + ", " + FloatLiteral(bias) + ", " + filters + ", " +
+       std::to_string(fetch.mip_filter & 3) + "u, " + std::to_string(fetch.aniso_filter & 7) + "u, xe_texel);");
 }
 
 void Emitter::EmitExactTexel(const FetchInstruction& fetch, const std::string& n, float bias) {

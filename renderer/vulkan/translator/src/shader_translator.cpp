@@ -8,6 +8,7 @@
 #include "glsl_emitter.h"
 #include "glsl_border_fraction.h"
 #include "glsl_exact_filter.h"
+#include "glsl_volume_filter.h"
 #include "glsl_output_merger.h"
 #include "glsl_prelude.h"
 #include "glsl_texel_address.h"
@@ -46,10 +47,16 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
   const bool border_fraction = std::any_of(shader.slots.begin(), shader.slots.end(), [](const auto& i) {
     return i.kind == ucode::SlotKind::kFetch && i.fetch.opcode == ucode::FetchOp::kGetTextureBorderColorFrac;
   });
-  if (pixel || border_fraction) text += GlslTexelIndexHelpers();
+  // A texture fetch that may read a volume filters it in the shader where its z filter differs.
+  const bool volume_fetch = std::any_of(shader.slots.begin(), shader.slots.end(), [](const auto& i) {
+    return i.kind == ucode::SlotKind::kFetch && i.fetch.opcode == ucode::FetchOp::kTextureFetch &&
+           i.fetch.dimension == ucode::TextureDimension::k3D;
+  });
+  if (pixel || border_fraction || volume_fetch) text += GlslTexelIndexHelpers();
   if (pixel) text += GlslTexelAddressHelpers();
   if (pixel && options.exact_bilinear) text += GlslExactBilinearHelpers();
   if (border_fraction) text += GlslBorderFractionHelpers();
+  if (volume_fetch) text += GlslVolumeFilterHelpers();
   if (!pixel && options.domain_inputs) {
     text += "layout(std430, set = 1, binding = 2) readonly buffer XeDomainInputs {\n"
             "  vec4 xe_domain_inputs[];\n"
