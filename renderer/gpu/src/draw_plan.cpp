@@ -13,10 +13,10 @@ void Hold(DrawPlan& plan, DrawSkip reason) { plan.skips |= 1u << uint32_t(reason
 
 // RB_COLOR_INFO / RB_DEPTH_INFO of the targets the draw uses (output merger inputs).
 void PlanTargets(DrawPlan& plan, RegisterValues regs, const DrawShaders& shaders) {
-  const auto color_mask = DecodeRegister<xenos::reg::RB_COLOR_MASK>(regs);
   const bool pixel_shader_runs = plan.mode == xenos::ModeControl::kColorDepth && shaders.pixel_shader;
-  for (uint32_t i = 0; i < 4 && pixel_shader_runs; ++i) {
-    if (!(shaders.pixel_shader_color_mask & (1u << i)) || !color_mask.rt_mask(i)) continue;
+  const uint32_t targets = shaders.pixel_shader ? DrawColorTargets(regs, shaders.pixel_shader_color_mask) : 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!(targets & (1u << i))) continue;
     const auto info =
         xenos::reg::RB_COLOR_INFO::Decode(RegisterValue(regs, xenos::kColorInfoRegs[i]));
     plan.color[i] = {true, info.color_base, uint32_t(info.color_format)};
@@ -32,6 +32,18 @@ void PlanTargets(DrawPlan& plan, RegisterValues regs, const DrawShaders& shaders
 }
 
 }  // namespace
+
+uint32_t DrawColorTargets(RegisterValues regs, uint32_t written) {
+  if (xenos::ModeControl(RegisterValue(regs, xenos::Reg::RB_MODECONTROL) & 7) != xenos::ModeControl::kColorDepth) {
+    return 0;
+  }
+  const auto color_mask = DecodeRegister<xenos::reg::RB_COLOR_MASK>(regs);
+  uint32_t targets = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if ((written & (1u << i)) && color_mask.rt_mask(i)) targets |= 1u << i;
+  }
+  return targets;
+}
 
 DrawSkip DrawPlan::FirstSkip(std::initializer_list<DrawSkip> order) const {
   for (DrawSkip reason : order) {

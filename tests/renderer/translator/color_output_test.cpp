@@ -105,5 +105,26 @@ TEST_F(ColorOutputTest, NoQuantizationKeepsTheFloat) {
   EXPECT_EQ(p[3], 2.0f);
 }
 
+// Only the colour attachments the draw binds (TranslationOptions::ps_color_attachments) are
+// outputs: oC0 and oC2 written, attachment 2 alone bound (oC0 still feeds the alpha test).
+TEST(ColorAttachmentOutputs, AnExportWithoutItsAttachmentIsNoOutput) {
+  const char* shader = "xps_3_0\n    alloc colors\n    exece\n    mov oC0, c0\n    mov oC2, c1\n";
+  TranslationOptions options;
+  const Translated all = TranslateAssembly(shader, options);
+  EXPECT_NE(all.result.glsl.find("out vec4 xe_color_0;"), std::string::npos);
+  EXPECT_NE(all.result.glsl.find("out vec4 xe_color_2;"), std::string::npos);
+  options.ps_color_attachments = 0x4;
+  const Translated one = TranslateAssembly(shader, options);
+  EXPECT_EQ(one.result.glsl.find("xe_color_0"), std::string::npos);
+  EXPECT_NE(one.result.glsl.find("out vec4 xe_color_2;"), std::string::npos);
+  EXPECT_NE(one.result.glsl.find("xe_o_color[0].a"), std::string::npos);
+  EXPECT_EQ(one.result.reflection.color_targets_written, 0x5u);
+  EXPECT_EQ(ValidateSpirv(one.result.spirv), "");
+  options.ps_color_attachments = 0;
+  const Translated none = TranslateAssembly(shader, options);
+  EXPECT_EQ(none.result.glsl.find("out vec4 xe_color_"), std::string::npos);
+  EXPECT_EQ(ValidateSpirv(none.result.spirv), "");
+}
+
 }  // namespace
 }  // namespace xnt::vk::test

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "xnt/gpu/draw_plan.h"
+
 namespace xnt::vk {
 
 FboBackend::FboBackend(VulkanContext& context, FboBackendOptions options)
@@ -14,6 +16,9 @@ void FboBackend::DrawTranslation(const replay::DrawCall& call, TranslationOption
                                  TranslationOptions& ps) {
   ExactDepthTranslation(call, vs, ps);
   const replay::RegisterFile& regs = *call.registers;
+  // Only the colour attachments the draw binds (xenos_renderer DrawAttachments: the plan's
+  // targets) are pixel shader outputs.
+  ps.ps_color_attachments = gpu::DrawColorTargets(regs.values(), 0xFu);
   const auto cc = regs.Decode<xenos::reg::RB_COLORCONTROL>();
   if (call.pixel_shader && cc.alpha_to_mask_enable) {
     // The guest sample count as DrawPlan counts it (1 << min(msaa_samples, 2)).

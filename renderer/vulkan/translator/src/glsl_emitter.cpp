@@ -532,15 +532,16 @@ void Emitter::EmitDeclarations() {
     out_ << GlslOutputMerger(options_.fsi_output_merger == 1, options_.fsi_exact_polygon_offset);
   } else if (pixel()) {
     Line("layout(location = 0) in vec4 xe_interpolators[16];");
+    const uint32_t outputs = reflection_.color_targets_written & options_.ps_color_attachments;
     for (uint32_t i = 0; i < 4; ++i) {
-      if (reflection_.color_targets_written & (1u << i)) {
+      if (outputs & (1u << i)) {
         Line("layout(location = " + std::to_string(i) + ") out vec4 xe_color_" +
              std::to_string(i) + ";");
       }
     }
     // Colour export conversion for the host render target (glsl_output_merger.h), in the modes
     // the pipeline specializes (shader_interface.h kXeSpecColorOutputModes).
-    if (reflection_.color_targets_written) {
+    if (outputs) {
       out_ << GlslHostColorOutput();
       Line("layout(constant_id = " + std::to_string(kXeSpecColorOutputModes) +
            ") const uint xe_spec_color_output_modes = " +
@@ -632,13 +633,14 @@ void Emitter::EmitEpilogue() {
       Line("}");
       out_ << GlslAlphaToMask(options_);
     }
-    if (reflection_.color_targets_written) {
+    const uint32_t outputs = reflection_.color_targets_written & options_.ps_color_attachments;
+    if (outputs) {
       Line("uint xe_output_modes = xe_spec_color_output_modes != " +
            std::to_string(kXeColorOutputModesUnspecialized) +
            "u ? xe_spec_color_output_modes : xe_system.color_output_modes;");
     }
     for (uint32_t i = 0; i < 4; ++i) {
-      if (reflection_.color_targets_written & (1u << i)) {
+      if (outputs & (1u << i)) {
         std::string n = std::to_string(i);
         Line("xe_color_" + n + " = xe_quantize_unorm(xe_color_output(xe_o_color[" + n +
              "] * exp2(float(xe_system.color_exp_bias[" + n + "])), (xe_output_modes >> " +

@@ -90,6 +90,10 @@ struct DrawPlan {
   }
 };
 
+// The colour targets a draw writes, bit i for RB_COLOR_INFO i: in kColorDepth mode those of
+// `written` (bit i: the pixel shader writes oC<i>) whose RB_COLOR_MASK rt_mask is not zero.
+uint32_t DrawColorTargets(RegisterValues regs, uint32_t written);
+
 // The register-decided part of the plan (every check up to kNoTarget).
 DrawPlan PlanDraw(RegisterValues regs, xenos::PrimitiveType primitive_type,
                   const DrawShaders& shaders, ResolutionScale scale);

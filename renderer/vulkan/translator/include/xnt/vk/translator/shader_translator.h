@@ -55,6 +55,11 @@ struct TranslationOptions {
   // bits 16 + 4h..19 + 4h: the guest sample whose coverage host sample h takes (the fbo path's
   // render-target mapping, render_targets.h GuestSampleOfHost).
   uint32_t ps_alpha_to_mask = 0;
+  // Pixel shaders outside the fsi output merger: bit i set: the draw binds host colour attachment
+  // i (gpu::DrawColorTargets). An oC# without one is still computed (the alpha test and alpha
+  // to mask read oC0) but not declared as an output: Vulkan discards a write to a location
+  // without an attachment, and validation layers warn about it.
+  uint32_t ps_color_attachments = 0xF;
   // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
   // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
   // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
