@@ -3,6 +3,7 @@
 #include "xnt/vk/sampler_cache.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "xnt/xenos/enums.h"
 
@@ -74,6 +75,11 @@ SamplerState SamplerState::FromFetchConstant(const uint32_t dwords[6], const Cap
       break;
   }
   s.lod_bias = float(f.lod_bias) / 32.0f;
+  // The fetch constant's bias reaches -16..15.97; a device allows +-maxSamplerLodBias (NVIDIA 15).
+  if (caps && std::abs(s.lod_bias) > caps->max_sampler_lod_bias) {
+    s.lod_bias = std::clamp(s.lod_bias, -caps->max_sampler_lod_bias, caps->max_sampler_lod_bias);
+    AddInexact(s.inexact, "LOD bias beyond the device's maxSamplerLodBias: clamped to it");
+  }
   if (f.mip_filter != xenos::TextureFilter::kBaseMap && f.mip_address != 0) {
     s.min_lod = float(f.mip_min_level);
     s.max_lod = float(std::max(f.mip_max_level, f.mip_min_level));

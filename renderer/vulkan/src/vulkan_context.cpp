@@ -528,6 +528,7 @@ void VulkanContext::QueryCapabilities() {
   caps_.sampler_mirror_clamp_to_edge = f12.samplerMirrorClampToEdge;
   caps_.sampler_anisotropy = f2.features.samplerAnisotropy;
   caps_.max_sampler_anisotropy = props.limits.maxSamplerAnisotropy;
+  caps_.max_sampler_lod_bias = props.limits.maxSamplerLodBias;
   caps_.float_denorm_flush_to_zero_32 = p12.shaderDenormFlushToZeroFloat32;
   caps_.float_denorm_preserve_32 = p12.shaderDenormPreserveFloat32;
   caps_.float_rounding_rte_32 = p12.shaderRoundingModeRTEFloat32;

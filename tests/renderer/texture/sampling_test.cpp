@@ -244,6 +244,19 @@ TEST(SamplerState, DecodesFiltersBiasAndReportsApproximations) {
   // translated shader filters it (the sampler keeps x and y's), so nothing is inexact.
   d[5] = 2u << 9;
   EXPECT_TRUE(SamplerState::FromFetchConstant(d).inexact.empty());
+  // A LOD bias of 15.5 (dword 4 bits 12..21, 1/32) past a device's maxSamplerLodBias of 15 is
+  // clamped to it and reported; -16 likewise; within the limit it stays.
+  caps.max_sampler_lod_bias = 15.0f;
+  d[4] = (d[4] & ~(0x3FFu << 12)) | (496u << 12);
+  const auto over = SamplerState::FromFetchConstant(d, &caps);
+  EXPECT_EQ(over.lod_bias, 15.0f);
+  EXPECT_NE(over.inexact.find("maxSamplerLodBias"), std::string::npos);
+  d[4] = (d[4] & ~(0x3FFu << 12)) | (0x200u << 12);
+  EXPECT_EQ(SamplerState::FromFetchConstant(d, &caps).lod_bias, -15.0f);
+  d[4] = (d[4] & ~(0x3FFu << 12)) | (480u << 12);
+  const auto within = SamplerState::FromFetchConstant(d, &caps);
+  EXPECT_EQ(within.lod_bias, 15.0f);
+  EXPECT_EQ(within.inexact.find("maxSamplerLodBias"), std::string::npos);
 }
 
 // A real driver's default fetch constant (mag point, min linear, aniso 2:1) on a slot whose

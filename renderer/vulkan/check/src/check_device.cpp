@@ -246,6 +246,8 @@ void Device::Upload(const Inputs& in) {
 void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t vertices, uint32_t pixels,
                   bool pixel, Outputs& out) {
   const uint32_t rows = (pixels + kColumns - 1) / kColumns;
+  // A vertex check rasterizes nothing, but a render area and viewport must not be empty.
+  const uint32_t area_rows = std::max(rows, 1u);
   const uint32_t lanes = pixel ? pixels : vertices;
   context_.SubmitAndWait([&](VkCommandBuffer cmd) {
     // The textures: the check's texels, copied each time (seeded).
@@ -288,7 +290,7 @@ void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t vertices, u
     VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
     begin.renderPass = render_pass_;
     begin.framebuffer = framebuffer_;
-    begin.renderArea = {{0, 0}, {kColumns, rows}};
+    begin.renderArea = {{0, 0}, {kColumns, area_rows}};
     begin.clearValueCount = 5;
     begin.pClearValues = clears;
     for (size_t i = 0; i < pipelines.size(); ++i) {
@@ -303,7 +305,7 @@ void Device::Draw(const std::vector<VkPipeline>& pipelines, uint32_t vertices, u
       vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines[i]);
       vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 4, sets_.data(), 0, nullptr);
       vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_VERTEX_BIT, 0, 4, &rows);
-      const VkViewport viewport{0.0f, 0.0f, float(kColumns), float(rows), 0.0f, 1.0f};
+      const VkViewport viewport{0.0f, 0.0f, float(kColumns), float(area_rows), 0.0f, 1.0f};
       vkCmdSetViewport(cmd, 0, 1, &viewport);
       vkCmdSetScissor(cmd, 0, 1, &begin.renderArea);
       vkCmdDraw(cmd, vertices, 1, 0, 0);

@@ -615,23 +615,8 @@ bool xe_om_quad_any(bool b) {
 // does not blend, xe_quantize_unorm rounds each output as the cpu path does (gpu::edram Unorm:
 // v * (2^n - 1) + 0.5 truncated, in float) and writes the float nearest k / (2^n - 1); that float
 // times 2^n - 1 is exactly k in float arithmetic for every k and n <= 16, so the driver's own
-// conversion has an integer to keep. xe_div_rn divides as IEEE does: fma gives each candidate
-// quotient's remainder exactly and the nearest candidate wins.
-const char kHostColorOutput[] = R"GLSL(float xe_div_rn(float a, float b) {
-  precise float q = a / b;
-  if (!(q > 0.0)) return q;
-  uint bits = floatBitsToUint(q);
-  precise float best = q;
-  precise float best_r = abs(fma(-q, b, a));
-  for (uint d = 1u; d <= 6u; ++d) {
-    uint c = d <= 3u ? bits - d : bits + (d - 3u);
-    precise float qc = uintBitsToFloat(c);
-    precise float r = abs(fma(-qc, b, a));
-    if (r < best_r) { best = qc; best_r = r; }
-  }
-  return best;
-}
-float xe_linear_to_pwl(float l) {
+// conversion has an integer to keep. xe_div_rn (glsl_prelude.cpp) divides as IEEE does.
+const char kHostColorOutput[] = R"GLSL(float xe_linear_to_pwl(float l) {
   precise float l10 = (l > 0.0 ? min(l, 1.0) : 0.0) * 1023.0;
   precise float g8 = l10 < 64.0 ? l10 : l10 < 128.0 ? (l10 + 64.0) * 0.5 :
                      l10 < 512.0 ? (l10 + 256.0) * 0.25 : (l10 + 1024.0) * 0.125;

@@ -264,20 +264,42 @@ float xe_half_to_float(uint h) {
   return sign != 0u ? -magnitude : magnitude;
 }
 
+// a / b as IEEE divides (correctly rounded), for positive quotients: GLSL's '/' may be off by
+// 2.5 ulp (NVIDIA multiplies by a reciprocal), the cpu path's divides exactly. fma gives each
+// candidate quotient's remainder exactly and the nearest candidate wins (a quotient of two floats
+// is never halfway between two floats). Other quotients are returned as '/' gives them.
+float xe_div_rn(float a, float b) {
+  precise float q = a / b;
+  if (!(q > 0.0)) return q;
+  uint bits = floatBitsToUint(q);
+  precise float best = q;
+  precise float best_r = abs(fma(-q, b, a));
+  for (uint d = 1u; d <= 6u; ++d) {
+    uint c = d <= 3u ? bits - d : bits + (d - 3u);
+    precise float qc = uintBitsToFloat(c);
+    precise float r = abs(fma(-qc, b, a));
+    if (r < best_r) { best = qc; best_r = r; }
+  }
+  return best;
+}
+// xe_div_rn for a positive b and a of either sign.
+float xe_div_rn_signed(float a, float b) { return a < 0.0 ? -xe_div_rn(-a, b) : xe_div_rn(a, b); }
+
 // One packed component: `width` bits at `offset`, unsigned or two's-complement signed, optionally
 // normalised. Signed normalisation: `signed_rf_no_zero` (num_format "signed repeating fraction"
 // mode 1, Xenia SignedRepeatingFractionMode::kNoZero) maps to (2x + 1) / (2^w - 1); otherwise
-// x / (2^(w-1) - 1) clamped to -1 (Xenia shader_interpreter.cc, vertex fetch).
+// x / (2^(w-1) - 1) clamped to -1 (Xenia shader_interpreter.cc, vertex fetch); every division
+// correctly rounded, as the cpu path's interpreter divides.
 float xe_unpack_component(uint word, uint offset, uint width, bool is_signed, bool normalized,
                           bool signed_rf_no_zero) {
   if (is_signed) {
     float v = float(bitfieldExtract(int(word), int(offset), int(width)));
     if (!normalized) return v;
-    if (signed_rf_no_zero) return (v + 0.5) * 2.0 / float((1u << width) - 1u);
-    return max(-1.0, v / float((1u << (width - 1u)) - 1u));
+    if (signed_rf_no_zero) return xe_div_rn_signed((v + 0.5) * 2.0, float((1u << width) - 1u));
+    return max(-1.0, xe_div_rn_signed(v, float((1u << (width - 1u)) - 1u)));
   }
   float v = float(bitfieldExtract(word, int(offset), int(width)));
-  return normalized ? v / float((1u << width) - 1u) : v;
+  return normalized ? xe_div_rn(v, float((1u << width) - 1u)) : v;
 }
 float xe_unpack_32(uint word, bool is_signed, bool normalized, bool signed_rf_no_zero) {
   if (is_signed) {

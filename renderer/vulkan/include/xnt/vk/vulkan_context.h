@@ -106,6 +106,7 @@ struct Capabilities {
   bool sampler_mirror_clamp_to_edge = false;  // samplerMirrorClampToEdge (core 1.2 feature)
   bool sampler_anisotropy = false;
   float max_sampler_anisotropy = 1.0f;
+  float max_sampler_lod_bias = 15.0f;      // maxSamplerLodBias (Vulkan requires at least 2)
   // Float controls (VkPhysicalDeviceFloatControlsProperties, 32-bit floats).
   bool float_denorm_flush_to_zero_32 = false;
   bool float_denorm_preserve_32 = false;
