@@ -149,6 +149,26 @@ Builder BuildLodQueries() {
 // (2.2) read slice 2 (144).
 constexpr uint32_t kVolumeAddress = kTexturedFirstTextureAddress + 0x20000;
 
+// The 16x16 quad in column i that reads the 8x8x4 k_8_8_8_8 volume at kVolumeAddress (linear,
+// pitch 32 texels, 8in32) by tfetch3D at `coord`: clamp mode `clamp_z` along z (0 wrap, 2 clamp
+// to edge), x/y filter `xy` and volume (z) filter `vol` in the fetch constant (0 point, 1 linear).
+TexturedQuad VolumeQuad(uint32_t i, std::array<float, 3> coord, uint32_t clamp_z, uint32_t xy, uint32_t vol) {
+  TexturedQuad q;
+  q.x = 4 + 20 * i;
+  q.y = 4;
+  q.width = q.height = 16;
+  q.op = TexturedQuadFetch::k3D;
+  q.fixed_coord = true;
+  q.coord = coord;
+  q.fetch[0] = 2u | (clamp_z << 16) | (1u << 22);                // pitch 32 texels, linear
+  q.fetch[1] = 6u | (2u << 6) | kVolumeAddress;                // k_8_8_8_8, 8in32
+  q.fetch[2] = 7u | (7u << 11) | (3u << 22);                   // 8x8x4
+  q.fetch[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (xy << 19) | (xy << 21);
+  q.fetch[4] = vol | (vol << 1);                                // vol_mag, vol_min
+  q.fetch[5] = 2u << 9;                                         // 3D
+  return q;
+}
+
 Builder BuildVolumeSlices() {
   Builder b(128, 24);
   for (uint32_t k = 0; k < 4; ++k) {
@@ -165,20 +185,8 @@ Builder BuildVolumeSlices() {
                         {0.0625f, true, 0, 64}, {0.0625f, true, 2, 16},  {0.55f, false, 0, 144}};
   for (uint32_t i = 0; i < 6; ++i) {
     const Case& c = cases[i];
-    TexturedQuad q;
-    q.x = 4 + 20 * i;
-    q.y = 4;
-    q.width = q.height = 16;
-    q.op = TexturedQuadFetch::k3D;
-    q.fixed_coord = true;
-    q.coord = {0.5f, 0.5f, c.z};
-    const uint32_t filter = c.linear ? 1 : 0;
-    q.fetch[0] = 2u | (c.clamp_z << 16) | (1u << 22);           // pitch 32 texels, linear
-    q.fetch[1] = 6u | (2u << 6) | kVolumeAddress;                // k_8_8_8_8, 8in32
-    q.fetch[2] = 7u | (7u << 11) | (3u << 22);                   // 8x8x4
-    q.fetch[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (filter << 19) | (filter << 21);
-    q.fetch[4] = filter | (filter << 1);                          // vol_mag/vol_min as x/y
-    q.fetch[5] = 2u << 9;                                         // 3D
+    const uint32_t filter = c.linear ? 1 : 0;  // vol_mag/vol_min as x/y
+    TexturedQuad q = VolumeQuad(i, {0.5f, 0.5f, c.z}, c.clamp_z, filter, filter);
     b.scene.quads.push_back(q);
     b.Fill(q.x, 4, 16, 16, {c.grey, c.grey, c.grey, 255});
   }
@@ -224,19 +232,7 @@ Builder BuildVolumeZFilter() {
                         {0.4375f, 0, 0, false, 80, 64}, {0.4375f, 1, 1, true, 80, 48}};
   for (uint32_t i = 0; i < 6; ++i) {
     const Case& c = cases[i];
-    TexturedQuad q;
-    q.x = 4 + 20 * i;
-    q.y = 4;
-    q.width = q.height = 16;
-    q.op = TexturedQuadFetch::k3D;
-    q.fixed_coord = true;
-    q.coord = {0.25f, 0.5f, c.z};
-    q.fetch[0] = 2u | (1u << 22);                                 // pitch 32 texels, linear, wrap
-    q.fetch[1] = 6u | (2u << 6) | kVolumeAddress;                // k_8_8_8_8, 8in32
-    q.fetch[2] = 7u | (7u << 11) | (3u << 22);                   // 8x8x4
-    q.fetch[3] = ((0u | (1u << 3) | (2u << 6) | (3u << 9)) << 1) | (c.xy << 19) | (c.xy << 21);
-    q.fetch[4] = c.vol | (c.vol << 1);                            // vol_mag, vol_min
-    q.fetch[5] = 2u << 9;                                         // 3D
+    TexturedQuad q = VolumeQuad(i, {0.25f, 0.5f, c.z}, 0, c.xy, c.vol);
     if (c.instruction_point) {
       q.pixel_shader = std::string(XNT_SAMPLE_PS_HEAD) +
                        "    exec\n    tfetch3D r1, r0.xyz, tf0, VolMagFilter=point\n    alloc colors\n"
