@@ -10,6 +10,8 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/pixel_inputs.h"
 #include "xnt/gpu/primitive_clip.h"
+#include "xnt/gpu/register_values.h"
+#include "xnt/xenos/enums.h"
 #include "xnt/vk/draw_input.h"
 #include "xnt/vk/translator/output_merger_interface.h"
 #include "xnt/vk/translator/shader_compiler.h"
@@ -183,6 +185,32 @@ std::shared_ptr<const TranslatedShader> PathBackend::TranslateFor(
   return t;
 }
 
+uint32_t PathBackend::VolumeFilterSlots(const replay::Shader& shader, const replay::RegisterFile& regs) {
+  const std::shared_ptr<const ucode::DecodedShader> d = Decode(shader);
+  if (!d->ok()) return 0;
+  uint32_t slots = 0;
+  for (const ucode::Instruction& i : d->shader.slots) {
+    const ucode::FetchInstruction& f = i.fetch;
+    if (i.kind != ucode::SlotKind::kFetch || f.opcode != ucode::FetchOp::kTextureFetch ||
+        f.dimension != ucode::TextureDimension::k3D) {
+      continue;
+    }
+    const uint32_t slot = f.const_index & 31;
+    uint32_t dwords[6];
+    for (uint32_t k = 0; k < 6; ++k) {
+      dwords[k] = gpu::RegisterValue(regs.values(), xenos::kFetchConstantBase + slot * 6 + k);
+    }
+    const auto t = xenos::TextureFetchConstant::Decode(dwords);
+    if (t.dimension != xenos::DataDimension::k3D) continue;
+    const bool overrides = f.mag_filter != 3 || f.min_filter != 3 || f.vol_mag_filter != 3 ||
+                           f.vol_min_filter != 3;
+    const bool own_z = t.vol_mag_filter != (t.mag_filter == xenos::TextureFilter::kLinear) ||
+                       t.vol_min_filter != (t.min_filter == xenos::TextureFilter::kLinear);
+    if (overrides || own_z) slots |= 1u << slot;
+  }
+  return slots;
+}
+
 bool PathBackend::TranslateDraw(const replay::DrawCall& call,
                                 std::shared_ptr<const TranslatedShader>& vs,
                                 std::shared_ptr<const TranslatedShader>& ps,
@@ -220,6 +248,8 @@ bool PathBackend::TranslateDraw(const replay::DrawCall& call,
     ps_options.ps_centroid_mask = centroid;
     ps_options.ps_msaa_samples = samples;
   }
+  ps_options.volume_filter_slots = call.pixel_shader ? VolumeFilterSlots(*call.pixel_shader, regs) : 0;
+  vs_options.volume_filter_slots = VolumeFilterSlots(*call.vertex_shader, regs);
   vs_options.domain_inputs = gpu::IsTessellated(call);
   ClipTranslation(call, vs_options);
   DrawTranslation(call, vs_options, ps_options);

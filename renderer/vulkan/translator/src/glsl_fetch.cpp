@@ -344,7 +344,7 @@ void Emitter::EmitTextureFetch(const FetchInstruction& fetch) {
   }
   // The host sample stays unconditional (its implicit derivatives need uniform control flow).
   Line("vec4 xe_texel = " + texel + ";");
-  if (is_3d) EmitVolumeFilter(fetch, n, bias);
+  if (is_3d && ((options_.volume_filter_slots >> slot) & 1u)) EmitVolumeFilter(fetch, n, bias);
   EmitExactTexel(fetch, n, bias);
   Line("xe_texel = xe_texture_swizzle(xe_texel, " + n + "u);");
   StoreFetchResult(fetch, "xe_texel");

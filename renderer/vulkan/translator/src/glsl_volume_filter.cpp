@@ -26,22 +26,21 @@ vec4 xe_volume_texel(sampler3D t, uint slot, ivec3 i, int level, ivec3 size) {
 }
 
 // Slice z of a level across x and y: the texel of the fixed-point coordinate, or the bilinear
-// footprint from t - 1/2 with two lerps across and one down (TextureUnit FilterTexels).
+// footprint from t - 1/2 with two lerps across and one down (TextureUnit FilterTexels). One
+// texelFetch site in a loop: a driver that inlines everything (lavapipe) compiles it once.
 vec4 xe_volume_slice(sampler3D t, uint slot, vec2 uv, int z, int level, ivec3 size, bool linear) {
   precise float tx = uv.x * float(size.x);
   precise float ty = uv.y * float(size.y);
-  if (!linear) {
-    return xe_volume_texel(t, slot, ivec3(xe_texel_index(tx), xe_texel_index(ty), z), level, size);
+  ivec2 i = ivec2(xe_texel_index(tx), xe_texel_index(ty));
+  vec2 a = vec2(0.0);
+  if (linear) xe_exact_footprint(vec2(tx, ty), i, a);
+  vec4 c[4];
+  for (int k = 0; k < (linear ? 4 : 1); ++k) {
+    c[k] = xe_volume_texel(t, slot, ivec3(i.x + (k & 1), i.y + (k >> 1), z), level, size);
   }
-  ivec2 i;
-  vec2 a;
-  xe_exact_footprint(vec2(tx, ty), i, a);
-  vec4 t00 = xe_volume_texel(t, slot, ivec3(i.x, i.y, z), level, size);
-  vec4 t10 = xe_volume_texel(t, slot, ivec3(i.x + 1, i.y, z), level, size);
-  vec4 t01 = xe_volume_texel(t, slot, ivec3(i.x, i.y + 1, z), level, size);
-  vec4 t11 = xe_volume_texel(t, slot, ivec3(i.x + 1, i.y + 1, z), level, size);
-  precise vec4 top = t00 + (t10 - t00) * a.x;
-  precise vec4 bottom = t01 + (t11 - t01) * a.x;
+  if (!linear) return c[0];
+  precise vec4 top = c[0] + (c[1] - c[0]) * a.x;
+  precise vec4 bottom = c[2] + (c[3] - c[2]) * a.x;
   precise vec4 r = top + (bottom - top) * a.y;
   return r;
 }
@@ -51,13 +50,13 @@ vec4 xe_volume_slice(sampler3D t, uint slot, vec2 uv, int z, int level, ivec3 si
 vec4 xe_volume_level(sampler3D t, uint slot, vec3 uvw, int level, bool linear, bool z_linear) {
   ivec3 size = textureSize(t, level);
   precise float slice = uvw.z * float(size.z);
-  if (!z_linear) return xe_volume_slice(t, slot, uvw.xy, xe_texel_index(slice), level, size, linear);
   precise float fz = slice - 0.5;
-  int z0 = xe_exact_floor(fz);
+  int z0 = z_linear ? xe_exact_floor(fz) : xe_texel_index(slice);
+  vec4 c[2];
+  for (int k = 0; k < (z_linear ? 2 : 1); ++k) c[k] = xe_volume_slice(t, slot, uvw.xy, z0 + k, level, size, linear);
+  if (!z_linear) return c[0];
   float az = xe_exact_weight(fz);
-  vec4 front = xe_volume_slice(t, slot, uvw.xy, z0, level, size, linear);
-  vec4 back = xe_volume_slice(t, slot, uvw.xy, z0 + 1, level, size, linear);
-  precise vec4 r = front + (back - front) * az;
+  precise vec4 r = c[0] + (c[1] - c[0]) * az;
   return r;
 }
 )GLSL";
@@ -83,20 +82,19 @@ bvec2 xe_volume_linear(uint slot, uvec4 filters, bool magnified) {
 vec4 xe_volume_filter(sampler3D t, uint slot, vec3 uvw, float lambda, uvec4 filters, uint mip) {
   bool magnified = lambda <= 0.0;
   bvec2 linear = xe_volume_linear(slot, filters, magnified);
-  if (magnified) return xe_volume_level(t, slot, uvw, 0, linear.x, linear.y);
   if (mip == 3u) mip = (xe_fetch_dword(slot * 6u + 3u) >> 23u) & 3u;
   int top = textureQueryLevels(t) - 1;
-  if (mip == 1u) {
-    float below = floor(lambda);
-    int lo = min(int(below), top);
-    int hi = min(lo + 1, top);
-    precise float f = lambda - below;
-    vec4 a = xe_volume_level(t, slot, uvw, lo, linear.x, linear.y);
-    vec4 b = hi == lo ? a : xe_volume_level(t, slot, uvw, hi, linear.x, linear.y);
-    precise vec4 r = a + (b - a) * f;
-    return r;
-  }
-  return xe_volume_level(t, slot, uvw, min(int(ceil(lambda + 0.5) - 1.0), top), linear.x, linear.y);
+  bool blend = !magnified && mip == 1u;
+  float below = floor(lambda);
+  int lo = magnified ? 0 : blend ? min(int(below), top) : min(int(ceil(lambda + 0.5) - 1.0), top);
+  int hi = blend ? min(lo + 1, top) : lo;
+  vec4 c[2];
+  for (int k = 0; k < (hi != lo ? 2 : 1); ++k) c[k] = xe_volume_level(t, slot, uvw, lo + k, linear.x, linear.y);
+  if (!blend) return c[0];
+  if (hi == lo) c[1] = c[0];
+  precise float f = lambda - below;
+  precise vec4 r = c[0] + (c[1] - c[0]) * f;
+  return r;
 }
 
 // lambda plus the fetch constant's bias (dword 4 bits 12..21, 1/32) and the instruction's, one
@@ -113,10 +111,11 @@ float xe_volume_clamp(uint slot, float lambda, float instruction_bias, uint mip)
 // level of detail: then `texel` becomes the texture unit's value and the result is true (a host
 // sample is left as it is otherwise). `lod`: 0 derivatives `dx`, `dy` (coordinate units, per
 // guest pixel; the quad's or the register gradients) in texels (unnormalised coordinates
-// `denorm` already are, others times the level-0 size) give the footprint (TextureUnit::Walk: lambda of the longer axis,
-// with an anisotropic filter (instruction's `aniso`, 7: dword 3 bits 25..27; 2..5 = 2:1..16:1)
-// the probes along the major axis); 1 `explicit_lambda` plus the biases (a register LOD or
-// level 0); 2 no derivatives (lambda 0, no bias). `uvw` normalised, offsets applied.
+// `denorm` already are, others times the level-0 size) give the footprint (TextureUnit::Walk:
+// lambda of the longer axis, with an anisotropic filter (instruction's `aniso`, 7: dword 3 bits
+// 25..27; 2..5 = 2:1..16:1) the probes along the major axis); 1 `explicit_lambda` plus the
+// biases (a register LOD or level 0); 2 no derivatives (lambda 0, no bias). `uvw` normalised,
+// offsets applied.
 bool xe_volume_sample(sampler3D t, uint slot, vec3 uvw, vec3 dx, vec3 dy, bool denorm, uint lod,
                       float explicit_lambda, float instruction_bias, uvec4 filters, uint mip,
                       uint aniso, inout vec4 texel) {
@@ -158,17 +157,15 @@ bool xe_volume_sample(sampler3D t, uint slot, vec3 uvw, vec3 dx, vec3 dy, bool d
   }
   bvec2 linear = xe_volume_linear(slot, filters, lambda <= 0.0);
   if (linear.x == linear.y) return false;
-  if (probes <= 1u) {
-    texel = xe_volume_filter(t, slot, uvw, lambda, filters, mip);
-    return true;
-  }
+  // One probe: its value as it is; more: their mean (TextureUnit::SampleFootprint).
   vec4 sum = vec4(0.0);
   for (uint i = 1u; i <= probes; ++i) {
-    precise float s = float(i) / float(probes + 1u) - 0.5;
+    precise float s = probes == 1u ? 0.0 : float(i) / float(probes + 1u) - 0.5;
     precise vec2 probe = uvw.xy + s * major.xy;
-    sum = sum + xe_volume_filter(t, slot, vec3(probe, uvw.z), lambda, filters, mip);
+    vec4 v = xe_volume_filter(t, slot, vec3(probe, uvw.z), lambda, filters, mip);
+    sum = probes == 1u ? v : sum + v;
   }
-  texel = sum / float(probes);
+  texel = probes == 1u ? sum : sum / float(probes);
   return true;
 }
 )GLSL";

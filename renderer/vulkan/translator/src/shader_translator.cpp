@@ -48,9 +48,10 @@ std::string TranslateToGlsl(const ucode::Shader& shader, const ucode::Analysis& 
     return i.kind == ucode::SlotKind::kFetch && i.fetch.opcode == ucode::FetchOp::kGetTextureBorderColorFrac;
   });
   // A texture fetch that may read a volume filters it in the shader where its z filter differs.
-  const bool volume_fetch = std::any_of(shader.slots.begin(), shader.slots.end(), [](const auto& i) {
+  const bool volume_fetch = std::any_of(shader.slots.begin(), shader.slots.end(), [&](const auto& i) {
     return i.kind == ucode::SlotKind::kFetch && i.fetch.opcode == ucode::FetchOp::kTextureFetch &&
-           i.fetch.dimension == ucode::TextureDimension::k3D;
+           i.fetch.dimension == ucode::TextureDimension::k3D &&
+           ((options.volume_filter_slots >> (i.fetch.const_index & 31)) & 1u);
   });
   if (pixel || border_fraction || volume_fetch) text += GlslTexelIndexHelpers();
   if (pixel) text += GlslTexelAddressHelpers();

@@ -93,6 +93,9 @@ class PathBackend : public replay::Backend {
   std::shared_ptr<const ucode::DecodedShader> Decode(const replay::Shader& shader);
   // The vertex shader's user clip planes and vertex kill options (gpu/primitive_clip.h).
   void ClipTranslation(const replay::DrawCall& call, TranslationOptions& vs);
+  // TranslationOptions::volume_filter_slots of one shader: the slots its 3D fetches read whose
+  // fetch constant is a volume with its own z filter, or that an instruction's filters override.
+  uint32_t VolumeFilterSlots(const replay::Shader& shader, const replay::RegisterFile& regs);
   // Translated module for the shader, or null (reason noted).
   std::shared_ptr<const TranslatedShader> TranslateFor(const replay::Shader& shader,
                                                        const TranslationOptions& options);

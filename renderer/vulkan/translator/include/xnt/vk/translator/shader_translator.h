@@ -60,6 +60,12 @@ struct TranslationOptions {
   // to mask read oC0) but not declared as an output: Vulkan discards a write to a location
   // without an attachment, and validation layers warn about it.
   uint32_t ps_color_attachments = 0xF;
+  // Bit s set: a 3D fetch of texture slot s carries the in-shader volume filter
+  // (glsl_volume_filter.h), which decides at run time whether the slot's volume needs it. The
+  // replay paths set only the slots whose fetch constant is a volume that may (its own z filter
+  // differs from its x/y filter, or an instruction overrides a filter), so other draws' shaders
+  // stay as small as before.
+  uint32_t volume_filter_slots = 0xFFFFFFFFu;
   // Declares the SPIR-V SignedZeroInfNanPreserve execution mode for 32-bit floats
   // (SPV_KHR_float_controls). Without it a driver may assume no NaN, infinity or -0 and fold the
   // Xenos selects (max = a >= b ? a : b, the infinity flushes of rcpf/logc) into fmax/fmin and
