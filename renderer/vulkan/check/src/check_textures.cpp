@@ -193,6 +193,10 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
   // on the device and the texture unit, without derivatives, takes lambda 0: both magnify at the
   // LOD range's lowest level when that is level 0, and the minification filters do not matter.
   const bool implicit_lod = f.use_comp_lod && !f.use_reg_lod && !f.use_reg_gradients;
+  // The fetch constant's LOD range (xe_lod_range, TextureUnit::Prepare).
+  const bool has_mips = t.mip_filter != xenos::TextureFilter(2) && (d[5] >> 12) != 0;
+  const uint32_t min_lod = has_mips ? t.mip_min_level : 0;
+  const uint32_t max_lod = has_mips && mip != 2 ? std::max<uint32_t>(t.mip_max_level, min_lod) : min_lod;
   bool magnified = implicit_lod && t.mip_min_level == 0;
   bool per_lane = false;
   if (quads && pixel && implicit_lod) {
@@ -202,9 +206,6 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
     // magnification from its own log2 of the derivatives, so the lanes whose lambda is clearly
     // below 0 magnify on both (compared), the others are the host sampler's (its level and float
     // texel) or too close to 0 to tell (LodLanes leaves them out).
-    const bool has_mips = t.mip_filter != xenos::TextureFilter(2) && (d[5] >> 12) != 0;
-    const uint32_t min_lod = has_mips ? t.mip_min_level : 0;
-    const uint32_t max_lod = has_mips && mip != 2 ? std::max<uint32_t>(t.mip_max_level, min_lod) : min_lod;
     magnified = max_lod == 0;
     per_lane = !magnified && min_lod == 0;
     magnified |= per_lane;
@@ -236,9 +237,6 @@ Value TextureFetchRule(const ucode::FetchInstruction& f, const uint32_t* fetch_c
   // goes through a division the driver may round its own way (unnormalised coordinates,
   // offsets).
   if (volume && !anisotropic && !f.tx_coord_denorm && !f.offset_x && !f.offset_y && !f.offset_z) {
-    const bool has_mips = t.mip_filter != xenos::TextureFilter(2) && (d[5] >> 12) != 0;
-    const uint32_t min_lod = has_mips ? t.mip_min_level : 0;
-    const uint32_t max_lod = has_mips && mip != 2 ? std::max<uint32_t>(t.mip_max_level, min_lod) : min_lod;
     if (min_lod == max_lod) {
       const bool at_base = min_lod == 0;
       const uint32_t z = at_base ? f.vol_mag_filter : f.vol_min_filter;

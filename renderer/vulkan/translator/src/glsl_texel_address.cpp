@@ -61,6 +61,13 @@ int xe_texel_index(float t) {
   return int(clamp(texel, -1073741824.0, 1073741824.0));
 }
 
+// The border colour of `slot`: fetch constant dword 5 bits 0..1, ABGR black, ABGR white, the two
+// YCbCr blacks (as opaque black, TextureUnit BorderColor).
+vec4 xe_border_color(uint slot) {
+  uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
+  return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
+}
+
 // The sampler's LOD range as the cpu path takes it (TextureUnit::Prepare): mip_min_level ..
 // mip_max_level (dword 4 bits 2..5, 6..9) when the texture has mips (dword 5 bits 12..31) and the
 // fetch constant's mip filter (dword 3 bits 23..24) is not base map (2); the instruction's `mip`
@@ -89,11 +96,7 @@ vec4 xe_exact_texel(sampler2DArray t, uint slot, int x, int y, int layer, ivec2 
   uint d0 = xe_fetch_dword(slot * 6u + 0u);
   int ax = xe_exact_address((d0 >> 10u) & 7u, x, size.x);
   int ay = xe_exact_address((d0 >> 13u) & 7u, y, size.y);
-  if (ax < 0 || ay < 0) {
-    // Fetch constant dword 5 bits 0..1: ABGR black, ABGR white, the two YCbCr blacks.
-    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
-    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
-  }
+  if (ax < 0 || ay < 0) return xe_border_color(slot);
   return texelFetch(t, ivec3(ax, ay, layer), 0);
 }
 

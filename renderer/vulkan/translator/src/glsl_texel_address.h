@@ -13,7 +13,7 @@ namespace xnt::vk {
 // GLSL for any stage (every pixel shader, a vertex shader with getBCF): xe_exact_mod,
 // xe_exact_address, xe_exact_floor, xe_exact_weight, xe_exact_footprint (also used by the exact
 // bilinear filter, glsl_exact_filter.h, and getBCF, glsl_border_fraction.h), xe_texel_index
-// (gpu::PointTexelIndex) and xe_lod_range. Needs the prelude's xe_fetch_dword.
+// (gpu::PointTexelIndex), xe_border_color and xe_lod_range. Needs the prelude's xe_fetch_dword.
 std::string GlslTexelIndexHelpers();
 
 // GLSL for every pixel shader, after GlslTexelIndexHelpers: xe_exact_texel, xe_texel_magnified

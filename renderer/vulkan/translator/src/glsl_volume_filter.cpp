@@ -11,17 +11,13 @@ constexpr const char* kVolumeLevel = R"GLSL(
 // ---- A volume's own z filter (renderer/cpu texture_unit.cpp FilterVolume) ----
 
 // Texel i of a volume's level, addressed with the fetch constant's clamp modes (dword 0 bits
-// 10..12 x, 13..15 y, 16..18 z); outside under a border mode the border colour (dword 5 bits
-// 0..1: ABGR black, ABGR white, the two YCbCr blacks).
+// 10..12 x, 13..15 y, 16..18 z); outside under a border mode the border colour.
 vec4 xe_volume_texel(sampler3D t, uint slot, ivec3 i, int level, ivec3 size) {
   uint d0 = xe_fetch_dword(slot * 6u + 0u);
   int ax = xe_exact_address((d0 >> 10u) & 7u, i.x, size.x);
   int ay = xe_exact_address((d0 >> 13u) & 7u, i.y, size.y);
   int az = xe_exact_address((d0 >> 16u) & 7u, i.z, size.z);
-  if (ax < 0 || ay < 0 || az < 0) {
-    uint border = xe_fetch_dword(slot * 6u + 5u) & 3u;
-    return border == 0u ? vec4(0.0) : border == 1u ? vec4(1.0) : vec4(0.0, 0.0, 0.0, 1.0);
-  }
+  if (ax < 0 || ay < 0 || az < 0) return xe_border_color(slot);
   return texelFetch(t, ivec3(ax, ay, az), level);
 }
 
