@@ -81,6 +81,8 @@ void AuthorFlatScene(const FlatScene& scene, format::Writer& writer) {
     capture::D3dSetVertexFetch(b, kStreamSlot, kVertexAddress + uint32_t(i) * 0x1000,
                                uint32_t(d.vertices.size() * 2));
     if (d.line_cntl != 0) b.WriteRegister(xenos::Reg::PA_SU_LINE_CNTL, d.line_cntl);
+    if (d.mode_cntl != 0) b.WriteRegister(xenos::Reg::PA_SU_SC_MODE_CNTL, d.mode_cntl);
+    if (d.point_size != 0) b.WriteRegister(xenos::Reg::PA_SU_POINT_SIZE, d.point_size);
     if (d.indices.empty()) {
       b.DrawIndx2Auto(d.primitive, uint32_t(d.vertices.size()));
     } else {

@@ -34,6 +34,9 @@ struct FlatDraw {
   // PA_SU_LINE_CNTL written before the draw (half the line width in 12.4 fixed point: 8 is 1
   // pixel; gpu/line_width.h); 0: not written.
   uint32_t line_cntl = 0;
+  // PA_SU_SC_MODE_CNTL and PA_SU_POINT_SIZE written before the draw; 0: not written.
+  uint32_t mode_cntl = 0;
+  uint32_t point_size = 0;
 };
 
 struct FlatScene {

@@ -14,6 +14,10 @@
 // - raster_polygon_offset_decals: coplanar decals over depth-tested bases; each passes or fails
 //   LESS only because of PA_SU_POLY_OFFSET_* (constant +-1/64 of the depth range, i.e. 2^18
 //   unorm24 steps; slope-scaled 4 * 1/256 per pixel = 1/64), far from any rounding.
+// - raster_polygon_modes: PA_SU_SC_MODE_CNTL poly_mode 1 with each face drawn as points, lines or
+//   filled (gpu/polygon_mode.h): the expected image is the faces' line rectangles (as above),
+//   sprites ([c - w/2, c + w/2) x [c - h/2, c + h/2), as point lists draw them) and filled
+//   triangles, by each triangle's facing, culling and the face bit.
 #include "raster_scenes.h"
 
 #include <algorithm>
@@ -174,6 +178,129 @@ FlatScene WideLinesScene() {
                      {0xFF, 0xFF, 0x40, 0xFF},
                      8});
   return s;
+}
+
+// ---- Polygon fill modes --------------------------------------------------------------------------
+
+// PA_SU_SC_MODE_CNTL fields (gpu/polygon_mode.h).
+constexpr uint32_t kModeCullFront = 1u << 0, kModeCullBack = 1u << 1, kModeFrontCw = 1u << 2;
+constexpr uint32_t kModeDual = 1u << 3, kModeProvokingLast = 1u << 19;
+constexpr uint32_t FrontType(uint32_t t) { return t << 5; }
+constexpr uint32_t BackType(uint32_t t) { return t << 8; }
+constexpr uint32_t kPoints = 0, kLines = 1, kFill = 2;
+
+// Three triangle-list draws, each face by its own mode; the faces' pixels never overlap.
+// Vertices of line and point faces at k + 0.25 (their diagonal edges at 45 degrees, as the line
+// scenes'), filled faces' edges at k + 0.25 / k + 0.75 or along x - y = m + 0.5, so no pixel centre (at 1x and odd scales) lies on a line's rectangle, a
+// sprite's side or a triangle's edge (ExpectedPolygonModes checks).
+FlatScene PolygonModesScene() {
+  FlatScene s;
+  s.width = 64;
+  s.height = 48;
+  s.clear_rgba = {0x10, 0x18, 0x20, 0xFF};
+  // Front faces (counter-clockwise, face = 0) as 1-pixel lines, back faces filled: an outlined
+  // right triangle on the left, a filled one on the right.
+  FlatDraw a{PrimitiveType::kTriangleList,
+             {{4.25f, 4.25f}, {4.25f, 24.25f}, {24.25f, 24.25f},
+              {36.75f, 4.25f}, {56.75f, 4.25f}, {56.75f, 24.25f}},
+             {},
+             {0xF0, 0x40, 0x30, 0xFF},
+             8};
+  a.mode_cntl = kModeProvokingLast | kModeDual | FrontType(kLines) | BackType(kFill);
+  s.draws.push_back(a);
+  // Front faces as 3 x 5 sprites at the vertices, back faces as 2-pixel lines.
+  FlatDraw b{PrimitiveType::kTriangleList,
+             {{6.25f, 32.25f}, {6.25f, 42.25f}, {22.25f, 42.25f},
+              {30.25f, 30.25f}, {46.25f, 30.25f}, {46.25f, 46.25f}},
+             {},
+             {0x40, 0xE0, 0x60, 0xFF},
+             16};
+  b.mode_cntl = kModeProvokingLast | kModeDual | FrontType(kPoints) | BackType(kLines);
+  b.point_size = (24u << 16) | 40u;  // half width 1.5, half height 2.5 pixels (12.4)
+  s.draws.push_back(b);
+  // face = 1 (clockwise is front) with front faces culled: the counter-clockwise triangle is a
+  // back face, drawn as lines; the clockwise one draws nothing.
+  FlatDraw c{PrimitiveType::kTriangleList,
+             {{52.25f, 30.25f}, {52.25f, 40.25f}, {62.25f, 40.25f},
+              {24.25f, 4.25f}, {33.25f, 4.25f}, {33.25f, 14.25f}},
+             {},
+             {0x50, 0x80, 0xFF, 0xFF},
+             8};
+  c.mode_cntl = kModeProvokingLast | kModeDual | kModeFrontCw | kModeCullFront |
+                FrontType(kLines) | BackType(kLines);
+  s.draws.push_back(c);
+  return s;
+}
+
+// 1 when (x, y) is in [c - w/2, c + w/2) x [c - h/2, c + h/2); throws within m of a side.
+int InSprite(Vec2 c, double w, double h, double x, double y, double m) {
+  const double dx = x - c.x, dy = y - c.y;
+  if (std::fabs(std::fabs(dx) - w / 2) < m || std::fabs(std::fabs(dy) - h / 2) < m) {
+    if (std::fabs(dx) < w / 2 + m && std::fabs(dy) < h / 2 + m) {
+      throw Error("polygon mode scene: a pixel centre lies on a sprite's side");
+    }
+  }
+  return dx >= -w / 2 && dx < w / 2 && dy >= -h / 2 && dy < h / 2;
+}
+
+// 1 inside the triangle, 0 outside; throws within m of an edge.
+int InTriangle(Vec2 a, Vec2 b, Vec2 c, double x, double y, double m) {
+  const Vec2 v[3] = {a, b, c};
+  double sign = 0.0;
+  bool inside = true;
+  for (int e = 0; e < 3; ++e) {
+    const Vec2 p = v[e], q = v[(e + 1) % 3];
+    const double ex = double(q.x) - p.x, ey = double(q.y) - p.y;
+    const double d = (ex * (y - p.y) - ey * (x - p.x)) / std::sqrt(ex * ex + ey * ey);
+    if (std::fabs(d) < m) throw Error("polygon mode scene: a pixel centre lies on an edge");
+    if (sign == 0.0) sign = d;
+    inside = inside && (d > 0) == (sign > 0);
+  }
+  return inside;
+}
+
+// The hardware's picture by gpu/polygon_mode.h, at 1x or an odd scale (host pixel centres in
+// guest pixels, as ExpectedLines samples them).
+Image ExpectedPolygonModes(const FlatScene& scene, ResolutionScale scale = {}) {
+  if (scale.x % 2 == 0 || scale.y % 2 == 0) {
+    throw Error("polygon mode scene: no expected image at " + scale.Name());
+  }
+  const uint32_t w = scene.width * scale.x, h = scene.height * scale.y;
+  const double m = 1.0 / (64.0 * std::max(scale.x, scale.y));
+  Image img = Fill(w, h, scene.clear_rgba);
+  for (const FlatDraw& d : scene.draws) {
+    const double width = d.line_cntl == 0 ? 1.0 : double(d.line_cntl & 0xFFFF) / 8.0;
+    const double sprite_w = double(d.point_size >> 16) / 8.0, sprite_h = double(d.point_size & 0xFFFF) / 8.0;
+    for (size_t i = 0; i + 2 < d.vertices.size(); i += 3) {
+      const Vec2 a = d.vertices[i], b = d.vertices[i + 1], c = d.vertices[i + 2];
+      const double cross = (double(b.x) - a.x) * (double(c.y) - a.y) -
+                           (double(b.y) - a.y) * (double(c.x) - a.x);
+      const bool clockwise = cross > 0;  // y down
+      const bool front = clockwise == ((d.mode_cntl & kModeFrontCw) != 0);
+      if ((front && (d.mode_cntl & kModeCullFront)) || (!front && (d.mode_cntl & kModeCullBack))) {
+        continue;
+      }
+      const uint32_t type = (d.mode_cntl >> (front ? 5 : 8)) & 7;
+      for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t x = 0; x < w; ++x) {
+          const double gx = (x + 0.5) / scale.x - 0.5, gy = (y + 0.5) / scale.y - 0.5;
+          bool in = false;
+          if (type == kLines) {
+            in = InLineRect(a, b, width, gx, gy, m) | InLineRect(b, c, width, gx, gy, m) |
+                 InLineRect(c, a, width, gx, gy, m);
+          } else if (type == kPoints) {
+            in = InSprite(a, sprite_w, sprite_h, gx, gy, m) |
+                 InSprite(b, sprite_w, sprite_h, gx, gy, m) |
+                 InSprite(c, sprite_w, sprite_h, gx, gy, m);
+          } else {
+            in = InTriangle(a, b, c, gx, gy, m);
+          }
+          if (in) Put(img, x, y, d.rgba);
+        }
+      }
+    }
+  }
+  return img;
 }
 
 // ---- Polygon offset ------------------------------------------------------------------------------
@@ -347,6 +474,27 @@ std::vector<Sample> RasterSamples() {
       "per pixel with a yellow (240,208,32) decal x 8..39 y 38..55 (slope scale -64); the cyan "
       "decal x 52..83 (scale +64) is hidden. All pixels exact.",
       [](format::Writer& w) { AuthorOffsetScene(w); }, [] { return ExpectedOffsetScene(); }));
+  {
+    const FlatScene scene = PolygonModesScene();
+    Sample s = DescribedSample(
+        "raster_polygon_modes",
+        "PA_SU_SC_MODE_CNTL polygon modes: each face of a triangle list drawn as points, lines "
+        "or filled by its facing, with culling and the face bit, on a 64x48 target",
+        "Dark (16,24,32) background. Red (240,64,48): a counter-clockwise (front) right triangle "
+        "drawn as its three 1-pixel edges (column 4 y 4..24, row 24 x 4..24 and the 45-degree "
+        "diagonal back), a clockwise (back) one filled (x 37..56, y 5..24 under its diagonal). Green "
+        "(64,224,96): a front triangle as three 3x5 sprites at its vertices (6,32), (6,42), "
+        "(22,42), a back triangle as 2-pixel edges (rows 30..31 x 30..46, columns 46..47, the "
+        "45-degree diagonal). Blue (80,128,255), front = clockwise with front faces culled: a "
+        "counter-clockwise triangle at (52..62, 30..40) as 1-pixel edges; the clockwise one "
+        "near (24..33, 4..14) draws nothing. All pixels exact.",
+        [scene](format::Writer& w) { AuthorFlatScene(scene, w); },
+        [scene] { return ExpectedPolygonModes(scene); });
+    s.expected_image_scaled = [scene](ResolutionScale scale) {
+      return ExpectedPolygonModes(scene, scale);
+    };
+    v.push_back(std::move(s));
+  }
   return v;
 }
 

@@ -37,6 +37,9 @@ inline const std::map<std::string, std::string> kNotScaleInvariant = {
     {"raster_wide_lines",
      "wide diagonal lines with ends at quarter pixels: the finer picture covers parts of guest "
      "pixels the 1x one leaves whole or empty"},
+    {"raster_polygon_modes",
+     "triangles' edges as lines and vertices as sprites, at quarter pixels: the finer picture "
+     "covers parts of guest pixels the 1x one leaves whole or empty"},
     {"texel_boundaries_256_to_640",
      "point sampling magnified 2.5x: host pixel centres sit at other fractions of a texel than "
      "guest ones, so pixels beside a texel boundary show the neighbouring texel"},

@@ -140,6 +140,52 @@ TEST(DrawState, BlendAndWriteMask) {
   EXPECT_FALSE(ComputeBlend(r.view(), 0).blendEnable);
 }
 
+// Polygon modes (gpu/polygon_mode.h): through the polygon-mode geometry shader the host fills
+// (the shader emits lines and points as quads) and the constants carry the line width, NDC per
+// guest pixel and the point-size flag; without it, the host's one mode for both faces, points
+// before lines, culled faces not counted (Xenia's pick).
+TEST(DrawState, PolygonModesThroughTheGeometryShaderOrTheHost) {
+  using T = gpu::HostTopology;
+  Regs r;
+  constexpr uint32_t kDual = 1u << 3;
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, kDual | (1u << 5) | (2u << 8));  // front lines, back filled
+  r.Set(Reg::PA_SU_LINE_CNTL, 24);                                 // 3 pixels
+  EXPECT_EQ(ComputePrimitiveQuads(T::kTriangleList, {1, 1}, true, true, true),
+            PrimitiveQuads::kPolygonModes);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kTriangleList, {1, 1}, true, false, true),
+            PrimitiveQuads::kNone);
+  EXPECT_EQ(ComputePrimitiveQuads(T::kRectangleList, {1, 1}, true, true, true),
+            PrimitiveQuads::kNone);
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList, PrimitiveQuads::kPolygonModes).polygon_mode,
+            VK_POLYGON_MODE_FILL);
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList).polygon_mode, VK_POLYGON_MODE_LINE);
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kRectangleList).polygon_mode, VK_POLYGON_MODE_FILL);
+  // Back faces as points, front faces culled: points; both culled: filled (nothing shows).
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, kDual | 1u | (1u << 5) | (0u << 8));
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList).polygon_mode, VK_POLYGON_MODE_POINT);
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, kDual | 2u | (1u << 5) | (0u << 8));
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList).polygon_mode, VK_POLYGON_MODE_LINE);
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, kDual | 3u | (1u << 5) | (0u << 8));
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList).polygon_mode, VK_POLYGON_MODE_FILL);
+  // poly_mode 2 with point types: filled.
+  r.Set(Reg::PA_SU_SC_MODE_CNTL, (2u << 3));
+  EXPECT_EQ(ComputeRasterizer(r.view(), T::kTriangleList).polygon_mode, VK_POLYGON_MODE_FILL);
+
+  HostViewport vp{};
+  vp.ndc_per_pixel[0] = 0.25f;
+  vp.ndc_per_pixel[1] = 0.5f;
+  const XeSystemConstants c =
+      ComputeSystemConstants(r.view(), vp, T::kTriangleList, PrimitiveQuads::kPolygonModes);
+  EXPECT_EQ(c.line_quad[0], 0.25f);
+  EXPECT_EQ(c.line_quad[1], 0.5f);
+  EXPECT_EQ(c.line_quad[2], 3.0f);
+  EXPECT_NE(c.flags & kXeSysFlagPointQuads, 0u);
+  EXPECT_EQ(c.flags & (kXeSysFlagPrimitivePoint | kXeSysFlagPrimitiveLine), 0u);
+  const XeSystemConstants filled = ComputeSystemConstants(r.view(), vp, T::kTriangleList);
+  EXPECT_EQ(filled.line_quad[2], 0.0f);
+  EXPECT_EQ(filled.flags & kXeSysFlagPointQuads, 0u);
+}
+
 TEST(DrawState, CullingFrontFaceAndFlags) {
   Regs r;
   r.Set(Reg::PA_SU_SC_MODE_CNTL, 2u | 4u);  // cull back, face = CW front

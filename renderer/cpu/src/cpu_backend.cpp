@@ -22,6 +22,7 @@
 #include "xnt/gpu/index_buffer.h"
 #include "xnt/gpu/line_width.h"
 #include "xnt/gpu/pixel_inputs.h"
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_processor.h"
 #include "xnt/gpu/resolve.h"
@@ -117,7 +118,8 @@ RasterState SetUpRaster(const replay::RegisterFile& file, const gpu::DrawPlan& p
   state.centroid_mask = gpu::InterpolatorCentroidMask(regs, plan.samples);
   state.polygon_offset = gpu::ReadPolygonOffsets(regs, plan.polygonal);
   state.depth_format = plan.depth.format;
-  if (plan.topology == gpu::HostTopology::kLineList) state.line_width = gpu::LineWidth(regs);
+  // Lines, and triangles' edges drawn as lines (gpu/polygon_mode.h).
+  state.line_width = gpu::LineWidth(regs);
   state.scale = plan.scale;
   if (derivatives == gpu::ScaledDerivatives::kGuest) {
     state.slope_scale_x = double(plan.scale.x), state.slope_scale_y = double(plan.scale.y);
@@ -242,6 +244,9 @@ bool CpuBackend::Draw(const replay::DrawCall& call) {
   if (!tessellated) prims = gpu::ProcessPrimitives(prim);
   gpu::PlanPrimitives(plan, prims);
   if (Skipped(plan, {DrawSkip::kNoPrimitive})) return false;
+  if (plan.topology == gpu::HostTopology::kTriangleList) {
+    if (const std::string n = gpu::PolygonModeOffsetNote(regs); !n.empty()) ++notes_[n];
+  }
   // The target is the surface pitch wide and as tall as a target may be.
   gpu::PlanScissor(plan, regs, plan.surface_pitch, 8192);
   if (Skipped(plan, {DrawSkip::kEmptyScissor})) return false;
@@ -280,6 +285,7 @@ void CpuBackend::ShadePixels(const replay::DrawCall& call, const gpu::DrawPlan& 
   job.triangles = &assembled.triangles;
   job.points = &assembled.points;
   job.lines = &assembled.lines;
+  job.order = &assembled.order;
   job.state = SetUpRaster(file, plan, options_.derivatives);
   job.pixel_shader = ps ? &ps->shader : nullptr;
   ucode::InterpreterConstants ps_constants;

@@ -45,9 +45,16 @@ constexpr double kGuardBandPixels = 32768.0;
 Polygon ClipTriangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
                      bool clip_depth = true, uint32_t user_planes = 0);
 
+// What the rasterizers draw.
+enum class PrimitiveKind : uint8_t { kTriangle, kPoint, kLine };
+
 // A line segment after clipping.
 struct Line {
   ClipVertex a, b;
+  // An edge of a triangle drawn as lines (gpu/polygon_mode.h): its pixels are the triangle's,
+  // with its facing, not a line's to param gen.
+  bool polygon = false;
+  bool front = true;
 };
 // Clips a segment against the same planes (the parametric form of ClipTriangle: interpolators
 // linear in clip space). False when nothing is left.
@@ -158,6 +165,10 @@ struct PointSprite {
   // bottom-right (the order of the Vulkan paths' point quad); 0: the sprite is drawn whole.
   uint32_t clip_planes = 0;
   std::array<std::array<double, 6>, 4> corner_distance{};
+  // A vertex of a triangle drawn as points (gpu/polygon_mode.h): its pixels are the triangle's,
+  // with its facing, not a point's to param gen.
+  bool polygon = false;
+  bool front = true;
 };
 
 // Rasterizes a point sprite: pixels whose sample positions fall in [c - size/2, c + size/2) on
@@ -183,7 +194,7 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
 // top-left rule. Attributes and depth are interpolated with t, the projection of the sample onto
 // the segment (Vulkan "Basic Line Segment Rasterization"), attributes perspective-correct at the
 // pixel centre (state.centroid_mask ones of a partly covered pixel at the centroid sample), depth
-// linear per sample. Lines are front-facing and never culled. With
+// linear per sample. Lines are front-facing (an edge of a triangle drawn as lines: the triangle's facing) and never culled. With
 // state.quads, whole 2x2 quads as for triangles (helpers get the attributes' extrapolation along
 // the segment). False when the segment has no length on screen.
 bool RasterizeLine(const Line& line, const RasterState& state,

@@ -167,8 +167,8 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   };
   if (!state.quads) {
     Fragment f;
-    f.front_facing = true;
-    f.line = true;
+    f.front_facing = line.front;
+    f.line = !line.polygon;
     for (int32_t y = y0; y < y1; ++y) {
       for (int32_t x = x0; x < x1; ++x) {
         cover(x, y, f);
@@ -181,7 +181,7 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   }
   // 2x2 quads aligned to even pixels, as rasterizer.cpp emits triangles'.
   std::array<Fragment, 4> quad;
-  for (Fragment& f : quad) f.front_facing = true, f.line = true;
+  for (Fragment& f : quad) f.front_facing = line.front, f.line = !line.polygon;
   for (int32_t qy = y0 & ~1; qy < y1; qy += 2) {
     for (int32_t qx = x0 & ~1; qx < x1; qx += 2) {
       bool any = false;

@@ -372,7 +372,7 @@ struct Worker final : ucode::BatchTextureSource {
     state.y0 = std::max(state.y0, y0);
     state.y1 = std::min(state.y1, y1);
     if (state.y1 <= state.y0) return;
-    for (const Triangle& t : *job_.triangles) {
+    const auto triangle = [&](const Triangle& t) {
       RasterizeTriangleRuns(t[0], t[1], t[2], state, [this](const FragmentRun& run) {
         if (run.interpolators) {
           ShadeQuads(run);
@@ -380,14 +380,24 @@ struct Worker final : ucode::BatchTextureSource {
         }
         for (const Fragment& f : run.fragments) Shade(f);
       });
-    }
-    if (job_.points) {
-      for (const PointSprite& p : *job_.points) {
-        RasterizePoint(p, state, [this](const Fragment& f) { Shade(f); });
+    };
+    const auto shade = [this](const Fragment& f) { Shade(f); };
+    if (job_.order && !job_.order->empty()) {
+      using Kind = PrimitiveKind;
+      for (const auto& [kind, i] : *job_.order) {
+        if (kind == Kind::kTriangle) triangle((*job_.triangles)[i]);
+        if (kind == Kind::kPoint) RasterizePoint((*job_.points)[i], state, shade);
+        if (kind == Kind::kLine) RasterizeLine((*job_.lines)[i], state, shade);
       }
+      Flush();
+      return;
+    }
+    for (const Triangle& t : *job_.triangles) triangle(t);
+    if (job_.points) {
+      for (const PointSprite& p : *job_.points) RasterizePoint(p, state, shade);
     }
     if (job_.lines) {
-      for (const Line& l : *job_.lines) RasterizeLine(l, state, [this](const Fragment& f) { Shade(f); });
+      for (const Line& l : *job_.lines) RasterizeLine(l, state, shade);
     }
     Flush();
   }

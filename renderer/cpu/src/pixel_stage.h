@@ -11,6 +11,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "geometry.h"
@@ -31,6 +32,9 @@ struct PixelJob {
   const std::vector<Triangle>* triangles = nullptr;
   const std::vector<PointSprite>* points = nullptr;  // a point-list draw's sprites
   const std::vector<Line>* lines = nullptr;          // a line draw's clipped segments
+  // Not empty: the order to rasterize the three in (primitive_assembly.h, triangles drawn as
+  // points or lines).
+  const std::vector<std::pair<PrimitiveKind, uint32_t>>* order = nullptr;
   RasterState state;                      // scissor, culling, interpolators, samples
   const ucode::Shader* pixel_shader = nullptr;  // null: depth/stencil only
   const ucode::InterpreterConstants* pixel_constants = nullptr;  // with pixel_shader

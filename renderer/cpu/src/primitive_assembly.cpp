@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "xnt/gpu/point_size.h"
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::cpu {
@@ -110,6 +111,72 @@ void ClipToTriangles(const ClipVertex& a, const ClipVertex& b, const ClipVertex&
   for (size_t i = 1; i + 1 < poly.size(); ++i) triangles.push_back({poly[0], poly[i], poly[i + 1]});
 }
 
+// Sizes of a point sprite at `v` in host pixels (AssemblePoints' rule).
+void SpriteSize(const gpu::PointSizes& sizes, const ClipVertex& v, uint32_t scale_x,
+                uint32_t scale_y, PointSprite& p) {
+  float width = 0.0f, height = 0.0f;
+  sizes.Size(v.point_size_exported, v.point_size, width, height);
+  p.size = width * float(scale_x);
+  p.height = height * float(scale_y);
+}
+
+// A triangle of a draw whose faces PA_SU_SC_MODE_CNTL may draw as points or lines
+// (gpu/polygon_mode.h): its fill by its own facing, then itself, its three edges or its three
+// vertices, in that order in `out.order`.
+void AssembleInMode(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c,
+                    const gpu::PolygonModes& modes, bool front_is_cw, bool clip_depth,
+                    const gpu::PrimitiveClip& clip, const gpu::PointSizes& sizes,
+                    uint32_t scale_x, uint32_t scale_y, AssembledPrimitives& out) {
+  using Kind = PrimitiveKind;
+  if (Removed({&a, &b, &c}, clip)) return;
+  const double pa[3] = {a.pos[0], a.pos[1], a.pos[3]};
+  const double pb[3] = {b.pos[0], b.pos[1], b.pos[3]};
+  const double pc[3] = {c.pos[0], c.pos[1], c.pos[3]};
+  const int orientation = gpu::TriangleClockwise(pa, pb, pc);
+  if (orientation == 0) return;
+  const bool clockwise = orientation > 0;
+  const bool front = clockwise == front_is_cw;
+  const ClipVertex* v[3] = {&a, &b, &c};
+  switch (modes.For(clockwise, front_is_cw)) {
+    case gpu::PolygonFill::kNothing:
+      return;
+    case gpu::PolygonFill::kTriangles: {
+      const size_t first = out.triangles.size();
+      ClipToTriangles(a, b, c, clip_depth, out.triangles, ClippingPlanes(clip));
+      for (size_t i = first; i < out.triangles.size(); ++i) {
+        out.order.push_back({Kind::kTriangle, uint32_t(i)});
+      }
+      return;
+    }
+    case gpu::PolygonFill::kLines:
+      for (int e = 0; e < 3; ++e) {
+        Line l;
+        if (!ClipLine(*v[e], *v[(e + 1) % 3], l, clip_depth, ClippingPlanes(clip))) continue;
+        l.polygon = true;
+        l.front = front;
+        out.order.push_back({Kind::kLine, uint32_t(out.lines.size())});
+        out.lines.push_back(l);
+      }
+      return;
+    case gpu::PolygonFill::kPoints:
+      for (const ClipVertex* p : v) {
+        // A vertex outside a clipping plane is not drawn; the sprite is never cut (its corners
+        // share the vertex's distances).
+        bool inside = true;
+        for (uint32_t n = 0; n < ClippingPlanes(clip); ++n) inside = inside && p->user_distance[n] >= 0.0;
+        if (!inside) continue;
+        PointSprite s;
+        s.vertex = *p;
+        SpriteSize(sizes, *p, scale_x, scale_y, s);
+        s.polygon = true;
+        s.front = front;
+        out.order.push_back({Kind::kPoint, uint32_t(out.points.size())});
+        out.points.push_back(s);
+      }
+      return;
+  }
+}
+
 }  // namespace
 
 // A rectangle from its three guest corners (gpu::RectangleRightAngle): the fourth is a + b - c in
@@ -160,11 +227,18 @@ AssembledPrimitives AssemblePrimitives(const gpu::HostPrimitives& prims, VertexS
     AssembleLines(prims, vertices, clip_depth, clip, out.lines);
     return out;
   }
+  const gpu::PolygonModes modes = gpu::ReadPolygonModes(regs);
+  const bool in_modes =
+      prims.topology == gpu::HostTopology::kTriangleList && modes.Active();
+  const bool front_is_cw = gpu::DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs).face;
+  const gpu::PointSizes sizes = gpu::ReadPointSizes(regs);
   for (size_t i = 0; i + 2 < prims.indices.size(); i += 3) {
     const ClipVertex& a = vertices.Get(prims.indices[i]);
     const ClipVertex& b = vertices.Get(prims.indices[i + 1]);
     const ClipVertex& c = vertices.Get(prims.indices[i + 2]);
-    if (prims.topology == gpu::HostTopology::kRectangleList) {
+    if (in_modes) {
+      AssembleInMode(a, b, c, modes, front_is_cw, clip_depth, clip, sizes, scale_x, scale_y, out);
+    } else if (prims.topology == gpu::HostTopology::kRectangleList) {
       AssembleRectangle(a, b, c, clip_depth, clip, out.triangles);
     } else if (!Removed({&a, &b, &c}, clip)) {
       ClipToTriangles(a, b, c, clip_depth, out.triangles, ClippingPlanes(clip));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "geometry.h"
@@ -19,6 +20,10 @@ struct AssembledPrimitives {
   std::vector<Triangle> triangles;
   std::vector<PointSprite> points;
   std::vector<Line> lines;
+  // Triangles drawn as points or lines (gpu/polygon_mode.h) mix the three kinds: the order to
+  // rasterize them in, each entry the kind and its index in that vector. Empty: triangles, then
+  // points, then lines (a draw makes only one kind otherwise).
+  std::vector<std::pair<PrimitiveKind, uint32_t>> order;
   size_t count() const { return triangles.size() + points.size() + lines.size(); }
 };
 
@@ -28,7 +33,8 @@ struct AssembledPrimitives {
 // PA_SU_POINT_MINMAX or the shader's oPts, scaled by scale_x x scale_y. `clip` (the planes the
 // vertex stage measured) removes primitives by vertex kill and cull-only planes and clips them
 // against the other user planes; points are removed when outside any plane; rectangles are
-// removed by their three guest corners and clipped whole (gpu/primitive_clip.h).
+// removed by their three guest corners and clipped whole (gpu/primitive_clip.h). Triangles whose
+// face PA_SU_SC_MODE_CNTL draws as points or lines become those (gpu/polygon_mode.h), in order.
 // One rectangle-list primitive from its three guest corners (gpu/primitive_clip.h
 // RectangleCorners): nothing when vertex kill or a cull-only plane removes it by those three, else
 // its two halves (c, a, b) and (a, a + b - c, b) clipped like triangles, against the clipping

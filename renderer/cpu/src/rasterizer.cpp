@@ -497,8 +497,8 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   const uint32_t samples = std::max<uint32_t>(1, state.samples);
   const SamplePosition* positions = SamplePositions(samples);
   Fragment f;
-  f.point = true;
-  f.front_facing = true;
+  f.point = !p.polygon;
+  f.front_facing = p.front;
   f.interpolators = p.vertex.interpolators;
   // Points are not polygons: the para offset's constant term only (gpu/polygon_offset.h).
   f.depth.fill(SampleDepth(float(pos[2] / pos[3]),
@@ -519,8 +519,8 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
     triangles.never_cull = true;  // a sprite has no facing
     const auto sprite_fragment = [&](const Fragment& t) {
       Fragment g = t;
-      g.point = true;
-      g.front_facing = true;
+      g.point = !p.polygon;
+      g.front_facing = p.front;
       g.interpolators = p.vertex.interpolators;
       g.depth = f.depth;
       g.point_coord[0] = float((g.x + 0.5 - left) / double(p.size));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/xenos/registers.h"
 
 namespace xnt::gpu {
@@ -28,7 +29,10 @@ PolygonOffsets ReadPolygonOffsets(RegisterValues regs, bool polygonal) {
   PolygonOffset back{false, Float(regs, xenos::Reg::PA_SU_POLY_OFFSET_BACK_SCALE),
                      Float(regs, xenos::Reg::PA_SU_POLY_OFFSET_BACK_OFFSET)};
   PolygonOffsets out;
-  if (polygonal) {
+  if (polygonal && ReadPolygonModes(regs).Active()) {
+    // A face drawn as points or lines: which slope and which register the hardware takes for
+    // them is not public (gpu/polygon_mode.h), so no face of the draw is offset.
+  } else if (polygonal) {
     front.enabled = mode.poly_offset_front_enable;
     back.enabled = mode.poly_offset_back_enable;
     out.front = front;

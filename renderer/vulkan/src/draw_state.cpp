@@ -8,6 +8,7 @@
 #include "xnt/base/error.h"
 #include "xnt/gpu/line_width.h"
 #include "xnt/gpu/point_size.h"
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/gpu/polygon_offset.h"
 #include "xnt/gpu/primitive_clip.h"
 #include "xnt/xenos/registers.h"
@@ -21,7 +22,11 @@ using xenos::RegIndex;
 
 
 PrimitiveQuads ComputePrimitiveQuads(gpu::HostTopology topology, ResolutionScale scale,
-                                     bool geometry_shader, bool geometry_point_size) {
+                                     bool geometry_shader, bool geometry_point_size,
+                                     bool polygon_modes) {
+  if (topology == gpu::HostTopology::kTriangleList && polygon_modes && geometry_point_size) {
+    return PrimitiveQuads::kPolygonModes;
+  }
   if (topology == gpu::HostTopology::kPointList && geometry_point_size) {
     return PrimitiveQuads::kPoints;
   }
@@ -58,12 +63,16 @@ XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostVie
   for (uint32_t n = 0; n < clip.plane_count; ++n) {
     for (uint32_t k = 0; k < 4; ++k) c.user_clip_planes[n][k] = clip.planes[n][k];
   }
-  if (topology == gpu::HostTopology::kLineList || topology == gpu::HostTopology::kPointList) {
+  const bool polygon_modes = quads == PrimitiveQuads::kPolygonModes;
+  if (topology == gpu::HostTopology::kLineList || topology == gpu::HostTopology::kPointList ||
+      polygon_modes) {
     c.line_quad[0] = viewport.ndc_per_pixel[0];
     c.line_quad[1] = viewport.ndc_per_pixel[1];
   }
-  if (topology == gpu::HostTopology::kLineList) c.line_quad[2] = gpu::LineWidth(regs);
-  if (quads == PrimitiveQuads::kPoints) c.flags |= kXeSysFlagPointQuads;
+  if (topology == gpu::HostTopology::kLineList || polygon_modes) {
+    c.line_quad[2] = gpu::LineWidth(regs);
+  }
+  if (quads == PrimitiveQuads::kPoints || polygon_modes) c.flags |= kXeSysFlagPointQuads;
   for (int i = 0; i < 3; ++i) {
     c.ndc_scale[i] = viewport.ndc_scale[i];
     c.ndc_offset[i] = viewport.ndc_offset[i];
@@ -163,7 +172,8 @@ float HostLineWidth(gpu::RegisterValues regs, gpu::HostTopology topology, Resolu
   return width;
 }
 
-HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology) {
+HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology,
+                                 PrimitiveQuads quads) {
   HostRasterizer r;
   auto mode = gpu::DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(regs);
   // Culling and fill modes apply to triangles only; rectangles are screen-space blits and are
@@ -171,12 +181,15 @@ HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology top
   if (topology == gpu::HostTopology::kTriangleList) {
     if (mode.cull_front) r.cull |= VK_CULL_MODE_FRONT_BIT;
     if (mode.cull_back) r.cull |= VK_CULL_MODE_BACK_BIT;
-    if (mode.poly_mode == xenos::PolygonModeEnable::kDualMode) {
-      switch (mode.polymode_front_ptype) {
-        case xenos::PolygonType::kPoints: r.polygon_mode = VK_POLYGON_MODE_POINT; break;
-        case xenos::PolygonType::kLines: r.polygon_mode = VK_POLYGON_MODE_LINE; break;
-        default: r.polygon_mode = VK_POLYGON_MODE_FILL; break;
-      }
+    const gpu::PolygonModes modes = gpu::ReadPolygonModes(regs);
+    if (quads != PrimitiveQuads::kPolygonModes) {
+      const gpu::PolygonFill fill = std::min(uint32_t(modes.front), uint32_t(modes.back)) ==
+                                            uint32_t(gpu::PolygonFill::kPoints)
+                                        ? gpu::PolygonFill::kPoints
+                                        : modes.Active() ? gpu::PolygonFill::kLines
+                                                         : gpu::PolygonFill::kTriangles;
+      if (fill == gpu::PolygonFill::kPoints) r.polygon_mode = VK_POLYGON_MODE_POINT;
+      if (fill == gpu::PolygonFill::kLines) r.polygon_mode = VK_POLYGON_MODE_LINE;
     }
   }
   // face = 0: counter-clockwise triangles are front-facing. The host framebuffer has the same

@@ -5,11 +5,13 @@
 #include <cstring>
 
 #include "xnt/base/error.h"
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/vk/draw_state.h"
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/kept_objects.h"
 #include "xnt/vk/scaled_resolve_mirror.h"
 #include "xnt/vk/translator/output_merger_interface.h"
+#include "xnt/vk/translator/polygon_mode.h"
 #include "xnt/vk/translator/shader_interface.h"
 #include "xnt/xenos/enums.h"
 #include "xnt/xenos/registers.h"
@@ -78,8 +80,21 @@ VkShaderModule PathRenderer::CreateModule(const std::vector<uint32_t>& spirv) {
 PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const DrawInput& draw) {
   const Capabilities& caps = context_.capabilities();
   DrawQuads quads;
+  const gpu::PolygonModes modes = gpu::ReadPolygonModes(draw.regs);
   quads.kind = ComputePrimitiveQuads(plan.topology, plan.scale, caps.geometry_shader,
-                                     caps.geometry_point_size);
+                                     caps.geometry_point_size, modes.Active());
+  if (plan.topology == gpu::HostTopology::kTriangleList) {
+    if (const std::string n = gpu::PolygonModeOffsetNote(draw.regs); !n.empty()) Note(n);
+  }
+  if (quads.kind == PrimitiveQuads::kPolygonModes) {
+    quads.shader = PolygonModeShaderModule(modes, draw);
+    return quads;
+  }
+  if (plan.topology == gpu::HostTopology::kTriangleList && modes.Active()) {
+    Note("polygon modes (PA_SU_SC_MODE_CNTL poly_mode 1) through the host's polygonMode: one "
+         "mode for both faces, host line and point rasterization (the device lacks geometry "
+         "shaders reading gl_PointSize)");
+  }
   if (plan.topology == gpu::HostTopology::kRectangleList) {
     // Not quads of another primitive, but a geometry shader all the same, keyed the same way
     // (the pipeline refuses rectangle lists on a device without geometry shaders).
@@ -143,6 +158,31 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
   }
   quads.shader = module;
   return quads;
+}
+
+VkShaderModule PathRenderer::PolygonModeShaderModule(const gpu::PolygonModes& modes,
+                                                     const DrawInput& draw) {
+  const bool front_is_cw =
+      gpu::DecodeRegister<xenos::reg::PA_SU_SC_MODE_CNTL>(draw.regs).face;
+  PolygonModeShader s;
+  s.clockwise = PolygonModeFill(uint32_t(modes.For(true, front_is_cw)));
+  s.counter_clockwise = PolygonModeFill(uint32_t(modes.For(false, front_is_cw)));
+  s.passed_interpolators = GeometryShaderInterpolators(context_.physical_device(),
+                                                       draw.clip_distances, draw.cull_distances);
+  s.clip_distances = draw.clip_distances;
+  s.cull_distances = draw.cull_distances;
+  s.kill_clip_distance = draw.kill_clip_distance;
+  s.float64 = context_.capabilities().shader_float64;
+  // Kind 0xFD, apart from the quads' and the polygon-offset shader's keys.
+  const uint32_t key = 0xFDu | (s.clip_distances << 8) | (s.cull_distances << 16) |
+                       (uint32_t(s.clockwise) << 24) | (uint32_t(s.counter_clockwise) << 26) |
+                       (uint32_t(s.kill_clip_distance) << 28) | (uint32_t(s.float64) << 29);
+  VkShaderModule& module = quad_shaders_[key];
+  if (!module) {
+    module = CreateModule(CompileHostGlsl(PolygonModeGeometryShaderGlsl(s),
+                                          VK_SHADER_STAGE_GEOMETRY_BIT, "polygon_mode_gs"));
+  }
+  return module;
 }
 
 VkShaderModule PathRenderer::ShaderModule(uint64_t key, const std::vector<uint32_t>& spirv) {

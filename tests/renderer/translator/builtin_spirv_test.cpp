@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "xnt/present/post.h"
@@ -13,6 +14,7 @@
 #include "xnt/vk/host_shaders.h"
 #include "xnt/vk/present/post_vk.h"
 #include "xnt/vk/translator/output_merger_interface.h"
+#include "xnt/vk/translator/polygon_mode.h"
 #include "xnt/vk/translator/shader_compiler.h"
 #include "xnt/vk/translator/spirv_cache.h"
 
@@ -106,6 +108,35 @@ TEST(GeometryShaderInputs, InterpolatorsFitBesideTheDistances) {
         const uint32_t pv = GeometryPerVertexComponents(clip, cull);
         EXPECT_LE(pv + 4 * GeometryShaderInterpolators(limit, clip, cull), limit);
         EXPECT_LE(pv + 4 + 4 * PolygonOffsetGeometryInterpolators(limit, clip, cull), limit);
+      }
+    }
+  }
+}
+
+// The polygon-mode geometry shader (not baked: made per draw's modes) is valid GLSL for every
+// pair of fills, with and without distances and vertex kill, in double and in float, and stays
+// within the 12 vertices it declares.
+TEST(PolygonModeGeometryShader, CompilesForEveryPairOfFills) {
+  struct Distances {
+    uint32_t clip, cull;
+    bool kill;
+  };
+  const Distances variants[] = {{0, 0, false}, {3, 2, true}};
+  for (uint32_t cw = 0; cw < 4; ++cw) {
+    for (uint32_t ccw = 0; ccw < 4; ++ccw) {
+      for (const Distances& d : variants) {
+        PolygonModeShader s;
+        s.clockwise = PolygonModeFill(cw);
+        s.counter_clockwise = PolygonModeFill(ccw);
+        s.passed_interpolators = GeometryShaderInterpolators(64u, d.clip, d.cull);
+        s.clip_distances = d.clip;
+        s.cull_distances = d.cull;
+        s.kill_clip_distance = d.kill;
+        s.float64 = cw != ccw;
+        const std::string glsl = PolygonModeGeometryShaderGlsl(s);
+        EXPECT_NE(glsl.find("max_vertices = 12"), std::string::npos);
+        EXPECT_FALSE(CompileHostGlsl(glsl, VK_SHADER_STAGE_GEOMETRY_BIT, "gs").empty())
+            << cw << " " << ccw;
       }
     }
   }

@@ -243,7 +243,7 @@ bool XenosRenderer::Draw(const DrawInput& draw, const gpu::GuestMemoryAccess& me
                        upload.allocation.data + upload.system_offset);
   HostRasterizer raster;
   const VkPipeline pipeline =
-      DrawPipeline(draw, regs, plan, attachments, output_modes, quads.shader, raster);
+      DrawPipeline(draw, regs, plan, attachments, output_modes, quads, raster);
 
   VkCommandBuffer cmd = stream_.cmd();
   if (recorded_.BindPipeline(rendering_instance_, pipeline)) {
@@ -324,7 +324,7 @@ void XenosRenderer::WriteSystemConstants(gpu::RegisterValues regs, const gpu::Dr
 
 VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                                        const gpu::DrawPlan& plan, const Attachments& attachments,
-                                       uint32_t output_modes, VkShaderModule quad_shader,
+                                       uint32_t output_modes, const DrawQuads& quads,
                                        HostRasterizer& raster) {
   PipelineKey key{};
   key.vertex_shader = draw.vertex_shader;
@@ -339,8 +339,8 @@ VkPipeline XenosRenderer::DrawPipeline(const DrawInput& draw, gpu::RegisterValue
     key.pixel_shader = exact_depth_ps_;
   }
   key.topology = uint32_t(plan.topology);
-  key.quad_shader = quad_shader;
-  raster = ComputeRasterizer(regs, plan.topology);
+  key.quad_shader = quads.shader;
+  raster = ComputeRasterizer(regs, plan.topology, quads.kind);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster) ? 1u : 0u;
   for (uint32_t i = 0; i < 4; ++i) {

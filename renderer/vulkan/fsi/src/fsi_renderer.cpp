@@ -291,7 +291,7 @@ bool FsiRenderer::Draw(const FsiDrawInput& draw, const gpu::GuestMemoryAccess& m
   const DrawUpload upload = UploadDrawData(draw, plan, prims, om_input, scaled_slots, quads.kind);
   HostRasterizer raster;
   const VkPipeline pipeline =
-      DrawPipeline(draw, regs, plan, om_input.host_samples, quads.shader, raster);
+      DrawPipeline(draw, regs, plan, om_input.host_samples, quads, raster);
   BeginDrawRendering(plan);
   VkCommandBuffer cmd = stream_.cmd();
 
@@ -385,12 +385,12 @@ FsiRenderer::DrawUpload FsiRenderer::UploadDrawData(const FsiDrawInput& draw,
 
 VkPipeline FsiRenderer::DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                                      const gpu::DrawPlan& plan, uint32_t host_samples,
-                                     VkShaderModule quad_shader, HostRasterizer& raster) {
+                                     const DrawQuads& quads, HostRasterizer& raster) {
   PipelineKey key;
   key.vs = draw.vertex_shader;
   key.topology = uint32_t(plan.topology);
-  key.quad_shader = quad_shader;
-  raster = ComputeRasterizer(regs, plan.topology);
+  key.quad_shader = quads.shader;
+  raster = ComputeRasterizer(regs, plan.topology, quads.kind);
   key.polygon_mode = uint32_t(raster.polygon_mode);
   key.depth_clamp = HostDepthClamp(raster);
   key.samples = host_samples;

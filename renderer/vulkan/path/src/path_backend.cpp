@@ -88,8 +88,7 @@ bool PathBackend::FilledTriangles(const replay::DrawCall& call) {
                          prim != xenos::PrimitiveType::kLineStrip &&
                          prim != xenos::PrimitiveType::kLineLoop &&
                          prim != xenos::PrimitiveType::kRectangleList;
-  return triangles && call.registers->Decode<xenos::reg::PA_SU_SC_MODE_CNTL>().poly_mode ==
-                          xenos::PolygonModeEnable::kDisabled;
+  return triangles && !gpu::ReadPolygonModes(call.registers->values()).Active();
 }
 
 bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {

@@ -541,11 +541,11 @@ std::string GlslGeometryDistances(uint32_t clip, uint32_t cull) {
 }
 
 std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint32_t clip,
-                                       uint32_t cull) {
+                                       uint32_t cull, uint32_t max_vertices) {
   passed = std::clamp<uint32_t>(passed, 1, kInterpolatorCount);
   std::string text = "#version 450\n";
   text += "layout(" + std::string(input) + ") in;\n";
-  text += "layout(triangle_strip, max_vertices = 4) out;\n";
+  text += "layout(triangle_strip, max_vertices = " + std::to_string(max_vertices) + ") out;\n";
   text += "#define XE_PASSED " + std::to_string(passed) + "\n";
   text += "layout(location = 0) in vec4 xe_in[][XE_PASSED];\n";
   text += "layout(location = 0) out vec4 xe_interpolators[16];\n";

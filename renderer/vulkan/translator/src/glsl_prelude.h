@@ -35,11 +35,11 @@ std::string GlslVertexFetchName(uint32_t format);
 // built-in arrays as the vertex shader's.
 std::string GlslGeometryDistances(uint32_t clip, uint32_t cull);
 
-// The start of a geometry shader that draws `input` primitives ("points", "lines", "triangles") as one
-// 4-vertex triangle strip each: the version, its layouts, XE_PASSED (the first `passed`
+// The start of a geometry shader that draws `input` primitives ("points", "lines", "triangles") as
+// triangle strips of at most `max_vertices` vertices in all (one 4-vertex strip by default): the version, its layouts, XE_PASSED (the first `passed`
 // interpolators, clamped to 1..16, read as `xe_in[][XE_PASSED]`), the 16 interpolator outputs,
 // the system constants and XeDistances (GlslGeometryDistances).
 std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint32_t clip,
-                                       uint32_t cull);
+                                       uint32_t cull, uint32_t max_vertices = 4);
 
 }  // namespace xnt::vk

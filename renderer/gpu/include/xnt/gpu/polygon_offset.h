@@ -33,7 +33,9 @@ struct PolygonOffsets {
   PolygonOffset front, back;  // for lines and points both are the para (FRONT register) values
 };
 
-// The offsets a draw's primitives get. `polygonal`: triangles, quads and rectangles (lines and
+// The offsets a draw's primitives get. None for a polygonal draw whose PA_SU_SC_MODE_CNTL draws
+// a face as points or lines (gpu/polygon_mode.h; its rectangles too, which are always filled).
+// `polygonal`: triangles, quads and rectangles (lines and
 // points are not).
 PolygonOffsets ReadPolygonOffsets(RegisterValues regs, bool polygonal);
 

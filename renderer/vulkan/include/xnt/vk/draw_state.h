@@ -36,15 +36,21 @@ enum class PrimitiveQuads : uint32_t {
   // Point lists through the point-quad geometry shader (xnt/vk/translator/point_quad.h): at
   // every scale, since a host point is square and the guest's is width x height.
   kPoints,
+  // Triangles whose faces PA_SU_SC_MODE_CNTL draws as points or lines (gpu/polygon_mode.h)
+  // through the polygon-mode geometry shader (xnt/vk/translator/polygon_mode.h): edges and
+  // vertices as the line and point quads.
+  kPolygonModes,
 };
 // `geometry_shader`: the device has geometry shaders; `geometry_point_size`: and they may read
 // gl_PointSize (VulkanCapabilities). Without them points and lines stay host primitives (noted
-// by the path where that is not the guest's shape).
+// by the path where that is not the guest's shape), and triangles in polygon modes take the
+// host's polygonMode (ComputeRasterizer). `polygon_modes`: gpu::ReadPolygonModes(...).Active().
 PrimitiveQuads ComputePrimitiveQuads(gpu::HostTopology topology, ResolutionScale scale,
-                                     bool geometry_shader, bool geometry_point_size);
+                                     bool geometry_shader, bool geometry_point_size,
+                                     bool polygon_modes = false);
 
 // The per-draw system constants (shader_interface.h), apart from vertex_base_index's use.
-// `quads` == kPoints sets kXeSysFlagPointQuads.
+// `quads` == kPoints or kPolygonModes sets kXeSysFlagPointQuads (and line_quad for the latter).
 XeSystemConstants ComputeSystemConstants(gpu::RegisterValues regs, const HostViewport& viewport,
                                          gpu::HostTopology topology,
                                          PrimitiveQuads quads = PrimitiveQuads::kNone);
@@ -72,7 +78,11 @@ struct HostRasterizer {
   // the host clipping against depth and clamps each fragment's depth to the viewport's 0..1.
   bool depth_clamp = false;
 };
-HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology);
+// Polygon modes (gpu/polygon_mode.h) become the host's polygonMode only without the
+// polygon-mode geometry shader (`quads` != kPolygonModes): one mode for both faces, the most
+// special of the faces drawn (points, then lines), as Xenia picks it.
+HostRasterizer ComputeRasterizer(gpu::RegisterValues regs, gpu::HostTopology topology,
+                                 PrimitiveQuads quads = PrimitiveQuads::kNone);
 
 // The dynamic line width of a draw: PA_SU_LINE_CNTL's width for line lists (gpu/line_width.h)
 // times the resolution scale (the smaller axis's when they differ: a non-square scale without

@@ -24,6 +24,7 @@
 #include "xnt/gpu/front_buffer.h"
 #include "xnt/gpu/guest_access.h"
 #include "xnt/gpu/path_stats.h"
+#include "xnt/gpu/polygon_mode.h"
 #include "xnt/gpu/register_values.h"
 #include "xnt/gpu/renderer_options.h"
 #include "xnt/gpu/resolve.h"
@@ -182,6 +183,8 @@ class PathRenderer {
     VkShaderModule shader = VK_NULL_HANDLE;
   };
   DrawQuads QuadsOf(const gpu::DrawPlan& plan, const DrawInput& draw);
+  // The polygon-mode geometry shader for the draw's modes and distances (QuadsOf).
+  VkShaderModule PolygonModeShaderModule(const gpu::PolygonModes& modes, const DrawInput& draw);
   // PA_SU_LINE_CNTL's width for line draws, through wideLines (lavapipe draws a rectangle that
   // wide, as the cpu path's RasterizeLine does); the dynamic state is set for every draw.
   void SetLineWidth(VkCommandBuffer cmd, gpu::RegisterValues regs, gpu::HostTopology topology,

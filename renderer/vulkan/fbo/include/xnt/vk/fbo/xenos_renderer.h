@@ -114,7 +114,7 @@ class XenosRenderer final : public PathRenderer {
                             uint32_t scaled_slots, PrimitiveQuads quads, uint8_t* out);
   VkPipeline DrawPipeline(const DrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, const Attachments& attachments,
-                          uint32_t output_modes, VkShaderModule quad_shader,
+                          uint32_t output_modes, const DrawQuads& quads,
                           HostRasterizer& raster);
   // `exact_depth`: the pixel shader writes the guest's depth, polygon offset included.
   void SetDynamicState(gpu::RegisterValues regs, const gpu::DrawPlan& plan,

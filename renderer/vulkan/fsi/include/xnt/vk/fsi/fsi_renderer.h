@@ -123,7 +123,7 @@ class FsiRenderer final : public PathRenderer {
                             uint32_t scaled_slots, PrimitiveQuads quads);
   VkPipeline DrawPipeline(const FsiDrawInput& draw, gpu::RegisterValues regs,
                           const gpu::DrawPlan& plan, uint32_t host_samples,
-                          VkShaderModule quad_shader, HostRasterizer& raster);
+                          const DrawQuads& quads, HostRasterizer& raster);
   void BeginDrawRendering(const gpu::DrawPlan& plan);
   // This session's pipeline for `key`: its own map, then the device's kept one, else made.
   VkPipeline GetPipeline(const PipelineKey& key);
