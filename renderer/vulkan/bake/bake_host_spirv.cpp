@@ -7,6 +7,7 @@
 // Device-dependent variants (geometry shaders sized by maxGeometryInputComponents) are baked for
 // 64 (the Vulkan minimum; lavapipe) and 128 (NVIDIA, AMD and Intel drivers); another limit
 // compiles at run time through the on-disk cache as before.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -49,8 +50,14 @@ void CompileEveryHostShader() {
     RectangleListGeometryShader(GeometryShaderInterpolators(limit, 0, 0), 0, 0, false);
     for (uint32_t clip = 0; clip <= 7; ++clip) {
       for (uint32_t cull = 0; clip + cull <= 7; ++cull) {
-        CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(PolygonOffsetGeometryInterpolators(limit, clip, cull),
-                                                        clip, cull),
+        // As many interpolators as a draw with clip + cull user planes passes (PathBackend::
+        // ExactDepthPositionLocation); with vertex kill's distance too it compiles its own on
+        // first use.
+        const uint32_t planes = clip + cull;
+        const uint32_t location =
+            std::min(PolygonOffsetGeometryInterpolators(limit, planes + 1, 0),
+                     PolygonOffsetGeometryInterpolators(limit, 0, planes + 1));
+        CompileHostGlsl(PolygonOffsetGeometryShaderGlsl(location, clip, cull),
                         VK_SHADER_STAGE_GEOMETRY_BIT, "fsi_polygon_offset_gs");
       }
     }

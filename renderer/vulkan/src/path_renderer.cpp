@@ -115,16 +115,15 @@ PathRenderer::DrawQuads PathRenderer::QuadsOf(const gpu::DrawPlan& plan, const D
   if (draw.exact_polygon_offset && plan.topology == gpu::HostTopology::kTriangleList) {
     // The triangle's exported positions for the pixel shader's exact depth (DrawInput::
     // exact_polygon_offset), keyed apart from the quads (kind 0xFE).
-    const uint32_t key = 0xFEu | (draw.clip_distances << 8) | (draw.cull_distances << 16);
+    // The vertex shader put its position after the interpolators passed on (PathBackend::
+    // ExactDepthPositionLocation, for the most distances the draw may have).
+    const uint32_t key = 0xFEu | (draw.clip_distances << 8) | (draw.cull_distances << 16) |
+                         (draw.exact_position_location << 24);
     VkShaderModule& module = quad_shaders_[key];
     if (!module) {
-      VkPhysicalDeviceProperties props;
-      vkGetPhysicalDeviceProperties(context_.physical_device(), &props);
       module = CreateModule(CompileHostGlsl(
-          PolygonOffsetGeometryShaderGlsl(
-              PolygonOffsetGeometryInterpolators(props.limits.maxGeometryInputComponents,
-                                                 draw.clip_distances, draw.cull_distances),
-              draw.clip_distances, draw.cull_distances),
+          PolygonOffsetGeometryShaderGlsl(draw.exact_position_location, draw.clip_distances,
+                                          draw.cull_distances),
           VK_SHADER_STAGE_GEOMETRY_BIT, "polygon_offset_gs"));
     }
     quads.shader = module;

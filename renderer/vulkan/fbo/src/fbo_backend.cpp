@@ -69,6 +69,7 @@ void FboBackend::ExactDepthTranslation(const replay::DrawCall& call, Translation
     return;
   }
   vs.fsi_exact_polygon_offset = true;
+  vs.vs_position_location = ExactDepthPositionLocation(call);
   ps.fsi_exact_polygon_offset = true;
 }
 

@@ -45,6 +45,7 @@ void FsiBackend::DrawTranslation(const replay::DrawCall& call, TranslationOption
                                  TranslationOptions& ps) {
   const bool exact_offset = ExactPolygonOffset(call);
   vs.fsi_exact_polygon_offset = exact_offset;
+  if (exact_offset) vs.vs_position_location = ExactDepthPositionLocation(call);
   ps.fsi_output_merger = ordering_ == FsiOrdering::kInterlock ? 1u : 2u;
   ps.fsi_early_depth = !fsi_.late_depth && EarlyDepthStencilWanted(call.registers->values());
   // Bilinear weights as the cpu path computes them, not the device's (docs/fsi.md).

@@ -91,19 +91,21 @@ bool PathBackend::FilledTriangles(const replay::DrawCall& call) {
   return triangles && !gpu::ReadPolygonModes(call.registers->values()).Active();
 }
 
-bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {
-  const uint32_t interpolators = std::min<uint32_t>(
-      16, call.registers->Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
+uint32_t PathBackend::ExactDepthPositionLocation(const replay::DrawCall& call) const {
   // The vertex shader's clip and cull distances are not known before its translation: at most
   // one per enabled user plane and one for vertex kill, as clip or as cull distances.
   const uint32_t distances =
       gpu::ReadPrimitiveClip(call.registers->values(), false).plane_count + 1;
+  return std::min(PolygonOffsetGeometryInterpolators(max_geometry_input_components_, distances, 0),
+                  PolygonOffsetGeometryInterpolators(max_geometry_input_components_, 0, distances));
+}
+
+bool PathBackend::ExactDepthDevice(const replay::DrawCall& call) const {
+  const uint32_t interpolators = std::min<uint32_t>(
+      16, call.registers->Decode<xenos::reg::SQ_PROGRAM_CNTL>().vs_export_count + 1);
   const Capabilities& caps = context_.capabilities();
   return caps.geometry_shader && caps.shader_float64 &&
-         interpolators <= std::min(PolygonOffsetGeometryInterpolators(
-                                       max_geometry_input_components_, distances, 0),
-                                   PolygonOffsetGeometryInterpolators(
-                                       max_geometry_input_components_, 0, distances));
+         interpolators <= ExactDepthPositionLocation(call);
 }
 
 PathBackend::~PathBackend() = default;
@@ -291,6 +293,7 @@ void PathBackend::OnDraw(const replay::DrawCall& call) {
   input.clip_distances = vs->reflection.clip_distances;
   input.cull_distances = vs->reflection.cull_distances;
   input.kill_clip_distance = vs->reflection.kill_clip_distance;
+  input.exact_position_location = vs->reflection.position_location;
   if (call.initiator.prim_type == xenos::PrimitiveType::kPointList) {
     // ps_ucp_mode 2-3: the point-quad geometry shader measures the planes at the corners. The
     // planes lead the clip (or cull) distances when the vertex shader wrote them.

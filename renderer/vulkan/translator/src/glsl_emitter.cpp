@@ -659,8 +659,10 @@ void Emitter::EmitEpilogue() {
   // VTE: undo the W / XY / Z formats of PA_CL_VTE_CNTL, then ndc_scale/offset (shader_interface.h).
   if (options_.fsi_exact_polygon_offset) {
     // The exported position as the cpu path starts from it (glsl_polygon_offset.h), in the
-    // location of interpolator 15, which the geometry shader never passes on.
-    Line("xe_interpolators[" + std::to_string(kXeVertexPositionLocation) + "] = xe_o_position;");
+    // location of an interpolator the geometry shader does not pass on.
+    Line("xe_interpolators[" + std::to_string(std::min(options_.vs_position_location, 15u)) +
+         "] = xe_o_position;");
+    reflection_.position_location = std::min(options_.vs_position_location, 15u);
   }
   Line("vec4 xe_pos = xe_o_position;");
   Line("if ((xe_system.flags & kXeSysFlagWNotReciprocal) == 0u) { xe_pos.w = 1.0 / xe_pos.w; }");

@@ -346,7 +346,9 @@ std::string GlslExactDepthFragmentShader() {
 std::string GlslPolygonOffsetGeometryShader(uint32_t passed_interpolators,
                                             uint32_t clip_distances, uint32_t cull_distances) {
   const std::string n = std::to_string(passed_interpolators < 1 ? 1 : passed_interpolators);
-  const std::string in_location = std::to_string(kXeVertexPositionLocation);
+  // The position right after them: the highest input location is what newer validation layers
+  // count against maxGeometryInputComponents, with gl_PerVertex's components.
+  const std::string in_location = n;
   const std::string out_location = std::to_string(kXeTrianglePositionsLocation);
   // The vertices leave in the order they came, so winding, facing, the rasterized triangle and
   // every interpolated value are the vertex shader's own.

@@ -61,6 +61,9 @@ struct DrawInput {
   // geometry shader between it and the pixel shader must pass on.
   uint32_t clip_distances = 0, cull_distances = 0;
   bool kill_clip_distance = false;  // ShaderReflection::kill_clip_distance
+  // With exact_polygon_offset: ShaderReflection::position_location, the geometry shader's
+  // interpolator count and the position's location.
+  uint32_t exact_position_location = 15;
   // A point list whose user planes are measured at the sprite's corners (gpu/primitive_clip.h
   // PointPlanesAtCorners): the first `point_corner_planes` clip distances (cull distances with
   // point_corner_cull) are the planes', which the point-quad geometry shader measures again at

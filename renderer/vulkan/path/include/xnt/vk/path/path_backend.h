@@ -82,6 +82,10 @@ class PathBackend : public replay::Backend {
   // Whether the device can run such a draw that way: geometry shaders, shaderFloat64, and the
   // vertex shader's interpolators fit the geometry shader's inputs beside the position.
   bool ExactDepthDevice(const replay::DrawCall& call) const;
+  // Where such a draw's vertex shader puts its exported position (TranslationOptions::
+  // vs_position_location): after every interpolator the geometry shader can pass on beside it
+  // and the most distances the draw's registers allow.
+  uint32_t ExactDepthPositionLocation(const replay::DrawCall& call) const;
 
   PathRenderer& path_renderer() { return *renderer_; }
   const PathRenderer& path_renderer() const { return *renderer_; }

@@ -77,10 +77,12 @@ std::string ExactDepthFragmentShaderGlsl();
 
 // The geometry shader of triangle draws with TranslationOptions::fsi_exact_polygon_offset: each
 // triangle unchanged (positions and the first `passed_interpolators` interpolators passed
-// through, the rest zero), plus its three exported positions (read at kXeVertexPositionLocation)
-// as flat outputs at kXeTrianglePositionsLocation (shader_interface.h), for the pixel shader's
-// polygon offset. `passed_interpolators`: what fits the device's maxGeometryInputComponents
-// beside gl_PerVertex and the position, at most 15 (PolygonOffsetGeometryInterpolators).
+// through, the rest zero), plus its three exported positions (read at location
+// `passed_interpolators`, where the vertex shader wrote them: TranslationOptions::
+// vs_position_location) as flat outputs at kXeTrianglePositionsLocation (shader_interface.h),
+// for the pixel shader's polygon offset. `passed_interpolators`: what fits the device's
+// maxGeometryInputComponents beside gl_PerVertex and the position, at most 15
+// (PolygonOffsetGeometryInterpolators).
 // `clip_distances` / `cull_distances`: the vertex shader's gl_ClipDistance / gl_CullDistance
 // entries (ShaderReflection), passed on per vertex so user clip planes and vertex kill still
 // apply.

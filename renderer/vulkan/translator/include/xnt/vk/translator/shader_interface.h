@@ -287,9 +287,10 @@ constexpr std::array<uint32_t, kTextureBindingCount> KeepTextureFilters() {
 inline constexpr uint32_t kInterpolatorCount = 16;  // VS o0..o15 / PS interpolators, locations 0..15
 inline constexpr uint32_t kColorTargetCount = 4;    // PS oC0..oC3, locations 0..3
 // fsi, TranslationOptions::fsi_exact_polygon_offset: the vertex shader's exported position
-// replaces interpolator 15 (a geometry shader input must lie within maxGeometryInputComponents
-// / 4 locations: 16 on lavapipe), and the geometry shader hands the pixel shader the triangle's
-// three as `flat in vec4 xe_vs_position[3]` at locations 16..18.
+// replaces an interpolator the geometry shader does not pass on (by default 15; on a device
+// with fewer geometry shader input components the first one past those passed on,
+// TranslationOptions::vs_position_location), and the geometry shader hands the pixel shader the
+// triangle's three as `flat in vec4 xe_vs_position[3]` at locations 16..18.
 inline constexpr uint32_t kXeVertexPositionLocation = 15;
 inline constexpr uint32_t kXeTrianglePositionsLocation = 16;
 // The point-quad geometry shader's sprite coordinate, after the triangle positions' locations

@@ -99,6 +99,11 @@ struct TranslationOptions {
   // a one-sample depth target) the pixel shader writes that depth, or its oDepth, rounded to
   // the guest depth format as gl_FragDepth (glsl_polygon_offset.h xe_exact_fragment_depth).
   bool fsi_exact_polygon_offset = false;
+  // With fsi_exact_polygon_offset, vertex shaders: the interpolator slot the exported position
+  // goes to, right after the interpolators the geometry shader passes on (it reads them and the
+  // position at locations 0..vs_position_location, which must lie within
+  // maxGeometryInputComponents beside gl_PerVertex: PolygonOffsetGeometryInterpolators).
+  uint32_t vs_position_location = kXeVertexPositionLocation;
   // Vertex shaders: the draw's user clip planes and vertex kill (gpu/primitive_clip.h), as
   // gl_ClipDistance / gl_CullDistance (shaderClipDistance / shaderCullDistance; at most 7 of the
   // 8 combined distances every device has). vs_user_clip_planes: planes read from
@@ -144,6 +149,8 @@ struct ShaderReflection {
   // VS: the last clip distance is vtx_kill_or 1's kill marker (vs_vertex_kill 2), not a plane's
   // distance: a geometry shader deriving a vertex must not interpolate it.
   bool kill_clip_distance = false;
+  // VS with fsi_exact_polygon_offset: TranslationOptions::vs_position_location.
+  uint32_t position_location = kXeVertexPositionLocation;
   uint32_t texture_slots = 0;          // texture fetch constants sampled (bit i = xe_textures[i])
   // Per texture slot, the tfetch instruction's filter overrides (the first fetch of the slot that
   // has any), packed as shader_interface.h kTextureFiltersKeep describes.
