@@ -147,8 +147,11 @@ TEST(CpuPoints, ClippedSpriteCoversTheKeptSideOfThePlane) {
     p.vertex.depth_distance = {0.25 * w, 0.75 * w};
     p.vertex.interpolators[0] = {0.125f, 0.5f, 0.75f, 1.0f};
     p.size = width, p.height = height;
-    const double left = cx - width * 0.5, top = cy - height * 0.5;
-    const double right = cx + width * 0.5, bottom = cy + height * 0.5;
+    // The sides snapped to 1/256 pixel, as the rasterizer (and the host, the Vulkan paths'
+    // point quads) snaps them.
+    const auto snap = [](double v) { return std::round(v * 256.0) / 256.0; };
+    const double left = snap(cx - width * 0.5), top = snap(cy - height * 0.5);
+    const double right = snap(cx + width * 0.5), bottom = snap(cy + height * 0.5);
     for (size_t i = 0; i < 4; ++i) {  // top-left, bottom-left, top-right, bottom-right
       p.corner_distance[i][0] = distance(i & 2 ? right : left, i & 1 ? bottom : top) * w;
     }

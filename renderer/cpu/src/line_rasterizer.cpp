@@ -72,19 +72,14 @@ bool RasterizeLine(const Line& line, const RasterState& state,
   if (area == 0.0f) return false;
   if (!(state.line_width > 0.0f)) return false;
   const gpu::LineExtrusion half = gpu::LineHalfWidth(dx, dy, state.line_width, state.scale);
+  // At every scale: the Vulkan paths' line-quad geometry shaders place their corners the same
+  // way (glsl_prelude.cpp xe_line_quad_corners), in host pixels before the host sees them.
   P c[4];
-  if (state.scale.x == state.scale.y) {
-    const int64_t tx = int64_t(std::lrint(float(kSubPixel) * half.x));
-    const int64_t ty = int64_t(std::lrint(float(kSubPixel) * half.y));
-    const P a{Snap(fax), Snap(fay)}, b{Snap(fbx), Snap(fby)};
-    c[0] = {a.x - tx, a.y - ty}, c[1] = {b.x - tx, b.y - ty};
-    c[2] = {b.x + tx, b.y + ty}, c[3] = {a.x + tx, a.y + ty};
-  } else {
-    // A non-square scale: the Vulkan paths draw the quad as two triangles from their line-quad
-    // geometry shader (xnt/vk/translator/line_quad.h), whose corners the host snaps one by one.
-    c[0] = {Snap(fax - half.x), Snap(fay - half.y)}, c[1] = {Snap(fbx - half.x), Snap(fby - half.y)};
-    c[2] = {Snap(fbx + half.x), Snap(fby + half.y)}, c[3] = {Snap(fax + half.x), Snap(fay + half.y)};
-  }
+  const int64_t tx = int64_t(std::lrint(float(kSubPixel) * half.x));
+  const int64_t ty = int64_t(std::lrint(float(kSubPixel) * half.y));
+  const P a{Snap(fax), Snap(fay)}, b{Snap(fbx), Snap(fby)};
+  c[0] = {a.x - tx, a.y - ty}, c[1] = {b.x - tx, b.y - ty};
+  c[2] = {b.x + tx, b.y + ty}, c[3] = {a.x + tx, a.y + ty};
   // Interior positive (the triangle rasterizer's orientation); the rectangle's winding is the
   // same for every direction, but check rather than rely on it.
   if (Edge(c[0], c[1], c[2].x, c[2].y) < 0) std::swap(c[1], c[3]);

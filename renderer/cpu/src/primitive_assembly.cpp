@@ -2,6 +2,7 @@
 #include "primitive_assembly.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 #include "xnt/gpu/point_size.h"
@@ -129,14 +130,25 @@ void AssembleInMode(const ClipVertex& a, const ClipVertex& b, const ClipVertex& 
                     uint32_t scale_x, uint32_t scale_y, AssembledPrimitives& out) {
   using Kind = PrimitiveKind;
   if (Removed({&a, &b, &c}, clip)) return;
-  const double pa[3] = {a.pos[0], a.pos[1], a.pos[3]};
-  const double pb[3] = {b.pos[0], b.pos[1], b.pos[3]};
-  const double pc[3] = {c.pos[0], c.pos[1], c.pos[3]};
-  const int orientation = gpu::TriangleClockwise(pa, pb, pc);
+  const ClipVertex* v[3] = {&a, &b, &c};
+  int orientation = 0;
+  if (a.pos[3] > 0.0 && b.pos[3] > 0.0 && c.pos[3] > 0.0) {
+    // The rasterizer's snapping (1/256 pixel, halves away from zero).
+    double x[3], y[3];
+    for (int i = 0; i < 3; ++i) {
+      x[i] = std::round(v[i]->pos[0] / v[i]->pos[3] * 256.0) / 256.0;
+      y[i] = std::round(v[i]->pos[1] / v[i]->pos[3] * 256.0) / 256.0;
+    }
+    orientation = gpu::SnappedClockwise(x, y);
+  } else {
+    const double pa[3] = {a.pos[0], a.pos[1], a.pos[3]};
+    const double pb[3] = {b.pos[0], b.pos[1], b.pos[3]};
+    const double pc[3] = {c.pos[0], c.pos[1], c.pos[3]};
+    orientation = gpu::TriangleClockwise(pa, pb, pc);
+  }
   if (orientation == 0) return;
   const bool clockwise = orientation > 0;
   const bool front = clockwise == front_is_cw;
-  const ClipVertex* v[3] = {&a, &b, &c};
   switch (modes.For(clockwise, front_is_cw)) {
     case gpu::PolygonFill::kNothing:
       return;

@@ -487,7 +487,12 @@ bool RasterizePoint(const PointSprite& p, const RasterState& state,
   const double half_y = height * 0.5;
   // A point with no area on either axis draws nothing (as the Vulkan paths' point quads).
   if (!(half > 0.0) || !(half_y > 0.0) || !std::isfinite(cx) || !std::isfinite(cy)) return false;
-  const double left = cx - half, top = cy - half_y, right = cx + half, bottom = cy + half_y;
+  // The sprite's sides snapped to the rasterizer's 1/256 pixel, as a triangle's vertices are
+  // (Snap) and as the Vulkan paths' point quads' corners are by the host: a side that lies on a
+  // sample position then decides it by the half-open rule on every path.
+  auto snap = [](double v) { return std::isfinite(v) ? std::round(v * kSubPixel) / kSubPixel : v; };
+  const double left = snap(cx - half), top = snap(cy - half_y), right = snap(cx + half),
+               bottom = snap(cy + half_y);
   // Clamped on both sides before the conversion: a finite centre may still lie 1e37 pixels away.
   auto pixel_bound = [](double v) { return int32_t(std::clamp(v, -1e6, 1e6)); };
   const int32_t x0 = std::max(state.x0, pixel_bound(std::floor(left)));

@@ -7,13 +7,12 @@ namespace xnt::vk {
 
 namespace {
 
-// The extrusion, in the order gpu::LineHalfWidth reasons in: the segment in guest pixels (the
-// host NDC difference over NDC per guest pixel), (-dy, dx) times half the width over its length,
-// back to NDC. The host viewport then maps the guest's rectangle to host pixels.
+// The extrusion in host pixels as the cpu path's RasterizeLine builds it (xe_line_quad_corners,
+// glsl_prelude.cpp: gpu::LineHalfWidth's vector), corners given in NDC.
 constexpr const char kBody[] = R"GLSL(
-void XeCorner(int i, vec2 offset_ndc) {
+void XeCorner(int i, vec2 ndc) {
   gl_Position = gl_in[i].gl_Position;
-  gl_Position.xy += offset_ndc * gl_in[i].gl_Position.w;
+  gl_Position.xy = ndc * gl_in[i].gl_Position.w;
   for (int k = 0; k < XE_PASSED; ++k) xe_interpolators[k] = xe_in[i][k];
   for (int k = XE_PASSED; k < 16; ++k) xe_interpolators[k] = vec4(0.0);
   XeDistances(i);
@@ -23,15 +22,12 @@ void XeCorner(int i, vec2 offset_ndc) {
 void main() {
   vec4 a = gl_in[0].gl_Position, b = gl_in[1].gl_Position;
   if (!(a.w > 0.0) || !(b.w > 0.0)) return;
-  vec2 ndc_per_pixel = xe_system.line_quad.xy;
-  vec2 d = (a.xy / a.w - b.xy / b.w) / ndc_per_pixel;
-  float len = length(d);
-  if (!(len > 0.0) || !(xe_system.line_quad.z > 0.0)) return;
-  vec2 t = vec2(-d.y, d.x) * (xe_system.line_quad.z * 0.5 / len) * ndc_per_pixel;
-  XeCorner(0, -t);
-  XeCorner(1, -t);
-  XeCorner(0, t);
-  XeCorner(1, t);
+  vec2 c[4];
+  if (!xe_line_quad_corners(a, b, c)) return;
+  XeCorner(0, c[0]);
+  XeCorner(1, c[1]);
+  XeCorner(0, c[2]);
+  XeCorner(1, c[3]);
   EndPrimitive();
 }
 )GLSL";

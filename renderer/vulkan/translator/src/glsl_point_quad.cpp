@@ -53,7 +53,7 @@ std::string CornerLoop(uint32_t corner_planes, bool corner_cull) {
   }
   s += R"GLSL(  for (int i = 0; i < 4; ++i) {
     vec2 corner = vec2(float(i >> 1), float(i & 1));
-    gl_Position = vec4(p.xy + (corner * 2.0 - 1.0) * radius, p.zw);
+    gl_Position = vec4(xe_sprite_corner(p, size, corner) * p.w, p.zw);
     xe_point_coord = corner;
     for (int k = 0; k < XE_PASSED; ++k) xe_interpolators[k] = xe_in[0][k];
     for (int k = XE_PASSED; k < 16; ++k) xe_interpolators[k] = vec4(0.0);

@@ -540,6 +540,46 @@ std::string GlslGeometryDistances(uint32_t clip, uint32_t cull) {
   return s + "}\n";
 }
 
+namespace {
+
+// Corners of the quads the geometry shaders draw, placed in host pixels and rounded to the
+// rasterizer's 1/256 pixel as the cpu path's rasterizers place them (RasterizeLine: the ends
+// snapped as llvmpipe's line setup snaps them, the half-width vector of gpu::LineHalfWidth
+// rounded on its own, halves to even; RasterizePoint: the sides snapped, halves away from 0), then handed to the host in NDC, which its own snapping
+// maps back to those exact positions: the host's rounding of an unrounded corner computed in
+// float NDC would otherwise decide pixels whose centre lies within float error of an edge
+// (the fsi path's viewport, as tall as the EDRAM, has the least precision).
+constexpr const char kQuadCorners[] = R"GLSL(
+vec2 xe_px_per_ndc() { return xe_resolution_scale() / xe_system.line_quad.xy; }
+vec2 xe_ndc_to_px(vec2 ndc) { return (ndc + 1.0) * xe_px_per_ndc(); }
+vec2 xe_px_to_ndc(vec2 px) { return px / xe_px_per_ndc() - 1.0; }
+vec2 xe_snap_px(vec2 px) { return sign(px) * floor(abs(px) * 256.0 + 0.5) / 256.0; }
+vec2 xe_snap_line_end(vec2 px) { return (roundEven((px - 0.5) * 256.0) + 128.0) / 256.0; }
+bool xe_line_quad_corners(vec4 a, vec4 b, out vec2 c[4]) {
+  vec2 pa = xe_ndc_to_px(a.xy / a.w), pb = xe_ndc_to_px(b.xy / b.w);
+  vec2 d = pa - pb;
+  float width = xe_system.line_quad.z;
+  if (!(d.x != 0.0 || d.y != 0.0) || !(width > 0.0)) return false;
+  vec2 s = xe_resolution_scale();
+  float x_over_y = s.x / s.y, y_over_x = s.y / s.x;
+  float dy_guest_x = d.y * x_over_y;
+  float k = (width * 0.5 * s.x) / sqrt(d.x * d.x + dy_guest_x * dy_guest_x);
+  vec2 t = roundEven(vec2(-d.y * x_over_y * k, d.x * y_over_x * k) * 256.0) / 256.0;
+  vec2 sa = xe_snap_line_end(pa), sb = xe_snap_line_end(pb);
+  c[0] = xe_px_to_ndc(sa - t);
+  c[1] = xe_px_to_ndc(sb - t);
+  c[2] = xe_px_to_ndc(sa + t);
+  c[3] = xe_px_to_ndc(sb + t);
+  return true;
+}
+vec2 xe_sprite_corner(vec4 p, vec2 size, vec2 corner) {
+  vec2 px = xe_ndc_to_px(p.xy / p.w) + (corner * 2.0 - 1.0) * size * 0.5 * xe_resolution_scale();
+  return xe_px_to_ndc(xe_snap_px(px));
+}
+)GLSL";
+
+}  // namespace
+
 std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint32_t clip,
                                        uint32_t cull, uint32_t max_vertices) {
   passed = std::clamp<uint32_t>(passed, 1, kInterpolatorCount);
@@ -551,6 +591,7 @@ std::string GlslQuadGeometryShaderHead(const char* input, uint32_t passed, uint3
   text += "layout(location = 0) out vec4 xe_interpolators[16];\n";
   text += GlslSystemConstants();
   text += GlslGeometryDistances(clip, cull);
+  text += kQuadCorners;
   return text;
 }
 

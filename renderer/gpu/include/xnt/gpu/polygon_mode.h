@@ -9,10 +9,12 @@
 // and fills too.
 //
 // The model (docs/cpu.md "Polygon fill modes" gives the reasons):
-// - Facing is the triangle's own, from its three clip-space positions before clipping:
-//   TriangleClockwise, the orientation of the part of the triangle in front of the eye. A face
-//   that PA_SU_SC_MODE_CNTL culls draws nothing in any mode; a triangle without area draws
-//   nothing.
+// - Facing is the triangle's own, before clipping: with every vertex in front of the eye the
+//   sign of the area of its vertices snapped to the rasterizer's 1/256 pixel, as a filled
+//   triangle's (SnappedClockwise: exact, so a triangle whose snapped vertices are collinear has
+//   no facing on any path); otherwise TriangleClockwise, the orientation of the part of the
+//   triangle in front of the eye. A face that PA_SU_SC_MODE_CNTL culls draws nothing in any
+//   mode; a triangle without area draws nothing.
 // - Vertex kill and cull-only user planes remove the triangle as they remove a filled one (the
 //   clipper sees the triangle before the setup unit splits it).
 // - Lines: the edges v0 -> v1, v1 -> v2, v2 -> v0 as lines of the draw's width (gpu/line_width.h),
@@ -78,6 +80,14 @@ inline const char* PolygonModeOffsetNote(RegisterValues regs) {
   if (!ReadPolygonModes(regs).Active()) return "";
   return "polygon offset of triangles drawn as points or lines (PA_SU_SC_MODE_CNTL poly_mode 1): "
          "not modelled, not applied";
+}
+
+// The orientation of a triangle from its vertices' screen positions (host pixels, y down)
+// snapped to 1/256 pixel: +1 clockwise, -1 counter-clockwise, 0 collinear. Exact for snapped
+// positions within +-2^23 pixels (every product below is an integer under 2^53).
+inline int SnappedClockwise(const double x[3], const double y[3]) {
+  const double area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
+  return area > 0.0 ? 1 : area < 0.0 ? -1 : 0;
 }
 
 // The screen orientation of a triangle from its clip-space positions (x, y, w of each; the

@@ -27,11 +27,12 @@ struct PolygonModeShader {
   uint32_t clip_distances = 0;
   uint32_t cull_distances = 0;
   bool kill_clip_distance = false;
-  bool float64 = true;  // the facing determinant in double precision (shaderFloat64)
+  bool float64 = true;  // the facing in double precision (shaderFloat64)
 };
 
-// GLSL: triangles in, up to three 4-vertex strips out. The facing is gpu::TriangleClockwise of
-// gl_Position's x, y, w. Vertex kill and cull distances remove the triangle as the host removes
+// GLSL: triangles in, up to three 4-vertex strips out. The facing is gpu/polygon_mode.h's: the
+// area of the vertices snapped to 1/256 host pixel (SnappedClockwise), or with a vertex at
+// w <= 0 the determinant of gl_Position's x, y, w (TriangleClockwise). Vertex kill and cull distances remove the triangle as the host removes
 // a filled one (all three vertices outside a cull distance; any killed under the any-vertex
 // rule), and the emitted vertices carry no cull or kill distance, so no edge or vertex of a kept
 // triangle is removed by its own ends. Edges: the line-quad shader's quad of the part of the
